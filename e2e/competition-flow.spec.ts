@@ -1,0 +1,96 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, login, register, uniqueName } from './fixtures.ts';
+
+const day = 24 * 3600_000;
+/** The back office's date-time format, in China time. */
+function local(offsetDays: number) {
+  const d = new Date(Date.now() + offsetDays * day + 8 * 3600_000);
+  return d.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+async function fillDate(page: Page, label: string, value: string) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+/** A new organiser through the real partner workflow (the UI for it is covered in catalogue.spec.ts). */
+async function newOrganiser(page: Page, adminPage: Page) {
+  const username = uniqueName('org');
+  await register(page, username);
+  await login(page, username, 'Passw0rd1');
+  const csrf = async (p: Page) => (await p.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
+  const applied = await page.request.post('/api/competition/partner/apply', {
+    data: { name: `${username}学院`, kind: 'school', contactName: '周老师', contactPhone: '13800138000' },
+    headers: { 'x-csrf-token': await csrf(page) },
+  });
+  const { id } = (await applied.json()).data;
+  const approved = await adminPage.request.put(`/api/competition/partner/audit/${id}`, { data: { approve: true }, headers: { 'x-csrf-token': await csrf(adminPage) } });
+  expect(approved.status()).toBe(200);
+  return username;
+}
+
+test('an organiser creates a competition with a preset, the administrator approves it, a visitor finds it', async ({ browser }) => {
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
+  await login(adminPage, ADMIN.username, ADMIN.password);
+
+  // The administrator sets up a brand for it.
+  const brandName = uniqueName('品牌');
+  await adminPage.goto('/backadmin.html#/competition/brand');
+  await adminPage.getByRole('button', { name: /新建品牌/ }).click();
+  const brandDialog = adminPage.getByRole('dialog');
+  await brandDialog.getByLabel('品牌名称').fill(brandName);
+  await brandDialog.getByLabel('品牌简称').fill('流程杯');
+  await brandDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await expect(adminPage.getByRole('cell', { name: brandName })).toBeVisible();
+
+  const orgContext = await browser.newContext();
+  const orgPage = await orgContext.newPage();
+  await newOrganiser(orgPage, adminPage);
+  await orgPage.goto('/backadmin.html#/competition/manager');
+  await orgPage.getByRole('button', { name: '新建竞赛' }).click();
+  const name = uniqueName('流程测试竞赛');
+  await orgPage.getByLabel('竞赛名称').fill(name);
+  await orgPage.getByLabel('所属品牌').click();
+  await orgPage.getByTitle(brandName).click();
+  await fillDate(orgPage, '报名开始时间', local(-1));
+  await fillDate(orgPage, '报名截止时间', local(30));
+  await fillDate(orgPage, '竞赛结束时间', local(60));
+  await orgPage.getByLabel('报名费').fill('12.5');
+  await orgPage.getByRole('button', { name: '创建竞赛' }).click();
+  await expect(orgPage).toHaveURL(/#\/competition\/edit\/[1-9]\d*$/);
+
+  await orgPage.getByRole('tab', { name: '菜单设置' }).click();
+  await orgPage.getByRole('switch', { name: '启用竞赛信息' }).click();
+  // The innermost card holding the switch is that preset's own.
+  const infoCard = orgPage.locator('.ant-card').filter({ has: orgPage.getByRole('switch', { name: '启用竞赛信息' }) }).last();
+  await infoCard.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(orgPage.getByText('“竞赛信息”已保存')).toBeVisible();
+
+  await orgPage.goto('/backadmin.html#/competition/manager');
+  const row = orgPage.locator('.ant-table-row').filter({ hasText: name });
+  await row.getByRole('button', { name: '提交审核' }).click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(row).toContainText('待审核');
+
+  await adminPage.goto('/backadmin.html#/competition/audit');
+  const pending = adminPage.locator('.ant-table-row').filter({ hasText: name });
+  await pending.getByRole('button', { name: '通过' }).click();
+  await adminPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(adminPage.getByText('审核通过，竞赛已上线')).toBeVisible();
+
+  const visitor = await browser.newPage();
+  await visitor.goto('/competitionList');
+  await visitor.getByRole('link', { name: '流程杯' }).first().click();
+  await expect(visitor).toHaveURL(/\/competitionList\/\d+$/);
+  await expect(visitor.getByTestId('competition-card')).toHaveText([new RegExp(name)]);
+  await visitor.getByRole('tab', { name: '已结束' }).click();
+  await expect(visitor.getByText('暂无竞赛')).toBeVisible();
+  await visitor.getByRole('tab', { name: '报名中' }).click();
+  await visitor.getByTestId('competition-card').filter({ hasText: name }).click();
+  await expect(visitor.getByRole('tab')).toHaveText(['竞赛介绍', '竞赛信息']);
+  await expect(visitor.getByText('¥12.50')).toBeVisible();
+  await Promise.all([adminContext.close(), orgContext.close(), visitor.close()]);
+});

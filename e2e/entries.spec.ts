@@ -1,0 +1,126 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, login, register, uniqueName } from './fixtures.ts';
+
+test('an unknown path shows the 404 page on the site and in the back office', async ({ page }) => {
+  await page.goto('/no/such/page');
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
+  await login(page, ADMIN.username, ADMIN.password);
+  await page.goto('/backadmin.html#/no/such/page');
+  await expect(page).toHaveURL(/#\/404$/);
+  await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
+});
+
+test('the back office menu differs between the administrator and a participant', async ({ page, browser }) => {
+  await login(page, ADMIN.username, ADMIN.password);
+  await expect(page).toHaveURL(/\/competitionList$/);
+  await page.getByTestId('user-dropdown').hover();
+  await expect(page.getByRole('link', { name: '管理后台' })).toBeVisible();
+  await page.getByRole('link', { name: '管理后台' }).click();
+  await expect(page.getByRole('menuitem', { name: '系统管理' })).toBeVisible();
+  await page.getByRole('menuitem', { name: '系统管理' }).click();
+  await page.getByRole('menuitem', { name: '用户管理' }).click();
+  await expect(page.getByRole('cell', { name: 'organiser' })).toBeVisible();
+  await expect(page.locator('.ant-pagination-total-text')).toContainText('共');
+
+  const participant = await browser.newPage();
+  const username = uniqueName('menu');
+  await register(participant, username);
+  await login(participant, username, 'Passw0rd1');
+  await expect(participant).toHaveURL(/\/competitionList$/);
+  await participant.getByTestId('user-dropdown').hover();
+  await expect(participant.getByRole('link', { name: '个人中心' })).toBeVisible();
+  await expect(participant.getByRole('link', { name: '管理后台' })).toHaveCount(0);
+  await expect(participant.getByRole('link', { name: '评审中心' })).toHaveCount(0);
+  await participant.goto('/backadmin.html');
+  await expect(participant.getByText('没有访问权限')).toBeVisible();
+  await expect(participant.getByText('您的账号没有访问管理后台的权限')).toBeVisible();
+  await expect(participant.getByRole('menuitem', { name: '系统管理' })).toHaveCount(0);
+  await participant.close();
+});
+
+test('the back office asks an anonymous visitor to log in', async ({ page }) => {
+  await page.goto('/backadmin.html#/system/user');
+  await expect(page.getByText('登录后才能进入管理后台')).toBeVisible();
+  await page.getByRole('button', { name: /去\s*登\s*录/ }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByPlaceholder('用户名').fill(ADMIN.username);
+  await page.getByPlaceholder('密码').fill(ADMIN.password);
+  await page.getByRole('button', { name: /^登\s*录$/ }).click();
+  await expect(page).toHaveURL(/backadmin\.html#\/system\/user$/);
+  await expect(page.getByRole('cell', { name: 'judge', exact: true })).toBeVisible();
+});
+
+test('tag tabs open per page and close current, others and all', async ({ page }) => {
+  await login(page, ADMIN.username, ADMIN.password);
+  await page.goto('/backadmin.html#/system/user');
+  await expect(page.getByRole('cell', { name: 'judge', exact: true })).toBeVisible();
+  await page.getByRole('menuitem', { name: '角色管理' }).click();
+  await expect(page.getByRole('cell', { name: 'participant', exact: true })).toBeVisible();
+  const tabs = page.locator('.admin-tags .ant-tabs-tab');
+  await expect(tabs).toHaveText(['首页', '用户管理', '角色管理']);
+  await tabs.filter({ hasText: '用户管理' }).click();
+  await expect(page).toHaveURL(/#\/system\/user$/);
+  await page.getByRole('button', { name: '标签操作' }).hover();
+  await page.getByText('关闭当前').click();
+  await expect(tabs).toHaveText(['首页', '角色管理']);
+  await page.getByRole('menuitem', { name: '用户管理' }).click();
+  await expect(tabs).toHaveText(['首页', '角色管理', '用户管理']);
+  await page.getByRole('button', { name: '标签操作' }).hover();
+  await page.getByText('关闭其他').click();
+  await expect(tabs).toHaveText(['首页', '用户管理']);
+  await page.getByRole('button', { name: '标签操作' }).hover();
+  await page.getByText('关闭全部').click();
+  await expect(tabs).toHaveText(['首页']);
+  await expect(page).toHaveURL(/#\/index$/);
+  await expect(page.getByText('注册用户')).toBeVisible();
+});
+
+test('an administrator assigns the judge role, which opens the review centre', async ({ page, browser }) => {
+  const username = uniqueName('judge');
+  const judge = await browser.newPage();
+  await register(judge, username);
+  await login(judge, username, 'Passw0rd1');
+  await expect(judge).toHaveURL(/\/competitionList$/);
+  await judge.goto('/review.html');
+  await expect(judge.getByText('您的账号没有访问评审中心的权限')).toBeVisible();
+
+  await login(page, ADMIN.username, ADMIN.password);
+  await page.goto('/backadmin.html#/system/user');
+  await page.getByPlaceholder('用户名、姓名、手机号或邮箱').fill(username);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(page.locator('.ant-table-row')).toHaveCount(1);
+  await page.getByRole('button', { name: '分配角色' }).click();
+  await expect(page.getByRole('dialog').getByLabel('参赛者')).toBeChecked();
+  await page.getByRole('dialog').getByLabel('评审专家').check();
+  await expect(page.getByRole('dialog').getByLabel('评审专家')).toBeChecked();
+  await page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.locator('.ant-table-row').getByText('评审专家')).toBeVisible();
+
+  await judge.goto('/competitionList');
+  await judge.getByTestId('user-dropdown').hover();
+  await judge.getByRole('link', { name: '评审中心' }).click();
+  await expect(judge.getByText('我的评审任务')).toBeVisible();
+  await judge.close();
+});
+
+test('on a phone the navigation collapses into a dropdown', async ({ browser }) => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  });
+  const page = await context.newPage();
+  await page.goto('/competitionList');
+  await expect(page.locator('.site-nav')).toHaveCount(0);
+  await page.getByRole('button', { name: '导航' }).click();
+  await expect(page.getByRole('menuitem', { name: '竞赛列表' })).toBeVisible();
+  await context.close();
+});
+
+test('on a desktop the navigation links show in the header', async ({ page }) => {
+  await page.goto('/competitionList');
+  await expect(page.locator('.site-nav').getByRole('link', { name: '竞赛列表' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '导航' })).toHaveCount(0);
+});

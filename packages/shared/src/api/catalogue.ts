@@ -1,0 +1,357 @@
+import { z } from 'zod';
+import { MENU_CODES, type MenuCode } from '../enums.ts';
+import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
+import { isValidUrl } from '../validation/index.ts';
+import { pageQuery } from './common.ts';
+
+/** Trimmed text; an empty string counts as absent. */
+const text = (max: number, label: string) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().max(max, `${label}不能超过${max}个字符`).nullable().optional());
+const requiredText = (max: number, label: string) =>
+  z.string({ error: `请输入${label}` }).trim().min(1, `请输入${label}`).max(max, `${label}不能超过${max}个字符`);
+const fileUri = z.string().max(200).regex(/^[a-z0-9-]+\/[0-9a-f-]+$/, '文件无效，请重新上传').nullable().optional();
+const url = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() || null : v),
+  z.string().max(500).refine(isValidUrl, '链接格式不正确，须以http://、https://或ftp://开头').nullable().optional(),
+);
+const sort = z.number({ error: '排序须为整数' }).int('排序须为整数').min(0, '排序不能小于0').max(9999, '排序不能大于9999').default(0);
+/** A moment with its offset, stored as UTC. */
+export const isoTime = z.iso.datetime({ offset: true, error: '时间格式不正确' }).transform((v) => new Date(v).toISOString());
+const html = (label: string) =>
+  z.preprocess((v) => (v === '' ? null : v), z.string().max(200_000, `${label}内容过长`).nullable().optional());
+
+// ---- Competition types -------------------------------------------------------------------------------------
+
+export const typeBody = z.object({ name: requiredText(50, '类型名称'), sort: z.coerce.number().int().min(0).max(9999).default(0) });
+export type TypeBody = z.infer<typeof typeBody>;
+export interface CompetitionType {
+  id: number;
+  name: string;
+  sort: number;
+}
+
+// ---- Brands ------------------------------------------------------------------------------------------------
+
+export const brandBody = z.strictObject({
+  name: requiredText(100, '品牌名称'),
+  shortName: requiredText(20, '品牌简称'),
+  logo: fileUri,
+  sort,
+  description: text(500, '品牌介绍'),
+});
+export type BrandBody = z.infer<typeof brandBody>;
+export interface Brand {
+  id: number;
+  name: string;
+  shortName: string;
+  logo: string | null;
+  sort: number;
+  recommend: boolean;
+  description: string | null;
+  competitionNum: number;
+}
+export const brandListQuery = pageQuery.extend({
+  keyword: z.string().trim().max(100).optional(),
+  recommend: z.enum(['0', '1']).transform((v) => v === '1').optional(),
+});
+export type BrandListQuery = z.infer<typeof brandListQuery>;
+
+export const navLink = z.strictObject({
+  name: requiredText(30, '链接名称'),
+  url: z.string({ error: '请输入链接地址' }).trim().max(500).refine((v) => v.startsWith('/') || isValidUrl(v), '链接须为站内路径或http(s)地址'),
+  type: z.union([z.literal(0), z.literal(1)], { error: '打开方式须为0（当前窗口）或1（新窗口）' }).default(0),
+});
+export type NavLink = z.infer<typeof navLink>;
+const links = (max: number) => z.array(navLink).max(max, `最多${max}个链接`).default([]);
+
+export const brandNavBody = z.strictObject({
+  brandId: z.number({ error: '请选择品牌' }).int().positive(),
+  navList: z.array(navLink.extend({ children: links(20) })).max(12, '最多12个导航链接').default([]),
+  sublinksList: links(30),
+  frendlinksList: links(30),
+  topLogoPath: fileUri,
+  bottomLogoPath: fileUri,
+  rcodePath: fileUri,
+  copyright: text(200, '版权信息'),
+});
+export type BrandNavBody = z.infer<typeof brandNavBody>;
+export type BrandNav = Omit<BrandNavBody, 'navList'> & { id: number; navList: (NavLink & { children: NavLink[] })[] };
+
+// ---- Organisations and partner applications ----------------------------------------------------------------
+
+export const ORG_KINDS = { school: '学校', company: '企业' } as const;
+export type OrgKind = keyof typeof ORG_KINDS;
+const orgKind = z.enum(['school', 'company'], { error: '机构类型须为学校或企业' });
+
+/** Landlines are allowed, so a contact phone is checked loosely: digits with the usual separators. */
+const phoneText = z.string().trim().max(30, '联系电话不能超过30个字符').regex(/^\+?[\d\s()-]{5,}$/, '联系电话格式不正确');
+const requiredPhone = z.string({ error: '请输入联系电话' }).trim().min(1, '请输入联系电话').pipe(phoneText);
+const optionalPhone = z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), phoneText.nullable().optional());
+const contactEmail = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim() || null : v),
+  z.string().max(254).refine(isValidEmail, EMAIL_MESSAGE).nullable().optional(),
+);
+
+export const organisationBody = z.strictObject({
+  name: requiredText(200, '机构名称'),
+  kind: orgKind,
+  contactName: text(50, '联系人'),
+  contactPhone: optionalPhone,
+  contactEmail,
+});
+export type OrganisationBody = z.infer<typeof organisationBody>;
+export interface Organisation {
+  id: number;
+  name: string;
+  kind: OrgKind;
+  contactName: string | null;
+  contactPhone: string | null;
+  contactEmail: string | null;
+  memberNum: number;
+  competitionNum: number;
+  createdAt: string;
+}
+
+export const partnerApplyBody = organisationBody.extend({
+  contactName: requiredText(50, '联系人'),
+  contactPhone: requiredPhone,
+  description: text(1000, '申请说明'),
+});
+export type PartnerApplyBody = z.infer<typeof partnerApplyBody>;
+export const PARTNER_STATUS = { pending: 0, approved: 1, rejected: 2 } as const;
+export interface PartnerApplication {
+  id: number;
+  orgName: string;
+  kind: OrgKind;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string | null;
+  description: string | null;
+  applicantId: number;
+  applicantName: string;
+  status: number;
+  reason: string | null;
+  orgId: number | null;
+  createdAt: string;
+  reviewedAt: string | null;
+}
+export const partnerAuditBody = z.strictObject({
+  approve: z.boolean({ error: '请选择通过或驳回' }),
+  reason: text(500, '原因'),
+});
+export const partnerListQuery = pageQuery.extend({ status: z.coerce.number().int().min(0).max(2).optional() });
+
+// ---- Competitions ------------------------------------------------------------------------------------------
+
+/** Where a competition is in its audit workflow (spec §7 actions publish, audit, audit reply, off, on). */
+export const AUDIT_STATUS = { draft: 0, pending: 1, rejected: 2, online: 3, offline: 4 } as const;
+export type AuditStatus = (typeof AUDIT_STATUS)[keyof typeof AUDIT_STATUS];
+export const AUDIT_STATUS_TEXT: Record<number, string> = { 0: '草稿', 1: '待审核', 2: '已驳回', 3: '已上线', 4: '已下线' };
+
+/** Public status (spec §4 filter): 1 not yet open, 2 open for registration, 3 in progress, 4 ended. */
+export const COMPETITION_STATUS_TEXT: Record<number, string> = { 1: '即将开始', 2: '报名中', 3: '进行中', 4: '已结束' };
+
+export function competitionStatus(c: { regStartTime: string; regEndTime: string; endTime: string }, now: Date): 1 | 2 | 3 | 4 {
+  const t = now.toISOString();
+  if (t < c.regStartTime) return 1;
+  if (t <= c.regEndTime) return 2;
+  if (t <= c.endTime) return 3;
+  return 4;
+}
+
+export const competitionBody = z
+  .strictObject({
+    name: requiredText(100, '竞赛名称'),
+    brandId: z.number({ error: '请选择品牌' }).int().positive('请选择品牌'),
+    typeId: z.number().int().positive().nullable().optional(),
+    orgId: z.number().int().positive().nullable().optional(),
+    cover: fileUri,
+    summary: text(500, '竞赛简介'),
+    introduce: html('竞赛介绍'),
+    information: html('竞赛信息'),
+    guide: html('赛前指导'),
+    trainingUrl: url,
+    regStartTime: isoTime,
+    regEndTime: isoTime,
+    endTime: isoTime,
+    allowIndividual: z.boolean().default(true),
+    minMembers: z.number({ error: '最少人数须为整数' }).int().min(1, '最少人数至少为1').max(20, '最少人数不能超过20').default(1),
+    maxMembers: z.number({ error: '最多人数须为整数' }).int().min(1, '最多人数至少为1').max(20, '最多人数不能超过20').default(5),
+    maxTeachers: z.number({ error: '指导老师人数须为整数' }).int().min(0, '指导老师人数不能为负').max(10, '指导老师最多10人').default(2),
+    /** Registration fee in fen (分). */
+    fee: z.number({ error: '报名费须为整数（分）' }).int('报名费须为整数（分）').min(0, '报名费不能为负').max(100_000_000, '报名费过高').default(0),
+  })
+  .superRefine((v, ctx) => {
+    if (v.regStartTime >= v.regEndTime) ctx.addIssue({ code: 'custom', path: ['regEndTime'], message: '报名截止时间须晚于报名开始时间' });
+    if (v.regEndTime > v.endTime) ctx.addIssue({ code: 'custom', path: ['endTime'], message: '竞赛结束时间不能早于报名截止时间' });
+    if (v.minMembers > v.maxMembers) ctx.addIssue({ code: 'custom', path: ['maxMembers'], message: '最多人数不能少于最少人数' });
+  });
+export type CompetitionBody = z.infer<typeof competitionBody>;
+
+export interface CompetitionListItem {
+  id: number;
+  name: string;
+  brandId: number;
+  brandShortName: string;
+  typeId: number | null;
+  typeName: string | null;
+  orgId: number;
+  orgName: string;
+  cover: string | null;
+  summary: string | null;
+  regStartTime: string;
+  regEndTime: string;
+  endTime: string;
+  fee: number;
+  auditStatus: AuditStatus;
+  status: 1 | 2 | 3 | 4;
+  teamNum: number;
+}
+
+export interface Competition extends CompetitionListItem {
+  introduce: string | null;
+  information: string | null;
+  guide: string | null;
+  trainingUrl: string | null;
+  allowIndividual: boolean;
+  minMembers: number;
+  maxMembers: number;
+  maxTeachers: number;
+  auditReply: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const publicListQuery = pageQuery.extend({
+  brandId: z.coerce.number().int().positive().optional(),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(2).max(4).optional()),
+  keyword: z.string().trim().max(100).optional(),
+});
+export type PublicListQuery = z.infer<typeof publicListQuery>;
+
+export const manageListQuery = pageQuery.extend({
+  keyword: z.string().trim().max(100).optional(),
+  brandId: z.coerce.number().int().positive().optional(),
+  typeId: z.coerce.number().int().positive().optional(),
+  auditStatus: z.coerce.number().int().min(0).max(4).optional(),
+});
+export type ManageListQuery = z.infer<typeof manageListQuery>;
+
+export const auditReplyQuery = z.object({ reply: requiredText(500, '驳回原因') });
+
+// ---- Stages ------------------------------------------------------------------------------------------------
+
+export const stageBody = z
+  .strictObject({
+    name: requiredText(50, '阶段名称'),
+    startDate: isoTime,
+    endDate: isoTime.nullable().optional(),
+    sort: sort,
+  })
+  .superRefine((v, ctx) => {
+    if (v.endDate && v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: '结束时间不能早于开始时间' });
+  });
+export type StageBody = z.infer<typeof stageBody>;
+export interface Stage {
+  id: number;
+  competitionId: number;
+  name: string;
+  startDate: string;
+  endDate: string | null;
+  sort: number;
+}
+
+/** Spec §4: the active stage is the last one whose start date has passed; 0 when none has. */
+export function activeStageId(stages: Pick<Stage, 'id' | 'startDate'>[], now: Date): number {
+  const t = now.toISOString();
+  const started = stages.filter((s) => s.startDate <= t).sort((a, b) => (a.startDate < b.startDate ? -1 : 1));
+  return started.length ? started[started.length - 1]!.id : 0;
+}
+
+// ---- Menu presets ------------------------------------------------------------------------------------------
+
+export const MENU_NAMES: Record<MenuCode, string> = {
+  REG_SET: '报名设置',
+  QUES_AND_DATA: '赛题与数据',
+  COMP_INFO: '竞赛信息',
+  BEFORE_GUIDE: '赛前指导',
+  TRAINING_PLATFORM: '训练平台',
+  CHOICE_SET: '选择赛题',
+  SUBMIT_WORKS: '提交作品',
+  SUBMIT_TEST: '提交测试',
+  GRADE_SET: '我的成绩',
+  CERTIFICATE_SET: '我的证书',
+};
+
+/** Registration setting fields (spec §3): label to field. `region` stands for province and city. */
+export const REG_FIELDS = [
+  { label: '姓名', name: 'userName', type: 'input' },
+  { label: '身份证号', name: 'idCardNo', type: 'idCard' },
+  { label: '手机号', name: 'tel', type: 'phone' },
+  { label: '邮箱', name: 'email', type: 'email' },
+  { label: '性别', name: 'sex', type: 'sex' },
+  { label: '是否在校', name: 'atSchool', type: 'atSchool' },
+  { label: '学校', name: 'organization', type: 'input' },
+  { label: '院系', name: 'department', type: 'input' },
+  { label: '专业', name: 'speciality', type: 'input' },
+  { label: '年级', name: 'grade', type: 'input' },
+  { label: '地区', name: 'region', type: 'region' },
+  { label: '通讯地址', name: 'address', type: 'input' },
+] as const;
+export type RegFieldName = (typeof REG_FIELDS)[number]['name'];
+
+export const presetField = z.strictObject({
+  label: requiredText(20, '字段名称'),
+  name: z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]], { error: '不支持的报名字段' }),
+  type: z.string().max(20).optional(),
+  description: text(200, '字段说明'),
+  otherParams: z.strictObject({ required: z.boolean().default(false) }).default({ required: false }),
+});
+export type PresetField = z.infer<typeof presetField>;
+
+export const presetBody = z
+  .strictObject({
+    menuCode: z.enum(MENU_CODES, { error: '未知的菜单编码' }).optional(),
+    name: text(20, '菜单名称'),
+    enable: z.boolean({ error: '请选择是否启用' }),
+    enableStartTime: isoTime.nullable().optional(),
+    enableEndTime: isoTime.nullable().optional(),
+    fieldList: z
+      .array(presetField)
+      .max(REG_FIELDS.length)
+      .refine((list) => new Set(list.map((f) => f.name)).size === list.length, '报名字段不能重复')
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.enableStartTime && v.enableEndTime && v.enableEndTime <= v.enableStartTime) {
+      ctx.addIssue({ code: 'custom', path: ['enableEndTime'], message: '结束时间须晚于开始时间' });
+    }
+  });
+export type PresetBody = z.infer<typeof presetBody>;
+
+export interface Preset {
+  id: number;
+  competitionId: number;
+  menuCode: MenuCode;
+  name: string;
+  enable: boolean;
+  enableStartTime: string | null;
+  enableEndTime: string | null;
+  fieldList: PresetField[];
+}
+
+/** A preset is open when enabled and, if it has a window, the moment is inside it. */
+export function presetOpen(p: Pick<Preset, 'enable' | 'enableStartTime' | 'enableEndTime'>, now: Date): boolean {
+  const t = now.toISOString();
+  return p.enable && (!p.enableStartTime || p.enableStartTime <= t) && (!p.enableEndTime || t <= p.enableEndTime);
+}
+
+// ---- Questions (public reads) ------------------------------------------------------------------------------
+
+export interface PublicQuestion {
+  id: number;
+  competitionId: number;
+  title: string;
+  content: string | null;
+  files: { fileUri: string; name: string; size: number }[];
+}

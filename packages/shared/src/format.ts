@@ -1,0 +1,52 @@
+/** Display formatting shared by server responses and web pages. */
+
+const SIZE_UNITS = ['B', 'KB', 'MB', 'GB'] as const;
+
+/** `1536` -> `1.50 KB`; GB is the largest unit; negative, NaN and infinite sizes show as `0.00 B`. */
+export function formatSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0.00 B';
+  let value = bytes;
+  let unit = 0;
+  while (unit < SIZE_UNITS.length - 1 && value >= 1024) {
+    value /= 1024;
+    unit++;
+  }
+  // 1048575 B is 1023.999 KB, which would round to "1024.00 KB".
+  if (unit < SIZE_UNITS.length - 1 && Number(value.toFixed(2)) >= 1024) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `3725` -> `01:02:05`; hours are not capped (`123:04:05`); fractions of a second are dropped. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '--';
+  const total = Math.floor(seconds);
+  const hours = Math.floor(total / 3600);
+  return `${pad2(hours)}:${pad2(Math.floor((total % 3600) / 60))}:${pad2(total % 60)}`;
+}
+
+/** Integer fen to a yuan string with two decimals: `1250` -> `"12.50"`, `-5` -> `"-0.05"`. */
+export function fenToYuan(fen: number): string {
+  if (!Number.isSafeInteger(fen)) throw new RangeError(`fen must be a safe integer, got ${fen}`);
+  const abs = Math.abs(fen);
+  // Integer arithmetic only: dividing by 100 would bring floating point rounding in.
+  return `${fen < 0 ? '-' : ''}${Math.floor(abs / 100)}.${pad2(abs % 100)}`;
+}
+
+const YUAN_PATTERN = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+/**
+ * A non-negative yuan amount with at most two decimals to integer fen (`"19.99"` -> `1999`), or null.
+ * Works on the decimal digits, never `yuan * 100`, which turns 0.29 into 28.999999999999996.
+ */
+export function yuanToFen(yuan: string | number): number | null {
+  if (typeof yuan === 'number' && !Number.isFinite(yuan)) return null;
+  const match = YUAN_PATTERN.exec(String(yuan).trim());
+  if (!match) return null;
+  const fen = BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
+  return fen <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(fen) : null;
+}

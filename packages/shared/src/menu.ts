@@ -1,0 +1,171 @@
+/**
+ * The back-office route list (spec §2.3): one definition builds the sidebar, breadcrumb, tag tabs and
+ * route guard in the web, and the server's accessible route list. Groups of spec §6 appear here as
+ * their pages are built; a group without pages is not shown.
+ */
+export interface AdminRoute {
+  path: string;
+  name: string;
+  /** Page key the web maps to a lazily loaded component. */
+  component?: string;
+  redirect?: string;
+  hidden?: boolean;
+  alwaysShow?: boolean;
+  meta: {
+    title: string;
+    icon?: string;
+    /** The code that opens the page; with a list, any one of them does. */
+    permission?: string | string[];
+    affix?: boolean;
+    /** For a hidden page: the menu entry to highlight while it is shown (the list it was opened from). */
+    activeMenu?: string;
+  };
+  children?: AdminRoute[];
+}
+
+export const ADMIN_ROUTES: AdminRoute[] = [
+  {
+    path: '/index',
+    name: 'Index',
+    component: 'home',
+    meta: { title: '首页', icon: 'home', affix: true },
+  },
+  {
+    path: '/partner',
+    name: 'Partner',
+    redirect: '/partner/apply',
+    alwaysShow: true,
+    meta: { title: '组织管理', icon: 'apartment', permission: 'bdrace:partner' },
+    children: [
+      {
+        path: '/partner/apply',
+        name: 'PartnerApply',
+        component: 'partner/apply',
+        meta: { title: '申请管理', icon: 'solution', permission: 'competition:partner:menu' },
+      },
+      {
+        path: '/partner/organization',
+        name: 'PartnerOrganization',
+        component: 'partner/organization',
+        meta: { title: '组织机构管理', icon: 'bank', permission: 'competition:organization:menu' },
+      },
+    ],
+  },
+  {
+    path: '/competition',
+    name: 'Competition',
+    redirect: '/competition/type',
+    alwaysShow: true,
+    meta: { title: '竞赛管理', icon: 'trophy', permission: 'bdrace:competition' },
+    children: [
+      {
+        path: '/competition/type',
+        name: 'CompetitionType',
+        component: 'competition/type',
+        meta: { title: '竞赛类型', icon: 'tags', permission: 'competition:type:menu' },
+      },
+      {
+        path: '/competition/brand',
+        name: 'CompetitionBrand',
+        component: 'competition/brand',
+        meta: { title: '竞赛品牌', icon: 'flag', permission: 'competition:brand:menu' },
+      },
+      {
+        path: '/competition/brand/nav/:brandId',
+        name: 'CompetitionBrandNav',
+        component: 'competition/brandNav',
+        hidden: true,
+        meta: { title: '品牌导航', permission: 'competition:brand:menu', activeMenu: '/competition/brand' },
+      },
+      {
+        path: '/competition/brandRecommend',
+        name: 'CompetitionBrandRecommend',
+        component: 'competition/brandRecommend',
+        meta: { title: '推荐品牌', icon: 'like', permission: 'competition:brandRecommend:menu' },
+      },
+      {
+        path: '/competition/manager',
+        name: 'CompetitionManager',
+        component: 'competition/manager',
+        meta: { title: '竞赛管理', icon: 'profile', permission: 'competition:competition:menu' },
+      },
+      {
+        path: '/competition/edit/:competitionId',
+        name: 'CompetitionEdit',
+        component: 'competition/edit',
+        hidden: true,
+        meta: { title: '竞赛编辑', permission: 'competition:competition:menu', activeMenu: '/competition/manager' },
+      },
+      {
+        path: '/competition/view/:competitionId',
+        name: 'CompetitionView',
+        component: 'competition/view',
+        hidden: true,
+        // Reached from the manager list and from the audit list: either menu opens it.
+        meta: {
+          title: '竞赛查看',
+          permission: ['competition:competition:menu', 'competition:competitionAudit:menu'],
+          activeMenu: '/competition/manager',
+        },
+      },
+      {
+        path: '/competition/audit',
+        name: 'CompetitionAudit',
+        component: 'competition/audit',
+        meta: { title: '竞赛审核', icon: 'audit', permission: 'competition:competitionAudit:menu' },
+      },
+    ],
+  },
+  {
+    path: '/system',
+    name: 'System',
+    redirect: '/system/user',
+    alwaysShow: true,
+    meta: { title: '系统管理', icon: 'setting', permission: 'bdrace:system' },
+    children: [
+      {
+        path: '/system/user',
+        name: 'SystemUser',
+        component: 'system/user',
+        meta: { title: '用户管理', icon: 'user', permission: 'system:user:menu' },
+      },
+      {
+        path: '/system/role',
+        name: 'SystemRole',
+        component: 'system/role',
+        meta: { title: '角色管理', icon: 'safety', permission: 'system:role:menu' },
+      },
+    ],
+  },
+];
+
+/** Whether a holder of `codes` may open a route gated by `permission`. */
+export function routeAllowed(permission: AdminRoute['meta']['permission'], codes: readonly string[]): boolean {
+  if (!permission) return true;
+  return typeof permission === 'string' ? codes.includes(permission) : permission.some((code) => codes.includes(code));
+}
+
+/** The routes a holder of `codes` may open; a group with no visible child is dropped. */
+export function accessibleRoutes(routes: AdminRoute[], codes: readonly string[]): AdminRoute[] {
+  const out: AdminRoute[] = [];
+  for (const route of routes) {
+    if (!routeAllowed(route.meta.permission, codes)) continue;
+    if (route.children) {
+      const children = accessibleRoutes(route.children, codes);
+      // Hidden pages are opened from a visible one; without any visible page the group has no entry point.
+      const first = children.find((c) => !c.hidden);
+      if (!first) continue;
+      out.push({ ...route, children, redirect: first.path });
+    } else {
+      out.push(route);
+    }
+  }
+  return out;
+}
+
+/** Flattened leaf routes with their parents, for breadcrumbs and the route guard. */
+export function flattenRoutes(routes: AdminRoute[], parents: AdminRoute[] = []): { route: AdminRoute; parents: AdminRoute[] }[] {
+  return routes.flatMap((route) =>
+    route.children ? flattenRoutes(route.children, [...parents, route]) : [{ route, parents }],
+  );
+}

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { systemClock, type Clock, type Deps } from './context.ts';
+import type { Database_ } from './db/database.ts';
+import { PUBLIC, describeRule, type RegisteredRoute } from './http/access.ts';
+import type { App } from './http/app-types.ts';
+import { registerAuth } from './http/auth.ts';
+import { AppError, STATUS_MESSAGES } from './http/errors.ts';
+import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './limits/rate-limiter.ts';
+import { authRoutes, oidcRoutes } from './modules/auth/routes.ts';
+import { catalogueRoutes } from './modules/catalogue/routes.ts';
+import { competitionRoutes } from './modules/competitions/routes.ts';
+import { orgRoutes } from './modules/orgs/routes.ts';
+import { questionRoutes } from './modules/questions/routes.ts';
+import { fileRoutes } from './modules/files/routes.ts';
+import { roleRoutes } from './modules/roles/routes.ts';
+import { systemRoutes } from './modules/system/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { localFileStore } from './storage/local.ts';
+import type { FileStore } from './storage/file-store.ts';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database_;
+  clock?: Clock;
+  storage?: FileStore;
+  limiter?: RateLimiter;
+  /** Where logs go (tests capture them); stdout when absent. */
+  logStream?: Writable;
+  /** Extra routes for tests of the route registry itself. */
+  extraRoutes?: (app: App) => void;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  deps: Deps;
+  /** Every route with its declared access rule, for the access-matrix test. */
+  routes: RegisteredRoute[];
+}
+
+const SAFE_URL = (url: string) => url.split('?')[0];
+
+function fieldErrors(err: FastifyError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const v of err.validation ?? []) {
+    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const unknownKeys = v.keyword === 'unrecognized_keys' ? ((v.params as { keys?: string[] }).keys ?? []) : [];
+    for (const key of unknownKeys) fields[path ? `${path}.${key}` : key] ??= `不支持的字段：${key}`;
+    if (unknownKeys.length === 0) fields[path || '_'] ??= v.message ?? '格式不正确';
+  }
+  return fields;
+}
+
+export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
+  const { config, database } = options;
+  const app = Fastify({
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    logger: {
+      level: config.logLevel,
+      stream: options.logStream,
+      // Secrets and personal data never reach the log: no headers carrying credentials, no query strings, no bodies.
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[hidden]' },
+      serializers: {
+        req: (req) => ({ method: req.method, url: SAFE_URL(req.url), reqId: req.id, ip: req.ip }),
+      },
+    },
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const limiter =
+    options.limiter ?? (config.redisUrl ? redisRateLimiter(new Redis(config.redisUrl, { lazyConnect: false })) : memoryRateLimiter());
+  const deps: Deps = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    clock: options.clock ?? systemClock,
+    storage: options.storage ?? localFileStore(path.join(config.dataDir, 'files')),
+    limiter,
+    log: app.log,
+  };
+
+  const routes: RegisteredRoute[] = [];
+  const seen: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    seen.push(route as RouteOptions);
+  });
+  // The app refuses to start when any route lacks its access rule.
+  app.addHook('onReady', async () => {
+    const missing = seen.filter((r) => !r.config?.rule).map((r) => `${String(r.method)} ${r.url}`);
+    if (missing.length) throw new Error(`Routes without an access rule: ${missing.join(', ')}`);
+    for (const r of seen) {
+      for (const method of [r.method].flat()) {
+        if (method === 'HEAD' && r.exposeHeadRoute !== false && seen.some((o) => o.url === r.url && [o.method].flat().includes('GET'))) continue;
+        routes.push({ method, url: r.url, rule: r.config!.rule! });
+      }
+    }
+    app.log.debug({ routes: routes.map((r) => `${r.method} ${r.url} ${describeRule(r.rule)}`) }, 'routes');
+  });
+  app.addHook('onClose', async () => {
+    await limiter.close();
+  });
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        // antd writes its styles at run time.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'"],
+        'frame-ancestors': ["'self'"],
+        'upgrade-insecure-requests': config.cookieSecure ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyMultipart, { limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12 } });
+
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: '竞赛平台 API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  // Third-party routes (docs, static files) are public by declaration, like any other route.
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), rule: PUBLIC };
+    });
+    await scope.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+    if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
+      await scope.register(fastifyStatic, {
+        root: config.webDist,
+        index: ['index.html'],
+        // Built assets carry a content hash in their names; the entry pages must always be asked for again.
+        // (This version hands the Fastify reply, typed as a Node response, to the callback.)
+        setHeaders: (res, filePath) => {
+          const reply = res as unknown as { header(name: string, value: string): void };
+          reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        },
+      });
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.status).send({ status: err.status, message: err.message, data: err.fields ? { fields: err.fields } : null });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields = fieldErrors(err as FastifyError);
+      const first = Object.entries(fields)[0];
+      const message = first ? first[1] : STATUS_MESSAGES[400]!;
+      return reply.code(400).send({ status: 400, message, data: { fields } });
+    }
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.code(500).send({ status: 500, message: `${STATUS_MESSAGES[500]}（请求编号 ${req.id}）`, data: null });
+    }
+    const message = err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? '请求体不是合法的JSON' : (STATUS_MESSAGES[status] ?? STATUS_MESSAGES[400]!);
+    return reply.code(status).send({ status, message, data: null });
+  });
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  app.setNotFoundHandler({}, (req, reply) => {
+    const url = SAFE_URL(req.url);
+    // Page paths have no file extension; a missing script or image must stay a 404, not become the page.
+    const isPage = !url.startsWith('/api/') && !url.startsWith('/assets/') && !/\.[a-z0-9]+$/i.test(url);
+    if ((req.method === 'GET' || req.method === 'HEAD') && isPage && fs.existsSync(indexHtml)) {
+      // The participant site routes in the browser: any other page path gets its entry.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    }
+    return reply.code(404).send({ status: 404, message: STATUS_MESSAGES[404], data: null });
+  });
+
+  registerAuth(app as unknown as FastifyInstance, deps);
+  authRoutes(app, deps);
+  oidcRoutes(app, deps);
+  userRoutes(app);
+  roleRoutes(app);
+  systemRoutes(app, deps);
+  fileRoutes(app, deps);
+  orgRoutes(app);
+  catalogueRoutes(app);
+  competitionRoutes(app);
+  questionRoutes(app);
+  app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
+    reply.redirect('/backadmin.html#/system/user'),
+  );
+
+  options.extraRoutes?.(app);
+
+  await app.ready();
+  return { app: app as unknown as FastifyInstance, deps, routes };
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://')
+    .optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
+  CONTEST_ADMIN_PASSWORD: z.string().min(1).optional(),
+  SEED_DEMO: bool.default(true),
+  PUBLIC_URL: z.string().url().optional(),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
+  COOKIE_SECURE: bool.default(false),
+  TRUST_PROXY: bool.default(false),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  AVATAR_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().default('统一身份认证'),
+  ACCOUNT_SECURITY_URL: z.string().default('/userCenter/accountSet'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  adminPassword?: string;
+  seedDemo: boolean;
+  publicUrl?: string;
+  sessionTtlMs: number;
+  tokenTtlMs: number;
+  cookieSecure: boolean;
+  trustProxy: boolean;
+  login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowMs: number };
+  bodyLimit: number;
+  avatarMaxBytes: number;
+  oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
+  accountSecurityUrl: string;
+  logLevel: string;
+  webDist: string;
+};
+
+/** Reads the one configuration object from the environment; nothing else reads process.env. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const oidcParts = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
+  if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
+    throw new Error('Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together');
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    adminPassword: e.CONTEST_ADMIN_PASSWORD,
+    seedDemo: e.SEED_DEMO,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    tokenTtlMs: e.TOKEN_TTL_HOURS * 3600_000,
+    cookieSecure: e.COOKIE_SECURE,
+    trustProxy: e.TRUST_PROXY,
+    login: {
+      maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      windowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
+    },
+    bodyLimit: e.BODY_LIMIT_BYTES,
+    avatarMaxBytes: e.AVATAR_MAX_BYTES,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
+        : undefined,
+    accountSecurityUrl: e.ACCOUNT_SECURITY_URL,
+    logLevel: e.LOG_LEVEL,
+    webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db, Dialect_ } from './db/database.ts';
+import type { RateLimiter } from './limits/rate-limiter.ts';
+import type { FileStore } from './storage/file-store.ts';
+
+export interface Clock {
+  now(): Date;
+}
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What every service is wired with, built once per app. */
+export interface Deps {
+  db: Db;
+  dialect: Dialect_;
+  config: Config;
+  clock: Clock;
+  storage: FileStore;
+  limiter: RateLimiter;
+  log: FastifyBaseLogger;
+}
+
+export interface Actor {
+  userId: number;
+  username: string;
+  orgId: number | null;
+  permissions: ReadonlySet<string>;
+  sessionId: string;
+  via: 'cookie' | 'bearer';
+  csrfToken: string;
+}
+
+/** A service call's context: the dependencies plus who is asking and from where. */
+export interface Ctx extends Deps {
+  actor: Actor | null;
+  ip: string;
+  userAgent: string | null;
+}
+
+export const iso = (d: Date) => d.toISOString();

@@ -1,0 +1,29 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Database_ } from './database.ts';
+import type { MigrationContext } from './migrations/helpers.ts';
+import * as m0001 from './migrations/0001_foundation.ts';
+import * as m0002 from './migrations/0002_catalogue.ts';
+
+type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
+
+/** Every migration, in order; the same files run on SQLite and PostgreSQL. */
+const MIGRATIONS: Record<string, MigrationModule> = {
+  '0001_foundation': m0001,
+  '0002_catalogue': m0002,
+};
+
+export async function migrateToLatest(database: Database_): Promise<void> {
+  const ctx: MigrationContext = { dialect: database.dialect };
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      return Object.fromEntries(
+        Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, ctx) } satisfies Migration]),
+      );
+    },
+  };
+  const { error, results } = await new Migrator({ db: database.db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

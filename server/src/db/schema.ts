@@ -1,0 +1,264 @@
+import type { Generated } from 'kysely';
+
+/** Times are ISO-8601 UTC strings on both dialects; booleans are 0/1 integers. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  usernameKey: string;
+  passwordHash: string | null;
+  phone: string | null;
+  email: string | null;
+  status: number;
+  orgId: number | null;
+  faceImg: string | null;
+  area: string | null;
+  userName: string | null;
+  birthday: string | null;
+  sex: number | null;
+  education: string | null;
+  admissionDate: string | null;
+  atSchool: number | null;
+  organization: string | null;
+  department: string | null;
+  speciality: string | null;
+  grade: string | null;
+  studentIdCard: string | null;
+  province: string | null;
+  city: string | null;
+  address: string | null;
+  company: string | null;
+  position: string | null;
+  oidcIssuer: string | null;
+  oidcSubject: string | null;
+  lastLoginAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  description: string | null;
+  builtin: number;
+}
+
+export interface RolePermissionsTable {
+  roleId: number;
+  code: string;
+}
+
+export interface UserRolesTable {
+  userId: number;
+  roleId: number;
+}
+
+export interface OrganisationsTable {
+  id: Generated<number>;
+  name: string;
+  kind: string;
+  contactName: string | null;
+  contactPhone: string | null;
+  contactEmail: string | null;
+  createdAt: string;
+}
+
+export interface SessionsTable {
+  /** sha256 of the secret the client holds; the secret itself is never stored. */
+  id: string;
+  userId: number;
+  kind: 'browser' | 'token';
+  csrfToken: string;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+export interface OidcStatesTable {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  returnTo: string;
+  createdAt: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actorId: number | null;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  beforeJson: string | null;
+  afterJson: string | null;
+  ip: string | null;
+  createdAt: string;
+}
+
+export interface FilesTable {
+  id: Generated<number>;
+  key: string;
+  originalName: string;
+  mime: string;
+  size: number;
+  sha256: string;
+  ownerId: number | null;
+  visibility: 'public' | 'private';
+  purpose: string;
+  createdAt: string;
+}
+
+export interface PartnerApplicationsTable {
+  id: Generated<number>;
+  orgName: string;
+  kind: string;
+  contactName: string;
+  contactPhone: string;
+  contactEmail: string | null;
+  description: string | null;
+  applicantId: number;
+  status: number;
+  reason: string | null;
+  orgId: number | null;
+  reviewedBy: number | null;
+  reviewedAt: string | null;
+  createdAt: string;
+}
+
+export interface CompetitionTypesTable {
+  id: Generated<number>;
+  name: string;
+  sort: number;
+  createdAt: string;
+}
+
+export interface BrandsTable {
+  id: Generated<number>;
+  name: string;
+  shortName: string;
+  logo: string | null;
+  sort: number;
+  recommend: number;
+  description: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Link lists are JSON text. */
+export interface BrandNavsTable {
+  id: Generated<number>;
+  brandId: number;
+  navList: string;
+  sublinksList: string;
+  frendlinksList: string;
+  topLogoPath: string | null;
+  bottomLogoPath: string | null;
+  rcodePath: string | null;
+  copyright: string | null;
+  updatedAt: string;
+}
+
+export interface CompetitionsTable {
+  id: Generated<number>;
+  name: string;
+  brandId: number;
+  typeId: number | null;
+  orgId: number;
+  cover: string | null;
+  summary: string | null;
+  introduce: string | null;
+  information: string | null;
+  guide: string | null;
+  trainingUrl: string | null;
+  regStartTime: string;
+  regEndTime: string;
+  endTime: string;
+  allowIndividual: number;
+  minMembers: number;
+  maxMembers: number;
+  maxTeachers: number;
+  fee: number;
+  auditStatus: number;
+  auditReply: string | null;
+  createdBy: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CompetitionStagesTable {
+  id: Generated<number>;
+  competitionId: number;
+  name: string;
+  startDate: string;
+  endDate: string | null;
+  sort: number;
+}
+
+export interface CompetitionPresetsTable {
+  id: Generated<number>;
+  competitionId: number;
+  menuCode: string;
+  name: string;
+  enable: number;
+  enableStartTime: string | null;
+  enableEndTime: string | null;
+  /** JSON text of the field list (REG_SET only). */
+  fieldList: string;
+}
+
+export interface QuestionsTable {
+  id: Generated<number>;
+  competitionId: number;
+  title: string;
+  content: string | null;
+  reviewed: number;
+  sort: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface QuestionFilesTable {
+  questionId: number;
+  fileKey: string;
+  sort: number;
+}
+
+export interface TeamsTable {
+  id: Generated<number>;
+  competitionId: number;
+  teamNo: string;
+  name: string | null;
+  leaderId: number;
+  createdAt: string;
+}
+
+export interface TeamMembersTable {
+  teamId: number;
+  userId: number;
+  competitionId: number;
+  createdAt: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  roles: RolesTable;
+  rolePermissions: RolePermissionsTable;
+  userRoles: UserRolesTable;
+  organisations: OrganisationsTable;
+  sessions: SessionsTable;
+  oidcStates: OidcStatesTable;
+  auditLog: AuditLogTable;
+  files: FilesTable;
+  partnerApplications: PartnerApplicationsTable;
+  competitionTypes: CompetitionTypesTable;
+  brands: BrandsTable;
+  brandNavs: BrandNavsTable;
+  competitions: CompetitionsTable;
+  competitionStages: CompetitionStagesTable;
+  competitionPresets: CompetitionPresetsTable;
+  questions: QuestionsTable;
+  questionFiles: QuestionFilesTable;
+  teams: TeamsTable;
+  teamMembers: TeamMembersTable;
+}

@@ -1,0 +1,25 @@
+/**
+ * Every route declares exactly one access rule in `config`. The app refuses to start when a route has
+ * none, and the route registry is what the access-matrix test walks.
+ */
+export type AccessRule = { access: 'public' } | { access: 'user' } | { permission: string };
+
+export const PUBLIC: AccessRule = { access: 'public' };
+export const USER: AccessRule = { access: 'user' };
+export const perm = (permission: string): AccessRule => ({ permission });
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  rule: AccessRule;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    rule?: AccessRule;
+  }
+}
+
+export function describeRule(rule: AccessRule): string {
+  return 'permission' in rule ? `permission ${rule.permission}` : rule.access;
+}

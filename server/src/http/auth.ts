@@ -1,0 +1,86 @@
+import { CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Actor, Deps } from '../context.ts';
+import * as repo from '../modules/auth/repo.ts';
+import { sessionId } from '../modules/auth/sessions.ts';
+import { describeRule } from './access.ts';
+import { AppError, forbidden, unauthorized } from './errors.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A session's last-seen time is written at most this often, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})$/.exec(header);
+  return match?.[1];
+}
+
+async function resolveActor(deps: Deps, req: FastifyRequest): Promise<Actor | null> {
+  const bearer = bearerToken(req);
+  const token = bearer ?? req.cookies[SESSION_COOKIE];
+  if (!token || token.length > 200) return null;
+  const now = deps.clock.now();
+  const session = await repo.findLiveSession(deps.db, sessionId(token), now.toISOString());
+  if (!session) return null;
+  if (now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS) {
+    // Browser sessions slide: activity pushes the expiry out again; desktop tokens keep theirs.
+    const ttl = session.kind === 'browser' ? deps.config.sessionTtlMs : undefined;
+    const expiresAt = ttl ? new Date(now.getTime() + ttl).toISOString() : session.expiresAt;
+    await repo.touchSession(deps.db, session.id, now.toISOString(), expiresAt);
+  }
+  const permissions = new Set(await repo.permissionCodes(deps.db, session.userId));
+  return {
+    userId: session.userId,
+    username: session.username,
+    orgId: session.orgId,
+    permissions,
+    sessionId: session.id,
+    via: bearer ? 'bearer' : 'cookie',
+    csrfToken: session.csrfToken,
+  };
+}
+
+function sameOrigin(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves who is calling, then enforces the route's declared rule and CSRF protection before any
+ * body is parsed: a caller without access learns nothing about the route's input.
+ */
+export function registerAuth(app: FastifyInstance, deps: Deps) {
+  app.decorateRequest('ctx', null as never);
+  app.addHook('onRequest', async (req) => {
+    const actor = await resolveActor(deps, req);
+    req.ctx = { ...deps, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+
+    if (!SAFE_METHODS.has(req.method)) {
+      if (!sameOrigin(req)) throw forbidden('请求来源不被允许');
+      if (actor?.via === 'cookie' && req.headers[CSRF_HEADER] !== actor.csrfToken) {
+        throw new AppError(403, '页面已过期，请刷新页面后重试');
+      }
+    }
+
+    const rule = req.routeOptions.config.rule;
+    if (!rule || ('access' in rule && rule.access === 'public')) return;
+    if (!actor) throw unauthorized();
+    if ('permission' in rule && !actor.permissions.has(rule.permission)) {
+      req.log.info({ rule: describeRule(rule), userId: actor.userId }, 'access denied');
+      throw forbidden();
+    }
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: import('../context.ts').Ctx;
+  }
+}

@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+
+export interface HitResult {
+  allowed: boolean;
+  count: number;
+  retryAfterMs: number;
+}
+
+/**
+ * Fixed-window counters keyed by a string. In memory for one process, in Redis when several server
+ * instances must share the same limits.
+ */
+export interface RateLimiter {
+  /** Counts one event and tells whether the count is still within `limit` for the window. */
+  hit(key: string, limit: number, windowMs: number): Promise<HitResult>;
+  /** Reads without counting. */
+  peek(key: string, limit: number): Promise<HitResult>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  const prune = () => {
+    const t = now();
+    for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
+  };
+  const read = (key: string) => {
+    const w = windows.get(key);
+    return w && w.resetAt > now() ? w : undefined;
+  };
+  return {
+    async hit(key, limit, windowMs) {
+      if (windows.size > 10_000) prune();
+      let w = read(key);
+      if (!w) {
+        w = { count: 0, resetAt: now() + windowMs };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      return { allowed: w.count <= limit, count: w.count, retryAfterMs: Math.max(0, w.resetAt - now()) };
+    },
+    async peek(key, limit) {
+      const w = read(key);
+      const count = w?.count ?? 0;
+      return { allowed: count < limit, count, retryAfterMs: w ? Math.max(0, w.resetAt - now()) : 0 };
+    },
+    async reset(key) {
+      windows.delete(key);
+    },
+    async close() {
+      windows.clear();
+    },
+  };
+}
+
+export function redisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
+  return {
+    async hit(key, limit, windowMs) {
+      const k = prefix + key;
+      const [[, count], [, ttl]] = (await redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
+      let retryAfterMs = ttl;
+      if (ttl < 0) {
+        await redis.pexpire(k, windowMs);
+        retryAfterMs = windowMs;
+      }
+      return { allowed: count <= limit, count, retryAfterMs };
+    },
+    async peek(key, limit) {
+      const k = prefix + key;
+      const [[, raw], [, ttl]] = (await redis.multi().get(k).pttl(k).exec()) as [[null, string | null], [null, number]];
+      const count = raw ? Number(raw) : 0;
+      return { allowed: count < limit, count, retryAfterMs: Math.max(0, ttl) };
+    },
+    async reset(key) {
+      await redis.del(prefix + key);
+    },
+    async close() {
+      await redis.quit();
+    },
+  };
+}

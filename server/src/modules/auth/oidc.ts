@@ -1,0 +1,141 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ROLE_CODES, usernameKey } from '@contest/shared';
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import type { Ctx } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
+import * as users from '../users/repo.ts';
+import { ACCOUNT_DISABLED } from './service.ts';
+
+/** How long a started sign-in may take before its state is no longer accepted. */
+const STATE_TTL_MS = 10 * 60_000;
+
+interface ProviderMetadata {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+}
+
+const b64url = (buf: Buffer) => buf.toString('base64url');
+
+/**
+ * OpenID Connect authorization-code flow with PKCE, state and nonce. The ID token's signature is checked
+ * against the provider's published keys, and its issuer, audience, expiry and nonce against this sign-in.
+ */
+export class OidcClient {
+  private metadata?: Promise<ProviderMetadata>;
+  private jwks?: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(private readonly settings: { issuer: string; clientId: string; clientSecret: string }) {}
+
+  private discover(): Promise<ProviderMetadata> {
+    this.metadata ??= (async () => {
+      const res = await fetch(`${this.settings.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`);
+      if (!res.ok) throw new Error(`OIDC discovery failed: ${res.status}`);
+      const meta = (await res.json()) as ProviderMetadata;
+      if (meta.issuer !== this.settings.issuer) throw new Error('OIDC discovery returned another issuer');
+      this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
+      return meta;
+    })().catch((err) => {
+      this.metadata = undefined;
+      throw err;
+    });
+    return this.metadata;
+  }
+
+  async authorizationUrl(ctx: Ctx, redirectUri: string, returnTo: string): Promise<string> {
+    const meta = await this.discover();
+    const state = b64url(randomBytes(24));
+    const nonce = b64url(randomBytes(24));
+    const codeVerifier = b64url(randomBytes(48));
+    const now = ctx.clock.now();
+    await ctx.db.deleteFrom('oidcStates').where('createdAt', '<', new Date(now.getTime() - STATE_TTL_MS).toISOString()).execute();
+    await ctx.db.insertInto('oidcStates').values({ state, nonce, codeVerifier, returnTo, createdAt: now.toISOString() }).execute();
+    const url = new URL(meta.authorization_endpoint);
+    url.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.settings.clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid profile email',
+      state,
+      nonce,
+      code_challenge: b64url(createHash('sha256').update(codeVerifier).digest()),
+      code_challenge_method: 'S256',
+    }).toString();
+    return url.toString();
+  }
+
+  /** Completes the sign-in: one use of the state, code exchange, ID-token checks, then the local user. */
+  async complete(ctx: Ctx, params: { code: string; state: string }, redirectUri: string): Promise<{ userId: number; returnTo: string }> {
+    const saved = await ctx.db.deleteFrom('oidcStates').where('state', '=', params.state).returningAll().executeTakeFirst();
+    if (!saved || ctx.clock.now().getTime() - Date.parse(saved.createdAt) > STATE_TTL_MS) {
+      throw new AppError(400, '登录请求已失效，请重新登录');
+    }
+    const meta = await this.discover();
+    const basic = Buffer.from(`${encodeURIComponent(this.settings.clientId)}:${encodeURIComponent(this.settings.clientSecret)}`).toString('base64');
+    const res = await fetch(meta.token_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: params.code, redirect_uri: redirectUri, code_verifier: saved.codeVerifier }),
+    });
+    if (!res.ok) throw new AppError(400, '统一身份认证未通过，请重新登录');
+    const { id_token: idToken } = (await res.json()) as { id_token?: string };
+    if (!idToken) throw new AppError(400, '统一身份认证未通过，请重新登录');
+    let claims: JWTPayload & { nonce?: string; preferred_username?: string; name?: string; email?: string };
+    try {
+      ({ payload: claims } = await jwtVerify(idToken, this.jwks!, {
+        issuer: meta.issuer,
+        audience: this.settings.clientId,
+        currentDate: ctx.clock.now(),
+      }));
+    } catch {
+      throw new AppError(400, '统一身份认证未通过，请重新登录');
+    }
+    if (claims.nonce !== saved.nonce || !claims.sub) throw new AppError(400, '统一身份认证未通过，请重新登录');
+    const userId = await this.localUser(ctx, meta.issuer, claims.sub, claims);
+    return { userId, returnTo: saved.returnTo };
+  }
+
+  /** The account keyed by (issuer, subject), created on first sign-in as a participant. */
+  private async localUser(ctx: Ctx, issuer: string, subject: string, claims: { preferred_username?: string; name?: string; email?: string }) {
+    const existing = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'status'])
+      .where('oidcIssuer', '=', issuer)
+      .where('oidcSubject', '=', subject)
+      .executeTakeFirst();
+    if (existing) {
+      if (existing.status !== 1) throw forbidden(ACCOUNT_DISABLED);
+      return existing.id;
+    }
+    const now = ctx.clock.now().toISOString();
+    const fallback = `sso_${createHash('sha256').update(`${issuer}|${subject}`).digest('hex').slice(0, 12)}`;
+    const wanted = claims.preferred_username?.normalize('NFKC').trim();
+    for (const username of wanted && /^[\p{L}\p{N}_.-]{3,32}$/u.test(wanted) ? [wanted, fallback] : [fallback]) {
+      try {
+        return await ctx.db.transaction().execute((trx) =>
+          users.insertUser(
+            trx,
+            {
+              username,
+              usernameKey: usernameKey(username),
+              passwordHash: null,
+              phone: null,
+              email: claims.email?.slice(0, 254) ?? null,
+              userName: claims.name?.slice(0, 50) ?? null,
+              oidcIssuer: issuer,
+              oidcSubject: subject,
+            },
+            [ROLE_CODES.participant],
+            now,
+          ),
+        );
+      } catch (err) {
+        // A local account already has this name: fall back to a name derived from the subject.
+        if (!isUniqueViolation(err)) throw err;
+      }
+    }
+    throw new AppError(409, '无法创建统一身份认证账号，请联系管理员');
+  }
+}

@@ -1,0 +1,89 @@
+import type { Db } from '../../db/database.ts';
+import type { SessionsTable } from '../../db/schema.ts';
+
+export async function findUserForLogin(db: Db, usernameKey: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'passwordHash', 'status'])
+    .where('usernameKey', '=', usernameKey)
+    .executeTakeFirst();
+}
+
+export async function findUserPassword(db: Db, userId: number) {
+  return db.selectFrom('users').select(['id', 'passwordHash']).where('id', '=', userId).executeTakeFirst();
+}
+
+export async function insertSession(db: Db, session: SessionsTable) {
+  await db.insertInto('sessions').values(session).execute();
+}
+
+/** The live session with its active user, or undefined when expired, revoked or the user is disabled. */
+export async function findLiveSession(db: Db, id: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.userId')
+    .select([
+      'sessions.id',
+      'sessions.userId',
+      'sessions.kind',
+      'sessions.csrfToken',
+      'sessions.expiresAt',
+      'sessions.lastSeenAt',
+      'users.username',
+      'users.orgId',
+    ])
+    .where('sessions.id', '=', id)
+    .where('sessions.expiresAt', '>', now)
+    .where('users.status', '=', 1)
+    .executeTakeFirst();
+}
+
+export async function permissionCodes(db: Db, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('userRoles')
+    .innerJoin('rolePermissions', 'rolePermissions.roleId', 'userRoles.roleId')
+    .select('rolePermissions.code')
+    .distinct()
+    .where('userRoles.userId', '=', userId)
+    .execute();
+  return rows.map((r) => r.code);
+}
+
+export async function touchSession(db: Db, id: string, lastSeenAt: string, expiresAt: string) {
+  await db.updateTable('sessions').set({ lastSeenAt, expiresAt }).where('id', '=', id).execute();
+}
+
+export async function deleteSession(db: Db, id: string) {
+  await db.deleteFrom('sessions').where('id', '=', id).execute();
+}
+
+export async function deleteOtherSessions(db: Db, userId: number, keepId: string) {
+  const result = await db.deleteFrom('sessions').where('userId', '=', userId).where('id', '!=', keepId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function deleteUserSessions(db: Db, userId: number) {
+  await db.deleteFrom('sessions').where('userId', '=', userId).execute();
+}
+
+export async function listUserSessions(db: Db, userId: number, now: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'kind', 'ip', 'userAgent', 'createdAt', 'lastSeenAt', 'expiresAt'])
+    .where('userId', '=', userId)
+    .where('expiresAt', '>', now)
+    .orderBy('lastSeenAt', 'desc')
+    .execute();
+}
+
+export async function deleteExpiredSessions(db: Db, now: string) {
+  await db.deleteFrom('sessions').where('expiresAt', '<=', now).execute();
+}
+
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string, now: string) {
+  await db.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', userId).execute();
+}
+
+export async function setLastLogin(db: Db, userId: number, now: string) {
+  await db.updateTable('users').set({ lastLoginAt: now }).where('id', '=', userId).execute();
+}

@@ -1,0 +1,33 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Ctx } from '../../context.ts';
+import * as repo from './repo.ts';
+
+export const newSecret = () => randomBytes(32).toString('base64url');
+export const sessionId = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export interface IssuedSession {
+  /** The secret the client holds (cookie value or bearer token). */
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+export async function createSession(ctx: Ctx, userId: number, kind: 'browser' | 'token'): Promise<IssuedSession> {
+  const now = ctx.clock.now();
+  const token = newSecret();
+  const csrfToken = newSecret();
+  const ttl = kind === 'browser' ? ctx.config.sessionTtlMs : ctx.config.tokenTtlMs;
+  const expiresAt = new Date(now.getTime() + ttl);
+  await repo.insertSession(ctx.db, {
+    id: sessionId(token),
+    userId,
+    kind,
+    csrfToken,
+    ip: ctx.ip,
+    userAgent: ctx.userAgent?.slice(0, 300) ?? null,
+    createdAt: now.toISOString(),
+    lastSeenAt: now.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+  });
+  return { token, csrfToken, expiresAt };
+}

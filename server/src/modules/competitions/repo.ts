@@ -1,0 +1,193 @@
+import {
+  competitionStatus,
+  type AuditStatus,
+  type Competition,
+  type CompetitionListItem,
+  type ManageListQuery,
+  type Preset,
+  type PublicListQuery,
+  type Stage,
+} from '@contest/shared';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
+import type { CompetitionPresetsTable, CompetitionsTable } from '../../db/schema.ts';
+
+type Filtered = ReturnType<typeof fromCompetitions>;
+const fromCompetitions = (db: Db) => db.selectFrom('competitions as c');
+
+/** List columns, joined onto an already filtered selection of competitions. */
+function withListColumns(base: Filtered) {
+  return base
+    .innerJoin('brands as b', 'b.id', 'c.brandId')
+    .innerJoin('organisations as o', 'o.id', 'c.orgId')
+    .leftJoin('competitionTypes as t', 't.id', 'c.typeId')
+    .select((eb) => [
+      'c.id',
+      'c.name',
+      'c.brandId',
+      'b.shortName as brandShortName',
+      'c.typeId',
+      't.name as typeName',
+      'c.orgId',
+      'o.name as orgName',
+      'c.cover',
+      'c.summary',
+      'c.regStartTime',
+      'c.regEndTime',
+      'c.endTime',
+      'c.fee',
+      'c.auditStatus',
+      eb.selectFrom('teams').select(eb.fn.countAll<number>().as('n')).whereRef('teams.competitionId', '=', 'c.id').as('teamNum'),
+    ]);
+}
+
+type ListRow = Omit<CompetitionListItem, 'status' | 'teamNum' | 'auditStatus'> & { auditStatus: number; teamNum: number | null };
+const toItem = (r: ListRow, now: Date): CompetitionListItem => ({
+  ...r,
+  auditStatus: r.auditStatus as AuditStatus,
+  teamNum: Number(r.teamNum ?? 0),
+  status: competitionStatus(r, now),
+});
+
+async function pageOf(base: Filtered, q: { page: number; limit: number }, now: Date, order: 'regStart' | 'id') {
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let rows = withListColumns(base);
+  rows = order === 'regStart' ? rows.orderBy('c.regStartTime', 'desc').orderBy('c.id', 'desc') : rows.orderBy('c.id', 'desc');
+  const list = await rows.limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { list: list.map((r) => toItem(r, now)), total: Number(n) };
+}
+
+/** Online competitions, newest registration first; the status filter is the spec's §4, by the server clock. */
+export async function listPublic(db: Db, q: PublicListQuery, now: Date) {
+  const t = now.toISOString();
+  let base = fromCompetitions(db).where('c.auditStatus', '=', 3);
+  if (q.brandId) base = base.where('c.brandId', '=', q.brandId);
+  if (q.keyword) base = base.where(sql`lower(c.name)`, 'like', contains(q.keyword));
+  if (q.status === 2) base = base.where('c.regStartTime', '<=', t).where('c.regEndTime', '>=', t);
+  else if (q.status === 3) base = base.where('c.regEndTime', '<', t).where('c.endTime', '>=', t);
+  else if (q.status === 4) base = base.where('c.endTime', '<', t);
+  return pageOf(base, q, now, 'regStart');
+}
+
+/** The back office's list: every competition, or one organisation's. */
+export async function listManage(db: Db, q: ManageListQuery, now: Date, orgId: number | null | undefined) {
+  let base = fromCompetitions(db);
+  if (orgId !== undefined) base = base.where('c.orgId', orgId === null ? 'is' : '=', orgId);
+  if (q.keyword) base = base.where(sql`lower(c.name)`, 'like', contains(q.keyword));
+  if (q.brandId) base = base.where('c.brandId', '=', q.brandId);
+  if (q.typeId) base = base.where('c.typeId', '=', q.typeId);
+  if (q.auditStatus !== undefined) base = base.where('c.auditStatus', '=', q.auditStatus);
+  return pageOf(base, q, now, 'id');
+}
+
+export async function findCompetition(db: Db, id: number, now: Date): Promise<Competition | undefined> {
+  const row = await withListColumns(fromCompetitions(db))
+    .select([
+      'c.introduce',
+      'c.information',
+      'c.guide',
+      'c.trainingUrl',
+      'c.allowIndividual',
+      'c.minMembers',
+      'c.maxMembers',
+      'c.maxTeachers',
+      'c.auditReply',
+      'c.createdAt',
+      'c.updatedAt',
+    ])
+    .where('c.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { ...toItem(row, now), ...row, auditStatus: row.auditStatus as AuditStatus, teamNum: Number(row.teamNum ?? 0), status: competitionStatus(row, now), allowIndividual: row.allowIndividual === 1 };
+}
+
+export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
+  return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateCompetition(db: Db, id: number, v: Updateable<CompetitionsTable>) {
+  await db.updateTable('competitions').set(v).where('id', '=', id).execute();
+}
+
+/** Moves a competition between audit states only from the states given; false when it was in none of them. */
+export async function transition(db: Db, id: number, from: AuditStatus[], to: AuditStatus, extra: Updateable<CompetitionsTable> = {}) {
+  const res = await db.updateTable('competitions').set({ ...extra, auditStatus: to }).where('id', '=', id).where('auditStatus', 'in', from).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+export async function deleteCompetition(db: Db, id: number, from: AuditStatus[]) {
+  const res = await db.deleteFrom('competitions').where('id', '=', id).where('auditStatus', 'in', from).executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}
+
+// ---- stages
+
+export async function listStages(db: Db, competitionId: number): Promise<Stage[]> {
+  return db
+    .selectFrom('competitionStages')
+    .select(['id', 'competitionId', 'name', 'startDate', 'endDate', 'sort'])
+    .where('competitionId', '=', competitionId)
+    .orderBy('startDate')
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+}
+
+export const findStage = (db: Db, id: number) => db.selectFrom('competitionStages').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function insertStage(db: Db, v: Omit<Stage, 'id'>) {
+  return (await db.insertInto('competitionStages').values(v).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function updateStage(db: Db, id: number, v: Partial<Omit<Stage, 'id' | 'competitionId'>>) {
+  await db.updateTable('competitionStages').set(v).where('id', '=', id).execute();
+}
+
+export async function deleteStage(db: Db, id: number) {
+  await db.deleteFrom('competitionStages').where('id', '=', id).execute();
+}
+
+// ---- presets
+
+type PresetRow = Selectable<CompetitionPresetsTable>;
+export const toPreset = (r: PresetRow): Preset => ({
+  id: r.id,
+  competitionId: r.competitionId,
+  menuCode: r.menuCode as Preset['menuCode'],
+  name: r.name,
+  enable: r.enable === 1,
+  enableStartTime: r.enableStartTime,
+  enableEndTime: r.enableEndTime,
+  fieldList: JSON.parse(r.fieldList),
+});
+
+export async function listPresets(db: Db, competitionId: number): Promise<Preset[]> {
+  const rows = await db.selectFrom('competitionPresets').selectAll().where('competitionId', '=', competitionId).orderBy('id').execute();
+  return rows.map(toPreset);
+}
+
+export async function findPreset(db: Db, id: number) {
+  const row = await db.selectFrom('competitionPresets').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toPreset(row) : undefined;
+}
+
+export async function insertPresets(db: Db, rows: Insertable<CompetitionPresetsTable>[]) {
+  if (rows.length) await db.insertInto('competitionPresets').values(rows).execute();
+}
+
+export async function updatePreset(db: Db, id: number, v: Updateable<CompetitionPresetsTable>) {
+  await db.updateTable('competitionPresets').set(v).where('id', '=', id).execute();
+}
+
+// ---- team statistics
+
+export async function teamNum(db: Db, competitionId: number) {
+  const row = await db.selectFrom('teams').select((eb) => eb.fn.countAll<number>().as('n')).where('competitionId', '=', competitionId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function memberNum(db: Db, competitionId: number) {
+  const row = await db.selectFrom('teamMembers').select((eb) => eb.fn.countAll<number>().as('n')).where('competitionId', '=', competitionId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

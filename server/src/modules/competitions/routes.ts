@@ -1,0 +1,121 @@
+import {
+  ACTION_CODES,
+  activeStageId,
+  auditReplyQuery,
+  competitionBody,
+  idParam,
+  manageListQuery,
+  presetBody,
+  publicListQuery,
+  stageBody,
+} from '@contest/shared';
+import { z } from 'zod';
+import { PUBLIC, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { notFound } from '../../http/errors.ts';
+import { ok, page } from '../../http/reply.ts';
+import * as repo from './repo.ts';
+import * as service from './service.ts';
+
+const EDIT = perm(ACTION_CODES.competitionEdit);
+const AUDIT = perm(ACTION_CODES.competitionAudit);
+const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
+
+export function competitionRoutes(app: App) {
+  const tags = ['competition'];
+
+  app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery } }, async (req) => {
+    const { list, total } = await service.listPublic(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
+  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
+    const competition = await service.readable(req.ctx, req.params.id);
+    const stages = await repo.listStages(req.ctx.db, competition.id);
+    return ok({ ...competition, stages, activeStageId: activeStageId(stages, req.ctx.clock.now()) });
+  });
+  app.get('/api/competition/listAuth', { config: { rule: perm('competition:competition:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {
+    const { list, total } = await service.listAuth(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
+  app.get('/api/competition/list', { config: { rule: perm('competition:competitionAudit:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {
+    const { list, total } = await service.listAll(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
+  app.post('/api/competition/', { config: { rule: EDIT }, schema: { tags, body: competitionBody } }, async (req) =>
+    ok(await service.create(req.ctx, req.body), '竞赛已创建'),
+  );
+  app.put('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: competitionBody } }, async (req) => {
+    await service.update(req.ctx, req.params.id, req.body);
+    return ok(null, '竞赛已保存');
+  });
+  app.put('/api/competition/publish/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.publish(req.ctx, req.params.id);
+    return ok(null, '已提交审核');
+  });
+  app.put('/api/competition/audit/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.approve(req.ctx, req.params.id);
+    return ok(null, '审核通过，竞赛已上线');
+  });
+  app.put('/api/competition/audit/reply/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam, querystring: auditReplyQuery } }, async (req) => {
+    await service.reject(req.ctx, req.params.id, req.query.reply);
+    return ok(null, '已驳回');
+  });
+  app.delete('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.remove(req.ctx, req.params.id);
+    return ok(null, '竞赛已删除');
+  });
+  app.post('/api/competition/:id/off', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.off(req.ctx, req.params.id);
+    return ok(null, '竞赛已下线');
+  });
+  app.post('/api/competition/:id/on', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.on(req.ctx, req.params.id);
+    return ok(null, '竞赛已上线');
+  });
+
+  // Stages.
+  app.get('/api/competition/stages/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam } }, async (req) => {
+    await service.readable(req.ctx, req.params.competitionId);
+    return ok(await repo.listStages(req.ctx.db, req.params.competitionId));
+  });
+  app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody } }, async (req) =>
+    ok(await service.addStage(req.ctx, req.params.id, req.body), '阶段已添加'),
+  );
+  app.put('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody } }, async (req) => {
+    await service.editStage(req.ctx, req.params.id, req.body);
+    return ok(null, '阶段已保存');
+  });
+  app.delete('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.removeStage(req.ctx, req.params.id);
+    return ok(null, '阶段已删除');
+  });
+
+  // Menu presets.
+  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
+    await service.readable(req.ctx, req.params.id);
+    return ok(await repo.listPresets(req.ctx.db, req.params.id));
+  });
+  app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
+    const preset = await repo.findPreset(req.ctx.db, req.params.id);
+    if (!preset) throw notFound('菜单设置不存在');
+    await service.readable(req.ctx, preset.competitionId);
+    return ok(preset);
+  });
+  app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) =>
+    ok(await service.savePreset(req.ctx, req.params.id, req.body), '菜单设置已保存'),
+  );
+  app.put('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) => {
+    await service.editPreset(req.ctx, req.params.id, req.body);
+    return ok(null, '菜单设置已保存');
+  });
+
+  // Team statistics.
+  app.get('/api/team/statistics/public/statisticsTeamNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) => {
+    await service.readable(req.ctx, req.params.competitionId);
+    return ok(await repo.teamNum(req.ctx.db, req.params.competitionId));
+  });
+  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) => {
+    await service.readable(req.ctx, req.params.competitionId);
+    return ok(await repo.memberNum(req.ctx.db, req.params.competitionId));
+  });
+}

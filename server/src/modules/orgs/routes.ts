@@ -1,0 +1,51 @@
+import { ACTION_CODES, idParam, organisationBody, pageQuery, partnerApplyBody, partnerAuditBody, partnerListQuery } from '@contest/shared';
+import { z } from 'zod';
+import { USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { ok, page } from '../../http/reply.ts';
+import * as repo from './repo.ts';
+import * as service from './service.ts';
+
+export function orgRoutes(app: App) {
+  const tags = ['organisation'];
+  app.post('/api/competition/partner/apply', { config: { rule: USER }, schema: { tags, body: partnerApplyBody } }, async (req) =>
+    ok(await service.apply(req.ctx, req.body), '申请已提交，请等待平台审核'),
+  );
+  app.get('/api/competition/partner/mine', { config: { rule: USER }, schema: { tags, querystring: partnerListQuery } }, async (req) => {
+    const { list, total } = await repo.listApplications(req.ctx.db, req.query, req.ctx.actor!.userId);
+    return page(list, total, req.query);
+  });
+  app.get('/api/competition/partner/page', { config: { rule: perm('competition:partner:menu') }, schema: { tags, querystring: partnerListQuery } }, async (req) => {
+    const { list, total } = await repo.listApplications(req.ctx.db, req.query);
+    return page(list, total, req.query);
+  });
+  app.put(
+    '/api/competition/partner/audit/:id',
+    { config: { rule: perm(ACTION_CODES.partnerAudit) }, schema: { tags, params: idParam, body: partnerAuditBody } },
+    async (req) => {
+      await service.audit(req.ctx, req.params.id, req.body.approve, req.body.reason);
+      return ok(null, req.body.approve ? '已通过申请' : '已驳回申请');
+    },
+  );
+
+  const ORG_EDIT = perm(ACTION_CODES.organizationEdit);
+  app.get(
+    '/api/competition/organization/page',
+    { config: { rule: perm('competition:organization:menu') }, schema: { tags, querystring: pageQuery.extend({ keyword: z.string().trim().max(100).optional() }) } },
+    async (req) => {
+      const { list, total } = await repo.listOrganisations(req.ctx.db, req.query);
+      return page(list, total, req.query);
+    },
+  );
+  app.post('/api/competition/organization/', { config: { rule: ORG_EDIT }, schema: { tags, body: organisationBody } }, async (req) =>
+    ok(await service.createOrganisation(req.ctx, req.body), '机构已创建'),
+  );
+  app.put('/api/competition/organization/:id', { config: { rule: ORG_EDIT }, schema: { tags, params: idParam, body: organisationBody } }, async (req) => {
+    await service.updateOrganisation(req.ctx, req.params.id, req.body);
+    return ok(null, '机构已保存');
+  });
+  app.delete('/api/competition/organization/:id', { config: { rule: ORG_EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.deleteOrganisation(req.ctx, req.params.id);
+    return ok(null, '机构已删除');
+  });
+}

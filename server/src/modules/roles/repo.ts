@@ -1,0 +1,68 @@
+import type { Role } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+
+export async function listRoles(db: Db): Promise<Role[]> {
+  const roles = await db
+    .selectFrom('roles')
+    .select((eb) => [
+      'roles.id',
+      'roles.code',
+      'roles.name',
+      'roles.description',
+      'roles.builtin',
+      eb
+        .selectFrom('userRoles')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('userRoles.roleId', '=', 'roles.id')
+        .as('userCount'),
+    ])
+    .orderBy('roles.id')
+    .execute();
+  const perms = await db.selectFrom('rolePermissions').select(['roleId', 'code']).orderBy('code').execute();
+  return roles.map((r) => ({
+    id: r.id,
+    code: r.code,
+    name: r.name,
+    description: r.description,
+    builtin: r.builtin === 1,
+    userCount: Number(r.userCount ?? 0),
+    permissions: perms.filter((p) => p.roleId === r.id).map((p) => p.code),
+  }));
+}
+
+export async function findRole(db: Db, id: number) {
+  return db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function rolePermissions(db: Db, roleId: number) {
+  const rows = await db.selectFrom('rolePermissions').select('code').where('roleId', '=', roleId).orderBy('code').execute();
+  return rows.map((r) => r.code);
+}
+
+export async function insertRole(db: Db, role: { code: string; name: string; description: string | null; builtin: number }) {
+  const { id } = await db.insertInto('roles').values(role).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateRole(db: Db, id: number, values: { name: string; description: string | null }) {
+  await db.updateTable('roles').set(values).where('id', '=', id).execute();
+}
+
+export async function setRolePermissions(db: Db, roleId: number, codes: string[]) {
+  await db.deleteFrom('rolePermissions').where('roleId', '=', roleId).execute();
+  if (codes.length > 0) {
+    await db
+      .insertInto('rolePermissions')
+      .values(codes.map((code) => ({ roleId, code })))
+      .execute();
+  }
+}
+
+export async function deleteRole(db: Db, id: number) {
+  await db.deleteFrom('roles').where('id', '=', id).execute();
+}
+
+export async function countRoles(db: Db) {
+  const row = await db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,40 @@
+import { ADMIN_ROUTES, accessibleRoutes, type Dashboard } from '@contest/shared';
+import { sql } from 'kysely';
+import type { Deps } from '../../context.ts';
+import { PUBLIC, USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { ok } from '../../http/reply.ts';
+import { countRoles } from '../roles/repo.ts';
+import { countUsers } from '../users/repo.ts';
+
+export function systemRoutes(app: App, deps: Deps) {
+  app.get('/api/health', { config: { rule: PUBLIC }, schema: { tags: ['system'] } }, async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+      return ok({ status: 'ok', database: deps.dialect });
+    } catch {
+      reply.code(503);
+      return { status: 503, message: '数据库不可用', data: { status: 'down', database: deps.dialect } };
+    }
+  });
+
+  /** The back-office route list the caller may open (spec §2.3: path, name, children, redirect, alwaysShow, meta, hidden, component). */
+  app.get('/api/system/menu/routers', { config: { rule: USER }, schema: { tags: ['system'] } }, async (req) =>
+    ok(accessibleRoutes(ADMIN_ROUTES, [...req.ctx.actor!.permissions])),
+  );
+
+  app.get('/api/system/dashboard', { config: { rule: perm('bdrace:manager:menu') }, schema: { tags: ['system'] } }, async (req) => {
+    const now = req.ctx.clock.now().toISOString();
+    const [users, roles, orgs, sessions] = await Promise.all([
+      countUsers(deps.db),
+      countRoles(deps.db),
+      deps.db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      deps.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('expiresAt', '>', now).executeTakeFirstOrThrow(),
+    ]);
+    return ok<Dashboard>({ ...users, roles, organisations: Number(orgs.n), sessions: Number(sessions.n) });
+  });
+
+  app.get('/api/system/org/options', { config: { rule: perm('system:user:menu') }, schema: { tags: ['system'] } }, async () =>
+    ok(await deps.db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute()),
+  );
+}

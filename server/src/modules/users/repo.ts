@@ -1,0 +1,153 @@
+import { sql } from 'kysely';
+import type { UserInfo, UserListItem, UserListQuery } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
+import type { Updateable } from 'kysely';
+import type { UsersTable } from '../../db/schema.ts';
+
+export type NewUser = Pick<UsersTable, 'username' | 'usernameKey' | 'passwordHash' | 'phone' | 'email'> &
+  Partial<Pick<UsersTable, 'orgId' | 'oidcIssuer' | 'oidcSubject' | 'userName'>>;
+
+export async function insertUser(db: Db, user: NewUser, roleCodes: string[], now: string): Promise<number> {
+  const { id } = await db
+    .insertInto('users')
+    .values({ ...user, status: 1, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (roleCodes.length > 0) {
+    await db
+      .insertInto('userRoles')
+      .columns(['userId', 'roleId'])
+      .expression((eb) =>
+        eb.selectFrom('roles').select([eb.val(id).as('userId'), 'id as roleId']).where('code', 'in', roleCodes),
+      )
+      .execute();
+  }
+  return id;
+}
+
+export async function userRoles(db: Db, userIds: number[]) {
+  if (userIds.length === 0) return new Map<number, { id: number; code: string; name: string }[]>();
+  const rows = await db
+    .selectFrom('userRoles')
+    .innerJoin('roles', 'roles.id', 'userRoles.roleId')
+    .select(['userRoles.userId', 'roles.id', 'roles.code', 'roles.name'])
+    .where('userRoles.userId', 'in', userIds)
+    .orderBy('roles.id')
+    .execute();
+  const byUser = new Map<number, { id: number; code: string; name: string }[]>();
+  for (const r of rows) {
+    const list = byUser.get(r.userId) ?? [];
+    list.push({ id: r.id, code: r.code, name: r.name });
+    byUser.set(r.userId, list);
+  }
+  return byUser;
+}
+
+export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undefined> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('organisations', 'organisations.id', 'users.orgId')
+    .selectAll('users')
+    .select('organisations.name as orgName')
+    .where('users.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const roles = (await userRoles(db, [id])).get(id) ?? [];
+  return {
+    id: row.id,
+    userId: row.id,
+    username: row.username,
+    faceImg: row.faceImg,
+    area: row.area,
+    userName: row.userName,
+    birthday: row.birthday,
+    sex: row.sex === 0 || row.sex === 1 ? row.sex : null,
+    education: row.education,
+    admissionDate: row.admissionDate,
+    atSchool: row.atSchool === null ? null : row.atSchool === 1,
+    organization: row.organization,
+    department: row.department,
+    speciality: row.speciality,
+    grade: row.grade,
+    studentIdCard: row.studentIdCard,
+    province: row.province,
+    city: row.city,
+    address: row.address,
+    company: row.company,
+    position: row.position,
+    phone: row.phone,
+    email: row.email,
+    orgId: row.orgId,
+    orgName: row.orgName,
+    roles,
+  };
+}
+
+export async function updateUser(db: Db, id: number, values: Updateable<UsersTable>) {
+  await db.updateTable('users').set(values).where('id', '=', id).execute();
+}
+
+export async function listUsers(db: Db, q: UserListQuery): Promise<{ list: UserListItem[]; total: number }> {
+  let base = db.selectFrom('users').leftJoin('organisations', 'organisations.id', 'users.orgId');
+  if (q.keyword) {
+    const like = contains(q.keyword);
+    base = base.where((eb) =>
+      eb.or([
+        eb('users.usernameKey', 'like', like),
+        eb(sql`lower(coalesce(users.user_name, ''))`, 'like', like),
+        eb('users.phone', 'like', like),
+        eb(sql`lower(coalesce(users.email, ''))`, 'like', like),
+      ]),
+    );
+  }
+  if (q.status !== undefined) base = base.where('users.status', '=', q.status);
+  if (q.orgId !== undefined) base = base.where('users.orgId', '=', q.orgId);
+  if (q.roleId !== undefined) {
+    const roleId = q.roleId;
+    base = base.where('users.id', 'in', (eb) =>
+      eb.selectFrom('userRoles').select('userRoles.userId').where('userRoles.roleId', '=', roleId),
+    );
+  }
+  const [{ total }] = await base.select((eb) => eb.fn.countAll<number>().as('total')).execute();
+  const rows = await base
+    .select([
+      'users.id',
+      'users.username',
+      'users.userName',
+      'users.phone',
+      'users.email',
+      'users.status',
+      'users.orgId',
+      'organisations.name as orgName',
+      'users.createdAt',
+      'users.lastLoginAt',
+    ])
+    .orderBy('users.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  const roles = await userRoles(db, rows.map((r) => r.id));
+  return { list: rows.map((r) => ({ ...r, roles: roles.get(r.id) ?? [] })), total: Number(total) };
+}
+
+export async function setUserRoles(db: Db, userId: number, roleIds: number[]) {
+  await db.deleteFrom('userRoles').where('userId', '=', userId).execute();
+  if (roleIds.length > 0) {
+    await db
+      .insertInto('userRoles')
+      .values(roleIds.map((roleId) => ({ userId, roleId })))
+      .execute();
+  }
+}
+
+export async function countUsers(db: Db) {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('users'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 1).then(1).else(0).end()).as('activeUsers'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { users: Number(row.users), activeUsers: Number(row.activeUsers ?? 0) };
+}

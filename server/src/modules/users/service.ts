@@ -1,0 +1,100 @@
+import type { UserInfoUpdateBody, UserListQuery } from '@contest/shared';
+import type { Ctx } from '../../context.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { writeAudit } from '../audit-log/repo.ts';
+import { assertOwnImage } from '../files/images.ts';
+import { deleteUserSessions, setPasswordHash } from '../auth/repo.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import * as repo from './repo.ts';
+
+export async function currentUser(ctx: Ctx) {
+  return ctx.actor ? ((await repo.findUserInfo(ctx.db, ctx.actor.userId)) ?? null) : null;
+}
+
+export async function updateOwnProfile(ctx: Ctx, body: UserInfoUpdateBody) {
+  const userId = ctx.actor!.userId;
+  await assertOwnImage(ctx, 'faceImg', body.faceImg);
+  const { atSchool, ...rest } = body;
+  await repo.updateUser(ctx.db, userId, {
+    ...rest,
+    ...(atSchool === undefined ? {} : { atSchool: atSchool === null ? null : atSchool ? 1 : 0 }),
+    updatedAt: ctx.clock.now().toISOString(),
+  });
+  return repo.findUserInfo(ctx.db, userId);
+}
+
+export async function getUser(ctx: Ctx, id: number) {
+  const user = await repo.findUserInfo(ctx.db, id);
+  if (!user) throw notFound('用户不存在');
+  return user;
+}
+
+export const listUsers = (ctx: Ctx, q: UserListQuery) => repo.listUsers(ctx.db, q);
+
+async function existing(ctx: Ctx, id: number) {
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'username', 'status', 'orgId'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!user) throw notFound('用户不存在');
+  return user;
+}
+
+function assertNotSelf(ctx: Ctx, id: number, message: string) {
+  if (ctx.actor!.userId === id) throw badRequest(message);
+}
+
+export async function setStatus(ctx: Ctx, id: number, status: 0 | 1) {
+  assertNotSelf(ctx, id, '不能停用自己的账号');
+  const before = await existing(ctx, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateUser(trx, id, { status, updatedAt: ctx.clock.now().toISOString() });
+    // A disabled account is signed out at once, everywhere.
+    if (status === 0) await deleteUserSessions(trx, id);
+    await writeAudit(ctx, { action: status ? 'user.enable' : 'user.disable', entity: 'user', entityId: id, before, after: { ...before, status } }, trx);
+  });
+}
+
+export async function resetPassword(ctx: Ctx, id: number, password: string) {
+  await existing(ctx, id);
+  const hash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, id, hash, ctx.clock.now().toISOString());
+    await deleteUserSessions(trx, id);
+    await writeAudit(ctx, { action: 'user.resetPassword', entity: 'user', entityId: id }, trx);
+  });
+}
+
+export async function setRoles(ctx: Ctx, id: number, roleIds: number[]) {
+  const before = await existing(ctx, id);
+  const unique = [...new Set(roleIds)];
+  if (unique.length > 0) {
+    const found = await ctx.db.selectFrom('roles').select(['id', 'code']).where('id', 'in', unique).execute();
+    if (found.length !== unique.length) throw badRequest('所选角色不存在', { roleIds: '所选角色不存在' });
+  }
+  const beforeRoles = ((await repo.userRoles(ctx.db, [id])).get(id) ?? []).map((r) => r.id);
+  if (ctx.actor!.userId === id) {
+    // An administrator cannot lock themselves out by removing their own admin role.
+    const adminRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirst();
+    if (adminRole && beforeRoles.includes(adminRole.id) && !unique.includes(adminRole.id)) {
+      throw badRequest('不能移除自己的平台管理员角色');
+    }
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.setUserRoles(trx, id, unique);
+    await writeAudit(ctx, { action: 'user.setRoles', entity: 'user', entityId: id, before: { ...before, roleIds: beforeRoles }, after: { ...before, roleIds: unique } }, trx);
+  });
+}
+
+export async function setOrganisation(ctx: Ctx, id: number, orgId: number | null) {
+  const before = await existing(ctx, id);
+  if (orgId !== null) {
+    const org = await ctx.db.selectFrom('organisations').select('id').where('id', '=', orgId).executeTakeFirst();
+    if (!org) throw badRequest('所选组织不存在', { orgId: '所选组织不存在' });
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateUser(trx, id, { orgId, updatedAt: ctx.clock.now().toISOString() });
+    await writeAudit(ctx, { action: 'user.setOrganisation', entity: 'user', entityId: id, before, after: { ...before, orgId } }, trx);
+  });
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp, type BuiltApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import type { Clock } from '../src/context.ts';
+import { openDatabase, type Database_ } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { seedIfEmpty, type SeededAccount } from '../src/db/seed/index.ts';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server. */
+export const DATABASES: DbKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const ADMIN_PASSWORD = 'Admin12345';
+
+export interface TestApp extends BuiltApp {
+  config: Config;
+  database: Database_;
+  accounts: SeededAccount[];
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A schema of its own on the test PostgreSQL server, so test files never see each other's rows. */
+async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop schema ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(
+  kind: DbKind,
+  options: { env?: Record<string, string>; clock?: Clock; seedDemo?: boolean } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-test-'));
+  const pgSchema = kind === 'postgres' ? await postgresSchema() : undefined;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SEED_DEMO: options.seedDemo ? '1' : '0',
+    LOG_LEVEL: 'info',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
+    ...options.env,
+  });
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  const clock = options.clock ?? { now: () => new Date() };
+  const accounts = await seedIfEmpty(database.db, config, clock);
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(chunk.toString());
+      done();
+    },
+  });
+  const built = await buildApp({ config, database, clock, logStream });
+  return {
+    ...built,
+    config,
+    database,
+    accounts,
+    logs,
+    async close() {
+      await built.app.close();
+      await database.destroy();
+      await pgSchema?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function cookieValue(res: LightMyRequestResponse, name: string): string | undefined {
+  return res.cookies.find((c) => c.name === name)?.value;
+}
+
+/** A browser-like caller: keeps the session cookie and echoes the CSRF token on writes. */
+export class Client {
+  token?: string;
+  csrf?: string;
+  constructor(readonly app: FastifyInstance, readonly ip = '127.0.0.1') {}
+
+  async request(opts: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
+    if (this.token) headers.cookie = `${SESSION_COOKIE}=${this.token}`;
+    if (this.csrf && opts.method !== 'GET') headers[CSRF_HEADER] = this.csrf;
+    const res = await this.app.inject({ ...opts, headers, remoteAddress: this.ip });
+    const token = cookieValue(res, SESSION_COOKIE);
+    if (token !== undefined) this.token = token || undefined;
+    const csrf = cookieValue(res, CSRF_COOKIE);
+    if (csrf !== undefined) this.csrf = csrf || undefined;
+    return res;
+  }
+
+  get = (url: string) => this.request({ method: 'GET', url });
+  post = (url: string, payload?: unknown) => this.request({ method: 'POST', url, payload: payload as object });
+  put = (url: string, payload?: unknown) => this.request({ method: 'PUT', url, payload: payload as object });
+  delete = (url: string) => this.request({ method: 'DELETE', url });
+
+  async login(username: string, password: string) {
+    const res = await this.post('/api/auth/login', { username, password });
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
+    return this;
+  }
+}
+
+export async function registerUser(app: FastifyInstance, username: string, password = 'Passw0rd1', extra: object = {}) {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password, ...extra } });
+  if (res.statusCode !== 200) throw new Error(`register failed: ${res.body}`);
+  return res.json().data as { id: number; username: string };
+}
+
+export async function loggedIn(app: FastifyInstance, username: string, password = 'Passw0rd1') {
+  return new Client(app).login(username, password);
+}
+
+export const body = (res: LightMyRequestResponse) => res.json() as { status: number; message: string; data: any };

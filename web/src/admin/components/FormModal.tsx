@@ -1,0 +1,50 @@
+import { Form, Modal } from 'antd';
+import { useState, type ReactNode } from 'react';
+import { showFieldErrors } from '../../common/forms.ts';
+
+interface FormModalProps<V> {
+  title: ReactNode;
+  initialValues?: Partial<V>;
+  /** Sends the values; a rejected promise keeps the dialog open with the server's field errors shown. */
+  onSave: (values: V) => Promise<unknown>;
+  onClose: () => void;
+  width?: number;
+  /** Prefix of the fields' ids, which must not repeat those of a form on the page behind the dialog. */
+  name?: string;
+  children: ReactNode;
+}
+
+/**
+ * A create/edit dialog around a vertical form. Render it only while it is open: each opening then
+ * starts from a fresh form with `initialValues`, with nothing left over from the last record.
+ */
+export function FormModal<V>({ title, initialValues, onSave, onClose, width, name = 'dialog', children }: FormModalProps<V>) {
+  const [form] = Form.useForm<V>();
+  const [saving, setSaving] = useState(false);
+
+  async function submit() {
+    let values: V;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return; // the form shows what is missing next to the fields
+    }
+    setSaving(true);
+    try {
+      await onSave(values);
+      onClose();
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal open title={title} width={width} okText="保存" cancelText="取消" confirmLoading={saving} onOk={submit} onCancel={onClose} maskClosable={false}>
+      <Form form={form} name={name} layout="vertical" initialValues={initialValues as never} onFinish={submit}>
+        {children}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,89 @@
+import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes, routeAllowed, type AdminRoute } from '@contest/shared';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Breadcrumb, Button, Layout, Menu, type MenuProps } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { Outlet, matchPath, useLocation, useNavigate } from 'react-router';
+import { useCurrentUser, usePermissions } from '../../common/auth.ts';
+import { BACK_TO_FRONT, UserDropdown } from '../../common/UserDropdown.tsx';
+import { ICONS } from './icons.tsx';
+import { TagTabs, useTags } from './TagTabs.tsx';
+
+function menuItems(routes: AdminRoute[]): MenuProps['items'] {
+  return routes
+    .filter((r) => !r.hidden)
+    .map((r) => ({
+      key: r.path,
+      icon: r.meta.icon ? ICONS[r.meta.icon] : undefined,
+      label: r.meta.title,
+      children: r.children ? menuItems(r.children) : undefined,
+    }));
+}
+
+/** Sidebar, breadcrumb and tag tabs, all built from the one shared route list (spec §2.3). */
+export function AdminLayout() {
+  const { data: user } = useCurrentUser();
+  const { codes } = usePermissions();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [collapsed, setCollapsed] = useState(false);
+  const routes = useMemo(() => accessibleRoutes(ADMIN_ROUTES, codes), [codes]);
+  const flat = useMemo(() => flattenRoutes(ADMIN_ROUTES), []);
+  // Detail pages have parameters (`/competition/edit/:competitionId`): match patterns, not plain paths.
+  // A page the user may not open is about to become the 401 page and gets no tab or breadcrumb.
+  const current = useMemo(
+    () => flat.find(({ route }) => matchPath(route.path, location.pathname) && routeAllowed(route.meta.permission, codes)),
+    [flat, location.pathname, codes],
+  );
+  const tags = useTags(current?.route, location.pathname);
+  // A hidden page lights up the list it belongs to.
+  const activeMenu = current?.route.meta.activeMenu;
+  const listRoute = activeMenu ? flat.find(({ route }) => route.path === activeMenu)?.route : undefined;
+  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  // The group of the page being shown opens by itself, whichever way the page was reached.
+  useEffect(() => {
+    const parents = current?.parents.map((p) => p.path) ?? [];
+    setOpenKeys((keys) => [...new Set([...keys, ...parents])]);
+  }, [current]);
+
+  return (
+    <Layout style={{ minHeight: '100vh' }}>
+      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220}>
+        <div className="admin-logo">
+          <img src="/favicon.svg" alt="" />
+          {!collapsed && '竞赛平台管理后台'}
+        </div>
+        <Menu
+          theme="dark"
+          mode="inline"
+          selectedKeys={[activeMenu ?? location.pathname]}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={setOpenKeys}
+          items={menuItems(routes)}
+          onClick={({ key }) => navigate(key)}
+        />
+      </Layout.Sider>
+      <Layout>
+        <div className="admin-header">
+          <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={() => setCollapsed(!collapsed)} aria-label="折叠菜单" />
+          <Breadcrumb
+            items={[
+              { title: '首页', href: '#/index' },
+              ...(current && current.route.path !== '/index'
+                ? [
+                    ...current.parents.map((p) => ({ title: p.meta.title })),
+                    ...(listRoute ? [{ title: listRoute.meta.title, href: `#${listRoute.path}` }] : []),
+                    { title: current.route.meta.title },
+                  ]
+                : []),
+            ]}
+          />
+          <div style={{ marginLeft: 'auto' }}>{user && <UserDropdown user={user} items={BACK_TO_FRONT} />}</div>
+        </div>
+        <TagTabs tags={tags} />
+        <Layout.Content className="admin-content">
+          <Outlet key={tags.refreshKey} />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,102 @@
+import { ACTION_CODES, type Brand, type BrandNav, type BrandNavBody } from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Col, Divider, Form, Input, Row, Skeleton, Space } from 'antd';
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { usePermissions } from '../../../common/auth.ts';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { http } from '../../../common/http.ts';
+import { showFieldErrors } from '../../../common/forms.ts';
+import { ImageUpload } from '../../components/ImageUpload.tsx';
+import { LinkListEditor } from '../../components/LinkListEditor.tsx';
+import { useIdParam } from '../../components/useIdParam.ts';
+
+type NavValues = Omit<BrandNavBody, 'brandId'>;
+
+const EMPTY: NavValues = { navList: [], sublinksList: [], frendlinksList: [], topLogoPath: null, bottomLogoPath: null, rcodePath: null, copyright: null };
+
+/** A brand's own header and footer on the site (spec §2.2): links, logos, QR code and copyright. */
+export default function BrandNavPage() {
+  const brandId = useIdParam('brandId');
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const canEdit = usePermissions().has(ACTION_CODES.brandEdit);
+  const [form] = Form.useForm<NavValues>();
+  const [saving, setSaving] = useState(false);
+
+  const brand = useQuery({ queryKey: ['brand', brandId], queryFn: () => http.get<Brand>(`/api/competition/brand/public/${brandId}`), enabled: brandId !== null });
+  const nav = useQuery({ queryKey: ['brandNav', brandId], queryFn: () => http.get<BrandNav | null>(`/api/competition/brand/nav/byBrandId/${brandId}`), enabled: brandId !== null });
+
+  if (brandId === null || brand.isError) return <Navigate to="/404" replace />;
+
+  async function save(values: NavValues) {
+    setSaving(true);
+    try {
+      const body: BrandNavBody = { ...EMPTY, ...values, brandId: brandId! };
+      // A brand has no navigation until it is first saved: then it is created, afterwards updated.
+      if (nav.data) await http.put(`/api/competition/brand/nav/${nav.data.id}`, body);
+      else await http.post('/api/competition/brand/nav/', body);
+      void message.success('品牌导航已保存');
+      await client.invalidateQueries({ queryKey: ['brandNav', brandId] });
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const loading = brand.isLoading || nav.isLoading;
+  return (
+    <Card
+      title={`品牌导航${brand.data ? `：${brand.data.name}` : ''}`}
+      extra={<Button onClick={() => navigate('/competition/brand')}>返回品牌列表</Button>}
+    >
+      {loading ? (
+        <Skeleton active />
+      ) : (
+        <Form<NavValues> form={form} name="brandNav" layout="vertical" initialValues={nav.data ?? EMPTY} onFinish={save} disabled={!canEdit}>
+          <Divider orientation="left">页头</Divider>
+          <Form.Item name="topLogoPath" label="顶部标志">
+            <ImageUpload purpose="logo" width={200} height={60} />
+          </Form.Item>
+          <Form.Item label="导航链接" extra="每个导航链接可带下拉子链接；打开方式：当前窗口或新窗口">
+            <LinkListEditor name="navList" max={12} addText="添加导航链接" withChildren disabled={!canEdit} />
+          </Form.Item>
+          <Divider orientation="left">页脚</Divider>
+          <Row gutter={24}>
+            <Col xs={24} lg={12}>
+              <Form.Item name="bottomLogoPath" label="底部标志">
+                <ImageUpload purpose="logo" width={200} height={60} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} lg={12}>
+              <Form.Item name="rcodePath" label="二维码">
+                <ImageUpload purpose="logo" width={100} height={100} hint="如公众号二维码，建议正方形图片" />
+              </Form.Item>
+            </Col>
+          </Row>
+          <Form.Item label="子链接">
+            <LinkListEditor name="sublinksList" max={30} addText="添加子链接" disabled={!canEdit} />
+          </Form.Item>
+          <Form.Item label="友情链接">
+            <LinkListEditor name="frendlinksList" max={30} addText="添加友情链接" disabled={!canEdit} />
+          </Form.Item>
+          <Form.Item name="copyright" label="版权信息" rules={[{ max: 200, message: '版权信息不能超过200个字符' }]}>
+            <Input placeholder="如 © 2025 示例大学 版权所有" />
+          </Form.Item>
+          {canEdit && (
+            <Space>
+              <GuardedButton type="primary" htmlType="submit" loading={saving}>
+                保存
+              </GuardedButton>
+              <Button disabled={false} onClick={() => navigate('/competition/brand')}>
+                取消
+              </Button>
+            </Space>
+          )}
+        </Form>
+      )}
+    </Card>
+  );
+}

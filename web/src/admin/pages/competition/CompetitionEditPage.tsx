@@ -1,0 +1,95 @@
+import { ACTION_CODES, AUDIT_STATUS } from '@contest/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Skeleton, Space, Tabs } from 'antd';
+import { useState } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { usePermissions } from '../../../common/auth.ts';
+import { useIdParam } from '../../components/useIdParam.ts';
+import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
+import { CompetitionForm } from './parts/CompetitionForm.tsx';
+import { PresetsPanel } from './parts/PresetsPanel.tsx';
+import { StagesPanel } from './parts/StagesPanel.tsx';
+import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
+import { competitionKey, useCompetition } from './parts/useCompetition.ts';
+
+/** Creates a competition (`/competition/edit/0`) or edits one with its stages and menu presets. */
+export default function CompetitionEditPage() {
+  const id = useIdParam('competitionId');
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const canEdit = usePermissions().has(ACTION_CODES.competitionEdit);
+  const competition = useCompetition(id);
+  const actions = useCompetitionActions();
+  const [tab, setTab] = useState('basic');
+
+  if (id === null || competition.isError) return <Navigate to="/404" replace />;
+  if (id === 0 && !canEdit) return <Navigate to="/401" replace />;
+  if (competition.isLoading) return <Card><Skeleton active paragraph={{ rows: 10 }} /></Card>;
+
+  const c = competition.data;
+  // Under audit nothing changes: the auditor judges what was submitted.
+  const editable = canEdit && (!c || c.auditStatus !== AUDIT_STATUS.pending);
+
+  async function saved(savedId: number) {
+    if (c) {
+      void message.success('竞赛已保存');
+      await client.invalidateQueries({ queryKey: competitionKey(savedId) });
+    } else {
+      void message.success('竞赛已创建，可继续设置阶段和菜单');
+      navigate(`/competition/edit/${savedId}`, { replace: true });
+    }
+  }
+
+  return (
+    <Card
+      title={
+        <Space>
+          {c ? `编辑竞赛：${c.name}` : '新建竞赛'}
+          {c && <AuditStatusTag status={c.auditStatus} />}
+        </Space>
+      }
+      extra={
+        <Space>
+          {c && canEdit && ALLOWED.publish(c.auditStatus) && (
+            <Button type="primary" onClick={() => actions.publish(c)}>
+              提交审核
+            </Button>
+          )}
+          {c && <Button onClick={() => navigate(`/competition/view/${c.id}`)}>查看</Button>}
+          <Button onClick={() => navigate('/competition/manager')}>返回列表</Button>
+        </Space>
+      }
+    >
+      {c?.auditStatus === AUDIT_STATUS.rejected && (
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} message="审核未通过" description={`驳回原因：${c.auditReply ?? '（未填写）'}。修改后可再次提交审核。`} />
+      )}
+      {c?.auditStatus === AUDIT_STATUS.pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="竞赛正在审核中，审核结果出来之前不能修改。" />}
+      {c?.auditStatus === AUDIT_STATUS.draft && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="草稿：设置好竞赛信息、阶段和菜单后提交审核，审核通过后竞赛在前台上线。" />}
+      <Tabs
+        activeKey={tab}
+        onChange={setTab}
+        items={[
+          {
+            key: 'basic',
+            label: '基本信息',
+            // Keyed by id: after creation the form starts again from the saved competition.
+            children: <CompetitionForm key={c?.id ?? 0} competition={c} editable={editable} onSaved={saved} />,
+          },
+          {
+            key: 'stages',
+            label: '竞赛阶段',
+            disabled: !c,
+            children: c && <StagesPanel competitionId={c.id} editable={editable} />,
+          },
+          {
+            key: 'presets',
+            label: '菜单设置',
+            disabled: !c,
+            children: c && <PresetsPanel competitionId={c.id} editable={editable} />,
+          },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,82 @@
+import { ACTION_CODES, type CompetitionListItem, type ManageListQuery, type Page } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Space, Table } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { usePermissions } from '../../../common/auth.ts';
+import { http } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { COMPETITION_COLUMNS } from './parts/competitionColumns.tsx';
+import { CompetitionFilters } from './parts/CompetitionFilters.tsx';
+import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
+
+/** The competitions the caller manages: all of them for the platform, else their organisation's. */
+export default function CompetitionManagerPage() {
+  const navigate = useNavigate();
+  const canEdit = usePermissions().has(ACTION_CODES.competitionEdit);
+  const [query, setQuery] = useState<ManageListQuery>({ page: 1, limit: 20 });
+  const actions = useCompetitionActions();
+
+  const competitions = useQuery({
+    queryKey: ['competitions', query],
+    queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', { ...query }),
+  });
+
+  return (
+    <Card title="竞赛管理" extra={canEdit && <Button type="primary" onClick={() => navigate('/competition/edit/0')}>新建竞赛</Button>}>
+      <CompetitionFilters onSearch={(filter) => setQuery({ ...filter, page: 1, limit: query.limit })} />
+      <Table<CompetitionListItem>
+        rowKey="id"
+        loading={competitions.isLoading}
+        dataSource={competitions.data?.list}
+        scroll={{ x: 1500 }}
+        locale={{ emptyText: '暂无竞赛' }}
+        pagination={pager(competitions.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          ...COMPETITION_COLUMNS,
+          {
+            title: '操作',
+            key: 'actions',
+            fixed: 'right',
+            width: 220,
+            render: (_, c) => {
+              const s = c.auditStatus;
+              return (
+                <Space size={0} wrap>
+                  <Button type="link" size="small" onClick={() => navigate(`/competition/view/${c.id}`)}>
+                    查看
+                  </Button>
+                  {canEdit && ALLOWED.edit(s) && (
+                    <Button type="link" size="small" onClick={() => navigate(`/competition/edit/${c.id}`)}>
+                      编辑
+                    </Button>
+                  )}
+                  {canEdit && ALLOWED.publish(s) && (
+                    <Button type="link" size="small" onClick={() => actions.publish(c)}>
+                      提交审核
+                    </Button>
+                  )}
+                  {canEdit && ALLOWED.off(s) && (
+                    <Button type="link" size="small" danger onClick={() => actions.off(c)}>
+                      下线
+                    </Button>
+                  )}
+                  {canEdit && ALLOWED.on(s) && (
+                    <Button type="link" size="small" onClick={() => actions.on(c)}>
+                      上线
+                    </Button>
+                  )}
+                  {canEdit && ALLOWED.remove(s) && (
+                    <Button type="link" size="small" danger onClick={() => actions.remove(c)}>
+                      删除
+                    </Button>
+                  )}
+                </Space>
+              );
+            },
+          },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,128 @@
+import { activeStageId, type Stage } from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { http, sysTime } from '../../../../common/http.ts';
+import { formatMinute } from '../../../../common/time.ts';
+import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
+import { FormModal } from '../../../components/FormModal.tsx';
+import { useConfirm } from '../../../components/useConfirm.ts';
+import { competitionKey } from './useCompetition.ts';
+
+interface StageValues {
+  name: string;
+  startDate: Dayjs;
+  endDate?: Dayjs | null;
+  sort: number;
+}
+
+type Editing = { stage: Stage | null } | null;
+
+/** The competition's time line on the site (报名, 初赛, 决赛 ...); the active stage is the last one started. */
+export function StagesPanel({ competitionId, editable }: { competitionId: number; editable: boolean }) {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<Editing>(null);
+  const stages = useQuery({
+    queryKey: competitionKey(competitionId, 'stages'),
+    queryFn: () => http.get<Stage[]>(`/api/competition/stages/public/list/${competitionId}`),
+  });
+  const reload = () => client.invalidateQueries({ queryKey: competitionKey(competitionId) });
+  const active = activeStageId(stages.data ?? [], sysTime());
+
+  async function save(v: StageValues) {
+    const body = { name: v.name, startDate: v.startDate.format(), endDate: v.endDate ? v.endDate.format() : null, sort: v.sort };
+    if (editing?.stage) await http.put(`/api/competition/stages/${editing.stage.id}`, body);
+    else await http.post(`/api/competition/stages/${competitionId}`, body);
+    void message.success('阶段已保存');
+    await reload();
+  }
+
+  const remove = (stage: Stage) =>
+    confirm(
+      `确定删除阶段“${stage.name}”吗？`,
+      async () => {
+        await http.delete(`/api/competition/stages/${stage.id}`);
+        void message.success('阶段已删除');
+        await reload();
+      },
+      { danger: true },
+    );
+
+  const initial = (stage: Stage | null): Partial<StageValues> =>
+    stage
+      ? { name: stage.name, startDate: dayjs(stage.startDate), endDate: stage.endDate ? dayjs(stage.endDate) : null, sort: stage.sort }
+      : { sort: (stages.data?.length ?? 0) + 1 };
+
+  return (
+    <>
+      {editable && (
+        <Button type="primary" style={{ marginBottom: 16 }} onClick={() => setEditing({ stage: null })}>
+          添加阶段
+        </Button>
+      )}
+      <Table<Stage>
+        rowKey="id"
+        loading={stages.isLoading}
+        dataSource={stages.data}
+        pagination={false}
+        locale={{ emptyText: '暂无阶段，前台将不显示赛程时间线' }}
+        columns={[
+          { title: '排序', dataIndex: 'sort', width: 70 },
+          { title: '阶段名称', render: (_, s) => <>{s.name} {s.id === active && <Tag color="blue">当前阶段</Tag>}</> },
+          { title: '开始时间', width: 170, render: (_, s) => formatMinute(s.startDate) },
+          { title: '结束时间', width: 170, render: (_, s) => (s.endDate ? formatMinute(s.endDate) : '—') },
+          ...(editable
+            ? [
+                {
+                  title: '操作',
+                  key: 'actions',
+                  width: 130,
+                  render: (_: unknown, s: Stage) => (
+                    <Space size={0}>
+                      <Button type="link" size="small" onClick={() => setEditing({ stage: s })}>
+                        编辑
+                      </Button>
+                      <Button type="link" size="small" danger onClick={() => remove(s)}>
+                        删除
+                      </Button>
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      {editing && (
+        <FormModal<StageValues> title={editing.stage ? `编辑阶段：${editing.stage.name}` : '添加阶段'} initialValues={initial(editing.stage)} onSave={save} onClose={() => setEditing(null)}>
+          <Form.Item name="name" label="阶段名称" rules={[{ required: true, whitespace: true, message: '请输入阶段名称' }, { max: 50, message: '阶段名称不能超过50个字符' }]}>
+            <Input placeholder="如 报名、初赛、决赛" />
+          </Form.Item>
+          <Form.Item name="startDate" label="开始时间" rules={[{ required: true, message: '请选择开始时间' }]}>
+            <DateTimePicker />
+          </Form.Item>
+          <Form.Item
+            name="endDate"
+            label="结束时间"
+            dependencies={['startDate']}
+            rules={[
+              ({ getFieldValue }) => ({
+                validator: async (_, value: Dayjs | null) => {
+                  const start = getFieldValue('startDate') as Dayjs | null;
+                  if (value && start && value.isBefore(start)) throw new Error('结束时间不能早于开始时间');
+                },
+              }),
+            ]}
+          >
+            <DateTimePicker placeholder="可不填" />
+          </Form.Item>
+          <Form.Item name="sort" label="排序" rules={[{ required: true, message: '请输入排序' }]}>
+            <InputNumber min={0} max={9999} precision={0} style={{ width: 160 }} />
+          </Form.Item>
+        </FormModal>
+      )}
+    </>
+  );
+}

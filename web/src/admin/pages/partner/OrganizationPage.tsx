@@ -1,0 +1,129 @@
+import { ACTION_CODES, EMAIL_MESSAGE, ORG_KINDS, isValidEmail, type Organisation, type OrganisationBody, type Page } from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Radio, Space, Table } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { ruleFrom } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatDay } from '../../../common/time.ts';
+import { FormModal } from '../../components/FormModal.tsx';
+import { ORG_OPTIONS_KEY } from '../../components/options.ts';
+import { useConfirm } from '../../components/useConfirm.ts';
+
+interface Query {
+  page: number;
+  limit: number;
+  keyword?: string;
+}
+
+type Editing = { org: Organisation | null } | null;
+
+/** Schools and companies that run competitions; organisers belong to one. */
+export default function OrganizationPage() {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const canEdit = usePermissions().has(ACTION_CODES.organizationEdit);
+  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const [editing, setEditing] = useState<Editing>(null);
+
+  const orgs = useQuery({
+    queryKey: ['organisations', query],
+    queryFn: () => http.get<Page<Organisation>>('/api/competition/organization/page', { ...query }),
+  });
+  const reload = () => Promise.all([client.invalidateQueries({ queryKey: ['organisations'] }), client.invalidateQueries({ queryKey: ORG_OPTIONS_KEY })]);
+
+  async function save(values: OrganisationBody) {
+    if (editing?.org) await http.put(`/api/competition/organization/${editing.org.id}`, values);
+    else await http.post('/api/competition/organization/', values);
+    void message.success('机构已保存');
+    await reload();
+  }
+
+  const remove = (org: Organisation) =>
+    confirm(
+      `确定删除机构“${org.name}”吗？`,
+      async () => {
+        await http.delete(`/api/competition/organization/${org.id}`);
+        void message.success('机构已删除');
+        await reload();
+      },
+      { danger: true },
+    );
+
+  return (
+    <Card title="组织机构管理" extra={canEdit && <Button type="primary" onClick={() => setEditing({ org: null })}>新建机构</Button>}>
+      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => setQuery({ ...query, page: 1, keyword: v.keyword?.trim() || undefined })}>
+        <Form.Item name="keyword">
+          <Input placeholder="机构名称" allowClear style={{ width: 240 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">
+          查询
+        </Button>
+      </Form>
+      <Table<Organisation>
+        rowKey="id"
+        loading={orgs.isLoading}
+        dataSource={orgs.data?.list}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: '暂无组织机构' }}
+        pagination={pager(orgs.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '机构名称', dataIndex: 'name' },
+          { title: '类型', width: 80, render: (_, o) => ORG_KINDS[o.kind] },
+          { title: '联系人', dataIndex: 'contactName', width: 100 },
+          { title: '联系电话', dataIndex: 'contactPhone', width: 130 },
+          { title: '联系邮箱', dataIndex: 'contactEmail', width: 180 },
+          { title: '成员数', dataIndex: 'memberNum', width: 80 },
+          { title: '竞赛数', dataIndex: 'competitionNum', width: 80 },
+          { title: '创建时间', width: 110, render: (_, o) => formatDay(o.createdAt) },
+          ...(canEdit
+            ? [
+                {
+                  title: '操作',
+                  key: 'actions',
+                  fixed: 'right' as const,
+                  width: 120,
+                  render: (_: unknown, o: Organisation) => (
+                    <Space size={0}>
+                      <Button type="link" size="small" onClick={() => setEditing({ org: o })}>
+                        编辑
+                      </Button>
+                      <Button type="link" size="small" danger onClick={() => remove(o)}>
+                        删除
+                      </Button>
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      {editing && (
+        <FormModal<OrganisationBody>
+          title={editing.org ? `编辑机构：${editing.org.name}` : '新建机构'}
+          initialValues={editing.org ?? { kind: 'school' }}
+          onSave={save}
+          onClose={() => setEditing(null)}
+        >
+          <Form.Item name="name" label="机构名称" rules={[{ required: true, whitespace: true, message: '请输入机构名称' }, { max: 200, message: '机构名称不能超过200个字符' }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="kind" label="机构类型" rules={[{ required: true, message: '请选择机构类型' }]}>
+            <Radio.Group options={Object.entries(ORG_KINDS).map(([value, label]) => ({ value, label }))} />
+          </Form.Item>
+          <Form.Item name="contactName" label="联系人" rules={[{ max: 50, message: '联系人不能超过50个字符' }]}>
+            <Input />
+          </Form.Item>
+          <Form.Item name="contactPhone" label="联系电话" rules={[{ max: 30, message: '联系电话不能超过30个字符' }]} extra="手机或座机均可">
+            <Input />
+          </Form.Item>
+          <Form.Item name="contactEmail" label="联系邮箱" rules={[ruleFrom((v) => (isValidEmail(v) ? null : EMAIL_MESSAGE))]}>
+            <Input />
+          </Form.Item>
+        </FormModal>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,187 @@
+import {
+  ACTION_CODES,
+  PASSWORD_MESSAGE,
+  checkPasswordStrength,
+  maskPhone,
+  type OrgOption,
+  type Page,
+  type UserListItem,
+  type UserListQuery,
+} from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Checkbox, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
+import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+
+interface RoleOption {
+  id: number;
+  code: string;
+  name: string;
+}
+
+type Dialog = { kind: 'roles' | 'org' | 'password'; user: UserListItem } | null;
+
+const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false }) : '从未登录');
+
+export default function UserPage() {
+  const { message, modal } = App.useApp();
+  const client = useQueryClient();
+  const { has } = usePermissions();
+  const { data: me } = useCurrentUser();
+  const canEdit = has(ACTION_CODES.userEdit);
+  const [query, setQuery] = useState<UserListQuery>({ page: 1, limit: 20 });
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [dialogForm] = Form.useForm();
+  const [saving, setSaving] = useState(false);
+
+  const users = useQuery({ queryKey: ['users', query], queryFn: () => http.get<Page<UserListItem>>('/api/team/userinfo/list', { ...query }) });
+  const roles = useQuery({ queryKey: ['roleOptions'], queryFn: () => http.get<RoleOption[]>('/api/system/role/options') });
+  const orgs = useQuery({ queryKey: ['orgOptions'], queryFn: () => http.get<OrgOption[]>('/api/system/org/options') });
+  const reload = () => client.invalidateQueries({ queryKey: ['users'] });
+
+  function toggleStatus(user: UserListItem) {
+    const disabling = user.status === 1;
+    modal.confirm({
+      title: '提示',
+      content: disabling ? `确定停用账号“${user.username}”吗？停用后该用户将立即退出登录。` : `确定启用账号“${user.username}”吗？`,
+      okText: '确定',
+      cancelText: '取消',
+      okButtonProps: { danger: disabling },
+      onOk: async () => {
+        await http.put(`/api/system/user/${user.id}/status`, { status: disabling ? 0 : 1 });
+        void message.success(disabling ? '账号已停用' : '账号已启用');
+        await reload();
+      },
+    });
+  }
+
+  const open = (kind: NonNullable<Dialog>['kind'], user: UserListItem) => setDialog({ kind, user });
+
+  async function submitDialog() {
+    if (!dialog) return;
+    const values = await dialogForm.validateFields();
+    setSaving(true);
+    try {
+      const { id } = dialog.user;
+      if (dialog.kind === 'roles') await http.put(`/api/system/user/${id}/roles`, { roleIds: values.roleIds ?? [] });
+      if (dialog.kind === 'org') await http.put(`/api/system/user/${id}/org`, { orgId: values.orgId ?? null });
+      if (dialog.kind === 'password') await http.put(`/api/system/user/${id}/password`, { password: values.password });
+      void message.success('已保存');
+      setDialog(null);
+      await reload();
+    } catch (err) {
+      showFieldErrors(dialogForm, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card title="用户管理">
+      <Form
+        layout="inline"
+        style={{ marginBottom: 16, rowGap: 8 }}
+        onFinish={(v) => setQuery({ ...v, keyword: v.keyword?.trim() || undefined, page: 1, limit: query.limit })}
+      >
+        <Form.Item name="keyword">
+          <Input placeholder="用户名、姓名、手机号或邮箱" allowClear style={{ width: 240 }} />
+        </Form.Item>
+        <Form.Item name="status">
+          <Select placeholder="状态" allowClear style={{ width: 110 }} options={[{ value: 1, label: '启用' }, { value: 0, label: '停用' }]} />
+        </Form.Item>
+        <Form.Item name="roleId">
+          <Select placeholder="角色" allowClear style={{ width: 140 }} options={roles.data?.map((r) => ({ value: r.id, label: r.name }))} />
+        </Form.Item>
+        <Form.Item name="orgId">
+          <Select placeholder="组织" allowClear style={{ width: 180 }} options={orgs.data?.map((o) => ({ value: o.id, label: o.name }))} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">
+          查询
+        </Button>
+      </Form>
+      <Table<UserListItem>
+        rowKey="id"
+        loading={users.isLoading}
+        dataSource={users.data?.list}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: '没有符合条件的用户' }}
+        pagination={pager(users.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '用户名', dataIndex: 'username' },
+          { title: '姓名', dataIndex: 'userName' },
+          { title: '手机号', render: (_, u) => (u.phone ? maskPhone(u.phone) : '') },
+          { title: '角色', render: (_, u) => u.roles.map((r) => <Tag key={r.id}>{r.name}</Tag>) },
+          { title: '所属组织', dataIndex: 'orgName' },
+          { title: '状态', render: (_, u) => (u.status === 1 ? <Tag color="green">启用</Tag> : <Tag color="red">停用</Tag>) },
+          { title: '最近登录', render: (_, u) => time(u.lastLoginAt) },
+          ...(canEdit
+            ? [
+                {
+                  title: '操作',
+                  key: 'actions',
+                  fixed: 'right' as const,
+                  width: 300,
+                  render: (_: unknown, u: UserListItem) => (
+                    <Space size={0}>
+                      <Button type="link" size="small" onClick={() => open('roles', u)}>
+                        分配角色
+                      </Button>
+                      <Button type="link" size="small" onClick={() => open('org', u)}>
+                        分配组织
+                      </Button>
+                      <Button type="link" size="small" onClick={() => open('password', u)}>
+                        重置密码
+                      </Button>
+                      {u.id !== me?.id && (
+                        <Button type="link" size="small" danger={u.status === 1} onClick={() => toggleStatus(u)}>
+                          {u.status === 1 ? '停用' : '启用'}
+                        </Button>
+                      )}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      <Modal
+        open={dialog !== null}
+        title={dialog && `${{ roles: '分配角色', org: '分配组织', password: '重置密码' }[dialog.kind]}：${dialog.user.username}`}
+        okText="保存"
+        cancelText="取消"
+        confirmLoading={saving}
+        onOk={submitDialog}
+        onCancel={() => setDialog(null)}
+        destroyOnHidden
+      >
+        <Form
+          form={dialogForm}
+          layout="vertical"
+          preserve={false}
+          // A form of its own per dialog, starting from that user's values.
+          key={dialog ? `${dialog.kind}-${dialog.user.id}` : 'none'}
+          initialValues={dialog ? { roleIds: dialog.user.roles.map((r) => r.id), orgId: dialog.user.orgId ?? undefined } : undefined}
+        >
+          {dialog?.kind === 'roles' && (
+            <Form.Item name="roleIds" label="角色">
+              <Checkbox.Group options={roles.data?.map((r) => ({ value: r.id, label: r.name }))} />
+            </Form.Item>
+          )}
+          {dialog?.kind === 'org' && (
+            <Form.Item name="orgId" label="所属组织" extra="组织方账号只能看到本组织的竞赛">
+              <Select allowClear placeholder="不属于任何组织" options={orgs.data?.map((o) => ({ value: o.id, label: o.name }))} />
+            </Form.Item>
+          )}
+          {dialog?.kind === 'password' && (
+            <Form.Item name="password" label="新密码" extra={`${PASSWORD_MESSAGE}。重置后该用户需用新密码重新登录。`} rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}>
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+          )}
+        </Form>
+      </Modal>
+    </Card>
+  );
+}

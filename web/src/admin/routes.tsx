@@ -1,0 +1,69 @@
+import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes } from '@contest/shared';
+import { Spin } from 'antd';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, createHashRouter, useParams } from 'react-router';
+import { usePermissions } from '../common/auth.ts';
+import { ErrorPage } from '../common/ErrorPage.tsx';
+import { AdminLayout } from './layout/AdminLayout.tsx';
+import { RouteGuard } from './layout/RouteGuard.tsx';
+
+/** Page key of the shared route list (`component`) to its lazily loaded page. */
+const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
+  home: lazy(() => import('./pages/HomePage.tsx')),
+  'partner/apply': lazy(() => import('./pages/partner/ApplyPage.tsx')),
+  'partner/organization': lazy(() => import('./pages/partner/OrganizationPage.tsx')),
+  'competition/type': lazy(() => import('./pages/competition/TypePage.tsx')),
+  'competition/brand': lazy(() => import('./pages/competition/BrandPage.tsx')),
+  'competition/brandNav': lazy(() => import('./pages/competition/BrandNavPage.tsx')),
+  'competition/brandRecommend': lazy(() => import('./pages/competition/BrandRecommendPage.tsx')),
+  'competition/manager': lazy(() => import('./pages/competition/CompetitionManagerPage.tsx')),
+  'competition/edit': lazy(() => import('./pages/competition/CompetitionEditPage.tsx')),
+  'competition/view': lazy(() => import('./pages/competition/CompetitionViewPage.tsx')),
+  'competition/audit': lazy(() => import('./pages/competition/CompetitionAuditPage.tsx')),
+  'system/user': lazy(() => import('./pages/system/UserPage.tsx')),
+  'system/role': lazy(() => import('./pages/system/RolePage.tsx')),
+};
+
+function RedirectHelper() {
+  const params = useParams();
+  return <Navigate to={`/${params['*'] ?? ''}`} replace />;
+}
+
+/** A group's address opens the first of its pages this user may see, not simply the first page. */
+function GroupRedirect({ path }: { path: string }) {
+  const { codes } = usePermissions();
+  const group = accessibleRoutes(ADMIN_ROUTES, codes).find((r) => r.path === path);
+  return <Navigate to={group?.redirect ?? '/401'} replace />;
+}
+
+const home = () => (location.hash = '#/index');
+
+export const router = createHashRouter([
+  {
+    element: <AdminLayout />,
+    children: [
+      { path: '/', element: <Navigate to="/index" replace /> },
+      { path: '/redirect/*', element: <RedirectHelper /> },
+      { path: '/404', element: <ErrorPage code={404} onHome={home} /> },
+      { path: '/401', element: <ErrorPage code={401} onHome={home} /> },
+      ...flattenRoutes(ADMIN_ROUTES).map(({ route }) => {
+        const Page = PAGES[route.component!]!;
+        return {
+          path: route.path,
+          element: (
+            <RouteGuard permission={route.meta.permission}>
+              <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
+                <Page />
+              </Suspense>
+            </RouteGuard>
+          ),
+        };
+      }),
+      ...flattenRoutes(ADMIN_ROUTES)
+        .flatMap(({ parents }) => parents)
+        .filter((p, i, all) => p.redirect && all.indexOf(p) === i)
+        .map((p) => ({ path: p.path, element: <GroupRedirect path={p.path} /> })),
+      { path: '*', element: <Navigate to="/404" replace /> },
+    ],
+  },
+]);

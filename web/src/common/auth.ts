@@ -1,0 +1,56 @@
+import type { UserInfo } from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Modal } from 'antd';
+import { http } from './http.ts';
+import { LOGIN_FLAG_KEY } from './storage.ts';
+
+export const USER_QUERY_KEY = ['userinfo'] as const;
+export const PERMISSION_QUERY_KEY = ['permission'] as const;
+
+/** Loads the current user; keeps the login flag of spec §4 in step with the answer. */
+export async function fetchCurrentUser(): Promise<UserInfo | null> {
+  try {
+    const user = await http.get<UserInfo | null>('/api/team/userinfo/', undefined, { silent: true });
+    if (user) localStorage.setItem(LOGIN_FLAG_KEY, '1');
+    else localStorage.removeItem(LOGIN_FLAG_KEY);
+    return user;
+  } catch (err) {
+    localStorage.removeItem(LOGIN_FLAG_KEY);
+    throw err;
+  }
+}
+
+export function useCurrentUser() {
+  return useQuery({ queryKey: USER_QUERY_KEY, queryFn: fetchCurrentUser, staleTime: 60_000, retry: false });
+}
+
+/** The caller's permission codes, fetched after the user info loads (spec §6). */
+export function usePermissions() {
+  const { data: user } = useCurrentUser();
+  const query = useQuery({
+    queryKey: [...PERMISSION_QUERY_KEY, user?.id ?? 0],
+    queryFn: () => http.get<string[]>('/api/team/userinfo/permission', undefined, { silent: true }),
+    enabled: Boolean(user),
+    staleTime: 60_000,
+  });
+  const codes = user ? (query.data ?? []) : [];
+  return { codes, loading: Boolean(user) && query.isLoading, has: (code: string) => codes.includes(code) };
+}
+
+export function useRefreshUser() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: USER_QUERY_KEY });
+}
+
+/** Spec §8: confirmation first, then `/logout` ends the session and clears local storage. */
+export function confirmLogout(): void {
+  Modal.confirm({
+    title: '提示',
+    content: '确定注销并退出系统吗？',
+    okText: '确定',
+    cancelText: '取消',
+    onOk: () => {
+      location.href = '/logout';
+    },
+  });
+}

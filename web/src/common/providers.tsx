@@ -1,0 +1,27 @@
+// antd 5's static message and Modal.confirm need this to render under React 19.
+import '@ant-design/v5-patch-for-react-19';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/es/locale/zh_CN';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import type { ReactNode } from 'react';
+
+dayjs.locale('zh-cn');
+
+/** Theme colour of spec §9. */
+export const THEME_COLOR = '#1890ff';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } },
+});
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: THEME_COLOR } }}>
+      <AntApp>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

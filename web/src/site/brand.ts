@@ -1,0 +1,19 @@
+import type { BrandNav } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../common/http.ts';
+import { BRAND_ID_KEY } from '../common/storage.ts';
+
+/** The brand the visitor is browsing, kept in session storage (spec §9) so competition pages keep its look. */
+export function currentBrandId(): number | null {
+  const v = Number(sessionStorage.getItem(BRAND_ID_KEY));
+  return Number.isInteger(v) && v > 0 ? v : null;
+}
+
+export function useBrandNav(brandId: number | null) {
+  return useQuery({
+    queryKey: ['brandNav', brandId],
+    queryFn: () => http.get<BrandNav | null>('/api/competition/brand/nav/public/nav', { brandId: brandId! }, { silent: true }),
+    enabled: brandId !== null,
+    staleTime: 5 * 60_000,
+  });
+}

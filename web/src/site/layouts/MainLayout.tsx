@@ -1,0 +1,181 @@
+import { SITE_CODES, type Brand, type NavLink } from '@contest/shared';
+import { DownOutlined, MenuOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Dropdown, Space, type MenuProps } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useCurrentUser, usePermissions } from '../../common/auth.ts';
+import { isMobile } from '../../common/device.ts';
+import { avatarUrl } from '../../common/files.ts';
+import { goLogin, http } from '../../common/http.ts';
+import { scrollToTop, sectionMode } from '../../common/scroll.ts';
+import { useAuthConfig } from '../../common/siteConfig.ts';
+import { BRAND_ID_KEY } from '../../common/storage.ts';
+import { UserDropdown } from '../../common/UserDropdown.tsx';
+import { currentBrandId, useBrandNav } from '../brand.ts';
+
+type NavItem = NavLink & { children?: NavLink[] };
+
+/** Until a brand's own navigation is chosen, the platform's. */
+const PLATFORM_NAV: NavItem[] = [{ name: '竞赛列表', url: '/competitionList', type: 0 }];
+
+export const UNREAD_MAX = 99;
+
+/** A header or footer link; type 0 opens in the same window, 1 in a new one (spec §2.2). */
+export function LinkOut({ link }: { link: NavLink }) {
+  return link.type === 1 ? (
+    <a href={link.url} target="_blank" rel="noopener noreferrer">
+      {link.name}
+    </a>
+  ) : (
+    <a href={link.url}>{link.name}</a>
+  );
+}
+
+function NavEntry({ link }: { link: NavItem }) {
+  if (!link.children?.length) return <LinkOut link={link} />;
+  return (
+    <Dropdown menu={{ items: link.children.map((c) => ({ key: c.url + c.name, label: <LinkOut link={c} /> })) }}>
+      <span>
+        <LinkOut link={link} /> <DownOutlined style={{ fontSize: 10 }} />
+      </span>
+    </Dropdown>
+  );
+}
+
+function useMobile() {
+  const [mobile, setMobile] = useState(isMobile);
+  useEffect(() => {
+    const onResize = () => setMobile(isMobile());
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return mobile;
+}
+
+/** The brand in view: the one in the address on a brand's list, the remembered one elsewhere, none on the full list. */
+function useBrandId(pathname: string): number | null {
+  const match = /^\/competitionList\/(\d+)/.exec(pathname);
+  if (match) sessionStorage.setItem(BRAND_ID_KEY, match[1]!);
+  else if (pathname === '/competitionList') sessionStorage.removeItem(BRAND_ID_KEY);
+  return currentBrandId();
+}
+
+/** Scrolls to the top over 800 ms, only when moving between sections (spec §2.1). */
+function useSectionScroll(pathname: string) {
+  const previous = useRef(sectionMode(pathname));
+  useEffect(() => {
+    const mode = sectionMode(pathname);
+    if (mode !== previous.current) scrollToTop();
+    previous.current = mode;
+  }, [pathname]);
+}
+
+function UserMenu() {
+  const { data: user } = useCurrentUser();
+  const { has } = usePermissions();
+  const { data: config } = useAuthConfig();
+  if (!user) return null;
+  const securityUrl = config?.accountSecurityUrl ?? '/userCenter/accountSet';
+  const items = [
+    has(SITE_CODES.userCenter) && { key: 'userCenter', label: <a href="/userCenter">个人中心</a> },
+    has(SITE_CODES.review) && { key: 'review', label: <a href="/review.html">评审中心</a> },
+    has(SITE_CODES.manager) && { key: 'manager', label: <a href="/backadmin.html">管理后台</a> },
+    has(SITE_CODES.userManager) && { key: 'userManager', label: <a href="/user/manager">用户中心</a> },
+    {
+      key: 'security',
+      label: (
+        <a href={securityUrl} target={securityUrl.startsWith('http') ? '_blank' : undefined} rel="noopener noreferrer">
+          账号安全
+        </a>
+      ),
+    },
+  ].filter(Boolean) as MenuProps['items'];
+  return <UserDropdown user={user} items={items} />;
+}
+
+/** The unread-message count, shown at most as 99+ (spec §2.2, §9). */
+export function UnreadBadge({ count }: { count: number }) {
+  return <Badge count={count} overflowCount={UNREAD_MAX} size="small" />;
+}
+
+export function MainLayout() {
+  const { pathname } = useLocation();
+  const { data: user, isLoading } = useCurrentUser();
+  const mobile = useMobile();
+  const brandId = useBrandId(pathname);
+  useSectionScroll(pathname);
+  const { data: nav } = useBrandNav(brandId);
+  const { data: brand } = useQuery({
+    queryKey: ['brand', brandId],
+    queryFn: () => http.get<Brand>(`/api/competition/brand/public/${brandId}`, undefined, { silent: true }),
+    enabled: brandId !== null,
+    staleTime: 5 * 60_000,
+  });
+  const links: NavItem[] = nav?.navList.length ? nav.navList : PLATFORM_NAV;
+  const logo = nav?.topLogoPath ? avatarUrl(nav.topLogoPath) : brand?.logo ? avatarUrl(brand.logo) : '/favicon.svg';
+  return (
+    <>
+      <header className="site-header">
+        <a className="site-logo" href={brandId ? `/competitionList/${brandId}` : '/competitionList'}>
+          <img src={logo} alt="" />
+          {brand?.shortName ?? '竞赛平台'}
+        </a>
+        {mobile ? (
+          <Dropdown menu={{ items: links.flatMap((l) => [l, ...(l.children ?? [])]).map((l) => ({ key: l.url + l.name, label: <LinkOut link={l} /> })) }}>
+            <Button type="text" icon={<MenuOutlined />} aria-label="导航" />
+          </Dropdown>
+        ) : (
+          <nav className="site-nav">
+            {links.map((link) => (
+              <NavEntry key={link.url + link.name} link={link} />
+            ))}
+          </nav>
+        )}
+        <div className="site-user">
+          {user ? (
+            <UserMenu />
+          ) : isLoading ? null : (
+            <Space>
+              <Button type="link" onClick={goLogin}>
+                登录
+              </Button>
+              <Link to="/register">
+                <Button type="primary">注册</Button>
+              </Link>
+            </Space>
+          )}
+        </div>
+      </header>
+      <main className="site-main">
+        <Outlet />
+      </main>
+      <footer className="site-footer">
+        {nav && (nav.sublinksList.length > 0 || nav.frendlinksList.length > 0 || nav.rcodePath) && (
+          <div className="site-footer-links">
+            {nav.bottomLogoPath && <img className="site-footer-logo" src={avatarUrl(nav.bottomLogoPath)} alt="" />}
+            <div>
+              {nav.sublinksList.length > 0 && (
+                <div data-testid="sublinks">
+                  {nav.sublinksList.map((l) => (
+                    <LinkOut key={l.url + l.name} link={l} />
+                  ))}
+                </div>
+              )}
+              {nav.frendlinksList.length > 0 && (
+                <div data-testid="frendlinks">
+                  友情链接：
+                  {nav.frendlinksList.map((l) => (
+                    <LinkOut key={l.url + l.name} link={l} />
+                  ))}
+                </div>
+              )}
+            </div>
+            {nav.rcodePath && <img className="qr" src={avatarUrl(nav.rcodePath)} alt="二维码" />}
+          </div>
+        )}
+        <div>{nav?.copyright ?? `© ${new Date().getFullYear()} 数据分析竞赛平台`}</div>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import type { LoginBody, UserInfo } from '@contest/shared';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { showFieldErrors } from '../../../common/forms.ts';
+import { http, takeLoginRedirect } from '../../../common/http.ts';
+import { useAuthConfig } from '../../../common/siteConfig.ts';
+import { LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY } from '../../../common/storage.ts';
+
+export default function LoginPage() {
+  const [form] = Form.useForm<LoginBody>();
+  const [submitting, setSubmitting] = useState(false);
+  const { data: config } = useAuthConfig();
+  const ssoError = new URLSearchParams(location.search).get('ssoError');
+  const ssoHref = `/api/auth/oidc/login?returnTo=${encodeURIComponent(localStorage.getItem(LOGIN_REDIRECT_KEY) ?? '/')}`;
+
+  async function onFinish(values: LoginBody) {
+    setSubmitting(true);
+    try {
+      await http.post<UserInfo>('/api/auth/login', values);
+      localStorage.setItem(LOGIN_FLAG_KEY, '1');
+      // A full page load: the remembered address may belong to another entry (back office, review centre).
+      location.href = takeLoginRedirect();
+    } catch (err) {
+      showFieldErrors(form, err);
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <div className="auth-page">
+      <Card className="auth-card" title={<Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>登录竞赛平台</Typography.Title>}>
+        {ssoError && <Alert type="error" showIcon message={ssoError} style={{ marginBottom: 16 }} />}
+        <Form form={form} size="large" onFinish={onFinish} autoComplete="on">
+          <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }]}>
+            <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" />
+          </Form.Item>
+          <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
+            <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
+          </Form.Item>
+          <GuardedButton type="primary" htmlType="submit" block loading={submitting}>
+            登录
+          </GuardedButton>
+        </Form>
+        {config?.oidcEnabled && (
+          <>
+            <Divider plain>或</Divider>
+            <Button block href={ssoHref}>
+              使用{config.oidcName}登录
+            </Button>
+          </>
+        )}
+        <div style={{ marginTop: 16, display: 'flex', justifyContent: 'space-between' }}>
+          <Link to="/competitionList">返回首页</Link>
+          <Link to="/register">没有账号？立即注册</Link>
+        </div>
+      </Card>
+    </div>
+  );
+}

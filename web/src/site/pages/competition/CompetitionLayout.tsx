@@ -1,0 +1,107 @@
+import { fenToYuan, presetOpen, type Competition, type MenuCode, type Preset, type Stage } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
+import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
+import { http, sysTime } from '../../../common/http.ts';
+import { formatDay, formatMinute } from '../../../common/time.ts';
+import { StatusTag } from './CompetitionListPage.tsx';
+
+export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };
+
+/**
+ * The competition's sub-menu (spec §2.1). `introduce` is always there; each other tab appears only while
+ * its menu preset is enabled and inside its window, by the server's clock. Tabs of later capabilities
+ * (team, choice, works, test, grade, certificate) join this list with them.
+ */
+export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode }[] = [
+  { key: 'introduce', label: '竞赛介绍' },
+  { key: 'question', label: '赛题与数据', menuCode: 'QUES_AND_DATA' },
+  { key: 'information', label: '竞赛信息', menuCode: 'COMP_INFO' },
+  { key: 'guide', label: '赛前指导', menuCode: 'BEFORE_GUIDE' },
+  { key: 'tools', label: '训练平台', menuCode: 'TRAINING_PLATFORM' },
+];
+
+export function visibleTabs(presets: Preset[], now: Date) {
+  return COMPETITION_TABS.filter((t) => !t.menuCode || presets.some((p) => p.menuCode === t.menuCode && presetOpen(p, now)));
+}
+
+export function useCompetition() {
+  return useOutletContext<{ competition: CompetitionDetail; presets: Preset[] }>();
+}
+
+function StageTimeline({ stages, activeStageId }: { stages: Stage[]; activeStageId: number }) {
+  if (!stages.length) return null;
+  const current = stages.findIndex((s) => s.id === activeStageId);
+  return (
+    <Steps
+      size="small"
+      current={current}
+      style={{ marginTop: 16 }}
+      items={stages.map((s) => ({ title: s.name, description: `${formatDay(s.startDate)}${s.endDate ? ` 至 ${formatDay(s.endDate)}` : ''}` }))}
+    />
+  );
+}
+
+export default function CompetitionLayout() {
+  const { competitionId } = useParams();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const valid = /^\d+$/.test(competitionId ?? '');
+  const id = Number(competitionId);
+  const competition = useQuery({ queryKey: ['competition', id], enabled: valid, queryFn: () => http.get<CompetitionDetail>(`/api/competition/public/${id}`, undefined, { silent: true }) });
+  const presets = useQuery({ queryKey: ['presets', id], enabled: valid, queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${id}`, undefined, { silent: true }) });
+  const memberNum = useQuery({ queryKey: ['memberNum', id], enabled: valid, queryFn: () => http.get<number>(`/api/team/statistics/public/statisticsMemberNum/${id}`, undefined, { silent: true }) });
+
+  // Spec §2.1: the competition id is digits; anything else is an unknown page.
+  if (!valid) return <Navigate to="/404" replace />;
+  if (competition.isLoading || presets.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;
+  if (!competition.data || !presets.data) {
+    return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
+  }
+  const c = competition.data;
+  const tabs = visibleTabs(presets.data, sysTime());
+  const active = pathname.split('/')[3] ?? 'introduce';
+  if (!tabs.some((t) => t.key === active)) {
+    return <Result status="403" title="该栏目暂未开放" extra={<Link to={`/competition/${id}/introduce`}>返回竞赛介绍</Link>} />;
+  }
+  return (
+    <>
+      <div className="comp-hero">
+        <Row gutter={24} align="middle">
+          <Col xs={24} md={16}>
+            <Typography.Title level={2} style={{ marginTop: 0 }}>
+              {c.name} <StatusTag status={c.status} />
+            </Typography.Title>
+            <Descriptions column={{ xs: 1, md: 2 }} size="small">
+              <Descriptions.Item label="竞赛品牌">
+                <Link to={`/competitionList/${c.brandId}`}>{c.brandShortName}</Link>
+              </Descriptions.Item>
+              <Descriptions.Item label="主办单位">{c.orgName}</Descriptions.Item>
+              <Descriptions.Item label="报名时间">
+                {formatMinute(c.regStartTime)} 至 {formatMinute(c.regEndTime)}
+              </Descriptions.Item>
+              <Descriptions.Item label="竞赛结束">{formatMinute(c.endTime)}</Descriptions.Item>
+              <Descriptions.Item label="报名费">{c.fee ? `¥${fenToYuan(c.fee)}` : '免费'}</Descriptions.Item>
+              <Descriptions.Item label="组队">{c.allowIndividual ? `可个人参赛，` : ''}每队{c.minMembers}至{c.maxMembers}人</Descriptions.Item>
+            </Descriptions>
+          </Col>
+          <Col xs={24} md={8}>
+            <Row gutter={16}>
+              <Col span={12}>
+                <Statistic title="参赛队伍" value={c.teamNum} />
+              </Col>
+              <Col span={12}>
+                <Statistic title="参赛人数" value={memberNum.data ?? 0} />
+              </Col>
+            </Row>
+          </Col>
+        </Row>
+        <StageTimeline stages={c.stages} activeStageId={c.activeStageId} />
+      </div>
+      <Card>
+        <Tabs activeKey={active} items={tabs.map((t) => ({ key: t.key, label: t.label }))} onChange={(key) => navigate(`/competition/${id}/${key}`)} />
+        <Outlet context={{ competition: c, presets: presets.data }} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { PASSWORD_MESSAGE, checkPasswordStrength, type ChangePasswordBody } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+
+interface SessionRow {
+  kind: 'browser' | 'token';
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string;
+  current: boolean;
+}
+
+const time = (iso: string) => new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+
+export default function AccountSetPage() {
+  const { message, modal } = App.useApp();
+  const [form] = Form.useForm<ChangePasswordBody & { confirm: string }>();
+  const [saving, setSaving] = useState(false);
+  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => http.get<SessionRow[]>('/api/auth/sessions') });
+
+  async function changePassword({ confirm: _c, ...values }: ChangePasswordBody & { confirm: string }) {
+    setSaving(true);
+    try {
+      await http.put('/api/auth/password', values);
+      void message.success('密码已修改，其他设备上的登录已退出');
+      form.resetFields();
+      await sessions.refetch();
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function revokeOthers() {
+    modal.confirm({
+      title: '提示',
+      content: '确定退出其他所有设备上的登录吗？',
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        const { revoked } = await http.post<{ revoked: number }>('/api/auth/sessions/revokeOthers');
+        void message.success(`已退出${revoked}个其他登录`);
+        await sessions.refetch();
+      },
+    });
+  }
+
+  const others = (sessions.data ?? []).filter((s) => !s.current).length;
+  return (
+    <Space direction="vertical" size={24} style={{ width: '100%' }}>
+      <Card title="修改密码">
+        <Form form={form} layout="vertical" onFinish={changePassword} style={{ maxWidth: 400 }}>
+          <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
+            <Input.Password autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item name="newPassword" label="新密码" rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_MESSAGE}>
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="confirm"
+            label="确认新密码"
+            dependencies={['newPassword']}
+            rules={[
+              { required: true, message: '请再次输入新密码' },
+              sameAsRule('newPassword'),
+            ]}
+          >
+            <Input.Password autoComplete="new-password" />
+          </Form.Item>
+          <GuardedButton type="primary" htmlType="submit" loading={saving}>
+            修改密码
+          </GuardedButton>
+        </Form>
+      </Card>
+      <Card title="登录设备" extra={<Button danger disabled={others === 0} onClick={revokeOthers}>退出其他设备</Button>}>
+        <Table<SessionRow>
+          rowKey={(r) => r.createdAt + r.lastSeenAt + String(r.current)}
+          loading={sessions.isLoading}
+          dataSource={sessions.data}
+          pagination={false}
+          locale={{ emptyText: '暂无登录记录' }}
+          columns={[
+            { title: '类型', render: (_, r) => (r.kind === 'browser' ? '浏览器' : '桌面客户端') },
+            { title: 'IP', dataIndex: 'ip' },
+            { title: '设备', dataIndex: 'userAgent', ellipsis: true },
+            { title: '登录时间', render: (_, r) => time(r.createdAt) },
+            { title: '最近活动', render: (_, r) => time(r.lastSeenAt) },
+            { title: '', render: (_, r) => (r.current ? <Tag color="blue">当前设备</Tag> : null) },
+          ]}
+        />
+      </Card>
+    </Space>
+  );
+}

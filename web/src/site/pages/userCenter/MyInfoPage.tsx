@@ -1,0 +1,166 @@
+import { EMAIL_MESSAGE, isValidEmail, isValidPhone, type UserInfo, type UserInfoUpdateBody } from '@contest/shared';
+import { UploadOutlined, UserOutlined } from '@ant-design/icons';
+import { App, Avatar, Button, Card, Col, DatePicker, Descriptions, Form, Input, Radio, Row, Space, Upload } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useCurrentUser, useRefreshUser } from '../../../common/auth.ts';
+import { avatarUrl } from '../../../common/files.ts';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+import { uploadHeaders } from '../../../common/upload.ts';
+
+type FormValues = Omit<UserInfoUpdateBody, 'birthday' | 'admissionDate'> & { birthday?: Dayjs | null; admissionDate?: Dayjs | null };
+
+const TEXT_FIELDS: [keyof UserInfo, string][] = [
+  ['userName', '姓名'],
+  ['organization', '学校'],
+  ['department', '院系'],
+  ['speciality', '专业'],
+  ['grade', '年级'],
+  ['studentIdCard', '学号'],
+  ['education', '学历'],
+  ['company', '工作单位'],
+  ['position', '职务'],
+  ['province', '省份'],
+  ['city', '城市'],
+  ['area', '区县'],
+  ['address', '通讯地址'],
+];
+
+const toDate = (v?: string | null) => (v ? dayjs(v) : null);
+const fromDate = (v?: Dayjs | null) => (v ? v.format('YYYY-MM-DD') : null);
+
+function ProfileView({ user }: { user: UserInfo }) {
+  const yesNo = (v: boolean | null) => (v === null ? '' : v ? '是' : '否');
+  return (
+    <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
+      <Descriptions.Item label="用户名">{user.username}</Descriptions.Item>
+      <Descriptions.Item label="性别">{user.sex === null ? '' : user.sex === 0 ? '男' : '女'}</Descriptions.Item>
+      <Descriptions.Item label="手机号">{user.phone}</Descriptions.Item>
+      <Descriptions.Item label="邮箱">{user.email}</Descriptions.Item>
+      <Descriptions.Item label="出生日期">{user.birthday}</Descriptions.Item>
+      <Descriptions.Item label="是否在校">{yesNo(user.atSchool)}</Descriptions.Item>
+      <Descriptions.Item label="入学时间">{user.admissionDate}</Descriptions.Item>
+      {TEXT_FIELDS.map(([field, label]) => (
+        <Descriptions.Item key={field} label={label}>
+          {user[field] as string}
+        </Descriptions.Item>
+      ))}
+    </Descriptions>
+  );
+}
+
+export default function MyInfoPage() {
+  const { data: user } = useCurrentUser();
+  const refresh = useRefreshUser();
+  const { message } = App.useApp();
+  const [editing, setEditing] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [form] = Form.useForm<FormValues>();
+  if (!user) return null;
+
+  async function save(values: FormValues) {
+    setSaving(true);
+    try {
+      await http.put('/api/team/userinfo/', { ...values, birthday: fromDate(values.birthday), admissionDate: fromDate(values.admissionDate) });
+      void message.success('个人信息已保存');
+      await refresh();
+      setEditing(false);
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function setAvatar(fileUri: string) {
+    await http.put('/api/team/userinfo/', { faceImg: fileUri });
+    void message.success('头像已更新');
+    await refresh();
+  }
+
+  return (
+    <Card title="个人信息" extra={!editing && <Button type="primary" onClick={() => setEditing(true)}>编辑</Button>}>
+      <Space align="center" size={24} style={{ marginBottom: 24 }}>
+        <Avatar size={80} src={user.faceImg ? avatarUrl(user.faceImg) : undefined} icon={<UserOutlined />} />
+        <Upload
+          name="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          action="/api/file/upload/avatar"
+          headers={uploadHeaders()}
+          showUploadList={false}
+          beforeUpload={(file) => {
+            if (file.size > 2 * 1024 * 1024) {
+              void message.error('图片不能超过2MB');
+              return Upload.LIST_IGNORE;
+            }
+            return true;
+          }}
+          onChange={({ file }) => {
+            if (file.status === 'done') void setAvatar(file.response.data.fileUri);
+            if (file.status === 'error') void message.error(file.response?.message ?? '上传失败', 5);
+          }}
+        >
+          <Button icon={<UploadOutlined />}>更换头像</Button>
+        </Upload>
+      </Space>
+      {editing ? (
+        <Form
+          form={form}
+          layout="vertical"
+          onFinish={save}
+          initialValues={{ ...user, birthday: toDate(user.birthday), admissionDate: toDate(user.admissionDate) }}
+        >
+          <Row gutter={16}>
+            <Col xs={24} md={12}>
+              <Form.Item name="sex" label="性别">
+                <Radio.Group options={[{ value: 0, label: '男' }, { value: 1, label: '女' }]} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="atSchool" label="是否在校">
+                <Radio.Group options={[{ value: true, label: '是' }, { value: false, label: '否' }]} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="phone" label="手机号" rules={[ruleFrom((v) => (isValidPhone(v) ? null : '手机号格式不正确'))]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="email" label="邮箱" rules={[ruleFrom((v) => (isValidEmail(v) ? null : EMAIL_MESSAGE))]}>
+                <Input />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="birthday" label="出生日期">
+                <DatePicker style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            <Col xs={24} md={12}>
+              <Form.Item name="admissionDate" label="入学时间">
+                <DatePicker style={{ width: '100%' }} />
+              </Form.Item>
+            </Col>
+            {TEXT_FIELDS.map(([field, label]) => (
+              <Col xs={24} md={12} key={field}>
+                <Form.Item name={field} label={label} rules={[{ max: field === 'address' ? 200 : 100, message: '内容过长' }]}>
+                  <Input />
+                </Form.Item>
+              </Col>
+            ))}
+          </Row>
+          <Space>
+            <GuardedButton type="primary" htmlType="submit" loading={saving}>
+              保存
+            </GuardedButton>
+            <Button onClick={() => setEditing(false)}>取消</Button>
+          </Space>
+        </Form>
+      ) : (
+        <ProfileView user={user} />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,34 @@
+import { BankOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
+import { Card, Col, Menu, Result, Row, Spin } from 'antd';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useCurrentUser } from '../../../common/auth.ts';
+import { goLogin } from '../../../common/http.ts';
+
+/** The personal centre's menu (spec §2.1); orders and invoices join it with their capability. */
+const MENU = [
+  { key: '/userCenter/myInfo', icon: <UserOutlined />, label: '个人信息' },
+  { key: '/userCenter/accountSet', icon: <LockOutlined />, label: '账号设置' },
+  { key: '/userCenter/partner', icon: <BankOutlined />, label: '组织方申请' },
+];
+
+export default function UserCenterLayout() {
+  const { data: user, isLoading } = useCurrentUser();
+  const location = useLocation();
+  const navigate = useNavigate();
+  if (isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
+  if (!user) {
+    return <Result status="403" title="请先登录" subTitle="登录后才能进入个人中心" extra={<a onClick={goLogin}>去登录</a>} />;
+  }
+  return (
+    <Row gutter={24}>
+      <Col xs={24} md={6}>
+        <Card styles={{ body: { padding: 8 } }}>
+          <Menu mode="inline" selectedKeys={[location.pathname]} items={MENU} onClick={({ key }) => navigate(key)} style={{ border: 'none' }} />
+        </Card>
+      </Col>
+      <Col xs={24} md={18}>
+        <Outlet />
+      </Col>
+    </Row>
+  );
+}

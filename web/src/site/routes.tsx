@@ -1,0 +1,68 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, createBrowserRouter, useParams } from 'react-router';
+import { Spin } from 'antd';
+import { ErrorPage } from '../common/ErrorPage.tsx';
+import { MainLayout } from './layouts/MainLayout.tsx';
+
+function page(load: () => Promise<{ default: ComponentType }>) {
+  const Component = lazy(load);
+  return (
+    <Suspense fallback={<Spin style={{ display: 'block', margin: '120px auto' }} />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+type TabName = 'IntroduceTab' | 'QuestionTab' | 'InformationTab' | 'GuideTab' | 'ToolsTab';
+function tab(name: TabName) {
+  return page(() => import('./pages/competition/tabs.tsx').then((m) => ({ default: m[name] })));
+}
+
+/** `/redirect/:path(.*)` sends the browser on to `/:path`, replacing the history entry. */
+function RedirectHelper() {
+  const params = useParams();
+  return <Navigate to={`/${params['*'] ?? ''}${location.search}`} replace />;
+}
+
+const home = () => (location.href = '/');
+
+export const router = createBrowserRouter([
+  { path: '/', element: <Navigate to="/competitionList" replace /> },
+  { path: '/redirect/*', element: <RedirectHelper /> },
+  { path: '/404', element: <ErrorPage code={404} onHome={home} /> },
+  { path: '/401', element: <ErrorPage code={401} onHome={home} /> },
+  { path: '/login', element: page(() => import('./pages/auth/LoginPage.tsx')) },
+  { path: '/register', element: page(() => import('./pages/auth/RegisterPage.tsx')) },
+  { path: '/logout', element: page(() => import('./pages/auth/LogoutPage.tsx')) },
+  {
+    element: <MainLayout />,
+    children: [
+      { path: '/index', element: <Navigate to="/competitionList" replace /> },
+      { path: '/competitionList', element: page(() => import('./pages/competition/CompetitionListPage.tsx')) },
+      { path: '/competitionList/:brandId', element: page(() => import('./pages/competition/CompetitionListPage.tsx')) },
+      {
+        path: '/competition/:competitionId',
+        element: page(() => import('./pages/competition/CompetitionLayout.tsx')),
+        children: [
+          { index: true, element: <Navigate to="introduce" replace /> },
+          { path: 'introduce', element: tab('IntroduceTab') },
+          { path: 'question', element: tab('QuestionTab') },
+          { path: 'information', element: tab('InformationTab') },
+          { path: 'guide', element: tab('GuideTab') },
+          { path: 'tools', element: tab('ToolsTab') },
+        ],
+      },
+      {
+        path: '/userCenter',
+        element: page(() => import('./pages/userCenter/UserCenterLayout.tsx')),
+        children: [
+          { index: true, element: <Navigate to="/userCenter/myInfo" replace /> },
+          { path: 'myInfo', element: page(() => import('./pages/userCenter/MyInfoPage.tsx')) },
+          { path: 'accountSet', element: page(() => import('./pages/userCenter/AccountSetPage.tsx')) },
+          { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
+        ],
+      },
+    ],
+  },
+  { path: '*', element: <Navigate to="/404" replace /> },
+]);

@@ -1,0 +1,57 @@
+import { MENU_CODES, MENU_NAMES, type Preset } from '@contest/shared';
+import { describe, expect, it } from 'vitest';
+import { desktopRedirectTarget } from '../common/desktop.ts';
+import { sectionMode } from '../common/scroll.ts';
+import { visibleTabs } from './pages/competition/CompetitionLayout.tsx';
+
+const presets = (overrides: Partial<Record<string, Partial<Preset>>>): Preset[] =>
+  MENU_CODES.map((menuCode, i) => ({
+    id: i + 1,
+    competitionId: 1,
+    menuCode,
+    name: MENU_NAMES[menuCode],
+    enable: false,
+    enableStartTime: null,
+    enableEndTime: null,
+    fieldList: [],
+    ...overrides[menuCode],
+  }));
+
+describe('competition tabs', () => {
+  const now = new Date('2026-05-01T00:00:00Z');
+  it('shows only the introduction when no preset is enabled', () => {
+    expect(visibleTabs(presets({}), now).map((t) => t.key)).toEqual(['introduce']);
+  });
+
+  it('shows a tab while its preset is enabled and inside its window', () => {
+    const list = presets({
+      QUES_AND_DATA: { enable: true },
+      COMP_INFO: { enable: true, enableStartTime: '2026-04-01T00:00:00.000Z', enableEndTime: '2026-06-01T00:00:00.000Z' },
+      BEFORE_GUIDE: { enable: true, enableStartTime: '2026-05-02T00:00:00.000Z' },
+      TRAINING_PLATFORM: { enable: true, enableEndTime: '2026-04-30T23:59:59.000Z' },
+    });
+    expect(visibleTabs(list, now).map((t) => t.key)).toEqual(['introduce', 'question', 'information']);
+  });
+});
+
+describe('section modes (spec §2.1)', () => {
+  it.each([
+    ['/userCenter/myInfo', 'user'],
+    ['/competitionList', 'list'],
+    ['/competitionList/3', 'list'],
+    ['/competition/3/question', 'com'],
+    ['/login', 'other'],
+  ])('%s is %s', (path, mode) => expect(sectionMode(path)).toBe(mode));
+});
+
+describe('the desktop-app redirect (spec §2.1)', () => {
+  const app = 'http://127.0.0.1:9527';
+  it('sends a desktop browser to the app with electron=app and the token', () => {
+    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: app, token: 'abc' })).toBe(`${app}/competitionList?electron=app&token=abc`);
+    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: app })).toBe(`${app}/competitionList?electron=app`);
+  });
+  it('stays put without the state cookie or on the app’s own origin', () => {
+    expect(desktopRedirectTarget({ origin: 'https://contest.example', appOrigin: app })).toBeNull();
+    expect(desktopRedirectTarget({ stateCookie: 'app', origin: app, appOrigin: app })).toBeNull();
+  });
+});
