@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, register, submitLogin, uniqueName } from './fixtures.ts';
+import { chooseUserMenu, login, register, submitLogin, uniqueName } from './fixtures.ts';
 
 test('a visitor registers, logs in, edits the profile and logs out', async ({ page }) => {
   const username = uniqueName('e2e');
@@ -24,9 +24,7 @@ test('a visitor registers, logs in, edits the profile and logs out', async ({ pa
   await expect(page).toHaveURL(/\/competitionList$/);
   expect(await page.evaluate(() => localStorage.getItem('isLogin'))).toBe('1');
 
-  await page.getByTestId('user-dropdown').hover();
-  await page.getByRole('link', { name: '个人中心' }).click();
-  await expect(page).toHaveURL(/\/userCenter\/myInfo$/);
+  await chooseUserMenu(page, '个人中心', () => expect(page).toHaveURL(/\/userCenter\/myInfo$/, { timeout: 3000 }));
   await page.getByRole('button', { name: /编\s*辑/ }).click();
   await page.getByLabel('姓名').fill('测试选手');
   await page.getByLabel('手机号').fill('12345');
@@ -41,9 +39,7 @@ test('a visitor registers, logs in, edits the profile and logs out', async ({ pa
   await page.reload();
   await expect(page.getByRole('cell', { name: '测试选手' })).toBeVisible();
 
-  await page.getByTestId('user-dropdown').hover();
-  await page.getByText('退出登录').click();
-  await expect(page.getByText('确定注销并退出系统吗？')).toBeVisible();
+  await chooseUserMenu(page, '退出登录', () => expect(page.getByText('确定注销并退出系统吗？')).toBeVisible({ timeout: 3000 }));
   await page.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page).toHaveURL(/\/competitionList$/);
   await expect(page.getByRole('button', { name: /登\s*录/ })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, login, register, uniqueName } from './fixtures.ts';
+import { ADMIN, chooseUserMenu, login, register, uniqueName } from './fixtures.ts';
 
 test('an unknown path shows the 404 page on the site and in the back office', async ({ page }) => {
   await page.goto('/no/such/page');
@@ -14,10 +14,7 @@ test('an unknown path shows the 404 page on the site and in the back office', as
 test('the back office menu differs between the administrator and a participant', async ({ page, browser }) => {
   await login(page, ADMIN.username, ADMIN.password);
   await expect(page).toHaveURL(/\/competitionList$/);
-  await page.getByTestId('user-dropdown').hover();
-  await expect(page.getByRole('link', { name: '管理后台' })).toBeVisible();
-  await page.getByRole('link', { name: '管理后台' }).click();
-  await expect(page.getByRole('menuitem', { name: '系统管理' })).toBeVisible();
+  await chooseUserMenu(page, '管理后台', () => expect(page.getByRole('menuitem', { name: '系统管理' })).toBeVisible({ timeout: 3000 }));
   await page.getByRole('menuitem', { name: '系统管理' }).click();
   await page.getByRole('menuitem', { name: '用户管理' }).click();
   await expect(page.getByRole('cell', { name: 'organiser' })).toBeVisible();
@@ -98,9 +95,7 @@ test('an administrator assigns the judge role, which opens the review centre', a
   await expect(page.locator('.ant-table-row').getByText('评审专家')).toBeVisible();
 
   await judge.goto('/competitionList');
-  await judge.getByTestId('user-dropdown').hover();
-  await judge.getByRole('link', { name: '评审中心' }).click();
-  await expect(judge.getByText('我的评审任务')).toBeVisible();
+  await chooseUserMenu(judge, '评审中心', () => expect(judge.getByText('我的评审任务')).toBeVisible({ timeout: 3000 }));
   await judge.close();
 });
 

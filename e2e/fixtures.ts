@@ -27,3 +27,15 @@ export async function login(page: Page, username: string, password: string) {
   await submitLogin(page, username, password);
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
+
+/**
+ * Picks an item of the header's user dropdown. The dropdown closes when the pointer leaves it mid-animation,
+ * so hover and click again until `arrived` (what the item leads to) holds.
+ */
+export async function chooseUserMenu(page: Page, item: string, arrived: () => Promise<void>) {
+  await expect(async () => {
+    await page.getByTestId('user-dropdown').hover();
+    await page.locator('.ant-dropdown-menu').getByText(item, { exact: true }).click({ timeout: 2000 });
+    await arrived();
+  }).toPass({ timeout: 20_000 });
+}

@@ -18,6 +18,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
+import { aesCipher, loadSecretKey } from './crypto/secrets.ts';
 import { systemClock, type Clock, type Deps } from './context.ts';
 import type { Database_ } from './db/database.ts';
 import { PUBLIC, describeRule, type RegisteredRoute } from './http/access.ts';
@@ -99,6 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     storage: options.storage ?? localFileStore(path.join(config.dataDir, 'files')),
     limiter,
     log: app.log,
+    cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
   };
 
   const routes: RegisteredRoute[] = [];

@@ -33,6 +33,10 @@ const schema = z.object({
   ACCOUNT_SECURITY_URL: z.string().default('/userCenter/accountSet'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  SECRET_KEY: z.string().min(32).optional(),
+  NODE_ENV: z.string().optional(),
+  ORDER_TIMEOUT_MINUTES: z.coerce.number().int().positive().default(30),
+  PAYMENT_SIMULATOR: bool.default(false),
 });
 
 export type Config = {
@@ -55,6 +59,12 @@ export type Config = {
   accountSecurityUrl: string;
   logLevel: string;
   webDist: string;
+  secretKey?: string;
+  production: boolean;
+  /** Unpaid orders older than this are closed by the order sweeper. */
+  orderTimeoutMs: number;
+  /** The development payment simulator: never on in production. */
+  paymentSimulator: boolean;
 };
 
 /** Reads the one configuration object from the environment; nothing else reads process.env. */
@@ -69,6 +79,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const oidcParts = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
   if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
     throw new Error('Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together');
+  }
+  if (e.PAYMENT_SIMULATOR && e.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: PAYMENT_SIMULATOR must not be on when NODE_ENV=production');
   }
   return {
     port: e.PORT,
@@ -97,5 +110,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accountSecurityUrl: e.ACCOUNT_SECURITY_URL,
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    secretKey: e.SECRET_KEY,
+    production: e.NODE_ENV === 'production',
+    orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,
+    paymentSimulator: e.PAYMENT_SIMULATOR,
   };
 }

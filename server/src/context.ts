@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
+import type { Cipher } from './crypto/secrets.ts';
 import type { Db, Dialect_ } from './db/database.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { FileStore } from './storage/file-store.ts';
@@ -18,6 +19,7 @@ export interface Deps {
   storage: FileStore;
   limiter: RateLimiter;
   log: FastifyBaseLogger;
+  cipher: Cipher;
 }
 
 export interface Actor {

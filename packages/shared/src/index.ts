@@ -9,3 +9,4 @@ export * from './api/system.ts';
 export * from './validation/index.ts';
 export * from './format.ts';
 export * from './api/catalogue.ts';
+export * from './api/team.ts';

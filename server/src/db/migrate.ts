@@ -3,6 +3,7 @@ import type { Database_ } from './database.ts';
 import type { MigrationContext } from './migrations/helpers.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_catalogue.ts';
+import * as m0003 from './migrations/0003_registration.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -10,6 +11,7 @@ type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationCo
 const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_foundation': m0001,
   '0002_catalogue': m0002,
+  '0003_registration': m0003,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

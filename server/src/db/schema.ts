@@ -228,15 +228,108 @@ export interface TeamsTable {
   id: Generated<number>;
   competitionId: number;
   teamNo: string;
-  name: string | null;
+  name: string;
+  individual: number;
   leaderId: number;
+  memberCount: Generated<number>;
+  joinCode: string;
   createdAt: string;
+  updatedAt: string;
 }
 
 export interface TeamMembersTable {
   teamId: number;
   userId: number;
   competitionId: number;
+  leader: number;
+  infoJson: string;
+  idCardEnc: string | null;
+  idCardMask: string | null;
+  createdAt: string;
+}
+
+export interface TeamTeachersTable {
+  id: Generated<number>;
+  teamId: number;
+  name: string;
+  phone: string | null;
+  organization: string | null;
+  title: string | null;
+  sort: number;
+}
+
+export interface TeamInvitationsTable {
+  id: Generated<number>;
+  teamId: number;
+  competitionId: number;
+  inviterId: number;
+  inviteeId: number;
+  status: number;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+export interface RegistersTable {
+  id: Generated<number>;
+  competitionId: number;
+  teamId: number;
+  userId: number;
+  status: number;
+  reason: string | null;
+  orderId: number | null;
+  attachmentsJson: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface RegisterFlowsTable {
+  id: Generated<number>;
+  registerId: number;
+  actorId: number | null;
+  action: string;
+  fromStatus: number | null;
+  toStatus: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  orderNo: string;
+  competitionId: number;
+  teamId: number;
+  userId: number;
+  amount: number;
+  payStatus: number;
+  payMethod: number | null;
+  tradeNo: string | null;
+  payerOrg: string | null;
+  voucher: string | null;
+  paidAt: string | null;
+  closedAt: string | null;
+  refundedAt: string | null;
+  refundReason: string | null;
+  refundFlag: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PaymentConfigsTable {
+  method: number;
+  enable: number;
+  settingsJson: string;
+  updatedAt: string;
+}
+
+export interface PaymentNotificationsTable {
+  id: Generated<number>;
+  channel: number;
+  orderNo: string | null;
+  tradeNo: string | null;
+  amount: number | null;
+  outcome: string;
+  body: string;
+  ip: string | null;
   createdAt: string;
 }
 
@@ -261,4 +354,11 @@ export interface DB {
   questionFiles: QuestionFilesTable;
   teams: TeamsTable;
   teamMembers: TeamMembersTable;
+  teamTeachers: TeamTeachersTable;
+  teamInvitations: TeamInvitationsTable;
+  registers: RegistersTable;
+  registerFlows: RegisterFlowsTable;
+  orders: OrdersTable;
+  paymentConfigs: PaymentConfigsTable;
+  paymentNotifications: PaymentNotificationsTable;
 }

@@ -142,26 +142,4 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     .addColumn('sort', 'integer', (c) => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('question_files_pk', ['question_id', 'file_key'])
     .execute();
-
-  // Teams and their members; the registration capability adds the rest of their columns.
-  await db.schema
-    .createTable('teams')
-    .addColumn('id', 'integer', (c) => idColumn(c, ctx))
-    .addColumn('competition_id', 'integer', (c) => c.notNull().references('competitions.id').onDelete('cascade'))
-    .addColumn('team_no', 'varchar(30)', (c) => c.notNull().unique())
-    .addColumn('name', 'varchar(100)')
-    .addColumn('leader_id', 'integer', (c) => c.notNull().references('users.id'))
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('teams_competition').on('teams').column('competition_id').execute();
-  await db.schema
-    .createTable('team_members')
-    .addColumn('team_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-    .addColumn('competition_id', 'integer', (c) => c.notNull().references('competitions.id').onDelete('cascade'))
-    .addColumn('created_at', 'varchar(30)', (c) => c.notNull())
-    .addPrimaryKeyConstraint('team_members_pk', ['team_id', 'user_id'])
-    .execute();
-  // A user is in at most one team per competition.
-  await db.schema.createIndex('team_members_one_team').on('team_members').columns(['competition_id', 'user_id']).unique().execute();
 }
