@@ -29,7 +29,11 @@ import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './limits/
 import { authRoutes, oidcRoutes } from './modules/auth/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { competitionRoutes } from './modules/competitions/routes.ts';
+import { orderRoutes } from './modules/orders/routes.ts';
+import { closeExpiredOrders } from './modules/orders/service.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
+import { registrationRoutes } from './modules/registrations/routes.ts';
+import { teamRoutes } from './modules/teams/routes.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
@@ -120,7 +124,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     }
     app.log.debug({ routes: routes.map((r) => `${r.method} ${r.url} ${describeRule(r.rule)}`) }, 'routes');
   });
+  // Unpaid orders past the timeout are closed every minute.
+  const sweeper = setInterval(() => {
+    closeExpiredOrders(deps).catch((err) => app.log.error({ err }, 'closing expired orders failed'));
+  }, 60_000);
+  sweeper.unref();
   app.addHook('onClose', async () => {
+    clearInterval(sweeper);
     await limiter.close();
   });
 
@@ -212,6 +222,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   catalogueRoutes(app);
   competitionRoutes(app);
   questionRoutes(app);
+  teamRoutes(app);
+  registrationRoutes(app);
+  orderRoutes(app);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),
   );

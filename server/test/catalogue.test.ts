@@ -1,17 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, Client, DATABASES, body, createTestApp, loggedIn, registerUser, type TestApp } from './helpers.ts';
-
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-export function multipart(filename: string, content: Buffer) {
-  const boundary = '----contest' + Math.random().toString(16).slice(2);
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { ADMIN_PASSWORD, Client, DATABASES, PNG, body, createTestApp, loggedIn, multipart, registerUser, type TestApp } from './helpers.ts';
 
 describe.each(DATABASES)('types, brands, navigation and organisations on %s', (kind) => {
   let t: TestApp;

@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, registerUser, type Client, type TestApp } from './helpers.ts';
-
-/** Makes `username` an organiser of a new organisation through the partner workflow. */
-async function organiser(t: TestApp, admin: Client, username: string, orgName: string) {
-  await registerUser(t.app, username);
-  const client = await loggedIn(t.app, username);
-  const id = body(await client.post('/api/competition/partner/apply', { name: orgName, kind: 'school', contactName: '老师', contactPhone: '13800138000' })).data.id;
-  await admin.put(`/api/competition/partner/audit/${id}`, { approve: true });
-  return loggedIn(t.app, username);
-}
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser as organiser, registerUser, type Client, type TestApp } from './helpers.ts';
 
 describe.each(DATABASES)('competitions on %s', (kind) => {
   let t: TestApp;

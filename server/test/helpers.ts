@@ -136,3 +136,72 @@ export async function loggedIn(app: FastifyInstance, username: string, password 
 }
 
 export const body = (res: LightMyRequestResponse) => res.json() as { status: number; message: string; data: any };
+
+/** Makes `username` an organiser of a new organisation through the partner workflow. */
+export async function makeOrganiser(t: TestApp, admin: Client, username: string, orgName: string) {
+  await registerUser(t.app, username);
+  const client = await loggedIn(t.app, username);
+  const id = body(await client.post('/api/competition/partner/apply', { name: orgName, kind: 'school', contactName: '老师', contactPhone: '13800138000' })).data.id;
+  const res = await admin.put(`/api/competition/partner/audit/${id}`, { approve: true });
+  if (res.statusCode !== 200) throw new Error(`partner audit failed: ${res.body}`);
+  return loggedIn(t.app, username);
+}
+
+/** The REG_SET fields most tests use: name and ID number required, phone optional, region required. */
+export const REG_FIELD_LIST = [
+  { label: '姓名', name: 'userName', otherParams: { required: true } },
+  { label: '身份证号', name: 'idCardNo', otherParams: { required: true } },
+  { label: '手机号', name: 'tel', otherParams: { required: false } },
+  { label: '地区', name: 'region', otherParams: { required: true } },
+];
+
+/**
+ * An online competition of the organiser's organisation, approved by the administrator, with its REG_SET preset
+ * enabled. Registration runs from 2026-03-10 to 2026-04-10 (Beijing time) unless overridden.
+ */
+export async function onlineCompetition(admin: Client, organiser: Client, overrides: Record<string, unknown> = {}, fieldList: object[] = REG_FIELD_LIST) {
+  let brandId = overrides.brandId as number | undefined;
+  if (!brandId) {
+    const brands = body(await admin.get('/api/competition/brand/public/page?limit=1')).data.list as { id: number }[];
+    brandId = brands[0]?.id ?? body(await admin.post('/api/competition/brand/', { name: '测试品牌', shortName: '测试' })).data.id;
+  }
+  const res = await organiser.post('/api/competition/', {
+    name: `测试竞赛${randomBytes(3).toString('hex')}`,
+    brandId,
+    regStartTime: '2026-03-10T00:00:00+08:00',
+    regEndTime: '2026-04-10T00:00:00+08:00',
+    endTime: '2026-06-30T00:00:00+08:00',
+    minMembers: 1,
+    maxMembers: 3,
+    maxTeachers: 2,
+    fee: 0,
+    ...overrides,
+  });
+  if (res.statusCode !== 200) throw new Error(`create competition failed: ${res.body}`);
+  const id = body(res).data.id as number;
+  await organiser.put(`/api/competition/publish/${id}`);
+  const audit = await admin.put(`/api/competition/audit/${id}`);
+  if (audit.statusCode !== 200) throw new Error(`audit failed: ${audit.body}`);
+  const presets = body(await organiser.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[];
+  const reg = presets.find((p) => p.menuCode === 'REG_SET')!;
+  const preset = await organiser.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList });
+  if (preset.statusCode !== 200) throw new Error(`preset failed: ${preset.body}`);
+  return id;
+}
+
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** A multipart body with one file field, as a browser's upload sends it. */
+export function multipart(filename: string, content: Buffer, type = 'image/png') {
+  const boundary = '----contest' + Math.random().toString(16).slice(2);
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

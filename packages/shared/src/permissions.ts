@@ -99,6 +99,9 @@ export const ACTION_CODES = {
   brandEdit: 'competition:brand:edit',
   competitionEdit: 'competition:competition:edit',
   competitionAudit: 'competition:competition:audit',
+  registerAudit: 'payment:register:audit',
+  orderEdit: 'order:order:edit',
+  paymentEdit: 'payment:config:edit',
 } as const;
 
 export const ACTION_TITLES: Record<string, string> = {
@@ -110,6 +113,9 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.brandEdit]: '修改竞赛品牌与品牌导航',
   [ACTION_CODES.competitionEdit]: '创建、修改、提交与上下线本组织的竞赛',
   [ACTION_CODES.competitionAudit]: '审核竞赛',
+  [ACTION_CODES.registerAudit]: '审核本组织竞赛的报名',
+  [ACTION_CODES.orderEdit]: '确认收款、集体缴费与退款',
+  [ACTION_CODES.paymentEdit]: '修改支付配置',
 };
 
 export const ALL_PERMISSION_CODES: string[] = [
@@ -150,6 +156,8 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
       'bdrace:competition',
       'competition:competition:menu',
       ACTION_CODES.competitionEdit,
+      ACTION_CODES.registerAudit,
+      ACTION_CODES.orderEdit,
       ...groupCodes('bdrace:register', 'bdrace:financial', 'bdrace:review', 'bdrace:message'),
     ],
   },

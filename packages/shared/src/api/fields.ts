@@ -19,3 +19,5 @@ export const isoTime = z.iso.datetime({ offset: true, error: '时间格式不正
 export const html = (label: string) =>
   z.preprocess((v) => (v === '' ? null : v), z.string().max(200_000, `${label}内容过长`).nullable().optional());
 
+export const requiredFileUri = (message: string) =>
+  z.string({ error: message }).min(1, message).max(200).regex(/^[a-z0-9-]+\/[0-9a-f-]+$/, '文件无效，请重新上传');

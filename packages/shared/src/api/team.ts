@@ -4,7 +4,7 @@ import { isCityOf, isProvince } from '../regions.ts';
 import { isValidPhone, validateIdCard } from '../validation/index.ts';
 import type { PresetField, RegFieldName } from './catalogue.ts';
 import { pageQuery } from './common.ts';
-import { fileUri, requiredText, text } from './fields.ts';
+import { requiredFileUri, requiredText, text } from './fields.ts';
 
 // ---- Registration form (REG_SET preset) -----------------------------------------------------------------------
 
@@ -292,10 +292,10 @@ export type OrderListQuery = z.infer<typeof orderListQuery>;
 export const batchPaymentBody = z.strictObject({
   ids: z.array(z.number().int().positive()).min(1, '请选择订单').max(500, '一次最多500个订单'),
   payerOrg: requiredText(200, '缴费单位'),
-  voucher: fileUri.refine((v) => Boolean(v), '请上传缴费凭证'),
+  voucher: requiredFileUri('请上传缴费凭证'),
 });
 export const refundBody = z.strictObject({ reason: requiredText(500, '退款原因') });
 export const voucherBody = z.strictObject({
   payMethod: z.union([z.literal(4), z.literal(5), z.literal(6)], { error: '请选择转账方式' }),
-  voucher: fileUri.refine((v) => Boolean(v), '请上传转账凭证'),
+  voucher: requiredFileUri('请上传转账凭证'),
 });

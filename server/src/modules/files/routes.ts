@@ -49,6 +49,19 @@ export function fileRoutes(app: App, deps: Deps) {
     (req) => upload(req, req.query.purpose),
   );
 
+  // Registration attachments and transfer vouchers: private files the participant uploads.
+  app.post(
+    '/api/file/upload/document',
+    { config: { rule: USER }, schema: { tags: ['file'], querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment或voucher' }) }) } },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
+      const max = deps.config.documentMaxBytes;
+      const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
+      if (!part) throw badRequest('请选择要上传的文件', { file: '请选择要上传的文件' });
+      return ok(await service.uploadDocument(req.ctx, part.file, part.filename, req.query.purpose, max), '上传成功');
+    },
+  );
+
   app.get(
     '/api/file/common/download',
     {

@@ -18,22 +18,28 @@ async function head(ctx: Ctx, key: string, n: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Stores an image the user uploaded; the type is judged by content, not by the name or header sent. */
-export async function uploadImage(ctx: Ctx, content: Readable, originalName: string, purpose: ImagePurpose, maxBytes: number) {
+const DOCUMENT_SIGNATURES = [
+  ...IMAGE_SIGNATURES.filter((s) => s.mime !== 'image/gif'),
+  { mime: 'application/pdf', test: (b: Buffer) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+];
+export const DOCUMENT_PURPOSES = ['attachment', 'voucher'] as const;
+export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
+
+async function store(ctx: Ctx, content: Readable, originalName: string, o: {
+  purpose: string; maxBytes: number; kinds: typeof IMAGE_SIGNATURES; tooLarge: string; wrongType: string; visibility: 'public' | 'private';
+}) {
   let stored;
   try {
-    stored = await ctx.storage.put(content, { prefix: purpose, maxBytes });
+    stored = await ctx.storage.put(content, { prefix: o.purpose, maxBytes: o.maxBytes });
   } catch (err) {
-    if (err instanceof FileTooLargeError) {
-      throw new AppError(413, `图片不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
-    }
+    if (err instanceof FileTooLargeError) throw new AppError(413, o.tooLarge);
     throw err;
   }
   const first = stored.size > 0 ? await head(ctx, stored.key, 12) : Buffer.alloc(0);
-  const kind = IMAGE_SIGNATURES.find((s) => s.test(first));
+  const kind = o.kinds.find((s) => s.test(first));
   if (!kind) {
     await ctx.storage.delete(stored.key);
-    throw new AppError(415, '只能上传PNG、JPEG、GIF或WEBP格式的图片');
+    throw new AppError(415, o.wrongType);
   }
   await repo.insertFile(ctx.db, {
     key: stored.key,
@@ -42,17 +48,63 @@ export async function uploadImage(ctx: Ctx, content: Readable, originalName: str
     size: stored.size,
     sha256: stored.sha256,
     ownerId: ctx.actor!.userId,
-    visibility: 'public',
-    purpose,
+    visibility: o.visibility,
+    purpose: o.purpose,
     createdAt: ctx.clock.now().toISOString(),
   });
-  return { fileUri: stored.key, size: stored.size };
+  return { fileUri: stored.key, size: stored.size, name: originalName.slice(0, 255) };
+}
+
+/** Registration attachments and payment vouchers: PDF or pictures, private to the uploader and those the record grants. */
+export function uploadDocument(ctx: Ctx, content: Readable, originalName: string, purpose: DocumentPurpose, maxBytes: number) {
+  return store(ctx, content, originalName, {
+    purpose,
+    maxBytes,
+    kinds: DOCUMENT_SIGNATURES,
+    tooLarge: `文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`,
+    wrongType: '只能上传PDF、PNG或JPEG格式的文件',
+    visibility: 'private',
+  });
+}
+
+/** A reference in a record must name a file of the right kind that the caller uploaded. */
+export async function assertOwnFile(ctx: Ctx, field: string, key: string, purpose: string) {
+  const file = await repo.findFile(ctx.db, key);
+  if (!file || file.ownerId !== ctx.actor?.userId || file.purpose !== purpose) {
+    throw new AppError(400, '文件无效，请重新上传', { [field]: '文件无效，请重新上传' });
+  }
+  return file;
+}
+
+/**
+ * Who else may read a private file: each module that points records at private files says so for its purpose
+ * (the organisers of a registration may read its attachments, finance may read a voucher).
+ */
+export type PrivateReader = (ctx: Ctx, key: string) => Promise<boolean>;
+const privateReaders = new Map<string, PrivateReader>();
+export function grantPrivateReads(purpose: string, reader: PrivateReader) {
+  privateReaders.set(purpose, reader);
+}
+
+/** Stores an image the user uploaded; the type is judged by content, not by the name or header sent. */
+export function uploadImage(ctx: Ctx, content: Readable, originalName: string, purpose: ImagePurpose, maxBytes: number) {
+  return store(ctx, content, originalName, {
+    purpose,
+    maxBytes,
+    kinds: IMAGE_SIGNATURES,
+    tooLarge: `图片不能超过${Math.round(maxBytes / 1024 / 1024)}MB`,
+    wrongType: '只能上传PNG、JPEG、GIF或WEBP格式的图片',
+    visibility: 'public',
+  }).then(({ fileUri, size }) => ({ fileUri, size }));
 }
 
 /** The file row behind a download, if the caller may read it. */
 export async function readableFile(ctx: Ctx, key: string) {
   const file = await repo.findFile(ctx.db, key);
   // A private file the caller may not read answers exactly like a missing one.
-  if (!file || (file.visibility !== 'public' && file.ownerId !== ctx.actor?.userId)) throw notFound('文件不存在');
-  return file;
+  if (!file) throw notFound('文件不存在');
+  if (file.visibility === 'public' || (ctx.actor && file.ownerId === ctx.actor.userId)) return file;
+  const reader = privateReaders.get(file.purpose);
+  if (ctx.actor && reader && (await reader(ctx, key))) return file;
+  throw notFound('文件不存在');
 }

@@ -1,0 +1,109 @@
+import { PAY_STATUS, type Order, type OrderListQuery } from '@contest/shared';
+import type { Updateable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { OrdersTable } from '../../db/schema.ts';
+import { contains } from '../../db/like.ts';
+
+const base = (db: Db) =>
+  db
+    .selectFrom('orders as o')
+    .innerJoin('competitions as c', 'c.id', 'o.competitionId')
+    .innerJoin('teams as t', 't.id', 'o.teamId')
+    .innerJoin('users as u', 'u.id', 'o.userId')
+    .select([
+      'o.id',
+      'o.orderNo',
+      'o.competitionId',
+      'c.name as competitionName',
+      'c.orgId',
+      'o.teamId',
+      't.teamNo',
+      't.name as teamName',
+      'o.userId',
+      'u.username',
+      'o.amount',
+      'o.payStatus',
+      'o.payMethod',
+      'o.tradeNo',
+      'o.payerOrg',
+      'o.voucher',
+      'o.paidAt',
+      'o.closedAt',
+      'o.refundedAt',
+      'o.refundReason',
+      'o.refundFlag',
+      'o.createdAt',
+    ]);
+
+type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
+export type OrderWithOrg = Order & { orgId: number };
+
+const toOrder = ({ refundFlag, ...r }: Row): OrderWithOrg => ({
+  ...r,
+  refundFlag: refundFlag === 1,
+  competitionVisible: r.payStatus === PAY_STATUS.paid,
+});
+
+export async function findOrder(db: Db, id: number): Promise<OrderWithOrg | undefined> {
+  const r = await base(db).where('o.id', '=', id).executeTakeFirst();
+  return r && toOrder(r);
+}
+
+export async function findOrderByNo(db: Db, orderNo: string): Promise<OrderWithOrg | undefined> {
+  const r = await base(db).where('o.orderNo', '=', orderNo).executeTakeFirst();
+  return r && toOrder(r);
+}
+
+/** The team's current order: the open one, else the paid one, else the latest. */
+export async function currentOrderOfTeam(db: Db, teamId: number): Promise<OrderWithOrg | undefined> {
+  const rows = await base(db).where('o.teamId', '=', teamId).orderBy('o.id', 'desc').execute();
+  const pick = rows.find((r) => r.payStatus === PAY_STATUS.unpaid) ?? rows.find((r) => r.payStatus === PAY_STATUS.paid) ?? rows[0];
+  return pick && toOrder(pick);
+}
+
+export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: number; orgId?: number | null }) {
+  let query = base(db);
+  if (scope.userId !== undefined) {
+    const userId = scope.userId;
+    // A member sees the orders of every team they are in, whoever placed them.
+    query = query.where((eb) => eb.exists(eb.selectFrom('teamMembers as m').select('m.userId').whereRef('m.teamId', '=', 'o.teamId').where('m.userId', '=', userId)));
+  }
+  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
+  if (q.competitionId) query = query.where('o.competitionId', '=', q.competitionId);
+  if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
+  if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
+  if (q.keyword) {
+    const k = contains(q.keyword);
+    query = query.where((eb) => eb.or([eb('o.orderNo', 'like', k), eb('t.teamNo', 'like', k), eb('t.name', 'like', k), eb('u.username', 'like', k)]));
+  }
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('o.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { list: rows.map(toOrder), total: Number(total) };
+}
+
+export async function insertOrder(db: Db, v: { orderNo: string; competitionId: number; teamId: number; userId: number; amount: number; now: string }) {
+  const row = await db
+    .insertInto('orders')
+    .values({ orderNo: v.orderNo, competitionId: v.competitionId, teamId: v.teamId, userId: v.userId, amount: v.amount, payStatus: PAY_STATUS.unpaid, createdAt: v.now, updatedAt: v.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Moves an order between states only from the expected one; false when another request got there first. */
+export async function transition(db: Db, id: number, from: number, values: Updateable<OrdersTable> & { payStatus?: number }): Promise<boolean> {
+  const r = await db.updateTable('orders').set(values).where('id', '=', id).where('payStatus', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function closeExpired(db: Db, createdBefore: string, now: string): Promise<number> {
+  const r = await db
+    .updateTable('orders')
+    .set({ payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now })
+    .where('payStatus', '=', PAY_STATUS.unpaid)
+    .where('createdAt', '<', createdBefore)
+    // An order whose payer has sent a transfer voucher waits for finance, however long that takes.
+    .where('voucher', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}

@@ -1,0 +1,68 @@
+import { PAY_METHOD_TEXT, PAY_STATUS_TEXT, batchPaymentBody, fenToYuan, idParam, orderListQuery, refundBody, voucherBody, type Order } from '@contest/shared';
+import { z } from 'zod';
+import { USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { ok, page } from '../../http/reply.ts';
+import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import * as service from './service.ts';
+
+const MENU = perm('order:order:menu');
+const EDIT = perm(service.FINANCE_EDIT);
+
+const EXPORT_COLUMNS: Column<Order>[] = [
+  { header: '订单号', value: (o) => o.orderNo, width: 24 },
+  { header: '竞赛', value: (o) => o.competitionName, width: 30 },
+  { header: '队伍编号', value: (o) => o.teamNo },
+  { header: '队伍名称', value: (o) => o.teamName, width: 24 },
+  { header: '下单人', value: (o) => o.username },
+  { header: '金额（元）', value: (o) => fenToYuan(o.amount) },
+  { header: '状态', value: (o) => PAY_STATUS_TEXT[o.payStatus] ?? '' },
+  { header: '支付方式', value: (o) => (o.payMethod ? (PAY_METHOD_TEXT[o.payMethod] ?? '') : '') },
+  { header: '缴费单位', value: (o) => o.payerOrg, width: 24 },
+  { header: '交易号', value: (o) => o.tradeNo, width: 28 },
+  { header: '下单时间', value: (o) => beijingTime(o.createdAt), width: 20 },
+  { header: '支付时间', value: (o) => beijingTime(o.paidAt), width: 20 },
+  { header: '退款原因', value: (o) => o.refundReason, width: 24 },
+];
+
+const strip = <T extends { orgId: number }>({ orgId: _o, ...rest }: T) => rest;
+
+export function orderRoutes(app: App) {
+  const tags = ['order'];
+
+  app.get('/api/order/person/page', { config: { rule: USER }, schema: { tags, querystring: orderListQuery } }, async (req) => {
+    const { list, total } = await service.listPerson(req.ctx, req.query);
+    return page(list.map(strip), total, req.query);
+  });
+  app.get('/api/order/list', { config: { rule: MENU }, schema: { tags, querystring: orderListQuery } }, async (req, reply) => {
+    const q = req.query.export ? { ...req.query, page: 1, limit: 10_000 } : req.query;
+    const { list, total } = await service.listManage(req.ctx, q);
+    if (req.query.export) return sendXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, list.map(strip));
+    return page(list.map(strip), total, req.query);
+  });
+  app.put('/api/order/batch/payment', { config: { rule: EDIT }, schema: { tags, body: batchPaymentBody } }, async (req) => {
+    const result = await service.batchPayment(req.ctx, req.body);
+    return ok(result, `已确认${result.paid.length}个订单缴费${result.skipped.length ? `，${result.skipped.length}个订单不是待支付状态，已跳过` : ''}`);
+  });
+  app.get('/api/order/getOrderByTeamNo/:teamNo', { config: { rule: USER }, schema: { tags, params: z.object({ teamNo: z.string().max(30) }) } }, async (req) =>
+    ok(strip(await service.byTeamNo(req.ctx, req.params.teamNo))),
+  );
+  app.post('/api/order/team/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.reopen(req.ctx, req.params.id), '订单已创建'));
+  app.put('/api/order/close/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => {
+    await service.close(req.ctx, req.params.id);
+    return ok(null, '订单已关闭');
+  });
+  app.put('/api/order/voucher/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: voucherBody } }, async (req) => {
+    await service.submitVoucher(req.ctx, req.params.id, req.body);
+    return ok(null, '转账凭证已提交，请等待财务确认');
+  });
+  app.put('/api/order/confirm/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.confirm(req.ctx, req.params.id);
+    return ok(null, '已确认收款');
+  });
+  app.put('/api/order/refund/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: refundBody } }, async (req) => {
+    await service.refund(req.ctx, req.params.id, req.body.reason);
+    return ok(null, '已退款');
+  });
+  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(strip(await service.readableOrder(req.ctx, req.params.id))));
+}

@@ -1,0 +1,153 @@
+import { randomInt } from 'node:crypto';
+import { ACTION_CODES, PAY_STATUS, type OrderListQuery } from '@contest/shared';
+import type { Ctx } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { writeAudit } from '../audit-log/repo.ts';
+import { seesAll } from '../competitions/service.ts';
+import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
+import * as repo from './repo.ts';
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** Order numbers read as the time they were made (Beijing time) plus six random digits, as gateways expect. */
+export function newOrderNo(now: Date): string {
+  const t = new Date(now.getTime() + 8 * 3600_000);
+  const stamp = `${t.getUTCFullYear()}${pad(t.getUTCMonth() + 1)}${pad(t.getUTCDate())}${pad(t.getUTCHours())}${pad(t.getUTCMinutes())}${pad(t.getUTCSeconds())}`;
+  return `${stamp}${pad(randomInt(1_000_000), 6)}`;
+}
+
+/** Opens the team's order for the competition's fee; the partial unique index keeps it to one open order. */
+export async function openOrder(ctx: Ctx, db: Db, v: { competitionId: number; teamId: number; amount: number }) {
+  return repo.insertOrder(db, { ...v, orderNo: newOrderNo(ctx.clock.now()), userId: ctx.actor!.userId, now: ctx.clock.now().toISOString() });
+}
+
+const isFinance = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has('order:order:menu'));
+
+/** An order the caller may read: a member of its team, or finance of its organisation (or the platform). */
+export async function readableOrder(ctx: Ctx, id: number) {
+  const order = await repo.findOrder(ctx.db, id);
+  if (!order) throw notFound('订单不存在');
+  if (isFinance(ctx) && (seesAll(ctx) || order.orgId === ctx.actor!.orgId)) return order;
+  const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', order.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  if (!member) throw notFound('订单不存在');
+  return order;
+}
+
+/** An order finance may act on. */
+async function managedOrder(ctx: Ctx, id: number) {
+  const order = await repo.findOrder(ctx.db, id);
+  if (!order || (!seesAll(ctx) && order.orgId !== ctx.actor!.orgId)) throw notFound('订单不存在');
+  return order;
+}
+
+export const listPerson = (ctx: Ctx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { userId: ctx.actor!.userId });
+export const listManage = (ctx: Ctx, q: OrderListQuery) => repo.listOrders(ctx.db, q, seesAll(ctx) ? {} : { orgId: ctx.actor!.orgId });
+
+export async function byTeamNo(ctx: Ctx, teamNo: string) {
+  const team = await ctx.db.selectFrom('teams').select('id').where('teamNo', '=', teamNo).executeTakeFirst();
+  const order = team && (await repo.currentOrderOfTeam(ctx.db, team.id));
+  if (!order) throw notFound('该队伍没有订单');
+  return readableOrder(ctx, order.id);
+}
+
+/** A member places a new order after the last one was closed. */
+export async function reopen(ctx: Ctx, teamId: number) {
+  const team = await ctx.db
+    .selectFrom('teams as t')
+    .innerJoin('competitions as c', 'c.id', 't.competitionId')
+    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 't.id').on('m.userId', '=', ctx.actor!.userId))
+    .select(['t.id', 't.competitionId', 'c.fee', 'c.regEndTime'])
+    .where('t.id', '=', teamId)
+    .executeTakeFirst();
+  if (!team) throw notFound('队伍不存在');
+  if (team.fee <= 0) throw conflict('该竞赛无需缴费');
+  if (ctx.clock.now().toISOString() > team.regEndTime) throw conflict('报名已截止，不能再下单');
+  const current = await repo.currentOrderOfTeam(ctx.db, teamId);
+  if (current?.payStatus === PAY_STATUS.paid) throw conflict('该队伍已缴费');
+  if (current?.payStatus === PAY_STATUS.unpaid) throw conflict('已有待支付的订单，请先完成或关闭它');
+  try {
+    const id = await ctx.db.transaction().execute(async (trx) => {
+      const orderId = await openOrder(ctx, trx, { competitionId: team.competitionId, teamId, amount: team.fee });
+      await trx.updateTable('registers').set({ orderId, updatedAt: ctx.clock.now().toISOString() }).where('teamId', '=', teamId).execute();
+      return orderId;
+    });
+    return { id };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('已有待支付的订单，请先完成或关闭它');
+    throw err;
+  }
+}
+
+export async function close(ctx: Ctx, id: number) {
+  const order = await readableOrder(ctx, id);
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now }))) {
+    throw conflict('只有待支付的订单可以关闭');
+  }
+}
+
+/** The payer of an offline transfer (ICBC, CCB, other) uploads the voucher; finance then confirms. */
+export async function submitVoucher(ctx: Ctx, id: number, body: { payMethod: number; voucher: string }) {
+  const order = await readableOrder(ctx, id);
+  await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payMethod: body.payMethod, voucher: body.voucher, updatedAt: now }))) {
+    throw conflict('只有待支付的订单可以上传凭证');
+  }
+}
+
+/** Finance confirms an offline transfer. */
+export async function confirm(ctx: Ctx, id: number) {
+  const order = await managedOrder(ctx, id);
+  if (!order.voucher) throw conflict('付款人尚未上传转账凭证');
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, paidAt: now, updatedAt: now }))) {
+    throw conflict('只有待支付的订单可以确认收款');
+  }
+  await writeAudit(ctx, { action: 'order.confirm', entity: 'order', entityId: id, before: order, after: { payStatus: PAY_STATUS.paid } });
+}
+
+export async function refund(ctx: Ctx, id: number, reason: string) {
+  const order = await managedOrder(ctx, id);
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.paid, { payStatus: PAY_STATUS.refunded, refundedAt: now, refundReason: reason, updatedAt: now }))) {
+    throw conflict('只有已支付的订单可以退款');
+  }
+  await writeAudit(ctx, { action: 'order.refund', entity: 'order', entityId: id, before: order, after: { payStatus: PAY_STATUS.refunded, refundReason: reason } });
+}
+
+/** Collective payment: an organisation paid for many teams at once. Orders not open (or not ours) are skipped. */
+export async function batchPayment(ctx: Ctx, body: { ids: number[]; payerOrg: string; voucher: string }) {
+  await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
+  const now = ctx.clock.now().toISOString();
+  const paid: number[] = [];
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const id of [...new Set(body.ids)]) {
+      const order = await repo.findOrder(trx, id);
+      if (!order || (!seesAll(ctx) && order.orgId !== ctx.actor!.orgId)) continue;
+      const values = { payStatus: PAY_STATUS.paid, payMethod: 3, payerOrg: body.payerOrg, voucher: body.voucher, paidAt: now, updatedAt: now };
+      if (await repo.transition(trx, id, PAY_STATUS.unpaid, values)) paid.push(id);
+    }
+    await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids: paid, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
+  });
+  return { paid, skipped: body.ids.filter((id) => !paid.includes(id)) };
+}
+
+/** Closes unpaid orders older than the configured timeout; run by the scheduler. */
+export async function closeExpiredOrders(deps: Pick<Ctx, 'db' | 'clock' | 'config'>) {
+  const now = deps.clock.now();
+  return repo.closeExpired(deps.db, new Date(now.getTime() - deps.config.orderTimeoutMs).toISOString(), now.toISOString());
+}
+
+export const FINANCE_EDIT = ACTION_CODES.orderEdit;
+
+// Finance of the competition's organisation, and the team's members, may read a transfer voucher.
+grantPrivateReads('voucher', async (ctx, key) => {
+  const orders = await ctx.db.selectFrom('orders').select('id').where('voucher', '=', key).execute();
+  for (const o of orders) {
+    if (await readableOrder(ctx, o.id).then(() => true, () => false)) return true;
+  }
+  return false;
+});

@@ -1,0 +1,105 @@
+import type { Register, RegisterFlow, RegisterListQuery } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
+
+export async function insertRegister(db: Db, v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; now: string }) {
+  const row = await db
+    .insertInto('registers')
+    .values({ competitionId: v.competitionId, teamId: v.teamId, userId: v.userId, status: 0, orderId: v.orderId, attachmentsJson: JSON.stringify(v.attachments), createdAt: v.now, updatedAt: v.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertFlow(db: Db, v: { registerId: number; actorId: number; action: RegisterFlow['action']; fromStatus: number | null; toStatus: number; reason: string | null; now: string }) {
+  await db
+    .insertInto('registerFlows')
+    .values({ registerId: v.registerId, actorId: v.actorId, action: v.action, fromStatus: v.fromStatus, toStatus: v.toStatus, reason: v.reason, createdAt: v.now })
+    .execute();
+}
+
+/** Moves a registration between review states only from the expected one. */
+export async function transition(db: Db, id: number, from: number, to: number, v: { reason: string | null; now: string }): Promise<boolean> {
+  const r = await db.updateTable('registers').set({ status: to, reason: v.reason, updatedAt: v.now }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+const base = (db: Db) =>
+  db
+    .selectFrom('registers as r')
+    .innerJoin('teams as t', 't.id', 'r.teamId')
+    .innerJoin('competitions as c', 'c.id', 'r.competitionId')
+    .innerJoin('users as u', 'u.id', 'r.userId')
+    .leftJoin('orders as o', 'o.id', 'r.orderId')
+    .select([
+      'r.id',
+      'r.competitionId',
+      'c.name as competitionName',
+      'c.orgId',
+      'r.teamId',
+      't.teamNo',
+      't.name as teamName',
+      't.individual',
+      't.memberCount as memberNum',
+      'r.userId',
+      'u.username',
+      'r.status',
+      'r.reason',
+      'r.orderId',
+      'o.payStatus',
+      'r.attachmentsJson',
+      'r.createdAt',
+      'r.updatedAt',
+    ]);
+type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
+export type RegisterWithOrg = Register & { orgId: number };
+
+async function withAttachments(db: Db, rows: Row[]): Promise<RegisterWithOrg[]> {
+  const keys = [...new Set(rows.flatMap((r) => JSON.parse(r.attachmentsJson) as string[]))];
+  const files = keys.length ? await db.selectFrom('files').select(['key', 'originalName', 'size']).where('key', 'in', keys).execute() : [];
+  const byKey = new Map(files.map((f) => [f.key, f]));
+  return rows.map(({ attachmentsJson, individual, ...r }) => ({
+    ...r,
+    individual: individual === 1,
+    payStatus: r.payStatus ?? null,
+    attachments: (JSON.parse(attachmentsJson) as string[]).flatMap((k) => {
+      const f = byKey.get(k);
+      return f ? [{ fileUri: k, name: f.originalName, size: f.size }] : [];
+    }),
+  }));
+}
+
+export async function findRegister(db: Db, id: number) {
+  const row = await base(db).where('r.id', '=', id).executeTakeFirst();
+  return row && (await withAttachments(db, [row]))[0];
+}
+
+export async function findRegisterOfTeam(db: Db, teamId: number) {
+  const row = await base(db).where('r.teamId', '=', teamId).executeTakeFirst();
+  return row && (await withAttachments(db, [row]))[0];
+}
+
+export async function listRegisters(db: Db, q: RegisterListQuery, orgId: number | null | undefined, max = q.limit) {
+  let query = base(db);
+  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
+  if (q.status !== undefined) query = query.where('r.status', '=', q.status);
+  if (q.keyword) {
+    const k = contains(q.keyword);
+    query = query.where((eb) => eb.or([eb('t.teamNo', 'like', k), eb('t.name', 'like', k), eb('u.username', 'like', k)]));
+  }
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('r.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
+  return { list: await withAttachments(db, rows), total: Number(total) };
+}
+
+export async function listFlows(db: Db, registerId: number): Promise<RegisterFlow[]> {
+  const rows = await db
+    .selectFrom('registerFlows as f')
+    .leftJoin('users as u', 'u.id', 'f.actorId')
+    .select(['f.id', 'f.action', 'u.username', 'f.fromStatus', 'f.toStatus', 'f.reason', 'f.createdAt'])
+    .where('f.registerId', '=', registerId)
+    .orderBy('f.id')
+    .execute();
+  return rows.map(({ username, action, ...r }) => ({ ...r, action: action as RegisterFlow['action'], actorName: username ?? '已删除用户' }));
+}

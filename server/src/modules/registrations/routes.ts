@@ -1,0 +1,43 @@
+import { PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, attachmentsQuery, idParam, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
+import { z } from 'zod';
+import { USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { ok, page } from '../../http/reply.ts';
+import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import * as service from './service.ts';
+
+const MENU = perm('payment:register:menu');
+const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
+
+const EXPORT_COLUMNS: Column<Register>[] = [
+  { header: '报名编号', value: (r) => r.id, width: 10 },
+  { header: '竞赛', value: (r) => r.competitionName, width: 30 },
+  { header: '队伍编号', value: (r) => r.teamNo },
+  { header: '队伍名称', value: (r) => r.teamName, width: 24 },
+  { header: '参赛方式', value: (r) => (r.individual ? '个人' : '团队') },
+  { header: '人数', value: (r) => r.memberNum, width: 8 },
+  { header: '报名人', value: (r) => r.username },
+  { header: '审核状态', value: (r) => REGISTER_STATUS_TEXT[r.status] ?? '' },
+  { header: '驳回原因', value: (r) => r.reason, width: 30 },
+  { header: '缴费状态', value: (r) => (r.payStatus === null ? '免费' : (PAY_STATUS_TEXT[r.payStatus] ?? '')) },
+  { header: '报名时间', value: (r) => beijingTime(r.createdAt), width: 20 },
+];
+
+export function registrationRoutes(app: App) {
+  const tags = ['register'];
+
+  app.get('/api/team/register/list', { config: { rule: MENU }, schema: { tags, querystring: registerListQuery } }, async (req, reply) => {
+    const { list, total } = await service.list(req.ctx, req.query);
+    if (req.query.export) return sendXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, list);
+    return page(list, total, req.query);
+  });
+  app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.mine(req.ctx, req.params.id)));
+  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.detail(req.ctx, req.params.id)));
+  app.post('/api/team/register/flow/:id', { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody } }, async (req) => {
+    await service.flow(req.ctx, req.params.id, req.body.action, req.body.reason);
+    return ok(null, req.body.action === 'approve' ? '已审核通过' : '已驳回');
+  });
+  app.get('/api/team/register/:competitionId/attachments', { config: { rule: MENU }, schema: { tags, params: competitionIdParam, querystring: attachmentsQuery } }, async (req) =>
+    ok(await service.attachments(req.ctx, req.params.competitionId, req.query.teamId)),
+  );
+}

@@ -1,0 +1,148 @@
+import type { RegistrationInfo, TeamInvitation, TeamMember, TeamTeacher } from '@contest/shared';
+import type { Insertable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { TeamMembersTable } from '../../db/schema.ts';
+
+export const findTeam = (db: Db, id: number) => db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const findTeamOfUser = (db: Db, competitionId: number, userId: number) =>
+  db
+    .selectFrom('teamMembers as m')
+    .innerJoin('teams as t', 't.id', 'm.teamId')
+    .selectAll('t')
+    .where('m.competitionId', '=', competitionId)
+    .where('m.userId', '=', userId)
+    .executeTakeFirst();
+
+export const isMember = async (db: Db, teamId: number, userId: number) =>
+  Boolean(await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst());
+
+export async function insertTeam(db: Db, v: { competitionId: number; teamNo: string; name: string; individual: boolean; leaderId: number; joinCode: string; now: string }) {
+  const row = await db
+    .insertInto('teams')
+    .values({ competitionId: v.competitionId, teamNo: v.teamNo, name: v.name, individual: v.individual ? 1 : 0, leaderId: v.leaderId, memberCount: 1, joinCode: v.joinCode, createdAt: v.now, updatedAt: v.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const insertMember = (db: Db, v: Insertable<TeamMembersTable>) => db.insertInto('teamMembers').values(v).execute();
+
+/** Takes a seat if one is left: the counter moves only while it is under the limit, so racing joins cannot overfill. */
+export async function takeSeat(db: Db, teamId: number, maxMembers: number, now: string): Promise<boolean> {
+  const r = await db
+    .updateTable('teams')
+    .set((eb) => ({ memberCount: eb('memberCount', '+', 1), updatedAt: now }))
+    .where('id', '=', teamId)
+    .where('memberCount', '<', maxMembers)
+    .where('individual', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function removeMember(db: Db, teamId: number, userId: number, now: string): Promise<boolean> {
+  const r = await db.deleteFrom('teamMembers').where('teamId', '=', teamId).where('userId', '=', userId).where('leader', '=', 0).executeTakeFirst();
+  if (Number(r.numDeletedRows) !== 1) return false;
+  await db.updateTable('teams').set((eb) => ({ memberCount: eb('memberCount', '-', 1), updatedAt: now })).where('id', '=', teamId).execute();
+  return true;
+}
+
+type MemberRow = { userId: number; username: string; leader: number; infoJson: string; idCardMask: string | null; createdAt: string };
+
+export function toMember(r: MemberRow): TeamMember {
+  const info = JSON.parse(r.infoJson) as RegistrationInfo;
+  if (r.idCardMask) info.idCardNo = r.idCardMask;
+  return { userId: r.userId, username: r.username, name: info.userName || r.username, leader: r.leader === 1, info, createdAt: r.createdAt };
+}
+
+export async function listMembers(db: Db, teamIds: number[]): Promise<Map<number, TeamMember[]>> {
+  const out = new Map<number, TeamMember[]>(teamIds.map((id) => [id, []]));
+  if (!teamIds.length) return out;
+  const rows = await db
+    .selectFrom('teamMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select(['m.teamId', 'm.userId', 'u.username', 'm.leader', 'm.infoJson', 'm.idCardMask', 'm.createdAt'])
+    .where('m.teamId', 'in', teamIds)
+    .orderBy('m.leader', 'desc')
+    .orderBy('m.createdAt')
+    .orderBy('m.userId')
+    .execute();
+  for (const r of rows) out.get(r.teamId)!.push(toMember(r));
+  return out;
+}
+
+export const findMemberRow = (db: Db, teamId: number, userId: number) =>
+  db.selectFrom('teamMembers').selectAll().where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst();
+
+export async function updateMemberInfo(db: Db, teamId: number, userId: number, v: { infoJson: string; idCardEnc: string | null; idCardMask: string | null }) {
+  await db.updateTable('teamMembers').set(v).where('teamId', '=', teamId).where('userId', '=', userId).execute();
+}
+
+export async function listTeachers(db: Db, teamId: number): Promise<TeamTeacher[]> {
+  return db.selectFrom('teamTeachers').select(['id', 'name', 'phone', 'organization', 'title']).where('teamId', '=', teamId).orderBy('sort').orderBy('id').execute();
+}
+
+export async function replaceTeachers(db: Db, teamId: number, list: Omit<TeamTeacher, 'id'>[]) {
+  await db.deleteFrom('teamTeachers').where('teamId', '=', teamId).execute();
+  if (list.length) await db.insertInto('teamTeachers').values(list.map((t, sort) => ({ ...t, teamId, sort }))).execute();
+}
+
+const invitationQuery = (db: Db) =>
+  db
+    .selectFrom('teamInvitations as i')
+    .innerJoin('teams as t', 't.id', 'i.teamId')
+    .innerJoin('competitions as c', 'c.id', 'i.competitionId')
+    .innerJoin('users as inviter', 'inviter.id', 'i.inviterId')
+    .innerJoin('users as invitee', 'invitee.id', 'i.inviteeId')
+    .select([
+      'i.id',
+      'i.teamId',
+      't.name as teamName',
+      'i.competitionId',
+      'c.name as competitionName',
+      'inviter.username as inviterName',
+      'i.inviteeId',
+      'invitee.username as inviteeName',
+      'i.status',
+      'i.createdAt',
+    ]);
+
+export const listTeamInvitations = (db: Db, teamId: number): Promise<TeamInvitation[]> =>
+  invitationQuery(db).where('i.teamId', '=', teamId).where('i.status', '=', 0).orderBy('i.id', 'desc').execute();
+
+export const listMyInvitations = (db: Db, userId: number, competitionId?: number): Promise<TeamInvitation[]> => {
+  let q = invitationQuery(db).where('i.inviteeId', '=', userId).where('i.status', '=', 0);
+  if (competitionId) q = q.where('i.competitionId', '=', competitionId);
+  return q.orderBy('i.id', 'desc').execute();
+};
+
+export const findPendingInvitation = (db: Db, teamId: number, inviteeId: number) =>
+  db.selectFrom('teamInvitations').selectAll().where('teamId', '=', teamId).where('inviteeId', '=', inviteeId).where('status', '=', 0).executeTakeFirst();
+
+export async function insertInvitation(db: Db, v: { teamId: number; competitionId: number; inviterId: number; inviteeId: number; now: string }) {
+  const row = await db
+    .insertInto('teamInvitations')
+    .values({ teamId: v.teamId, competitionId: v.competitionId, inviterId: v.inviterId, inviteeId: v.inviteeId, status: 0, createdAt: v.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Decides a pending invitation; false when it was no longer pending. */
+export async function decideInvitation(db: Db, id: number, status: number, now: string): Promise<boolean> {
+  const r = await db.updateTable('teamInvitations').set({ status, decidedAt: now }).where('id', '=', id).where('status', '=', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Once a user is in a team of the competition, their other pending invitations there lapse. */
+export async function lapseInvitations(db: Db, competitionId: number, inviteeId: number, now: string) {
+  await db.updateTable('teamInvitations').set({ status: 3, decidedAt: now }).where('competitionId', '=', competitionId).where('inviteeId', '=', inviteeId).where('status', '=', 0).execute();
+}
+
+export const findUserByAccount = (db: Db, usernameKey: string, phone: string) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'username', 'status'])
+    .where((eb) => eb.or([eb('usernameKey', '=', usernameKey), eb('phone', '=', phone)]))
+    .orderBy('id')
+    .executeTakeFirst();

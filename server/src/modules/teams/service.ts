@@ -1,0 +1,336 @@
+import { randomBytes } from 'node:crypto';
+import {
+  AUDIT_STATUS,
+  INVITATION_STATUS,
+  REGISTER_STATUS,
+  maskIdCard,
+  presetOpen,
+  registrationFormSchema,
+  usernameKey,
+  type Competition,
+  type PresetField,
+  type RegistrationInfo,
+  type Team,
+  type TeamRegisterBody,
+  type TeamUpdateBody,
+  type TeacherBody,
+} from '@contest/shared';
+import type { Ctx } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import * as competitions from '../competitions/repo.ts';
+import { manageable } from '../competitions/service.ts';
+import { assertOwnFile } from '../files/service.ts';
+import { openOrder } from '../orders/service.ts';
+import * as registers from '../registrations/repo.ts';
+import * as repo from './repo.ts';
+
+/** The competition a participant acts in, with its registration form and whether team changes are still open. */
+export async function registrationContext(ctx: Ctx, competitionId: number) {
+  const now = ctx.clock.now();
+  const competition = await competitions.findCompetition(ctx.db, competitionId, now);
+  if (!competition || competition.auditStatus !== AUDIT_STATUS.online) throw notFound('竞赛不存在');
+  const preset = (await competitions.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === 'REG_SET');
+  const t = now.toISOString();
+  return {
+    competition,
+    fields: preset?.fieldList ?? [],
+    presetOpen: Boolean(preset && presetOpen(preset, now)),
+    /** Team changes lock once the registration window has closed. */
+    locked: t > competition.regEndTime,
+    notStarted: t < competition.regStartTime,
+  };
+}
+type RegContext = Awaited<ReturnType<typeof registrationContext>>;
+
+function assertOpen(rc: RegContext) {
+  if (!rc.presetOpen) throw conflict('该竞赛未开放报名');
+  if (rc.notStarted) throw conflict('报名尚未开始');
+  if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
+}
+
+/** Validates a member's form against the REG_SET fields; errors come back under `prefix.<field>`. */
+function parseInfo(ctx: Ctx, fields: readonly PresetField[], raw: unknown, prefix: string): RegistrationInfo {
+  const parsed = registrationFormSchema(fields, ctx.clock.now()).safeParse(raw ?? {});
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) errors[[prefix, ...issue.path].join('.')] ??= issue.message;
+  throw badRequest(Object.values(errors)[0]!, errors);
+}
+
+/** The ID number is kept encrypted beside its mask, never inside the stored form. */
+function sealInfo(ctx: Ctx, info: RegistrationInfo) {
+  const { idCardNo, ...rest } = info;
+  return {
+    infoJson: JSON.stringify(rest),
+    idCardEnc: idCardNo ? ctx.cipher.encrypt(idCardNo) : null,
+    idCardMask: idCardNo ? maskIdCard(idCardNo) : null,
+  };
+}
+
+async function assertAttachments(ctx: Ctx, keys: string[]) {
+  for (const [i, key] of keys.entries()) await assertOwnFile(ctx, `attachments.${i}`, key, 'attachment');
+}
+
+const teamNo = (competitionId: number, id: number) => `${String(competitionId).padStart(4, '0')}${String(id).padStart(6, '0')}`;
+
+/** Registers the caller: a team they lead (or an individual entry), their form, the registration and, for a fee, the order. */
+export async function register(ctx: Ctx, competitionId: number, body: TeamRegisterBody) {
+  const rc = await registrationContext(ctx, competitionId);
+  assertOpen(rc);
+  const { competition } = rc;
+  if (body.individual && !competition.allowIndividual) throw badRequest('该竞赛不允许个人参赛', { individual: '该竞赛不允许个人参赛' });
+  const info = parseInfo(ctx, rc.fields, body.info, 'info');
+  const name = body.individual ? (info.userName ?? ctx.actor!.username) : body.teamName;
+  if (!name) throw badRequest('请输入队伍名称', { teamName: '请输入队伍名称' });
+  await assertAttachments(ctx, body.attachments);
+  const userId = ctx.actor!.userId;
+  if (await repo.findTeamOfUser(ctx.db, competitionId, userId)) throw conflict('您已报名该竞赛或已加入其中一支队伍');
+  const now = ctx.clock.now().toISOString();
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const teamId = await repo.insertTeam(trx, {
+        competitionId,
+        teamNo: `new-${randomBytes(10).toString('hex')}`,
+        name: body.individual ? `${name}（个人）` : name,
+        individual: body.individual,
+        leaderId: userId,
+        joinCode: randomBytes(12).toString('base64url'),
+        now,
+      });
+      await trx.updateTable('teams').set({ teamNo: teamNo(competitionId, teamId) }).where('id', '=', teamId).execute();
+      await repo.insertMember(trx, { teamId, userId, competitionId, leader: 1, ...sealInfo(ctx, info), createdAt: now });
+      await repo.lapseInvitations(trx, competitionId, userId, now);
+      const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee }) : null;
+      const registerId = await registers.insertRegister(trx, { competitionId, teamId, userId, orderId, attachments: body.attachments, now });
+      await registers.insertFlow(trx, { registerId, actorId: userId, action: 'submit', fromStatus: null, toStatus: REGISTER_STATUS.pending, reason: null, now });
+      return { teamId, registerId, orderId };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      if (await repo.findTeamOfUser(ctx.db, competitionId, userId)) throw conflict('您已报名该竞赛或已加入其中一支队伍');
+      throw conflict('队伍名称已被使用，请换一个名称');
+    }
+    throw err;
+  }
+}
+
+/** Everything the team tab shows; invitations and the join code only for the leader. */
+export async function teamView(ctx: Ctx, team: NonNullable<Awaited<ReturnType<typeof repo.findTeam>>>, competition: Competition): Promise<Team> {
+  const [members, teacherList, register] = await Promise.all([
+    repo.listMembers(ctx.db, [team.id]),
+    repo.listTeachers(ctx.db, team.id),
+    registers.findRegisterOfTeam(ctx.db, team.id),
+  ]);
+  const leader = ctx.actor?.userId === team.leaderId;
+  return {
+    id: team.id,
+    competitionId: team.competitionId,
+    teamNo: team.teamNo,
+    name: team.name,
+    individual: team.individual === 1,
+    leaderId: team.leaderId,
+    memberList: members.get(team.id)!,
+    teacherList,
+    choiceQuestionList: [],
+    invitationList: leader ? await repo.listTeamInvitations(ctx.db, team.id) : [],
+    joinCode: leader && team.individual === 0 ? team.joinCode : null,
+    register: register ?? null,
+    minMembers: competition.minMembers,
+    maxMembers: team.individual === 1 ? 1 : competition.maxMembers,
+    maxTeachers: competition.maxTeachers,
+    locked: ctx.clock.now().toISOString() > competition.regEndTime,
+    createdAt: team.createdAt,
+  };
+}
+
+/** `GET /api/team/competition/{id}`: the caller's team in the competition, or null. */
+export async function myTeam(ctx: Ctx, competitionId: number) {
+  const { competition } = await registrationContext(ctx, competitionId);
+  const team = await repo.findTeamOfUser(ctx.db, competitionId, ctx.actor!.userId);
+  return team ? teamView(ctx, team, competition) : null;
+}
+
+/** A team its members may read, and the organisers of its competition. */
+export async function readableTeam(ctx: Ctx, teamId: number) {
+  const team = await repo.findTeam(ctx.db, teamId);
+  if (!team) throw notFound('队伍不存在');
+  if (!(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) {
+    if (!ctx.actor!.permissions.has('payment:register:menu')) throw notFound('队伍不存在');
+    await manageable(ctx, team.competitionId);
+  }
+  const competition = await competitions.findCompetition(ctx.db, team.competitionId, ctx.clock.now());
+  return teamView(ctx, team, competition!);
+}
+
+/** The team the caller leads, with its competition; refuses once the registration window has closed. */
+async function ledTeam(ctx: Ctx, teamId: number, { open = true } = {}) {
+  const team = await repo.findTeam(ctx.db, teamId);
+  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) throw notFound('队伍不存在');
+  if (team.leaderId !== ctx.actor!.userId) throw forbidden('只有队长可以执行此操作');
+  const rc = await registrationContext(ctx, team.competitionId);
+  if (open && rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
+  return { team, rc };
+}
+
+/** The leader renames the team or corrects the form; a rejected registration goes back for review. */
+export async function update(ctx: Ctx, teamId: number, body: TeamUpdateBody) {
+  const { team, rc } = await ledTeam(ctx, teamId);
+  const info = body.info === undefined ? undefined : parseInfo(ctx, rc.fields, body.info, 'info');
+  if (body.attachments) await assertAttachments(ctx, body.attachments);
+  const now = ctx.clock.now().toISOString();
+  const register = await registers.findRegisterOfTeam(ctx.db, teamId);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (body.teamName && team.individual === 0) await trx.updateTable('teams').set({ name: body.teamName, updatedAt: now }).where('id', '=', teamId).execute();
+      if (info) await repo.updateMemberInfo(trx, teamId, ctx.actor!.userId, sealInfo(ctx, info));
+      if (register) {
+        if (body.attachments) await trx.updateTable('registers').set({ attachmentsJson: JSON.stringify(body.attachments), updatedAt: now }).where('id', '=', register.id).execute();
+        if (register.status === REGISTER_STATUS.rejected) {
+          await registers.transition(trx, register.id, REGISTER_STATUS.rejected, REGISTER_STATUS.pending, { reason: null, now });
+          await registers.insertFlow(trx, { registerId: register.id, actorId: ctx.actor!.userId, action: 'resubmit', fromStatus: REGISTER_STATUS.rejected, toStatus: REGISTER_STATUS.pending, reason: null, now });
+        }
+      }
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('队伍名称已被使用，请换一个名称');
+    throw err;
+  }
+}
+
+export async function updateTeachers(ctx: Ctx, teamId: number, list: TeacherBody[]) {
+  const { rc } = await ledTeam(ctx, teamId);
+  if (list.length > rc.competition.maxTeachers) {
+    throw badRequest(`本竞赛每队最多${rc.competition.maxTeachers}名指导老师`, { teacherList: `本竞赛每队最多${rc.competition.maxTeachers}名指导老师` });
+  }
+  await ctx.db.transaction().execute((trx) =>
+    repo.replaceTeachers(trx, teamId, list.map((t) => ({ name: t.name, phone: t.phone ?? null, organization: t.organization ?? null, title: t.title ?? null }))),
+  );
+}
+
+export async function invite(ctx: Ctx, teamId: number, account: string) {
+  const { team, rc } = await ledTeam(ctx, teamId);
+  assertOpen(rc);
+  if (team.individual === 1) throw conflict('个人参赛不能邀请队员');
+  if (team.memberCount >= rc.competition.maxMembers) throw conflict('队伍人数已满');
+  const invitee = await repo.findUserByAccount(ctx.db, usernameKey(account), account.trim());
+  if (!invitee || invitee.status !== 1) throw badRequest('找不到该用户，请核对用户名或手机号', { account: '找不到该用户，请核对用户名或手机号' });
+  if (invitee.id === ctx.actor!.userId) throw badRequest('不能邀请自己', { account: '不能邀请自己' });
+  if (await repo.findTeamOfUser(ctx.db, team.competitionId, invitee.id)) throw conflict('该用户已报名本竞赛或已加入其他队伍');
+  try {
+    const id = await repo.insertInvitation(ctx.db, { teamId, competitionId: team.competitionId, inviterId: ctx.actor!.userId, inviteeId: invitee.id, now: ctx.clock.now().toISOString() });
+    return { id, inviteeName: invitee.username };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('已邀请该用户，请等待对方回复');
+    throw err;
+  }
+}
+
+/** What the join page shows: the caller must hold a pending invitation or the team's join code. */
+export async function joinView(ctx: Ctx, teamId: number, code: string | undefined) {
+  const team = await repo.findTeam(ctx.db, teamId);
+  if (!team) throw notFound('邀请不存在或已失效');
+  const invitation = await repo.findPendingInvitation(ctx.db, teamId, ctx.actor!.userId);
+  const member = await repo.isMember(ctx.db, teamId, ctx.actor!.userId);
+  const codeOk = Boolean(code) && code === team.joinCode && team.individual === 0;
+  if (!invitation && !codeOk && !member) throw notFound('邀请不存在或已失效');
+  const rc = await registrationContext(ctx, team.competitionId);
+  const leader = await ctx.db.selectFrom('users').select(['username', 'userName']).where('id', '=', team.leaderId).executeTakeFirstOrThrow();
+  return {
+    id: team.id,
+    teamNo: team.teamNo,
+    name: team.name,
+    competitionId: team.competitionId,
+    competitionName: rc.competition.name,
+    leaderName: leader.userName ?? leader.username,
+    memberNum: team.memberCount,
+    maxMembers: rc.competition.maxMembers,
+    locked: rc.locked,
+    member,
+    invitationId: invitation?.id ?? null,
+    fieldList: rc.fields,
+  };
+}
+
+/** `POST /api/team/member/agree/{teamId}`: joins by a pending invitation or the join code, taking a seat in the database. */
+export async function agree(ctx: Ctx, teamId: number, code: string | undefined, rawInfo: unknown) {
+  const team = await repo.findTeam(ctx.db, teamId);
+  if (!team) throw notFound('邀请不存在或已失效');
+  const userId = ctx.actor!.userId;
+  const invitation = await repo.findPendingInvitation(ctx.db, teamId, userId);
+  const codeOk = Boolean(code) && code === team.joinCode;
+  if (!invitation && !codeOk) throw notFound('邀请不存在或已失效');
+  if (team.individual === 1) throw conflict('个人参赛不能加入队员');
+  const rc = await registrationContext(ctx, team.competitionId);
+  assertOpen(rc);
+  const info = parseInfo(ctx, rc.fields, rawInfo, 'info');
+  const now = ctx.clock.now().toISOString();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!(await repo.takeSeat(trx, teamId, rc.competition.maxMembers, now))) throw conflict('队伍人数已满');
+      await repo.insertMember(trx, { teamId, userId, competitionId: team.competitionId, leader: 0, ...sealInfo(ctx, info), createdAt: now });
+      if (invitation) await repo.decideInvitation(trx, invitation.id, INVITATION_STATUS.agreed, now);
+      await repo.lapseInvitations(trx, team.competitionId, userId, now);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('您已报名该竞赛或已加入其中一支队伍');
+    throw err;
+  }
+}
+
+export async function refuse(ctx: Ctx, teamId: number) {
+  const invitation = await repo.findPendingInvitation(ctx.db, teamId, ctx.actor!.userId);
+  if (!invitation || !(await repo.decideInvitation(ctx.db, invitation.id, INVITATION_STATUS.refused, ctx.clock.now().toISOString()))) {
+    throw notFound('邀请不存在或已失效');
+  }
+}
+
+/** The leader removes a member, or a member leaves; the leader stays. */
+export async function removeMember(ctx: Ctx, teamId: number, userId: number) {
+  const self = userId === ctx.actor!.userId;
+  const team = await repo.findTeam(ctx.db, teamId);
+  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) throw notFound('队伍不存在');
+  if (!self && team.leaderId !== ctx.actor!.userId) throw forbidden('只有队长可以移除队员');
+  if (userId === team.leaderId) throw conflict('队长不能退出或被移除');
+  const rc = await registrationContext(ctx, team.competitionId);
+  if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.removeMember(trx, teamId, userId, ctx.clock.now().toISOString()))) throw notFound('该用户不在队伍中');
+  });
+}
+
+/** A member corrects their own form. */
+export async function updateOwnInfo(ctx: Ctx, teamId: number, rawInfo: unknown) {
+  const team = await repo.findTeam(ctx.db, teamId);
+  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) throw notFound('队伍不存在');
+  const rc = await registrationContext(ctx, team.competitionId);
+  if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
+  await repo.updateMemberInfo(ctx.db, teamId, ctx.actor!.userId, sealInfo(ctx, parseInfo(ctx, rc.fields, rawInfo, 'info')));
+}
+
+/** The leader corrects several members' forms at once; all or nothing. */
+export async function batchUpdateMembers(ctx: Ctx, teamId: number, list: { userId: number; info: unknown }[]) {
+  const { rc } = await ledTeam(ctx, teamId);
+  const sealed: { userId: number; values: ReturnType<typeof sealInfo> }[] = [];
+  for (const [i, m] of list.entries()) {
+    if (!(await repo.isMember(ctx.db, teamId, m.userId))) throw badRequest('该用户不在队伍中', { [`memberList.${i}.userId`]: '该用户不在队伍中' });
+    sealed.push({ userId: m.userId, values: sealInfo(ctx, parseInfo(ctx, rc.fields, m.info, `memberList.${i}.info`)) });
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const m of sealed) await repo.updateMemberInfo(trx, teamId, m.userId, m.values);
+  });
+}
+
+/** The leader hands the team to another member. */
+export async function transferLeader(ctx: Ctx, teamId: number, userId: number) {
+  await ledTeam(ctx, teamId);
+  if (!(await repo.isMember(ctx.db, teamId, userId))) throw badRequest('该用户不在队伍中', { userId: '该用户不在队伍中' });
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('teamMembers').set({ leader: 0 }).where('teamId', '=', teamId).execute();
+    await trx.updateTable('teamMembers').set({ leader: 1 }).where('teamId', '=', teamId).where('userId', '=', userId).execute();
+    await trx.updateTable('teams').set({ leaderId: userId, updatedAt: now }).where('id', '=', teamId).execute();
+  });
+}
+
+export const myInvitations = (ctx: Ctx, competitionId?: number) => repo.listMyInvitations(ctx.db, ctx.actor!.userId, competitionId);
