@@ -32,6 +32,8 @@ import { competitionRoutes } from './modules/competitions/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { closeExpiredOrders } from './modules/orders/service.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
+import { paymentRoutes } from './modules/payments/routes.ts';
+import { simulatorRoutes } from './payments/simulator.ts';
 import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
@@ -116,6 +118,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.addHook('onReady', async () => {
     const missing = seen.filter((r) => !r.config?.rule).map((r) => `${String(r.method)} ${r.url}`);
     if (missing.length) throw new Error(`Routes without an access rule: ${missing.join(', ')}`);
+    const foreign = seen.filter((r) => r.config?.foreign && !('access' in r.config.rule! && r.config.rule.access === 'public'));
+    if (foreign.length) throw new Error(`Foreign routes must be public: ${foreign.map((r) => r.url).join(', ')}`);
     for (const r of seen) {
       for (const method of [r.method].flat()) {
         if (method === 'HEAD' && r.exposeHeadRoute !== false && seen.some((o) => o.url === r.url && [o.method].flat().includes('GET'))) continue;
@@ -225,6 +229,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   teamRoutes(app);
   registrationRoutes(app);
   orderRoutes(app);
+  paymentRoutes(app);
+  if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),
   );

@@ -10,3 +10,4 @@ export * from './validation/index.ts';
 export * from './format.ts';
 export * from './api/catalogue.ts';
 export * from './api/team.ts';
+export * from './api/payment.ts';

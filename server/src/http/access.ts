@@ -17,6 +17,11 @@ export interface RegisteredRoute {
 declare module 'fastify' {
   interface FastifyContextConfig {
     rule?: AccessRule;
+    /**
+     * Called by a third party (a payment gateway, or the payer on the gateway's page), never by our own pages:
+     * no session is read, so no CSRF token or same-origin check applies. Only public routes may say so.
+     */
+    foreign?: boolean;
   }
 }
 

@@ -59,6 +59,10 @@ function sameOrigin(req: FastifyRequest): boolean {
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   app.decorateRequest('ctx', null as never);
   app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config.foreign) {
+      req.ctx = { ...deps, actor: null, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+      return;
+    }
     const actor = await resolveActor(deps, req);
     req.ctx = { ...deps, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
 

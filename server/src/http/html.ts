@@ -39,3 +39,8 @@ export function sanitizeRichText(html: string | null | undefined): string | null
   const clean = sanitizeHtml(html, OPTIONS).trim();
   return clean === '' ? null : clean;
 }
+
+/** Text placed inside server-rendered HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}

@@ -50,8 +50,12 @@ export const router = createBrowserRouter([
           { path: 'information', element: tab('InformationTab') },
           { path: 'guide', element: tab('GuideTab') },
           { path: 'tools', element: tab('ToolsTab') },
+          { path: 'team', element: page(() => import('./pages/team/TeamTab.tsx')) },
+          { path: 'team/:teamId', element: page(() => import('./pages/team/JoinPage.tsx').then((m) => ({ default: m.JoinTab }))) },
         ],
       },
+      { path: '/registration/:competitionId', element: page(() => import('./pages/team/RegistrationPage.tsx')) },
+      { path: '/join/:competitionId/:teamId', element: page(() => import('./pages/team/JoinPage.tsx')) },
       {
         path: '/userCenter',
         element: page(() => import('./pages/userCenter/UserCenterLayout.tsx')),

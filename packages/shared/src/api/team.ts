@@ -9,7 +9,7 @@ import { requiredFileUri, requiredText, text } from './fields.ts';
 // ---- Registration form (REG_SET preset) -----------------------------------------------------------------------
 
 /** What a member filled in; `idCardNo` is only ever sent back masked. */
-export interface RegistrationInfo {
+export type RegistrationInfo = {
   userName?: string | null;
   idCardNo?: string | null;
   tel?: string | null;
@@ -23,7 +23,7 @@ export interface RegistrationInfo {
   province?: string | null;
   city?: string | null;
   address?: string | null;
-}
+};
 
 const blankToNull = (v: unknown) => (typeof v === 'string' ? v.trim() || null : v === undefined ? null : v);
 const present = (v: unknown) => v !== null && v !== undefined && v !== '';

@@ -1,8 +1,10 @@
 import { fenToYuan, presetOpen, type Competition, type MenuCode, type Preset, type Stage } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
-import { http, sysTime } from '../../../common/http.ts';
+import { useCurrentUser } from '../../../common/auth.ts';
+import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { useTeam } from '../../team.ts';
 import { formatDay, formatMinute } from '../../../common/time.ts';
 import { StatusTag } from './CompetitionListPage.tsx';
 
@@ -13,20 +15,46 @@ export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: 
  * its menu preset is enabled and inside its window, by the server's clock. Tabs of later capabilities
  * (team, choice, works, test, grade, certificate) join this list with them.
  */
-export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode }[] = [
+export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode; anyTime?: boolean }[] = [
   { key: 'introduce', label: '竞赛介绍' },
   { key: 'question', label: '赛题与数据', menuCode: 'QUES_AND_DATA' },
   { key: 'information', label: '竞赛信息', menuCode: 'COMP_INFO' },
   { key: 'guide', label: '赛前指导', menuCode: 'BEFORE_GUIDE' },
   { key: 'tools', label: '训练平台', menuCode: 'TRAINING_PLATFORM' },
+  // The team stays reachable after registration closes, as long as the competition registers at all.
+  { key: 'team', label: '我的队伍', menuCode: 'REG_SET', anyTime: true },
 ];
 
 export function visibleTabs(presets: Preset[], now: Date) {
-  return COMPETITION_TABS.filter((t) => !t.menuCode || presets.some((p) => p.menuCode === t.menuCode && presetOpen(p, now)));
+  return COMPETITION_TABS.filter((t) => !t.menuCode || presets.some((p) => p.menuCode === t.menuCode && (t.anyTime ? p.enable : presetOpen(p, now))));
 }
 
 export function useCompetition() {
   return useOutletContext<{ competition: CompetitionDetail; presets: Preset[] }>();
+}
+
+/** The hero's call to action: register while registration is open, else the way to one's team. */
+function RegisterAction({ competition, presets }: { competition: CompetitionDetail; presets: Preset[] }) {
+  const { data: user } = useCurrentUser();
+  const team = useTeam(competition.id);
+  const reg = presets.find((p) => p.menuCode === 'REG_SET');
+  if (!reg?.enable) return null;
+  if (team.data?.team) {
+    return (
+      <Link to={`/competition/${competition.id}/team`}>
+        <Button size="large">我的队伍</Button>
+      </Link>
+    );
+  }
+  const now = sysTime().toISOString();
+  if (now < competition.regStartTime || now > competition.regEndTime) return null;
+  return user ? (
+    <Link to={`/registration/${competition.id}`}>
+      <Button type="primary" size="large">立即报名</Button>
+    </Link>
+  ) : (
+    <Button type="primary" size="large" onClick={goLogin}>登录后报名</Button>
+  );
 }
 
 function StageTimeline({ stages, activeStageId }: { stages: Stage[]; activeStageId: number }) {
@@ -94,6 +122,9 @@ export default function CompetitionLayout() {
                 <Statistic title="参赛人数" value={memberNum.data ?? 0} />
               </Col>
             </Row>
+            <div style={{ marginTop: 16 }}>
+              <RegisterAction competition={c} presets={presets.data} />
+            </div>
           </Col>
         </Row>
         <StageTimeline stages={c.stages} activeStageId={c.activeStageId} />

@@ -1,0 +1,64 @@
+import {
+  PAYMENT_METHOD_MENUS,
+  alipaySettingsBody,
+  idParam,
+  offlineSettingsBody,
+  payBody,
+  wechatSettingsBody,
+} from '@contest/shared';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { PUBLIC, USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { badRequest } from '../../http/errors.ts';
+import { ok } from '../../http/reply.ts';
+import * as service from './service.ts';
+
+const methodParam = z.object({ method: z.coerce.number().int().refine((m) => Boolean(PAYMENT_METHOD_MENUS[m]), '支付方式不存在') });
+const BODIES: Record<number, z.ZodType> = { 1: wechatSettingsBody, 2: alipaySettingsBody, 4: offlineSettingsBody, 5: offlineSettingsBody, 6: offlineSettingsBody };
+
+/** The page's own origin, where the gateway's notifications come back when PUBLIC_URL is not set. */
+export const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+export function paymentRoutes(app: App) {
+  const tags = ['payment'];
+
+  // Each method's settings are read under its own menu code and written under the payment-config action code.
+  for (const [method, menu] of Object.entries(PAYMENT_METHOD_MENUS)) {
+    app.get(`/api/payment/config/${method}`, { config: { rule: perm(menu.code) }, schema: { tags } }, async (req) => ok(await service.readConfig(req.ctx, Number(method))));
+  }
+  app.put('/api/payment/config/:method', { config: { rule: perm(service.CONFIG_EDIT) }, schema: { tags, params: methodParam, body: z.record(z.string(), z.unknown()) } }, async (req) => {
+    const parsed = BODIES[req.params.method]!.safeParse(req.body);
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const i of parsed.error.issues) fields[i.path.join('.') || '_'] ??= i.message;
+      throw badRequest(Object.values(fields)[0]!, fields);
+    }
+    await service.saveConfig(req.ctx, req.params.method, parsed.data as never);
+    return ok(null, '支付配置已保存');
+  });
+
+  app.get('/api/payment/methods', { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.methods(req.ctx)));
+  app.post('/api/payment/pay/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: payBody } }, async (req) =>
+    ok(await service.pay(req.ctx, req.params.id, req.body.method, originOf(req))),
+  );
+
+  // Gateways' asynchronous notifications: the raw body is kept, since the signatures are over it.
+  app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+
+    scope.post('/api/payment/notify/alipay', { config: { rule: PUBLIC, foreign: true }, schema: { hide: true } }, async (req, reply) => {
+      const raw = String(req.body ?? '');
+      const outcome = await service.alipayNotice(req.ctx, Object.fromEntries(new URLSearchParams(raw)), raw);
+      // Alipay stops resending on the bare word `success`.
+      return reply.type('text/plain').code(service.ACCEPTED.includes(outcome) ? 200 : 400).send(service.ACCEPTED.includes(outcome) ? 'success' : 'fail');
+    });
+    scope.post('/api/payment/notify/wechat', { config: { rule: PUBLIC, foreign: true }, schema: { hide: true } }, async (req, reply) => {
+      const raw = String(req.body ?? '');
+      const outcome = await service.wechatNotice(req.ctx, req.headers, raw);
+      if (service.ACCEPTED.includes(outcome)) return reply.code(200).send({ code: 'SUCCESS', message: '成功' });
+      return reply.code(outcome === 'forged' ? 401 : 400).send({ code: 'FAIL', message: outcome });
+    });
+  });
+}

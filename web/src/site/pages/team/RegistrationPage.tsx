@@ -1,0 +1,126 @@
+import { fenToYuan, type Preset, type TeamRegisterBody } from '@contest/shared';
+import { UploadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, Upload, type UploadFile } from 'antd';
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { useCurrentUser } from '../../../common/auth.ts';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { showFieldErrors } from '../../../common/forms.ts';
+import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { uploadError, uploadHeaders } from '../../../common/upload.ts';
+import { useReloadTeam, useTeam } from '../../team.ts';
+import type { CompetitionDetail } from '../competition/CompetitionLayout.tsx';
+import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
+
+type Values = { individual: boolean; teamName?: string; info: RegFormValues };
+
+export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';
+
+/** Private PDF or picture uploads (registration attachments, transfer vouchers); the list keeps the server's file URIs. */
+export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: 'attachment' | 'voucher'; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
+  const { message } = App.useApp();
+  return (
+    <Upload
+      name="file"
+      accept={DOCUMENT_ACCEPT}
+      action={`/api/file/upload/document?purpose=${purpose}`}
+      headers={uploadHeaders()}
+      fileList={files}
+      maxCount={max}
+      beforeUpload={(file) => {
+        if (file.size > 10 * 1024 * 1024) {
+          void message.error('文件不能超过10MB');
+          return Upload.LIST_IGNORE;
+        }
+        return true;
+      }}
+      onChange={({ file, fileList }) => {
+        if (file.status === 'error') void message.error(uploadError(file.response), 5);
+        onChange(fileList.filter((f) => f.status !== 'error'));
+      }}
+    >
+      <Button icon={<UploadOutlined />}>上传文件（PDF、PNG或JPEG，10MB以内）</Button>
+    </Upload>
+  );
+}
+
+export const uploadedUris = (files: UploadFile[]) => files.flatMap((f) => (f.status === 'done' && f.response?.data?.fileUri ? [f.response.data.fileUri as string] : []));
+
+export default function RegistrationPage() {
+  const { competitionId } = useParams();
+  const id = Number(competitionId);
+  const valid = /^\d+$/.test(competitionId ?? '');
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const { data: user, isLoading: userLoading } = useCurrentUser();
+  const [form] = Form.useForm<Values>();
+  const [files, setFiles] = useState<UploadFile[]>([]);
+  const [saving, setSaving] = useState(false);
+  const reloadTeam = useReloadTeam(id);
+  const competition = useQuery({ queryKey: ['competition', id], enabled: valid, queryFn: () => http.get<CompetitionDetail>(`/api/competition/public/${id}`, undefined, { silent: true }) });
+  const presets = useQuery({ queryKey: ['presets', id], enabled: valid, queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${id}`, undefined, { silent: true }) });
+  const team = useTeam(valid ? id : 0);
+  const individual = Form.useWatch('individual', form);
+
+  if (!valid) return <Navigate to="/404" replace />;
+  if (userLoading || competition.isLoading || presets.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;
+  if (!user) return <Result status="403" title="请先登录" subTitle="登录后才能报名参赛" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  const c = competition.data;
+  if (!c || !presets.data) return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
+  if (team.data?.team) return <Navigate to={`/competition/${id}/team`} replace />;
+  const reg = presets.data.find((p) => p.menuCode === 'REG_SET');
+  const now = sysTime().toISOString();
+  const closed = !reg?.enable ? '该竞赛未开放报名' : now < c.regStartTime ? '报名尚未开始' : now > c.regEndTime ? '报名已截止' : null;
+  if (closed) return <Result status="info" title={closed} extra={<Link to={`/competition/${id}/introduce`}>返回竞赛</Link>} />;
+
+  async function submit(values: Values) {
+    setSaving(true);
+    try {
+      const body: TeamRegisterBody = { individual: values.individual, teamName: values.individual ? null : values.teamName, info: toInfo(values.info), attachments: uploadedUris(files) };
+      const result = await http.post<{ teamId: number; orderId: number | null }>(`/api/team/register/${id}`, body);
+      void message.success('报名成功');
+      await reloadTeam();
+      navigate(result.orderId ? `/payment/${id}/${result.orderId}` : `/competition/${id}/team`);
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card title={`报名：${c.name}`} extra={<Link to={`/competition/${id}/introduce`}>返回竞赛</Link>}>
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 24 }}
+        message={`每队${c.minMembers}至${c.maxMembers}人，最多${c.maxTeachers}名指导老师${c.fee ? `；报名费 ¥${fenToYuan(c.fee)}，提交后请在订单有效期内完成支付` : '；免费报名'}。`}
+      />
+      <Form form={form} layout="vertical" onFinish={submit} initialValues={{ individual: false, info: fromProfile(user) }} scrollToFirstError>
+        {c.allowIndividual && (
+          <Form.Item name="individual" label="参赛方式">
+            <Radio.Group options={[{ value: false, label: '组队参赛（我是队长）' }, { value: true, label: '个人参赛' }]} />
+          </Form.Item>
+        )}
+        {!individual && (
+          <Form.Item name="teamName" label="队伍名称" rules={[{ required: true, whitespace: true, message: '请输入队伍名称' }, { max: 50, message: '队伍名称不能超过50个字符' }]}>
+            <Input maxLength={50} />
+          </Form.Item>
+        )}
+        <Card type="inner" title="报名信息" style={{ marginBottom: 24 }}>
+          <RegFormFields fields={reg!.fieldList} prefix={['info']} />
+        </Card>
+        <Form.Item label="附件（如学生证，可选）" name="attachments">
+          <DocumentUpload purpose="attachment" files={files} onChange={setFiles} />
+        </Form.Item>
+        <Space>
+          <GuardedButton type="primary" htmlType="submit" loading={saving}>
+            提交报名
+          </GuardedButton>
+          <Button onClick={() => navigate(-1)}>取消</Button>
+        </Space>
+      </Form>
+    </Card>
+  );
+}
