@@ -117,6 +117,50 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     ],
   },
   {
+    path: '/register',
+    name: 'Register',
+    redirect: '/register/manager',
+    alwaysShow: true,
+    meta: { title: '报名管理', icon: 'form', permission: 'bdrace:register' },
+    children: [
+      {
+        path: '/register/manager',
+        name: 'RegisterManager',
+        component: 'register/manager',
+        meta: { title: '报名管理', icon: 'team', permission: 'payment:register:menu' },
+      },
+    ],
+  },
+  {
+    path: '/financial',
+    name: 'Financial',
+    redirect: '/financial/order',
+    alwaysShow: true,
+    meta: { title: '财务管理', icon: 'accountBook', permission: 'bdrace:financial' },
+    children: [
+      {
+        path: '/financial/order',
+        name: 'FinancialOrder',
+        component: 'financial/order',
+        meta: { title: '订单管理', icon: 'shopping', permission: 'order:order:menu' },
+      },
+    ],
+  },
+  {
+    path: '/payment',
+    name: 'Payment',
+    redirect: '/payment/alipay',
+    alwaysShow: true,
+    meta: { title: '支付配置', icon: 'wallet', permission: 'bdrace:payment' },
+    children: [
+      { path: '/payment/alipay', name: 'PaymentAlipay', component: 'payment/alipay', meta: { title: '支付宝', icon: 'alipay', permission: 'payment:alipay:menu' } },
+      { path: '/payment/wechat', name: 'PaymentWechat', component: 'payment/wechat', meta: { title: '微信', icon: 'wechat', permission: 'payment:wechat:menu' } },
+      { path: '/payment/bank', name: 'PaymentBank', component: 'payment/bank', meta: { title: '工商银行', icon: 'bank', permission: 'payment:bank:menu' } },
+      { path: '/payment/ccbBank', name: 'PaymentCcbBank', component: 'payment/ccbBank', meta: { title: '建设银行', icon: 'bank', permission: 'payment:ccbBank:menu' } },
+      { path: '/payment/custom', name: 'PaymentCustom', component: 'payment/custom', meta: { title: '其他支付', icon: 'wallet', permission: 'payment:custom:menu' } },
+    ],
+  },
+  {
     path: '/system',
     name: 'System',
     redirect: '/system/user',

@@ -20,6 +20,13 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'competition/edit': lazy(() => import('./pages/competition/CompetitionEditPage.tsx')),
   'competition/view': lazy(() => import('./pages/competition/CompetitionViewPage.tsx')),
   'competition/audit': lazy(() => import('./pages/competition/CompetitionAuditPage.tsx')),
+  'register/manager': lazy(() => import('./pages/register/RegisterManagerPage.tsx')),
+  'financial/order': lazy(() => import('./pages/financial/OrderPage.tsx')),
+  'payment/alipay': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.AlipayConfigPage }))),
+  'payment/wechat': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.WechatConfigPage }))),
+  'payment/bank': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.IcbcConfigPage }))),
+  'payment/ccbBank': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.CcbConfigPage }))),
+  'payment/custom': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.CustomConfigPage }))),
   'system/user': lazy(() => import('./pages/system/UserPage.tsx')),
   'system/role': lazy(() => import('./pages/system/RolePage.tsx')),
 };

@@ -56,12 +56,14 @@ export const router = createBrowserRouter([
       },
       { path: '/registration/:competitionId', element: page(() => import('./pages/team/RegistrationPage.tsx')) },
       { path: '/join/:competitionId/:teamId', element: page(() => import('./pages/team/JoinPage.tsx')) },
+      { path: '/payment/:competitionId/:orderId', element: page(() => import('./pages/order/PaymentPage.tsx')) },
       {
         path: '/userCenter',
         element: page(() => import('./pages/userCenter/UserCenterLayout.tsx')),
         children: [
           { index: true, element: <Navigate to="/userCenter/myInfo" replace /> },
           { path: 'myInfo', element: page(() => import('./pages/userCenter/MyInfoPage.tsx')) },
+          { path: 'myOrder', element: page(() => import('./pages/order/MyOrderPage.tsx')) },
           { path: 'accountSet', element: page(() => import('./pages/userCenter/AccountSetPage.tsx')) },
           { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
         ],

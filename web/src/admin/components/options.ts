@@ -1,4 +1,4 @@
-import { MAX_LIMIT, type Brand, type CompetitionType, type OrgOption, type Page } from '@contest/shared';
+import { MAX_LIMIT, type Brand, type CompetitionListItem, type CompetitionType, type OrgOption, type Page } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../common/http.ts';
 
@@ -39,3 +39,14 @@ export function useOrgOptions(enabled: boolean) {
   });
 }
 
+
+/** The competitions a back-office user manages (all of them for the platform), to filter lists by. */
+export function useCompetitionOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: ['competitionOptions'],
+    queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', { limit: MAX_LIMIT }),
+    select: (page) => page.list.map((c) => ({ value: c.id, label: c.name })),
+    enabled,
+    staleTime: 60_000,
+  });
+}

@@ -1,51 +1,18 @@
 import { fenToYuan, type Preset, type TeamRegisterBody } from '@contest/shared';
-import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, Upload, type UploadFile } from 'antd';
+import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
 import { goLogin, http, sysTime } from '../../../common/http.ts';
-import { uploadError, uploadHeaders } from '../../../common/upload.ts';
+import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import type { CompetitionDetail } from '../competition/CompetitionLayout.tsx';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
 
 type Values = { individual: boolean; teamName?: string; info: RegFormValues };
-
-export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';
-
-/** Private PDF or picture uploads (registration attachments, transfer vouchers); the list keeps the server's file URIs. */
-export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: 'attachment' | 'voucher'; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
-  const { message } = App.useApp();
-  return (
-    <Upload
-      name="file"
-      accept={DOCUMENT_ACCEPT}
-      action={`/api/file/upload/document?purpose=${purpose}`}
-      headers={uploadHeaders()}
-      fileList={files}
-      maxCount={max}
-      beforeUpload={(file) => {
-        if (file.size > 10 * 1024 * 1024) {
-          void message.error('文件不能超过10MB');
-          return Upload.LIST_IGNORE;
-        }
-        return true;
-      }}
-      onChange={({ file, fileList }) => {
-        if (file.status === 'error') void message.error(uploadError(file.response), 5);
-        onChange(fileList.filter((f) => f.status !== 'error'));
-      }}
-    >
-      <Button icon={<UploadOutlined />}>上传文件（PDF、PNG或JPEG，10MB以内）</Button>
-    </Upload>
-  );
-}
-
-export const uploadedUris = (files: UploadFile[]) => files.flatMap((f) => (f.status === 'done' && f.response?.data?.fileUri ? [f.response.data.fileUri as string] : []));
 
 export default function RegistrationPage() {
   const { competitionId } = useParams();
@@ -111,7 +78,7 @@ export default function RegistrationPage() {
         <Card type="inner" title="报名信息" style={{ marginBottom: 24 }}>
           <RegFormFields fields={reg!.fieldList} prefix={['info']} />
         </Card>
-        <Form.Item label="附件（如学生证，可选）" name="attachments">
+        <Form.Item label="附件（如学生证，可选）">
           <DocumentUpload purpose="attachment" files={files} onChange={setFiles} />
         </Form.Item>
         <Space>

@@ -1,12 +1,13 @@
-import { BankOutlined, LockOutlined, UserOutlined } from '@ant-design/icons';
+import { BankOutlined, LockOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin } from '../../../common/http.ts';
 
-/** The personal centre's menu (spec §2.1); orders and invoices join it with their capability. */
+/** The personal centre's menu (spec §2.1); invoices join it with their capability. */
 const MENU = [
   { key: '/userCenter/myInfo', icon: <UserOutlined />, label: '个人信息' },
+  { key: '/userCenter/myOrder', icon: <ShoppingOutlined />, label: '我的订单' },
   { key: '/userCenter/accountSet', icon: <LockOutlined />, label: '账号设置' },
   { key: '/userCenter/partner', icon: <BankOutlined />, label: '组织方申请' },
 ];

@@ -1,0 +1,191 @@
+import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order, type Page } from '@contest/shared';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
+import { fileUrl } from '../../../common/files.ts';
+import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { FormModal } from '../../components/FormModal.tsx';
+import { useCompetitionOptions } from '../../components/options.ts';
+import { useConfirm } from '../../components/useConfirm.ts';
+
+const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
+
+interface Query {
+  page: number;
+  limit: number;
+  competitionId?: number;
+  payStatus?: number;
+  payMethod?: number;
+  keyword?: string;
+}
+
+function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: () => Promise<unknown>; onClose: () => void }) {
+  const { message } = App.useApp();
+  const [files, setFiles] = useState<UploadFile[]>([]);
+  return (
+    <FormModal<{ payerOrg: string }>
+      title={`集体缴费：确认 ${ids.length} 个订单已缴费`}
+      name="batch"
+      onClose={onClose}
+      onSave={async ({ payerOrg }) => {
+        const r = await http.put<{ paid: number[]; skipped: number[] }>('/api/order/batch/payment', { ids, payerOrg, voucher: uploadedUris(files)[0] });
+        void message.success(`已确认${r.paid.length}个订单缴费${r.skipped.length ? `，跳过${r.skipped.length}个非待支付订单` : ''}`);
+        await onDone();
+      }}
+    >
+      <Form.Item name="payerOrg" label="缴费单位" rules={[{ required: true, whitespace: true, message: '请输入缴费单位' }]}>
+        <Input maxLength={200} placeholder="如：某某大学计算机学院" />
+      </Form.Item>
+      <Form.Item label="缴费凭证" required>
+        <DocumentUpload purpose="voucher" files={files} onChange={setFiles} max={1} />
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+function RefundModal({ order, onDone, onClose }: { order: Order; onDone: () => Promise<unknown>; onClose: () => void }) {
+  const { message } = App.useApp();
+  return (
+    <FormModal<{ reason: string }>
+      title={`退款：${order.orderNo}`}
+      name="refund"
+      onClose={onClose}
+      onSave={async ({ reason }) => {
+        await http.put(`/api/order/refund/${order.id}`, { reason });
+        void message.success('已退款');
+        await onDone();
+      }}
+    >
+      <Form.Item name="reason" label="退款原因" rules={[{ required: true, whitespace: true, message: '请输入退款原因' }]}>
+        <Input.TextArea rows={3} maxLength={500} showCount />
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+/** Orders of the organisation's competitions: filter, export, confirm transfers, collective payment, refunds. */
+export default function OrderPage() {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const perms = usePermissions();
+  const canEdit = perms.has(ACTION_CODES.orderEdit);
+  const competitions = useCompetitionOptions(perms.has('competition:competition:menu'));
+  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [batch, setBatch] = useState(false);
+  const [refunding, setRefunding] = useState<Order | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const orders = useQuery({ queryKey: ['orders', query], queryFn: () => http.get<Page<Order>>('/api/order/list', { ...query }) });
+  const reload = () => client.invalidateQueries({ queryKey: ['orders'] });
+
+  async function exportXlsx() {
+    setExporting(true);
+    try {
+      const { page: _p, limit: _l, ...filters } = query;
+      const file = await downloadBlob('/api/order/list', { params: { ...filters, export: 'xlsx' } });
+      if (file) saveBlob(file.blob, file.fileName);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <Card
+      title="订单管理"
+      extra={
+        <Space>
+          {canEdit && (
+            <Button type="primary" disabled={!selected.length} onClick={() => setBatch(true)}>
+              集体缴费{selected.length ? `（${selected.length}）` : ''}
+            </Button>
+          )}
+          <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportXlsx}>导出Excel</Button>
+        </Space>
+      }
+    >
+      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
+        {competitions.data && (
+          <Form.Item name="competitionId" label="竞赛">
+            <Select allowClear placeholder="全部竞赛" style={{ width: 220 }} options={competitions.data} showSearch optionFilterProp="label" />
+          </Form.Item>
+        )}
+        <Form.Item name="payStatus" label="状态">
+          <Select allowClear placeholder="全部" style={{ width: 110 }} options={Object.entries(PAY_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+        </Form.Item>
+        <Form.Item name="payMethod" label="支付方式">
+          <Select allowClear placeholder="全部" style={{ width: 130 }} options={Object.entries(PAY_METHOD_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+        </Form.Item>
+        <Form.Item name="keyword">
+          <Input allowClear placeholder="订单号、队伍或下单人" style={{ width: 200 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">查询</Button>
+      </Form>
+      <Table<Order>
+        rowKey="id"
+        loading={orders.isLoading}
+        dataSource={orders.data?.list}
+        scroll={{ x: 1500 }}
+        locale={{ emptyText: '暂无订单' }}
+        rowSelection={canEdit ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (o) => ({ disabled: o.payStatus !== PAY_STATUS.unpaid }) } : undefined}
+        pagination={pager(orders.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '订单号', dataIndex: 'orderNo', width: 190 },
+          { title: '竞赛', dataIndex: 'competitionName', width: 200 },
+          { title: '队伍', width: 180, render: (_, o) => `${o.teamName}（${o.teamNo}）` },
+          { title: '金额', width: 100, render: (_, o) => `¥${fenToYuan(o.amount)}` },
+          {
+            title: '状态',
+            width: 130,
+            render: (_, o) => (
+              <Space size={4}>
+                <Tag color={COLORS[o.payStatus]}>{PAY_STATUS_TEXT[o.payStatus]}</Tag>
+                {o.refundFlag && (
+                  <Tooltip title="订单关闭后仍收到了支付通知，请核对并退款">
+                    <Tag color="red">待退款</Tag>
+                  </Tooltip>
+                )}
+              </Space>
+            ),
+          },
+          { title: '支付方式', width: 110, render: (_, o) => (o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : '') },
+          { title: '缴费单位', dataIndex: 'payerOrg', width: 150 },
+          { title: '凭证', width: 70, render: (_, o) => o.voucher && <a href={fileUrl(o.voucher)} target="_blank" rel="noopener noreferrer">查看</a> },
+          { title: '下单时间', width: 150, render: (_, o) => formatMinute(o.createdAt) },
+          { title: '支付时间', width: 150, render: (_, o) => (o.paidAt ? formatMinute(o.paidAt) : '') },
+          {
+            title: '操作',
+            width: 120,
+            fixed: 'right',
+            render: (_, o) =>
+              canEdit && (
+                <Space>
+                  {o.payStatus === PAY_STATUS.unpaid && o.voucher && (
+                    <a
+                      onClick={() =>
+                        confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, async () => {
+                          await http.put(`/api/order/confirm/${o.id}`);
+                          void message.success('已确认收款');
+                          await reload();
+                        })
+                      }
+                    >
+                      确认收款
+                    </a>
+                  )}
+                  {o.payStatus === PAY_STATUS.paid && <a onClick={() => setRefunding(o)}>退款</a>}
+                </Space>
+              ),
+          },
+        ]}
+      />
+      {batch && <BatchPaymentModal ids={selected} onClose={() => setBatch(false)} onDone={async () => { setSelected([]); await reload(); }} />}
+      {refunding && <RefundModal order={refunding} onClose={() => setRefunding(null)} onDone={reload} />}
+    </Card>
+  );
+}

@@ -1,0 +1,186 @@
+import {
+  ACTION_CODES,
+  PAY_STATUS_TEXT,
+  REGISTER_STATUS,
+  REGISTER_STATUS_TEXT,
+  formatSize,
+  type Page,
+  type Register,
+  type RegisterFlow,
+  type Team,
+} from '@contest/shared';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Descriptions, Drawer, Form, Input, List, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { fileUrl } from '../../../common/files.ts';
+import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { useCompetitionOptions } from '../../components/options.ts';
+import { ReasonModal } from '../../components/ReasonModal.tsx';
+import { useConfirm } from '../../components/useConfirm.ts';
+
+const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+const ACTIONS: Record<RegisterFlow['action'], string> = { submit: '提交报名', resubmit: '修改后重新提交', approve: '审核通过', reject: '审核驳回' };
+
+interface Query {
+  page: number;
+  limit: number;
+  competitionId?: number;
+  status?: number;
+  keyword?: string;
+}
+
+type Detail = Register & { team: Team; flows: RegisterFlow[] };
+
+function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
+  const { data } = useQuery({ queryKey: ['register', id], queryFn: () => http.get<Detail>(`/api/team/register/${id}`) });
+  return (
+    <Drawer title="报名详情" open width={760} onClose={onClose} destroyOnHidden>
+      {!data ? (
+        <Spin />
+      ) : (
+        <>
+          <Descriptions column={2} bordered size="small">
+            <Descriptions.Item label="竞赛" span={2}>{data.competitionName}</Descriptions.Item>
+            <Descriptions.Item label="队伍">{data.teamName}</Descriptions.Item>
+            <Descriptions.Item label="队伍编号">{data.teamNo}</Descriptions.Item>
+            <Descriptions.Item label="审核状态">
+              <Tag color={COLORS[data.status]}>{REGISTER_STATUS_TEXT[data.status]}</Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label="缴费">{data.payStatus === null ? '免费' : PAY_STATUS_TEXT[data.payStatus]}</Descriptions.Item>
+            {data.reason && <Descriptions.Item label="驳回原因" span={2}>{data.reason}</Descriptions.Item>}
+          </Descriptions>
+          <h4 style={{ marginTop: 24 }}>队员</h4>
+          <Table
+            rowKey="userId"
+            size="small"
+            pagination={false}
+            dataSource={data.team.memberList}
+            scroll={{ x: 700 }}
+            columns={[
+              { title: '姓名', render: (_, m) => <>{m.name} {m.leader && <Tag color="blue">队长</Tag>}</> },
+              { title: '用户名', dataIndex: 'username' },
+              { title: '身份证号', render: (_, m) => m.info.idCardNo ?? '' },
+              { title: '手机号', render: (_, m) => m.info.tel ?? '' },
+              { title: '学校', render: (_, m) => m.info.organization ?? '' },
+              { title: '地区', render: (_, m) => [m.info.province, m.info.city].filter(Boolean).join(' ') },
+            ]}
+          />
+          <h4 style={{ marginTop: 24 }}>指导老师</h4>
+          <List size="small" dataSource={data.team.teacherList} locale={{ emptyText: '无' }} renderItem={(t) => <List.Item>{[t.name, t.phone, t.organization, t.title].filter(Boolean).join('，')}</List.Item>} />
+          <h4 style={{ marginTop: 24 }}>附件</h4>
+          <List
+            size="small"
+            dataSource={data.attachments}
+            locale={{ emptyText: '无附件' }}
+            renderItem={(a) => (
+              <List.Item actions={[<a key="d" href={fileUrl(a.fileUri)} target="_blank" rel="noopener noreferrer">下载</a>]}>
+                {a.name}（{formatSize(a.size)}）
+              </List.Item>
+            )}
+          />
+          <h4 style={{ marginTop: 24 }}>审核记录</h4>
+          <Timeline
+            items={data.flows.map((f) => ({
+              color: f.action === 'reject' ? 'red' : f.action === 'approve' ? 'green' : 'blue',
+              children: `${formatMinute(f.createdAt)} ${f.actorName} ${ACTIONS[f.action]}${f.reason ? `：${f.reason}` : ''}`,
+            }))}
+          />
+        </>
+      )}
+    </Drawer>
+  );
+}
+
+/** Registrations of the organisation's competitions: filter, export, review. */
+export default function RegisterManagerPage() {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const perms = usePermissions();
+  const canAudit = perms.has(ACTION_CODES.registerAudit);
+  const competitions = useCompetitionOptions(perms.has('competition:competition:menu'));
+  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const [viewing, setViewing] = useState<number | null>(null);
+  const [rejecting, setRejecting] = useState<Register | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const registers = useQuery({ queryKey: ['registers', query], queryFn: () => http.get<Page<Register>>('/api/team/register/list', { ...query }) });
+  const reload = () => client.invalidateQueries({ queryKey: ['registers'] });
+
+  const decide = async (r: Register, action: 'approve' | 'reject', reason?: string) => {
+    await http.post(`/api/team/register/flow/${r.id}`, { action, reason });
+    void message.success(action === 'approve' ? '已审核通过' : '已驳回');
+    await Promise.all([reload(), client.invalidateQueries({ queryKey: ['register', r.id] })]);
+  };
+
+  async function exportXlsx() {
+    setExporting(true);
+    try {
+      const { page: _p, limit: _l, ...filters } = query;
+      const file = await downloadBlob('/api/team/register/list', { params: { ...filters, export: 'xlsx' } });
+      if (file) saveBlob(file.blob, file.fileName);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <Card title="报名管理" extra={<Button icon={<DownloadOutlined />} loading={exporting} onClick={exportXlsx}>导出Excel</Button>}>
+      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
+        {competitions.data && (
+          <Form.Item name="competitionId" label="竞赛">
+            <Select allowClear placeholder="全部竞赛" style={{ width: 240 }} options={competitions.data} showSearch optionFilterProp="label" />
+          </Form.Item>
+        )}
+        <Form.Item name="status" label="审核状态">
+          <Select allowClear placeholder="全部" style={{ width: 120 }} options={Object.entries(REGISTER_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+        </Form.Item>
+        <Form.Item name="keyword">
+          <Input allowClear placeholder="队伍名称、编号或报名人" style={{ width: 220 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">查询</Button>
+      </Form>
+      <Table<Register>
+        rowKey="id"
+        loading={registers.isLoading}
+        dataSource={registers.data?.list}
+        scroll={{ x: 1300 }}
+        locale={{ emptyText: '暂无报名' }}
+        pagination={pager(registers.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '队伍名称', dataIndex: 'teamName', width: 160 },
+          { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
+          { title: '竞赛', dataIndex: 'competitionName', width: 200 },
+          { title: '方式', width: 70, render: (_, r) => (r.individual ? '个人' : '团队') },
+          { title: '人数', dataIndex: 'memberNum', width: 60 },
+          { title: '报名人', dataIndex: 'username', width: 110 },
+          { title: '审核状态', width: 100, render: (_, r) => <Tag color={COLORS[r.status]}>{REGISTER_STATUS_TEXT[r.status]}</Tag> },
+          { title: '缴费', width: 80, render: (_, r) => (r.payStatus === null ? '免费' : PAY_STATUS_TEXT[r.payStatus]) },
+          { title: '驳回原因', dataIndex: 'reason', width: 160, ellipsis: true },
+          { title: '报名时间', width: 150, render: (_, r) => formatMinute(r.createdAt) },
+          {
+            title: '操作',
+            width: 160,
+            fixed: 'right',
+            render: (_, r) => (
+              <Space>
+                <a onClick={() => setViewing(r.id)}>查看</a>
+                {canAudit && r.status === REGISTER_STATUS.pending && (
+                  <>
+                    <a onClick={() => confirm(`确定通过队伍“${r.teamName}”的报名吗？`, () => decide(r, 'approve'))}>通过</a>
+                    <a onClick={() => setRejecting(r)}>驳回</a>
+                  </>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {viewing && <RegisterDrawer id={viewing} onClose={() => setViewing(null)} />}
+      {rejecting && <ReasonModal title={`驳回“${rejecting.teamName}”的报名`} onSubmit={(reason) => decide(rejecting, 'reject', reason)} onClose={() => setRejecting(null)} />}
+    </Card>
+  );
+}
