@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, login, register, uniqueName } from './fixtures.ts';
+import { ADMIN, login, newOrganiser, uniqueName } from './fixtures.ts';
 
 const day = 24 * 3600_000;
 /** The back office's date-time format, in China time. */
@@ -13,22 +13,6 @@ async function fillDate(page: Page, label: string, value: string) {
   await input.click();
   await input.fill(value);
   await input.press('Enter');
-}
-
-/** A new organiser through the real partner workflow (the UI for it is covered in catalogue.spec.ts). */
-async function newOrganiser(page: Page, adminPage: Page) {
-  const username = uniqueName('org');
-  await register(page, username);
-  await login(page, username, 'Passw0rd1');
-  const csrf = async (p: Page) => (await p.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
-  const applied = await page.request.post('/api/competition/partner/apply', {
-    data: { name: `${username}学院`, kind: 'school', contactName: '周老师', contactPhone: '13800138000' },
-    headers: { 'x-csrf-token': await csrf(page) },
-  });
-  const { id } = (await applied.json()).data;
-  const approved = await adminPage.request.put(`/api/competition/partner/audit/${id}`, { data: { approve: true }, headers: { 'x-csrf-token': await csrf(adminPage) } });
-  expect(approved.status()).toBe(200);
-  return username;
 }
 
 test('an organiser creates a competition with a preset, the administrator approves it, a visitor finds it', async ({ browser }) => {

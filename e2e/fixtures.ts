@@ -39,3 +39,50 @@ export async function chooseUserMenu(page: Page, item: string, arrived: () => Pr
     await arrived();
   }).toPass({ timeout: 20_000 });
 }
+
+/** A write through the page's own session, with the CSRF token the pages send. */
+export async function api(page: Page, method: 'POST' | 'PUT', url: string, data?: unknown) {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'contest_csrf')?.value ?? '';
+  const res = await page.request.fetch(url, { method, data: data as object, headers: { 'x-csrf-token': csrf } });
+  const body = await res.json();
+  expect(res.status(), JSON.stringify(body)).toBe(200);
+  return body.data;
+}
+
+/** A new organiser of a new school, approved through the real partner workflow. */
+export async function newOrganiser(page: Page, adminPage: Page) {
+  const username = uniqueName('org');
+  await register(page, username);
+  await login(page, username, 'Passw0rd1');
+  const { id } = await api(page, 'POST', '/api/competition/partner/apply', { name: `${username}学院`, kind: 'school', contactName: '周老师', contactPhone: '13800138000' });
+  await api(adminPage, 'PUT', `/api/competition/partner/audit/${id}`, { approve: true });
+  await page.reload();
+  return username;
+}
+
+/**
+ * An online competition of the organiser's school with registration open now (its REG_SET preset enabled with
+ * the given fields) and the given fee in fen, approved by the administrator.
+ */
+export async function openCompetition(organiser: Page, adminPage: Page, fee: number, fieldList: object[]) {
+  const day = 24 * 3600_000;
+  const iso = (offset: number) => new Date(Date.now() + offset * day).toISOString();
+  const brands = await (await adminPage.request.get('/api/competition/brand/public/page?limit=1')).json();
+  const { id } = await api(organiser, 'POST', '/api/competition/', {
+    name: uniqueName('报名赛'),
+    brandId: brands.data.list[0].id,
+    regStartTime: iso(-1),
+    regEndTime: iso(10),
+    endTime: iso(30),
+    minMembers: 1,
+    maxMembers: 3,
+    maxTeachers: 1,
+    fee,
+  });
+  await api(organiser, 'PUT', `/api/competition/publish/${id}`);
+  await api(adminPage, 'PUT', `/api/competition/audit/${id}`);
+  const presets = await (await organiser.request.get(`/api/competition/preset/public/list/${id}`)).json();
+  const reg = presets.data.find((p: { menuCode: string }) => p.menuCode === 'REG_SET');
+  await api(organiser, 'PUT', `/api/competition/preset/${reg.id}`, { enable: true, fieldList });
+  return id as number;
+}

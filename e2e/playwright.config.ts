@@ -37,6 +37,6 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', LOG_LEVEL: 'warn', PAYMENT_SIMULATOR: '1', PUBLIC_URL: `http://localhost:${port}` },
   },
 });

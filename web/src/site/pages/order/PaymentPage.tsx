@@ -1,7 +1,7 @@
 import { PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order, type PaymentMethodOption, type PayResult } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Empty, Image, Radio, Result, Space, Spin, Tag, Typography, type UploadFile } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
@@ -69,6 +69,11 @@ export default function PaymentPage() {
     // While a QR code is shown, watch for the gateway's notification to land.
     refetchInterval: (q) => (code && q.state.data?.payStatus === PAY_STATUS.unpaid ? 2000 : false),
   });
+  // The team's cached registration shows the payment state too: refresh it when the order changes state.
+  const status = order.data?.payStatus;
+  useEffect(() => {
+    if (status !== undefined && status !== PAY_STATUS.unpaid) void reloadTeam();
+  }, [status]);
   const methods = useQuery({ queryKey: ['paymentMethods'], enabled: Boolean(user), queryFn: () => http.get<PaymentMethodOption[]>('/api/payment/methods') });
 
   if (!valid) return <Navigate to="/404" replace />;

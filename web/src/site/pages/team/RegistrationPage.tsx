@@ -1,7 +1,7 @@
 import { fenToYuan, type Preset, type TeamRegisterBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, type UploadFile } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
@@ -24,6 +24,7 @@ export default function RegistrationPage() {
   const [form] = Form.useForm<Values>();
   const [files, setFiles] = useState<UploadFile[]>([]);
   const [saving, setSaving] = useState(false);
+  const submitted = useRef(false);
   const reloadTeam = useReloadTeam(id);
   const competition = useQuery({ queryKey: ['competition', id], enabled: valid, queryFn: () => http.get<CompetitionDetail>(`/api/competition/public/${id}`, undefined, { silent: true }) });
   const presets = useQuery({ queryKey: ['presets', id], enabled: valid, queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${id}`, undefined, { silent: true }) });
@@ -35,7 +36,7 @@ export default function RegistrationPage() {
   if (!user) return <Result status="403" title="请先登录" subTitle="登录后才能报名参赛" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
   const c = competition.data;
   if (!c || !presets.data) return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
-  if (team.data?.team) return <Navigate to={`/competition/${id}/team`} replace />;
+  if (team.data?.team && !submitted.current) return <Navigate to={`/competition/${id}/team`} replace />;
   const reg = presets.data.find((p) => p.menuCode === 'REG_SET');
   const now = sysTime().toISOString();
   const closed = !reg?.enable ? '该竞赛未开放报名' : now < c.regStartTime ? '报名尚未开始' : now > c.regEndTime ? '报名已截止' : null;
@@ -47,8 +48,10 @@ export default function RegistrationPage() {
       const body: TeamRegisterBody = { individual: values.individual, teamName: values.individual ? null : values.teamName, info: toInfo(values.info), attachments: uploadedUris(files) };
       const result = await http.post<{ teamId: number; orderId: number | null }>(`/api/team/register/${id}`, body);
       void message.success('报名成功');
-      await reloadTeam();
+      // With the team loaded this page sends a registered user to the team tab; not the one who just registered.
+      submitted.current = true;
       navigate(result.orderId ? `/payment/${id}/${result.orderId}` : `/competition/${id}/team`);
+      void reloadTeam();
     } catch (err) {
       showFieldErrors(form, err);
     } finally {

@@ -1,0 +1,137 @@
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ADMIN, api, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
+
+const FIELDS = [
+  { label: '姓名', name: 'userName', otherParams: { required: true } },
+  { label: '身份证号', name: 'idCardNo', otherParams: { required: true } },
+  { label: '手机号', name: 'tel', otherParams: { required: false } },
+  { label: '地区', name: 'region', otherParams: { required: true } },
+];
+const VOUCHER = path.join(import.meta.dirname, 'files', 'voucher.pdf');
+
+async function participant(browser: Browser) {
+  const page = await (await browser.newContext()).newPage();
+  const username = uniqueName('reg');
+  await register(page, username);
+  await login(page, username, 'Passw0rd1');
+  return { page, username };
+}
+
+async function fillForm(page: Page, name: string, idCard: string) {
+  await page.getByLabel('姓名').fill(name);
+  await page.getByLabel('身份证号').fill(idCard);
+  await page.getByLabel('地区').click();
+  await page.locator('.ant-cascader-menu-item[title="广东省"]').click();
+  await page.locator('.ant-cascader-menu-item[title="广州市"]').click();
+}
+
+/** Registers a team from the competition page and arrives at its payment page. */
+async function registerTeam(page: Page, competitionId: number, team: string, name: string, idCard: string) {
+  await page.goto(`/competition/${competitionId}`);
+  await page.getByRole('button', { name: '立即报名' }).click();
+  await expect(page).toHaveURL(new RegExp(`/registration/${competitionId}$`));
+  await page.getByLabel('队伍名称').fill(team);
+  await fillForm(page, name, idCard);
+  await page.getByRole('button', { name: '提交报名' }).click();
+  await expect(page).toHaveURL(new RegExp(`/payment/${competitionId}/\\d+$`));
+}
+
+/** Pays the open order on the payment page through the simulator's checkout, opened from the QR link. */
+async function payOnline(page: Page, method: '支付宝' | '微信支付') {
+  await page.getByText(method, { exact: true }).click();
+  await page.getByRole('button', { name: '生成支付二维码' }).click();
+  await expect(page.getByAltText('支付二维码')).toBeVisible();
+  const [checkout] = await Promise.all([page.waitForEvent('popup'), page.getByText('无法扫码？打开支付链接').click()]);
+  await expect(checkout.getByText('¥88.00')).toBeVisible();
+  await checkout.getByRole('button', { name: '确认支付' }).click();
+  await expect(checkout.getByText('支付成功')).toBeVisible();
+  await checkout.close();
+  // The payment page watches the order and turns when the gateway's notification has landed.
+  await expect(page.getByText('支付成功')).toBeVisible();
+  await expect(page.getByTestId('order-status')).toHaveText('已支付');
+}
+
+test('participants register with an ID card, form a team by join link, and pay by Alipay, WeChat Pay and bank transfer', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const adminPage = await (await browser.newContext()).newPage();
+  await login(adminPage, ADMIN.username, ADMIN.password);
+  const orgPage = await (await browser.newContext()).newPage();
+  await newOrganiser(orgPage, adminPage);
+  const competitionId = await openCompetition(orgPage, adminPage, 8800, FIELDS);
+
+  // The administrator points Alipay at the simulator from the back office, and WeChat Pay and ICBC by the API.
+  await adminPage.goto('/backadmin.html#/payment/alipay');
+  await adminPage.getByRole('button', { name: '使用支付模拟器' }).click();
+  await adminPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(adminPage.getByText('已填入支付模拟器的配置')).toBeVisible();
+  await expect(adminPage.getByPlaceholder(/^已设置（…/)).toBeVisible();
+  await adminPage.screenshot({ path: 'test-results/payment-config.png', fullPage: true });
+  await api(adminPage, 'POST', '/api/payment/simulator/configure/1');
+  await api(adminPage, 'PUT', '/api/payment/config/4', { enable: true, accounts: [{ name: '工行对公账户', accountName: '竞赛平台', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '备注队伍编号' }] });
+
+  // The leader registers: a wrong ID number gets the spec's message, the right one goes through to payment.
+  const leader = await participant(browser);
+  await leader.page.goto(`/competition/${competitionId}`);
+  await leader.page.getByRole('button', { name: '立即报名' }).click();
+  await leader.page.getByLabel('队伍名称').fill('数据先锋队');
+  await fillForm(leader.page, '张三', '110105194912310021');
+  await leader.page.getByRole('button', { name: '提交报名' }).click();
+  await expect(leader.page.getByText('你输入的身份证号非法')).toBeVisible();
+  await leader.page.getByLabel('身份证号').fill('11010519491231002X');
+  await leader.page.getByRole('button', { name: '提交报名' }).click();
+  await expect(leader.page).toHaveURL(new RegExp(`/payment/${competitionId}/\\d+$`));
+  await expect(leader.page.getByTestId('order-status')).toHaveText('待支付');
+  await payOnline(leader.page, '支付宝');
+
+  // The team tab shows the masked ID number, then the leader invites a second user, who accepts by the join link.
+  await leader.page.getByRole('button', { name: '查看我的队伍' }).click();
+  await expect(leader.page.getByTestId('pay-status')).toHaveText('已支付');
+  await expect(leader.page.getByTestId('register-status')).toHaveText('待审核');
+  await expect(leader.page.getByRole('cell', { name: '110***********002X' })).toBeVisible();
+  const member = await participant(browser);
+  await leader.page.getByPlaceholder('用户名或手机号').fill(member.username);
+  await leader.page.getByRole('button', { name: '发送邀请' }).click();
+  await expect(leader.page.getByText(`已邀请 ${member.username}`)).toBeVisible();
+  const link = (await leader.page.getByTestId('join-link').innerText()).trim();
+  expect(link).toMatch(new RegExp(`/join/${competitionId}/\\d+\\?code=`));
+  await member.page.goto(link);
+  await expect(member.page.getByText('数据先锋队')).toBeVisible();
+  await fillForm(member.page, '李四', '440106199003072517');
+  await member.page.getByRole('button', { name: '同意加入' }).click();
+  await expect(member.page).toHaveURL(new RegExp(`/competition/${competitionId}/team$`));
+  await expect(member.page.getByRole('cell', { name: '李四' })).toBeVisible();
+  await expect(member.page.getByRole('cell', { name: '张三' })).toBeVisible();
+
+  // The organiser approves the registration; the leader sees it.
+  await orgPage.goto('/backadmin.html#/register/manager');
+  const row = orgPage.locator('.ant-table-row').filter({ hasText: '数据先锋队' });
+  await row.getByText('通过', { exact: true }).click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(row).toContainText('审核通过');
+  await leader.page.reload();
+  await expect(leader.page.getByTestId('register-status')).toHaveText('审核通过');
+
+  // A second team pays with WeChat Pay.
+  const second = await participant(browser);
+  await registerTeam(second.page, competitionId, '微信队', '王五', '440304199508111233');
+  await payOnline(second.page, '微信支付');
+
+  // A third pays by bank transfer with a voucher; finance confirms it in the back office.
+  const third = await participant(browser);
+  await registerTeam(third.page, competitionId, '转账队', '赵六', '440106199003072517');
+  await third.page.getByText('工商银行', { exact: true }).click();
+  await expect(third.page.getByText('6222020000000000000')).toBeVisible();
+  await third.page.locator('input[type=file]').setInputFiles(VOUCHER);
+  await expect(third.page.locator('.ant-upload-list-item-done, .ant-upload-list-item-container').first()).toBeVisible();
+  await third.page.getByRole('button', { name: '提交转账凭证' }).click();
+  await expect(third.page.getByText('转账凭证已提交', { exact: true })).toBeVisible();
+  await orgPage.goto('/backadmin.html#/financial/order');
+  const orderRow = orgPage.locator('.ant-table-row').filter({ hasText: '转账队' });
+  await orderRow.getByText('确认收款').click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(orderRow).toContainText('已支付');
+  await third.page.goto('/userCenter/myOrder');
+  await expect(third.page.locator('.ant-table-row').filter({ hasText: '转账队' })).toContainText('已支付');
+  await expect(third.page.locator('.ant-table-row').filter({ hasText: '转账队' })).toContainText('工商银行转账');
+});
