@@ -29,6 +29,7 @@ import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './limits/
 import { authRoutes, oidcRoutes } from './modules/auth/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { competitionRoutes } from './modules/competitions/routes.ts';
+import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { closeExpiredOrders } from './modules/orders/service.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
@@ -230,6 +231,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   registrationRoutes(app);
   orderRoutes(app);
   paymentRoutes(app);
+  invoiceRoutes(app);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

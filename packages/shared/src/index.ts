@@ -11,3 +11,4 @@ export * from './format.ts';
 export * from './api/catalogue.ts';
 export * from './api/team.ts';
 export * from './api/payment.ts';
+export * from './api/invoice.ts';

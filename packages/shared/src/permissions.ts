@@ -102,6 +102,8 @@ export const ACTION_CODES = {
   registerAudit: 'payment:register:audit',
   orderEdit: 'order:order:edit',
   paymentEdit: 'payment:config:edit',
+  invoiceEdit: 'invoice:invoice:edit',
+  invoiceConfigEdit: 'invoice:config:edit',
 } as const;
 
 export const ACTION_TITLES: Record<string, string> = {
@@ -116,6 +118,8 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.registerAudit]: '审核本组织竞赛的报名',
   [ACTION_CODES.orderEdit]: '确认收款、集体缴费与退款',
   [ACTION_CODES.paymentEdit]: '修改支付配置',
+  [ACTION_CODES.invoiceEdit]: '开具或驳回本组织竞赛的发票',
+  [ACTION_CODES.invoiceConfigEdit]: '修改发票配置',
 };
 
 export const ALL_PERMISSION_CODES: string[] = [
@@ -158,6 +162,7 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
       ACTION_CODES.competitionEdit,
       ACTION_CODES.registerAudit,
       ACTION_CODES.orderEdit,
+      ACTION_CODES.invoiceEdit,
       ...groupCodes('bdrace:register', 'bdrace:financial', 'bdrace:review', 'bdrace:message'),
     ],
   },

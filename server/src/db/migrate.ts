@@ -4,6 +4,7 @@ import type { MigrationContext } from './migrations/helpers.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_catalogue.ts';
 import * as m0003 from './migrations/0003_registration.ts';
+import * as m0004 from './migrations/0004_invoices.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0001_foundation': m0001,
   '0002_catalogue': m0002,
   '0003_registration': m0003,
+  '0004_invoices': m0004,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -333,6 +333,50 @@ export interface PaymentNotificationsTable {
   createdAt: string;
 }
 
+export interface InvoiceTitlesTable {
+  id: Generated<number>;
+  userId: number;
+  kind: string;
+  name: string;
+  taxNo: string | null;
+  bank: string | null;
+  bankAccount: string | null;
+  address: string | null;
+  phone: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InvoicesTable {
+  id: Generated<number>;
+  orderId: number;
+  competitionId: number;
+  userId: number;
+  amount: number;
+  type: string;
+  titleJson: string;
+  email: string | null;
+  status: number;
+  invoiceNo: string | null;
+  fileKey: string | null;
+  reason: string | null;
+  issuedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InvoiceConfigTable {
+  id: number;
+  enable: number;
+  issuerName: string | null;
+  issuerTaxNo: string | null;
+  allowedTypes: string;
+  applyStart: string | null;
+  applyEnd: string | null;
+  notice: string | null;
+  updatedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -361,4 +405,7 @@ export interface DB {
   orders: OrdersTable;
   paymentConfigs: PaymentConfigsTable;
   paymentNotifications: PaymentNotificationsTable;
+  invoiceTitles: InvoiceTitlesTable;
+  invoices: InvoicesTable;
+  invoiceConfig: InvoiceConfigTable;
 }

@@ -49,10 +49,10 @@ export function fileRoutes(app: App, deps: Deps) {
     (req) => upload(req, req.query.purpose),
   );
 
-  // Registration attachments and transfer vouchers: private files the participant uploads.
+  // Registration attachments, transfer vouchers and issued invoices: private files.
   app.post(
     '/api/file/upload/document',
-    { config: { rule: USER }, schema: { tags: ['file'], querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment或voucher' }) }) } },
+    { config: { rule: USER }, schema: { tags: ['file'], querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher或invoice' }) }) } },
     async (req) => {
       if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
       const max = deps.config.documentMaxBytes;

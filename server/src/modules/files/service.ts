@@ -22,7 +22,7 @@ const DOCUMENT_SIGNATURES = [
   ...IMAGE_SIGNATURES.filter((s) => s.mime !== 'image/gif'),
   { mime: 'application/pdf', test: (b: Buffer) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
 ];
-export const DOCUMENT_PURPOSES = ['attachment', 'voucher'] as const;
+export const DOCUMENT_PURPOSES = ['attachment', 'voucher', 'invoice'] as const;
 export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
 
 async function store(ctx: Ctx, content: Readable, originalName: string, o: {

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
+import { pageQuery } from './common.ts';
+import { isoTime, requiredFileUri, requiredText, text } from './fields.ts';
+
+export const INVOICE_TYPES = { normal: '增值税普通发票', special: '增值税专用发票' } as const;
+export type InvoiceType = keyof typeof INVOICE_TYPES;
+export const TITLE_KINDS = { personal: '个人', company: '单位' } as const;
+export type TitleKind = keyof typeof TITLE_KINDS;
+
+/** Unified social credit code (GB 32100-2015): 18 characters without I, O, Z, S, V. */
+export const TAX_NO = /^[0-9A-HJ-NPQRTUWXY]{2}\d{6}[0-9A-HJ-NPQRTUWXY]{10}$/;
+export const TAX_NO_MESSAGE = '纳税人识别号须为18位统一社会信用代码';
+
+export const invoiceTitleBody = z
+  .strictObject({
+    kind: z.enum(['personal', 'company'], { error: '请选择抬头类型' }),
+    name: requiredText(200, '发票抬头'),
+    taxNo: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || null : v), z.string().regex(TAX_NO, TAX_NO_MESSAGE).nullable().optional()),
+    bank: text(100, '开户银行'),
+    bankAccount: z.preprocess((v) => (typeof v === 'string' ? v.replace(/\s/g, '') || null : v), z.string().regex(/^\d{6,30}$/, '银行账号须为6至30位数字').nullable().optional()),
+    address: text(200, '注册地址'),
+    phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().regex(/^\+?[\d\s()-]{5,30}$/, '注册电话格式不正确').nullable().optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'company' && !v.taxNo) ctx.addIssue({ code: 'custom', path: ['taxNo'], message: '单位抬头须填写纳税人识别号' });
+  });
+export type InvoiceTitleBody = z.infer<typeof invoiceTitleBody>;
+export interface InvoiceTitle extends InvoiceTitleBody {
+  id: number;
+  createdAt: string;
+}
+
+export const invoiceApplyBody = z.strictObject({
+  orderId: z.number({ error: '请选择订单' }).int().positive(),
+  titleId: z.number({ error: '请选择发票抬头' }).int().positive(),
+  type: z.enum(['normal', 'special'], { error: '请选择发票类型' }),
+  email: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().max(254).refine(isValidEmail, EMAIL_MESSAGE).nullable().optional()),
+});
+export type InvoiceApplyBody = z.infer<typeof invoiceApplyBody>;
+
+export const INVOICE_STATUS = { pending: 0, issued: 1, rejected: 2 } as const;
+export const INVOICE_STATUS_TEXT: Record<number, string> = { 0: '待开票', 1: '已开票', 2: '已驳回' };
+
+export interface Invoice {
+  id: number;
+  orderId: number;
+  orderNo: string;
+  competitionId: number;
+  competitionName: string;
+  teamName: string;
+  userId: number;
+  username: string;
+  amount: number;
+  type: InvoiceType;
+  title: Omit<InvoiceTitle, 'id' | 'createdAt'>;
+  email: string | null;
+  status: number;
+  invoiceNo: string | null;
+  fileUri: string | null;
+  reason: string | null;
+  issuedAt: string | null;
+  createdAt: string;
+}
+
+export const invoiceListQuery = pageQuery.extend({
+  competitionId: z.coerce.number().int().positive().optional(),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(2).optional()),
+  keyword: z.string().trim().max(100).optional(),
+  export: z.enum(['xlsx']).optional(),
+});
+export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;
+
+export const invoiceIssueBody = z.strictObject({
+  invoiceNo: requiredText(50, '发票号码'),
+  fileUri: requiredFileUri('请上传电子发票'),
+});
+export const invoiceRejectBody = z.strictObject({ reason: requiredText(500, '驳回原因') });
+
+export const invoiceConfigBody = z
+  .strictObject({
+    enable: z.boolean(),
+    issuerName: requiredText(200, '开票单位'),
+    issuerTaxNo: z.string({ error: '请输入开票单位纳税人识别号' }).trim().toUpperCase().regex(TAX_NO, TAX_NO_MESSAGE),
+    allowedTypes: z.array(z.enum(['normal', 'special'])).min(1, '请至少选择一种发票类型'),
+    applyStart: isoTime.nullable().optional(),
+    applyEnd: isoTime.nullable().optional(),
+    notice: text(1000, '开票说明'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.applyStart && v.applyEnd && v.applyEnd <= v.applyStart) ctx.addIssue({ code: 'custom', path: ['applyEnd'], message: '申请截止时间须晚于开始时间' });
+  });
+export type InvoiceConfigBody = z.infer<typeof invoiceConfigBody>;
+export type InvoiceConfig = InvoiceConfigBody & { updatedAt: string | null };

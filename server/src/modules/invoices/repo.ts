@@ -1,0 +1,70 @@
+import type { Invoice, InvoiceListQuery, InvoiceTitle, InvoiceType } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
+
+const TITLE_COLUMNS = ['id', 'kind', 'name', 'taxNo', 'bank', 'bankAccount', 'address', 'phone', 'createdAt'] as const;
+
+export const listTitles = (db: Db, userId: number) =>
+  db.selectFrom('invoiceTitles').select(TITLE_COLUMNS).where('userId', '=', userId).orderBy('id', 'desc').execute() as Promise<InvoiceTitle[]>;
+
+export const findTitle = (db: Db, id: number, userId: number) =>
+  db.selectFrom('invoiceTitles').select(TITLE_COLUMNS).where('id', '=', id).where('userId', '=', userId).executeTakeFirst() as Promise<InvoiceTitle | undefined>;
+
+const base = (db: Db) =>
+  db
+    .selectFrom('invoices as i')
+    .innerJoin('orders as o', 'o.id', 'i.orderId')
+    .innerJoin('teams as t', 't.id', 'o.teamId')
+    .innerJoin('competitions as c', 'c.id', 'i.competitionId')
+    .innerJoin('users as u', 'u.id', 'i.userId')
+    .select([
+      'i.id',
+      'i.orderId',
+      'o.orderNo',
+      'i.competitionId',
+      'c.name as competitionName',
+      'c.orgId',
+      't.name as teamName',
+      'i.userId',
+      'u.username',
+      'i.amount',
+      'i.type',
+      'i.titleJson',
+      'i.email',
+      'i.status',
+      'i.invoiceNo',
+      'i.fileKey',
+      'i.reason',
+      'i.issuedAt',
+      'i.createdAt',
+    ]);
+type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
+export type InvoiceWithOrg = Invoice & { orgId: number };
+
+const toInvoice = ({ titleJson, fileKey, type, ...r }: Row): InvoiceWithOrg => ({ ...r, type: type as InvoiceType, title: JSON.parse(titleJson), fileUri: fileKey });
+
+export async function findInvoice(db: Db, id: number) {
+  const r = await base(db).where('i.id', '=', id).executeTakeFirst();
+  return r && toInvoice(r);
+}
+
+export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?: number; orgId?: number | null }, max = q.limit) {
+  let query = base(db);
+  if (scope.userId !== undefined) query = query.where('i.userId', '=', scope.userId);
+  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
+  if (q.competitionId) query = query.where('i.competitionId', '=', q.competitionId);
+  if (q.status !== undefined) query = query.where('i.status', '=', q.status);
+  if (q.keyword) {
+    const k = contains(q.keyword);
+    query = query.where((eb) => eb.or([eb('o.orderNo', 'like', k), eb('i.titleJson', 'like', k), eb('u.username', 'like', k), eb('i.invoiceNo', 'like', k)]));
+  }
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('i.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
+  return { list: rows.map(toInvoice), total: Number(total) };
+}
+
+/** Moves an application out of pending; false when it was no longer pending. */
+export async function decide(db: Db, id: number, values: { status: number; invoiceNo?: string; fileKey?: string; reason?: string; issuedAt?: string; updatedAt: string }) {
+  const r = await db.updateTable('invoices').set(values).where('id', '=', id).where('status', '=', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

@@ -1,0 +1,166 @@
+import {
+  INVOICE_STATUS,
+  INVOICE_TYPES,
+  PAY_STATUS,
+  type InvoiceApplyBody,
+  type InvoiceConfig,
+  type InvoiceConfigBody,
+  type InvoiceListQuery,
+  type InvoiceTitleBody,
+} from '@contest/shared';
+import type { Ctx } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { writeAudit } from '../audit-log/repo.ts';
+import { seesAll } from '../competitions/service.ts';
+import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
+import { readableOrder } from '../orders/service.ts';
+import * as repo from './repo.ts';
+
+// ---- titles: each user's own
+
+const titleColumns = (b: InvoiceTitleBody) => ({
+  kind: b.kind,
+  name: b.name,
+  taxNo: b.taxNo ?? null,
+  bank: b.bank ?? null,
+  bankAccount: b.bankAccount ?? null,
+  address: b.address ?? null,
+  phone: b.phone ?? null,
+});
+
+export const listTitles = (ctx: Ctx) => repo.listTitles(ctx.db, ctx.actor!.userId);
+
+export async function createTitle(ctx: Ctx, body: InvoiceTitleBody) {
+  const now = ctx.clock.now().toISOString();
+  const { id } = await ctx.db
+    .insertInto('invoiceTitles')
+    .values({ ...titleColumns(body), userId: ctx.actor!.userId, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id };
+}
+
+export async function updateTitle(ctx: Ctx, id: number, body: InvoiceTitleBody) {
+  const r = await ctx.db.updateTable('invoiceTitles').set({ ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw notFound('发票抬头不存在');
+}
+
+/** Applications keep their own copy of the title, so a used title may still be deleted. */
+export async function deleteTitle(ctx: Ctx, id: number) {
+  const r = await ctx.db.deleteFrom('invoiceTitles').where('id', '=', id).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  if (Number(r.numDeletedRows) !== 1) throw notFound('发票抬头不存在');
+}
+
+// ---- configuration
+
+const DEFAULT_CONFIG: InvoiceConfig = { enable: false, issuerName: '', issuerTaxNo: '', allowedTypes: ['normal'], applyStart: null, applyEnd: null, notice: null, updatedAt: null };
+
+export async function readConfig(ctx: Pick<Ctx, 'db'>): Promise<InvoiceConfig> {
+  const row = await ctx.db.selectFrom('invoiceConfig').selectAll().where('id', '=', 1).executeTakeFirst();
+  if (!row) return DEFAULT_CONFIG;
+  return {
+    enable: row.enable === 1,
+    issuerName: row.issuerName ?? '',
+    issuerTaxNo: row.issuerTaxNo ?? '',
+    allowedTypes: JSON.parse(row.allowedTypes),
+    applyStart: row.applyStart,
+    applyEnd: row.applyEnd,
+    notice: row.notice,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export async function saveConfig(ctx: Ctx, body: InvoiceConfigBody) {
+  const before = await readConfig(ctx);
+  const values = {
+    enable: body.enable ? 1 : 0,
+    issuerName: body.issuerName,
+    issuerTaxNo: body.issuerTaxNo,
+    allowedTypes: JSON.stringify(body.allowedTypes),
+    applyStart: body.applyStart ?? null,
+    applyEnd: body.applyEnd ?? null,
+    notice: body.notice ?? null,
+    updatedAt: ctx.clock.now().toISOString(),
+  };
+  await ctx.db.insertInto('invoiceConfig').values({ id: 1, ...values }).onConflict((oc) => oc.column('id').doUpdateSet(values)).execute();
+  await writeAudit(ctx, { action: 'invoice.config', entity: 'invoiceConfig', entityId: 1, before, after: body });
+}
+
+// ---- applications
+
+/** Applies for an invoice on a paid order of the caller's team, with a snapshot of one of the caller's titles. */
+export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
+  const config = await readConfig(ctx);
+  const now = ctx.clock.now().toISOString();
+  if (!config.enable) throw conflict('暂未开放发票申请');
+  if ((config.applyStart && now < config.applyStart) || (config.applyEnd && now > config.applyEnd)) throw conflict('不在发票申请时间内');
+  if (!config.allowedTypes.includes(body.type)) throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
+  const order = await readableOrder(ctx, body.orderId);
+  if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
+  const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor!.userId);
+  if (!title) throw badRequest('发票抬头不存在', { titleId: '发票抬头不存在' });
+  if (body.type === 'special' && (title.kind !== 'company' || !title.taxNo || !title.bank || !title.bankAccount || !title.address || !title.phone)) {
+    throw badRequest('专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头', { titleId: '专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头' });
+  }
+  const { id: _id, createdAt: _c, ...snapshot } = title;
+  try {
+    const { id } = await ctx.db
+      .insertInto('invoices')
+      .values({ orderId: order.id, competitionId: order.competitionId, userId: ctx.actor!.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('该订单已申请过发票');
+    throw err;
+  }
+}
+
+const strip = <T extends { orgId: number }>({ orgId: _o, ...rest }: T) => rest;
+
+export async function listPerson(ctx: Ctx, q: InvoiceListQuery) {
+  const { list, total } = await repo.listInvoices(ctx.db, q, { userId: ctx.actor!.userId });
+  return { list: list.map(strip), total };
+}
+
+export async function listManage(ctx: Ctx, q: InvoiceListQuery) {
+  const { list, total } = await repo.listInvoices(ctx.db, q, seesAll(ctx) ? {} : { orgId: ctx.actor!.orgId }, q.export ? 10_000 : q.limit);
+  return { list: list.map(strip), total };
+}
+
+async function managed(ctx: Ctx, id: number) {
+  const invoice = await repo.findInvoice(ctx.db, id);
+  if (!invoice || (!seesAll(ctx) && invoice.orgId !== ctx.actor!.orgId)) throw notFound('发票申请不存在');
+  return invoice;
+}
+
+export async function issue(ctx: Ctx, id: number, body: { invoiceNo: string; fileUri: string }) {
+  const before = await managed(ctx, id);
+  await assertOwnFile(ctx, 'fileUri', body.fileUri, 'invoice');
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.decide(ctx.db, id, { status: INVOICE_STATUS.issued, invoiceNo: body.invoiceNo, fileKey: body.fileUri, issuedAt: now, updatedAt: now }))) {
+    throw conflict('该发票申请已处理');
+  }
+  await writeAudit(ctx, { action: 'invoice.issue', entity: 'invoice', entityId: id, before: strip(before), after: body });
+}
+
+export async function reject(ctx: Ctx, id: number, reason: string) {
+  const before = await managed(ctx, id);
+  if (!(await repo.decide(ctx.db, id, { status: INVOICE_STATUS.rejected, reason, updatedAt: ctx.clock.now().toISOString() }))) {
+    throw conflict('该发票申请已处理');
+  }
+  await writeAudit(ctx, { action: 'invoice.reject', entity: 'invoice', entityId: id, before: strip(before), after: { reason } });
+}
+
+// The applicant may read the invoice issued to them, and finance of the competition's organisation.
+grantPrivateReads('invoice', async (ctx, key) => {
+  const rows = await ctx.db
+    .selectFrom('invoices as i')
+    .innerJoin('competitions as c', 'c.id', 'i.competitionId')
+    .select(['i.userId', 'c.orgId'])
+    .where('i.fileKey', '=', key)
+    .execute();
+  const finance = ctx.actor!.permissions.has('invoice:invoice:menu');
+  return rows.some((r) => r.userId === ctx.actor!.userId || (finance && (seesAll(ctx) || r.orgId === ctx.actor!.orgId)));
+});
