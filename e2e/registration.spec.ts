@@ -52,7 +52,7 @@ async function payOnline(page: Page, method: '支付宝' | '微信支付') {
   await expect(page.getByTestId('order-status')).toHaveText('已支付');
 }
 
-test('participants register with an ID card, form a team by join link, and pay by Alipay, WeChat Pay and bank transfer', async ({ browser }) => {
+test('participants register with an ID card, form a team by join link, pay by Alipay, WeChat Pay and bank transfer, and get an invoice', async ({ browser }) => {
   test.setTimeout(180_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -68,6 +68,7 @@ test('participants register with an ID card, form a team by join link, and pay b
   await expect(adminPage.getByPlaceholder(/^已设置（…/)).toBeVisible();
   await adminPage.screenshot({ path: 'test-results/payment-config.png', fullPage: true });
   await api(adminPage, 'POST', '/api/payment/simulator/configure/1');
+  await api(adminPage, 'PUT', '/api/invoice/config', { enable: true, issuerName: '竞赛平台', issuerTaxNo: '91440101MA5C11110Y'.replace('Y', '1'), allowedTypes: ['normal', 'special'], notice: '电子发票开具后可在此下载' });
   await api(adminPage, 'PUT', '/api/payment/config/4', { enable: true, accounts: [{ name: '工行对公账户', accountName: '竞赛平台', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '备注队伍编号' }] });
 
   // The leader registers: a wrong ID number gets the spec's message, the right one goes through to payment.
@@ -134,4 +135,47 @@ test('participants register with an ID card, form a team by join link, and pay b
   await third.page.goto('/userCenter/myOrder');
   await expect(third.page.locator('.ant-table-row').filter({ hasText: '转账队' })).toContainText('已支付');
   await expect(third.page.locator('.ant-table-row').filter({ hasText: '转账队' })).toContainText('工商银行转账');
+
+  // The leader keeps a company title and applies for an invoice on the paid order; finance issues it.
+  await leader.page.goto('/userCenter/myOrder');
+  await expect(leader.page.locator('.ant-table-row').filter({ hasText: '数据先锋队' })).toContainText('已支付');
+  await leader.page.goto('/userCenter/invoiceTitle');
+  await leader.page.getByRole('button', { name: /新增抬头/ }).click();
+  await leader.page.getByLabel('单位').check();
+  await leader.page.getByRole('textbox', { name: '发票抬头' }).fill('某某数据科技有限公司');
+  await leader.page.getByLabel('纳税人识别号').fill('12345');
+  await leader.page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(leader.page.getByText('纳税人识别号须为18位统一社会信用代码')).toBeVisible();
+  await leader.page.getByLabel('纳税人识别号').fill('91440101ma5c111111');
+  await leader.page.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(leader.page.getByRole('cell', { name: '91440101MA5C111111' })).toBeVisible();
+  await leader.page.goto('/userCenter/myInvoice');
+  await leader.page.getByRole('button', { name: '申请发票' }).click();
+  const dialog = leader.page.getByRole('dialog');
+  await dialog.getByLabel('订单').click();
+  await leader.page.locator('.ant-select-item-option').filter({ hasText: '数据先锋队' }).click();
+  await dialog.getByLabel('发票抬头').click();
+  await leader.page.locator('.ant-select-item-option').filter({ hasText: '某某数据科技有限公司' }).click();
+  await dialog.getByRole('button', { name: '提交申请' }).click();
+  await expect(leader.page.getByText('发票申请已提交')).toBeVisible();
+  const invoiceRow = leader.page.locator('.ant-table-row').filter({ hasText: '某某数据科技有限公司' });
+  await expect(invoiceRow).toContainText('待开票');
+
+  await orgPage.goto('/backadmin.html#/financial/invoice');
+  const pending = orgPage.locator('.ant-table-row').filter({ hasText: '某某数据科技有限公司' });
+  await pending.getByText('开票', { exact: true }).click();
+  const issue = orgPage.getByRole('dialog');
+  await issue.getByLabel('发票号码').fill('04400123456789');
+  await issue.locator('input[type=file]').setInputFiles(VOUCHER);
+  await expect(issue.locator('.ant-upload-list-item').first()).toContainText('voucher.pdf');
+  await expect(issue.locator('.ant-upload-list-item-undefined, .ant-upload-list-item-uploading')).toHaveCount(0);
+  await issue.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await expect(orgPage.getByText('发票已开具')).toBeVisible();
+
+  await leader.page.reload();
+  await expect(invoiceRow).toContainText('已开票');
+  await expect(invoiceRow).toContainText('04400123456789');
+  const download = await leader.page.request.get(await invoiceRow.getByText('下载发票').getAttribute('href') as string);
+  expect(download.status()).toBe(200);
+  expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
 });

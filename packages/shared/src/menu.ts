@@ -144,6 +144,18 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         component: 'financial/order',
         meta: { title: '订单管理', icon: 'shopping', permission: 'order:order:menu' },
       },
+      {
+        path: '/financial/invoice',
+        name: 'FinancialInvoice',
+        component: 'financial/invoice',
+        meta: { title: '发票管理', icon: 'fileText', permission: 'invoice:invoice:menu' },
+      },
+      {
+        path: '/financial/invoiceConfig',
+        name: 'FinancialInvoiceConfig',
+        component: 'financial/invoiceConfig',
+        meta: { title: '发票配置', icon: 'setting', permission: 'invoice:config:menu' },
+      },
     ],
   },
   {

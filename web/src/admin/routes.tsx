@@ -22,6 +22,8 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'competition/audit': lazy(() => import('./pages/competition/CompetitionAuditPage.tsx')),
   'register/manager': lazy(() => import('./pages/register/RegisterManagerPage.tsx')),
   'financial/order': lazy(() => import('./pages/financial/OrderPage.tsx')),
+  'financial/invoice': lazy(() => import('./pages/financial/InvoicePage.tsx')),
+  'financial/invoiceConfig': lazy(() => import('./pages/financial/InvoiceConfigPage.tsx')),
   'payment/alipay': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.AlipayConfigPage }))),
   'payment/wechat': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.WechatConfigPage }))),
   'payment/bank': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.IcbcConfigPage }))),

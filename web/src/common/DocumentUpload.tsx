@@ -5,7 +5,7 @@ import { uploadError, uploadHeaders } from './upload.ts';
 export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';
 
 /** Private PDF or picture uploads (registration attachments, transfer vouchers); the list keeps the server's file URIs. */
-export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: 'attachment' | 'voucher'; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
+export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: 'attachment' | 'voucher' | 'invoice'; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
   const { message } = App.useApp();
   return (
     <Upload

@@ -64,6 +64,8 @@ export const router = createBrowserRouter([
           { index: true, element: <Navigate to="/userCenter/myInfo" replace /> },
           { path: 'myInfo', element: page(() => import('./pages/userCenter/MyInfoPage.tsx')) },
           { path: 'myOrder', element: page(() => import('./pages/order/MyOrderPage.tsx')) },
+          { path: 'myInvoice', element: page(() => import('./pages/invoice/MyInvoicePage.tsx')) },
+          { path: 'invoiceTitle', element: page(() => import('./pages/invoice/InvoiceTitlePage.tsx')) },
           { path: 'accountSet', element: page(() => import('./pages/userCenter/AccountSetPage.tsx')) },
           { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
         ],

@@ -2,6 +2,7 @@ import {
   AccountBookOutlined,
   AlipayCircleOutlined,
   ApartmentOutlined,
+  FileTextOutlined,
   FormOutlined,
   ShoppingOutlined,
   TeamOutlined,
@@ -44,4 +45,5 @@ export const ICONS: Record<string, ReactNode> = {
   wallet: <WalletOutlined />,
   alipay: <AlipayCircleOutlined />,
   wechat: <WechatOutlined />,
+  fileText: <FileTextOutlined />,
 };

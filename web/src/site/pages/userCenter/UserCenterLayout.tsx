@@ -1,13 +1,15 @@
-import { BankOutlined, LockOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
+import { BankOutlined, FileTextOutlined, IdcardOutlined, LockOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin } from '../../../common/http.ts';
 
-/** The personal centre's menu (spec §2.1); invoices join it with their capability. */
+/** The personal centre's menu (spec §2.1). */
 const MENU = [
   { key: '/userCenter/myInfo', icon: <UserOutlined />, label: '个人信息' },
   { key: '/userCenter/myOrder', icon: <ShoppingOutlined />, label: '我的订单' },
+  { key: '/userCenter/myInvoice', icon: <FileTextOutlined />, label: '我的发票' },
+  { key: '/userCenter/invoiceTitle', icon: <IdcardOutlined />, label: '常用发票抬头' },
   { key: '/userCenter/accountSet', icon: <LockOutlined />, label: '账号设置' },
   { key: '/userCenter/partner', icon: <BankOutlined />, label: '组织方申请' },
 ];

@@ -1,0 +1,77 @@
+import { ACTION_CODES, INVOICE_TYPES, TAX_NO, TAX_NO_MESSAGE, type InvoiceConfig } from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typography } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { showFieldErrors } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { DateTimePicker } from '../../components/DateTimePicker.tsx';
+
+type Values = Omit<InvoiceConfig, 'applyStart' | 'applyEnd' | 'updatedAt'> & { applyStart?: Dayjs | null; applyEnd?: Dayjs | null };
+
+/** Who issues the invoices, which types may be asked for, and when. */
+export default function InvoiceConfigPage() {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const canEdit = usePermissions().has(ACTION_CODES.invoiceConfigEdit);
+  const [form] = Form.useForm<Values>();
+  const [saving, setSaving] = useState(false);
+  const { data, isLoading } = useQuery({ queryKey: ['invoiceConfig'], queryFn: () => http.get<InvoiceConfig>('/api/invoice/config') });
+  if (isLoading || !data) return <Spin />;
+
+  async function save(v: Values) {
+    setSaving(true);
+    try {
+      await http.put('/api/invoice/config', { ...v, applyStart: v.applyStart?.toISOString() ?? null, applyEnd: v.applyEnd?.toISOString() ?? null });
+      void message.success('发票配置已保存');
+      await client.invalidateQueries({ queryKey: ['invoiceConfig'] });
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card title="发票配置">
+      {data.updatedAt && <Typography.Paragraph type="secondary">最后修改：{formatMinute(data.updatedAt)}</Typography.Paragraph>}
+      <Form
+        form={form}
+        layout="vertical"
+        style={{ maxWidth: 640 }}
+        disabled={!canEdit}
+        onFinish={save}
+        initialValues={{ ...data, applyStart: data.applyStart ? dayjs(data.applyStart) : null, applyEnd: data.applyEnd ? dayjs(data.applyEnd) : null }}
+      >
+        <Form.Item name="enable" label="开放发票申请" valuePropName="checked">
+          <Switch checkedChildren="开放" unCheckedChildren="关闭" />
+        </Form.Item>
+        <Form.Item name="issuerName" label="开票单位" rules={[{ required: true, whitespace: true, message: '请输入开票单位' }]}>
+          <Input maxLength={200} />
+        </Form.Item>
+        <Form.Item name="issuerTaxNo" label="开票单位纳税人识别号" rules={[{ required: true, message: '请输入开票单位纳税人识别号' }, { pattern: TAX_NO, message: TAX_NO_MESSAGE }]} normalize={(v: string) => v?.toUpperCase()}>
+          <Input maxLength={18} />
+        </Form.Item>
+        <Form.Item name="allowedTypes" label="可申请的发票类型" rules={[{ required: true, message: '请至少选择一种发票类型' }]}>
+          <Checkbox.Group options={Object.entries(INVOICE_TYPES).map(([value, label]) => ({ value, label }))} />
+        </Form.Item>
+        <Form.Item name="applyStart" label="申请开始时间（可选）">
+          <DateTimePicker />
+        </Form.Item>
+        <Form.Item name="applyEnd" label="申请截止时间（可选）">
+          <DateTimePicker />
+        </Form.Item>
+        <Form.Item name="notice" label="开票说明（申请时向用户展示）">
+          <Input.TextArea rows={3} maxLength={1000} showCount />
+        </Form.Item>
+        {canEdit && (
+          <Button type="primary" htmlType="submit" loading={saving}>
+            保存
+          </Button>
+        )}
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,160 @@
+import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, fenToYuan, type Invoice, type Page } from '@contest/shared';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
+import { fileUrl } from '../../../common/files.ts';
+import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { FormModal } from '../../components/FormModal.tsx';
+import { useCompetitionOptions } from '../../components/options.ts';
+import { ReasonModal } from '../../components/ReasonModal.tsx';
+
+const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+
+interface Query {
+  page: number;
+  limit: number;
+  competitionId?: number;
+  status?: number;
+  keyword?: string;
+}
+
+function TitleDetail({ invoice }: { invoice: Invoice }) {
+  const t = invoice.title;
+  return (
+    <Descriptions column={1} size="small" bordered style={{ width: 420 }}>
+      <Descriptions.Item label="类型">{TITLE_KINDS[t.kind]}</Descriptions.Item>
+      <Descriptions.Item label="抬头">{t.name}</Descriptions.Item>
+      {t.taxNo && <Descriptions.Item label="纳税人识别号">{t.taxNo}</Descriptions.Item>}
+      {t.bank && <Descriptions.Item label="开户银行">{t.bank} {t.bankAccount}</Descriptions.Item>}
+      {t.address && <Descriptions.Item label="地址电话">{t.address} {t.phone}</Descriptions.Item>}
+      {invoice.email && <Descriptions.Item label="接收邮箱">{invoice.email}</Descriptions.Item>}
+    </Descriptions>
+  );
+}
+
+function IssueModal({ invoice, onDone, onClose }: { invoice: Invoice; onDone: () => Promise<unknown>; onClose: () => void }) {
+  const { message } = App.useApp();
+  const [files, setFiles] = useState<UploadFile[]>([]);
+  return (
+    <FormModal<{ invoiceNo: string }>
+      title={`开具发票：${invoice.title.name}（¥${fenToYuan(invoice.amount)}）`}
+      name="issue"
+      onClose={onClose}
+      onSave={async ({ invoiceNo }) => {
+        await http.put(`/api/invoice/issue/${invoice.id}`, { invoiceNo, fileUri: uploadedUris(files)[0] });
+        void message.success('发票已开具');
+        await onDone();
+      }}
+    >
+      <Form.Item name="invoiceNo" label="发票号码" rules={[{ required: true, whitespace: true, message: '请输入发票号码' }]}>
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item label="电子发票（PDF）" required>
+        <DocumentUpload purpose="invoice" files={files} onChange={setFiles} max={1} />
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+/** Invoice applications of the organisation's competitions: issue with the PDF, or reject with a reason. */
+export default function InvoicePage() {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const perms = usePermissions();
+  const canEdit = perms.has(ACTION_CODES.invoiceEdit);
+  const competitions = useCompetitionOptions(perms.has('competition:competition:menu'));
+  const [query, setQuery] = useState<Query>({ page: 1, limit: 20, status: INVOICE_STATUS.pending });
+  const [issuing, setIssuing] = useState<Invoice | null>(null);
+  const [rejecting, setRejecting] = useState<Invoice | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const invoices = useQuery({ queryKey: ['invoices', query], queryFn: () => http.get<Page<Invoice>>('/api/invoice/list', { ...query }) });
+  const reload = () => client.invalidateQueries({ queryKey: ['invoices'] });
+
+  async function exportXlsx() {
+    setExporting(true);
+    try {
+      const { page: _p, limit: _l, ...filters } = query;
+      const file = await downloadBlob('/api/invoice/list', { params: { ...filters, export: 'xlsx' } });
+      if (file) saveBlob(file.blob, file.fileName);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <Card title="发票管理" extra={<Button icon={<DownloadOutlined />} loading={exporting} onClick={exportXlsx}>导出Excel</Button>}>
+      <Form layout="inline" style={{ marginBottom: 16 }} initialValues={{ status: query.status }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
+        {competitions.data && (
+          <Form.Item name="competitionId" label="竞赛">
+            <Select allowClear placeholder="全部竞赛" style={{ width: 220 }} options={competitions.data} showSearch optionFilterProp="label" />
+          </Form.Item>
+        )}
+        <Form.Item name="status" label="状态">
+          <Select allowClear placeholder="全部" style={{ width: 110 }} options={Object.entries(INVOICE_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+        </Form.Item>
+        <Form.Item name="keyword">
+          <Input allowClear placeholder="订单号、抬头、申请人或发票号" style={{ width: 220 }} />
+        </Form.Item>
+        <Button type="primary" htmlType="submit">查询</Button>
+      </Form>
+      <Table<Invoice>
+        rowKey="id"
+        loading={invoices.isLoading}
+        dataSource={invoices.data?.list}
+        scroll={{ x: 1400 }}
+        locale={{ emptyText: '暂无发票申请' }}
+        pagination={pager(invoices.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '订单号', dataIndex: 'orderNo', width: 190 },
+          { title: '竞赛', dataIndex: 'competitionName', width: 180 },
+          { title: '队伍', dataIndex: 'teamName', width: 130 },
+          { title: '申请人', dataIndex: 'username', width: 110 },
+          { title: '金额', width: 90, render: (_, i) => `¥${fenToYuan(i.amount)}` },
+          { title: '发票类型', width: 130, render: (_, i) => INVOICE_TYPES[i.type] },
+          {
+            title: '抬头',
+            width: 180,
+            render: (_, i) => (
+              <Popover content={<TitleDetail invoice={i} />} title="发票抬头">
+                <a>{i.title.name}</a>
+              </Popover>
+            ),
+          },
+          { title: '状态', width: 90, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
+          { title: '发票号码', width: 130, render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">{i.invoiceNo}</a> : i.reason) },
+          { title: '申请时间', width: 150, render: (_, i) => formatMinute(i.createdAt) },
+          {
+            title: '操作',
+            width: 110,
+            fixed: 'right',
+            render: (_, i) =>
+              canEdit &&
+              i.status === INVOICE_STATUS.pending && (
+                <Space>
+                  <a onClick={() => setIssuing(i)}>开票</a>
+                  <a onClick={() => setRejecting(i)}>驳回</a>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      {issuing && <IssueModal invoice={issuing} onClose={() => setIssuing(null)} onDone={reload} />}
+      {rejecting && (
+        <ReasonModal
+          title={`驳回“${rejecting.title.name}”的发票申请`}
+          onClose={() => setRejecting(null)}
+          onSubmit={async (reason) => {
+            await http.put(`/api/invoice/reject/${rejecting.id}`, { reason });
+            void message.success('已驳回发票申请');
+            await reload();
+          }}
+        />
+      )}
+    </Card>
+  );
+}

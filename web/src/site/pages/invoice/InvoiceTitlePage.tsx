@@ -1,0 +1,116 @@
+import { TAX_NO, TAX_NO_MESSAGE, TITLE_KINDS, type InvoiceTitle, type InvoiceTitleBody } from '@contest/shared';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Modal, Radio, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { showFieldErrors } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+
+export const TITLES_KEY = ['invoiceTitles'] as const;
+export const useInvoiceTitles = () => useQuery({ queryKey: TITLES_KEY, queryFn: () => http.get<InvoiceTitle[]>('/api/invoice/title/list') });
+
+function TitleModal({ title, onClose }: { title: InvoiceTitle | null; onClose: () => void }) {
+  const [form] = Form.useForm<InvoiceTitleBody>();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const kind = Form.useWatch('kind', form);
+  const [saving, setSaving] = useState(false);
+  async function save(values: InvoiceTitleBody) {
+    setSaving(true);
+    try {
+      if (title) await http.put(`/api/invoice/title/${title.id}`, values);
+      else await http.post('/api/invoice/title', values);
+      void message.success('发票抬头已保存');
+      await client.invalidateQueries({ queryKey: TITLES_KEY });
+      onClose();
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <Modal title={title ? '编辑发票抬头' : '新增发票抬头'} open onCancel={onClose} onOk={() => form.submit()} okText="保存" cancelText="取消" confirmLoading={saving} destroyOnHidden>
+      <Form form={form} layout="vertical" onFinish={save} initialValues={title ?? { kind: 'personal' }}>
+        <Form.Item name="kind" label="抬头类型">
+          <Radio.Group options={Object.entries(TITLE_KINDS).map(([value, label]) => ({ value, label }))} />
+        </Form.Item>
+        <Form.Item name="name" label="发票抬头" rules={[{ required: true, whitespace: true, message: '请输入发票抬头' }]}>
+          <Input maxLength={200} placeholder={kind === 'company' ? '单位全称' : '个人姓名'} />
+        </Form.Item>
+        {kind === 'company' && (
+          <>
+            <Form.Item
+              name="taxNo"
+              label="纳税人识别号"
+              rules={[{ required: true, message: '单位抬头须填写纳税人识别号' }, { pattern: TAX_NO, message: TAX_NO_MESSAGE }]}
+              normalize={(v: string) => v?.toUpperCase()}
+            >
+              <Input maxLength={18} />
+            </Form.Item>
+            <Form.Item name="bank" label="开户银行（专用发票必填）">
+              <Input maxLength={100} />
+            </Form.Item>
+            <Form.Item name="bankAccount" label="银行账号（专用发票必填）">
+              <Input maxLength={30} />
+            </Form.Item>
+            <Form.Item name="address" label="注册地址（专用发票必填）">
+              <Input maxLength={200} />
+            </Form.Item>
+            <Form.Item name="phone" label="注册电话（专用发票必填）">
+              <Input maxLength={30} />
+            </Form.Item>
+          </>
+        )}
+      </Form>
+    </Modal>
+  );
+}
+
+/** `/userCenter/invoiceTitle`: the user's common invoice titles. */
+export default function InvoiceTitlePage() {
+  const { data, isLoading } = useInvoiceTitles();
+  const { message, modal } = App.useApp();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<InvoiceTitle | null | undefined>(undefined);
+  const remove = (t: InvoiceTitle) =>
+    modal.confirm({
+      title: '提示',
+      content: `确定删除发票抬头“${t.name}”吗？已提交的发票申请不受影响。`,
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        await http.delete(`/api/invoice/title/${t.id}`);
+        void message.success('发票抬头已删除');
+        await client.invalidateQueries({ queryKey: TITLES_KEY });
+      },
+    });
+  return (
+    <Card title="常用发票抬头" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>新增抬头</Button>}>
+      <Table<InvoiceTitle>
+        rowKey="id"
+        loading={isLoading}
+        dataSource={data}
+        pagination={false}
+        locale={{ emptyText: '暂无发票抬头' }}
+        columns={[
+          { title: '类型', width: 80, render: (_, t) => <Tag>{TITLE_KINDS[t.kind]}</Tag> },
+          { title: '发票抬头', dataIndex: 'name' },
+          { title: '纳税人识别号', dataIndex: 'taxNo' },
+          { title: '开户银行', dataIndex: 'bank' },
+          {
+            title: '操作',
+            width: 120,
+            render: (_, t) => (
+              <Space>
+                <a onClick={() => setEditing(t)}>编辑</a>
+                <a onClick={() => remove(t)}>删除</a>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing !== undefined && <TitleModal title={editing} onClose={() => setEditing(undefined)} />}
+    </Card>
+  );
+}

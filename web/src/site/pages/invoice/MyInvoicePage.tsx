@@ -1,0 +1,117 @@
+import {
+  INVOICE_STATUS_TEXT,
+  INVOICE_TYPES,
+  PAY_STATUS,
+  fenToYuan,
+  type Invoice,
+  type InvoiceApplyBody,
+  type InvoiceConfig,
+  type Order,
+  type Page,
+} from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Form, Input, Modal, Select, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { fileUrl } from '../../../common/files.ts';
+import { showFieldErrors } from '../../../common/forms.ts';
+import { http } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { useInvoiceTitles } from './InvoiceTitlePage.tsx';
+
+const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+
+function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invoiced: Set<number>; onClose: () => void }) {
+  const [form] = Form.useForm<InvoiceApplyBody>();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const titles = useInvoiceTitles();
+  const paid = useQuery({ queryKey: ['myOrders', 'paid'], queryFn: () => http.get<Page<Order>>('/api/order/person/page', { payStatus: PAY_STATUS.paid, limit: 100 }) });
+  const orders = (paid.data?.list ?? []).filter((o) => !invoiced.has(o.id));
+  const [saving, setSaving] = useState(false);
+  async function save(values: InvoiceApplyBody) {
+    setSaving(true);
+    try {
+      await http.post('/api/invoice/apply', values);
+      void message.success('发票申请已提交');
+      await client.invalidateQueries({ queryKey: ['myInvoices'] });
+      onClose();
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <Modal title="申请发票" open onCancel={onClose} onOk={() => form.submit()} okText="提交申请" cancelText="取消" confirmLoading={saving} destroyOnHidden>
+      {config.notice && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={config.notice} />}
+      <Form form={form} layout="vertical" onFinish={save} initialValues={{ type: config.allowedTypes[0] }}>
+        <Form.Item name="orderId" label="订单" rules={[{ required: true, message: '请选择订单' }]} extra={!paid.isLoading && !orders.length ? '没有可申请发票的已支付订单' : undefined}>
+          <Select placeholder="选择已支付的订单" options={orders.map((o) => ({ value: o.id, label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}` }))} />
+        </Form.Item>
+        <Form.Item name="type" label="发票类型" rules={[{ required: true, message: '请选择发票类型' }]}>
+          <Select options={config.allowedTypes.map((t) => ({ value: t, label: INVOICE_TYPES[t] }))} />
+        </Form.Item>
+        <Form.Item
+          name="titleId"
+          label="发票抬头"
+          rules={[{ required: true, message: '请选择发票抬头' }]}
+          extra={
+            <>
+              没有合适的抬头？<Link to="/userCenter/invoiceTitle">去添加</Link>
+            </>
+          }
+        >
+          <Select placeholder="选择常用抬头" options={(titles.data ?? []).map((t) => ({ value: t.id, label: `${t.name}${t.taxNo ? `（${t.taxNo}）` : ''}` }))} />
+        </Form.Item>
+        <Form.Item name="email" label="接收邮箱（可选）">
+          <Input maxLength={254} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** `/userCenter/myInvoice`: invoice applications and the issued invoices. */
+export default function MyInvoicePage() {
+  const [query, setQuery] = useState({ page: 1, limit: 20 });
+  const [applying, setApplying] = useState(false);
+  const invoices = useQuery({ queryKey: ['myInvoices', query], queryFn: () => http.get<Page<Invoice>>('/api/invoice/person/page', { ...query }) });
+  const config = useQuery({ queryKey: ['invoiceConfig', 'public'], queryFn: () => http.get<InvoiceConfig>('/api/invoice/config/public') });
+  // Orders with an application pending or issued cannot be applied for again.
+  const all = useQuery({ queryKey: ['myInvoices', 'all'], queryFn: () => http.get<Page<Invoice>>('/api/invoice/person/page', { limit: 100 }) });
+  const invoiced = new Set((all.data?.list ?? []).filter((i) => i.status !== 2).map((i) => i.orderId));
+  return (
+    <Card
+      title="我的发票"
+      extra={
+        <Button type="primary" disabled={!config.data?.enable} onClick={() => setApplying(true)}>
+          申请发票
+        </Button>
+      }
+    >
+      {config.data && !config.data.enable && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="暂未开放发票申请" />}
+      <Table<Invoice>
+        rowKey="id"
+        loading={invoices.isLoading}
+        dataSource={invoices.data?.list}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: '暂无发票申请' }}
+        pagination={pager(invoices.data, (page, limit) => setQuery({ page, limit }))}
+        columns={[
+          { title: '竞赛', dataIndex: 'competitionName', width: 180 },
+          { title: '订单号', dataIndex: 'orderNo', width: 190 },
+          { title: '金额', width: 90, render: (_, i) => `¥${fenToYuan(i.amount)}` },
+          { title: '发票类型', width: 140, render: (_, i) => INVOICE_TYPES[i.type] },
+          { title: '抬头', width: 180, render: (_, i) => i.title.name },
+          { title: '状态', width: 90, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
+          { title: '说明', width: 180, render: (_, i) => (i.status === 2 ? `驳回原因：${i.reason}` : i.invoiceNo ? `发票号码：${i.invoiceNo}` : '') },
+          { title: '申请时间', width: 150, render: (_, i) => formatMinute(i.createdAt) },
+          { title: '操作', width: 90, fixed: 'right', render: (_, i) => i.fileUri && <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> },
+        ]}
+      />
+      {applying && config.data && <ApplyModal config={config.data} invoiced={invoiced} onClose={() => setApplying(false)} />}
+    </Card>
+  );
+}
