@@ -90,6 +90,15 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(leader.page.getByTestId('pay-status')).toHaveText('已支付');
   await expect(leader.page.getByTestId('register-status')).toHaveText('待审核');
   await expect(leader.page.getByRole('cell', { name: '110***********002X' })).toBeVisible();
+  await leader.page.getByRole('button', { name: '编辑指导老师' }).click();
+  await leader.page.getByRole('button', { name: /添加指导老师/ }).click();
+  await leader.page.getByRole('dialog').getByPlaceholder('姓名').fill('王老师');
+  await leader.page.getByRole('dialog').getByPlaceholder('手机号').fill('12345');
+  await leader.page.getByRole('dialog').getByRole('button', { name: /保\s*存/ }).click();
+  await expect(leader.page.getByText('老师手机号格式不正确')).toBeVisible();
+  await leader.page.getByRole('dialog').getByPlaceholder('手机号').fill('13900139000');
+  await leader.page.getByRole('dialog').getByRole('button', { name: /保\s*存/ }).click();
+  await expect(leader.page.getByRole('cell', { name: '王老师' })).toBeVisible();
   const member = await participant(browser);
   await leader.page.getByPlaceholder('用户名或手机号').fill(member.username);
   await leader.page.getByRole('button', { name: '发送邀请' }).click();

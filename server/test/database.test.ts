@@ -6,6 +6,7 @@ import { ROLE_PRESETS } from '@contest/shared';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { aesCipher, loadSecretKey } from '../src/crypto/secrets.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedIfEmpty } from '../src/db/seed/index.ts';
@@ -113,5 +114,27 @@ describe.each(DATABASES)('migrations and seed on %s', (kind) => {
       const client = await loggedIn(t.app, account.username, account.password);
       expect(body(await client.get('/api/team/userinfo/')).data.username).toBe(account.username);
     }
+  });
+});
+
+describe('secrets and the payment simulator', () => {
+  it('refuses to start the payment simulator in production', () => {
+    expect(() => loadConfig({ PAYMENT_SIMULATOR: '1', NODE_ENV: 'production' })).toThrow(/PAYMENT_SIMULATOR must not be on/);
+    expect(loadConfig({ PAYMENT_SIMULATOR: '1' }).paymentSimulator).toBe(true);
+    expect(loadConfig({}).paymentSimulator).toBe(false);
+  });
+
+  it('makes a secret key once under DATA_DIR (mode 0600) and seals values that only it opens', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-key-'));
+    const key = loadSecretKey(undefined, dir);
+    expect(loadSecretKey(undefined, dir).equals(key)).toBe(true);
+    expect(fs.statSync(path.join(dir, 'secret.key')).mode & 0o777).toBe(0o600);
+    const cipher = aesCipher(key);
+    const sealed = cipher.encrypt('110105194912310021');
+    expect(sealed).not.toContain('1101051949');
+    expect(cipher.encrypt('110105194912310021')).not.toBe(sealed);
+    expect(cipher.decrypt(sealed)).toBe('110105194912310021');
+    expect(() => aesCipher(loadSecretKey('0'.repeat(64), dir)).decrypt(sealed)).toThrow();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import type { ReactNode } from 'react';
-import { FormModal } from './FormModal.tsx';
+import { FormModal } from '../../common/FormModal.tsx';
 
 /** Asks why something is rejected: the reason is required, and shown to the one who asked. */
 export function ReasonModal({ title, onSubmit, onClose }: { title: ReactNode; onSubmit: (reason: string) => Promise<unknown>; onClose: () => void }) {

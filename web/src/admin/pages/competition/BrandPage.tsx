@@ -7,7 +7,7 @@ import { usePermissions } from '../../../common/auth.ts';
 import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { BrandLogo } from '../../components/BrandLogo.tsx';
-import { FormModal } from '../../components/FormModal.tsx';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { BRAND_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
-import { FormModal } from '../../components/FormModal.tsx';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { TYPE_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';

@@ -1,15 +1,15 @@
 import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, fenToYuan, type Invoice, type Page } from '@contest/shared';
-import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
-import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
-import { FormModal } from '../../components/FormModal.tsx';
+import { ExportButton } from '../../components/ExportButton.tsx';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 
@@ -71,23 +71,11 @@ export default function InvoicePage() {
   const [query, setQuery] = useState<Query>({ page: 1, limit: 20, status: INVOICE_STATUS.pending });
   const [issuing, setIssuing] = useState<Invoice | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
-  const [exporting, setExporting] = useState(false);
   const invoices = useQuery({ queryKey: ['invoices', query], queryFn: () => http.get<Page<Invoice>>('/api/invoice/list', { ...query }) });
   const reload = () => client.invalidateQueries({ queryKey: ['invoices'] });
 
-  async function exportXlsx() {
-    setExporting(true);
-    try {
-      const { page: _p, limit: _l, ...filters } = query;
-      const file = await downloadBlob('/api/invoice/list', { params: { ...filters, export: 'xlsx' } });
-      if (file) saveBlob(file.blob, file.fileName);
-    } finally {
-      setExporting(false);
-    }
-  }
-
   return (
-    <Card title="发票管理" extra={<Button icon={<DownloadOutlined />} loading={exporting} onClick={exportXlsx}>导出Excel</Button>}>
+    <Card title="发票管理" extra={<ExportButton url="/api/invoice/list" query={{ ...query }} />}>
       <Form layout="inline" style={{ marginBottom: 16 }} initialValues={{ status: query.status }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
         {competitions.data && (
           <Form.Item name="competitionId" label="竞赛">

@@ -1,15 +1,15 @@
 import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order, type Page } from '@contest/shared';
-import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
-import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
-import { FormModal } from '../../components/FormModal.tsx';
+import { ExportButton } from '../../components/ExportButton.tsx';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 
@@ -80,20 +80,8 @@ export default function OrderPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [batch, setBatch] = useState(false);
   const [refunding, setRefunding] = useState<Order | null>(null);
-  const [exporting, setExporting] = useState(false);
   const orders = useQuery({ queryKey: ['orders', query], queryFn: () => http.get<Page<Order>>('/api/order/list', { ...query }) });
   const reload = () => client.invalidateQueries({ queryKey: ['orders'] });
-
-  async function exportXlsx() {
-    setExporting(true);
-    try {
-      const { page: _p, limit: _l, ...filters } = query;
-      const file = await downloadBlob('/api/order/list', { params: { ...filters, export: 'xlsx' } });
-      if (file) saveBlob(file.blob, file.fileName);
-    } finally {
-      setExporting(false);
-    }
-  }
 
   return (
     <Card
@@ -105,7 +93,7 @@ export default function OrderPage() {
               集体缴费{selected.length ? `（${selected.length}）` : ''}
             </Button>
           )}
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={exportXlsx}>导出Excel</Button>
+          <ExportButton url="/api/order/list" query={{ ...query }} />
         </Space>
       }
     >

@@ -7,7 +7,7 @@ import { ruleFrom } from '../../../common/forms.ts';
 import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatDay } from '../../../common/time.ts';
-import { FormModal } from '../../components/FormModal.tsx';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 

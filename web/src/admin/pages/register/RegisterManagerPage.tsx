@@ -9,15 +9,15 @@ import {
   type RegisterFlow,
   type Team,
 } from '@contest/shared';
-import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Drawer, Form, Input, List, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
-import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { ExportButton } from '../../components/ExportButton.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
@@ -106,7 +106,6 @@ export default function RegisterManagerPage() {
   const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
   const [viewing, setViewing] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<Register | null>(null);
-  const [exporting, setExporting] = useState(false);
   const registers = useQuery({ queryKey: ['registers', query], queryFn: () => http.get<Page<Register>>('/api/team/register/list', { ...query }) });
   const reload = () => client.invalidateQueries({ queryKey: ['registers'] });
 
@@ -116,19 +115,8 @@ export default function RegisterManagerPage() {
     await Promise.all([reload(), client.invalidateQueries({ queryKey: ['register', r.id] })]);
   };
 
-  async function exportXlsx() {
-    setExporting(true);
-    try {
-      const { page: _p, limit: _l, ...filters } = query;
-      const file = await downloadBlob('/api/team/register/list', { params: { ...filters, export: 'xlsx' } });
-      if (file) saveBlob(file.blob, file.fileName);
-    } finally {
-      setExporting(false);
-    }
-  }
-
   return (
-    <Card title="报名管理" extra={<Button icon={<DownloadOutlined />} loading={exporting} onClick={exportXlsx}>导出Excel</Button>}>
+    <Card title="报名管理" extra={<ExportButton url="/api/team/register/list" query={{ ...query }} />}>
       <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
         {competitions.data && (
           <Form.Item name="competitionId" label="竞赛">

@@ -1,69 +1,63 @@
 import { TAX_NO, TAX_NO_MESSAGE, TITLE_KINDS, type InvoiceTitle, type InvoiceTitleBody } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Modal, Radio, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { showFieldErrors } from '../../../common/forms.ts';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { http } from '../../../common/http.ts';
 
 export const TITLES_KEY = ['invoiceTitles'] as const;
 export const useInvoiceTitles = () => useQuery({ queryKey: TITLES_KEY, queryFn: () => http.get<InvoiceTitle[]>('/api/invoice/title/list') });
 
+/** Bank details matter for a company title only (and are required for a special VAT invoice). */
+function CompanyFields() {
+  const kind = Form.useWatch('kind', Form.useFormInstance());
+  if (kind !== 'company') return null;
+  return (
+    <>
+      <Form.Item
+        name="taxNo"
+        label="纳税人识别号"
+        rules={[{ required: true, message: '单位抬头须填写纳税人识别号' }, { pattern: TAX_NO, message: TAX_NO_MESSAGE }]}
+        normalize={(v: string) => v?.toUpperCase()}
+      >
+        <Input maxLength={18} />
+      </Form.Item>
+      <Form.Item name="bank" label="开户银行（专用发票必填）">
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="bankAccount" label="银行账号（专用发票必填）">
+        <Input maxLength={30} />
+      </Form.Item>
+      <Form.Item name="address" label="注册地址（专用发票必填）">
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item name="phone" label="注册电话（专用发票必填）">
+        <Input maxLength={30} />
+      </Form.Item>
+    </>
+  );
+}
+
 function TitleModal({ title, onClose }: { title: InvoiceTitle | null; onClose: () => void }) {
-  const [form] = Form.useForm<InvoiceTitleBody>();
   const { message } = App.useApp();
   const client = useQueryClient();
-  const kind = Form.useWatch('kind', form);
-  const [saving, setSaving] = useState(false);
   async function save(values: InvoiceTitleBody) {
-    setSaving(true);
-    try {
-      if (title) await http.put(`/api/invoice/title/${title.id}`, values);
-      else await http.post('/api/invoice/title', values);
-      void message.success('发票抬头已保存');
-      await client.invalidateQueries({ queryKey: TITLES_KEY });
-      onClose();
-    } catch (err) {
-      showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
-    }
+    if (title) await http.put(`/api/invoice/title/${title.id}`, values);
+    else await http.post('/api/invoice/title', values);
+    void message.success('发票抬头已保存');
+    await client.invalidateQueries({ queryKey: TITLES_KEY });
   }
   return (
-    <Modal title={title ? '编辑发票抬头' : '新增发票抬头'} open onCancel={onClose} onOk={() => form.submit()} okText="保存" cancelText="取消" confirmLoading={saving} destroyOnHidden>
-      <Form form={form} layout="vertical" onFinish={save} initialValues={title ?? { kind: 'personal' }}>
-        <Form.Item name="kind" label="抬头类型">
-          <Radio.Group options={Object.entries(TITLE_KINDS).map(([value, label]) => ({ value, label }))} />
-        </Form.Item>
-        <Form.Item name="name" label="发票抬头" rules={[{ required: true, whitespace: true, message: '请输入发票抬头' }]}>
-          <Input maxLength={200} placeholder={kind === 'company' ? '单位全称' : '个人姓名'} />
-        </Form.Item>
-        {kind === 'company' && (
-          <>
-            <Form.Item
-              name="taxNo"
-              label="纳税人识别号"
-              rules={[{ required: true, message: '单位抬头须填写纳税人识别号' }, { pattern: TAX_NO, message: TAX_NO_MESSAGE }]}
-              normalize={(v: string) => v?.toUpperCase()}
-            >
-              <Input maxLength={18} />
-            </Form.Item>
-            <Form.Item name="bank" label="开户银行（专用发票必填）">
-              <Input maxLength={100} />
-            </Form.Item>
-            <Form.Item name="bankAccount" label="银行账号（专用发票必填）">
-              <Input maxLength={30} />
-            </Form.Item>
-            <Form.Item name="address" label="注册地址（专用发票必填）">
-              <Input maxLength={200} />
-            </Form.Item>
-            <Form.Item name="phone" label="注册电话（专用发票必填）">
-              <Input maxLength={30} />
-            </Form.Item>
-          </>
-        )}
-      </Form>
-    </Modal>
+    <FormModal<InvoiceTitleBody> title={title ? '编辑发票抬头' : '新增发票抬头'} name="title" initialValues={title ?? { kind: 'personal' }} onSave={save} onClose={onClose}>
+      <Form.Item name="kind" label="抬头类型">
+        <Radio.Group options={Object.entries(TITLE_KINDS).map(([value, label]) => ({ value, label }))} />
+      </Form.Item>
+      <Form.Item name="name" label="发票抬头" rules={[{ required: true, whitespace: true, message: '请输入发票抬头' }]}>
+        <Input maxLength={200} />
+      </Form.Item>
+      <CompanyFields />
+    </FormModal>
   );
 }
 

@@ -10,11 +10,11 @@ import {
   type Page,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Modal, Select, Table, Tag } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
-import { showFieldErrors } from '../../../common/forms.ts';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
@@ -23,53 +23,41 @@ import { useInvoiceTitles } from './InvoiceTitlePage.tsx';
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
 function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invoiced: Set<number>; onClose: () => void }) {
-  const [form] = Form.useForm<InvoiceApplyBody>();
   const { message } = App.useApp();
   const client = useQueryClient();
   const titles = useInvoiceTitles();
   const paid = useQuery({ queryKey: ['myOrders', 'paid'], queryFn: () => http.get<Page<Order>>('/api/order/person/page', { payStatus: PAY_STATUS.paid, limit: 100 }) });
   const orders = (paid.data?.list ?? []).filter((o) => !invoiced.has(o.id));
-  const [saving, setSaving] = useState(false);
   async function save(values: InvoiceApplyBody) {
-    setSaving(true);
-    try {
-      await http.post('/api/invoice/apply', values);
-      void message.success('发票申请已提交');
-      await client.invalidateQueries({ queryKey: ['myInvoices'] });
-      onClose();
-    } catch (err) {
-      showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
-    }
+    await http.post('/api/invoice/apply', values);
+    void message.success('发票申请已提交');
+    await client.invalidateQueries({ queryKey: ['myInvoices'] });
   }
   return (
-    <Modal title="申请发票" open onCancel={onClose} onOk={() => form.submit()} okText="提交申请" cancelText="取消" confirmLoading={saving} destroyOnHidden>
+    <FormModal<InvoiceApplyBody> title="申请发票" name="apply" okText="提交申请" initialValues={{ type: config.allowedTypes[0] }} onSave={save} onClose={onClose}>
       {config.notice && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={config.notice} />}
-      <Form form={form} layout="vertical" onFinish={save} initialValues={{ type: config.allowedTypes[0] }}>
-        <Form.Item name="orderId" label="订单" rules={[{ required: true, message: '请选择订单' }]} extra={!paid.isLoading && !orders.length ? '没有可申请发票的已支付订单' : undefined}>
-          <Select placeholder="选择已支付的订单" options={orders.map((o) => ({ value: o.id, label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}` }))} />
-        </Form.Item>
-        <Form.Item name="type" label="发票类型" rules={[{ required: true, message: '请选择发票类型' }]}>
-          <Select options={config.allowedTypes.map((t) => ({ value: t, label: INVOICE_TYPES[t] }))} />
-        </Form.Item>
-        <Form.Item
-          name="titleId"
-          label="发票抬头"
-          rules={[{ required: true, message: '请选择发票抬头' }]}
-          extra={
-            <>
-              没有合适的抬头？<Link to="/userCenter/invoiceTitle">去添加</Link>
-            </>
-          }
-        >
-          <Select placeholder="选择常用抬头" options={(titles.data ?? []).map((t) => ({ value: t.id, label: `${t.name}${t.taxNo ? `（${t.taxNo}）` : ''}` }))} />
-        </Form.Item>
-        <Form.Item name="email" label="接收邮箱（可选）">
-          <Input maxLength={254} />
-        </Form.Item>
-      </Form>
-    </Modal>
+      <Form.Item name="orderId" label="订单" rules={[{ required: true, message: '请选择订单' }]} extra={!paid.isLoading && !orders.length ? '没有可申请发票的已支付订单' : undefined}>
+        <Select placeholder="选择已支付的订单" options={orders.map((o) => ({ value: o.id, label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}` }))} />
+      </Form.Item>
+      <Form.Item name="type" label="发票类型" rules={[{ required: true, message: '请选择发票类型' }]}>
+        <Select options={config.allowedTypes.map((t) => ({ value: t, label: INVOICE_TYPES[t] }))} />
+      </Form.Item>
+      <Form.Item
+        name="titleId"
+        label="发票抬头"
+        rules={[{ required: true, message: '请选择发票抬头' }]}
+        extra={
+          <>
+            没有合适的抬头？<Link to="/userCenter/invoiceTitle">去添加</Link>
+          </>
+        }
+      >
+        <Select placeholder="选择常用抬头" options={(titles.data ?? []).map((t) => ({ value: t.id, label: `${t.name}${t.taxNo ? `（${t.taxNo}）` : ''}` }))} />
+      </Form.Item>
+      <Form.Item name="email" label="接收邮箱（可选）">
+        <Input maxLength={254} />
+      </Form.Item>
+    </FormModal>
   );
 }
 

@@ -11,10 +11,11 @@ import {
   type TeamTeacher,
 } from '@contest/shared';
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, List, Modal, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, List, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
+import { FormModal } from '../../../common/FormModal.tsx';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
 import { goLogin, http, sysTime } from '../../../common/http.ts';
@@ -26,90 +27,70 @@ import { RegFormFields, fromInfo, toInfo, type RegFormValues } from './RegFormFi
 const REGISTER_COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 const PAY_COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 
-function TeachersModal({ team, open, onClose }: { team: Team; open: boolean; onClose: () => void }) {
-  const [form] = Form.useForm<{ teacherList: Omit<TeamTeacher, 'id'>[] }>();
+function TeachersModal({ team, onClose }: { team: Team; onClose: () => void }) {
   const { message } = App.useApp();
   const reload = useReloadTeam(team.competitionId);
-  const [saving, setSaving] = useState(false);
   async function save(values: { teacherList?: Omit<TeamTeacher, 'id'>[] }) {
-    setSaving(true);
-    try {
-      await http.put(`/api/team/updateTeacher/${team.id}`, { teacherList: values.teacherList ?? [] });
-      void message.success('指导老师已保存');
-      await reload();
-      onClose();
-    } catch (err) {
-      showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
-    }
+    await http.put(`/api/team/updateTeacher/${team.id}`, { teacherList: values.teacherList ?? [] });
+    void message.success('指导老师已保存');
+    await reload();
   }
   return (
-    <Modal title="指导老师" open={open} onCancel={onClose} onOk={() => form.submit()} okText="保存" cancelText="取消" confirmLoading={saving} destroyOnHidden width={720}>
-      <Form form={form} layout="vertical" onFinish={save} initialValues={{ teacherList: team.teacherList.map(({ id: _id, ...t }) => t) }}>
-        <Form.List name="teacherList">
-          {(fields, { add, remove }) => (
-            <>
-              {fields.map((field, i) => (
-                <Space key={field.key} align="start" wrap>
-                  <Form.Item name={[field.name, 'name']} label={i === 0 ? '姓名' : undefined} rules={[{ required: true, whitespace: true, message: '请输入老师姓名' }]}>
-                    <Input placeholder="姓名" style={{ width: 120 }} />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'phone']} label={i === 0 ? '手机号' : undefined} rules={[ruleFrom((v) => (isValidPhone(v) ? null : '老师手机号格式不正确'))]}>
-                    <Input placeholder="手机号" style={{ width: 150 }} />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'organization']} label={i === 0 ? '单位' : undefined}>
-                    <Input placeholder="单位" style={{ width: 160 }} />
-                  </Form.Item>
-                  <Form.Item name={[field.name, 'title']} label={i === 0 ? '职称' : undefined}>
-                    <Input placeholder="职称" style={{ width: 100 }} />
-                  </Form.Item>
-                  <Button type="link" danger onClick={() => remove(field.name)} style={{ marginTop: i === 0 ? 30 : 0 }}>
-                    删除
-                  </Button>
-                </Space>
-              ))}
-              <Button icon={<PlusOutlined />} disabled={fields.length >= team.maxTeachers} onClick={() => add({ name: '' })}>
-                添加指导老师（最多{team.maxTeachers}名）
-              </Button>
-            </>
-          )}
-        </Form.List>
-      </Form>
-    </Modal>
+    <FormModal<{ teacherList?: Omit<TeamTeacher, 'id'>[] }> title="指导老师" name="teachers" width={720} onSave={save} onClose={onClose} initialValues={{ teacherList: team.teacherList.map(({ id: _id, ...t }) => t) }}>
+      <Form.List name="teacherList">
+        {(fields, { add, remove }) => (
+          <>
+            {fields.map((field, i) => (
+              <Space key={field.key} align="start" wrap>
+                <Form.Item name={[field.name, 'name']} label={i === 0 ? '姓名' : undefined} rules={[{ required: true, whitespace: true, message: '请输入老师姓名' }]}>
+                  <Input placeholder="姓名" style={{ width: 120 }} />
+                </Form.Item>
+                <Form.Item name={[field.name, 'phone']} label={i === 0 ? '手机号' : undefined} rules={[ruleFrom((v) => (isValidPhone(v) ? null : '老师手机号格式不正确'))]}>
+                  <Input placeholder="手机号" style={{ width: 150 }} />
+                </Form.Item>
+                <Form.Item name={[field.name, 'organization']} label={i === 0 ? '单位' : undefined}>
+                  <Input placeholder="单位" style={{ width: 160 }} />
+                </Form.Item>
+                <Form.Item name={[field.name, 'title']} label={i === 0 ? '职称' : undefined}>
+                  <Input placeholder="职称" style={{ width: 100 }} />
+                </Form.Item>
+                <Button type="link" danger onClick={() => remove(field.name)} style={{ marginTop: i === 0 ? 30 : 0 }}>
+                  删除
+                </Button>
+              </Space>
+            ))}
+            <Button icon={<PlusOutlined />} disabled={fields.length >= team.maxTeachers} onClick={() => add({ name: '' })}>
+              添加指导老师（最多{team.maxTeachers}名）
+            </Button>
+          </>
+        )}
+      </Form.List>
+    </FormModal>
   );
 }
 
-function EditRegistrationModal({ team, me, open, onClose }: { team: Team; me: TeamMember; open: boolean; onClose: () => void }) {
+function EditRegistrationModal({ team, me, onClose }: { team: Team; me: TeamMember; onClose: () => void }) {
   const { presets } = useCompetition();
   const fields = presets.find((p) => p.menuCode === 'REG_SET')?.fieldList ?? [];
-  const [form] = Form.useForm<{ teamName?: string; info: RegFormValues }>();
   const { message } = App.useApp();
   const reload = useReloadTeam(team.competitionId);
   const leader = me.leader;
   async function save(values: { teamName?: string; info: RegFormValues }) {
-    try {
-      if (leader) await http.put(`/api/team/update/${team.id}`, { teamName: team.individual ? null : values.teamName, info: toInfo(values.info) });
-      else await http.put(`/api/team/member/${team.id}`, { info: toInfo(values.info) });
-      void message.success(leader && team.register?.status === REGISTER_STATUS.rejected ? '已重新提交审核' : '报名信息已保存');
-      await reload();
-      onClose();
-    } catch (err) {
-      showFieldErrors(form, err);
-    }
+    if (leader) await http.put(`/api/team/update/${team.id}`, { teamName: team.individual ? null : values.teamName, info: toInfo(values.info) });
+    else await http.put(`/api/team/member/${team.id}`, { info: toInfo(values.info) });
+    void message.success(leader && team.register?.status === REGISTER_STATUS.rejected ? '已重新提交审核' : '报名信息已保存');
+    await reload();
   }
   return (
-    <Modal title="修改报名信息" open={open} onCancel={onClose} onOk={() => form.submit()} okText="保存" cancelText="取消" destroyOnHidden width={760}>
+    <FormModal<{ teamName?: string; info: RegFormValues }> title="修改报名信息" name="registration" width={760} onSave={save} onClose={onClose} initialValues={{ teamName: team.name, info: fromInfo(me.info) }}>
       <Alert type="info" showIcon style={{ marginBottom: 16 }} message="身份证号只显示部分数字；如需更正，请重新填写完整号码。" />
-      <Form form={form} layout="vertical" onFinish={save} initialValues={{ teamName: team.name, info: fromInfo(me.info) }}>
-        {leader && !team.individual && (
-          <Form.Item name="teamName" label="队伍名称" rules={[{ required: true, whitespace: true, message: '请输入队伍名称' }]}>
-            <Input maxLength={50} />
-          </Form.Item>
-        )}
-        <RegFormFields fields={fields} prefix={['info']} />
-      </Form>
-    </Modal>
+      {leader && !team.individual && (
+        <Form.Item name="teamName" label="队伍名称" rules={[{ required: true, whitespace: true, message: '请输入队伍名称' }]}>
+          <Input maxLength={50} />
+        </Form.Item>
+      )}
+      <RegFormFields fields={fields} prefix={['info']} />
+    </FormModal>
   );
 }
 
@@ -271,8 +252,8 @@ function TeamView({ team }: { team: Team }) {
       </Card>
 
       {leader && !team.individual && !team.locked && team.memberList.length < team.maxMembers && <InvitePanel team={team} />}
-      {teachersOpen && <TeachersModal team={team} open onClose={() => setTeachersOpen(false)} />}
-      {editOpen && me && <EditRegistrationModal team={team} me={me} open onClose={() => setEditOpen(false)} />}
+      {teachersOpen && <TeachersModal team={team} onClose={() => setTeachersOpen(false)} />}
+      {editOpen && me && <EditRegistrationModal team={team} me={me} onClose={() => setEditOpen(false)} />}
     </>
   );
 }

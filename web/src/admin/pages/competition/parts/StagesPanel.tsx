@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { http, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
-import { FormModal } from '../../../components/FormModal.tsx';
+import { FormModal } from '../../../../common/FormModal.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
 import { competitionKey } from './useCompetition.ts';
 

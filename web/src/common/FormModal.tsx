@@ -1,6 +1,6 @@
 import { Form, Modal } from 'antd';
 import { useState, type ReactNode } from 'react';
-import { showFieldErrors } from '../../common/forms.ts';
+import { showFieldErrors } from './forms.ts';
 
 interface FormModalProps<V> {
   title: ReactNode;
@@ -9,6 +9,7 @@ interface FormModalProps<V> {
   onSave: (values: V) => Promise<unknown>;
   onClose: () => void;
   width?: number;
+  okText?: string;
   /** Prefix of the fields' ids, which must not repeat those of a form on the page behind the dialog. */
   name?: string;
   children: ReactNode;
@@ -18,7 +19,7 @@ interface FormModalProps<V> {
  * A create/edit dialog around a vertical form. Render it only while it is open: each opening then
  * starts from a fresh form with `initialValues`, with nothing left over from the last record.
  */
-export function FormModal<V>({ title, initialValues, onSave, onClose, width, name = 'dialog', children }: FormModalProps<V>) {
+export function FormModal<V>({ title, initialValues, onSave, onClose, width, okText = '保存', name = 'dialog', children }: FormModalProps<V>) {
   const [form] = Form.useForm<V>();
   const [saving, setSaving] = useState(false);
 
@@ -41,7 +42,7 @@ export function FormModal<V>({ title, initialValues, onSave, onClose, width, nam
   }
 
   return (
-    <Modal open title={title} width={width} okText="保存" cancelText="取消" confirmLoading={saving} onOk={submit} onCancel={onClose} maskClosable={false}>
+    <Modal open title={title} width={width} okText={okText} cancelText="取消" confirmLoading={saving} onOk={submit} onCancel={onClose} maskClosable={false}>
       <Form form={form} name={name} layout="vertical" initialValues={initialValues as never} onFinish={submit}>
         {children}
       </Form>
