@@ -63,6 +63,8 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     expect(body(special).data.fields.titleId).toMatch(/^专用发票须使用/);
     const stranger = (await paidOrder()).p;
     expect((await stranger.post('/api/invoice/apply', { orderId, titleId, type: 'normal' })).statusCode).toBe(404);
+    const financeTitle = body(await orgA.post('/api/invoice/title', { kind: 'personal', name: '财务' })).data.id;
+    expect((await orgA.post('/api/invoice/apply', { orderId, titleId: financeTitle, type: 'normal' })).statusCode).toBe(404);
 
     const results = await Promise.all(Array.from({ length: 10 }, () => p.post('/api/invoice/apply', { orderId, titleId, type: 'special', email: 'a@b.cn' })));
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);

@@ -393,6 +393,9 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect((await registered(free)).orderId).toBeNull();
 
       expect((await stranger.put(`/api/order/close/${orderId}`)).statusCode).toBe(404);
+      // Finance reads the order but does not act as the team: only members close or pay it.
+      expect((await orgA.get(`/api/order/${orderId}`)).statusCode).toBe(200);
+      expect((await orgA.put(`/api/order/close/${orderId}`)).statusCode).toBe(404);
       expect((await leader.put(`/api/order/close/${orderId}`)).statusCode).toBe(200);
       expect(body(await leader.put(`/api/order/close/${orderId}`)).message).toBe('只有待支付的订单可以关闭');
       const reopened = body(await leader.post(`/api/order/team/${teamId}`)).data.id;

@@ -14,7 +14,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { seesAll } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
-import { readableOrder } from '../orders/service.ts';
+import { teamOrder } from '../orders/service.ts';
 import * as repo from './repo.ts';
 
 // ---- titles: each user's own
@@ -96,7 +96,7 @@ export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
   if (!config.enable) throw conflict('暂未开放发票申请');
   if ((config.applyStart && now < config.applyStart) || (config.applyEnd && now > config.applyEnd)) throw conflict('不在发票申请时间内');
   if (!config.allowedTypes.includes(body.type)) throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
-  const order = await readableOrder(ctx, body.orderId);
+  const order = await teamOrder(ctx, body.orderId);
   if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
   const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor!.userId);
   if (!title) throw badRequest('发票抬头不存在', { titleId: '发票抬头不存在' });

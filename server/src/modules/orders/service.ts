@@ -35,6 +35,14 @@ export async function readableOrder(ctx: Ctx, id: number) {
   return order;
 }
 
+/** An order of one of the caller's teams: only members pay, close, send vouchers or ask for invoices. */
+export async function teamOrder(ctx: Ctx, id: number) {
+  const order = await repo.findOrder(ctx.db, id);
+  const member = order && (await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', order.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst());
+  if (!order || !member) throw notFound('订单不存在');
+  return order;
+}
+
 /** An order finance may act on. */
 async function managedOrder(ctx: Ctx, id: number) {
   const order = await repo.findOrder(ctx.db, id);
@@ -81,7 +89,7 @@ export async function reopen(ctx: Ctx, teamId: number) {
 }
 
 export async function close(ctx: Ctx, id: number) {
-  const order = await readableOrder(ctx, id);
+  const order = await teamOrder(ctx, id);
   const now = ctx.clock.now().toISOString();
   if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now }))) {
     throw conflict('只有待支付的订单可以关闭');
@@ -90,7 +98,7 @@ export async function close(ctx: Ctx, id: number) {
 
 /** The payer of an offline transfer (ICBC, CCB, other) uploads the voucher; finance then confirms. */
 export async function submitVoucher(ctx: Ctx, id: number, body: { payMethod: number; voucher: string }) {
-  const order = await readableOrder(ctx, id);
+  const order = await teamOrder(ctx, id);
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   const now = ctx.clock.now().toISOString();
   if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payMethod: body.payMethod, voucher: body.voucher, updatedAt: now }))) {

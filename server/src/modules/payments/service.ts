@@ -17,7 +17,7 @@ import * as alipay from '../../payments/alipay.ts';
 import * as wechat from '../../payments/wechat.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as orders from '../orders/repo.ts';
-import { readableOrder } from '../orders/service.ts';
+import { teamOrder } from '../orders/service.ts';
 
 export const WECHAT = 1;
 export const ALIPAY = 2;
@@ -90,7 +90,7 @@ const notifyUrl = (ctx: Ctx, origin: string, channel: 'alipay' | 'wechat') => `$
 
 /** Asks the gateway for a code the payer scans, for an unpaid order of the caller's team. */
 export async function pay(ctx: Ctx, orderId: number, method: number, origin: string): Promise<PayResult> {
-  const order = await readableOrder(ctx, orderId);
+  const order = await teamOrder(ctx, orderId);
   if (order.payStatus !== PAY_STATUS.unpaid) throw conflict('只有待支付的订单可以支付');
   const now = ctx.clock.now();
   const subject = `${order.competitionName}报名费`.slice(0, 120);
