@@ -20,7 +20,7 @@ test('a visitor finds competitions by brand and status, and sees exactly the ena
 
   await page.getByTestId('competition-card').first().click();
   await expect(page).toHaveURL(/\/competition\/\d+\/introduce$/);
-  await expect(page.getByRole('tab')).toHaveText(['竞赛介绍', '赛题与数据', '竞赛信息', '赛前指导', '训练平台']);
+  await expect(page.getByRole('tab')).toHaveText(['竞赛介绍', '赛题与数据', '竞赛信息', '赛前指导', '训练平台', '我的队伍']);
   // The brand chosen before stays in the header on the competition page.
   await expect(page.locator('.site-logo')).toContainText('泰迪杯');
   await page.getByRole('tab', { name: '赛题与数据' }).click();

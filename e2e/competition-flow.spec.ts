@@ -37,8 +37,12 @@ test('an organiser creates a competition with a preset, the administrator approv
   await orgPage.getByRole('button', { name: '新建竞赛' }).click();
   const name = uniqueName('流程测试竞赛');
   await orgPage.getByLabel('竞赛名称').fill(name);
-  await orgPage.getByLabel('所属品牌').click();
-  await orgPage.getByTitle(brandName).click();
+  // The option list animates open; under load a click can land while it moves, so pick until the choice shows.
+  await expect(async () => {
+    await orgPage.getByLabel('所属品牌').click();
+    await orgPage.getByTitle(brandName).click({ timeout: 3000 });
+    await expect(orgPage.locator('.ant-select-selection-item', { hasText: brandName })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
   await fillDate(orgPage, '报名开始时间', local(-1));
   await fillDate(orgPage, '报名截止时间', local(30));
   await fillDate(orgPage, '竞赛结束时间', local(60));

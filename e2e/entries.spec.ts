@@ -89,8 +89,11 @@ test('an administrator assigns the judge role, which opens the review centre', a
   await expect(page.locator('.ant-table-row')).toHaveCount(1);
   await page.getByRole('button', { name: '分配角色' }).click();
   await expect(page.getByRole('dialog').getByLabel('参赛者')).toBeChecked();
-  await page.getByRole('dialog').getByLabel('评审专家').check();
-  await expect(page.getByRole('dialog').getByLabel('评审专家')).toBeChecked();
+  // The dialog's form may settle after it opens; tick until the box stays ticked.
+  await expect(async () => {
+    await page.getByRole('dialog').getByLabel('评审专家').check({ timeout: 2000 });
+    await expect(page.getByRole('dialog').getByLabel('评审专家')).toBeChecked({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
   await page.getByRole('button', { name: /保\s*存/ }).click();
   await expect(page.locator('.ant-table-row').getByText('评审专家')).toBeVisible();
 
