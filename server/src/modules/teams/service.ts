@@ -72,7 +72,8 @@ async function assertAttachments(ctx: Ctx, keys: string[]) {
   for (const [i, key] of keys.entries()) await assertOwnFile(ctx, `attachments.${i}`, key, 'attachment');
 }
 
-const teamNo = (competitionId: number, id: number) => `${String(competitionId).padStart(4, '0')}${String(id).padStart(6, '0')}`;
+/** Team numbers are the team's own id, zero-padded: unique by construction, whatever the competition. */
+const teamNo = (id: number) => String(id).padStart(10, '0');
 
 /** Registers the caller: a team they lead (or an individual entry), their form, the registration and, for a fee, the order. */
 export async function register(ctx: Ctx, competitionId: number, body: TeamRegisterBody) {
@@ -98,7 +99,7 @@ export async function register(ctx: Ctx, competitionId: number, body: TeamRegist
         joinCode: randomBytes(12).toString('base64url'),
         now,
       });
-      await trx.updateTable('teams').set({ teamNo: teamNo(competitionId, teamId) }).where('id', '=', teamId).execute();
+      await trx.updateTable('teams').set({ teamNo: teamNo(teamId) }).where('id', '=', teamId).execute();
       await repo.insertMember(trx, { teamId, userId, competitionId, leader: 1, ...sealInfo(ctx, info), createdAt: now });
       await repo.lapseInvitations(trx, competitionId, userId, now);
       const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee }) : null;
