@@ -226,7 +226,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   orgRoutes(app);
   catalogueRoutes(app);
   competitionRoutes(app);
-  questionRoutes(app);
+  questionRoutes(app, deps);
   teamRoutes(app);
   registrationRoutes(app);
   orderRoutes(app);

@@ -27,6 +27,7 @@ const schema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   AVATAR_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -57,6 +58,7 @@ export type Config = {
   bodyLimit: number;
   avatarMaxBytes: number;
   documentMaxBytes: number;
+  answerMaxBytes: number;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
   accountSecurityUrl: string;
   logLevel: string;
@@ -106,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: e.BODY_LIMIT_BYTES,
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,
+    answerMaxBytes: e.ANSWER_MAX_BYTES,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }

@@ -12,3 +12,4 @@ export * from './api/catalogue.ts';
 export * from './api/team.ts';
 export * from './api/payment.ts';
 export * from './api/invoice.ts';
+export * from './api/question.ts';

@@ -104,6 +104,7 @@ export const ACTION_CODES = {
   paymentEdit: 'payment:config:edit',
   invoiceEdit: 'invoice:invoice:edit',
   invoiceConfigEdit: 'invoice:config:edit',
+  questionReview: 'competition:question:review',
 } as const;
 
 export const ACTION_TITLES: Record<string, string> = {
@@ -120,6 +121,7 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.paymentEdit]: '修改支付配置',
   [ACTION_CODES.invoiceEdit]: '开具或驳回本组织竞赛的发票',
   [ACTION_CODES.invoiceConfigEdit]: '修改发票配置',
+  [ACTION_CODES.questionReview]: '审核赛题（审核后才公开）',
 };
 
 export const ALL_PERMISSION_CODES: string[] = [

@@ -5,6 +5,7 @@ import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_catalogue.ts';
 import * as m0003 from './migrations/0003_registration.ts';
 import * as m0004 from './migrations/0004_invoices.ts';
+import * as m0005 from './migrations/0005_questions.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0002_catalogue': m0002,
   '0003_registration': m0003,
   '0004_invoices': m0004,
+  '0005_questions': m0005,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

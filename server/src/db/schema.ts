@@ -216,6 +216,22 @@ export interface QuestionsTable {
   sort: number;
   createdAt: string;
   updatedAt: string;
+  creatorId: number | null;
+  metric: string | null;
+  idColumn: string | null;
+  targetColumn: string | null;
+  publicPercent: number | null;
+  dailyLimit: number | null;
+  salt: string | null;
+  answerKey: string | null;
+  answerRows: number | null;
+}
+
+export interface TeamChoicesTable {
+  teamId: number;
+  questionId: number;
+  chosenBy: number | null;
+  chosenAt: string;
 }
 
 export interface QuestionFilesTable {
@@ -396,6 +412,7 @@ export interface DB {
   competitionPresets: CompetitionPresetsTable;
   questions: QuestionsTable;
   questionFiles: QuestionFilesTable;
+  teamChoices: TeamChoicesTable;
   teams: TeamsTable;
   teamMembers: TeamMembersTable;
   teamTeachers: TeamTeachersTable;

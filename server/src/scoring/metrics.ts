@@ -1,22 +1,10 @@
+import type { Metric } from '@contest/shared';
+
 /**
  * Evaluation metrics, computed exactly from accumulated sums (no sampling). Each accumulator takes (truth, prediction)
  * pairs one at a time so that a file is scored while it streams; only AUC keeps the pairs, since it needs a ranking.
+ * The list of metrics, their names and directions are shared with the web (`@contest/shared`).
  */
-export const METRICS = ['accuracy', 'macroF1', 'auc', 'rmse', 'mae', 'mape', 'logLoss'] as const;
-export type Metric = (typeof METRICS)[number];
-
-export const METRIC_NAMES: Record<Metric, string> = {
-  accuracy: '准确率（Accuracy）',
-  macroF1: '宏平均F1（Macro-F1）',
-  auc: 'AUC',
-  rmse: '均方根误差（RMSE）',
-  mae: '平均绝对误差（MAE）',
-  mape: '平均绝对百分比误差（MAPE）',
-  logLoss: '对数损失（Log-loss）',
-};
-
-/** Whether a higher score is better (for ranking a leaderboard). */
-export const HIGHER_IS_BETTER: Record<Metric, boolean> = { accuracy: true, macroF1: true, auc: true, rmse: false, mae: false, mape: false, logLoss: false };
 
 /** Classification metrics compare labels as text; the others need numbers. */
 export const NUMERIC_PREDICTION: Record<Metric, boolean> = { accuracy: false, macroF1: false, auc: true, rmse: true, mae: true, mape: true, logLoss: true };
@@ -165,6 +153,8 @@ export function auc(): Accumulator<number, number> {
     },
   };
 }
+
+export type { Metric };
 
 export function accumulator(metric: Metric): Accumulator<string, string> | Accumulator<number, number> {
   return { accuracy, macroF1, auc, rmse, mae, mape, logLoss }[metric]();

@@ -175,7 +175,6 @@ export interface Team {
   leaderId: number;
   memberList: TeamMember[];
   teacherList: TeamTeacher[];
-  /** Filled by the question-choice capability. */
   choiceQuestionList: { questionId: number; title: string }[];
   /** Only the leader sees the pending invitations and the join code. */
   invitationList: TeamInvitation[];

@@ -102,7 +102,8 @@ export function uploadImage(ctx: Ctx, content: Readable, originalName: string, p
 export async function readableFile(ctx: Ctx, key: string) {
   const file = await repo.findFile(ctx.db, key);
   // A private file the caller may not read answers exactly like a missing one.
-  if (!file) throw notFound('文件不存在');
+  // A question's answer file is never served, not even to the organiser who uploaded it.
+  if (!file || file.purpose === 'answer') throw notFound('文件不存在');
   if (file.visibility === 'public' || (ctx.actor && file.ownerId === ctx.actor.userId)) return file;
   const reader = privateReaders.get(file.purpose);
   if (ctx.actor && reader && (await reader(ctx, key))) return file;

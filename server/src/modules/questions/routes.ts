@@ -1,52 +1,65 @@
-import { idParam, type PublicQuestion } from '@contest/shared';
+import { ACTION_CODES, creatorBody, idParam, questionBody, questionPageQuery, reviewBody } from '@contest/shared';
 import { z } from 'zod';
-import type { Ctx } from '../../context.ts';
-import { PUBLIC } from '../../http/access.ts';
+import type { Deps } from '../../context.ts';
+import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { notFound } from '../../http/errors.ts';
-import { ok } from '../../http/reply.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { ok, page } from '../../http/reply.ts';
 import { readable } from '../competitions/service.ts';
+import * as repo from './repo.ts';
+import * as service from './service.ts';
 
-/** Reviewed questions of a competition, with their public data files. */
-async function publicQuestions(ctx: Ctx, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {
-  let q = ctx.db
-    .selectFrom('questions')
-    .select(['id', 'competitionId', 'title', 'content'])
-    .where('competitionId', '=', competitionId)
-    .where('reviewed', '=', 1);
-  if (questionId) q = q.where('id', '=', questionId);
-  const questions = await q.orderBy('sort').orderBy('id').execute();
-  if (questions.length === 0) return [];
-  const files = await ctx.db
-    .selectFrom('questionFiles')
-    .innerJoin('files', 'files.key', 'questionFiles.fileKey')
-    .select(['questionFiles.questionId', 'files.key as fileUri', 'files.originalName as name', 'files.size'])
-    .where('questionFiles.questionId', 'in', questions.map((x) => x.id))
-    .where('files.visibility', '=', 'public')
-    .orderBy('questionFiles.sort')
-    .execute();
-  return questions.map((x) => ({
-    ...x,
-    files: files.filter((f) => f.questionId === x.id).map(({ fileUri, name, size }) => ({ fileUri, name, size: Number(size) })),
-  }));
-}
+const MENU = perm('competition:competition:menu');
+const EDIT = perm(ACTION_CODES.competitionEdit);
+const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
 
-export function questionRoutes(app: App) {
+export function questionRoutes(app: App, deps: Deps) {
   const tags = ['question'];
-  app.get(
-    '/api/competition/question/public/list/:competitionId',
-    { config: { rule: PUBLIC }, schema: { tags, params: z.object({ competitionId: z.coerce.number().int().positive() }) } },
-    async (req) => {
-      await readable(req.ctx, req.params.competitionId);
-      return ok(await publicQuestions(req.ctx, req.params.competitionId));
-    },
-  );
+
+  app.get('/api/competition/question/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam } }, async (req) => {
+    await readable(req.ctx, req.params.competitionId);
+    return ok(await repo.publicQuestions(req.ctx.db, req.params.competitionId));
+  });
   app.get('/api/competition/question/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
     const row = await req.ctx.db.selectFrom('questions').select('competitionId').where('id', '=', req.params.id).executeTakeFirst();
     if (!row) throw notFound('赛题不存在');
     await readable(req.ctx, row.competitionId);
-    const [question] = await publicQuestions(req.ctx, row.competitionId, req.params.id);
+    const [question] = await repo.publicQuestions(req.ctx.db, row.competitionId, req.params.id);
     if (!question) throw notFound('赛题不存在');
     return ok(question);
+  });
+
+  // Back office.
+  app.get('/api/competition/question/page', { config: { rule: MENU }, schema: { tags, querystring: questionPageQuery } }, async (req) => {
+    const { list, total } = await service.page(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
+  app.get('/api/competition/question/list/:id', { config: { rule: MENU }, schema: { tags, params: idParam } }, async (req) => ok(await service.listOfCompetition(req.ctx, req.params.id)));
+  app.get('/api/competition/question/check/:id', { config: { rule: MENU }, schema: { tags, params: idParam } }, async (req) => ok(await service.check(req.ctx, req.params.id)));
+  app.post('/api/competition/question/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: questionBody } }, async (req) =>
+    ok(await service.create(req.ctx, req.params.id, req.body), '赛题已创建'),
+  );
+  app.put('/api/competition/question/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: questionBody } }, async (req) => {
+    await service.update(req.ctx, req.params.id, req.body);
+    return ok(null, '赛题已保存');
+  });
+  app.put('/api/competition/question/:id/creator', { config: { rule: EDIT }, schema: { tags, params: idParam, body: creatorBody } }, async (req) => {
+    await service.setCreator(req.ctx, req.params.id, req.body.creatorId);
+    return ok(null, '出题人已修改');
+  });
+  app.put('/api/competition/question/review/:id', { config: { rule: perm(ACTION_CODES.questionReview) }, schema: { tags, params: idParam, body: reviewBody } }, async (req) => {
+    await service.review(req.ctx, req.params.id, req.body.reviewed);
+    return ok(null, req.body.reviewed ? '赛题已审核，参赛者可见' : '已撤回审核');
+  });
+  app.delete('/api/competition/question/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.remove(req.ctx, req.params.id);
+    return ok(null, '赛题已删除');
+  });
+  app.post('/api/competition/question/:id/answer', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
+    const max = deps.config.answerMaxBytes;
+    const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
+    if (!part) throw badRequest('请选择答案文件', { file: '请选择答案文件' });
+    return ok(await service.uploadAnswer(req.ctx, req.params.id, part.file, part.filename, max), '答案文件已上传');
   });
 }

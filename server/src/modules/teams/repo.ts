@@ -146,3 +146,11 @@ export const findUserByAccount = (db: Db, usernameKey: string, phone: string) =>
     .where((eb) => eb.or([eb('usernameKey', '=', usernameKey), eb('phone', '=', phone)]))
     .orderBy('id')
     .executeTakeFirst();
+
+export const listChoices = (db: Db, teamId: number) =>
+  db
+    .selectFrom('teamChoices as tc')
+    .innerJoin('questions as q', 'q.id', 'tc.questionId')
+    .select(['tc.questionId', 'q.title'])
+    .where('tc.teamId', '=', teamId)
+    .execute();

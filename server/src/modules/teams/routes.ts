@@ -2,6 +2,7 @@ import {
   agreeBody,
   agreeQuery,
   batchUpdateMemberBody,
+  choiceBody,
   idParam,
   invitationBody,
   teamRegisterBody,
@@ -43,6 +44,20 @@ export function teamRoutes(app: App) {
     await service.updateTeachers(req.ctx, req.params.id, req.body.teacherList);
     return ok(null, '指导老师已保存');
   });
+
+  // Question choice: the body form, and the path form `{teamId}/{questionId}`.
+  app.put('/api/team/choiceQuestion/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: choiceBody } }, async (req) => {
+    await service.chooseQuestion(req.ctx, req.params.id, req.body.questionId);
+    return ok(null, '已选择赛题');
+  });
+  app.put(
+    '/api/team/choiceQuestion/:a/:b',
+    { config: { rule: USER }, schema: { tags, params: z.object({ a: z.coerce.number().int().positive(), b: z.coerce.number().int().positive() }) } },
+    async (req) => {
+      await service.chooseQuestion(req.ctx, req.params.a, req.params.b);
+      return ok(null, '已选择赛题');
+    },
+  );
 
   // Members and invitations.
   app.get('/api/team/member/invitation/mine', { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.myInvitations(req.ctx)));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   AUDIT_STATUS,
   INVITATION_STATUS,
+  PAY_STATUS,
   REGISTER_STATUS,
   maskIdCard,
   presetOpen,
@@ -118,10 +119,11 @@ export async function register(ctx: Ctx, competitionId: number, body: TeamRegist
 
 /** Everything the team tab shows; invitations and the join code only for the leader. */
 export async function teamView(ctx: Ctx, team: NonNullable<Awaited<ReturnType<typeof repo.findTeam>>>, competition: Competition): Promise<Team> {
-  const [members, teacherList, register] = await Promise.all([
+  const [members, teacherList, register, choiceQuestionList] = await Promise.all([
     repo.listMembers(ctx.db, [team.id]),
     repo.listTeachers(ctx.db, team.id),
     registers.findRegisterOfTeam(ctx.db, team.id),
+    repo.listChoices(ctx.db, team.id),
   ]);
   const leader = ctx.actor?.userId === team.leaderId;
   return {
@@ -133,7 +135,7 @@ export async function teamView(ctx: Ctx, team: NonNullable<Awaited<ReturnType<ty
     leaderId: team.leaderId,
     memberList: members.get(team.id)!,
     teacherList,
-    choiceQuestionList: [],
+    choiceQuestionList,
     invitationList: leader ? await repo.listTeamInvitations(ctx.db, team.id) : [],
     joinCode: leader && team.individual === 0 ? team.joinCode : null,
     register: register ?? null,
@@ -332,6 +334,25 @@ export async function transferLeader(ctx: Ctx, teamId: number, userId: number) {
     await trx.updateTable('teamMembers').set({ leader: 1 }).where('teamId', '=', teamId).where('userId', '=', userId).execute();
     await trx.updateTable('teams').set({ leaderId: userId, updatedAt: now }).where('id', '=', teamId).execute();
   });
+}
+
+/**
+ * The leader chooses the team's question while the CHOICE_SET window is open; the team must be approved and, for a
+ * competition with a fee, paid. Choosing again replaces the choice until the window closes.
+ */
+export async function chooseQuestion(ctx: Ctx, teamId: number, questionId: number) {
+  const { team } = await ledTeam(ctx, teamId, { open: false });
+  const now = ctx.clock.now();
+  const preset = (await competitions.listPresets(ctx.db, team.competitionId)).find((p) => p.menuCode === 'CHOICE_SET');
+  if (!preset || !presetOpen(preset, now)) throw conflict('不在选题时间内');
+  const question = await ctx.db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
+  if (!question || question.competitionId !== team.competitionId || question.reviewed !== 1) throw badRequest('赛题不存在', { questionId: '赛题不存在' });
+  const register = await registers.findRegisterOfTeam(ctx.db, teamId);
+  if (register?.status !== REGISTER_STATUS.approved) throw conflict('报名审核通过后才能选题');
+  const competition = await competitions.findCompetition(ctx.db, team.competitionId, now);
+  if (competition!.fee > 0 && register.payStatus !== PAY_STATUS.paid) throw conflict('请先完成缴费再选题');
+  const values = { questionId, chosenBy: ctx.actor!.userId, chosenAt: now.toISOString() };
+  await ctx.db.insertInto('teamChoices').values({ teamId, ...values }).onConflict((oc) => oc.column('teamId').doUpdateSet(values)).execute();
 }
 
 export const myInvitations = (ctx: Ctx, competitionId?: number) => repo.listMyInvitations(ctx.db, ctx.actor!.userId, competitionId);

@@ -1,0 +1,76 @@
+import type { EvaluationBody, ManagedQuestion, Metric, PublicQuestion, QuestionPageQuery } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
+
+const base = (db: Db) =>
+  db
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .leftJoin('users as u', 'u.id', 'q.creatorId')
+    .select([
+      'q.id',
+      'q.competitionId',
+      'c.name as competitionName',
+      'c.orgId',
+      'q.title',
+      'q.content',
+      'q.sort',
+      'q.reviewed',
+      'q.creatorId',
+      'u.username as creatorName',
+      'q.metric',
+      'q.idColumn',
+      'q.targetColumn',
+      'q.publicPercent',
+      'q.dailyLimit',
+      'q.answerRows',
+      'q.createdAt',
+      'q.updatedAt',
+    ]);
+type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
+export type QuestionWithOrg = ManagedQuestion & { orgId: number };
+
+function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, ...r }: Row): QuestionWithOrg {
+  const evaluation: EvaluationBody | null =
+    metric && idColumn && targetColumn && publicPercent && dailyLimit ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit } : null;
+  return { ...r, reviewed: reviewed === 1, evaluation };
+}
+
+export async function findQuestion(db: Db, id: number) {
+  const r = await base(db).where('q.id', '=', id).executeTakeFirst();
+  return r && toQuestion(r);
+}
+
+export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number | null | undefined) {
+  let query = base(db);
+  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  if (q.competitionId) query = query.where('q.competitionId', '=', q.competitionId);
+  if (q.reviewed !== undefined) query = query.where('q.reviewed', '=', q.reviewed);
+  if (q.keyword) query = query.where('q.title', 'like', contains(q.keyword));
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('q.competitionId', 'desc').orderBy('q.sort').orderBy('q.id').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { list: rows.map(toQuestion), total: Number(total) };
+}
+
+/** The answer's key and the scoring secret: server-side only. */
+export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt']).where('id', '=', id).executeTakeFirst();
+
+/** Reviewed questions of a competition, with their public data files. */
+export async function publicQuestions(db: Db, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {
+  let q = db.selectFrom('questions').select(['id', 'competitionId', 'title', 'content']).where('competitionId', '=', competitionId).where('reviewed', '=', 1);
+  if (questionId) q = q.where('id', '=', questionId);
+  const questions = await q.orderBy('sort').orderBy('id').execute();
+  if (questions.length === 0) return [];
+  const files = await db
+    .selectFrom('questionFiles')
+    .innerJoin('files', 'files.key', 'questionFiles.fileKey')
+    .select(['questionFiles.questionId', 'files.key as fileUri', 'files.originalName as name', 'files.size'])
+    .where('questionFiles.questionId', 'in', questions.map((x) => x.id))
+    .where('files.visibility', '=', 'public')
+    .orderBy('questionFiles.sort')
+    .execute();
+  return questions.map((x) => ({
+    ...x,
+    files: files.filter((f) => f.questionId === x.id).map(({ fileUri, name, size }) => ({ fileUri, name, size: Number(size) })),
+  }));
+}

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { ACTION_CODES, type EvaluationBody, type QuestionBody, type QuestionPageQuery } from '@contest/shared';
+import type { Ctx } from '../../context.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { sanitizeRichText } from '../../http/html.ts';
+import { CsvError } from '../../scoring/csv.ts';
+import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
+import { FileTooLargeError } from '../../storage/file-store.ts';
+import { writeAudit } from '../audit-log/repo.ts';
+import { manageable, seesAll } from '../competitions/service.ts';
+import * as repo from './repo.ts';
+
+const strip = <T extends { orgId: number }>({ orgId: _o, ...rest }: T) => rest;
+
+/** A question of a competition the caller manages (reviewers of the platform see every one). */
+async function managedQuestion(ctx: Ctx, id: number) {
+  const q = await repo.findQuestion(ctx.db, id);
+  const reviewer = ctx.actor?.permissions.has(ACTION_CODES.questionReview);
+  if (!q || (!reviewer && !seesAll(ctx) && q.orgId !== ctx.actor?.orgId)) throw notFound('赛题不存在');
+  return q;
+}
+
+export const check = async (ctx: Ctx, id: number) => strip(await managedQuestion(ctx, id));
+
+export async function page(ctx: Ctx, q: QuestionPageQuery) {
+  const reviewer = ctx.actor?.permissions.has(ACTION_CODES.questionReview) || seesAll(ctx);
+  const { list, total } = await repo.listQuestions(ctx.db, q, reviewer ? undefined : (ctx.actor!.orgId ?? null));
+  return { list: list.map(strip), total };
+}
+
+export async function listOfCompetition(ctx: Ctx, competitionId: number) {
+  await manageable(ctx, competitionId);
+  return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, undefined)).list.map(strip);
+}
+
+const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
+  metric: e?.metric ?? null,
+  idColumn: e?.idColumn ?? null,
+  targetColumn: e?.targetColumn ?? null,
+  publicPercent: e?.publicPercent ?? null,
+  dailyLimit: e?.dailyLimit ?? null,
+});
+
+export async function create(ctx: Ctx, competitionId: number, body: QuestionBody) {
+  await manageable(ctx, competitionId);
+  const now = ctx.clock.now().toISOString();
+  const { id } = await ctx.db
+    .insertInto('questions')
+    .values({
+      competitionId,
+      title: body.title,
+      content: sanitizeRichText(body.content),
+      sort: body.sort,
+      reviewed: 0,
+      creatorId: ctx.actor!.userId,
+      salt: randomBytes(16).toString('hex'),
+      ...evaluationColumns(body.evaluation),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await writeAudit(ctx, { action: 'question.create', entity: 'question', entityId: id, after: { ...body, content: undefined } });
+  return { id };
+}
+
+function evaluationOf(e: EvaluationBody, salt: string): Evaluation {
+  return { metric: e.metric, idColumn: e.idColumn, targetColumn: e.targetColumn, publicShare: e.publicPercent / 100, salt };
+}
+
+/** Reads the stored answer file under an evaluation setting; its problems come back as a 400 for the organiser. */
+async function checkAnswer(ctx: Ctx, key: string, evaluation: EvaluationBody, salt: string) {
+  try {
+    return await loadAnswers(await ctx.storage.get(key), evaluationOf(evaluation, salt));
+  } catch (err) {
+    if (err instanceof CsvError) throw badRequest(`答案文件有误：${err.message}`, { answer: err.message });
+    throw err;
+  }
+}
+
+export async function update(ctx: Ctx, id: number, body: QuestionBody) {
+  const before = await managedQuestion(ctx, id);
+  const secrets = (await repo.findScoringSecrets(ctx.db, id))!;
+  if (secrets.answerKey) {
+    if (!body.evaluation) throw badRequest('已上传答案文件的赛题须保留评分设置', { evaluation: '已上传答案文件的赛题须保留评分设置' });
+    // A new metric or column names must still fit the answer file already uploaded.
+    if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation)) await checkAnswer(ctx, secrets.answerKey, body.evaluation, secrets.salt!);
+  }
+  await ctx.db
+    .updateTable('questions')
+    .set({ title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() })
+    .where('id', '=', id)
+    .execute();
+  await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...strip(before), content: undefined }, after: { ...body, content: undefined } });
+}
+
+export async function setCreator(ctx: Ctx, id: number, creatorId: number) {
+  await managedQuestion(ctx, id);
+  const user = await ctx.db.selectFrom('users').select('id').where('id', '=', creatorId).executeTakeFirst();
+  if (!user) throw badRequest('出题人不存在', { creatorId: '出题人不存在' });
+  await ctx.db.updateTable('questions').set({ creatorId, updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
+  await writeAudit(ctx, { action: 'question.creator', entity: 'question', entityId: id, after: { creatorId } });
+}
+
+export async function review(ctx: Ctx, id: number, reviewed: boolean) {
+  const before = await managedQuestion(ctx, id);
+  if (reviewed && !before.evaluation) throw conflict('请先完成评分设置再审核');
+  await ctx.db.updateTable('questions').set({ reviewed: reviewed ? 1 : 0, updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
+  await writeAudit(ctx, { action: reviewed ? 'question.review' : 'question.unreview', entity: 'question', entityId: id });
+}
+
+export async function remove(ctx: Ctx, id: number) {
+  const before = await managedQuestion(ctx, id);
+  const chosen = await ctx.db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst();
+  if (chosen) throw conflict('已有队伍选择该赛题，不能删除');
+  const secrets = await repo.findScoringSecrets(ctx.db, id);
+  await ctx.db.deleteFrom('questions').where('id', '=', id).execute();
+  if (secrets?.answerKey) await dropAnswer(ctx, secrets.answerKey);
+  await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...strip(before), content: undefined } });
+}
+
+async function dropAnswer(ctx: Ctx, key: string) {
+  await ctx.db.deleteFrom('files').where('key', '=', key).execute();
+  await ctx.storage.delete(key);
+}
+
+/**
+ * Stores the hidden answer file of a question after checking it against the evaluation setting. It is kept under its
+ * own purpose, which no download route serves, and replaces the previous one.
+ */
+export async function uploadAnswer(ctx: Ctx, id: number, content: Readable, originalName: string, maxBytes: number) {
+  const q = await managedQuestion(ctx, id);
+  if (!q.evaluation) throw badRequest('请先保存评分设置，再上传答案文件', { evaluation: '请先保存评分设置，再上传答案文件' });
+  const secrets = (await repo.findScoringSecrets(ctx.db, id))!;
+  let stored;
+  try {
+    stored = await ctx.storage.put(content, { prefix: 'answer', maxBytes });
+  } catch (err) {
+    if (err instanceof FileTooLargeError) throw new AppError(413, `答案文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
+    throw err;
+  }
+  let rows: number;
+  try {
+    rows = (await checkAnswer(ctx, stored.key, q.evaluation, secrets.salt!)).ids.length;
+  } catch (err) {
+    await ctx.storage.delete(stored.key);
+    throw err;
+  }
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('files')
+      .values({ key: stored.key, originalName: originalName.slice(0, 255), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'answer', createdAt: now })
+      .execute();
+    await trx.updateTable('questions').set({ answerKey: stored.key, answerRows: rows, updatedAt: now }).where('id', '=', id).execute();
+  });
+  if (secrets.answerKey) await dropAnswer(ctx, secrets.answerKey);
+  await writeAudit(ctx, { action: 'question.answer', entity: 'question', entityId: id, after: { rows, size: stored.size, sha256: stored.sha256 } });
+  return { rows };
+}
