@@ -37,6 +37,8 @@ import { paymentRoutes } from './modules/payments/routes.ts';
 import { simulatorRoutes } from './payments/simulator.ts';
 import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
+import { testRoutes } from './modules/tests/routes.ts';
+import { startWorker } from './jobs/runner.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
@@ -134,8 +136,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     closeExpiredOrders(deps).catch((err) => app.log.error({ err }, 'closing expired orders failed'));
   }, 60_000);
   sweeper.unref();
+  const stopWorker = config.jobWorker ? startWorker(deps) : () => {};
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    stopWorker();
     await limiter.close();
   });
 
@@ -232,6 +236,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   orderRoutes(app);
   paymentRoutes(app);
   invoiceRoutes(app);
+  testRoutes(app, deps);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

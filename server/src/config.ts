@@ -28,6 +28,8 @@ const schema = z.object({
   AVATAR_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  TEST_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  JOB_WORKER: bool.default(true),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -59,6 +61,9 @@ export type Config = {
   avatarMaxBytes: number;
   documentMaxBytes: number;
   answerMaxBytes: number;
+  testMaxBytes: number;
+  /** Run the job worker in this process (`npm start`); off where a separate worker runs jobs. */
+  jobWorker: boolean;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
   accountSecurityUrl: string;
   logLevel: string;
@@ -109,6 +114,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,
     answerMaxBytes: e.ANSWER_MAX_BYTES,
+    testMaxBytes: e.TEST_MAX_BYTES,
+    jobWorker: e.JOB_WORKER,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }

@@ -61,6 +61,8 @@ export async function createTestApp(
     SEED_DEMO: options.seedDemo ? '1' : '0',
     LOG_LEVEL: 'info',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Tests run jobs themselves (`runDueJobs`), so that nothing happens behind their back.
+    JOB_WORKER: '0',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
     ...options.env,
   });

@@ -13,3 +13,4 @@ export * from './api/team.ts';
 export * from './api/payment.ts';
 export * from './api/invoice.ts';
 export * from './api/question.ts';
+export * from './api/test.ts';

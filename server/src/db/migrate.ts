@@ -6,6 +6,7 @@ import * as m0002 from './migrations/0002_catalogue.ts';
 import * as m0003 from './migrations/0003_registration.ts';
 import * as m0004 from './migrations/0004_invoices.ts';
 import * as m0005 from './migrations/0005_questions.ts';
+import * as m0006 from './migrations/0006_tests.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0003_registration': m0003,
   '0004_invoices': m0004,
   '0005_questions': m0005,
+  '0006_tests': m0006,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -225,6 +225,7 @@ export interface QuestionsTable {
   salt: string | null;
   answerKey: string | null;
   answerRows: number | null;
+  leaderboardPublished: Generated<number>;
 }
 
 export interface TeamChoicesTable {
@@ -393,6 +394,47 @@ export interface InvoiceConfigTable {
   updatedAt: string;
 }
 
+export interface JobsTable {
+  id: Generated<number>;
+  type: string;
+  payload: string;
+  runAt: string;
+  attempts: Generated<number>;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  lastError: string | null;
+  doneAt: string | null;
+  failed: Generated<number>;
+  createdAt: string;
+}
+
+export interface TestSubmissionsTable {
+  id: Generated<number>;
+  competitionId: number;
+  questionId: number;
+  teamId: number;
+  userId: number;
+  fileKey: string;
+  fileName: string;
+  size: number;
+  status: number;
+  reason: string | null;
+  publicScore: number | null;
+  privateScore: number | null;
+  rows: number | null;
+  selected: Generated<number>;
+  day: string;
+  createdAt: string;
+  scoredAt: string | null;
+}
+
+export interface TestQuotaTable {
+  teamId: number;
+  questionId: number;
+  day: string;
+  used: number;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -425,4 +467,7 @@ export interface DB {
   invoiceTitles: InvoiceTitlesTable;
   invoices: InvoicesTable;
   invoiceConfig: InvoiceConfigTable;
+  jobs: JobsTable;
+  testSubmissions: TestSubmissionsTable;
+  testQuota: TestQuotaTable;
 }

@@ -1,0 +1,230 @@
+import type { Readable } from 'node:stream';
+import {
+  HIGHER_IS_BETTER,
+  MAX_SELECTED,
+  TEST_STATUS,
+  presetOpen,
+  type Leaderboard,
+  type Metric,
+  type TestSubmission,
+} from '@contest/shared';
+import type { Ctx, Deps } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, conflict, notFound, tooMany } from '../../http/errors.ts';
+import { enqueue, registerJob } from '../../jobs/runner.ts';
+import { CsvError } from '../../scoring/csv.ts';
+import { loadAnswers, scoreSubmission } from '../../scoring/score.ts';
+import { FileTooLargeError } from '../../storage/file-store.ts';
+import * as competitions from '../competitions/repo.ts';
+import { manageable, readable } from '../competitions/service.ts';
+import { grantPrivateReads } from '../files/service.ts';
+
+export const SCORE_JOB = 'test.score';
+
+/** The calendar day in Asia/Shanghai, which the daily quota counts in. */
+export function beijingDay(now: Date): string {
+  return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+}
+
+async function scoringQuestion(ctx: Pick<Ctx, 'db'>, questionId: number) {
+  return ctx.db
+    .selectFrom('questions')
+    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'salt', 'answerKey', 'leaderboardPublished'])
+    .where('id', '=', questionId)
+    .executeTakeFirst();
+}
+
+/** The caller's team that chose this question, or a 404 that says what is missing. */
+async function teamOfQuestion(ctx: Ctx, questionId: number) {
+  const question = await scoringQuestion(ctx, questionId);
+  if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
+  const team = await ctx.db
+    .selectFrom('teamMembers as m')
+    .innerJoin('teamChoices as c', 'c.teamId', 'm.teamId')
+    .select('m.teamId')
+    .where('m.userId', '=', ctx.actor!.userId)
+    .where('m.competitionId', '=', question.competitionId)
+    .where('c.questionId', '=', questionId)
+    .executeTakeFirst();
+  if (!team) throw notFound('您的队伍尚未选择该赛题');
+  return { question, teamId: team.teamId };
+}
+
+/**
+ * Takes a prediction file for scoring: inside the SUBMIT_TEST window, within the team's daily limit (a conditional
+ * increment in the database), stored first and queued for the scoring job.
+ */
+export async function submit(ctx: Ctx, questionId: number, content: Readable, fileName: string, maxBytes: number) {
+  const { question, teamId } = await teamOfQuestion(ctx, questionId);
+  const now = ctx.clock.now();
+  const preset = (await competitions.listPresets(ctx.db, question.competitionId)).find((p) => p.menuCode === 'SUBMIT_TEST');
+  if (!preset || !presetOpen(preset, now)) throw conflict('不在提交测试的时间内');
+  if (!question.answerKey || !question.metric) throw conflict('该赛题尚未开放测试');
+  let stored;
+  try {
+    stored = await ctx.storage.put(content, { prefix: 'prediction', maxBytes });
+  } catch (err) {
+    if (err instanceof FileTooLargeError) throw new AppError(413, `测试文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
+    throw err;
+  }
+  const day = beijingDay(now);
+  const t = now.toISOString();
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const taken = await trx
+        .insertInto('testQuota')
+        .values({ teamId, questionId, day, used: 1 })
+        .onConflict((oc) =>
+          oc
+            .columns(['teamId', 'questionId', 'day'])
+            .doUpdateSet((eb) => ({ used: eb('testQuota.used', '+', 1) }))
+            .where('testQuota.used', '<', question.dailyLimit!),
+        )
+        .executeTakeFirst();
+      if (Number(taken.numInsertedOrUpdatedRows ?? 0) !== 1) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
+      await trx
+        .insertInto('files')
+        .values({ key: stored.key, originalName: fileName.slice(0, 255), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'prediction', createdAt: t })
+        .execute();
+      const { id } = await trx
+        .insertInto('testSubmissions')
+        .values({ competitionId: question.competitionId, questionId, teamId, userId: ctx.actor!.userId, fileKey: stored.key, fileName: fileName.slice(0, 255), size: stored.size, status: TEST_STATUS.queued, day, createdAt: t })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await enqueue(trx, SCORE_JOB, { submissionId: id }, now);
+      return { id, status: TEST_STATUS.queued };
+    });
+  } catch (err) {
+    await ctx.storage.delete(stored.key);
+    if (isUniqueViolation(err)) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
+    throw err;
+  }
+}
+
+type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null };
+const toSubmission = (r: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
+
+const submissions = (ctx: Pick<Ctx, 'db'>) =>
+  ctx.db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('users as u', 'u.id', 's.userId')
+    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt']);
+
+/** The team's submissions for a question, newest first; private scores only once published. */
+export async function listMine(ctx: Ctx, questionId: number) {
+  const { question, teamId } = await teamOfQuestion(ctx, questionId);
+  const rows = await submissions(ctx).where('s.teamId', '=', teamId).where('s.questionId', '=', questionId).orderBy('s.id', 'desc').execute();
+  const used = await ctx.db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', beijingDay(ctx.clock.now())).executeTakeFirst();
+  return { list: rows.map((r) => toSubmission(r, question.leaderboardPublished === 1)), dailyLimit: question.dailyLimit, usedToday: used?.used ?? 0 };
+}
+
+/** The team picks up to MAX_SELECTED scored submissions for the final ranking. */
+export async function select(ctx: Ctx, id: number, selected: boolean) {
+  const row = await ctx.db.selectFrom('testSubmissions').select(['teamId', 'questionId', 'status']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('提交记录不存在');
+  const { teamId } = await teamOfQuestion(ctx, row.questionId).catch(() => {
+    throw notFound('提交记录不存在');
+  });
+  if (teamId !== row.teamId) throw notFound('提交记录不存在');
+  if (selected && row.status !== TEST_STATUS.scored) throw conflict('只有已评分的提交可以作为最终结果');
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.updateTable('testSubmissions').set({ selected: selected ? 1 : 0 }).where('id', '=', id).execute();
+    const { n } = await trx.selectFrom('testSubmissions').select((eb) => eb.fn.countAll<number>().as('n')).where('teamId', '=', teamId).where('questionId', '=', row.questionId).where('selected', '=', 1).executeTakeFirstOrThrow();
+    if (Number(n) > MAX_SELECTED) throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);
+  });
+}
+
+/**
+ * The public board ranks each team's best public score; the private board, once published, ranks the best private
+ * score among the submissions the team selected (or, when it selected none, of its best public submission).
+ */
+export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' | 'private'): Promise<Leaderboard> {
+  const question = await scoringQuestion(ctx, questionId);
+  if (!question || question.reviewed !== 1 || !question.metric) throw notFound('赛题不存在');
+  await readable(ctx, question.competitionId);
+  const metric = question.metric as Metric;
+  const higher = HIGHER_IS_BETTER[metric];
+  const published = question.leaderboardPublished === 1;
+  if (board === 'private' && !published) {
+    await manageable(ctx, question.competitionId).catch(() => {
+      throw conflict('私榜尚未公布');
+    });
+  }
+  const rows = await ctx.db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('teams as t', 't.id', 's.teamId')
+    .select(['s.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
+    .where('s.questionId', '=', questionId)
+    .where('s.status', '=', TEST_STATUS.scored)
+    .orderBy('s.id')
+    .execute();
+  const better = (a: number, b: number) => (higher ? a > b : a < b);
+  const byTeam = new Map<number, { teamName: string; rows: typeof rows }>();
+  for (const r of rows) {
+    const entry = byTeam.get(r.teamId) ?? { teamName: r.teamName, rows: [] };
+    entry.rows.push(r);
+    byTeam.set(r.teamId, entry);
+  }
+  const pick = (list: typeof rows, key: 'publicScore' | 'privateScore') =>
+    list.filter((r) => r[key] !== null).reduce<(typeof rows)[number] | null>((best, r) => (!best || better(r[key]!, best[key]!) ? r : best), null);
+  const entries = [...byTeam.entries()].flatMap(([teamId, { teamName, rows: list }]) => {
+    let score: number | null;
+    if (board === 'public') score = pick(list, 'publicScore')?.publicScore ?? null;
+    else {
+      const chosen = list.filter((r) => r.selected === 1);
+      score = chosen.length ? pick(chosen, 'privateScore')?.privateScore ?? null : pick(list, 'publicScore')?.privateScore ?? null;
+    }
+    return score === null ? [] : [{ teamId, teamName, score, submissions: list.length, lastAt: list[list.length - 1]!.createdAt }];
+  });
+  entries.sort((a, b) => (a.score === b.score ? a.lastAt.localeCompare(b.lastAt) : better(a.score, b.score) ? -1 : 1));
+  return { board, metric, higherIsBetter: higher, published, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
+}
+
+export async function publish(ctx: Ctx, questionId: number, published: boolean) {
+  const question = await scoringQuestion(ctx, questionId);
+  if (!question) throw notFound('赛题不存在');
+  await manageable(ctx, question.competitionId);
+  await ctx.db.updateTable('questions').set({ leaderboardPublished: published ? 1 : 0 }).where('id', '=', questionId).execute();
+}
+
+/** Scores one submission; a file the engine refuses ends as failed with its reasons, which is not a job failure. */
+async function scoreJob(deps: Deps, payload: unknown) {
+  const { submissionId } = payload as { submissionId: number };
+  const s = await deps.db.selectFrom('testSubmissions').select(['id', 'questionId', 'fileKey', 'status']).where('id', '=', submissionId).executeTakeFirst();
+  if (!s || s.status === TEST_STATUS.scored || s.status === TEST_STATUS.failed) return;
+  const q = await scoringQuestion(deps, s.questionId);
+  if (!q?.answerKey || !q.metric) throw new Error('question has no answer or metric');
+  await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', s.id).execute();
+  const ev = { metric: q.metric as Metric, idColumn: q.idColumn!, targetColumn: q.targetColumn!, publicShare: q.publicPercent! / 100, salt: q.salt! };
+  const answers = await loadAnswers(await deps.storage.get(q.answerKey), ev);
+  try {
+    const result = await scoreSubmission(await deps.storage.get(s.fileKey), answers, ev);
+    await deps.db
+      .updateTable('testSubmissions')
+      .set({ status: TEST_STATUS.scored, publicScore: result.publicScore, privateScore: result.privateScore, rows: result.rows, reason: null, scoredAt: deps.clock.now().toISOString() })
+      .where('id', '=', s.id)
+      .execute();
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: err.message.slice(0, 2000), scoredAt: deps.clock.now().toISOString() }).where('id', '=', s.id).execute();
+  }
+}
+
+registerJob(SCORE_JOB, {
+  run: scoreJob,
+  async failed(deps, payload) {
+    const { submissionId } = payload as { submissionId: number };
+    await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: '评分出错，请重新提交' }).where('id', '=', submissionId).execute();
+  },
+});
+
+// The team's members may read back their own prediction files.
+grantPrivateReads('prediction', async (ctx, key) => {
+  const row = await ctx.db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 's.teamId').on('m.userId', '=', ctx.actor!.userId))
+    .select('s.id')
+    .where('s.fileKey', '=', key)
+    .executeTakeFirst();
+  return Boolean(row);
+});

@@ -1,0 +1,186 @@
+import { mainlandCheckDigit } from '@contest/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claim, runDueJobs } from '../src/jobs/runner.ts';
+import { beijingDay } from '../src/modules/tests/service.ts';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+
+const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), province: '广东省', city: '广州市' };
+const IDS = Array.from({ length: 40 }, (_, i) => `u${i}`);
+const TRUTH = IDS.map((_, i) => (i * 3) % 10);
+const ANSWER = ['id,y', ...IDS.map((id, i) => `${id},${TRUTH[i]}`)].join('\n');
+/** Predictions off by `err` on every row: RMSE = err exactly, on both boards. */
+const prediction = (err: number) => ['id,y', ...IDS.map((id, i) => `${id},${TRUTH[i]! + err}`)].join('\n');
+
+describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) => {
+  let t: TestApp;
+  let admin: Client;
+  let org: Client;
+  let competitionId: number;
+  let questionId: number;
+  let seq = 0;
+  let now = new Date('2026-03-20T02:00:00Z');
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    org = await makeOrganiser(t, admin, 'testOrg', '测试大学');
+    competitionId = await onlineCompetition(admin, org);
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '回归题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id;
+    await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') });
+    await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
+  });
+  afterAll(() => t.close());
+
+  /** An approved team of the competition that chose the question. */
+  async function team(name = `测试队${++seq}`) {
+    const username = `tt${++seq}x`;
+    await registerUser(t.app, username);
+    const leader = await loggedIn(t.app, username);
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: name, info })).data;
+    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+    expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
+    return { leader, teamId: r.teamId as number, name };
+  }
+  const submit = (who: Client, text: string, name = 'pred.csv') =>
+    who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart(name, Buffer.from(text), 'text/csv') });
+  const mine = async (who: Client) => body(await who.get(`/api/review/test/list/${questionId}`)).data;
+
+  it('queues a prediction file, scores it in a job, and shows the public score only', async () => {
+    const { leader } = await team();
+    const res = await submit(leader, prediction(2));
+    expect([res.statusCode, body(res).data.status]).toEqual([200, 0]);
+    expect((await mine(leader)).list[0]).toMatchObject({ status: 0, publicScore: null });
+    expect(await runDueJobs(t.deps)).toBe(1);
+    const [s] = (await mine(leader)).list;
+    expect(s).toMatchObject({ status: 2, publicScore: 2, privateScore: null, fileName: 'pred.csv' });
+    expect(await mine(leader)).toMatchObject({ dailyLimit: 3, usedToday: 1 });
+  });
+
+  it('reports a malformed file as failed with line numbers, without answer values', async () => {
+    const { leader } = await team();
+    await submit(leader, 'id,y\nu0,1\nu0,2\nzz,3\n');
+    await runDueJobs(t.deps);
+    const [s] = (await mine(leader)).list;
+    expect(s.status).toBe(3);
+    expect(s.reason).toBe('第3行：编号“u0”重复；第4行：编号“zz”不在测试集中；缺少39个编号的预测，例如：u1、u2、u3');
+  });
+
+  it('refuses outsiders, teams without the question, and submissions outside the window', async () => {
+    expect((await t.app.inject({ method: 'POST', url: `/api/review/test/${questionId}` })).statusCode).toBe(401);
+    const username = `nochoice${++seq}`;
+    await registerUser(t.app, username);
+    const lone = await loggedIn(t.app, username);
+    expect(body(await submit(lone, prediction(0))).message).toBe('您的队伍尚未选择该赛题');
+    const { leader } = await team();
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    const testPreset = presets.find((p) => p.menuCode === 'SUBMIT_TEST')!.id;
+    await org.put(`/api/competition/preset/${testPreset}`, { enable: true, enableEndTime: '2026-03-20T10:00:00+08:00' });
+    now = new Date('2026-03-20T02:00:01Z');
+    expect(body(await submit(leader, prediction(0))).message).toBe('不在提交测试的时间内');
+    now = new Date('2026-03-20T01:59:59Z');
+    expect((await submit(leader, prediction(0))).statusCode).toBe(200);
+    now = new Date('2026-03-20T02:00:00Z');
+    expect((await submit(leader, prediction(0))).statusCode).toBe(200);
+    await org.put(`/api/competition/preset/${testPreset}`, { enable: true });
+    await runDueJobs(t.deps);
+  });
+
+  it('keeps parallel uploads within the daily limit, counted in Beijing days', async () => {
+    const { leader, teamId } = await team();
+    const results = await Promise.all(Array.from({ length: 10 }, () => submit(leader, prediction(1))));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
+    const refused = results.filter((r) => r.statusCode === 429);
+    expect(refused).toHaveLength(7);
+    expect(body(refused[0]!).message).toBe('今日提交次数已用完（每天3次），请明天再试');
+    const rows = await t.database.db.selectFrom('testSubmissions').select('id').where('teamId', '=', teamId).execute();
+    expect(rows).toHaveLength(3);
+    // 23:59 Beijing time is still the same day; 00:00 is the next.
+    now = new Date('2026-03-20T15:59:59Z');
+    expect(beijingDay(now)).toBe('2026-03-20');
+    expect((await submit(leader, prediction(1))).statusCode).toBe(429);
+    now = new Date('2026-03-20T16:00:00Z');
+    expect(beijingDay(now)).toBe('2026-03-21');
+    expect((await submit(leader, prediction(1))).statusCode).toBe(200);
+    now = new Date('2026-03-20T02:00:00Z');
+    await runDueJobs(t.deps);
+  });
+
+  it('re-queues a submission whose worker died mid-scoring, and fails one whose job keeps failing', async () => {
+    const { leader } = await team();
+    await submit(leader, prediction(3));
+    const job = await claim(t.database.db, 'dead-worker', now);
+    expect(job).toBeTruthy();
+    await t.database.db.updateTable('testSubmissions').set({ status: 1 }).where('status', '=', 0).execute();
+    expect(await runDueJobs(t.deps)).toBe(0);
+    now = new Date(now.getTime() + 6 * 60_000);
+    try {
+      expect(await runDueJobs(t.deps)).toBe(1);
+    } finally {
+      now = new Date('2026-03-20T02:00:00Z');
+    }
+    expect((await mine(leader)).list[0]).toMatchObject({ status: 2, publicScore: 3 });
+
+    await submit(leader, prediction(4));
+    const key = (await t.database.db.selectFrom('testSubmissions').select('fileKey').orderBy('id', 'desc').executeTakeFirstOrThrow()).fileKey;
+    await t.deps.storage.delete(key);
+    for (let i = 0; i < 3; i++) {
+      now = new Date(now.getTime() + 60 * 60_000);
+      await runDueJobs(t.deps);
+    }
+    now = new Date('2026-03-20T02:00:00Z');
+    expect((await mine(leader)).list[0]).toMatchObject({ status: 3, reason: '评分出错，请重新提交' });
+    const failed = await t.database.db.selectFrom('jobs').select(['attempts', 'failed']).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(failed).toEqual({ attempts: 3, failed: 1 });
+  });
+
+  it('ranks the public board, hides the private one until published, and uses the selected submissions', async () => {
+    const a = await team('榜单甲');
+    const b = await team('榜单乙');
+    await submit(a.leader, prediction(5));
+    await submit(a.leader, prediction(0.5));
+    await submit(b.leader, prediction(1.5));
+    await runDueJobs(t.deps);
+    const board = body(await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}` })).data;
+    expect(board).toMatchObject({ board: 'public', metric: 'rmse', higherIsBetter: false });
+    const ours = board.entries.filter((e: { teamName: string }) => ['榜单甲', '榜单乙'].includes(e.teamName));
+    expect(ours.map((e: { teamName: string; score: number }) => [e.teamName, e.score])).toEqual([['榜单甲', 0.5], ['榜单乙', 1.5]]);
+    expect(board.entries.map((e: { rank: number }) => e.rank)).toEqual(board.entries.map((_: unknown, i: number) => i + 1));
+
+    expect(body(await a.leader.get(`/api/review/test/leaderboard/${questionId}?board=private`)).message).toBe('私榜尚未公布');
+    expect((await org.get(`/api/review/test/leaderboard/${questionId}?board=private`)).statusCode).toBe(200);
+
+    const list = (await mine(a.leader)).list as { id: number; publicScore: number }[];
+    const worst = list.find((s) => s.publicScore === 5)!;
+    expect((await a.leader.put(`/api/review/test/select/${worst.id}`, { selected: true })).statusCode).toBe(200);
+    expect((await b.leader.put(`/api/review/test/select/${worst.id}`, { selected: true })).statusCode).toBe(404);
+    expect((await a.leader.put(`/api/review/test/publish/${questionId}`, { published: true })).statusCode).toBe(403);
+    expect((await org.put(`/api/review/test/publish/${questionId}`, { published: true })).statusCode).toBe(200);
+    const priv = body(await a.leader.get(`/api/review/test/leaderboard/${questionId}?board=private`)).data;
+    const scores = Object.fromEntries(priv.entries.map((e: { teamName: string; score: number }) => [e.teamName, e.score]));
+    // 榜单甲 selected its worse file, so its private score is that file's; 榜单乙 falls back to its best public one.
+    expect([scores['榜单甲'], scores['榜单乙']]).toEqual([5, 1.5]);
+    expect((await mine(a.leader)).list.every((s: { privateScore: number | null; status: number }) => s.status !== 2 || s.privateScore !== null)).toBe(true);
+
+    await submit(a.leader, prediction(2));
+    await runDueJobs(t.deps);
+    const unselected = ((await mine(a.leader)).list as { id: number; selected: boolean }[]).filter((x) => !x.selected);
+    expect((await a.leader.put(`/api/review/test/select/${unselected[0]!.id}`, { selected: true })).statusCode).toBe(200);
+    const third = await a.leader.put(`/api/review/test/select/${unselected[1]!.id}`, { selected: true });
+    expect(body(third).message).toBe('最多选择2个提交作为最终结果');
+    expect(((await mine(a.leader)).list as { selected: boolean }[]).filter((x) => x.selected)).toHaveLength(2);
+    await org.put(`/api/review/test/publish/${questionId}`, { published: false });
+  });
+
+  it('lets the team read back its own prediction files and nobody else', async () => {
+    const a = await team();
+    await submit(a.leader, prediction(0));
+    const key = (await t.database.db.selectFrom('testSubmissions').select('fileKey').where('teamId', '=', a.teamId).executeTakeFirstOrThrow()).fileKey;
+    const url = `/api/file/common/download?fileUri=${encodeURIComponent(key)}`;
+    expect((await a.leader.get(url)).statusCode).toBe(200);
+    const b = await team();
+    expect((await b.leader.get(url)).statusCode).toBe(404);
+    await runDueJobs(t.deps);
+  });
+});
