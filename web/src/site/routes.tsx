@@ -52,6 +52,8 @@ export const router = createBrowserRouter([
           { path: 'tools', element: tab('ToolsTab') },
           { path: 'team', element: page(() => import('./pages/team/TeamTab.tsx')) },
           { path: 'team/:teamId', element: page(() => import('./pages/team/JoinPage.tsx').then((m) => ({ default: m.JoinTab }))) },
+          { path: 'choice', element: page(() => import('./pages/question/ChoiceTab.tsx')) },
+          { path: 'test', element: page(() => import('./pages/question/TestTab.tsx')) },
         ],
       },
       { path: '/registration/:competitionId', element: page(() => import('./pages/team/RegistrationPage.tsx')) },

@@ -7,6 +7,7 @@ import { usePermissions } from '../../../common/auth.ts';
 import { useIdParam } from '../../components/useIdParam.ts';
 import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
 import { CompetitionForm } from './parts/CompetitionForm.tsx';
+import { QuestionsPanel } from './parts/QuestionsPanel.tsx';
 import { PresetsPanel } from './parts/PresetsPanel.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
@@ -87,6 +88,12 @@ export default function CompetitionEditPage() {
             label: '菜单设置',
             disabled: !c,
             children: c && <PresetsPanel competitionId={c.id} editable={editable} />,
+          },
+          {
+            key: 'questions',
+            label: '赛题',
+            disabled: !c,
+            children: c && <QuestionsPanel competitionId={c.id} />,
           },
         ]}
       />

@@ -13,7 +13,7 @@ export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: 
 /**
  * The competition's sub-menu (spec §2.1). `introduce` is always there; each other tab appears only while
  * its menu preset is enabled and inside its window, by the server's clock. Tabs of later capabilities
- * (team, choice, works, test, grade, certificate) join this list with them.
+ * (works, grade, certificate) join this list with them.
  */
 export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode; anyTime?: boolean }[] = [
   { key: 'introduce', label: '竞赛介绍' },
@@ -23,6 +23,8 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
   { key: 'tools', label: '训练平台', menuCode: 'TRAINING_PLATFORM' },
   // The team stays reachable after registration closes, as long as the competition registers at all.
   { key: 'team', label: '我的队伍', menuCode: 'REG_SET', anyTime: true },
+  { key: 'choice', label: '选择赛题', menuCode: 'CHOICE_SET' },
+  { key: 'test', label: '提交测试', menuCode: 'SUBMIT_TEST' },
 ];
 
 export function visibleTabs(presets: Preset[], now: Date) {

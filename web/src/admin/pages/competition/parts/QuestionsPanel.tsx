@@ -1,0 +1,190 @@
+import { ACTION_CODES, METRICS, METRIC_NAMES, type ManagedQuestion, type QuestionBody } from '@contest/shared';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Tag, Upload } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../../common/auth.ts';
+import { FormModal } from '../../../../common/FormModal.tsx';
+import { http } from '../../../../common/http.ts';
+import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
+import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
+import { useConfirm } from '../../../components/useConfirm.ts';
+import { competitionKey } from './useCompetition.ts';
+
+type Values = Omit<QuestionBody, 'evaluation'> & { scored: boolean; evaluation?: QuestionBody['evaluation'] };
+
+function QuestionModal({ competitionId, question, onClose }: { competitionId: number; question: ManagedQuestion | null; onClose: () => void }) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  async function save(v: Values) {
+    const body: QuestionBody = { title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? v.evaluation : null };
+    if (question) await http.put(`/api/competition/question/${question.id}`, body);
+    else await http.post(`/api/competition/question/${competitionId}`, body);
+    void message.success('赛题已保存');
+    await client.invalidateQueries({ queryKey: competitionKey(competitionId, 'questions') });
+  }
+  const initial: Partial<Values> = question
+    ? { title: question.title, content: question.content, sort: question.sort, scored: Boolean(question.evaluation), evaluation: question.evaluation ?? undefined }
+    : { sort: 0, scored: true, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 } };
+  return (
+    <FormModal<Values> title={question ? '编辑赛题' : '新建赛题'} name="question" width={880} initialValues={initial} onSave={save} onClose={onClose}>
+      <Form.Item name="title" label="赛题名称" rules={[{ required: true, whitespace: true, message: '请输入赛题名称' }]}>
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item name="content" label="赛题描述">
+        <RichTextField placeholder="背景、任务、数据说明、评分方式" />
+      </Form.Item>
+      <Form.Item name="sort" label="排序">
+        <InputNumber min={0} max={9999} />
+      </Form.Item>
+      <Form.Item name="scored" label="自动评分（提交测试）" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item noStyle shouldUpdate={(a, b) => a.scored !== b.scored}>
+        {({ getFieldValue }) =>
+          getFieldValue('scored') && (
+            <Row gutter={16}>
+              <Col span={12}>
+                <Form.Item name={['evaluation', 'metric']} label="评分指标" rules={[{ required: true, message: '请选择评分指标' }]}>
+                  <Select options={METRICS.map((m) => ({ value: m, label: METRIC_NAMES[m] }))} />
+                </Form.Item>
+              </Col>
+              <Col span={6}>
+                <Form.Item name={['evaluation', 'idColumn']} label="编号列名" rules={[{ required: true, whitespace: true, message: '请输入编号列名' }]}>
+                  <Input maxLength={64} />
+                </Form.Item>
+              </Col>
+              <Col span={6}>
+                <Form.Item name={['evaluation', 'targetColumn']} label="目标列名" rules={[{ required: true, whitespace: true, message: '请输入目标列名' }]}>
+                  <Input maxLength={64} />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item name={['evaluation', 'publicPercent']} label="公榜比例（%）" rules={[{ required: true, message: '请输入公榜比例' }]}>
+                  <InputNumber min={1} max={99} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col span={12}>
+                <Form.Item name={['evaluation', 'dailyLimit']} label="每队每天提交次数" rules={[{ required: true, message: '请输入每日提交次数' }]}>
+                  <InputNumber min={1} max={100} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            </Row>
+          )
+        }
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+/** A competition's questions: statement, evaluation setting, hidden answer file, review and the private board. */
+export function QuestionsPanel({ competitionId }: { competitionId: number }) {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const perms = usePermissions();
+  const editable = perms.has(ACTION_CODES.competitionEdit);
+  const reviewer = perms.has(ACTION_CODES.questionReview);
+  const [editing, setEditing] = useState<ManagedQuestion | null | undefined>(undefined);
+  const key = competitionKey(competitionId, 'questions');
+  const questions = useQuery({ queryKey: key, queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${competitionId}`) });
+  const reload = () => client.invalidateQueries({ queryKey: key });
+
+  return (
+    <>
+      {editable && (
+        <Button type="primary" icon={<PlusOutlined />} style={{ marginBottom: 16 }} onClick={() => setEditing(null)}>
+          新建赛题
+        </Button>
+      )}
+      <Table<ManagedQuestion>
+        rowKey="id"
+        loading={questions.isLoading}
+        dataSource={questions.data}
+        pagination={false}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: '暂无赛题' }}
+        columns={[
+          { title: '赛题', dataIndex: 'title', width: 200 },
+          { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
+          { title: '评分指标', width: 170, render: (_, q) => (q.evaluation ? METRIC_NAMES[q.evaluation.metric] : '不自动评分') },
+          { title: '答案文件', width: 110, render: (_, q) => (q.answerRows === null ? <Tag color="warning">未上传</Tag> : `${q.answerRows} 行`) },
+          { title: '出题人', dataIndex: 'creatorName', width: 110 },
+          {
+            title: '操作',
+            width: 360,
+            fixed: 'right',
+            render: (_, q) => (
+              <Space wrap>
+                {editable && <a onClick={() => setEditing(q)}>编辑</a>}
+                {editable && q.evaluation && (
+                  <Upload
+                    name="file"
+                    accept=".csv,text/csv"
+                    action={`/api/competition/question/${q.id}/answer`}
+                    headers={uploadHeaders()}
+                    showUploadList={false}
+                    onChange={({ file }) => {
+                      if (file.status === 'done') {
+                        void message.success(`答案文件已上传（${file.response.data.rows} 行）`);
+                        void reload();
+                      }
+                      if (file.status === 'error') void message.error(uploadError(file.response), 8);
+                    }}
+                  >
+                    <a>
+                      <UploadOutlined /> 上传答案
+                    </a>
+                  </Upload>
+                )}
+                {reviewer && (
+                  <a
+                    onClick={() =>
+                      confirm(q.reviewed ? `撤回“${q.title}”的审核？参赛者将看不到它。` : `审核通过“${q.title}”？通过后参赛者可以看到并选择它。`, async () => {
+                        await http.put(`/api/competition/question/review/${q.id}`, { reviewed: !q.reviewed });
+                        void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见');
+                        await reload();
+                      })
+                    }
+                  >
+                    {q.reviewed ? '撤回审核' : '审核通过'}
+                  </a>
+                )}
+                {editable && q.evaluation && (
+                  <a
+                    onClick={() =>
+                      confirm('公布私榜后，参赛者可以看到最终排名与私榜成绩。确定公布吗？', async () => {
+                        await http.put(`/api/review/test/publish/${q.id}`, { published: true });
+                        void message.success('私榜已公布');
+                      })
+                    }
+                  >
+                    公布私榜
+                  </a>
+                )}
+                {editable && (
+                  <a
+                    onClick={() =>
+                      confirm(
+                        `确定删除赛题“${q.title}”吗？`,
+                        async () => {
+                          await http.delete(`/api/competition/question/${q.id}`);
+                          void message.success('赛题已删除');
+                          await reload();
+                        },
+                        { danger: true },
+                      )
+                    }
+                  >
+                    删除
+                  </a>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing !== undefined && <QuestionModal competitionId={competitionId} question={editing} onClose={() => setEditing(undefined)} />}
+    </>
+  );
+}

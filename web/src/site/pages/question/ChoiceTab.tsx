@@ -1,0 +1,68 @@
+import type { PublicQuestion } from '@contest/shared';
+import { CheckCircleFilled } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tag } from 'antd';
+import { Link } from 'react-router';
+import { useCurrentUser } from '../../../common/auth.ts';
+import { goLogin, http } from '../../../common/http.ts';
+import { useReloadTeam, useTeam } from '../../team.ts';
+import { useCompetition } from '../competition/CompetitionLayout.tsx';
+
+export const usePublicQuestions = (competitionId: number) =>
+  useQuery({ queryKey: ['questions', competitionId], queryFn: () => http.get<PublicQuestion[]>(`/api/competition/question/public/list/${competitionId}`) });
+
+/** `competition/:id/choice`: the leader picks the team's question while the CHOICE_SET window is open. */
+export default function ChoiceTab() {
+  const { competition } = useCompetition();
+  const { data: user } = useCurrentUser();
+  const { data, isLoading } = useTeam(competition.id);
+  const questions = usePublicQuestions(competition.id);
+  const reload = useReloadTeam(competition.id);
+  const { message, modal } = App.useApp();
+  if (!user) return <Result status="info" title="登录后选择赛题" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (isLoading || questions.isLoading) return <Spin />;
+  const team = data?.team;
+  if (!team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
+  const leader = team.leaderId === user.id;
+  const chosen = team.choiceQuestionList[0]?.questionId;
+  if (!questions.data?.length) return <Empty description="赛题尚未发布" />;
+
+  const choose = (q: PublicQuestion) =>
+    modal.confirm({
+      title: '提示',
+      content: `确定为队伍选择赛题“${q.title}”吗？选题开放期间可以更改。`,
+      okText: '确定',
+      cancelText: '取消',
+      onOk: async () => {
+        await http.put(`/api/team/choiceQuestion/${team.id}`, { questionId: q.id });
+        void message.success('已选择赛题');
+        await reload();
+      },
+    });
+
+  return (
+    <>
+      {!leader && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="赛题由队长选择。" />}
+      <Space direction="vertical" style={{ width: '100%' }}>
+        {questions.data.map((q) => (
+          <Card
+            key={q.id}
+            title={
+              <Space>
+                {q.title}
+                {chosen === q.id && (
+                  <Tag color="success" icon={<CheckCircleFilled />} data-testid="chosen-question">
+                    已选择
+                  </Tag>
+                )}
+              </Space>
+            }
+            extra={leader && chosen !== q.id && <Button type="primary" onClick={() => choose(q)}>选择该赛题</Button>}
+          >
+            {q.content ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: q.content }} /> : <span>暂无描述</span>}
+          </Card>
+        ))}
+      </Space>
+    </>
+  );
+}

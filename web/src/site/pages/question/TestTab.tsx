@@ -1,0 +1,145 @@
+import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, type Leaderboard, type TestSubmission } from '@contest/shared';
+import { UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Result, Space, Spin, Switch, Table, Tabs, Tag, Typography, Upload, type UploadFile } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useCurrentUser } from '../../../common/auth.ts';
+import { HttpError, goLogin, http } from '../../../common/http.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { uploadError, uploadHeaders } from '../../../common/upload.ts';
+import { useTeam } from '../../team.ts';
+import { useCompetition } from '../competition/CompetitionLayout.tsx';
+
+const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
+const fmt = (v: number | null) => (v === null ? '—' : Number(v.toFixed(6)).toString());
+
+function Board({ questionId, board }: { questionId: number; board: 'public' | 'private' }) {
+  const { data, error, isLoading } = useQuery({
+    queryKey: ['leaderboard', questionId, board],
+    retry: false,
+    queryFn: () => http.get<Leaderboard>(`/api/review/test/leaderboard/${questionId}`, { board }, { silent: true }),
+  });
+  if (isLoading) return <Spin />;
+  if (!data) return <Alert type="info" showIcon message={error instanceof HttpError ? error.message : '暂无排行'} />;
+  return (
+    <Table
+      rowKey="teamId"
+      size="small"
+      dataSource={data.entries}
+      pagination={{ pageSize: 20, showTotal: (t) => `共 ${t} 支队伍` }}
+      locale={{ emptyText: '暂无成绩' }}
+      columns={[
+        { title: '名次', dataIndex: 'rank', width: 70 },
+        { title: '队伍', dataIndex: 'teamName' },
+        { title: `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, render: (_, e) => <span data-testid="board-score">{fmt(e.score)}</span> },
+        { title: '提交次数', dataIndex: 'submissions', width: 100 },
+        { title: '最近提交', render: (_, e) => formatMinute(e.lastAt), width: 160 },
+      ]}
+    />
+  );
+}
+
+/** `competition/:id/test`: upload predictions for the chosen question, see their scores and the leaderboards. */
+export default function TestTab() {
+  const { competition } = useCompetition();
+  const { data: user } = useCurrentUser();
+  const { data, isLoading } = useTeam(competition.id);
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const [files, setFiles] = useState<UploadFile[]>([]);
+  const questionId = data?.team?.choiceQuestionList[0]?.questionId;
+  const mine = useQuery({
+    queryKey: ['tests', questionId],
+    enabled: Boolean(questionId),
+    queryFn: () => http.get<{ list: TestSubmission[]; dailyLimit: number; usedToday: number }>(`/api/review/test/list/${questionId}`),
+    // Watch submissions until the scoring job has dealt with them.
+    refetchInterval: (q) => (q.state.data?.list.some((s) => s.status === TEST_STATUS.queued || s.status === TEST_STATUS.scoring) ? 2000 : false),
+  });
+  if (!user) return <Result status="info" title="登录后提交测试" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (isLoading) return <Spin />;
+  if (!data?.team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
+  if (!questionId) return <Result status="info" title="请先选择赛题" extra={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />;
+  const reload = () => Promise.all([client.invalidateQueries({ queryKey: ['tests', questionId] }), client.invalidateQueries({ queryKey: ['leaderboard', questionId] })]);
+  const quota = mine.data;
+
+  return (
+    <>
+      <Card type="inner" title={`提交测试：${data.team.choiceQuestionList[0]!.title}`} style={{ marginBottom: 16 }}>
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Typography.Text>
+            上传预测结果CSV（表头须包含编号列与目标列，UTF-8或GBK编码）。
+            {quota && (
+              <span data-testid="quota">
+                今日已提交 {quota.usedToday} / {quota.dailyLimit} 次
+              </span>
+            )}
+          </Typography.Text>
+          <Upload
+            name="file"
+            accept=".csv,text/csv"
+            action={`/api/review/test/${questionId}`}
+            headers={uploadHeaders()}
+            fileList={files}
+            maxCount={1}
+            onChange={({ file, fileList }) => {
+              setFiles(fileList);
+              if (file.status === 'done') {
+                void message.success('测试文件已提交，正在排队评分');
+                setFiles([]);
+                void reload();
+              }
+              if (file.status === 'error') {
+                void message.error(uploadError(file.response), 5);
+                setFiles([]);
+              }
+            }}
+          >
+            <Button icon={<UploadOutlined />} disabled={Boolean(quota && quota.usedToday >= quota.dailyLimit)}>
+              上传预测文件
+            </Button>
+          </Upload>
+        </Space>
+        <Table<TestSubmission>
+          rowKey="id"
+          size="small"
+          style={{ marginTop: 16 }}
+          loading={mine.isLoading}
+          dataSource={mine.data?.list}
+          pagination={false}
+          scroll={{ x: 900 }}
+          locale={{ emptyText: '暂无提交' }}
+          columns={[
+            { title: '文件', dataIndex: 'fileName', width: 180 },
+            { title: '大小', width: 90, render: (_, s) => formatSize(s.size) },
+            { title: '状态', width: 90, render: (_, s) => <Tag color={STATUS_COLORS[s.status]}>{TEST_STATUS_TEXT[s.status]}</Tag> },
+            { title: '公榜成绩', width: 110, render: (_, s) => <span data-testid="public-score">{fmt(s.publicScore)}</span> },
+            { title: '私榜成绩', width: 110, render: (_, s) => fmt(s.privateScore) },
+            { title: '说明', render: (_, s) => s.reason && <Typography.Text type="danger">{s.reason}</Typography.Text> },
+            { title: '提交人', dataIndex: 'username', width: 110 },
+            { title: '提交时间', width: 150, render: (_, s) => formatMinute(s.createdAt) },
+            {
+              title: '作为最终结果',
+              width: 110,
+              fixed: 'right',
+              render: (_, s) =>
+                s.status === TEST_STATUS.scored && (
+                  <Switch
+                    size="small"
+                    checked={s.selected}
+                    onChange={async (selected) => {
+                      await http.put(`/api/review/test/select/${s.id}`, { selected });
+                      await reload();
+                    }}
+                  />
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <Card type="inner" title="排行榜">
+        <Tabs items={[{ key: 'public', label: '公榜', children: <Board questionId={questionId} board="public" /> }, { key: 'private', label: '私榜', children: <Board questionId={questionId} board="private" /> }]} />
+      </Card>
+    </>
+  );
+}
