@@ -38,6 +38,7 @@ import { simulatorRoutes } from './payments/simulator.ts';
 import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { testRoutes } from './modules/tests/routes.ts';
+import { worksRoutes } from './modules/works/routes.ts';
 import { startWorker } from './jobs/runner.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
@@ -237,6 +238,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   paymentRoutes(app);
   invoiceRoutes(app);
   testRoutes(app, deps);
+  worksRoutes(app, deps);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

@@ -14,3 +14,4 @@ export * from './api/payment.ts';
 export * from './api/invoice.ts';
 export * from './api/question.ts';
 export * from './api/test.ts';
+export * from './api/works.ts';

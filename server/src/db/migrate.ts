@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_registration.ts';
 import * as m0004 from './migrations/0004_invoices.ts';
 import * as m0005 from './migrations/0005_questions.ts';
 import * as m0006 from './migrations/0006_tests.ts';
+import * as m0007 from './migrations/0007_works.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0004_invoices': m0004,
   '0005_questions': m0005,
   '0006_tests': m0006,
+  '0007_works': m0007,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

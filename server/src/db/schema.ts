@@ -184,6 +184,8 @@ export interface CompetitionsTable {
   createdBy: number | null;
   createdAt: string;
   updatedAt: string;
+  worksMaxMb: Generated<number>;
+  worksTypes: Generated<string>;
 }
 
 export interface CompetitionStagesTable {
@@ -435,6 +437,32 @@ export interface TestQuotaTable {
   used: number;
 }
 
+export interface WorkUploadsTable {
+  uploadId: string;
+  competitionId: number;
+  questionId: number;
+  teamId: number;
+  userId: number;
+  fileName: string;
+  size: number;
+  sha256: string | null;
+  createdAt: string;
+}
+
+export interface WorksTable {
+  id: Generated<number>;
+  competitionId: number;
+  questionId: number;
+  teamId: number;
+  userId: number;
+  version: number;
+  fileKey: string;
+  fileName: string;
+  size: number;
+  sha256: string;
+  completedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -470,4 +498,6 @@ export interface DB {
   jobs: JobsTable;
   testSubmissions: TestSubmissionsTable;
   testQuota: TestQuotaTable;
+  workUploads: WorkUploadsTable;
+  works: WorksTable;
 }

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import { FileStore } from '@tus/file-store';
+import { Server as TusServer } from '@tus/server';
+import { formatSize, idParam, worksPageQuery, worksQuery, type WorkVersion } from '@contest/shared';
+import archiver from 'archiver';
+import type { Deps } from '../../context.ts';
+import { USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { AppError } from '../../http/errors.ts';
+import { ok, page } from '../../http/reply.ts';
+import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { contentDisposition } from '../files/routes.ts';
+import * as service from './service.ts';
+
+const UPLOAD_PATH = '/api/review/works/upload';
+const ID_HEADER = 'x-work-upload-id';
+const MENU = perm('competition:competition:menu');
+
+const EXPORT_COLUMNS: Column<WorkVersion>[] = [
+  { header: '队伍编号', value: (w) => w.teamNo },
+  { header: '队伍名称', value: (w) => w.teamName, width: 24 },
+  { header: '版本', value: (w) => w.version, width: 8 },
+  { header: '是否有效', value: (w) => (w.counts ? '有效' : '') , width: 10 },
+  { header: '文件名', value: (w) => w.fileName, width: 30 },
+  { header: '大小', value: (w) => formatSize(w.size) },
+  { header: 'SHA-256', value: (w) => w.sha256, width: 66 },
+  { header: '提交人', value: (w) => w.username },
+  { header: '完成时间', value: (w) => beijingTime(w.completedAt), width: 20 },
+];
+
+/**
+ * Works are uploaded with the tus resumable protocol: the creation request is checked here (team, window, size,
+ * type) before tus stores a byte; each later request must come from the uploading team; the finish hook stamps the
+ * time, refuses a late finish, verifies the checksum and records a new version.
+ */
+export function worksRoutes(app: App, deps: Deps) {
+  const tags = ['works'];
+  fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
+  const tus = new TusServer({
+    path: UPLOAD_PATH,
+    datastore: new FileStore({ directory: service.tusDirectory(deps) }),
+    relativeLocation: true,
+    namingFunction: (req) => req.headers.get(ID_HEADER) ?? '',
+    async onResponseError(_req, err) {
+      if (!('status_code' in err)) deps.log.error({ err }, 'works upload failed');
+      return undefined;
+    },
+    async onUploadFinish(_req, upload) {
+      try {
+        await service.finishUpload(deps, upload.id);
+        return {};
+      } catch (err) {
+        if (err instanceof service.DeadlinePassed) throw { status_code: 409, body: err.message };
+        if (err instanceof AppError) throw { status_code: err.status, body: err.message };
+        deps.log.error({ err, uploadId: upload.id }, 'finishing a works upload failed');
+        throw { status_code: 500, body: '作品保存失败，请重新上传' };
+      }
+    },
+  });
+
+  app.register(async (scope) => {
+    // tus reads the body itself.
+    scope.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
+    scope.post(UPLOAD_PATH, { config: { rule: USER }, schema: { hide: true } }, async (req, reply) => {
+      const uploadId = await service.beginUpload(req.ctx, req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
+      // tus names the upload from this header (it reads the raw header list).
+      req.raw.headers[ID_HEADER] = uploadId;
+      req.raw.rawHeaders.push(ID_HEADER, uploadId);
+      reply.hijack();
+      await tus.handle(req.raw, reply.raw);
+    });
+    scope.route({
+      method: ['HEAD', 'PATCH', 'DELETE'],
+      url: `${UPLOAD_PATH}/:uploadId`,
+      config: { rule: USER },
+      schema: { hide: true },
+      handler: async (req, reply) => {
+        await service.assertUploadOwner(req.ctx, (req.params as { uploadId: string }).uploadId);
+        reply.hijack();
+        await tus.handle(req.raw, reply.raw);
+      },
+    });
+  });
+
+  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.rules(req.ctx, req.params.id)));
+  app.get('/api/review/works/page/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery } }, async (req, reply) => {
+    const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);
+    if (req.query.export) return sendXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, list);
+    return page(list, total, req.query);
+  });
+  // The counted version of every team, streamed as one zip with a folder per team.
+  app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam } }, async (req, reply) => {
+    const { list } = await service.questionWorks(req.ctx, req.params.id, { page: 1, limit: 10_000 }, 10_000);
+    const counted = list.filter((w) => w.counts);
+    if (!counted.length) throw new AppError(404, '该赛题还没有作品');
+    const zip = archiver('zip', { zlib: { level: 0 } });
+    reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}作品.zip`));
+    for (const w of counted) zip.append(await req.ctx.storage.get(w.fileUri), { name: `${w.teamNo}-${w.teamName}/${w.fileName}`.replace(/[\\:*?"<>|]/g, '_') });
+    void zip.finalize();
+    return reply.send(zip);
+  });
+  app.get('/api/review/works/:id', { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery } }, async (req) =>
+    ok(await service.teamVersions(req.ctx, req.params.id, req.query.teamId)),
+  );
+}

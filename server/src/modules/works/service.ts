@@ -1,0 +1,193 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Writable } from 'node:stream';
+import { extensionOf, presetOpen, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
+import type { Ctx, Deps } from '../../context.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import * as competitions from '../competitions/repo.ts';
+import { manageable } from '../competitions/service.ts';
+import { grantPrivateReads } from '../files/service.ts';
+
+/** Where tus keeps uploads in progress; finished ones move into the file store. */
+export const tusDirectory = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'uploads');
+
+/** Parses the tus `Upload-Metadata` header: comma-separated `key base64value` pairs. */
+export function parseUploadMetadata(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (header ?? '').split(',')) {
+    const [key, value] = pair.trim().split(' ');
+    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+  }
+  return out;
+}
+
+/** The question the caller's team chose, with the competition's works limits and the SUBMIT_WORKS window. */
+async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, questionId: number) {
+  const row = await ctx.db
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .innerJoin('teamChoices as tc', 'tc.questionId', 'q.id')
+    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'tc.teamId').on('m.userId', '=', userId))
+    .select(['q.id as questionId', 'q.title', 'q.competitionId', 'c.worksMaxMb', 'c.worksTypes', 'tc.teamId'])
+    .where('q.id', '=', questionId)
+    .executeTakeFirst();
+  if (!row) throw notFound('您的队伍尚未选择该赛题');
+  const preset = (await competitions.listPresets(ctx.db, row.competitionId)).find((p) => p.menuCode === 'SUBMIT_WORKS');
+  const now = ctx.clock.now();
+  return {
+    ...row,
+    maxBytes: row.worksMaxMb * 1024 * 1024,
+    types: row.worksTypes.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
+    open: Boolean(preset && presetOpen(preset, now)),
+    deadline: preset?.enableEndTime ?? null,
+  };
+}
+
+export async function rules(ctx: Ctx, questionId: number): Promise<WorksRules> {
+  const w = await worksContext(ctx, ctx.actor!.userId, questionId);
+  return { questionId: w.questionId, questionTitle: w.title, maxBytes: w.maxBytes, types: w.types, open: w.open, deadline: w.deadline };
+}
+
+/**
+ * Checks a tus creation request before any byte is stored: the team chose the question, the window is open, the
+ * declared size and the file type are within the competition's limits. Records who the upload belongs to.
+ */
+export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<string> {
+  const meta = parseUploadMetadata(metadataHeader);
+  const questionId = Number(meta.questionId);
+  const fileName = (meta.filename ?? meta.name ?? '').trim();
+  if (!Number.isInteger(questionId) || questionId <= 0) throw badRequest('请指定赛题');
+  if (!fileName) throw badRequest('请指定文件名');
+  const w = await worksContext(ctx, ctx.actor!.userId, questionId);
+  if (!w.open) throw conflict('不在提交作品的时间内');
+  const size = Number(uploadLength);
+  if (!Number.isInteger(size) || size <= 0) throw badRequest('文件为空或大小未知');
+  if (size > w.maxBytes) throw new AppError(413, `作品不能超过${w.worksMaxMb}MB`);
+  if (!w.types.includes(extensionOf(fileName))) throw badRequest(`只能提交以下格式的作品：${w.types.join('、')}`);
+  if (meta.sha256 && !/^[0-9a-f]{64}$/.test(meta.sha256)) throw badRequest('文件校验值格式不正确');
+  const uploadId = randomBytes(16).toString('hex');
+  await ctx.db
+    .insertInto('workUploads')
+    .values({ uploadId, competitionId: w.competitionId, questionId, teamId: w.teamId, userId: ctx.actor!.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() })
+    .execute();
+  return uploadId;
+}
+
+/** Only a member of the uploading team may resume, inspect or cancel an upload. */
+export async function assertUploadOwner(ctx: Ctx, uploadId: string) {
+  const row = await ctx.db
+    .selectFrom('workUploads as u')
+    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor!.userId))
+    .select('u.uploadId')
+    .where('u.uploadId', '=', uploadId)
+    .executeTakeFirst();
+  if (!row) throw notFound('上传不存在或已过期');
+}
+
+export class DeadlinePassed extends Error {}
+
+/**
+ * The last byte has arrived: stamps the time, refuses it if the window has closed by then (earlier versions stay),
+ * checks the sha256 the client declared, moves the file into the store and records a new version.
+ */
+export async function finishUpload(deps: Deps, uploadId: string) {
+  const u = await deps.db.selectFrom('workUploads').selectAll().where('uploadId', '=', uploadId).executeTakeFirst();
+  if (!u) throw notFound('上传不存在或已过期');
+  const tusFile = path.join(tusDirectory(deps), uploadId);
+  const completedAt = deps.clock.now();
+  const preset = (await competitions.listPresets(deps.db, u.competitionId)).find((p) => p.menuCode === 'SUBMIT_WORKS');
+  const discard = async () => {
+    await fs.promises.rm(tusFile, { force: true });
+    await fs.promises.rm(`${tusFile}.json`, { force: true });
+    await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
+  };
+  if (!preset || !presetOpen(preset, completedAt)) {
+    await discard();
+    throw new DeadlinePassed('提交截止时间已过，本次上传未被接收；此前提交的版本不受影响');
+  }
+  const hash = createHash('sha256');
+  await pipeline(fs.createReadStream(tusFile), new Writable({ write: (chunk, _e, done) => (hash.update(chunk), done()) }));
+  const sha256 = hash.digest('hex');
+  if (u.sha256 && u.sha256 !== sha256) {
+    await discard();
+    throw badRequest('文件校验失败，上传的内容与原文件不一致，请重新上传');
+  }
+  const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: 'works', maxBytes: Number(u.size) });
+  const t = completedAt.toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    const last = await trx.selectFrom('works').select((eb) => eb.fn.max('version').as('v')).where('teamId', '=', u.teamId).where('questionId', '=', u.questionId).executeTakeFirst();
+    await trx
+      .insertInto('files')
+      .values({ key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: 'private', purpose: 'works', createdAt: t })
+      .execute();
+    await trx
+      .insertInto('works')
+      .values({ competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId, userId: u.userId, version: Number(last?.v ?? 0) + 1, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t })
+      .execute();
+    await trx.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
+  });
+  await fs.promises.rm(tusFile, { force: true });
+  await fs.promises.rm(`${tusFile}.json`, { force: true });
+}
+
+const versions = (ctx: Pick<Ctx, 'db'>) =>
+  ctx.db
+    .selectFrom('works as w')
+    .innerJoin('teams as t', 't.id', 'w.teamId')
+    .innerJoin('users as u', 'u.id', 'w.userId')
+    .select(['w.id', 'w.competitionId', 'w.questionId', 'w.teamId', 't.teamNo', 't.name as teamName', 'w.version', 'w.fileKey', 'w.fileName', 'w.size', 'w.sha256', 'u.username', 'w.completedAt']);
+type VersionRow = Awaited<ReturnType<ReturnType<typeof versions>['executeTakeFirstOrThrow']>>;
+
+/** Marks, per team, the last version completed before the deadline (works completing later are refused anyway). */
+function withCounts(rows: VersionRow[]): WorkVersion[] {
+  const latest = new Map<number, number>();
+  for (const r of rows) if ((latest.get(r.teamId) ?? 0) < r.version) latest.set(r.teamId, r.version);
+  return rows.map(({ fileKey, size, ...r }) => ({ ...r, fileUri: fileKey, size: Number(size), counts: latest.get(r.teamId) === r.version }));
+}
+
+/** `GET /api/review/works/{questionId}?teamId`: a team's versions, for its members and the competition's organisers. */
+export async function teamVersions(ctx: Ctx, questionId: number, teamId: number | undefined) {
+  const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
+  if (!question) throw notFound('赛题不存在');
+  let team = teamId;
+  const mine = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', question.competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  if (!team || team !== mine?.teamId) {
+    if (!ctx.actor!.permissions.has('competition:competition:menu')) {
+      if (!mine) throw notFound('作品不存在');
+      team = mine.teamId;
+    } else {
+      await manageable(ctx, question.competitionId);
+      if (!team) throw badRequest('请指定队伍', { teamId: '请指定队伍' });
+    }
+  }
+  const rows = await versions(ctx).where('w.questionId', '=', questionId).where('w.teamId', '=', team).orderBy('w.version', 'desc').execute();
+  return withCounts(rows);
+}
+
+/** The back office's list of a question's works, every version, for its organisers. */
+export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQuery, max = q.limit) {
+  const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
+  if (!question) throw notFound('赛题不存在');
+  await manageable(ctx, question.competitionId);
+  let query = versions(ctx).where('w.questionId', '=', questionId);
+  if (q.keyword) {
+    const k = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb('t.name', 'like', k), eb('t.teamNo', 'like', k), eb('w.fileName', 'like', k)]));
+  }
+  const all = withCounts(await versions(ctx).where('w.questionId', '=', questionId).execute());
+  const counted = new Set(all.filter((v) => v.counts).map((v) => v.id));
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('t.teamNo').orderBy('w.version', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
+  return { list: rows.map(({ fileKey, size, ...r }) => ({ ...r, fileUri: fileKey, size: Number(size), counts: counted.has(r.id) })), total: Number(total) };
+}
+
+// A work is read by its team and by the organisers of its competition (judges join with the review capability).
+grantPrivateReads('works', async (ctx, key) => {
+  const w = await ctx.db.selectFrom('works as w').innerJoin('competitions as c', 'c.id', 'w.competitionId').select(['w.teamId', 'w.competitionId', 'c.orgId']).where('w.fileKey', '=', key).executeTakeFirst();
+  if (!w) return false;
+  const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', w.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  if (member) return true;
+  return manageable(ctx, w.competitionId).then(() => ctx.actor!.permissions.has('competition:competition:menu'), () => false);
+});

@@ -1,0 +1,159 @@
+import { createHash } from 'node:crypto';
+import { mainlandCheckDigit } from '@contest/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+
+const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), province: '广东省', city: '广州市' };
+const b64 = (v: string) => Buffer.from(v).toString('base64');
+const TUS = { 'tus-resumable': '1.0.0' };
+
+describe.each(DATABASES)('works on %s', (kind) => {
+  let t: TestApp;
+  let admin: Client;
+  let org: Client;
+  let orgB: Client;
+  let competitionId: number;
+  let questionId: number;
+  let worksPreset: number;
+  let seq = 0;
+  let now = new Date('2026-03-20T02:00:00Z');
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    org = await makeOrganiser(t, admin, 'worksOrg', '作品大学');
+    orgB = await makeOrganiser(t, admin, 'worksOrgB', '别的大学');
+    competitionId = await onlineCompetition(admin, org);
+    await t.database.db.updateTable('competitions').set({ worksMaxMb: 1, worksTypes: 'zip,pdf' }).where('id', '=', competitionId).execute();
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable: true });
+    worksPreset = presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id;
+    await org.put(`/api/competition/preset/${worksPreset}`, { enable: true, enableEndTime: '2026-03-20T12:00:00+08:00' });
+    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '作品题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id;
+    await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
+  });
+  afterAll(() => t.close());
+
+  async function team(name = `作品队${++seq}`) {
+    const username = `wk${++seq}x`;
+    await registerUser(t.app, username);
+    const leader = await loggedIn(t.app, username);
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: name, info })).data;
+    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+    await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId });
+    return { leader, teamId: r.teamId as number, name };
+  }
+
+  const create = (who: Client, size: number, meta: Record<string, string>) =>
+    who.request({
+      method: 'POST',
+      url: '/api/review/works/upload',
+      headers: { ...TUS, 'upload-length': String(size), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${b64(v)}`).join(',') },
+    });
+  const patch = (who: Client, location: string, offset: number, chunk: Buffer) =>
+    who.request({ method: 'PATCH', url: location, headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, payload: chunk });
+  const head = (who: Client, location: string) => who.request({ method: 'HEAD', url: location, headers: TUS });
+
+  /** Uploads `content` in two requests, as a resumed upload would. */
+  async function upload(who: Client, content: Buffer, name = 'works.zip', sha256 = createHash('sha256').update(content).digest('hex')) {
+    const res = await create(who, content.length, { questionId: String(questionId), filename: name, sha256 });
+    expect(res.statusCode, res.body).toBe(201);
+    const location = res.headers.location as string;
+    const half = Math.floor(content.length / 2);
+    expect((await patch(who, location, 0, content.subarray(0, half))).statusCode).toBe(204);
+    return { location, finish: () => patch(who, location, half, content.subarray(half)) };
+  }
+
+  it('takes an upload interrupted and resumed, and keeps each completed upload as a version', async () => {
+    const { leader } = await team();
+    const first = Buffer.alloc(200_000, 1);
+    const u = await upload(leader, first);
+    // The connection dropped: the client asks how far the server got, then sends the rest.
+    const h = await head(leader, u.location);
+    expect(h.headers['upload-offset']).toBe(String(first.length / 2));
+    expect((await u.finish()).statusCode).toBe(204);
+    const second = Buffer.from('second version');
+    expect((await (await upload(leader, second, '终稿.pdf')).finish()).statusCode).toBe(204);
+
+    const versions = body(await leader.get(`/api/review/works/${questionId}`)).data;
+    expect(versions.map((v: { version: number; fileName: string; counts: boolean; size: number }) => [v.version, v.fileName, v.counts, v.size])).toEqual([
+      [2, '终稿.pdf', true, second.length],
+      [1, 'works.zip', false, first.length],
+    ]);
+    expect(versions[0].sha256).toBe(createHash('sha256').update(second).digest('hex'));
+    expect(versions[0].completedAt).toBe(now.toISOString());
+    const download = await leader.get(`/api/file/common/download?fileUri=${encodeURIComponent(versions[1].fileUri)}`);
+    expect([download.statusCode, download.rawPayload.equals(first)]).toEqual([200, true]);
+  });
+
+  it('refuses what the competition does not allow before storing anything', async () => {
+    const { leader } = await team();
+    expect(body(await create(leader, 10, { questionId: String(questionId), filename: 'evil.exe' })).message).toBe('只能提交以下格式的作品：zip、pdf');
+    const big = await create(leader, 2 * 1024 * 1024, { questionId: String(questionId), filename: 'big.zip' });
+    expect([big.statusCode, body(big).message]).toEqual([413, '作品不能超过1MB']);
+    const lone = await loggedIn(t.app, (await registerUser(t.app, `wl${++seq}x`)).username);
+    expect(body(await create(lone, 10, { questionId: String(questionId), filename: 'a.zip' })).message).toBe('您的队伍尚未选择该赛题');
+    expect((await t.app.inject({ method: 'POST', url: '/api/review/works/upload', headers: TUS })).statusCode).toBe(401);
+    expect(await t.database.db.selectFrom('workUploads').select('uploadId').execute()).toHaveLength(0);
+  });
+
+  it('lets only the uploading team resume an upload', async () => {
+    const a = await team();
+    const b = await team();
+    const u = await upload(a.leader, Buffer.alloc(1000, 7));
+    expect((await head(b.leader, u.location)).statusCode).toBe(404);
+    expect((await patch(b.leader, u.location, 500, Buffer.alloc(500))).statusCode).toBe(404);
+    expect((await u.finish()).statusCode).toBe(204);
+    const v = body(await a.leader.get(`/api/review/works/${questionId}`)).data[0];
+    expect((await b.leader.get(`/api/file/common/download?fileUri=${encodeURIComponent(v.fileUri)}`)).statusCode).toBe(404);
+    expect(body(await b.leader.get(`/api/review/works/${questionId}?teamId=${a.teamId}`)).data).toEqual([]);
+  });
+
+  it('refuses an upload that finishes after the deadline, and loses nothing earlier', async () => {
+    const { leader } = await team();
+    expect((await (await upload(leader, Buffer.from('in time'))).finish()).statusCode).toBe(204);
+    // The deadline is 12:00 Beijing time: an upload finishing at that second counts, one second later does not.
+    const atDeadline = await upload(leader, Buffer.from('just in time'));
+    const late = await upload(leader, Buffer.from('too late, sadly'));
+    now = new Date('2026-03-20T04:00:00Z');
+    expect((await atDeadline.finish()).statusCode).toBe(204);
+    now = new Date('2026-03-20T04:00:01Z');
+    try {
+      const res = await late.finish();
+      expect([res.statusCode, res.body]).toEqual([409, '提交截止时间已过，本次上传未被接收；此前提交的版本不受影响']);
+      expect(body(await create(leader, 5, { questionId: String(questionId), filename: 'x.zip' })).message).toBe('不在提交作品的时间内');
+    } finally {
+      now = new Date('2026-03-20T02:00:00Z');
+    }
+    const versions = body(await leader.get(`/api/review/works/${questionId}`)).data;
+    expect(versions.map((v: { version: number; counts: boolean }) => [v.version, v.counts])).toEqual([[2, true], [1, false]]);
+  });
+
+  it('refuses a file whose checksum does not match what the client declared', async () => {
+    const { leader } = await team();
+    const res = await (await upload(leader, Buffer.from('content'), 'a.zip', '0'.repeat(64))).finish();
+    expect([res.statusCode, res.body]).toEqual([400, '文件校验失败，上传的内容与原文件不一致，请重新上传']);
+    expect(body(await leader.get(`/api/review/works/${questionId}`)).data).toEqual([]);
+  });
+
+  it('gives organisers the list, its xlsx and a zip of the counted versions, folders by team', async () => {
+    const a = await team('导出甲队');
+    await (await upload(a.leader, Buffer.from('old'), 'old.zip')).finish();
+    await (await upload(a.leader, Buffer.from('new content'), 'new.zip')).finish();
+    const list = body(await org.get(`/api/review/works/page/${questionId}?keyword=导出甲队`)).data;
+    expect(list.list.map((w: { fileName: string; counts: boolean }) => [w.fileName, w.counts])).toEqual([['new.zip', true], ['old.zip', false]]);
+    expect((await orgB.get(`/api/review/works/page/${questionId}`)).statusCode).toBe(404);
+    expect((await a.leader.get(`/api/review/works/page/${questionId}`)).statusCode).toBe(403);
+    expect(body(await org.get(`/api/review/works/${questionId}?teamId=${a.teamId}`)).data).toHaveLength(2);
+    const xlsx = await org.get(`/api/review/works/page/${questionId}?export=xlsx`);
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const zip = await org.get(`/api/review/works/export/${questionId}`);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    const bytes = zip.rawPayload;
+    expect(bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))).toBe(true);
+    const teamNo = (await t.database.db.selectFrom('teams').select('teamNo').where('id', '=', a.teamId).executeTakeFirstOrThrow()).teamNo;
+    expect(bytes.includes(Buffer.from(`${teamNo}-导出甲队/new.zip`))).toBe(true);
+    expect(bytes.includes(Buffer.from('导出甲队/old.zip'))).toBe(false);
+    expect(bytes.includes(Buffer.from('new content'))).toBe(true);
+  });
+});
