@@ -7,7 +7,7 @@ const ANSWER = ['id,label', ...IDS.map((id, i) => `${id},${i % 2}`)].join('\n');
 const perfect = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.9 : 0.1}`)].join('\n');
 const inverted = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.1 : 0.9}`)].join('\n');
 
-test('an organiser publishes a question with an answer file, a team chooses it and sees its test scores on the leaderboard', async ({ browser }) => {
+test('an organiser publishes a question with an answer file, a team chooses it, uploads works and sees its test scores on the leaderboard', async ({ browser }) => {
   test.setTimeout(120_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -16,7 +16,7 @@ test('an organiser publishes a question with an answer file, a team chooses it a
   const fields = [{ label: '姓名', name: 'userName', otherParams: { required: true } }];
   const competitionId = await openCompetition(orgPage, adminPage, 0, fields);
   const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
-  for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) {
+  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) {
     await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
   }
 
@@ -52,6 +52,25 @@ test('an organiser publishes a question with an answer file, a team chooses it a
   await page.getByRole('button', { name: '选择该赛题' }).click();
   await page.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page.getByTestId('chosen-question')).toBeVisible();
+
+  // Works go up in resumable chunks with a progress bar (the second chunk is held back so the bar can be seen).
+  await page.getByRole('tab', { name: '提交作品' }).click();
+  await page.route('**/api/review/works/upload/*', async (route) => {
+    if (route.request().method() === 'PATCH') await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  await page.getByTestId('works-input').setInputFiles({ name: '作品.zip', mimeType: 'application/zip', buffer: Buffer.alloc(6 * 1024 * 1024, 1) });
+  await expect(page.getByTestId('works-progress')).toBeVisible();
+  await expect(page.getByText('作品已提交')).toBeVisible({ timeout: 30_000 });
+  const version = page.locator('.ant-table-row').filter({ hasText: '作品.zip' });
+  await expect(version).toContainText('V1');
+  await expect(version).toContainText('有效版本');
+  await expect(version).toContainText('6.00 MB');
+  await page.unrouteAll();
+  await orgPage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
+  await orgPage.getByRole('tab', { name: '赛题' }).click();
+  await orgPage.locator('.ant-table-row').filter({ hasText: '用户流失预测' }).getByText('作品', { exact: true }).click();
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: '预测先锋' })).toContainText('作品.zip');
 
   // Two test files, scored by the job; the leaderboard shows the team's best public score.
   await page.getByRole('tab', { name: '提交测试' }).click();

@@ -109,6 +109,13 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         },
       },
       {
+        path: '/question/work/:questionId',
+        name: 'QuestionWork',
+        component: 'question/work',
+        hidden: true,
+        meta: { title: '作品管理', permission: 'competition:competition:menu', activeMenu: '/competition/manager' },
+      },
+      {
         path: '/competition/audit',
         name: 'CompetitionAudit',
         component: 'competition/audit',

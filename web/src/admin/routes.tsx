@@ -20,6 +20,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'competition/edit': lazy(() => import('./pages/competition/CompetitionEditPage.tsx')),
   'competition/view': lazy(() => import('./pages/competition/CompetitionViewPage.tsx')),
   'competition/audit': lazy(() => import('./pages/competition/CompetitionAuditPage.tsx')),
+  'question/work': lazy(() => import('./pages/question/WorksPage.tsx')),
   'register/manager': lazy(() => import('./pages/register/RegisterManagerPage.tsx')),
   'financial/order': lazy(() => import('./pages/financial/OrderPage.tsx')),
   'financial/invoice': lazy(() => import('./pages/financial/InvoicePage.tsx')),

@@ -53,6 +53,7 @@ export const router = createBrowserRouter([
           { path: 'team', element: page(() => import('./pages/team/TeamTab.tsx')) },
           { path: 'team/:teamId', element: page(() => import('./pages/team/JoinPage.tsx').then((m) => ({ default: m.JoinTab }))) },
           { path: 'choice', element: page(() => import('./pages/question/ChoiceTab.tsx')) },
+          { path: 'works', element: page(() => import('./pages/question/WorksTab.tsx')) },
           { path: 'test', element: page(() => import('./pages/question/TestTab.tsx')) },
         ],
       },

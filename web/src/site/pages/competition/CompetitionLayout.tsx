@@ -13,7 +13,7 @@ export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: 
 /**
  * The competition's sub-menu (spec §2.1). `introduce` is always there; each other tab appears only while
  * its menu preset is enabled and inside its window, by the server's clock. Tabs of later capabilities
- * (works, grade, certificate) join this list with them.
+ * (grade, certificate) join this list with them.
  */
 export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode; anyTime?: boolean }[] = [
   { key: 'introduce', label: '竞赛介绍' },
@@ -24,6 +24,7 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
   // The team stays reachable after registration closes, as long as the competition registers at all.
   { key: 'team', label: '我的队伍', menuCode: 'REG_SET', anyTime: true },
   { key: 'choice', label: '选择赛题', menuCode: 'CHOICE_SET' },
+  { key: 'works', label: '提交作品', menuCode: 'SUBMIT_WORKS', anyTime: true },
   { key: 'test', label: '提交测试', menuCode: 'SUBMIT_TEST' },
 ];
 

@@ -3,6 +3,7 @@ import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Tag, Upload } from 'antd';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { usePermissions } from '../../../../common/auth.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { http } from '../../../../common/http.ts';
@@ -117,6 +118,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
             render: (_, q) => (
               <Space wrap>
                 {editable && <a onClick={() => setEditing(q)}>编辑</a>}
+                <Link to={`/question/work/${q.id}`}>作品</Link>
                 {editable && q.evaluation && (
                   <Upload
                     name="file"

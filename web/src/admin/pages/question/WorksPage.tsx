@@ -1,0 +1,67 @@
+import { formatSize, type ManagedQuestion, type Page, type WorkVersion } from '@contest/shared';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Input, Space, Table, Tag } from 'antd';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import { fileUrl } from '../../../common/files.ts';
+import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { ExportButton } from '../../components/ExportButton.tsx';
+import { useIdParam } from '../../components/useIdParam.ts';
+
+/** `/question/work/:questionId`: every version of every team's works for a question, with exports. */
+export default function WorksPage() {
+  const questionId = useIdParam('questionId');
+  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
+  const [zipping, setZipping] = useState(false);
+  const question = useQuery({ queryKey: ['question', questionId], enabled: Boolean(questionId), queryFn: () => http.get<ManagedQuestion>(`/api/competition/question/check/${questionId}`) });
+  const works = useQuery({ queryKey: ['questionWorks', questionId, query], enabled: Boolean(questionId), queryFn: () => http.get<Page<WorkVersion>>(`/api/review/works/page/${questionId}`, { ...query }) });
+
+  if (!questionId || question.isError) return <Navigate to="/404" replace />;
+
+  async function zip() {
+    setZipping(true);
+    try {
+      const file = await downloadBlob(`/api/review/works/export/${questionId}`);
+      if (file) saveBlob(file.blob, file.fileName);
+    } finally {
+      setZipping(false);
+    }
+  }
+
+  return (
+    <Card
+      title={`作品：${question.data?.title ?? ''}`}
+      extra={
+        <Space>
+          <ExportButton url={`/api/review/works/page/${questionId}`} query={{ ...query }} />
+          <Button icon={<DownloadOutlined />} loading={zipping} onClick={zip}>
+            下载全部有效作品（zip）
+          </Button>
+        </Space>
+      }
+    >
+      <Input.Search allowClear placeholder="队伍名称、编号或文件名" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Table<WorkVersion>
+        rowKey="id"
+        loading={works.isLoading}
+        dataSource={works.data?.list}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: '暂无作品' }}
+        pagination={pager(works.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
+          { title: '队伍', dataIndex: 'teamName', width: 160 },
+          { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
+          { title: '文件', width: 220, render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
+          { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
+          { title: '提交人', dataIndex: 'username', width: 120 },
+          { title: '完成时间', width: 150, render: (_, v) => formatMinute(v.completedAt) },
+          { title: '状态', width: 90, render: (_, v) => (v.counts ? <Tag color="success">有效</Tag> : <Tag>旧版本</Tag>) },
+        ]}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,134 @@
+import { formatSize, type WorkVersion, type WorksRules } from '@contest/shared';
+import { UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { useRef, useState } from 'react';
+import { Upload as TusUpload } from 'tus-js-client';
+import { Link } from 'react-router';
+import { useCurrentUser } from '../../../common/auth.ts';
+import { fileUrl } from '../../../common/files.ts';
+import { goLogin, http } from '../../../common/http.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { uploadHeaders } from '../../../common/upload.ts';
+import { useTeam } from '../../team.ts';
+import { useCompetition } from '../competition/CompetitionLayout.tsx';
+
+/** Files up to this size get a checksum computed in the browser, which the server verifies. */
+const HASH_LIMIT = 100 * 1024 * 1024;
+
+async function sha256(file: File): Promise<string | undefined> {
+  if (file.size > HASH_LIMIT || !crypto.subtle) return undefined;
+  const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** `competition/:id/works`: resumable uploads of the team's works for the chosen question, and its versions. */
+export default function WorksTab() {
+  const { competition } = useCompetition();
+  const { data: user } = useCurrentUser();
+  const { data, isLoading } = useTeam(competition.id);
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<{ name: string; percent: number } | null>(null);
+  const questionId = data?.team?.choiceQuestionList[0]?.questionId;
+  const rules = useQuery({ queryKey: ['worksRules', questionId], enabled: Boolean(questionId), queryFn: () => http.get<WorksRules>(`/api/review/works/rules/${questionId}`) });
+  const versions = useQuery({ queryKey: ['works', questionId], enabled: Boolean(questionId), queryFn: () => http.get<WorkVersion[]>(`/api/review/works/${questionId}`) });
+  if (!user) return <Result status="info" title="登录后提交作品" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (isLoading) return <Spin />;
+  if (!data?.team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
+  if (!questionId) return <Result status="info" title="请先选择赛题" extra={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />;
+  const r = rules.data;
+
+  async function start(file: File) {
+    if (!r) return;
+    const ext = (/\.([a-z0-9]+)$/i.exec(file.name)?.[1] ?? '').toLowerCase();
+    if (!r.types.includes(ext)) return void message.error(`只能提交以下格式的作品：${r.types.join('、')}`);
+    if (file.size > r.maxBytes) return void message.error(`作品不能超过${formatSize(r.maxBytes)}`);
+    setProgress({ name: file.name, percent: 0 });
+    const checksum = await sha256(file);
+    const upload = new TusUpload(file, {
+      endpoint: '/api/review/works/upload',
+      chunkSize: 5 * 1024 * 1024,
+      retryDelays: [0, 1000, 3000, 5000, 10000],
+      headers: uploadHeaders(),
+      metadata: { questionId: String(questionId), filename: file.name, ...(checksum ? { sha256: checksum } : {}) },
+      onProgress: (sent, total) => setProgress({ name: file.name, percent: Math.floor((sent / total) * 100) }),
+      onError: (err) => {
+        const body = (err as { originalResponse?: { getBody(): string } }).originalResponse?.getBody();
+        let text = body;
+        try {
+          text = (JSON.parse(body ?? '') as { message?: string }).message ?? body;
+        } catch {
+          // tus answers some errors in plain text
+        }
+        void message.error(text?.trim() || '上传失败，请重试', 8);
+        setProgress(null);
+      },
+      onSuccess: () => {
+        void message.success('作品已提交');
+        setProgress(null);
+        void client.invalidateQueries({ queryKey: ['works', questionId] });
+      },
+    });
+    // An upload of the same file that was cut off resumes where it stopped.
+    const previous = await upload.findPreviousUploads();
+    if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+    upload.start();
+  }
+
+  return (
+    <Card type="inner" title={`提交作品：${data.team.choiceQuestionList[0]!.title}`}>
+      {r && (
+        <Alert
+          type={r.open ? 'info' : 'warning'}
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={r.open ? `可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。` : '不在提交作品的时间内'}
+        />
+      )}
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <input
+          ref={input}
+          type="file"
+          hidden
+          data-testid="works-input"
+          accept={r?.types.map((t) => `.${t}`).join(',')}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void start(file);
+          }}
+        />
+        <Button type="primary" icon={<UploadOutlined />} disabled={!r?.open || Boolean(progress)} onClick={() => input.current?.click()}>
+          上传作品
+        </Button>
+        {progress && (
+          <div>
+            <Typography.Text>{progress.name}</Typography.Text>
+            <Progress percent={progress.percent} status="active" data-testid="works-progress" />
+          </div>
+        )}
+      </Space>
+      <Table<WorkVersion>
+        rowKey="id"
+        size="small"
+        style={{ marginTop: 16 }}
+        loading={versions.isLoading}
+        dataSource={versions.data}
+        pagination={false}
+        scroll={{ x: 900 }}
+        locale={{ emptyText: '暂无作品' }}
+        columns={[
+          { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
+          { title: '文件', render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
+          { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
+          { title: 'SHA-256', width: 140, render: (_, v) => <Typography.Text copyable={{ text: v.sha256 }}>{v.sha256.slice(0, 12)}…</Typography.Text> },
+          { title: '提交人', dataIndex: 'username', width: 120 },
+          { title: '完成时间', width: 150, render: (_, v) => formatMinute(v.completedAt) },
+          { title: '', width: 80, render: (_, v) => v.counts && <Tag color="success">有效版本</Tag> },
+        ]}
+      />
+    </Card>
+  );
+}
