@@ -35,28 +35,33 @@ const EXPORT_COLUMNS: Column<WorkVersion>[] = [
  */
 export function worksRoutes(app: App, deps: Deps) {
   const tags = ['works'];
-  fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
-  const tus = new TusServer({
-    path: UPLOAD_PATH,
-    datastore: new FileStore({ directory: service.tusDirectory(deps) }),
-    relativeLocation: true,
-    namingFunction: (req) => req.headers.get(ID_HEADER) ?? '',
-    async onResponseError(_req, err) {
-      if (!('status_code' in err)) deps.log.error({ err }, 'works upload failed');
-      return undefined;
-    },
-    async onUploadFinish(_req, upload) {
-      try {
-        await service.finishUpload(deps, upload.id);
-        return {};
-      } catch (err) {
-        if (err instanceof service.DeadlinePassed) throw { status_code: 409, body: err.message };
-        if (err instanceof AppError) throw { status_code: err.status, body: err.message };
-        deps.log.error({ err, uploadId: upload.id }, 'finishing a works upload failed');
-        throw { status_code: 500, body: '作品保存失败，请重新上传' };
-      }
-    },
-  });
+  // Made on the first upload: an instance that never takes works touches no upload folder.
+  let server: TusServer | undefined;
+  const tus = () => (server ??= makeTus());
+  const makeTus = () => {
+    fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
+    return new TusServer({
+      path: UPLOAD_PATH,
+      datastore: new FileStore({ directory: service.tusDirectory(deps) }),
+      relativeLocation: true,
+      namingFunction: (req) => req.headers.get(ID_HEADER) ?? '',
+      async onResponseError(_req, err) {
+        if (!('status_code' in err)) deps.log.error({ err }, 'works upload failed');
+        return undefined;
+      },
+      async onUploadFinish(_req, upload) {
+        try {
+          await service.finishUpload(deps, upload.id);
+          return {};
+        } catch (err) {
+          if (err instanceof service.DeadlinePassed) throw { status_code: 409, body: err.message };
+          if (err instanceof AppError) throw { status_code: err.status, body: err.message };
+          deps.log.error({ err, uploadId: upload.id }, 'finishing a works upload failed');
+          throw { status_code: 500, body: '作品保存失败，请重新上传' };
+        }
+      },
+    });
+  };
 
   app.register(async (scope) => {
     // tus reads the body itself.
@@ -67,7 +72,7 @@ export function worksRoutes(app: App, deps: Deps) {
       req.raw.headers[ID_HEADER] = uploadId;
       req.raw.rawHeaders.push(ID_HEADER, uploadId);
       reply.hijack();
-      await tus.handle(req.raw, reply.raw);
+      await tus().handle(req.raw, reply.raw);
     });
     scope.route({
       method: ['HEAD', 'PATCH', 'DELETE'],
@@ -77,7 +82,7 @@ export function worksRoutes(app: App, deps: Deps) {
       handler: async (req, reply) => {
         await service.assertUploadOwner(req.ctx, (req.params as { uploadId: string }).uploadId);
         reply.hijack();
-        await tus.handle(req.raw, reply.raw);
+        await tus().handle(req.raw, reply.raw);
       },
     });
   });
