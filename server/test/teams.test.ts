@@ -324,6 +324,10 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect((await orgA.post(`/api/team/register/flow/${r2.registerId}`, { action: 'reject', reason: '学校名称不完整' })).statusCode).toBe(200);
 
       expect(body(await orgA.get(`/api/team/register/list?competitionId=${id}&status=1`)).data.list.map((r: { id: number }) => r.id)).toEqual([r1.registerId]);
+      // Keywords match whatever the case, on both databases.
+      expect(body(await orgA.get(`/api/team/register/list?competitionId=${id}&keyword=LEAD`)).data.total).toBe(2);
+      expect(body(await orgA.get(`/api/order/list?competitionId=${id}&keyword=LEAD`)).data.total).toBe(2);
+      expect(body(await orgA.get(`/api/team/register/list?competitionId=${id}&keyword=%25`)).data.total).toBe(0);
       const mine = body(await r2.leader.get(`/api/team/register/item/${id}`)).data;
       expect(mine).toMatchObject({ status: 2, reason: '学校名称不完整' });
       // Correcting the form sends it back for review, and the flow shows every step.

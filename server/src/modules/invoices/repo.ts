@@ -1,6 +1,6 @@
 import type { Invoice, InvoiceListQuery, InvoiceTitle, InvoiceType } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
-import { contains } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 
 const TITLE_COLUMNS = ['id', 'kind', 'name', 'taxNo', 'bank', 'bankAccount', 'address', 'phone', 'createdAt'] as const;
 
@@ -55,8 +55,8 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?
   if (q.competitionId) query = query.where('i.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('i.status', '=', q.status);
   if (q.keyword) {
-    const k = contains(q.keyword);
-    query = query.where((eb) => eb.or([eb('o.orderNo', 'like', k), eb('i.titleJson', 'like', k), eb('u.username', 'like', k), eb('i.invoiceNo', 'like', k)]));
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]));
   }
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('i.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();

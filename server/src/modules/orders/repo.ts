@@ -2,7 +2,7 @@ import { PAY_STATUS, type Order, type OrderListQuery } from '@contest/shared';
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { OrdersTable } from '../../db/schema.ts';
-import { contains } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 
 const base = (db: Db) =>
   db
@@ -73,8 +73,8 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
   if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
   if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
   if (q.keyword) {
-    const k = contains(q.keyword);
-    query = query.where((eb) => eb.or([eb('o.orderNo', 'like', k), eb('t.teamNo', 'like', k), eb('t.name', 'like', k), eb('u.username', 'like', k)]));
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
   }
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('o.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();

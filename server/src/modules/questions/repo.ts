@@ -1,6 +1,6 @@
 import type { EvaluationBody, ManagedQuestion, Metric, PublicQuestion, QuestionPageQuery } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
-import { contains } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 
 const base = (db: Db) =>
   db
@@ -46,7 +46,7 @@ export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number 
   if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
   if (q.competitionId) query = query.where('q.competitionId', '=', q.competitionId);
   if (q.reviewed !== undefined) query = query.where('q.reviewed', '=', q.reviewed);
-  if (q.keyword) query = query.where('q.title', 'like', contains(q.keyword));
+  if (q.keyword) query = query.where(containsText('q.title', q.keyword));
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('q.competitionId', 'desc').orderBy('q.sort').orderBy('q.id').limit(q.limit).offset((q.page - 1) * q.limit).execute();
   return { list: rows.map(toQuestion), total: Number(total) };

@@ -1,6 +1,6 @@
 import type { Register, RegisterFlow, RegisterListQuery } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
-import { contains } from '../../db/like.ts';
+import { containsText } from '../../db/like.ts';
 
 export async function insertRegister(db: Db, v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; now: string }) {
   const row = await db
@@ -85,8 +85,8 @@ export async function listRegisters(db: Db, q: RegisterListQuery, orgId: number 
   if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('r.status', '=', q.status);
   if (q.keyword) {
-    const k = contains(q.keyword);
-    query = query.where((eb) => eb.or([eb('t.teamNo', 'like', k), eb('t.name', 'like', k), eb('u.username', 'like', k)]));
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
   }
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('r.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();

@@ -9,6 +9,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { grantPrivateReads } from '../files/service.ts';
+import { containsText } from '../../db/like.ts';
 
 /** Where tus keeps uploads in progress; finished ones move into the file store. */
 export const tusDirectory = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'uploads');
@@ -173,8 +174,8 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
   await manageable(ctx, question.competitionId);
   let query = versions(ctx).where('w.questionId', '=', questionId);
   if (q.keyword) {
-    const k = `%${q.keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) => eb.or([eb('t.name', 'like', k), eb('t.teamNo', 'like', k), eb('w.fileName', 'like', k)]));
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
   }
   const all = withCounts(await versions(ctx).where('w.questionId', '=', questionId).execute());
   const counted = new Set(all.filter((v) => v.counts).map((v) => v.id));
