@@ -23,8 +23,11 @@ describe.each(DATABASES)('works on %s', (kind) => {
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'worksOrg', '作品大学');
     orgB = await makeOrganiser(t, admin, 'worksOrgB', '别的大学');
-    competitionId = await onlineCompetition(admin, org);
-    await t.database.db.updateTable('competitions').set({ worksMaxMb: 1, worksTypes: 'zip,pdf' }).where('id', '=', competitionId).execute();
+    const bad = await org.post('/api/competition/', { name: '格式有误', brandId: 1, regStartTime: '2026-03-10T00:00:00+08:00', regEndTime: '2026-04-10T00:00:00+08:00', endTime: '2026-06-30T00:00:00+08:00', worksTypes: 'zip;exe!' });
+    expect(body(bad).data.fields.worksTypes).toBe('作品格式须为以逗号分隔的扩展名，如 zip,pdf');
+    // Written loosely, the types are kept normalised: lower case, no dots, no repeats.
+    competitionId = await onlineCompetition(admin, org, { worksMaxMb: 1, worksTypes: '.ZIP, pdf，zip' });
+    expect(body(await org.get(`/api/competition/public/${competitionId}`)).data).toMatchObject({ worksMaxMb: 1, worksTypes: 'zip,pdf' });
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable: true });
     worksPreset = presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id;

@@ -167,6 +167,15 @@ export const competitionBody = z
     maxTeachers: z.number({ error: '指导老师人数须为整数' }).int().min(0, '指导老师人数不能为负').max(10, '指导老师最多10人').default(2),
     /** Registration fee in fen (分). */
     fee: z.number({ error: '报名费须为整数（分）' }).int('报名费须为整数（分）').min(0, '报名费不能为负').max(100_000_000, '报名费过高').default(0),
+    /** Works: the largest file in MB, and the allowed extensions. */
+    worksMaxMb: z.number({ error: '作品大小上限须为整数（MB）' }).int('作品大小上限须为整数（MB）').min(1, '作品大小上限至少为1MB').max(10_240, '作品大小上限至多为10240MB').default(500),
+    worksTypes: z
+      .string({ error: '请填写允许的作品格式' })
+      .trim()
+      .toLowerCase()
+      .transform((v) => [...new Set(v.split(/[,，\s]+/).map((t) => t.replace(/^\./, '')).filter(Boolean))].join(','))
+      .refine((v) => /^[a-z0-9]{1,10}(,[a-z0-9]{1,10}){0,19}$/.test(v), '作品格式须为以逗号分隔的扩展名，如 zip,pdf')
+      .default('zip,rar,7z,pdf,docx'),
   })
   .superRefine((v, ctx) => {
     if (v.regStartTime >= v.regEndTime) ctx.addIssue({ code: 'custom', path: ['regEndTime'], message: '报名截止时间须晚于报名开始时间' });
@@ -204,6 +213,8 @@ export interface Competition extends CompetitionListItem {
   minMembers: number;
   maxMembers: number;
   maxTeachers: number;
+  worksMaxMb: number;
+  worksTypes: string;
   auditReply: string | null;
   createdAt: string;
   updatedAt: string;

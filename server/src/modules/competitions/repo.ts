@@ -92,6 +92,8 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
       'c.minMembers',
       'c.maxMembers',
       'c.maxTeachers',
+      'c.worksMaxMb',
+      'c.worksTypes',
       'c.auditReply',
       'c.createdAt',
       'c.updatedAt',

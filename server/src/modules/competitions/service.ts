@@ -80,6 +80,8 @@ function columns(body: CompetitionBody) {
     maxMembers: body.maxMembers,
     maxTeachers: body.maxTeachers,
     fee: body.fee,
+    worksMaxMb: body.worksMaxMb,
+    worksTypes: body.worksTypes,
   };
 }
 

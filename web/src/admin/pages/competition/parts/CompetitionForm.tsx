@@ -18,7 +18,7 @@ type Values = Omit<CompetitionBody, TimeField | 'fee'> & Record<TimeField, Dayjs
 
 const MAX_FEE_FEN = 100_000_000;
 
-const DEFAULTS: Partial<Values> = { allowIndividual: true, minMembers: 1, maxMembers: 5, maxTeachers: 2, fee: '0', cover: null };
+const DEFAULTS: Partial<Values> = { allowIndividual: true, minMembers: 1, maxMembers: 5, maxTeachers: 2, fee: '0', cover: null, worksMaxMb: 500, worksTypes: 'zip,rar,7z,pdf,docx' };
 
 function toValues(c: CompetitionDetail): Values {
   return {
@@ -40,6 +40,8 @@ function toValues(c: CompetitionDetail): Values {
     maxMembers: c.maxMembers,
     maxTeachers: c.maxTeachers,
     fee: fenToYuan(c.fee),
+    worksMaxMb: c.worksMaxMb,
+    worksTypes: c.worksTypes,
   };
 }
 
@@ -64,6 +66,8 @@ function toBody(v: Values, withOrg: boolean): CompetitionBody {
     maxMembers: v.maxMembers,
     maxTeachers: v.maxTeachers,
     fee: yuanToFen(v.fee)!,
+    worksMaxMb: v.worksMaxMb,
+    worksTypes: v.worksTypes,
   };
 }
 
@@ -243,6 +247,16 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
         <Col xs={12} md={8}>
           <Form.Item name="maxTeachers" label="指导老师最多人数" rules={[{ required: true, message: '请输入指导老师人数' }]}>
             <InputNumber min={0} max={10} precision={0} style={{ width: '100%' }} disabled={lockedOff} />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={8}>
+          <Form.Item name="worksMaxMb" label="作品大小上限（MB）" rules={[{ required: true, message: '请输入作品大小上限' }]}>
+            <InputNumber min={1} max={10240} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col xs={12} md={16}>
+          <Form.Item name="worksTypes" label="允许的作品格式" extra="以逗号分隔的扩展名" rules={[{ required: true, whitespace: true, message: '请填写允许的作品格式' }]}>
+            <Input placeholder="zip,rar,7z,pdf,docx" />
           </Form.Item>
         </Col>
         <Col xs={24} md={16}>
