@@ -16,7 +16,7 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   const fields = [{ label: '姓名', name: 'userName', otherParams: { required: true } }];
   const competitionId = await openCompetition(orgPage, adminPage, 0, fields);
   const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
-  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) {
+  for (const code of ['QUES_AND_DATA', 'CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) {
     await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
   }
 
@@ -33,6 +33,12 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await row.locator('input[type=file]').setInputFiles({ name: 'answer.csv', mimeType: 'text/csv', buffer: Buffer.from(ANSWER) });
   await expect(orgPage.getByText('答案文件已上传（60 行）')).toBeVisible();
   await expect(row).toContainText('60 行');
+  // Its public data, uploaded resumably.
+  await row.getByText('数据文件').click();
+  await orgPage.getByTestId('data-input').setInputFiles({ name: 'train.csv', mimeType: 'text/csv', buffer: Buffer.from(ANSWER.replace('label', 'feature')) });
+  await expect(orgPage.getByText('数据文件已上传')).toBeVisible();
+  await expect(orgPage.getByRole('dialog').getByRole('link', { name: 'train.csv' })).toBeVisible();
+  await orgPage.getByRole('button', { name: /关\s*闭/ }).click();
 
   // The platform reviews it, which makes it public.
   await adminPage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
@@ -48,6 +54,8 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await login(page, username, 'Passw0rd1');
   const { registerId } = await api(page, 'POST', `/api/team/register/${competitionId}`, { teamName: '预测先锋', info: { userName: '赵敏' } });
   await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
+  await page.goto(`/competition/${competitionId}/question`);
+  await expect(page.getByText('train.csv')).toBeVisible();
   await page.goto(`/competition/${competitionId}/choice`);
   await page.getByRole('button', { name: '选择该赛题' }).click();
   await page.getByRole('button', { name: /确\s*定/ }).click();

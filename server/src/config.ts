@@ -29,6 +29,7 @@ const schema = z.object({
   DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
   TEST_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -62,6 +63,8 @@ export type Config = {
   documentMaxBytes: number;
   answerMaxBytes: number;
   testMaxBytes: number;
+  /** A question's public data file. */
+  dataMaxBytes: number;
   /** Run the job worker in this process (`npm start`); off where a separate worker runs jobs. */
   jobWorker: boolean;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -115,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,
     answerMaxBytes: e.ANSWER_MAX_BYTES,
     testMaxBytes: e.TEST_MAX_BYTES,
+    dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET

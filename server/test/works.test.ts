@@ -159,4 +159,30 @@ describe.each(DATABASES)('works on %s', (kind) => {
     expect(bytes.includes(Buffer.from('导出甲队/old.zip'))).toBe(false);
     expect(bytes.includes(Buffer.from('new content'))).toBe(true);
   });
+
+  it('takes a question’s public data files from its organisers, resumably, for visitors to download', async () => {
+    const data = Buffer.alloc(300_000, 3);
+    const meta = { kind: 'data', questionId: String(questionId), filename: '训练集.csv' };
+    expect((await create(orgB, data.length, meta)).statusCode).toBe(404);
+    const { leader } = await team();
+    expect((await create(leader, data.length, meta)).statusCode).toBe(404);
+    const res = await create(org, data.length, meta);
+    expect(res.statusCode, res.body).toBe(201);
+    const location = res.headers.location as string;
+    expect((await patch(org, location, 0, data.subarray(0, 100_000))).statusCode).toBe(204);
+    expect((await head(leader, location)).statusCode).toBe(404);
+    expect((await head(org, location)).headers['upload-offset']).toBe('100000');
+    expect((await patch(org, location, 100_000, data.subarray(100_000))).statusCode).toBe(204);
+
+    const files = body(await org.get(`/api/competition/question/check/${questionId}`)).data.files;
+    expect(files).toEqual([{ fileUri: expect.any(String), name: '训练集.csv', size: data.length }]);
+    const listed = body(await t.app.inject({ method: 'GET', url: `/api/competition/question/public/${questionId}` })).data.files;
+    expect(listed.map((f: { name: string }) => f.name)).toEqual(['训练集.csv']);
+    const download = await t.app.inject({ method: 'GET', url: `/api/file/common/download?fileUri=${encodeURIComponent(files[0].fileUri)}` });
+    expect([download.statusCode, download.rawPayload.equals(data)]).toEqual([200, true]);
+
+    expect((await orgB.delete(`/api/competition/question/${questionId}/file?fileUri=${encodeURIComponent(files[0].fileUri)}`)).statusCode).toBe(404);
+    expect((await org.delete(`/api/competition/question/${questionId}/file?fileUri=${encodeURIComponent(files[0].fileUri)}`)).statusCode).toBe(200);
+    expect(body(await org.get(`/api/competition/question/check/${questionId}`)).data.files).toEqual([]);
+  });
 });

@@ -439,9 +439,10 @@ export interface TestQuotaTable {
 
 export interface WorkUploadsTable {
   uploadId: string;
+  kind: Generated<string>;
   competitionId: number;
   questionId: number;
-  teamId: number;
+  teamId: number | null;
   userId: number;
   fileName: string;
   size: number;

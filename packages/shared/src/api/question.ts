@@ -49,6 +49,8 @@ export interface ManagedQuestion {
   evaluation: EvaluationBody | null;
   /** Rows in the answer file, or null when none is uploaded. */
   answerRows: number | null;
+  /** Public data files, in their order. */
+  files: { fileUri: string; name: string; size: number }[];
   createdAt: string;
   updatedAt: string;
 }

@@ -6,12 +6,14 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
   await db.schema.alterTable('competitions').addColumn('works_max_mb', 'integer', (c) => c.notNull().defaultTo(500)).execute();
   await db.schema.alterTable('competitions').addColumn('works_types', 'varchar(200)', (c) => c.notNull().defaultTo('zip,rar,7z,pdf,docx')).execute();
 
+  // Resumable uploads in progress: a team's works, or (kind `data`) an organiser's public data file of a question.
   await db.schema
     .createTable('work_uploads')
     .addColumn('upload_id', 'varchar(64)', (c) => c.primaryKey())
+    .addColumn('kind', 'varchar(10)', (c) => c.notNull().defaultTo('works'))
     .addColumn('competition_id', 'integer', (c) => c.notNull().references('competitions.id').onDelete('cascade'))
     .addColumn('question_id', 'integer', (c) => c.notNull().references('questions.id').onDelete('cascade'))
-    .addColumn('team_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
+    .addColumn('team_id', 'integer', (c) => c.references('teams.id').onDelete('cascade'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('file_name', 'varchar(255)', (c) => c.notNull())
     .addColumn('size', 'bigint', (c) => c.notNull())

@@ -30,15 +30,32 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type QuestionWithOrg = ManagedQuestion & { orgId: number };
 
-function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, ...r }: Row): QuestionWithOrg {
+function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, ...r }: Row): Omit<QuestionWithOrg, 'files'> {
   const evaluation: EvaluationBody | null =
     metric && idColumn && targetColumn && publicPercent && dailyLimit ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit } : null;
   return { ...r, reviewed: reviewed === 1, evaluation };
 }
 
+async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
+  const ids = rows.map((r) => r.id);
+  const files = ids.length
+    ? await db
+        .selectFrom('questionFiles')
+        .innerJoin('files', 'files.key', 'questionFiles.fileKey')
+        .select(['questionFiles.questionId', 'files.key as fileUri', 'files.originalName as name', 'files.size'])
+        .where('questionFiles.questionId', 'in', ids)
+        .orderBy('questionFiles.sort')
+        .execute()
+    : [];
+  return rows.map((r) => ({
+    ...toQuestion(r),
+    files: files.filter((f) => f.questionId === r.id).map(({ fileUri, name, size }) => ({ fileUri, name, size: Number(size) })),
+  }));
+}
+
 export async function findQuestion(db: Db, id: number) {
   const r = await base(db).where('q.id', '=', id).executeTakeFirst();
-  return r && toQuestion(r);
+  return r && (await withFiles(db, [r]))[0];
 }
 
 export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number | null | undefined) {
@@ -49,7 +66,7 @@ export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number 
   if (q.keyword) query = query.where(containsText('q.title', q.keyword));
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('q.competitionId', 'desc').orderBy('q.sort').orderBy('q.id').limit(q.limit).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toQuestion), total: Number(total) };
+  return { list: await withFiles(db, rows), total: Number(total) };
 }
 
 /** The answer's key and the scoring secret: server-side only. */

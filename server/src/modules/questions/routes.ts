@@ -55,6 +55,10 @@ export function questionRoutes(app: App, deps: Deps) {
     await service.remove(req.ctx, req.params.id);
     return ok(null, '赛题已删除');
   });
+  app.delete('/api/competition/question/:id/file', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: z.object({ fileUri: z.string().max(200) }) } }, async (req) => {
+    await service.removeFile(req.ctx, req.params.id, req.query.fileUri);
+    return ok(null, '数据文件已删除');
+  });
   app.post('/api/competition/question/:id/answer', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
     const max = deps.config.answerMaxBytes;

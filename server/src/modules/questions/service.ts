@@ -120,6 +120,16 @@ export async function remove(ctx: Ctx, id: number) {
   await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...strip(before), content: undefined } });
 }
 
+/** Removes one of a question's public data files. */
+export async function removeFile(ctx: Ctx, id: number, fileUri: string) {
+  const q = await managedQuestion(ctx, id);
+  if (!q.files.some((f) => f.fileUri === fileUri)) throw notFound('数据文件不存在');
+  await ctx.db.deleteFrom('questionFiles').where('questionId', '=', id).where('fileKey', '=', fileUri).execute();
+  await ctx.db.deleteFrom('files').where('key', '=', fileUri).execute();
+  await ctx.storage.delete(fileUri);
+  await writeAudit(ctx, { action: 'question.file.delete', entity: 'question', entityId: id, before: { fileUri } });
+}
+
 async function dropAnswer(ctx: Ctx, key: string) {
   await ctx.db.deleteFrom('files').where('key', '=', key).execute();
   await ctx.storage.delete(key);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
-import { extensionOf, presetOpen, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
+import { ACTION_CODES, extensionOf, formatSize, presetOpen, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
@@ -61,30 +61,37 @@ export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, me
   const fileName = (meta.filename ?? meta.name ?? '').trim();
   if (!Number.isInteger(questionId) || questionId <= 0) throw badRequest('请指定赛题');
   if (!fileName) throw badRequest('请指定文件名');
-  const w = await worksContext(ctx, ctx.actor!.userId, questionId);
-  if (!w.open) throw conflict('不在提交作品的时间内');
   const size = Number(uploadLength);
   if (!Number.isInteger(size) || size <= 0) throw badRequest('文件为空或大小未知');
+  if (meta.sha256 && !/^[0-9a-f]{64}$/.test(meta.sha256)) throw badRequest('文件校验值格式不正确');
+  const row = { uploadId: randomBytes(16).toString('hex'), questionId, userId: ctx.actor!.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() };
+  if (meta.kind === 'data') {
+    // A question's public data file, uploaded by an organiser of its competition: any type, a large limit.
+    const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
+    if (!question || !ctx.actor!.permissions.has(ACTION_CODES.competitionEdit)) throw notFound('赛题不存在');
+    await manageable(ctx, question.competitionId);
+    if (size > ctx.config.dataMaxBytes) throw new AppError(413, `数据文件不能超过${formatSize(ctx.config.dataMaxBytes)}`);
+    await ctx.db.insertInto('workUploads').values({ ...row, kind: 'data', competitionId: question.competitionId, teamId: null }).execute();
+    return row.uploadId;
+  }
+  const w = await worksContext(ctx, ctx.actor!.userId, questionId);
+  if (!w.open) throw conflict('不在提交作品的时间内');
   if (size > w.maxBytes) throw new AppError(413, `作品不能超过${w.worksMaxMb}MB`);
   if (!w.types.includes(extensionOf(fileName))) throw badRequest(`只能提交以下格式的作品：${w.types.join('、')}`);
-  if (meta.sha256 && !/^[0-9a-f]{64}$/.test(meta.sha256)) throw badRequest('文件校验值格式不正确');
-  const uploadId = randomBytes(16).toString('hex');
-  await ctx.db
-    .insertInto('workUploads')
-    .values({ uploadId, competitionId: w.competitionId, questionId, teamId: w.teamId, userId: ctx.actor!.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() })
-    .execute();
-  return uploadId;
+  await ctx.db.insertInto('workUploads').values({ ...row, kind: 'works', competitionId: w.competitionId, teamId: w.teamId }).execute();
+  return row.uploadId;
 }
 
-/** Only a member of the uploading team may resume, inspect or cancel an upload. */
+/** Only the uploading team (for a data file: its uploader) may resume, inspect or cancel an upload. */
 export async function assertUploadOwner(ctx: Ctx, uploadId: string) {
   const row = await ctx.db
     .selectFrom('workUploads as u')
-    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor!.userId))
-    .select('u.uploadId')
+    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor!.userId))
+    .select(['u.userId', 'u.kind', 'm.userId as memberId'])
     .where('u.uploadId', '=', uploadId)
     .executeTakeFirst();
-  if (!row) throw notFound('上传不存在或已过期');
+  const allowed = row && (row.kind === 'data' ? row.userId === ctx.actor!.userId : row.memberId !== null);
+  if (!allowed) throw notFound('上传不存在或已过期');
 }
 
 export class DeadlinePassed extends Error {}
@@ -104,7 +111,7 @@ export async function finishUpload(deps: Deps, uploadId: string) {
     await fs.promises.rm(`${tusFile}.json`, { force: true });
     await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
   };
-  if (!preset || !presetOpen(preset, completedAt)) {
+  if (u.kind !== 'data' && (!preset || !presetOpen(preset, completedAt))) {
     await discard();
     throw new DeadlinePassed('提交截止时间已过，本次上传未被接收；此前提交的版本不受影响');
   }
@@ -115,18 +122,24 @@ export async function finishUpload(deps: Deps, uploadId: string) {
     await discard();
     throw badRequest('文件校验失败，上传的内容与原文件不一致，请重新上传');
   }
-  const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: 'works', maxBytes: Number(u.size) });
+  const data = u.kind === 'data';
+  const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: data ? 'question-data' : 'works', maxBytes: Number(u.size) });
   const t = completedAt.toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    const last = await trx.selectFrom('works').select((eb) => eb.fn.max('version').as('v')).where('teamId', '=', u.teamId).where('questionId', '=', u.questionId).executeTakeFirst();
     await trx
       .insertInto('files')
-      .values({ key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: 'private', purpose: 'works', createdAt: t })
+      .values({ key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: data ? 'public' : 'private', purpose: data ? 'questionData' : 'works', createdAt: t })
       .execute();
-    await trx
-      .insertInto('works')
-      .values({ competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId, userId: u.userId, version: Number(last?.v ?? 0) + 1, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t })
-      .execute();
+    if (data) {
+      const last = await trx.selectFrom('questionFiles').select((eb) => eb.fn.max('sort').as('s')).where('questionId', '=', u.questionId).executeTakeFirst();
+      await trx.insertInto('questionFiles').values({ questionId: u.questionId, fileKey: stored.key, sort: Number(last?.s ?? -1) + 1 }).execute();
+    } else {
+      const last = await trx.selectFrom('works').select((eb) => eb.fn.max('version').as('v')).where('teamId', '=', u.teamId!).where('questionId', '=', u.questionId).executeTakeFirst();
+      await trx
+        .insertInto('works')
+        .values({ competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, version: Number(last?.v ?? 0) + 1, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t })
+        .execute();
+    }
     await trx.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
   });
   await fs.promises.rm(tusFile, { force: true });

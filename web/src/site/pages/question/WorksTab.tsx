@@ -3,24 +3,14 @@ import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { Upload as TusUpload } from 'tus-js-client';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
 import { goLogin, http } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
-import { uploadHeaders } from '../../../common/upload.ts';
+import { resumableUpload } from '../../../common/tusUpload.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
-
-/** Files up to this size get a checksum computed in the browser, which the server verifies. */
-const HASH_LIMIT = 100 * 1024 * 1024;
-
-async function sha256(file: File): Promise<string | undefined> {
-  if (file.size > HASH_LIMIT || !crypto.subtle) return undefined;
-  const digest = await crypto.subtle.digest('SHA-256', await file.arrayBuffer());
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** `competition/:id/works`: resumable uploads of the team's works for the chosen question, and its versions. */
 export default function WorksTab() {
@@ -46,35 +36,18 @@ export default function WorksTab() {
     if (!r.types.includes(ext)) return void message.error(`只能提交以下格式的作品：${r.types.join('、')}`);
     if (file.size > r.maxBytes) return void message.error(`作品不能超过${formatSize(r.maxBytes)}`);
     setProgress({ name: file.name, percent: 0 });
-    const checksum = await sha256(file);
-    const upload = new TusUpload(file, {
-      endpoint: '/api/review/works/upload',
-      chunkSize: 5 * 1024 * 1024,
-      retryDelays: [0, 1000, 3000, 5000, 10000],
-      headers: uploadHeaders(),
-      metadata: { questionId: String(questionId), filename: file.name, ...(checksum ? { sha256: checksum } : {}) },
-      onProgress: (sent, total) => setProgress({ name: file.name, percent: Math.floor((sent / total) * 100) }),
-      onError: (err) => {
-        const body = (err as { originalResponse?: { getBody(): string } }).originalResponse?.getBody();
-        let text = body;
-        try {
-          text = (JSON.parse(body ?? '') as { message?: string }).message ?? body;
-        } catch {
-          // tus answers some errors in plain text
-        }
-        void message.error(text?.trim() || '上传失败，请重试', 8);
+    await resumableUpload(file, { questionId: String(questionId) }, {
+      progress: (percent) => setProgress({ name: file.name, percent }),
+      error: (text) => {
+        void message.error(text, 8);
         setProgress(null);
       },
-      onSuccess: () => {
+      success: () => {
         void message.success('作品已提交');
         setProgress(null);
         void client.invalidateQueries({ queryKey: ['works', questionId] });
       },
     });
-    // An upload of the same file that was cut off resumes where it stopped.
-    const previous = await upload.findPreviousUploads();
-    if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
-    upload.start();
   }
 
   return (

@@ -1,12 +1,14 @@
-import { ACTION_CODES, METRICS, METRIC_NAMES, type ManagedQuestion, type QuestionBody } from '@contest/shared';
+import { ACTION_CODES, METRICS, METRIC_NAMES, formatSize, type ManagedQuestion, type QuestionBody } from '@contest/shared';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Tag, Upload } from 'antd';
-import { useState } from 'react';
+import { App, Button, Col, Form, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Upload } from 'antd';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../../common/auth.ts';
+import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { http } from '../../../../common/http.ts';
+import { resumableUpload } from '../../../../common/tusUpload.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
@@ -78,6 +80,80 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
   );
 }
 
+/** A question's public data files: resumable uploads of any size, with progress, and deletion. */
+function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onClose: () => void }) {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const key = competitionKey(question.competitionId, 'questions');
+  const { data } = useQuery({ queryKey: key, queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${question.competitionId}`) });
+  const files = data?.find((q) => q.id === question.id)?.files ?? question.files;
+  const reload = () => client.invalidateQueries({ queryKey: key });
+  return (
+    <Modal title={`数据文件：${question.title}`} open onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} width={720}>
+      <input
+        ref={input}
+        type="file"
+        hidden
+        data-testid="data-input"
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          setProgress(0);
+          void resumableUpload(file, { kind: 'data', questionId: String(question.id) }, {
+            progress: setProgress,
+            error: (text) => {
+              void message.error(text, 8);
+              setProgress(null);
+            },
+            success: () => {
+              void message.success('数据文件已上传');
+              setProgress(null);
+              void reload();
+            },
+          });
+        }}
+      />
+      <Button icon={<UploadOutlined />} disabled={progress !== null} onClick={() => input.current?.click()}>
+        上传数据文件（可断点续传）
+      </Button>
+      {progress !== null && <Progress percent={progress} status="active" />}
+      <Table
+        rowKey="fileUri"
+        size="small"
+        style={{ marginTop: 16 }}
+        dataSource={files}
+        pagination={false}
+        locale={{ emptyText: '暂无数据文件' }}
+        columns={[
+          { title: '文件', render: (_, f) => <a href={fileUrl(f.fileUri)} target="_blank" rel="noopener noreferrer">{f.name}</a> },
+          { title: '大小', width: 120, render: (_, f) => formatSize(f.size) },
+          {
+            title: '操作',
+            width: 80,
+            render: (_, f) => (
+              <a
+                onClick={() =>
+                  confirm(`确定删除数据文件“${f.name}”吗？`, async () => {
+                    await http.delete(`/api/competition/question/${question.id}/file`, { params: { fileUri: f.fileUri } });
+                    void message.success('数据文件已删除');
+                    await reload();
+                  }, { danger: true })
+                }
+              >
+                删除
+              </a>
+            ),
+          },
+        ]}
+      />
+    </Modal>
+  );
+}
+
 /** A competition's questions: statement, evaluation setting, hidden answer file, review and the private board. */
 export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const { message } = App.useApp();
@@ -87,6 +163,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const editable = perms.has(ACTION_CODES.competitionEdit);
   const reviewer = perms.has(ACTION_CODES.questionReview);
   const [editing, setEditing] = useState<ManagedQuestion | null | undefined>(undefined);
+  const [dataOf, setDataOf] = useState<ManagedQuestion | null>(null);
   const key = competitionKey(competitionId, 'questions');
   const questions = useQuery({ queryKey: key, queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${competitionId}`) });
   const reload = () => client.invalidateQueries({ queryKey: key });
@@ -118,6 +195,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
             render: (_, q) => (
               <Space wrap>
                 {editable && <a onClick={() => setEditing(q)}>编辑</a>}
+                {editable && <a onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</a>}
                 <Link to={`/question/work/${q.id}`}>作品</Link>
                 {editable && q.evaluation && (
                   <Upload
@@ -186,6 +264,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
           },
         ]}
       />
+      {dataOf && <DataFilesModal question={dataOf} onClose={() => setDataOf(null)} />}
       {editing !== undefined && <QuestionModal competitionId={competitionId} question={editing} onClose={() => setEditing(undefined)} />}
     </>
   );
