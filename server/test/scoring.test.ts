@@ -95,6 +95,21 @@ describe('public and private scores', () => {
     expect(picked('question-43')).not.toBe(picked('question-42'));
   });
 
+  it('scores 1,000,000 rows streamed from a generator, never holding the file', async () => {
+    // Both files are produced a thousand lines at a time; the engine reads them the same way.
+    function* rows(n: number, err: number) {
+      yield 'id,y\n';
+      for (let i = 0; i < n; i += 1000) {
+        let chunk = '';
+        for (let j = i; j < Math.min(n, i + 1000); j++) chunk += `r${j},${(j % 10) + err}\n`;
+        yield chunk;
+      }
+    }
+    const e = ev('rmse', { publicShare: 0.3 });
+    const answers = await loadAnswers(Readable.from(rows(1_000_000, 0)), e);
+    expect(await scoreSubmission(Readable.from(rows(1_000_000, 2)), answers, e)).toEqual({ publicScore: 2, privateScore: 2, rows: 1_000_000 });
+  }, 120_000);
+
   it('scores a large file the same whatever the chunking', async () => {
     const rows = Array.from({ length: 20000 }, (_, i) => [`"id ${i}"`, (i % 97) / 97]);
     const e = ev('rmse', { publicShare: 0.5 });

@@ -13,7 +13,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { enqueue, registerJob } from '../../jobs/runner.ts';
 import { CsvError } from '../../scoring/csv.ts';
-import { loadAnswers, scoreSubmission } from '../../scoring/score.ts';
+import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable, readable } from '../competitions/service.ts';
@@ -187,6 +187,20 @@ export async function publish(ctx: Ctx, questionId: number, published: boolean) 
   await ctx.db.updateTable('questions').set({ leaderboardPublished: published ? 1 : 0 }).where('id', '=', questionId).execute();
 }
 
+/** The answers of the last questions scored, so a burst of submissions reads a large answer file once. */
+const answersCache = new Map<string, Promise<Answers>>();
+function cachedAnswers(deps: Deps, key: string, ev: Evaluation): Promise<Answers> {
+  const id = JSON.stringify([key, ev]);
+  let hit = answersCache.get(id);
+  if (!hit) {
+    hit = deps.storage.get(key).then((stream) => loadAnswers(stream, ev));
+    hit.catch(() => answersCache.delete(id));
+    answersCache.set(id, hit);
+    while (answersCache.size > 2) answersCache.delete(answersCache.keys().next().value!);
+  }
+  return hit;
+}
+
 /** Scores one submission; a file the engine refuses ends as failed with its reasons, which is not a job failure. */
 async function scoreJob(deps: Deps, payload: unknown) {
   const { submissionId } = payload as { submissionId: number };
@@ -195,8 +209,8 @@ async function scoreJob(deps: Deps, payload: unknown) {
   const q = await scoringQuestion(deps, s.questionId);
   if (!q?.answerKey || !q.metric) throw new Error('question has no answer or metric');
   await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', s.id).execute();
-  const ev = { metric: q.metric as Metric, idColumn: q.idColumn!, targetColumn: q.targetColumn!, publicShare: q.publicPercent! / 100, salt: q.salt! };
-  const answers = await loadAnswers(await deps.storage.get(q.answerKey), ev);
+  const ev: Evaluation = { metric: q.metric as Metric, idColumn: q.idColumn!, targetColumn: q.targetColumn!, publicShare: q.publicPercent! / 100, salt: q.salt! };
+  const answers = await cachedAnswers(deps, q.answerKey, ev);
   try {
     const result = await scoreSubmission(await deps.storage.get(s.fileKey), answers, ev);
     await deps.db
