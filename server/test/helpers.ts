@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, mainlandCheckDigit } from '@contest/shared';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuiltApp } from '../src/app.ts';
@@ -156,6 +156,9 @@ export const REG_FIELD_LIST = [
   { label: '手机号', name: 'tel', otherParams: { required: false } },
   { label: '地区', name: 'region', otherParams: { required: true } },
 ];
+
+/** A registration form that passes REG_FIELD_LIST, with a valid mainland ID number. */
+export const REG_INFO = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), tel: '13800138000', province: '广东省', city: '广州市' };
 
 /**
  * An online competition of the organiser's organisation, approved by the administrator, with its REG_SET preset

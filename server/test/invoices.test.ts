@@ -1,8 +1,6 @@
-import { mainlandCheckDigit } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, PDF, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, DATABASES, PDF, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
-const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), province: '广东省', city: '广州市' };
 const COMPANY = { kind: 'company', name: '某某科技有限公司', taxNo: '91440101MA5CXXXX0X'.replace(/X/g, '1'), bank: '工商银行广州分行', bankAccount: '3602000000000000000', address: '广州市天河区', phone: '020-12345678' };
 
 describe.each(DATABASES)('invoices on %s', (kind) => {

@@ -1,11 +1,10 @@
 import net from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
-import { mainlandCheckDigit } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alipayNotification, simulatorKeys, wechatNotification, type SimulatorKeys } from '../src/payments/simulator.ts';
 import { rsa2Sign, signContent } from '../src/payments/alipay.ts';
 import { encryptResource, rsaSign, responseMessage } from '../src/payments/wechat.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -16,7 +15,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), tel: '13800138000', province: '广东省', city: '广州市' };
 
 describe.each(DATABASES)('payments on %s', (kind) => {
   let t: TestApp;

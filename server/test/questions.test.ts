@@ -1,8 +1,6 @@
-import { mainlandCheckDigit } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, PDF, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, DATABASES, PDF, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
-const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), province: '广东省', city: '广州市' };
 const EVAL = { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 };
 const ANSWER = ['id,label', ...Array.from({ length: 50 }, (_, i) => `u${i},${i % 2}`)].join('\n');
 

@@ -1,10 +1,8 @@
-import { mainlandCheckDigit } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, runDueJobs } from '../src/jobs/runner.ts';
 import { beijingDay } from '../src/modules/tests/service.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
-const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), province: '广东省', city: '广州市' };
 const IDS = Array.from({ length: 40 }, (_, i) => `u${i}`);
 const TRUTH = IDS.map((_, i) => (i * 3) % 10);
 const ANSWER = ['id,y', ...IDS.map((id, i) => `${id},${TRUTH[i]}`)].join('\n');
@@ -171,6 +169,16 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(body(third).message).toBe('最多选择2个提交作为最终结果');
     expect(((await mine(a.leader)).list as { selected: boolean }[]).filter((x) => x.selected)).toHaveLength(2);
     await org.put(`/api/review/test/publish/${questionId}`, { published: false });
+  });
+
+  it('keeps the final selection to two when three are picked at once', async () => {
+    const { leader } = await team();
+    for (const err of [1, 2, 3]) await submit(leader, prediction(err));
+    await runDueJobs(t.deps);
+    const ids = ((await mine(leader)).list as { id: number }[]).map((x) => x.id);
+    const results = await Promise.all(ids.map((id) => leader.put(`/api/review/test/select/${id}`, { selected: true })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 409]);
+    expect(((await mine(leader)).list as { selected: boolean }[]).filter((x) => x.selected)).toHaveLength(2);
   });
 
   it('lets the team read back its own prediction files and nobody else', async () => {

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mainlandCheckDigit } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
-const info = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), province: '广东省', city: '广州市' };
 const b64 = (v: string) => Buffer.from(v).toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };
 

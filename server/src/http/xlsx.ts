@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { contentDisposition } from '../modules/files/routes.ts';
+import { beijing } from '../time.ts';
 
 export interface Column<T> {
   header: string;
@@ -25,5 +26,5 @@ export async function sendXlsx<T>(reply: FastifyReply, fileName: string, sheet: 
 /** Times in exports read in Beijing time. */
 export function beijingTime(iso: string | null): string {
   if (!iso) return '';
-  return new Date(new Date(iso).getTime() + 8 * 3600_000).toISOString().replace('T', ' ').slice(0, 19);
+  return beijing(new Date(iso)).replace('T', ' ');
 }

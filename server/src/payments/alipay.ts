@@ -1,4 +1,5 @@
 import { createSign, createVerify } from 'node:crypto';
+import { beijing } from '../time.ts';
 
 /**
  * Alipay open platform, RSA2: requests are signed with the merchant's application private key over the sorted
@@ -32,7 +33,7 @@ export function rsa2Verify(content: string, signature: string, publicKey: string
 
 /** Alipay's timestamp format, in Beijing time. */
 export function alipayTimestamp(d: Date): string {
-  return new Date(d.getTime() + 8 * 3600_000).toISOString().replace('T', ' ').slice(0, 19);
+  return beijing(d).replace('T', ' ');
 }
 
 /** `alipay.trade.precreate`: asks Alipay for the QR code the payer scans. Returns the QR content. */

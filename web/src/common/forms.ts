@@ -34,3 +34,6 @@ export function sameAsRule(field: string) {
     },
   });
 }
+
+/** Select options from a code-to-text table (statuses, methods). */
+export const textOptions = (texts: Record<number, string>) => Object.entries(texts).map(([value, label]) => ({ value: Number(value), label }));

@@ -29,3 +29,4 @@ export const pageQuery = z.object({
 export type PageQuery = z.infer<typeof pageQuery>;
 
 export const idParam = z.object({ id: z.coerce.number().int().positive('编号须为正整数') });
+export const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });

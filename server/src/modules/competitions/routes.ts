@@ -1,15 +1,4 @@
-import {
-  ACTION_CODES,
-  activeStageId,
-  auditReplyQuery,
-  competitionBody,
-  idParam,
-  manageListQuery,
-  presetBody,
-  publicListQuery,
-  stageBody,
-} from '@contest/shared';
-import { z } from 'zod';
+import { ACTION_CODES, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBody, publicListQuery, stageBody } from '@contest/shared';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { notFound } from '../../http/errors.ts';
@@ -19,7 +8,6 @@ import * as service from './service.ts';
 
 const EDIT = perm(ACTION_CODES.competitionEdit);
 const AUDIT = perm(ACTION_CODES.competitionAudit);
-const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
 
 export function competitionRoutes(app: App) {
   const tags = ['competition'];

@@ -26,6 +26,9 @@ export function seesAll(ctx: Ctx) {
   return Boolean(ctx.actor?.permissions.has(ACTION_CODES.competitionAudit));
 }
 
+/** Drops the organisation id that scoping needed from what goes back to the browser. */
+export const withoutOrg = <T extends { orgId: number }>({ orgId: _org, ...rest }: T): Omit<T, 'orgId'> => rest;
+
 /** A competition the caller may manage; another organisation's answers as missing. */
 export async function manageable(ctx: Ctx, id: number): Promise<Competition> {
   const c = await repo.findCompetition(ctx.db, id, ctx.clock.now());

@@ -12,7 +12,7 @@ import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { seesAll } from '../competitions/service.ts';
+import { seesAll, withoutOrg } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { teamOrder } from '../orders/service.ts';
 import * as repo from './repo.ts';
@@ -117,16 +117,14 @@ export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
   }
 }
 
-const strip = <T extends { orgId: number }>({ orgId: _o, ...rest }: T) => rest;
-
 export async function listPerson(ctx: Ctx, q: InvoiceListQuery) {
   const { list, total } = await repo.listInvoices(ctx.db, q, { userId: ctx.actor!.userId });
-  return { list: list.map(strip), total };
+  return { list: list.map(withoutOrg), total };
 }
 
 export async function listManage(ctx: Ctx, q: InvoiceListQuery) {
   const { list, total } = await repo.listInvoices(ctx.db, q, seesAll(ctx) ? {} : { orgId: ctx.actor!.orgId }, q.export ? 10_000 : q.limit);
-  return { list: list.map(strip), total };
+  return { list: list.map(withoutOrg), total };
 }
 
 async function managed(ctx: Ctx, id: number) {
@@ -142,7 +140,7 @@ export async function issue(ctx: Ctx, id: number, body: { invoiceNo: string; fil
   if (!(await repo.decide(ctx.db, id, { status: INVOICE_STATUS.issued, invoiceNo: body.invoiceNo, fileKey: body.fileUri, issuedAt: now, updatedAt: now }))) {
     throw conflict('该发票申请已处理');
   }
-  await writeAudit(ctx, { action: 'invoice.issue', entity: 'invoice', entityId: id, before: strip(before), after: body });
+  await writeAudit(ctx, { action: 'invoice.issue', entity: 'invoice', entityId: id, before: withoutOrg(before), after: body });
 }
 
 export async function reject(ctx: Ctx, id: number, reason: string) {
@@ -150,7 +148,7 @@ export async function reject(ctx: Ctx, id: number, reason: string) {
   if (!(await repo.decide(ctx.db, id, { status: INVOICE_STATUS.rejected, reason, updatedAt: ctx.clock.now().toISOString() }))) {
     throw conflict('该发票申请已处理');
   }
-  await writeAudit(ctx, { action: 'invoice.reject', entity: 'invoice', entityId: id, before: strip(before), after: { reason } });
+  await writeAudit(ctx, { action: 'invoice.reject', entity: 'invoice', entityId: id, before: withoutOrg(before), after: { reason } });
 }
 
 // The applicant may read the invoice issued to them, and finance of the competition's organisation.

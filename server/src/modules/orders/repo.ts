@@ -96,6 +96,14 @@ export async function transition(db: Db, id: number, from: number, values: Updat
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Marks paid those of `ids` that are unpaid (and, with `orgId`, of that organisation's competitions); returns them. */
+export async function payUnpaid(db: Db, ids: number[], orgId: number | null | undefined, values: Updateable<OrdersTable>): Promise<number[]> {
+  let q = db.updateTable('orders').set(values).where('id', 'in', ids).where('payStatus', '=', PAY_STATUS.unpaid);
+  if (orgId !== undefined) q = q.where('competitionId', 'in', (eb) => eb.selectFrom('competitions').select('id').where('orgId', '=', orgId ?? -1));
+  const rows = await q.returning('id').execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
 export async function closeExpired(db: Db, createdBefore: string, now: string): Promise<number> {
   const r = await db
     .updateTable('orders')

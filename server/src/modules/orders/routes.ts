@@ -4,6 +4,7 @@ import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { withoutOrg } from '../competitions/service.ts';
 import * as service from './service.ts';
 
 const MENU = perm('order:order:menu');
@@ -25,27 +26,25 @@ const EXPORT_COLUMNS: Column<Order>[] = [
   { header: '退款原因', value: (o) => o.refundReason, width: 24 },
 ];
 
-const strip = <T extends { orgId: number }>({ orgId: _o, ...rest }: T) => rest;
-
 export function orderRoutes(app: App) {
   const tags = ['order'];
 
   app.get('/api/order/person/page', { config: { rule: USER }, schema: { tags, querystring: orderListQuery } }, async (req) => {
     const { list, total } = await service.listPerson(req.ctx, req.query);
-    return page(list.map(strip), total, req.query);
+    return page(list.map(withoutOrg), total, req.query);
   });
   app.get('/api/order/list', { config: { rule: MENU }, schema: { tags, querystring: orderListQuery } }, async (req, reply) => {
     const q = req.query.export ? { ...req.query, page: 1, limit: 10_000 } : req.query;
     const { list, total } = await service.listManage(req.ctx, q);
-    if (req.query.export) return sendXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, list.map(strip));
-    return page(list.map(strip), total, req.query);
+    if (req.query.export) return sendXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, list.map(withoutOrg));
+    return page(list.map(withoutOrg), total, req.query);
   });
   app.put('/api/order/batch/payment', { config: { rule: EDIT }, schema: { tags, body: batchPaymentBody } }, async (req) => {
     const result = await service.batchPayment(req.ctx, req.body);
     return ok(result, `已确认${result.paid.length}个订单缴费${result.skipped.length ? `，${result.skipped.length}个订单不是待支付状态，已跳过` : ''}`);
   });
   app.get('/api/order/getOrderByTeamNo/:teamNo', { config: { rule: USER }, schema: { tags, params: z.object({ teamNo: z.string().max(30) }) } }, async (req) =>
-    ok(strip(await service.byTeamNo(req.ctx, req.params.teamNo))),
+    ok(withoutOrg(await service.byTeamNo(req.ctx, req.params.teamNo))),
   );
   app.post('/api/order/team/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.reopen(req.ctx, req.params.id), '订单已创建'));
   app.put('/api/order/close/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => {
@@ -64,5 +63,5 @@ export function orderRoutes(app: App) {
     await service.refund(req.ctx, req.params.id, req.body.reason);
     return ok(null, '已退款');
   });
-  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(strip(await service.readableOrder(req.ctx, req.params.id))));
+  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(withoutOrg(await service.readableOrder(req.ctx, req.params.id))));
 }

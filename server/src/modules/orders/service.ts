@@ -7,15 +7,12 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { seesAll } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
+import { beijing } from '../../time.ts';
 import * as repo from './repo.ts';
-
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** Order numbers read as the time they were made (Beijing time) plus six random digits, as gateways expect. */
 export function newOrderNo(now: Date): string {
-  const t = new Date(now.getTime() + 8 * 3600_000);
-  const stamp = `${t.getUTCFullYear()}${pad(t.getUTCMonth() + 1)}${pad(t.getUTCDate())}${pad(t.getUTCHours())}${pad(t.getUTCMinutes())}${pad(t.getUTCSeconds())}`;
-  return `${stamp}${pad(randomInt(1_000_000), 6)}`;
+  return `${beijing(now).replace(/\D/g, '')}${String(randomInt(1_000_000)).padStart(6, '0')}`;
 }
 
 /** Opens the team's order for the competition's fee; the partial unique index keeps it to one open order. */
@@ -130,15 +127,12 @@ export async function refund(ctx: Ctx, id: number, reason: string) {
 export async function batchPayment(ctx: Ctx, body: { ids: number[]; payerOrg: string; voucher: string }) {
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   const now = ctx.clock.now().toISOString();
-  const paid: number[] = [];
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const id of [...new Set(body.ids)]) {
-      const order = await repo.findOrder(trx, id);
-      if (!order || (!seesAll(ctx) && order.orgId !== ctx.actor!.orgId)) continue;
-      const values = { payStatus: PAY_STATUS.paid, payMethod: 3, payerOrg: body.payerOrg, voucher: body.voucher, paidAt: now, updatedAt: now };
-      if (await repo.transition(trx, id, PAY_STATUS.unpaid, values)) paid.push(id);
-    }
-    await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids: paid, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
+  const values = { payStatus: PAY_STATUS.paid, payMethod: 3, payerOrg: body.payerOrg, voucher: body.voucher, paidAt: now, updatedAt: now };
+  const paid = await ctx.db.transaction().execute(async (trx) => {
+    // One conditional UPDATE: only the unpaid orders among the ids, of the caller's organisation unless the platform.
+    const ids = await repo.payUnpaid(trx, [...new Set(body.ids)], seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null), values);
+    await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
+    return ids;
   });
   return { paid, skipped: body.ids.filter((id) => !paid.includes(id)) };
 }

@@ -1,4 +1,4 @@
-import { ACTION_CODES, creatorBody, idParam, questionBody, questionPageQuery, reviewBody } from '@contest/shared';
+import { ACTION_CODES, competitionIdParam, creatorBody, idParam, questionBody, questionPageQuery, reviewBody } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -11,7 +11,6 @@ import * as service from './service.ts';
 
 const MENU = perm('competition:competition:menu');
 const EDIT = perm(ACTION_CODES.competitionEdit);
-const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
 
 export function questionRoutes(app: App, deps: Deps) {
   const tags = ['question'];

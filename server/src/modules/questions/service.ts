@@ -8,10 +8,8 @@ import { CsvError } from '../../scoring/csv.ts';
 import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable, seesAll } from '../competitions/service.ts';
+import { manageable, seesAll, withoutOrg } from '../competitions/service.ts';
 import * as repo from './repo.ts';
-
-const strip = <T extends { orgId: number }>({ orgId: _o, ...rest }: T) => rest;
 
 /** A question of a competition the caller manages (reviewers of the platform see every one). */
 async function managedQuestion(ctx: Ctx, id: number) {
@@ -21,17 +19,17 @@ async function managedQuestion(ctx: Ctx, id: number) {
   return q;
 }
 
-export const check = async (ctx: Ctx, id: number) => strip(await managedQuestion(ctx, id));
+export const check = async (ctx: Ctx, id: number) => withoutOrg(await managedQuestion(ctx, id));
 
 export async function page(ctx: Ctx, q: QuestionPageQuery) {
   const reviewer = ctx.actor?.permissions.has(ACTION_CODES.questionReview) || seesAll(ctx);
   const { list, total } = await repo.listQuestions(ctx.db, q, reviewer ? undefined : (ctx.actor!.orgId ?? null));
-  return { list: list.map(strip), total };
+  return { list: list.map(withoutOrg), total };
 }
 
 export async function listOfCompetition(ctx: Ctx, competitionId: number) {
   await manageable(ctx, competitionId);
-  return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, undefined)).list.map(strip);
+  return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, undefined)).list.map(withoutOrg);
 }
 
 const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
@@ -92,7 +90,7 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
     .set({ title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() })
     .where('id', '=', id)
     .execute();
-  await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...strip(before), content: undefined }, after: { ...body, content: undefined } });
+  await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined }, after: { ...body, content: undefined } });
 }
 
 export async function setCreator(ctx: Ctx, id: number, creatorId: number) {
@@ -117,7 +115,7 @@ export async function remove(ctx: Ctx, id: number) {
   const secrets = await repo.findScoringSecrets(ctx.db, id);
   await ctx.db.deleteFrom('questions').where('id', '=', id).execute();
   if (secrets?.answerKey) await dropAnswer(ctx, secrets.answerKey);
-  await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...strip(before), content: undefined } });
+  await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined } });
 }
 
 /** Removes one of a question's public data files. */

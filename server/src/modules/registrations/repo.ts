@@ -79,8 +79,9 @@ export async function findRegisterOfTeam(db: Db, teamId: number) {
   return row && (await withAttachments(db, [row]))[0];
 }
 
-export async function listRegisters(db: Db, q: RegisterListQuery, orgId: number | null | undefined, max = q.limit) {
+export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: number }, orgId: number | null | undefined, max = q.limit) {
   let query = base(db);
+  if (q.teamId) query = query.where('r.teamId', '=', q.teamId);
   if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
   if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('r.status', '=', q.status);

@@ -1,5 +1,4 @@
-import { PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, attachmentsQuery, idParam, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
-import { z } from 'zod';
+import { attachmentsQuery, competitionIdParam, idParam, PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
@@ -7,7 +6,6 @@ import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 
 const MENU = perm('payment:register:menu');
-const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
 
 const EXPORT_COLUMNS: Column<Register>[] = [
   { header: '报名编号', value: (r) => r.id, width: 10 },

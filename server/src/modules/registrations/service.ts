@@ -2,7 +2,7 @@ import { ACTION_CODES, REGISTER_STATUS, type RegisterListQuery } from '@contest/
 import type { Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable, seesAll } from '../competitions/service.ts';
+import { manageable, seesAll, withoutOrg } from '../competitions/service.ts';
 import { grantPrivateReads } from '../files/service.ts';
 import { readableTeam } from '../teams/service.ts';
 import * as repo from './repo.ts';
@@ -25,8 +25,7 @@ export async function detail(ctx: Ctx, id: number) {
   const team = await readableTeam(ctx, register.teamId).catch(() => {
     throw notFound('报名不存在');
   });
-  const { orgId: _org, ...rest } = register;
-  return { ...rest, team, flows: await repo.listFlows(ctx.db, id) };
+  return { ...withoutOrg(register), team, flows: await repo.listFlows(ctx.db, id) };
 }
 
 /** The caller's registration in a competition, or null. */
@@ -35,8 +34,7 @@ export async function mine(ctx: Ctx, competitionId: number) {
   if (!team) return null;
   const register = await repo.findRegisterOfTeam(ctx.db, team.teamId);
   if (!register) return null;
-  const { orgId: _org, ...rest } = register;
-  return { ...rest, flows: await repo.listFlows(ctx.db, register.id) };
+  return { ...withoutOrg(register), flows: await repo.listFlows(ctx.db, register.id) };
 }
 
 /** Approves or rejects a pending registration; every step is recorded in the flow and the audit log. */
@@ -57,10 +55,8 @@ export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', r
 /** The attachments of a competition's registrations (one team's with `teamId`). */
 export async function attachments(ctx: Ctx, competitionId: number, teamId: number | undefined) {
   await manageable(ctx, competitionId);
-  const { list } = await repo.listRegisters(ctx.db, { competitionId, page: 1, limit: EXPORT_MAX }, undefined, EXPORT_MAX);
-  return list
-    .filter((r) => teamId === undefined || r.teamId === teamId)
-    .flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));
+  const { list } = await repo.listRegisters(ctx.db, { competitionId, teamId, page: 1, limit: EXPORT_MAX }, undefined, EXPORT_MAX);
+  return list.flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));
 }
 
 // The team's members and the organisers of the competition may read a registration's attachments.

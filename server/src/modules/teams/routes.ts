@@ -1,21 +1,10 @@
-import {
-  agreeBody,
-  agreeQuery,
-  batchUpdateMemberBody,
-  choiceBody,
-  idParam,
-  invitationBody,
-  teamRegisterBody,
-  teamUpdateBody,
-  updateTeacherBody,
-} from '@contest/shared';
+import { agreeBody, agreeQuery, batchUpdateMemberBody, choiceBody, competitionIdParam, idParam, invitationBody, teamRegisterBody, teamUpdateBody, updateTeacherBody } from '@contest/shared';
 import { z } from 'zod';
 import { USER } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok } from '../../http/reply.ts';
 import * as service from './service.ts';
 
-const competitionIdParam = z.object({ competitionId: z.coerce.number().int().positive('编号须为正整数') });
 
 export function teamRoutes(app: App) {
   const tags = ['team'];

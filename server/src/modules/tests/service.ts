@@ -15,6 +15,7 @@ import { enqueue, registerJob } from '../../jobs/runner.ts';
 import { CsvError } from '../../scoring/csv.ts';
 import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
+import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable, readable } from '../competitions/service.ts';
 import { grantPrivateReads } from '../files/service.ts';
@@ -23,7 +24,7 @@ export const SCORE_JOB = 'test.score';
 
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
-  return new Date(now.getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+  return beijing(now).slice(0, 10);
 }
 
 async function scoringQuestion(ctx: Pick<Ctx, 'db'>, questionId: number) {
@@ -128,6 +129,8 @@ export async function select(ctx: Ctx, id: number, selected: boolean) {
   if (teamId !== row.teamId) throw notFound('提交记录不存在');
   if (selected && row.status !== TEST_STATUS.scored) throw conflict('只有已评分的提交可以作为最终结果');
   await ctx.db.transaction().execute(async (trx) => {
+    // Takes the team's row lock first, so two selections made at once are counted one after the other.
+    await trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', teamId).execute();
     await trx.updateTable('testSubmissions').set({ selected: selected ? 1 : 0 }).where('id', '=', id).execute();
     const { n } = await trx.selectFrom('testSubmissions').select((eb) => eb.fn.countAll<number>().as('n')).where('teamId', '=', teamId).where('questionId', '=', row.questionId).where('selected', '=', 1).executeTakeFirstOrThrow();
     if (Number(n) > MAX_SELECTED) throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);

@@ -146,20 +146,31 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   await fs.promises.rm(`${tusFile}.json`, { force: true });
 }
 
+/** Versions with `counts`: whether it is its team's last one (works completing after the deadline are refused). */
 const versions = (ctx: Pick<Ctx, 'db'>) =>
   ctx.db
     .selectFrom('works as w')
     .innerJoin('teams as t', 't.id', 'w.teamId')
     .innerJoin('users as u', 'u.id', 'w.userId')
-    .select(['w.id', 'w.competitionId', 'w.questionId', 'w.teamId', 't.teamNo', 't.name as teamName', 'w.version', 'w.fileKey', 'w.fileName', 'w.size', 'w.sha256', 'u.username', 'w.completedAt']);
+    .select((eb) => [
+      'w.id',
+      'w.competitionId',
+      'w.questionId',
+      'w.teamId',
+      't.teamNo',
+      't.name as teamName',
+      'w.version',
+      'w.fileKey',
+      'w.fileName',
+      'w.size',
+      'w.sha256',
+      'u.username',
+      'w.completedAt',
+      eb('w.version', '=', eb.selectFrom('works as last').select((l) => l.fn.max('last.version').as('v')).whereRef('last.teamId', '=', 'w.teamId').whereRef('last.questionId', '=', 'w.questionId')).as('counts'),
+    ]);
 type VersionRow = Awaited<ReturnType<ReturnType<typeof versions>['executeTakeFirstOrThrow']>>;
 
-/** Marks, per team, the last version completed before the deadline (works completing later are refused anyway). */
-function withCounts(rows: VersionRow[]): WorkVersion[] {
-  const latest = new Map<number, number>();
-  for (const r of rows) if ((latest.get(r.teamId) ?? 0) < r.version) latest.set(r.teamId, r.version);
-  return rows.map(({ fileKey, size, ...r }) => ({ ...r, fileUri: fileKey, size: Number(size), counts: latest.get(r.teamId) === r.version }));
-}
+const toVersion = ({ fileKey, size, counts, ...r }: VersionRow): WorkVersion => ({ ...r, fileUri: fileKey, size: Number(size), counts: Boolean(counts) });
 
 /** `GET /api/review/works/{questionId}?teamId`: a team's versions, for its members and the competition's organisers. */
 export async function teamVersions(ctx: Ctx, questionId: number, teamId: number | undefined) {
@@ -177,7 +188,7 @@ export async function teamVersions(ctx: Ctx, questionId: number, teamId: number 
     }
   }
   const rows = await versions(ctx).where('w.questionId', '=', questionId).where('w.teamId', '=', team).orderBy('w.version', 'desc').execute();
-  return withCounts(rows);
+  return rows.map(toVersion);
 }
 
 /** The back office's list of a question's works, every version, for its organisers. */
@@ -190,11 +201,9 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
   }
-  const all = withCounts(await versions(ctx).where('w.questionId', '=', questionId).execute());
-  const counted = new Set(all.filter((v) => v.counts).map((v) => v.id));
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('t.teamNo').orderBy('w.version', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(({ fileKey, size, ...r }) => ({ ...r, fileUri: fileKey, size: Number(size), counts: counted.has(r.id) })), total: Number(total) };
+  return { list: rows.map(toVersion), total: Number(total) };
 }
 
 // A work is read by its team and by the organisers of its competition (judges join with the review capability).

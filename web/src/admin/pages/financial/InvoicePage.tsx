@@ -1,6 +1,6 @@
 import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, fenToYuan, type Invoice, type Page } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
+import { App, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
@@ -10,7 +10,8 @@ import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { useCompetitionOptions } from '../../components/options.ts';
+import { textOptions } from '../../../common/forms.ts';
+import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
@@ -65,9 +66,7 @@ function IssueModal({ invoice, onDone, onClose }: { invoice: Invoice; onDone: ()
 export default function InvoicePage() {
   const { message } = App.useApp();
   const client = useQueryClient();
-  const perms = usePermissions();
-  const canEdit = perms.has(ACTION_CODES.invoiceEdit);
-  const competitions = useCompetitionOptions(perms.has('competition:competition:menu'));
+  const canEdit = usePermissions().has(ACTION_CODES.invoiceEdit);
   const [query, setQuery] = useState<Query>({ page: 1, limit: 20, status: INVOICE_STATUS.pending });
   const [issuing, setIssuing] = useState<Invoice | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
@@ -76,20 +75,11 @@ export default function InvoicePage() {
 
   return (
     <Card title="发票管理" extra={<ExportButton url="/api/invoice/list" query={{ ...query }} />}>
-      <Form layout="inline" style={{ marginBottom: 16 }} initialValues={{ status: query.status }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
-        {competitions.data && (
-          <Form.Item name="competitionId" label="竞赛">
-            <Select allowClear placeholder="全部竞赛" style={{ width: 220 }} options={competitions.data} showSearch optionFilterProp="label" />
-          </Form.Item>
-        )}
+      <FilterForm<Omit<Query, 'page' | 'limit'>> initialValues={{ status: query.status }} keywordPlaceholder="订单号、抬头、申请人或发票号" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
         <Form.Item name="status" label="状态">
-          <Select allowClear placeholder="全部" style={{ width: 110 }} options={Object.entries(INVOICE_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+          <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(INVOICE_STATUS_TEXT)} />
         </Form.Item>
-        <Form.Item name="keyword">
-          <Input allowClear placeholder="订单号、抬头、申请人或发票号" style={{ width: 220 }} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit">查询</Button>
-      </Form>
+      </FilterForm>
       <Table<Invoice>
         rowKey="id"
         loading={invoices.isLoading}

@@ -10,7 +10,8 @@ import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { useCompetitionOptions } from '../../components/options.ts';
+import { textOptions } from '../../../common/forms.ts';
+import { FilterForm } from '../../components/FilterForm.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
@@ -73,9 +74,7 @@ export default function OrderPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const client = useQueryClient();
-  const perms = usePermissions();
-  const canEdit = perms.has(ACTION_CODES.orderEdit);
-  const competitions = useCompetitionOptions(perms.has('competition:competition:menu'));
+  const canEdit = usePermissions().has(ACTION_CODES.orderEdit);
   const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
   const [selected, setSelected] = useState<number[]>([]);
   const [batch, setBatch] = useState(false);
@@ -97,23 +96,14 @@ export default function OrderPage() {
         </Space>
       }
     >
-      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
-        {competitions.data && (
-          <Form.Item name="competitionId" label="竞赛">
-            <Select allowClear placeholder="全部竞赛" style={{ width: 220 }} options={competitions.data} showSearch optionFilterProp="label" />
-          </Form.Item>
-        )}
+      <FilterForm<Omit<Query, 'page' | 'limit'>> keywordPlaceholder="订单号、队伍或下单人" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
         <Form.Item name="payStatus" label="状态">
-          <Select allowClear placeholder="全部" style={{ width: 110 }} options={Object.entries(PAY_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+          <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(PAY_STATUS_TEXT)} />
         </Form.Item>
         <Form.Item name="payMethod" label="支付方式">
-          <Select allowClear placeholder="全部" style={{ width: 130 }} options={Object.entries(PAY_METHOD_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+          <Select allowClear placeholder="全部" style={{ width: 130 }} options={textOptions(PAY_METHOD_TEXT)} />
         </Form.Item>
-        <Form.Item name="keyword">
-          <Input allowClear placeholder="订单号、队伍或下单人" style={{ width: 200 }} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit">查询</Button>
-      </Form>
+      </FilterForm>
       <Table<Order>
         rowKey="id"
         loading={orders.isLoading}

@@ -2,7 +2,7 @@ import { ACTION_CODES, PAYMENT_METHOD_MENUS, type PaymentConfigView } from '@con
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Spin, Switch, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
 import { http } from '../../../common/http.ts';
@@ -32,6 +32,12 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
   const menu = PAYMENT_METHOD_MENUS[method]!;
   const { data: view, isLoading } = useQuery({ queryKey: ['paymentConfig', method], queryFn: () => http.get<PaymentConfigView>(`/api/payment/config/${method}`) });
   const reload = () => client.invalidateQueries({ queryKey: ['paymentConfig', method] });
+  // After each save the form shows what was stored, with the secret inputs emptied again.
+  useEffect(() => {
+    if (!view) return;
+    form.resetFields();
+    form.setFieldsValue({ enable: view.enable, ...view.settings });
+  }, [view, form]);
   if (isLoading || !view) return <Spin />;
 
   async function save(values: Record<string, unknown>) {
@@ -60,7 +66,6 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
                 await http.post(`/api/payment/simulator/configure/${method}`);
                 void message.success('已填入支付模拟器的配置');
                 await reload();
-                form.resetFields();
               })
             }
           >
@@ -70,7 +75,7 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
       }
     >
       {view.updatedAt && <Typography.Paragraph type="secondary">最后修改：{formatMinute(view.updatedAt)}</Typography.Paragraph>}
-      <Form form={form} layout="vertical" onFinish={save} initialValues={{ enable: view.enable, ...view.settings }} disabled={!canEdit} key={view.updatedAt ?? 'new'}>
+      <Form form={form} layout="vertical" onFinish={save} initialValues={{ enable: view.enable, ...view.settings }} disabled={!canEdit}>
         <Form.Item name="enable" label="启用" valuePropName="checked">
           <Switch checkedChildren="启用" unCheckedChildren="停用" />
         </Form.Item>

@@ -10,7 +10,7 @@ import {
   type Team,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Drawer, Form, Input, List, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
+import { App, Card, Descriptions, Drawer, Form, List, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
@@ -18,7 +18,8 @@ import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
-import { useCompetitionOptions } from '../../components/options.ts';
+import { textOptions } from '../../../common/forms.ts';
+import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
 
@@ -100,9 +101,7 @@ export default function RegisterManagerPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const client = useQueryClient();
-  const perms = usePermissions();
-  const canAudit = perms.has(ACTION_CODES.registerAudit);
-  const competitions = useCompetitionOptions(perms.has('competition:competition:menu'));
+  const canAudit = usePermissions().has(ACTION_CODES.registerAudit);
   const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
   const [viewing, setViewing] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<Register | null>(null);
@@ -117,20 +116,11 @@ export default function RegisterManagerPage() {
 
   return (
     <Card title="报名管理" extra={<ExportButton url="/api/team/register/list" query={{ ...query }} />}>
-      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v: Omit<Query, 'page' | 'limit'>) => setQuery({ page: 1, limit: query.limit, ...v, keyword: v.keyword?.trim() || undefined })}>
-        {competitions.data && (
-          <Form.Item name="competitionId" label="竞赛">
-            <Select allowClear placeholder="全部竞赛" style={{ width: 240 }} options={competitions.data} showSearch optionFilterProp="label" />
-          </Form.Item>
-        )}
+      <FilterForm<Omit<Query, 'page' | 'limit'>> keywordPlaceholder="队伍名称、编号或报名人" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
         <Form.Item name="status" label="审核状态">
-          <Select allowClear placeholder="全部" style={{ width: 120 }} options={Object.entries(REGISTER_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))} />
+          <Select allowClear placeholder="全部" style={{ width: 120 }} options={textOptions(REGISTER_STATUS_TEXT)} />
         </Form.Item>
-        <Form.Item name="keyword">
-          <Input allowClear placeholder="队伍名称、编号或报名人" style={{ width: 220 }} />
-        </Form.Item>
-        <Button type="primary" htmlType="submit">查询</Button>
-      </Form>
+      </FilterForm>
       <Table<Register>
         rowKey="id"
         loading={registers.isLoading}

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Select, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { textOptions } from '../../../common/forms.ts';
 import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
@@ -20,7 +21,7 @@ export default function MyOrderPage() {
           allowClear
           placeholder="全部状态"
           style={{ width: 140 }}
-          options={Object.entries(PAY_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))}
+          options={textOptions(PAY_STATUS_TEXT)}
           onChange={(payStatus?: number) => setQuery({ ...query, payStatus, page: 1 })}
         />
       }

@@ -60,19 +60,19 @@ export default function WorksTab() {
           message={r.open ? `可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。` : '不在提交作品的时间内'}
         />
       )}
+      <input
+        ref={input}
+        type="file"
+        hidden
+        data-testid="works-input"
+        accept={r?.types.map((t) => `.${t}`).join(',')}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (file) void start(file);
+        }}
+      />
       <Space direction="vertical" style={{ width: '100%' }}>
-        <input
-          ref={input}
-          type="file"
-          hidden
-          data-testid="works-input"
-          accept={r?.types.map((t) => `.${t}`).join(',')}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = '';
-            if (file) void start(file);
-          }}
-        />
         <Button type="primary" icon={<UploadOutlined />} disabled={!r?.open || Boolean(progress)} onClick={() => input.current?.click()}>
           上传作品
         </Button>

@@ -1,5 +1,6 @@
 import { AUDIT_STATUS, AUDIT_STATUS_TEXT, COMPETITION_STATUS_TEXT } from '@contest/shared';
 import { Tag } from 'antd';
+import { textOptions } from '../../../../common/forms.ts';
 
 const AUDIT_COLORS: Record<number, string> = {
   [AUDIT_STATUS.draft]: 'default',
@@ -20,4 +21,4 @@ export function PublicStatusTag({ status }: { status: number }) {
   return <Tag color={PUBLIC_COLORS[status]}>{COMPETITION_STATUS_TEXT[status]}</Tag>;
 }
 
-export const AUDIT_STATUS_OPTIONS = Object.entries(AUDIT_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }));
+export const AUDIT_STATUS_OPTIONS = textOptions(AUDIT_STATUS_TEXT);
