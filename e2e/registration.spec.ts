@@ -66,6 +66,8 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await adminPage.getByRole('button', { name: /确\s*定/ }).click();
   await expect(adminPage.getByText('已填入支付模拟器的配置')).toBeVisible();
   await expect(adminPage.getByPlaceholder(/^已设置（…/)).toBeVisible();
+  // The form shows what was stored: the method is now enabled.
+  await expect(adminPage.getByRole('switch')).toBeChecked();
   await adminPage.screenshot({ path: 'test-results/payment-config.png', fullPage: true });
   await api(adminPage, 'POST', '/api/payment/simulator/configure/1');
   await api(adminPage, 'PUT', '/api/invoice/config', { enable: true, issuerName: '竞赛平台', issuerTaxNo: '91440101MA5C11110Y'.replace('Y', '1'), allowedTypes: ['normal', 'special'], notice: '电子发票开具后可在此下载' });
