@@ -39,6 +39,9 @@ import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { testRoutes } from './modules/tests/routes.ts';
 import { worksRoutes } from './modules/works/routes.ts';
+import { reviewRoutes } from './modules/review/routes.ts';
+import { gradeRoutes } from './modules/grades/routes.ts';
+import { certificateRoutes } from './modules/certificates/routes.ts';
 import { startWorker } from './jobs/runner.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
@@ -239,6 +242,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   invoiceRoutes(app);
   testRoutes(app, deps);
   worksRoutes(app, deps);
+  reviewRoutes(app, deps);
+  gradeRoutes(app);
+  certificateRoutes(app, deps);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -42,6 +43,7 @@ const schema = z.object({
   NODE_ENV: z.string().optional(),
   ORDER_TIMEOUT_MINUTES: z.coerce.number().int().positive().default(30),
   PAYMENT_SIMULATOR: bool.default(false),
+  CERT_FONT: z.string().optional(),
 });
 
 export type Config = {
@@ -77,6 +79,8 @@ export type Config = {
   orderTimeoutMs: number;
   /** The development payment simulator: never on in production. */
   paymentSimulator: boolean;
+  /** The CJK font certificates are written with (TTF or OTF). */
+  certFont: string;
 };
 
 /** Reads the one configuration object from the environment; nothing else reads process.env. */
@@ -128,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     secretKey: e.SECRET_KEY,
+    certFont: e.CERT_FONT ? path.resolve(e.CERT_FONT) : path.join(path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')), '../fonts/NotoSansHans-Regular.otf'),
     production: e.NODE_ENV === 'production',
     orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,
     paymentSimulator: e.PAYMENT_SIMULATOR,

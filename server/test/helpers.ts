@@ -210,3 +210,21 @@ export function multipart(filename: string, content: Buffer, type = 'image/png')
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/** Submits a team's works through the tus protocol in one request: creation, then the whole content. */
+export async function submitWork(who: Client, questionId: number, content: Buffer, filename = 'works.zip') {
+  const meta = { questionId: String(questionId), filename };
+  const created = await who.request({
+    method: 'POST',
+    url: '/api/review/works/upload',
+    headers: { 'tus-resumable': '1.0.0', 'upload-length': String(content.length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',') },
+  });
+  if (created.statusCode !== 201) throw new Error(`works upload refused: ${created.body}`);
+  const done = await who.request({
+    method: 'PATCH',
+    url: created.headers.location as string,
+    headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    payload: content,
+  });
+  if (done.statusCode !== 204) throw new Error(`works upload failed: ${done.body}`);
+}

@@ -15,3 +15,4 @@ export * from './api/invoice.ts';
 export * from './api/question.ts';
 export * from './api/test.ts';
 export * from './api/works.ts';
+export * from './api/review.ts';

@@ -105,6 +105,10 @@ export const ACTION_CODES = {
   invoiceEdit: 'invoice:invoice:edit',
   invoiceConfigEdit: 'invoice:config:edit',
   questionReview: 'competition:question:review',
+  reviewRulesEdit: 'review:rules:edit',
+  expertEdit: 'review:expert:edit',
+  assignEdit: 'review:assign:edit',
+  gradeEdit: 'competition:grade:edit',
 } as const;
 
 export const ACTION_TITLES: Record<string, string> = {
@@ -122,6 +126,10 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.invoiceEdit]: '开具或驳回本组织竞赛的发票',
   [ACTION_CODES.invoiceConfigEdit]: '修改发票配置',
   [ACTION_CODES.questionReview]: '审核赛题（审核后才公开）',
+  [ACTION_CODES.reviewRulesEdit]: '修改本组织赛题的评审规则',
+  [ACTION_CODES.expertEdit]: '维护评审专家库',
+  [ACTION_CODES.assignEdit]: '设置赛题评审专家、分配与重开评分',
+  [ACTION_CODES.gradeEdit]: '计算与确认成绩、答复申诉、评奖与生成证书',
 };
 
 export const ALL_PERMISSION_CODES: string[] = [
@@ -165,6 +173,10 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
       ACTION_CODES.registerAudit,
       ACTION_CODES.orderEdit,
       ACTION_CODES.invoiceEdit,
+      ACTION_CODES.reviewRulesEdit,
+      ACTION_CODES.expertEdit,
+      ACTION_CODES.assignEdit,
+      ACTION_CODES.gradeEdit,
       ...groupCodes('bdrace:register', 'bdrace:financial', 'bdrace:review', 'bdrace:message'),
     ],
   },

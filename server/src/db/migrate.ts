@@ -8,6 +8,7 @@ import * as m0004 from './migrations/0004_invoices.ts';
 import * as m0005 from './migrations/0005_questions.ts';
 import * as m0006 from './migrations/0006_tests.ts';
 import * as m0007 from './migrations/0007_works.ts';
+import * as m0008 from './migrations/0008_review.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0005_questions': m0005,
   '0006_tests': m0006,
   '0007_works': m0007,
+  '0008_review': m0008,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

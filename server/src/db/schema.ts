@@ -464,6 +464,128 @@ export interface WorksTable {
   completedAt: string;
 }
 
+export interface ReviewRulesTable {
+  questionId: number;
+  criteriaJson: string;
+  judgesPerWork: number;
+  aggregation: string;
+  reviewWeight: number;
+  testWeight: number;
+  blind: number;
+  disputeDays: number;
+  gradeState: Generated<number>;
+  calculatedAt: string | null;
+  confirmedAt: string | null;
+  updatedAt: string;
+}
+
+export interface ExpertsTable {
+  userId: number;
+  organization: string;
+  speciality: string | null;
+  title: string | null;
+  createdAt: string;
+}
+
+export interface QuestionJudgesTable {
+  questionId: number;
+  userId: number;
+  createdAt: string;
+}
+
+export interface ReviewAssignmentsTable {
+  id: Generated<number>;
+  questionId: number;
+  teamId: number;
+  judgeId: number;
+  code: string;
+  status: Generated<number>;
+  scoresJson: Generated<string>;
+  comment: string | null;
+  total: number | null;
+  rereview: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  submittedAt: string | null;
+}
+
+export interface AwardLevelsTable {
+  id: Generated<number>;
+  questionId: number;
+  name: string;
+  sort: number;
+  rankFrom: number | null;
+  rankTo: number | null;
+}
+
+export interface GradesTable {
+  questionId: number;
+  teamId: number;
+  reviewScoresJson: string;
+  reviewScore: number | null;
+  judgesDone: number;
+  judgesTotal: number;
+  testScore: number | null;
+  testPoints: number | null;
+  finalScore: number | null;
+  rank: number | null;
+  awardId: number | null;
+  awardManual: Generated<number>;
+  updatedAt: string;
+}
+
+export interface ScoreDisputesTable {
+  id: Generated<number>;
+  questionId: number;
+  teamId: number;
+  userId: number;
+  reason: string;
+  status: Generated<number>;
+  answer: string | null;
+  rereview: Generated<number>;
+  answeredBy: number | null;
+  createdAt: string;
+  answeredAt: string | null;
+}
+
+export interface CertificateTemplatesTable {
+  id: Generated<number>;
+  competitionId: number;
+  name: string;
+  backgroundKey: string;
+  width: number;
+  height: number;
+  fieldsJson: string;
+  updatedAt: string;
+}
+
+export interface CertificateRunsTable {
+  questionId: number;
+  templateId: number | null;
+  state: Generated<number>;
+  total: Generated<number>;
+  done: Generated<number>;
+  error: string | null;
+  updatedAt: string;
+}
+
+export interface CertificatesTable {
+  id: Generated<number>;
+  certNo: string;
+  verifyCode: string;
+  competitionId: number;
+  questionId: number;
+  teamId: number;
+  holderKind: string;
+  holderRef: number;
+  userId: number | null;
+  holderName: string;
+  school: string | null;
+  awardName: string;
+  fileKey: string;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -501,4 +623,14 @@ export interface DB {
   testQuota: TestQuotaTable;
   workUploads: WorkUploadsTable;
   works: WorksTable;
+  reviewRules: ReviewRulesTable;
+  experts: ExpertsTable;
+  questionJudges: QuestionJudgesTable;
+  reviewAssignments: ReviewAssignmentsTable;
+  awardLevels: AwardLevelsTable;
+  grades: GradesTable;
+  scoreDisputes: ScoreDisputesTable;
+  certificateTemplates: CertificateTemplatesTable;
+  certificateRuns: CertificateRunsTable;
+  certificates: CertificatesTable;
 }

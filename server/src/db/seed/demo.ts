@@ -30,6 +30,8 @@ export async function seedDemo(db: Db, now: Date, accounts: DemoAccount[]) {
       iso,
     );
   }
+  // The demo judge is in the expert pool, from an organisation of its own, so it may review the demo school's works.
+  if (ids.judge) await db.insertInto('experts').values({ userId: ids.judge, organization: '示例评审中心', speciality: '数据挖掘', title: '教授', createdAt: iso }).execute();
 
   const typeIds: number[] = [];
   for (const [i, name] of ['数据挖掘', '机器学习', '数据可视化'].entries()) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { SITE_CODES } from '@contest/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
@@ -13,6 +13,27 @@ import * as service from './service.ts';
 export function contentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** Sends a stored file whole or, for a `Range` request, in part (206), so an interrupted download resumes. */
+export async function sendStoredFile(deps: Pick<Deps, 'storage'>, req: FastifyRequest, reply: FastifyReply, file: { key: string; name: string; mime: string }) {
+  const size = (await deps.storage.size(file.key)) ?? 0;
+  const range = parseRange(req.headers.range, size);
+  reply.header('accept-ranges', 'bytes');
+  reply.header('content-type', file.mime);
+  reply.header('content-disposition', contentDisposition(file.name));
+  if (range === 'invalid') {
+    reply.header('content-range', `bytes */${size}`);
+    throw new AppError(416, '请求的文件范围无效');
+  }
+  if (range) {
+    reply.code(206);
+    reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+    reply.header('content-length', range.end - range.start + 1);
+    return reply.send(await deps.storage.get(file.key, range));
+  }
+  reply.header('content-length', size);
+  return reply.send(await deps.storage.get(file.key));
 }
 
 function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
@@ -70,24 +91,8 @@ export function fileRoutes(app: App, deps: Deps) {
     },
     async (req, reply) => {
       const file = await service.readableFile(req.ctx, req.query.fileUri);
-      const size = (await deps.storage.size(file.key)) ?? 0;
-      const range = parseRange(req.headers.range, size);
-      reply.header('accept-ranges', 'bytes');
-      reply.header('content-type', file.mime);
-      reply.header('content-disposition', contentDisposition(file.originalName));
       if (file.visibility === 'public') reply.header('cache-control', 'public, max-age=86400, immutable');
-      if (range === 'invalid') {
-        reply.header('content-range', `bytes */${size}`);
-        throw new AppError(416, '请求的文件范围无效');
-      }
-      if (range) {
-        reply.code(206);
-        reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-        reply.header('content-length', range.end - range.start + 1);
-        return reply.send(await deps.storage.get(file.key, range));
-      }
-      reply.header('content-length', size);
-      return reply.send(await deps.storage.get(file.key));
+      return sendStoredFile(deps, req, reply, { key: file.key, name: file.originalName, mime: file.mime });
     },
   );
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Ctx } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import type { ImagePurpose } from './images.ts';
 import * as repo from './repo.ts';
@@ -96,6 +96,38 @@ export function uploadImage(ctx: Ctx, content: Readable, originalName: string, p
     wrongType: '只能上传PNG、JPEG、GIF或WEBP格式的图片',
     visibility: 'public',
   }).then(({ fileUri, size }) => ({ fileUri, size }));
+}
+
+/** Width and height of a PNG (IHDR) or JPEG (first start-of-frame marker). */
+export function imageSize(b: Buffer): { width: number; height: number } | null {
+  if (b.subarray(1, 4).toString('latin1') === 'PNG' && b.length >= 24) return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (b[0] !== 0xff || b[1] !== 0xd8) return null;
+  let i = 2;
+  while (i + 9 < b.length) {
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1]!;
+    const length = b.readUInt16BE(i + 2);
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { width: b.readUInt16BE(i + 7), height: b.readUInt16BE(i + 5) };
+    i += 2 + length;
+  }
+  return null;
+}
+
+/** A certificate background: PNG or JPEG (what the PDF writer embeds), public, with its size in pixels. */
+export async function uploadCertificateBackground(ctx: Ctx, content: Readable, originalName: string, maxBytes: number) {
+  const kinds = IMAGE_SIGNATURES.filter((k) => k.mime === 'image/png' || k.mime === 'image/jpeg');
+  const stored = await store(ctx, content, originalName, {
+    purpose: 'certificate',
+    maxBytes,
+    kinds,
+    tooLarge: `图片不能超过${Math.round(maxBytes / 1024 / 1024)}MB`,
+    wrongType: '证书背景只能是PNG或JPEG格式的图片',
+    visibility: 'public',
+  });
+  const size = imageSize(await head(ctx, stored.fileUri, Math.min(stored.size, 1024 * 1024)));
+  if (!size || !size.width || !size.height) throw badRequest('无法读取图片尺寸，请换一张图片', { file: '无法读取图片尺寸，请换一张图片' });
+  return { uri: stored.fileUri, ...size };
 }
 
 /** The file row behind a download, if the caller may read it. */

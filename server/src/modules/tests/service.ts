@@ -9,6 +9,7 @@ import {
   type TestSubmission,
 } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { enqueue, registerJob } from '../../jobs/runner.ts';
@@ -153,7 +154,13 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
       throw conflict('私榜尚未公布');
     });
   }
-  const rows = await ctx.db
+  const entries = await rankTeams(ctx.db, questionId, higher, board);
+  return { board, metric, higherIsBetter: higher, published, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
+}
+
+/** Each team's board score, best first (ties: the earlier last submission first). Grades read the private board. */
+export async function rankTeams(db: Db, questionId: number, higher: boolean, board: 'public' | 'private') {
+  const rows = await db
     .selectFrom('testSubmissions as s')
     .innerJoin('teams as t', 't.id', 's.teamId')
     .select(['s.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
@@ -180,7 +187,7 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
     return score === null ? [] : [{ teamId, teamName, score, submissions: list.length, lastAt: list[list.length - 1]!.createdAt }];
   });
   entries.sort((a, b) => (a.score === b.score ? a.lastAt.localeCompare(b.lastAt) : better(a.score, b.score) ? -1 : 1));
-  return { board, metric, higherIsBetter: higher, published, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
+  return entries;
 }
 
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {

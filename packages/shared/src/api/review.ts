@@ -1,0 +1,463 @@
+import { z } from 'zod';
+import { pageQuery } from './common.ts';
+import { requiredText, text } from './fields.ts';
+
+// ---- Review rules ------------------------------------------------------------------------------------------------
+
+export interface Criterion {
+  /** Stable within the question's rule: scores refer to it. */
+  id: string;
+  name: string;
+  description: string | null;
+  maxScore: number;
+  weight: number;
+}
+
+/** How the scores of a work's judges combine: the mean, or the mean after dropping the highest and the lowest. */
+export const AGGREGATIONS = ['mean', 'trimmed'] as const;
+export type Aggregation = (typeof AGGREGATIONS)[number];
+export const AGGREGATION_NAMES: Record<Aggregation, string> = { mean: '取平均分', trimmed: '去掉最高分和最低分后取平均' };
+
+/** Where a question's grades stand: nothing computed, computed (a preview), confirmed (locked and shown to teams). */
+export const GRADE_STATE = { none: 0, calculated: 1, confirmed: 2 } as const;
+export const GRADE_STATE_TEXT: Record<number, string> = { 0: '未计算', 1: '已计算，待确认', 2: '已确认' };
+
+export interface ReviewRule {
+  questionId: number;
+  criteria: Criterion[];
+  judgesPerWork: number;
+  aggregation: Aggregation;
+  /** Percent of the final score from the review; the rest comes from the automatic test score (private board). */
+  reviewWeight: number;
+  testWeight: number;
+  blind: boolean;
+  /** Days after the grades are confirmed during which a team may dispute its grade; 0 allows none. */
+  disputeDays: number;
+  gradeState: number;
+  confirmedAt: string | null;
+  /** Whether any judge has saved a score: the criteria are then fixed. */
+  scored: boolean;
+}
+
+const criterionBody = z.strictObject({
+  id: z.string().trim().max(20).regex(/^[A-Za-z0-9_-]*$/, '评审标准编号无效').optional(),
+  name: requiredText(50, '评审标准名称'),
+  description: text(500, '评审标准说明'),
+  maxScore: z.number({ error: '满分须为数字' }).int('满分须为整数').min(1, '满分至少为1').max(1000, '满分至多为1000'),
+  weight: z.number({ error: '权重须为数字' }).int('权重须为整数').min(1, '权重至少为1').max(100, '权重至多为100'),
+});
+
+export const reviewRuleBody = z
+  .strictObject({
+    criteria: z.array(criterionBody, { error: '请填写评审标准' }).min(1, '请至少填写一项评审标准').max(20, '评审标准至多20项'),
+    judgesPerWork: z.number({ error: '每份作品的评审人数须为整数' }).int('每份作品的评审人数须为整数').min(1, '每份作品至少由1位专家评审').max(9, '每份作品至多由9位专家评审'),
+    aggregation: z.enum(AGGREGATIONS, { error: '请选择评分合成方式' }),
+    reviewWeight: z.number({ error: '评审成绩权重须为整数' }).int('评审成绩权重须为整数').min(0, '权重不能小于0').max(100, '权重不能大于100'),
+    testWeight: z.number({ error: '测试成绩权重须为整数' }).int('测试成绩权重须为整数').min(0, '权重不能小于0').max(100, '权重不能大于100'),
+    blind: z.boolean({ error: '请选择是否盲评' }),
+    disputeDays: z.number({ error: '申诉期须为整数天数' }).int('申诉期须为整数天数').min(0, '申诉期不能小于0天').max(30, '申诉期至多30天'),
+  })
+  .superRefine((v, c) => {
+    if (v.reviewWeight + v.testWeight !== 100) c.addIssue({ code: 'custom', path: ['testWeight'], message: '评审成绩与测试成绩的权重之和须为100' });
+    if (v.aggregation === 'trimmed' && v.judgesPerWork < 3) c.addIssue({ code: 'custom', path: ['aggregation'], message: '去掉最高分和最低分至少需要3位专家评审' });
+    const names = v.criteria.map((x) => x.name);
+    if (new Set(names).size !== names.length) c.addIssue({ code: 'custom', path: ['criteria'], message: '评审标准名称不能重复' });
+  });
+export type ReviewRuleBody = z.infer<typeof reviewRuleBody>;
+
+/** A judge's total for one work, out of 100: each criterion's share of its maximum, weighted. */
+export function judgeTotal(criteria: Pick<Criterion, 'id' | 'maxScore' | 'weight'>[], scores: Record<string, number | null | undefined>): number | null {
+  let sum = 0;
+  let weights = 0;
+  for (const c of criteria) {
+    const s = scores[c.id];
+    if (s === null || s === undefined) return null;
+    sum += (s / c.maxScore) * c.weight;
+    weights += c.weight;
+  }
+  return weights ? round2((sum / weights) * 100) : null;
+}
+
+/** The review score of a work from its judges' totals. Dropping the extremes needs at least three totals. */
+export function aggregate(totals: number[], how: Aggregation): number | null {
+  if (!totals.length) return null;
+  const sorted = [...totals].sort((a, b) => a - b);
+  const kept = how === 'trimmed' && sorted.length >= 3 ? sorted.slice(1, -1) : sorted;
+  return round2(kept.reduce((a, b) => a + b, 0) / kept.length);
+}
+
+/**
+ * The test score as points out of 100, relative to the best team: score / best for metrics where higher is better,
+ * best / score where lower is better (a perfect 0 error scores 100).
+ */
+export function testPoints(score: number | null, best: number | null, higherIsBetter: boolean): number | null {
+  if (score === null || best === null) return null;
+  if (higherIsBetter) return best > 0 ? round2(Math.max(0, (score / best) * 100)) : 0;
+  if (score <= 0) return 100;
+  return round2((best / score) * 100);
+}
+
+export function finalScore(review: number | null, test: number | null, rule: Pick<ReviewRule, 'reviewWeight' | 'testWeight'>): number | null {
+  if (rule.reviewWeight > 0 && review === null) return null;
+  return round2(((review ?? 0) * rule.reviewWeight + (test ?? 0) * rule.testWeight) / 100);
+}
+
+export const round2 = (v: number) => Math.round(v * 100 + Number.EPSILON * 100) / 100;
+
+// ---- Expert judges -----------------------------------------------------------------------------------------------
+
+export interface Expert {
+  userId: number;
+  username: string;
+  userName: string | null;
+  organization: string;
+  speciality: string | null;
+  title: string | null;
+  /** Questions whose judge list names this expert, and works assigned / submitted across them. */
+  questions: number;
+  assigned: number;
+  submitted: number;
+  createdAt: string;
+}
+
+export const expertBody = z.strictObject({
+  organization: requiredText(100, '所在单位'),
+  speciality: text(100, '专业领域'),
+  title: text(50, '职称'),
+});
+export const newExpertBody = expertBody.extend({ username: requiredText(50, '用户名') });
+export const expertPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
+
+export interface QuestionJudge extends Pick<Expert, 'userId' | 'username' | 'userName' | 'organization' | 'speciality' | 'title'> {
+  assigned: number;
+  submitted: number;
+}
+export const judgesBody = z.strictObject({ userIds: z.array(z.number().int().positive(), { error: '请选择评审专家' }).min(1, '请选择评审专家').max(100) });
+
+// ---- Assignments and scores ----------------------------------------------------------------------------------------
+
+export const ASSIGNMENT_STATUS = { pending: 0, draft: 1, submitted: 2 } as const;
+export const ASSIGNMENT_STATUS_TEXT: Record<number, string> = { 0: '未评', 1: '草稿', 2: '已提交' };
+
+export interface CriterionScore {
+  criterionId: string;
+  score: number | null;
+  comment: string | null;
+}
+
+/** One work given to one judge, as the back office sees it. */
+export interface Assignment {
+  id: number;
+  questionId: number;
+  teamId: number;
+  teamNo: string;
+  teamName: string;
+  judgeId: number;
+  judgeUsername: string;
+  judgeName: string | null;
+  code: string;
+  status: number;
+  total: number | null;
+  rereview: boolean;
+  updatedAt: string;
+  submittedAt: string | null;
+}
+
+export interface AssignResult {
+  created: number;
+  /** Works that still lack judges, because too few judges are free of a conflict of interest. */
+  short: { teamId: number; teamNo: string; missing: number }[];
+}
+
+export const reassignBody = z.strictObject({ judgeId: z.number({ error: '请选择评审专家' }).int().positive('请选择评审专家') });
+export const assignmentPageQuery = pageQuery.extend({
+  judgeId: z.coerce.number().int().positive().optional(),
+  status: z.coerce.number().int().min(0).max(2).optional(),
+  keyword: z.string().trim().max(100).optional(),
+  export: z.enum(['xlsx']).optional(),
+});
+export type AssignmentPageQuery = z.infer<typeof assignmentPageQuery>;
+
+/** What the review centre lists: the judge's questions with progress. */
+export interface ReviewTask {
+  competitionId: number;
+  competitionName: string;
+  questionId: number;
+  questionTitle: string;
+  total: number;
+  submitted: number;
+  blind: boolean;
+}
+
+/** A work as its judge sees it: team details only when the review is not blind. */
+export interface ReviewWork {
+  id: number;
+  questionId: number;
+  questionTitle: string;
+  competitionName: string;
+  code: string;
+  status: number;
+  total: number | null;
+  rereview: boolean;
+  fileName: string | null;
+  size: number | null;
+  team: { teamName: string; members: string[]; schools: string[] } | null;
+  updatedAt: string;
+}
+
+export interface ReviewWorkDetail extends ReviewWork {
+  criteria: Criterion[];
+  scores: CriterionScore[];
+  comment: string | null;
+}
+
+export const scoreBody = z.strictObject({
+  scores: z
+    .array(
+      z.strictObject({
+        criterionId: z.string().max(20),
+        score: z.number({ error: '分数须为数字' }).min(0, '分数不能小于0').nullable(),
+        comment: text(1000, '评语'),
+      }),
+    )
+    .max(20),
+  comment: text(2000, '总评'),
+  /** false saves a draft; true submits, after which only the organiser can reopen it. */
+  submit: z.boolean().default(false),
+});
+export type ScoreBody = z.infer<typeof scoreBody>;
+export const reviewWorksQuery = z.object({ questionId: z.coerce.number().int().positive('请选择赛题') });
+
+// ---- Grades, disputes, awards ----------------------------------------------------------------------------------------
+
+export interface Grade {
+  questionId: number;
+  teamId: number;
+  teamNo: string;
+  teamName: string;
+  /** Each submitted judge total (names are not shown to teams). */
+  reviewScores: number[];
+  reviewScore: number | null;
+  judgesDone: number;
+  judgesTotal: number;
+  testScore: number | null;
+  testPoints: number | null;
+  finalScore: number | null;
+  rank: number | null;
+  awardId: number | null;
+  awardName: string | null;
+  awardManual: boolean;
+}
+
+export interface GradeSummary {
+  gradeState: number;
+  calculatedAt: string | null;
+  confirmedAt: string | null;
+  /** Judges that still have works to score. */
+  unfinished: { judgeId: number; username: string; userName: string | null; pending: number }[];
+}
+
+export const gradePageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
+
+/** A team's own grade on one question, shown on the `grade` tab. */
+export interface MyGrade {
+  questionId: number;
+  questionTitle: string;
+  /** A dispute sent the work back for re-review: the numbers are hidden until the grades are confirmed again. */
+  rechecking: boolean;
+  reviewScore: number | null;
+  testScore: number | null;
+  finalScore: number | null;
+  rank: number | null;
+  teams: number;
+  awardName: string | null;
+  confirmedAt: string;
+  disputeUntil: string | null;
+  dispute: Dispute | null;
+}
+
+export const DISPUTE_STATUS = { pending: 0, answered: 1 } as const;
+export const DISPUTE_STATUS_TEXT: Record<number, string> = { 0: '待答复', 1: '已答复' };
+
+export interface Dispute {
+  id: number;
+  questionId: number;
+  teamId: number;
+  teamNo: string;
+  teamName: string;
+  username: string;
+  reason: string;
+  status: number;
+  answer: string | null;
+  rereview: boolean;
+  createdAt: string;
+  answeredAt: string | null;
+}
+
+export const disputeBody = z.strictObject({ reason: requiredText(1000, '申诉理由') });
+export const disputeAnswerBody = z.strictObject({
+  answer: requiredText(1000, '答复内容'),
+  /** A judge who has not reviewed the work yet, to review it again. */
+  rereviewJudgeId: z.number().int().positive().nullable().optional(),
+});
+
+export interface AwardLevel {
+  id: number;
+  questionId: number;
+  name: string;
+  sort: number;
+  /** Ranks from..to (inclusive) receive this award when awards are given by rank; empty for awards given by hand. */
+  rankFrom: number | null;
+  rankTo: number | null;
+}
+
+export const awardLevelsBody = z
+  .strictObject({
+    levels: z
+      .array(
+        z.strictObject({
+          id: z.number().int().positive().optional(),
+          name: requiredText(30, '奖项名称'),
+          rankFrom: z.number({ error: '名次须为整数' }).int('名次须为整数').min(1, '名次从1开始').nullable(),
+          rankTo: z.number({ error: '名次须为整数' }).int('名次须为整数').min(1, '名次从1开始').nullable(),
+        }),
+      )
+      .max(20, '奖项至多20个'),
+  })
+  .superRefine((v, c) => {
+    const names = v.levels.map((l) => l.name);
+    if (new Set(names).size !== names.length) c.addIssue({ code: 'custom', path: ['levels'], message: '奖项名称不能重复' });
+    const bands = v.levels.filter((l) => l.rankFrom !== null || l.rankTo !== null);
+    for (const [i, l] of v.levels.entries()) {
+      if ((l.rankFrom === null) !== (l.rankTo === null)) c.addIssue({ code: 'custom', path: ['levels', i, 'rankTo'], message: '名次范围须同时填写起止名次' });
+      else if (l.rankFrom !== null && l.rankTo !== null && l.rankFrom > l.rankTo) c.addIssue({ code: 'custom', path: ['levels', i, 'rankTo'], message: '截止名次不能小于起始名次' });
+    }
+    const sorted = bands.filter((l) => l.rankFrom !== null && l.rankTo !== null).sort((a, b) => a.rankFrom! - b.rankFrom!);
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i]!.rankFrom! <= sorted[i - 1]!.rankTo!) c.addIssue({ code: 'custom', path: ['levels'], message: `“${sorted[i - 1]!.name}”与“${sorted[i]!.name}”的名次范围重叠` });
+    }
+  });
+export type AwardLevelsBody = z.infer<typeof awardLevelsBody>;
+export const teamAwardBody = z.strictObject({ teamId: z.number().int().positive(), awardId: z.number().int().positive().nullable() });
+
+/** `GET list/awards/{teamId}`: what a team won. */
+export interface TeamAward {
+  questionId: number;
+  questionTitle: string;
+  competitionId: number;
+  competitionName: string;
+  awardName: string;
+  finalScore: number | null;
+  rank: number | null;
+}
+
+// ---- Certificates --------------------------------------------------------------------------------------------------
+
+export const CERT_FIELDS = ['name', 'team', 'school', 'award', 'question', 'competition', 'certNo', 'date', 'qrcode'] as const;
+export type CertField = (typeof CERT_FIELDS)[number];
+export const CERT_FIELD_NAMES: Record<CertField, string> = {
+  name: '姓名',
+  team: '队伍名称',
+  school: '学校',
+  award: '奖项',
+  question: '赛题',
+  competition: '竞赛名称',
+  certNo: '证书编号',
+  date: '颁发日期',
+  qrcode: '验证二维码',
+};
+/** Sample values for the template editor's live preview. */
+export const CERT_SAMPLE: Record<CertField, string> = {
+  name: '张三',
+  team: '数据先锋队',
+  school: '华南师范大学',
+  award: '一等奖',
+  question: 'A题 客户流失预测',
+  competition: '泰迪杯数据挖掘挑战赛',
+  certNo: '2026000100001',
+  date: '2026年11月21日',
+  qrcode: '',
+};
+
+export interface CertFieldPlacement {
+  field: CertField;
+  /** Position of the field's top-left corner on the background, in pixels of the background image. */
+  x: number;
+  y: number;
+  /** Font size in background pixels; for the QR code, its side. */
+  size: number;
+  color: string;
+}
+
+export interface CertificateTemplate {
+  id: number;
+  competitionId: number;
+  name: string;
+  backgroundUri: string;
+  width: number;
+  height: number;
+  fields: CertFieldPlacement[];
+  updatedAt: string;
+}
+
+const placement = z.strictObject({
+  field: z.enum(CERT_FIELDS, { error: '证书字段无效' }),
+  x: z.number({ error: '横坐标须为数字' }).int('坐标须为整数').min(0, '坐标不能小于0').max(10000, '坐标过大'),
+  y: z.number({ error: '纵坐标须为数字' }).int('坐标须为整数').min(0, '坐标不能小于0').max(10000, '坐标过大'),
+  size: z.number({ error: '字号须为数字' }).int('字号须为整数').min(8, '字号至少为8').max(600, '字号至多为600'),
+  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, '颜色须为#RRGGBB格式').default('#000000'),
+});
+export const templateBody = z
+  .strictObject({
+    name: requiredText(50, '模板名称'),
+    backgroundUri: z.string({ error: '请上传证书背景图' }).min(1, '请上传证书背景图').max(200),
+    fields: z.array(placement).max(CERT_FIELDS.length),
+  })
+  .superRefine((v, c) => {
+    const names = v.fields.map((f) => f.field);
+    if (new Set(names).size !== names.length) c.addIssue({ code: 'custom', path: ['fields'], message: '每个字段只能放置一次' });
+    if (!names.includes('name')) c.addIssue({ code: 'custom', path: ['fields'], message: '证书须包含姓名' });
+  });
+export type TemplateBody = z.infer<typeof templateBody>;
+
+export const relationBody = z.strictObject({ templateId: z.number({ error: '请选择证书模板' }).int().positive('请选择证书模板') });
+
+export const CERT_RUN_STATE = { idle: 0, running: 1, done: 2, failed: 3 } as const;
+export interface CertificateRun {
+  questionId: number;
+  templateId: number | null;
+  state: number;
+  total: number;
+  done: number;
+  error: string | null;
+}
+
+export interface Certificate {
+  id: number;
+  certNo: string;
+  competitionId: number;
+  competitionName: string;
+  questionId: number;
+  questionTitle: string;
+  teamId: number;
+  teamName: string;
+  holderKind: 'member' | 'teacher';
+  holderName: string;
+  school: string | null;
+  awardName: string;
+  createdAt: string;
+}
+
+/** What the public verification page shows: enough to confirm a certificate, with the holder's name masked. */
+export interface CertificateCheck {
+  certNo: string;
+  holderName: string;
+  competitionName: string;
+  questionTitle: string;
+  awardName: string;
+  createdAt: string;
+}
+
+export const certPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), export: z.enum(['xlsx']).optional() });
+export const certListQuery = z.object({ competitionId: z.coerce.number().int().positive().optional() });
+export const verifyQuery = z.object({ code: z.string().trim().max(64).default('') });

@@ -1,0 +1,314 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  CERT_FIELD_NAMES,
+  CERT_RUN_STATE,
+  GRADE_STATE,
+  type Certificate,
+  type CertificateCheck,
+  type CertificateRun,
+  type CertificateTemplate,
+  type CertFieldPlacement,
+  type TemplateBody,
+} from '@contest/shared';
+import type { Ctx, Deps } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { enqueue, registerJob } from '../../jobs/runner.ts';
+import { writeAudit } from '../audit-log/repo.ts';
+import { manageable } from '../competitions/service.ts';
+import { imageSize } from '../files/service.ts';
+import { teamPeople } from '../grades/service.ts';
+import { loadRule, managedQuestion } from '../review/service.ts';
+import { renderCertificate } from './pdf.ts';
+
+const GENERATE_JOB = 'certificate.generate';
+
+// ---- Templates --------------------------------------------------------------------------------------------------------
+
+type TemplateRow = { id: number; competitionId: number; name: string; backgroundKey: string; width: number; height: number; fieldsJson: string; updatedAt: string };
+const toTemplate = ({ backgroundKey, fieldsJson, ...r }: TemplateRow): CertificateTemplate => ({ ...r, backgroundUri: backgroundKey, fields: JSON.parse(fieldsJson) as CertFieldPlacement[] });
+
+export async function templatePage(ctx: Ctx, competitionId: number, q: { page: number; limit: number }) {
+  await manageable(ctx, competitionId);
+  const query = ctx.db.selectFrom('certificateTemplates').where('competitionId', '=', competitionId);
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.selectAll().orderBy('id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { list: rows.map(toTemplate), total: Number(total) };
+}
+
+async function managedTemplate(ctx: Ctx, id: number) {
+  const row = await ctx.db.selectFrom('certificateTemplates').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('证书模板不存在');
+  await manageable(ctx, row.competitionId).catch(() => {
+    throw notFound('证书模板不存在');
+  });
+  return row;
+}
+
+export const getTemplate = async (ctx: Ctx, id: number) => toTemplate(await managedTemplate(ctx, id));
+
+/** The background must be a certificate image uploaded by the caller (or the one the template already has). */
+async function checkTemplate(ctx: Ctx, body: TemplateBody, previousKey?: string) {
+  const file = await ctx.db.selectFrom('files').select(['key', 'ownerId', 'purpose']).where('key', '=', body.backgroundUri).executeTakeFirst();
+  if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor!.userId)) {
+    throw badRequest('证书背景图无效，请重新上传', { backgroundUri: '证书背景图无效，请重新上传' });
+  }
+  const size = imageSize(await readAll(ctx, file.key, 1024 * 1024));
+  if (!size) throw badRequest('无法读取证书背景图的尺寸，请重新上传', { backgroundUri: '无法读取证书背景图的尺寸，请重新上传' });
+  const fields: Record<string, string> = {};
+  body.fields.forEach((f, i) => {
+    if (f.x >= size.width || f.y >= size.height) fields[`fields.${i}.x`] = `“${CERT_FIELD_NAMES[f.field]}”的位置超出了背景图（${size.width}×${size.height}）`;
+  });
+  const first = Object.values(fields)[0];
+  if (first) throw badRequest(first, fields);
+  return size;
+}
+
+async function readAll(deps: Pick<Deps, 'storage'>, key: string, max?: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of await deps.storage.get(key, max ? { start: 0, end: max - 1 } : undefined)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function createTemplate(ctx: Ctx, competitionId: number, body: TemplateBody) {
+  await manageable(ctx, competitionId);
+  const size = await checkTemplate(ctx, body);
+  const row = await ctx.db
+    .insertInto('certificateTemplates')
+    .values({ competitionId, name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await writeAudit(ctx, { action: 'certificate.template.create', entity: 'certificateTemplate', entityId: row.id, after: body });
+  return toTemplate(row);
+}
+
+export async function updateTemplate(ctx: Ctx, id: number, body: TemplateBody) {
+  const before = await managedTemplate(ctx, id);
+  const size = await checkTemplate(ctx, body, before.backgroundKey);
+  const row = await ctx.db
+    .updateTable('certificateTemplates')
+    .set({ name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await writeAudit(ctx, { action: 'certificate.template.update', entity: 'certificateTemplate', entityId: id, before: toTemplate(before), after: body });
+  return toTemplate(row);
+}
+
+export async function deleteTemplate(ctx: Ctx, id: number) {
+  const before = await managedTemplate(ctx, id);
+  const running = await ctx.db.selectFrom('certificateRuns').select('questionId').where('templateId', '=', id).where('state', '=', CERT_RUN_STATE.running).executeTakeFirst();
+  if (running) throw conflict('该模板正在用于生成证书，请稍后再删除');
+  await ctx.db.deleteFrom('certificateTemplates').where('id', '=', id).execute();
+  await writeAudit(ctx, { action: 'certificate.template.delete', entity: 'certificateTemplate', entityId: id, before: toTemplate(before) });
+}
+
+// ---- Generation -------------------------------------------------------------------------------------------------------
+
+async function runOf(db: Db, questionId: number): Promise<CertificateRun> {
+  const row = await db.selectFrom('certificateRuns').selectAll().where('questionId', '=', questionId).executeTakeFirst();
+  return row ? { questionId, templateId: row.templateId, state: row.state, total: row.total, done: row.done, error: row.error } : { questionId, templateId: null, state: CERT_RUN_STATE.idle, total: 0, done: 0, error: null };
+}
+
+export async function progress(ctx: Ctx, questionId: number) {
+  await managedQuestion(ctx, questionId);
+  return runOf(ctx.db, questionId);
+}
+
+/** `relation/{questionId}`: the template the question's certificates are written on. */
+export async function relate(ctx: Ctx, questionId: number, templateId: number) {
+  const q = await managedQuestion(ctx, questionId);
+  const t = await ctx.db.selectFrom('certificateTemplates').select('competitionId').where('id', '=', templateId).executeTakeFirst();
+  if (!t || t.competitionId !== q.competitionId) throw badRequest('请选择本竞赛的证书模板', { templateId: '请选择本竞赛的证书模板' });
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.insertInto('certificateRuns').values({ questionId, templateId, updatedAt: now }).onConflict((oc) => oc.column('questionId').doUpdateSet({ templateId, updatedAt: now })).execute();
+  await writeAudit(ctx, { action: 'certificate.relation', entity: 'question', entityId: questionId, after: { templateId } });
+  return runOf(ctx.db, questionId);
+}
+
+/** Everyone a question's certificates go to: each member and teacher of every awarded team. */
+async function holders(db: Db, questionId: number) {
+  const awarded = await db
+    .selectFrom('grades as g')
+    .innerJoin('awardLevels as l', 'l.id', 'g.awardId')
+    .innerJoin('teams as t', 't.id', 'g.teamId')
+    .select(['g.teamId', 't.name as teamName', 'l.name as awardName'])
+    .where('g.questionId', '=', questionId)
+    .orderBy('g.rank')
+    .orderBy('t.teamNo')
+    .execute();
+  const people = await teamPeople(db, awarded.map((a) => a.teamId));
+  return awarded.flatMap((a) => {
+    const p = people.get(a.teamId)!;
+    const schools = p.schools.join('、') || null;
+    return [
+      ...p.members.map((m) => ({ ...a, kind: 'member' as const, ref: m.userId, userId: m.userId as number | null, name: m.name, school: m.school ?? schools })),
+      ...p.teachers.map((t) => ({ ...a, kind: 'teacher' as const, ref: t.id, userId: null, name: t.name, school: t.school ?? schools })),
+    ];
+  });
+}
+
+/** Starts writing the question's certificates in the background; `cert/push` (GET) reports the progress. */
+export async function push(ctx: Ctx, questionId: number, origin: string) {
+  await managedQuestion(ctx, questionId);
+  const rule = await loadRule(ctx.db, questionId);
+  if (rule.gradeState !== GRADE_STATE.confirmed) throw conflict('请先确认成绩');
+  const run = await runOf(ctx.db, questionId);
+  if (!run.templateId) throw conflict('请先为该赛题选择证书模板');
+  const total = (await holders(ctx.db, questionId)).length;
+  if (!total) throw conflict('该赛题还没有获奖队伍');
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    const { numUpdatedRows } = await trx
+      .updateTable('certificateRuns')
+      .set({ state: CERT_RUN_STATE.running, total, done: 0, error: null, updatedAt: now.toISOString() })
+      .where('questionId', '=', questionId)
+      .where('state', '!=', CERT_RUN_STATE.running)
+      .executeTakeFirst();
+    if (!Number(numUpdatedRows)) throw conflict('证书正在生成中，请稍候');
+    await enqueue(trx, GENERATE_JOB, { questionId, origin }, now);
+    await writeAudit(ctx, { action: 'certificate.push', entity: 'question', entityId: questionId, after: { total } }, trx);
+  });
+  return runOf(ctx.db, questionId);
+}
+
+const dateText = (d: Date) => {
+  const b = new Date(d.getTime() + 8 * 3600_000);
+  return `${b.getUTCFullYear()}年${b.getUTCMonth() + 1}月${b.getUTCDate()}日`;
+};
+
+/**
+ * Writes (or rewrites, keeping its number) the certificate of every holder, and withdraws those of holders who no
+ * longer hold an award. Numbers come from the row id, so they are unique without a counter to race on.
+ */
+async function generate(deps: Deps, questionId: number, origin: string) {
+  const run = await runOf(deps.db, questionId);
+  const template = run.templateId ? await deps.db.selectFrom('certificateTemplates').selectAll().where('id', '=', run.templateId).executeTakeFirst() : undefined;
+  if (!template) throw new Error('证书模板已被删除');
+  const q = await deps.db.selectFrom('questions as q').innerJoin('competitions as c', 'c.id', 'q.competitionId').select(['q.title', 'q.competitionId', 'c.name as competitionName']).where('q.id', '=', questionId).executeTakeFirstOrThrow();
+  const background = await readAll(deps, template.backgroundKey);
+  const fields = JSON.parse(template.fieldsJson) as CertFieldPlacement[];
+  const list = await holders(deps.db, questionId);
+  const now = deps.clock.now();
+  const year = String(new Date(now.getTime() + 8 * 3600_000).getUTCFullYear());
+  const kept: number[] = [];
+  let done = 0;
+  for (const h of list) {
+    const existing = await deps.db.selectFrom('certificates').select(['id', 'certNo', 'verifyCode', 'fileKey']).where('questionId', '=', questionId).where('teamId', '=', h.teamId).where('holderKind', '=', h.kind).where('holderRef', '=', h.ref).executeTakeFirst();
+    const row =
+      existing ??
+      (await deps.db.transaction().execute(async (trx) => {
+        const verifyCode = randomBytes(8).toString('hex');
+        const inserted = await trx
+          .insertInto('certificates')
+          .values({ certNo: `tmp-${randomBytes(8).toString('hex')}`, verifyCode, competitionId: q.competitionId, questionId, teamId: h.teamId, holderKind: h.kind, holderRef: h.ref, userId: h.userId, holderName: h.name, school: h.school, awardName: h.awardName, fileKey: '', createdAt: now.toISOString() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const certNo = `${year}${String(inserted.id).padStart(8, '0')}`;
+        await trx.updateTable('certificates').set({ certNo }).where('id', '=', inserted.id).execute();
+        return { id: inserted.id, certNo, verifyCode, fileKey: '' };
+      }));
+    const pdf = await renderCertificate({
+      background,
+      width: template.width,
+      height: template.height,
+      fields,
+      values: { name: h.name, team: h.teamName, school: h.school ?? '', award: h.awardName, question: q.title, competition: q.competitionName, certNo: row.certNo, date: dateText(now) },
+      verifyUrl: `${origin}/certificate/verify/${row.certNo}?code=${row.verifyCode}`,
+      font: deps.config.certFont,
+    });
+    const stored = await deps.storage.put(Readable.from([pdf]), { prefix: 'certificate-pdf', maxBytes: pdf.length });
+    await deps.db.updateTable('certificates').set({ fileKey: stored.key, holderName: h.name, school: h.school, awardName: h.awardName, userId: h.userId, createdAt: now.toISOString() }).where('id', '=', row.id).execute();
+    if (row.fileKey) await deps.storage.delete(row.fileKey);
+    kept.push(row.id);
+    done++;
+    await deps.db.updateTable('certificateRuns').set({ done, updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+  }
+  const withdrawn = await deps.db.selectFrom('certificates').select(['id', 'fileKey']).where('questionId', '=', questionId).$if(kept.length > 0, (qb) => qb.where('id', 'not in', kept)).execute();
+  for (const w of withdrawn) {
+    await deps.db.deleteFrom('certificates').where('id', '=', w.id).execute();
+    if (w.fileKey) await deps.storage.delete(w.fileKey);
+  }
+  await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.done, total: list.length, done, updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+}
+
+registerJob(GENERATE_JOB, {
+  async run(deps, payload) {
+    const { questionId, origin } = payload as { questionId: number; origin: string };
+    await generate(deps, questionId, origin);
+  },
+  async failed(deps, payload, error) {
+    const { questionId } = payload as { questionId: number };
+    await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.failed, error: error.slice(0, 1000), updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+  },
+});
+
+// ---- Reading certificates -----------------------------------------------------------------------------------------------
+
+const certificateRows = (db: Db) =>
+  db
+    .selectFrom('certificates as x')
+    .innerJoin('questions as q', 'q.id', 'x.questionId')
+    .innerJoin('competitions as c', 'c.id', 'x.competitionId')
+    .innerJoin('teams as t', 't.id', 'x.teamId')
+    .select(['x.id', 'x.certNo', 'x.competitionId', 'c.name as competitionName', 'x.questionId', 'q.title as questionTitle', 'x.teamId', 't.name as teamName', 'x.holderKind', 'x.holderName', 'x.school', 'x.awardName', 'x.createdAt'])
+    .where('x.fileKey', '!=', '');
+type CertificateRow = Awaited<ReturnType<ReturnType<typeof certificateRows>['executeTakeFirstOrThrow']>>;
+const toCertificate = (r: CertificateRow): Certificate => ({ ...r, holderKind: r.holderKind as Certificate['holderKind'] });
+
+export async function questionCertificates(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string }, max = q.limit) {
+  await managedQuestion(ctx, questionId);
+  let query = certificateRows(ctx.db).where('x.questionId', '=', questionId);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('x.holderName', k), containsText('t.name', k), containsText('x.certNo', k)]));
+  }
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('x.id').limit(max).offset((q.page - 1) * q.limit).execute();
+  return { list: rows.map(toCertificate), total: Number(total) };
+}
+
+/** The caller's own certificates (as a member), newest first. */
+export async function mine(ctx: Ctx, competitionId?: number) {
+  let query = certificateRows(ctx.db).where('x.userId', '=', ctx.actor!.userId);
+  if (competitionId) query = query.where('x.competitionId', '=', competitionId);
+  return (await query.orderBy('x.id', 'desc').execute()).map(toCertificate);
+}
+
+async function isMember(db: Db, teamId: number, userId: number) {
+  return Boolean(await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst());
+}
+async function organises(ctx: Ctx, competitionId: number) {
+  return ctx.actor!.permissions.has('competition:question:menu') && (await manageable(ctx, competitionId).then(() => true, () => false));
+}
+
+/** `person/{teamId}`: every certificate of a team (members' and teachers'), for its members and its organisers. */
+export async function ofTeam(ctx: Ctx, teamId: number) {
+  const team = await ctx.db.selectFrom('teams').select('competitionId').where('id', '=', teamId).executeTakeFirst();
+  if (!team || !((await isMember(ctx.db, teamId, ctx.actor!.userId)) || (await organises(ctx, team.competitionId)))) throw notFound('队伍不存在');
+  return (await certificateRows(ctx.db).where('x.teamId', '=', teamId).orderBy('x.questionId').orderBy('x.holderKind').orderBy('x.id').execute()).map(toCertificate);
+}
+
+/** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
+export async function load(ctx: Ctx, id: number) {
+  const row = await ctx.db.selectFrom('certificates').select(['teamId', 'competitionId', 'fileKey', 'holderName', 'awardName', 'certNo']).where('id', '=', id).executeTakeFirst();
+  if (!row || !row.fileKey || !((await isMember(ctx.db, row.teamId, ctx.actor!.userId)) || (await organises(ctx, row.competitionId)))) throw notFound('证书不存在');
+  return { row, certificate: toCertificate(await certificateRows(ctx.db).where('x.id', '=', id).executeTakeFirstOrThrow()) };
+}
+
+export async function download(ctx: Ctx, id: number) {
+  const { row } = await load(ctx, id);
+  return { key: row.fileKey, name: `${row.holderName}-${row.awardName}-证书${row.certNo}.pdf`, mime: 'application/pdf' };
+}
+
+/** Shows only the first character of a name. */
+const mask = (name: string) => [...name].map((ch, i) => (i === 0 ? ch : '*')).join('');
+
+/** The public check behind the QR code: the number and its verification code must match. */
+export async function verify(ctx: Ctx, certNo: string, code: string): Promise<CertificateCheck> {
+  const row = await certificateRows(ctx.db).select('x.verifyCode').where('x.certNo', '=', certNo).executeTakeFirst();
+  if (!row || !code || row.verifyCode !== code) throw notFound('未找到该证书，或验证码不正确');
+  return { certNo: row.certNo, holderName: mask(row.holderName), competitionName: row.competitionName, questionTitle: row.questionTitle, awardName: row.awardName, createdAt: row.createdAt };
+}

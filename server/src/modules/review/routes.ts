@@ -1,0 +1,113 @@
+import {
+  ACTION_CODES,
+  ASSIGNMENT_STATUS_TEXT,
+  SITE_CODES,
+  assignmentPageQuery,
+  expertBody,
+  expertPageQuery,
+  idParam,
+  judgesBody,
+  newExpertBody,
+  reassignBody,
+  reviewRuleBody,
+  reviewWorksQuery,
+  scoreBody,
+  type CriterionScore,
+} from '@contest/shared';
+import { z } from 'zod';
+import type { Deps } from '../../context.ts';
+import { perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { ok, page } from '../../http/reply.ts';
+import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { sendStoredFile } from '../files/routes.ts';
+import * as service from './service.ts';
+
+const RULES = perm('review:rules:menu');
+const EXPERTS = perm('review:expert:menu');
+const ASSIGN = perm('review:assign:menu');
+const JUDGE = perm(SITE_CODES.review);
+const keywordQuery = z.object({ keyword: z.string().trim().max(100).optional() });
+const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });
+
+/** Review rules, the expert pool, each question's judges and assignments, and the review centre of the judges. */
+export function reviewRoutes(app: App, deps: Deps) {
+  const tags = ['review'];
+
+  app.get('/api/review/rules/:id', { config: { rule: RULES }, schema: { tags, params: idParam } }, async (req) => ok(await service.getRule(req.ctx, req.params.id)));
+  app.put('/api/review/rules/:id', { config: { rule: perm(ACTION_CODES.reviewRulesEdit) }, schema: { tags, params: idParam, body: reviewRuleBody } }, async (req) =>
+    ok(await service.saveRule(req.ctx, req.params.id, req.body), '评审规则已保存'),
+  );
+
+  app.get('/api/review/expert/page', { config: { rule: EXPERTS }, schema: { tags, querystring: expertPageQuery } }, async (req) => {
+    const { list, total } = await service.expertPage(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
+  app.post('/api/review/expert', { config: { rule: perm(ACTION_CODES.expertEdit) }, schema: { tags, body: newExpertBody } }, async (req) => ok(await service.addExpert(req.ctx, req.body), '专家已加入专家库'));
+  app.put('/api/review/expert/:id', { config: { rule: perm(ACTION_CODES.expertEdit) }, schema: { tags, params: idParam, body: expertBody } }, async (req) =>
+    ok(await service.updateExpert(req.ctx, req.params.id, req.body)),
+  );
+  app.delete('/api/review/expert/:id', { config: { rule: perm(ACTION_CODES.expertEdit) }, schema: { tags, params: idParam } }, async (req) => {
+    await service.removeExpert(req.ctx, req.params.id);
+    return ok(null, '专家已移出专家库');
+  });
+
+  app.get('/api/review/judge/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam } }, async (req) => ok(await service.questionJudges(req.ctx, req.params.id)));
+  app.get('/api/review/judge/candidates/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: keywordQuery } }, async (req) =>
+    ok(await service.judgeCandidates(req.ctx, req.params.id, req.query.keyword)),
+  );
+  app.post('/api/review/judge/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam, body: judgesBody } }, async (req) =>
+    ok(await service.addJudges(req.ctx, req.params.id, req.body.userIds), '评审专家已添加'),
+  );
+  app.delete('/api/review/judge/:id/:userId', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: judgeParams } }, async (req) => {
+    await service.removeJudge(req.ctx, req.params.id, req.params.userId);
+    return ok(null, '已从评审名单中移除');
+  });
+
+  // Spec §7 Works `POST /{id}`: assigns the question's works to its judges.
+  app.post('/api/review/works/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam } }, async (req) => {
+    const result = await service.autoAssign(req.ctx, req.params.id);
+    return ok(result, result.short.length ? `已分配${result.created}份评审任务，${result.short.length}份作品的可选专家不足` : `已分配${result.created}份评审任务`);
+  });
+  app.get('/api/review/assign/page/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: assignmentPageQuery } }, async (req) => {
+    const { list, total } = await service.assignmentPage(req.ctx, req.params.id, req.query);
+    return page(service.toAssignmentList(list), total, req.query);
+  });
+  app.put('/api/review/assign/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam, body: reassignBody } }, async (req) =>
+    ok(await service.reassign(req.ctx, req.params.id, req.body.judgeId), '已转派'),
+  );
+  app.post('/api/review/assign/reopen/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam } }, async (req) =>
+    ok(await service.reopen(req.ctx, req.params.id), '评分已重新打开，专家可修改后再次提交'),
+  );
+  // Every judge's scores of the question, one row per assignment and a column per criterion.
+  app.get('/api/review/works/review/export/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam } }, async (req, reply) => {
+    const rule = await service.getRule(req.ctx, req.params.id);
+    const { list } = await service.assignmentPage(req.ctx, req.params.id, { page: 1, limit: 10_000 }, 10_000);
+    type Row = (typeof list)[number];
+    const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
+    const columns: Column<Row>[] = [
+      { header: '队伍编号', value: (r) => r.teamNo },
+      { header: '队伍名称', value: (r) => r.teamName, width: 24 },
+      { header: '作品编号', value: (r) => r.code },
+      { header: '评审专家', value: (r) => r.judgeName ?? r.judgeUsername },
+      { header: '状态', value: (r) => ASSIGNMENT_STATUS_TEXT[r.status] ?? '' },
+      { header: '复评', value: (r) => (r.rereview ? '是' : '') , width: 8 },
+      ...rule.criteria.map((c): Column<Row> => ({ header: `${c.name}（满分${c.maxScore}）`, value: (r) => scoreOf(r, c.id) })),
+      { header: '总分', value: (r) => r.total ?? '' },
+      { header: '总评', value: (r) => r.comment ?? '', width: 40 },
+      { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
+    ];
+    return sendXlsx(reply, '评审明细.xlsx', '评审明细', columns, list);
+  });
+
+  app.get('/api/review/center/tasks', { config: { rule: JUDGE }, schema: { tags } }, async (req) => ok(await service.tasks(req.ctx)));
+  app.get('/api/review/center/works', { config: { rule: JUDGE }, schema: { tags, querystring: reviewWorksQuery } }, async (req) => ok(await service.judgeWorks(req.ctx, req.query.questionId)));
+  app.get('/api/review/center/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req) => ok(await service.judgeWork(req.ctx, req.params.id)));
+  app.get('/api/review/center/works/:id/download', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req, reply) =>
+    sendStoredFile(deps, req, reply, await service.judgeDownload(req.ctx, req.params.id)),
+  );
+  // Spec §7 Works `PUT /{id}`: a judge saves (or submits) the scores of an assigned work.
+  app.put('/api/review/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam, body: scoreBody } }, async (req) =>
+    ok(await service.saveScore(req.ctx, req.params.id, req.body), req.body.submit ? '评分已提交' : '草稿已保存'),
+  );
+}

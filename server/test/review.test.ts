@@ -1,0 +1,407 @@
+import ExcelJS from 'exceljs';
+import QRCode from 'qrcode';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aggregate, finalScore, judgeTotal, testPoints } from '@contest/shared';
+import { runDueJobs } from '../src/jobs/runner.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  REG_FIELD_LIST,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  submitWork,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
+
+const CRITERIA = [
+  { name: '创新性', description: '方法是否新颖', maxScore: 10, weight: 1 },
+  { name: '完整性', description: null, maxScore: 20, weight: 3 },
+];
+/** With CRITERIA, scoring (s, 2s) gives a judge total of exactly 10 × s. */
+const both = (s: number) => [s, 2 * s];
+
+describe('review maths', () => {
+  it('weights each criterion by its share of the maximum', () => {
+    const c = [
+      { id: 'a', maxScore: 10, weight: 1 },
+      { id: 'b', maxScore: 20, weight: 3 },
+    ];
+    // (8/10·1 + 15/20·3) / 4 · 100 = (0.8 + 2.25) / 4 · 100 = 76.25
+    expect(judgeTotal(c, { a: 8, b: 15 })).toBe(76.25);
+    expect(judgeTotal(c, { a: 10, b: 20 })).toBe(100);
+    expect(judgeTotal(c, { a: 8, b: null })).toBeNull();
+  });
+
+  it('combines judges by the mean, or drops the highest and lowest when there are three or more', () => {
+    expect(aggregate([70, 90, 100], 'mean')).toBe(86.67);
+    expect(aggregate([70, 90, 100], 'trimmed')).toBe(90);
+    expect(aggregate([60, 70, 80, 100], 'trimmed')).toBe(75);
+    // Two judges cannot lose two scores: the mean stands.
+    expect(aggregate([80, 90], 'trimmed')).toBe(85);
+    expect(aggregate([], 'mean')).toBeNull();
+  });
+
+  it('turns the test score into points relative to the best team, and weights it into the final score', () => {
+    expect(testPoints(2, 1, false)).toBe(50);
+    expect(testPoints(0, 0, false)).toBe(100);
+    expect(testPoints(0.8, 0.95, true)).toBe(84.21);
+    expect(testPoints(null, 1, false)).toBeNull();
+    expect(finalScore(85, 100, { reviewWeight: 70, testWeight: 30 })).toBe(89.5);
+    expect(finalScore(null, 100, { reviewWeight: 70, testWeight: 30 })).toBeNull();
+    expect(finalScore(null, 40, { reviewWeight: 0, testWeight: 100 })).toBe(40);
+  });
+});
+
+describe.each(DATABASES)('expert review, grades, disputes, awards and certificates on %s', (kind) => {
+  let t: TestApp;
+  let admin: Client;
+  let org: Client;
+  let orgB: Client;
+  let competitionId: number;
+  let questionId: number;
+  let gradePreset: number;
+  let now = new Date('2026-03-20T02:00:00Z');
+  const judges: Record<string, { client: Client; id: number }> = {};
+  const teams: Record<string, { leader: Client; teamId: number; name: string; person: string; school: string }> = {};
+
+  const ids = Array.from({ length: 20 }, (_, i) => `r${i}`);
+  const truth = ids.map((_, i) => i % 7);
+  /** Predictions off by `err` on every row: RMSE = err on both boards. */
+  const prediction = (err: number) => ['id,y', ...ids.map((id, i) => `${id},${truth[i]! + err}`)].join('\n');
+
+  async function addJudge(username: string, organization: string) {
+    const { id } = await registerUser(t.app, username);
+    const res = await org.post('/api/review/expert', { username, organization, speciality: '机器学习', title: '教授' });
+    expect(res.statusCode, res.body).toBe(200);
+    judges[username] = { client: await loggedIn(t.app, username), id };
+    return id;
+  }
+
+  async function addTeam(key: string, school: string, person: string, err: number | null) {
+    const username = `rv${key}`;
+    await registerUser(t.app, username);
+    const leader = await loggedIn(t.app, username);
+    const name = `评审${key}队`;
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: name, info: { ...REG_INFO, userName: person, organization: school } })).data;
+    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+    await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId });
+    await submitWork(leader, questionId, Buffer.from(`works of ${key}`), `${name}-作品.zip`);
+    if (err !== null) await leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(prediction(err)), 'text/csv') });
+    teams[key] = { leader, teamId: r.teamId, name, person, school };
+  }
+
+  const assignments = async (q = '') => body(await org.get(`/api/review/assign/page/${questionId}?limit=100${q}`)).data.list as { id: number; teamId: number; judgeId: number; code: string; status: number }[];
+  const mineOf = async (judge: string) => body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number; code: string; status: number; team: unknown }[];
+  const scoreAs = (judge: string, id: number, s: number[], submit = true) =>
+    judges[judge]!.client.put(`/api/review/works/${id}`, { scores: rule.criteria.map((c, i) => ({ criterionId: c.id, score: s[i] ?? null, comment: '好' })), comment: '总评', submit });
+  let rule: { criteria: { id: string }[] };
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    org = await makeOrganiser(t, admin, 'reviewOrg', '评审主办大学');
+    orgB = await makeOrganiser(t, admin, 'reviewOrgB', '别的主办大学');
+    competitionId = await onlineCompetition(admin, org, {}, [...REG_FIELD_LIST, { label: '学校', name: 'organization', otherParams: { required: true } }]);
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    gradePreset = presets.find((p) => p.menuCode === 'GRADE_SET')!.id;
+    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '评审题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 } })).data.id;
+    const answer = ['id,y', ...ids.map((id, i) => `${id},${truth[i]}`)].join('\n');
+    await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') });
+    await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
+
+    await addJudge('judgeJia', '甲大学');
+    await addJudge('judgeYi', '乙大学');
+    await addJudge('judgeBing', '丙大学');
+    // The same school written with full-width letters and a space still counts as 甲大学.
+    await addJudge('judgeJia2', ' 甲大学 ');
+    await addTeam('A', '甲大学', '赵一', 1);
+    await addTeam('B', '乙大学', '钱二', 2);
+    await addTeam('C', '丙大学', '孙三', 4);
+    await addTeam('D', '丁大学', '李四', null);
+    expect(await runDueJobs(t.deps)).toBe(3);
+    // Team A has a teacher, who gets a certificate too.
+    await teams.A!.leader.put(`/api/team/updateTeacher/${teams.A!.teamId}`, { teacherList: [{ name: '周老师', phone: null, organization: '甲大学', title: '副教授' }] });
+  });
+  afterAll(() => t.close());
+
+  it('validates the review rule and keeps it per question', async () => {
+    const bad = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 2, aggregation: 'trimmed', reviewWeight: 70, testWeight: 20, blind: true, disputeDays: 3 });
+    expect(bad.statusCode).toBe(400);
+    expect(body(bad).data.fields).toMatchObject({ testWeight: '评审成绩与测试成绩的权重之和须为100', aggregation: '去掉最高分和最低分至少需要3位专家评审' });
+    expect((await orgB.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 })).statusCode).toBe(404);
+    const res = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
+    expect(res.statusCode, res.body).toBe(200);
+    rule = body(res).data;
+    expect(body(res).data).toMatchObject({ judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, scored: false });
+    expect(rule.criteria.map((c) => c.id)).toHaveLength(2);
+  });
+
+  it('assigns works automatically and evenly, never to a judge of the team’s own school', async () => {
+    expect(body(await org.post(`/api/review/works/${questionId}`)).message).toBe('请先为该赛题添加评审专家');
+    const add = await org.post(`/api/review/judge/${questionId}`, { userIds: Object.values(judges).map((j) => j.id) });
+    expect(add.statusCode, add.body).toBe(200);
+    const res = await org.post(`/api/review/works/${questionId}`);
+    expect(res.statusCode, res.body).toBe(200);
+    // Team A (甲大学) has only 乙 and 丙 free of conflict: one place stays empty and is reported.
+    expect(body(res).data.created).toBe(11);
+    expect(body(res).data.short).toHaveLength(1);
+    expect(body(res).data.short[0]).toMatchObject({ teamId: teams.A!.teamId, missing: 1 });
+
+    const list = await assignments();
+    const schoolOf = new Map(Object.values(teams).map((tm) => [tm.teamId, tm.school.trim()]));
+    const judgeSchool: Record<number, string> = { [judges.judgeJia!.id]: '甲大学', [judges.judgeYi!.id]: '乙大学', [judges.judgeBing!.id]: '丙大学', [judges.judgeJia2!.id]: '甲大学' };
+    for (const a of list) expect(judgeSchool[a.judgeId]).not.toBe(schoolOf.get(a.teamId));
+    const load = Object.values(judges).map((j) => list.filter((a) => a.judgeId === j.id).length);
+    expect(Math.max(...load) - Math.min(...load)).toBeLessThanOrEqual(1);
+    // Running it again fills only what is missing, and nothing is.
+    expect(body(await org.post(`/api/review/works/${questionId}`)).data.created).toBe(0);
+    // Moving a work to a judge of the team's own school is refused.
+    const aWork = list.find((a) => a.teamId === teams.A!.teamId && a.judgeId === judges.judgeYi!.id)!;
+    const moved = await org.put(`/api/review/assign/${aWork.id}`, { judgeId: judges.judgeJia2!.id });
+    expect([moved.statusCode, body(moved).message]).toEqual([409, '该专家与作品所属队伍来自同一单位，需回避']);
+  });
+
+  it('shows a judge only the works assigned to them, and under blind review nothing of the team', async () => {
+    const mine = await mineOf('judgeYi');
+    expect(mine.length).toBeGreaterThan(0);
+    const text = JSON.stringify(mine) + JSON.stringify(body(await judges.judgeYi!.client.get(`/api/review/center/works/${mine[0]!.id}`)).data);
+    for (const tm of Object.values(teams)) for (const leak of [tm.name, tm.person, tm.school, `rv`]) expect(text).not.toContain(leak);
+    expect(mine.every((w) => w.team === null)).toBe(true);
+
+    const dl = await judges.judgeYi!.client.get(`/api/review/center/works/${mine[0]!.id}/download`);
+    expect(dl.statusCode).toBe(200);
+    expect(dl.headers['content-disposition']).toContain(encodeURIComponent(`作品-${mine[0]!.code}.zip`));
+    expect(dl.body).toMatch(/^works of [A-D]$/);
+    // An interrupted download resumes from where it stopped.
+    const rest = await judges.judgeYi!.client.request({ method: 'GET', url: `/api/review/center/works/${mine[0]!.id}/download`, headers: { range: 'bytes=6-' } });
+    expect([rest.statusCode, rest.body]).toEqual([206, dl.body.slice(6)]);
+
+    const tasks = body(await judges.judgeYi!.client.get('/api/review/center/tasks')).data;
+    expect(tasks).toEqual([expect.objectContaining({ questionId, total: mine.length, submitted: 0, blind: true })]);
+  });
+
+  it('refuses another judge, a participant, another organiser and anonymous callers', async () => {
+    const yis = await mineOf('judgeYi');
+    const bings = (await mineOf('judgeBing')).map((w) => w.id);
+    const foreign = yis.find((w) => !bings.includes(w.id))!;
+    const bing = judges.judgeBing!.client;
+    expect((await bing.get(`/api/review/center/works/${foreign.id}`)).statusCode).toBe(404);
+    expect((await bing.get(`/api/review/center/works/${foreign.id}/download`)).statusCode).toBe(404);
+    expect((await scoreAs('judgeBing', foreign.id, both(5))).statusCode).toBe(404);
+    expect((await teams.A!.leader.get(`/api/review/center/works/${foreign.id}`)).statusCode).toBe(403);
+    expect((await teams.A!.leader.put(`/api/review/works/${foreign.id}`, { scores: [], submit: false })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/review/center/tasks' })).statusCode).toBe(401);
+    expect((await orgB.get(`/api/review/assign/page/${questionId}`)).statusCode).toBe(404);
+    expect((await orgB.post(`/api/review/works/calcFinalScore/${questionId}`)).statusCode).toBe(404);
+    expect((await judges.judgeYi!.client.get(`/api/review/assign/page/${questionId}`)).statusCode).toBe(403);
+  });
+
+  it('keeps drafts, checks each score against its maximum, and lets only the organiser reopen a submission', async () => {
+    const [w] = await mineOf('judgeYi');
+    const over = await scoreAs('judgeYi', w!.id, [11, 20], false);
+    expect([over.statusCode, body(over).data.fields['scores.0.score']]).toEqual([400, '“创新性”的分数不能超过10']);
+    const incomplete = await scoreAs('judgeYi', w!.id, [5], true);
+    expect(body(incomplete).data.fields['scores.1.score']).toBe('请为“完整性”打分');
+    const draft = await scoreAs('judgeYi', w!.id, [5], false);
+    expect(body(draft).data).toMatchObject({ status: 1, total: null });
+    expect(body(draft).data.scores[0]).toMatchObject({ score: 5, comment: '好' });
+    expect(body(await scoreAs('judgeYi', w!.id, both(5))).data).toMatchObject({ status: 2, total: 50 });
+    const again = await scoreAs('judgeYi', w!.id, both(6));
+    expect([again.statusCode, body(again).message]).toEqual([409, '评分已提交，如需修改请联系组织方重新打开']);
+    // The criteria are fixed once a judge has scored.
+    const change = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA.map((c, i) => ({ ...c, id: rule.criteria[i]!.id, maxScore: 50 })), judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
+    expect(change.statusCode).toBe(409);
+    expect(body(await org.post(`/api/review/assign/reopen/${w!.id}`)).data.status).toBe(1);
+  });
+
+  it('computes grades from every judge, lists who has not finished, and confirms only when all have', async () => {
+    const summary = body(await org.post(`/api/review/works/calcFinalScore/${questionId}`)).data;
+    expect(summary.gradeState).toBe(1);
+    expect(summary.unfinished.map((u: { username: string }) => u.username).sort()).toEqual(['judgeBing', 'judgeJia', 'judgeJia2', 'judgeYi']);
+    const refused = await org.post(`/api/review/works/confirmFinalScore/${questionId}`);
+    expect([refused.statusCode, body(refused).message]).toEqual([409, '还有11份评审未提交，不能确认成绩']);
+    expect(body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data).toEqual([]);
+
+    // Hand-computed: totals are 10 × s; trimmed mean drops the extremes of three; final = 0.7 review + 0.3 test points.
+    const plan: Record<string, Record<string, number>> = {
+      A: { judgeYi: 8, judgeBing: 9 }, // mean 85 (two judges), RMSE 1 is best: 100 points → 89.5
+      B: { judgeJia: 7, judgeBing: 9, judgeJia2: 10 }, // 90, RMSE 2: 50 points → 78
+      C: { judgeJia: 6, judgeYi: 8, judgeJia2: 7 }, // 70, RMSE 4: 25 points → 56.5
+      D: { judgeJia: 10, judgeYi: 10, judgeBing: 6 }, // 100, no test: 0 points → 70
+    };
+    const list = await assignments();
+    for (const [team, scores] of Object.entries(plan)) {
+      for (const [judge, s] of Object.entries(scores)) {
+        const a = list.find((x) => x.teamId === teams[team]!.teamId && x.judgeId === judges[judge]!.id);
+        expect(a, `${team}/${judge}`).toBeDefined();
+        const res = await scoreAs(judge, a!.id, both(s));
+        expect(res.statusCode, res.body).toBe(200);
+      }
+    }
+    expect(body(await org.post(`/api/review/works/confirmFinalScore/${questionId}`)).data).toMatchObject({ gradeState: 2, unfinished: [] });
+    const grades = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list as { teamId: number; reviewScore: number; testScore: number | null; testPoints: number; finalScore: number; rank: number }[];
+    const byTeam = (k: string) => grades.find((g) => g.teamId === teams[k]!.teamId)!;
+    expect(byTeam('A')).toMatchObject({ reviewScore: 85, testScore: 1, testPoints: 100, finalScore: 89.5, rank: 1 });
+    expect(byTeam('B')).toMatchObject({ reviewScore: 90, testScore: 2, testPoints: 50, finalScore: 78, rank: 2 });
+    expect(byTeam('D')).toMatchObject({ reviewScore: 100, testScore: null, testPoints: 0, finalScore: 70, rank: 3 });
+    expect(byTeam('C')).toMatchObject({ reviewScore: 70, testScore: 4, testPoints: 25, finalScore: 56.5, rank: 4 });
+    expect(grades.map((g) => g.rank)).toEqual([1, 2, 3, 4]);
+
+    const xlsx = await org.get(`/api/review/works/exportGrade/${questionId}`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.rowCount).toBe(5);
+    expect(sheet.getRow(2).getCell(3).value).toBe(teams.A!.name);
+  });
+
+  it('locks confirmed grades against every change', async () => {
+    const before = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list;
+    const [a] = await assignments();
+    const attempts = [
+      [await org.post(`/api/review/works/calcFinalScore/${questionId}`), '成绩已确认，不能重新计算'],
+      [await org.post(`/api/review/assign/reopen/${a!.id}`), '成绩已确认，不能重新打开评分'],
+      [await org.post(`/api/review/works/${questionId}`), '成绩已确认，不能再分配作品'],
+      [await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA.map((c, i) => ({ ...c, id: rule.criteria[i]!.id })), judgesPerWork: 3, aggregation: 'mean', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 }), '成绩已确认，不能再修改评审规则'],
+    ] as const;
+    for (const [res, message] of attempts) expect([res.statusCode, body(res).message]).toEqual([409, message]);
+    expect(body(await org.get(`/api/review/works/grade/${questionId}`)).data.list).toEqual(before);
+  });
+
+  it('shows a team its grade only while GRADE_SET is on', async () => {
+    expect(body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data).toEqual([]);
+    await org.put(`/api/competition/preset/${gradePreset}`, { enable: true });
+    const [g] = body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data;
+    expect(g).toMatchObject({ questionId, rechecking: false, reviewScore: 85, finalScore: 89.5, rank: 1, teams: 4, dispute: null });
+    expect(g.disputeUntil).toBe(new Date(now.getTime() + 3 * 24 * 3600_000).toISOString());
+  });
+
+  it('takes one dispute per team inside the window, re-reviews it with a new judge and confirms again', async () => {
+    const c = teams.C!;
+    const filed = await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '我们认为评分偏低' });
+    expect(filed.statusCode, filed.body).toBe(200);
+    expect(body(await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '再次申诉' })).message).toBe('您的队伍已对该赛题提交过申诉');
+    expect((await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '' })).statusCode).toBe(400);
+    const lone = await loggedIn(t.app, (await registerUser(t.app, 'rvLone')).username);
+    expect((await lone.post(`/api/review/works/disputeScore/${questionId}`, { reason: '路人' })).statusCode).toBe(404);
+
+    // 丙大学's judge cannot re-review 丙大学's work; a new judge from elsewhere can.
+    const disputeId = body(filed).data.id;
+    const conflictAnswer = await org.put(`/api/review/works/dispute/${disputeId}`, { answer: '已安排复评', rereviewJudgeId: judges.judgeBing!.id });
+    expect([conflictAnswer.statusCode, body(conflictAnswer).message]).toEqual([409, '该专家与作品所属队伍来自同一单位，需回避']);
+    const wu = await addJudge('judgeWu', '戊大学');
+    await org.post(`/api/review/judge/${questionId}`, { userIds: [wu] });
+    const answered = await org.put(`/api/review/works/dispute/${disputeId}`, { answer: '已安排复评', rereviewJudgeId: wu });
+    expect(body(answered).data).toMatchObject({ status: 1, answer: '已安排复评', rereview: true });
+    expect((await org.put(`/api/review/works/dispute/${disputeId}`, { answer: '再答一次' })).statusCode).toBe(409);
+
+    // While re-reviewed, the team sees the answer but no numbers.
+    const [during] = body(await c.leader.get(`/api/review/works/myGrade/${competitionId}`)).data;
+    expect(during).toMatchObject({ rechecking: true, finalScore: null, dispute: { answer: '已安排复评', status: 1 } });
+    const [re] = await mineOf('judgeWu');
+    expect(re).toMatchObject({ status: 0 });
+    expect((await scoreAs('judgeWu', re!.id, both(10))).statusCode).toBe(200);
+    expect((await org.post(`/api/review/works/confirmFinalScore/${questionId}`)).statusCode).toBe(200);
+    // C's 60, 80 and 70 with the re-review's 100: trimmed drops 60 and 100, leaving 75 → 52.5 + 7.5 = 60.
+    const [after] = body(await c.leader.get(`/api/review/works/myGrade/${competitionId}`)).data;
+    expect(after).toMatchObject({ rechecking: false, reviewScore: 75, finalScore: 60, rank: 4 });
+
+    // Out of the window, nobody may dispute any more.
+    now = new Date(now.getTime() + 4 * 24 * 3600_000);
+    expect(body(await teams.B!.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '晚了' })).message).toBe('已超过成绩申诉期');
+
+    const log = await t.database.db.selectFrom('auditLog').select('action').where('action', 'like', 'grade.%').orderBy('id').execute();
+    expect(log.map((l) => l.action)).toEqual(['grade.calculate', 'grade.confirm', 'grade.dispute.file', 'grade.dispute.answer', 'grade.confirm']);
+  });
+
+  it('gives awards by rank bands and by hand, and lists them for the team only', async () => {
+    const bad = await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 2 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }] });
+    expect(body(bad).data.fields.levels).toBe('“一等奖”与“二等奖”的名次范围重叠');
+    const levels = body(await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }, { name: '优秀奖', rankFrom: null, rankTo: null }] })).data as { id: number; name: string }[];
+    expect(body(await org.post(`/api/review/works/awards/apply/${questionId}`)).data).toEqual({ awarded: 3 });
+    const excellent = levels.find((l) => l.name === '优秀奖')!.id;
+    expect(body(await org.put(`/api/review/works/awards/team/${questionId}`, { teamId: teams.C!.teamId, awardId: excellent })).data).toMatchObject({ awardName: '优秀奖', awardManual: true });
+    // Re-applying the bands keeps what was set by hand.
+    await org.post(`/api/review/works/awards/apply/${questionId}`);
+    const grades = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list as { teamId: number; awardName: string }[];
+    expect(Object.fromEntries(grades.map((g) => [g.teamId, g.awardName]))).toEqual({ [teams.A!.teamId]: '一等奖', [teams.B!.teamId]: '二等奖', [teams.D!.teamId]: '二等奖', [teams.C!.teamId]: '优秀奖' });
+
+    expect(body(await teams.C!.leader.get(`/api/review/works/list/awards/${teams.C!.teamId}`)).data).toEqual([expect.objectContaining({ questionId, awardName: '优秀奖', rank: 4 })]);
+    expect((await teams.A!.leader.get(`/api/review/works/list/awards/${teams.C!.teamId}`)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/review/works/list/awards/${teams.C!.teamId}` })).statusCode).toBe(401);
+
+    const prize = await org.get(`/api/review/works/exportPrize/${questionId}`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(prize.rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets[0]!.rowCount).toBe(5);
+    expect(book.worksheets[0]!.getRow(2).getCell(1).value).toBe('一等奖');
+  });
+
+  it('writes a certificate for every awarded member and teacher, with unique numbers and a public check', async () => {
+    const background = await QRCode.toBuffer('certificate background', { width: 800 });
+    const up = await org.request({ method: 'POST', url: '/api/review/certificate/cert/imgUrl', ...multipart('bg.png', background) });
+    expect(body(up).data).toMatchObject({ width: 800, height: 800 });
+    const fields = [
+      { field: 'name', x: 100, y: 100, size: 40, color: '#000000' },
+      { field: 'team', x: 100, y: 160, size: 24, color: '#333333' },
+      { field: 'award', x: 100, y: 200, size: 24, color: '#c00000' },
+      { field: 'certNo', x: 100, y: 240, size: 16, color: '#000000' },
+      { field: 'qrcode', x: 600, y: 600, size: 150, color: '#000000' },
+    ];
+    const outside = await org.post(`/api/review/certificate/${competitionId}`, { name: '获奖证书', backgroundUri: body(up).data.uri, fields: [{ field: 'name', x: 900, y: 10, size: 20, color: '#000000' }] });
+    expect(body(outside).data.fields['fields.0.x']).toBe('“姓名”的位置超出了背景图（800×800）');
+    const template = body(await org.post(`/api/review/certificate/${competitionId}`, { name: '获奖证书', backgroundUri: body(up).data.uri, fields })).data;
+    expect((await orgB.get(`/api/review/certificate/${template.id}`)).statusCode).toBe(404);
+
+    expect(body(await org.post(`/api/review/certificate/cert/push/${questionId}`)).message).toBe('请先为该赛题选择证书模板');
+    await org.post(`/api/review/certificate/relation/${questionId}`, { templateId: template.id });
+    const started = body(await org.post(`/api/review/certificate/cert/push/${questionId}`)).data;
+    // Four awarded teams of one member each, and team A's teacher.
+    expect(started).toMatchObject({ state: 1, total: 5, done: 0 });
+    await runDueJobs(t.deps);
+    expect(body(await org.get(`/api/review/certificate/cert/push/${questionId}`)).data).toMatchObject({ state: 2, total: 5, done: 5 });
+
+    const list = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as { id: number; certNo: string; holderName: string; holderKind: string; teamId: number }[];
+    expect(list).toHaveLength(5);
+    expect(new Set(list.map((c) => c.certNo)).size).toBe(5);
+    expect(list.filter((c) => c.holderKind === 'teacher').map((c) => c.holderName)).toEqual(['周老师']);
+    // Writing them again keeps every number.
+    await org.post(`/api/review/certificate/cert/push/${questionId}`);
+    await runDueJobs(t.deps);
+    const again = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as { certNo: string }[];
+    expect(again.map((c) => c.certNo).sort()).toEqual(list.map((c) => c.certNo).sort());
+    // The database itself refuses a duplicate number.
+    await expect(t.database.db.updateTable('certificates').set({ certNo: list[0]!.certNo }).where('id', '=', list[1]!.id).execute()).rejects.toThrow();
+
+    const a = teams.A!;
+    const mine = body(await a.leader.get('/api/review/certificate/cert/list')).data as { id: number; holderName: string; awardName: string }[];
+    expect(mine).toEqual([expect.objectContaining({ holderName: '赵一', awardName: '一等奖', holderKind: 'member' })]);
+    expect(body(await a.leader.get(`/api/review/certificate/person/${a.teamId}`)).data).toHaveLength(2);
+    const pdf = await a.leader.get(`/api/review/certificate/cert/certificate/download/${mine[0]!.id}`);
+    expect([pdf.statusCode, pdf.headers['content-type']]).toEqual([200, 'application/pdf']);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.rawPayload)), { mergePages: true });
+    expect(text).toContain('赵一');
+    expect(text).toContain(a.name);
+    expect(text).toContain('一等奖');
+
+    expect((await teams.B!.leader.get(`/api/review/certificate/cert/certificate/download/${mine[0]!.id}`)).statusCode).toBe(404);
+    expect((await teams.B!.leader.get(`/api/review/certificate/load/${mine[0]!.id}`)).statusCode).toBe(404);
+    expect((await teams.B!.leader.get(`/api/review/certificate/person/${a.teamId}`)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/review/certificate/cert/certificate/download/${mine[0]!.id}` })).statusCode).toBe(401);
+
+    const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode']).where('id', '=', mine[0]!.id).executeTakeFirstOrThrow();
+    const check = await t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${row.certNo}?code=${row.verifyCode}` });
+    expect(body(check).data).toMatchObject({ certNo: row.certNo, holderName: '赵*', awardName: '一等奖', questionTitle: '评审题' });
+    const wrong = await t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${row.certNo}?code=0000` });
+    expect([wrong.statusCode, body(wrong).message]).toEqual([404, '未找到该证书，或验证码不正确']);
+  });
+});
