@@ -262,6 +262,13 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     const sheet = book.worksheets[0]!;
     expect(sheet.rowCount).toBe(5);
     expect(sheet.getRow(2).getCell(3).value).toBe(teams.A!.name);
+
+    // Every judge's scores, a column per criterion: one row per assignment.
+    const detail = new ExcelJS.Workbook();
+    await detail.xlsx.load((await org.get(`/api/review/assign/page/${questionId}?export=xlsx`)).rawPayload as unknown as ArrayBuffer);
+    const rows = detail.worksheets[0]!;
+    expect(rows.rowCount).toBe(12);
+    expect(rows.getRow(1).getCell(7).value).toBe('创新性（满分10）');
   });
 
   it('locks confirmed grades against every change', async () => {

@@ -1,4 +1,4 @@
-import { Form, Modal } from 'antd';
+import { Button, Form, Modal } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { showFieldErrors } from './forms.ts';
 
@@ -12,6 +12,8 @@ interface FormModalProps<V> {
   okText?: string;
   /** Prefix of the fields' ids, which must not repeat those of a form on the page behind the dialog. */
   name?: string;
+  /** Shows the values without letting them change: the form is disabled and the only button closes. */
+  readOnly?: boolean;
   children: ReactNode;
 }
 
@@ -19,7 +21,7 @@ interface FormModalProps<V> {
  * A create/edit dialog around a vertical form. Render it only while it is open: each opening then
  * starts from a fresh form with `initialValues`, with nothing left over from the last record.
  */
-export function FormModal<V>({ title, initialValues, onSave, onClose, width, okText = '保存', name = 'dialog', children }: FormModalProps<V>) {
+export function FormModal<V>({ title, initialValues, onSave, onClose, width, okText = '保存', name = 'dialog', readOnly, children }: FormModalProps<V>) {
   const [form] = Form.useForm<V>();
   const [saving, setSaving] = useState(false);
 
@@ -42,8 +44,19 @@ export function FormModal<V>({ title, initialValues, onSave, onClose, width, okT
   }
 
   return (
-    <Modal open title={title} width={width} okText={okText} cancelText="取消" confirmLoading={saving} onOk={submit} onCancel={onClose} maskClosable={false}>
-      <Form form={form} name={name} layout="vertical" initialValues={initialValues as never} onFinish={submit}>
+    <Modal
+      open
+      title={title}
+      width={width}
+      okText={okText}
+      cancelText="取消"
+      confirmLoading={saving}
+      onOk={submit}
+      onCancel={onClose}
+      maskClosable={Boolean(readOnly)}
+      footer={readOnly ? <Button onClick={onClose}>关闭</Button> : undefined}
+    >
+      <Form form={form} name={name} layout="vertical" initialValues={initialValues as never} onFinish={submit} disabled={readOnly}>
         {children}
       </Form>
     </Modal>

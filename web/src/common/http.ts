@@ -83,8 +83,8 @@ function buildUrl(url: string, params?: RequestOptions['params']): string {
   return `${apiBase()}${url}${qs ? (url.includes('?') ? '&' : '?') + qs : ''}`;
 }
 
-async function send(url: string, options: RequestOptions): Promise<Response> {
-  const method = options.method ?? 'GET';
+/** The headers every call carries (spec §7): the AJAX marker, the CSRF token on writes, the desktop app's bearer token. */
+export function requestHeaders(method: NonNullable<RequestOptions['method']> = 'GET'): Record<string, string> {
   const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
   if (method !== 'GET') {
     const csrf = readCookie(CSRF_COOKIE);
@@ -94,6 +94,12 @@ async function send(url: string, options: RequestOptions): Promise<Response> {
     const token = localStorage.getItem(DESKTOP_TOKEN_KEY);
     if (token) headers.Authorization = `Bearer ${token}`;
   }
+  return headers;
+}
+
+async function send(url: string, options: RequestOptions): Promise<Response> {
+  const method = options.method ?? 'GET';
+  const headers = requestHeaders(method);
   let body: BodyInit | undefined;
   if (options.data instanceof FormData || options.data instanceof URLSearchParams) body = options.data;
   else if (options.data !== undefined) {
@@ -151,16 +157,26 @@ export const http = {
   delete: <T>(url: string, options: RequestOptions = {}) => request<T>(url, { ...options, method: 'DELETE' }),
 };
 
-/** Downloads a file as a blob; an error reply's message is read from the blob's JSON (spec §8). */
-export async function downloadBlob(url: string, options: RequestOptions = {}): Promise<{ blob: Blob; fileName: string } | null> {
-  const res = await send(url, options);
+/**
+ * Whether a download's reply carries the file. One that does not is told as spec §8 says: 401 leads to the login
+ * page, an error's message is read from the JSON body and toasted (then this rejects); a JSON reply with status 200
+ * has no file (false).
+ */
+export async function checkDownloadReply(res: Response, silent?: boolean): Promise<boolean> {
   if (res.status === 401) sessionExpired();
   if (isJson(res)) {
     const env = (await res.json()) as Envelope<unknown>;
-    handleEnvelope(res, env, options.silent);
-    return null;
+    handleEnvelope(res, env, silent);
+    return false;
   }
-  if (!res.ok) fail(res.status, undefined, undefined, options.silent);
+  if (!res.ok) fail(res.status, undefined, undefined, silent);
+  return true;
+}
+
+/** Downloads a file as a blob; an error reply's message is read from the blob's JSON (spec §8). */
+export async function downloadBlob(url: string, options: RequestOptions = {}): Promise<{ blob: Blob; fileName: string } | null> {
+  const res = await send(url, options);
+  if (!(await checkDownloadReply(res, options.silent))) return null;
   const blob = await res.blob();
   if (blob.size === 0) {
     void message.warning(HTTP_TEXT.emptyDownload, ERROR_TOAST_SECONDS);

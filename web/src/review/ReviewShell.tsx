@@ -1,5 +1,6 @@
 import { AuditOutlined } from '@ant-design/icons';
-import { Card, Empty, Layout, Typography } from 'antd';
+import { Layout, Typography } from 'antd';
+import { Link, Outlet } from 'react-router';
 import { useCurrentUser } from '../common/auth.ts';
 import { BACK_TO_FRONT, UserDropdown } from '../common/UserDropdown.tsx';
 
@@ -9,16 +10,16 @@ export function ReviewShell() {
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 12, background: '#fff', boxShadow: '0 1px 4px rgba(0,21,41,.08)' }}>
-        <AuditOutlined style={{ fontSize: 22, color: '#1890ff' }} />
-        <Typography.Title level={4} style={{ margin: 0 }}>
-          评审中心
-        </Typography.Title>
+        <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+          <AuditOutlined style={{ fontSize: 22, color: '#1890ff' }} />
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            评审中心
+          </Typography.Title>
+        </Link>
         <div style={{ marginLeft: 'auto' }}>{user && <UserDropdown user={user} items={BACK_TO_FRONT} />}</div>
       </Layout.Header>
       <Layout.Content style={{ padding: 24, maxWidth: 1200, width: '100%', margin: '0 auto' }}>
-        <Card title="我的评审任务">
-          <Empty description="暂无分配给您的评审作品" />
-        </Card>
+        <Outlet />
       </Layout.Content>
     </Layout>
   );

@@ -55,11 +55,15 @@ export const router = createBrowserRouter([
           { path: 'choice', element: page(() => import('./pages/question/ChoiceTab.tsx')) },
           { path: 'works', element: page(() => import('./pages/question/WorksTab.tsx')) },
           { path: 'test', element: page(() => import('./pages/question/TestTab.tsx')) },
+          { path: 'grade', element: page(() => import('./pages/grade/GradeTab.tsx')) },
+          { path: 'certificate', element: page(() => import('./pages/certificate/CertificateTab.tsx')) },
         ],
       },
       { path: '/registration/:competitionId', element: page(() => import('./pages/team/RegistrationPage.tsx')) },
       { path: '/join/:competitionId/:teamId', element: page(() => import('./pages/team/JoinPage.tsx')) },
       { path: '/payment/:competitionId/:orderId', element: page(() => import('./pages/order/PaymentPage.tsx')) },
+      // Where a certificate's QR code leads: public, for anyone checking a certificate.
+      { path: '/certificate/verify/:certNo', element: page(() => import('./pages/certificate/VerifyPage.tsx')) },
       {
         path: '/userCenter',
         element: page(() => import('./pages/userCenter/UserCenterLayout.tsx')),
@@ -69,6 +73,7 @@ export const router = createBrowserRouter([
           { path: 'myOrder', element: page(() => import('./pages/order/MyOrderPage.tsx')) },
           { path: 'myInvoice', element: page(() => import('./pages/invoice/MyInvoicePage.tsx')) },
           { path: 'invoiceTitle', element: page(() => import('./pages/invoice/InvoiceTitlePage.tsx')) },
+          { path: 'myCertificate', element: page(() => import('./pages/certificate/MyCertificatePage.tsx')) },
           { path: 'accountSet', element: page(() => import('./pages/userCenter/AccountSetPage.tsx')) },
           { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
         ],

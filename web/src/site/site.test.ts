@@ -32,6 +32,12 @@ describe('competition tabs', () => {
     });
     expect(visibleTabs(list, now).map((t) => t.key)).toEqual(['introduce', 'question', 'information']);
   });
+
+  it('shows grades and certificates while GRADE_SET and CERTIFICATE_SET are open', () => {
+    const list = presets({ GRADE_SET: { enable: true, enableStartTime: '2026-04-01T00:00:00.000Z' }, CERTIFICATE_SET: { enable: true, enableEndTime: '2026-04-30T00:00:00.000Z' } });
+    expect(visibleTabs(list, now).map((t) => t.key)).toEqual(['introduce', 'grade']);
+    expect(visibleTabs(presets({ GRADE_SET: { enable: true }, CERTIFICATE_SET: { enable: true } }), now).map((t) => t.key)).toEqual(['introduce', 'grade', 'certificate']);
+  });
 });
 
 describe('section modes (spec §2.1)', () => {

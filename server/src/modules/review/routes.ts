@@ -12,10 +12,12 @@ import {
   reviewRuleBody,
   reviewWorksQuery,
   scoreBody,
+  type AssignmentPageQuery,
   type CriterionScore,
 } from '@contest/shared';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { Ctx, Deps } from '../../context.ts';
 import { perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
@@ -29,6 +31,27 @@ const ASSIGN = perm('review:assign:menu');
 const JUDGE = perm(SITE_CODES.review);
 const keywordQuery = z.object({ keyword: z.string().trim().max(100).optional() });
 const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });
+
+/** The scores of a question's assignments (those the filters keep) as xlsx: a row per assignment, a column per criterion. */
+async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q: AssignmentPageQuery) {
+  const rule = await service.getRule(ctx, questionId);
+  const { list } = await service.assignmentPage(ctx, questionId, { ...q, page: 1, limit: 10_000 }, 10_000);
+  type Row = (typeof list)[number];
+  const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
+  const columns: Column<Row>[] = [
+    { header: '队伍编号', value: (r) => r.teamNo },
+    { header: '队伍名称', value: (r) => r.teamName, width: 24 },
+    { header: '作品编号', value: (r) => r.code },
+    { header: '评审专家', value: (r) => r.judgeName ?? r.judgeUsername },
+    { header: '状态', value: (r) => ASSIGNMENT_STATUS_TEXT[r.status] ?? '' },
+    { header: '复评', value: (r) => (r.rereview ? '是' : ''), width: 8 },
+    ...rule.criteria.map((c): Column<Row> => ({ header: `${c.name}（满分${c.maxScore}）`, value: (r) => scoreOf(r, c.id) })),
+    { header: '总分', value: (r) => r.total ?? '' },
+    { header: '总评', value: (r) => r.comment ?? '', width: 40 },
+    { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
+  ];
+  return sendXlsx(reply, '评审明细.xlsx', '评审明细', columns, list);
+}
 
 /** Review rules, the expert pool, each question's judges and assignments, and the review centre of the judges. */
 export function reviewRoutes(app: App, deps: Deps) {
@@ -69,7 +92,8 @@ export function reviewRoutes(app: App, deps: Deps) {
     const result = await service.autoAssign(req.ctx, req.params.id);
     return ok(result, result.short.length ? `已分配${result.created}份评审任务，${result.short.length}份作品的可选专家不足` : `已分配${result.created}份评审任务`);
   });
-  app.get('/api/review/assign/page/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: assignmentPageQuery } }, async (req) => {
+  app.get('/api/review/assign/page/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: assignmentPageQuery } }, async (req, reply) => {
+    if (req.query.export) return exportScores(req.ctx, req.params.id, reply, req.query);
     const { list, total } = await service.assignmentPage(req.ctx, req.params.id, req.query);
     return page(service.toAssignmentList(list), total, req.query);
   });
@@ -80,25 +104,9 @@ export function reviewRoutes(app: App, deps: Deps) {
     ok(await service.reopen(req.ctx, req.params.id), '评分已重新打开，专家可修改后再次提交'),
   );
   // Every judge's scores of the question, one row per assignment and a column per criterion.
-  app.get('/api/review/works/review/export/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam } }, async (req, reply) => {
-    const rule = await service.getRule(req.ctx, req.params.id);
-    const { list } = await service.assignmentPage(req.ctx, req.params.id, { page: 1, limit: 10_000 }, 10_000);
-    type Row = (typeof list)[number];
-    const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
-    const columns: Column<Row>[] = [
-      { header: '队伍编号', value: (r) => r.teamNo },
-      { header: '队伍名称', value: (r) => r.teamName, width: 24 },
-      { header: '作品编号', value: (r) => r.code },
-      { header: '评审专家', value: (r) => r.judgeName ?? r.judgeUsername },
-      { header: '状态', value: (r) => ASSIGNMENT_STATUS_TEXT[r.status] ?? '' },
-      { header: '复评', value: (r) => (r.rereview ? '是' : '') , width: 8 },
-      ...rule.criteria.map((c): Column<Row> => ({ header: `${c.name}（满分${c.maxScore}）`, value: (r) => scoreOf(r, c.id) })),
-      { header: '总分', value: (r) => r.total ?? '' },
-      { header: '总评', value: (r) => r.comment ?? '', width: 40 },
-      { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
-    ];
-    return sendXlsx(reply, '评审明细.xlsx', '评审明细', columns, list);
-  });
+  app.get('/api/review/works/review/export/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam } }, async (req, reply) =>
+    exportScores(req.ctx, req.params.id, reply, { page: 1, limit: 10_000 }),
+  );
 
   app.get('/api/review/center/tasks', { config: { rule: JUDGE }, schema: { tags } }, async (req) => ok(await service.tasks(req.ctx)));
   app.get('/api/review/center/works', { config: { rule: JUDGE }, schema: { tags, querystring: reviewWorksQuery } }, async (req) => ok(await service.judgeWorks(req.ctx, req.query.questionId)));

@@ -13,11 +13,25 @@ export interface Filters {
  * The filter bar of the back-office lists scoped by competition: the competition (for those who manage
  * competitions), the list's own fields, a keyword and the search button. Submits with the keyword trimmed.
  */
-export function FilterForm<F extends Filters>({ initialValues, keywordPlaceholder, onSearch, children }: { initialValues?: Partial<F>; keywordPlaceholder: string; onSearch: (filters: F) => void; children?: ReactNode }) {
-  const competitions = useCompetitionOptions(usePermissions().has('competition:competition:menu'));
+export function FilterForm<F extends Filters>({
+  initialValues,
+  keywordPlaceholder,
+  onSearch,
+  withCompetition = true,
+  children,
+}: {
+  initialValues?: Partial<F>;
+  keywordPlaceholder: string;
+  onSearch: (filters: F) => void;
+  /** False for lists already inside one competition (a question's pages). */
+  withCompetition?: boolean;
+  children?: ReactNode;
+}) {
+  const canList = usePermissions().has('competition:competition:menu');
+  const competitions = useCompetitionOptions(withCompetition && canList);
   return (
     <Form layout="inline" style={{ marginBottom: 16 }} initialValues={initialValues} onFinish={(v: F) => onSearch({ ...v, keyword: v.keyword?.trim() || undefined })}>
-      {competitions.data && (
+      {withCompetition && competitions.data && (
         <Form.Item name="competitionId" label="竞赛">
           <Select allowClear placeholder="全部竞赛" style={{ width: 220 }} options={competitions.data} showSearch optionFilterProp="label" />
         </Form.Item>

@@ -12,8 +12,7 @@ export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: 
 
 /**
  * The competition's sub-menu (spec §2.1). `introduce` is always there; each other tab appears only while
- * its menu preset is enabled and inside its window, by the server's clock. Tabs of later capabilities
- * (grade, certificate) join this list with them.
+ * its menu preset is enabled and inside its window, by the server's clock.
  */
 export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode; anyTime?: boolean }[] = [
   { key: 'introduce', label: '竞赛介绍' },
@@ -26,6 +25,9 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
   { key: 'choice', label: '选择赛题', menuCode: 'CHOICE_SET' },
   { key: 'works', label: '提交作品', menuCode: 'SUBMIT_WORKS', anyTime: true },
   { key: 'test', label: '提交测试', menuCode: 'SUBMIT_TEST' },
+  // The organiser opens these once grades are confirmed and certificates generated; the window bounds them too.
+  { key: 'grade', label: '我的成绩', menuCode: 'GRADE_SET' },
+  { key: 'certificate', label: '我的证书', menuCode: 'CERTIFICATE_SET' },
 ];
 
 export function visibleTabs(presets: Preset[], now: Date) {

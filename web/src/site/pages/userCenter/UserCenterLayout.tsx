@@ -1,4 +1,4 @@
-import { BankOutlined, FileTextOutlined, IdcardOutlined, LockOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
+import { BankOutlined, FileTextOutlined, IdcardOutlined, LockOutlined, SafetyCertificateOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
@@ -10,6 +10,7 @@ const MENU = [
   { key: '/userCenter/myOrder', icon: <ShoppingOutlined />, label: '我的订单' },
   { key: '/userCenter/myInvoice', icon: <FileTextOutlined />, label: '我的发票' },
   { key: '/userCenter/invoiceTitle', icon: <IdcardOutlined />, label: '常用发票抬头' },
+  { key: '/userCenter/myCertificate', icon: <SafetyCertificateOutlined />, label: '我的证书' },
   { key: '/userCenter/accountSet', icon: <LockOutlined />, label: '账号设置' },
   { key: '/userCenter/partner', icon: <BankOutlined />, label: '组织方申请' },
 ];

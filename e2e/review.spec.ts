@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import QRCode from 'qrcode';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { ADMIN, api, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
+
+/** A judge account added to the expert pool by the organiser, logged in on its own page. */
+async function newJudge(browser: import('@playwright/test').Browser, orgPage: Page, organization: string) {
+  const page = await (await browser.newContext()).newPage();
+  const username = uniqueName('judge');
+  await register(page, username);
+  await api(orgPage, 'POST', '/api/review/expert', { username, organization, speciality: '数据挖掘', title: '教授' });
+  await login(page, username, 'Passw0rd1');
+  return { page, username };
+}
+
+/** Scores the judge's only work of the question in the review centre: (s, 2s) on the two criteria, then submits. */
+async function scoreInReviewCentre(page: Page, questionTitle: string, s: number) {
+  await page.goto('/review.html');
+  await page.getByRole('link', { name: questionTitle }).click();
+  await page.getByRole('link', { name: '评分', exact: true }).first().click();
+  const inputs = page.getByTestId('criterion').locator('.ant-input-number input');
+  await inputs.nth(0).fill(String(s));
+  await inputs.nth(1).fill(String(2 * s));
+  await page.getByRole('button', { name: '保存草稿' }).click();
+  await expect(page.getByText('草稿已保存')).toBeVisible();
+  await page.getByRole('button', { name: '提交评分' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: /确\s*定|提\s*交/ }).last().click();
+  await expect(page.getByText('评分已提交').first()).toBeVisible();
+}
+
+test('two judges score a work in the review centre; the organiser confirms grades, answers a dispute and awards; the team downloads its certificate', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const adminPage = await (await browser.newContext()).newPage();
+  await login(adminPage, ADMIN.username, ADMIN.password);
+  const orgPage = await (await browser.newContext()).newPage();
+  await newOrganiser(orgPage, adminPage);
+  const fields = [
+    { label: '姓名', name: 'userName', otherParams: { required: true } },
+    { label: '学校', name: 'organization', otherParams: { required: true } },
+  ];
+  const competitionId = await openCompetition(orgPage, adminPage, 0, fields);
+  const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
+  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'GRADE_SET', 'CERTIFICATE_SET']) {
+    await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
+  }
+  const questionTitle = '城市交通数据分析';
+  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, { title: questionTitle, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } });
+  await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
+
+  // A team of 华东大学 registers, chooses the question and submits its works.
+  const page = await (await browser.newContext()).newPage();
+  const username = uniqueName('grade');
+  await register(page, username);
+  await login(page, username, 'Passw0rd1');
+  const teamName = '数据先锋队';
+  const { registerId, teamId } = await api(page, 'POST', `/api/team/register/${competitionId}`, { teamName, info: { userName: '王小明', organization: '华东大学' } });
+  await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
+  await api(page, 'PUT', `/api/team/choiceQuestion/${teamId}`, { questionId });
+  await page.goto(`/competition/${competitionId}/works`);
+  await page.getByTestId('works-input').setInputFiles({ name: `${teamName}作品.zip`, mimeType: 'application/zip', buffer: Buffer.alloc(300_000, 7) });
+  await expect(page.getByText('作品已提交')).toBeVisible({ timeout: 30_000 });
+
+  // The organiser sets the review rule in the back office: two criteria, two judges, blind review.
+  await orgPage.goto(`/backadmin.html#/review/rules?competitionId=${competitionId}`);
+  await orgPage.locator('.ant-table-row').filter({ hasText: questionTitle }).getByText('评审规则').click();
+  const rules = orgPage.getByRole('dialog');
+  // A new rule starts with one empty criterion.
+  await rules.getByPlaceholder('名称，如：模型效果').nth(0).fill('分析深度');
+  await rules.getByPlaceholder('满分').nth(0).fill('10');
+  await rules.getByPlaceholder('权重').nth(0).fill('1');
+  await rules.getByRole('button', { name: /添加评审标准/ }).click();
+  await rules.getByPlaceholder('名称，如：模型效果').nth(1).fill('报告质量');
+  await rules.getByPlaceholder('满分').nth(1).fill('20');
+  await rules.getByPlaceholder('权重').nth(1).fill('3');
+  await rules.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(orgPage.getByText('评审规则已保存')).toBeVisible();
+
+  // Two judges from other schools join the question's list and the work is assigned to both.
+  const j1 = await newJudge(browser, orgPage, '北方大学');
+  const j2 = await newJudge(browser, orgPage, '南方大学');
+  const pool = await (await orgPage.request.get(`/api/review/judge/candidates/${questionId}?keyword=judge`)).json();
+  const judgeIds = pool.data.filter((e: { username: string }) => [j1.username, j2.username].includes(e.username)).map((e: { userId: number }) => e.userId);
+  await api(orgPage, 'POST', `/api/review/judge/${questionId}`, { userIds: judgeIds });
+  await orgPage.goto(`/backadmin.html#/question/judge/${questionId}`);
+  await orgPage.getByRole('button', { name: '自动分配' }).click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(orgPage.getByText('自动分配完成，新分配 2 份')).toBeVisible();
+
+  // Each judge scores in the review centre and sees nothing of the team.
+  await scoreInReviewCentre(j1.page, questionTitle, 8);
+  await expect(j1.page.getByText(teamName)).toHaveCount(0);
+  await scoreInReviewCentre(j2.page, questionTitle, 9);
+
+  // The organiser computes and confirms the grades: (80 + 90) / 2 = 85.
+  await orgPage.goto(`/backadmin.html#/question/grade/${questionId}`);
+  await orgPage.getByRole('button', { name: '计算成绩' }).click();
+  await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('85');
+  await orgPage.getByRole('button', { name: '确认成绩' }).click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(orgPage.getByText('成绩已确认并公布')).toBeVisible();
+
+  // The team sees its grade and disputes it.
+  await page.goto(`/competition/${competitionId}/grade`);
+  await expect(page.getByText(questionTitle)).toBeVisible();
+  await expect(page.getByTestId('my-grade')).toContainText('85');
+  await page.getByTestId('dispute-button').click();
+  await page.getByRole('dialog').locator('textarea').fill('报告质量一项评分偏低，请复核');
+  await page.getByRole('dialog').getByRole('button', { name: /提交申诉/ }).click();
+  await expect(page.getByText('申诉已提交，请等待组织方答复')).toBeVisible();
+
+  // The organiser answers it.
+  await orgPage.reload();
+  const dispute = orgPage.locator('.ant-table-row').filter({ hasText: '报告质量一项评分偏低' });
+  await dispute.getByText('答复', { exact: true }).click();
+  await orgPage.getByRole('dialog').locator('textarea').fill('经复核，评分无误，维持原成绩');
+  await orgPage.getByRole('dialog').getByRole('button', { name: /保\s*存|确\s*定|提\s*交/ }).click();
+  await expect(orgPage.locator('.ant-message').getByText('已答复', { exact: true })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('经复核，评分无误，维持原成绩')).toBeVisible();
+
+  // Awards by rank: the only team is first.
+  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 5 }] });
+  await orgPage.goto(`/backadmin.html#/question/awards/${questionId}`);
+  await orgPage.getByRole('button', { name: '按名次评奖' }).click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('一等奖');
+
+  // A certificate template on a background, then generation with progress.
+  const csrf = (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
+  const bg = await orgPage.request.post('/api/review/certificate/cert/imgUrl', {
+    headers: { 'x-csrf-token': csrf },
+    multipart: { file: { name: 'bg.png', mimeType: 'image/png', buffer: await QRCode.toBuffer('background', { width: 1000 }) } },
+  });
+  const background = (await bg.json()).data;
+  await api(orgPage, 'POST', `/api/review/certificate/${competitionId}`, {
+    name: '获奖证书',
+    backgroundUri: background.uri,
+    fields: [
+      { field: 'name', x: 120, y: 120, size: 48, color: '#000000' },
+      { field: 'team', x: 120, y: 200, size: 32, color: '#000000' },
+      { field: 'award', x: 120, y: 260, size: 32, color: '#aa0000' },
+      { field: 'qrcode', x: 800, y: 800, size: 160, color: '#000000' },
+    ],
+  });
+  await orgPage.goto(`/backadmin.html#/question/certificate/${questionId}`);
+  await orgPage.locator('.ant-table-row').filter({ hasText: '获奖证书' }).getByText('用于本赛题').click();
+  await expect(orgPage.getByText('本赛题使用')).toBeVisible();
+  await orgPage.getByRole('button', { name: '生成证书' }).click();
+  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(orgPage.locator('.ant-progress-text').filter({ hasText: '1 / 1' })).toBeVisible({ timeout: 30_000 });
+
+  // The team downloads its certificate; the PDF's text holds the member's and the team's names.
+  await page.goto(`/competition/${competitionId}/certificate`);
+  const row = page.locator('.ant-table-row').filter({ hasText: '王小明' });
+  await expect(row).toContainText('一等奖');
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: '下载' }).click()]);
+  const pdf = fs.readFileSync(await download.path());
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
+  expect(text).toContain('王小明');
+  expect(text).toContain(teamName);
+  expect(text).toContain('一等奖');
+});

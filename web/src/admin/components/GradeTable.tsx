@@ -1,0 +1,64 @@
+import type { Grade, Page } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
+import { Input, Table, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState, type ReactNode } from 'react';
+import { http } from '../../common/http.ts';
+import { pager } from '../../common/pager.ts';
+import { reviewKey } from './review.ts';
+
+const score = (v: number | null) => (v === null ? '—' : v);
+
+/**
+ * A question's grades, searchable and paged. `full` adds every judge's total and the parts of the final score
+ * (the grade page); without it the table is what awarding needs. `award` renders the award cell (a picker).
+ */
+export function GradeTable({ questionId, full, award }: { questionId: number; full?: boolean; award?: (g: Grade) => ReactNode }) {
+  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
+  const grades = useQuery({ queryKey: reviewKey(questionId, 'grades', query), queryFn: () => http.get<Page<Grade>>(`/api/review/works/grade/${questionId}`, { ...query }) });
+  const judges = Math.max(0, ...(grades.data?.list.map((g) => Math.max(g.judgesTotal, g.reviewScores.length)) ?? []));
+
+  const columns: ColumnsType<Grade> = [
+    { title: '名次', width: 70, render: (_, g) => score(g.rank) },
+    { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
+    { title: '队伍名称', dataIndex: 'teamName', width: 180 },
+    ...(full
+      ? ([
+          ...Array.from({ length: judges }, (_, i) => ({ title: `评分${i + 1}`, width: 80, render: (_: unknown, g: Grade) => score(g.reviewScores[i] ?? null) })),
+          { title: '评审成绩', width: 90, render: (_, g) => score(g.reviewScore) },
+          { title: '评审进度', width: 90, render: (_, g) => <Tag color={g.judgesDone >= g.judgesTotal ? 'success' : 'warning'}>{`${g.judgesDone}/${g.judgesTotal}`}</Tag> },
+          { title: '测试成绩', width: 90, render: (_, g) => score(g.testScore) },
+          { title: '测试得分', width: 90, render: (_, g) => score(g.testPoints) },
+        ] satisfies ColumnsType<Grade>)
+      : []),
+    { title: '最终成绩', width: 90, render: (_, g) => <b>{score(g.finalScore)}</b> },
+    {
+      title: '奖项',
+      width: award ? 200 : 140,
+      fixed: 'right',
+      render: (_, g) =>
+        award ? (
+          award(g)
+        ) : (
+          <>
+            {g.awardName ?? '—'} {g.awardManual && <Tag>手动</Tag>}
+          </>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <Input.Search allowClear placeholder="队伍名称或编号" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Table<Grade>
+        rowKey="teamId"
+        loading={grades.isLoading}
+        dataSource={grades.data?.list}
+        columns={columns}
+        scroll={{ x: full ? 900 + judges * 80 : 700 }}
+        locale={{ emptyText: '暂无成绩，请先计算成绩' }}
+        pagination={pager(grades.data, (page, limit) => setQuery({ ...query, page, limit }))}
+      />
+    </>
+  );
+}

@@ -1,0 +1,229 @@
+import {
+  ACTION_CODES,
+  CERT_FIELD_NAMES,
+  CERT_RUN_STATE,
+  type Certificate,
+  type CertificateRun,
+  type CertificateTemplate,
+  type ManagedQuestion,
+  type Page,
+} from '@contest/shared';
+import { FileDoneOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Flex, Input, Progress, Space, Table, Tag } from 'antd';
+import { useEffect, useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { http } from '../../../common/http.ts';
+import { DownloadButton } from '../../../common/DownloadButton.tsx';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { ExportButton } from '../../components/ExportButton.tsx';
+import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
+import { reviewKey } from '../../components/review.ts';
+import { useConfirm } from '../../components/useConfirm.ts';
+import { CertificateTemplateModal, TEMPLATES_KEY, templateKey } from './parts/CertificateTemplateModal.tsx';
+
+const HOLDER_KIND = { member: '队员', teacher: '指导老师' } as const;
+
+/**
+ * The question's certificate run: which template it uses and how far generation is. Polled every second while the
+ * certificates are being made.
+ */
+function useCertificateRun(questionId: number) {
+  return useQuery({
+    queryKey: reviewKey(questionId, 'certRun'),
+    queryFn: () => http.get<CertificateRun>(`/api/review/certificate/cert/push/${questionId}`),
+    refetchInterval: (q) => (q.state.data?.state === CERT_RUN_STATE.running ? 1000 : false),
+  });
+}
+
+type Editing = { id: number | null; readOnly: boolean } | null;
+
+/** The competition's certificate templates: create, edit, delete, and choose the one this question uses. */
+function TemplatesCard({ question, run }: { question: ManagedQuestion; run: CertificateRun | undefined }) {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const editable = usePermissions().has(ACTION_CODES.gradeEdit);
+  const [query, setQuery] = useState({ page: 1, limit: 20 });
+  const [editing, setEditing] = useState<Editing>(null);
+  const templates = useQuery({
+    queryKey: [...TEMPLATES_KEY, question.competitionId, query],
+    queryFn: () => http.get<Page<CertificateTemplate>>(`/api/review/certificate/page/${question.competitionId}`, { ...query }),
+  });
+
+  async function use(t: CertificateTemplate) {
+    try {
+      await http.post(`/api/review/certificate/relation/${question.id}`, { templateId: t.id });
+      void message.success(`本赛题的证书将使用模板“${t.name}”`);
+      await client.invalidateQueries({ queryKey: reviewKey(question.id, 'certRun') });
+    } catch {
+      // the http client has told the user why
+    }
+  }
+  const remove = (t: CertificateTemplate) =>
+    confirm(
+      `确定删除证书模板“${t.name}”吗？`,
+      async () => {
+        await http.delete(`/api/review/certificate/${t.id}`);
+        void message.success('证书模板已删除');
+        await Promise.all([client.invalidateQueries({ queryKey: TEMPLATES_KEY }), client.invalidateQueries({ queryKey: reviewKey(question.id, 'certRun') })]);
+      },
+      { danger: true },
+    );
+
+  return (
+    <Card
+      title="证书模板"
+      extra={
+        editable && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ id: null, readOnly: false })}>
+            新建模板
+          </Button>
+        )
+      }
+    >
+      <Table<CertificateTemplate>
+        rowKey="id"
+        loading={templates.isLoading}
+        dataSource={templates.data?.list}
+        scroll={{ x: 1000 }}
+        locale={{ emptyText: '暂无证书模板' }}
+        pagination={pager(templates.data, (page, limit) => setQuery({ page, limit }))}
+        columns={[
+          {
+            title: '模板名称',
+            width: 220,
+            render: (_, t) => (
+              <>
+                {t.name} {run?.templateId === t.id && <Tag color="blue">本赛题使用</Tag>}
+              </>
+            ),
+          },
+          { title: '背景尺寸', width: 120, render: (_, t) => `${t.width} × ${t.height}` },
+          { title: '字段', width: 320, ellipsis: true, render: (_, t) => t.fields.map((f) => CERT_FIELD_NAMES[f.field]).join('、') || '—' },
+          { title: '更新时间', width: 150, render: (_, t) => formatMinute(t.updatedAt) },
+          {
+            title: '操作',
+            width: 200,
+            fixed: 'right',
+            render: (_, t) => (
+              <Space>
+                <a onClick={() => setEditing({ id: t.id, readOnly: !editable })}>{editable ? '编辑' : '查看'}</a>
+                {editable && run?.templateId !== t.id && <a onClick={() => void use(t)}>用于本赛题</a>}
+                {editable && <a onClick={() => remove(t)}>删除</a>}
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {editing && <CertificateTemplateModal competitionId={question.competitionId} templateId={editing.id} readOnly={editing.readOnly} onClose={() => setEditing(null)} />}
+    </Card>
+  );
+}
+
+/** Generating the question's certificates with the chosen template, and the progress of the run. */
+function GenerateCard({ questionId, run }: { questionId: number; run: CertificateRun | undefined }) {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const editable = usePermissions().has(ACTION_CODES.gradeEdit);
+  const template = useQuery({
+    queryKey: templateKey(run?.templateId ?? 0),
+    enabled: Boolean(run?.templateId),
+    queryFn: () => http.get<CertificateTemplate>(`/api/review/certificate/${run!.templateId}`),
+  });
+  const running = run?.state === CERT_RUN_STATE.running;
+
+  const generate = () =>
+    confirm(`将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`, async () => {
+      await http.post(`/api/review/certificate/cert/push/${questionId}`);
+      void message.success('已开始生成证书');
+      await client.invalidateQueries({ queryKey: reviewKey(questionId, 'certRun') });
+    });
+
+  const percent = run?.total ? Math.floor((run.done / run.total) * 100) : 0;
+  const status = run?.state === CERT_RUN_STATE.failed ? 'exception' : run?.state === CERT_RUN_STATE.done ? 'success' : 'active';
+
+  return (
+    <Card
+      title="生成证书"
+      extra={
+        editable && (
+          <Button type="primary" icon={<FileDoneOutlined />} loading={running} disabled={!run?.templateId} onClick={generate}>
+            {running ? '生成中' : '生成证书'}
+          </Button>
+        )
+      }
+    >
+      <p>
+        本赛题使用的模板：
+        {run?.templateId ? <b>{template.data?.name ?? '…'}</b> : <span className="admin-hint">尚未选择，请在上方的模板列表中点击“用于本赛题”</span>}
+      </p>
+      {run && run.state !== CERT_RUN_STATE.idle && (
+        <>
+          <Progress percent={percent} status={status} format={() => `${run.done} / ${run.total}`} />
+          {run.state === CERT_RUN_STATE.done && <Alert type="success" showIcon message={`证书已生成，共 ${run.total} 份`} />}
+          {run.state === CERT_RUN_STATE.failed && <Alert type="error" showIcon message={`生成失败：${run.error ?? '未知错误'}`} />}
+        </>
+      )}
+    </Card>
+  );
+}
+
+/** The question's certificates, searchable, with downloads and an export. */
+function CertificatesCard({ questionId }: { questionId: number }) {
+  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
+  const certificates = useQuery({ queryKey: reviewKey(questionId, 'certificates', query), queryFn: () => http.get<Page<Certificate>>(`/api/review/certificate/export/${questionId}`, { ...query }) });
+  return (
+    <Card title="证书列表" extra={<ExportButton url={`/api/review/certificate/export/${questionId}`} query={{ ...query }} />}>
+      <Input.Search allowClear placeholder="证书编号、姓名或队伍" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Table<Certificate>
+        rowKey="id"
+        loading={certificates.isLoading}
+        dataSource={certificates.data?.list}
+        scroll={{ x: 1100 }}
+        locale={{ emptyText: '暂无证书' }}
+        pagination={pager(certificates.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '证书编号', dataIndex: 'certNo', width: 150 },
+          { title: '姓名', dataIndex: 'holderName', width: 100 },
+          { title: '身份', width: 90, render: (_, c) => HOLDER_KIND[c.holderKind] },
+          { title: '队伍', dataIndex: 'teamName', width: 160 },
+          { title: '学校', dataIndex: 'school', width: 180, ellipsis: true },
+          { title: '奖项', dataIndex: 'awardName', width: 100 },
+          { title: '生成时间', width: 150, render: (_, c) => formatMinute(c.createdAt) },
+          {
+            title: '操作',
+            width: 170,
+            fixed: 'right',
+            render: (_, c) => <DownloadButton url={`/api/review/certificate/cert/certificate/download/${c.id}`}>下载</DownloadButton>,
+          },
+        ]}
+      />
+    </Card>
+  );
+}
+
+function Certificates({ question }: { question: ManagedQuestion }) {
+  const client = useQueryClient();
+  const run = useCertificateRun(question.id);
+  const state = run.data?.state;
+  // A run that ends changes the list of certificates.
+  useEffect(() => {
+    if (state === CERT_RUN_STATE.done || state === CERT_RUN_STATE.failed) void client.invalidateQueries({ queryKey: reviewKey(question.id, 'certificates') });
+  }, [state, question.id, client]);
+  return (
+    <Flex vertical gap={16}>
+      <QuestionHeader question={question} current="certificate" />
+      <TemplatesCard question={question} run={run.data} />
+      <GenerateCard questionId={question.id} run={run.data} />
+      <CertificatesCard questionId={question.id} />
+    </Flex>
+  );
+}
+
+/** `/question/certificate/:questionId`: certificate templates, generating the question's certificates, the list. */
+export default function CertificatePage() {
+  return <QuestionScope>{(question) => <Certificates question={question} />}</QuestionScope>;
+}

@@ -1,0 +1,220 @@
+import {
+  ACTION_CODES,
+  DISPUTE_STATUS,
+  DISPUTE_STATUS_TEXT,
+  GRADE_STATE,
+  GRADE_STATE_TEXT,
+  type Assignment,
+  type Dispute,
+  type Page,
+} from '@contest/shared';
+import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { DownloadButton } from '../../../common/DownloadButton.tsx';
+import { FormModal } from '../../../common/FormModal.tsx';
+import { http } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { GradeTable } from '../../components/GradeTable.tsx';
+import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
+import { personLabel, reviewKey, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
+import { useConfirm } from '../../components/useConfirm.ts';
+
+const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [GRADE_STATE.calculated]: 'processing', [GRADE_STATE.confirmed]: 'success' };
+
+/** Where the grades stand, who still has works to score, and the calculate / confirm steps. */
+function SummaryCard({ questionId }: { questionId: number }) {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const editable = usePermissions().has(ACTION_CODES.gradeEdit);
+  const [calculating, setCalculating] = useState(false);
+  const summary = useGradeSummary(questionId);
+  const reload = () => client.invalidateQueries({ queryKey: reviewKey(questionId) });
+  const s = summary.data;
+
+  async function calculate() {
+    setCalculating(true);
+    try {
+      await http.post(`/api/review/works/calcFinalScore/${questionId}`);
+      void message.success('成绩已计算，请核对后确认');
+      await reload();
+    } finally {
+      setCalculating(false);
+    }
+  }
+  function askCalculate() {
+    if (s?.unfinished.length) confirm(`尚有 ${s.unfinished.length} 位专家未完成评审，未评完的作品将只按已提交的评分计算。确定现在计算吗？`, calculate);
+    else calculate().catch(() => undefined); // the http client has told the user why
+  }
+  const askConfirm = () =>
+    confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', async () => {
+      await http.post(`/api/review/works/confirmFinalScore/${questionId}`);
+      void message.success('成绩已确认并公布');
+      await reload();
+    });
+
+  const locked = s?.gradeState === GRADE_STATE.confirmed;
+  return (
+    <Card
+      title="成绩汇总"
+      loading={summary.isLoading}
+      extra={
+        editable &&
+        s &&
+        !locked && (
+          <Space>
+            <Button icon={<CalculatorOutlined />} loading={calculating} onClick={askCalculate}>
+              {s.gradeState === GRADE_STATE.none ? '计算成绩' : '重新计算'}
+            </Button>
+            {s.gradeState === GRADE_STATE.calculated && (
+              <Tooltip title={s.unfinished.length ? '所有评审提交后才能确认成绩' : undefined}>
+                <Button type="primary" icon={<LockOutlined />} disabled={s.unfinished.length > 0} onClick={askConfirm}>
+                  确认成绩
+                </Button>
+              </Tooltip>
+            )}
+          </Space>
+        )
+      }
+    >
+      {s && (
+        <>
+          <Descriptions size="small" column={3}>
+            <Descriptions.Item label="成绩状态">
+              <Tag color={STATE_COLORS[s.gradeState]}>{GRADE_STATE_TEXT[s.gradeState]}</Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label="计算时间">{s.calculatedAt ? formatMinute(s.calculatedAt) : '—'}</Descriptions.Item>
+            <Descriptions.Item label="确认时间">{s.confirmedAt ? formatMinute(s.confirmedAt) : '—'}</Descriptions.Item>
+          </Descriptions>
+          {s.unfinished.length ? (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginTop: 12 }}
+              message={`尚有 ${s.unfinished.length} 位专家未完成评审`}
+              description={s.unfinished.map((u) => `${personLabel(u)}：待评 ${u.pending} 份`).join('；')}
+            />
+          ) : (
+            <Alert type="success" showIcon style={{ marginTop: 12 }} message="所有专家均已完成评审" />
+          )}
+        </>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * Answers a dispute, optionally sending the work to one more judge. Judges who already have the team's work are
+ * offered disabled; the list needs the assignment menu, without which only the answer is given.
+ */
+function AnswerModal({ dispute, onClose }: { dispute: Dispute; onClose: () => void }) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const canAssign = usePermissions().has('review:assign:menu');
+  const judges = useQuestionJudges(dispute.questionId, canAssign);
+  const reviewed = useQuery({
+    queryKey: reviewKey(dispute.questionId, 'assignments', { keyword: dispute.teamNo }),
+    enabled: canAssign,
+    queryFn: () => http.get<Page<Assignment>>(`/api/review/assign/page/${dispute.questionId}`, { keyword: dispute.teamNo, limit: 100 }),
+    select: (page) => new Set(page.list.filter((a) => a.teamId === dispute.teamId).map((a) => a.judgeId)),
+  });
+  async function save(v: { answer: string; rereviewJudgeId?: number }) {
+    await http.put(`/api/review/works/dispute/${dispute.id}`, { answer: v.answer, rereviewJudgeId: v.rereviewJudgeId ?? null });
+    void message.success(v.rereviewJudgeId ? '已答复，并已安排复评' : '已答复');
+    await client.invalidateQueries({ queryKey: reviewKey(dispute.questionId) });
+  }
+  return (
+    <FormModal<{ answer: string; rereviewJudgeId?: number }> title={`答复申诉：${dispute.teamName}（${dispute.teamNo}）`} name="answer" width={640} onSave={save} onClose={onClose}>
+      <Descriptions size="small" column={1} bordered style={{ marginBottom: 16 }}>
+        <Descriptions.Item label="申诉人">{dispute.username}</Descriptions.Item>
+        <Descriptions.Item label="申诉时间">{formatMinute(dispute.createdAt)}</Descriptions.Item>
+        <Descriptions.Item label="申诉理由">
+          <div style={{ whiteSpace: 'pre-wrap' }}>{dispute.reason}</div>
+        </Descriptions.Item>
+      </Descriptions>
+      <Form.Item name="answer" label="答复内容" rules={[{ required: true, whitespace: true, message: '请输入答复内容' }]}>
+        <Input.TextArea rows={4} maxLength={1000} showCount />
+      </Form.Item>
+      {canAssign && (
+        <Form.Item name="rereviewJudgeId" label="复评专家（选填）" extra="选择后作品将分配给该专家重新评审，成绩需重新计算">
+          <Select
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            placeholder="不安排复评"
+            loading={judges.isLoading || reviewed.isLoading}
+            options={judges.data?.map((j) => {
+              const done = reviewed.data?.has(j.userId) ?? false;
+              return { value: j.userId, label: `${personLabel(j)}${done ? '（已评审该作品）' : ''}`, disabled: done };
+            })}
+          />
+        </Form.Item>
+      )}
+    </FormModal>
+  );
+}
+
+/** The teams' disputes of their grades, with the answers. */
+function DisputesCard({ questionId }: { questionId: number }) {
+  const editable = usePermissions().has(ACTION_CODES.gradeEdit);
+  const [query, setQuery] = useState({ page: 1, limit: 20 });
+  const [answering, setAnswering] = useState<Dispute | null>(null);
+  const disputes = useQuery({ queryKey: reviewKey(questionId, 'disputes', query), queryFn: () => http.get<Page<Dispute>>(`/api/review/works/dispute/page/${questionId}`, { ...query }) });
+  return (
+    <Card title="成绩申诉">
+      <Table<Dispute>
+        rowKey="id"
+        loading={disputes.isLoading}
+        dataSource={disputes.data?.list}
+        scroll={{ x: 1200 }}
+        locale={{ emptyText: '暂无申诉' }}
+        pagination={pager(disputes.data, (page, limit) => setQuery({ page, limit }))}
+        columns={[
+          { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
+          { title: '队伍名称', dataIndex: 'teamName', width: 150 },
+          { title: '申诉人', dataIndex: 'username', width: 110 },
+          { title: '申诉理由', dataIndex: 'reason', width: 240, ellipsis: { showTitle: true } },
+          {
+            title: '状态',
+            width: 120,
+            render: (_, d) => (
+              <>
+                <Tag color={d.status === DISPUTE_STATUS.pending ? 'warning' : 'success'}>{DISPUTE_STATUS_TEXT[d.status]}</Tag>
+                {d.rereview && <Tag color="orange">复评</Tag>}
+              </>
+            ),
+          },
+          { title: '答复', dataIndex: 'answer', width: 240, ellipsis: { showTitle: true } },
+          { title: '申诉时间', width: 150, render: (_, d) => formatMinute(d.createdAt) },
+          { title: '答复时间', width: 150, render: (_, d) => (d.answeredAt ? formatMinute(d.answeredAt) : '—') },
+          ...(editable
+            ? [{ title: '操作', width: 80, fixed: 'right' as const, render: (_: unknown, d: Dispute) => d.status === DISPUTE_STATUS.pending && <a onClick={() => setAnswering(d)}>答复</a> }]
+            : []),
+        ]}
+      />
+      {answering && <AnswerModal dispute={answering} onClose={() => setAnswering(null)} />}
+    </Card>
+  );
+}
+
+/** `/question/grade/:questionId`: calculate and confirm the question's grades, and answer the disputes. */
+export default function GradePage() {
+  return (
+    <QuestionScope>
+      {(question) => (
+        <Flex vertical gap={16}>
+          <QuestionHeader question={question} current="grade" />
+          <SummaryCard questionId={question.id} />
+          <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={`/api/review/works/exportGrade/${question.id}`}>导出成绩</DownloadButton>}>
+            <GradeTable questionId={question.id} full />
+          </Card>
+          <DisputesCard questionId={question.id} />
+        </Flex>
+      )}
+    </QuestionScope>
+  );
+}

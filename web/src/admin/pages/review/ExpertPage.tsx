@@ -1,0 +1,129 @@
+import { ACTION_CODES, type Expert, type Page } from '@contest/shared';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, Space, Table, Tooltip } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { FormModal } from '../../../common/FormModal.tsx';
+import { http } from '../../../common/http.ts';
+import { pager } from '../../../common/pager.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { personLabel } from '../../components/review.ts';
+import { useConfirm } from '../../components/useConfirm.ts';
+
+interface Values {
+  username: string;
+  organization: string;
+  speciality?: string;
+  title?: string;
+}
+
+const EXPERTS_KEY = ['experts'];
+
+/** Adds a user to the pool (by username; the user gets the judge role), or edits an expert's details. */
+function ExpertModal({ expert, onClose }: { expert: Expert | null; onClose: () => void }) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  async function save({ username, ...details }: Values) {
+    const body = { organization: details.organization, speciality: details.speciality?.trim() || null, title: details.title?.trim() || null };
+    if (expert) await http.put(`/api/review/expert/${expert.userId}`, body);
+    else await http.post('/api/review/expert', { username: username.trim(), ...body });
+    void message.success(expert ? '专家信息已保存' : '已添加评审专家');
+    await client.invalidateQueries({ queryKey: EXPERTS_KEY });
+  }
+  const initial: Partial<Values> = expert ? { username: expert.username, organization: expert.organization, speciality: expert.speciality ?? '', title: expert.title ?? '' } : {};
+  return (
+    <FormModal<Values> title={expert ? `编辑评审专家：${personLabel(expert)}` : '添加评审专家'} name="expert" initialValues={initial} onSave={save} onClose={onClose}>
+      <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]} extra={expert ? undefined : '填写已注册用户的用户名，添加后该用户获得评审专家角色'}>
+        <Input maxLength={50} disabled={Boolean(expert)} />
+      </Form.Item>
+      <Form.Item name="organization" label="所在单位" rules={[{ required: true, whitespace: true, message: '请输入所在单位' }]}>
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="speciality" label="专业领域">
+        <Input maxLength={100} placeholder="如：机器学习、数据挖掘" />
+      </Form.Item>
+      <Form.Item name="title" label="职称">
+        <Input maxLength={50} placeholder="如：教授、高级工程师" />
+      </Form.Item>
+    </FormModal>
+  );
+}
+
+/** `review/expert`: the pool of expert judges with their workload across questions. */
+export default function ExpertPage() {
+  const { message } = App.useApp();
+  const confirm = useConfirm();
+  const client = useQueryClient();
+  const editable = usePermissions().has(ACTION_CODES.expertEdit);
+  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
+  const [editing, setEditing] = useState<Expert | null | undefined>(undefined);
+  const experts = useQuery({ queryKey: [...EXPERTS_KEY, query], queryFn: () => http.get<Page<Expert>>('/api/review/expert/page', { ...query }) });
+
+  const remove = (e: Expert) =>
+    confirm(
+      `确定将“${personLabel(e)}”移出评审专家库吗？移出后该用户不再是评审专家。`,
+      async () => {
+        await http.delete(`/api/review/expert/${e.userId}`);
+        void message.success('已移出评审专家库');
+        await client.invalidateQueries({ queryKey: EXPERTS_KEY });
+      },
+      { danger: true },
+    );
+
+  return (
+    <Card
+      title="评审专家"
+      extra={
+        editable && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
+            添加专家
+          </Button>
+        )
+      }
+    >
+      <Input.Search allowClear placeholder="用户名、姓名、单位或专业" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Table<Expert>
+        rowKey="userId"
+        loading={experts.isLoading}
+        dataSource={experts.data?.list}
+        scroll={{ x: 1200 }}
+        locale={{ emptyText: '暂无评审专家' }}
+        pagination={pager(experts.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        columns={[
+          { title: '用户名', dataIndex: 'username', width: 120 },
+          { title: '姓名', dataIndex: 'userName', width: 100 },
+          { title: '所在单位', dataIndex: 'organization', width: 200, ellipsis: true },
+          { title: '专业领域', dataIndex: 'speciality', width: 150, ellipsis: true },
+          { title: '职称', dataIndex: 'title', width: 110 },
+          { title: '评审赛题', dataIndex: 'questions', width: 90 },
+          { title: '已分配作品', dataIndex: 'assigned', width: 100 },
+          { title: '已提交评分', dataIndex: 'submitted', width: 100 },
+          { title: '加入时间', width: 150, render: (_, e) => formatMinute(e.createdAt) },
+          ...(editable
+            ? [
+                {
+                  title: '操作',
+                  width: 120,
+                  fixed: 'right' as const,
+                  render: (_: unknown, e: Expert) => (
+                    <Space>
+                      <a onClick={() => setEditing(e)}>编辑</a>
+                      {e.questions ? (
+                        <Tooltip title="该专家仍在赛题的评审名单中，请先从赛题中移除">
+                          <span className="admin-hint">删除</span>
+                        </Tooltip>
+                      ) : (
+                        <a onClick={() => remove(e)}>删除</a>
+                      )}
+                    </Space>
+                  ),
+                },
+              ]
+            : []),
+        ]}
+      />
+      {editing !== undefined && <ExpertModal expert={editing} onClose={() => setEditing(undefined)} />}
+    </Card>
+  );
+}

@@ -1,0 +1,205 @@
+import { ACTION_CODES, AGGREGATIONS, AGGREGATION_NAMES, GRADE_STATE, type ManagedQuestion, type ReviewRule, type ReviewRuleBody } from '@contest/shared';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Col, Empty, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch, Tooltip } from 'antd';
+import { useState } from 'react';
+import { usePermissions } from '../../../common/auth.ts';
+import { FormModal } from '../../../common/FormModal.tsx';
+import { http } from '../../../common/http.ts';
+import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
+import { reviewKey } from '../../components/review.ts';
+
+const MAX_CRITERIA = 20;
+type Values = ReviewRuleBody;
+
+/** The criteria: name, explanation, full mark and weight per row; fixed once a judge has saved a score. */
+function CriteriaEditor({ locked }: { locked: boolean }) {
+  return (
+    <Form.List name="criteria">
+      {(fields, { add, remove }, { errors }) => (
+        <>
+          {fields.map((field) => (
+            <Row key={field.key} gutter={8} align="top" wrap={false}>
+              <Form.Item name={[field.name, 'id']} hidden>
+                <Input />
+              </Form.Item>
+              <Col flex="180px">
+                <Form.Item name={[field.name, 'name']} rules={[{ required: true, whitespace: true, message: '请输入评审标准名称' }]}>
+                  <Input placeholder="名称，如：模型效果" maxLength={50} disabled={locked} />
+                </Form.Item>
+              </Col>
+              <Col flex="auto">
+                <Form.Item name={[field.name, 'description']}>
+                  <Input placeholder="说明（选填）" maxLength={500} disabled={locked} />
+                </Form.Item>
+              </Col>
+              <Col flex="110px">
+                <Form.Item name={[field.name, 'maxScore']} rules={[{ required: true, message: '请输入满分' }]}>
+                  <InputNumber placeholder="满分" suffix="分" min={1} max={1000} precision={0} disabled={locked} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col flex="110px">
+                <Form.Item name={[field.name, 'weight']} rules={[{ required: true, message: '请输入权重' }]}>
+                  <InputNumber placeholder="权重" prefix="权重" min={1} max={100} precision={0} disabled={locked} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              {!locked && (
+                <Col flex="32px">
+                  <Tooltip title="删除">
+                    <Button type="text" danger icon={<DeleteOutlined />} aria-label="删除评审标准" disabled={fields.length <= 1} onClick={() => remove(field.name)} />
+                  </Tooltip>
+                </Col>
+              )}
+            </Row>
+          ))}
+          <Form.ErrorList errors={errors} />
+          {!locked && (
+            <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= MAX_CRITERIA} onClick={() => add({ name: '', description: '', maxScore: 100, weight: 1 })}>
+              添加评审标准{fields.length >= MAX_CRITERIA && `（最多${MAX_CRITERIA}项）`}
+            </Button>
+          )}
+        </>
+      )}
+    </Form.List>
+  );
+}
+
+/**
+ * The shares of the final score: review and automatic test, summing to 100. Changing the review's share sets the
+ * test's to the rest; a question without automatic scoring should give the review everything.
+ */
+function WeightItems({ automatic }: { automatic: boolean }) {
+  const form = Form.useFormInstance<Values>();
+  return (
+    <>
+      <Col span={8}>
+        <Form.Item name="reviewWeight" label="评审成绩权重" rules={[{ required: true, message: '请输入评审成绩权重' }]}>
+          <InputNumber
+            min={0}
+            max={100}
+            precision={0}
+            suffix="%"
+            style={{ width: '100%' }}
+            onChange={(v) => {
+              if (typeof v === 'number' && v >= 0 && v <= 100) form.setFieldValue('testWeight', 100 - v);
+              void form.validateFields(['testWeight']).catch(() => undefined);
+            }}
+          />
+        </Form.Item>
+      </Col>
+      <Col span={8}>
+        <Form.Item
+          name="testWeight"
+          label="测试成绩权重"
+          dependencies={['reviewWeight']}
+          extra={automatic ? '取自私榜成绩，按最佳队伍折算为百分制' : '本题不自动评分，测试成绩权重应为0'}
+          rules={[
+            { required: true, message: '请输入测试成绩权重' },
+            ({ getFieldValue }) => ({
+              validator: async (_, v) => {
+                if (typeof v === 'number' && (getFieldValue('reviewWeight') ?? 0) + v !== 100) throw new Error('评审成绩与测试成绩的权重之和须为100');
+              },
+            }),
+          ]}
+        >
+          <InputNumber min={0} max={100} precision={0} suffix="%" style={{ width: '100%' }} />
+        </Form.Item>
+      </Col>
+    </>
+  );
+}
+
+/** The review rule of one question; read-only for those who may not edit it. */
+function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: () => void }) {
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const editable = usePermissions().has(ACTION_CODES.reviewRulesEdit);
+  const rule = useQuery({ queryKey: reviewKey(question.id, 'rule'), queryFn: () => http.get<ReviewRule>(`/api/review/rules/${question.id}`) });
+  const title = `评审规则：${question.title}`;
+
+  if (!rule.data) {
+    return (
+      <Modal open title={title} width={860} footer={null} onCancel={onClose}>
+        {rule.isError ? <Empty description="评审规则加载失败" /> : <Skeleton active paragraph={{ rows: 8 }} />}
+      </Modal>
+    );
+  }
+
+  const r = rule.data;
+  const confirmed = r.gradeState === GRADE_STATE.confirmed;
+  async function save(v: Values) {
+    const body: ReviewRuleBody = {
+      ...v,
+      criteria: v.criteria.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, description: c.description?.trim() || null, maxScore: c.maxScore, weight: c.weight })),
+    };
+    await http.put(`/api/review/rules/${question.id}`, body);
+    void message.success('评审规则已保存');
+    await client.invalidateQueries({ queryKey: reviewKey(question.id) });
+  }
+  const initial: Values = {
+    criteria: r.criteria.length ? r.criteria : [{ name: '', description: '', maxScore: 100, weight: 1 }],
+    judgesPerWork: r.judgesPerWork,
+    aggregation: r.aggregation,
+    reviewWeight: r.reviewWeight,
+    testWeight: r.testWeight,
+    blind: r.blind,
+    disputeDays: r.disputeDays,
+  };
+
+  return (
+    <FormModal<Values> title={title} name="rule" width={860} initialValues={initial} onSave={save} onClose={onClose} readOnly={!editable || confirmed}>
+      {confirmed && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="本题成绩已确认，评审规则不能再修改。" />}
+      <Form.Item label="评审标准" required>
+        {r.scored && !confirmed && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="已有专家保存评分，评审标准不能再修改；其他设置仍可调整。" />}
+        <CriteriaEditor locked={r.scored} />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col span={8}>
+          <Form.Item name="judgesPerWork" label="每份作品评审专家数" rules={[{ required: true, message: '请输入评审专家数' }]}>
+            <InputNumber min={1} max={9} precision={0} suffix="位" style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={16}>
+          <Form.Item
+            name="aggregation"
+            label="评分合成方式"
+            dependencies={['judgesPerWork']}
+            rules={[
+              { required: true, message: '请选择评分合成方式' },
+              ({ getFieldValue }) => ({
+                validator: async (_, v) => {
+                  if (v === 'trimmed' && (getFieldValue('judgesPerWork') ?? 0) < 3) throw new Error('去掉最高分和最低分至少需要3位专家评审');
+                },
+              }),
+            ]}
+          >
+            <Select options={AGGREGATIONS.map((a) => ({ value: a, label: AGGREGATION_NAMES[a] }))} />
+          </Form.Item>
+        </Col>
+        <WeightItems automatic={Boolean(question.evaluation)} />
+        <Col span={8}>
+          <Form.Item name="disputeDays" label="申诉期" rules={[{ required: true, message: '请输入申诉期' }]} extra="成绩确认后可申诉的天数，0为不接受申诉">
+            <InputNumber min={0} max={30} precision={0} suffix="天" style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+        <Col span={8}>
+          <Form.Item name="blind" label="盲评" valuePropName="checked" extra="盲评时专家看不到队伍信息">
+            <Switch checkedChildren="是" unCheckedChildren="否" />
+          </Form.Item>
+        </Col>
+      </Row>
+    </FormModal>
+  );
+}
+
+/** `review/rules`: per question of a chosen competition, how its works are reviewed and its final score is made. */
+export default function RulesPage() {
+  const editable = usePermissions().has(ACTION_CODES.reviewRulesEdit);
+  const [editing, setEditing] = useState<ManagedQuestion | null>(null);
+  return (
+    <>
+      <CompetitionQuestions title="评审规则" actionWidth={120} actions={(q) => <a onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</a>} />
+      {editing && <RuleModal question={editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,106 @@
+import { ASSIGNMENT_STATUS, ASSIGNMENT_STATUS_TEXT, formatSize, type ReviewWork } from '@contest/shared';
+import { Alert, Breadcrumb, Card, Space, Table, Tag, Typography } from 'antd';
+import { Link, Navigate, useParams } from 'react-router';
+import { DownloadButton } from '../../common/DownloadButton.tsx';
+import { textOptions } from '../../common/forms.ts';
+import { formatMinute } from '../../common/time.ts';
+import { STATUS_COLORS, showScore, useReviewTasks, useReviewWorks, workDownloadUrl } from '../api.ts';
+
+/** The team of a work, which only a review that is not blind shows. */
+export function TeamInfo({ team }: { team: NonNullable<ReviewWork['team']> }) {
+  return (
+    <Space direction="vertical" size={0}>
+      <Typography.Text strong>{team.teamName}</Typography.Text>
+      {team.members.length > 0 && <Typography.Text type="secondary">成员：{team.members.join('、')}</Typography.Text>}
+      {team.schools.length > 0 && <Typography.Text type="secondary">学校：{team.schools.join('、')}</Typography.Text>}
+    </Space>
+  );
+}
+
+export function StatusTags({ work }: { work: Pick<ReviewWork, 'status' | 'rereview'> }) {
+  return (
+    <Space size={4}>
+      <Tag color={STATUS_COLORS[work.status]}>{ASSIGNMENT_STATUS_TEXT[work.status]}</Tag>
+      {work.rereview && <Tag color="orange">复评</Tag>}
+    </Space>
+  );
+}
+
+/** `#/question/:questionId`: the works of one question given to this judge. */
+export default function QuestionWorksPage() {
+  const { questionId } = useParams();
+  const valid = /^\d+$/.test(questionId ?? '');
+  const id = valid ? Number(questionId) : 0;
+  const works = useReviewWorks(id);
+  const tasks = useReviewTasks();
+  if (!valid) return <Navigate to="/404" replace />;
+  const task = tasks.data?.find((t) => t.questionId === id);
+  const list = works.data ?? [];
+  const first = list[0];
+  const title = task?.questionTitle ?? first?.questionTitle ?? '赛题作品';
+  const competition = task?.competitionName ?? first?.competitionName;
+  const showTeam = list.some((w) => w.team !== null);
+  const count = (status: number) => list.filter((w) => w.status === status).length;
+
+  return (
+    <>
+      <Breadcrumb style={{ marginBottom: 16 }} items={[{ title: <Link to="/">我的评审任务</Link> }, { title }]} />
+      <Card
+        title={
+          <Space>
+            {title}
+            {task?.blind && <Tag color="purple">盲评</Tag>}
+          </Space>
+        }
+        extra={competition && <Typography.Text type="secondary">{competition}</Typography.Text>}
+      >
+        {task?.blind && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="本赛题为盲评：作品只显示编号，不显示队伍信息。请勿在评语中透露或猜测作者身份。" />}
+        {list.length > 0 && (
+          <Typography.Paragraph type="secondary">
+            共 {list.length} 份作品：已提交 {count(ASSIGNMENT_STATUS.submitted)} 份，草稿 {count(ASSIGNMENT_STATUS.draft)} 份，未评 {count(ASSIGNMENT_STATUS.pending)} 份。
+          </Typography.Paragraph>
+        )}
+        <Table<ReviewWork>
+          rowKey="id"
+          size="middle"
+          loading={works.isLoading}
+          dataSource={list}
+          pagination={list.length > 20 ? { pageSize: 20, showTotal: (t) => `共 ${t} 份` } : false}
+          scroll={{ x: showTeam ? 1100 : 860 }}
+          locale={{ emptyText: '暂无分配给您的评审作品' }}
+          columns={[
+            { title: '作品编号', dataIndex: 'code', width: 120, render: (code: string) => <Typography.Text strong>{code}</Typography.Text> },
+            {
+              title: '作品文件',
+              width: 220,
+              render: (_, w) => (w.fileName ? `${w.fileName}${w.size !== null ? `（${formatSize(w.size)}）` : ''}` : <Typography.Text type="secondary">无文件</Typography.Text>),
+            },
+            ...(showTeam ? [{ title: '队伍信息', width: 240, render: (_: unknown, w: ReviewWork) => (w.team ? <TeamInfo team={w.team} /> : '—') }] : []),
+            {
+              title: '状态',
+              width: 130,
+              filters: textOptions(ASSIGNMENT_STATUS_TEXT).map((o) => ({ text: o.label, value: o.value })),
+              onFilter: (value, w) => w.status === value,
+              render: (_, w) => <StatusTags work={w} />,
+            },
+            { title: '总分', width: 80, render: (_, w) => showScore(w.total) },
+            { title: '更新时间', width: 150, render: (_, w) => formatMinute(w.updatedAt) },
+            {
+              title: '操作',
+              width: 240,
+              fixed: 'right',
+              render: (_, w) => (
+                <Space size={4}>
+                  <DownloadButton url={workDownloadUrl(w.id)} downloadKey={`work-${w.id}`} disabled={!w.fileName}>
+                    下载作品
+                  </DownloadButton>
+                  <Link to={`/score/${w.id}`}>{w.status === ASSIGNMENT_STATUS.submitted ? '查看评分' : '评分'}</Link>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,211 @@
+import { ASSIGNMENT_STATUS, formatSize, judgeTotal, type ReviewWorkDetail, type ScoreBody } from '@contest/shared';
+import { Alert, App, Breadcrumb, Button, Card, Col, Descriptions, Divider, Empty, Form, Input, InputNumber, Result, Row, Space, Spin, Statistic, Typography } from 'antd';
+import { useState } from 'react';
+import { Link, Navigate, useParams } from 'react-router';
+import { DownloadButton } from '../../common/DownloadButton.tsx';
+import { showFieldErrors } from '../../common/forms.ts';
+import { HttpError, http } from '../../common/http.ts';
+import { formatMinute } from '../../common/time.ts';
+import { showScore, useReloadReview, useReviewWork, workDownloadUrl } from '../api.ts';
+import { StatusTags, TeamInfo } from './QuestionWorksPage.tsx';
+
+interface ScoreForm {
+  scores: { score: number | null; comment?: string | null }[];
+  comment?: string | null;
+}
+
+const initialValues = (w: ReviewWorkDetail): ScoreForm => ({
+  scores: w.criteria.map((c) => {
+    const s = w.scores.find((x) => x.criterionId === c.id);
+    return { score: s?.score ?? null, comment: s?.comment ?? '' };
+  }),
+  comment: w.comment ?? '',
+});
+
+/** The form's rows back into the body the server takes, one per criterion in the rule's order. */
+function toBody(work: ReviewWorkDetail, values: ScoreForm, submit: boolean): ScoreBody {
+  return {
+    scores: work.criteria.map((c, i) => ({ criterionId: c.id, score: values.scores?.[i]?.score ?? null, comment: values.scores?.[i]?.comment || null })),
+    comment: values.comment || null,
+    submit,
+  };
+}
+
+function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
+  const { message, modal } = App.useApp();
+  const reload = useReloadReview();
+  const [form] = Form.useForm<ScoreForm>();
+  const [saving, setSaving] = useState<'draft' | 'submit' | null>(null);
+  const watched = Form.useWatch('scores', form) as ScoreForm['scores'] | undefined;
+  const submitted = work.status === ASSIGNMENT_STATUS.submitted;
+  const total = judgeTotal(work.criteria, Object.fromEntries(work.criteria.map((c, i) => [c.id, watched?.[i]?.score])));
+
+  async function save(submit: boolean) {
+    setSaving(submit ? 'submit' : 'draft');
+    try {
+      await http.put(`/api/review/works/${work.id}`, toBody(work, form.getFieldsValue(true), submit));
+      void message.success(submit ? '评分已提交' : '草稿已保存');
+      await reload();
+    } catch (err) {
+      showFieldErrors(form, err);
+      // Submitted meanwhile (another tab), or reopened: show the sheet as it now stands.
+      if (err instanceof HttpError && err.status === 409) void reload();
+      throw err;
+    } finally {
+      setSaving(null);
+    }
+  }
+
+  async function confirmSubmit() {
+    try {
+      await form.validateFields();
+    } catch {
+      return void message.warning('请为每一项评审标准打分后再提交');
+    }
+    modal.confirm({
+      title: '提交评分',
+      content: (
+        <>
+          <p>
+            作品 {work.code} 的总分为 <b>{showScore(total)}</b> 分。
+          </p>
+          <p>提交后不能再修改，只有竞赛组织方可以重新开放评分。确定提交吗？</p>
+        </>
+      ),
+      okText: '确定提交',
+      cancelText: '取消',
+      onOk: () => save(true).catch(() => undefined),
+    });
+  }
+
+  if (!work.criteria.length) {
+    return (
+      <Card title="评分">
+        <Empty description="该赛题尚未设置评审标准，请联系竞赛组织方" />
+      </Card>
+    );
+  }
+  return (
+    <Card
+      title="评分"
+      extra={
+        <Statistic
+          title="当前总分（满分100）"
+          value={total ?? '—'}
+          precision={total === null ? undefined : 2}
+          valueStyle={{ fontSize: 22, color: total === null ? undefined : '#1890ff' }}
+        />
+      }
+    >
+      {submitted ? (
+        <Alert
+          type="success"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={`评分已于 ${formatMinute(work.updatedAt)} 提交，不能再修改`}
+          description="如需修改，请联系竞赛组织方重新开放该作品的评分。"
+        />
+      ) : (
+        <Typography.Paragraph type="secondary">
+          请逐项打分（0 至该项满分）。总分按各项得分率以权重加权，折算为百分制，与服务器计算一致。未提交前可随时保存草稿。
+        </Typography.Paragraph>
+      )}
+      <Form<ScoreForm> form={form} layout="vertical" name="score" initialValues={initialValues(work)} disabled={submitted} onFinish={confirmSubmit}>
+        {work.criteria.map((c, i) => (
+          <div key={c.id} data-testid="criterion">
+            <Row gutter={24}>
+              <Col xs={24} md={8}>
+                <Typography.Text strong>
+                  {i + 1}. {c.name}
+                </Typography.Text>
+                {c.description && (
+                  <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0', whiteSpace: 'pre-wrap' }}>
+                    {c.description}
+                  </Typography.Paragraph>
+                )}
+                <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
+                  满分 {c.maxScore} 分 · 权重 {c.weight}
+                </Typography.Paragraph>
+              </Col>
+              <Col xs={24} md={5}>
+                <Form.Item name={['scores', i, 'score']} label="得分" rules={[{ required: true, message: '请为此项打分' }]}>
+                  <InputNumber min={0} max={c.maxScore} step={1} suffix={`/ ${c.maxScore}`} style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+              <Col xs={24} md={11}>
+                <Form.Item name={['scores', i, 'comment']} label="评语（可选）">
+                  <Input.TextArea rows={2} maxLength={1000} placeholder="对此项的评价" />
+                </Form.Item>
+              </Col>
+            </Row>
+            <Divider style={{ margin: '4px 0 16px' }} />
+          </div>
+        ))}
+        <Form.Item name="comment" label="总评（可选）">
+          <Input.TextArea rows={4} maxLength={2000} showCount placeholder="对作品的总体评价" />
+        </Form.Item>
+        {!submitted && (
+          <Space>
+            <Button loading={saving === 'draft'} disabled={saving !== null} onClick={() => void save(false).catch(() => undefined)}>
+              保存草稿
+            </Button>
+            <Button type="primary" htmlType="submit" loading={saving === 'submit'} disabled={saving !== null}>
+              提交评分
+            </Button>
+          </Space>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
+/** `#/score/:assignmentId`: one work's details and the judge's score sheet. */
+export default function ScorePage() {
+  const { assignmentId } = useParams();
+  const valid = /^\d+$/.test(assignmentId ?? '');
+  const { data: work, isLoading } = useReviewWork(valid ? Number(assignmentId) : 0);
+  if (!valid) return <Navigate to="/404" replace />;
+  if (isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
+  if (!work) return <Result status="404" title="作品不存在，或未分配给您" extra={<Link to="/">返回我的评审任务</Link>} />;
+  return (
+    <>
+      <Breadcrumb
+        style={{ marginBottom: 16 }}
+        items={[{ title: <Link to="/">我的评审任务</Link> }, { title: <Link to={`/question/${work.questionId}`}>{work.questionTitle}</Link> }, { title: `作品 ${work.code}` }]}
+      />
+      <Card title={`作品 ${work.code}`} style={{ marginBottom: 16 }} extra={<Link to={`/question/${work.questionId}`}>返回作品列表</Link>}>
+        <Descriptions column={{ xs: 1, md: 2 }} size="small">
+          <Descriptions.Item label="竞赛">{work.competitionName}</Descriptions.Item>
+          <Descriptions.Item label="赛题">{work.questionTitle}</Descriptions.Item>
+          <Descriptions.Item label="作品编号">{work.code}</Descriptions.Item>
+          <Descriptions.Item label="状态">
+            <StatusTags work={work} />
+          </Descriptions.Item>
+          <Descriptions.Item label="作品文件">
+            {work.fileName ? (
+              <Space wrap>
+                <span>
+                  {work.fileName}
+                  {work.size !== null && `（${formatSize(work.size)}）`}
+                </span>
+                <DownloadButton url={workDownloadUrl(work.id)} downloadKey={`work-${work.id}`} width={200}>
+                  下载作品
+                </DownloadButton>
+              </Space>
+            ) : (
+              '无文件'
+            )}
+          </Descriptions.Item>
+          <Descriptions.Item label="最近保存">{formatMinute(work.updatedAt)}</Descriptions.Item>
+          {work.team && (
+            <Descriptions.Item label="队伍" span={2}>
+              <TeamInfo team={work.team} />
+            </Descriptions.Item>
+          )}
+        </Descriptions>
+        {work.rereview && <Alert type="warning" showIcon style={{ marginTop: 12 }} message="这是一份复评作品：组织方在处理成绩申诉时请您重新评审。" />}
+      </Card>
+      <ScoreSheet key={`${work.id}-${work.status}`} work={work} />
+    </>
+  );
+}

@@ -1,0 +1,176 @@
+// @vitest-environment happy-dom
+import { CSRF_COOKIE, CSRF_HEADER, judgeTotal, type ReviewTask, type ReviewWork, type ReviewWorkDetail } from '@contest/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { reviewRoutes } from './routes.tsx';
+
+/** The API as a table of answers; writes are recorded. */
+let answers: Record<string, unknown> = {};
+let writes: { method: string; path: string; body: unknown; headers: Record<string, string> }[] = [];
+
+beforeEach(() => {
+  writes = [];
+  document.cookie = `${CSRF_COOKIE}=csrf-token`;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const { pathname, search } = new URL(url, location.href);
+      const method = init.method ?? 'GET';
+      if (method !== 'GET') {
+        writes.push({ method, path: pathname, body: JSON.parse(String(init.body)), headers: init.headers as Record<string, string> });
+        return envelope(null);
+      }
+      const key = pathname + search;
+      if (!(key in answers)) return new Response(JSON.stringify({ status: 404, message: '不存在', data: null }), { status: 404, headers: { 'content-type': 'application/json' } });
+      return envelope(answers[key]);
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const envelope = (data: unknown) => new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
+const user = { id: 5, username: 'judge', userName: '李评委', faceImg: null };
+
+function open(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(reviewRoutes, { initialEntries: [path] });
+  render(
+    <AntApp>
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </AntApp>,
+  );
+  return router;
+}
+
+const task = (over: Partial<ReviewTask>): ReviewTask => ({ competitionId: 1, competitionName: '泰迪杯', questionId: 11, questionTitle: 'A题', total: 3, submitted: 1, blind: true, ...over });
+const work = (over: Partial<ReviewWork>): ReviewWork => ({
+  id: 101,
+  questionId: 11,
+  questionTitle: 'A题',
+  competitionName: '泰迪杯',
+  code: 'A0001',
+  status: 0,
+  total: null,
+  rereview: false,
+  fileName: 'A0001.zip',
+  size: 2048,
+  team: null,
+  updatedAt: '2026-05-01T02:00:00.000Z',
+  ...over,
+});
+const criteria = [
+  { id: 'c1', name: '创新性', description: '方法是否新颖', maxScore: 10, weight: 60 },
+  { id: 'c2', name: '完整性', description: null, maxScore: 20, weight: 40 },
+];
+
+describe('the review centre', () => {
+  it('lists the tasks by competition with their progress, and opens a question’s works', async () => {
+    answers = {
+      '/api/team/userinfo/': user,
+      '/api/review/center/tasks': [task({}), task({ questionId: 12, questionTitle: 'B题', total: 2, submitted: 2, blind: false }), task({ competitionId: 2, competitionName: '数学建模', questionId: 21, questionTitle: 'C题', total: 0, submitted: 0 })],
+      '/api/review/center/works?questionId=11': [work({}), work({ id: 102, code: 'A0002', status: 2, total: 81.5, rereview: true })],
+    };
+    const router = open('/');
+    expect(await screen.findByText('泰迪杯', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('数学建模')).toBeTruthy();
+    expect(screen.getByText('1/3')).toBeTruthy();
+    expect(screen.getByText('2/2')).toBeTruthy();
+    expect(screen.getAllByText('盲评')).toHaveLength(2);
+    expect(screen.getByText('共 5 份作品，已提交 3 份')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('link', { name: 'A题' }));
+    expect(await screen.findByText('A0002', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/question/11');
+    expect(screen.getByText('复评')).toBeTruthy();
+    expect(screen.getByText('81.5')).toBeTruthy();
+    // Blind: nothing about the team.
+    expect(screen.queryByText('队伍信息')).toBeNull();
+    expect(screen.getAllByRole('button', { name: /下载作品/ })).toHaveLength(2);
+    expect(screen.getByRole('link', { name: '查看评分' })).toBeTruthy();
+  });
+
+  it('says so when nothing is assigned', async () => {
+    answers = { '/api/team/userinfo/': user, '/api/review/center/tasks': [] };
+    open('/');
+    expect(await screen.findByText('暂无分配给您的评审作品', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('我的评审任务')).toBeTruthy();
+  });
+
+  it('shows the team when the review is not blind', async () => {
+    answers = {
+      '/api/team/userinfo/': user,
+      '/api/review/center/tasks': [task({ blind: false })],
+      '/api/review/center/works?questionId=11': [work({ team: { teamName: '数据先锋队', members: ['张三', '李四'], schools: ['华南师范大学'] } })],
+    };
+    open('/question/11');
+    expect(await screen.findByText('数据先锋队', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getAllByText('队伍信息').length).toBeGreaterThan(0);
+    expect(screen.getByText('成员：张三、李四')).toBeTruthy();
+  });
+
+  it('scores a work with the live total, saves a draft and submits after confirming', async () => {
+    const detail: ReviewWorkDetail = { ...work({ status: 1 }), criteria, scores: [{ criterionId: 'c1', score: 8, comment: '不错' }], comment: null };
+    answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
+    open('/score/101');
+    expect(await screen.findByText('1. 创新性', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('方法是否新颖')).toBeTruthy();
+    const inputs = screen.getAllByRole('spinbutton') as HTMLInputElement[];
+    expect(inputs[0]!.value).toBe('8');
+    fireEvent.change(inputs[1]!, { target: { value: '15' } });
+    const expected = judgeTotal(criteria, { c1: 8, c2: 15 });
+    expect(expected).toBe(78);
+    await waitFor(() => expect(screen.getByText('78')).toBeTruthy());
+
+    fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toMatchObject({
+      method: 'PUT',
+      path: '/api/review/works/101',
+      body: { scores: [{ criterionId: 'c1', score: 8, comment: '不错' }, { criterionId: 'c2', score: 15, comment: null }], comment: null, submit: false },
+    });
+    expect(writes[0]!.headers[CSRF_HEADER]).toBe('csrf-token');
+
+    fireEvent.click(screen.getByRole('button', { name: '提交评分' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/只有竞赛组织方可以重新开放评分/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定提交' }));
+    await waitFor(() => expect(writes).toHaveLength(2));
+    expect(writes[1]!.body).toMatchObject({ submit: true });
+  });
+
+  it('will not submit an incomplete score sheet', async () => {
+    const detail: ReviewWorkDetail = { ...work({}), criteria, scores: [], comment: null };
+    answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
+    open('/score/101');
+    fireEvent.click(await screen.findByRole('button', { name: '提交评分' }, { timeout: 5000 }));
+    expect(await screen.findAllByText('请为此项打分')).toHaveLength(2);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(writes).toHaveLength(0);
+  });
+
+  it('shows a submitted score read-only', async () => {
+    const detail: ReviewWorkDetail = {
+      ...work({ status: 2, total: 78 }),
+      criteria,
+      scores: [
+        { criterionId: 'c1', score: 8, comment: null },
+        { criterionId: 'c2', score: 15, comment: null },
+      ],
+      comment: '总体良好',
+    };
+    answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
+    open('/score/101');
+    expect(await screen.findByText(/提交，不能再修改/, undefined, { timeout: 5000 })).toBeTruthy();
+    expect((screen.getAllByRole('spinbutton') as HTMLInputElement[]).every((i) => i.disabled)).toBe(true);
+    expect(screen.queryByRole('button', { name: '保存草稿' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '提交评分' })).toBeNull();
+  });
+});
