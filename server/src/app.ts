@@ -43,6 +43,8 @@ import { reviewRoutes } from './modules/review/routes.ts';
 import { gradeRoutes } from './modules/grades/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import { startWorker } from './jobs/runner.ts';
+import { memoryNoticeHub, redisNoticeHub } from './modules/notices/hub.ts';
+import { noticeRoutes } from './modules/notices/routes.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
@@ -103,8 +105,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const limiter =
-    options.limiter ?? (config.redisUrl ? redisRateLimiter(new Redis(config.redisUrl, { lazyConnect: false })) : memoryRateLimiter());
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
+  const limiter = options.limiter ?? (redis ? redisRateLimiter(redis) : memoryRateLimiter());
+  const hub = redis ? redisNoticeHub(redis, (err) => app.log.error({ err }, 'notice channel failed')) : memoryNoticeHub();
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
@@ -112,6 +115,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     clock: options.clock ?? systemClock,
     storage: options.storage ?? localFileStore(path.join(config.dataDir, 'files')),
     limiter,
+    hub,
     log: app.log,
     cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
   };
@@ -144,7 +148,9 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     stopWorker();
+    await hub.close();
     await limiter.close();
+    if (options.limiter) await redis?.quit();
   });
 
   app.addHook('onSend', async (req, reply) => {
@@ -245,6 +251,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   reviewRoutes(app, deps);
   gradeRoutes(app);
   certificateRoutes(app, deps);
+  noticeRoutes(app, deps);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
 import type { Db, Dialect_ } from './db/database.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
+import type { NoticeHub } from './modules/notices/hub.ts';
 import type { FileStore } from './storage/file-store.ts';
 
 export interface Clock {
@@ -18,6 +19,8 @@ export interface Deps {
   clock: Clock;
   storage: FileStore;
   limiter: RateLimiter;
+  /** Tells open message streams of new or read messages, across server instances. */
+  hub: NoticeHub;
   log: FastifyBaseLogger;
   cipher: Cipher;
 }

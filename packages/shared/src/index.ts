@@ -16,3 +16,4 @@ export * from './api/question.ts';
 export * from './api/test.ts';
 export * from './api/works.ts';
 export * from './api/review.ts';
+export * from './api/notice.ts';

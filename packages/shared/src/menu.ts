@@ -207,6 +207,16 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     ],
   },
   {
+    path: '/message',
+    name: 'Message',
+    redirect: '/message/notice',
+    alwaysShow: true,
+    meta: { title: '消息管理', icon: 'notification', permission: 'bdrace:message' },
+    children: [
+      { path: '/message/notice', name: 'MessageNotice', component: 'message/notice', meta: { title: '通知管理', icon: 'sound', permission: 'message:notice:menu' } },
+    ],
+  },
+  {
     path: '/payment',
     name: 'Payment',
     redirect: '/payment/alipay',

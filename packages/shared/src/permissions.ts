@@ -109,6 +109,7 @@ export const ACTION_CODES = {
   expertEdit: 'review:expert:edit',
   assignEdit: 'review:assign:edit',
   gradeEdit: 'competition:grade:edit',
+  noticeEdit: 'message:notice:edit',
 } as const;
 
 export const ACTION_TITLES: Record<string, string> = {
@@ -130,6 +131,7 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.expertEdit]: '维护评审专家库',
   [ACTION_CODES.assignEdit]: '设置赛题评审专家、分配与重开评分',
   [ACTION_CODES.gradeEdit]: '计算与确认成绩、答复申诉、评奖与生成证书',
+  [ACTION_CODES.noticeEdit]: '编写、发布与删除本组织竞赛的通知',
 };
 
 export const ALL_PERMISSION_CODES: string[] = [
@@ -177,6 +179,7 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
       ACTION_CODES.expertEdit,
       ACTION_CODES.assignEdit,
       ACTION_CODES.gradeEdit,
+      ACTION_CODES.noticeEdit,
       ...groupCodes('bdrace:register', 'bdrace:financial', 'bdrace:review', 'bdrace:message'),
     ],
   },

@@ -9,6 +9,7 @@ import * as m0005 from './migrations/0005_questions.ts';
 import * as m0006 from './migrations/0006_tests.ts';
 import * as m0007 from './migrations/0007_works.ts';
 import * as m0008 from './migrations/0008_review.ts';
+import * as m0009 from './migrations/0009_notices.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0006_tests': m0006,
   '0007_works': m0007,
   '0008_review': m0008,
+  '0009_notices': m0009,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

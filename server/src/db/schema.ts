@@ -586,6 +586,32 @@ export interface CertificatesTable {
   createdAt: string;
 }
 
+export interface NoticesTable {
+  id: Generated<number>;
+  kind: number;
+  title: string;
+  content: string | null;
+  targetJson: string;
+  competitionId: number | null;
+  orgId: number | null;
+  status: Generated<number>;
+  publishAt: string | null;
+  publishedAt: string | null;
+  source: string | null;
+  recipients: Generated<number>;
+  authorId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NoticeRecipientsTable {
+  noticeId: number;
+  userId: number;
+  kind: number;
+  publishedAt: string;
+  readAt: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -633,4 +659,6 @@ export interface DB {
   certificateTemplates: CertificateTemplatesTable;
   certificateRuns: CertificateRunsTable;
   certificates: CertificatesTable;
+  notices: NoticesTable;
+  noticeRecipients: NoticeRecipientsTable;
 }

@@ -22,10 +22,11 @@ export const MAX_ATTEMPTS = 3;
 const LEASE_MS = 5 * 60_000;
 const backoffMs = (attempts: number) => 5_000 * 2 ** (attempts - 1);
 
-export async function enqueue(db: Db, type: string, payload: unknown, now: Date) {
+/** Adds a job due at `runAt` (by default at once). */
+export async function enqueue(db: Db, type: string, payload: unknown, now: Date, runAt: Date = now) {
   const { id } = await db
     .insertInto('jobs')
-    .values({ type, payload: JSON.stringify(payload), runAt: now.toISOString(), createdAt: now.toISOString() })
+    .values({ type, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: now.toISOString() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;

@@ -22,6 +22,7 @@ import { imageSize } from '../files/service.ts';
 import { teamPeople } from '../grades/service.ts';
 import { loadRule, managedQuestion } from '../review/service.ts';
 import { renderCertificate } from './pdf.ts';
+import { notify } from '../notices/service.ts';
 
 const GENERATE_JOB = 'certificate.generate';
 
@@ -232,6 +233,7 @@ async function generate(deps: Deps, questionId: number, origin: string) {
     if (w.fileKey) await deps.storage.delete(w.fileKey);
   }
   await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.done, total: list.length, done, updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+  await notify(deps, list.flatMap((h) => (h.userId ? [h.userId] : [])), { title: '获奖证书已生成', content: `“${q.competitionName}”赛题“${q.title}”的获奖证书已生成，可在竞赛的“我的证书”页面查看和下载。`, source: 'certificate.ready' });
 }
 
 registerJob(GENERATE_JOB, {

@@ -26,6 +26,7 @@ import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf } from '../review/service.ts';
 import { rankTeams } from '../tests/service.ts';
+import { notify, teamUserIds } from '../notices/service.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -140,6 +141,9 @@ export async function confirm(ctx: Ctx, questionId: number) {
       .execute();
     await writeAudit(ctx, { action: 'grade.confirm', entity: 'question', entityId: questionId, after: { teams } }, trx);
   });
+  const q = await questionOf(ctx.db, questionId);
+  const teamIds = (await ctx.db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).execute()).map((g) => g.teamId);
+  await notify(ctx, await teamUserIds(ctx.db, teamIds), { title: '成绩已公布', content: `“${q.competitionName}”赛题“${q.title}”的成绩已确认，可在竞赛的“我的成绩”页面查看。`, source: 'grade.published' });
   return summary(ctx.db, questionId);
 }
 
@@ -341,6 +345,7 @@ export async function answerDispute(ctx: Ctx, id: number, body: { answer: string
     }
     await writeAudit(ctx, { action: 'grade.dispute.answer', entity: 'scoreDispute', entityId: id, before: { status: d.status }, after: body }, trx);
   });
+  await notify(ctx, await teamUserIds(ctx.db, [d.teamId]), { title: '成绩申诉已答复', content: body.answer, source: 'dispute.answered' });
   return toDispute(await disputeRows(ctx.db).where('d.id', '=', id).executeTakeFirstOrThrow());
 }
 

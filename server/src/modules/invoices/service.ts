@@ -16,6 +16,7 @@ import { seesAll, withoutOrg } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { teamOrder } from '../orders/service.ts';
 import * as repo from './repo.ts';
+import { notify } from '../notices/service.ts';
 
 // ---- titles: each user's own
 
@@ -141,6 +142,7 @@ export async function issue(ctx: Ctx, id: number, body: { invoiceNo: string; fil
     throw conflict('该发票申请已处理');
   }
   await writeAudit(ctx, { action: 'invoice.issue', entity: 'invoice', entityId: id, before: withoutOrg(before), after: body });
+  await notify(ctx, [before.userId], { title: '发票已开具', content: `您为“${before.competitionName}”订单 ${before.orderNo} 申请的发票已开具，发票号码 ${body.invoiceNo}，可在“我的发票”中下载。`, source: 'invoice.issued' });
 }
 
 export async function reject(ctx: Ctx, id: number, reason: string) {

@@ -104,14 +104,15 @@ export async function payUnpaid(db: Db, ids: number[], orgId: number | null | un
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
-export async function closeExpired(db: Db, createdBefore: string, now: string): Promise<number> {
-  const r = await db
+export async function closeExpired(db: Db, createdBefore: string, now: string): Promise<number[]> {
+  const rows = await db
     .updateTable('orders')
     .set({ payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now })
     .where('payStatus', '=', PAY_STATUS.unpaid)
     .where('createdAt', '<', createdBefore)
     // An order whose payer has sent a transfer voucher waits for finance, however long that takes.
     .where('voucher', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows);
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -9,6 +9,7 @@ import { seesAll } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { beijing } from '../../time.ts';
 import * as repo from './repo.ts';
+import { orderMessages } from '../notices/service.ts';
 
 /** Order numbers read as the time they were made (Beijing time) plus six random digits, as gateways expect. */
 export function newOrderNo(now: Date): string {
@@ -112,6 +113,7 @@ export async function confirm(ctx: Ctx, id: number) {
     throw conflict('只有待支付的订单可以确认收款');
   }
   await writeAudit(ctx, { action: 'order.confirm', entity: 'order', entityId: id, before: order, after: { payStatus: PAY_STATUS.paid } });
+  await orderMessages(ctx, [order.id], 'paid');
 }
 
 export async function refund(ctx: Ctx, id: number, reason: string) {
@@ -134,13 +136,16 @@ export async function batchPayment(ctx: Ctx, body: { ids: number[]; payerOrg: st
     await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
     return ids;
   });
+  await orderMessages(ctx, paid, 'paid');
   return { paid, skipped: body.ids.filter((id) => !paid.includes(id)) };
 }
 
 /** Closes unpaid orders older than the configured timeout; run by the scheduler. */
-export async function closeExpiredOrders(deps: Pick<Ctx, 'db' | 'clock' | 'config'>) {
+export async function closeExpiredOrders(deps: Pick<Ctx, 'db' | 'clock' | 'config' | 'hub' | 'log'>) {
   const now = deps.clock.now();
-  return repo.closeExpired(deps.db, new Date(now.getTime() - deps.config.orderTimeoutMs).toISOString(), now.toISOString());
+  const closed = await repo.closeExpired(deps.db, new Date(now.getTime() - deps.config.orderTimeoutMs).toISOString(), now.toISOString());
+  await orderMessages(deps, closed, 'closed');
+  return closed.length;
 }
 
 export const FINANCE_EDIT = ACTION_CODES.orderEdit;

@@ -18,6 +18,7 @@ import * as wechat from '../../payments/wechat.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as orders from '../orders/repo.ts';
 import { teamOrder } from '../orders/service.ts';
+import { orderMessages } from '../notices/service.ts';
 
 export const WECHAT = 1;
 export const ALIPAY = 2;
@@ -139,6 +140,7 @@ async function apply(ctx: Ctx, channel: number, n: { orderNo: string; tradeNo: s
     const now = ctx.clock.now().toISOString();
     if (await orders.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, payMethod: channel, tradeNo: n.tradeNo, paidAt: now, updatedAt: now })) {
       outcome = 'paid';
+      await orderMessages(ctx, [order.id], 'paid');
     } else {
       const fresh = (await orders.findOrder(ctx.db, order.id))!;
       if (fresh.tradeNo === n.tradeNo) outcome = 'duplicate';

@@ -6,6 +6,7 @@ import { manageable, seesAll, withoutOrg } from '../competitions/service.ts';
 import { grantPrivateReads } from '../files/service.ts';
 import { readableTeam } from '../teams/service.ts';
 import * as repo from './repo.ts';
+import { notify, teamUserIds } from '../notices/service.ts';
 
 /** Exports are capped so one request cannot build an unbounded workbook. */
 export const EXPORT_MAX = 10_000;
@@ -50,6 +51,13 @@ export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', r
     await repo.insertFlow(trx, { registerId: id, actorId: ctx.actor!.userId, action, fromStatus: REGISTER_STATUS.pending, toStatus: to, reason: reason ?? null, now });
     await writeAudit(ctx, { action: `register.${action}`, entity: 'register', entityId: id, before: { status: register.status }, after: { status: to, reason } }, trx);
   });
+  await notify(
+    ctx,
+    await teamUserIds(ctx.db, [register.teamId]),
+    action === 'approve'
+      ? { title: '报名审核通过', content: `您的队伍“${register.teamName}”的报名已审核通过。`, source: 'register.approved' }
+      : { title: '报名未通过审核', content: `您的队伍“${register.teamName}”的报名未通过审核：${reason ?? ''}`, source: 'register.rejected' },
+  );
 }
 
 /** The attachments of a competition's registrations (one team's with `teamId`). */

@@ -17,6 +17,7 @@ import {
   type TeacherBody,
 } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
+import { notify } from '../notices/service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
@@ -222,6 +223,7 @@ export async function invite(ctx: Ctx, teamId: number, account: string) {
   if (await repo.findTeamOfUser(ctx.db, team.competitionId, invitee.id)) throw conflict('该用户已报名本竞赛或已加入其他队伍');
   try {
     const id = await repo.insertInvitation(ctx.db, { teamId, competitionId: team.competitionId, inviterId: ctx.actor!.userId, inviteeId: invitee.id, now: ctx.clock.now().toISOString() });
+    await notify(ctx, [invitee.id], { title: `队伍邀请：${team.name}`, content: `${ctx.actor!.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`, source: 'invitation' });
     return { id, inviteeName: invitee.username };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('已邀请该用户，请等待对方回复');

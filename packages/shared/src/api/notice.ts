@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { pageQuery } from './common.ts';
+import { html, isoTime, requiredText } from './fields.ts';
+
+/** The two kinds of spec §3: 0 a system notice (everyone, or a competition's users), 1 a personal message. */
+export const NOTICE_KIND = { system: 0, personal: 1 } as const;
+export const NOTICE_KIND_TEXT: Record<number, string> = { 0: '系统通知', 1: '个人消息' };
+export const NOTICE_STATUS = { draft: 0, scheduled: 1, published: 2 } as const;
+export const NOTICE_STATUS_TEXT: Record<number, string> = { 0: '草稿', 1: '定时发布', 2: '已发布' };
+
+/** Who a notice reaches. */
+export const noticeTarget = z.discriminatedUnion('scope', [
+  /** Every user of the platform (platform administrators only). */
+  z.strictObject({ scope: z.literal('all') }),
+  /** The members of a competition's teams, narrowed by the state of their registration, payment or works. */
+  z.strictObject({
+    scope: z.literal('competition'),
+    competitionId: z.number({ error: '请选择竞赛' }).int().positive('请选择竞赛'),
+    registerStatus: z.enum(['pending', 'approved', 'rejected']).nullable().optional(),
+    payStatus: z.enum(['paid', 'unpaid']).nullable().optional(),
+    works: z.enum(['submitted', 'missing']).nullable().optional(),
+  }),
+  /** Chosen users, by username. */
+  z.strictObject({ scope: z.literal('users'), usernames: z.array(z.string().trim().min(1).max(50)).min(1, '请填写接收人').max(500, '一次最多500位接收人') }),
+  /** Every member of chosen teams, by team number. */
+  z.strictObject({ scope: z.literal('teams'), competitionId: z.number({ error: '请选择竞赛' }).int().positive('请选择竞赛'), teamNos: z.array(z.string().trim().min(1).max(20)).min(1, '请填写队伍编号').max(500, '一次最多500支队伍') }),
+]);
+export type NoticeTarget = z.infer<typeof noticeTarget>;
+export const TARGET_SCOPE_TEXT: Record<NoticeTarget['scope'], string> = { all: '全体用户', competition: '竞赛参赛者', users: '指定用户', teams: '指定队伍' };
+export const REGISTER_STATUS_FILTER_TEXT = { pending: '待审核', approved: '已通过', rejected: '未通过' } as const;
+export const PAY_STATUS_FILTER_TEXT = { paid: '已缴费', unpaid: '未缴费' } as const;
+export const WORKS_FILTER_TEXT = { submitted: '已提交作品', missing: '未提交作品' } as const;
+
+export const noticeBody = z
+  .strictObject({
+    kind: z.union([z.literal(0), z.literal(1)], { error: '请选择通知类型' }),
+    title: requiredText(100, '标题'),
+    content: html('内容'),
+    target: noticeTarget,
+  })
+  .superRefine((v, c) => {
+    const personal = v.target.scope === 'users' || v.target.scope === 'teams';
+    if (v.kind === NOTICE_KIND.personal && !personal) c.addIssue({ code: 'custom', path: ['target'], message: '个人消息须发给指定用户或队伍' });
+    if (v.kind === NOTICE_KIND.system && personal) c.addIssue({ code: 'custom', path: ['target'], message: '系统通知须发给全体用户或竞赛参赛者' });
+  });
+export type NoticeBody = z.infer<typeof noticeBody>;
+
+/** `POST /{id}`: publish now, or at a later moment through the job runner. */
+export const publishNoticeBody = z.strictObject({ publishAt: isoTime.nullable().optional() });
+
+/** A notice as the back office lists it. */
+export interface Notice {
+  id: number;
+  kind: number;
+  title: string;
+  content: string | null;
+  target: NoticeTarget;
+  competitionName: string | null;
+  status: number;
+  publishAt: string | null;
+  publishedAt: string | null;
+  /** Set for messages the platform sends by itself (invitation, review result, payment...). */
+  source: string | null;
+  recipients: number;
+  reads: number;
+  author: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const noticePageQuery = pageQuery.extend({
+  kind: z.coerce.number().int().min(0).max(1).optional(),
+  status: z.coerce.number().int().min(0).max(2).optional(),
+  keyword: z.string().trim().max(100).optional(),
+});
+
+/** One message in a user's box. */
+export interface Message {
+  id: number;
+  kind: number;
+  title: string;
+  content: string | null;
+  publishedAt: string;
+  read: boolean;
+}
+export const messagePageQuery = pageQuery.extend({ unread: z.enum(['1']).optional() });
+
+/** `GET /check/read` (spec §3: unread message has person, system, total). */
+export interface UnreadCount {
+  person: number;
+  system: number;
+  total: number;
+}
+
+/** Spec §9: the badge shows at most 99; the check runs 2 s after the layout is created. */
+export const UNREAD_BADGE_MAX = 99;
+export const UNREAD_CHECK_DELAY_MS = 2000;

@@ -1,0 +1,68 @@
+import { ACTION_CODES, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, publishNoticeBody } from '@contest/shared';
+import { z } from 'zod';
+import type { Deps } from '../../context.ts';
+import { USER, perm } from '../../http/access.ts';
+import type { App } from '../../http/app-types.ts';
+import { ok, page } from '../../http/reply.ts';
+import * as service from './service.ts';
+
+const BASE = '/api/message/notice';
+const MENU = perm('message:notice:menu');
+const EDIT = perm(ACTION_CODES.noticeEdit);
+const idParam = z.object({ id: z.coerce.number().int().positive('编号须为正整数') });
+const kindParam = z.object({ id: z.coerce.number().int().min(0, '消息类型须为0或1').max(1, '消息类型须为0或1') });
+const HEARTBEAT_MS = 25_000;
+
+/** Notices (spec §7 Notice): the back office writes and publishes them; every user reads their own box. */
+export function noticeRoutes(app: App, deps: Deps) {
+  const tags = ['notices'];
+  app.get(`${BASE}/check/read`, { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.unread(req.ctx.db, req.ctx.actor!.userId)));
+  app.get(`${BASE}/page/:id`, { config: { rule: USER }, schema: { tags, params: kindParam, querystring: messagePageQuery } }, async (req) => {
+    const { list, total } = await service.box(req.ctx, req.params.id, req.query);
+    return page(list, total, req.query);
+  });
+  app.put(`${BASE}/user/all`, { config: { rule: USER }, schema: { tags, querystring: z.object({ kind: z.coerce.number().int().min(0).max(1).optional() }) } }, async (req) =>
+    ok(await service.markRead(req.ctx, 'all', req.query.kind), '已全部标为已读'),
+  );
+  app.put(`${BASE}/user/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.markRead(req.ctx, req.params.id)));
+
+  // Server-sent events: the unread counts now, then again whenever the user's box changes, on any server instance.
+  app.get(`${BASE}/stream`, { config: { rule: USER }, schema: { tags, hide: true } }, async (req, reply) => {
+    const userId = req.ctx.actor!.userId;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    let sending = Promise.resolve();
+    const send = () => {
+      sending = sending
+        .then(async () => {
+          const counts = await service.unread(deps.db, userId);
+          if (!res.destroyed) res.write(`event: unread\ndata: ${JSON.stringify(counts)}\n\n`);
+        })
+        .catch((err: unknown) => req.log.error({ err }, 'unread stream failed'));
+    };
+    const stop = deps.hub.subscribe(userId, send);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    req.raw.on('close', () => {
+      clearInterval(heartbeat);
+      stop();
+    });
+    send();
+  });
+
+  app.get(`${BASE}/page`, { config: { rule: MENU }, schema: { tags, querystring: noticePageQuery } }, async (req) => {
+    const { list, total } = await service.noticePage(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
+  app.post(`${BASE}/recipients`, { config: { rule: MENU }, schema: { tags, body: z.strictObject({ target: noticeTarget }) } }, async (req) => ok(await service.countRecipients(req.ctx, req.body.target)));
+  app.post(BASE, { config: { rule: EDIT }, schema: { tags, body: noticeBody } }, async (req) => ok(await service.create(req.ctx, req.body), '通知已保存'));
+  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: noticeBody } }, async (req) => ok(await service.update(req.ctx, req.params.id, req.body), '通知已保存'));
+  app.post(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: publishNoticeBody } }, async (req) => {
+    const notice = await service.publish(req.ctx, req.params.id, req.body.publishAt);
+    return ok(notice, notice.publishedAt ? '通知已发布' : '通知将按时发布');
+  });
+  app.delete(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+    await service.remove(req.ctx, req.params.id);
+    return ok(null, '通知已删除');
+  });
+}
