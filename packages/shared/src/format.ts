@@ -1,5 +1,9 @@
 /** Display formatting shared by server responses and web pages. */
 
+/** Spec §9: the unread badge shows at most 99; the check runs 2 s after the layout is created. */
+export const UNREAD_BADGE_MAX = 99;
+export const UNREAD_CHECK_DELAY_MS = 2000;
+
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB'] as const;
 
 /** `1536` -> `1.50 KB`; GB is the largest unit; negative, NaN and infinite sizes show as `0.00 B`. */

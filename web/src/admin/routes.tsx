@@ -33,6 +33,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'financial/order': lazy(() => import('./pages/financial/OrderPage.tsx')),
   'financial/invoice': lazy(() => import('./pages/financial/InvoicePage.tsx')),
   'financial/invoiceConfig': lazy(() => import('./pages/financial/InvoiceConfigPage.tsx')),
+  'message/notice': lazy(() => import('./pages/message/NoticePage.tsx')),
   'payment/alipay': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.AlipayConfigPage }))),
   'payment/wechat': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.WechatConfigPage }))),
   'payment/bank': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.IcbcConfigPage }))),

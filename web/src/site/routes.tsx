@@ -59,6 +59,7 @@ export const router = createBrowserRouter([
           { path: 'certificate', element: page(() => import('./pages/certificate/CertificateTab.tsx')) },
         ],
       },
+      { path: '/message', element: page(() => import('./pages/message/MessagePage.tsx')) },
       { path: '/registration/:competitionId', element: page(() => import('./pages/team/RegistrationPage.tsx')) },
       { path: '/join/:competitionId/:teamId', element: page(() => import('./pages/team/JoinPage.tsx')) },
       { path: '/payment/:competitionId/:orderId', element: page(() => import('./pages/order/PaymentPage.tsx')) },

@@ -91,7 +91,3 @@ export interface UnreadCount {
   system: number;
   total: number;
 }
-
-/** Spec §9: the badge shows at most 99; the check runs 2 s after the layout is created. */
-export const UNREAD_BADGE_MAX = 99;
-export const UNREAD_CHECK_DELAY_MS = 2000;

@@ -1,8 +1,8 @@
 import { SITE_CODES, type Brand, type NavLink } from '@contest/shared';
-import { DownOutlined, MenuOutlined } from '@ant-design/icons';
+import { BellOutlined, DownOutlined, MenuOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Dropdown, Space, type MenuProps } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { Button, Dropdown, Space, type MenuProps } from 'antd';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useCurrentUser, usePermissions } from '../../common/auth.ts';
 import { isMobile } from '../../common/device.ts';
@@ -13,13 +13,12 @@ import { useAuthConfig } from '../../common/siteConfig.ts';
 import { BRAND_ID_KEY } from '../../common/storage.ts';
 import { UserDropdown } from '../../common/UserDropdown.tsx';
 import { currentBrandId, useBrandNav } from '../brand.ts';
+import { useUnreadBadge } from '../unread.ts';
 
 type NavItem = NavLink & { children?: NavLink[] };
 
 /** Until a brand's own navigation is chosen, the platform's. */
 const PLATFORM_NAV: NavItem[] = [{ name: '竞赛列表', url: '/competitionList', type: 0 }];
-
-export const UNREAD_MAX = 99;
 
 /** A header or footer link; type 0 opens in the same window, 1 in a new one (spec §2.2). */
 export function LinkOut({ link }: { link: NavLink }) {
@@ -94,14 +93,35 @@ function UserMenu() {
   return <UserDropdown user={user} items={items} />;
 }
 
-/** The unread-message count, shown at most as 99+ (spec §2.2, §9). */
+/** Fetched the first time there is an unread message: most first screens never need it. */
+const CountBadge = lazy(() => import('./CountBadge.tsx'));
+
+/** The bell leading to the messages, with the unread count shown at most as 99+ (spec §2.2, §9). */
 export function UnreadBadge({ count }: { count: number }) {
-  return <Badge count={count} overflowCount={UNREAD_MAX} size="small" />;
+  const bell = (
+    <span data-testid="unread-badge" data-count={count}>
+      <BellOutlined />
+    </span>
+  );
+  return (
+    <Link to="/message" className="site-bell" aria-label={count ? `消息（${count}条未读）` : '消息'}>
+      {count > 0 ? (
+        <Suspense fallback={bell}>
+          <CountBadge data-testid="unread-badge" data-count={count} count={count}>
+            <BellOutlined />
+          </CountBadge>
+        </Suspense>
+      ) : (
+        bell
+      )}
+    </Link>
+  );
 }
 
 export function MainLayout() {
   const { pathname } = useLocation();
   const { data: user, isLoading } = useCurrentUser();
+  const unread = useUnreadBadge(Boolean(user));
   const mobile = useMobile();
   const brandId = useBrandId(pathname);
   useSectionScroll(pathname);
@@ -134,7 +154,10 @@ export function MainLayout() {
         )}
         <div className="site-user">
           {user ? (
-            <UserMenu />
+            <>
+              <UnreadBadge count={unread} />
+              <UserMenu />
+            </>
           ) : isLoading ? null : (
             <Space>
               <Button type="link" onClick={goLogin}>

@@ -1,0 +1,191 @@
+// @vitest-environment happy-dom
+import { CSRF_COOKIE, type Notice, type Page } from '@contest/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import NoticePage, { targetSummary } from './pages/message/NoticePage.tsx';
+
+// wangEditor does not run in happy-dom: a text area stands in for it.
+vi.mock('./components/RichTextEditor.tsx', () => ({
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea aria-label="内容" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+}));
+
+/** The API as a table of answers keyed by method and address (GET by address alone); writes are recorded. */
+let answers: Record<string, unknown> = {};
+let writes: { method: string; url: string; body: unknown }[] = [];
+
+beforeEach(() => {
+  writes = [];
+  document.cookie = `${CSRF_COOKIE}=csrf-token`;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const { pathname, search } = new URL(url, location.href);
+      const method = init.method ?? 'GET';
+      if (method !== 'GET') writes.push({ method, url: pathname + search, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const answer = answers[method === 'GET' ? pathname + search : `${method} ${pathname}`];
+      if (answer instanceof Error) {
+        const fields = (answer as Error & { fields?: Record<string, string> }).fields;
+        return new Response(JSON.stringify({ status: 400, message: answer.message, data: fields ? { fields } : null }), { status: 400, headers: { 'content-type': 'application/json' } });
+      }
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answer ?? null }), { headers: { 'content-type': 'application/json' } });
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const ORGANISER = ['message:notice:menu', 'message:notice:edit', 'competition:competition:menu'];
+const PLATFORM = [...ORGANISER, 'competition:competitionAudit:menu', 'competition:competition:audit'];
+const notice = (over: Partial<Notice>): Notice => ({
+  id: 5,
+  kind: 0,
+  title: '报名截止提醒',
+  content: '<p>周五截止</p>',
+  target: { scope: 'competition', competitionId: 3, registerStatus: 'approved', payStatus: 'unpaid' },
+  competitionName: '泰迪杯',
+  status: 0,
+  publishAt: null,
+  publishedAt: null,
+  source: null,
+  recipients: 0,
+  reads: 0,
+  author: '李老师',
+  createdAt: '2026-05-01T02:00:00.000Z',
+  updatedAt: '2026-05-01T02:00:00.000Z',
+  ...over,
+});
+const page = (list: Notice[]): Page<Notice> => ({ list, total: list.length, page: 1, limit: 20 });
+
+function open(codes: string[], list: Notice[]) {
+  answers = {
+    ...answers,
+    '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
+    '/api/team/userinfo/permission': codes,
+    '/api/competition/listAuth?limit=100': { list: [{ id: 3, name: '泰迪杯' }], total: 1, page: 1, limit: 100 },
+    '/api/message/notice/page?page=1&limit=20': page(list),
+  };
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <AntApp>
+      <QueryClientProvider client={client}>
+        <NoticePage />
+      </QueryClientProvider>
+    </AntApp>,
+  );
+}
+
+describe('target summaries', () => {
+  it('name the scope, the competition and its filters, or the first names', () => {
+    expect(targetSummary({ scope: 'all' }, null)).toBe('全体用户');
+    expect(targetSummary({ scope: 'competition', competitionId: 3, registerStatus: 'approved', works: 'missing' }, '泰迪杯')).toBe('竞赛参赛者：泰迪杯（已通过、未提交作品）');
+    expect(targetSummary({ scope: 'users', usernames: ['a', 'b', 'c', 'd'] }, null)).toBe('指定用户：a、b、c 等4位');
+    expect(targetSummary({ scope: 'teams', competitionId: 3, teamNos: ['T1'] }, '泰迪杯')).toBe('指定队伍：泰迪杯 T1');
+  });
+});
+
+describe('the notice page', () => {
+  it('lists notices with whom they reach, their state and the automatic ones tagged', async () => {
+    open(ORGANISER, [
+      notice({}),
+      notice({ id: 6, kind: 1, title: '报名审核通过', target: { scope: 'users', usernames: ['zhangsan'] }, status: 2, publishedAt: '2026-05-02T02:00:00.000Z', source: '报名审核', recipients: 1, reads: 1, author: null }),
+    ]);
+    expect(await screen.findByText('竞赛参赛者：泰迪杯（已通过、未缴费）')).toBeTruthy();
+    expect(screen.getByText('草稿')).toBeTruthy();
+    expect(screen.getByText('系统自动')).toBeTruthy();
+    expect(screen.getByText('2026/05/02 10:00')).toBeTruthy();
+    const published = screen.getByText('报名审核通过').closest('tr')!;
+    expect(within(published).queryByText('编辑')).toBeNull();
+    expect(within(published).queryByText('发布')).toBeNull();
+  });
+
+  it('writes a personal message to users, counting its recipients, and saves it as a draft', async () => {
+    answers = { 'POST /api/message/notice/recipients': { count: 2 } };
+    open(PLATFORM, []);
+    fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('全体用户')).toBeTruthy();
+    expect(within(dialog).getByLabelText('竞赛参赛者')).toHaveProperty('checked', true);
+    fireEvent.click(within(dialog).getByLabelText('个人消息'));
+    expect(within(dialog).getByLabelText('指定用户')).toHaveProperty('checked', true);
+    fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '请补交材料' } });
+    fireEvent.change(within(dialog).getByLabelText('接收人用户名'), { target: { value: 'alice, bob,' } });
+    expect(await within(dialog).findByText('将发送给 2 位用户', {}, { timeout: 3000 })).toBeTruthy();
+    expect(writes.find((w) => w.url === '/api/message/notice/recipients')?.body).toEqual({ target: { scope: 'users', usernames: ['alice', 'bob'] } });
+
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
+    await waitFor(() => expect(writes.some((w) => w.url === '/api/message/notice')).toBe(true));
+    expect(writes.find((w) => w.url === '/api/message/notice')).toMatchObject({
+      method: 'POST',
+      body: { kind: 1, title: '请补交材料', content: null, target: { scope: 'users', usernames: ['alice', 'bob'] } },
+    });
+  });
+
+  it('shows the server’s field errors next to the fields', async () => {
+    answers = { 'POST /api/message/notice': Object.assign(new Error('参数错误'), { fields: { 'target.usernames.1': '用户不存在：bob' } }) };
+    open(PLATFORM, []);
+    fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByLabelText('个人消息'));
+    fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '请补交材料' } });
+    fireEvent.change(within(dialog).getByLabelText('接收人用户名'), { target: { value: 'alice bob ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
+    expect(await within(dialog).findByText('用户不存在：bob')).toBeTruthy();
+  });
+
+  it('lets an organiser write to its competitions’ users and teams only', async () => {
+    answers = { 'POST /api/message/notice/recipients': { count: 8 } };
+    open(ORGANISER, []);
+    fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByText('全体用户')).toBeNull();
+    expect(within(dialog).getByLabelText('竞赛参赛者')).toHaveProperty('checked', true);
+    fireEvent.click(within(dialog).getByLabelText('个人消息'));
+    expect(within(dialog).queryByText('指定用户')).toBeNull();
+    expect(within(dialog).getByLabelText('指定队伍')).toHaveProperty('checked', true);
+    expect(within(dialog).getByLabelText('竞赛')).toBeTruthy();
+    expect(within(dialog).getByLabelText('队伍编号')).toBeTruthy();
+  });
+
+  it('turns a target the server refuses into an error next to the scope', async () => {
+    answers = { 'POST /api/message/notice': Object.assign(new Error('只有平台可以向全体用户或指定用户发送通知'), { fields: { target: '只有平台可以向全体用户或指定用户发送通知' } }) };
+    open(PLATFORM, []);
+    fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '全站维护' } });
+    fireEvent.click(within(dialog).getByLabelText('全体用户'));
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
+    const error = await within(dialog).findAllByText('只有平台可以向全体用户或指定用户发送通知');
+    expect(error.some((e) => e.closest('.ant-form-item-explain'))).toBe(true);
+    expect(writes.find((w) => w.url === '/api/message/notice')?.body).toEqual({ kind: 0, title: '全站维护', content: null, target: { scope: 'all' } });
+  });
+
+  it('publishes a draft now', async () => {
+    answers = { 'POST /api/message/notice/recipients': { count: 12 } };
+    open(ORGANISER, [notice({})]);
+    fireEvent.click(await screen.findByText('发布'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('将发送给 12 位用户')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: /发\s*布/ }));
+    await waitFor(() => expect(writes.some((w) => w.url === '/api/message/notice/5')).toBe(true));
+    expect(writes.find((w) => w.url === '/api/message/notice/5')).toMatchObject({ method: 'POST', body: { publishAt: null } });
+  });
+
+  it('warns that deleting a published notice takes it from every box', async () => {
+    open(ORGANISER, [notice({ status: 2, publishedAt: '2026-05-02T02:00:00.000Z', recipients: 3 })]);
+    fireEvent.click(await screen.findByText('删除'));
+    expect(await screen.findByText(/删除后它将从所有接收人的消息中消失/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(writes).toEqual([{ method: 'DELETE', url: '/api/message/notice/5', body: undefined }]));
+  });
+
+  it('only lets readers read', async () => {
+    open(['message:notice:menu'], [notice({})]);
+    expect(await screen.findByText('查看')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /新建通知/ })).toBeNull();
+    expect(screen.queryByText('删除')).toBeNull();
+  });
+});

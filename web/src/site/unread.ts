@@ -1,0 +1,67 @@
+import { UNREAD_CHECK_DELAY_MS, type UnreadCount } from '@contest/shared';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { apiBase, http } from '../common/http.ts';
+import { isDesktopApp } from '../common/storage.ts';
+
+/** One cache entry for the unread counts: the header badge, the message page's tabs and its mark-read replies share it. */
+export const UNREAD_QUERY_KEY = ['unread'] as const;
+/** Prefix of the message page's lists, refreshed when the server tells of a change. */
+export const MESSAGES_QUERY_KEY = ['messages'] as const;
+export const UNREAD_CHECK_URL = '/api/message/notice/check/read';
+export const UNREAD_STREAM_URL = '/api/message/notice/stream';
+
+const fetchUnread = () => http.get<UnreadCount>(UNREAD_CHECK_URL, undefined, { silent: true });
+
+function isUnreadCount(v: unknown): v is UnreadCount {
+  const c = v as UnreadCount | null;
+  return typeof c?.person === 'number' && typeof c.system === 'number' && typeof c.total === 'number';
+}
+
+/** Puts counts the server sent (a mark-read reply, a stream event) where every reader sees them. */
+export function setUnread(client: QueryClient, counts: UnreadCount): void {
+  if (isUnreadCount(counts)) client.setQueryData(UNREAD_QUERY_KEY, counts);
+}
+
+/** The unread counts for a page that needs them now (the message page). */
+export function useUnread(enabled: boolean) {
+  return useQuery({ queryKey: UNREAD_QUERY_KEY, queryFn: fetchUnread, enabled });
+}
+
+/**
+ * The header badge's count (spec §2.2, §4): asked about 2 s after the layout is created when the user is logged in,
+ * then kept live by the server's `unread` events. The stream closes when the user is gone or the layout unmounts;
+ * reconnecting after a dropped connection is EventSource's own.
+ */
+export function useUnreadBadge(loggedIn: boolean): number {
+  const client = useQueryClient();
+  const [due, setDue] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setDue(true), UNREAD_CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const { data } = useQuery({ queryKey: UNREAD_QUERY_KEY, queryFn: fetchUnread, enabled: due && loggedIn });
+  const live = due && loggedIn && data !== undefined;
+
+  useEffect(() => {
+    // The desktop app signs its calls with a bearer header, which EventSource cannot send.
+    if (!live || typeof EventSource === 'undefined' || isDesktopApp()) return;
+    const source = new EventSource(`${apiBase()}${UNREAD_STREAM_URL}`, { withCredentials: true });
+    source.addEventListener('unread', (event) => {
+      let counts: unknown;
+      try {
+        counts = JSON.parse((event as MessageEvent<string>).data);
+      } catch {
+        return;
+      }
+      if (!isUnreadCount(counts)) return;
+      const before = client.getQueryData<UnreadCount>(UNREAD_QUERY_KEY);
+      client.setQueryData(UNREAD_QUERY_KEY, counts);
+      // A message came or went: an open message page shows it.
+      if (before && (before.person !== counts.person || before.system !== counts.system)) void client.invalidateQueries({ queryKey: MESSAGES_QUERY_KEY });
+    });
+    return () => source.close();
+  }, [live, client]);
+
+  return loggedIn ? (data?.total ?? 0) : 0;
+}
