@@ -113,6 +113,8 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     const theirs = await upload(p, 'invoice', 'fake.pdf');
     expect(body(await orgA.put(`/api/invoice/issue/${second}`, { invoiceNo: '0123456789', fileUri: theirs })).data.fields.fileUri).toBe('文件无效，请重新上传');
     expect((await orgA.put(`/api/invoice/issue/${second}`, { invoiceNo: '0123456789', fileUri: pdf })).statusCode).toBe(200);
+    // The applicant is told, in the personal message box.
+    expect(body(await p.get('/api/message/notice/page/1')).data.list[0]).toMatchObject({ title: '发票已开具', read: false });
     expect(body(await orgA.put(`/api/invoice/issue/${second}`, { invoiceNo: '0123456789', fileUri: pdf })).message).toBe('该发票申请已处理');
     expect(body(await p.post('/api/invoice/apply', { orderId, titleId, type: 'normal' })).message).toBe('该订单已申请过发票');
 

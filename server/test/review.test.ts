@@ -290,6 +290,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     const [g] = body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data;
     expect(g).toMatchObject({ questionId, rechecking: false, reviewScore: 85, finalScore: 89.5, rank: 1, teams: 4, dispute: null });
     expect(g.disputeUntil).toBe(new Date(now.getTime() + 3 * 24 * 3600_000).toISOString());
+    expect(body(await teams.A!.leader.get('/api/message/notice/page/1')).data.list.map((m: { title: string }) => m.title)).toContain('成绩已公布');
   });
 
   it('takes one dispute per team inside the window, re-reviews it with a new judge and confirms again', async () => {
@@ -314,6 +315,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     // While re-reviewed, the team sees the answer but no numbers.
     const [during] = body(await c.leader.get(`/api/review/works/myGrade/${competitionId}`)).data;
     expect(during).toMatchObject({ rechecking: true, finalScore: null, dispute: { answer: '已安排复评', status: 1 } });
+    expect(body(await c.leader.get('/api/message/notice/page/1')).data.list[0]).toMatchObject({ title: '成绩申诉已答复', content: '<p>已安排复评</p>' });
     const [re] = await mineOf('judgeWu');
     expect(re).toMatchObject({ status: 0 });
     expect((await scoreAs('judgeWu', re!.id, both(10))).statusCode).toBe(200);
@@ -399,6 +401,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(text).toContain('赵一');
     expect(text).toContain(a.name);
     expect(text).toContain('一等奖');
+    expect(body(await a.leader.get('/api/message/notice/page/1')).data.list[0]).toMatchObject({ title: '获奖证书已生成' });
 
     expect((await teams.B!.leader.get(`/api/review/certificate/cert/certificate/download/${mine[0]!.id}`)).statusCode).toBe(404);
     expect((await teams.B!.leader.get(`/api/review/certificate/load/${mine[0]!.id}`)).statusCode).toBe(404);

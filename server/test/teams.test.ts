@@ -416,6 +416,9 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       await closeExpiredOrders({ ...t.deps, clock: { now: () => later } });
       expect(body(await a.leader.get(`/api/order/${a.orderId}`)).data.payStatus).toBe(2);
       expect(body(await b.leader.get(`/api/order/${b.orderId}`)).data.payStatus).toBe(0);
+      const titles = async (c: Client) => (body(await c.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).map((m) => m.title);
+      expect(await titles(a.leader)).toContain('订单已关闭');
+      expect(await titles(b.leader)).not.toContain('订单已关闭');
     });
 
     it('lets finance confirm a transfer, mark a batch paid, refund with a reason, list and export — within its organisation', async () => {
