@@ -36,7 +36,6 @@ test('an organiser creates a competition with a preset, the administrator approv
   await orgPage.goto('/backadmin.html#/competition/manager');
   await orgPage.getByRole('button', { name: '新建竞赛' }).click();
   const name = uniqueName('流程测试竞赛');
-  await orgPage.getByLabel('竞赛名称').fill(name);
   // The option list animates open; under load a click can land while it moves, so pick until the choice shows.
   await expect(async () => {
     await orgPage.getByLabel('所属品牌').click();
@@ -47,6 +46,9 @@ test('an organiser creates a competition with a preset, the administrator approv
   await fillDate(orgPage, '报名截止时间', local(30));
   await fillDate(orgPage, '竞赛结束时间', local(60));
   await orgPage.getByLabel('报名费').fill('12.5');
+  // Filled last and checked: under load the new form may still be settling when the first fields are typed.
+  await orgPage.getByLabel('竞赛名称').fill(name);
+  await expect(orgPage.getByLabel('竞赛名称')).toHaveValue(name);
   await orgPage.getByRole('button', { name: '创建竞赛' }).click();
   await expect(orgPage).toHaveURL(/#\/competition\/edit\/[1-9]\d*$/);
 

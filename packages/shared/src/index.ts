@@ -17,3 +17,4 @@ export * from './api/test.ts';
 export * from './api/works.ts';
 export * from './api/review.ts';
 export * from './api/notice.ts';
+export * from './downloads/index.ts';

@@ -1,0 +1,33 @@
+export {
+  DOWNLOAD_DB_NAME,
+  DOWNLOAD_DB_VERSION,
+  DOWNLOAD_STATES,
+  DownloadPathError,
+  buildSavePath,
+  createTask,
+  dirSegments,
+  fnv1a64,
+  taskFileName,
+  type DownloadState,
+  type DownloadTask,
+  type TaskInput,
+} from './task.ts';
+export {
+  DOWNLOAD_LIST_FOOTER,
+  DOWNLOAD_LIST_LIMIT,
+  EMPTY_DOWNLOAD_LISTS,
+  batchActions,
+  forUser,
+  overallProgress,
+  reduceAll,
+  reduceDownloads,
+  tasksToStart,
+  visibleTasks,
+  type BatchActions,
+  type DownloadEvent,
+  type DownloadLists,
+  type DownloadResult,
+  type ProgressReport,
+  type TaskRef,
+} from './machine.ts';
+export { COMPLETION_TIME_SHIFT_MS, SPEED_FACTOR, formatCompletionTime, formatRemaining, formatSpeed } from './display.ts';
