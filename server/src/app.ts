@@ -166,7 +166,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
         // antd writes its styles at run time.
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'"],
+        // The desktop client's download bridge listens on the loopback interface (desktop/README.md).
+        'connect-src': ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
         'frame-ancestors': ["'self'"],
         'upgrade-insecure-requests': config.cookieSecure ? [] : null,
       },

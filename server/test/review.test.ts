@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -181,6 +182,8 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(dl.statusCode).toBe(200);
     expect(dl.headers['content-disposition']).toContain(encodeURIComponent(`作品-${mine[0]!.code}.zip`));
     expect(dl.body).toMatch(/^works of [A-D]$/);
+    // The hash of the whole file travels with every part, for a download manager to check what it assembled.
+    expect(dl.headers['x-sha256']).toBe(createHash('sha256').update(dl.rawPayload).digest('hex'));
     // An interrupted download resumes from where it stopped.
     const rest = await judges.judgeYi!.client.request({ method: 'GET', url: `/api/review/center/works/${mine[0]!.id}/download`, headers: { range: 'bytes=6-' } });
     expect([rest.statusCode, rest.body]).toEqual([206, dl.body.slice(6)]);

@@ -16,10 +16,12 @@ export function contentDisposition(name: string): string {
 }
 
 /** Sends a stored file whole or, for a `Range` request, in part (206), so an interrupted download resumes. */
-export async function sendStoredFile(deps: Pick<Deps, 'storage'>, req: FastifyRequest, reply: FastifyReply, file: { key: string; name: string; mime: string }) {
+export async function sendStoredFile(deps: Pick<Deps, 'storage'>, req: FastifyRequest, reply: FastifyReply, file: { key: string; name: string; mime: string; sha256?: string | null }) {
   const size = (await deps.storage.size(file.key)) ?? 0;
   const range = parseRange(req.headers.range, size);
   reply.header('accept-ranges', 'bytes');
+  // The whole file's hash, so a download manager can check what it assembled from parts.
+  if (file.sha256) reply.header('x-sha256', file.sha256);
   reply.header('content-type', file.mime);
   reply.header('content-disposition', contentDisposition(file.name));
   if (range === 'invalid') {
@@ -92,7 +94,7 @@ export function fileRoutes(app: App, deps: Deps) {
     async (req, reply) => {
       const file = await service.readableFile(req.ctx, req.query.fileUri);
       if (file.visibility === 'public') reply.header('cache-control', 'public, max-age=86400, immutable');
-      return sendStoredFile(deps, req, reply, { key: file.key, name: file.originalName, mime: file.mime });
+      return sendStoredFile(deps, req, reply, { key: file.key, name: file.originalName, mime: file.mime, sha256: file.sha256 });
     },
   );
 }

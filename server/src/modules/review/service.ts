@@ -442,7 +442,7 @@ export async function tasks(ctx: Ctx): Promise<ReviewTask[]> {
 
 /** The team's counted work: its last version (versions completing after the deadline are refused at upload). */
 async function countedWork(db: Db, questionId: number, teamId: number) {
-  return db.selectFrom('works').select(['fileKey', 'fileName', 'size']).where('questionId', '=', questionId).where('teamId', '=', teamId).orderBy('version', 'desc').limit(1).executeTakeFirst();
+  return db.selectFrom('works').select(['fileKey', 'fileName', 'size', 'sha256']).where('questionId', '=', questionId).where('teamId', '=', teamId).orderBy('version', 'desc').limit(1).executeTakeFirst();
 }
 
 /** One of the caller's assignments; anyone else's answers as missing. */
@@ -507,7 +507,7 @@ export async function judgeDownload(ctx: Ctx, id: number) {
   const rule = await loadRule(ctx.db, a.questionId);
   const work = await countedWork(ctx.db, a.questionId, a.teamId);
   if (!work) throw notFound('作品文件不存在');
-  return { key: work.fileKey, name: rule.blind ? workFileName(a.code, work.fileName) : work.fileName, mime: 'application/octet-stream' };
+  return { key: work.fileKey, name: rule.blind ? workFileName(a.code, work.fileName) : work.fileName, mime: 'application/octet-stream', sha256: work.sha256 };
 }
 
 /** Saves a draft or submits. Each score stays within its criterion's maximum; a submission needs every criterion. */
