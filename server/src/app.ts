@@ -45,6 +45,7 @@ import { certificateRoutes } from './modules/certificates/routes.ts';
 import { startWorker } from './jobs/runner.ts';
 import { memoryNoticeHub, redisNoticeHub } from './modules/notices/hub.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
+import { clientRoutes } from './modules/client/routes.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
@@ -253,6 +254,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   gradeRoutes(app);
   certificateRoutes(app, deps);
   noticeRoutes(app, deps);
+  clientRoutes(app, deps);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

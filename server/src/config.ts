@@ -44,6 +44,8 @@ const schema = z.object({
   ORDER_TIMEOUT_MINUTES: z.coerce.number().int().positive().default(30),
   PAYMENT_SIMULATOR: bool.default(false),
   CERT_FONT: z.string().optional(),
+  CLIENT_DIR: z.string().optional(),
+  CLIENT_MAX_BYTES: z.coerce.number().int().positive().default(300 * 1024 * 1024),
 });
 
 export type Config = {
@@ -81,6 +83,9 @@ export type Config = {
   paymentSimulator: boolean;
   /** The CJK font certificates are written with (TTF or OTF). */
   certFont: string;
+  /** Where the desktop client packages served at `/profile/...` are kept. */
+  clientDir: string;
+  clientMaxBytes: number;
 };
 
 /** Reads the one configuration object from the environment; nothing else reads process.env. */
@@ -132,6 +137,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     secretKey: e.SECRET_KEY,
+    clientDir: path.resolve(e.CLIENT_DIR ?? path.join(e.DATA_DIR, 'client')),
+    clientMaxBytes: e.CLIENT_MAX_BYTES,
     certFont: e.CERT_FONT ? path.resolve(e.CERT_FONT) : path.join(path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')), '../fonts/NotoSansHans-Regular.otf'),
     production: e.NODE_ENV === 'production',
     orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,

@@ -88,7 +88,7 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
     it('builds the accessible back-office route list from the codes', async () => {
       const forAdmin = body(await admin.get('/api/system/menu/routers')).data;
       expect(forAdmin.map((r: { path: string }) => r.path)).toEqual(['/index', '/partner', '/competition', '/register', '/financial', '/review', '/message', '/payment', '/system']);
-      expect(forAdmin[8].children.map((r: { path: string }) => r.path)).toEqual(['/system/user', '/system/role']);
+      expect(forAdmin[8].children.map((r: { path: string }) => r.path)).toEqual(['/system/user', '/system/role', '/system/client']);
       const forErin = body(await erin.get('/api/system/menu/routers')).data;
       expect(forErin.map((r: { path: string }) => r.path)).toEqual(['/index']);
     });

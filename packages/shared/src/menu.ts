@@ -249,6 +249,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         component: 'system/role',
         meta: { title: '角色管理', icon: 'safety', permission: 'system:role:menu' },
       },
+      {
+        path: '/system/client',
+        name: 'SystemClient',
+        component: 'system/client',
+        meta: { title: '客户端版本', icon: 'desktop', permission: 'system:client:menu' },
+      },
     ],
   },
 ];

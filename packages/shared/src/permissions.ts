@@ -85,6 +85,7 @@ export const ADMIN_MENU_GROUPS: PermissionGroup[] = [
     items: [
       { code: 'system:user:menu', title: '用户管理' },
       { code: 'system:role:menu', title: '角色管理' },
+      { code: 'system:client:menu', title: '客户端版本' },
     ],
   },
 ];
@@ -110,6 +111,7 @@ export const ACTION_CODES = {
   assignEdit: 'review:assign:edit',
   gradeEdit: 'competition:grade:edit',
   noticeEdit: 'message:notice:edit',
+  clientEdit: 'system:client:edit',
 } as const;
 
 export const ACTION_TITLES: Record<string, string> = {
@@ -132,6 +134,7 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.assignEdit]: '设置赛题评审专家、分配与重开评分',
   [ACTION_CODES.gradeEdit]: '计算与确认成绩、答复申诉、评奖与生成证书',
   [ACTION_CODES.noticeEdit]: '编写、发布与删除本组织竞赛的通知',
+  [ACTION_CODES.clientEdit]: '发布桌面客户端的新版本',
 };
 
 export const ALL_PERMISSION_CODES: string[] = [

@@ -41,6 +41,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'payment/custom': lazy(() => import('./pages/payment/PaymentConfigPage.tsx').then((m) => ({ default: m.CustomConfigPage }))),
   'system/user': lazy(() => import('./pages/system/UserPage.tsx')),
   'system/role': lazy(() => import('./pages/system/RolePage.tsx')),
+  'system/client': lazy(() => import('./pages/system/ClientPage.tsx')),
 };
 
 function RedirectHelper() {

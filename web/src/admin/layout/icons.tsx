@@ -1,5 +1,6 @@
 import {
   AccountBookOutlined,
+  DesktopOutlined,
   AlipayCircleOutlined,
   ApartmentOutlined,
   FileTextOutlined,
@@ -31,6 +32,7 @@ export const ICONS: Record<string, ReactNode> = {
   setting: <SettingOutlined />,
   user: <UserOutlined />,
   safety: <SafetyOutlined />,
+  desktop: <DesktopOutlined />,
   apartment: <ApartmentOutlined />,
   solution: <SolutionOutlined />,
   bank: <BankOutlined />,
