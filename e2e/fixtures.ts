@@ -67,10 +67,12 @@ export async function newOrganiser(page: Page, adminPage: Page) {
 export async function openCompetition(organiser: Page, adminPage: Page, fee: number, fieldList: object[]) {
   const day = 24 * 3600_000;
   const iso = (offset: number) => new Date(Date.now() + offset * day).toISOString();
-  const brands = await (await adminPage.request.get('/api/competition/brand/public/page?limit=1')).json();
+  // A seeded brand (the oldest): a brand another spec creates meanwhile must not receive this competition.
+  const brands = await (await adminPage.request.get('/api/competition/brand/public/page?limit=100')).json();
+  const brandId = Math.min(...brands.data.list.map((b: { id: number }) => b.id));
   const { id } = await api(organiser, 'POST', '/api/competition/', {
     name: uniqueName('报名赛'),
-    brandId: brands.data.list[0].id,
+    brandId,
     regStartTime: iso(-1),
     regEndTime: iso(10),
     endTime: iso(30),
@@ -85,4 +87,16 @@ export async function openCompetition(organiser: Page, adminPage: Page, fee: num
   const reg = presets.data.find((p: { menuCode: string }) => p.menuCode === 'REG_SET');
   await api(organiser, 'PUT', `/api/competition/preset/${reg.id}`, { enable: true, fieldList });
   return id as number;
+}
+
+/**
+ * Presses a dialog's button until the dialog has gone: on a loaded machine a click can land while the dialog is still
+ * zooming in and miss. The button shows a loading state while its action runs, so the action is never sent twice.
+ */
+export async function pressInDialog(page: Page, name: RegExp) {
+  const dialog = page.locator('.ant-modal-wrap:visible, .ant-modal-confirm:visible').last();
+  await expect(async () => {
+    if (await dialog.count()) await dialog.getByRole('button', { name }).click({ timeout: 2000 });
+    await expect(dialog).toHaveCount(0, { timeout: 3000 });
+  }).toPass({ timeout: 20_000 });
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, api, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
+import { ADMIN, api, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
@@ -53,7 +53,7 @@ test('an organiser sends a notice to the unpaid teams of a competition; only tho
   await expect(orgPage.getByText('已保存为草稿')).toBeVisible();
   const row = orgPage.locator('.ant-table-row').filter({ hasText: '请尽快缴纳报名费' });
   await row.getByText('发布', { exact: true }).click();
-  await orgPage.getByRole('dialog').getByRole('button', { name: /发\s*布/ }).click();
+  await pressInDialog(orgPage, /发\s*布/);
   await expect(orgPage.getByText('通知已发布')).toBeVisible();
   await expect(row).toContainText('已发布');
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, api, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
+import { ADMIN, api, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 const FIELDS = [
   { label: '姓名', name: 'userName', otherParams: { required: true } },
@@ -141,7 +141,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await orgPage.goto('/backadmin.html#/financial/order');
   const orderRow = orgPage.locator('.ant-table-row').filter({ hasText: '转账队' });
   await orderRow.getByText('确认收款').click();
-  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(orderRow).toContainText('已支付');
   await third.page.goto('/userCenter/myOrder');
   await expect(third.page.locator('.ant-table-row').filter({ hasText: '转账队' })).toContainText('已支付');

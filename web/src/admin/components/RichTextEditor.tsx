@@ -31,6 +31,8 @@ export default function RichTextEditor({ value, onChange, placeholder, height = 
     () => ({
       placeholder: placeholder ?? '请输入内容',
       readOnly,
+      // The editor loads after the form: focusing itself then would take the keys meant for the field being typed in.
+      autoFocus: false,
       MENU_CONF: {
         uploadImage: {
           maxFileSize: IMAGE_MAX_BYTES,
