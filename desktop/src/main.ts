@@ -1,7 +1,9 @@
 /**
  * The desktop client: signs in to the platform, runs the download engine and the loopback bridge, and opens the
  * platform in a Chromium-based browser window in app mode with `electron=app`, the session token and the pairing
- * secret. Usage: `npm run desktop -- [--platform=URL] [--root=DIR] [--port=N] [--config=FILE] [--no-browser]`.
+ * secret. Usage: `npm run desktop -- [--platform=URL] [--root=DIR] [--port=N] [--config=FILE] [--no-browser]`; `--help`
+ * lists the flags. Bundled by desktop/build.ts into `app/client.mjs` of the no-install packages, where the package's own
+ * `config.json` (beside `app/`) is read too.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +30,37 @@ export interface DesktopConfig {
   browser?: string;
 }
 
+/** Set to `true` by desktop/build.ts (esbuild `define`) in the bundled `app/client.mjs`; not defined under tsx. */
+declare const __CONTEST_DESKTOP_BUNDLE__: true | undefined;
+const BUNDLED = typeof __CONTEST_DESKTOP_BUNDLE__ !== 'undefined' && __CONTEST_DESKTOP_BUNDLE__ === true;
+
 const CONFIG_DIR = path.join(os.homedir(), '.contest-desktop');
+
+/**
+ * In a package built by desktop/build.ts (`runtime/`, `app/client.mjs`, `config.json`, launcher), the package's
+ * `config.json` beside the `app` folder; none when run from the sources.
+ */
+export function packageConfigFile(bundled = BUNDLED, moduleUrl = import.meta.url): string | undefined {
+  return bundled ? path.join(path.dirname(path.dirname(fileURLToPath(moduleUrl))), 'config.json') : undefined;
+}
+
+export const USAGE = `竞赛平台下载客户端
+
+用法：client [--platform=URL] [--root=DIR] [--port=N] [--concurrency=N] [--browser=PATH] [--config=FILE] [--no-browser]
+
+  --platform=URL      平台地址（环境变量CONTEST_PLATFORM_URL，默认http://localhost:3000）
+  --root=DIR          下载目录（CONTEST_DOWNLOAD_ROOT，默认 ~/Downloads/contest）
+  --port=N            本机下载通道端口，0为任意空闲端口（CONTEST_DESKTOP_PORT）
+  --concurrency=N     同时下载的文件数（CONTEST_DESKTOP_CONCURRENCY，默认3）
+  --browser=PATH      使用指定的浏览器（CONTEST_BROWSER，默认自动查找Edge、Chrome、Chromium）
+  --config=FILE       配置文件（CONTEST_DESKTOP_CONFIG，默认 ~/.contest-desktop/config.json）
+  --no-browser        不打开浏览器，只打印平台地址
+  --print-config      打印生效的配置后退出
+  --help              显示本说明后退出
+
+配置的优先级从低到高：默认值、安装包中的config.json、配置文件、环境变量、命令行参数。
+登录：CONTEST_TOKEN（已有的令牌），或CONTEST_USERNAME和CONTEST_PASSWORD，否则在窗口中输入用户名和密码。
+`;
 
 function args(): Map<string, string> {
   const out = new Map<string, string>();
@@ -39,15 +71,29 @@ function args(): Map<string, string> {
   return out;
 }
 
-/** Defaults, then the config file, then environment variables, then command-line flags. */
-export function loadConfig(argv = args(), env = process.env): { config: DesktopConfig; file: string } {
-  const file = argv.get('config') ?? env.CONTEST_DESKTOP_CONFIG ?? path.join(CONFIG_DIR, 'config.json');
-  let fromFile: Partial<DesktopConfig> = {};
+function readConfigFile(file: string): Partial<DesktopConfig> {
   try {
-    fromFile = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<DesktopConfig>;
+    const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('应为JSON对象');
+    return parsed as Partial<DesktopConfig>;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`配置文件${file}无法读取：${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new Error(`配置文件${file}无法读取：${(err as Error).message}`);
   }
+}
+
+/**
+ * Defaults, then the package's config.json (`packageFile`, in a built package), then the config file, then
+ * environment variables, then command-line flags. Changes (the download root) are written to `file` only.
+ */
+export function loadConfig(
+  argv = args(),
+  env = process.env,
+  packageFile = packageConfigFile(),
+): { config: DesktopConfig; file: string; packageFile?: string } {
+  const file = argv.get('config') ?? env.CONTEST_DESKTOP_CONFIG ?? path.join(CONFIG_DIR, 'config.json');
+  const fromPackage = packageFile ? readConfigFile(packageFile) : {};
+  const fromFile: Partial<DesktopConfig> = { ...fromPackage, ...readConfigFile(file) };
   const pick = (flag: string, envName: string, fileValue: unknown, fallback: string) =>
     argv.get(flag) ?? env[envName] ?? (fileValue === undefined ? undefined : String(fileValue)) ?? fallback;
   const config: DesktopConfig = {
@@ -63,7 +109,7 @@ export function loadConfig(argv = args(), env = process.env): { config: DesktopC
   config.platformUrl = platform.origin;
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new Error(`端口不正确：${config.port}`);
   if (!Number.isInteger(config.concurrency) || config.concurrency < 1) config.concurrency = 3;
-  return { config, file };
+  return packageFile ? { config, file, packageFile } : { config, file };
 }
 
 async function saveConfig(file: string, patch: Partial<DesktopConfig>) {
@@ -219,7 +265,15 @@ function human(bytes: number): string {
 
 async function main() {
   const argv = args();
-  const { config, file } = loadConfig(argv);
+  if (argv.has('help') || process.argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { config, file, packageFile } = loadConfig(argv);
+  if (argv.has('print-config')) {
+    process.stdout.write(JSON.stringify({ config, file, packageFile: packageFile ?? null }, null, 2) + '\n');
+    return;
+  }
   console.log(`平台：${config.platformUrl}`);
   console.log(`下载目录：${config.downloadRoot}`);
   let token = await signIn(config.platformUrl);
@@ -259,7 +313,20 @@ async function main() {
   process.on('SIGTERM', () => void stop());
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+/** Run as a program: the bundle always; the source when it is the entry point (not when a test imports it). */
+function isEntryPoint(): boolean {
+  if (BUNDLED) return true;
+  if (!process.argv[1]) return false;
+  const self = fileURLToPath(import.meta.url);
+  if (path.resolve(process.argv[1]) === self) return true;
+  try {
+    return fs.realpathSync(process.argv[1]) === fs.realpathSync(self);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
   main().catch((err) => {
     console.error((err as Error).message);
     process.exit(1);
