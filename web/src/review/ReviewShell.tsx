@@ -3,6 +3,7 @@ import { Layout, Typography } from 'antd';
 import { Link, Outlet } from 'react-router';
 import { useCurrentUser } from '../common/auth.ts';
 import { BACK_TO_FRONT, UserDropdown } from '../common/UserDropdown.tsx';
+import { DownloadLauncher } from '../downloads/DownloadLauncher.tsx';
 
 /** The review centre (spec §1): a judge's own space, reached from the user dropdown. */
 export function ReviewShell() {
@@ -21,6 +22,7 @@ export function ReviewShell() {
       <Layout.Content style={{ padding: 24, maxWidth: 1200, width: '100%', margin: '0 auto' }}>
         <Outlet />
       </Layout.Content>
+      <DownloadLauncher />
     </Layout>
   );
 }

@@ -1,9 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { captureDesktopLaunch } from '../common/desktopLaunch.ts';
 import { Providers } from '../common/providers.tsx';
 import { router } from './routes.tsx';
 import './site.css';
+
+// Spec §2.1: the desktop client opens competitionList with electron=app. What it hands over is kept before the first
+// request, so that the app's calls carry its token from the start (spec §7).
+if (location.pathname.startsWith('/competitionList')) captureDesktopLaunch();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Outlet, matchPath, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser, usePermissions } from '../../common/auth.ts';
 import { BACK_TO_FRONT, UserDropdown } from '../../common/UserDropdown.tsx';
+import { DownloadLauncher } from '../../downloads/DownloadLauncher.tsx';
 import { ICONS } from './icons.tsx';
 import { TagTabs, useTags } from './TagTabs.tsx';
 
@@ -84,6 +85,7 @@ export function AdminLayout() {
           <Outlet key={tags.refreshKey} />
         </Layout.Content>
       </Layout>
+      <DownloadLauncher />
     </Layout>
   );
 }

@@ -1,9 +1,12 @@
-import { ASSIGNMENT_STATUS, ASSIGNMENT_STATUS_TEXT, formatSize, type ReviewWork } from '@contest/shared';
+import { ASSIGNMENT_STATUS, ASSIGNMENT_STATUS_TEXT, formatSize, type ReviewWork, type TaskInput } from '@contest/shared';
 import { Alert, Breadcrumb, Card, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { DownloadButton } from '../../common/DownloadButton.tsx';
 import { textOptions } from '../../common/forms.ts';
 import { formatMinute } from '../../common/time.ts';
+import { BulkDownloadButtons } from '../../downloads/BulkDownload.tsx';
+import { dirOf } from '../../downloads/queue.ts';
 import { STATUS_COLORS, showScore, useReviewTasks, useReviewWorks, workDownloadUrl } from '../api.ts';
 
 /** The team of a work, which only a review that is not blind shows. */
@@ -26,6 +29,19 @@ export function StatusTags({ work }: { work: Pick<ReviewWork, 'status' | 'rerevi
   );
 }
 
+/**
+ * A work as a download task in the question's folder, under the server's name for it. Without blind review teams may
+ * have uploaded files of the same name, so the work's code goes in front (under blind review the name is the code).
+ */
+export function reviewWorkTask(questionTitle: string, w: ReviewWork & { fileName: string }): TaskInput {
+  return {
+    dir: dirOf(questionTitle),
+    downloadPath: workDownloadUrl(w.id),
+    fileName: w.fileName.includes(w.code) ? w.fileName : `${w.code}-${w.fileName}`,
+  };
+}
+const hasFile = (w: ReviewWork): w is ReviewWork & { fileName: string } => Boolean(w.fileName);
+
 /** `#/question/:questionId`: the works of one question given to this judge. */
 export default function QuestionWorksPage() {
   const { questionId } = useParams();
@@ -33,6 +49,7 @@ export default function QuestionWorksPage() {
   const id = valid ? Number(questionId) : 0;
   const works = useReviewWorks(id);
   const tasks = useReviewTasks();
+  const [selectedIds, setSelectedIds] = useState<number[]>([]);
   if (!valid) return <Navigate to="/404" replace />;
   const task = tasks.data?.find((t) => t.questionId === id);
   const list = works.data ?? [];
@@ -41,6 +58,7 @@ export default function QuestionWorksPage() {
   const competition = task?.competitionName ?? first?.competitionName;
   const showTeam = list.some((w) => w.team !== null);
   const count = (status: number) => list.filter((w) => w.status === status).length;
+  const selected = list.filter((w) => selectedIds.includes(w.id)).filter(hasFile).map((w) => reviewWorkTask(title, w));
 
   return (
     <>
@@ -52,7 +70,12 @@ export default function QuestionWorksPage() {
             {task?.blind && <Tag color="purple">盲评</Tag>}
           </Space>
         }
-        extra={competition && <Typography.Text type="secondary">{competition}</Typography.Text>}
+        extra={
+          <Space size={16}>
+            {competition && <Typography.Text type="secondary">{competition}</Typography.Text>}
+            <BulkDownloadButtons all={async () => list.filter(hasFile).map((w) => reviewWorkTask(title, w))} selected={selected} />
+          </Space>
+        }
       >
         {task?.blind && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="本赛题为盲评：作品只显示编号，不显示队伍信息。请勿在评语中透露或猜测作者身份。" />}
         {list.length > 0 && (
@@ -68,6 +91,7 @@ export default function QuestionWorksPage() {
           pagination={list.length > 20 ? { pageSize: 20, showTotal: (t) => `共 ${t} 份` } : false}
           scroll={{ x: showTeam ? 1100 : 860 }}
           locale={{ emptyText: '暂无分配给您的评审作品' }}
+          rowSelection={{ selectedRowKeys: selectedIds, onChange: (keys) => setSelectedIds(keys.map(Number)), getCheckboxProps: (w) => ({ disabled: !w.fileName }) }}
           columns={[
             { title: '作品编号', dataIndex: 'code', width: 120, render: (code: string) => <Typography.Text strong>{code}</Typography.Text> },
             {

@@ -12,6 +12,7 @@ import { scrollToTop, sectionMode } from '../../common/scroll.ts';
 import { useAuthConfig } from '../../common/siteConfig.ts';
 import { BRAND_ID_KEY } from '../../common/storage.ts';
 import { UserDropdown } from '../../common/UserDropdown.tsx';
+import { DownloadLauncher } from '../../downloads/DownloadLauncher.tsx';
 import { currentBrandId, useBrandNav } from '../brand.ts';
 import { useUnreadBadge } from '../unread.ts';
 
@@ -199,6 +200,7 @@ export function MainLayout() {
         )}
         <div>{nav?.copyright ?? `© ${new Date().getFullYear()} 数据分析竞赛平台`}</div>
       </footer>
+      <DownloadLauncher />
     </>
   );
 }

@@ -7,16 +7,19 @@ import {
   type CertificateTemplate,
   type ManagedQuestion,
   type Page,
+  type TaskInput,
 } from '@contest/shared';
 import { FileDoneOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Input, Progress, Space, Table, Tag } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { http } from '../../../common/http.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
+import { dirOf } from '../../../downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { reviewKey } from '../../components/review.ts';
@@ -171,12 +174,32 @@ function GenerateCard({ questionId, run }: { questionId: number; run: Certificat
   );
 }
 
+const certificateUrl = (id: number) => `/api/review/certificate/cert/certificate/download/${id}`;
+
+/** A certificate as a download task: `<question title>/<team>/<holder>-<award>-证书<number>.pdf` (the server's name). */
+const certificateTask = (c: Certificate): TaskInput => ({
+  dir: dirOf(c.questionTitle, c.teamName),
+  downloadPath: certificateUrl(c.id),
+  fileName: `${c.holderName}-${c.awardName}-证书${c.certNo}.pdf`,
+});
+
 /** The question's certificates, searchable, with downloads and an export. */
 function CertificatesCard({ questionId }: { questionId: number }) {
   const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
   const certificates = useQuery({ queryKey: reviewKey(questionId, 'certificates', query), queryFn: () => http.get<Page<Certificate>>(`/api/review/certificate/export/${questionId}`, { ...query }) });
+  const [selected, setSelected] = useState<Map<number, Certificate>>(new Map());
+  const selectedTasks = useMemo(() => [...selected.values()].map(certificateTask), [selected]);
+  const allTasks = async () => (await loadAllPages<Certificate>(`/api/review/certificate/export/${questionId}`)).map(certificateTask);
   return (
-    <Card title="证书列表" extra={<ExportButton url={`/api/review/certificate/export/${questionId}`} query={{ ...query }} />}>
+    <Card
+      title="证书列表"
+      extra={
+        <Space>
+          <BulkDownloadButtons all={allTasks} selected={selectedTasks} />
+          <ExportButton url={`/api/review/certificate/export/${questionId}`} query={{ ...query }} />
+        </Space>
+      }
+    >
       <Input.Search allowClear placeholder="证书编号、姓名或队伍" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
       <Table<Certificate>
         rowKey="id"
@@ -184,6 +207,18 @@ function CertificatesCard({ questionId }: { questionId: number }) {
         dataSource={certificates.data?.list}
         scroll={{ x: 1100 }}
         locale={{ emptyText: '暂无证书' }}
+        rowSelection={{
+          preserveSelectedRowKeys: true,
+          selectedRowKeys: [...selected.keys()],
+          onChange: (keys, rows) => {
+            const next = new Map<number, Certificate>();
+            for (const key of keys) {
+              const row = rows.find((r) => r?.id === key) ?? selected.get(Number(key));
+              if (row) next.set(row.id, row);
+            }
+            setSelected(next);
+          },
+        }}
         pagination={pager(certificates.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '证书编号', dataIndex: 'certNo', width: 150 },
@@ -197,7 +232,7 @@ function CertificatesCard({ questionId }: { questionId: number }) {
             title: '操作',
             width: 170,
             fixed: 'right',
-            render: (_, c) => <DownloadButton url={`/api/review/certificate/cert/certificate/download/${c.id}`}>下载</DownloadButton>,
+            render: (_, c) => <DownloadButton url={certificateUrl(c.id)}>下载</DownloadButton>,
           },
         ]}
       />

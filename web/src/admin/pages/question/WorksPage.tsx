@@ -1,15 +1,31 @@
-import { formatSize, type ManagedQuestion, type Page, type WorkVersion } from '@contest/shared';
+import { formatSize, type ManagedQuestion, type Page, type TaskInput, type WorkVersion } from '@contest/shared';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Input, Space, Table, Tag } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
 import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
+import { dirOf } from '../../../downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
+
+/** An earlier version keeps its number in its name, beside the counted one in the team's folder. */
+function versionedName(v: WorkVersion): string {
+  if (v.counts) return v.fileName;
+  const dot = v.fileName.lastIndexOf('.');
+  return dot > 0 ? `${v.fileName.slice(0, dot)}(V${v.version})${v.fileName.slice(dot)}` : `${v.fileName}(V${v.version})`;
+}
+
+/** A work as a download task: `<question title>/<teamNo>-<teamName>/<file>`. */
+export const workTask = (questionTitle: string, v: WorkVersion): TaskInput => ({
+  dir: dirOf(questionTitle, `${v.teamNo}-${v.teamName}`),
+  downloadPath: fileUrl(v.fileUri),
+  fileName: versionedName(v),
+});
 
 /** `/question/work/:questionId`: every version of every team's works for a question, with exports. */
 export default function WorksPage() {
@@ -18,6 +34,10 @@ export default function WorksPage() {
   const [zipping, setZipping] = useState(false);
   const question = useQuery({ queryKey: ['question', questionId], enabled: Boolean(questionId), queryFn: () => http.get<ManagedQuestion>(`/api/competition/question/check/${questionId}`) });
   const works = useQuery({ queryKey: ['questionWorks', questionId, query], enabled: Boolean(questionId), queryFn: () => http.get<Page<WorkVersion>>(`/api/review/works/page/${questionId}`, { ...query }) });
+  // Kept across pages and searches, so a selection can be built up page by page.
+  const [selected, setSelected] = useState<Map<number, WorkVersion>>(new Map());
+  const title = question.data?.title ?? `赛题${questionId}`;
+  const selectedTasks = useMemo(() => [...selected.values()].map((v) => workTask(title, v)), [selected, title]);
 
   if (!questionId || question.isError) return <Navigate to="/404" replace />;
 
@@ -31,11 +51,15 @@ export default function WorksPage() {
     }
   }
 
+  // The counted version of each team.
+  const allTasks = async () => (await loadAllPages<WorkVersion>(`/api/review/works/page/${questionId}`)).filter((v) => v.counts).map((v) => workTask(title, v));
+
   return (
     <Card
       title={`作品：${question.data?.title ?? ''}`}
       extra={
         <Space>
+          <BulkDownloadButtons all={allTasks} selected={selectedTasks} />
           <ExportButton url={`/api/review/works/page/${questionId}`} query={{ ...query }} />
           <Button icon={<DownloadOutlined />} loading={zipping} onClick={zip}>
             下载全部有效作品（zip）
@@ -50,6 +74,18 @@ export default function WorksPage() {
         dataSource={works.data?.list}
         scroll={{ x: 1100 }}
         locale={{ emptyText: '暂无作品' }}
+        rowSelection={{
+          preserveSelectedRowKeys: true,
+          selectedRowKeys: [...selected.keys()],
+          onChange: (keys, rows) => {
+            const next = new Map<number, WorkVersion>();
+            for (const key of keys) {
+              const row = rows.find((r) => r?.id === key) ?? selected.get(Number(key));
+              if (row) next.set(row.id, row);
+            }
+            setSelected(next);
+          },
+        }}
         pagination={pager(works.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },

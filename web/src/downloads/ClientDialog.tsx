@@ -1,0 +1,74 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import { Button, Modal, Space, Steps, Typography, message } from 'antd';
+import { ERROR_TOAST_SECONDS } from '../common/http.ts';
+
+export type ClientOs = 'win' | 'mac';
+
+/** Spec §7: the client packages. */
+export const CLIENT_PACKAGES: Record<ClientOs, string> = {
+  win: '/profile/clientApp-win.zip',
+  mac: '/profile/clientApp-mac.zip',
+};
+const OS_NAMES: Record<ClientOs, string> = { win: 'Windows', mac: 'Mac' };
+/** The double-click launcher in each package (desktop/build.ts): spec §2.4's "exe" step. */
+export const CLIENT_LAUNCHERS: Record<ClientOs, string> = { win: '启动客户端.cmd', mac: '启动客户端.command' };
+
+/** Spec §5: the message on an operating system with no client. */
+export const UNKNOWN_OS_TEXT = '目前只提供Windows和Mac客户端';
+
+/** Windows or Mac from the browser's user agent (and platform); null for anything else, phones and tablets included. */
+export function detectClientOs(userAgent: string, platform = ''): ClientOs | null {
+  if (/Android|iPhone|iPad|iPod|Mobile/i.test(userAgent)) return null;
+  if (/Windows|Win32|Win64|WOW64/i.test(userAgent) || /^Win/i.test(platform)) return 'win';
+  if (/Macintosh|Mac OS X/i.test(userAgent) || /^Mac/i.test(platform)) return 'mac';
+  return null;
+}
+
+const browserOs = () => (typeof navigator === 'undefined' ? null : detectClientOs(navigator.userAgent, navigator.platform));
+
+/**
+ * Spec §2.4: in a browser that cannot download works, the 'download client' dialog: why, and the three steps
+ * (download the package, unzip it with no install, double-click the launcher: the packages hold a `.cmd`/`.command`
+ * launcher beside a Node runtime rather than one exe).
+ */
+export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolean; onClose: () => void; os?: ClientOs | null }) {
+  const download = os ? (
+    <Button type="primary" icon={<DownloadOutlined />} href={CLIENT_PACKAGES[os]} download>
+      下载{OS_NAMES[os]}客户端
+    </Button>
+  ) : (
+    <Space direction="vertical" size={4}>
+      <Button type="primary" icon={<DownloadOutlined />} onClick={() => void message.warning(UNKNOWN_OS_TEXT, ERROR_TOAST_SECONDS)}>
+        下载客户端
+      </Button>
+      <Typography.Text type="warning" data-testid="unknown-os">
+        {UNKNOWN_OS_TEXT}
+      </Typography.Text>
+      <Space size={16}>
+        {(Object.keys(CLIENT_PACKAGES) as ClientOs[]).map((k) => (
+          <a key={k} href={CLIENT_PACKAGES[k]} download>
+            {OS_NAMES[k]}版
+          </a>
+        ))}
+      </Space>
+    </Space>
+  );
+  return (
+    <Modal title="下载客户端" open={open} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} destroyOnHidden>
+      <Typography.Paragraph>作品等大文件无法在当前浏览器中下载，请使用下载客户端：它会把文件按赛题和队伍整理到您电脑上的文件夹中，并支持暂停和断点续传。</Typography.Paragraph>
+      <Steps
+        direction="vertical"
+        size="small"
+        current={-1}
+        items={[
+          { title: '下载客户端安装包', description: download },
+          { title: '解压安装包', description: '解压到任意文件夹即可，无需安装。' },
+          {
+            title: `双击运行启动程序“${CLIENT_LAUNCHERS[os ?? 'win']}”`,
+            description: '客户端会打开平台并自动登录，之后的下载都由客户端完成。',
+          },
+        ]}
+      />
+    </Modal>
+  );
+}
