@@ -1,5 +1,10 @@
-import { createHash } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { startBridge } from '../desktop/src/bridge.ts';
+import { DownloadEngine } from '../desktop/src/engine.ts';
 import { ADMIN, api, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -36,28 +41,20 @@ const folderTree = (page: Page) =>
     return out;
   });
 
-test('an organiser bulk-downloads the works of a question into a folder tree through the browser, pausing and resuming', async ({ browser }) => {
-  test.setTimeout(150_000);
+/** A question of a new organiser's competition with the works of two teams (6 MB each). */
+async function questionWithWorks(browser: Browser, organiser: BrowserContext) {
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
-  const orgContext = await browser.newContext();
-  // The folder picker is a native dialog a test cannot click: it hands out the origin-private file system instead,
-  // a real File System Access directory.
-  await orgContext.addInitScript(() => {
-    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () => navigator.storage.getDirectory();
-  });
-  const orgPage = await orgContext.newPage();
-  await newOrganiser(orgPage, adminPage);
+  const orgPage = await organiser.newPage();
+  const organiserName = await newOrganiser(orgPage, adminPage);
   const competitionId = await openCompetition(orgPage, adminPage, 0, [{ label: '姓名', name: 'userName', otherParams: { required: true } }]);
   const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
   for (const code of ['CHOICE_SET', 'SUBMIT_WORKS']) {
     await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true, enableEndTime: null });
   }
-  const questionTitle = '交通流量预测';
+  const questionTitle = uniqueName('交通流量预测');
   const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, { title: questionTitle, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } });
   await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
-
-  // Two teams submit works of 6 MB each.
   const works: Record<string, Buffer> = {};
   for (const [i, name] of ['甲队', '乙队'].entries()) {
     const page = await (await browser.newContext()).newPage();
@@ -72,6 +69,30 @@ test('an organiser bulk-downloads the works of a question into a folder tree thr
     await submitWork(page, questionId, works[name], `${name}作品.zip`);
     await page.context().close();
   }
+  await adminPage.context().close();
+  return { orgPage, organiserName, questionId, questionTitle, works };
+}
+
+/** Each team's file is in the question's folder, in a folder of its own, byte for byte. */
+function expectTree(files: Record<string, string>, questionTitle: string, works: Record<string, Buffer>) {
+  const entries = Object.entries(files).filter(([path]) => !path.endsWith('.part'));
+  expect(entries).toHaveLength(2);
+  for (const [name, content] of Object.entries(works)) {
+    const found = entries.find(([path]) => path.startsWith(`${questionTitle}/`) && path.split('/').length === 3 && path.endsWith(`/${name}作品.zip`));
+    expect(found, `${name} in ${JSON.stringify(Object.keys(files))}`).toBeDefined();
+    expect(found![1]).toBe(sha(content));
+  }
+}
+
+test('an organiser bulk-downloads the works of a question into a folder tree through the browser, pausing and resuming', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const orgContext = await browser.newContext();
+  // The folder picker is a native dialog a test cannot click: it hands out the origin-private file system instead,
+  // a real File System Access directory.
+  await orgContext.addInitScript(() => {
+    (window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () => navigator.storage.getDirectory();
+  });
+  const { orgPage, questionId, questionTitle, works } = await questionWithWorks(browser, orgContext);
 
   // The network is slowed so that there is time to pause in the middle.
   const cdp = await orgContext.newCDPSession(orgPage);
@@ -91,13 +112,45 @@ test('an organiser bulk-downloads the works of a question into a folder tree thr
   await expect(drawer.getByText('总进度：已完成 2 / 2')).toBeVisible();
 
   // The folder tree: one folder per question, then per team, each holding the team's file byte for byte.
-  const tree = await folderTree(orgPage);
-  const entries = Object.entries(tree).filter(([path]) => !path.endsWith('.part'));
-  expect(entries).toHaveLength(2);
-  for (const [name, content] of Object.entries(works)) {
-    const found = entries.find(([path]) => path.startsWith(`${questionTitle}/`) && path.includes(name) && path.endsWith(`${name}作品.zip`));
-    expect(found, `${name} in ${JSON.stringify(Object.keys(tree))}`).toBeDefined();
-    expect(found![1]).toBe(sha(content));
+  expectTree(await folderTree(orgPage), questionTitle, works);
+});
+
+test('an organiser bulk-downloads the works of a question through the desktop client, pausing and resuming', async ({ browser, baseURL }) => {
+  test.setTimeout(150_000);
+  const { organiserName, questionId, questionTitle, works } = await questionWithWorks(browser, await browser.newContext());
+  // The desktop client: its engine (slowed, so that there is time to pause) and its loopback bridge for this platform.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-desktop-'));
+  // The client signs in for a bearer token by itself (no browser session, hence no CSRF token).
+  const tokenReply = await fetch(`${baseURL}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: organiserName, password: 'Passw0rd1' }) });
+  const token = ((await tokenReply.json()) as { data: { token: string } }).data.token;
+  const engine = new DownloadEngine({ root, concurrency: 3, origin: baseURL!, token: () => token, maxBytesPerSecond: 2 * 1024 * 1024 });
+  const secret = randomBytes(24).toString('base64url');
+  const bridge = await startBridge({ engine, origin: baseURL!, secret, port: 0 });
+  try {
+    // The window the client opens: the platform with electron=app, the session token and where the bridge listens.
+    const app = await (await browser.newContext()).newPage();
+    await app.goto(`/competitionList?electron=app&token=${token}&desktopPort=${bridge.port}&desktopSecret=${secret}`);
+    await expect(app).not.toHaveURL(/desktopSecret/);
+    await app.goto(`/backadmin.html#/question/work/${questionId}`);
+    await app.getByRole('button', { name: /下载全部$/ }).click();
+    const drawer = app.locator('.ant-drawer-content');
+    await expect(drawer.locator('.ant-progress').first()).toBeVisible();
+    await drawer.getByRole('button', { name: /全部暂停/ }).click();
+    await expect(drawer.getByRole('button', { name: /全部继续/ })).toBeEnabled();
+    await drawer.getByRole('button', { name: /全部继续/ }).click();
+    await expect(drawer.getByRole('tab', { name: /已下载.*2/ })).toBeVisible({ timeout: 60_000 });
+    const files: Record<string, string> = {};
+    const walk = (dir: string, prefix: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+        else files[`${prefix}${entry.name}`] = sha(fs.readFileSync(path.join(dir, entry.name)));
+      }
+    };
+    walk(root, '');
+    expectTree(files, questionTitle, works);
+  } finally {
+    await bridge.close();
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
 
