@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ADMIN, api, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
+import { ADMIN, api, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 /** A judge account added to the expert pool by the organiser, logged in on its own page. */
 async function newJudge(browser: import('@playwright/test').Browser, orgPage: Page, organization: string) {
@@ -25,7 +25,7 @@ async function scoreInReviewCentre(page: Page, questionTitle: string, s: number)
   await page.getByRole('button', { name: '保存草稿' }).click();
   await expect(page.getByText('草稿已保存')).toBeVisible();
   await page.getByRole('button', { name: '提交评分' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: /确\s*定|提\s*交/ }).last().click();
+  await pressInDialog(page, /确\s*定|提\s*交/);
   await expect(page.getByText('评分已提交').first()).toBeVisible();
 }
 
@@ -84,7 +84,7 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await api(orgPage, 'POST', `/api/review/judge/${questionId}`, { userIds: judgeIds });
   await orgPage.goto(`/backadmin.html#/question/judge/${questionId}`);
   await orgPage.getByRole('button', { name: '自动分配' }).click();
-  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('自动分配完成，新分配 2 份')).toBeVisible();
 
   // Each judge scores in the review centre and sees nothing of the team.
@@ -98,7 +98,7 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('85');
   await orgPage.getByRole('button', { name: '确认成绩' }).click();
-  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('成绩已确认并公布')).toBeVisible();
 
   // The team sees its grade and disputes it.
@@ -115,7 +115,7 @@ test('two judges score a work in the review centre; the organiser confirms grade
   const dispute = orgPage.locator('.ant-table-row').filter({ hasText: '报告质量一项评分偏低' });
   await dispute.getByText('答复', { exact: true }).click();
   await orgPage.getByRole('dialog').locator('textarea').fill('经复核，评分无误，维持原成绩');
-  await orgPage.getByRole('dialog').getByRole('button', { name: /保\s*存|确\s*定|提\s*交/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定|提\s*交/);
   await expect(orgPage.locator('.ant-message').getByText('已答复', { exact: true })).toBeVisible();
   await page.reload();
   await expect(page.getByText('经复核，评分无误，维持原成绩')).toBeVisible();
@@ -124,7 +124,7 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 5 }] });
   await orgPage.goto(`/backadmin.html#/question/awards/${questionId}`);
   await orgPage.getByRole('button', { name: '按名次评奖' }).click();
-  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('一等奖');
 
   // A certificate template on a background, then generation with progress.
@@ -146,9 +146,9 @@ test('two judges score a work in the review centre; the organiser confirms grade
   });
   await orgPage.goto(`/backadmin.html#/question/certificate/${questionId}`);
   await orgPage.locator('.ant-table-row').filter({ hasText: '获奖证书' }).getByText('用于本赛题').click();
-  await expect(orgPage.getByText('本赛题使用')).toBeVisible();
+  await expect(orgPage.getByText('本赛题使用', { exact: true })).toBeVisible();
   await orgPage.getByRole('button', { name: '生成证书' }).click();
-  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.locator('.ant-progress-text').filter({ hasText: '1 / 1' })).toBeVisible({ timeout: 30_000 });
 
   // The team downloads its certificate; the PDF's text holds the member's and the team's names.
