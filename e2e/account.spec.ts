@@ -24,7 +24,7 @@ test('a visitor registers, logs in, edits the profile and logs out', async ({ pa
   await expect(page).toHaveURL(/\/competitionList$/);
   expect(await page.evaluate(() => localStorage.getItem('isLogin'))).toBe('1');
 
-  await chooseUserMenu(page, '个人中心', () => expect(page).toHaveURL(/\/userCenter\/myInfo$/, { timeout: 3000 }));
+  await chooseUserMenu(page, '个人中心', () => expect(page).toHaveURL(/\/userCenter\/myInfo$/, { timeout: 10_000 }));
   await page.getByRole('button', { name: /编\s*辑/ }).click();
   await page.getByLabel('姓名').fill('测试选手');
   await page.getByLabel('手机号').fill('12345');
@@ -39,7 +39,7 @@ test('a visitor registers, logs in, edits the profile and logs out', async ({ pa
   await page.reload();
   await expect(page.getByRole('cell', { name: '测试选手' })).toBeVisible();
 
-  await chooseUserMenu(page, '退出登录', () => expect(page.getByText('确定注销并退出系统吗？')).toBeVisible({ timeout: 3000 }));
+  await chooseUserMenu(page, '退出登录', () => expect(page.getByText('确定注销并退出系统吗？')).toBeVisible({ timeout: 10_000 }));
   await page.getByRole('button', { name: /确\s*定/ }).click();
   await expect(page).toHaveURL(/\/competitionList$/);
   await expect(page.getByRole('button', { name: /登\s*录/ })).toBeVisible();

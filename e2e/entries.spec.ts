@@ -14,7 +14,7 @@ test('an unknown path shows the 404 page on the site and in the back office', as
 test('the back office menu differs between the administrator and a participant', async ({ page, browser }) => {
   await login(page, ADMIN.username, ADMIN.password);
   await expect(page).toHaveURL(/\/competitionList$/);
-  await chooseUserMenu(page, '管理后台', () => expect(page.getByRole('menuitem', { name: '系统管理' })).toBeVisible({ timeout: 3000 }));
+  await chooseUserMenu(page, '管理后台', () => expect(page.getByRole('menuitem', { name: '系统管理' })).toBeVisible({ timeout: 10_000 }));
   await page.getByRole('menuitem', { name: '系统管理' }).click();
   await page.getByRole('menuitem', { name: '用户管理' }).click();
   await expect(page.getByRole('cell', { name: 'organiser' })).toBeVisible();
@@ -98,7 +98,7 @@ test('an administrator assigns the judge role, which opens the review centre', a
   await expect(page.locator('.ant-table-row').getByText('评审专家')).toBeVisible();
 
   await judge.goto('/competitionList');
-  await chooseUserMenu(judge, '评审中心', () => expect(judge.getByText('我的评审任务')).toBeVisible({ timeout: 3000 }));
+  await chooseUserMenu(judge, '评审中心', () => expect(judge.getByText('我的评审任务')).toBeVisible({ timeout: 10_000 }));
   await judge.close();
 });
 

@@ -37,7 +37,7 @@ export async function chooseUserMenu(page: Page, item: string, arrived: () => Pr
     await page.getByTestId('user-dropdown').hover();
     await page.locator('.ant-dropdown-menu').getByText(item, { exact: true }).click({ timeout: 2000 });
     await arrived();
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 40_000 });
 }
 
 /** A write through the page's own session, with the CSRF token the pages send. */
