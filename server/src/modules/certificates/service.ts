@@ -19,8 +19,7 @@ import { enqueue, registerJob } from '../../jobs/runner.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { imageSize } from '../files/service.ts';
-import { teamPeople } from '../grades/service.ts';
-import { loadRule, managedQuestion } from '../review/service.ts';
+import { loadRule, managedQuestion, teamPeople } from '../review/service.ts';
 import { renderCertificate } from './pdf.ts';
 import { notify } from '../notices/service.ts';
 

@@ -24,7 +24,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
-import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf } from '../review/service.ts';
+import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/service.ts';
 import { rankTeams } from '../tests/service.ts';
 import { notify, teamUserIds } from '../notices/service.ts';
 
@@ -184,31 +184,6 @@ export async function exportRows(ctx: Ctx, questionId: number, awardedOnly: bool
   return rows.map((g) => ({ ...g, ...(people.get(g.teamId) ?? { members: [], schools: [], teachers: [] }) }));
 }
 
-/** Members' names and schools (as registered) and teachers' names, per team. */
-export async function teamPeople(db: Db, teamIds: number[]) {
-  const out = new Map<number, { members: { userId: number; name: string; school: string | null }[]; schools: string[]; teachers: { id: number; name: string; school: string | null }[] }>();
-  if (!teamIds.length) return out;
-  for (const id of teamIds) out.set(id, { members: [], schools: [], teachers: [] });
-  const members = await db
-    .selectFrom('teamMembers as m')
-    .innerJoin('users as u', 'u.id', 'm.userId')
-    .select(['m.teamId', 'm.userId', 'm.infoJson', 'u.username', 'u.userName', 'u.organization'])
-    .where('m.teamId', 'in', teamIds)
-    .orderBy('m.leader', 'desc')
-    .orderBy('m.createdAt')
-    .execute();
-  for (const m of members) {
-    const info = JSON.parse(m.infoJson) as { userName?: string; organization?: string };
-    const school = info.organization || m.organization || null;
-    const team = out.get(m.teamId)!;
-    team.members.push({ userId: m.userId, name: info.userName || m.userName || m.username, school });
-    if (school && !team.schools.includes(school)) team.schools.push(school);
-  }
-  const teachers = await db.selectFrom('teamTeachers').select(['id', 'teamId', 'name', 'organization']).where('teamId', 'in', teamIds).orderBy('sort').orderBy('id').execute();
-  for (const t of teachers) out.get(t.teamId)!.teachers.push({ id: t.id, name: t.name, school: t.organization });
-  return out;
-}
-
 // ---- What a team sees -------------------------------------------------------------------------------------------------
 
 async function gradeSetOpen(db: Db, competitionId: number, now: Date) {
@@ -257,9 +232,10 @@ export async function myGrades(ctx: Ctx, competitionId: number): Promise<MyGrade
     .orderBy('q.sort')
     .orderBy('q.id')
     .execute();
+  const disputes = await disputeRows(ctx.db).where('d.teamId', '=', team.teamId).execute();
   const out: MyGrade[] = [];
   for (const r of rows) {
-    const dispute = await disputeRows(ctx.db).where('d.questionId', '=', r.questionId).where('d.teamId', '=', team.teamId).executeTakeFirst();
+    const dispute = disputes.find((d) => d.questionId === r.questionId);
     const rechecking = r.gradeState !== GRADE_STATE.confirmed;
     out.push({
       questionId: r.questionId,

@@ -259,26 +259,52 @@ export async function removeJudge(ctx: Ctx, questionId: number, userId: number) 
 /** Organisation names compared loosely: full-width letters, spaces and case do not make two schools different. */
 export const sameOrganisation = (name: string) => name.normalize('NFKC').replace(/\s+/g, '').toLowerCase();
 
-/** Each team's people and the organisations (schools) they come from: members' registration and profile, teachers. */
-async function teamsPeople(db: Db, teamIds: number[]) {
-  const out = new Map<number, { users: Set<number>; orgs: Set<string> }>();
+export interface TeamPeople {
+  /** Members, leader first, with the name and school of their registration form (or profile). */
+  members: { userId: number; name: string; school: string | null }[];
+  /** The members' schools, once each. */
+  schools: string[];
+  teachers: { id: number; name: string; school: string | null }[];
+  /** Every organisation the team's people name, in registration and profile alike: what a judge must not share. */
+  organisations: string[];
+}
+
+/** Each team's people and where they come from, for review, grades exports and certificates alike. */
+export async function teamPeople(db: Db, teamIds: number[]) {
+  const out = new Map<number, TeamPeople>();
   if (!teamIds.length) return out;
-  for (const id of teamIds) out.set(id, { users: new Set(), orgs: new Set() });
-  const members = await db.selectFrom('teamMembers as m').innerJoin('users as u', 'u.id', 'm.userId').select(['m.teamId', 'm.userId', 'm.infoJson', 'u.organization']).where('m.teamId', 'in', teamIds).execute();
+  for (const id of teamIds) out.set(id, { members: [], schools: [], teachers: [], organisations: [] });
+  const members = await db
+    .selectFrom('teamMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select(['m.teamId', 'm.userId', 'm.infoJson', 'u.username', 'u.userName', 'u.organization'])
+    .where('m.teamId', 'in', teamIds)
+    .orderBy('m.leader', 'desc')
+    .orderBy('m.createdAt')
+    .execute();
   for (const m of members) {
+    const info = JSON.parse(m.infoJson) as { userName?: string; organization?: string };
+    const school = info.organization || m.organization || null;
     const team = out.get(m.teamId)!;
-    team.users.add(m.userId);
-    const info = JSON.parse(m.infoJson) as { organization?: string };
-    for (const org of [info.organization, m.organization]) if (org?.trim()) team.orgs.add(sameOrganisation(org));
+    team.members.push({ userId: m.userId, name: info.userName || m.userName || m.username, school });
+    if (school && !team.schools.includes(school)) team.schools.push(school);
+    for (const org of [info.organization, m.organization]) if (org?.trim()) team.organisations.push(org);
   }
-  const teachers = await db.selectFrom('teamTeachers').select(['teamId', 'organization']).where('teamId', 'in', teamIds).execute();
-  for (const t of teachers) if (t.organization?.trim()) out.get(t.teamId)!.orgs.add(sameOrganisation(t.organization));
+  const teachers = await db.selectFrom('teamTeachers').select(['id', 'teamId', 'name', 'organization']).where('teamId', 'in', teamIds).orderBy('sort').orderBy('id').execute();
+  for (const t of teachers) {
+    const team = out.get(t.teamId)!;
+    team.teachers.push({ id: t.id, name: t.name, school: t.organization });
+    if (t.organization?.trim()) team.organisations.push(t.organization);
+  }
   return out;
 }
 
 type Judge = { userId: number; organization: string };
-const conflicted = (judge: Judge, people: { users: Set<number>; orgs: Set<string> } | undefined) =>
-  Boolean(people && (people.users.has(judge.userId) || people.orgs.has(sameOrganisation(judge.organization))));
+const conflicted = (judge: Judge, people: TeamPeople | undefined) =>
+  Boolean(
+    people &&
+      (people.members.some((m) => m.userId === judge.userId) || people.organisations.some((o) => sameOrganisation(o) === sameOrganisation(judge.organization))),
+  );
 
 async function judgesOf(db: Db, questionId: number): Promise<Judge[]> {
   return db.selectFrom('questionJudges as j').innerJoin('experts as e', 'e.userId', 'j.userId').select(['e.userId', 'e.organization']).where('j.questionId', '=', questionId).orderBy('e.userId').execute();
@@ -308,7 +334,7 @@ export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignRe
     const teams = await trx.selectFrom('works as w').innerJoin('teams as t', 't.id', 'w.teamId').select(['t.id', 't.teamNo']).distinct().where('w.questionId', '=', questionId).orderBy('t.id').execute();
     if (!teams.length) throw conflict('该赛题还没有作品');
     const existing = await trx.selectFrom('reviewAssignments').select(['teamId', 'judgeId', 'code', 'rereview']).where('questionId', '=', questionId).execute();
-    const people = await teamsPeople(trx, teams.map((t) => t.id));
+    const people = await teamPeople(trx, teams.map((t) => t.id));
     const load = new Map(judges.map((j) => [j.userId, 0]));
     for (const a of existing) load.set(a.judgeId, (load.get(a.judgeId) ?? 0) + 1);
     const codes = new Set(existing.map((a) => a.code));
@@ -373,7 +399,7 @@ async function managedAssignment(ctx: Ctx, id: number) {
 export async function assertEligible(db: Db, questionId: number, teamId: number, judgeId: number) {
   const judge = (await judgesOf(db, questionId)).find((j) => j.userId === judgeId);
   if (!judge) throw badRequest('请选择本赛题评审名单中的专家', { judgeId: '请选择本赛题评审名单中的专家' });
-  if (conflicted(judge, (await teamsPeople(db, [teamId])).get(teamId))) throw conflict('该专家与作品所属队伍来自同一单位，需回避');
+  if (conflicted(judge, (await teamPeople(db, [teamId])).get(teamId))) throw conflict('该专家与作品所属队伍来自同一单位，需回避');
   const already = await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('teamId', '=', teamId).where('judgeId', '=', judgeId).executeTakeFirst();
   if (already) throw conflict('该专家已在评审这份作品');
 }
@@ -452,45 +478,44 @@ async function ownAssignment(ctx: Ctx, id: number) {
   return a;
 }
 
-async function reviewWork(ctx: Ctx, a: { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string }, rule: ReviewRule): Promise<ReviewWork> {
-  const q = await questionOf(ctx.db, a.questionId);
-  const work = await countedWork(ctx.db, a.questionId, a.teamId);
-  let team: ReviewWork['team'] = null;
-  if (!rule.blind) {
-    const t = await ctx.db.selectFrom('teams').select('name').where('id', '=', a.teamId).executeTakeFirstOrThrow();
-    const members = await ctx.db.selectFrom('teamMembers as m').innerJoin('users as u', 'u.id', 'm.userId').select(['m.infoJson', 'u.username', 'u.userName', 'u.organization']).where('m.teamId', '=', a.teamId).orderBy('m.leader', 'desc').orderBy('m.createdAt').execute();
-    const infos = members.map((m) => ({ m, info: JSON.parse(m.infoJson) as { userName?: string; organization?: string } }));
-    team = {
-      teamName: t.name,
-      members: infos.map(({ m, info }) => info.userName || m.userName || m.username),
-      schools: [...new Set(infos.map(({ m, info }) => info.organization || m.organization).filter((s): s is string => Boolean(s)))],
+type JudgeAssignment = { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string };
+
+/** Assignments of one question as their judge sees them: team details only when the review is not blind. */
+async function reviewWorks(ctx: Ctx, questionId: number, rows: JudgeAssignment[], rule: ReviewRule): Promise<ReviewWork[]> {
+  if (!rows.length) return [];
+  const q = await questionOf(ctx.db, questionId);
+  const teamIds = [...new Set(rows.map((a) => a.teamId))];
+  // Each team's counted work: its last version (versions completing after the deadline are refused at upload).
+  const versions = await ctx.db.selectFrom('works').select(['teamId', 'fileName', 'size']).where('questionId', '=', questionId).where('teamId', 'in', teamIds).orderBy('version', 'desc').execute();
+  const work = (teamId: number) => versions.find((w) => w.teamId === teamId);
+  const people = rule.blind ? undefined : await teamPeople(ctx.db, teamIds);
+  const names = rule.blind ? [] : await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', teamIds).execute();
+  return rows.map((a) => {
+    const w = work(a.teamId);
+    const p = people?.get(a.teamId);
+    return {
+      id: a.id,
+      questionId: a.questionId,
+      questionTitle: q.title,
+      competitionName: q.competitionName,
+      code: a.code,
+      status: a.status,
+      total: a.total,
+      rereview: a.rereview === 1,
+      // Under blind review the file's own name may carry the team's name: the judge sees the work's code instead.
+      fileName: w ? (rule.blind ? workFileName(a.code, w.fileName) : w.fileName) : null,
+      size: w ? Number(w.size) : null,
+      team: p ? { teamName: names.find((t) => t.id === a.teamId)?.name ?? '', members: p.members.map((m) => m.name), schools: p.schools } : null,
+      updatedAt: a.updatedAt,
     };
-  }
-  return {
-    id: a.id,
-    questionId: a.questionId,
-    questionTitle: q.title,
-    competitionName: q.competitionName,
-    code: a.code,
-    status: a.status,
-    total: a.total,
-    rereview: a.rereview === 1,
-    // Under blind review the file's own name may carry the team's name: the judge sees the work's code instead.
-    fileName: work ? (rule.blind ? workFileName(a.code, work.fileName) : work.fileName) : null,
-    size: work ? Number(work.size) : null,
-    team,
-    updatedAt: a.updatedAt,
-  };
+  });
 }
 const workFileName = (code: string, original: string) => `作品-${code}${extensionOf(original) ? `.${extensionOf(original)}` : ''}`;
 
 export async function judgeWorks(ctx: Ctx, questionId: number): Promise<ReviewWork[]> {
   const rows = await ctx.db.selectFrom('reviewAssignments').selectAll().where('questionId', '=', questionId).where('judgeId', '=', ctx.actor!.userId).orderBy('status').orderBy('code').execute();
   if (!rows.length) return [];
-  const rule = await loadRule(ctx.db, questionId);
-  const out: ReviewWork[] = [];
-  for (const a of rows) out.push(await reviewWork(ctx, a, rule));
-  return out;
+  return reviewWorks(ctx, questionId, rows, await loadRule(ctx.db, questionId));
 }
 
 export async function judgeWork(ctx: Ctx, id: number): Promise<ReviewWorkDetail> {
@@ -498,7 +523,8 @@ export async function judgeWork(ctx: Ctx, id: number): Promise<ReviewWorkDetail>
   const rule = await loadRule(ctx.db, a.questionId);
   const saved = JSON.parse(a.scoresJson) as CriterionScore[];
   const scores = rule.criteria.map((c) => saved.find((s) => s.criterionId === c.id) ?? { criterionId: c.id, score: null, comment: null });
-  return { ...(await reviewWork(ctx, a, rule)), criteria: rule.criteria, scores, comment: a.comment };
+  const [work] = await reviewWorks(ctx, a.questionId, [a], rule);
+  return { ...work!, criteria: rule.criteria, scores, comment: a.comment };
 }
 
 /** Where a judge's download comes from, named by the work's code under blind review. */

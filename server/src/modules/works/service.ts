@@ -206,7 +206,8 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
   return { list: rows.map(toVersion), total: Number(total) };
 }
 
-// A work is read by its team and by the organisers of its competition (judges join with the review capability).
+// A work is read by its team and by the organisers of its competition; judges download theirs through the review
+// centre, named by the work's code.
 grantPrivateReads('works', async (ctx, key) => {
   const w = await ctx.db.selectFrom('works as w').innerJoin('competitions as c', 'c.id', 'w.competitionId').select(['w.teamId', 'w.competitionId', 'c.orgId']).where('w.fileKey', '=', key).executeTakeFirst();
   if (!w) return false;
