@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyError, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -24,7 +23,9 @@ import type { Database_ } from './db/database.ts';
 import { PUBLIC, describeRule, type RegisteredRoute } from './http/access.ts';
 import type { App } from './http/app-types.ts';
 import { registerAuth } from './http/auth.ts';
-import { AppError, STATUS_MESSAGES } from './http/errors.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { AppError, DATABASE_UNAVAILABLE, STATUS_MESSAGES, STORAGE_FULL, isStorageFull } from './http/errors.ts';
+import { isDatabaseUnavailable, isValueOutOfRange } from './db/errors.ts';
 import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './limits/rate-limiter.ts';
 import { authRoutes, oidcRoutes } from './modules/auth/routes.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
@@ -52,6 +53,7 @@ import { roleRoutes } from './modules/roles/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { localFileStore } from './storage/local.ts';
+import { s3FileStore } from './storage/s3.ts';
 import type { FileStore } from './storage/file-store.ts';
 
 export interface BuildOptions {
@@ -75,6 +77,9 @@ export interface BuiltApp {
 
 const SAFE_URL = (url: string) => url.split('?')[0];
 
+/** What busboy (inside @fastify/multipart) throws for a malformed form, as plain Errors without a status. */
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|The needle cannot .*|Unsupported Content-Type\.)$/;
+
 function fieldErrors(err: FastifyError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const v of err.validation ?? []) {
@@ -93,6 +98,12 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     bodyLimit: config.bodyLimit,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // A URL the router cannot take (a malformed percent-escape, an over-long path parameter) is refused before any
+    // route runs; it still gets the envelope with a Chinese message.
+    frameworkErrors: (err, _req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      return (reply as FastifyReply).code(status).send({ status, message: STATUS_MESSAGES[status] ?? STATUS_MESSAGES[400]!, data: null });
+    },
     logger: {
       level: config.logLevel,
       stream: options.logStream,
@@ -107,14 +118,16 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.setSerializerCompiler(serializerCompiler);
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
-  const limiter = options.limiter ?? (redis ? redisRateLimiter(redis) : memoryRateLimiter());
-  const hub = redis ? redisNoticeHub(redis, (err) => app.log.error({ err }, 'notice channel failed')) : memoryNoticeHub();
+  const limiter = options.limiter ?? (redis ? redisRateLimiter(redis, `${config.redisPrefix}rl:`) : memoryRateLimiter());
+  const hub = redis ? redisNoticeHub(redis, (err) => app.log.error({ err }, 'notice channel failed'), `${config.redisPrefix}notice`) : memoryNoticeHub();
   const deps: Deps = {
     db: database.db,
     dialect: database.dialect,
     config,
     clock: options.clock ?? systemClock,
-    storage: options.storage ?? localFileStore(path.join(config.dataDir, 'files')),
+    storage:
+      options.storage ??
+      (config.s3 ? s3FileStore({ ...config.s3, tmpDir: path.join(config.dataDir, 'tmp', 's3') }) : localFileStore(path.join(config.dataDir, 'files'))),
     limiter,
     hub,
     log: app.log,
@@ -159,7 +172,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
         'default-src': ["'self'"],
@@ -210,6 +223,22 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       const first = Object.entries(fields)[0];
       const message = first ? first[1] : STATUS_MESSAGES[400]!;
       return reply.code(400).send({ status: 400, message, data: { fields } });
+    }
+    // Faults of the machine rather than of the request: the caller can only wait and try again.
+    if (isStorageFull(err)) {
+      req.log.error({ err }, 'storage full');
+      return reply.code(507).send({ status: 507, message: STORAGE_FULL, data: null });
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.error({ err }, 'database unavailable');
+      return reply.code(503).send({ status: 503, message: DATABASE_UNAVAILABLE, data: null });
+    }
+    if (isValueOutOfRange(err)) {
+      return reply.code(400).send({ status: 400, message: '提交的数值超出范围或包含无法保存的字符，请检查后重试', data: null });
+    }
+    // The multipart parser's own errors carry no status: a malformed form (no boundary, cut short) is the sender's.
+    if (!err.statusCode && MALFORMED_MULTIPART.test(err.message)) {
+      return reply.code(400).send({ status: 400, message: '上传的表单格式不正确，请重新选择文件上传', data: null });
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {

@@ -10,11 +10,18 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  UPLOADS_DIR: z.string().optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://')
     .optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
+  REDIS_PREFIX: z.string().default('contest:'),
+  S3_ENDPOINT: z.string().url().regex(/^https?:\/\//, 'S3_ENDPOINT must start with http:// or https://').optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   CONTEST_ADMIN_PASSWORD: z.string().min(1).optional(),
   SEED_DEMO: bool.default(true),
   PUBLIC_URL: z.string().url().optional(),
@@ -52,8 +59,14 @@ export type Config = {
   port: number;
   host: string;
   dataDir: string;
+  /** Resumable (tus) uploads in progress; one directory all instances share when there are several. */
+  uploadsDir: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** Prefix of every Redis key and channel, so that several platforms (or test runs) can share one Redis. */
+  redisPrefix: string;
+  /** Files in an S3-compatible bucket instead of DATA_DIR/files. */
+  s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   adminPassword?: string;
   seedDemo: boolean;
   publicUrl?: string;
@@ -101,6 +114,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (oidcParts.some(Boolean) && !oidcParts.every(Boolean)) {
     throw new Error('Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET go together');
   }
+  const s3Parts = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
+  if (s3Parts.some(Boolean) && !s3Parts.every(Boolean)) {
+    throw new Error('Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
   if (e.PAYMENT_SIMULATOR && e.NODE_ENV === 'production') {
     throw new Error('Invalid configuration: PAYMENT_SIMULATOR must not be on when NODE_ENV=production');
   }
@@ -108,8 +125,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    uploadsDir: path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
+    s3:
+      e.S3_ENDPOINT && e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY
+        ? { endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY }
+        : undefined,
     adminPassword: e.CONTEST_ADMIN_PASSWORD,
     seedDemo: e.SEED_DEMO,
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),

@@ -6,10 +6,15 @@ import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed/index.ts';
 
 const config = loadConfig();
-const database = openDatabase(config);
+// Until the app's logger exists, a dropped database connection is told on stderr.
+let connectionLost: (err: Error) => void = (err) => {
+  process.stderr.write(`database connection lost: ${err.message}\n`);
+};
+const database = openDatabase({ ...config, onConnectionError: (err) => connectionLost(err) });
 await migrateToLatest(database);
 const accounts = await seedIfEmpty(database.db, config, systemClock);
 const { app } = await buildApp({ config, database });
+connectionLost = (err) => app.log.warn({ err }, 'database connection lost; the pool reconnects on the next query');
 await app.listen({ port: config.port, host: config.host });
 
 const url = `http://localhost:${config.port}`;

@@ -40,3 +40,22 @@ describe.each(drivers)('%s rate limiter', (_name, make) => {
     expect((await limiter.peek('k5', 10)).count).toBe(20);
   });
 });
+
+describe.runIf(process.env.TEST_REDIS_URL)('redis rate limiter keys', () => {
+  it('leaves every counter, however many hits raced to create it, with its window as expiry', async () => {
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    const prefix = `rl-ttl-${process.pid}-${Date.now()}:`;
+    const limiter = redisRateLimiter(redis.duplicate(), prefix);
+    try {
+      await Promise.all(Array.from({ length: 10 }, () => limiter.hit('k', 3, 60_000)));
+      const ttl = await redis.pttl(`${prefix}k`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(await redis.get(`${prefix}k`)).toBe('10');
+    } finally {
+      await redis.del(`${prefix}k`);
+      await redis.quit();
+      await limiter.close();
+    }
+  });
+});

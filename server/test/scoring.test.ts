@@ -137,6 +137,11 @@ describe('malformed prediction files are refused with line numbers and no answer
       { line: 3, message: '列数与表头不一致' },
       { line: 4, message: '不是数字：NaN' },
     ]));
+  it('numbers JavaScript reads but a CSV number is not: hex, binary, octal, infinities, blanks', async () => {
+    for (const [value, message] of [['0x10', '不是数字：0x10'], ['0B1', '不是数字：0B1'], ['0o7', '不是数字：0o7'], ['-Infinity', '不是数字：-Infinity'], ['1e999', '不是有限的数字：1e999'], [' ', '不是数字：']]) {
+      expect(await check(`id,y\n1,${value}\n2,2\n3,3\n`)).toEqual([{ line: 2, message }]);
+    }
+  });
   it('an empty or zero-byte file', async () => {
     expect(await check('')).toEqual([{ line: 0, message: '文件为空' }]);
     expect(await check('\n\n')).toEqual([{ line: 0, message: '文件为空' }]);
@@ -179,6 +184,25 @@ describe('malformed prediction files are refused with line numbers and no answer
         { line: 4, fields: ['plain', '中文'] },
       ]);
     }
+  });
+
+  it('reads the same records whether lines arrive whole or cut at every few bytes', async () => {
+    // The decoder holds the first 64 KiB, so the cuts fall in the text after this prefix.
+    const prefix = 'a,b\n'.repeat(16_384);
+    const records = async (source: Readable) => {
+      const out = [];
+      for await (const r of csvRecords(source)) if (r.line > 16_384) out.push(r);
+      return out;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: fc.constantFrom('a', '中', ',', '"', '\n', '\r', ' '), maxLength: 60 }), fc.integer({ min: 1, max: 7 }), async (tail, cut) => {
+        const whole = await records(stream(prefix + tail)).catch((err: Error) => err.message);
+        const buf = Buffer.from(prefix + tail);
+        const parts = [buf.subarray(0, prefix.length), ...Array.from({ length: Math.ceil((buf.length - prefix.length) / cut) }, (_, i) => buf.subarray(prefix.length + i * cut, prefix.length + (i + 1) * cut))];
+        expect(await records(Readable.from(parts)).catch((err: Error) => err.message)).toEqual(whole);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 

@@ -4,6 +4,9 @@ export const USER_STATUS = { disabled: 0, active: 1 } as const;
 /** Competition status filter (spec §4): all (empty), 2 open for registration, 3 in progress, 4 ended. */
 export const COMPETITION_STATUS_FILTER = { open: 2, inProgress: 3, ended: 4 } as const;
 
+/** Public status (spec §4 filter): 1 not yet open, 2 open for registration, 3 in progress, 4 ended. */
+export const COMPETITION_STATUS_TEXT: Record<number, string> = { 1: '即将开始', 2: '报名中', 3: '进行中', 4: '已结束' };
+
 /** Payment methods (spec §3). */
 export const PAYMENT_METHODS = { wechat: 1, alipay: 2, collective: 3, icbc: 4, ccb: 5, other: 6 } as const;
 

@@ -1,5 +1,6 @@
 export * from './account.ts';
 export * from './enums.ts';
+export * from './http.ts';
 export * from './permissions.ts';
 export * from './menu.ts';
 export * from './api/common.ts';

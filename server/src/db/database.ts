@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
+import { WriteWatch, watchWrites } from './write-watch.ts';
 
 export type Dialect_ = 'sqlite' | 'postgres';
 export type Db = Kysely<DB>;
@@ -35,6 +36,30 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/** Prepared statements kept per connection, least recently used dropped first. */
+const STATEMENT_CACHE_SIZE = 300;
+
+/**
+ * Kysely prepares every query afresh; preparing costs about as much as running a small indexed read, so a connection
+ * keeps its statements by SQL text. Safe because Kysely runs each statement to completion (`all` or `run`) at once.
+ */
+function withStatementCache(sqlite: Database.Database) {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (statement) statements.delete(source);
+      else {
+        statement = sqlite.prepare(source);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(source, statement);
+      return statement;
+    },
+  };
+}
+
 function sqliteDialect(file: string): Dialect {
   const config = {
     database: async () => {
@@ -43,7 +68,7 @@ function sqliteDialect(file: string): Dialect {
       sqlite.pragma('synchronous = FULL');
       sqlite.pragma('foreign_keys = ON');
       sqlite.pragma('busy_timeout = 5000');
-      return sqlite;
+      return withStatementCache(sqlite);
     },
   };
   return {
@@ -54,14 +79,28 @@ function sqliteDialect(file: string): Dialect {
   };
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string; sqliteFile?: string }): Database_ {
+/** Every handle counts its writes (see write-watch.ts), for the caches of public reads. */
+function watched(db: Db): Db {
+  const watch = new WriteWatch();
+  const withWatch = db.withPlugin(watch);
+  watchWrites(withWatch, watch);
+  return withWatch;
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string; sqliteFile?: string; onConnectionError?: (err: Error) => void }): Database_ {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    // An idle connection the server closed (restart, failover, idle timeout) is reported here after the pool has
+    // dropped it; the next query opens a fresh one. Without a listener the error would end the process.
+    pool.on('error', (err) => options.onConnectionError?.(err));
+    // A connection lost while checked out, just after its query failed, emits on the client itself; the failed query
+    // has already reported it, and the pool discards the client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const db = watched(new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
   const file = options.sqliteFile ?? path.join(options.dataDir, 'contest.sqlite');
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Kysely<DB>({ dialect: sqliteDialect(file), plugins: [new CamelCasePlugin()] });
+  const db = watched(new Kysely<DB>({ dialect: sqliteDialect(file), plugins: [new CamelCasePlugin()] }));
   return { db, dialect: 'sqlite', destroy: () => db.destroy() };
 }

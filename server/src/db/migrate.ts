@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database_ } from './database.ts';
 import type { MigrationContext } from './migrations/helpers.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
@@ -10,6 +10,7 @@ import * as m0006 from './migrations/0006_tests.ts';
 import * as m0007 from './migrations/0007_works.ts';
 import * as m0008 from './migrations/0008_review.ts';
 import * as m0009 from './migrations/0009_notices.ts';
+import * as m0010 from './migrations/0010_indexes.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0007_works': m0007,
   '0008_review': m0008,
   '0009_notices': m0009,
+  '0010_indexes': m0010,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {
@@ -35,7 +37,12 @@ export async function migrateToLatest(database: Database_): Promise<void> {
       );
     },
   };
-  const { error, results } = await new Migrator({ db: database.db, provider }).migrateToLatest();
+  // Kysely looks for its bookkeeping tables in every schema it can see; on PostgreSQL they are pinned to the schema
+  // this connection works in, or another schema's tables (another platform or test run in the same database) would
+  // be taken for ours.
+  const migrationTableSchema =
+    database.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]?.schema : undefined;
+  const { error, results } = await new Migrator({ db: database.db, provider, migrationTableSchema }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

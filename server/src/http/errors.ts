@@ -16,6 +16,15 @@ export const notFound = (message = '数据不存在或已被删除') => new AppE
 export const conflict = (message: string) => new AppError(409, message);
 export const tooMany = (message: string) => new AppError(429, message);
 
+export const STORAGE_FULL = '服务器存储空间不足，请稍后再试';
+export const DATABASE_UNAVAILABLE = '数据库暂时不可用，请稍后再试';
+
+/** True when a write failed because the disk (or the database file's disk) is full. */
+export function isStorageFull(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL';
+}
+
 /** Default messages for statuses raised by the framework rather than by our code. */
 export const STATUS_MESSAGES: Record<number, string> = {
   400: '请求参数不正确',
@@ -34,4 +43,6 @@ export const STATUS_MESSAGES: Record<number, string> = {
   429: '请求过于频繁，请稍后再试',
   431: '请求头过大',
   500: '服务器内部错误，请稍后再试',
+  503: DATABASE_UNAVAILABLE,
+  507: STORAGE_FULL,
 };

@@ -59,8 +59,11 @@ export async function claim(db: Db, worker: string, now: Date) {
   return null;
 }
 
-/** Runs due jobs one after another until none is left; returns how many ran. */
-export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`): Promise<number> {
+/**
+ * Runs due jobs one after another until none is left; returns how many ran. While a job runs its lease is renewed
+ * every `renewMs`, so a job longer than the lease is not taken for abandoned and run a second time elsewhere.
+ */
+export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs = LEASE_MS / 3 } = {}): Promise<number> {
   let ran = 0;
   for (;;) {
     const now = deps.clock.now();
@@ -69,11 +72,24 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
     ran++;
     const handler = handlers.get(job.type);
     const payload = JSON.parse(job.payload) as unknown;
+    const renew = setInterval(() => {
+      deps.db
+        .updateTable('jobs')
+        .set({ lockedUntil: new Date(deps.clock.now().getTime() + LEASE_MS).toISOString() })
+        .where('id', '=', job.id)
+        .where('lockedBy', '=', worker)
+        .where('doneAt', 'is', null)
+        .execute()
+        .catch((err: unknown) => deps.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'));
+    }, renewMs);
+    renew.unref();
     try {
       if (!handler) throw new Error(`no handler for job type ${job.type}`);
       await handler.run(deps, payload);
+      clearInterval(renew);
       await deps.db.updateTable('jobs').set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null }).where('id', '=', job.id).execute();
     } catch (err) {
+      clearInterval(renew);
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       deps.log.error({ err, jobId: job.id, type: job.type, attempt: job.attempts }, 'job failed');
       const last = job.attempts >= MAX_ATTEMPTS;

@@ -58,13 +58,10 @@ export function redisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
   return {
     async hit(key, limit, windowMs) {
       const k = prefix + key;
-      const [[, count], [, ttl]] = (await redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
-      let retryAfterMs = ttl;
-      if (ttl < 0) {
-        await redis.pexpire(k, windowMs);
-        retryAfterMs = windowMs;
-      }
-      return { allowed: count <= limit, count, retryAfterMs };
+      // The window starts with its expiry in the same transaction, so a counter can never be left without one
+      // (a process dying between INCR and PEXPIRE would have locked the key for good).
+      const [, [, count], [, ttl]] = (await redis.multi().set(k, 0, 'PX', windowMs, 'NX').incr(k).pttl(k).exec()) as [unknown, [null, number], [null, number]];
+      return { allowed: count <= limit, count, retryAfterMs: Math.max(0, ttl) };
     },
     async peek(key, limit) {
       const k = prefix + key;

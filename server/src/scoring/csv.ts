@@ -64,11 +64,26 @@ function decodeOrFail(decoder: TextDecoder, chunk: Buffer | undefined): string {
   }
 }
 
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+}
+
 /**
  * Streams the records of a CSV file (RFC 4180: commas, double quotes, quotes doubled inside quotes; LF or CRLF line
  * ends), each with the line it starts on. Blank lines are skipped.
  */
-export async function* csvRecords(source: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<{ line: number; fields: string[] }> {
+export async function* csvRecords(source: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<CsvRecord> {
+  for await (const batch of csvBatches(source)) yield* batch;
+}
+
+/**
+ * The records of a CSV file, a decoded chunk's worth at a time: scoring a million rows through one promise per record
+ * would spend more time in the generator than in the data. A line with no quote is split as a whole; a record with
+ * quotes, or one cut by the end of a chunk, goes through the character-by-character state machine, which carries its
+ * state from chunk to chunk.
+ */
+export async function* csvBatches(source: Readable | AsyncIterable<Buffer | string>): AsyncGenerator<CsvRecord[]> {
   let field = '';
   let fields: string[] = [];
   let quoted = false;
@@ -76,19 +91,51 @@ export async function* csvRecords(source: Readable | AsyncIterable<Buffer | stri
   let line = 1;
   let recordLine = 1;
   let pendingCR = false;
-  const endRecord = function* () {
+  // True between records: nothing of the next record has been read yet, so a whole line may be split at once.
+  let fresh = true;
+  let out: CsvRecord[] = [];
+  const endRecord = () => {
     fields.push(field);
-    if (!(fields.length === 1 && fields[0] === '')) yield { line: recordLine, fields };
+    if (!(fields.length === 1 && fields[0] === '')) out.push({ line: recordLine, fields });
     fields = [];
     field = '';
     afterQuote = false;
+    fresh = true;
   };
   for await (const text of decode(source as AsyncIterable<Buffer | string>)) {
+    // Next LF, CR and quote at or after i; found once per chunk and again only when passed, so each scan is linear.
+    let nextLF = -1;
+    let nextCR = -1;
+    let nextQuote = -1;
+    const after = (pos: number, c: string, i: number) => (pos >= i ? pos : (text.indexOf(c, i) + 1 || Infinity) - 1);
     for (let i = 0; i < text.length; i++) {
+      if (fresh && !pendingCR) {
+        nextLF = after(nextLF, '\n', i);
+        nextCR = after(nextCR, '\r', i);
+        const end = Math.min(nextLF, nextCR);
+        if (end !== Infinity) {
+          nextQuote = after(nextQuote, '"', i);
+          if (nextQuote > end) {
+            if (end > i) out.push({ line: recordLine, fields: text.slice(i, end).split(',') });
+            line++;
+            recordLine = line;
+            i = end;
+            if (text[end] === '\r') {
+              if (end + 1 === text.length) pendingCR = true;
+              else if (text[end + 1] === '\n') i++;
+            }
+            continue;
+          }
+        }
+      }
+      fresh = false;
       const c = text[i]!;
       if (pendingCR) {
         pendingCR = false;
-        if (c === '\n') continue;
+        if (c === '\n') {
+          fresh = field === '' && fields.length === 0;
+          continue;
+        }
       }
       if (quoted) {
         if (c === '"') {
@@ -119,7 +166,7 @@ export async function* csvRecords(source: Readable | AsyncIterable<Buffer | stri
         field = '';
         afterQuote = false;
       } else if (c === '\n' || c === '\r') {
-        yield* endRecord();
+        endRecord();
         line++;
         recordLine = line;
         pendingCR = c === '\r';
@@ -128,7 +175,12 @@ export async function* csvRecords(source: Readable | AsyncIterable<Buffer | stri
         afterQuote = false;
       }
     }
+    if (out.length) {
+      yield out;
+      out = [];
+    }
   }
   if (quoted) throw new CsvError([{ line: recordLine, message: '引号没有闭合' }]);
-  if (field !== '' || fields.length) yield* endRecord();
+  if (field !== '' || fields.length) endRecord();
+  if (out.length) yield out;
 }

@@ -130,26 +130,32 @@ export function auc(): Accumulator<number, number> {
     },
     result() {
       if (!n) return null;
-      const order = new Uint32Array(n);
-      for (let i = 0; i < n; i++) order[i] = i;
-      order.sort((a, b) => scores[a]! - scores[b]!);
+      // The rank-sum statistic counted directly: for each positive, the negatives scored below it and half of those tied
+      // with it. Positives and negatives are sorted apart by the engine's numeric sort, then walked together once; a
+      // comparator-driven sort of a million indexes took several times as long as reading the file.
       let positives = 0;
-      let rankSum = 0;
-      for (let i = 0; i < n; ) {
-        let j = i;
-        while (j + 1 < n && scores[order[j + 1]!] === scores[order[i]!]) j++;
-        const rank = (i + j + 2) / 2;
-        for (let k = i; k <= j; k++) {
-          if (labels[order[k]!]) {
-            positives++;
-            rankSum += rank;
-          }
-        }
-        i = j + 1;
-      }
+      for (let i = 0; i < n; i++) positives += labels[i]!;
       const negatives = n - positives;
       if (!positives || !negatives) return null;
-      return (rankSum - (positives * (positives + 1)) / 2) / (positives * negatives);
+      const pos = new Float64Array(positives);
+      const neg = new Float64Array(negatives);
+      for (let i = 0, p = 0, q = 0; i < n; i++) {
+        if (labels[i]) pos[p++] = scores[i]!;
+        else neg[q++] = scores[i]!;
+      }
+      pos.sort();
+      neg.sort();
+      let below = 0;
+      let upTo = 0;
+      let u = 0;
+      for (let i = 0; i < positives; i++) {
+        const v = pos[i]!;
+        while (below < negatives && neg[below]! < v) below++;
+        if (upTo < below) upTo = below;
+        while (upTo < negatives && neg[upTo]! <= v) upTo++;
+        u += below + (upTo - below) / 2;
+      }
+      return u / (positives * negatives);
     },
   };
 }

@@ -13,6 +13,7 @@ import { FileTooLargeError, type FileStore, type StoredFile } from './file-store
 export function localFileStore(root: string): FileStore {
   const tmpDir = path.join(root, '.tmp');
   fs.mkdirSync(tmpDir, { recursive: true });
+  sweepStaleTemps(tmpDir);
 
   const resolve = (key: string) => {
     if (!/^[a-z0-9-]+\/[0-9a-f-]+$/.test(key)) throw new Error(`invalid file key ${key}`);
@@ -33,18 +34,23 @@ export function localFileStore(root: string): FileStore {
           done(null, chunk);
         },
       });
+      const out = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
       try {
-        await pipeline(content, meter, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+        await pipeline(content, meter, out);
         const handle = await fsp.open(tmp, 'r+');
         await handle.sync();
         await handle.close();
       } catch (err) {
+        // A sender that fails at once (a cut-short form) can fail the pipeline while the file is still being
+        // opened: removing it before it exists would leave an empty file behind.
+        if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
         await fsp.rm(tmp, { force: true });
         throw err;
       }
       const target = resolve(key);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
+      await syncDirectory(path.dirname(target));
       return { key, size, sha256: hash.digest('hex') };
     },
     async get(key, range) {
@@ -61,4 +67,25 @@ export function localFileStore(root: string): FileStore {
       await fsp.rm(resolve(key), { force: true });
     },
   };
+}
+
+/** Makes a rename durable: the new directory entry survives a power cut once its directory is fsynced. */
+async function syncDirectory(dir: string) {
+  const handle = await fsp.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Temporary files an earlier process left when it was killed mid-write; no key ever names one. */
+const STALE_TEMP_MS = 60 * 60_000;
+function sweepStaleTemps(tmpDir: string) {
+  const before = Date.now() - STALE_TEMP_MS;
+  for (const name of fs.readdirSync(tmpDir)) {
+    const file = path.join(tmpDir, name);
+    // Another process on the same folder may be writing a recent one.
+    if ((fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before) fs.rmSync(file, { force: true });
+  }
 }

@@ -1,7 +1,7 @@
 import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes } from '@contest/shared';
 import { Spin } from 'antd';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, createHashRouter, useParams } from 'react-router';
+import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { usePermissions } from '../common/auth.ts';
 import { ErrorPage } from '../common/ErrorPage.tsx';
 import { AdminLayout } from './layout/AdminLayout.tsx';
@@ -58,7 +58,7 @@ function GroupRedirect({ path }: { path: string }) {
 
 const home = () => (location.hash = '#/index');
 
-export const router = createHashRouter([
+const adminRoutes: RouteObject[] = [
   {
     element: <AdminLayout />,
     children: [
@@ -86,4 +86,9 @@ export const router = createHashRouter([
       { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
-]);
+];
+
+/** Rendered inside a HashRouter; no route needs the data router (see the site's routes). */
+export function AdminRoutes() {
+  return useRoutes(adminRoutes);
+}

@@ -6,6 +6,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import type { ReactNode } from 'react';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
 
 dayjs.locale('zh-cn');
 
@@ -20,7 +21,9 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: THEME_COLOR } }}>
       <AntApp>
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        <QueryClientProvider client={queryClient}>
+          <ErrorBoundary>{children}</ErrorBoundary>
+        </QueryClientProvider>
       </AntApp>
     </ConfigProvider>
   );

@@ -1,17 +1,19 @@
 import { SITE_CODES } from '@contest/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { HashRouter } from 'react-router';
 import { EntryGate } from '../common/EntryGate.tsx';
 import { Providers } from '../common/providers.tsx';
-import { router } from './routes.tsx';
+import { ReviewRoutes } from './routes.tsx';
 import './review.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers>
       <EntryGate code={SITE_CODES.review} name="评审中心">
-        <RouterProvider router={router} />
+        <HashRouter>
+          <ReviewRoutes />
+        </HashRouter>
       </EntryGate>
     </Providers>
   </StrictMode>,

@@ -1,6 +1,6 @@
 import { Spin } from 'antd';
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, createHashRouter, type RouteObject } from 'react-router';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { ErrorPage } from '../common/ErrorPage.tsx';
 import { ReviewShell } from './ReviewShell.tsx';
 
@@ -29,4 +29,7 @@ export const reviewRoutes: RouteObject[] = [
   },
 ];
 
-export const router = createHashRouter(reviewRoutes);
+/** Rendered inside a HashRouter; no route needs the data router (see the site's routes). */
+export function ReviewRoutes() {
+  return useRoutes(reviewRoutes);
+}

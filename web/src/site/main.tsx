@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { captureDesktopLaunch } from '../common/desktopLaunch.ts';
 import { Providers } from '../common/providers.tsx';
-import { router } from './routes.tsx';
+import { SiteRoutes } from './routes.tsx';
 import './site.css';
 
 // Spec §2.1: the desktop client opens competitionList with electron=app. What it hands over is kept before the first
@@ -13,7 +13,9 @@ if (location.pathname.startsWith('/competitionList')) captureDesktopLaunch();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Providers>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <SiteRoutes />
+      </BrowserRouter>
     </Providers>
   </StrictMode>,
 );

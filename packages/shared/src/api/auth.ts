@@ -52,8 +52,3 @@ export interface TokenReply {
   token: string;
   expiresAt: string;
 }
-
-/** Names of the cookies the browser holds. */
-export const SESSION_COOKIE = 'contest_token';
-export const CSRF_COOKIE = 'contest_csrf';
-export const CSRF_HEADER = 'x-csrf-token';

@@ -135,9 +135,6 @@ export const AUDIT_STATUS = { draft: 0, pending: 1, rejected: 2, online: 3, offl
 export type AuditStatus = (typeof AUDIT_STATUS)[keyof typeof AUDIT_STATUS];
 export const AUDIT_STATUS_TEXT: Record<number, string> = { 0: '草稿', 1: '待审核', 2: '已驳回', 3: '已上线', 4: '已下线' };
 
-/** Public status (spec §4 filter): 1 not yet open, 2 open for registration, 3 in progress, 4 ended. */
-export const COMPETITION_STATUS_TEXT: Record<number, string> = { 1: '即将开始', 2: '报名中', 3: '进行中', 4: '已结束' };
-
 export function competitionStatus(c: { regStartTime: string; regEndTime: string; endTime: string }, now: Date): 1 | 2 | 3 | 4 {
   const t = now.toISOString();
   if (t < c.regStartTime) return 1;

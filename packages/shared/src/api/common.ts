@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../http.ts';
 
 // Every schema's default messages speak Chinese, on the server and in web forms alike.
 z.config(z.locales.zhCN());
@@ -17,9 +18,6 @@ export interface Page<T> {
   limit: number;
 }
 
-export const PAGE_SIZES = [10, 20, 30, 50] as const;
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
 export const OK_MESSAGE = '操作成功';
 
 export const pageQuery = z.object({

@@ -7,6 +7,7 @@ import type { Clock } from '../../context.ts';
 import { hashPassword } from '../../modules/auth/passwords.ts';
 import { insertUser } from '../../modules/users/repo.ts';
 import type { Db } from '../database.ts';
+import { isUniqueViolation } from '../errors.ts';
 import { seedDemo } from './demo.ts';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -59,20 +60,26 @@ export async function seedIfEmpty(db: Db, config: Config, clock: Clock): Promise
     : [];
   const demoHashes = await Promise.all(demoAccounts.map((a) => hashPassword(a.password)));
 
-  await db.transaction().execute(async (trx) => {
-    for (const [code, preset] of Object.entries(ROLE_PRESETS)) {
-      const { id } = await trx
-        .insertInto('roles')
-        .values({ code, name: preset.name, description: preset.description, builtin: 1 })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.insertInto('rolePermissions').values(preset.codes.map((c) => ({ roleId: id, code: c }))).execute();
-    }
-    await insertUser(trx, { username: 'admin', usernameKey: 'admin', passwordHash: adminHash, phone: null, email: null, userName: '平台管理员' }, [ROLE_CODES.admin], now);
-    if (config.seedDemo) {
-      await seedDemo(trx, clock.now(), demoAccounts.map((a, i) => ({ ...a, passwordHash: demoHashes[i]! })));
-    }
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      for (const [code, preset] of Object.entries(ROLE_PRESETS)) {
+        const { id } = await trx
+          .insertInto('roles')
+          .values({ code, name: preset.name, description: preset.description, builtin: 1 })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx.insertInto('rolePermissions').values(preset.codes.map((c) => ({ roleId: id, code: c }))).execute();
+      }
+      await insertUser(trx, { username: 'admin', usernameKey: 'admin', passwordHash: adminHash, phone: null, email: null, userName: '平台管理员' }, [ROLE_CODES.admin], now);
+      if (config.seedDemo) {
+        await seedDemo(trx, clock.now(), demoAccounts.map((a, i) => ({ ...a, passwordHash: demoHashes[i]! })));
+      }
+    });
+  } catch (err) {
+    // Several instances starting together on an empty database: one seeds, the others find its rows and go on.
+    if (isUniqueViolation(err) && (await db.selectFrom('users').select('id').limit(1).executeTakeFirst())) return [];
+    throw err;
+  }
 
   if (!config.adminPassword) {
     fs.mkdirSync(config.dataDir, { recursive: true });

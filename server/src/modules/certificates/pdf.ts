@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { CertField, CertFieldPlacement } from '@contest/shared';
 
@@ -16,6 +15,8 @@ export async function renderCertificate(o: {
   verifyUrl: string;
   font: string;
 }): Promise<Buffer> {
+  // Loaded when the first certificate is written: pdfkit and its fonts cost every server process memory otherwise.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: [o.width, o.height], margin: 0, autoFirstPage: true, info: { Title: `证书 ${o.values.certNo}`, Author: o.values.competition } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

@@ -69,6 +69,7 @@ export async function upload(ctx: Ctx, platform: ClientPlatform, content: Readab
 }
 
 export function assertPlatform(value: string): ClientPlatform {
-  if (value in CLIENT_PACKAGES) return value as ClientPlatform;
+  // Own keys only: `toString` or `__proto__` are `in` every object.
+  if (Object.hasOwn(CLIENT_PACKAGES, value)) return value as ClientPlatform;
   throw badRequest('平台须为win或mac');
 }

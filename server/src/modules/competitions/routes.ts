@@ -1,7 +1,9 @@
-import { ACTION_CODES, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBody, publicListQuery, stageBody } from '@contest/shared';
+import { ACTION_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
+import type { Ctx } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { notFound } from '../../http/errors.ts';
+import { readCache } from '../../http/read-cache.ts';
 import { ok, page } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
@@ -9,18 +11,38 @@ import * as service from './service.ts';
 const EDIT = perm(ACTION_CODES.competitionEdit);
 const AUDIT = perm(ACTION_CODES.competitionAudit);
 
+/** The tables the public list and a competition's page are read from. */
+const PUBLIC_TABLES = ['competitions', 'brands', 'organisations', 'competition_types', 'teams', 'team_members', 'competition_stages', 'competition_presets'];
+/** How stale another instance may see the public list and pages (ARCHITECTURE.md §9: read throughput). */
+const PUBLIC_TTL_MS = 1_000;
+
 export function competitionRoutes(app: App) {
   const tags = ['competition'];
+  const publicReads = readCache(PUBLIC_TABLES, PUBLIC_TTL_MS);
+  /**
+   * A read of one competition's page. Only an online competition's is cached, as only then is it the same for everyone;
+   * another is read afresh, for its organisers and the platform only.
+   */
+  const pageRead = async <T>(ctx: Ctx, key: string, id: number, load: (c: Competition) => Promise<T>): Promise<T> => {
+    const read = await publicReads(ctx, key, async () => {
+      const competition = await repo.findCompetition(ctx.db, id, ctx.clock.now());
+      return competition?.auditStatus === AUDIT_STATUS.online ? { data: await load(competition) } : null;
+    });
+    return read ? read.data : load(await service.readable(ctx, id));
+  };
 
   app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery } }, async (req) => {
-    const { list, total } = await service.listPublic(req.ctx, req.query);
+    const { list, total } = await publicReads(req.ctx, `list ${JSON.stringify(req.query)}`, () => service.listPublic(req.ctx, req.query));
     return page(list, total, req.query);
   });
-  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
-    const competition = await service.readable(req.ctx, req.params.id);
-    const stages = await repo.listStages(req.ctx.db, competition.id);
-    return ok({ ...competition, stages, activeStageId: activeStageId(stages, req.ctx.clock.now()) });
-  });
+  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) =>
+    ok(
+      await pageRead(req.ctx, `competition ${req.params.id}`, req.params.id, async (competition) => {
+        const stages = await repo.listStages(req.ctx.db, competition.id);
+        return { ...competition, stages, activeStageId: activeStageId(stages, req.ctx.clock.now()) };
+      }),
+    ),
+  );
   app.get('/api/competition/listAuth', { config: { rule: perm('competition:competition:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {
     const { list, total } = await service.listAuth(req.ctx, req.query);
     return page(list, total, req.query);
@@ -79,10 +101,9 @@ export function competitionRoutes(app: App) {
   });
 
   // Menu presets.
-  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
-    await service.readable(req.ctx, req.params.id);
-    return ok(await repo.listPresets(req.ctx.db, req.params.id));
-  });
+  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) =>
+    ok(await pageRead(req.ctx, `presets ${req.params.id}`, req.params.id, () => repo.listPresets(req.ctx.db, req.params.id))),
+  );
   app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
     const preset = await repo.findPreset(req.ctx.db, req.params.id);
     if (!preset) throw notFound('菜单设置不存在');
@@ -102,8 +123,7 @@ export function competitionRoutes(app: App) {
     await service.readable(req.ctx, req.params.competitionId);
     return ok(await repo.teamNum(req.ctx.db, req.params.competitionId));
   });
-  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) => {
-    await service.readable(req.ctx, req.params.competitionId);
-    return ok(await repo.memberNum(req.ctx.db, req.params.competitionId));
-  });
+  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) =>
+    ok(await pageRead(req.ctx, `memberNum ${req.params.competitionId}`, req.params.competitionId, () => repo.memberNum(req.ctx.db, req.params.competitionId))),
+  );
 }

@@ -25,6 +25,9 @@ const DOCUMENT_SIGNATURES = [
 export const DOCUMENT_PURPOSES = ['attachment', 'voucher', 'invoice'] as const;
 export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
 
+/** A file name as kept and shown: without control characters (NUL, line breaks), at most 255 characters. */
+export const displayName = (name: string) => name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
+
 async function store(ctx: Ctx, content: Readable, originalName: string, o: {
   purpose: string; maxBytes: number; kinds: typeof IMAGE_SIGNATURES; tooLarge: string; wrongType: string; visibility: 'public' | 'private';
 }) {
@@ -43,7 +46,7 @@ async function store(ctx: Ctx, content: Readable, originalName: string, o: {
   }
   await repo.insertFile(ctx.db, {
     key: stored.key,
-    originalName: originalName.slice(0, 255),
+    originalName: displayName(originalName),
     mime: kind.mime,
     size: stored.size,
     sha256: stored.sha256,
@@ -52,7 +55,7 @@ async function store(ctx: Ctx, content: Readable, originalName: string, o: {
     purpose: o.purpose,
     createdAt: ctx.clock.now().toISOString(),
   });
-  return { fileUri: stored.key, size: stored.size, name: originalName.slice(0, 255) };
+  return { fileUri: stored.key, size: stored.size, name: displayName(originalName) };
 }
 
 /** Registration attachments and payment vouchers: PDF or pictures, private to the uploader and those the record grants. */

@@ -54,10 +54,10 @@ export function memoryNoticeHub(): NoticeHub {
 }
 
 /** `publisher` is the app's Redis connection; a subscribing connection is opened beside it. */
-export function redisNoticeHub(publisher: Redis, onError: (err: unknown) => void): NoticeHub {
+export function redisNoticeHub(publisher: Redis, onError: (err: unknown) => void, channel = CHANNEL): NoticeHub {
   const local = localHub();
   const subscriber = publisher.duplicate();
-  const ready = subscriber.subscribe(CHANNEL).catch(onError);
+  const ready = subscriber.subscribe(channel).catch(onError);
   subscriber.on('message', (_channel: string, message: string) => {
     try {
       local.dispatch(JSON.parse(message) as Audience);
@@ -69,7 +69,7 @@ export function redisNoticeHub(publisher: Redis, onError: (err: unknown) => void
     subscribe: local.subscribe,
     async notify(audience) {
       await ready;
-      await publisher.publish(CHANNEL, JSON.stringify(audience));
+      await publisher.publish(channel, JSON.stringify(audience));
     },
     async close() {
       local.emitter.removeAllListeners();

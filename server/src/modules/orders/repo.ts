@@ -96,6 +96,18 @@ export async function transition(db: Db, id: number, from: number, values: Updat
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** How many of the orders belong to competitions of the organisation. */
+export async function countOrdersOfOrg(db: Db, ids: number[], orgId: number | null): Promise<number> {
+  const { n } = await db
+    .selectFrom('orders as o')
+    .innerJoin('competitions as c', 'c.id', 'o.competitionId')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('o.id', 'in', ids)
+    .where('c.orgId', '=', orgId ?? -1)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
 /** Marks paid those of `ids` that are unpaid (and, with `orgId`, of that organisation's competitions); returns them. */
 export async function payUnpaid(db: Db, ids: number[], orgId: number | null | undefined, values: Updateable<OrdersTable>): Promise<number[]> {
   let q = db.updateTable('orders').set(values).where('id', 'in', ids).where('payStatus', '=', PAY_STATUS.unpaid);

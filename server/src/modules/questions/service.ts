@@ -8,6 +8,7 @@ import { CsvError } from '../../scoring/csv.ts';
 import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/repo.ts';
+import { displayName } from '../files/service.ts';
 import { manageable, seesAll, withoutOrg } from '../competitions/service.ts';
 import * as repo from './repo.ts';
 
@@ -159,7 +160,7 @@ export async function uploadAnswer(ctx: Ctx, id: number, content: Readable, orig
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('files')
-      .values({ key: stored.key, originalName: originalName.slice(0, 255), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'answer', createdAt: now })
+      .values({ key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'answer', createdAt: now })
       .execute();
     await trx.updateTable('questions').set({ answerKey: stored.key, answerRows: rows, updatedAt: now }).where('id', '=', id).execute();
   });

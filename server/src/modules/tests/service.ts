@@ -19,7 +19,7 @@ import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable, readable } from '../competitions/service.ts';
-import { grantPrivateReads } from '../files/service.ts';
+import { displayName, grantPrivateReads } from '../files/service.ts';
 
 export const SCORE_JOB = 'test.score';
 
@@ -86,11 +86,11 @@ export async function submit(ctx: Ctx, questionId: number, content: Readable, fi
       if (Number(taken.numInsertedOrUpdatedRows ?? 0) !== 1) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
       await trx
         .insertInto('files')
-        .values({ key: stored.key, originalName: fileName.slice(0, 255), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'prediction', createdAt: t })
+        .values({ key: stored.key, originalName: displayName(fileName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'prediction', createdAt: t })
         .execute();
       const { id } = await trx
         .insertInto('testSubmissions')
-        .values({ competitionId: question.competitionId, questionId, teamId, userId: ctx.actor!.userId, fileKey: stored.key, fileName: fileName.slice(0, 255), size: stored.size, status: TEST_STATUS.queued, day, createdAt: t })
+        .values({ competitionId: question.competitionId, questionId, teamId, userId: ctx.actor!.userId, fileKey: stored.key, fileName: displayName(fileName), size: stored.size, status: TEST_STATUS.queued, day, createdAt: t })
         .returning('id')
         .executeTakeFirstOrThrow();
       await enqueue(trx, SCORE_JOB, { submissionId: id }, now);

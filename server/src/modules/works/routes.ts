@@ -1,4 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
 import { formatSize, idParam, worksPageQuery, worksQuery, type WorkVersion } from '@contest/shared';
@@ -6,11 +9,35 @@ import archiver from 'archiver';
 import type { Deps } from '../../context.ts';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { AppError } from '../../http/errors.ts';
+import { isDatabaseUnavailable } from '../../db/errors.ts';
+import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull } from '../../http/errors.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../files/routes.ts';
 import * as service from './service.ts';
+
+/**
+ * tus's file store, except that a write refused for want of disk space says so: tus reports every failed write as
+ * the same 500, and the participant should learn that waiting, not re-sending, is what helps.
+ */
+class UploadStore extends FileStore {
+  override async write(readable: Readable, fileId: string, offset: number): Promise<number> {
+    let received = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        received += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(readable, count, fs.createWriteStream(path.join(this.directory, fileId), { flags: 'r+', start: offset }));
+    } catch (err) {
+      if (isStorageFull(err)) throw err;
+      throw { status_code: 500, body: '作品接收中断，请从断点继续上传' };
+    }
+    return offset + received;
+  }
+}
 
 const UPLOAD_PATH = '/api/review/works/upload';
 const ID_HEADER = 'x-work-upload-id';
@@ -42,11 +69,15 @@ export function worksRoutes(app: App, deps: Deps) {
     fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
     return new TusServer({
       path: UPLOAD_PATH,
-      datastore: new FileStore({ directory: service.tusDirectory(deps) }),
+      datastore: new UploadStore({ directory: service.tusDirectory(deps) }),
       relativeLocation: true,
       namingFunction: (req) => req.headers.get(ID_HEADER) ?? '',
       async onResponseError(_req, err) {
-        if (!('status_code' in err)) deps.log.error({ err }, 'works upload failed');
+        if ('status_code' in err) return undefined;
+        deps.log.error({ err }, 'works upload failed');
+        // The bytes received so far stay; the client resumes from the offset a HEAD reports once there is room again.
+        if (isStorageFull(err)) return { status_code: 507, body: STORAGE_FULL };
+        if (isDatabaseUnavailable(err)) return { status_code: 503, body: DATABASE_UNAVAILABLE };
         return undefined;
       },
       async onUploadFinish(_req, upload) {
@@ -57,6 +88,9 @@ export function worksRoutes(app: App, deps: Deps) {
           if (err instanceof service.DeadlinePassed) throw { status_code: 409, body: err.message };
           if (err instanceof AppError) throw { status_code: err.status, body: err.message };
           deps.log.error({ err, uploadId: upload.id }, 'finishing a works upload failed');
+          // The upload stays complete on the tus side: repeating the last PATCH (empty, at the full offset) finishes it.
+          if (isStorageFull(err)) throw { status_code: 507, body: STORAGE_FULL };
+          if (isDatabaseUnavailable(err)) throw { status_code: 503, body: DATABASE_UNAVAILABLE };
           throw { status_code: 500, body: '作品保存失败，请重新上传' };
         }
       },
@@ -80,7 +114,17 @@ export function worksRoutes(app: App, deps: Deps) {
       config: { rule: USER },
       schema: { hide: true },
       handler: async (req, reply) => {
-        await service.assertUploadOwner(req.ctx, (req.params as { uploadId: string }).uploadId);
+        const { uploadId } = req.params as { uploadId: string };
+        await service.assertUploadOwner(req.ctx, uploadId);
+        if (req.method === 'HEAD') {
+          const finished = await service.finishIfComplete(deps, uploadId).catch((err: unknown) => {
+            throw err instanceof service.DeadlinePassed ? conflict(err.message) : err;
+          });
+          // Recorded just now, so tus no longer holds it: answered as tus answers for a complete upload.
+          if (finished !== null) {
+            return reply.code(200).headers({ 'tus-resumable': '1.0.0', 'upload-offset': finished, 'upload-length': finished, 'cache-control': 'no-store' }).send();
+          }
+        }
         reply.hijack();
         await tus().handle(req.raw, reply.raw);
       },
@@ -100,7 +144,9 @@ export function worksRoutes(app: App, deps: Deps) {
     if (!counted.length) throw new AppError(404, '该赛题还没有作品');
     const zip = archiver('zip', { zlib: { level: 0 } });
     reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}作品.zip`));
-    for (const w of counted) zip.append(await req.ctx.storage.get(w.fileUri), { name: `${w.teamNo}-${w.teamName}/${w.fileName}`.replace(/[\\:*?"<>|]/g, '_') });
+    // Each part is one path segment: a name like `../../x.zip` must not climb out of the folder when unpacked.
+    const segment = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+    for (const w of counted) zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(w.fileName)}` });
     void zip.finalize();
     return reply.send(zip);
   });

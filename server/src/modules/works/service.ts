@@ -8,11 +8,11 @@ import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
-import { grantPrivateReads } from '../files/service.ts';
+import { displayName, grantPrivateReads } from '../files/service.ts';
 import { containsText } from '../../db/like.ts';
 
-/** Where tus keeps uploads in progress; finished ones move into the file store. */
-export const tusDirectory = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'uploads');
+/** Where tus keeps uploads in progress (shared by all instances); finished ones move into the file store. */
+export const tusDirectory = (deps: Pick<Deps, 'config'>) => deps.config.uploadsDir;
 
 /** Parses the tus `Upload-Metadata` header: comma-separated `key base64value` pairs. */
 export function parseUploadMetadata(header: string | undefined): Record<string, string> {
@@ -58,7 +58,7 @@ export async function rules(ctx: Ctx, questionId: number): Promise<WorksRules> {
 export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<string> {
   const meta = parseUploadMetadata(metadataHeader);
   const questionId = Number(meta.questionId);
-  const fileName = (meta.filename ?? meta.name ?? '').trim();
+  const fileName = displayName(meta.filename ?? meta.name ?? '').trim();
   if (!Number.isInteger(questionId) || questionId <= 0) throw badRequest('请指定赛题');
   if (!fileName) throw badRequest('请指定文件名');
   const size = Number(uploadLength);
@@ -95,6 +95,21 @@ export async function assertUploadOwner(ctx: Ctx, uploadId: string) {
 }
 
 export class DeadlinePassed extends Error {}
+class AlreadyFinished extends Error {}
+
+/**
+ * A resuming client first asks (HEAD) how far its upload got. When every byte had arrived but the server stopped
+ * before recording the work, tus would answer "complete" and the client would report a success never recorded: the
+ * work is recorded first. Returns the size when it recorded the work now.
+ */
+export async function finishIfComplete(deps: Deps, uploadId: string): Promise<number | null> {
+  const u = await deps.db.selectFrom('workUploads').select('size').where('uploadId', '=', uploadId).executeTakeFirst();
+  if (!u) return null;
+  const received = await fs.promises.stat(path.join(tusDirectory(deps), uploadId)).then((s) => s.size, () => null);
+  if (received !== Number(u.size)) return null;
+  await finishUpload(deps, uploadId);
+  return received;
+}
 
 /**
  * The last byte has arrived: stamps the time, refuses it if the window has closed by then (earlier versions stay),
@@ -125,7 +140,10 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   const data = u.kind === 'data';
   const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: data ? 'question-data' : 'works', maxBytes: Number(u.size) });
   const t = completedAt.toISOString();
-  await deps.db.transaction().execute(async (trx) => {
+  const record = deps.db.transaction().execute(async (trx) => {
+    // Claimed first: of two requests finishing the same upload (a resumed client's HEAD and its last PATCH), one records it.
+    const claimed = await trx.deleteFrom('workUploads').where('uploadId', '=', uploadId).executeTakeFirst();
+    if (Number(claimed.numDeletedRows) !== 1) throw new AlreadyFinished();
     await trx
       .insertInto('files')
       .values({ key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: data ? 'public' : 'private', purpose: data ? 'questionData' : 'works', createdAt: t })
@@ -140,8 +158,17 @@ export async function finishUpload(deps: Deps, uploadId: string) {
         .values({ competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, version: Number(last?.v ?? 0) + 1, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t })
         .execute();
     }
-    await trx.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
   });
+  // Nothing points at the stored copy if the rows could not be written; the tus upload stays for another try.
+  const recorded = await record.then(
+    () => true,
+    async (err: unknown) => {
+      await deps.storage.delete(stored.key).catch(() => {});
+      if (err instanceof AlreadyFinished) return false;
+      throw err;
+    },
+  );
+  if (!recorded) return;
   await fs.promises.rm(tusFile, { force: true });
   await fs.promises.rm(`${tusFile}.json`, { force: true });
 }
@@ -180,7 +207,8 @@ export async function teamVersions(ctx: Ctx, questionId: number, teamId: number 
   const mine = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', question.competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
   if (!team || team !== mine?.teamId) {
     if (!ctx.actor!.permissions.has('competition:competition:menu')) {
-      if (!mine) throw notFound('作品不存在');
+      // A participant reads their own team's works; naming another team is refused, not quietly answered for their own.
+      if (!mine || team) throw notFound('作品不存在');
       team = mine.teamId;
     } else {
       await manageable(ctx, question.competitionId);

@@ -1,45 +1,39 @@
-import { SITE_CODES, type Brand, type NavLink } from '@contest/shared';
-import { BellOutlined, DownOutlined, MenuOutlined } from '@ant-design/icons';
+import type { Brand } from '@contest/shared';
+import { BellOutlined, DownOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Space, type MenuProps } from 'antd';
+import { Button, Space } from 'antd';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useCurrentUser, usePermissions } from '../../common/auth.ts';
+import { useCurrentUser } from '../../common/auth.ts';
 import { isMobile } from '../../common/device.ts';
 import { avatarUrl } from '../../common/files.ts';
 import { goLogin, http } from '../../common/http.ts';
 import { scrollToTop, sectionMode } from '../../common/scroll.ts';
-import { useAuthConfig } from '../../common/siteConfig.ts';
 import { BRAND_ID_KEY } from '../../common/storage.ts';
-import { UserDropdown } from '../../common/UserDropdown.tsx';
 import { DownloadLauncher } from '../../downloads/DownloadLauncher.tsx';
 import { currentBrandId, useBrandNav } from '../brand.ts';
 import { useUnreadBadge } from '../unread.ts';
-
-type NavItem = NavLink & { children?: NavLink[] };
+import { LinkOut, type NavItem } from './LinkOut.tsx';
 
 /** Until a brand's own navigation is chosen, the platform's. */
 const PLATFORM_NAV: NavItem[] = [{ name: '竞赛列表', url: '/competitionList', type: 0 }];
 
-/** A header or footer link; type 0 opens in the same window, 1 in a new one (spec §2.2). */
-export function LinkOut({ link }: { link: NavLink }) {
-  return link.type === 1 ? (
-    <a href={link.url} target="_blank" rel="noopener noreferrer">
-      {link.name}
-    </a>
-  ) : (
-    <a href={link.url}>{link.name}</a>
-  );
-}
+/** The dropdowns (antd's Dropdown and Menu) are fetched when one is shown: the platform's list on a desktop has none. */
+const NavDropdown = lazy(() => import('./HeaderMenus.tsx').then((m) => ({ default: m.NavDropdown })));
+const MobileNav = lazy(() => import('./HeaderMenus.tsx').then((m) => ({ default: m.MobileNav })));
+const UserMenu = lazy(() => import('./HeaderMenus.tsx').then((m) => ({ default: m.UserMenu })));
 
 function NavEntry({ link }: { link: NavItem }) {
   if (!link.children?.length) return <LinkOut link={link} />;
+  const label = (
+    <span>
+      <LinkOut link={link} /> <DownOutlined style={{ fontSize: 10 }} />
+    </span>
+  );
   return (
-    <Dropdown menu={{ items: link.children.map((c) => ({ key: c.url + c.name, label: <LinkOut link={c} /> })) }}>
-      <span>
-        <LinkOut link={link} /> <DownOutlined style={{ fontSize: 10 }} />
-      </span>
-    </Dropdown>
+    <Suspense fallback={label}>
+      <NavDropdown link={link} />
+    </Suspense>
   );
 }
 
@@ -69,29 +63,6 @@ function useSectionScroll(pathname: string) {
     if (mode !== previous.current) scrollToTop();
     previous.current = mode;
   }, [pathname]);
-}
-
-function UserMenu() {
-  const { data: user } = useCurrentUser();
-  const { has } = usePermissions();
-  const { data: config } = useAuthConfig();
-  if (!user) return null;
-  const securityUrl = config?.accountSecurityUrl ?? '/userCenter/accountSet';
-  const items = [
-    has(SITE_CODES.userCenter) && { key: 'userCenter', label: <a href="/userCenter">个人中心</a> },
-    has(SITE_CODES.review) && { key: 'review', label: <a href="/review.html">评审中心</a> },
-    has(SITE_CODES.manager) && { key: 'manager', label: <a href="/backadmin.html">管理后台</a> },
-    has(SITE_CODES.userManager) && { key: 'userManager', label: <a href="/user/manager">用户中心</a> },
-    {
-      key: 'security',
-      label: (
-        <a href={securityUrl} target={securityUrl.startsWith('http') ? '_blank' : undefined} rel="noopener noreferrer">
-          账号安全
-        </a>
-      ),
-    },
-  ].filter(Boolean) as MenuProps['items'];
-  return <UserDropdown user={user} items={items} />;
 }
 
 /** Fetched the first time there is an unread message: most first screens never need it. */
@@ -143,9 +114,9 @@ export function MainLayout() {
           {brand?.shortName ?? '竞赛平台'}
         </a>
         {mobile ? (
-          <Dropdown menu={{ items: links.flatMap((l) => [l, ...(l.children ?? [])]).map((l) => ({ key: l.url + l.name, label: <LinkOut link={l} /> })) }}>
-            <Button type="text" icon={<MenuOutlined />} aria-label="导航" />
-          </Dropdown>
+          <Suspense fallback={null}>
+            <MobileNav links={links} />
+          </Suspense>
         ) : (
           <nav className="site-nav">
             {links.map((link) => (
@@ -157,7 +128,9 @@ export function MainLayout() {
           {user ? (
             <>
               <UnreadBadge count={unread} />
-              <UserMenu />
+              <Suspense fallback={null}>
+                <UserMenu user={user} />
+              </Suspense>
             </>
           ) : isLoading ? null : (
             <Space>

@@ -1,8 +1,8 @@
 import { COMPETITION_STATUS_TEXT, type Brand, type CompetitionListItem, type Page } from '@contest/shared';
 import { TeamOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Empty, Pagination, Row, Space, Spin, Tabs, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { Card, Col, Empty, Row, Space, Spin, Tabs, Tag } from 'antd';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { avatarUrl } from '../../../common/files.ts';
 import { desktopRedirectTarget } from '../../../common/desktop.ts';
@@ -19,6 +19,31 @@ const STATUS_TABS = [
 ];
 const STATUS_COLORS: Record<number, string> = { 1: 'default', 2: 'green', 3: 'blue', 4: 'default' };
 const BRAND_PAGE_SIZE = 6;
+/** The pager (antd's Pagination with its Select) is fetched once the cards are painted, so that it never holds them back. */
+const Pager = lazy(() => import('../../../common/Pager.tsx'));
+/** Fetched when a cut title is first hovered. */
+const TitleTooltip = lazy(() => import('./TitleTooltip.tsx'));
+
+/*
+ * This page draws its texts with plain elements in Typography's look (site.css): antd's Typography brings its editable
+ * text area, copy button and tooltip, a tenth of the first screen's budget (ARCHITECTURE §9).
+ */
+
+/** A competition's name on one line, cut with an ellipsis and then shown whole on hover, as Typography's ellipsis does. */
+function CardTitle({ name }: { name: string }) {
+  const [cut, setCut] = useState(false);
+  const title = (
+    <span className="comp-card-title" onMouseEnter={(e) => setCut(e.currentTarget.scrollWidth > e.currentTarget.clientWidth)}>
+      {name}
+    </span>
+  );
+  if (!cut) return title;
+  return (
+    <Suspense fallback={title}>
+      <TitleTooltip title={name}>{title}</TitleTooltip>
+    </Suspense>
+  );
+}
 
 export function StatusTag({ status }: { status: number }) {
   return <Tag color={STATUS_COLORS[status]}>{COMPETITION_STATUS_TEXT[status]}</Tag>;
@@ -34,19 +59,17 @@ function CompetitionCard({ c }: { c: CompetitionListItem }) {
         data-testid="competition-card"
       >
         <Space direction="vertical" size={6} style={{ width: '100%' }}>
-          <Typography.Text strong ellipsis={{ tooltip: c.name }} style={{ fontSize: 16 }}>
-            {c.name}
-          </Typography.Text>
+          <CardTitle name={c.name} />
           <Space wrap size={4}>
             <StatusTag status={c.status} />
             {c.typeName && <Tag>{c.typeName}</Tag>}
           </Space>
-          <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+          <span className="comp-card-note">
             报名：{formatDay(c.regStartTime)} 至 {formatDay(c.regEndTime)}
-          </Typography.Text>
-          <Typography.Text type="secondary" style={{ fontSize: 13 }}>
+          </span>
+          <span className="comp-card-note">
             主办：{c.orgName}　<TeamOutlined /> {c.teamNum} 支队伍
-          </Typography.Text>
+          </span>
         </Space>
       </Card>
     </Link>
@@ -77,7 +100,7 @@ function RecommendedBrands() {
         {data.list.map((b) => (
           <Col xs={12} sm={8} md={4} key={b.id}>
             <Card size="small" hoverable className="brand-chip" onClick={() => navigate(`/competitionList/${b.id}`)} data-testid="brand-chip">
-              {b.logo ? <img src={avatarUrl(b.logo)} alt="" /> : <Typography.Title level={5} style={{ margin: 0, color: '#1890ff' }}>{b.shortName}</Typography.Title>}
+              {b.logo ? <img src={avatarUrl(b.logo)} alt="" /> : <h5 className="list-heading" style={{ margin: 0, color: '#1890ff' }}>{b.shortName}</h5>}
               <div style={{ fontSize: 12, color: '#999' }}>{b.competitionNum} 个竞赛</div>
             </Card>
           </Col>
@@ -85,6 +108,26 @@ function RecommendedBrands() {
       </Row>
     </Card>
   );
+}
+
+/**
+ * True from the first frame painted after `ready` turned true. An effect alone can run before that paint (React flushes
+ * a synchronous update's effects at once), and what it starts would then compete with the cards.
+ */
+function usePaintedAfter(ready: boolean): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    if (!ready || painted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [ready, painted]);
+  return painted;
 }
 
 export default function CompetitionListPage() {
@@ -110,16 +153,17 @@ export default function CompetitionListPage() {
     queryKey: ['competitions', brandId, status, paging],
     queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/public/list', { brandId, status, ...paging }),
   });
+  const cardsPainted = usePaintedAfter(data !== undefined);
 
   if (brandId !== undefined && !/^\d+$/.test(brandId)) return <Navigate to="/404" replace />;
   return (
     <>
       {!brandId && <RecommendedBrands />}
       <Card>
-        <Typography.Title level={3} style={{ marginTop: 0 }}>
+        <h3 className="list-title">
           {brand ? brand.name : '竞赛列表'}
-        </Typography.Title>
-        {brand?.description && <Typography.Paragraph type="secondary">{brand.description}</Typography.Paragraph>}
+        </h3>
+        {brand?.description && <div className="list-description">{brand.description}</div>}
         <Tabs
           activeKey={status}
           items={STATUS_TABS}
@@ -136,9 +180,9 @@ export default function CompetitionListPage() {
           groupByBrand(data.list).map(([id, group]) => (
             <section key={id} style={{ marginBottom: 24 }} data-testid="brand-group">
               {!brandId && (
-                <Typography.Title level={5}>
+                <h5 className="list-heading">
                   <Link to={`/competitionList/${id}`}>{group.name}</Link>
-                </Typography.Title>
+                </h5>
               )}
               <Row gutter={[16, 16]}>
                 {group.items.map((c) => (
@@ -150,8 +194,10 @@ export default function CompetitionListPage() {
             </section>
           ))
         )}
-        {data && data.total > 0 && (
-          <Pagination style={{ marginTop: 16, textAlign: 'right' }} {...pager(data, (page, limit) => setPaging({ page, limit }))} />
+        {cardsPainted && data && data.total > 0 && (
+          <Suspense fallback={null}>
+            <Pager style={{ marginTop: 16, textAlign: 'right' }} {...pager(data, (page, limit) => setPaging({ page, limit }))} />
+          </Suspense>
         )}
       </Card>
     </>

@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Spawned {
+  url: string;
+  pid: number;
+  /** Resident set size now, in bytes (VmRSS). */
+  rss(): number;
+  /** The highest resident set size since the process started, in bytes (VmHWM). */
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+async function waitReady(child: ChildProcess, url: string, log: () => string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not answer ${url} within 60 s:\n${log()}`);
+}
+
+/**
+ * Runs a TypeScript entry as its own Node process, so that the load generator never shares its event loop, and waits
+ * until `readyPath` answers 200.
+ */
+export async function spawnNode(entry: string, args: string[], env: Record<string, string>, port: number, readyPath: string): Promise<Spawned> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitReady(child, url + readyPath, () => output);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    rss: () => status(pid, 'VmRSS'),
+    peakRss: () => status(pid, 'VmHWM'),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export const ADMIN_PASSWORD = 'BenchAdmin12345';
+
+/** The platform as `npm run serve` starts it, on the given data directory or PostgreSQL database. */
+export async function startServer(dataDir: string, databaseUrl?: string): Promise<Spawned> {
+  const port = await freePort();
+  return spawnNode(
+    'server/src/main.ts',
+    [],
+    {
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      JOB_WORKER: '0',
+      SEED_DEMO: '0',
+      CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      NODE_ENV: 'production',
+    },
+    port,
+    '/api/competition/public/list',
+  );
+}
+
+/** The baseline: a bare Fastify process serving the given bodies as constants. */
+export async function startBaseline(bodiesFile: string): Promise<Spawned> {
+  const port = await freePort();
+  return spawnNode(path.join(ROOT, 'bench/baseline-server.ts'), [bodiesFile], { NODE_ENV: 'production' }, port, '/__ready');
+}

@@ -1,0 +1,239 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../server/src/config.ts';
+import { openDatabase } from '../server/src/db/database.ts';
+import { migrateToLatest } from '../server/src/db/migrate.ts';
+import { seedIfEmpty } from '../server/src/db/seed/index.ts';
+import { FIRST_SCREEN_BUDGET_KB, measureFirstScreen, type FirstScreen } from './first-screen.ts';
+import { ADMIN_PASSWORD, ROOT, startServer } from './processes.ts';
+import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './rush.ts';
+import { scoringBenchmark, type ScoringResult } from './scoring.ts';
+import { seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
+import { CONNECTIONS, compare, type Comparison } from './throughput.ts';
+
+/**
+ * `npm run bench`: the performance budgets of ARCHITECTURE.md §9, each printed as a ratio against a baseline measured in
+ * the same run, on a fresh database seeded with realistic volume, on SQLite and on PostgreSQL. Writes
+ * bench/results/latest.json. BENCH_PG_URL names the PostgreSQL server (a fresh database is created on it and dropped).
+ */
+
+// Bounded scoring memory: a fixed allowance for a 1,000,000-row file, far below what holding its rows would take.
+const SCORING_HEAP_BYTES = 64 * 1024 * 1024;
+const GOALS = { rpsRatio: 0.4, p99Ms: 50, scoringRatio: 2, scoringHeapBytes: SCORING_HEAP_BYTES, firstScreenKb: FIRST_SCREEN_BUDGET_KB, rssBytes: RSS_BUDGET_BYTES };
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MB = 1024 * 1024;
+
+interface DbResult {
+  seedSeconds: number;
+  rows: Record<string, number>;
+  throughput: Record<string, Comparison>;
+  rush: RushResult;
+}
+
+type Skipped = { skipped: string };
+
+const cleanups: (() => Promise<void> | void)[] = [];
+async function cleanUp() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()!();
+    } catch (err) {
+      console.error('clean-up failed:', err);
+    }
+  }
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+}
+
+const log = (text: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+
+/** What the participant site asks for: the list's first pages (20 items each) and, per competition page, its three reads. */
+function scenarios(onlineIds: number[]) {
+  const list = ['', '?page=2&limit=20', '?page=3&limit=20', '?status=4&page=1&limit=20'].map((q) => `/api/competition/public/list${q}`);
+  const step = Math.floor(onlineIds.length / 10);
+  const page = Array.from({ length: 10 }, (_, i) => onlineIds[i * step]!).flatMap((id) => [
+    `/api/competition/public/${id}`,
+    `/api/competition/preset/public/list/${id}`,
+    `/api/team/statistics/public/statisticsMemberNum/${id}`,
+  ]);
+  return { list, page };
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, fs.statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** The first screen needs the built site; it is rebuilt when web/src changed after the last build. */
+function ensureWebBuilt() {
+  const dist = path.join(ROOT, 'web/dist/index.html');
+  if (fs.existsSync(dist) && fs.statSync(dist).mtimeMs >= newestMtime(path.join(ROOT, 'web/src'))) return;
+  log('web/dist is missing or older than web/src: npm run build');
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', process.stderr, process.stderr] });
+}
+
+async function benchDatabase(label: string, dataDir: string, databaseUrl: string | undefined, onServer?: (url: string) => Promise<void>): Promise<DbResult> {
+  const env = { DATA_DIR: dataDir, CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '0', LOG_LEVEL: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const config = loadConfig(env);
+  const database = openDatabase(config);
+  cleanups.push(() => database.destroy());
+  await migrateToLatest(database);
+  await seedIfEmpty(database.db, config, { now: () => new Date() });
+  log(`${label}: seeding`);
+  const seeded = await seedVolume(database, new Date());
+  log(`${label}: seeded in ${seeded.seconds.toFixed(1)} s`);
+
+  const server = await startServer(dataDir, databaseUrl);
+  cleanups.push(() => server.stop());
+  log(`${label}: throughput at ${CONNECTIONS} connections`);
+  const throughput = await compare(server, scenarios(seeded.onlineIds), dataDir);
+  if (onServer) await onServer(server.url);
+  await server.stop();
+
+  // A fresh process, so that its memory high-water mark is the rush's.
+  const rushServer = await startServer(dataDir, databaseUrl);
+  cleanups.push(() => rushServer.stop());
+  log(`${label}: deadline rush, ${RUSH_TEAMS} x ${WORK_BYTES / MB} MB`);
+  const rush = await deadlineRush(rushServer, database, dataDir, seeded.rush);
+  await rushServer.stop();
+  return { seedSeconds: seeded.seconds, rows: seeded.counts, throughput, rush };
+}
+
+/** A database of its own on the PostgreSQL server, dropped afterwards whatever happens. */
+async function benchPostgres(workDir: string): Promise<DbResult | Skipped> {
+  const admin = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch (err) {
+    return { skipped: `PostgreSQL not reachable at ${PG_URL}: ${(err as Error).message}` };
+  }
+  const name = `contest_bench_${process.pid}`;
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  });
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  const dataDir = path.join(workDir, 'postgres');
+  fs.mkdirSync(dataDir);
+  return benchDatabase('PostgreSQL', dataDir, url.toString());
+}
+
+async function machine() {
+  const cpus = os.cpus();
+  let postgres: string | null = null;
+  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await c.connect();
+    postgres = (await c.query('show server_version')).rows[0].server_version;
+  } catch {
+    // Reported as skipped with its reason elsewhere.
+  } finally {
+    await c.end().catch(() => {});
+  }
+  const probe = openDatabase({ dataDir: os.tmpdir(), sqliteFile: ':memory:' });
+  const { rows } = await sql<{ v: string }>`select sqlite_version() as v`.execute(probe.db);
+  await probe.destroy();
+  return { cpu: cpus[0]?.model ?? 'unknown', cores: cpus.length, memoryGb: Math.round(os.totalmem() / 2 ** 30), os: `${os.type()} ${os.release()}`, node: process.version, sqlite: rows[0]!.v, postgres };
+}
+
+// ---- the report
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const verdict = (ok: boolean) => (ok ? 'pass' : 'FAIL');
+
+function report(results: Record<string, unknown> & { sqlite: DbResult; postgres: DbResult | Skipped; scoring: ScoringResult; firstScreen: FirstScreen | Skipped }) {
+  const rows: string[][] = [['figure', 'measured', 'baseline (same run)', 'ratio', 'goal', '']];
+  for (const [label, r] of [['SQLite', results.sqlite], ['PostgreSQL', results.postgres]] as const) {
+    if ('skipped' in r) {
+      rows.push([`${label}: skipped`, r.skipped, '', '', '', 'SKIP']);
+      continue;
+    }
+    for (const [name, c] of Object.entries(r.throughput)) {
+      const what = name === 'list' ? 'competition list' : 'competition page API';
+      rows.push([`${label} ${what} rps (${fmt(c.bodyBytes)} B)`, `${fmt(c.server.rps)}/s`, `${fmt(c.baseline.rps)}/s bare Fastify`, fmt(c.ratio, 2), `>= ${GOALS.rpsRatio}`, verdict(c.ratio >= GOALS.rpsRatio && c.server.failures === 0)]);
+      rows.push([`${label} ${what} p99`, `${fmt(c.server.p99Ms)} ms`, `${fmt(c.baseline.p99Ms)} ms`, fmt(c.server.p99Ms / Math.max(1, c.baseline.p99Ms), 1), `< ${GOALS.p99Ms} ms`, verdict(c.server.p99Ms < GOALS.p99Ms)]);
+    }
+    const u = r.rush;
+    const landed = u.acknowledged === u.uploads && u.inDatabase === u.uploads && u.onDisk === u.uploads;
+    rows.push([`${label} rush: acknowledged / in DB / on disk`, `${u.acknowledged} / ${u.inDatabase} / ${u.onDisk}`, `${u.uploads} uploads`, fmt(u.onDisk / u.uploads, 2), 'all', verdict(landed)]);
+    rows.push([`${label} rush: server peak RSS (${fmt(u.seconds, 1)} s)`, `${fmt(u.peakRssBytes / MB)} MB`, `${fmt(u.idleRssBytes / MB)} MB idle`, fmt(u.peakRssBytes / u.idleRssBytes, 2), `< ${GOALS.rssBytes / MB} MB`, verdict(u.peakRssBytes < GOALS.rssBytes)]);
+  }
+  const s = results.scoring;
+  for (const metric of ['rmse', 'auc'] as const) {
+    const m = s[metric];
+    // The budget is for a streaming metric (RMSE); AUC must also rank every row, so its figure is shown, not judged.
+    const judged = metric === 'rmse';
+    rows.push([`scoring ${fmt(s.rows)} rows (${metric.toUpperCase()})`, `${fmt(m.platformSeconds, 2)} s`, `${fmt(m.plainSeconds, 2)} s read+split`, fmt(m.ratio, 2), judged ? `<= ${GOALS.scoringRatio}` : '(shown)', judged ? verdict(m.ratio <= GOALS.scoringRatio) : '']);
+    rows.push([`scoring peak heap growth (${metric.toUpperCase()})`, `${fmt(m.heapGrowthBytes / MB, 1)} MB`, `${fmt(m.fileBytes / MB, 1)} MB file`, fmt(m.heapGrowthBytes / m.fileBytes, 2), `< ${GOALS.scoringHeapBytes / MB} MB`, verdict(m.heapGrowthBytes < GOALS.scoringHeapBytes)]);
+  }
+  const f = results.firstScreen;
+  if ('skipped' in f) rows.push(['first screen JavaScript', f.skipped, '', '', '', 'SKIP']);
+  else rows.push([`first screen JavaScript (${f.files.length} files)`, `${fmt(f.gzipKb, 1)} kB gzip`, `${GOALS.firstScreenKb} kB budget`, fmt(f.gzipKb / GOALS.firstScreenKb, 2), `<= ${GOALS.firstScreenKb} kB`, verdict(f.gzipKb <= GOALS.firstScreenKb)]);
+
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => width(r[i]!))));
+  const line = (r: string[]) => r.map((cell, i) => cell + ' '.repeat(widths[i]! - width(cell))).join('  ').trimEnd();
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}
+
+/** Terminal width of a cell: CJK characters take two columns. */
+const width = (s: string) => [...s].reduce((n, ch) => n + (/[\u1100-\uffff]/.test(ch) ? 2 : 1), 0);
+
+async function main() {
+  const started = Date.now();
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-bench-'));
+  cleanups.push(() => fs.rmSync(workDir, { recursive: true, force: true }));
+  try {
+    const info = await machine();
+    log(`machine: ${info.cpu} x${info.cores}, node ${info.node}`);
+    let firstScreen: FirstScreen | Skipped = { skipped: 'not measured' };
+    const sqliteDir = path.join(workDir, 'sqlite');
+    fs.mkdirSync(sqliteDir);
+    const sqlite = await benchDatabase('SQLite', sqliteDir, undefined, async (url) => {
+      log('first screen');
+      try {
+        ensureWebBuilt();
+        firstScreen = await measureFirstScreen(url);
+      } catch (err) {
+        firstScreen = { skipped: `first screen not measured: ${(err as Error).message.split('\n')[0]}` };
+      }
+    });
+    const postgres = await benchPostgres(workDir);
+    log('scoring');
+    const scoring = scoringBenchmark();
+    const results = {
+      date: new Date().toISOString(),
+      seconds: Math.round((Date.now() - started) / 1000),
+      machine: info,
+      volumes: { ...VOLUMES, rushUploads: RUSH_TEAMS, rushWorkBytes: WORK_BYTES, scoringRows: scoring.rows },
+      goals: { ...GOALS, connections: CONNECTIONS },
+      sqlite,
+      postgres,
+      scoring,
+      firstScreen,
+    };
+    const table = report(results);
+    process.stdout.write(`\n${table}\n\n`);
+    const out = path.join(ROOT, 'bench/results/latest.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify({ ...results, table: table.split('\n') }, null, 2)}\n`);
+    log(`written to ${path.relative(process.cwd(), out)} in ${results.seconds} s`);
+  } finally {
+    await cleanUp();
+  }
+}
+
+await main();
