@@ -167,8 +167,11 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     if (options.limiter) await redis?.quit();
   });
 
-  app.addHook('onSend', async (req, reply) => {
-    reply.header('x-request-id', req.id);
+  // Set when the request arrives, so that every reply carries it, errors included; a plain hook, not an async one,
+  // because it runs on every request.
+  app.addHook('onRequest', (req, reply, done) => {
+    reply.raw.setHeader('x-request-id', req.id);
+    done();
   });
 
   await app.register(fastifyCookie);

@@ -103,7 +103,11 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
     expect((await orgA.put(`/api/competition/publish/${id}`)).statusCode).toBe(200);
     expect((await admin.put(`/api/competition/audit/${id}`)).statusCode).toBe(200);
     expect((await admin.put(`/api/competition/audit/${id}`)).statusCode).toBe(409);
-    expect(body(await visitor.get(`/api/competition/public/${id}`)).data).toMatchObject({ name: '改过的名字', auditStatus: 3 });
+    const online = await visitor.get(`/api/competition/public/${id}`);
+    expect(body(online).data).toMatchObject({ name: '改过的名字', auditStatus: 3 });
+    // Served from the cache as JSON text, it is still JSON to the browser.
+    expect(online.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(body(await visitor.get(`/api/competition/public/${id}`))).toEqual(body(online));
     // Online: content may change, the rules participants registered under may not.
     expect((await orgA.put(`/api/competition/${id}`, { ...base(), name: '改过的名字', summary: '新的简介' })).statusCode).toBe(200);
     expect((await orgA.put(`/api/competition/${id}`, { ...base(), name: '改过的名字', fee: 0 })).statusCode).toBe(409);

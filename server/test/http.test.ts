@@ -43,6 +43,8 @@ describe.each(DATABASES)('HTTP conventions on %s', (kind) => {
     const b = body(res);
     expect(b.status).toBe(status);
     expect(b.message).toMatch(CHINESE);
+    // The id a participant quotes to support is on refusals too.
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('names the offending fields of a bad body', async () => {

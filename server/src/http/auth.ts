@@ -59,7 +59,9 @@ function sameOrigin(req: FastifyRequest): boolean {
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   app.decorateRequest('ctx', null as never);
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.config.foreign) {
+    // Read once: Fastify builds `routeOptions` afresh on every access, and this runs on every request.
+    const { config } = req.routeOptions;
+    if (config.foreign) {
       req.ctx = { ...deps, actor: null, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
       return;
     }
@@ -73,7 +75,7 @@ export function registerAuth(app: FastifyInstance, deps: Deps) {
       }
     }
 
-    const rule = req.routeOptions.config.rule;
+    const rule = config.rule;
     if (!rule || ('access' in rule && rule.access === 'public')) return;
     if (!actor) throw unauthorized();
     if ('permission' in rule && !actor.permissions.has(rule.permission)) {

@@ -1,10 +1,11 @@
 import { ACTION_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
+import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { notFound } from '../../http/errors.ts';
 import { readCache } from '../../http/read-cache.ts';
-import { ok, page } from '../../http/reply.ts';
+import { ok, page, sendJson } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
 
@@ -23,25 +24,26 @@ export function competitionRoutes(app: App) {
    * A read of one competition's page. Only an online competition's is cached, as only then is it the same for everyone;
    * another is read afresh, for its organisers and the platform only.
    */
-  const pageRead = async <T>(ctx: Ctx, key: string, id: number, load: (c: Competition) => Promise<T>): Promise<T> => {
-    const read = await publicReads(ctx, key, async () => {
+  const pageRead = async <T>(ctx: Ctx, reply: FastifyReply, key: string, id: number, load: (c: Competition) => Promise<T>) => {
+    const json = await publicReads(ctx, key, async () => {
       const competition = await repo.findCompetition(ctx.db, id, ctx.clock.now());
-      return competition?.auditStatus === AUDIT_STATUS.online ? { data: await load(competition) } : null;
+      return competition?.auditStatus === AUDIT_STATUS.online ? JSON.stringify(ok(await load(competition))) : null;
     });
-    return read ? read.data : load(await service.readable(ctx, id));
+    return json !== null ? sendJson(reply, json) : ok(await load(await service.readable(ctx, id)));
   };
 
-  app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery } }, async (req) => {
-    const { list, total } = await publicReads(req.ctx, `list ${JSON.stringify(req.query)}`, () => service.listPublic(req.ctx, req.query));
-    return page(list, total, req.query);
+  app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery } }, async (req, reply) => {
+    const json = await publicReads(req.ctx, `list ${JSON.stringify(req.query)}`, async () => {
+      const { list, total } = await service.listPublic(req.ctx, req.query);
+      return JSON.stringify(page(list, total, req.query));
+    });
+    return sendJson(reply, json);
   });
-  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) =>
-    ok(
-      await pageRead(req.ctx, `competition ${req.params.id}`, req.params.id, async (competition) => {
-        const stages = await repo.listStages(req.ctx.db, competition.id);
-        return { ...competition, stages, activeStageId: activeStageId(stages, req.ctx.clock.now()) };
-      }),
-    ),
+  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req, reply) =>
+    pageRead(req.ctx, reply, `competition ${req.params.id}`, req.params.id, async (competition) => {
+      const stages = await repo.listStages(req.ctx.db, competition.id);
+      return { ...competition, stages, activeStageId: activeStageId(stages, req.ctx.clock.now()) };
+    }),
   );
   app.get('/api/competition/listAuth', { config: { rule: perm('competition:competition:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {
     const { list, total } = await service.listAuth(req.ctx, req.query);
@@ -101,8 +103,8 @@ export function competitionRoutes(app: App) {
   });
 
   // Menu presets.
-  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) =>
-    ok(await pageRead(req.ctx, `presets ${req.params.id}`, req.params.id, () => repo.listPresets(req.ctx.db, req.params.id))),
+  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req, reply) =>
+    pageRead(req.ctx, reply, `presets ${req.params.id}`, req.params.id, () => repo.listPresets(req.ctx.db, req.params.id)),
   );
   app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
     const preset = await repo.findPreset(req.ctx.db, req.params.id);
@@ -123,7 +125,7 @@ export function competitionRoutes(app: App) {
     await service.readable(req.ctx, req.params.competitionId);
     return ok(await repo.teamNum(req.ctx.db, req.params.competitionId));
   });
-  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) =>
-    ok(await pageRead(req.ctx, `memberNum ${req.params.competitionId}`, req.params.competitionId, () => repo.memberNum(req.ctx.db, req.params.competitionId))),
+  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req, reply) =>
+    pageRead(req.ctx, reply, `memberNum ${req.params.competitionId}`, req.params.competitionId, () => repo.memberNum(req.ctx.db, req.params.competitionId)),
   );
 }

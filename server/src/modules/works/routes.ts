@@ -12,6 +12,7 @@ import type { App } from '../../http/app-types.ts';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull } from '../../http/errors.ts';
 import { ok, page } from '../../http/reply.ts';
+import { semaphore } from '../../http/semaphore.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../files/routes.ts';
 import * as service from './service.ts';
@@ -40,6 +41,11 @@ class UploadStore extends FileStore {
 }
 
 const UPLOAD_PATH = '/api/review/works/upload';
+/**
+ * Upload bodies received at once by this instance. The rest wait with their sockets paused (TCP holds their bytes in
+ * the clients), so memory follows this number, not the size of the rush before a deadline.
+ */
+const UPLOAD_BODIES_AT_ONCE = 24;
 const ID_HEADER = 'x-work-upload-id';
 const MENU = perm('competition:competition:menu');
 
@@ -65,6 +71,7 @@ export function worksRoutes(app: App, deps: Deps) {
   // Made on the first upload: an instance that never takes works touches no upload folder.
   let server: TusServer | undefined;
   const tus = () => (server ??= makeTus());
+  const receiving = semaphore(UPLOAD_BODIES_AT_ONCE);
   const makeTus = () => {
     fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
     return new TusServer({
@@ -106,7 +113,7 @@ export function worksRoutes(app: App, deps: Deps) {
       req.raw.headers[ID_HEADER] = uploadId;
       req.raw.rawHeaders.push(ID_HEADER, uploadId);
       reply.hijack();
-      await tus().handle(req.raw, reply.raw);
+      await receiving(() => tus().handle(req.raw, reply.raw));
     });
     scope.route({
       method: ['HEAD', 'PATCH', 'DELETE'],
@@ -126,7 +133,7 @@ export function worksRoutes(app: App, deps: Deps) {
           }
         }
         reply.hijack();
-        await tus().handle(req.raw, reply.raw);
+        await (req.method === 'PATCH' ? receiving(() => tus().handle(req.raw, reply.raw)) : tus().handle(req.raw, reply.raw));
       },
     });
   });

@@ -1,8 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { Writable } from 'node:stream';
 import { ACTION_CODES, extensionOf, formatSize, presetOpen, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -130,15 +128,15 @@ export async function finishUpload(deps: Deps, uploadId: string) {
     await discard();
     throw new DeadlinePassed('提交截止时间已过，本次上传未被接收；此前提交的版本不受影响');
   }
-  const hash = createHash('sha256');
-  await pipeline(fs.createReadStream(tusFile), new Writable({ write: (chunk, _e, done) => (hash.update(chunk), done()) }));
-  const sha256 = hash.digest('hex');
+  const data = u.kind === 'data';
+  // The store hashes what it writes, so the file is read once; a copy that fails the declared checksum is removed.
+  const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: data ? 'question-data' : 'works', maxBytes: Number(u.size) });
+  const sha256 = stored.sha256;
   if (u.sha256 && u.sha256 !== sha256) {
+    await deps.storage.delete(stored.key).catch(() => {});
     await discard();
     throw badRequest('文件校验失败，上传的内容与原文件不一致，请重新上传');
   }
-  const data = u.kind === 'data';
-  const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: data ? 'question-data' : 'works', maxBytes: Number(u.size) });
   const t = completedAt.toISOString();
   const record = deps.db.transaction().execute(async (trx) => {
     // Claimed first: of two requests finishing the same upload (a resumed client's HEAD and its last PATCH), one records it.
