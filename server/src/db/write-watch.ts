@@ -1,6 +1,12 @@
 import type { KyselyPlugin, OperationNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 
-const key = (table: string) => table.replace(/_/g, '').toLowerCase();
+const keys = new Map<string, string>();
+/** One name for a table however it is spelt (`team_members`, `teamMembers`); remembered, as reads ask on every request. */
+function key(table: string): string {
+  let k = keys.get(table);
+  if (k === undefined) keys.set(table, (k = table.replace(/_/g, '').toLowerCase()));
+  return k;
+}
 
 function tableName(node: OperationNode | undefined): string | undefined {
   if (!node) return undefined;
