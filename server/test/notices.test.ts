@@ -2,6 +2,7 @@ import { SESSION_COOKIE } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
+import { unreadEvents } from './sse.ts';
 import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
 
 /** Reads server-sent events from a real HTTP stream, one `data:` payload at a time. */
@@ -9,27 +10,7 @@ async function openStream(base: string, token: string) {
   const controller = new AbortController();
   const res = await fetch(`${base}/api/message/notice/stream`, { headers: { cookie: `${SESSION_COOKIE}=${token}` }, signal: controller.signal });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return {
-    async next(): Promise<{ person: number; system: number; total: number }> {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const chunk = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = chunk.split('\n').find((l) => l.startsWith('data: '));
-          if (data) return JSON.parse(data.slice(6));
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        buffer += decoder.decode(value, { stream: true });
-      }
-    },
-    close: () => controller.abort(),
-  };
+  return unreadEvents(res, controller);
 }
 
 describe.each(DATABASES)('notices and messages on %s', (kind) => {

@@ -18,6 +18,7 @@ import { seedIfEmpty } from '../src/db/seed/index.ts';
 import { enqueue, registerJob, runDueJobs } from '../src/jobs/runner.ts';
 import { ADMIN_PASSWORD, Client, PNG, REG_INFO, body, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type TestApp } from './helpers.ts';
 import { s3Env, startS3 } from './s3-server.ts';
+import { unreadEvents } from './sse.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -127,28 +128,7 @@ async function openStream(browser: Browser) {
   const controller = new AbortController();
   const res = await browser.fetch('/api/message/notice/stream', { signal: controller.signal });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  return {
-    instance: res.headers.get('x-instance'),
-    async next(): Promise<{ person: number; system: number; total: number }> {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const chunk = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = chunk.split('\n').find((l) => l.startsWith('data: '));
-          if (data) return JSON.parse(data.slice(6));
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        buffer += decoder.decode(value, { stream: true });
-      }
-    },
-    close: () => controller.abort(),
-  };
+  return { instance: res.headers.get('x-instance'), ...unreadEvents(res, controller) };
 }
 
 /** Executions of the test job, by payload, with the instance that ran each. */

@@ -1,10 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { FileTooLargeError, type FileStore, type StoredFile } from './file-store.ts';
+import type { Readable } from 'node:stream';
+import { spool, type FileStore, type StoredFile } from './file-store.ts';
 
 /**
  * Files under `root`: written to a temporary file, fsynced, then renamed into place, so a key that exists
@@ -24,26 +23,12 @@ export function localFileStore(root: string): FileStore {
     async put(content: Readable, { prefix, maxBytes }): Promise<StoredFile> {
       const key = `${prefix}/${randomUUID()}`;
       const tmp = path.join(tmpDir, randomUUID());
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      const out = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
+      const { size, sha256 } = await spool(content, tmp, maxBytes);
       try {
-        await pipeline(content, meter, out);
         const handle = await fsp.open(tmp, 'r+');
         await handle.sync();
         await handle.close();
       } catch (err) {
-        // A sender that fails at once (a cut-short form) can fail the pipeline while the file is still being
-        // opened: removing it before it exists would leave an empty file behind.
-        if (!out.closed) await new Promise<void>((done) => out.once('close', () => done()));
         await fsp.rm(tmp, { force: true });
         throw err;
       }
@@ -51,7 +36,7 @@ export function localFileStore(root: string): FileStore {
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
       await syncDirectory(path.dirname(target));
-      return { key, size, sha256: hash.digest('hex') };
+      return { key, size, sha256 };
     },
     async get(key, range) {
       return fs.createReadStream(resolve(key), range ? { start: range.start, end: range.end } : {});

@@ -4,10 +4,9 @@ import fsp from 'node:fs/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import aws4 from 'aws4';
-import { FileTooLargeError, type FileStore, type StoredFile } from './file-store.ts';
+import { spool, type FileStore, type StoredFile } from './file-store.ts';
 
 export interface S3Options {
   /** `http(s)://host[:port]` of any S3-compatible server (AWS, MinIO, Aliyun OSS, Tencent COS...). */
@@ -157,19 +156,8 @@ export function s3FileStore(options: S3Options): FileStore {
       const key = `${prefix}/${randomUUID()}`;
       const objPath = objectPath(key);
       const tmp = path.join(options.tmpDir, randomUUID());
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length;
-          if (size > maxBytes) return done(new FileTooLargeError(maxBytes));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const { size, sha256 } = await spool(content, tmp, maxBytes);
       try {
-        await pipeline(content, meter, fs.createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
-        const sha256 = hash.digest('hex');
         if (size > partBytes) await multipartUpload(objPath, tmp, size);
         else await call('put', 'PUT', objPath, { 'Content-Type': 'application/octet-stream' }, { file: tmp, start: 0, end: size, sha256 });
         return { key, size, sha256 };

@@ -5,6 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { CSRF_COOKIE, CSRF_HEADER, mainlandCheckDigit } from '@contest/shared';
+import { mulberry32 } from '../mulberry32.ts';
 
 /** The repository root: servers, backups and restores run from there, as `npm run ...` would. */
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -12,14 +13,7 @@ export const ADMIN_PASSWORD = 'Admin12345';
 
 /** A seeded generator (mulberry32), so that every run kills at the same points of the same load. */
 export function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const bytes = (n: number) => {
     const words = new Uint32Array(Math.ceil(n / 4));
     for (let i = 0; i < words.length; i++) words[i] = next() * 4294967296;

@@ -5,6 +5,7 @@
  * the schema but carry hostile values (SQL and HTML injection, unicode edge cases, numbers at their limits).
  * Everything random comes from one seeded generator, so a run can be repeated exactly.
  */
+import { mulberry32 } from '../mulberry32.ts';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -61,16 +62,9 @@ export interface Variant {
   payload?: string | Buffer;
 }
 
-/** mulberry32: small, fast and good enough to pick test cases reproducibly. */
+/** Seeded choices of test cases (mulberry32). */
 export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (n: number) => Math.floor(next() * n),

@@ -139,10 +139,11 @@ describe('the review centre', () => {
     expect(writes[0]!.headers[CSRF_HEADER]).toBe('csrf-token');
 
     fireEvent.click(screen.getByRole('button', { name: '提交评分' }));
-    const dialog = await screen.findByRole('dialog');
+    // A loaded machine can take more than the default second to open the confirmation.
+    const dialog = await screen.findByRole('dialog', undefined, { timeout: 5000 });
     expect(within(dialog).getByText(/只有竞赛组织方可以重新开放评分/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: '确定提交' }));
-    await waitFor(() => expect(writes).toHaveLength(2));
+    await waitFor(() => expect(writes).toHaveLength(2), { timeout: 5000 });
     expect(writes[1]!.body).toMatchObject({ submit: true });
   });
 
