@@ -18,7 +18,10 @@ describe.each(DATABASES)('HTTP conventions on %s', (kind) => {
 
   it('sends a date header, a request id and security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const ids = new Set(await Promise.all(Array.from({ length: 50 }, async () => (await t.app.inject({ method: 'GET', url: '/api/health' })).headers['x-request-id'])));
+    expect(ids.size).toBe(50);
+    expect(ids.has(res.headers['x-request-id'] as string)).toBe(false);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
