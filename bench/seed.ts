@@ -3,6 +3,7 @@ import { MENU_CODES, MENU_NAMES, REG_FIELDS, ROLE_CODES } from '@contest/shared'
 import { sql } from 'kysely';
 import type { Database_ } from '../server/src/db/database.ts';
 import type { DB } from '../server/src/db/schema.ts';
+import { mulberry32 } from '../server/test/mulberry32.ts';
 
 /** The volumes issue 9 asks for; everything else (presets, stages, members...) follows from them. */
 export const VOLUMES = { brands: 50, competitions: 1_000, teams: 30_000, users: 100_000, testSubmissions: 200_000 };
@@ -22,18 +23,6 @@ export interface Seeded {
   brandIds: number[];
   rush: { competitionId: number; questionId: number; tokens: string[]; teamIds: number[] };
   seconds: number;
-}
-
-/** A deterministic generator, so both databases get the same rows. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const PARAGRAPH =
@@ -60,7 +49,8 @@ async function insertAll<T extends keyof DB & string>(db: Database_['db'], table
 export async function seedVolume(database: Database_, now: Date): Promise<Seeded> {
   const started = performance.now();
   const { db } = database;
-  const rnd = random(9);
+  // Seeded, so both databases get the same rows.
+  const rnd = mulberry32(9);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)]!;
   const iso = now.toISOString();
   const at = (days: number) => new Date(now.getTime() + days * DAY).toISOString();
