@@ -42,4 +42,13 @@ export interface Ctx extends Deps {
   userAgent: string | null;
 }
 
+/**
+ * A request's context: the app's dependencies and who is calling. Written out field by field, not spread from `deps`:
+ * the spread cost about a third of what a small public read takes.
+ */
+export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; headers: { 'user-agent'?: string } }): Ctx {
+  const { db, dialect, config, clock, storage, limiter, hub, log, cipher } = deps;
+  return { db, dialect, config, clock, storage, limiter, hub, log, cipher, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+}
+
 export const iso = (d: Date) => d.toISOString();

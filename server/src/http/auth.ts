@@ -1,9 +1,9 @@
 import { CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Actor, Deps } from '../context.ts';
+import { requestCtx, type Actor, type Deps } from '../context.ts';
 import * as repo from '../modules/auth/repo.ts';
 import { sessionId } from '../modules/auth/sessions.ts';
-import { describeRule } from './access.ts';
+import { describeRule, type AccessRule } from './access.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -17,12 +17,17 @@ function bearerToken(req: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-async function resolveActor(deps: Deps, req: FastifyRequest): Promise<Actor | null> {
+/** The credential the caller presents: a bearer token (desktop client) or the session cookie (browser). */
+function presentedToken(req: FastifyRequest): { token: string; bearer: boolean } | null {
   const bearer = bearerToken(req);
   const token = bearer ?? req.cookies[SESSION_COOKIE];
   if (!token || token.length > 200) return null;
+  return { token, bearer: bearer !== undefined };
+}
+
+async function resolveActor(deps: Deps, presented: { token: string; bearer: boolean }): Promise<Actor | null> {
   const now = deps.clock.now();
-  const session = await repo.findLiveSession(deps.db, sessionId(token), now.toISOString());
+  const session = await repo.findLiveSession(deps.db, sessionId(presented.token), now.toISOString());
   if (!session) return null;
   if (now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS) {
     // Browser sessions slide: activity pushes the expiry out again; desktop tokens keep theirs.
@@ -37,7 +42,7 @@ async function resolveActor(deps: Deps, req: FastifyRequest): Promise<Actor | nu
     orgId: session.orgId,
     permissions,
     sessionId: session.id,
-    via: bearer ? 'bearer' : 'cookie',
+    via: presented.bearer ? 'bearer' : 'cookie',
     csrfToken: session.csrfToken,
   };
 }
@@ -58,31 +63,41 @@ function sameOrigin(req: FastifyRequest): boolean {
  */
 export function registerAuth(app: FastifyInstance, deps: Deps) {
   app.decorateRequest('ctx', null as never);
-  app.addHook('onRequest', async (req) => {
+  // A callback hook, not an async one: most requests are anonymous reads, and they are settled without a promise.
+  app.addHook('onRequest', (req, _reply, done) => {
     // Read once: Fastify builds `routeOptions` afresh on every access, and this runs on every request.
     const { config } = req.routeOptions;
-    if (config.foreign) {
-      req.ctx = { ...deps, actor: null, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+    const presented = config.foreign ? null : presentedToken(req);
+    if (!presented) {
+      req.ctx = requestCtx(deps, null, req);
+      done(config.foreign ? undefined : check(req, config.rule, null));
       return;
     }
-    const actor = await resolveActor(deps, req);
-    req.ctx = { ...deps, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
-
-    if (!SAFE_METHODS.has(req.method)) {
-      if (!sameOrigin(req)) throw forbidden('请求来源不被允许');
-      if (actor?.via === 'cookie' && req.headers[CSRF_HEADER] !== actor.csrfToken) {
-        throw new AppError(403, '页面已过期，请刷新页面后重试');
-      }
-    }
-
-    const rule = config.rule;
-    if (!rule || ('access' in rule && rule.access === 'public')) return;
-    if (!actor) throw unauthorized();
-    if ('permission' in rule && !actor.permissions.has(rule.permission)) {
-      req.log.info({ rule: describeRule(rule), userId: actor.userId }, 'access denied');
-      throw forbidden();
-    }
+    resolveActor(deps, presented).then(
+      (actor) => {
+        req.ctx = requestCtx(deps, actor, req);
+        done(check(req, config.rule, actor));
+      },
+      (err: Error) => done(err),
+    );
   });
+}
+
+/** The refusal owed to this caller on this route (CSRF protection, then the route's rule), or nothing. */
+function check(req: FastifyRequest, rule: AccessRule | undefined, actor: Actor | null): Error | undefined {
+  if (!SAFE_METHODS.has(req.method)) {
+    if (!sameOrigin(req)) return forbidden('请求来源不被允许');
+    if (actor?.via === 'cookie' && req.headers[CSRF_HEADER] !== actor.csrfToken) {
+      return new AppError(403, '页面已过期，请刷新页面后重试');
+    }
+  }
+  if (!rule || ('access' in rule && rule.access === 'public')) return undefined;
+  if (!actor) return unauthorized();
+  if ('permission' in rule && !actor.permissions.has(rule.permission)) {
+    req.log.info({ rule: describeRule(rule), userId: actor.userId }, 'access denied');
+    return forbidden();
+  }
+  return undefined;
 }
 
 declare module 'fastify' {
