@@ -10,7 +10,7 @@ import { aesCipher, loadSecretKey } from '../src/crypto/secrets.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedIfEmpty } from '../src/db/seed/index.ts';
-import { DATABASES, body, createTestApp, loggedIn } from './helpers.ts';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn } from './helpers.ts';
 
 const clock = { now: () => new Date('2026-11-21T00:00:00Z') };
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -51,6 +51,28 @@ describe('SQLite settings', () => {
       expect(() => other.prepare("insert into organisations (name, kind, created_at) values ('x', 'school', 'now')").run()).toThrow(/locked|busy/i);
     });
     expect(() => other.prepare("insert into organisations (name, kind, created_at) values ('y', 'school', 'now')").run()).not.toThrow();
+  });
+
+  it('answers 503 to a write that waits past the busy timeout for another process, changes nothing, and writes once the lock is gone', async () => {
+    const t = await createTestApp('sqlite');
+    cleanups.push(() => t.close());
+    const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    // The app's one connection waits 200 ms instead of 5 s, so that the test does not.
+    await sql.raw('pragma busy_timeout = 200').execute(t.database.db);
+    const other = new Database(path.join(t.config.dataDir, 'contest.sqlite'), { timeout: 0 });
+    cleanups.push(() => {
+      other.close();
+    });
+    other.exec('begin immediate');
+    const profile = { userName: '管理员甲', sex: 1, atSchool: false, province: '广东省', city: '广州市' };
+    const refused = await admin.put('/api/team/userinfo/', profile);
+    expect(refused.statusCode).toBe(503);
+    expect(body(refused)).toEqual({ status: 503, message: '数据库暂时不可用，请稍后再试', data: null });
+    // Readers are not held up by the writer (WAL).
+    expect(body(await admin.get('/api/team/userinfo/')).data.userName).not.toBe('管理员甲');
+    other.exec('rollback');
+    expect((await admin.put('/api/team/userinfo/', profile)).statusCode).toBe(200);
+    expect(body(await admin.get('/api/team/userinfo/')).data.userName).toBe('管理员甲');
   });
 
   it('enforces foreign keys', async () => {

@@ -6,11 +6,13 @@ export function isUniqueViolation(err: unknown): boolean {
 
 /**
  * True when the database could not be reached or dropped the connection: PostgreSQL restarting or failing over
- * (class 08, 57P01-57P03), a refused or reset socket. The request may succeed when repeated a little later.
+ * (class 08, 57P01-57P03), a refused or reset socket; or SQLite still locked by another process (a maintenance tool)
+ * when the busy timeout ran out. The request may succeed when repeated a little later.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown };
   const code = typeof e?.code === 'string' ? e.code : '';
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
   // Socket errors read `connect ECONNREFUSED 127.0.0.1:5432`, `read ECONNRESET`, `connect ENOENT /run/.s.PGSQL.5432`.
   if (/^(connect|read|write) E[A-Z]+/.test(String(e?.message ?? ''))) return true;
   if (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code)) return true;
