@@ -33,6 +33,7 @@ import { competitionRoutes } from './modules/competitions/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
 import { closeExpiredOrders } from './modules/orders/service.ts';
+import { expireUploads } from './modules/works/service.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
 import { paymentRoutes } from './modules/payments/routes.ts';
 import { simulatorRoutes } from './payments/simulator.ts';
@@ -153,9 +154,10 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     }
     app.log.debug({ routes: routes.map((r) => `${r.method} ${r.url} ${describeRule(r.rule)}`) }, 'routes');
   });
-  // Unpaid orders past the timeout are closed every minute.
+  // Every minute: unpaid orders past the timeout are closed, and uploads in progress left idle for a week dropped.
   const sweeper = setInterval(() => {
     closeExpiredOrders(deps).catch((err) => app.log.error({ err }, 'closing expired orders failed'));
+    expireUploads(deps).catch((err) => app.log.error({ err }, 'dropping idle uploads failed'));
   }, 60_000);
   sweeper.unref();
   const stopWorker = config.jobWorker ? startWorker(deps) : () => {};

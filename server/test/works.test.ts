@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/service.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
 const b64 = (v: string) => Buffer.from(v).toString('base64');
@@ -156,6 +159,37 @@ describe.each(DATABASES)('works on %s', (kind) => {
     expect(bytes.includes(Buffer.from(`${teamNo}-导出甲队/new.zip`))).toBe(true);
     expect(bytes.includes(Buffer.from('导出甲队/old.zip'))).toBe(false);
     expect(bytes.includes(Buffer.from('new content'))).toBe(true);
+  });
+
+  it('drops uploads left idle for a week, with what they had received, and keeps one still being written to', async () => {
+    const a = await team();
+    const b = await team();
+    const idle = await upload(a.leader, Buffer.alloc(2000, 3));
+    const content = Buffer.alloc(2000, 4);
+    const active = await upload(b.leader, content);
+    const file = (location: string) => path.join(t.config.uploadsDir, location.split('/').pop()!);
+    const started = now;
+    try {
+      now = new Date(started.getTime() + UPLOAD_IDLE_EXPIRY_MS + 3600_000);
+      // The idle one received its last byte when it started; the other was resumed an hour ago.
+      fs.utimesSync(file(idle.location), started, started);
+      fs.utimesSync(file(active.location), new Date(now.getTime() - 3600_000), new Date(now.getTime() - 3600_000));
+      expect(await expireUploads(t.deps)).toBe(1);
+      expect(await expireUploads(t.deps)).toBe(0);
+    } finally {
+      now = started;
+    }
+    expect(fs.existsSync(file(idle.location))).toBe(false);
+    expect(fs.existsSync(`${file(idle.location)}.json`)).toBe(false);
+    const gone = await head(a.leader, idle.location);
+    expect([gone.statusCode, gone.body]).toEqual([404, '']);
+    const resumed = await patch(a.leader, idle.location, 1000, Buffer.alloc(1000, 3));
+    expect([resumed.statusCode, body(resumed).message]).toEqual([404, '上传不存在或已过期']);
+    expect(body(await a.leader.get(`/api/review/works/${questionId}`)).data).toEqual([]);
+    // The one still being written to finishes as usual.
+    expect((await head(b.leader, active.location)).headers['upload-offset']).toBe('1000');
+    expect((await active.finish()).statusCode).toBe(204);
+    expect(body(await b.leader.get(`/api/review/works/${questionId}`)).data.map((v: { size: number }) => v.size)).toEqual([content.length]);
   });
 
   it('takes a question’s public data files from its organisers, resumably, for visitors to download', async () => {

@@ -92,6 +92,33 @@ export async function assertUploadOwner(ctx: Ctx, uploadId: string) {
   if (!allowed) throw notFound('上传不存在或已过期');
 }
 
+/** An upload in progress that has received no byte for this long is dropped, with what it had received. */
+export const UPLOAD_IDLE_EXPIRY_MS = 7 * 24 * 3600_000;
+
+/**
+ * Drops the uploads in progress that were started, and last written to, more than UPLOAD_IDLE_EXPIRY_MS ago: their
+ * clients are gone, and what they received would otherwise stay on the shared uploads folder for ever. The last write
+ * is the tus file's modification time. The row goes first, by a conditional delete, so of several instances sweeping
+ * at once one removes each upload, and a client coming back is told 「上传不存在或已过期」 and starts again.
+ * Returns how many were dropped.
+ */
+export async function expireUploads(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<number> {
+  const cutoff = deps.clock.now().getTime() - UPLOAD_IDLE_EXPIRY_MS;
+  const old = await deps.db.selectFrom('workUploads').select('uploadId').where('createdAt', '<', new Date(cutoff).toISOString()).execute();
+  let dropped = 0;
+  for (const { uploadId } of old) {
+    const tusFile = path.join(tusDirectory(deps), uploadId);
+    const lastWrite = await fs.promises.stat(tusFile).then((st) => st.mtimeMs, () => 0);
+    if (lastWrite >= cutoff) continue;
+    const gone = await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).executeTakeFirst();
+    if (Number(gone.numDeletedRows) !== 1) continue;
+    await fs.promises.rm(tusFile, { force: true });
+    await fs.promises.rm(`${tusFile}.json`, { force: true });
+    dropped++;
+  }
+  return dropped;
+}
+
 export class DeadlinePassed extends Error {}
 class AlreadyFinished extends Error {}
 
