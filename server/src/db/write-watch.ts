@@ -39,7 +39,10 @@ export class WriteWatch implements KyselyPlugin {
   readonly #writes = new Map<string, number>();
 
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    for (const table of writtenTables(node)) this.#writes.set(key(table), (this.#writes.get(key(table)) ?? 0) + 1);
+    for (const table of writtenTables(node)) {
+      const k = key(table);
+      this.#writes.set(k, (this.#writes.get(k) ?? 0) + 1);
+    }
     return node;
   }
 

@@ -129,13 +129,14 @@ export async function refund(ctx: Ctx, id: number, reason: string) {
 export async function batchPayment(ctx: Ctx, body: { ids: number[]; payerOrg: string; voucher: string }) {
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   // An order of another organisation is refused outright, as a single order would be, and nothing is paid.
+  const orderIds = [...new Set(body.ids)];
   const orgId = seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null);
-  if (orgId !== undefined && (await repo.countOrdersOfOrg(ctx.db, [...new Set(body.ids)], orgId)) !== new Set(body.ids).size) throw notFound('订单不存在');
+  if (orgId !== undefined && (await repo.countOrdersOfOrg(ctx.db, orderIds, orgId)) !== orderIds.length) throw notFound('订单不存在');
   const now = ctx.clock.now().toISOString();
   const values = { payStatus: PAY_STATUS.paid, payMethod: 3, payerOrg: body.payerOrg, voucher: body.voucher, paidAt: now, updatedAt: now };
   const paid = await ctx.db.transaction().execute(async (trx) => {
     // One conditional UPDATE: only the unpaid orders among the ids, of the caller's organisation unless the platform.
-    const ids = await repo.payUnpaid(trx, [...new Set(body.ids)], orgId, values);
+    const ids = await repo.payUnpaid(trx, orderIds, orgId, values);
     await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
     return ids;
   });
