@@ -95,8 +95,16 @@ function fieldErrors(err: FastifyError): Record<string, string> {
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const { config, database } = options;
   const app = Fastify({
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many addresses nearest the server (the first is the socket's); anything a client wrote
+    // into X-Forwarded-For before them is never taken as its address.
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     bodyLimit: config.bodyLimit,
+    // A request must arrive whole within requestTimeout; a socket on which nothing moves either way for
+    // connectionTimeout is closed (uploads manage their own idle limit, see modules/works/routes.ts); a kept-alive
+    // socket waits keepAliveTimeout for its next request, longer than a proxy's upstream keep-alive.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // A URL the router cannot take (a malformed percent-escape, an over-long path parameter) is refused before any
@@ -115,6 +123,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       },
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  // Headers must arrive within 30 s (Node's default is 60 s), so a client trickling header lines holds a socket briefly.
+  app.server.headersTimeout = Math.min(30_000, config.requestTimeoutMs);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -1,10 +1,36 @@
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const bool = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** `false` (no proxy), a hop count, or the proxies' addresses (IPs or CIDR ranges). */
+export type TrustProxy = false | number | string[];
+
+/**
+ * TRUST_PROXY: `0`/`false` for none, a number of proxy hops, or a comma-separated list of proxy addresses. "Trust every
+ * hop" (`true`) is refused: it would let any client choose its own address by sending `X-Forwarded-For`.
+ * Returns the value, or the reason it is refused.
+ */
+export function parseTrustProxy(raw: string): TrustProxy | string {
+  const v = raw.trim().toLowerCase();
+  if (v === '' || v === '0' || v === 'false' || v === 'no') return false;
+  if (v === 'true' || v === 'yes') return 'TRUST_PROXY must be a hop count (e.g. 1) or the proxies\' addresses, not "true": trusting every hop lets clients forge their address';
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const bad = entries.filter((x) => {
+    const [address, bits, ...rest] = x.split('/');
+    const family = net.isIP(address ?? '');
+    if (!family || rest.length) return true;
+    if (bits === undefined) return false;
+    return !/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128);
+  });
+  if (bad.length || !entries.length) return `TRUST_PROXY: not a hop count or an IP address/CIDR range: ${bad.join(', ') || raw}`;
+  return entries;
+}
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -28,10 +54,32 @@ const schema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
   TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
   COOKIE_SECURE: bool.default(false),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z.string().default('0').transform((v, ctx) => {
+    const parsed = parseTrustProxy(v);
+    if (typeof parsed === 'string') {
+      ctx.addIssue({ code: 'custom', message: parsed });
+      return z.NEVER;
+    }
+    return parsed;
+  }),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(10).default(3600),
+  CONNECTION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(60),
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(72),
+  UPLOAD_IDLE_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  UPLOAD_SLOTS: z.coerce.number().int().positive().default(24),
+  UPLOAD_SLOTS_PER_TEAM: z.coerce.number().int().positive().default(3),
+  TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().positive().default(2048),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  INVITATION_MAX_PER_USER: z.coerce.number().int().positive().default(30),
+  INVITATION_WINDOW_MINUTES: z.coerce.number().positive().default(60),
+  PUBLIC_WRITE_WINDOW_MINUTES: z.coerce.number().positive().default(10),
+  REGISTER_MAX_PER_IP: z.coerce.number().int().positive().default(60),
+  SSO_MAX_PER_IP: z.coerce.number().int().positive().default(120),
+  PAYMENT_NOTIFY_MAX_PER_IP: z.coerce.number().int().positive().default(600),
+  PAYMENT_NOTIFY_STORED_PER_IP: z.coerce.number().int().positive().default(200),
+  PAYMENT_NOTIFY_BODY_MAX_BYTES: z.coerce.number().int().min(256).default(8192),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   AVATAR_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
@@ -73,8 +121,21 @@ export type Config = {
   sessionTtlMs: number;
   tokenTtlMs: number;
   cookieSecure: boolean;
-  trustProxy: boolean;
+  /** Which hops in front of the server are proxies whose `X-Forwarded-For` is believed: none, a count, or addresses. */
+  trustProxy: TrustProxy;
+  /** Node's HTTP timeouts (ms): a whole request, an idle socket, an idle kept-alive socket. */
+  requestTimeoutMs: number;
+  connectionTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** Works uploads: a body that sends nothing for this long is cut off; slots in all and per team (or uploader). */
+  uploads: { idleTimeoutMs: number; slots: number; slotsPerTeam: number; teamQuotaBytes: number };
   login: { maxFailuresPerAccount: number; maxFailuresPerIp: number; windowMs: number };
+  /** Team invitations one user may send per window: each costs a lookup of a username or phone number. */
+  invitations: { maxPerUser: number; windowMs: number };
+  /** Per-IP limits of writes anyone may send without logging in (registration, single sign-on, payment notifications), per window. */
+  publicWrites: { windowMs: number; registerPerIp: number; ssoPerIp: number; paymentNotifyPerIp: number };
+  /** Payment notifications kept for audit: rows per source IP per window (beyond those that pay), and bytes of each body. */
+  paymentNotifyStore: { perIp: number; bodyMaxBytes: number };
   bodyLimit: number;
   avatarMaxBytes: number;
   documentMaxBytes: number;
@@ -140,11 +201,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenTtlMs: e.TOKEN_TTL_HOURS * 3600_000,
     cookieSecure: e.COOKIE_SECURE,
     trustProxy: e.TRUST_PROXY,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeoutMs: e.CONNECTION_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    uploads: {
+      idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_SECONDS * 1000,
+      slots: e.UPLOAD_SLOTS,
+      slotsPerTeam: e.UPLOAD_SLOTS_PER_TEAM,
+      teamQuotaBytes: e.TEAM_STORAGE_QUOTA_MB * 1024 * 1024,
+    },
     login: {
       maxFailuresPerAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       maxFailuresPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
       windowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
     },
+    invitations: { maxPerUser: e.INVITATION_MAX_PER_USER, windowMs: e.INVITATION_WINDOW_MINUTES * 60_000 },
+    publicWrites: {
+      windowMs: e.PUBLIC_WRITE_WINDOW_MINUTES * 60_000,
+      registerPerIp: e.REGISTER_MAX_PER_IP,
+      ssoPerIp: e.SSO_MAX_PER_IP,
+      paymentNotifyPerIp: e.PAYMENT_NOTIFY_MAX_PER_IP,
+    },
+    paymentNotifyStore: { perIp: e.PAYMENT_NOTIFY_STORED_PER_IP, bodyMaxBytes: e.PAYMENT_NOTIFY_BODY_MAX_BYTES },
     bodyLimit: e.BODY_LIMIT_BYTES,
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,

@@ -18,3 +18,22 @@ export function semaphore(limit: number) {
     }
   };
 }
+
+/**
+ * A semaphore shared fairly: at most `limit` tasks at once in all, and at most `perKey` of them for one key (a team,
+ * an uploader). A key's further tasks wait behind its own, without taking a place another key could use.
+ */
+export function fairSemaphore(limit: number, perKey: number) {
+  const all = semaphore(limit);
+  const keys = new Map<string, { run: ReturnType<typeof semaphore>; tasks: number }>();
+  return async function run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    let own = keys.get(key);
+    if (!own) keys.set(key, (own = { run: semaphore(perKey), tasks: 0 }));
+    own.tasks++;
+    try {
+      return await own.run(() => all(task));
+    } finally {
+      if (--own.tasks === 0) keys.delete(key);
+    }
+  };
+}

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,10 +11,11 @@ import archiver from 'archiver';
 import type { Deps } from '../../context.ts';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull } from '../../http/errors.ts';
 import { ok, page } from '../../http/reply.ts';
-import { semaphore } from '../../http/semaphore.ts';
+import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../files/routes.ts';
 import * as service from './service.ts';
@@ -42,11 +45,22 @@ class UploadStore extends FileStore {
 
 const UPLOAD_PATH = '/api/review/works/upload';
 /**
- * Upload bodies received at once by this instance. The rest wait with their sockets paused (TCP holds their bytes in
- * the clients), so memory follows this number, not the size of the rush before a deadline.
+ * The upload a raw request acts on, set by the route once its checks have passed. tus reads it from here, not from
+ * the URL or a header: the id it writes to is always the one whose owner was checked, and always one the server chose.
  */
-const UPLOAD_BODIES_AT_ONCE = 24;
-const ID_HEADER = 'x-work-upload-id';
+const uploadOf = new WeakMap<IncomingMessage, string>();
+/**
+ * Sets how long the request's socket may stay silent before the HTTP server closes it (0: no limit). Requests
+ * injected by tests have no real socket.
+ */
+const idleLimit = (req: FastifyRequest, ms: number) => {
+  const socket = req.raw.socket as Socket | undefined;
+  if (typeof socket?.setTimeout === 'function') socket.setTimeout(ms);
+};
+const uploadIdOf = (req: Request) => {
+  const raw = (req as Request & { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
+  return raw && uploadOf.get(raw);
+};
 const MENU = perm('competition:competition:menu');
 
 const EXPORT_COLUMNS: Column<WorkVersion>[] = [
@@ -71,14 +85,41 @@ export function worksRoutes(app: App, deps: Deps) {
   // Made on the first upload: an instance that never takes works touches no upload folder.
   let server: TusServer | undefined;
   const tus = () => (server ??= makeTus());
-  const receiving = semaphore(UPLOAD_BODIES_AT_ONCE);
+  const { idleTimeoutMs, slots, slotsPerTeam } = deps.config.uploads;
+  // Upload bodies received at once by this instance, and by one team (or one uploader of data files). The rest wait
+  // with their sockets paused (TCP holds their bytes in the clients), so memory follows `slots`, not the size of the
+  // rush before a deadline, and one team's stalled uploads can never hold the places of the others.
+  const slotsFor = fairSemaphore(slots, slotsPerTeam);
+  /**
+   * Hands a checked request to tus in one of the owner's slots. While it waits for the slot nothing is read, so no
+   * idle limit applies; once in, a body on which nothing arrives for `idleTimeoutMs` is cut off (the bytes received
+   * so far stay, and the client resumes from the offset a HEAD reports).
+   */
+  const receive = (req: FastifyRequest, reply: FastifyReply, uploadId: string, owner: string) => {
+    uploadOf.set(req.raw, uploadId);
+    reply.hijack();
+    idleLimit(req, 0);
+    return slotsFor(owner, async () => {
+      idleLimit(req, idleTimeoutMs);
+      try {
+        await tus().handle(req.raw, reply.raw);
+      } finally {
+        idleLimit(req, deps.config.connectionTimeoutMs);
+      }
+    });
+  };
   const makeTus = () => {
     fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
     return new TusServer({
       path: UPLOAD_PATH,
       datastore: new UploadStore({ directory: service.tusDirectory(deps) }),
       relativeLocation: true,
-      namingFunction: (req) => req.headers.get(ID_HEADER) ?? '',
+      namingFunction: (req) => {
+        const id = uploadIdOf(req);
+        if (!id) throw new Error('works upload without a checked id');
+        return id;
+      },
+      getFileIdFromRequest: (req) => uploadIdOf(req),
       async onResponseError(_req, err) {
         if ('status_code' in err) return undefined;
         deps.log.error({ err }, 'works upload failed');
@@ -108,12 +149,8 @@ export function worksRoutes(app: App, deps: Deps) {
     // tus reads the body itself.
     scope.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
     scope.post(UPLOAD_PATH, { config: { rule: USER }, schema: { hide: true } }, async (req, reply) => {
-      const uploadId = await service.beginUpload(req.ctx, req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
-      // tus names the upload from this header (it reads the raw header list).
-      req.raw.headers[ID_HEADER] = uploadId;
-      req.raw.rawHeaders.push(ID_HEADER, uploadId);
-      reply.hijack();
-      await receiving(() => tus().handle(req.raw, reply.raw));
+      const { uploadId, owner } = await service.beginUpload(req.ctx, req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
+      await receive(req, reply, uploadId, owner);
     });
     scope.route({
       method: ['HEAD', 'PATCH', 'DELETE'],
@@ -122,7 +159,7 @@ export function worksRoutes(app: App, deps: Deps) {
       schema: { hide: true },
       handler: async (req, reply) => {
         const { uploadId } = req.params as { uploadId: string };
-        await service.assertUploadOwner(req.ctx, uploadId);
+        const owner = await service.assertUploadOwner(req.ctx, uploadId);
         if (req.method === 'HEAD') {
           const finished = await service.finishIfComplete(deps, uploadId).catch((err: unknown) => {
             throw err instanceof service.DeadlinePassed ? conflict(err.message) : err;
@@ -132,8 +169,15 @@ export function worksRoutes(app: App, deps: Deps) {
             return reply.code(200).headers({ 'tus-resumable': '1.0.0', 'upload-offset': finished, 'upload-length': finished, 'cache-control': 'no-store' }).send();
           }
         }
+        if (req.method === 'PATCH') return receive(req, reply, uploadId, owner);
+        // Cancelled: dropped here, as the idle-upload sweeper drops one, and answered as tus answers a termination.
+        if (req.method === 'DELETE') {
+          await service.cancelUpload(deps, uploadId);
+          return reply.code(204).headers({ 'tus-resumable': '1.0.0', 'cache-control': 'no-store' }).send();
+        }
+        uploadOf.set(req.raw, uploadId);
         reply.hijack();
-        await (req.method === 'PATCH' ? receiving(() => tus().handle(req.raw, reply.raw)) : tus().handle(req.raw, reply.raw));
+        await tus().handle(req.raw, reply.raw);
       },
     });
   });

@@ -8,6 +8,7 @@ import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
 import { containsText } from '../../db/like.ts';
+import { sql } from 'kysely';
 
 /** Where tus keeps uploads in progress (shared by all instances); finished ones move into the file store. */
 export const tusDirectory = (deps: Pick<Deps, 'config'>) => deps.config.uploadsDir;
@@ -53,7 +54,7 @@ export async function rules(ctx: Ctx, questionId: number): Promise<WorksRules> {
  * Checks a tus creation request before any byte is stored: the team chose the question, the window is open, the
  * declared size and the file type are within the competition's limits. Records who the upload belongs to.
  */
-export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<string> {
+export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<{ uploadId: string; owner: string }> {
   const meta = parseUploadMetadata(metadataHeader);
   const questionId = Number(meta.questionId);
   const fileName = displayName(meta.filename ?? meta.name ?? '').trim();
@@ -70,26 +71,71 @@ export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, me
     await manageable(ctx, question.competitionId);
     if (size > ctx.config.dataMaxBytes) throw new AppError(413, `数据文件不能超过${formatSize(ctx.config.dataMaxBytes)}`);
     await ctx.db.insertInto('workUploads').values({ ...row, kind: 'data', competitionId: question.competitionId, teamId: null }).execute();
-    return row.uploadId;
+    return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'data', userId: row.userId, teamId: null }) };
   }
   const w = await worksContext(ctx, ctx.actor!.userId, questionId);
   if (!w.open) throw conflict('不在提交作品的时间内');
   if (size > w.maxBytes) throw new AppError(413, `作品不能超过${w.worksMaxMb}MB`);
   if (!w.types.includes(extensionOf(fileName))) throw badRequest(`只能提交以下格式的作品：${w.types.join('、')}`);
-  await ctx.db.insertInto('workUploads').values({ ...row, kind: 'works', competitionId: w.competitionId, teamId: w.teamId }).execute();
-  return row.uploadId;
+  const quota = ctx.config.uploads.teamQuotaBytes;
+  await ctx.db.transaction().execute(async (trx) => {
+    // The team's row is locked (SQLite: the transaction holds the write lock), so two uploads started at once cannot
+    // both fit in the space only one of them fits in.
+    if (ctx.dialect === 'postgres') await sql`select id from teams where id = ${w.teamId} for update`.execute(trx);
+    const used = await teamStorageUsed(trx, w.teamId);
+    if (used + size > quota) {
+      throw new AppError(
+        413,
+        `队伍的作品存储空间不足：上限${formatSize(quota)}，已用${formatSize(used)}（含未完成的上传），本次文件${formatSize(size)}。未完成的上传可在原页面继续完成；放弃的上传会在一周后释放空间`,
+      );
+    }
+    await trx.insertInto('workUploads').values({ ...row, kind: 'works', competitionId: w.competitionId, teamId: w.teamId }).execute();
+  });
+  return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'works', userId: row.userId, teamId: w.teamId }) };
 }
 
-/** Only the uploading team (for a data file: its uploader) may resume, inspect or cancel an upload. */
-export async function assertUploadOwner(ctx: Ctx, uploadId: string) {
+/** Bytes a team holds: every version of its works, and the declared size of its uploads in progress. */
+async function teamStorageUsed(db: Pick<Ctx, 'db'>['db'], teamId: number) {
+  const [works, uploads] = await Promise.all([
+    db.selectFrom('works').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('teamId', '=', teamId).executeTakeFirst(),
+    db.selectFrom('workUploads').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('teamId', '=', teamId).executeTakeFirst(),
+  ]);
+  return Number(works?.bytes ?? 0) + Number(uploads?.bytes ?? 0);
+}
+
+/** Whose share of the upload slots an upload takes: its team's, or for a question's data file its uploader's. */
+const uploadOwner = (u: { kind: string; userId: number; teamId: number | null }) => (u.kind === 'data' || u.teamId === null ? `user:${u.userId}` : `team:${u.teamId}`);
+
+/** The bytes tus holds for an upload in progress, and what it knows of them. */
+async function removeUploadFiles(deps: Pick<Deps, 'config'>, uploadId: string) {
+  const tusFile = path.join(tusDirectory(deps), uploadId);
+  await fs.promises.rm(tusFile, { force: true });
+  await fs.promises.rm(`${tusFile}.json`, { force: true });
+}
+
+/**
+ * A cancelled upload (tus DELETE) is dropped with its bytes before the answer, so its share of the team's quota is
+ * free the moment the client hears so. The row goes first: a PATCH still running on it then finds nothing to finish.
+ */
+export async function cancelUpload(deps: Pick<Deps, 'db' | 'config'>, uploadId: string) {
+  await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
+  await removeUploadFiles(deps, uploadId);
+}
+
+/**
+ * Only the uploading team (for a data file: its uploader) may resume, inspect or cancel an upload. Returns whose
+ * upload slots it takes.
+ */
+export async function assertUploadOwner(ctx: Ctx, uploadId: string): Promise<string> {
   const row = await ctx.db
     .selectFrom('workUploads as u')
     .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor!.userId))
-    .select(['u.userId', 'u.kind', 'm.userId as memberId'])
+    .select(['u.userId', 'u.kind', 'u.teamId', 'm.userId as memberId'])
     .where('u.uploadId', '=', uploadId)
     .executeTakeFirst();
   const allowed = row && (row.kind === 'data' ? row.userId === ctx.actor!.userId : row.memberId !== null);
   if (!allowed) throw notFound('上传不存在或已过期');
+  return uploadOwner(row);
 }
 
 /** An upload in progress that has received no byte for this long is dropped, with what it had received. */
@@ -112,8 +158,7 @@ export async function expireUploads(deps: Pick<Deps, 'db' | 'clock' | 'config'>)
     if (lastWrite >= cutoff) continue;
     const gone = await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).executeTakeFirst();
     if (Number(gone.numDeletedRows) !== 1) continue;
-    await fs.promises.rm(tusFile, { force: true });
-    await fs.promises.rm(`${tusFile}.json`, { force: true });
+    await removeUploadFiles(deps, uploadId);
     dropped++;
   }
   return dropped;
@@ -147,8 +192,7 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   const completedAt = deps.clock.now();
   const preset = (await competitions.listPresets(deps.db, u.competitionId)).find((p) => p.menuCode === 'SUBMIT_WORKS');
   const discard = async () => {
-    await fs.promises.rm(tusFile, { force: true });
-    await fs.promises.rm(`${tusFile}.json`, { force: true });
+    await removeUploadFiles(deps, uploadId);
     await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
   };
   if (u.kind !== 'data' && (!preset || !presetOpen(preset, completedAt))) {
@@ -194,8 +238,7 @@ export async function finishUpload(deps: Deps, uploadId: string) {
     },
   );
   if (!recorded) return;
-  await fs.promises.rm(tusFile, { force: true });
-  await fs.promises.rm(`${tusFile}.json`, { force: true });
+  await removeUploadFiles(deps, uploadId);
 }
 
 /** Versions with `counts`: whether it is its team's last one (works completing after the deadline are refused). */
