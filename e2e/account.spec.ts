@@ -12,6 +12,12 @@ test('a visitor registers, logs in, edits the profile and logs out', async ({ pa
   await page.getByLabel('确认密码').fill('weak');
   await page.getByRole('button', { name: /注\s*册/ }).click();
   await expect(page.getByText('密码须为8至64位，且同时包含字母和数字').first()).toBeVisible();
+  // A word and a year, and a common password, are refused before anything is sent.
+  await page.getByLabel('密码', { exact: true }).fill('zhangsan2024');
+  await page.getByLabel('确认密码').fill('zhangsan2024');
+  await expect(page.getByText('密码不能只是一个单词或拼音加一串数字').first()).toBeVisible();
+  await page.getByLabel('密码', { exact: true }).fill('woaini1314');
+  await expect(page.getByText('该密码过于常见，很容易被猜中，请换一个').first()).toBeVisible();
 
   await page.getByLabel('密码', { exact: true }).fill('Passw0rd1');
   await page.getByLabel('确认密码').fill('Passw0rd1');

@@ -104,7 +104,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   const member = await participant(browser);
   await leader.page.getByPlaceholder('用户名或手机号').fill(member.username);
   await leader.page.getByRole('button', { name: '发送邀请' }).click();
-  await expect(leader.page.getByText(`已邀请 ${member.username}`)).toBeVisible();
+  await expect(leader.page.getByText(`已向 ${member.username} 发出邀请`)).toBeVisible();
   const link = (await leader.page.getByTestId('join-link').innerText()).trim();
   expect(link).toMatch(new RegExp(`/join/${competitionId}/\\d+\\?code=`));
   await member.page.goto(link);

@@ -252,13 +252,14 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/review/works/export/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/:id': team({ params: { id: i.question }, query: `teamId=${i.team}` }),
 
-    // Review: the rules, the expert pool (shared by the platform), judges and assignments of A's question.
+    // Review: the rules, the expert pool (each organisation's own beside the platform's), judges and assignments of
+    // A's question. The experts of the world were added by A's organiser: A's to change.
     'GET /api/review/rules/:id': org({ params: { id: i.question } }),
     'PUT /api/review/rules/:id': org({ params: { id: i.question }, payload: rule }),
     'GET /api/review/expert/page': platform,
     'POST /api/review/expert': { owner: 'platform', payload: {} },
-    'PUT /api/review/expert/:id': { owner: 'platform', params: { id: i.judgeUnassigned }, payload: { organization: '评审大学', speciality: '统计', title: '教授' } },
-    'DELETE /api/review/expert/:id': { owner: 'platform', params: { id: i.judgeAssigned } },
+    'PUT /api/review/expert/:id': org({ params: { id: i.judgeUnassigned }, payload: { organization: '评审大学', speciality: '统计', title: '教授' } }),
+    'DELETE /api/review/expert/:id': org({ params: { id: i.judgeAssigned } }),
     'GET /api/review/judge/:id': org({ params: { id: i.question } }),
     'GET /api/review/judge/candidates/:id': org({ params: { id: i.question } }),
     'POST /api/review/judge/:id': org({ params: { id: i.question }, payload: { userIds: [i.judgeUnassigned] } }),

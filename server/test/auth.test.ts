@@ -15,18 +15,18 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/auth/register',
-        payload: { username: 'alice', password: 'Secret123', phone: '13800138000', email: 'alice@example.com' },
+        payload: { username: 'alice', password: 'Secr3tKey9', phone: '13800138000', email: 'alice@example.com' },
       });
       expect(res.statusCode).toBe(200);
       expect(body(res)).toMatchObject({ status: 200, data: { username: 'alice' } });
-      const client = await loggedIn(t.app, 'alice', 'Secret123');
+      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
       const me = body(await client.get('/api/team/userinfo/'));
       expect(me.data).toMatchObject({ username: 'alice', phone: '13800138000', email: 'alice@example.com' });
       expect(me.data.roles.map((r: { code: string }) => r.code)).toEqual(['participant']);
     });
 
     it.each(['Admin', 'admin ', 'ＡＤＭＩＮ', ' ADMIN'])('refuses %j because admin exists, compared by case and width', async (username) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: 'Secret123' } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: 'Secr3tKey9' } });
       expect(res.statusCode).toBe(409);
       expect(body(res).message).toBe('用户名已被注册');
     });
@@ -34,7 +34,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     it('lets exactly one of two concurrent registrations of the same name win', async () => {
       const results = await Promise.all(
         ['racer', 'RACER', 'Racer'].map((username) =>
-          t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: 'Secret123' } }),
+          t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: 'Secr3tKey9' } }),
         ),
       );
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
@@ -43,20 +43,20 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     it.each([
       [{ username: 'bob', password: 'short1' }, 'password', '密码须为8至64位，且同时包含字母和数字'],
       [{ username: 'bob', password: 'onlyletters' }, 'password', '密码须为8至64位，且同时包含字母和数字'],
-      [{ username: 'b', password: 'Secret123' }, 'username', '用户名须为3至32位的字母、数字、汉字、下划线、点或短横线'],
-      [{ username: 'bob', password: 'Secret123', phone: '12345' }, 'phone', '手机号格式不正确'],
-      [{ username: 'bob', password: 'Secret123', email: 'not-an-email' }, 'email', '邮箱格式不正确'],
+      [{ username: 'b', password: 'Secr3tKey9' }, 'username', '用户名须为3至32位的字母、数字、汉字、下划线、点或短横线'],
+      [{ username: 'bob', password: 'Secr3tKey9', phone: '12345' }, 'phone', '手机号格式不正确'],
+      [{ username: 'bob', password: 'Secr3tKey9', email: 'not-an-email' }, 'email', '邮箱格式不正确'],
     ])('refuses %j with a field message', async (payload, field, message) => {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
       expect(res.statusCode).toBe(400);
       expect(body(res).data.fields[field]).toBe(message);
-      const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bob', password: 'Secret123' } });
+      const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'bob', password: 'Secr3tKey9' } });
       expect(login.statusCode).toBe(400);
     });
 
     it('accepts Hong Kong and Taiwan phone numbers', async () => {
-      await registerUser(t.app, 'hkuser', 'Secret123', { phone: '+85291234567' });
-      await registerUser(t.app, 'twuser', 'Secret123', { phone: '0912345678' });
+      await registerUser(t.app, 'hkuser', 'Secr3tKey9', { phone: '+85291234567' });
+      await registerUser(t.app, 'twuser', 'Secr3tKey9', { phone: '0912345678' });
     });
   });
 
@@ -90,12 +90,12 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('throttles an account after repeated failures, even with the right password, with a Chinese 429', async () => {
-      await registerUser(t.app, 'victim', 'Secret123');
+      await registerUser(t.app, 'victim', 'Secr3tKey9');
       for (let i = 0; i < 5; i++) {
         const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'victim', password: `Wrong${i}abc` }, remoteAddress: `10.1.0.${i}` });
         expect(res.statusCode).toBe(400);
       }
-      const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'VICTIM', password: 'Secret123' }, remoteAddress: '10.1.1.1' });
+      const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'VICTIM', password: 'Secr3tKey9' }, remoteAddress: '10.1.1.1' });
       expect(blocked.statusCode).toBe(429);
       expect(body(blocked).message).toMatch(/^该账号登录失败次数过多，请\d+分钟后再试$/);
     });
@@ -113,7 +113,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('refuses cookie-authenticated writes without the CSRF header, and accepts them with it', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secret123');
+      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
       const bare = await t.app.inject({ method: 'PUT', url: '/api/team/userinfo/', payload: { userName: '爱丽丝' }, cookies: { [SESSION_COOKIE]: client.token! } });
       expect(bare.statusCode).toBe(403);
       expect(body(bare).message).toBe('页面已过期，请刷新页面后重试');
@@ -125,12 +125,12 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('refuses writes from another origin', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'evil1', password: 'Secret123' }, headers: { origin: 'https://evil.example', host: 'localhost:3000' } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'evil1', password: 'Secr3tKey9' }, headers: { origin: 'https://evil.example', host: 'localhost:3000' } });
       expect(res.statusCode).toBe(403);
     });
 
     it('issues a bearer token for the desktop client that works without cookies or CSRF', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { username: 'alice', password: 'Secret123' } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { username: 'alice', password: 'Secr3tKey9' } });
       expect(res.statusCode).toBe(200);
       const { token } = body(res).data;
       const auth = { authorization: `Bearer ${token}` };
@@ -142,7 +142,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('issues a token for the caller’s own browser session', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secret123');
+      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
       const res = await client.post('/api/auth/token');
       expect(res.statusCode).toBe(200);
       expect(body(res).data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -150,7 +150,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('ends the session on logout', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secret123');
+      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
       const token = client.token!;
       expect((await client.post('/api/auth/logout')).statusCode).toBe(200);
       expect(client.token).toBeUndefined();
@@ -159,7 +159,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('expires an idle session, and slides the expiry of an active one', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secret123');
+      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
       now = new Date(now.getTime() + 90 * 60_000);
       expect(body(await client.get('/api/team/userinfo/')).data.username).toBe('alice');
       now = new Date(now.getTime() + 90 * 60_000);
@@ -172,26 +172,26 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
 
   describe('account security', () => {
     it('changes the password and signs out the other sessions', async () => {
-      await registerUser(t.app, 'carol', 'Secret123');
-      const laptop = await loggedIn(t.app, 'carol', 'Secret123');
-      const phone = await loggedIn(t.app, 'carol', 'Secret123');
-      const wrongOld = await laptop.put('/api/auth/password', { oldPassword: 'Nope12345', newPassword: 'Better456' });
+      await registerUser(t.app, 'carol', 'Secr3tKey9');
+      const laptop = await loggedIn(t.app, 'carol', 'Secr3tKey9');
+      const phone = await loggedIn(t.app, 'carol', 'Secr3tKey9');
+      const wrongOld = await laptop.put('/api/auth/password', { oldPassword: 'Nope12345', newPassword: 'B3tterKey6' });
       expect(wrongOld.statusCode).toBe(400);
       expect(body(wrongOld).data.fields.oldPassword).toBe('原密码不正确');
-      const weak = await laptop.put('/api/auth/password', { oldPassword: 'Secret123', newPassword: 'weak' });
+      const weak = await laptop.put('/api/auth/password', { oldPassword: 'Secr3tKey9', newPassword: 'weak' });
       expect(weak.statusCode).toBe(400);
-      expect((await laptop.put('/api/auth/password', { oldPassword: 'Secret123', newPassword: 'Better456' })).statusCode).toBe(200);
+      expect((await laptop.put('/api/auth/password', { oldPassword: 'Secr3tKey9', newPassword: 'B3tterKey6' })).statusCode).toBe(200);
       expect(body(await laptop.get('/api/team/userinfo/')).data.username).toBe('carol');
       expect(body(await phone.get('/api/team/userinfo/')).data).toBeNull();
-      await loggedIn(t.app, 'carol', 'Better456');
-      const old = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'carol', password: 'Secret123' }, remoteAddress: '10.3.0.1' });
+      await loggedIn(t.app, 'carol', 'B3tterKey6');
+      const old = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'carol', password: 'Secr3tKey9' }, remoteAddress: '10.3.0.1' });
       expect(old.statusCode).toBe(400);
     });
 
     it('lists sessions and signs out all others', async () => {
-      await registerUser(t.app, 'dave', 'Secret123');
-      const a = await loggedIn(t.app, 'dave', 'Secret123');
-      const b = await loggedIn(t.app, 'dave', 'Secret123');
+      await registerUser(t.app, 'dave', 'Secr3tKey9');
+      const a = await loggedIn(t.app, 'dave', 'Secr3tKey9');
+      const b = await loggedIn(t.app, 'dave', 'Secr3tKey9');
       const list = body(await a.get('/api/auth/sessions')).data;
       expect(list).toHaveLength(2);
       expect(list.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
@@ -213,5 +213,38 @@ describe('a second login client', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe.each(DATABASES)('registrations per address on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { env: { REGISTER_MAX_PER_IP: '3' } });
+  });
+  afterAll(() => t.close());
+
+  const register = (username: string, ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: 'Passw0rd1' }, remoteAddress: ip });
+  const created = async (prefix: string) =>
+    Number((await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('username', 'like', `${prefix}%`).executeTakeFirstOrThrow()).n);
+
+  it('refuses registrations past the limit from one address with a Chinese 429 and creates nobody for them', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => register(`flood${i}`, '10.60.0.1')));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(3);
+    const refused = results.filter((r) => r.statusCode === 429);
+    expect(refused).toHaveLength(7);
+    for (const r of refused) expect(body(r)).toMatchObject({ status: 429, message: expect.stringMatching(/^注册过于频繁，请\d+分钟后再试$/), data: null });
+    expect(await created('flood')).toBe(3);
+    // Another address still registers.
+    expect((await register('elsewhere1', '10.60.0.2')).statusCode).toBe(200);
+  });
+
+  it('counts refused registrations too, so that trying names one after another does not get past the limit', async () => {
+    expect((await register('admin', '10.60.0.3')).statusCode).toBe(409);
+    expect((await register('taken1', '10.60.0.3')).statusCode).toBe(200);
+    expect((await register('taken1', '10.60.0.3')).statusCode).toBe(409);
+    const over = await register('taken2', '10.60.0.3');
+    expect(over.statusCode).toBe(429);
+    expect(await created('taken2')).toBe(0);
   });
 });

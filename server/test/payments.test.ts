@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alipayNotification, simulatorKeys, wechatNotification, type SimulatorKeys } from '../src/payments/simulator.ts';
 import { rsa2Sign, signContent } from '../src/payments/alipay.ts';
@@ -198,5 +198,123 @@ describe.each(DATABASES)('payments on %s', (kind) => {
       expect(order).toMatchObject({ payStatus: 2, refundFlag: true, tradeNo: 'W-LATE' });
       expect((await notices()).at(-1)!.outcome).toBe('closed_refund');
     });
+  });
+});
+
+describe.each(DATABASES)('payment notifications per address on %s', (kind) => {
+  let t: TestApp;
+  let keys: SimulatorKeys;
+  let competitionId: number;
+  let seq = 0;
+  const now = new Date('2026-03-20T00:00:00Z');
+  const LIMIT = 6;
+  const STORED = 3;
+  const BODY_MAX = 1024;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {
+      clock: { now: () => now },
+      env: {
+        PAYMENT_SIMULATOR: '1',
+        PUBLIC_URL: 'http://contest.test',
+        SESSION_TTL_HOURS: String(24 * 365),
+        PAYMENT_NOTIFY_MAX_PER_IP: String(LIMIT),
+        PAYMENT_NOTIFY_STORED_PER_IP: String(STORED),
+        PAYMENT_NOTIFY_BODY_MAX_BYTES: String(BODY_MAX),
+      },
+    });
+    keys = simulatorKeys(t.config.dataDir);
+    const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    const org = await makeOrganiser(t, admin, 'limitorg', '限流大学');
+    competitionId = await onlineCompetition(admin, org, { fee: 9900 });
+    expect((await admin.post('/api/payment/simulator/configure/2')).statusCode).toBe(200);
+    expect((await admin.post('/api/payment/simulator/configure/1')).statusCode).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  async function openOrder() {
+    const username = `limited${++seq}`;
+    await registerUser(t.app, username);
+    const payer = await loggedIn(t.app, username);
+    const res = await payer.post(`/api/team/register/${competitionId}`, { teamName: `限流队${seq}`, info });
+    expect(res.statusCode, res.body).toBe(200);
+    const orderId = body(res).data.orderId as number;
+    const order = body(await payer.get(`/api/order/${orderId}`)).data as { orderNo: string; amount: number };
+    return { payer, orderId, orderNo: order.orderNo, amount: order.amount };
+  }
+
+  const alipay = (payload: string, ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/payment/notify/alipay', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload, remoteAddress: ip });
+  const wechat = (n: { body: string; headers: Record<string, string> }, ip: string) =>
+    t.app.inject({ method: 'POST', url: '/api/payment/notify/wechat', headers: n.headers, payload: n.body, remoteAddress: ip });
+  /** A notification that fails its signature check, padded with `junk` (anyone can send these). */
+  const forged = (junk = '') => {
+    const p = new URLSearchParams(alipayNotification(keys, { orderNo: 'NO-SUCH-ORDER', tradeNo: `T-${randomUUID()}`, amount: 100 }, now));
+    p.set('total_amount', '0.01');
+    if (junk) p.set('memo', junk);
+    return p.toString();
+  };
+  const rowsFrom = (ip: string) => t.database.db.selectFrom('paymentNotifications').selectAll().where('ip', '=', ip).orderBy('id').execute();
+
+  it('refuses notifications past the limit from one address with 429, in each gateway’s own protocol', async () => {
+    const ip = '10.90.0.1';
+    const replies = await Promise.all(Array.from({ length: 10 }, () => alipay(forged(), ip)));
+    expect(replies.filter((r) => r.statusCode === 400)).toHaveLength(LIMIT);
+    const refused = replies.filter((r) => r.statusCode === 429);
+    expect(refused).toHaveLength(10 - LIMIT);
+    for (const r of refused) {
+      expect(r.body).toBe('fail');
+      expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    const { orderNo, amount, payer, orderId } = await openOrder();
+    const w = await wechat(wechatNotification(keys, { orderNo, tradeNo: 'W-LIMITED', amount }, now), ip);
+    expect(w.statusCode).toBe(429);
+    expect(w.json()).toEqual({ code: 'FAIL', message: '通知过于频繁，请稍后重试' });
+    // Refused unread: even a genuine notification from that address changes nothing (the gateway resends later).
+    const genuine = alipayNotification(keys, { orderNo, tradeNo: 'T-LIMITED', amount }, now);
+    expect((await alipay(genuine, ip)).statusCode).toBe(429);
+    expect(body(await payer.get(`/api/order/${orderId}`)).data).toMatchObject({ payStatus: 0, tradeNo: null });
+    expect(await rowsFrom(ip)).toHaveLength(STORED);
+    // From another address it is taken.
+    const accepted = await alipay(genuine, '10.90.0.2');
+    expect([accepted.statusCode, accepted.body]).toEqual([200, 'success']);
+    expect(body(await payer.get(`/api/order/${orderId}`)).data).toMatchObject({ payStatus: 1, tradeNo: 'T-LIMITED' });
+  });
+
+  it('keeps a bounded number of notifications per address, each body bounded, but always those that pay', async () => {
+    const ip = '10.91.0.1';
+    const big = 'x'.repeat(60 * 1024);
+    for (let i = 0; i < LIMIT - 1; i++) expect((await alipay(forged(big), ip)).statusCode).toBe(400);
+    const rows = await rowsFrom(ip);
+    expect(rows).toHaveLength(STORED);
+    for (const r of rows) {
+      expect(r.outcome).toBe('forged');
+      expect(Buffer.byteLength(r.body!)).toBeLessThanOrEqual(BODY_MAX);
+      expect(r.body).toMatch(/…\[已截断，原文共\d+字节\]$/);
+    }
+    expect(t.logs.some((l) => l.includes('"stored":false') && l.includes(ip))).toBe(true);
+    // Past the stored quota, a notification that pays is still kept (and applied).
+    const { orderNo, amount, payer, orderId } = await openOrder();
+    const paid = await alipay(alipayNotification(keys, { orderNo, tradeNo: 'T-KEPT', amount }, now), ip);
+    expect([paid.statusCode, paid.body]).toEqual([200, 'success']);
+    expect(body(await payer.get(`/api/order/${orderId}`)).data).toMatchObject({ payStatus: 1, tradeNo: 'T-KEPT' });
+    const after = await rowsFrom(ip);
+    expect(after).toHaveLength(STORED + 1);
+    expect(after.at(-1)).toMatchObject({ outcome: 'paid', orderNo, tradeNo: 'T-KEPT' });
+    // Another address has a quota of its own.
+    expect((await alipay(forged(), '10.91.0.2')).statusCode).toBe(400);
+    expect(await rowsFrom('10.91.0.2')).toHaveLength(1);
+  });
+
+  it('cuts a stored body on a character boundary', async () => {
+    const ip = '10.92.0.1';
+    const n = wechatNotification(keys, { orderNo: 'NO-SUCH-ORDER', tradeNo: 'W-CUT', amount: 100 }, now);
+    const res = await wechat({ ...n, body: n.body.replace('"summary":"支付成功"', `"summary":"${'支付成功'.repeat(800)}"`) }, ip);
+    expect(res.statusCode).toBe(401);
+    const [row] = await rowsFrom(ip);
+    expect(Buffer.byteLength(row!.body!)).toBeLessThanOrEqual(BODY_MAX);
+    expect(row!.body).not.toContain('\uFFFD');
+    // Whole characters up to the cut, then the mark.
+    expect(row!.body).toMatch(/^\{"id":.*[支付成功]…\[已截断，原文共\d+字节\]$/s);
   });
 });

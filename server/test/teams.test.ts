@@ -32,8 +32,12 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
   let seq = 0;
 
   beforeAll(async () => {
-    // Sessions outlive the tests' trips past the registration deadline.
-    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    // Sessions outlive the tests' trips past the registration deadline. Every account here registers from one address,
+    // more than its throttle allows: this file is about teams, not registration.
+    t = await createTestApp(kind, {
+      clock: { now: () => now },
+      env: { SESSION_TTL_HOURS: String(24 * 365), INVITATION_MAX_PER_USER: '6', REGISTER_MAX_PER_IP: '1000' },
+    });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     orgA = await makeOrganiser(t, admin, 'orgA', '甲大学');
     orgB = await makeOrganiser(t, admin, 'orgB', '乙大学');
@@ -149,12 +153,14 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const { leader, teamId } = await registered(id);
       const bob = await participant();
       const carol = await participant('carol', { phone: '13912345678' });
-      expect(body(await leader.post('/api/team/member/invitation', { teamId, account: bob.username.toUpperCase() })).data.inviteeName).toBe(bob.username);
+      const sent = body(await leader.post('/api/team/member/invitation', { teamId, account: bob.username.toUpperCase() }));
+      expect([sent.status, sent.message, sent.data]).toEqual([200, '邀请已发出', { id: expect.any(Number), account: bob.username.toLowerCase() }]);
       expect((await leader.post('/api/team/member/invitation', { teamId, account: '13912345678' })).statusCode).toBe(200);
       const dup = await leader.post('/api/team/member/invitation', { teamId, account: bob.username });
-      expect([dup.statusCode, body(dup).message]).toEqual([409, '已邀请该用户，请等待对方回复']);
-      const nobody = await leader.post('/api/team/member/invitation', { teamId, account: 'no-such-user' });
-      expect(body(nobody).data.fields.account).toBe('找不到该用户，请核对用户名或手机号');
+      expect([dup.statusCode, body(dup).message]).toEqual([409, '已向该账号发出邀请，请等待对方回复']);
+      // An account that does not exist reads as sent too (see 'answers every account alike'); the invitation goes nowhere.
+      expect((await leader.post('/api/team/member/invitation', { teamId, account: 'no-such-user' })).statusCode).toBe(200);
+      expect(body(await leader.post('/api/team/member/invitation', { teamId, account: leader.username })).data.fields.account).toBe('不能邀请自己');
       // Only the leader invites.
       expect((await bob.post('/api/team/member/invitation', { teamId, account: carol.username })).statusCode).toBe(404);
 
@@ -171,11 +177,63 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
 
       const team = body(await leader.get(`/api/team/competition/${id}`)).data;
       expect(team.memberList.map((m: { name: string; leader: boolean }) => [m.name, m.leader])).toEqual([['张三', true], ['鲍勃', false]]);
-      expect(team.invitationList).toEqual([]);
+      // Still pending: the account that reached nobody, shown as typed.
+      expect(team.invitationList.map((i: { inviteeId: number | null; inviteeName: string }) => [i.inviteeId, i.inviteeName])).toEqual([[null, 'no-such-user']]);
       // Members see the team but not the join code; strangers see nothing.
       expect(body(await bob.get(`/api/team/competition/${id}`)).data).toMatchObject({ id: teamId, joinCode: null });
       expect((await carol.get(`/api/team/${teamId}`)).statusCode).toBe(404);
       expect((await orgB.get(`/api/team/${teamId}`)).statusCode).toBe(404);
+    });
+
+    it('answers every account alike, so that an invitation never tells who owns a phone number', async () => {
+      const id = await onlineCompetition(admin, orgA, { maxMembers: 5 });
+      const { leader, teamId } = await registered(id);
+      const free = await participant('phoneowner', { phone: '13711110001' });
+      const entered = await participant('entered', { phone: '13711110002' });
+      expect((await entered.post(`/api/team/register/${id}`, { teamName: `另一队${seq}`, info: info('入队者', ID_B) })).statusCode).toBe(200);
+      const disabled = await participant('disabled', { phone: '13711110003' });
+      expect((await admin.put(`/api/system/user/${disabled.id}/status`, { status: 0 })).statusCode).toBe(200);
+      // Can be invited; no such account; already in a team of the competition; disabled.
+      const phones = ['13711110001', '13711110009', '13711110002', '13711110003'];
+      const replies = [];
+      for (const account of phones) {
+        const res = await leader.post('/api/team/member/invitation', { teamId, account });
+        const b = body(res);
+        replies.push([res.statusCode, b.message, Object.keys(b.data).sort(), b.data.account === account]);
+        for (const name of [free.username, entered.username, disabled.username]) expect(res.body).not.toContain(name);
+      }
+      expect(new Set(replies.map((r) => JSON.stringify(r))).size).toBe(1);
+      expect(replies[0]).toEqual([200, '邀请已发出', ['account', 'id'], true]);
+      // The leader's list names the numbers typed, and nobody behind them.
+      const list = body(await leader.get(`/api/team/competition/${id}`)).data.invitationList as { inviteeId: number | null; inviteeName: string }[];
+      expect(list.map((i) => [i.inviteeId, i.inviteeName]).sort()).toEqual(phones.map((p) => [null, p]).sort());
+      const listed = JSON.stringify(list);
+      for (const name of [free.username, entered.username, disabled.username]) expect(listed).not.toContain(name);
+      // A second invitation of the same number is refused alike, whether or not it reached anyone.
+      for (const account of ['13711110001', '13711110009']) {
+        const again = await leader.post('/api/team/member/invitation', { teamId, account });
+        expect([again.statusCode, body(again).message]).toEqual([409, '已向该账号发出邀请，请等待对方回复']);
+      }
+      // Only the one who can join was invited.
+      expect(body(await free.get(`/api/team/competition/${id}/detail`)).data.invitations.map((i: { teamId: number }) => i.teamId)).toEqual([teamId]);
+      expect(body(await entered.get('/api/team/member/invitation/mine')).data).toEqual([]);
+      expect((await free.post(`/api/team/member/agree/${teamId}`, { info: info('持号人', ID_B) })).statusCode).toBe(200);
+    });
+
+    it('limits the invitations one user sends in a window, whatever the accounts', async () => {
+      const id = await onlineCompetition(admin, orgA, { maxMembers: 5 });
+      const { leader, teamId } = await registered(id);
+      const target = await participant();
+      // INVITATION_MAX_PER_USER is 6 in this file.
+      for (let i = 0; i < 6; i++) expect((await leader.post('/api/team/member/invitation', { teamId, account: `1360000000${i}` })).statusCode).toBe(200);
+      for (const account of ['13600000009', target.username]) {
+        const res = await leader.post('/api/team/member/invitation', { teamId, account });
+        expect([res.statusCode, body(res).message]).toEqual([429, '发送邀请过于频繁，请60分钟后再试']);
+      }
+      expect(body(await target.get('/api/team/member/invitation/mine')).data).toEqual([]);
+      // Another leader is counted apart.
+      const other = await registered(id, '别队');
+      expect((await other.leader.post('/api/team/member/invitation', { teamId: other.teamId, account: target.username })).statusCode).toBe(200);
     });
 
     it('lets anyone with the join link’s code join, but not a guessed team number', async () => {

@@ -19,3 +19,4 @@ export * from './api/works.ts';
 export * from './api/review.ts';
 export * from './api/notice.ts';
 export * from './downloads/index.ts';
+export * from './redirect.ts';

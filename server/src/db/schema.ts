@@ -5,6 +5,8 @@ export interface UsersTable {
   id: Generated<number>;
   username: string;
   usernameKey: string;
+  /** What the name looks like (UTS #39 skeleton), unique; NULL only for a look-alike registered before the check. */
+  usernameSkeleton: string | null;
   passwordHash: string | null;
   phone: string | null;
   email: string | null;
@@ -282,10 +284,13 @@ export interface TeamInvitationsTable {
   teamId: number;
   competitionId: number;
   inviterId: number;
-  inviteeId: number;
+  /** Null when the account typed matched nobody who could be invited: the leader is not told. */
+  inviteeId: number | null;
   status: number;
   createdAt: string;
   decidedAt: string | null;
+  /** The username or phone number the leader typed, folded by `usernameKey`. */
+  account: string | null;
 }
 
 export interface RegistersTable {
@@ -481,6 +486,8 @@ export interface ReviewRulesTable {
 
 export interface ExpertsTable {
   userId: number;
+  /** The organisation that added the expert and may change it; null: the platform's shared pool. */
+  orgId: number | null;
   organization: string;
   speciality: string | null;
   title: string | null;

@@ -16,7 +16,17 @@ export interface RateLimiter {
   /** Reads without counting. */
   peek(key: string, limit: number): Promise<HitResult>;
   reset(key: string): Promise<void>;
+  /**
+   * Gives back one event counted by `hit` (a reservation that turned out not to be spent). Never goes below zero,
+   * never creates a counter, and never touches an expired one: a window ends when it would have ended anyway.
+   */
+  release(key: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Whole minutes, at least one, for a message telling when to try again. */
+export function retryMinutes(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 60_000));
 }
 
 export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
@@ -48,11 +58,31 @@ export function memoryRateLimiter(now: () => number = Date.now): RateLimiter {
     async reset(key) {
       windows.delete(key);
     },
+    async release(key) {
+      const w = read(key);
+      if (w && w.count > 0) w.count -= 1;
+    },
     async close() {
       windows.clear();
     },
   };
 }
+
+/**
+ * Decrements a counter only while it exists with its expiry and is above zero; a counter found without an expiry
+ * (which `hit` never leaves) is removed rather than kept for good. DECR keeps the key's expiry.
+ */
+const RELEASE_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count <= 0 then return 0 end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -1 then
+  redis.call('DEL', KEYS[1])
+  return 0
+end
+if ttl < 0 then return 0 end
+return redis.call('DECR', KEYS[1])
+`;
 
 export function redisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
   return {
@@ -71,6 +101,11 @@ export function redisRateLimiter(redis: Redis, prefix = 'rl:'): RateLimiter {
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async release(key) {
+      // One script, so that the key cannot expire between the check and the decrement (DECR on a missing key
+      // would create one without an expiry).
+      await redis.eval(RELEASE_SCRIPT, 1, prefix + key);
     },
     async close() {
       await redis.quit();

@@ -10,7 +10,7 @@ import { badRequest } from '../http/errors.ts';
 import { escapeHtml } from '../http/html.ts';
 import { ok } from '../http/reply.ts';
 import { saveConfig } from '../modules/payments/service.ts';
-import { originOf } from '../modules/payments/routes.ts';
+import { originOf } from '../http/origin.ts';
 import { alipayTimestamp, rsa2Sign, rsa2Verify, signContent } from './alipay.ts';
 import { encryptResource, parseAuthorization, responseMessage, rsaSign, rsaVerify } from './wechat.ts';
 

@@ -2,7 +2,8 @@
 import { message } from 'antd';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from '../../../server/test/helpers.ts';
-import { ERROR_TOAST_SECONDS, HTTP_TEXT, HttpError, downloadBlob, http, sysTime } from './http.ts';
+import { ERROR_TOAST_SECONDS, HTTP_TEXT, HttpError, downloadBlob, http, sysTime, takeLoginRedirect } from './http.ts';
+import { LOGIN_REDIRECT_KEY } from './storage.ts';
 
 /** The client against the real server, in a DOM whose origin is that server's. */
 let t: TestApp;
@@ -71,5 +72,26 @@ describe('the http client', () => {
 
   it('uses the spec texts', () => {
     expect(HTTP_TEXT).toEqual({ requestError: '请求错误', sessionExpired: '当前会话已超时，请重新登录！', timeout: '请求超时', emptyDownload: '无可下载文件' });
+  });
+});
+
+describe('the address to go back to after logging in', () => {
+  const take = (stored: string) => {
+    localStorage.setItem(LOGIN_REDIRECT_KEY, stored);
+    const target = takeLoginRedirect();
+    expect(localStorage.getItem(LOGIN_REDIRECT_KEY)).toBeNull();
+    return target;
+  };
+
+  it('keeps a path on this site, normalised', () => {
+    expect(take('/userCenter/myInfo?tab=2#top')).toBe('/userCenter/myInfo?tab=2#top');
+    expect(take('/a/./b/../c')).toBe('/a/c');
+  });
+
+  it('goes home for anything else, as the server does for single sign-on', () => {
+    for (const stored of ['https://evil.example/', '//evil.example', '/\\evil.example', '/%2F%2Fevil.example', '/%252F%252Fevil.example', '/%09/evil.example', '/\t/evil.example', '/.//evil.example', 'javascript:alert(1)', '/login', '/login?x=1']) {
+      expect([stored, take(stored)]).toEqual([stored, '/']);
+    }
+    expect(takeLoginRedirect()).toBe('/');
   });
 });

@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER, type Envelope } from '@contest/shared';
+import { CSRF_COOKIE, CSRF_HEADER, safeReturnTo, type Envelope } from '@contest/shared';
 import { message } from 'antd';
 import { DESKTOP_TOKEN_KEY, LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY, isDesktopApp, readCookie } from './storage.ts';
 
@@ -44,7 +44,9 @@ export function goLogin(): void {
 export function takeLoginRedirect(): string {
   const target = localStorage.getItem(LOGIN_REDIRECT_KEY);
   localStorage.removeItem(LOGIN_REDIRECT_KEY);
-  return target && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/login') ? target : '/';
+  // The same normaliser the server applies to single sign-on's returnTo.
+  const safe = safeReturnTo(target);
+  return safe.startsWith('/login') ? '/' : safe;
 }
 
 let sessionExpiryShown = false;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   EMAIL_MESSAGE,
-  PASSWORD_MESSAGE,
   USERNAME_MESSAGE,
   checkPasswordStrength,
   isValidEmail,
@@ -16,9 +15,11 @@ export const phoneField = optionalText(
   z.string().trim().refine(isValidPhone, '手机号格式不正确'),
 );
 export const emailField = optionalText(z.string().trim().refine(isValidEmail, EMAIL_MESSAGE));
-export const passwordField = z
-  .string({ error: '请输入密码' })
-  .refine((v) => checkPasswordStrength(v) === null, PASSWORD_MESSAGE);
+/** Every password a person sets (register, change, an administrator's reset): the one rule, shared with the forms. */
+export const passwordField = z.string({ error: '请输入密码' }).superRefine((v, c) => {
+  const problem = checkPasswordStrength(v);
+  if (problem) c.addIssue({ code: 'custom', message: problem });
+});
 
 export const registerBody = z.strictObject({
   username: z.string({ error: '请输入用户名' }).refine(isValidUsername, USERNAME_MESSAGE),

@@ -118,6 +118,10 @@ export interface Expert {
   assigned: number;
   submitted: number;
   createdAt: string;
+  /** In the platform's shared pool (added by the platform), not an organisation's own. */
+  platform: boolean;
+  /** Whether the caller may change or remove the expert: the platform any, an organiser only its organisation's. */
+  canEdit: boolean;
 }
 
 export const expertBody = z.strictObject({

@@ -127,7 +127,11 @@ export interface TeamInvitation {
   competitionId: number;
   competitionName: string;
   inviterName: string;
-  inviteeId: number;
+  /**
+   * The invitee, in the invitee's own list. In the leader's list: null, and `inviteeName` is the username or phone
+   * number the leader typed, since who owns an account is not told before they join.
+   */
+  inviteeId: number | null;
   inviteeName: string;
   status: number;
   createdAt: string;

@@ -15,3 +15,15 @@ export function clearSessionCookies(reply: FastifyReply, config: Config) {
   reply.clearCookie(SESSION_COOKIE, base);
   reply.clearCookie(CSRF_COOKIE, base);
 }
+
+/** The secret binding a single sign-on in progress to the browser that started it (see oidc.ts); only sent back to its callback. */
+export const SSO_COOKIE = 'contest_sso';
+const SSO_PATH = '/api/auth/oidc';
+
+export function setSsoCookie(reply: FastifyReply, config: Config, secret: string, maxAgeMs: number) {
+  reply.setCookie(SSO_COOKIE, secret, { path: SSO_PATH, sameSite: 'lax', secure: config.cookieSecure, httpOnly: true, maxAge: Math.floor(maxAgeMs / 1000) });
+}
+
+export function clearSsoCookie(reply: FastifyReply, config: Config) {
+  reply.clearCookie(SSO_COOKIE, { path: SSO_PATH, sameSite: 'lax', secure: config.cookieSecure, httpOnly: true });
+}

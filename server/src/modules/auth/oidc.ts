@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ROLE_CODES, usernameKey } from '@contest/shared';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Ctx } from '../../context.ts';
@@ -8,7 +8,23 @@ import * as users from '../users/repo.ts';
 import { ACCOUNT_DISABLED } from './service.ts';
 
 /** How long a started sign-in may take before its state is no longer accepted. */
-const STATE_TTL_MS = 10 * 60_000;
+export const STATE_TTL_MS = 10 * 60_000;
+
+export const SSO_OTHER_BROWSER = '统一身份认证须在发起登录的同一浏览器中完成，请重新登录';
+
+/**
+ * The state sent to the provider is the hash of a secret kept in the starting browser's cookie, so only that browser
+ * can complete the sign-in: a callback address opened anywhere else (login CSRF, a link someone was sent) is refused
+ * before its state is even looked up, and the state stays usable by the browser that started it.
+ */
+const stateOf = (browserSecret: string) => b64url(createHash('sha256').update(browserSecret).digest());
+
+export function belongsTo(state: string, browserSecret: string | undefined): boolean {
+  if (!browserSecret) return false;
+  const expected = Buffer.from(stateOf(browserSecret));
+  const given = Buffer.from(state);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 interface ProviderMetadata {
   issuer: string;
@@ -44,9 +60,11 @@ export class OidcClient {
     return this.metadata;
   }
 
-  async authorizationUrl(ctx: Ctx, redirectUri: string, returnTo: string): Promise<string> {
+  /** The provider's address to send the browser to, and the secret that browser must keep (in a cookie) to come back. */
+  async authorizationUrl(ctx: Ctx, redirectUri: string, returnTo: string): Promise<{ url: string; browserSecret: string }> {
     const meta = await this.discover();
-    const state = b64url(randomBytes(24));
+    const browserSecret = b64url(randomBytes(32));
+    const state = stateOf(browserSecret);
     const nonce = b64url(randomBytes(24));
     const codeVerifier = b64url(randomBytes(48));
     const now = ctx.clock.now();
@@ -63,11 +81,15 @@ export class OidcClient {
       code_challenge: b64url(createHash('sha256').update(codeVerifier).digest()),
       code_challenge_method: 'S256',
     }).toString();
-    return url.toString();
+    return { url: url.toString(), browserSecret };
   }
 
-  /** Completes the sign-in: one use of the state, code exchange, ID-token checks, then the local user. */
-  async complete(ctx: Ctx, params: { code: string; state: string }, redirectUri: string): Promise<{ userId: number; returnTo: string }> {
+  /**
+   * Completes the sign-in: the state must be the one of this browser's cookie; then one use of the state, code
+   * exchange, ID-token checks, and the local user.
+   */
+  async complete(ctx: Ctx, params: { code: string; state: string }, redirectUri: string, browserSecret: string | undefined): Promise<{ userId: number; returnTo: string }> {
+    if (!belongsTo(params.state, browserSecret)) throw new AppError(400, SSO_OTHER_BROWSER);
     const saved = await ctx.db.deleteFrom('oidcStates').where('state', '=', params.state).returningAll().executeTakeFirst();
     if (!saved || ctx.clock.now().getTime() - Date.parse(saved.createdAt) > STATE_TTL_MS) {
       throw new AppError(400, '登录请求已失效，请重新登录');

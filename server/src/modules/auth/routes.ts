@@ -1,19 +1,23 @@
 import {
+  RETURN_TO_MAX_LENGTH,
   SESSION_COOKIE,
   changePasswordBody,
   loginBody,
   registerBody,
+  safeReturnTo,
   type AuthConfig,
 } from '@contest/shared';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { Ctx, Deps } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { PUBLIC, USER } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok } from '../../http/reply.ts';
 import { findUserInfo } from '../users/repo.ts';
-import { clearSessionCookies, setSessionCookies } from './cookies.ts';
-import { OidcClient } from './oidc.ts';
+import { SSO_COOKIE, clearSessionCookies, clearSsoCookie, setSessionCookies, setSsoCookie } from './cookies.ts';
+import { OidcClient, STATE_TTL_MS, belongsTo } from './oidc.ts';
 import * as service from './service.ts';
 
 export function authRoutes(app: App, deps: Deps) {
@@ -25,9 +29,10 @@ export function authRoutes(app: App, deps: Deps) {
     }),
   );
 
-  app.post('/api/auth/register', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: registerBody } }, async (req) =>
-    ok(await service.register(req.ctx, req.body), '注册成功'),
-  );
+  app.post('/api/auth/register', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: registerBody } }, async (req) => {
+    await service.throttleRegistration(req.ctx);
+    return ok(await service.register(req.ctx, req.body), '注册成功');
+  });
 
   app.post('/api/auth/login', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody } }, async (req, reply) => {
     const { session, userId } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
@@ -61,23 +66,27 @@ export function authRoutes(app: App, deps: Deps) {
   );
 }
 
-/** A path on this site to return to after single sign-on; anything else goes home. */
-function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') && value.length < 500 ? value : '/';
-}
-
 export function oidcRoutes(app: App, deps: Deps) {
   const client = deps.config.oidc ? new OidcClient(deps.config.oidc) : undefined;
-  const redirectUri = (req: { protocol: string; headers: { host?: string } }) =>
-    `${deps.config.publicUrl ?? `${req.protocol}://${req.headers.host}`}/api/auth/oidc/callback`;
+  // Told to the provider and compared by it at the callback: PUBLIC_URL's, never one a request's Host header chose.
+  const redirectUri = (req: FastifyRequest) => {
+    const origin = publicOrigin(deps.config, req);
+    if (!origin) throw publicUrlMissing('使用统一身份认证');
+    return `${origin}/api/auth/oidc/callback`;
+  };
   const disabled = () => new AppError(404, '未启用统一身份认证');
+  const throttle = (ctx: Ctx, step: string) =>
+    service.throttleIp(ctx, `sso:${step}`, deps.config.publicWrites.ssoPerIp, (m) => `统一身份认证请求过于频繁，请${m}分钟后再试`);
 
   app.get(
     '/api/auth/oidc/login',
-    { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(500).optional() }) } },
+    { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }) } },
     async (req, reply) => {
       if (!client) throw disabled();
-      return reply.redirect(await client.authorizationUrl(req.ctx, redirectUri(req), safeReturnTo(req.query.returnTo)));
+      await throttle(req.ctx, 'start');
+      const { url, browserSecret } = await client.authorizationUrl(req.ctx, redirectUri(req), safeReturnTo(req.query.returnTo));
+      setSsoCookie(reply, deps.config, browserSecret, STATE_TTL_MS);
+      return reply.redirect(url);
     },
   );
 
@@ -89,15 +98,21 @@ export function oidcRoutes(app: App, deps: Deps) {
     },
     async (req, reply) => {
       if (!client) throw disabled();
+      await throttle(req.ctx, 'callback');
       const { code, state } = req.query;
+      const browserSecret = req.cookies[SSO_COOKIE];
       try {
         if (!code || !state) throw new AppError(400, '统一身份认证未通过，请重新登录');
-        const { userId, returnTo } = await client.complete(req.ctx, { code, state }, redirectUri(req));
+        const { userId, returnTo } = await client.complete(req.ctx, { code, state }, redirectUri(req), browserSecret);
+        clearSsoCookie(reply, deps.config);
         const { session } = await service.startSession(req.ctx, userId, req.cookies[SESSION_COOKIE]);
         setSessionCookies(reply, deps.config, session);
-        return reply.redirect(returnTo);
+        // Checked again on the way out: a sign-in started before an upgrade was stored under older rules.
+        return reply.redirect(safeReturnTo(returnTo));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        // This browser's own sign-in is over (its state used, expired or refused); a cookie of another sign-in stays.
+        if (state && belongsTo(state, browserSecret)) clearSsoCookie(reply, deps.config);
         // The browser arrived here by redirect: show the reason on the login page rather than bare JSON.
         return reply.redirect(`/login?ssoError=${encodeURIComponent(err.message)}`);
       }

@@ -8,12 +8,14 @@ import {
 import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, forbidden, tooMany, unauthorized } from '../../http/errors.ts';
+import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as users from '../users/repo.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repo.ts';
 import { createSession, sessionId } from './sessions.ts';
 
 export const USERNAME_TAKEN = '用户名已被注册';
+export const USERNAME_LOOKALIKE = '该用户名与已有用户名过于相似，请换一个';
 export const LOGIN_FAILED = '用户名或密码错误';
 export const ACCOUNT_DISABLED = '账号已被停用，请联系管理员';
 
@@ -38,41 +40,98 @@ export async function register(ctx: Ctx, body: RegisterBody) {
     );
     return { id, username };
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError(409, USERNAME_TAKEN, { username: USERNAME_TAKEN });
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    // Lost to the name's key or to its skeleton (a look-alike): both unique in the database, so a race cannot pass.
+    const message = (await users.usernameClash(ctx.db, username, usernameKey(username))) === 'lookalike' ? USERNAME_LOOKALIKE : USERNAME_TAKEN;
+    throw new AppError(409, message, { username: message });
   }
 }
 
-function minutes(ms: number) {
-  return Math.max(1, Math.ceil(ms / 60_000));
+/**
+ * Counts one write of a kind that anyone may send without logging in, per calling address; past the limit of the
+ * window it is refused with a 429 and `message` (given the minutes to wait).
+ */
+export async function throttleIp(ctx: Ctx, kind: string, limit: number, message: (minutes: number) => string) {
+  const hit = await ctx.limiter.hit(`${kind}:ip:${ctx.ip}`, limit, ctx.config.publicWrites.windowMs);
+  if (!hit.allowed) throw tooMany(message(retryMinutes(hit.retryAfterMs)));
+}
+
+/** Registrations per address: generous, since a school's students may all register from one address. */
+export const throttleRegistration = (ctx: Ctx) =>
+  throttleIp(ctx, 'register', ctx.config.publicWrites.registerPerIp, (m) => `注册过于频繁，请${m}分钟后再试`);
+
+/** One throttle of login failures: attempts reserved or failed (`held`), and failures alone (`failed`). */
+interface LoginThrottle {
+  held: string;
+  failed: string;
+  limit: number;
+  locked: (minutes: number) => string;
+}
+
+/** How many times an attempt waits for others' attempts still being checked before it is refused. */
+const LOGIN_WAITS = 200;
+const pause = () => new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+
+/**
+ * Reserves a failure on both throttles before the password is looked at: `held` counts failures and attempts being
+ * checked, so however many attempts arrive at once, no more than the limit are ever evaluated. An attempt that does
+ * not get through gives its reservations back; it is refused at once when the failures alone reach a limit, and
+ * otherwise (a limit is full of attempts still being checked, such as a class logging in at once behind one address)
+ * waits for them to finish and tries again.
+ */
+async function reserveLoginAttempt(ctx: Ctx, throttles: LoginThrottle[]) {
+  const { limiter } = ctx;
+  const { windowMs } = ctx.config.login;
+  for (let wait = 0; ; wait++) {
+    const hits = await Promise.all(throttles.map((t) => limiter.hit(t.held, t.limit, windowMs)));
+    // Failures are read too: the two counters' windows need not start together.
+    const failures = await Promise.all(throttles.map((t) => limiter.peek(t.failed, t.limit)));
+    const locked = throttles.findIndex((_, i) => !failures[i]!.allowed);
+    if (locked < 0 && hits.every((h) => h.allowed)) return;
+    await Promise.all(throttles.map((t) => limiter.release(t.held)));
+    if (locked >= 0) throw tooMany(throttles[locked]!.locked(retryMinutes(failures[locked]!.retryAfterMs)));
+    if (wait >= LOGIN_WAITS) throw tooMany('登录的人较多，请稍后再试');
+    await pause();
+  }
 }
 
 /**
- * Checks the password under two throttles of failed attempts: per account (so one account cannot be
- * guessed) and per IP (so one client cannot spray many accounts).
+ * Checks the password under two throttles of failed attempts: per IP (so one client cannot spray many accounts) and
+ * per account (so one account cannot be guessed). A wrong password keeps its reservations, as the failure counted;
+ * a right one gives them back (and clears the account's failures).
  */
 export async function authenticate(ctx: Ctx, body: LoginBody) {
   const { login } = ctx.config;
   const key = usernameKey(body.username);
-  const ipKey = `login:ip:${ctx.ip}`;
-  const accountKey = `login:account:${key}`;
-  const ipState = await ctx.limiter.peek(ipKey, login.maxFailuresPerIp);
-  if (!ipState.allowed) {
-    throw tooMany(`登录尝试过于频繁，请${minutes(ipState.retryAfterMs)}分钟后再试`);
+  const ip: LoginThrottle = {
+    held: `login:ip:${ctx.ip}`,
+    failed: `login:ip-failed:${ctx.ip}`,
+    limit: login.maxFailuresPerIp,
+    locked: (m) => `登录尝试过于频繁，请${m}分钟后再试`,
+  };
+  const account: LoginThrottle = {
+    held: `login:account:${key}`,
+    failed: `login:account-failed:${key}`,
+    limit: login.maxFailuresPerAccount,
+    locked: (m) => `该账号登录失败次数过多，请${m}分钟后再试`,
+  };
+  await reserveLoginAttempt(ctx, [ip, account]);
+  let user: Awaited<ReturnType<typeof repo.findUserForLogin>>;
+  let ok: boolean;
+  try {
+    user = await repo.findUserForLogin(ctx.db, key);
+    ok = await verifyPassword(user?.passwordHash, body.password);
+  } catch (err) {
+    // The password was never judged (the database failed, say): nothing to count.
+    await Promise.all([ctx.limiter.release(ip.held), ctx.limiter.release(account.held)]).catch(() => {});
+    throw err;
   }
-  const accountState = await ctx.limiter.peek(accountKey, login.maxFailuresPerAccount);
-  if (!accountState.allowed) {
-    throw tooMany(`该账号登录失败次数过多，请${minutes(accountState.retryAfterMs)}分钟后再试`);
-  }
-  const user = await repo.findUserForLogin(ctx.db, key);
-  const ok = await verifyPassword(user?.passwordHash, body.password);
   if (!user || !ok) {
-    await ctx.limiter.hit(accountKey, login.maxFailuresPerAccount, login.windowMs);
-    await ctx.limiter.hit(ipKey, login.maxFailuresPerIp, login.windowMs);
+    await Promise.all([ctx.limiter.hit(ip.failed, ip.limit, login.windowMs), ctx.limiter.hit(account.failed, account.limit, login.windowMs)]);
     throw unauthorizedLogin();
   }
+  await Promise.all([ctx.limiter.release(ip.held), ctx.limiter.reset(account.held), ctx.limiter.reset(account.failed)]);
   if (user.status !== 1) throw forbidden(ACCOUNT_DISABLED);
-  await ctx.limiter.reset(accountKey);
   return user;
 }
 

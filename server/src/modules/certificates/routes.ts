@@ -8,7 +8,7 @@ import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { sendStoredFile } from '../files/routes.ts';
 import { uploadCertificateBackground } from '../files/service.ts';
-import { originOf } from '../payments/routes.ts';
+import { publicOrigin } from '../../http/origin.ts';
 import * as service from './service.ts';
 
 const GRADES = perm('competition:question:menu');
@@ -41,7 +41,7 @@ export function certificateRoutes(app: App, deps: Deps) {
   app.post(`${BASE}/relation/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: relationBody } }, async (req) => ok(await service.relate(req.ctx, req.params.id, req.body.templateId), '证书模板已选定'));
   app.get(`${BASE}/cert/push/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req) => ok(await service.progress(req.ctx, req.params.id)));
   app.post(`${BASE}/cert/push/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) =>
-    ok(await service.push(req.ctx, req.params.id, deps.config.publicUrl ?? originOf(req)), '证书开始生成'),
+    ok(await service.push(req.ctx, req.params.id, publicOrigin(deps.config, req)), '证书开始生成'),
   );
   app.get(`${BASE}/export/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: certPageQuery } }, async (req, reply) => {
     const { list, total } = await service.questionCertificates(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);

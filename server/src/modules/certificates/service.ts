@@ -22,6 +22,7 @@ import { imageSize } from '../files/service.ts';
 import { loadRule, managedQuestion, teamPeople } from '../review/service.ts';
 import { renderCertificate } from './pdf.ts';
 import { notify } from '../notices/service.ts';
+import { publicUrlMissing } from '../../http/origin.ts';
 
 const GENERATE_JOB = 'certificate.generate';
 
@@ -150,9 +151,14 @@ async function holders(db: Db, questionId: number) {
   });
 }
 
-/** Starts writing the question's certificates in the background; `cert/push` (GET) reports the progress. */
-export async function push(ctx: Ctx, questionId: number, origin: string) {
+/**
+ * Starts writing the question's certificates in the background; `cert/push` (GET) reports the progress. `origin` is
+ * the platform's public address, for the verification QR code on each certificate (see `publicOrigin`): without one
+ * nothing starts, since a certificate printed with a wrong address cannot be verified.
+ */
+export async function push(ctx: Ctx, questionId: number, origin: string | null) {
   await managedQuestion(ctx, questionId);
+  if (!origin) throw publicUrlMissing('生成证书');
   const rule = await loadRule(ctx.db, questionId);
   if (rule.gradeState !== GRADE_STATE.confirmed) throw conflict('请先确认成绩');
   const run = await runOf(ctx.db, questionId);

@@ -6,19 +6,17 @@ import {
   payBody,
   wechatSettingsBody,
 } from '@contest/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { badRequest } from '../../http/errors.ts';
+import { publicOrigin } from '../../http/origin.ts';
 import { ok } from '../../http/reply.ts';
 import * as service from './service.ts';
 
 const methodParam = z.object({ method: z.coerce.number().int().refine((m) => Boolean(PAYMENT_METHOD_MENUS[m]), '支付方式不存在') });
 const BODIES: Record<number, z.ZodType> = { 1: wechatSettingsBody, 2: alipaySettingsBody, 4: offlineSettingsBody, 5: offlineSettingsBody, 6: offlineSettingsBody };
-
-/** The page's own origin, where the gateway's notifications come back when PUBLIC_URL is not set. */
-export const originOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
 export function paymentRoutes(app: App) {
   const tags = ['payment'];
@@ -40,7 +38,7 @@ export function paymentRoutes(app: App) {
 
   app.get('/api/payment/methods', { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.methods(req.ctx)));
   app.post('/api/payment/pay/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: payBody } }, async (req) =>
-    ok(await service.pay(req.ctx, req.params.id, req.body.method, originOf(req))),
+    ok(await service.pay(req.ctx, req.params.id, req.body.method, publicOrigin(req.ctx.config, req))),
   );
 
   // Gateways' asynchronous notifications: the raw body is kept, since the signatures are over it.
@@ -48,13 +46,22 @@ export function paymentRoutes(app: App) {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
 
+    // Past the per-address limit, each gateway is answered in its own protocol's failure (it resends later), with 429.
+    const overLimit = async (req: FastifyRequest, reply: FastifyReply) => {
+      const hit = await service.admitNotice(req.ctx);
+      if (!hit.allowed) reply.code(429).header('retry-after', String(Math.max(1, Math.ceil(hit.retryAfterMs / 1000))));
+      return !hit.allowed;
+    };
+
     scope.post('/api/payment/notify/alipay', { config: { rule: PUBLIC, foreign: true }, schema: { hide: true } }, async (req, reply) => {
+      if (await overLimit(req, reply)) return reply.type('text/plain').send('fail');
       const raw = String(req.body ?? '');
       const outcome = await service.alipayNotice(req.ctx, Object.fromEntries(new URLSearchParams(raw)), raw);
       // Alipay stops resending on the bare word `success`.
       return reply.type('text/plain').code(service.ACCEPTED.includes(outcome) ? 200 : 400).send(service.ACCEPTED.includes(outcome) ? 'success' : 'fail');
     });
     scope.post('/api/payment/notify/wechat', { config: { rule: PUBLIC, foreign: true }, schema: { hide: true } }, async (req, reply) => {
+      if (await overLimit(req, reply)) return reply.send({ code: 'FAIL', message: '通知过于频繁，请稍后重试' });
       const raw = String(req.body ?? '');
       const outcome = await service.wechatNotice(req.ctx, req.headers, raw);
       if (service.ACCEPTED.includes(outcome)) return reply.code(200).send({ code: 'SUCCESS', message: '成功' });

@@ -10,9 +10,12 @@ import {
   type PayResult,
   type WechatSettingsBody,
 } from '@contest/shared';
+import { StringDecoder } from 'node:string_decoder';
 import QRCode from 'qrcode';
 import type { Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { publicUrlMissing } from '../../http/origin.ts';
+import type { HitResult } from '../../limits/rate-limiter.ts';
 import * as alipay from '../../payments/alipay.ts';
 import * as wechat from '../../payments/wechat.ts';
 import { writeAudit } from '../audit-log/repo.ts';
@@ -87,12 +90,17 @@ export async function methods(ctx: Ctx): Promise<PaymentMethodOption[]> {
   });
 }
 
-const notifyUrl = (ctx: Ctx, origin: string, channel: 'alipay' | 'wechat') => `${ctx.config.publicUrl ?? origin}/api/payment/notify/${channel}`;
 
-/** Asks the gateway for a code the payer scans, for an unpaid order of the caller's team. */
-export async function pay(ctx: Ctx, orderId: number, method: number, origin: string): Promise<PayResult> {
+const notifyUrl = (origin: string, channel: 'alipay' | 'wechat') => `${origin}/api/payment/notify/${channel}`;
+
+/**
+ * Asks the gateway for a code the payer scans, for an unpaid order of the caller's team. `origin` is where the
+ * gateway's notifications come back (see `publicOrigin`); without one, nothing is asked of the gateway.
+ */
+export async function pay(ctx: Ctx, orderId: number, method: number, origin: string | null): Promise<PayResult> {
   const order = await teamOrder(ctx, orderId);
   if (order.payStatus !== PAY_STATUS.unpaid) throw conflict('只有待支付的订单可以支付');
+  if (!origin) throw publicUrlMissing('在线支付');
   const now = ctx.clock.now();
   const subject = `${order.competitionName}报名费`.slice(0, 120);
   let codeUrl: string;
@@ -100,11 +108,11 @@ export async function pay(ctx: Ctx, orderId: number, method: number, origin: str
     if (method === ALIPAY) {
       const s = await activeSettings<alipay.AlipaySettings>(ctx, ALIPAY);
       if (!s) throw badRequest('支付宝支付未开通', { method: '支付宝支付未开通' });
-      codeUrl = await alipay.precreate(s, { orderNo: order.orderNo, amount: order.amount, subject, notifyUrl: notifyUrl(ctx, origin, 'alipay'), now });
+      codeUrl = await alipay.precreate(s, { orderNo: order.orderNo, amount: order.amount, subject, notifyUrl: notifyUrl(origin, 'alipay'), now });
     } else {
       const s = await activeSettings<wechat.WechatSettings>(ctx, WECHAT);
       if (!s) throw badRequest('微信支付未开通', { method: '微信支付未开通' });
-      codeUrl = await wechat.createNative(s, { orderNo: order.orderNo, amount: order.amount, description: subject, notifyUrl: notifyUrl(ctx, origin, 'wechat'), now });
+      codeUrl = await wechat.createNative(s, { orderNo: order.orderNo, amount: order.amount, description: subject, notifyUrl: notifyUrl(origin, 'wechat'), now });
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -116,13 +124,45 @@ export async function pay(ctx: Ctx, orderId: number, method: number, origin: str
 
 export type NoticeOutcome = 'paid' | 'duplicate' | 'closed_refund' | 'forged' | 'amount_mismatch' | 'merchant_mismatch' | 'unknown_order' | 'not_paid' | 'disabled';
 
+/**
+ * Counts a notification from the caller's address. A gateway's own sends and retries stay far below the limit; past
+ * it, the notification is refused unread (the gateway resends later). Logged once per window, not once per request.
+ */
+export async function admitNotice(ctx: Ctx): Promise<HitResult> {
+  const { paymentNotifyPerIp, windowMs } = ctx.config.publicWrites;
+  const hit = await ctx.limiter.hit(`payment:notify:ip:${ctx.ip}`, paymentNotifyPerIp, windowMs);
+  if (hit.count === paymentNotifyPerIp + 1) ctx.log.warn({ ip: ctx.ip, limit: paymentNotifyPerIp }, 'payment notifications refused: too many from one address');
+  return hit;
+}
+
+/** Outcomes that moved money: at most one each per order and payment, so always kept, whoever sent them. */
+const MONEY: NoticeOutcome[] = ['paid', 'closed_refund'];
+
+/** At most `max` bytes of UTF-8, cut on a character boundary and marked as cut. */
+export function boundedBody(body: string, max: number): string {
+  const bytes = Buffer.byteLength(body);
+  if (bytes <= max) return body;
+  const marker = `…[已截断，原文共${bytes}字节]`;
+  // The decoder holds back a character cut in half instead of writing a replacement for it.
+  return new StringDecoder('utf8').write(Buffer.from(body).subarray(0, max - Buffer.byteLength(marker))) + marker;
+}
+
+/**
+ * Keeps a notification for audit. What anyone can send (forged, unknown order, replayed duplicates...) is kept for at
+ * most PAYMENT_NOTIFY_STORED_PER_IP notifications per address per window, and each body for at most
+ * PAYMENT_NOTIFY_BODY_MAX_BYTES, so that no source can fill the database; the rest is only logged.
+ */
 async function record(ctx: Ctx, channel: number, outcome: NoticeOutcome, body: string, n?: { orderNo: string; tradeNo: string; amount: number }) {
-  await ctx.db
-    .insertInto('paymentNotifications')
-    .values({ channel, orderNo: n?.orderNo.slice(0, 40) ?? null, tradeNo: n?.tradeNo.slice(0, 100) ?? null, amount: n?.amount ?? null, outcome, body: body.slice(0, 10_000), ip: ctx.ip, createdAt: ctx.clock.now().toISOString() })
-    .execute();
+  const { perIp, bodyMaxBytes } = ctx.config.paymentNotifyStore;
+  const stored = MONEY.includes(outcome) || (await ctx.limiter.hit(`payment:notify:stored:${ctx.ip}`, perIp, ctx.config.publicWrites.windowMs)).allowed;
+  if (stored) {
+    await ctx.db
+      .insertInto('paymentNotifications')
+      .values({ channel, orderNo: n?.orderNo.slice(0, 40) ?? null, tradeNo: n?.tradeNo.slice(0, 100) ?? null, amount: n?.amount ?? null, outcome, body: boundedBody(body, bodyMaxBytes), ip: ctx.ip, createdAt: ctx.clock.now().toISOString() })
+      .execute();
+  }
   const level = outcome === 'paid' || outcome === 'duplicate' ? 'info' : 'warn';
-  ctx.log[level]({ channel, outcome, orderNo: n?.orderNo, tradeNo: n?.tradeNo }, 'payment notification');
+  ctx.log[level]({ channel, outcome, orderNo: n?.orderNo?.slice(0, 40), tradeNo: n?.tradeNo?.slice(0, 100), ...(stored ? {} : { stored: false, ip: ctx.ip }) }, 'payment notification');
 }
 
 /**

@@ -24,9 +24,9 @@ import type { Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { containsText } from '../../db/like.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable } from '../competitions/service.ts';
+import { manageable, seesAll } from '../competitions/service.ts';
 
 // ---- Questions and their rules -----------------------------------------------------------------------------------
 
@@ -123,12 +123,19 @@ export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBod
 
 // ---- Expert judges ------------------------------------------------------------------------------------------------
 
+/**
+ * The expert pool is kept apart per organisation: an organiser sees, assigns, changes and removes the experts its
+ * organisation added, and sees and assigns (never changes) the platform's shared pool, which only the platform
+ * administrator changes. The administrator sees and changes every expert. An expert's `organization` decides the
+ * conflicts of interest, so no other organisation may rewrite it.
+ */
 const expertRows = (db: Db) =>
   db
     .selectFrom('experts as e')
     .innerJoin('users as u', 'u.id', 'e.userId')
     .select((eb) => [
       'e.userId',
+      'e.orgId',
       'u.username',
       'u.userName',
       'e.organization',
@@ -140,26 +147,55 @@ const expertRows = (db: Db) =>
       eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').where('a.status', '=', ASSIGNMENT_STATUS.submitted).as('submitted'),
     ]);
 type ExpertRow = Awaited<ReturnType<ReturnType<typeof expertRows>['executeTakeFirstOrThrow']>>;
-const toExpert = (r: ExpertRow): Expert => ({ ...r, questions: Number(r.questions ?? 0), assigned: Number(r.assigned ?? 0), submitted: Number(r.submitted ?? 0) });
+
+/** The experts the caller may see and assign: all for the platform; its organisation's and the platform's otherwise. */
+function visibleExperts(ctx: Ctx) {
+  const query = expertRows(ctx.db);
+  if (seesAll(ctx)) return query;
+  const orgId = ctx.actor?.orgId ?? null;
+  return query.where((eb) => (orgId === null ? eb('e.orgId', 'is', null) : eb.or([eb('e.orgId', 'is', null), eb('e.orgId', '=', orgId)])));
+}
+
+const mayChange = (ctx: Ctx, orgId: number | null) => seesAll(ctx) || (orgId !== null && orgId === ctx.actor?.orgId);
+
+const toExpert =
+  (ctx: Ctx) =>
+  ({ orgId, ...r }: ExpertRow): Expert => ({
+    ...r,
+    questions: Number(r.questions ?? 0),
+    assigned: Number(r.assigned ?? 0),
+    submitted: Number(r.submitted ?? 0),
+    platform: orgId === null,
+    canEdit: mayChange(ctx, orgId),
+  });
 
 const expertMatches = (k: string) => [containsText('u.username', k), containsText('u.userName', k), containsText('e.organization', k), containsText('e.speciality', k)];
 
 export async function expertPage(ctx: Ctx, q: { page: number; limit: number; keyword?: string }) {
-  let query = expertRows(ctx.db);
+  let query = visibleExperts(ctx);
   if (q.keyword) query = query.where((eb) => eb.or(expertMatches(q.keyword!)));
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('e.createdAt', 'desc').orderBy('e.userId', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toExpert), total: Number(total) };
+  return { list: rows.map(toExpert(ctx)), total: Number(total) };
 }
 
-async function findExpert(db: Db, userId: number) {
-  const row = await expertRows(db).where('e.userId', '=', userId).executeTakeFirst();
+async function findExpert(ctx: Ctx, userId: number) {
+  const row = await visibleExperts(ctx).where('e.userId', '=', userId).executeTakeFirst();
   if (!row) throw notFound('专家不存在');
-  return toExpert(row);
+  return toExpert(ctx)(row);
 }
 
-/** Adds a registered user to the pool and gives the user the judge role, which opens the review centre. */
+/** An expert the caller may change: another organisation's answers as missing, the platform's pool is refused. */
+async function changeableExpert(ctx: Ctx, userId: number) {
+  const expert = await findExpert(ctx, userId);
+  if (!expert.canEdit) throw forbidden('平台专家库中的专家只能由平台管理员修改或移除');
+  return expert;
+}
+
+/** Adds a registered user to the caller's pool (the platform's, for the administrator) and gives the judge role. */
 export async function addExpert(ctx: Ctx, body: { username: string; organization: string; speciality?: string | null; title?: string | null }) {
+  const orgId = seesAll(ctx) ? null : ctx.actor!.orgId;
+  if (!seesAll(ctx) && orgId === null) throw forbidden('您的账号尚未关联组织，不能添加专家');
   const user = await ctx.db.selectFrom('users').select('id').where('usernameKey', '=', usernameKey(body.username)).executeTakeFirst();
   if (!user) throw badRequest('该用户不存在，请先让专家注册账号', { username: '该用户不存在，请先让专家注册账号' });
   const judgeRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.judge).executeTakeFirstOrThrow();
@@ -167,27 +203,27 @@ export async function addExpert(ctx: Ctx, body: { username: string; organization
     await ctx.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('experts')
-        .values({ userId: user.id, organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null, createdAt: ctx.clock.now().toISOString() })
+        .values({ userId: user.id, orgId, organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null, createdAt: ctx.clock.now().toISOString() })
         .execute();
       await trx.insertInto('userRoles').values({ userId: user.id, roleId: judgeRole.id }).onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing()).execute();
-      await writeAudit(ctx, { action: 'review.expert.add', entity: 'user', entityId: user.id, after: body }, trx);
+      await writeAudit(ctx, { action: 'review.expert.add', entity: 'user', entityId: user.id, after: { ...body, orgId } }, trx);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('该用户已在专家库中');
     throw err;
   }
-  return findExpert(ctx.db, user.id);
+  return findExpert(ctx, user.id);
 }
 
 export async function updateExpert(ctx: Ctx, userId: number, body: { organization: string; speciality?: string | null; title?: string | null }) {
-  const before = await findExpert(ctx.db, userId);
+  const before = await changeableExpert(ctx, userId);
   await ctx.db.updateTable('experts').set({ organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null }).where('userId', '=', userId).execute();
   await writeAudit(ctx, { action: 'review.expert.update', entity: 'user', entityId: userId, before, after: body });
-  return findExpert(ctx.db, userId);
+  return findExpert(ctx, userId);
 }
 
 export async function removeExpert(ctx: Ctx, userId: number) {
-  const before = await findExpert(ctx.db, userId);
+  const before = await changeableExpert(ctx, userId);
   if (before.questions > 0) throw conflict('该专家仍在赛题的评审名单中，请先从赛题中移除');
   const judgeRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.judge).executeTakeFirstOrThrow();
   await ctx.db.transaction().execute(async (trx) => {
@@ -224,14 +260,14 @@ export async function questionJudges(ctx: Ctx, questionId: number): Promise<Ques
 
 export async function judgeCandidates(ctx: Ctx, questionId: number, keyword: string | undefined) {
   await managedQuestion(ctx, questionId);
-  let query = expertRows(ctx.db).where('e.userId', 'not in', ctx.db.selectFrom('questionJudges').select('userId').where('questionId', '=', questionId));
+  let query = visibleExperts(ctx).where('e.userId', 'not in', ctx.db.selectFrom('questionJudges').select('userId').where('questionId', '=', questionId));
   if (keyword) query = query.where((eb) => eb.or(expertMatches(keyword)));
-  return (await query.orderBy('u.username').limit(50).execute()).map(toExpert);
+  return (await query.orderBy('u.username').limit(50).execute()).map(toExpert(ctx));
 }
 
 export async function addJudges(ctx: Ctx, questionId: number, userIds: number[]) {
   await managedQuestion(ctx, questionId);
-  const experts = await ctx.db.selectFrom('experts').select('userId').where('userId', 'in', userIds).execute();
+  const experts = await visibleExperts(ctx).clearSelect().select('e.userId').where('e.userId', 'in', userIds).execute();
   if (experts.length !== new Set(userIds).size) throw badRequest('只能选择专家库中的专家', { userIds: '只能选择专家库中的专家' });
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {

@@ -93,7 +93,6 @@ const invitationQuery = (db: Db) =>
     .innerJoin('teams as t', 't.id', 'i.teamId')
     .innerJoin('competitions as c', 'c.id', 'i.competitionId')
     .innerJoin('users as inviter', 'inviter.id', 'i.inviterId')
-    .innerJoin('users as invitee', 'invitee.id', 'i.inviteeId')
     .select([
       'i.id',
       'i.teamId',
@@ -101,28 +100,36 @@ const invitationQuery = (db: Db) =>
       'i.competitionId',
       'c.name as competitionName',
       'inviter.username as inviterName',
-      'i.inviteeId',
-      'invitee.username as inviteeName',
       'i.status',
       'i.createdAt',
     ]);
 
-export const listTeamInvitations = (db: Db, teamId: number): Promise<TeamInvitation[]> =>
-  invitationQuery(db).where('i.teamId', '=', teamId).where('i.status', '=', 0).orderBy('i.id', 'desc').execute();
+/**
+ * The team's pending invitations as its leader sees them: by the account the leader typed, never by whom it reached
+ * (nor whether it reached anyone), so that inviting a phone number does not tell whose it is.
+ */
+export async function listTeamInvitations(db: Db, teamId: number): Promise<TeamInvitation[]> {
+  const rows = await invitationQuery(db).select('i.account').where('i.teamId', '=', teamId).where('i.status', '=', 0).orderBy('i.id', 'desc').execute();
+  return rows.map(({ account, ...r }) => ({ ...r, inviteeId: null, inviteeName: account ?? '' }));
+}
 
 export const listMyInvitations = (db: Db, userId: number, competitionId?: number): Promise<TeamInvitation[]> => {
-  let q = invitationQuery(db).where('i.inviteeId', '=', userId).where('i.status', '=', 0);
+  let q = invitationQuery(db)
+    .innerJoin('users as invitee', 'invitee.id', 'i.inviteeId')
+    .select(['i.inviteeId', 'invitee.username as inviteeName'])
+    .where('i.inviteeId', '=', userId)
+    .where('i.status', '=', 0);
   if (competitionId) q = q.where('i.competitionId', '=', competitionId);
   return q.orderBy('i.id', 'desc').execute();
 };
 
 export const findPendingInvitation = (db: Db, teamId: number, inviteeId: number) =>
-  db.selectFrom('teamInvitations').selectAll().where('teamId', '=', teamId).where('inviteeId', '=', inviteeId).where('status', '=', 0).executeTakeFirst();
+  db.selectFrom('teamInvitations').selectAll().where('teamId', '=', teamId).where('inviteeId', '=', inviteeId).where('status', '=', 0).orderBy('id').executeTakeFirst();
 
-export async function insertInvitation(db: Db, v: { teamId: number; competitionId: number; inviterId: number; inviteeId: number; now: string }) {
+export async function insertInvitation(db: Db, v: { teamId: number; competitionId: number; inviterId: number; inviteeId: number | null; account: string; now: string }) {
   const row = await db
     .insertInto('teamInvitations')
-    .values({ teamId: v.teamId, competitionId: v.competitionId, inviterId: v.inviterId, inviteeId: v.inviteeId, status: 0, createdAt: v.now })
+    .values({ teamId: v.teamId, competitionId: v.competitionId, inviterId: v.inviterId, inviteeId: v.inviteeId, account: v.account, status: 0, createdAt: v.now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -134,18 +141,22 @@ export async function decideInvitation(db: Db, id: number, status: number, now: 
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Refuses every pending invitation of the team to the user (one by name and one by phone number may both be). */
+export async function refuseInvitations(db: Db, teamId: number, inviteeId: number, now: string): Promise<boolean> {
+  const r = await db.updateTable('teamInvitations').set({ status: 2, decidedAt: now }).where('teamId', '=', teamId).where('inviteeId', '=', inviteeId).where('status', '=', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 /** Once a user is in a team of the competition, their other pending invitations there lapse. */
 export async function lapseInvitations(db: Db, competitionId: number, inviteeId: number, now: string) {
   await db.updateTable('teamInvitations').set({ status: 3, decidedAt: now }).where('competitionId', '=', competitionId).where('inviteeId', '=', inviteeId).where('status', '=', 0).execute();
 }
 
-export const findUserByAccount = (db: Db, usernameKey: string, phone: string) =>
-  db
-    .selectFrom('users')
-    .select(['id', 'username', 'status'])
-    .where((eb) => eb.or([eb('usernameKey', '=', usernameKey), eb('phone', '=', phone)]))
-    .orderBy('id')
-    .executeTakeFirst();
+/** The account a username names or, failing that, the first one registered with the phone number. */
+export async function findUserByAccount(db: Db, usernameKey: string, phone: string) {
+  const byName = await db.selectFrom('users').select(['id', 'username', 'status']).where('usernameKey', '=', usernameKey).executeTakeFirst();
+  return byName ?? db.selectFrom('users').select(['id', 'username', 'status']).where('phone', '=', phone).orderBy('id').executeTakeFirst();
+}
 
 export const listChoices = (db: Db, teamId: number) =>
   db

@@ -19,7 +19,8 @@ import {
 import type { Ctx } from '../../context.ts';
 import { notify } from '../notices/service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
+import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { assertOwnFile } from '../files/service.ts';
@@ -212,21 +213,38 @@ export async function updateTeachers(ctx: Ctx, teamId: number, list: TeacherBody
   );
 }
 
+/**
+ * Invites by username or phone number. Whoever the account is, the leader gets one and the same reply: an account
+ * that does not exist, cannot be invited (disabled, already in a team of the competition) or can, all read as sent,
+ * and the leader's list shows the account as typed. Otherwise inviting phone numbers would tell whose they are, and
+ * who has entered the competition. Only an account that can join gets the invitation; the others go nowhere. Each
+ * user's invitations are counted, so that numbers cannot be tried in bulk.
+ */
 export async function invite(ctx: Ctx, teamId: number, account: string) {
   const { team, rc } = await ledTeam(ctx, teamId);
   assertOpen(rc);
   if (team.individual === 1) throw conflict('个人参赛不能邀请队员');
   if (team.memberCount >= rc.competition.maxMembers) throw conflict('队伍人数已满');
-  const invitee = await repo.findUserByAccount(ctx.db, usernameKey(account), account.trim());
-  if (!invitee || invitee.status !== 1) throw badRequest('找不到该用户，请核对用户名或手机号', { account: '找不到该用户，请核对用户名或手机号' });
-  if (invitee.id === ctx.actor!.userId) throw badRequest('不能邀请自己', { account: '不能邀请自己' });
-  if (await repo.findTeamOfUser(ctx.db, team.competitionId, invitee.id)) throw conflict('该用户已报名本竞赛或已加入其他队伍');
+  const userId = ctx.actor!.userId;
+  const key = usernameKey(account);
+  const phone = account.trim();
+  // Only what the leader knows already: their own name or phone number.
+  const me = await ctx.db.selectFrom('users').select(['usernameKey', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
+  if (key === me.usernameKey || (me.phone && phone === me.phone)) throw badRequest('不能邀请自己', { account: '不能邀请自己' });
+  const { maxPerUser, windowMs } = ctx.config.invitations;
+  const hit = await ctx.limiter.hit(`invite:user:${userId}`, maxPerUser, windowMs);
+  if (!hit.allowed) throw tooMany(`发送邀请过于频繁，请${retryMinutes(hit.retryAfterMs)}分钟后再试`);
+  const found = await repo.findUserByAccount(ctx.db, key, phone);
+  const invitable = found && found.status === 1 && found.id !== userId && !(await repo.findTeamOfUser(ctx.db, team.competitionId, found.id));
+  const invitee = invitable ? found : null;
   try {
-    const id = await repo.insertInvitation(ctx.db, { teamId, competitionId: team.competitionId, inviterId: ctx.actor!.userId, inviteeId: invitee.id, now: ctx.clock.now().toISOString() });
-    await notify(ctx, [invitee.id], { title: `队伍邀请：${team.name}`, content: `${ctx.actor!.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`, source: 'invitation' });
-    return { id, inviteeName: invitee.username };
+    const id = await repo.insertInvitation(ctx.db, { teamId, competitionId: team.competitionId, inviterId: userId, inviteeId: invitee?.id ?? null, account: key, now: ctx.clock.now().toISOString() });
+    if (invitee) {
+      await notify(ctx, [invitee.id], { title: `队伍邀请：${team.name}`, content: `${ctx.actor!.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`, source: 'invitation' });
+    }
+    return { id, account: key };
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('已邀请该用户，请等待对方回复');
+    if (isUniqueViolation(err)) throw conflict('已向该账号发出邀请，请等待对方回复');
     throw err;
   }
 }
@@ -284,10 +302,7 @@ export async function agree(ctx: Ctx, teamId: number, code: string | undefined, 
 }
 
 export async function refuse(ctx: Ctx, teamId: number) {
-  const invitation = await repo.findPendingInvitation(ctx.db, teamId, ctx.actor!.userId);
-  if (!invitation || !(await repo.decideInvitation(ctx.db, invitation.id, INVITATION_STATUS.refused, ctx.clock.now().toISOString()))) {
-    throw notFound('邀请不存在或已失效');
-  }
+  if (!(await repo.refuseInvitations(ctx.db, teamId, ctx.actor!.userId, ctx.clock.now().toISOString()))) throw notFound('邀请不存在或已失效');
 }
 
 /** The leader removes a member, or a member leaves; the leader stays. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { UserInfo, UserListItem, UserListQuery } from '@contest/shared';
+import { usernameSkeleton } from '@contest/shared/skeleton';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import type { Updateable } from 'kysely';
@@ -8,10 +9,11 @@ import type { UsersTable } from '../../db/schema.ts';
 export type NewUser = Pick<UsersTable, 'username' | 'usernameKey' | 'passwordHash' | 'phone' | 'email'> &
   Partial<Pick<UsersTable, 'orgId' | 'oidcIssuer' | 'oidcSubject' | 'userName'>>;
 
+/** Every account is created here, with the skeleton of its name that the unique index compares. */
 export async function insertUser(db: Db, user: NewUser, roleCodes: string[], now: string): Promise<number> {
   const { id } = await db
     .insertInto('users')
-    .values({ ...user, status: 1, createdAt: now, updatedAt: now })
+    .values({ ...user, usernameSkeleton: usernameSkeleton(user.username), status: 1, createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   if (roleCodes.length > 0) {
@@ -24,6 +26,18 @@ export async function insertUser(db: Db, user: NewUser, roleCodes: string[], now
       .execute();
   }
   return id;
+}
+
+/** Why `username` cannot be registered: its key is taken, or it looks like a name that is; null when it is free. */
+export async function usernameClash(db: Db, username: string, key: string): Promise<'taken' | 'lookalike' | null> {
+  const rows = await db
+    .selectFrom('users')
+    .select('usernameKey')
+    .where((eb) => eb.or([eb('usernameKey', '=', key), eb('usernameSkeleton', '=', usernameSkeleton(username))]))
+    .limit(2)
+    .execute();
+  if (rows.some((r) => r.usernameKey === key)) return 'taken';
+  return rows.length ? 'lookalike' : null;
 }
 
 export async function userRoles(db: Db, userIds: number[]) {

@@ -1,7 +1,7 @@
 import { ACTION_CODES, type Expert, type Page } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Space, Table, Tooltip } from 'antd';
+import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -93,7 +93,21 @@ export default function ExpertPage() {
         columns={[
           { title: '用户名', dataIndex: 'username', width: 120 },
           { title: '姓名', dataIndex: 'userName', width: 100 },
-          { title: '所在单位', dataIndex: 'organization', width: 200, ellipsis: true },
+          {
+            title: '所在单位',
+            width: 200,
+            ellipsis: true,
+            render: (_, e) => (
+              <>
+                {e.organization}
+                {e.platform && (
+                  <Tooltip title="平台专家库的专家：各组织都可选用，只有平台管理员可以修改">
+                    <Tag style={{ marginLeft: 6 }}>平台</Tag>
+                  </Tooltip>
+                )}
+              </>
+            ),
+          },
           { title: '专业领域', dataIndex: 'speciality', width: 150, ellipsis: true },
           { title: '职称', dataIndex: 'title', width: 110 },
           { title: '评审赛题', dataIndex: 'questions', width: 90 },
@@ -106,18 +120,20 @@ export default function ExpertPage() {
                   title: '操作',
                   width: 120,
                   fixed: 'right' as const,
-                  render: (_: unknown, e: Expert) => (
-                    <Space>
-                      <a onClick={() => setEditing(e)}>编辑</a>
-                      {e.questions ? (
-                        <Tooltip title="该专家仍在赛题的评审名单中，请先从赛题中移除">
-                          <span className="admin-hint">删除</span>
-                        </Tooltip>
-                      ) : (
-                        <a onClick={() => remove(e)}>删除</a>
-                      )}
-                    </Space>
-                  ),
+                  // Only the experts the caller may change offer the actions: another pool's are used, not edited.
+                  render: (_: unknown, e: Expert) =>
+                    e.canEdit && (
+                      <Space>
+                        <a onClick={() => setEditing(e)}>编辑</a>
+                        {e.questions ? (
+                          <Tooltip title="该专家仍在赛题的评审名单中，请先从赛题中移除">
+                            <span className="admin-hint">删除</span>
+                          </Tooltip>
+                        ) : (
+                          <a onClick={() => remove(e)}>删除</a>
+                        )}
+                      </Space>
+                    ),
                 },
               ]
             : []),

@@ -1,6 +1,6 @@
 import {
   ACTION_CODES,
-  PASSWORD_MESSAGE,
+  PASSWORD_HINT,
   checkPasswordStrength,
   maskPhone,
   type OrgOption,
@@ -176,7 +176,7 @@ export default function UserPage() {
             </Form.Item>
           )}
           {dialog?.kind === 'password' && (
-            <Form.Item name="password" label="新密码" extra={`${PASSWORD_MESSAGE}。重置后该用户需用新密码重新登录。`} rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}>
+            <Form.Item name="password" label="新密码" extra={`${PASSWORD_HINT}。重置后该用户需用新密码重新登录。`} rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}>
               <Input.Password autoComplete="new-password" />
             </Form.Item>
           )}

@@ -1,4 +1,4 @@
-import type { LoginBody, UserInfo } from '@contest/shared';
+import { safeReturnTo, type LoginBody, type UserInfo } from '@contest/shared';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
@@ -14,7 +14,7 @@ export default function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const { data: config } = useAuthConfig();
   const ssoError = new URLSearchParams(location.search).get('ssoError');
-  const ssoHref = `/api/auth/oidc/login?returnTo=${encodeURIComponent(localStorage.getItem(LOGIN_REDIRECT_KEY) ?? '/')}`;
+  const ssoHref = `/api/auth/oidc/login?returnTo=${encodeURIComponent(safeReturnTo(localStorage.getItem(LOGIN_REDIRECT_KEY)))}`;
 
   async function onFinish(values: LoginBody) {
     setSubmitting(true);

@@ -1,4 +1,4 @@
-import { EMAIL_MESSAGE, PASSWORD_MESSAGE, USERNAME_MESSAGE, checkPasswordStrength, isValidEmail, isValidPhone, isValidUsername, type RegisterBody } from '@contest/shared';
+import { EMAIL_MESSAGE, PASSWORD_HINT, USERNAME_MESSAGE, checkPasswordStrength, isValidEmail, isValidPhone, isValidUsername, type RegisterBody } from '@contest/shared';
 import { App, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -34,7 +34,7 @@ export default function RegisterPage() {
           <Form.Item name="username" label="用户名" rules={[{ required: true, message: '请输入用户名' }, ruleFrom((v) => (isValidUsername(v) ? null : USERNAME_MESSAGE))]}>
             <Input placeholder="3至32位" autoComplete="username" />
           </Form.Item>
-          <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_MESSAGE}>
+          <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_HINT}>
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item

@@ -101,8 +101,9 @@ function InvitePanel({ team }: { team: Team }) {
   const link = team.joinCode ? joinLink(team.competitionId, team.id, team.joinCode) : null;
   async function invite(values: { account: string }) {
     try {
-      const r = await http.post<{ inviteeName: string }>('/api/team/member/invitation', { teamId: team.id, account: values.account });
-      void message.success(`已邀请 ${r.inviteeName}，请让对方在“我的队伍”中同意，或把加入链接发给对方`);
+      // The reply is the same for every account, so it names the account typed, never a person.
+      await http.post('/api/team/member/invitation', { teamId: team.id, account: values.account });
+      void message.success(`已向 ${values.account.trim()} 发出邀请：对方如可加入本队，会在“我的队伍”中看到邀请；也可以把加入链接发给对方`);
       form.resetFields();
       await reload();
     } catch (err) {
@@ -130,7 +131,7 @@ function InvitePanel({ team }: { team: Team }) {
       {team.invitationList.length > 0 && (
         <List
           size="small"
-          header="待回复的邀请"
+          header="已发出、待回复的邀请（按填写的用户名或手机号）"
           dataSource={team.invitationList}
           renderItem={(i) => (
             <List.Item>

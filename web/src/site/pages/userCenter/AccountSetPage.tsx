@@ -1,4 +1,4 @@
-import { PASSWORD_MESSAGE, checkPasswordStrength, type ChangePasswordBody } from '@contest/shared';
+import { PASSWORD_HINT, checkPasswordStrength, type ChangePasswordBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
@@ -59,7 +59,7 @@ export default function AccountSetPage() {
           <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
             <Input.Password autoComplete="current-password" />
           </Form.Item>
-          <Form.Item name="newPassword" label="新密码" rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_MESSAGE}>
+          <Form.Item name="newPassword" label="新密码" rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_HINT}>
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item
