@@ -60,5 +60,6 @@ describe('the expert pool page', () => {
     expect(within(shared).getByText('平台')).toBeTruthy();
     expect(within(shared).queryByText('编辑')).toBeNull();
     expect(within(shared).queryByText('删除')).toBeNull();
+    expect(within(shared).getByText('仅可选用')).toBeTruthy();
   });
 });

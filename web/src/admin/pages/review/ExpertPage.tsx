@@ -122,7 +122,11 @@ export default function ExpertPage() {
                   fixed: 'right' as const,
                   // Only the experts the caller may change offer the actions: another pool's are used, not edited.
                   render: (_: unknown, e: Expert) =>
-                    e.canEdit && (
+                    !e.canEdit ? (
+                      <Tooltip title={e.platform ? '平台专家库的专家只能由平台管理员修改或移除' : '该专家由其他组织添加'}>
+                        <span className="admin-hint">仅可选用</span>
+                      </Tooltip>
+                    ) : (
                       <Space>
                         <a onClick={() => setEditing(e)}>编辑</a>
                         {e.questions ? (
