@@ -10,21 +10,24 @@
  *   `启动客户端.command`.
  *
  * Usage: `npm run desktop:build -- [OUT_DIR] [--out=DIR] [--platform-url=URL] [--targets=win,mac]
- * [--mac-arch=universal|arm64|x64] [--node-version=20.x.y]`; environment: `DESKTOP_DIST_DIR`, `PLATFORM_URL`,
- * `DESKTOP_TARGETS`, `DESKTOP_MAC_ARCH`, `DESKTOP_NODE_VERSION`. Default output: desktop/dist/. The runtimes are kept
- * in `<out>/.cache/runtimes/`, so a rebuild does not download them again.
+ * [--mac-arch=universal|arm64|x64] [--node-version=20.x.y] [--cache-dir=DIR] [--json]`; environment:
+ * `DESKTOP_DIST_DIR`, `PLATFORM_URL`, `DESKTOP_TARGETS`, `DESKTOP_MAC_ARCH`, `DESKTOP_NODE_VERSION`,
+ * `DESKTOP_CACHE_DIR`. Default output: desktop/dist/. The runtimes are kept in `<out>/.cache/runtimes/` (or the cache
+ * folder), so a rebuild does not download them again. `--json` prints the progress and the result as JSON lines on
+ * stdout and the log on stderr: the protocol of `buildInChild`, which is how the server's build job runs it.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { build as esbuild } from 'esbuild';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..');
@@ -76,8 +79,27 @@ export interface BuildOptions {
   nodeVersion?: string;
   /** Runtime source; default the npm registry via the npm CLI. */
   source?: RuntimeSource;
+  /** Where fetched runtimes are kept between builds; default `<outDir>/.cache/runtimes`. */
+  cacheDir?: string;
   /** Progress messages; default console.log. */
   log?: (message: string) => void;
+  /** Called as each step starts, and once at the end (`stage: 'done'`). */
+  onStep?: (step: BuildStep) => void;
+}
+
+/**
+ * A step of the build, as it starts: bundling the client, fetching (or taking from the cache) each runtime, writing
+ * each zip. `done` steps of `total` are finished.
+ */
+export interface BuildStep {
+  done: number;
+  total: number;
+  stage: 'bundle' | 'runtime' | 'zip' | 'done';
+  target?: Target;
+  arch?: Arch;
+  pkg?: string;
+  version?: string;
+  file?: string;
 }
 
 export interface RuntimeInfo {
@@ -90,7 +112,7 @@ export interface RuntimeInfo {
 
 export interface BuildResult {
   bundleSize: number;
-  zips: { target: Target; file: string; size: number; runtimeSize: number; runtimes: RuntimeInfo[] }[];
+  zips: { target: Target; file: string; size: number; sha256: string; runtimeSize: number; runtimes: RuntimeInfo[] }[];
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -353,8 +375,10 @@ async function fetchRuntime(choice: Choice, source: RuntimeSource, cacheDir: str
     const binary = await extractFromTgz(tgz, choice.slot.entry);
     if (choice.slot.target === 'mac') machOArch(binary, choice.slot.arch);
     await fsp.mkdir(dir, { recursive: true });
-    await fsp.writeFile(`${file}.tmp`, binary, { mode: 0o755 });
-    await fsp.rename(`${file}.tmp`, file);
+    // A name of its own: two builds sharing a cache may fetch the same runtime at once.
+    const partial = `${file}.${process.pid}-${Date.now()}.tmp`;
+    await fsp.writeFile(partial, binary, { mode: 0o755 });
+    await fsp.rename(partial, file);
     return { binary, fromCache: false };
   } finally {
     await fsp.rm(tmp, { recursive: true, force: true });
@@ -366,6 +390,8 @@ async function fetchRuntime(choice: Choice, source: RuntimeSource, cacheDir: str
 
 /** The client bundle: one ESM file, Node built-ins only. */
 export async function bundleClient(): Promise<Buffer> {
+  // Loaded here, not at the top: the server imports this file for `buildInChild` and never bundles itself.
+  const { build: esbuild } = await import('esbuild');
   const result = await esbuild({
     entryPoints: [path.join(HERE, 'src', 'main.ts')],
     bundle: true,
@@ -528,6 +554,15 @@ function mb(bytes: number) {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(fs.createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+const slotsOf = (target: Target, macArch: MacArch) =>
+  target === 'win' ? [SLOTS.win] : macArch === 'universal' ? [SLOTS['mac-x64'], SLOTS['mac-arm64']] : [SLOTS[`mac-${macArch}`]];
+
 export async function buildDesktop(options: BuildOptions): Promise<BuildResult> {
   const log = options.log ?? ((m: string) => console.log(m));
   const source = options.source ?? npmRegistry;
@@ -537,22 +572,28 @@ export async function buildDesktop(options: BuildOptions): Promise<BuildResult> 
   if (platform.protocol !== 'http:' && platform.protocol !== 'https:') throw new Error(`the platform URL must be http or https: ${platform.href}`);
   const platformUrl = platform.origin;
   const outDir = path.resolve(options.outDir);
-  const cacheDir = cacheDirOf(outDir);
+  const cacheDir = options.cacheDir ? path.resolve(options.cacheDir) : cacheDirOf(outDir);
+  await fsp.mkdir(outDir, { recursive: true });
   await fsp.mkdir(cacheDir, { recursive: true });
+  const total = 1 + targets.reduce((n, t) => n + slotsOf(t, macArch).length + 1, 0);
+  let done = 0;
+  const step = (s: Omit<BuildStep, 'done' | 'total'>) => options.onStep?.({ done, total, ...s });
 
   log('bundling desktop/src/main.ts …');
+  step({ stage: 'bundle' });
   const client = await bundleClient();
+  done++;
   const result: BuildResult = { bundleSize: client.length, zips: [] };
 
   for (const target of targets) {
     log(`${ZIP_NAMES[target]}:`);
-    const slots =
-      target === 'win' ? [SLOTS.win] : macArch === 'universal' ? [SLOTS['mac-x64'], SLOTS['mac-arm64']] : [SLOTS[`mac-${macArch}`]];
-    const choices = await chooseVersions(slots, source, cacheDir, options.nodeVersion, log);
+    const choices = await chooseVersions(slotsOf(target, macArch), source, cacheDir, options.nodeVersion, log);
     const runtimes: RuntimeInfo[] = [];
     const binaries: { arch: Arch; binary: Buffer }[] = [];
     for (const choice of choices) {
+      step({ stage: 'runtime', target, arch: choice.slot.arch, pkg: choice.pkg, version: choice.version });
       const { binary, fromCache } = await fetchRuntime(choice, source, cacheDir, log);
+      done++;
       if (target === 'mac') machOArch(binary, choice.slot.arch);
       runtimes.push({ arch: choice.slot.arch, pkg: choice.pkg, version: choice.version, size: binary.length, fromCache });
       binaries.push({ arch: choice.slot.arch, binary });
@@ -567,18 +608,77 @@ export async function buildDesktop(options: BuildOptions): Promise<BuildResult> 
       { name: target === 'win' ? 'runtime/node.exe' : 'runtime/node', data: runtime, mode: 0o755 },
     ];
     const file = path.join(outDir, ZIP_NAMES[target]);
+    step({ stage: 'zip', target, file: ZIP_NAMES[target] });
     await writeZip(file, entries);
+    done++;
     const size = (await fsp.stat(file)).size;
-    result.zips.push({ target, file, size, runtimeSize: runtime.length, runtimes });
+    result.zips.push({ target, file, size, sha256: await sha256Of(file), runtimeSize: runtime.length, runtimes });
   }
 
   log('');
   log(`client bundle (app/client.mjs): ${(client.length / 1024).toFixed(1)} KB`);
   for (const z of result.zips) {
-    const sha = createHash('sha256').update(await fsp.readFile(z.file)).digest('hex');
-    log(`${path.relative(process.cwd(), z.file) || z.file}: ${mb(z.size)} (runtime ${mb(z.runtimeSize)}, Node ${[...new Set(z.runtimes.map((r) => r.version))].join(', ')}; sha256 ${sha.slice(0, 16)}…)`);
+    log(`${path.relative(process.cwd(), z.file) || z.file}: ${mb(z.size)} (runtime ${mb(z.runtimeSize)}, Node ${[...new Set(z.runtimes.map((r) => r.version))].join(', ')}; sha256 ${z.sha256.slice(0, 16)}…)`);
   }
+  step({ stage: 'done' });
   return result;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// in a child process
+
+export interface ChildBuildOptions extends Omit<BuildOptions, 'source'> {
+  /** The child's environment (default this process's): npm reads its registry, proxy and cache settings there. */
+  env?: NodeJS.ProcessEnv;
+  /** Stops the build (the child is killed). */
+  signal?: AbortSignal;
+}
+
+/** One line of `--json` output. */
+type JsonLine = ({ type: 'step' } & BuildStep) | { type: 'result'; result: BuildResult } | { type: 'error'; message: string };
+
+/**
+ * `buildDesktop` in a child Node process (this file with `--json`), with the runtimes from the npm registry through
+ * the npm CLI. Joining the Mac runtimes holds a few hundred megabytes and hashing them takes the CPU for a while: in a
+ * child, the caller (the server) keeps neither, and a failed build cannot take it down.
+ */
+export function buildInChild(options: ChildBuildOptions): Promise<BuildResult> {
+  const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--json', `--out=${path.resolve(options.outDir)}`];
+  if (options.cacheDir) args.push(`--cache-dir=${path.resolve(options.cacheDir)}`);
+  if (options.platformUrl) args.push(`--platform-url=${options.platformUrl}`);
+  if (options.targets) args.push(`--targets=${options.targets.join(',')}`);
+  if (options.macArch) args.push(`--mac-arch=${options.macArch}`);
+  if (options.nodeVersion) args.push(`--node-version=${options.nodeVersion}`);
+  const log = options.log ?? ((m: string) => console.log(m));
+  return new Promise((resolve, reject) => {
+    // From the repository, where `--import tsx` resolves.
+    const child = spawn(process.execPath, args, { cwd: REPO, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    let result: BuildResult | undefined;
+    let failure: string | undefined;
+    let stderrTail = '';
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      let msg: JsonLine;
+      try {
+        msg = JSON.parse(line) as JsonLine;
+      } catch {
+        return log(line);
+      }
+      if (msg.type === 'step') {
+        const { type: _type, ...step } = msg;
+        options.onStep?.(step);
+      } else if (msg.type === 'result') result = msg.result;
+      else if (msg.type === 'error') failure = msg.message;
+    });
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      stderrTail = (stderrTail + line + '\n').slice(-2000);
+      log(line);
+    });
+    child.on('error', (err) => reject(err));
+    child.on('close', (code, signal) => {
+      if (code === 0 && result) resolve(result);
+      else reject(new Error(failure ?? (stderrTail.trim().split('\n').at(-1) || `the build process ended with ${signal ?? `code ${code}`}`)));
+    });
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -597,6 +697,7 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
   const macArch = flags.get('mac-arch') ?? env.DESKTOP_MAC_ARCH ?? 'universal';
   if (!['universal', 'arm64', 'x64'].includes(macArch)) throw new Error(`unknown Mac architecture ${macArch} (universal, arm64, x64)`);
   const nodeVersion = flags.get('node-version') ?? env.DESKTOP_NODE_VERSION;
+  const cacheDir = flags.get('cache-dir') ?? env.DESKTOP_CACHE_DIR;
   const options: BuildOptions = {
     outDir: flags.get('out') ?? positional[0] ?? env.DESKTOP_DIST_DIR ?? path.join(HERE, 'dist'),
     platformUrl: flags.get('platform-url') ?? env.PLATFORM_URL ?? DEFAULT_PLATFORM_URL,
@@ -604,12 +705,24 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
     macArch: macArch as MacArch,
   };
   if (nodeVersion) options.nodeVersion = nodeVersion.replace(/^v/, '');
+  if (cacheDir) options.cacheDir = cacheDir;
   return options;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  buildDesktop(parseArgs(process.argv.slice(2), process.env)).catch((err) => {
-    console.error(`desktop build failed: ${(err as Error).message}`);
-    process.exit(1);
-  });
+  const argv = process.argv.slice(2);
+  const json = argv.includes('--json');
+  const emit = (line: JsonLine) => process.stdout.write(JSON.stringify(line) + '\n');
+  Promise.resolve()
+    .then(async () => {
+      const options = parseArgs(argv, process.env);
+      if (!json) return void (await buildDesktop(options));
+      const result = await buildDesktop({ ...options, log: (m) => console.error(m), onStep: (step) => emit({ type: 'step', ...step }) });
+      emit({ type: 'result', result });
+    })
+    .catch((err) => {
+      if (json) emit({ type: 'error', message: (err as Error).message });
+      console.error(`desktop build failed: ${(err as Error).message}`);
+      process.exit(1);
+    });
 }

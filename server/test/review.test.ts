@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aggregate, finalScore, judgeTotal, testPoints } from '@contest/shared';
+import type { Kysely } from 'kysely';
+import * as m0012 from '../src/db/migrations/0012_judge_totals.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import {
   ADMIN_PASSWORD,
@@ -22,44 +23,13 @@ import {
   type TestApp,
 } from './helpers.ts';
 
+/** A 60-point and a 40-point criterion: a judge's total is out of 100. */
 const CRITERIA = [
-  { name: '创新性', description: '方法是否新颖', maxScore: 10, weight: 1 },
-  { name: '完整性', description: null, maxScore: 20, weight: 3 },
+  { name: '创新性', description: '方法是否新颖', maxScore: 60 },
+  { name: '完整性', description: null, maxScore: 40 },
 ];
-/** With CRITERIA, scoring (s, 2s) gives a judge total of exactly 10 × s. */
-const both = (s: number) => [s, 2 * s];
-
-describe('review maths', () => {
-  it('weights each criterion by its share of the maximum', () => {
-    const c = [
-      { id: 'a', maxScore: 10, weight: 1 },
-      { id: 'b', maxScore: 20, weight: 3 },
-    ];
-    // (8/10·1 + 15/20·3) / 4 · 100 = (0.8 + 2.25) / 4 · 100 = 76.25
-    expect(judgeTotal(c, { a: 8, b: 15 })).toBe(76.25);
-    expect(judgeTotal(c, { a: 10, b: 20 })).toBe(100);
-    expect(judgeTotal(c, { a: 8, b: null })).toBeNull();
-  });
-
-  it('combines judges by the mean, or drops the highest and lowest when there are three or more', () => {
-    expect(aggregate([70, 90, 100], 'mean')).toBe(86.67);
-    expect(aggregate([70, 90, 100], 'trimmed')).toBe(90);
-    expect(aggregate([60, 70, 80, 100], 'trimmed')).toBe(75);
-    // Two judges cannot lose two scores: the mean stands.
-    expect(aggregate([80, 90], 'trimmed')).toBe(85);
-    expect(aggregate([], 'mean')).toBeNull();
-  });
-
-  it('turns the test score into points relative to the best team, and weights it into the final score', () => {
-    expect(testPoints(2, 1, false)).toBe(50);
-    expect(testPoints(0, 0, false)).toBe(100);
-    expect(testPoints(0.8, 0.95, true)).toBe(84.21);
-    expect(testPoints(null, 1, false)).toBeNull();
-    expect(finalScore(85, 100, { reviewWeight: 70, testWeight: 30 })).toBe(89.5);
-    expect(finalScore(null, 100, { reviewWeight: 70, testWeight: 30 })).toBeNull();
-    expect(finalScore(null, 40, { reviewWeight: 0, testWeight: 100 })).toBe(40);
-  });
-});
+/** With CRITERIA, scoring (6s, 4s) gives a judge total of exactly 10 × s out of 100. */
+const both = (s: number) => [6 * s, 4 * s];
 
 describe.each(DATABASES)('expert review, grades, disputes, awards and certificates on %s', (kind) => {
   let t: TestApp;
@@ -99,8 +69,8 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     teams[key] = { leader, teamId: r.teamId, name, person, school };
   }
 
-  const assignments = async (q = '') => body(await org.get(`/api/review/assign/page/${questionId}?limit=100${q}`)).data.list as { id: number; teamId: number; judgeId: number; code: string; status: number }[];
-  const mineOf = async (judge: string) => body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number; code: string; status: number; team: unknown }[];
+  const assignments = async (q = '') => body(await org.get(`/api/review/assign/page/${questionId}?limit=100${q}`)).data.list as { id: number; teamId: number; judgeId: number; code: string; status: number; total: number | null; maxTotal: number }[];
+  const mineOf = async (judge: string) => body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number; code: string; status: number; total: number | null; maxTotal: number; team: unknown }[];
   const scoreAs = (judge: string, id: number, s: number[], submit = true) =>
     judges[judge]!.client.put(`/api/review/works/${id}`, { scores: rule.criteria.map((c, i) => ({ criterionId: c.id, score: s[i] ?? null, comment: '好' })), comment: '总评', submit });
   let rule: { criteria: { id: string }[] };
@@ -139,11 +109,18 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(bad.statusCode).toBe(400);
     expect(body(bad).data.fields).toMatchObject({ testWeight: '评审成绩与测试成绩的权重之和须为100', aggregation: '去掉最高分和最低分至少需要3位专家评审' });
     expect((await orgB.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 })).statusCode).toBe(404);
+    // Criteria have no weight of their own any more: the full mark is the weight.
+    const weighted = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA.map((c) => ({ ...c, weight: 3 })), judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
+    expect(body(weighted).data.fields['criteria.0.weight']).toBe('不支持的字段：weight');
     const res = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
     expect(res.statusCode, res.body).toBe(200);
     rule = body(res).data;
     expect(body(res).data).toMatchObject({ judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, scored: false });
     expect(rule.criteria.map((c) => c.id)).toHaveLength(2);
+    expect(body(res).data.criteria.map((c: object) => Object.keys(c).sort())).toEqual([
+      ['description', 'id', 'maxScore', 'name'],
+      ['description', 'id', 'maxScore', 'name'],
+    ]);
   });
 
   it('assigns works automatically and evenly, never to a judge of the team’s own school', async () => {
@@ -210,14 +187,33 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
 
   it('keeps drafts, checks each score against its maximum, and lets only the organiser reopen a submission', async () => {
     const [w] = await mineOf('judgeYi');
-    const over = await scoreAs('judgeYi', w!.id, [11, 20], false);
-    expect([over.statusCode, body(over).data.fields['scores.0.score']]).toEqual([400, '“创新性”的分数不能超过10']);
+    // Out of range, with a field error naming the criterion: draft or not, nothing is saved.
+    const refused = [
+      [[70, 20], 'scores.0.score', '“创新性”的分数不能超过60'],
+      [[-1, 20], 'scores.0.score', '“创新性”的分数不能小于0'],
+      [[50, 30.001], 'scores.1.score', '“完整性”的分数至多保留两位小数'],
+    ] as const;
+    for (const [scores, field, message] of refused) {
+      for (const submit of [false, true]) {
+        const res = await scoreAs('judgeYi', w!.id, [...scores], submit);
+        expect([res.statusCode, body(res).message, body(res).data.fields[field]]).toEqual([400, message, message]);
+      }
+    }
+    const notANumber = await judges.judgeYi!.client.put(`/api/review/works/${w!.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: '50', comment: null }], submit: false });
+    expect([notANumber.statusCode, body(notANumber).data.fields['scores.0.score']]).toEqual([400, '分数须为数字']);
+    expect(body(await judges.judgeYi!.client.get(`/api/review/center/works/${w!.id}`)).data).toMatchObject({ status: 0, total: null });
     const incomplete = await scoreAs('judgeYi', w!.id, [5], true);
     expect(body(incomplete).data.fields['scores.1.score']).toBe('请为“完整性”打分');
     const draft = await scoreAs('judgeYi', w!.id, [5], false);
-    expect(body(draft).data).toMatchObject({ status: 1, total: null });
+    expect(body(draft).data).toMatchObject({ status: 1, total: null, maxTotal: 100 });
     expect(body(draft).data.scores[0]).toMatchObject({ score: 5, comment: '好' });
-    expect(body(await scoreAs('judgeYi', w!.id, both(5))).data).toMatchObject({ status: 2, total: 50 });
+    // 50 of 60 and 30 of 40 add up to 80 of 100, wherever the total is shown.
+    expect(body(await scoreAs('judgeYi', w!.id, [50, 30])).data).toMatchObject({ status: 2, total: 80, maxTotal: 100 });
+    expect((await mineOf('judgeYi')).find((x) => x.id === w!.id)).toMatchObject({ total: 80, maxTotal: 100 });
+    expect((await assignments()).find((x) => x.id === w!.id)).toMatchObject({ total: 80, maxTotal: 100 });
+    // Two decimals add up without floating-point noise.
+    const [other] = (await mineOf('judgeYi')).filter((x) => x.id !== w!.id);
+    expect(body(await scoreAs('judgeYi', other!.id, [8.7, 15.1], false)).data).toMatchObject({ status: 1, total: 23.8 });
     const again = await scoreAs('judgeYi', w!.id, both(6));
     expect([again.statusCode, body(again).message]).toEqual([409, '评分已提交，如需修改请联系组织方重新打开']);
     // The criteria are fixed once a judge has scored.
@@ -234,26 +230,37 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect([refused.statusCode, body(refused).message]).toEqual([409, '还有11份评审未提交，不能确认成绩']);
     expect(body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data).toEqual([]);
 
-    // Hand-computed: totals are 10 × s; trimmed mean drops the extremes of three; final = 0.7 review + 0.3 test points.
-    const plan: Record<string, Record<string, number>> = {
-      A: { judgeYi: 8, judgeBing: 9 }, // mean 85 (two judges), RMSE 1 is best: 100 points → 89.5
-      B: { judgeJia: 7, judgeBing: 9, judgeJia2: 10 }, // 90, RMSE 2: 50 points → 78
-      C: { judgeJia: 6, judgeYi: 8, judgeJia2: 7 }, // 70, RMSE 4: 25 points → 56.5
-      D: { judgeJia: 10, judgeYi: 10, judgeBing: 6 }, // 100, no test: 0 points → 70
+    // Hand-computed: a judge's total is the two points added up, out of 60 + 40 = 100; trimmed mean drops the extremes
+    // of three; final = 0.7 review + 0.3 test points.
+    const plan: Record<string, Record<string, number[]>> = {
+      A: { judgeYi: [50, 30], judgeBing: both(9) }, // 80 and 90: mean 85 (two judges), RMSE 1 is best: 100 points → 89.5
+      B: { judgeJia: both(7), judgeBing: both(9), judgeJia2: both(10) }, // 70, 90, 100 → 90, RMSE 2: 50 points → 78
+      C: { judgeJia: both(6), judgeYi: both(8), judgeJia2: both(7) }, // 60, 80, 70 → 70, RMSE 4: 25 points → 56.5
+      D: { judgeJia: both(10), judgeYi: both(10), judgeBing: both(6) }, // 100, 100, 60 → 100, no test: 0 points → 70
     };
     const list = await assignments();
     for (const [team, scores] of Object.entries(plan)) {
       for (const [judge, s] of Object.entries(scores)) {
         const a = list.find((x) => x.teamId === teams[team]!.teamId && x.judgeId === judges[judge]!.id);
         expect(a, `${team}/${judge}`).toBeDefined();
-        const res = await scoreAs(judge, a!.id, both(s));
+        const res = await scoreAs(judge, a!.id, s);
         expect(res.statusCode, res.body).toBe(200);
       }
     }
     expect(body(await org.post(`/api/review/works/confirmFinalScore/${questionId}`)).data).toMatchObject({ gradeState: 2, unfinished: [] });
-    const grades = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list as { teamId: number; reviewScore: number; testScore: number | null; testPoints: number; finalScore: number; rank: number }[];
+    const grades = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list as {
+      teamId: number;
+      reviewScores: number[];
+      maxTotal: number;
+      reviewScore: number;
+      testScore: number | null;
+      testPoints: number;
+      finalScore: number;
+      rank: number;
+    }[];
     const byTeam = (k: string) => grades.find((g) => g.teamId === teams[k]!.teamId)!;
-    expect(byTeam('A')).toMatchObject({ reviewScore: 85, testScore: 1, testPoints: 100, finalScore: 89.5, rank: 1 });
+    expect(byTeam('A')).toMatchObject({ maxTotal: 100, reviewScore: 85, testScore: 1, testPoints: 100, finalScore: 89.5, rank: 1 });
+    expect(byTeam('A').reviewScores.sort()).toEqual([80, 90]);
     expect(byTeam('B')).toMatchObject({ reviewScore: 90, testScore: 2, testPoints: 50, finalScore: 78, rank: 2 });
     expect(byTeam('D')).toMatchObject({ reviewScore: 100, testScore: null, testPoints: 0, finalScore: 70, rank: 3 });
     expect(byTeam('C')).toMatchObject({ reviewScore: 70, testScore: 4, testPoints: 25, finalScore: 56.5, rank: 4 });
@@ -265,13 +272,15 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     const sheet = book.worksheets[0]!;
     expect(sheet.rowCount).toBe(5);
     expect(sheet.getRow(2).getCell(3).value).toBe(teams.A!.name);
+    expect(String(sheet.getRow(2).getCell(7).value).split('、').sort()).toEqual(['80 / 100', '90 / 100']);
 
     // Every judge's scores, a column per criterion: one row per assignment.
     const detail = new ExcelJS.Workbook();
     await detail.xlsx.load((await org.get(`/api/review/assign/page/${questionId}?export=xlsx`)).rawPayload as unknown as ArrayBuffer);
     const rows = detail.worksheets[0]!;
     expect(rows.rowCount).toBe(12);
-    expect(rows.getRow(1).getCell(7).value).toBe('创新性（满分10）');
+    expect(rows.getRow(1).getCell(7).value).toBe('创新性（满分60）');
+    expect(rows.getRow(1).getCell(9).value).toBe('总分（满分100）');
   });
 
   it('locks confirmed grades against every change', async () => {
@@ -416,5 +425,115 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(body(check).data).toMatchObject({ certNo: row.certNo, holderName: '赵*', awardName: '一等奖', questionTitle: '评审题' });
     const wrong = await t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${row.certNo}?code=0000` });
     expect([wrong.statusCode, body(wrong).message]).toEqual([404, '未找到该证书，或验证码不正确']);
+  });
+
+  it('0012 puts judge totals stored as weighted percentages on the plain sums, keeping confirmed grades as published', async () => {
+    const db = t.database.db;
+    const stamp = now.toISOString();
+    const A = teams.A!.teamId;
+    const B = teams.B!.teamId;
+    const yi = judges.judgeYi!.id;
+    const bing = judges.judgeBing!.id;
+    // As rules were saved before 0012: weights, here equal, on criteria of 60 and 30 (a total is out of 90).
+    const legacyCriteria = JSON.stringify([
+      { id: 'x', name: '深度', description: null, maxScore: 60, weight: 1 },
+      { id: 'y', name: '表达', description: null, maxScore: 30, weight: 1 },
+    ]);
+    const scores = (x: number | null, y: number | null) => JSON.stringify([{ criterionId: 'x', score: x, comment: null }, { criterionId: 'y', score: y, comment: null }]);
+    /** A question of the competition, its rule, and assignments as [team, judge, status, x, y, the old weighted total]. */
+    async function legacyQuestion(title: string, gradeState: number, rows: [number, number, number, number | null, number | null, number | null][]) {
+      const { id } = await db
+        .insertInto('questions')
+        .values({ competitionId, title, content: null, reviewed: 1, sort: 9, createdAt: stamp, updatedAt: stamp, creatorId: null, metric: null, idColumn: null, targetColumn: null, publicPercent: null, dailyLimit: null, salt: null, answerKey: null, answerRows: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('reviewRules')
+        .values({ questionId: id, criteriaJson: legacyCriteria, judgesPerWork: 2, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: 1, disputeDays: 3, gradeState, calculatedAt: stamp, confirmedAt: gradeState === 2 ? stamp : null, updatedAt: stamp })
+        .execute();
+      for (const [i, [teamId, judgeId, status, x, y, total]] of rows.entries()) {
+        await db.insertInto('reviewAssignments').values({ questionId: id, teamId, judgeId, code: `L${id}${i}`, status, scoresJson: scores(x, y), total, createdAt: stamp, updatedAt: stamp, submittedAt: status === 2 ? stamp : null }).execute();
+      }
+      return id;
+    }
+    const grade = (questionId: number, teamId: number, judgesJson: number[], review: number, rank: number) => ({
+      questionId,
+      teamId,
+      reviewScoresJson: JSON.stringify(judgesJson),
+      reviewScore: review,
+      judgesDone: judgesJson.length,
+      judgesTotal: 2,
+      testScore: null,
+      testPoints: null,
+      finalScore: review,
+      rank,
+      awardId: null,
+      updatedAt: stamp,
+    });
+
+    // A preview: under the old rule B led (80 against 75); added up, A leads (72 / 90 = 80 against 69 / 90 = 76.67).
+    const preview = await legacyQuestion('旧预览题', 1, [
+      [A, yi, 2, 54, 18, 75], // (54/60 + 18/30) / 2 = 75 %; plainly 72 of 90
+      [A, bing, 2, 54, 18, 75],
+      [B, yi, 2, 42, 27, 80], // (42/60 + 27/30) / 2 = 80 %; plainly 69 of 90
+      [B, bing, 1, 42, 27, 80], // a complete draft: its total is redone, but it does not count
+      [A, judges.judgeJia!.id, 1, 30, null, null], // an incomplete draft has no total
+    ]);
+    await db.insertInto('grades').values([grade(preview, A, [75, 75], 75, 2), grade(preview, B, [80], 80, 1)]).execute();
+    // Confirmed: published as 78.75 from 75 % and 82.5 %; it stays so.
+    const published = await legacyQuestion('旧已确认题', 2, [
+      [A, yi, 2, 54, 18, 75],
+      [A, bing, 2, 45, 27, 82.5], // (45/60 + 27/30) / 2 = 82.5 %; plainly 72 of 90
+    ]);
+    await db.insertInto('grades').values([grade(published, A, [75, 82.5], 78.75, 1)]).execute();
+    const current = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list;
+
+    await m0012.up(db as unknown as Kysely<unknown>, { dialect: t.database.dialect });
+
+    const ruleOf = async (id: number) => body(await org.get(`/api/review/rules/${id}`)).data as { criteria: object[] };
+    expect((await ruleOf(preview)).criteria).toEqual([
+      { id: 'x', name: '深度', description: null, maxScore: 60 },
+      { id: 'y', name: '表达', description: null, maxScore: 30 },
+    ]);
+    const totalsOf = async (id: number) =>
+      (body(await org.get(`/api/review/assign/page/${id}?limit=100`)).data.list as { code: string; total: number | null; maxTotal: number }[])
+        .sort((a, b) => a.code.localeCompare(b.code))
+        .map((a) => [a.total, a.maxTotal]);
+    expect(await totalsOf(preview)).toEqual([
+      [72, 90],
+      [72, 90],
+      [69, 90],
+      [69, 90],
+      [null, 90],
+    ]);
+    expect(await totalsOf(published)).toEqual([
+      [72, 90],
+      [72, 90],
+    ]);
+    const mine = body(await judges.judgeYi!.client.get(`/api/review/center/works?questionId=${preview}`)).data as { total: number; maxTotal: number }[];
+    expect(mine.map((w) => [w.total, w.maxTotal]).sort()).toEqual([
+      [69, 90],
+      [72, 90],
+    ]);
+
+    type G = { teamId: number; reviewScores: number[]; maxTotal: number; reviewScore: number; finalScore: number; rank: number; judgesDone: number };
+    const gradesOf = async (id: number) => body(await org.get(`/api/review/works/grade/${id}`)).data.list as G[];
+    const pick = ({ teamId, reviewScores, maxTotal, reviewScore, finalScore, rank, judgesDone }: G) => ({ teamId, reviewScores, maxTotal, reviewScore, finalScore, rank, judgesDone });
+    const recomputed = [
+      { teamId: A, reviewScores: [72, 72], maxTotal: 90, reviewScore: 80, finalScore: 80, rank: 1, judgesDone: 2 },
+      { teamId: B, reviewScores: [69], maxTotal: 90, reviewScore: 76.67, finalScore: 76.67, rank: 2, judgesDone: 1 },
+    ];
+    expect((await gradesOf(preview)).map(pick)).toEqual(recomputed);
+    // The published grade keeps its numbers; its judges' 75 % and 82.5 % are now shown as 67.5 and 74.25 of 90.
+    expect((await gradesOf(published)).map(pick)).toEqual([{ teamId: A, reviewScores: [67.5, 74.25], maxTotal: 90, reviewScore: 78.75, finalScore: 78.75, rank: 1, judgesDone: 2 }]);
+    // Rules saved since carry no weights and are left alone.
+    expect(body(await org.get(`/api/review/works/grade/${questionId}`)).data.list).toEqual(current);
+
+    // Computing the preview again, as the organiser would, gives what the migration wrote.
+    for (const teamId of [A, B]) {
+      await db.insertInto('works').values({ competitionId, questionId: preview, teamId, userId: yi, version: 1, fileKey: `legacy/${teamId}`, fileName: 'w.zip', size: 1, sha256: '0', completedAt: stamp }).execute();
+    }
+    expect((await org.post(`/api/review/works/calcFinalScore/${preview}`)).statusCode).toBe(200);
+    expect((await gradesOf(preview)).map(pick)).toEqual(recomputed);
   });
 });

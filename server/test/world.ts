@@ -44,7 +44,7 @@ export const SECRET = {
 export const PASSWORD = 'Passw0rd1';
 const ANSWER = ['id,y', ...Array.from({ length: 10 }, (_, i) => `r${i},${i % 3}`)].join('\n');
 const PREDICTION = ['id,y', ...Array.from({ length: 10 }, (_, i) => `r${i},${(i % 3) + 1}`)].join('\n');
-const CRITERIA = [{ name: '创新性', description: null, maxScore: 10, weight: 1 }];
+const CRITERIA = [{ name: '创新性', description: null, maxScore: 10 }];
 export const COMPANY = { kind: 'company', name: SECRET.invoiceTitle, taxNo: '91440101MA5C111101', bank: '工商银行', bankAccount: '3602000000000000000', address: '广州市', phone: '020-12345678' };
 
 export interface World {

@@ -12,6 +12,7 @@ import * as m0008 from './migrations/0008_review.ts';
 import * as m0009 from './migrations/0009_notices.ts';
 import * as m0010 from './migrations/0010_indexes.ts';
 import * as m0011 from './migrations/0011_lookalikes_pools_invitations.ts';
+import * as m0012 from './migrations/0012_judge_totals.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0009_notices': m0009,
   '0010_indexes': m0010,
   '0011_lookalikes_pools_invitations': m0011,
+  '0012_judge_totals': m0012,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Modal, Space, Steps, Typography, message } from 'antd';
-import { ERROR_TOAST_SECONDS } from '../common/http.ts';
+import { Alert, Button, Modal, Space, Steps, Typography, message } from 'antd';
+import { useEffect, useState } from 'react';
+import { ERROR_TOAST_SECONDS, http } from '../common/http.ts';
 
 export type ClientOs = 'win' | 'mac';
 
@@ -15,6 +16,33 @@ export const CLIENT_LAUNCHERS: Record<ClientOs, string> = { win: '启动客户�
 
 /** Spec §5: the message on an operating system with no client. */
 export const UNKNOWN_OS_TEXT = '目前只提供Windows和Mac客户端';
+/** Where a package has not been published yet: instead of a link that would lead nowhere. */
+export const NOT_PUBLISHED_TEXT = '客户端尚未发布，请联系管理员在 系统管理 → 客户端版本 中生成';
+
+/** `GET /api/system/client/status`: which packages the platform offers. */
+export type ClientStatus = Record<ClientOs, { available: boolean; size: number | null; updatedAt: string | null }>;
+
+/**
+ * Which packages exist, asked when the dialog opens; null until known. A failed question leaves it unknown: the links
+ * are offered, and the server's own page says so if a package is missing.
+ */
+function useClientStatus(open: boolean): ClientStatus | null {
+  const [status, setStatus] = useState<ClientStatus | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    http.get<ClientStatus>('/api/system/client/status', undefined, { silent: true }).then(
+      (s) => live && setStatus(s),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [open]);
+  return status;
+}
+
+const published = (status: ClientStatus | null, os: ClientOs) => status?.[os]?.available !== false;
 
 /** Windows or Mac from the browser's user agent (and platform); null for anything else, phones and tablets included. */
 export function detectClientOs(userAgent: string, platform = ''): ClientOs | null {
@@ -32,10 +60,19 @@ const browserOs = () => (typeof navigator === 'undefined' ? null : detectClientO
  * launcher beside a Node runtime rather than one exe).
  */
 export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolean; onClose: () => void; os?: ClientOs | null }) {
+  const status = useClientStatus(open);
+  const missing = (
+    <Alert type="warning" showIcon message={NOT_PUBLISHED_TEXT} data-testid="client-missing" style={{ marginTop: 4 }} />
+  );
+  const offered = (Object.keys(CLIENT_PACKAGES) as ClientOs[]).filter((k) => published(status, k));
   const download = os ? (
-    <Button type="primary" icon={<DownloadOutlined />} href={CLIENT_PACKAGES[os]} download>
-      下载{OS_NAMES[os]}客户端
-    </Button>
+    published(status, os) ? (
+      <Button type="primary" icon={<DownloadOutlined />} href={CLIENT_PACKAGES[os]} download>
+        下载{OS_NAMES[os]}客户端
+      </Button>
+    ) : (
+      missing
+    )
   ) : (
     <Space direction="vertical" size={4}>
       <Button type="primary" icon={<DownloadOutlined />} onClick={() => void message.warning(UNKNOWN_OS_TEXT, ERROR_TOAST_SECONDS)}>
@@ -44,13 +81,17 @@ export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolea
       <Typography.Text type="warning" data-testid="unknown-os">
         {UNKNOWN_OS_TEXT}
       </Typography.Text>
-      <Space size={16}>
-        {(Object.keys(CLIENT_PACKAGES) as ClientOs[]).map((k) => (
-          <a key={k} href={CLIENT_PACKAGES[k]} download>
-            {OS_NAMES[k]}版
-          </a>
-        ))}
-      </Space>
+      {offered.length ? (
+        <Space size={16}>
+          {offered.map((k) => (
+            <a key={k} href={CLIENT_PACKAGES[k]} download>
+              {OS_NAMES[k]}版
+            </a>
+          ))}
+        </Space>
+      ) : (
+        missing
+      )}
     </Space>
   );
   return (

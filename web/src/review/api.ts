@@ -39,6 +39,3 @@ export function useReloadReview() {
 export const workDownloadUrl = (assignmentId: number) => `/api/review/center/works/${assignmentId}/download`;
 
 export const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success' };
-
-/** A score for display: two decimals at most, a dash when there is none. */
-export const showScore = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(Number(v.toFixed(2))));

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { CSRF_COOKIE, CSRF_HEADER, judgeTotal, type ReviewTask, type ReviewWork, type ReviewWorkDetail } from '@contest/shared';
+import { CSRF_COOKIE, CSRF_HEADER, type ReviewTask, type ReviewWork, type ReviewWorkDetail } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -59,6 +59,7 @@ const work = (over: Partial<ReviewWork>): ReviewWork => ({
   code: 'A0001',
   status: 0,
   total: null,
+  maxTotal: 100,
   rereview: false,
   fileName: 'A0001.zip',
   size: 2048,
@@ -66,10 +67,13 @@ const work = (over: Partial<ReviewWork>): ReviewWork => ({
   updatedAt: '2026-05-01T02:00:00.000Z',
   ...over,
 });
+/** A 60-point and a 40-point criterion. */
 const criteria = [
-  { id: 'c1', name: '创新性', description: '方法是否新颖', maxScore: 10, weight: 60 },
-  { id: 'c2', name: '完整性', description: null, maxScore: 20, weight: 40 },
+  { id: 'c1', name: '创新性', description: '方法是否新颖', maxScore: 60 },
+  { id: 'c2', name: '完整性', description: null, maxScore: 40 },
 ];
+/** The figure of the live total, without its title. */
+const liveTotal = () => screen.getByTestId('live-total').querySelector('.ant-statistic-content')?.textContent ?? '';
 
 describe('the review centre', () => {
   it('lists the tasks by competition with their progress, and opens a question’s works', async () => {
@@ -90,7 +94,7 @@ describe('the review centre', () => {
     expect(await screen.findByText('A0002', undefined, { timeout: 5000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/question/11');
     expect(screen.getByText('复评')).toBeTruthy();
-    expect(screen.getByText('81.5')).toBeTruthy();
+    expect(screen.getByText('81.5 / 100')).toBeTruthy();
     // Blind: nothing about the team.
     expect(screen.queryByText('队伍信息')).toBeNull();
     expect(screen.getAllByRole('button', { name: /下载作品/ })).toHaveLength(2);
@@ -117,34 +121,66 @@ describe('the review centre', () => {
   });
 
   it('scores a work with the live total, saves a draft and submits after confirming', async () => {
-    const detail: ReviewWorkDetail = { ...work({ status: 1 }), criteria, scores: [{ criterionId: 'c1', score: 8, comment: '不错' }], comment: null };
+    const detail: ReviewWorkDetail = { ...work({ status: 1 }), criteria, scores: [{ criterionId: 'c1', score: 50, comment: '不错' }], comment: null };
     answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
     open('/score/101');
     expect(await screen.findByText('1. 创新性', undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByText('方法是否新颖')).toBeTruthy();
+    expect(screen.getByText('满分 60 分')).toBeTruthy();
+    expect(liveTotal()).toBe('— / 100');
     const inputs = screen.getAllByRole('spinbutton') as HTMLInputElement[];
-    expect(inputs[0]!.value).toBe('8');
-    fireEvent.change(inputs[1]!, { target: { value: '15' } });
-    const expected = judgeTotal(criteria, { c1: 8, c2: 15 });
-    expect(expected).toBe(78);
-    await waitFor(() => expect(screen.getByText('78')).toBeTruthy());
+    expect(inputs[0]!.value).toBe('50');
+    // 50 of 60 and 30 of 40: the points add up to 80 of 100.
+    fireEvent.change(inputs[1]!, { target: { value: '30' } });
+    await waitFor(() => expect(liveTotal()).toBe('80 / 100'));
 
     fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
     await waitFor(() => expect(writes).toHaveLength(1));
     expect(writes[0]).toMatchObject({
       method: 'PUT',
       path: '/api/review/works/101',
-      body: { scores: [{ criterionId: 'c1', score: 8, comment: '不错' }, { criterionId: 'c2', score: 15, comment: null }], comment: null, submit: false },
+      body: { scores: [{ criterionId: 'c1', score: 50, comment: '不错' }, { criterionId: 'c2', score: 30, comment: null }], comment: null, submit: false },
     });
     expect(writes[0]!.headers[CSRF_HEADER]).toBe('csrf-token');
 
     fireEvent.click(screen.getByRole('button', { name: '提交评分' }));
     // A loaded machine can take more than the default second to open the confirmation.
     const dialog = await screen.findByRole('dialog', undefined, { timeout: 5000 });
+    expect(within(dialog).getByText('80 / 100')).toBeTruthy();
     expect(within(dialog).getByText(/只有竞赛组织方可以重新开放评分/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: '确定提交' }));
     await waitFor(() => expect(writes).toHaveLength(2), { timeout: 5000 });
     expect(writes[1]!.body).toMatchObject({ submit: true });
+  });
+
+  it('shows an out-of-range score at its field as it is typed, and sends nothing', async () => {
+    const detail: ReviewWorkDetail = { ...work({ status: 1 }), criteria, scores: [{ criterionId: 'c2', score: 30, comment: null }], comment: null };
+    answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
+    open('/score/101');
+    const inputs = (await screen.findAllByRole('spinbutton', undefined, { timeout: 5000 })) as HTMLInputElement[];
+    const [first, second] = screen.getAllByTestId('criterion');
+    // 70 out of 60: the field says why, and keeps what was typed (no silent pull back to 60).
+    fireEvent.change(inputs[0]!, { target: { value: '70' } });
+    expect(await within(first!).findByText('“创新性”的分数不能超过60')).toBeTruthy();
+    expect(within(second!).queryByText(/的分数/)).toBeNull();
+    expect(liveTotal()).toBe('— / 100');
+    fireEvent.blur(inputs[0]!);
+    expect(inputs[0]!.value).toBe('70');
+
+    fireEvent.click(screen.getByRole('button', { name: '提交评分' }));
+    fireEvent.click(screen.getByRole('button', { name: '保存草稿' }));
+    await waitFor(() => expect(screen.getAllByText('请先改正标红的分数').length).toBeGreaterThan(0));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(writes).toHaveLength(0);
+
+    // Below 0, and more than two decimals, are refused the same way; a valid score clears the error.
+    fireEvent.change(inputs[0]!, { target: { value: '-1' } });
+    expect(await within(first!).findByText('“创新性”的分数不能小于0')).toBeTruthy();
+    fireEvent.change(inputs[0]!, { target: { value: '50.125' } });
+    expect(await within(first!).findByText('“创新性”的分数至多保留两位小数')).toBeTruthy();
+    fireEvent.change(inputs[0]!, { target: { value: '50' } });
+    await waitFor(() => expect(within(first!).queryByText(/的分数/)).toBeNull());
+    expect(liveTotal()).toBe('80 / 100');
   });
 
   it('will not submit an incomplete score sheet', async () => {
@@ -159,17 +195,18 @@ describe('the review centre', () => {
 
   it('shows a submitted score read-only', async () => {
     const detail: ReviewWorkDetail = {
-      ...work({ status: 2, total: 78 }),
+      ...work({ status: 2, total: 80 }),
       criteria,
       scores: [
-        { criterionId: 'c1', score: 8, comment: null },
-        { criterionId: 'c2', score: 15, comment: null },
+        { criterionId: 'c1', score: 50, comment: null },
+        { criterionId: 'c2', score: 30, comment: null },
       ],
       comment: '总体良好',
     };
     answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
     open('/score/101');
     expect(await screen.findByText(/提交，不能再修改/, undefined, { timeout: 5000 })).toBeTruthy();
+    expect(liveTotal()).toBe('80 / 100');
     expect((screen.getAllByRole('spinbutton') as HTMLInputElement[]).every((i) => i.disabled)).toBe(true);
     expect(screen.queryByRole('button', { name: '保存草稿' })).toBeNull();
     expect(screen.queryByRole('button', { name: '提交评分' })).toBeNull();

@@ -278,6 +278,26 @@ export const MENU_NAMES: Record<MenuCode, string> = {
   CERTIFICATE_SET: '我的证书',
 };
 
+/** What each menu turns on for participants, in the organiser's words (the codes stay out of sight). */
+export const MENU_DESCRIPTIONS: Record<MenuCode, string> = {
+  REG_SET: '前台的报名入口和“我的队伍”；开放时间内可以报名，报名表填写下方选择的字段',
+  QUES_AND_DATA: '前台的“赛题与数据”页：赛题说明和数据下载',
+  COMP_INFO: '前台的“竞赛信息”页：基本信息中填写的竞赛信息',
+  BEFORE_GUIDE: '前台的“赛前指导”页：基本信息中填写的赛前指导',
+  TRAINING_PLATFORM: '前台的“训练平台”页：基本信息中填写的训练平台地址',
+  CHOICE_SET: '参赛队伍在开放时间内选择赛题',
+  SUBMIT_WORKS: '参赛队伍在开放时间内提交作品',
+  SUBMIT_TEST: '参赛队伍在开放时间内提交测试结果，自动评分',
+  GRADE_SET: '参赛者查看自己的成绩和奖项',
+  CERTIFICATE_SET: '参赛者查看和下载证书',
+};
+
+/**
+ * The menus a new competition starts with: registration, questions and data, and information are what every
+ * competition shows first; choosing questions, submitting, grades and certificates wait until the organiser opens them.
+ */
+export const DEFAULT_MENUS: readonly MenuCode[] = ['REG_SET', 'QUES_AND_DATA', 'COMP_INFO'];
+
 /** Registration setting fields (spec §3): label to field. `region` stands for province and city. */
 export const REG_FIELDS = [
   { label: '姓名', name: 'userName', type: 'input' },
@@ -304,25 +324,45 @@ export const presetField = z.strictObject({
 });
 export type PresetField = z.infer<typeof presetField>;
 
+/** What an organiser sets on one menu preset; the code is named beside it (in the body or as a key of a batch). */
+const presetFields = {
+  name: text(20, '菜单名称'),
+  enable: z.boolean({ error: '请选择是否启用' }),
+  enableStartTime: isoTime.nullable().optional(),
+  enableEndTime: isoTime.nullable().optional(),
+  fieldList: z
+    .array(presetField)
+    .max(REG_FIELDS.length)
+    .refine((list) => new Set(list.map((f) => f.name)).size === list.length, '报名字段不能重复')
+    .optional(),
+};
+
+function windowInOrder(v: { enableStartTime?: string | null; enableEndTime?: string | null }, ctx: z.RefinementCtx) {
+  if (v.enableStartTime && v.enableEndTime && v.enableEndTime <= v.enableStartTime) {
+    ctx.addIssue({ code: 'custom', path: ['enableEndTime'], message: '结束时间须晚于开始时间' });
+  }
+}
+
 export const presetBody = z
-  .strictObject({
-    menuCode: z.enum(MENU_CODES, { error: '未知的菜单编码' }).optional(),
-    name: text(20, '菜单名称'),
-    enable: z.boolean({ error: '请选择是否启用' }),
-    enableStartTime: isoTime.nullable().optional(),
-    enableEndTime: isoTime.nullable().optional(),
-    fieldList: z
-      .array(presetField)
-      .max(REG_FIELDS.length)
-      .refine((list) => new Set(list.map((f) => f.name)).size === list.length, '报名字段不能重复')
-      .optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.enableStartTime && v.enableEndTime && v.enableEndTime <= v.enableStartTime) {
-      ctx.addIssue({ code: 'custom', path: ['enableEndTime'], message: '结束时间须晚于开始时间' });
-    }
-  });
+  .strictObject({ menuCode: z.enum(MENU_CODES, { error: '未知的菜单编码' }).optional(), ...presetFields })
+  .superRefine(windowInOrder);
 export type PresetBody = z.infer<typeof presetBody>;
+
+/**
+ * Several presets of one competition saved together, keyed by menu code, so that a field error comes back under
+ * `presets.<code>.<field>` beside the menu it belongs to. Codes left out stay as they are.
+ */
+export const presetBatchBody = z.strictObject({
+  presets: z
+    .partialRecord(z.enum(MENU_CODES, { error: '未知的菜单编码' }), z.strictObject(presetFields).superRefine(windowInOrder))
+    .superRefine((presets, ctx) => {
+      if (Object.keys(presets).length === 0) ctx.addIssue({ code: 'custom', message: '没有要保存的菜单设置' });
+      for (const [code, preset] of Object.entries(presets)) {
+        if (code !== 'REG_SET' && preset?.fieldList?.length) ctx.addIssue({ code: 'custom', path: [code, 'fieldList'], message: '只有报名设置可以配置报名字段' });
+      }
+    }),
+});
+export type PresetBatchBody = z.infer<typeof presetBatchBody>;
 
 export interface Preset {
   id: number;

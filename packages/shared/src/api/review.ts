@@ -9,8 +9,8 @@ export interface Criterion {
   id: string;
   name: string;
   description: string | null;
+  /** Also what the criterion weighs: a judge's total adds the points up, so a 60-point criterion counts 1.5 times a 40-point one. */
   maxScore: number;
-  weight: number;
 }
 
 /** How the scores of a work's judges combine: the mean, or the mean after dropping the highest and the lowest. */
@@ -44,7 +44,6 @@ const criterionBody = z.strictObject({
   name: requiredText(50, '评审标准名称'),
   description: text(500, '评审标准说明'),
   maxScore: z.number({ error: '满分须为数字' }).int('满分须为整数').min(1, '满分至少为1').max(1000, '满分至多为1000'),
-  weight: z.number({ error: '权重须为数字' }).int('权重须为整数').min(1, '权重至少为1').max(100, '权重至多为100'),
 });
 
 export const reviewRuleBody = z
@@ -65,20 +64,58 @@ export const reviewRuleBody = z
   });
 export type ReviewRuleBody = z.infer<typeof reviewRuleBody>;
 
-/** A judge's total for one work, out of 100: each criterion's share of its maximum, weighted. */
-export function judgeTotal(criteria: Pick<Criterion, 'id' | 'maxScore' | 'weight'>[], scores: Record<string, number | null | undefined>): number | null {
+/** The most a judge's total can be: the criteria's maxima added up. */
+export const maxTotal = (criteria: Pick<Criterion, 'maxScore'>[]): number => criteria.reduce((sum, c) => sum + c.maxScore, 0);
+
+/**
+ * A judge's total for one work: the criteria's points added up, out of `maxTotal` (a 60- and a 40-point criterion
+ * scored 50 and 30 make 80 / 100). Null until every criterion has a score.
+ */
+export function judgeTotal(criteria: Pick<Criterion, 'id'>[], scores: Record<string, number | null | undefined>): number | null {
   let sum = 0;
-  let weights = 0;
   for (const c of criteria) {
     const s = scores[c.id];
     if (s === null || s === undefined) return null;
-    sum += (s / c.maxScore) * c.weight;
-    weights += c.weight;
+    sum += s;
   }
-  return weights ? round2((sum / weights) * 100) : null;
+  return criteria.length ? round2(sum) : null;
 }
 
-/** The review score of a work from its judges' totals. Dropping the extremes needs at least three totals. */
+/** A judge's total as the back office and the review centre show it: "80 / 100". */
+export const totalText = (total: number | null, max: number): string => `${total === null ? '—' : String(round2(total))} / ${max}`;
+
+/** Scores are kept to two decimals; a tolerance, since 8.7 × 100 is not exactly 870 in floating point. */
+const hasAtMostTwoDecimals = (v: number) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6;
+
+/**
+ * Why a judge's score for a criterion is refused, or null when it is fine (or missing: whether a score is required
+ * depends on saving a draft or submitting). A score is a number from 0 to the criterion's maximum, two decimals at most.
+ */
+export function scoreError(criterion: Pick<Criterion, 'name' | 'maxScore'>, score: unknown): string | null {
+  if (score === null || score === undefined || score === '') return null;
+  const name = `“${criterion.name}”`;
+  if (typeof score !== 'number' || !Number.isFinite(score)) return `${name}的分数须为数字`;
+  if (score < 0) return `${name}的分数不能小于0`;
+  if (score > criterion.maxScore) return `${name}的分数不能超过${criterion.maxScore}`;
+  if (!hasAtMostTwoDecimals(score)) return `${name}的分数至多保留两位小数`;
+  return null;
+}
+
+/** How the combined review score is made, in the words the back office shows beside it. */
+export const REVIEW_SCORE_RULE: Record<Aggregation, string> = {
+  mean: '评审成绩 = 各评委总分 ÷ 满分 × 100 的平均',
+  trimmed: '评审成绩 = 各评委总分 ÷ 满分 × 100，去掉一个最高分和一个最低分后的平均（不足3位评委时取全部的平均）',
+};
+
+/**
+ * The review score of a work, out of 100 so that it combines with the test score: each judge's total as a share of
+ * `max`, times 100, then combined by the rule. Judges' totals are plain sums; only here are they put on 100.
+ */
+export function reviewScore(totals: number[], max: number, how: Aggregation): number | null {
+  return max > 0 ? aggregate(totals.map((t) => (t / max) * 100), how) : null;
+}
+
+/** Combines judges' scores: the mean, or the mean after dropping the highest and the lowest (needs at least three). */
 export function aggregate(totals: number[], how: Aggregation): number | null {
   if (!totals.length) return null;
   const sorted = [...totals].sort((a, b) => a - b);
@@ -95,6 +132,13 @@ export function testPoints(score: number | null, best: number | null, higherIsBe
   if (higherIsBetter) return best > 0 ? round2(Math.max(0, (score / best) * 100)) : 0;
   if (score <= 0) return 100;
   return round2((best / score) * 100);
+}
+
+/** How the final score is made, in the words the back office shows beside it. */
+export function finalScoreRule(rule: Pick<ReviewRule, 'reviewWeight' | 'testWeight'>): string {
+  if (!rule.testWeight) return '最终成绩 = 评审成绩';
+  if (!rule.reviewWeight) return '最终成绩 = 测试得分';
+  return `最终成绩 = 评审成绩 × ${rule.reviewWeight}% + 测试得分 × ${rule.testWeight}%`;
 }
 
 export function finalScore(review: number | null, test: number | null, rule: Pick<ReviewRule, 'reviewWeight' | 'testWeight'>): number | null {
@@ -161,7 +205,9 @@ export interface Assignment {
   judgeName: string | null;
   code: string;
   status: number;
+  /** The judge's total (points added up), out of `maxTotal`. */
   total: number | null;
+  maxTotal: number;
   rereview: boolean;
   updatedAt: string;
   submittedAt: string | null;
@@ -201,7 +247,9 @@ export interface ReviewWork {
   competitionName: string;
   code: string;
   status: number;
+  /** The judge's total (points added up), out of `maxTotal`. */
   total: number | null;
+  maxTotal: number;
   rereview: boolean;
   fileName: string | null;
   size: number | null;
@@ -220,7 +268,8 @@ export const scoreBody = z.strictObject({
     .array(
       z.strictObject({
         criterionId: z.string().max(20),
-        score: z.number({ error: '分数须为数字' }).min(0, '分数不能小于0').nullable(),
+        // The range (0 to the criterion's maximum) is checked against the rule, by `scoreError`, naming the criterion.
+        score: z.number({ error: '分数须为数字' }).nullable(),
         comment: text(1000, '评语'),
       }),
     )
@@ -239,8 +288,10 @@ export interface Grade {
   teamId: number;
   teamNo: string;
   teamName: string;
-  /** Each submitted judge total (names are not shown to teams). */
+  /** Each submitted judge total, points added up out of `maxTotal` (names are not shown to teams). */
   reviewScores: number[];
+  maxTotal: number;
+  /** Out of 100: see `reviewScore()`. */
   reviewScore: number | null;
   judgesDone: number;
   judgesTotal: number;

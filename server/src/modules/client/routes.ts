@@ -6,22 +6,51 @@ import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { escapeHtml } from '../../http/html.ts';
+import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { ok } from '../../http/reply.ts';
 import { contentDisposition } from '../files/routes.ts';
+import { buildState, startBuild } from './build.ts';
 import * as service from './service.ts';
 
-/** The desktop client packages (spec §7 `/profile/clientApp-win.zip`, `/profile/clientApp-mac.zip`) and their upload. */
+/** A browser that follows a link to a missing package gets a page saying what to do, not an error body. */
+const notPublishedPage = (message: string) =>
+  '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+  '<title>客户端尚未发布</title><style>body{margin:0;background:#f5f5f5;font:14px/1.7 -apple-system,"PingFang SC","Microsoft YaHei",sans-serif;color:#333}' +
+  'main{max-width:480px;margin:15vh auto 0;padding:32px 40px;background:#fff;border-radius:8px;box-shadow:0 2px 8px rgba(0,0,0,.08)}' +
+  'h1{margin:0 0 12px;font-size:20px}a{color:#1890ff;text-decoration:none}</style></head>' +
+  `<body><main><h1>客户端尚未发布</h1><p>${escapeHtml(message)}。</p><p><a href="/">返回首页</a></p></main></body></html>`;
+
+/**
+ * The desktop client packages (spec §7 `/profile/clientApp-win.zip`, `/profile/clientApp-mac.zip`): which exist, their
+ * build on the server, and their upload.
+ */
 export function clientRoutes(app: App, deps: Deps) {
   const tags = ['client'];
   app.get('/profile/:fileName', { config: { rule: PUBLIC }, schema: { hide: true, params: z.object({ fileName: z.string().max(50) }) } }, async (req, reply) => {
     const platform = (Object.keys(service.CLIENT_PACKAGES) as service.ClientPlatform[]).find((p) => service.CLIENT_PACKAGES[p] === req.params.fileName);
     const file = platform && path.join(service.clientDir(deps), service.CLIENT_PACKAGES[platform]);
     const stat = file && (await fs.promises.stat(file).catch(() => null));
-    if (!file || !stat) throw notFound('客户端尚未发布，请联系平台管理员');
+    if (!file || !stat) {
+      if (!platform || !(req.headers.accept ?? '').includes('text/html')) throw notFound(service.NOT_PUBLISHED);
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notPublishedPage(service.NOT_PUBLISHED));
+    }
     reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
     return reply.send(fs.createReadStream(file));
   });
+  app.get('/api/system/client/status', { config: { rule: PUBLIC }, schema: { tags } }, async (_req, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return ok(await service.status(deps));
+  });
   app.get('/api/system/client', { config: { rule: perm('system:client:menu') }, schema: { tags } }, async () => ok(await service.list(deps)));
+  app.get('/api/system/client/build', { config: { rule: perm('system:client:menu') }, schema: { tags } }, async () => ok(await buildState(deps)));
+  app.post('/api/system/client/build', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags } }, async (req) => {
+    // The packages' config.json carries the address the client connects to: PUBLIC_URL (outside production, this
+    // request's own origin).
+    const origin = publicOrigin(deps.config, req);
+    if (!origin) throw publicUrlMissing('生成客户端');
+    return ok(await startBuild(req.ctx, origin), '客户端开始生成');
+  });
   app.post('/api/system/client/:platform', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags, params: z.object({ platform: z.string().max(10) }) } }, async (req) => {
     const platform = service.assertPlatform(req.params.platform);
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');

@@ -11,24 +11,56 @@ import { writeAudit } from '../audit-log/repo.ts';
 export const CLIENT_PACKAGES = { win: 'clientApp-win.zip', mac: 'clientApp-mac.zip' } as const;
 export type ClientPlatform = keyof typeof CLIENT_PACKAGES;
 
+const PLATFORMS = Object.keys(CLIENT_PACKAGES) as ClientPlatform[];
+
+/** What a visitor is told where a package is missing: the dialog, and a direct request of the file. */
+export const NOT_PUBLISHED = '客户端尚未发布，请联系管理员在 系统管理 → 客户端版本 中生成';
+
 export interface ClientPackage {
   platform: ClientPlatform;
   fileName: string;
   size: number;
   sha256: string;
   updatedAt: string;
+  /** Built on this server (`build`) or uploaded (`upload`); absent on packages published before builds existed. */
+  source?: 'build' | 'upload';
+  /** Built packages: the platform address written into their config.json, and their Node runtime version. */
+  platformUrl?: string;
+  nodeVersion?: string;
 }
 
 export const clientDir = (deps: Pick<Deps, 'config'>) => deps.config.clientDir;
+/** Work files of builds and uploads, and the runtimes builds fetched: in the client folder, left out of backups. */
+export const workDir = (deps: Pick<Deps, 'config'>) => path.join(clientDir(deps), '.tmp');
 const metaFile = (deps: Pick<Deps, 'config'>, platform: ClientPlatform) => path.join(clientDir(deps), `${CLIENT_PACKAGES[platform]}.json`);
+export const packageFile = (deps: Pick<Deps, 'config'>, platform: ClientPlatform) => path.join(clientDir(deps), CLIENT_PACKAGES[platform]);
 
+/** The published packages: those with both their file and its description. */
 export async function list(deps: Pick<Deps, 'config'>): Promise<ClientPackage[]> {
   const out: ClientPackage[] = [];
-  for (const platform of Object.keys(CLIENT_PACKAGES) as ClientPlatform[]) {
+  for (const platform of PLATFORMS) {
     const meta = await fs.promises.readFile(metaFile(deps, platform), 'utf8').catch(() => null);
-    if (meta) out.push(JSON.parse(meta) as ClientPackage);
+    if (meta && (await fs.promises.stat(packageFile(deps, platform)).catch(() => null))) out.push(JSON.parse(meta) as ClientPackage);
   }
   return out;
+}
+
+export type ClientStatus = Record<ClientPlatform, { available: boolean; size: number | null; updatedAt: string | null }>;
+
+/** For everyone (the download-client dialog): which packages can be downloaded. */
+export async function status(deps: Pick<Deps, 'config'>): Promise<ClientStatus> {
+  const published = await list(deps);
+  const entry = (platform: ClientPlatform) => {
+    const p = published.find((x) => x.platform === platform);
+    return { available: Boolean(p), size: p?.size ?? null, updatedAt: p?.updatedAt ?? null };
+  };
+  return { win: entry('win'), mac: entry('mac') };
+}
+
+/** Puts a finished package in place (a rename, so a download never sees half of one), then its description. */
+export async function install(deps: Pick<Deps, 'config'>, meta: ClientPackage, from: string): Promise<void> {
+  await fs.promises.rename(from, packageFile(deps, meta.platform));
+  await fs.promises.writeFile(metaFile(deps, meta.platform), JSON.stringify(meta));
 }
 
 /**
@@ -36,9 +68,9 @@ export async function list(deps: Pick<Deps, 'config'>): Promise<ClientPackage[]>
  * then renamed over the old one, so a download never sees half a package.
  */
 export async function upload(ctx: Ctx, platform: ClientPlatform, content: Readable, maxBytes: number): Promise<ClientPackage> {
-  const dir = clientDir(ctx);
+  const dir = workDir(ctx);
   await fs.promises.mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `.upload-${randomBytes(8).toString('hex')}`);
+  const temp = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
   const hash = createHash('sha256');
   let size = 0;
   let head = Buffer.alloc(0);
@@ -58,9 +90,8 @@ export async function upload(ctx: Ctx, platform: ClientPlatform, content: Readab
     );
     if ((content as { truncated?: boolean }).truncated) throw new AppError(413, `客户端安装包不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
     if (!head.equals(Buffer.from('PK\x03\x04', 'latin1'))) throw new AppError(415, '客户端安装包须为zip压缩包');
-    const meta: ClientPackage = { platform, fileName: CLIENT_PACKAGES[platform], size, sha256: hash.digest('hex'), updatedAt: ctx.clock.now().toISOString() };
-    await fs.promises.rename(temp, path.join(dir, CLIENT_PACKAGES[platform]));
-    await fs.promises.writeFile(metaFile(ctx, platform), JSON.stringify(meta));
+    const meta: ClientPackage = { platform, fileName: CLIENT_PACKAGES[platform], size, sha256: hash.digest('hex'), updatedAt: ctx.clock.now().toISOString(), source: 'upload' };
+    await install(ctx, meta, temp);
     await writeAudit(ctx, { action: 'client.upload', entity: 'clientPackage', entityId: platform, after: meta });
     return meta;
   } finally {

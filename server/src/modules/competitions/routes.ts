@@ -1,4 +1,4 @@
-import { ACTION_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
+import { ACTION_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBatchBody, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -114,6 +114,10 @@ export function competitionRoutes(app: App) {
   });
   app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) =>
     ok(await service.savePreset(req.ctx, req.params.id, req.body), '菜单设置已保存'),
+  );
+  // All the menus of the editor's one form in one request: saved together or not at all.
+  app.put('/api/competition/preset/batch/:competitionId', { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: presetBatchBody } }, async (req) =>
+    ok(await service.savePresets(req.ctx, req.params.competitionId, req.body), '菜单设置已保存'),
   );
   app.put('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) => {
     await service.editPreset(req.ctx, req.params.id, req.body);

@@ -2,6 +2,7 @@ import {
   ACTION_CODES,
   AUDIT_STATUS,
   AUDIT_STATUS_TEXT,
+  DEFAULT_MENUS,
   MENU_CODES,
   MENU_NAMES,
   REG_FIELDS,
@@ -9,6 +10,9 @@ import {
   type Competition,
   type CompetitionBody,
   type ManageListQuery,
+  type MenuCode,
+  type Preset,
+  type PresetBatchBody,
   type PresetBody,
   type StageBody,
 } from '@contest/shared';
@@ -105,14 +109,15 @@ export async function create(ctx: Ctx, body: CompetitionBody) {
       createdAt: now,
       updatedAt: now,
     });
-    // Every competition has its ten menu presets from the start, all off until the organiser turns them on.
+    // Every competition has its ten menu presets from the start: the default ones on, the rest off until the
+    // organiser turns them on.
     await repo.insertPresets(
       trx,
       MENU_CODES.map((menuCode) => ({
         competitionId: id,
         menuCode,
         name: MENU_NAMES[menuCode],
-        enable: 0,
+        enable: DEFAULT_MENUS.includes(menuCode) ? 1 : 0,
         enableStartTime: null,
         enableEndTime: null,
         fieldList: JSON.stringify(menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : []),
@@ -233,4 +238,28 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
   await repo.insertPresets(ctx.db, [{ competitionId, menuCode: body.menuCode, name: body.name ?? MENU_NAMES[body.menuCode], fieldList: '[]', ...presetColumns(body, body.menuCode) }]);
   const created = (await repo.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === body.menuCode)!;
   return { id: created.id };
+}
+
+/**
+ * `PUT /preset/batch/{competitionId}`: the presets of one competition saved together, all or none. Each code is set
+ * (or created, for a competition that lacks it); codes not in the batch stay as they are. Answers the presets as saved.
+ */
+export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody): Promise<Preset[]> {
+  await manageable(ctx, competitionId);
+  const items = Object.entries(body.presets) as [MenuCode, PresetBody][];
+  await ctx.db.transaction().execute(async (trx) => {
+    const existing = new Map((await repo.listPresets(trx, competitionId)).map((p) => [p.menuCode, p]));
+    for (const [menuCode, preset] of items) {
+      const before = existing.get(menuCode);
+      const columns = presetColumns(preset, menuCode);
+      if (before) {
+        await repo.updatePreset(trx, before.id, columns);
+        await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: before.id, before, after: { menuCode, ...preset } }, trx);
+      } else {
+        await repo.insertPresets(trx, [{ competitionId, menuCode, name: preset.name ?? MENU_NAMES[menuCode], fieldList: '[]', ...columns }]);
+        await writeAudit(ctx, { action: 'preset.create', entity: 'preset', entityId: null, after: { competitionId, menuCode, ...preset } }, trx);
+      }
+    }
+  });
+  return repo.listPresets(ctx.db, competitionId);
 }

@@ -8,6 +8,7 @@ import {
   idParam,
   pageQuery,
   teamAwardBody,
+  totalText,
 } from '@contest/shared';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
@@ -30,7 +31,7 @@ const TEAM_COLUMNS: Column<ExportRow>[] = [
 const GRADE_COLUMNS: Column<ExportRow>[] = [
   { header: '名次', value: (g) => g.rank ?? '', width: 8 },
   ...TEAM_COLUMNS,
-  { header: '各专家评分', value: (g) => g.reviewScores.join('、'), width: 24 },
+  { header: '各专家评分', value: (g) => g.reviewScores.map((t) => totalText(t, g.maxTotal)).join('、'), width: 24 },
   { header: '评审成绩', value: (g) => g.reviewScore ?? '' },
   { header: '测试成绩', value: (g) => g.testScore ?? '' },
   { header: '测试得分', value: (g) => g.testPoints ?? '' },

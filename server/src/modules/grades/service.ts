@@ -3,9 +3,10 @@ import {
   DISPUTE_STATUS,
   GRADE_STATE,
   HIGHER_IS_BETTER,
-  aggregate,
   finalScore,
+  maxTotal,
   presetOpen,
+  reviewScore,
   testPoints,
   type AwardLevel,
   type AwardLevelsBody,
@@ -34,7 +35,9 @@ const DAY = 24 * 3600_000;
 
 /**
  * Computes every grade of the question from the submitted judge totals and the private test board, and ranks them
- * (equal final scores share a rank). Runs inside the caller's transaction, under the rule's row lock.
+ * (equal final scores share a rank). The judges' totals are kept as they are (points added up); the review score puts
+ * each on 100 before combining them, to weigh against the test points. Runs inside the caller's transaction, under
+ * the rule's row lock.
  */
 async function compute(trx: Db, ctx: Ctx, questionId: number) {
   const rule = await loadRule(trx, questionId);
@@ -52,7 +55,7 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
   const rows = teams.map(({ teamId }) => {
     const mine = assignments.filter((a) => a.teamId === teamId);
     const totals = mine.filter((a) => a.status === ASSIGNMENT_STATUS.submitted && a.total !== null).map((a) => a.total!);
-    const review = aggregate(totals, rule.aggregation);
+    const review = reviewScore(totals, maxTotal(rule.criteria), rule.aggregation);
     const testScore = test.get(teamId) ?? null;
     const points = rule.testWeight > 0 ? (testPoints(testScore, best, higher) ?? 0) : null;
     return { teamId, totals, review, judgesDone: totals.length, judgesTotal: mine.length, testScore, points, final: finalScore(review, points, rule) };
@@ -154,7 +157,11 @@ const gradeRows = (db: Db) =>
     .leftJoin('awardLevels as l', 'l.id', 'g.awardId')
     .select(['g.questionId', 'g.teamId', 't.teamNo', 't.name as teamName', 'g.reviewScoresJson', 'g.reviewScore', 'g.judgesDone', 'g.judgesTotal', 'g.testScore', 'g.testPoints', 'g.finalScore', 'g.rank', 'g.awardId', 'l.name as awardName', 'g.awardManual']);
 type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['executeTakeFirstOrThrow']>>;
-const toGrade = ({ reviewScoresJson, awardManual, ...r }: GradeRow): Grade => ({ ...r, reviewScores: JSON.parse(reviewScoresJson) as number[], awardManual: awardManual === 1 });
+const toGrade =
+  (max: number) =>
+  ({ reviewScoresJson, awardManual, ...r }: GradeRow): Grade => ({ ...r, reviewScores: JSON.parse(reviewScoresJson) as number[], maxTotal: max, awardManual: awardManual === 1 });
+/** The criteria cannot change once a judge has scored, so every stored judge total of the question is out of this. */
+const maxOf = async (db: Db, questionId: number) => maxTotal((await loadRule(db, questionId)).criteria);
 
 export async function gradePage(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string }, max = q.limit) {
   await managedQuestion(ctx, questionId);
@@ -172,7 +179,7 @@ export async function gradePage(ctx: Ctx, questionId: number, q: { page: number;
     .limit(max)
     .offset((q.page - 1) * q.limit)
     .execute();
-  return { list: rows.map(toGrade), total: Number(total) };
+  return { list: rows.map(toGrade(await maxOf(ctx.db, questionId))), total: Number(total) };
 }
 
 /** Rows of the grade and prize exports: the grade with the team's people. */
@@ -401,7 +408,7 @@ export async function setTeamAward(ctx: Ctx, questionId: number, teamId: number,
     await trx.updateTable('grades').set({ awardId, awardManual: 1 }).where('questionId', '=', questionId).where('teamId', '=', teamId).execute();
     await writeAudit(ctx, { action: 'award.team', entity: 'question', entityId: questionId, before: { teamId, ...before }, after: { teamId, awardId } }, trx);
   });
-  return toGrade(await gradeRows(ctx.db).where('g.questionId', '=', questionId).where('g.teamId', '=', teamId).executeTakeFirstOrThrow());
+  return toGrade(await maxOf(ctx.db, questionId))(await gradeRows(ctx.db).where('g.questionId', '=', questionId).where('g.teamId', '=', teamId).executeTakeFirstOrThrow());
 }
 
 /** `GET list/awards/{teamId}`: the awards of a team on confirmed grades, for its members and its organisers. */

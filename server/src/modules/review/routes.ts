@@ -7,6 +7,7 @@ import {
   expertPageQuery,
   idParam,
   judgesBody,
+  maxTotal,
   newExpertBody,
   reassignBody,
   reviewRuleBody,
@@ -34,8 +35,7 @@ const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z
 
 /** The scores of a question's assignments (those the filters keep) as xlsx: a row per assignment, a column per criterion. */
 async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q: AssignmentPageQuery) {
-  const rule = await service.getRule(ctx, questionId);
-  const { list } = await service.assignmentPage(ctx, questionId, { ...q, page: 1, limit: 10_000 }, 10_000);
+  const { list, rule } = await service.assignmentPage(ctx, questionId, { ...q, page: 1, limit: 10_000 }, 10_000);
   type Row = (typeof list)[number];
   const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
   const columns: Column<Row>[] = [
@@ -46,7 +46,7 @@ async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q
     { header: '状态', value: (r) => ASSIGNMENT_STATUS_TEXT[r.status] ?? '' },
     { header: '复评', value: (r) => (r.rereview ? '是' : ''), width: 8 },
     ...rule.criteria.map((c): Column<Row> => ({ header: `${c.name}（满分${c.maxScore}）`, value: (r) => scoreOf(r, c.id) })),
-    { header: '总分', value: (r) => r.total ?? '' },
+    { header: `总分（满分${maxTotal(rule.criteria)}）`, value: (r) => r.total ?? '' },
     { header: '总评', value: (r) => r.comment ?? '', width: 40 },
     { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
   ];
@@ -94,8 +94,8 @@ export function reviewRoutes(app: App, deps: Deps) {
   });
   app.get('/api/review/assign/page/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: assignmentPageQuery } }, async (req, reply) => {
     if (req.query.export) return exportScores(req.ctx, req.params.id, reply, req.query);
-    const { list, total } = await service.assignmentPage(req.ctx, req.params.id, req.query);
-    return page(service.toAssignmentList(list), total, req.query);
+    const { list, total, rule } = await service.assignmentPage(req.ctx, req.params.id, req.query);
+    return page(service.toAssignmentList(rule, list), total, req.query);
   });
   app.put('/api/review/assign/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam, body: reassignBody } }, async (req) =>
     ok(await service.reassign(req.ctx, req.params.id, req.body.judgeId), '已转派'),

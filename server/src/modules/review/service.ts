@@ -5,6 +5,8 @@ import {
   ROLE_CODES,
   extensionOf,
   judgeTotal,
+  maxTotal,
+  scoreError,
   usernameKey,
   type AssignResult,
   type Assignment,
@@ -86,7 +88,7 @@ export async function getRule(ctx: Ctx, questionId: number) {
   return loadRule(ctx.db, questionId);
 }
 
-const shape = (c: Criterion[]) => JSON.stringify(c.map(({ id, maxScore, weight }) => [id, maxScore, weight]));
+const shape = (c: Criterion[]) => JSON.stringify(c.map(({ id, maxScore }) => [id, maxScore]));
 
 export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBody) {
   const q = await managedQuestion(ctx, questionId);
@@ -100,9 +102,8 @@ export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBod
       name: c.name,
       description: c.description ?? null,
       maxScore: c.maxScore,
-      weight: c.weight,
     }));
-    if (before.scored && shape(criteria) !== shape(before.criteria)) throw conflict('已有专家评分，不能再增删评审标准或修改满分、权重');
+    if (before.scored && shape(criteria) !== shape(before.criteria)) throw conflict('已有专家评分，不能再增删评审标准或修改满分');
     const now = ctx.clock.now().toISOString();
     const values = {
       criteriaJson: JSON.stringify(criteria),
@@ -405,10 +406,13 @@ const assignmentRows = (db: Db) =>
     .innerJoin('users as u', 'u.id', 'a.judgeId')
     .select(['a.id', 'a.questionId', 'a.teamId', 't.teamNo', 't.name as teamName', 'a.judgeId', 'u.username as judgeUsername', 'u.userName as judgeName', 'a.code', 'a.status', 'a.total', 'a.rereview', 'a.updatedAt', 'a.submittedAt', 'a.scoresJson', 'a.comment']);
 type AssignmentRow = Awaited<ReturnType<ReturnType<typeof assignmentRows>['executeTakeFirstOrThrow']>>;
-const toAssignment = ({ scoresJson: _s, comment: _c, ...r }: AssignmentRow): Assignment => ({ ...r, rereview: r.rereview === 1 });
+const toAssignment =
+  (rule: ReviewRule) =>
+  ({ scoresJson: _s, comment: _c, ...r }: AssignmentRow): Assignment => ({ ...r, maxTotal: maxTotal(rule.criteria), rereview: r.rereview === 1 });
 
 export async function assignmentPage(ctx: Ctx, questionId: number, q: AssignmentPageQuery, max = q.limit) {
   await managedQuestion(ctx, questionId);
+  const rule = await loadRule(ctx.db, questionId);
   let query = assignmentRows(ctx.db).where('a.questionId', '=', questionId);
   if (q.judgeId) query = query.where('a.judgeId', '=', q.judgeId);
   if (q.status !== undefined) query = query.where('a.status', '=', q.status);
@@ -418,9 +422,9 @@ export async function assignmentPage(ctx: Ctx, questionId: number, q: Assignment
   }
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('t.teamNo').orderBy('a.id').limit(max).offset((q.page - 1) * q.limit).execute();
-  return { list: rows, total: Number(total) };
+  return { list: rows, total: Number(total), rule };
 }
-export const toAssignmentList = (rows: AssignmentRow[]) => rows.map(toAssignment);
+export const toAssignmentList = (rule: ReviewRule, rows: AssignmentRow[]) => rows.map(toAssignment(rule));
 
 async function managedAssignment(ctx: Ctx, id: number) {
   const a = await ctx.db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).executeTakeFirst();
@@ -456,7 +460,7 @@ export async function reassign(ctx: Ctx, id: number, judgeId: number) {
       .execute();
     await writeAudit(ctx, { action: 'review.assign.reassign', entity: 'reviewAssignment', entityId: id, before: { judgeId: a.judgeId }, after: { judgeId } }, trx);
   });
-  return toAssignment(await assignmentRows(ctx.db).where('a.id', '=', id).executeTakeFirstOrThrow());
+  return toAssignment(await loadRule(ctx.db, a.questionId))(await assignmentRows(ctx.db).where('a.id', '=', id).executeTakeFirstOrThrow());
 }
 
 /** Only the organiser reopens a submitted score; the judge may then change it and submit again. */
@@ -474,7 +478,7 @@ export async function reopen(ctx: Ctx, id: number) {
     if (!Number(numUpdatedRows)) throw conflict('只有已提交的评分可以重新打开');
     await writeAudit(ctx, { action: 'review.assign.reopen', entity: 'reviewAssignment', entityId: id, before: { status: a.status, total: a.total } }, trx);
   });
-  return toAssignment(await assignmentRows(ctx.db).where('a.id', '=', id).executeTakeFirstOrThrow());
+  return toAssignment(await loadRule(ctx.db, a.questionId))(await assignmentRows(ctx.db).where('a.id', '=', id).executeTakeFirstOrThrow());
 }
 
 // ---- The review centre: a judge's own assignments ------------------------------------------------------------------
@@ -537,6 +541,7 @@ async function reviewWorks(ctx: Ctx, questionId: number, rows: JudgeAssignment[]
       code: a.code,
       status: a.status,
       total: a.total,
+      maxTotal: maxTotal(rule.criteria),
       rereview: a.rereview === 1,
       // Under blind review the file's own name may carry the team's name: the judge sees the work's code instead.
       fileName: w ? (rule.blind ? workFileName(a.code, w.fileName) : w.fileName) : null,
@@ -572,7 +577,10 @@ export async function judgeDownload(ctx: Ctx, id: number) {
   return { key: work.fileKey, name: rule.blind ? workFileName(a.code, work.fileName) : work.fileName, mime: 'application/octet-stream', sha256: work.sha256 };
 }
 
-/** Saves a draft or submits. Each score stays within its criterion's maximum; a submission needs every criterion. */
+/**
+ * Saves a draft or submits. Each score is a number from 0 to its criterion's maximum (`scoreError`, the same check
+ * the review centre's form makes); a submission needs every criterion. The total is the points added up.
+ */
 export async function saveScore(ctx: Ctx, id: number, body: ScoreBody): Promise<ReviewWorkDetail> {
   const a = await ownAssignment(ctx, id);
   await ctx.db.transaction().execute(async (trx) => {
@@ -584,8 +592,8 @@ export async function saveScore(ctx: Ctx, id: number, body: ScoreBody): Promise<
     const scores: CriterionScore[] = rule.criteria.map((c) => {
       const s = byId.get(c.id);
       if (s?.score !== null && s?.score !== undefined) {
-        if (s.score > c.maxScore) fields[`scores.${s.i}.score`] = `“${c.name}”的分数不能超过${c.maxScore}`;
-        else if (Math.round(s.score * 100) !== s.score * 100) fields[`scores.${s.i}.score`] = `“${c.name}”的分数至多保留两位小数`;
+        const error = scoreError(c, s.score);
+        if (error) fields[`scores.${s.i}.score`] = error;
       } else if (body.submit) fields[`scores.${s?.i ?? 0}.score`] = `请为“${c.name}”打分`;
       return { criterionId: c.id, score: s?.score ?? null, comment: s?.comment ?? null };
     });

@@ -1,4 +1,4 @@
-import type { Grade, Page } from '@contest/shared';
+import { totalText, type Grade, type Page } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Input, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -24,7 +24,7 @@ export function GradeTable({ questionId, full, award }: { questionId: number; fu
     { title: '队伍名称', dataIndex: 'teamName', width: 180 },
     ...(full
       ? ([
-          ...Array.from({ length: judges }, (_, i) => ({ title: `评分${i + 1}`, width: 80, render: (_: unknown, g: Grade) => score(g.reviewScores[i] ?? null) })),
+          ...Array.from({ length: judges }, (_, i) => ({ title: `评分${i + 1}`, width: 100, render: (_: unknown, g: Grade) => (g.reviewScores[i] === undefined ? '—' : totalText(g.reviewScores[i]!, g.maxTotal)) })),
           { title: '评审成绩', width: 90, render: (_, g) => score(g.reviewScore) },
           { title: '评审进度', width: 90, render: (_, g) => <Tag color={g.judgesDone >= g.judgesTotal ? 'success' : 'warning'}>{`${g.judgesDone}/${g.judgesTotal}`}</Tag> },
           { title: '测试成绩', width: 90, render: (_, g) => score(g.testScore) },

@@ -1,4 +1,4 @@
-import { ASSIGNMENT_STATUS, ASSIGNMENT_STATUS_TEXT, formatSize, type ReviewWork, type TaskInput } from '@contest/shared';
+import { ASSIGNMENT_STATUS, ASSIGNMENT_STATUS_TEXT, formatSize, totalText, type ReviewWork, type TaskInput } from '@contest/shared';
 import { Alert, Breadcrumb, Card, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
@@ -7,7 +7,7 @@ import { textOptions } from '../../common/forms.ts';
 import { formatMinute } from '../../common/time.ts';
 import { BulkDownloadButtons } from '../../downloads/BulkDownload.tsx';
 import { dirOf } from '../../downloads/queue.ts';
-import { STATUS_COLORS, showScore, useReviewTasks, useReviewWorks, workDownloadUrl } from '../api.ts';
+import { STATUS_COLORS, useReviewTasks, useReviewWorks, workDownloadUrl } from '../api.ts';
 
 /** The team of a work, which only a review that is not blind shows. */
 export function TeamInfo({ team }: { team: NonNullable<ReviewWork['team']> }) {
@@ -107,7 +107,7 @@ export default function QuestionWorksPage() {
               onFilter: (value, w) => w.status === value,
               render: (_, w) => <StatusTags work={w} />,
             },
-            { title: '总分', width: 80, render: (_, w) => showScore(w.total) },
+            { title: '总分', width: 100, render: (_, w) => (w.total === null ? '—' : totalText(w.total, w.maxTotal)) },
             { title: '更新时间', width: 150, render: (_, w) => formatMinute(w.updatedAt) },
             {
               title: '操作',

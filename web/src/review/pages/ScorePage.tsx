@@ -1,12 +1,12 @@
-import { ASSIGNMENT_STATUS, formatSize, judgeTotal, type ReviewWorkDetail, type ScoreBody } from '@contest/shared';
+import { ASSIGNMENT_STATUS, formatSize, judgeTotal, maxTotal, scoreError, totalText, type Criterion, type ReviewWorkDetail, type ScoreBody } from '@contest/shared';
 import { Alert, App, Breadcrumb, Button, Card, Col, Descriptions, Divider, Empty, Form, Input, InputNumber, Result, Row, Space, Spin, Statistic, Typography } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { DownloadButton } from '../../common/DownloadButton.tsx';
 import { showFieldErrors } from '../../common/forms.ts';
 import { HttpError, http } from '../../common/http.ts';
 import { formatMinute } from '../../common/time.ts';
-import { showScore, useReloadReview, useReviewWork, workDownloadUrl } from '../api.ts';
+import { useReloadReview, useReviewWork, workDownloadUrl } from '../api.ts';
 import { StatusTags, TeamInfo } from './QuestionWorksPage.tsx';
 
 interface ScoreForm {
@@ -22,6 +22,11 @@ const initialValues = (w: ReviewWorkDetail): ScoreForm => ({
   comment: w.comment ?? '',
 });
 
+/** The live total: the points added up once every criterion holds a score the server would take. */
+function liveTotal(criteria: Criterion[], scores: ScoreForm['scores'] | undefined) {
+  return judgeTotal(criteria, Object.fromEntries(criteria.map((c, i) => [c.id, scoreError(c, scores?.[i]?.score) ? null : scores?.[i]?.score])));
+}
+
 /** The form's rows back into the body the server takes, one per criterion in the rule's order. */
 function toBody(work: ReviewWorkDetail, values: ScoreForm, submit: boolean): ScoreBody {
   return {
@@ -31,14 +36,43 @@ function toBody(work: ReviewWorkDetail, values: ScoreForm, submit: boolean): Sco
   };
 }
 
+/** One criterion's score: the shared range check, and a score at all when submitting. */
+const scoreRule = (c: Criterion, submitting: { current: boolean }) => ({
+  validator: async (_: unknown, value: unknown) => {
+    if ((value === null || value === undefined || value === '') && submitting.current) throw new Error('请为此项打分');
+    const error = scoreError(c, value);
+    if (error) throw new Error(error);
+  },
+});
+
 function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
   const { message, modal } = App.useApp();
   const reload = useReloadReview();
   const [form] = Form.useForm<ScoreForm>();
   const [saving, setSaving] = useState<'draft' | 'submit' | null>(null);
+  // A draft may leave criteria empty; submitting may not. The range is checked either way, as the judge types.
+  const submitting = useRef(false);
   const watched = Form.useWatch('scores', form) as ScoreForm['scores'] | undefined;
   const submitted = work.status === ASSIGNMENT_STATUS.submitted;
-  const total = judgeTotal(work.criteria, Object.fromEntries(work.criteria.map((c, i) => [c.id, watched?.[i]?.score])));
+  const max = maxTotal(work.criteria);
+  const total = liveTotal(work.criteria, watched);
+
+  async function validate(submit: boolean) {
+    submitting.current = submit;
+    try {
+      await form.validateFields();
+      return true;
+    } catch {
+      return false;
+    } finally {
+      submitting.current = false;
+    }
+  }
+
+  async function saveDraft() {
+    if (!(await validate(false))) return void message.warning('请先改正标红的分数');
+    await save(false).catch(() => undefined);
+  }
 
   async function save(submit: boolean) {
     setSaving(submit ? 'submit' : 'draft');
@@ -57,17 +91,13 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
   }
 
   async function confirmSubmit() {
-    try {
-      await form.validateFields();
-    } catch {
-      return void message.warning('请为每一项评审标准打分后再提交');
-    }
+    if (!(await validate(true))) return void message.warning('请为每一项评审标准打出有效的分数后再提交');
     modal.confirm({
       title: '提交评分',
       content: (
         <>
           <p>
-            作品 {work.code} 的总分为 <b>{showScore(total)}</b> 分。
+            作品 {work.code} 的总分为 <b>{totalText(total, max)}</b>。
           </p>
           <p>提交后不能再修改，只有竞赛组织方可以重新开放评分。确定提交吗？</p>
         </>
@@ -89,12 +119,7 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
     <Card
       title="评分"
       extra={
-        <Statistic
-          title="当前总分（满分100）"
-          value={total ?? '—'}
-          precision={total === null ? undefined : 2}
-          valueStyle={{ fontSize: 22, color: total === null ? undefined : '#1890ff' }}
-        />
+        <Statistic title="当前总分" value={totalText(total, max)} valueStyle={{ fontSize: 22, color: total === null ? undefined : '#1890ff' }} data-testid="live-total" />
       }
     >
       {submitted ? (
@@ -107,10 +132,18 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
         />
       ) : (
         <Typography.Paragraph type="secondary">
-          请逐项打分（0 至该项满分）。总分按各项得分率以权重加权，折算为百分制，与服务器计算一致。未提交前可随时保存草稿。
+          请逐项打分（0 至该项满分，至多两位小数）。总分为各项得分之和，满分为各项满分之和（{max} 分）。未提交前可随时保存草稿。
         </Typography.Paragraph>
       )}
-      <Form<ScoreForm> form={form} layout="vertical" name="score" initialValues={initialValues(work)} disabled={submitted} onFinish={confirmSubmit}>
+      <Form<ScoreForm>
+        form={form}
+        layout="vertical"
+        name="score"
+        initialValues={initialValues(work)}
+        disabled={submitted}
+        onFinish={() => void confirmSubmit()}
+        onFinishFailed={() => void message.warning('请先改正标红的分数')}
+      >
         {work.criteria.map((c, i) => (
           <div key={c.id} data-testid="criterion">
             <Row gutter={24}>
@@ -124,12 +157,13 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
                   </Typography.Paragraph>
                 )}
                 <Typography.Paragraph type="secondary" style={{ margin: '4px 0 0' }}>
-                  满分 {c.maxScore} 分 · 权重 {c.weight}
+                  满分 {c.maxScore} 分
                 </Typography.Paragraph>
               </Col>
               <Col xs={24} md={5}>
-                <Form.Item name={['scores', i, 'score']} label="得分" rules={[{ required: true, message: '请为此项打分' }]}>
-                  <InputNumber min={0} max={c.maxScore} step={1} suffix={`/ ${c.maxScore}`} style={{ width: '100%' }} />
+                <Form.Item name={['scores', i, 'score']} label="得分" rules={[scoreRule(c, submitting)]}>
+                  {/* No min / max: the input would silently pull 70 back to 60; the rule says why instead. */}
+                  <InputNumber step={1} suffix={`/ ${c.maxScore}`} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={11}>
@@ -146,7 +180,7 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
         </Form.Item>
         {!submitted && (
           <Space>
-            <Button loading={saving === 'draft'} disabled={saving !== null} onClick={() => void save(false).catch(() => undefined)}>
+            <Button loading={saving === 'draft'} disabled={saving !== null} onClick={() => void saveDraft()}>
               保存草稿
             </Button>
             <Button type="primary" htmlType="submit" loading={saving === 'submit'} disabled={saving !== null}>

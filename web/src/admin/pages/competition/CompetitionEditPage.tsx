@@ -1,7 +1,7 @@
 import { ACTION_CODES, AUDIT_STATUS } from '@contest/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Skeleton, Space, Tabs } from 'antd';
-import { useState } from 'react';
+import { Alert, App, Badge, Button, Card, Skeleton, Space, Tabs } from 'antd';
+import { useCallback, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { useIdParam } from '../../components/useIdParam.ts';
@@ -12,6 +12,7 @@ import { PresetsPanel } from './parts/PresetsPanel.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
 import { competitionKey, useCompetition } from './parts/useCompetition.ts';
+import { useUnsavedGuard } from './parts/useUnsavedGuard.ts';
 
 /** Creates a competition (`/competition/edit/0`) or edits one with its stages and menu presets. */
 export default function CompetitionEditPage() {
@@ -23,6 +24,11 @@ export default function CompetitionEditPage() {
   const competition = useCompetition(id);
   const actions = useCompetitionActions();
   const [tab, setTab] = useState('basic');
+  // The menus form tells whether it holds unsaved changes; bumping the reset key drops them.
+  const [menusDirty, setMenusDirty] = useState(false);
+  const [menusResetKey, setMenusResetKey] = useState(0);
+  const onMenusDirty = useCallback((dirty: boolean) => setMenusDirty(dirty), []);
+  const { confirmLeave } = useUnsavedGuard(menusDirty, '菜单设置');
 
   if (id === null || competition.isError) return <Navigate to="/404" replace />;
   if (id === 0 && !canEdit) return <Navigate to="/401" replace />;
@@ -31,6 +37,16 @@ export default function CompetitionEditPage() {
   const c = competition.data;
   // Under audit nothing changes: the auditor judges what was submitted.
   const editable = canEdit && (!c || c.auditStatus !== AUDIT_STATUS.pending);
+
+  /** Goes elsewhere (another tab of the editor, another page) once unsaved menu changes are saved or dropped. */
+  async function leaveMenus(go: () => void) {
+    if (!(await confirmLeave())) return;
+    if (menusDirty) {
+      setMenusResetKey((k) => k + 1);
+      setMenusDirty(false);
+    }
+    go();
+  }
 
   async function saved(savedId: number) {
     if (c) {
@@ -53,12 +69,20 @@ export default function CompetitionEditPage() {
       extra={
         <Space>
           {c && canEdit && ALLOWED.publish(c.auditStatus) && (
-            <Button type="primary" onClick={() => actions.publish(c)}>
+            <Button
+              type="primary"
+              onClick={() => {
+                // The auditor judges what is saved: unsaved menus would not be part of it.
+                if (!menusDirty) return actions.publish(c);
+                setTab('presets');
+                void message.warning('菜单设置有未保存的修改，请先保存或重置后再提交审核');
+              }}
+            >
               提交审核
             </Button>
           )}
-          {c && <Button onClick={() => navigate(`/competition/view/${c.id}`)}>查看</Button>}
-          <Button onClick={() => navigate('/competition/manager')}>返回列表</Button>
+          {c && <Button onClick={() => leaveMenus(() => navigate(`/competition/view/${c.id}`))}>查看</Button>}
+          <Button onClick={() => leaveMenus(() => navigate('/competition/manager'))}>返回列表</Button>
         </Space>
       }
     >
@@ -69,7 +93,7 @@ export default function CompetitionEditPage() {
       {c?.auditStatus === AUDIT_STATUS.draft && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="草稿：设置好竞赛信息、阶段和菜单后提交审核，审核通过后竞赛在前台上线。" />}
       <Tabs
         activeKey={tab}
-        onChange={setTab}
+        onChange={(next) => (tab === 'presets' && next !== tab ? leaveMenus(() => setTab(next)) : setTab(next))}
         items={[
           {
             key: 'basic',
@@ -85,9 +109,13 @@ export default function CompetitionEditPage() {
           },
           {
             key: 'presets',
-            label: '菜单设置',
+            label: (
+              <Badge dot={menusDirty} offset={[6, 0]} title={menusDirty ? '有未保存的修改' : undefined}>
+                菜单设置
+              </Badge>
+            ),
             disabled: !c,
-            children: c && <PresetsPanel competitionId={c.id} editable={editable} />,
+            children: c && <PresetsPanel competitionId={c.id} editable={editable} resetKey={menusResetKey} onDirtyChange={onMenusDirty} />,
           },
           {
             key: 'questions',

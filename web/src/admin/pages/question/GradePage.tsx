@@ -10,7 +10,7 @@ import {
 } from '@contest/shared';
 import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
@@ -201,6 +201,10 @@ function DisputesCard({ questionId }: { questionId: number }) {
   );
 }
 
+/** What the columns are, in the organiser's words; the rule's own aggregation and shares are on the rules page. */
+const HOW_GRADES_ADD_UP =
+  '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均（评审规则为去掉最高分和最低分时，先去掉再平均）；最终成绩 = 评审成绩 × 评审成绩权重 + 测试得分 × 测试成绩权重。';
+
 /** `/question/grade/:questionId`: calculate and confirm the question's grades, and answer the disputes. */
 export default function GradePage() {
   return (
@@ -210,6 +214,7 @@ export default function GradePage() {
           <QuestionHeader question={question} current="grade" />
           <SummaryCard questionId={question.id} />
           <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={`/api/review/works/exportGrade/${question.id}`}>导出成绩</DownloadButton>}>
+            <Typography.Paragraph type="secondary">{HOW_GRADES_ADD_UP}</Typography.Paragraph>
             <GradeTable questionId={question.id} full />
           </Card>
           <DisputesCard questionId={question.id} />

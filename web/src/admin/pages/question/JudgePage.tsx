@@ -2,6 +2,7 @@ import {
   ACTION_CODES,
   ASSIGNMENT_STATUS,
   ASSIGNMENT_STATUS_TEXT,
+  totalText,
   type AssignResult,
   type Assignment,
   type Expert,
@@ -267,7 +268,7 @@ function AssignmentsCard({ questionId }: { questionId: number }) {
               </>
             ),
           },
-          { title: '总分', width: 80, render: (_, a) => a.total ?? '—' },
+          { title: '总分', width: 100, render: (_, a) => (a.total === null ? '—' : totalText(a.total, a.maxTotal)) },
           { title: '更新时间', width: 150, render: (_, a) => formatMinute(a.updatedAt) },
           { title: '提交时间', width: 150, render: (_, a) => (a.submittedAt ? formatMinute(a.submittedAt) : '—') },
           ...(editable

@@ -1,7 +1,19 @@
-import { ACTION_CODES, AGGREGATIONS, AGGREGATION_NAMES, GRADE_STATE, type ManagedQuestion, type ReviewRule, type ReviewRuleBody } from '@contest/shared';
+import {
+  ACTION_CODES,
+  AGGREGATIONS,
+  AGGREGATION_NAMES,
+  GRADE_STATE,
+  REVIEW_SCORE_RULE,
+  finalScoreRule,
+  maxTotal,
+  type Aggregation,
+  type ManagedQuestion,
+  type ReviewRule,
+  type ReviewRuleBody,
+} from '@contest/shared';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Col, Empty, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch, Tooltip } from 'antd';
+import { Alert, App, Button, Col, Empty, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -12,8 +24,13 @@ import { reviewKey } from '../../components/review.ts';
 const MAX_CRITERIA = 20;
 type Values = ReviewRuleBody;
 
-/** The criteria: name, explanation, full mark and weight per row; fixed once a judge has saved a score. */
+/**
+ * The criteria: name, explanation and full mark per row; fixed once a judge has saved a score. A judge's total adds
+ * the points up, so a criterion weighs as much as its full mark.
+ */
 function CriteriaEditor({ locked }: { locked: boolean }) {
+  const criteria = Form.useWatch<Values['criteria'] | undefined>('criteria');
+  const max = maxTotal((criteria ?? []).map((c) => ({ maxScore: typeof c?.maxScore === 'number' ? c.maxScore : 0 })));
   return (
     <Form.List name="criteria">
       {(fields, { add, remove }, { errors }) => (
@@ -38,11 +55,6 @@ function CriteriaEditor({ locked }: { locked: boolean }) {
                   <InputNumber placeholder="满分" suffix="分" min={1} max={1000} precision={0} disabled={locked} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
-              <Col flex="110px">
-                <Form.Item name={[field.name, 'weight']} rules={[{ required: true, message: '请输入权重' }]}>
-                  <InputNumber placeholder="权重" prefix="权重" min={1} max={100} precision={0} disabled={locked} style={{ width: '100%' }} />
-                </Form.Item>
-              </Col>
               {!locked && (
                 <Col flex="32px">
                   <Tooltip title="删除">
@@ -53,8 +65,11 @@ function CriteriaEditor({ locked }: { locked: boolean }) {
             </Row>
           ))}
           <Form.ErrorList errors={errors} />
+          <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
+            每位专家的总分为各项得分之和，满分为各项满分之和（当前 {max} 分）；满分越高的标准在总分中分量越重。
+          </Typography.Paragraph>
           {!locked && (
-            <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= MAX_CRITERIA} onClick={() => add({ name: '', description: '', maxScore: 100, weight: 1 })}>
+            <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= MAX_CRITERIA} onClick={() => add({ name: '', description: '', maxScore: 100 })}>
               添加评审标准{fields.length >= MAX_CRITERIA && `（最多${MAX_CRITERIA}项）`}
             </Button>
           )}
@@ -70,10 +85,12 @@ function CriteriaEditor({ locked }: { locked: boolean }) {
  */
 function WeightItems({ automatic }: { automatic: boolean }) {
   const form = Form.useFormInstance<Values>();
+  const reviewWeight = Form.useWatch<number | null>('reviewWeight') ?? 0;
+  const testWeight = Form.useWatch<number | null>('testWeight') ?? 0;
   return (
     <>
       <Col span={8}>
-        <Form.Item name="reviewWeight" label="评审成绩权重" rules={[{ required: true, message: '请输入评审成绩权重' }]}>
+        <Form.Item name="reviewWeight" label="评审成绩权重" rules={[{ required: true, message: '请输入评审成绩权重' }]} extra={finalScoreRule({ reviewWeight, testWeight })}>
           <InputNumber
             min={0}
             max={100}
@@ -109,6 +126,12 @@ function WeightItems({ automatic }: { automatic: boolean }) {
   );
 }
 
+/** How the judges' totals make the review score, for the aggregation chosen. */
+function AggregationRule() {
+  const aggregation = Form.useWatch<Aggregation | undefined>('aggregation');
+  return aggregation ? REVIEW_SCORE_RULE[aggregation] : null;
+}
+
 /** The review rule of one question; read-only for those who may not edit it. */
 function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: () => void }) {
   const { message } = App.useApp();
@@ -130,14 +153,14 @@ function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: 
   async function save(v: Values) {
     const body: ReviewRuleBody = {
       ...v,
-      criteria: v.criteria.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, description: c.description?.trim() || null, maxScore: c.maxScore, weight: c.weight })),
+      criteria: v.criteria.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, description: c.description?.trim() || null, maxScore: c.maxScore })),
     };
     await http.put(`/api/review/rules/${question.id}`, body);
     void message.success('评审规则已保存');
     await client.invalidateQueries({ queryKey: reviewKey(question.id) });
   }
   const initial: Values = {
-    criteria: r.criteria.length ? r.criteria : [{ name: '', description: '', maxScore: 100, weight: 1 }],
+    criteria: r.criteria.length ? r.criteria : [{ name: '', description: '', maxScore: 100 }],
     judgesPerWork: r.judgesPerWork,
     aggregation: r.aggregation,
     reviewWeight: r.reviewWeight,
@@ -163,6 +186,7 @@ function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: 
           <Form.Item
             name="aggregation"
             label="评分合成方式"
+            extra={<AggregationRule />}
             dependencies={['judgesPerWork']}
             rules={[
               { required: true, message: '请选择评分合成方式' },

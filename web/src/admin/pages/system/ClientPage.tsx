@@ -1,8 +1,8 @@
-import { UploadOutlined } from '@ant-design/icons';
+import { BuildOutlined, UploadOutlined } from '@ant-design/icons';
 import { ACTION_CODES, formatSize } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Progress, Table, Typography, Upload } from 'antd';
-import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography, Upload } from 'antd';
+import { useEffect, useRef, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { http } from '../../../common/http.ts';
 import { uploadError, uploadHeaders } from '../../../common/upload.ts';
@@ -14,6 +14,21 @@ interface ClientPackage {
   size: number;
   sha256: string;
   updatedAt: string;
+  source?: 'build' | 'upload';
+  platformUrl?: string;
+  nodeVersion?: string;
+}
+
+/** `GET /api/system/client/build`: the last build on the server. */
+export interface ClientBuild {
+  state: 'idle' | 'queued' | 'running' | 'retrying' | 'done' | 'failed';
+  done: number;
+  total: number;
+  step: string | null;
+  error: string | null;
+  platformUrl: string | null;
+  requestedAt: string | null;
+  finishedAt: string | null;
 }
 
 const PLATFORMS = [
@@ -21,40 +36,162 @@ const PLATFORMS = [
   { platform: 'mac' as const, title: 'Mac', fileName: 'clientApp-mac.zip' },
 ];
 const KEY = ['system', 'client'];
+const BUILD_KEY = ['system', 'client', 'build'];
+const ACTIVE: ClientBuild['state'][] = ['queued', 'running', 'retrying'];
+/** How often a build under way is asked about. */
+export const BUILD_POLL_MS = 1500;
 
-/** The desktop client packages served at `/profile/...`: what is published, and uploading a new version. */
+function BuildProgress({ build }: { build: ClientBuild }) {
+  if (build.state === 'idle') return null;
+  if (build.state === 'queued') return <Alert type="info" showIcon message="客户端生成已排队，即将开始…" />;
+  if (build.state === 'running' || build.state === 'retrying') {
+    const percent = build.total ? Math.floor((build.done / build.total) * 100) : 0;
+    return (
+      <Alert
+        type={build.state === 'retrying' ? 'warning' : 'info'}
+        showIcon
+        message={build.total ? `正在生成客户端：第 ${Math.min(build.done + 1, build.total)}/${build.total} 步，${build.step ?? ''}` : '正在生成客户端：准备中'}
+        description={
+          <>
+            <Progress percent={percent} status="active" data-testid="build-progress" />
+            {build.state === 'retrying' && <div>上次尝试失败，稍后自动重试：{build.error}</div>}
+          </>
+        }
+      />
+    );
+  }
+  if (build.state === 'failed')
+    return <Alert type="error" showIcon message="客户端生成失败" description={<>{build.error}。可以重新生成，或上传安装包。</>} />;
+  return (
+    <Alert
+      type="success"
+      showIcon
+      message={`客户端已于 ${build.finishedAt ? formatMinute(build.finishedAt) : ''} 生成`}
+      description={build.platformUrl ? `安装包连接的平台地址：${build.platformUrl}` : undefined}
+    />
+  );
+}
+
+/**
+ * The desktop client packages served at `/profile/...`: what is published, building both on the server (a job whose
+ * progress this page follows), and uploading a package as the alternative.
+ */
 export default function ClientPage() {
   const { message } = App.useApp();
   const client = useQueryClient();
-  const editable = usePermissions().has(ACTION_CODES.clientEdit);
+  const permissions = usePermissions();
+  const editable = permissions.has(ACTION_CODES.clientEdit);
   const packages = useQuery({ queryKey: KEY, queryFn: () => http.get<ClientPackage[]>('/api/system/client') });
+  const build = useQuery({
+    queryKey: BUILD_KEY,
+    queryFn: () => http.get<ClientBuild>('/api/system/client/build'),
+    refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.state) ? BUILD_POLL_MS : false),
+  });
+  const start = useMutation({
+    mutationFn: () => http.post<ClientBuild>('/api/system/client/build'),
+    onSuccess: (state) => {
+      void message.success('客户端开始生成');
+      client.setQueryData(BUILD_KEY, state);
+    },
+  });
+  // A build that ends replaces the packages: read them again.
+  const lastState = useRef<ClientBuild['state'] | undefined>(undefined);
+  const state = build.data?.state;
+  useEffect(() => {
+    if (lastState.current && ACTIVE.includes(lastState.current) && state && !ACTIVE.includes(state)) {
+      void client.invalidateQueries({ queryKey: KEY, exact: true });
+      if (state === 'done') void message.success('客户端已生成');
+    }
+    lastState.current = state;
+  }, [state, client, message]);
   const [progress, setProgress] = useState<Record<string, number>>({});
   const rows = PLATFORMS.map((p) => ({ ...p, current: packages.data?.find((c) => c.platform === p.platform) }));
+  const building = Boolean(state && ACTIVE.includes(state)) || start.isPending;
+  const anyPublished = rows.some((r) => r.current);
+  const absentHint = permissions.loading ? '' : editable ? '：点击右上角「生成客户端」由服务器生成，或上传安装包' : '：请联系有发布权限的管理员生成';
+
+  const buildButton = (
+    <Button type="primary" icon={<BuildOutlined />} loading={building} disabled={building} onClick={anyPublished ? undefined : () => start.mutate()}>
+      {building ? '正在生成' : '生成客户端'}
+    </Button>
+  );
   return (
-    <Card title="客户端版本">
+    <Card
+      title="客户端版本"
+      extra={
+        editable &&
+        (anyPublished && !building ? (
+          <Popconfirm title="重新生成客户端" description="生成完成后将替换现有的安装包，确定继续？" onConfirm={() => start.mutate()}>
+            {buildButton}
+          </Popconfirm>
+        ) : (
+          buildButton
+        ))
+      }
+    >
       <Typography.Paragraph type="secondary">
-        浏览器无法批量下载作品，评审专家和组织方使用桌面客户端下载。安装包由 <code>npm run desktop:build</code> 生成，在此上传后，参赛者和评审专家可从“下载客户端”对话框下载。
+        浏览器无法把作品批量保存到文件夹时，评审专家和组织方使用桌面下载客户端，在“下载客户端”对话框中下载。「生成客户端」由服务器生成
+        Windows 和 Mac 两个安装包：服务器从 npm 仓库下载 Node.js 运行环境（首次约 90 MB，需要几分钟），之后再生成无需重复下载。服务器无法访问 npm
+        仓库时，也可以在每个平台上传已有的安装包。安装包内记录了平台地址，平台地址变更后请重新生成。
       </Typography.Paragraph>
+      {build.data && build.data.state !== 'idle' && (
+        <div style={{ marginBottom: 16 }}>
+          <BuildProgress build={build.data} />
+        </div>
+      )}
       <Table
         rowKey="platform"
         loading={packages.isLoading}
         pagination={false}
         dataSource={rows}
         columns={[
-          { title: '平台', dataIndex: 'title', width: 100 },
+          { title: '平台', dataIndex: 'title', width: 90 },
+          {
+            title: '状态',
+            width: 100,
+            render: (_, r) => (r.current ? <Tag color="success">已发布</Tag> : <Tag>未发布</Tag>),
+          },
           {
             title: '安装包',
-            width: 200,
-            render: (_, r) => (r.current ? <a href={`/profile/${r.fileName}`}>{r.fileName}</a> : <Typography.Text type="secondary">尚未发布</Typography.Text>),
+            render: (_, r) =>
+              r.current ? (
+                <Space direction="vertical" size={0}>
+                  <a href={`/profile/${r.fileName}`}>{r.fileName}</a>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {r.current.source === 'build'
+                      ? `服务器生成${r.current.nodeVersion ? `，Node.js ${r.current.nodeVersion}` : ''}${r.current.platformUrl ? `，连接 ${r.current.platformUrl}` : ''}`
+                      : r.current.source === 'upload'
+                        ? '管理员上传'
+                        : ''}
+                  </Typography.Text>
+                </Space>
+              ) : (
+                <Typography.Text type="secondary" data-testid={`absent-${r.platform}`}>
+                  尚未发布{absentHint}
+                </Typography.Text>
+              ),
           },
           { title: '大小', width: 110, render: (_, r) => (r.current ? formatSize(r.current.size) : '—') },
-          { title: 'SHA-256', ellipsis: true, render: (_, r) => r.current?.sha256 ?? '—' },
+          {
+            title: 'SHA-256',
+            width: 170,
+            render: (_, r) =>
+              r.current ? (
+                <Tooltip title={r.current.sha256}>
+                  <Typography.Text code copyable={{ text: r.current.sha256, tooltips: ['复制完整值', '已复制'] }}>
+                    {r.current.sha256.slice(0, 12)}…
+                  </Typography.Text>
+                </Tooltip>
+              ) : (
+                '—'
+              ),
+          },
           { title: '发布时间', width: 150, render: (_, r) => (r.current ? formatMinute(r.current.updatedAt) : '—') },
           ...(editable
             ? [
                 {
                   title: '操作',
-                  width: 220,
+                  width: 180,
                   render: (_: unknown, r: (typeof rows)[number]) =>
                     progress[r.platform] !== undefined ? (
                       <Progress percent={progress[r.platform]} size="small" />
@@ -65,18 +202,21 @@ export default function ClientPage() {
                         action={`/api/system/client/${r.platform}`}
                         headers={uploadHeaders()}
                         showUploadList={false}
+                        disabled={building}
                         onChange={({ file }) => {
                           if (file.status === 'uploading') setProgress((p) => ({ ...p, [r.platform]: Math.floor(file.percent ?? 0) }));
                           if (file.status === 'done' || file.status === 'error') {
                             setProgress(({ [r.platform]: _, ...rest }) => rest);
                             if (file.status === 'done') {
                               void message.success(`${r.title}客户端已发布`);
-                              void client.invalidateQueries({ queryKey: KEY });
+                              void client.invalidateQueries({ queryKey: KEY, exact: true });
                             } else void message.error(uploadError(file.response), 5);
                           }
                         }}
                       >
-                        <Button icon={<UploadOutlined />}>上传新版本</Button>
+                        <Button icon={<UploadOutlined />} disabled={building}>
+                          上传安装包
+                        </Button>
                       </Upload>
                     ),
                 },

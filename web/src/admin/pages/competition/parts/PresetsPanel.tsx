@@ -1,102 +1,69 @@
-import { presetOpen, type Preset, type PresetField } from '@contest/shared';
+import { MENU_DESCRIPTIONS, presetOpen, type MenuCode, type PresetBatchBody, type Preset, type PresetField } from '@contest/shared';
+import { ExclamationCircleOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card, Form, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Form, Row, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useState } from 'react';
-import { GuardedButton } from '../../../../common/GuardedButton.tsx';
-import { showFieldErrors } from '../../../../common/forms.ts';
-import { http, sysTime } from '../../../../common/http.ts';
+import { memo, useEffect, useMemo, useState } from 'react';
+import { HttpError, http, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';
 import { checkRegFields, RegFieldDesigner } from './RegFieldDesigner.tsx';
 import { competitionKey } from './useCompetition.ts';
 
-interface PresetValues {
+const UNSAVED = '有未保存的修改';
+
+interface MenuValues {
   enable: boolean;
   window: [Dayjs | null, Dayjs | null] | null;
   fieldList?: PresetField[];
 }
+type MenusValues = Partial<Record<MenuCode, MenuValues>>;
 
-const toValues = (p: Preset): PresetValues => ({
+const toValues = (p: Preset): MenuValues => ({
   enable: p.enable,
   window: [p.enableStartTime ? dayjs(p.enableStartTime) : null, p.enableEndTime ? dayjs(p.enableEndTime) : null],
-  fieldList: p.fieldList,
+  ...(p.menuCode === 'REG_SET' ? { fieldList: p.fieldList } : {}),
 });
 
-/** One menu of the competition's page on the site: on or off, open in a window of time, and for registration its form. */
-function PresetCard({ preset, editable, onSaved }: { preset: Preset; editable: boolean; onSaved: () => Promise<unknown> }) {
-  const { message } = App.useApp();
-  const [form] = Form.useForm<PresetValues>();
-  const [saving, setSaving] = useState(false);
-  const isReg = preset.menuCode === 'REG_SET';
+const cleanFields = (fields: PresetField[] | undefined) =>
+  (fields ?? []).map((f) => ({ ...f, label: f.label.trim(), description: f.description?.trim() || null, otherParams: { required: f.otherParams?.required ?? false } }));
 
-  async function save(v: PresetValues) {
-    setSaving(true);
-    try {
-      await http.put(`/api/competition/preset/${preset.id}`, {
-        enable: v.enable,
-        enableStartTime: v.window?.[0]?.format() ?? null,
-        enableEndTime: v.window?.[1]?.format() ?? null,
-        // Only the registration menu has fields; the server refuses them elsewhere.
-        ...(isReg ? { fieldList: (v.fieldList ?? []).map((f) => ({ ...f, label: f.label.trim(), description: f.description?.trim() || null })) } : {}),
-      });
-      void message.success(`“${preset.name}”已保存`);
-      await onSaved();
-    } catch (err) {
-      showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
-    }
-  }
+/** What a menu's values amount to, so that values equal to the saved ones count as unchanged. */
+const fingerprint = (v: MenuValues | undefined) =>
+  JSON.stringify([
+    Boolean(v?.enable),
+    v?.window?.[0]?.toISOString() ?? null,
+    v?.window?.[1]?.toISOString() ?? null,
+    cleanFields(v?.fieldList).map((f) => [f.name, f.label, f.description, f.otherParams.required]),
+  ]);
 
-  return (
-    <Card
-      size="small"
-      title={
-        <Space>
-          {preset.name}
-          <Typography.Text type="secondary" style={{ fontWeight: 'normal' }}>
-            {preset.menuCode}
-          </Typography.Text>
-          <PresetStatus preset={preset} />
-        </Space>
-      }
-      extra={
-        editable && (
-          <GuardedButton type="primary" size="small" loading={saving} onClick={() => form.submit()}>
-            保存
-          </GuardedButton>
-        )
-      }
-    >
-      <Form<PresetValues> form={form} name={`preset_${preset.menuCode}`} layout="inline" initialValues={toValues(preset)} onFinish={save} disabled={!editable} style={{ rowGap: 8 }}>
-        <Form.Item name="enable" label="启用" valuePropName="checked">
-          <Switch aria-label={`启用${preset.name}`} />
-        </Form.Item>
-        <Form.Item name="window" label="开放时间" extra="不填表示不限">
-          <DateTimeRangePicker />
-        </Form.Item>
-        {isReg && (
-          <Form.Item
-            name="fieldList"
-            label="报名字段"
-            style={{ width: '100%', marginTop: 8 }}
-            rules={[{ validator: async (_, fields: PresetField[]) => { const msg = checkRegFields(fields); if (msg) throw new Error(msg); } }]}
-          >
-            <RegFieldDesigner disabled={!editable} />
-          </Form.Item>
-        )}
-      </Form>
-    </Card>
-  );
+const toBody = (code: MenuCode, v: MenuValues) => ({
+  enable: v.enable,
+  enableStartTime: v.window?.[0]?.format() ?? null,
+  enableEndTime: v.window?.[1]?.format() ?? null,
+  // Only the registration menu has fields; the server refuses them elsewhere.
+  ...(code === 'REG_SET' ? { fieldList: cleanFields(v.fieldList) } : {}),
+});
+
+/** The form field a server error of `presets.<code>.<field>...` belongs beside. */
+function fieldOf(path: string): [MenuCode, 'enable' | 'window' | 'fieldList'] | null {
+  const [root, code, field] = path.split('.');
+  if (root !== 'presets' || !code) return null;
+  if (field === 'enableStartTime' || field === 'enableEndTime') return [code as MenuCode, 'window'];
+  if (field === 'fieldList') return [code as MenuCode, 'fieldList'];
+  return [code as MenuCode, 'enable'];
 }
 
 const windowText = (p: Preset) =>
   !p.enableStartTime && !p.enableEndTime ? '不限' : `${p.enableStartTime ? formatMinute(p.enableStartTime) : '不限'} 至 ${p.enableEndTime ? formatMinute(p.enableEndTime) : '不限'}`;
 
+/** The saved state of a menu, as participants meet it now. */
 function PresetStatus({ preset }: { preset: Preset }) {
-  if (presetOpen(preset, sysTime())) return <Tag color="green">开放中</Tag>;
-  return <Tag>{preset.enable ? '未到开放时间' : '未启用'}</Tag>;
+  const now = sysTime();
+  if (!preset.enable) return <Tag title="已保存的状态">未启用</Tag>;
+  if (presetOpen(preset, now)) return <Tag color="green" title="已保存的状态">开放中</Tag>;
+  if (preset.enableEndTime && preset.enableEndTime < now.toISOString()) return <Tag title="已保存的状态">已过开放时间</Tag>;
+  return <Tag color="blue" title="已保存的状态">未到开放时间</Tag>;
 }
 
 /** The presets at a glance, for reading: one line each, the registration fields listed in order. */
@@ -107,6 +74,7 @@ function PresetSummary({ presets }: { presets: Preset[] }) {
       size="small"
       pagination={false}
       dataSource={presets}
+      scroll={{ x: 'max-content' }}
       locale={{ emptyText: '暂无菜单设置' }}
       columns={[
         { title: '菜单', width: 140, dataIndex: 'name' },
@@ -123,26 +91,176 @@ function PresetSummary({ presets }: { presets: Preset[] }) {
   );
 }
 
-/** The ten menu presets (spec §3) that decide which tabs the competition's page shows and when. */
-export function PresetsPanel({ competitionId, editable }: { competitionId: number; editable: boolean }) {
+const windowRule = {
+  validator: async (_: unknown, window: MenuValues['window']) => {
+    if (window?.[0] && window[1] && !window[1].isAfter(window[0])) throw new Error('结束时间须晚于开始时间');
+  },
+};
+const regFieldsRule = {
+  validator: async (_: unknown, fields: PresetField[]) => {
+    const msg = checkRegFields(fields);
+    if (msg) throw new Error(msg);
+  },
+};
+
+/**
+ * One menu of the competition's page on the site: on or off, open in a window of time, and for registration its form.
+ * Memoised: its fields follow the form by themselves, so a change elsewhere on the form need not render it again.
+ */
+const MenuCard = memo(function MenuCard({ preset, changed }: { preset: Preset; changed: boolean }) {
+  const code = preset.menuCode;
+  return (
+    <Card
+      size="small"
+      data-testid="menu-card"
+      style={changed ? { borderColor: '#faad14', boxShadow: '0 0 0 1px #faad14' } : undefined}
+      title={
+        <Space wrap size={4}>
+          <span style={{ marginRight: 4 }}>{preset.name}</span>
+          <PresetStatus preset={preset} />
+          {changed && <Tag color="orange">未保存</Tag>}
+        </Space>
+      }
+    >
+      <Typography.Paragraph type="secondary" style={{ marginBottom: 12 }}>
+        {MENU_DESCRIPTIONS[code]}
+      </Typography.Paragraph>
+      <Row gutter={16}>
+        <Col flex="none">
+          <Form.Item name={[code, 'enable']} label="启用" valuePropName="checked" style={{ marginBottom: 8 }}>
+            <Switch aria-label={`启用${preset.name}`} />
+          </Form.Item>
+        </Col>
+        <Col flex="auto">
+          <Form.Item name={[code, 'window']} label="开放时间" rules={[windowRule]} extra="不填表示不限" style={{ marginBottom: 8 }}>
+            <DateTimeRangePicker style={{ width: '100%', maxWidth: 360 }} aria-label={`${preset.name}的开放时间`} />
+          </Form.Item>
+        </Col>
+      </Row>
+      {code === 'REG_SET' && (
+        <Form.Item name={[code, 'fieldList']} label="报名字段" rules={[regFieldsRule]} style={{ marginBottom: 0 }}>
+          <RegFieldDesigner />
+        </Form.Item>
+      )}
+    </Card>
+  );
+});
+
+/**
+ * Every menu of the competition on one form with one save: what changed is marked on its card and in the bar above,
+ * and all changed menus go to the server in one request, saved together or not at all.
+ */
+function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competitionId: number; presets: Preset[]; onDirtyChange?: (dirty: boolean) => void; onSaved: () => void }) {
+  const { message } = App.useApp();
   const client = useQueryClient();
+  const [form] = Form.useForm<MenusValues>();
+  const [saving, setSaving] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const initialValues = useMemo(() => Object.fromEntries(presets.map((p) => [p.menuCode, toValues(p)])) as MenusValues, [presets]);
+  const values = Form.useWatch((all: MenusValues) => all, { form, preserve: true });
+  const changed = useMemo(
+    () => (values ? presets.filter((p) => values[p.menuCode] && fingerprint(values[p.menuCode]) !== fingerprint(toValues(p))) : []),
+    [values, presets],
+  );
+  const dirty = changed.length > 0;
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  const reg = presets.find((p) => p.menuCode === 'REG_SET');
+  const others = presets.filter((p) => p !== reg);
+
+  async function save() {
+    setRefusal(null);
+    let all: MenusValues;
+    try {
+      await form.validateFields();
+      all = form.getFieldsValue(true) as MenusValues;
+    } catch {
+      return;
+    }
+    const body: PresetBatchBody = { presets: Object.fromEntries(changed.map((p) => [p.menuCode, toBody(p.menuCode, all[p.menuCode]!)])) };
+    setSaving(true);
+    try {
+      const saved = await http.put<Preset[]>(`/api/competition/preset/batch/${competitionId}`, body);
+      void message.success('菜单设置已保存');
+      // The form starts again from what the server now holds.
+      client.setQueryData(competitionKey(competitionId, 'presets'), saved);
+      onSaved();
+    } catch (err) {
+      if (!(err instanceof HttpError)) throw err;
+      const fields = Object.entries(err.fields ?? {});
+      const placed = fields.map(([path, msg]) => [fieldOf(path), msg] as const).filter(([name]) => name && presets.some((p) => p.menuCode === name[0]));
+      form.setFields(placed.map(([name, msg]) => ({ name, errors: [msg] })) as Parameters<typeof form.setFields>[0]);
+      if (placed.length) form.scrollToField(placed[0]![0]!, { block: 'center' });
+      setRefusal(placed.length ? '未保存：请按提示修改标红的菜单后再保存，其他菜单的修改也尚未保存。' : err.message);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function reset() {
+    form.resetFields();
+    setRefusal(null);
+  }
+
+  const enabled = presets.filter((p) => p.enable).length;
+  return (
+    <Form<MenusValues> form={form} name="menus" layout="vertical" initialValues={initialValues} onFinish={save} scrollToFirstError={{ block: 'center' }}>
+      <div
+        role="toolbar"
+        aria-label="菜单设置操作"
+        style={{ position: 'sticky', top: 0, zIndex: 3, display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8, padding: '8px 12px', marginBottom: 12, background: dirty ? '#fffbe6' : '#fafafa', border: `1px solid ${dirty ? '#ffe58f' : '#f0f0f0'}`, borderRadius: 6 }}
+      >
+        <span style={{ flex: '1 1 240px' }}>
+          {dirty ? (
+            <>
+              <Tag color="warning" icon={<ExclamationCircleOutlined />} style={{ marginRight: 8 }}>
+                {UNSAVED}
+              </Tag>
+              <Typography.Text>已修改 {changed.map((p) => p.name).join('、')}</Typography.Text>
+            </>
+          ) : (
+            <Typography.Text type="secondary">
+              菜单决定竞赛页面在前台显示哪些栏目、何时开放。已启用 {enabled} / {presets.length} 项，全部已保存。
+            </Typography.Text>
+          )}
+        </span>
+        <Space>
+          <Button onClick={reset} disabled={!dirty || saving}>
+            重置
+          </Button>
+          <Button type="primary" htmlType="submit" loading={saving} disabled={!dirty}>
+            保存菜单设置
+          </Button>
+        </Space>
+      </div>
+      {refusal && <Alert type="error" showIcon closable message={refusal} style={{ marginBottom: 12 }} onClose={() => setRefusal(null)} />}
+      <Space direction="vertical" size={12} style={{ width: '100%' }}>
+        {reg && <MenuCard preset={reg} changed={changed.includes(reg)} />}
+        <Row gutter={[12, 12]}>
+          {others.map((p) => (
+            <Col key={p.menuCode} xs={24} xl={12}>
+              <MenuCard preset={p} changed={changed.includes(p)} />
+            </Col>
+          ))}
+        </Row>
+      </Space>
+    </Form>
+  );
+}
+
+/**
+ * The ten menu presets (spec §3) that decide which tabs the competition's page shows and when. `resetKey` changing
+ * drops unsaved changes (the editor's "leave anyway"); `onDirtyChange` tells the editor whether there are any.
+ */
+export function PresetsPanel({ competitionId, editable, resetKey = 0, onDirtyChange }: { competitionId: number; editable: boolean; resetKey?: number; onDirtyChange?: (dirty: boolean) => void }) {
   const presets = useQuery({
     queryKey: competitionKey(competitionId, 'presets'),
     queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${competitionId}`),
   });
+  // Only a save starts the form again, from the list the save answered; a refetch for another reason (another tab of
+  // the editor saved the competition) updates the saved-state tags and leaves the form as the organiser typed it.
+  const [saves, setSaves] = useState(0);
   if (presets.isLoading) return <Skeleton active />;
   if (!editable) return <PresetSummary presets={presets.data ?? []} />;
-  return (
-    <Space direction="vertical" size={12} style={{ width: '100%' }}>
-      {presets.data?.map((p) => (
-        <PresetCard
-          // A saved preset starts its form again from what the server now holds.
-          key={`${p.id}:${p.enable}:${p.enableStartTime}:${p.enableEndTime}:${JSON.stringify(p.fieldList)}`}
-          preset={p}
-          editable={editable}
-          onSaved={() => client.invalidateQueries({ queryKey: competitionKey(competitionId, 'presets') })}
-        />
-      ))}
-    </Space>
-  );
+  if (!presets.data) return null;
+  return <MenusForm key={`${resetKey}:${saves}`} competitionId={competitionId} presets={presets.data} onDirtyChange={onDirtyChange} onSaved={() => setSaves((n) => n + 1)} />;
 }

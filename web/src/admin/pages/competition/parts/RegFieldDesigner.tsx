@@ -42,6 +42,8 @@ export function RegFieldDesigner({ value = [], onChange, disabled }: RegFieldDes
         size="small"
         pagination={false}
         dataSource={value}
+        // On a narrow screen the table scrolls sideways rather than squeezing the inputs to a letter each.
+        scroll={{ x: 720 }}
         locale={{ emptyText: '尚未选择报名字段' }}
         columns={[
           { title: '顺序', width: 60, render: (_, __, i) => i + 1 },
