@@ -312,7 +312,7 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       expect(hits).toEqual([]);
       // Every file under the data directory has a name the server chose.
       const names = Object.keys(snapshotFiles(t.config.dataDir)).filter((f) => !f.endsWith('/'));
-      const known = /^(files\/[a-z0-9-]+\/[0-9a-f-]+|files\/\.tmp\/[0-9a-f-]+|uploads\/[0-9a-f]+(\.json)?|client\/clientApp-(win|mac)\.zip(\.json)?|[a-z0-9_.-]*secret[a-z0-9_.-]*|certificates\/.*\.pdf)$/;
+      const known = /^(files\/[a-z0-9-]+\/[0-9a-f-]+|files\/\.tmp\/[0-9a-f-]+|uploads\/[0-9a-f]+(\.json)?|client\/clientApp-(win|mac)\.zip(\.json)?|client\/\.tmp\/build\.json|[a-z0-9_.-]*secret[a-z0-9_.-]*|certificates\/.*\.pdf)$/;
       expect(names.filter((n) => !known.test(n))).toEqual([]);
     }
 
