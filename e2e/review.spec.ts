@@ -108,6 +108,9 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '90 / 100' })).toHaveCount(1);
   await orgPage.goto(`/backadmin.html#/question/grade/${questionId}`);
   await orgPage.getByRole('button', { name: '计算成绩' }).click();
+  // Works can still be submitted (until the competition's end): computing now is early, and the organiser is asked.
+  await expect(orgPage.getByTestId('early-warning')).toContainText(/提交作品尚未截止（\d\d-\d\d \d\d:\d\d），现在计算的成绩可能不是最终成绩/);
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('85');
   await orgPage.getByRole('button', { name: '确认成绩' }).click();

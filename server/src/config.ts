@@ -78,6 +78,7 @@ const schema = z.object({
   REGISTER_MAX_PER_IP: z.coerce.number().int().positive().default(60),
   SSO_MAX_PER_IP: z.coerce.number().int().positive().default(120),
   PAYMENT_NOTIFY_MAX_PER_IP: z.coerce.number().int().positive().default(600),
+  CERT_VERIFY_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
   PAYMENT_NOTIFY_STORED_PER_IP: z.coerce.number().int().positive().default(200),
   PAYMENT_NOTIFY_BODY_MAX_BYTES: z.coerce.number().int().min(256).default(8192),
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
@@ -133,7 +134,7 @@ export type Config = {
   /** Team invitations one user may send per window: each costs a lookup of a username or phone number. */
   invitations: { maxPerUser: number; windowMs: number };
   /** Per-IP limits of writes anyone may send without logging in (registration, single sign-on, payment notifications), per window. */
-  publicWrites: { windowMs: number; registerPerIp: number; ssoPerIp: number; paymentNotifyPerIp: number };
+  publicWrites: { windowMs: number; registerPerIp: number; ssoPerIp: number; paymentNotifyPerIp: number; certVerifyFailuresPerIp: number };
   /** Payment notifications kept for audit: rows per source IP per window (beyond those that pay), and bytes of each body. */
   paymentNotifyStore: { perIp: number; bodyMaxBytes: number };
   bodyLimit: number;
@@ -221,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       registerPerIp: e.REGISTER_MAX_PER_IP,
       ssoPerIp: e.SSO_MAX_PER_IP,
       paymentNotifyPerIp: e.PAYMENT_NOTIFY_MAX_PER_IP,
+      certVerifyFailuresPerIp: e.CERT_VERIFY_MAX_FAILURES_PER_IP,
     },
     paymentNotifyStore: { perIp: e.PAYMENT_NOTIFY_STORED_PER_IP, bodyMaxBytes: e.PAYMENT_NOTIFY_BODY_MAX_BYTES },
     bodyLimit: e.BODY_LIMIT_BYTES,

@@ -107,6 +107,7 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/system/role/:id': { owner: 'platform', params: { id: i.spareRole }, payload: { name: '矩阵备用', permissions: [] } },
     'DELETE /api/system/role/:id': { owner: 'platform', params: { id: i.spareRole } },
     'GET /api/system/dashboard': platform,
+    'GET /api/system/todo': none,
     'GET /api/system/org/options': platform,
     'GET /api/system/client': platform,
     'POST /api/system/client/:platform': { owner: 'platform', params: { platform: 'win' } },
@@ -215,6 +216,7 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/team/register/item/:id': { owner: 'none', params: { id: i.competition } },
     'GET /api/team/register/:id': team({ params: { id: i.register } }),
     'POST /api/team/register/flow/:id': org({ params: { id: i.register }, payload: { action: 'approve' } }),
+    'POST /api/team/register/flow/batch': org({ payload: { ids: [i.register], action: 'approve' } }),
     'GET /api/team/register/:competitionId/attachments': org(),
 
     // Orders, payment and invoices.
@@ -225,6 +227,7 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/order/team/:id': team({ params: { id: i.team } }),
     'PUT /api/order/close/:id': team({ params: { id: i.order } }),
     'PUT /api/order/voucher/:id': team({ params: { id: i.order }, payload: { payMethod: 4, voucher: i.voucherUri } }),
+    'PUT /api/order/confirm/batch': org({ payload: { ids: [i.order] } }),
     'PUT /api/order/confirm/:id': org({ params: { id: i.order } }),
     'PUT /api/order/refund/:id': org({ params: { id: i.order }, payload: { reason: '矩阵退款' } }),
     'GET /api/order/:id': team({ params: { id: i.order } }),
@@ -239,6 +242,7 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/invoice/person/page': none,
     'GET /api/invoice/list': none,
     'PUT /api/invoice/issue/:id': org({ params: { id: i.invoice }, payload: { invoiceNo: '0123456789', fileUri: i.voucherUri } }),
+    'PUT /api/invoice/reject/batch': org({ payload: { ids: [i.invoice], reason: '矩阵驳回' } }),
     'PUT /api/invoice/reject/:id': org({ params: { id: i.invoice }, payload: { reason: '矩阵驳回' } }),
 
     // Tests and leaderboards: a submission or list is the caller's team's own.

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import * as m0012 from '../src/db/migrations/0012_judge_totals.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
+import { shortCode } from '../src/modules/certificates/service.ts';
+import { CERT_BUILTIN_FIELDS, CERT_BUILTIN_LAYOUTS, CERT_BUILTIN_NAMES, CERT_BUILTIN_SIZE } from '@contest/shared';
 import {
   ADMIN_PASSWORD,
   DATABASES,
@@ -76,7 +78,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   let rule: { criteria: { id: string }[] };
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365), CERT_VERIFY_MAX_FAILURES_PER_IP: '5' } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'reviewOrg', '评审主办大学');
     orgB = await makeOrganiser(t, admin, 'reviewOrgB', '别的主办大学');
@@ -425,6 +427,89 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(body(check).data).toMatchObject({ certNo: row.certNo, holderName: '赵*', awardName: '一等奖', questionTitle: '评审题' });
     const wrong = await t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${row.certNo}?code=0000` });
     expect([wrong.statusCode, body(wrong).message]).toEqual([404, '未找到该证书，或验证码不正确']);
+
+    // The short code printed beside the number: 8 characters without look-alikes, derived from the QR code's.
+    const printed = shortCode(row.verifyCode);
+    expect(printed).toMatch(/^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/);
+    expect(text).toContain(row.certNo);
+    expect(text.replace(/\s/g, '')).toContain(`验证码：${printed.slice(0, 4)}-${printed.slice(4)}`);
+  });
+
+  it('checks a certificate by its printed number and short code, typed in any case with spaces or dashes, and limits wrong tries per address', async () => {
+    const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode', 'holderName']).where('holderName', '=', '赵一').executeTakeFirstOrThrow();
+    const printed = shortCode(row.verifyCode);
+    const check = (certNo: string, code: string, ip: string) =>
+      t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${encodeURIComponent(certNo)}?code=${encodeURIComponent(code)}`, remoteAddress: ip });
+    const typed = `${row.certNo.slice(0, 4)} ${row.certNo.slice(4)}`;
+    const ok = await check(typed, ` ${printed.slice(0, 4).toLowerCase()}-${printed.slice(4)} `, '10.9.0.1');
+    expect([ok.statusCode, body(ok).data]).toEqual([200, expect.objectContaining({ certNo: row.certNo, holderName: '赵*', awardName: '一等奖' })]);
+    // The QR code's long code still works, typed in capitals too.
+    expect((await check(row.certNo, row.verifyCode.toUpperCase(), '10.9.0.1')).statusCode).toBe(200);
+    // Another certificate's code, a near miss and an unknown number are all the same answer.
+    const other = await t.database.db.selectFrom('certificates').select('verifyCode').where('certNo', '!=', row.certNo).executeTakeFirstOrThrow();
+    const nearMiss = printed.slice(0, 7) + (printed[7] === '2' ? '3' : '2');
+    for (const [no, code] of [
+      [row.certNo, shortCode(other.verifyCode)],
+      [row.certNo, nearMiss],
+      ['209900000001', printed],
+      [row.certNo, ''],
+    ] as const) {
+      const res = await check(no, code, '10.9.0.1');
+      expect([res.statusCode, body(res).message]).toEqual([404, '未找到该证书，或验证码不正确']);
+    }
+    // Successes do not count: five wrong tries (the limit) are allowed, the sixth and anything after are refused, even right ones.
+    expect((await check(row.certNo, 'ZZZZZZZZ', '10.9.0.1')).statusCode).toBe(404);
+    const refused = await check(row.certNo, printed, '10.9.0.1');
+    expect(refused.statusCode).toBe(429);
+    expect(body(refused).message).toMatch(/^验证失败次数过多，请\d+分钟后再试$/);
+    // Another address is not affected.
+    expect((await check(row.certNo, printed, '10.9.0.2')).statusCode).toBe(200);
+  });
+
+  it.each(CERT_BUILTIN_LAYOUTS)('writes certificates on the built-in %s layout, with a frame, the usual wording, the people, the organiser, the number and code', async (layout) => {
+    const name = CERT_BUILTIN_NAMES[layout];
+    const created = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: CERT_BUILTIN_FIELDS[layout] });
+    expect(created.statusCode, created.body).toBe(200);
+    const template = body(created).data;
+    expect(template).toMatchObject({ backgroundUri: `builtin:${layout}`, ...CERT_BUILTIN_SIZE[layout] });
+    const outside = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: [{ field: 'name', x: 900, y: 900, size: 20, color: '#000000' }] });
+    expect(body(outside).message).toBe(`“姓名”的位置超出了页面（${CERT_BUILTIN_SIZE[layout].width}×${CERT_BUILTIN_SIZE[layout].height}）`);
+    const unknown = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: 'builtin:square', fields: CERT_BUILTIN_FIELDS[layout] });
+    expect(body(unknown).message).toBe('证书背景图无效，请重新上传');
+    const noValue = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000', text: '同学' }] });
+    expect(body(noValue).message).toBe('“姓名”的文字须包含{}，表示字段的值');
+
+    await org.post(`/api/review/certificate/relation/${questionId}`, { templateId: template.id });
+    await org.post(`/api/review/certificate/cert/push/${questionId}`);
+    await runDueJobs(t.deps);
+    expect(body(await org.get(`/api/review/certificate/cert/push/${questionId}`)).data).toMatchObject({ state: 2, total: 5, done: 5 });
+    const all = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as { id: number; holderName: string; competitionName: string }[];
+    for (const holder of ['赵一', '周老师']) {
+      const c = all.find((x) => x.holderName === holder)!;
+      const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode']).where('id', '=', c.id).executeTakeFirstOrThrow();
+      const pdf = await org.get(`/api/review/certificate/cert/certificate/download/${c.id}`);
+      expect(pdf.statusCode).toBe(200);
+      const doc = await getDocumentProxy(new Uint8Array(pdf.rawPayload));
+      const page = await doc.getPage(1);
+      expect(page.view).toEqual([0, 0, CERT_BUILTIN_SIZE[layout].width, CERT_BUILTIN_SIZE[layout].height]);
+      const text = (await extractText(doc, { mergePages: true })).text.replace(/\s/g, '');
+      const code = shortCode(row.verifyCode);
+      for (const part of [
+        c.competitionName,
+        `${holder}：`,
+        '所在队伍：评审A队',
+        '队伍成员：赵一',
+        '在“评审题”赛题中表现优异，荣获',
+        '一等奖',
+        '特发此证，以资鼓励。',
+        '评审主办大学',
+        '年',
+        `证书编号：${row.certNo}`,
+        `验证码：${code.slice(0, 4)}-${code.slice(4)}`,
+      ]) {
+        expect(text).toContain(part);
+      }
+    }
   });
 
   it('0012 puts judge totals stored as weighted percentages on the plain sums, keeping confirmed grades as published', async () => {

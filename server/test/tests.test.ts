@@ -76,7 +76,7 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const testPreset = presets.find((p) => p.menuCode === 'SUBMIT_TEST')!.id;
     await org.put(`/api/competition/preset/${testPreset}`, { enable: true, enableEndTime: '2026-03-20T10:00:00+08:00' });
     now = new Date('2026-03-20T02:00:01Z');
-    expect(body(await submit(leader, prediction(0))).message).toBe('不在提交测试的时间内');
+    expect(body(await submit(leader, prediction(0))).message).toBe('提交测试已于 2026-03-20 10:00 截止');
     now = new Date('2026-03-20T01:59:59Z');
     expect((await submit(leader, prediction(0))).statusCode).toBe(200);
     now = new Date('2026-03-20T02:00:00Z');

@@ -124,8 +124,8 @@ describe.each(DATABASES)('works on %s', (kind) => {
     now = new Date('2026-03-20T04:00:01Z');
     try {
       const res = await late.finish();
-      expect([res.statusCode, res.body]).toEqual([409, '提交截止时间已过，本次上传未被接收；此前提交的版本不受影响']);
-      expect(body(await create(leader, 5, { questionId: String(questionId), filename: 'x.zip' })).message).toBe('不在提交作品的时间内');
+      expect([res.statusCode, res.body]).toEqual([409, '提交作品已于 2026-03-20 12:00 截止，本次上传未被接收；此前提交的版本不受影响']);
+      expect(body(await create(leader, 5, { questionId: String(questionId), filename: 'x.zip' })).message).toBe('提交作品已于 2026-03-20 12:00 截止');
     } finally {
       now = new Date('2026-03-20T02:00:00Z');
     }

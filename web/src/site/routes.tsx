@@ -68,6 +68,7 @@ const siteRoutes: RouteObject[] = [
       { path: '/join/:competitionId/:teamId', element: page(() => import('./pages/team/JoinPage.tsx')) },
       { path: '/payment/:competitionId/:orderId', element: page(() => import('./pages/order/PaymentPage.tsx')) },
       // Where a certificate's QR code leads: public, for anyone checking a certificate.
+      { path: '/certificate/verify', element: page(() => import('./pages/certificate/VerifyPage.tsx')) },
       { path: '/certificate/verify/:certNo', element: page(() => import('./pages/certificate/VerifyPage.tsx')) },
       {
         path: '/userCenter',

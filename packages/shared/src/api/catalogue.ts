@@ -4,6 +4,7 @@ import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { pageQuery } from './common.ts';
 import { isValidUrl } from '../validation/index.ts';
 import { fileUri, html, isoTime, requiredText, sort, text, url } from './fields.ts';
+import { publicStatus } from '../lifecycle.ts';
 
 export { isoTime };
 
@@ -135,12 +136,9 @@ export const AUDIT_STATUS = { draft: 0, pending: 1, rejected: 2, online: 3, offl
 export type AuditStatus = (typeof AUDIT_STATUS)[keyof typeof AUDIT_STATUS];
 export const AUDIT_STATUS_TEXT: Record<number, string> = { 0: '草稿', 1: '待审核', 2: '已驳回', 3: '已上线', 4: '已下线' };
 
+/** The public list's status (spec §4), from the one lifecycle's dates (lifecycle.ts). */
 export function competitionStatus(c: { regStartTime: string; regEndTime: string; endTime: string }, now: Date): 1 | 2 | 3 | 4 {
-  const t = now.toISOString();
-  if (t < c.regStartTime) return 1;
-  if (t <= c.regEndTime) return 2;
-  if (t <= c.endTime) return 3;
-  return 4;
+  return publicStatus(c, now);
 }
 
 export const competitionBody = z

@@ -243,6 +243,12 @@ export const registerListQuery = pageQuery.extend({
   competitionId: z.coerce.number().int().positive().optional(),
   status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(2).optional()),
   keyword: z.string().trim().max(100).optional(),
+  /** Only these registrations (comma-separated ids), e.g. to export a selection. */
+  ids: z
+    .string()
+    .regex(/^\d+(,\d+){0,499}$/, '报名编号格式不正确')
+    .transform((v) => v.split(',').map(Number))
+    .optional(),
   export: z.enum(['xlsx']).optional(),
 });
 export type RegisterListQuery = z.infer<typeof registerListQuery>;
@@ -287,6 +293,8 @@ export const orderListQuery = pageQuery.extend({
   competitionId: z.coerce.number().int().positive().optional(),
   payStatus: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(3).optional()),
   payMethod: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(6).optional()),
+  /** `1`: only transfers waiting for finance to confirm (unpaid, voucher uploaded). */
+  waiting: z.enum(['1']).optional(),
   keyword: z.string().trim().max(100).optional(),
   export: z.enum(['xlsx']).optional(),
 });

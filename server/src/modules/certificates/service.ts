@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
+  CERT_BUILTIN_SIZE,
+  CERT_CODE_ALPHABET,
   CERT_FIELD_NAMES,
   CERT_RUN_STATE,
   GRADE_STATE,
@@ -10,11 +12,15 @@ import {
   type CertificateTemplate,
   type CertFieldPlacement,
   type TemplateBody,
+  builtinLayoutOf,
+  certNoValue,
+  normalizeCertInput,
 } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
+import { retryMinutes } from '../../limits/rate-limiter.ts';
 import { enqueue, registerJob } from '../../jobs/runner.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { manageable } from '../competitions/service.ts';
@@ -50,20 +56,29 @@ async function managedTemplate(ctx: Ctx, id: number) {
 
 export const getTemplate = async (ctx: Ctx, id: number) => toTemplate(await managedTemplate(ctx, id));
 
-/** The background must be a certificate image uploaded by the caller (or the one the template already has). */
+/**
+ * The background must be a built-in layout, or a certificate image uploaded by the caller (or the one the template
+ * already has). Every field must start on the page.
+ */
 async function checkTemplate(ctx: Ctx, body: TemplateBody, previousKey?: string) {
+  const builtin = builtinLayoutOf(body.backgroundUri);
+  const size = builtin ? CERT_BUILTIN_SIZE[builtin] : await backgroundSize(ctx, body, previousKey);
+  const fields: Record<string, string> = {};
+  body.fields.forEach((f, i) => {
+    if (f.x >= size.width || f.y >= size.height) fields[`fields.${i}.x`] = `“${CERT_FIELD_NAMES[f.field]}”的位置超出了${builtin ? '页面' : '背景图'}（${size.width}×${size.height}）`;
+  });
+  const first = Object.values(fields)[0];
+  if (first) throw badRequest(first, fields);
+  return size;
+}
+
+async function backgroundSize(ctx: Ctx, body: TemplateBody, previousKey?: string) {
   const file = await ctx.db.selectFrom('files').select(['key', 'ownerId', 'purpose']).where('key', '=', body.backgroundUri).executeTakeFirst();
   if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor!.userId)) {
     throw badRequest('证书背景图无效，请重新上传', { backgroundUri: '证书背景图无效，请重新上传' });
   }
   const size = imageSize(await readAll(ctx, file.key, 1024 * 1024));
   if (!size) throw badRequest('无法读取证书背景图的尺寸，请重新上传', { backgroundUri: '无法读取证书背景图的尺寸，请重新上传' });
-  const fields: Record<string, string> = {};
-  body.fields.forEach((f, i) => {
-    if (f.x >= size.width || f.y >= size.height) fields[`fields.${i}.x`] = `“${CERT_FIELD_NAMES[f.field]}”的位置超出了背景图（${size.width}×${size.height}）`;
-  });
-  const first = Object.values(fields)[0];
-  if (first) throw badRequest(first, fields);
   return size;
 }
 
@@ -144,9 +159,10 @@ async function holders(db: Db, questionId: number) {
   return awarded.flatMap((a) => {
     const p = people.get(a.teamId)!;
     const schools = p.schools.join('、') || null;
+    const members = p.members.map((m) => m.name).join('、');
     return [
-      ...p.members.map((m) => ({ ...a, kind: 'member' as const, ref: m.userId, userId: m.userId as number | null, name: m.name, school: m.school ?? schools })),
-      ...p.teachers.map((t) => ({ ...a, kind: 'teacher' as const, ref: t.id, userId: null, name: t.name, school: t.school ?? schools })),
+      ...p.members.map((m) => ({ ...a, members, kind: 'member' as const, ref: m.userId, userId: m.userId as number | null, name: m.name, school: m.school ?? schools })),
+      ...p.teachers.map((t) => ({ ...a, members, kind: 'teacher' as const, ref: t.id, userId: null, name: t.name, school: t.school ?? schools })),
     ];
   });
 }
@@ -193,8 +209,15 @@ async function generate(deps: Deps, questionId: number, origin: string) {
   const run = await runOf(deps.db, questionId);
   const template = run.templateId ? await deps.db.selectFrom('certificateTemplates').selectAll().where('id', '=', run.templateId).executeTakeFirst() : undefined;
   if (!template) throw new Error('证书模板已被删除');
-  const q = await deps.db.selectFrom('questions as q').innerJoin('competitions as c', 'c.id', 'q.competitionId').select(['q.title', 'q.competitionId', 'c.name as competitionName']).where('q.id', '=', questionId).executeTakeFirstOrThrow();
-  const background = await readAll(deps, template.backgroundKey);
+  const q = await deps.db
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .leftJoin('organisations as o', 'o.id', 'c.orgId')
+    .select(['q.title', 'q.competitionId', 'c.name as competitionName', 'o.name as organizer'])
+    .where('q.id', '=', questionId)
+    .executeTakeFirstOrThrow();
+  const builtin = builtinLayoutOf(template.backgroundKey);
+  const background = builtin ? { builtin } : await readAll(deps, template.backgroundKey);
   const fields = JSON.parse(template.fieldsJson) as CertFieldPlacement[];
   const list = await holders(deps.db, questionId);
   const now = deps.clock.now();
@@ -221,7 +244,18 @@ async function generate(deps: Deps, questionId: number, origin: string) {
       width: template.width,
       height: template.height,
       fields,
-      values: { name: h.name, team: h.teamName, school: h.school ?? '', award: h.awardName, question: q.title, competition: q.competitionName, certNo: row.certNo, date: dateText(now) },
+      values: {
+        name: h.name,
+        team: h.teamName,
+        members: h.members,
+        school: h.school ?? '',
+        award: h.awardName,
+        question: q.title,
+        competition: q.competitionName,
+        organizer: q.organizer ?? '',
+        certNo: certNoValue(row.certNo, formatShortCode(shortCode(row.verifyCode))),
+        date: dateText(now),
+      },
       verifyUrl: `${origin}/certificate/verify/${row.certNo}?code=${row.verifyCode}`,
       font: deps.config.certFont,
     });
@@ -313,9 +347,44 @@ export async function download(ctx: Ctx, id: number) {
 /** Shows only the first character of a name. */
 const mask = (name: string) => [...name].map((ch, i) => (i === 0 ? ch : '*')).join('');
 
-/** The public check behind the QR code: the number and its verification code must match. */
+/**
+ * The short code printed beside the number: the first 40 of the 64 random bits of the QR code's verification code,
+ * as 8 characters of an alphabet without look-alikes (no 0/O, 1/I). Derived, not stored, so certificates written
+ * before it existed have one too (printed once they are written again).
+ */
+export function shortCode(verifyCode: string): string {
+  let n = parseInt(verifyCode.slice(0, 10), 16);
+  let out = '';
+  for (let i = 0; i < 8; i++) {
+    out = CERT_CODE_ALPHABET[n % 32]! + out;
+    n = Math.floor(n / 32);
+  }
+  return out;
+}
+export const formatShortCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+
+/** Whether a typed or scanned code is the certificate's: the QR code's 16 hex digits, or the printed short code. */
+function codeMatches(verifyCode: string, typed: string) {
+  const code = normalizeCertInput(typed);
+  if (!code) return false;
+  return /^[0-9A-F]{16}$/.test(code) ? code === verifyCode.toUpperCase() : code === shortCode(verifyCode);
+}
+
+const NOT_FOUND = '未找到该证书，或验证码不正确';
+
+/**
+ * The public check, behind the QR code and the verification form: the number and its code (the QR code's, or the
+ * short one printed beside the number; case, spaces and dashes do not matter) must match. Each check holds a place in
+ * the caller's address's allowance of wrong checks, given back when it succeeds: past the allowance, every check
+ * from that address is refused for the rest of the window, so numbers and codes cannot be tried in bulk.
+ */
 export async function verify(ctx: Ctx, certNo: string, code: string): Promise<CertificateCheck> {
-  const row = await certificateRows(ctx.db).select('x.verifyCode').where('x.certNo', '=', certNo).executeTakeFirst();
-  if (!row || !code || row.verifyCode !== code) throw notFound('未找到该证书，或验证码不正确');
+  const key = `cert-verify:ip:${ctx.ip}`;
+  const hit = await ctx.limiter.hit(key, ctx.config.publicWrites.certVerifyFailuresPerIp, ctx.config.publicWrites.windowMs);
+  if (!hit.allowed) throw tooMany(`验证失败次数过多，请${retryMinutes(hit.retryAfterMs)}分钟后再试`);
+  const number = normalizeCertInput(certNo);
+  const row = number ? await certificateRows(ctx.db).select('x.verifyCode').where('x.certNo', '=', number).executeTakeFirst() : undefined;
+  if (!row || !codeMatches(row.verifyCode, code)) throw notFound(NOT_FOUND);
+  await ctx.limiter.release(key);
   return { certNo: row.certNo, holderName: mask(row.holderName), competitionName: row.competitionName, questionTitle: row.questionTitle, awardName: row.awardName, createdAt: row.createdAt };
 }

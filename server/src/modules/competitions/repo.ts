@@ -1,5 +1,11 @@
 import {
+  competitionPhase,
   competitionStatus,
+  GRADE_STATE,
+  submissionWindow,
+  type CompetitionPhase,
+  type SubmissionKind,
+  type SubmissionWindow,
   type AuditStatus,
   type Competition,
   type CompetitionListItem,
@@ -50,12 +56,14 @@ const toItem = (r: ListRow, now: Date): CompetitionListItem => ({
   status: competitionStatus(r, now),
 });
 
-async function pageOf(base: Filtered, q: { page: number; limit: number }, now: Date, order: 'regStart' | 'id') {
+async function pageOf(db: Db, base: Filtered, q: { page: number; limit: number }, now: Date, order: 'regStart' | 'id') {
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = withListColumns(base);
   rows = order === 'regStart' ? rows.orderBy('c.regStartTime', 'desc').orderBy('c.id', 'desc') : rows.orderBy('c.id', 'desc');
   const list = await rows.limit(q.limit).offset((q.page - 1) * q.limit).execute();
-  return { list: list.map((r) => toItem(r, now)), total: Number(n) };
+  // Each item carries its phase (lifecycle.ts), for the list cards and the back office's tag.
+  const phases = await phasesOf(db, list, now);
+  return { list: list.map((r) => ({ ...toItem(r, now), phase: phases.get(r.id)! })), total: Number(n) };
 }
 
 /** Online competitions, newest registration first; the status filter is the spec's §4, by the server clock. */
@@ -67,7 +75,7 @@ export async function listPublic(db: Db, q: PublicListQuery, now: Date) {
   if (q.status === 2) base = base.where('c.regStartTime', '<=', t).where('c.regEndTime', '>=', t);
   else if (q.status === 3) base = base.where('c.regEndTime', '<', t).where('c.endTime', '>=', t);
   else if (q.status === 4) base = base.where('c.endTime', '<', t);
-  return pageOf(base, q, now, 'regStart');
+  return pageOf(db, base, q, now, 'regStart');
 }
 
 /** The back office's list: every competition, or one organisation's. */
@@ -78,7 +86,7 @@ export async function listManage(db: Db, q: ManageListQuery, now: Date, orgId: n
   if (q.brandId) base = base.where('c.brandId', '=', q.brandId);
   if (q.typeId) base = base.where('c.typeId', '=', q.typeId);
   if (q.auditStatus !== undefined) base = base.where('c.auditStatus', '=', q.auditStatus);
-  return pageOf(base, q, now, 'id');
+  return pageOf(db, base, q, now, 'id');
 }
 
 export async function findCompetition(db: Db, id: number, now: Date): Promise<Competition | undefined> {
@@ -103,6 +111,52 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
   if (!row) return undefined;
   return { ...toItem(row, now), ...row, auditStatus: row.auditStatus as AuditStatus, teamNum: Number(row.teamNum ?? 0), status: competitionStatus(row, now), allowIndividual: row.allowIndividual === 1 };
 }
+
+// ---- lifecycle (packages/shared/src/lifecycle.ts)
+
+type Dated = { id: number; regStartTime: string; regEndTime: string; endTime: string; auditStatus: number };
+
+/** The phase of each competition given: its stages, presets and the state of its questions' grades, in three queries. */
+export async function phasesOf(db: Db, competitions: readonly Dated[], now: Date): Promise<Map<number, CompetitionPhase>> {
+  const out = new Map<number, CompetitionPhase>();
+  if (!competitions.length) return out;
+  const ids = competitions.map((c) => c.id);
+  const [stages, presets, rules] = await Promise.all([
+    db.selectFrom('competitionStages').select(['competitionId', 'name', 'startDate', 'endDate']).where('competitionId', 'in', ids).execute(),
+    db.selectFrom('competitionPresets').selectAll().where('competitionId', 'in', ids).where('menuCode', 'in', ['SUBMIT_WORKS', 'SUBMIT_TEST']).execute(),
+    db
+      .selectFrom('reviewRules as r')
+      .innerJoin('questions as q', 'q.id', 'r.questionId')
+      .select(['q.competitionId', 'r.gradeState', 'r.confirmedAt'])
+      .where('q.competitionId', 'in', ids)
+      .where('q.reviewed', '=', 1)
+      .execute(),
+  ]);
+  for (const c of competitions) {
+    const own = rules.filter((r) => r.competitionId === c.id);
+    const allConfirmed = own.length > 0 && own.every((r) => r.gradeState === GRADE_STATE.confirmed && r.confirmedAt);
+    const facts = {
+      presets: presets.filter((p) => p.competitionId === c.id).map(toPreset),
+      reviewStarted: own.some((r) => r.gradeState !== GRADE_STATE.none),
+      resultsPublishedAt: allConfirmed ? own.map((r) => r.confirmedAt!).reduce((a, b) => (a > b ? a : b)) : null,
+    };
+    out.set(c.id, competitionPhase(c, stages.filter((s) => s.competitionId === c.id), facts, now));
+  }
+  return out;
+}
+
+/** A competition's submission window of the kind given (the shared rule: preset end narrows stage or competition end). */
+export async function submissionWindowOf(db: Db, competitionId: number, kind: SubmissionKind): Promise<SubmissionWindow> {
+  const [c, stages, presets] = await Promise.all([
+    db.selectFrom('competitions').select('endTime').where('id', '=', competitionId).executeTakeFirstOrThrow(),
+    db.selectFrom('competitionStages').select(['name', 'startDate', 'endDate']).where('competitionId', '=', competitionId).execute(),
+    listPresets(db, competitionId),
+  ]);
+  return submissionWindow(c, stages, presets, kind);
+}
+
+/** Both submission windows of a competition, for the warnings on actions of a later phase. */
+export const submissionWindowsOf = (db: Db, competitionId: number) => Promise.all((['SUBMIT_WORKS', 'SUBMIT_TEST'] as const).map((k) => submissionWindowOf(db, competitionId, k)));
 
 export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
   return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;

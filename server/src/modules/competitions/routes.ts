@@ -12,8 +12,11 @@ import * as service from './service.ts';
 const EDIT = perm(ACTION_CODES.competitionEdit);
 const AUDIT = perm(ACTION_CODES.competitionAudit);
 
-/** The tables the public list and a competition's page are read from. */
-const PUBLIC_TABLES = ['competitions', 'brands', 'organisations', 'competition_types', 'teams', 'team_members', 'competition_stages', 'competition_presets'];
+/**
+ * The tables the public list and a competition's page are read from (questions and review_rules: a competition's phase,
+ * lifecycle.ts, follows the state of its grades).
+ */
+const PUBLIC_TABLES = ['competitions', 'brands', 'organisations', 'competition_types', 'teams', 'team_members', 'competition_stages', 'competition_presets', 'questions', 'review_rules'];
 /** How stale another instance may see the public list and pages (ARCHITECTURE.md §9: read throughput). */
 const PUBLIC_TTL_MS = 1_000;
 
@@ -41,8 +44,10 @@ export function competitionRoutes(app: App) {
   });
   app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req, reply) =>
     pageRead(req.ctx, reply, `competition ${req.params.id}`, req.params.id, async (competition) => {
-      const stages = await repo.listStages(req.ctx.db, competition.id);
-      return { ...competition, stages, activeStageId: activeStageId(stages, req.ctx.clock.now()) };
+      const now = req.ctx.clock.now();
+      const [stages, phases] = await Promise.all([repo.listStages(req.ctx.db, competition.id), repo.phasesOf(req.ctx.db, [competition], now)]);
+      // The phase (lifecycle.ts) is what the site's header and the back office's editor show.
+      return { ...competition, stages, activeStageId: activeStageId(stages, now), phase: phases.get(competition.id)! };
     }),
   );
   app.get('/api/competition/listAuth', { config: { rule: perm('competition:competition:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {

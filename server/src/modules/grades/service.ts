@@ -5,6 +5,7 @@ import {
   HIGHER_IS_BETTER,
   finalScore,
   maxTotal,
+  openSubmission,
   presetOpen,
   reviewScore,
   testPoints,
@@ -15,6 +16,7 @@ import {
   type GradeSummary,
   type Metric,
   type MyGrade,
+  type OpenSubmission,
   type TeamAward,
 } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
@@ -100,9 +102,14 @@ export async function summary(db: Db, questionId: number): Promise<GradeSummary>
   };
 }
 
-export async function gradeSummary(ctx: Ctx, questionId: number) {
-  await managedQuestion(ctx, questionId);
-  return summary(ctx.db, questionId);
+/**
+ * The summary the grade, award and certificate pages show, with the submission window still open if any: their buttons
+ * then ask the organiser to confirm an action of a later phase (lifecycle.ts).
+ */
+export async function gradeSummary(ctx: Ctx, questionId: number): Promise<GradeSummary & { submissionOpen: OpenSubmission | null }> {
+  const q = await managedQuestion(ctx, questionId);
+  const [s, windows] = await Promise.all([summary(ctx.db, questionId), competitions.submissionWindowsOf(ctx.db, q.competitionId)]);
+  return { ...s, submissionOpen: openSubmission(windows, ctx.clock.now()) };
 }
 
 /** `calcFinalScore`: a re-runnable preview; judges who have not finished are listed, their works count what is in. */

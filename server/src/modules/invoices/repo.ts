@@ -48,6 +48,13 @@ export async function findInvoice(db: Db, id: number) {
   return r && toInvoice(r);
 }
 
+/** The invoice applications among `ids` of the organisation's competitions (`orgId` undefined: all). */
+export async function findInvoices(db: Db, ids: number[], orgId: number | null | undefined) {
+  let query = base(db).where('i.id', 'in', ids);
+  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  return (await query.execute()).map(toInvoice);
+}
+
 export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?: number; orgId?: number | null }, max = q.limit) {
   let query = base(db);
   if (scope.userId !== undefined) query = query.where('i.userId', '=', scope.userId);

@@ -1,5 +1,7 @@
 import {
   ACTION_CODES,
+  batchResultText,
+  invoiceRejectBatchBody,
   INVOICE_STATUS_TEXT,
   INVOICE_TYPES,
   TITLE_KINDS,
@@ -70,6 +72,10 @@ export function invoiceRoutes(app: App) {
   app.put('/api/invoice/issue/:id', { config: { rule: perm(ACTION_CODES.invoiceEdit) }, schema: { tags, params: idParam, body: invoiceIssueBody } }, async (req) => {
     await service.issue(req.ctx, req.params.id, req.body);
     return ok(null, '发票已开具');
+  });
+  app.put('/api/invoice/reject/batch', { config: { rule: perm(ACTION_CODES.invoiceEdit) }, schema: { tags, body: invoiceRejectBatchBody } }, async (req) => {
+    const result = await service.rejectBatch(req.ctx, req.body);
+    return ok(result, batchResultText('驳回', result));
   });
   app.put('/api/invoice/reject/:id', { config: { rule: perm(ACTION_CODES.invoiceEdit) }, schema: { tags, params: idParam, body: invoiceRejectBody } }, async (req) => {
     await service.reject(req.ctx, req.params.id, req.body.reason);

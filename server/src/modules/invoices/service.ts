@@ -1,4 +1,6 @@
 import {
+  batchResult,
+  type BatchResult,
   INVOICE_STATUS,
   INVOICE_TYPES,
   PAY_STATUS,
@@ -145,12 +147,34 @@ export async function issue(ctx: Ctx, id: number, body: { invoiceNo: string; fil
   await notify(ctx, [before.userId], { title: '发票已开具', content: `您为“${before.competitionName}”订单 ${before.orderNo} 申请的发票已开具，发票号码 ${body.invoiceNo}，可在“我的发票”中下载。`, source: 'invoice.issued' });
 }
 
+/** Rejects one pending application: a conditional UPDATE from pending, so a batch and a single click reject it once. */
+async function rejectOne(ctx: Ctx, before: Awaited<ReturnType<typeof managed>>, reason: string): Promise<boolean> {
+  if (!(await repo.decide(ctx.db, before.id, { status: INVOICE_STATUS.rejected, reason, updatedAt: ctx.clock.now().toISOString() }))) return false;
+  await writeAudit(ctx, { action: 'invoice.reject', entity: 'invoice', entityId: before.id, before: withoutOrg(before), after: { reason } });
+  return true;
+}
+
 export async function reject(ctx: Ctx, id: number, reason: string) {
-  const before = await managed(ctx, id);
-  if (!(await repo.decide(ctx.db, id, { status: INVOICE_STATUS.rejected, reason, updatedAt: ctx.clock.now().toISOString() }))) {
-    throw conflict('该发票申请已处理');
+  if (!(await rejectOne(ctx, await managed(ctx, id), reason))) throw conflict('该发票申请已处理');
+}
+
+/**
+ * Rejects the selected applications with one reason, each as a single rejection would, and says per id what happened:
+ * rejected, already decided, or not found (another organisation's). A selection with nothing of the caller's is
+ * refused as a single rejection would be. Issuing stays one by one: each invoice has its own number and PDF.
+ */
+export async function rejectBatch(ctx: Ctx, body: { ids: number[]; reason: string }): Promise<BatchResult> {
+  const ids = [...new Set(body.ids)];
+  const found = new Map((await repo.findInvoices(ctx.db, ids, seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null))).map((i) => [i.id, i]));
+  if (!found.size) throw notFound('发票申请不存在');
+  const results: BatchResult['results'] = [];
+  for (const id of ids) {
+    const invoice = found.get(id);
+    if (!invoice) results.push({ id, outcome: 'notFound' });
+    else if (invoice.status !== INVOICE_STATUS.pending) results.push({ id, outcome: 'decided' });
+    else results.push({ id, outcome: (await rejectOne(ctx, invoice, body.reason)) ? 'done' : 'decided' });
   }
-  await writeAudit(ctx, { action: 'invoice.reject', entity: 'invoice', entityId: id, before: withoutOrg(before), after: { reason } });
+  return batchResult(results);
 }
 
 // The applicant may read the invoice issued to them, and finance of the competition's organisation.

@@ -54,6 +54,13 @@ export async function findOrderByNo(db: Db, orderNo: string): Promise<OrderWithO
   return r && toOrder(r);
 }
 
+/** The orders among `ids` of the organisation's competitions (`orgId` undefined: all). */
+export async function findOrders(db: Db, ids: number[], orgId: number | null | undefined): Promise<OrderWithOrg[]> {
+  let query = base(db).where('o.id', 'in', ids);
+  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  return (await query.execute()).map(toOrder);
+}
+
 /** The team's current order: the open one, else the paid one, else the latest. */
 export async function currentOrderOfTeam(db: Db, teamId: number): Promise<OrderWithOrg | undefined> {
   const rows = await base(db).where('o.teamId', '=', teamId).orderBy('o.id', 'desc').execute();
@@ -72,6 +79,7 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
   if (q.competitionId) query = query.where('o.competitionId', '=', q.competitionId);
   if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
   if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
+  if (q.waiting) query = query.where('o.payStatus', '=', PAY_STATUS.unpaid).where('o.voucher', 'is not', null);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));

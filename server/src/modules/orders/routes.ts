@@ -1,4 +1,4 @@
-import { PAY_METHOD_TEXT, PAY_STATUS_TEXT, batchPaymentBody, fenToYuan, idParam, orderListQuery, refundBody, voucherBody, type Order } from '@contest/shared';
+import { PAY_METHOD_TEXT, PAY_STATUS_TEXT, batchPaymentBody, batchResultText, orderConfirmBatchBody, fenToYuan, idParam, orderListQuery, refundBody, voucherBody, type Order } from '@contest/shared';
 import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
@@ -54,6 +54,10 @@ export function orderRoutes(app: App) {
   app.put('/api/order/voucher/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: voucherBody } }, async (req) => {
     await service.submitVoucher(req.ctx, req.params.id, req.body);
     return ok(null, '转账凭证已提交，请等待财务确认');
+  });
+  app.put('/api/order/confirm/batch', { config: { rule: EDIT }, schema: { tags, body: orderConfirmBatchBody } }, async (req) => {
+    const result = await service.confirmBatch(req.ctx, req.body);
+    return ok(result, batchResultText('确认收款', result));
   });
   app.put('/api/order/confirm/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
     await service.confirm(req.ctx, req.params.id);

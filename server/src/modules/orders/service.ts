@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { ACTION_CODES, PAY_STATUS, type OrderListQuery } from '@contest/shared';
+import { ACTION_CODES, PAY_STATUS, batchResult, type BatchResult, type OrderListQuery } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -104,16 +104,43 @@ export async function submitVoucher(ctx: Ctx, id: number, body: { payMethod: num
   }
 }
 
+/**
+ * Confirms one offline transfer: a conditional UPDATE from unpaid, so that two finance staff (or a batch and a single
+ * click) confirm, audit and notify it once. Says whether this call did it.
+ */
+async function confirmOne(ctx: Ctx, order: repo.OrderWithOrg): Promise<boolean> {
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, paidAt: now, updatedAt: now }))) return false;
+  await writeAudit(ctx, { action: 'order.confirm', entity: 'order', entityId: order.id, before: order, after: { payStatus: PAY_STATUS.paid } });
+  await orderMessages(ctx, [order.id], 'paid');
+  return true;
+}
+
 /** Finance confirms an offline transfer. */
 export async function confirm(ctx: Ctx, id: number) {
   const order = await managedOrder(ctx, id);
   if (!order.voucher) throw conflict('付款人尚未上传转账凭证');
-  const now = ctx.clock.now().toISOString();
-  if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, paidAt: now, updatedAt: now }))) {
-    throw conflict('只有待支付的订单可以确认收款');
+  if (!(await confirmOne(ctx, order))) throw conflict('只有待支付的订单可以确认收款');
+}
+
+/**
+ * Confirms the selected transfers, each as a single confirmation would, and says per id what happened: confirmed,
+ * already decided (paid, closed or refunded), skipped (no voucher yet), or not found (another organisation's).
+ * A selection with nothing of the caller's is refused as a single confirmation would be.
+ */
+export async function confirmBatch(ctx: Ctx, body: { ids: number[] }): Promise<BatchResult> {
+  const ids = [...new Set(body.ids)];
+  const found = new Map((await repo.findOrders(ctx.db, ids, seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null))).map((o) => [o.id, o]));
+  if (!found.size) throw notFound('订单不存在');
+  const results: BatchResult['results'] = [];
+  for (const id of ids) {
+    const order = found.get(id);
+    if (!order) results.push({ id, outcome: 'notFound' });
+    else if (order.payStatus !== PAY_STATUS.unpaid) results.push({ id, outcome: 'decided' });
+    else if (!order.voucher) results.push({ id, outcome: 'skipped' });
+    else results.push({ id, outcome: (await confirmOne(ctx, order)) ? 'done' : 'decided' });
   }
-  await writeAudit(ctx, { action: 'order.confirm', entity: 'order', entityId: id, before: order, after: { payStatus: PAY_STATUS.paid } });
-  await orderMessages(ctx, [order.id], 'paid');
+  return batchResult(results);
 }
 
 export async function refund(ctx: Ctx, id: number, reason: string) {

@@ -74,6 +74,13 @@ export async function findRegister(db: Db, id: number) {
   return row && (await withAttachments(db, [row]))[0];
 }
 
+/** The registrations among `ids` the caller may review (`orgId` undefined: all). */
+export async function findRegisters(db: Db, ids: number[], orgId: number | null | undefined) {
+  let query = base(db).where('r.id', 'in', ids);
+  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  return withAttachments(db, await query.execute());
+}
+
 export async function findRegisterOfTeam(db: Db, teamId: number) {
   const row = await base(db).where('r.teamId', '=', teamId).executeTakeFirst();
   return row && (await withAttachments(db, [row]))[0];
@@ -85,6 +92,7 @@ export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: nu
   if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
   if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('r.status', '=', q.status);
+  if (q.ids?.length) query = query.where('r.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));

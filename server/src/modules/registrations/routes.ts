@@ -1,4 +1,4 @@
-import { attachmentsQuery, competitionIdParam, idParam, PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
+import { attachmentsQuery, batchResultText, registerBatchBody, competitionIdParam, idParam, PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
@@ -31,6 +31,10 @@ export function registrationRoutes(app: App) {
   });
   app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.mine(req.ctx, req.params.id)));
   app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.detail(req.ctx, req.params.id)));
+  app.post('/api/team/register/flow/batch', { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody } }, async (req) => {
+    const result = await service.flowBatch(req.ctx, req.body);
+    return ok(result, batchResultText(req.body.action === 'approve' ? '通过' : '驳回', result));
+  });
   app.post('/api/team/register/flow/:id', { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody } }, async (req) => {
     await service.flow(req.ctx, req.params.id, req.body.action, req.body.reason);
     return ok(null, req.body.action === 'approve' ? '已审核通过' : '已驳回');

@@ -1,4 +1,4 @@
-import { ACTION_CODES, REGISTER_STATUS, type RegisterListQuery } from '@contest/shared';
+import { ACTION_CODES, REGISTER_STATUS, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
@@ -38,19 +38,22 @@ export async function mine(ctx: Ctx, competitionId: number) {
   return { ...withoutOrg(register), flows: await repo.listFlows(ctx.db, register.id) };
 }
 
-/** Approves or rejects a pending registration; every step is recorded in the flow and the audit log. */
-export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', reason: string | null | undefined) {
-  const register = await repo.findRegister(ctx.db, id);
-  if (!register || (!seesAll(ctx) && register.orgId !== ctx.actor!.orgId)) throw notFound('报名不存在');
+/**
+ * Moves one pending registration to approved or rejected: a conditional UPDATE (only while still pending) with its flow
+ * and audit rows in one transaction, then the team's message. Returns false, changing nothing and telling no one, when
+ * the registration was already decided, so two reviewers (or a batch and a single click) decide and notify it once.
+ */
+async function decide(ctx: Ctx, register: repo.RegisterWithOrg, action: 'approve' | 'reject', reason: string | null | undefined): Promise<boolean> {
   const to = action === 'approve' ? REGISTER_STATUS.approved : REGISTER_STATUS.rejected;
   const now = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await repo.transition(trx, id, REGISTER_STATUS.pending, to, { reason: action === 'reject' ? reason! : null, now }))) {
-      throw conflict('该报名已审核，不能重复审核');
-    }
+  const id = register.id;
+  const moved = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.transition(trx, id, REGISTER_STATUS.pending, to, { reason: action === 'reject' ? reason! : null, now }))) return false;
     await repo.insertFlow(trx, { registerId: id, actorId: ctx.actor!.userId, action, fromStatus: REGISTER_STATUS.pending, toStatus: to, reason: reason ?? null, now });
     await writeAudit(ctx, { action: `register.${action}`, entity: 'register', entityId: id, before: { status: register.status }, after: { status: to, reason } }, trx);
+    return true;
   });
+  if (!moved) return false;
   await notify(
     ctx,
     await teamUserIds(ctx.db, [register.teamId]),
@@ -58,6 +61,34 @@ export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', r
       ? { title: '报名审核通过', content: `您的队伍“${register.teamName}”的报名已审核通过。`, source: 'register.approved' }
       : { title: '报名未通过审核', content: `您的队伍“${register.teamName}”的报名未通过审核：${reason ?? ''}`, source: 'register.rejected' },
   );
+  return true;
+}
+
+/** Approves or rejects a pending registration; every step is recorded in the flow and the audit log. */
+export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', reason: string | null | undefined) {
+  const register = await repo.findRegister(ctx.db, id);
+  if (!register || (!seesAll(ctx) && register.orgId !== ctx.actor!.orgId)) throw notFound('报名不存在');
+  if (!(await decide(ctx, register, action, reason))) throw conflict('该报名已审核，不能重复审核');
+}
+
+/**
+ * Approves or rejects the selected registrations with one reason, each exactly as a single review would, and says per
+ * id what happened: done, already decided (by anyone, also in a parallel request), or not found (another
+ * organisation's, or gone). The per-id answers only name ids the caller sent.
+ */
+export async function flowBatch(ctx: Ctx, body: RegisterBatchBody): Promise<BatchResult> {
+  const ids = [...new Set(body.ids)];
+  const found = new Map((await repo.findRegisters(ctx.db, ids, scope(ctx))).map((r) => [r.id, r]));
+  // A selection with nothing of the caller's is refused as a single review of it would be.
+  if (!found.size) throw notFound('报名不存在');
+  const results: BatchResult['results'] = [];
+  for (const id of ids) {
+    const register = found.get(id);
+    if (!register) results.push({ id, outcome: 'notFound' });
+    else if (register.status !== REGISTER_STATUS.pending) results.push({ id, outcome: 'decided' });
+    else results.push({ id, outcome: (await decide(ctx, register, body.action, body.reason)) ? 'done' : 'decided' });
+  }
+  return batchResult(results);
 }
 
 /** The attachments of a competition's registrations (one team's with `teamId`). */

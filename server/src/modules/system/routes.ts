@@ -6,6 +6,7 @@ import type { App } from '../../http/app-types.ts';
 import { ok } from '../../http/reply.ts';
 import { countRoles } from '../roles/repo.ts';
 import { countUsers } from '../users/repo.ts';
+import { todo } from './todo.ts';
 
 export function systemRoutes(app: App, deps: Deps) {
   app.get('/api/health', { config: { rule: PUBLIC }, schema: { tags: ['system'] } }, async (_req, reply) => {
@@ -33,6 +34,9 @@ export function systemRoutes(app: App, deps: Deps) {
     ]);
     return ok<Dashboard>({ ...users, roles, organisations: Number(orgs.n), sessions: Number(sessions.n) });
   });
+
+  /** What waits for the caller (the back-office home page's to-do list), scoped by organisation. */
+  app.get('/api/system/todo', { config: { rule: perm('bdrace:manager:menu') }, schema: { tags: ['system'] } }, async (req) => ok(await todo(req.ctx)));
 
   app.get('/api/system/org/options', { config: { rule: perm('system:user:menu') }, schema: { tags: ['system'] } }, async () =>
     ok(await deps.db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute()),

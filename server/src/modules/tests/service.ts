@@ -3,7 +3,7 @@ import {
   HIGHER_IS_BETTER,
   MAX_SELECTED,
   TEST_STATUS,
-  presetOpen,
+  windowRefusal,
   type Leaderboard,
   type Metric,
   type TestSubmission,
@@ -59,8 +59,9 @@ async function teamOfQuestion(ctx: Ctx, questionId: number) {
 export async function submit(ctx: Ctx, questionId: number, content: Readable, fileName: string, maxBytes: number) {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
   const now = ctx.clock.now();
-  const preset = (await competitions.listPresets(ctx.db, question.competitionId)).find((p) => p.menuCode === 'SUBMIT_TEST');
-  if (!preset || !presetOpen(preset, now)) throw conflict('不在提交测试的时间内');
+  // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
+  const refusal = windowRefusal(await competitions.submissionWindowOf(ctx.db, question.competitionId, 'SUBMIT_TEST'), now);
+  if (refusal) throw conflict(refusal);
   if (!question.answerKey || !question.metric) throw conflict('该赛题尚未开放测试');
   let stored;
   try {

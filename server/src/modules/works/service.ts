@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTION_CODES, extensionOf, formatSize, presetOpen, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
+import { ACTION_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
@@ -34,14 +34,16 @@ async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, ques
     .where('q.id', '=', questionId)
     .executeTakeFirst();
   if (!row) throw notFound('您的队伍尚未选择该赛题');
-  const preset = (await competitions.listPresets(ctx.db, row.competitionId)).find((p) => p.menuCode === 'SUBMIT_WORKS');
-  const now = ctx.clock.now();
+  // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
+  const window = await competitions.submissionWindowOf(ctx.db, row.competitionId, 'SUBMIT_WORKS');
+  const refusal = windowRefusal(window, ctx.clock.now());
   return {
     ...row,
     maxBytes: row.worksMaxMb * 1024 * 1024,
     types: row.worksTypes.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
-    open: Boolean(preset && presetOpen(preset, now)),
-    deadline: preset?.enableEndTime ?? null,
+    open: refusal === null,
+    refusal,
+    deadline: window.enabled ? window.end : null,
   };
 }
 
@@ -74,7 +76,7 @@ export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, me
     return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'data', userId: row.userId, teamId: null }) };
   }
   const w = await worksContext(ctx, ctx.actor!.userId, questionId);
-  if (!w.open) throw conflict('不在提交作品的时间内');
+  if (w.refusal) throw conflict(w.refusal);
   if (size > w.maxBytes) throw new AppError(413, `作品不能超过${w.worksMaxMb}MB`);
   if (!w.types.includes(extensionOf(fileName))) throw badRequest(`只能提交以下格式的作品：${w.types.join('、')}`);
   const quota = ctx.config.uploads.teamQuotaBytes;
@@ -190,14 +192,15 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   if (!u) throw notFound('上传不存在或已过期');
   const tusFile = path.join(tusDirectory(deps), uploadId);
   const completedAt = deps.clock.now();
-  const preset = (await competitions.listPresets(deps.db, u.competitionId)).find((p) => p.menuCode === 'SUBMIT_WORKS');
+  const window = u.kind === 'data' ? null : await competitions.submissionWindowOf(deps.db, u.competitionId, 'SUBMIT_WORKS');
+  const refusal = window && windowRefusal(window, completedAt);
   const discard = async () => {
     await removeUploadFiles(deps, uploadId);
     await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
   };
-  if (u.kind !== 'data' && (!preset || !presetOpen(preset, completedAt))) {
+  if (refusal) {
     await discard();
-    throw new DeadlinePassed('提交截止时间已过，本次上传未被接收；此前提交的版本不受影响');
+    throw new DeadlinePassed(`${refusal}，本次上传未被接收；此前提交的版本不受影响`);
   }
   const data = u.kind === 'data';
   // The store hashes what it writes, so the file is read once; a copy that fails the declared checksum is removed.

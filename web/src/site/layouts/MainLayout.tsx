@@ -171,7 +171,12 @@ export function MainLayout() {
             {nav.rcodePath && <img className="qr" src={avatarUrl(nav.rcodePath)} alt="二维码" />}
           </div>
         )}
-        <div>{nav?.copyright ?? `© ${new Date().getFullYear()} 数据分析竞赛平台`}</div>
+        <div>
+          {nav?.copyright ?? `© ${new Date().getFullYear()} 数据分析竞赛平台`}
+          <Link to="/certificate/verify" style={{ marginLeft: 16 }}>
+            证书查验
+          </Link>
+        </div>
       </footer>
       <DownloadLauncher />
     </>

@@ -5,6 +5,7 @@ import { useCallback, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { useIdParam } from '../../components/useIdParam.ts';
+import { PhaseTag } from '../../../common/PhaseTag.tsx';
 import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
 import { CompetitionForm } from './parts/CompetitionForm.tsx';
 import { QuestionsPanel } from './parts/QuestionsPanel.tsx';
@@ -64,6 +65,7 @@ export default function CompetitionEditPage() {
         <Space>
           {c ? `编辑竞赛：${c.name}` : '新建竞赛'}
           {c && <AuditStatusTag status={c.auditStatus} />}
+          {c && <PhaseTag competition={c} next />}
         </Space>
       }
       extra={

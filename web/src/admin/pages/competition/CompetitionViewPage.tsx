@@ -6,7 +6,8 @@ import { avatarUrl } from '../../../common/files.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { RichTextView } from '../../components/RichTextField.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-import { AuditStatusTag, PublicStatusTag } from './parts/AuditStatusTag.tsx';
+import { PhaseTag } from '../../../common/PhaseTag.tsx';
+import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
 import { PresetsPanel } from './parts/PresetsPanel.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
@@ -59,7 +60,7 @@ export default function CompetitionViewPage() {
         <Descriptions.Item label="竞赛类型">{c.typeName ?? '未设置'}</Descriptions.Item>
         <Descriptions.Item label="主办组织">{c.orgName}</Descriptions.Item>
         <Descriptions.Item label="竞赛状态">
-          <PublicStatusTag status={c.status} />
+          <PhaseTag competition={c} next />
         </Descriptions.Item>
         <Descriptions.Item label="报名时间">
           {formatMinute(c.regStartTime)} 至 {formatMinute(c.regEndTime)}

@@ -1,7 +1,8 @@
-import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, fenToYuan, type Invoice, type Page } from '@contest/shared';
+import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, batchResultText, fenToYuan, type BatchResult, type Invoice, type Page } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
+import { App, Button, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
@@ -67,15 +68,34 @@ export default function InvoicePage() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.invoiceEdit);
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20, status: INVOICE_STATUS.pending });
+  // Opens on what waits (待开票), or on the competition the home page's to-do link names.
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState<Query>(() => {
+    const competitionId = params.get('competitionId');
+    return { page: 1, limit: 20, status: INVOICE_STATUS.pending, competitionId: competitionId && /^\d+$/.test(competitionId) ? Number(competitionId) : undefined };
+  });
   const [issuing, setIssuing] = useState<Invoice | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [batchRejecting, setBatchRejecting] = useState(false);
   const invoices = useQuery({ queryKey: ['invoices', query], queryFn: () => http.get<Page<Invoice>>('/api/invoice/list', { ...query }) });
   const reload = () => client.invalidateQueries({ queryKey: ['invoices'] });
 
   return (
-    <Card title="发票管理" extra={<ExportButton url="/api/invoice/list" query={{ ...query }} />}>
-      <FilterForm<Omit<Query, 'page' | 'limit'>> initialValues={{ status: query.status }} keywordPlaceholder="订单号、抬头、申请人或发票号" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
+    <Card
+      title="发票管理"
+      extra={
+        <Space>
+          {canEdit && (
+            <Button danger disabled={!selected.length} onClick={() => setBatchRejecting(true)}>
+              批量驳回{selected.length ? `（${selected.length}）` : ''}
+            </Button>
+          )}
+          <ExportButton url="/api/invoice/list" query={{ ...query }} />
+        </Space>
+      }
+    >
+      <FilterForm<Omit<Query, 'page' | 'limit'>> initialValues={{ status: query.status, competitionId: query.competitionId }} keywordPlaceholder="订单号、抬头、申请人或发票号" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
         <Form.Item name="status" label="状态">
           <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(INVOICE_STATUS_TEXT)} />
         </Form.Item>
@@ -86,6 +106,9 @@ export default function InvoicePage() {
         dataSource={invoices.data?.list}
         scroll={{ x: 1400 }}
         locale={{ emptyText: '暂无发票申请' }}
+        rowSelection={
+          canEdit ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (i) => ({ disabled: i.status !== INVOICE_STATUS.pending }) } : undefined
+        }
         pagination={pager(invoices.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '订单号', dataIndex: 'orderNo', width: 190 },
@@ -122,6 +145,19 @@ export default function InvoicePage() {
         ]}
       />
       {issuing && <IssueModal invoice={issuing} onClose={() => setIssuing(null)} onDone={reload} />}
+      {batchRejecting && (
+        <ReasonModal
+          title={`驳回所选的 ${selected.length} 个发票申请`}
+          onClose={() => setBatchRejecting(false)}
+          onSubmit={async (reason) => {
+            const result = await http.put<BatchResult>('/api/invoice/reject/batch', { ids: selected, reason });
+            const text = batchResultText('驳回', result);
+            void (result.decided || result.notFound ? message.warning(text) : message.success(text));
+            setSelected([]);
+            await reload();
+          }}
+        />
+      )}
       {rejecting && (
         <ReasonModal
           title={`驳回“${rejecting.title.name}”的发票申请`}

@@ -1,7 +1,8 @@
-import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order, type Page } from '@contest/shared';
+import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, batchResultText, fenToYuan, type BatchResult, type Order, type Page } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
+import { App, Button, Card, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
@@ -22,8 +23,13 @@ interface Query {
   competitionId?: number;
   payStatus?: number;
   payMethod?: number;
+  /** '1': transfers waiting for confirmation (unpaid with a voucher). */
+  waiting?: '1';
   keyword?: string;
 }
+
+/** A positive whole number from the address (the home page's to-do links open the list filtered), or undefined. */
+const idFrom = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
 
 function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: () => Promise<unknown>; onClose: () => void }) {
   const { message } = App.useApp();
@@ -75,18 +81,40 @@ export default function OrderPage() {
   const confirm = useConfirm();
   const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.orderEdit);
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState<Query>(() => ({
+    page: 1,
+    limit: 20,
+    competitionId: idFrom(params.get('competitionId')),
+    waiting: params.get('waiting') === '1' ? '1' : undefined,
+  }));
   const [selected, setSelected] = useState<number[]>([]);
   const [batch, setBatch] = useState(false);
   const [refunding, setRefunding] = useState<Order | null>(null);
   const orders = useQuery({ queryKey: ['orders', query], queryFn: () => http.get<Page<Order>>('/api/order/list', { ...query }) });
   const reload = () => client.invalidateQueries({ queryKey: ['orders'] });
 
+  const confirmSelected = async () => {
+    const result = await http.put<BatchResult>('/api/order/confirm/batch', { ids: selected });
+    const text = batchResultText('确认收款', result);
+    void (result.decided || result.skipped || result.notFound ? message.warning(text) : message.success(text));
+    setSelected([]);
+    await reload();
+  };
+
   return (
     <Card
       title="订单管理"
       extra={
         <Space>
+          {canEdit && (
+            <Button
+              disabled={!selected.length}
+              onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}
+            >
+              批量确认收款{selected.length ? `（${selected.length}）` : ''}
+            </Button>
+          )}
           {canEdit && (
             <Button type="primary" disabled={!selected.length} onClick={() => setBatch(true)}>
               集体缴费{selected.length ? `（${selected.length}）` : ''}
@@ -96,7 +124,23 @@ export default function OrderPage() {
         </Space>
       }
     >
-      <FilterForm<Omit<Query, 'page' | 'limit'>> keywordPlaceholder="订单号、队伍或下单人" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
+      <Segmented
+        style={{ marginBottom: 16 }}
+        value={query.waiting ? 'waiting' : 'all'}
+        options={[
+          { label: '全部', value: 'all' },
+          { label: '待确认转账', value: 'waiting' },
+        ]}
+        onChange={(v) => {
+          setSelected([]);
+          setQuery({ ...query, page: 1, waiting: v === 'waiting' ? '1' : undefined });
+        }}
+      />
+      <FilterForm<Omit<Query, 'page' | 'limit'>>
+        initialValues={{ competitionId: query.competitionId }}
+        keywordPlaceholder="订单号、队伍或下单人"
+        onSearch={(f) => setQuery({ page: 1, limit: query.limit, waiting: query.waiting, ...f })}
+      >
         <Form.Item name="payStatus" label="状态">
           <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(PAY_STATUS_TEXT)} />
         </Form.Item>

@@ -10,6 +10,7 @@ import { http } from '../../../common/http.ts';
 import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { reviewKey, useGradeSummary } from '../../components/review.ts';
+import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
 
 const MAX_LEVELS = 20;
@@ -31,6 +32,7 @@ function LevelsCard({ questionId }: { questionId: number }) {
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
   const levels = useAwardLevels(questionId);
   const confirmed = useGradeSummary(questionId).data?.gradeState === GRADE_STATE.confirmed;
+  const early = useEarlyWarning(questionId);
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   // Changes the user made and has not saved; programmatic fills (load, save) do not count.
@@ -82,7 +84,7 @@ function LevelsCard({ questionId }: { questionId: number }) {
       void message.warning('奖项设置有未保存的修改，请先保存');
       return;
     }
-    confirm('将按各奖项的名次范围为队伍评奖，名次不在任何范围内的队伍将没有奖项；手动设置过奖项的队伍保持不变。确定评奖吗？', async () => {
+    confirm(withEarlyWarning(early('现在评定的奖项可能不是最终结果'), '将按各奖项的名次范围为队伍评奖，名次不在任何范围内的队伍将没有奖项；手动设置过奖项的队伍保持不变。确定评奖吗？'), async () => {
       await http.post(`/api/review/works/awards/apply/${questionId}`);
       void message.success('已按名次评奖');
       await reload();

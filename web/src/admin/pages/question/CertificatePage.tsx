@@ -1,7 +1,9 @@
 import {
   ACTION_CODES,
+  CERT_BUILTIN_NAMES,
   CERT_FIELD_NAMES,
   CERT_RUN_STATE,
+  builtinLayoutOf,
   type Certificate,
   type CertificateRun,
   type CertificateTemplate,
@@ -24,6 +26,7 @@ import { ExportButton } from '../../components/ExportButton.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { reviewKey } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { CertificateTemplateModal, TEMPLATES_KEY, templateKey } from './parts/CertificateTemplateModal.tsx';
 
 const HOLDER_KIND = { member: '队员', teacher: '指导老师' } as const;
@@ -103,7 +106,14 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
               </>
             ),
           },
-          { title: '背景尺寸', width: 120, render: (_, t) => `${t.width} × ${t.height}` },
+          {
+            title: '版式',
+            width: 160,
+            render: (_, t) => {
+              const builtin = builtinLayoutOf(t.backgroundUri);
+              return builtin ? CERT_BUILTIN_NAMES[builtin] : `背景图 ${t.width} × ${t.height}`;
+            },
+          },
           { title: '字段', width: 320, ellipsis: true, render: (_, t) => t.fields.map((f) => CERT_FIELD_NAMES[f.field]).join('、') || '—' },
           { title: '更新时间', width: 150, render: (_, t) => formatMinute(t.updatedAt) },
           {
@@ -120,7 +130,7 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
           },
         ]}
       />
-      {editing && <CertificateTemplateModal competitionId={question.competitionId} templateId={editing.id} readOnly={editing.readOnly} onClose={() => setEditing(null)} />}
+      {editing && <CertificateTemplateModal competitionId={question.competitionId} question={question} templateId={editing.id} readOnly={editing.readOnly} onClose={() => setEditing(null)} />}
     </Card>
   );
 }
@@ -137,9 +147,10 @@ function GenerateCard({ questionId, run }: { questionId: number; run: Certificat
     queryFn: () => http.get<CertificateTemplate>(`/api/review/certificate/${run!.templateId}`),
   });
   const running = run?.state === CERT_RUN_STATE.running;
+  const early = useEarlyWarning(questionId);
 
   const generate = () =>
-    confirm(`将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`, async () => {
+    confirm(withEarlyWarning(early('现在生成的证书可能不是最终结果'), `将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`), async () => {
       await http.post(`/api/review/certificate/cert/push/${questionId}`);
       void message.success('已开始生成证书');
       await client.invalidateQueries({ queryKey: reviewKey(questionId, 'certRun') });

@@ -22,6 +22,7 @@ import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, reviewKey, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 
 const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [GRADE_STATE.calculated]: 'processing', [GRADE_STATE.confirmed]: 'success' };
 
@@ -33,6 +34,7 @@ function SummaryCard({ questionId }: { questionId: number }) {
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
   const [calculating, setCalculating] = useState(false);
   const summary = useGradeSummary(questionId);
+  const early = useEarlyWarning(questionId);
   const reload = () => client.invalidateQueries({ queryKey: reviewKey(questionId) });
   const s = summary.data;
 
@@ -47,11 +49,13 @@ function SummaryCard({ questionId }: { questionId: number }) {
     }
   }
   function askCalculate() {
-    if (s?.unfinished.length) confirm(`尚有 ${s.unfinished.length} 位专家未完成评审，未评完的作品将只按已提交的评分计算。确定现在计算吗？`, calculate);
+    const warning = early('现在计算的成绩可能不是最终成绩');
+    if (s?.unfinished.length) confirm(withEarlyWarning(warning, `尚有 ${s.unfinished.length} 位专家未完成评审，未评完的作品将只按已提交的评分计算。确定现在计算吗？`), calculate);
+    else if (warning) confirm(withEarlyWarning(warning, null), calculate);
     else calculate().catch(() => undefined); // the http client has told the user why
   }
   const askConfirm = () =>
-    confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', async () => {
+    confirm(withEarlyWarning(early('现在确认并公布的成绩可能不是最终成绩'), '确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？'), async () => {
       await http.post(`/api/review/works/confirmFinalScore/${questionId}`);
       void message.success('成绩已确认并公布');
       await reload();

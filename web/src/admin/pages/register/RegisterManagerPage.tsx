@@ -3,15 +3,18 @@ import {
   PAY_STATUS_TEXT,
   REGISTER_STATUS,
   REGISTER_STATUS_TEXT,
+  batchResultText,
   formatSize,
+  type BatchResult,
   type Page,
   type Register,
   type RegisterFlow,
   type Team,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card, Descriptions, Drawer, Form, List, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Drawer, Form, List, Segmented, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
 import { http } from '../../../common/http.ts';
@@ -96,17 +99,24 @@ function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   );
 }
 
-/** Registrations of the organisation's competitions: filter, export, review. */
+/** A positive whole number from the address (the home page's to-do links open the list filtered), or undefined. */
+const idFrom = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+
+/** Registrations of the organisation's competitions: filter, export, review one by one or the selected ones at once. */
 export default function RegisterManagerPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const client = useQueryClient();
   const canAudit = usePermissions().has(ACTION_CODES.registerAudit);
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const [params] = useSearchParams();
+  const [query, setQuery] = useState<Query>(() => ({ page: 1, limit: 20, status: idFrom(params.get('status')), competitionId: idFrom(params.get('competitionId')) }));
   const [viewing, setViewing] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<Register | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [batchRejecting, setBatchRejecting] = useState(false);
   const registers = useQuery({ queryKey: ['registers', query], queryFn: () => http.get<Page<Register>>('/api/team/register/list', { ...query }) });
   const reload = () => client.invalidateQueries({ queryKey: ['registers'] });
+  const waiting = query.status === REGISTER_STATUS.pending;
 
   const decide = async (r: Register, action: 'approve' | 'reject', reason?: string) => {
     await http.post(`/api/team/register/flow/${r.id}`, { action, reason });
@@ -114,15 +124,61 @@ export default function RegisterManagerPage() {
     await Promise.all([reload(), client.invalidateQueries({ queryKey: ['register', r.id] })]);
   };
 
+  const decideSelected = async (action: 'approve' | 'reject', reason?: string) => {
+    const result = await http.post<BatchResult>('/api/team/register/flow/batch', { ids: selected, action, reason });
+    const text = batchResultText(action === 'approve' ? '通过' : '驳回', result);
+    void (result.decided || result.notFound ? message.warning(text) : message.success(text));
+    setSelected([]);
+    await reload();
+  };
+
   return (
     <Card title="报名管理" extra={<ExportButton url="/api/team/register/list" query={{ ...query }} />}>
-      <FilterForm<Omit<Query, 'page' | 'limit'>> keywordPlaceholder="队伍名称、编号或报名人" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
+      <Segmented
+        style={{ marginBottom: 16 }}
+        value={waiting ? 'waiting' : 'all'}
+        options={[
+          { label: '全部', value: 'all' },
+          { label: '待审核', value: 'waiting' },
+        ]}
+        onChange={(v) => setQuery({ ...query, page: 1, status: v === 'waiting' ? REGISTER_STATUS.pending : undefined })}
+      />
+      <FilterForm<Omit<Query, 'page' | 'limit'>>
+        key={`${query.status ?? ''}`}
+        initialValues={{ status: query.status, competitionId: query.competitionId, keyword: query.keyword }}
+        keywordPlaceholder="队伍名称、编号或报名人"
+        onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}
+      >
         <Form.Item name="status" label="审核状态">
           <Select allowClear placeholder="全部" style={{ width: 120 }} options={textOptions(REGISTER_STATUS_TEXT)} />
         </Form.Item>
       </FilterForm>
+      {selected.length > 0 && (
+        <Alert
+          style={{ marginBottom: 16 }}
+          type="info"
+          message={
+            <Space wrap>
+              <span>已选择 {selected.length} 条</span>
+              {canAudit && (
+                <>
+                  <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的将跳过。`, () => decideSelected('approve'))}>
+                    批量通过
+                  </Button>
+                  <Button size="small" danger onClick={() => setBatchRejecting(true)}>
+                    批量驳回
+                  </Button>
+                </>
+              )}
+              <ExportButton url="/api/team/register/list" query={{ ids: selected.join(',') }} />
+              <a onClick={() => setSelected([])}>取消选择</a>
+            </Space>
+          }
+        />
+      )}
       <Table<Register>
         rowKey="id"
+        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}
         loading={registers.isLoading}
         dataSource={registers.data?.list}
         scroll={{ x: 1300 }}
@@ -158,6 +214,7 @@ export default function RegisterManagerPage() {
         ]}
       />
       {viewing && <RegisterDrawer id={viewing} onClose={() => setViewing(null)} />}
+      {batchRejecting && <ReasonModal title={`驳回所选的 ${selected.length} 条报名`} onSubmit={(reason) => decideSelected('reject', reason)} onClose={() => setBatchRejecting(false)} />}
       {rejecting && <ReasonModal title={`驳回“${rejecting.teamName}”的报名`} onSubmit={(reason) => decide(rejecting, 'reject', reason)} onClose={() => setRejecting(null)} />}
     </Card>
   );

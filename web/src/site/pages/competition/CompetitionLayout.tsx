@@ -6,7 +6,7 @@ import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin, http, sysTime } from '../../../common/http.ts';
 import { useTeam } from '../../team.ts';
 import { formatDay, formatMinute } from '../../../common/time.ts';
-import { StatusTag } from './CompetitionListPage.tsx';
+import { PhaseTag } from '../../../common/PhaseTag.tsx';
 
 export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };
 
@@ -103,7 +103,7 @@ export default function CompetitionLayout() {
         <Row gutter={24} align="middle">
           <Col xs={24} md={16}>
             <Typography.Title level={2} style={{ marginTop: 0 }}>
-              {c.name} <StatusTag status={c.status} />
+              {c.name} <PhaseTag competition={c} next />
             </Typography.Title>
             <Descriptions column={{ xs: 1, md: 2 }} size="small">
               <Descriptions.Item label="竞赛品牌">

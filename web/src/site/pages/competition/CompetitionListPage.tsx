@@ -1,4 +1,4 @@
-import { COMPETITION_STATUS_TEXT, type Brand, type CompetitionListItem, type Page } from '@contest/shared';
+import { type Brand, type CompetitionListItem, type Page } from '@contest/shared';
 import { TeamOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Row, Space, Spin, Tabs, Tag } from 'antd';
@@ -10,6 +10,7 @@ import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { DESKTOP_TOKEN_KEY, readCookie } from '../../../common/storage.ts';
 import { formatDay } from '../../../common/time.ts';
+import { PhaseTag } from '../../../common/PhaseTag.tsx';
 
 const STATUS_TABS = [
   { key: '', label: '全部' },
@@ -17,7 +18,6 @@ const STATUS_TABS = [
   { key: '3', label: '进行中' },
   { key: '4', label: '已结束' },
 ];
-const STATUS_COLORS: Record<number, string> = { 1: 'default', 2: 'green', 3: 'blue', 4: 'default' };
 const BRAND_PAGE_SIZE = 6;
 /** The pager (antd's Pagination with its Select) is fetched once the cards are painted, so that it never holds them back. */
 const Pager = lazy(() => import('../../../common/Pager.tsx'));
@@ -45,10 +45,6 @@ function CardTitle({ name }: { name: string }) {
   );
 }
 
-export function StatusTag({ status }: { status: number }) {
-  return <Tag color={STATUS_COLORS[status]}>{COMPETITION_STATUS_TEXT[status]}</Tag>;
-}
-
 function CompetitionCard({ c }: { c: CompetitionListItem }) {
   return (
     <Link to={`/competition/${c.id}`}>
@@ -61,7 +57,7 @@ function CompetitionCard({ c }: { c: CompetitionListItem }) {
         <Space direction="vertical" size={6} style={{ width: '100%' }}>
           <CardTitle name={c.name} />
           <Space wrap size={4}>
-            <StatusTag status={c.status} />
+            <PhaseTag competition={c} next />
             {c.typeName && <Tag>{c.typeName}</Tag>}
           </Space>
           <span className="comp-card-note">

@@ -1,4 +1,4 @@
-import { AUDIT_STATUS, AUDIT_STATUS_TEXT, COMPETITION_STATUS_TEXT } from '@contest/shared';
+import { AUDIT_STATUS, AUDIT_STATUS_TEXT } from '@contest/shared';
 import { Tag } from 'antd';
 import { textOptions } from '../../../../common/forms.ts';
 
@@ -12,13 +12,6 @@ const AUDIT_COLORS: Record<number, string> = {
 
 export function AuditStatusTag({ status }: { status: number }) {
   return <Tag color={AUDIT_COLORS[status]}>{AUDIT_STATUS_TEXT[status]}</Tag>;
-}
-
-const PUBLIC_COLORS: Record<number, string> = { 1: 'default', 2: 'green', 3: 'blue', 4: 'default' };
-
-/** Where the competition is in its own time line (registration, running, ended), by the server clock. */
-export function PublicStatusTag({ status }: { status: number }) {
-  return <Tag color={PUBLIC_COLORS[status]}>{COMPETITION_STATUS_TEXT[status]}</Tag>;
 }
 
 export const AUDIT_STATUS_OPTIONS = textOptions(AUDIT_STATUS_TEXT);

@@ -2,7 +2,8 @@ import { fenToYuan, type CompetitionListItem } from '@contest/shared';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { formatMinute } from '../../../../common/time.ts';
-import { AuditStatusTag, PublicStatusTag } from './AuditStatusTag.tsx';
+import { PhaseTag } from '../../../../common/PhaseTag.tsx';
+import { AuditStatusTag } from './AuditStatusTag.tsx';
 
 /** The columns the manager's and the auditor's competition lists share. */
 export const COMPETITION_COLUMNS: ColumnsType<CompetitionListItem> = [
@@ -22,6 +23,6 @@ export const COMPETITION_COLUMNS: ColumnsType<CompetitionListItem> = [
   },
   { title: '报名费（元）', width: 110, align: 'right', render: (_, c) => (c.fee === 0 ? '免费' : fenToYuan(c.fee)) },
   { title: '审核状态', width: 90, render: (_, c) => <AuditStatusTag status={c.auditStatus} /> },
-  { title: '竞赛状态', width: 90, render: (_, c) => <PublicStatusTag status={c.status} /> },
+  { title: '竞赛状态', width: 150, render: (_, c) => <PhaseTag competition={c} next /> },
   { title: '队伍数', dataIndex: 'teamNum', width: 80, align: 'right' },
 ];

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { text } from './fields.ts';
+
+/** Batch work in the back office: one action over many selected rows, answered row by row. */
+
+export const BATCH_MAX = 500;
+
+/** `POST /api/team/register/flow/batch`: approves or rejects the selected registrations, one reason for all. */
+export const registerBatchBody = z
+  .strictObject({
+    ids: z.array(z.number().int().positive()).min(1, '请选择报名').max(BATCH_MAX, `一次最多处理${BATCH_MAX}条`),
+    action: z.enum(['approve', 'reject'], { error: '请选择通过或驳回' }),
+    reason: text(500, '驳回原因'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.action === 'reject' && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: '请填写驳回原因' });
+  });
+export type RegisterBatchBody = z.infer<typeof registerBatchBody>;
+
+/** `PUT /api/order/confirm/batch`: confirms the selected transfers whose voucher was uploaded. */
+export const orderConfirmBatchBody = z.strictObject({
+  ids: z.array(z.number().int().positive()).min(1, '请选择订单').max(BATCH_MAX, `一次最多处理${BATCH_MAX}条`),
+});
+
+/** `PUT /api/invoice/reject/batch`: rejects the selected invoice applications with one reason. */
+export const invoiceRejectBatchBody = z.strictObject({
+  ids: z.array(z.number().int().positive()).min(1, '请选择发票申请').max(BATCH_MAX, `一次最多处理${BATCH_MAX}条`),
+  reason: z.string({ error: '请填写驳回原因' }).trim().min(1, '请填写驳回原因').max(500, '驳回原因不能超过500个字符'),
+});
+
+/**
+ * What happened to one selected row: done now, already decided (by someone else, maybe at the same moment), not
+ * waiting for this action (e.g. a transfer without its voucher), or not there for the caller.
+ */
+export type BatchOutcome = 'done' | 'decided' | 'skipped' | 'notFound';
+
+export interface BatchResult {
+  done: number;
+  decided: number;
+  skipped: number;
+  notFound: number;
+  results: { id: number; outcome: BatchOutcome }[];
+}
+
+/** The sentence both the server's reply and the page show, e.g. 「已通过 28 条，2 条已被处理」. */
+export function batchResultText(verb: string, r: Pick<BatchResult, 'done' | 'decided' | 'skipped' | 'notFound'>) {
+  const parts = [`已${verb} ${r.done} 条`];
+  if (r.decided) parts.push(`${r.decided} 条已被处理`);
+  if (r.skipped) parts.push(`${r.skipped} 条不符合条件，已跳过`);
+  if (r.notFound) parts.push(`${r.notFound} 条不存在`);
+  return parts.join('，');
+}
+
+/** Counts the outcomes of a batch. */
+export function batchResult(results: BatchResult['results']): BatchResult {
+  const count = (o: BatchOutcome) => results.filter((r) => r.outcome === o).length;
+  return { done: count('done'), decided: count('decided'), skipped: count('skipped'), notFound: count('notFound'), results };
+}
+
+/** `GET /api/system/todo`: what waits for the caller, in the caller's organisation (the platform: everywhere). */
+export interface TodoCounts {
+  /** Each count is null when the caller may not act on it (lacks the action's permission code). */
+  competitionsToAudit: number | null;
+  registrationsToReview: number | null;
+  transfersToConfirm: number | null;
+  invoicesToIssue: number | null;
+  disputesToAnswer: number | null;
+  /** Judges with at least one assignment not yet submitted. */
+  judgesNotFinished: number | null;
+}
+
+/** The key figures of a competition running now (registration open or in progress). */
+export interface RunningCompetition {
+  id: number;
+  name: string;
+  registrations: number;
+  /** Registrations approved. */
+  approved: number;
+  /** Orders paid. */
+  paid: number;
+  /** Teams that submitted works. */
+  submissions: number;
+  /** Review assignments submitted, of all. */
+  reviewsDone: number;
+  reviewsTotal: number;
+}
+
+export interface Todo {
+  counts: TodoCounts;
+  running: RunningCompetition[];
+}

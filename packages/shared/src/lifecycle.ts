@@ -1,0 +1,233 @@
+/**
+ * Issue 16 item 1, "one lifecycle": the phase a competition is in, derived from its dates, its audit state, its
+ * presets and the state of its grades, by this one function, so the back office, the participant site and the server's
+ * refusals all say the same thing. Times are stored as UTC ISO strings and shown in Beijing time (UTC+8, no DST).
+ *
+ * Only types are imported: catalogue.ts calls back into this file for the public status filter.
+ */
+import type { Preset, Stage } from './api/catalogue.ts';
+
+export const PHASES = {
+  draft: '草稿',
+  audit: '审核中',
+  upcoming: '即将开始',
+  registration: '报名中',
+  inProgress: '进行中',
+  submissionClosed: '提交已截止',
+  review: '评审中',
+  published: '成绩已公布',
+  archived: '已归档',
+} as const;
+export type PhaseCode = keyof typeof PHASES;
+/** The order phases follow; a later phase never comes back to an earlier one while the dates stay put. */
+export const PHASE_ORDER: readonly PhaseCode[] = ['draft', 'audit', 'upcoming', 'registration', 'inProgress', 'submissionClosed', 'review', 'published', 'archived'];
+
+/** Results stay in 成绩已公布 this long after both the competition's end and the publication, then the competition is 已归档. */
+export const ARCHIVE_AFTER_DAYS = 30;
+const DAY_MS = 24 * 3600_000;
+
+export type SubmissionKind = 'SUBMIT_WORKS' | 'SUBMIT_TEST';
+export const SUBMISSION_NAMES: Record<SubmissionKind, string> = { SUBMIT_WORKS: '提交作品', SUBMIT_TEST: '提交测试' };
+
+export interface LifecycleCompetition {
+  regStartTime: string;
+  regEndTime: string;
+  endTime: string;
+  /** AUDIT_STATUS: 0 draft, 1 pending, 2 rejected, 3 online, 4 offline. */
+  auditStatus: number;
+}
+export type LifecycleStage = Pick<Stage, 'name' | 'startDate' | 'endDate'> & { id?: number };
+export type LifecyclePreset = Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime'>;
+
+/** What the dates cannot tell: how far the grading of the competition's questions has gone. */
+export interface LifecycleFacts {
+  /** Grades of at least one question have been calculated (or confirmed). */
+  reviewStarted?: boolean;
+  /** When the last question's grades were confirmed, once every question with a review rule is confirmed; else null. */
+  resultsPublishedAt?: string | null;
+}
+
+// ---- Beijing time ---------------------------------------------------------------------------------------------
+
+const BEIJING_OFFSET_MS = 8 * 3600_000;
+const pad2 = (n: number) => String(n).padStart(2, '0');
+/** `2026-03-20T04:00:00.000Z` -> `2026-03-20 12:00` (Beijing time). */
+export function beijingMinute(iso: string): string {
+  const d = new Date(new Date(iso).getTime() + BEIJING_OFFSET_MS);
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+}
+/** `2026-03-20T04:00:00.000Z` -> `03-20 12:00` (Beijing time), for tags and cards. */
+export const beijingShort = (iso: string) => beijingMinute(iso).slice(5);
+
+// ---- Submission windows ---------------------------------------------------------------------------------------
+
+export interface SubmissionWindow {
+  kind: SubmissionKind;
+  /** The preset exists and is switched on. */
+  enabled: boolean;
+  start: string | null;
+  /** The deadline: always known for an enabled window. */
+  end: string | null;
+  /** What set the deadline: the preset's own end, the stage that covers submission, or the competition's end. */
+  source: 'preset' | 'stage' | 'competition' | null;
+  stageName: string | null;
+}
+
+const STAGE_WORDS: Record<SubmissionKind, RegExp> = { SUBMIT_WORKS: /提交|作品/, SUBMIT_TEST: /提交|测试/ };
+
+/**
+ * The stage that covers submission, when one can be told: the last-starting stage with an end date whose name speaks of
+ * submitting (提交, or 作品 / 测试 for the kind).
+ */
+export function submissionStage(stages: readonly LifecycleStage[], kind: SubmissionKind): LifecycleStage | null {
+  const named = stages.filter((s) => s.endDate && STAGE_WORDS[kind].test(s.name)).sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0));
+  return named.length ? named[named.length - 1]! : null;
+}
+
+/**
+ * When participants may submit. The preset must be on. The deadline by default is the end of the stage that covers
+ * submission, else the competition's end; a preset end narrows it (the earlier of the two wins), never widens it.
+ */
+export function submissionWindow(
+  competition: Pick<LifecycleCompetition, 'endTime'>,
+  stages: readonly LifecycleStage[],
+  presets: readonly LifecyclePreset[],
+  kind: SubmissionKind = 'SUBMIT_WORKS',
+): SubmissionWindow {
+  const preset = presets.find((p) => p.menuCode === kind);
+  const stage = submissionStage(stages, kind);
+  const defaultEnd = stage?.endDate ?? competition.endTime;
+  const defaultSource = stage ? 'stage' : 'competition';
+  const presetEnd = preset?.enableEndTime ?? null;
+  const byPreset = presetEnd !== null && presetEnd < defaultEnd;
+  return {
+    kind,
+    enabled: Boolean(preset?.enable),
+    start: preset?.enableStartTime ?? null,
+    end: byPreset ? presetEnd : defaultEnd,
+    source: byPreset ? 'preset' : defaultSource,
+    stageName: !byPreset && stage ? stage.name : null,
+  };
+}
+
+export type WindowState = 'open' | 'disabled' | 'notStarted' | 'closed';
+export function windowState(w: SubmissionWindow, now: Date): WindowState {
+  const t = now.toISOString();
+  if (!w.enabled) return 'disabled';
+  if (w.start && t < w.start) return 'notStarted';
+  if (w.end && t > w.end) return 'closed';
+  return 'open';
+}
+
+/** Why a submission is refused now, naming the time that matters; null when it is accepted. */
+export function windowRefusal(w: SubmissionWindow, now: Date): string | null {
+  const name = SUBMISSION_NAMES[w.kind];
+  switch (windowState(w, now)) {
+    case 'open':
+      return null;
+    case 'disabled':
+      return `不在${name}的时间内`;
+    case 'notStarted':
+      return `${name}将于 ${beijingMinute(w.start!)} 开始`;
+    case 'closed':
+      return `${name}已于 ${beijingMinute(w.end!)} 截止`;
+  }
+}
+
+// ---- Phases ---------------------------------------------------------------------------------------------------
+
+export interface CompetitionPhase {
+  code: PhaseCode;
+  name: string;
+  /** While in progress, the stage whose start has passed last (spec §4's active stage). */
+  stageName: string | null;
+  registrationEnd: string;
+  /** The last of the enabled submission windows' deadlines; without any enabled window, the competition's end. */
+  submissionDeadline: string;
+  /** The next deadline still ahead, with what it closes, for 「提交截止 03-20 12:00」; null when none is ahead. */
+  next: { label: string; at: string } | null;
+}
+
+/** The public list's statuses (spec §4): 1 not started, 2 registration, 3 in progress, 4 ended; by dates only. */
+export function publicStatus(c: Pick<LifecycleCompetition, 'regStartTime' | 'regEndTime' | 'endTime'>, now: Date): 1 | 2 | 3 | 4 {
+  const t = now.toISOString();
+  if (t < c.regStartTime) return 1;
+  if (t <= c.regEndTime) return 2;
+  if (t <= c.endTime) return 3;
+  return 4;
+}
+
+/**
+ * The phase of a competition at `now`:
+ * 草稿 (draft or rejected) and 审核中 (pending audit) by the audit state; once published (online, or taken offline) by
+ * dates: 即将开始 before registration, 报名中 during it, 进行中 until the submission deadline, then 提交已截止; 评审中 once
+ * grades are calculated; 成绩已公布 once every question's grades are confirmed; 已归档 ARCHIVE_AFTER_DAYS after both the
+ * competition's end and the publication.
+ */
+export function competitionPhase(
+  competition: LifecycleCompetition,
+  stages: readonly LifecycleStage[],
+  facts: LifecycleFacts & { presets?: readonly LifecyclePreset[] },
+  now: Date,
+): CompetitionPhase {
+  const t = now.toISOString();
+  const presets = facts.presets ?? [];
+  const windows = (['SUBMIT_WORKS', 'SUBMIT_TEST'] as const).map((k) => submissionWindow(competition, stages, presets, k)).filter((w) => w.enabled);
+  const submissionDeadline = windows.length ? windows.map((w) => w.end!).reduce((a, b) => (a > b ? a : b)) : competition.endTime;
+  const started = [...stages].filter((s) => s.startDate <= t).sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0));
+  const base = { stageName: null as string | null, registrationEnd: competition.regEndTime, submissionDeadline };
+  const phase = (code: PhaseCode, extra: Partial<CompetitionPhase> = {}): CompetitionPhase => {
+    const next =
+      code === 'upcoming' || code === 'registration'
+        ? { label: '报名截止', at: competition.regEndTime }
+        : code === 'inProgress' && t <= submissionDeadline
+          ? { label: '提交截止', at: submissionDeadline }
+          : null;
+    return { code, name: PHASES[code], ...base, next, ...extra };
+  };
+  if (competition.auditStatus === 0 || competition.auditStatus === 2) return phase('draft');
+  if (competition.auditStatus === 1) return phase('audit');
+  if (t < competition.regStartTime) return phase('upcoming');
+  if (t <= competition.regEndTime) return phase('registration');
+  if (facts.resultsPublishedAt) {
+    const since = Math.max(new Date(facts.resultsPublishedAt).getTime(), new Date(competition.endTime).getTime());
+    return phase(now.getTime() >= since + ARCHIVE_AFTER_DAYS * DAY_MS ? 'archived' : 'published');
+  }
+  if (t <= submissionDeadline) return phase('inProgress', { stageName: started.length ? started[started.length - 1]!.name : null });
+  return phase(facts.reviewStarted ? 'review' : 'submissionClosed');
+}
+
+/** 「提交截止 03-20 12:00」, or '' when no deadline is ahead. */
+export const nextDeadlineText = (p: Pick<CompetitionPhase, 'next'>) => (p.next ? `${p.next.label} ${beijingShort(p.next.at)}` : '');
+
+/** A submission window still open (or not yet started) at the moment asked: actions of a later phase are early. */
+export interface OpenSubmission {
+  kind: SubmissionKind;
+  name: string;
+  end: string;
+}
+
+/** Of the enabled windows, the one open (or still to open) with the latest deadline; null once all are closed. */
+export function openSubmission(windows: readonly SubmissionWindow[], now: Date): OpenSubmission | null {
+  const open = windows.filter((w) => ['open', 'notStarted'].includes(windowState(w, now)) && w.end);
+  if (!open.length) return null;
+  const w = open.reduce((a, b) => (a.end! >= b.end! ? a : b));
+  return { kind: w.kind, name: SUBMISSION_NAMES[w.kind], end: w.end! };
+}
+
+/** 「提交作品尚未截止（03-20 12:00），现在计算的成绩可能不是最终成绩，确定继续？」 */
+export const earlyWarningText = (o: OpenSubmission, consequence = '现在计算的成绩可能不是最终成绩') => `${o.name}尚未截止（${beijingShort(o.end)}），${consequence}，确定继续？`;
+
+/**
+ * Why an action of a later phase is early, or null: computing, confirming grades, awarding or generating certificates
+ * while a submission window is still open. The text asks the organiser to confirm.
+ */
+export function earlyActionWarning(windows: readonly SubmissionWindow[], now: Date, consequence?: string): string | null {
+  const o = openSubmission(windows, now);
+  return o && earlyWarningText(o, consequence);
+}
+
+/** A list or detail reply with its phase, as the server computes it (competitions module). */
+export interface WithPhase {
+  phase: CompetitionPhase;
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ARCHIVE_AFTER_DAYS,
+  beijingMinute,
+  beijingShort,
+  competitionPhase,
+  competitionStatus,
+  earlyActionWarning,
+  earlyWarningText,
+  openSubmission,
+  nextDeadlineText,
+  PHASES,
+  submissionWindow,
+  windowRefusal,
+  windowState,
+  type LifecyclePreset,
+} from '../src/index.ts';
+
+// Beijing 2026-03-01 08:00 .. 03-10 08:00 registration, ends 03-31 08:00 (UTC midnight).
+const c = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 };
+const at = (iso: string) => new Date(iso);
+const works = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_WORKS', enable: true, enableStartTime: null, enableEndTime: null, ...over });
+const test = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_TEST', enable: true, enableStartTime: null, enableEndTime: null, ...over });
+
+describe('Beijing time', () => {
+  it('shows UTC storage in UTC+8, across the date line', () => {
+    expect(beijingMinute('2026-03-20T04:00:00.000Z')).toBe('2026-03-20 12:00');
+    expect(beijingMinute('2026-03-20T16:30:00.000Z')).toBe('2026-03-21 00:30');
+    expect(beijingMinute('2026-12-31T16:00:00.000Z')).toBe('2027-01-01 00:00');
+    expect(beijingShort('2026-03-20T04:05:00.000Z')).toBe('03-20 12:05');
+  });
+});
+
+describe('submissionWindow', () => {
+  it('defaults to the competition end', () => {
+    const w = submissionWindow(c, [], [works()]);
+    expect(w).toMatchObject({ enabled: true, end: c.endTime, source: 'competition', stageName: null });
+  });
+  it('uses the end of the stage that covers submission', () => {
+    const stages = [
+      { name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-15T00:00:00.000Z' },
+      { name: '作品提交', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' },
+      { name: '答辩', startDate: '2026-03-21T00:00:00.000Z', endDate: null },
+    ];
+    expect(submissionWindow(c, stages, [works()])).toMatchObject({ end: '2026-03-20T04:00:00.000Z', source: 'stage', stageName: '作品提交' });
+    // A stage named for tests does not drive works, and one without an end date cannot be told.
+    expect(submissionWindow(c, [{ name: '测试阶段', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-12T00:00:00.000Z' }], [works()]).source).toBe('competition');
+    expect(submissionWindow(c, [{ name: '测试阶段', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-12T00:00:00.000Z' }], [test()], 'SUBMIT_TEST').source).toBe('stage');
+    expect(submissionWindow(c, [{ name: '提交', startDate: '2026-03-10T00:00:00.000Z', endDate: null }], [works()]).source).toBe('competition');
+  });
+  it('a preset end narrows the window but never widens it', () => {
+    expect(submissionWindow(c, [], [works({ enableEndTime: '2026-03-20T04:00:00.000Z' })])).toMatchObject({ end: '2026-03-20T04:00:00.000Z', source: 'preset' });
+    expect(submissionWindow(c, [], [works({ enableEndTime: '2026-04-20T00:00:00.000Z' })])).toMatchObject({ end: c.endTime, source: 'competition' });
+  });
+  it('is disabled without an enabled preset', () => {
+    expect(submissionWindow(c, [], []).enabled).toBe(false);
+    expect(submissionWindow(c, [], [works({ enable: false })]).enabled).toBe(false);
+    expect(windowRefusal(submissionWindow(c, [], []), at('2026-03-12T00:00:00.000Z'))).toBe('不在提交作品的时间内');
+  });
+  it('refuses before the start and after the end, naming the time; the end minute itself is still open', () => {
+    const w = submissionWindow(c, [], [works({ enableStartTime: '2026-03-10T00:00:00.000Z', enableEndTime: '2026-03-20T04:00:00.000Z' })]);
+    expect(windowState(w, at('2026-03-09T23:59:59.999Z'))).toBe('notStarted');
+    expect(windowRefusal(w, at('2026-03-09T23:59:59.999Z'))).toBe('提交作品将于 2026-03-10 08:00 开始');
+    expect(windowRefusal(w, at('2026-03-10T00:00:00.000Z'))).toBeNull();
+    expect(windowRefusal(w, at('2026-03-20T04:00:00.000Z'))).toBeNull();
+    expect(windowRefusal(w, at('2026-03-20T04:00:00.001Z'))).toBe('提交作品已于 2026-03-20 12:00 截止');
+    const t = submissionWindow(c, [], [test()], 'SUBMIT_TEST');
+    expect(windowRefusal(t, at('2026-03-31T00:00:01.000Z'))).toBe('提交测试已于 2026-03-31 08:00 截止');
+  });
+});
+
+describe('competitionPhase', () => {
+  const phase = (now: string, facts = {}, over = {}, stages: Parameters<typeof competitionPhase>[1] = []) => competitionPhase({ ...c, ...over }, stages, { presets: [works()], ...facts }, at(now));
+
+  it('draft and rejected are 草稿, pending audit is 审核中, whatever the dates', () => {
+    expect(phase('2026-03-05T00:00:00.000Z', {}, { auditStatus: 0 })).toMatchObject({ code: 'draft', name: '草稿' });
+    expect(phase('2026-03-05T00:00:00.000Z', {}, { auditStatus: 2 }).code).toBe('draft');
+    expect(phase('2026-03-05T00:00:00.000Z', {}, { auditStatus: 1 })).toMatchObject({ code: 'audit', name: '审核中' });
+  });
+  it('follows the dates once published (online or offline), with inclusive ends', () => {
+    expect(phase('2026-02-28T23:59:59.999Z')).toMatchObject({ code: 'upcoming', name: '即将开始', next: { label: '报名截止', at: c.regEndTime } });
+    expect(phase('2026-03-01T00:00:00.000Z').code).toBe('registration');
+    expect(phase('2026-03-10T00:00:00.000Z', {}, { auditStatus: 4 })).toMatchObject({ code: 'registration', name: '报名中' });
+    const running = phase('2026-03-10T00:00:00.001Z');
+    expect(running).toMatchObject({ code: 'inProgress', name: '进行中', next: { label: '提交截止', at: c.endTime }, submissionDeadline: c.endTime, registrationEnd: c.regEndTime });
+    expect(nextDeadlineText(running)).toBe('提交截止 03-31 08:00');
+    expect(phase('2026-03-31T00:00:00.000Z').code).toBe('inProgress');
+    expect(phase('2026-03-31T00:00:00.001Z')).toMatchObject({ code: 'submissionClosed', name: '提交已截止', next: null });
+  });
+  it('names the active stage while in progress', () => {
+    const stages = [
+      { name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null },
+      { name: '复赛', startDate: '2026-03-20T00:00:00.000Z', endDate: null },
+    ];
+    expect(phase('2026-03-15T00:00:00.000Z', {}, {}, stages).stageName).toBe('初赛');
+    expect(phase('2026-03-25T00:00:00.000Z', {}, {}, stages).stageName).toBe('复赛');
+  });
+  it('closes submission at the narrowed deadline, the latest of the enabled windows', () => {
+    const presets = [works({ enableEndTime: '2026-03-20T04:00:00.000Z' }), test({ enableEndTime: '2026-03-18T00:00:00.000Z' })];
+    const p = (now: string) => competitionPhase(c, [], { presets }, at(now));
+    expect(p('2026-03-20T04:00:00.000Z')).toMatchObject({ code: 'inProgress', submissionDeadline: '2026-03-20T04:00:00.000Z' });
+    expect(nextDeadlineText(p('2026-03-19T00:00:00.000Z'))).toBe('提交截止 03-20 12:00');
+    expect(p('2026-03-20T04:00:00.001Z').code).toBe('submissionClosed');
+    // Without any enabled window the competition's end is the deadline.
+    expect(competitionPhase(c, [], {}, at('2026-03-30T00:00:00.000Z')).code).toBe('inProgress');
+  });
+  it('moves to 评审中, 成绩已公布 and 已归档 by the grades', () => {
+    expect(phase('2026-04-01T00:00:00.000Z', { reviewStarted: true })).toMatchObject({ code: 'review', name: '评审中' });
+    expect(phase('2026-04-01T00:00:00.000Z', { reviewStarted: true, resultsPublishedAt: '2026-04-01T00:00:00.000Z' })).toMatchObject({ code: 'published', name: '成绩已公布' });
+    const archiveAt = new Date(Date.parse('2026-04-01T00:00:00.000Z') + ARCHIVE_AFTER_DAYS * 86400_000).toISOString();
+    expect(phase(new Date(Date.parse(archiveAt) - 1).toISOString(), { resultsPublishedAt: '2026-04-01T00:00:00.000Z' }).code).toBe('published');
+    expect(phase(archiveAt, { resultsPublishedAt: '2026-04-01T00:00:00.000Z' })).toMatchObject({ code: 'archived', name: '已归档' });
+    // Published before the end: the archive waits for the competition's end.
+    expect(phase('2026-04-20T00:00:00.000Z', { resultsPublishedAt: '2026-03-01T00:00:00.000Z' }, {}, []).code).toBe('published');
+  });
+  it('covers every phase name', () => {
+    expect(Object.values(PHASES)).toEqual(['草稿', '审核中', '即将开始', '报名中', '进行中', '提交已截止', '评审中', '成绩已公布', '已归档']);
+  });
+});
+
+describe('competitionStatus (spec §4 filter) agrees with the lifecycle', () => {
+  it.each([
+    ['2026-02-28T23:59:59.999Z', 1, 'upcoming'],
+    ['2026-03-01T00:00:00.000Z', 2, 'registration'],
+    ['2026-03-10T00:00:00.000Z', 2, 'registration'],
+    ['2026-03-10T00:00:00.001Z', 3, 'inProgress'],
+    ['2026-03-31T00:00:00.000Z', 3, 'inProgress'],
+    ['2026-03-31T00:00:00.001Z', 4, 'submissionClosed'],
+  ] as const)('%s -> %i', (now, status, code) => {
+    expect(competitionStatus(c, at(now))).toBe(status);
+    expect(competitionPhase(c, [], {}, at(now)).code).toBe(code);
+  });
+});
+
+describe('earlyActionWarning', () => {
+  it('names the open window and its deadline, and is silent once closed or switched off', () => {
+    const w = submissionWindow(c, [], [works({ enableEndTime: '2026-03-20T04:00:00.000Z' })]);
+    expect(earlyActionWarning([w], at('2026-03-15T00:00:00.000Z'))).toBe('提交作品尚未截止（03-20 12:00），现在计算的成绩可能不是最终成绩，确定继续？');
+    expect(earlyActionWarning([w], at('2026-03-20T04:00:01.000Z'))).toBeNull();
+    expect(earlyActionWarning([submissionWindow(c, [], [])], at('2026-03-15T00:00:00.000Z'))).toBeNull();
+  });
+  it('counts a window still to open, and names the latest of those open', () => {
+    const w = submissionWindow(c, [], [works({ enableStartTime: '2026-03-12T00:00:00.000Z', enableEndTime: '2026-03-20T04:00:00.000Z' })]);
+    const t = submissionWindow(c, [], [test()], 'SUBMIT_TEST');
+    expect(openSubmission([w, t], at('2026-03-11T00:00:00.000Z'))).toEqual({ kind: 'SUBMIT_TEST', name: '提交测试', end: c.endTime });
+    expect(openSubmission([w], at('2026-03-11T00:00:00.000Z'))).toEqual({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' });
+    expect(earlyWarningText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' }, '现在评定的奖项可能不是最终结果')).toBe('提交作品尚未截止（03-20 12:00），现在评定的奖项可能不是最终结果，确定继续？');
+    expect(openSubmission([w, t], at('2026-03-31T00:00:00.001Z'))).toBeNull();
+  });
+});
