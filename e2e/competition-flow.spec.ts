@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, login, newOrganiser, uniqueName } from './fixtures.ts';
+import { ADMIN, login, newOrganiser, pressInDialog, uniqueName } from './fixtures.ts';
 
 const day = 24 * 3600_000;
 /** The back office's date-time format, in China time. */
@@ -73,13 +73,13 @@ test('an organiser creates a competition and sets its menus, the administrator a
   await orgPage.goto('/backadmin.html#/competition/manager');
   const row = orgPage.locator('.ant-table-row').filter({ hasText: name });
   await row.getByRole('button', { name: '提交审核' }).click();
-  await orgPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(orgPage, /确\s*定/);
   await expect(row).toContainText('待审核');
 
   await adminPage.goto('/backadmin.html#/competition/audit');
   const pending = adminPage.locator('.ant-table-row').filter({ hasText: name });
   await pending.getByRole('button', { name: '通过' }).click();
-  await adminPage.getByRole('button', { name: /确\s*定/ }).click();
+  await pressInDialog(adminPage, /确\s*定/);
   await expect(adminPage.getByText('审核通过，竞赛已上线')).toBeVisible();
 
   const visitor = await browser.newPage();
