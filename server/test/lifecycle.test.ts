@@ -54,8 +54,10 @@ describe.each(DATABASES)('competition lifecycle on %s', (kind) => {
     const started = await createUpload(leader, questionId, 'works');
     expect(started.statusCode).toBe(201);
     expect((await submitTest(leader, questionId)).statusCode).toBe(200);
-    expect(body(await leader.get(`/api/review/works/rules/${questionId}`)).data).toMatchObject({ open: true, deadline: '2026-03-31T04:00:00.000Z' });
+    expect(body(await leader.get(`/api/review/works/rules/${questionId}`)).data).toMatchObject({ open: true, refusal: null, deadline: '2026-03-31T04:00:00.000Z' });
     now = new Date('2026-03-31T04:00:01Z');
+    // The works tab says the same as the refusal.
+    expect(body(await leader.get(`/api/review/works/rules/${questionId}`)).data).toMatchObject({ open: false, refusal: '提交作品已于 2026-03-31 12:00 截止' });
     expect(body(await createUpload(leader, questionId, 'works')).message).toBe('提交作品已于 2026-03-31 12:00 截止');
     expect(body(await submitTest(leader, questionId)).message).toBe('提交测试已于 2026-03-31 12:00 截止');
     // The upload started in time but finishing late is refused with the same deadline (the last byte's time counts).

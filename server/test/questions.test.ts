@@ -101,9 +101,9 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: `选题队${seq}`, info })).data;
       return { leader, ...(r as { teamId: number; registerId: number; orderId: number }) };
     }
-    async function openChoice(enable: boolean) {
+    async function openChoice(enable: boolean, window: { enableStartTime?: string; enableEndTime?: string } = {}) {
       const presets = body(await orgA.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-      await orgA.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable });
+      await orgA.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable, ...window });
     }
 
     it('lets an approved, paid team’s leader choose and change a reviewed question while the window is open', async () => {
@@ -136,6 +136,11 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       expect((await orgA.delete(`/api/competition/question/${hidden}`)).statusCode).toBe(200);
       await openChoice(false);
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('不在选题时间内');
+      // A window that has closed, or not yet opened, is named with its time (Beijing).
+      await openChoice(true, { enableStartTime: '2026-03-01T00:00:00Z', enableEndTime: '2026-03-19T04:00:00Z' });
+      expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('选择赛题已于 2026-03-19 12:00 截止');
+      await openChoice(true, { enableStartTime: '2026-03-21T01:30:00Z', enableEndTime: '2026-03-30T00:00:00Z' });
+      expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('选择赛题将于 2026-03-21 09:30 开始');
     });
   });
 });

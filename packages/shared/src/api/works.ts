@@ -26,6 +26,8 @@ export interface WorksRules {
   maxBytes: number;
   types: string[];
   open: boolean;
+  /** Why works cannot be submitted now, naming the time that matters (「提交作品已于 … 截止」); null while open. */
+  refusal: string | null;
   deadline: string | null;
 }
 

@@ -6,6 +6,7 @@ import {
   REGISTER_STATUS,
   maskIdCard,
   presetOpen,
+  beijingMinute,
   registrationFormSchema,
   usernameKey,
   type Competition,
@@ -361,7 +362,11 @@ export async function chooseQuestion(ctx: Ctx, teamId: number, questionId: numbe
   const { team } = await ledTeam(ctx, teamId, { open: false });
   const now = ctx.clock.now();
   const preset = (await competitions.listPresets(ctx.db, team.competitionId)).find((p) => p.menuCode === 'CHOICE_SET');
-  if (!preset || !presetOpen(preset, now)) throw conflict('不在选题时间内');
+  if (!preset?.enable) throw conflict('不在选题时间内');
+  if (!presetOpen(preset, now)) {
+    const started = !preset.enableStartTime || preset.enableStartTime <= now.toISOString();
+    throw conflict(started ? `选择赛题已于 ${beijingMinute(preset.enableEndTime!)} 截止` : `选择赛题将于 ${beijingMinute(preset.enableStartTime!)} 开始`);
+  }
   const question = await ctx.db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
   if (!question || question.competitionId !== team.competitionId || question.reviewed !== 1) throw badRequest('赛题不存在', { questionId: '赛题不存在' });
   const register = await registers.findRegisterOfTeam(ctx.db, teamId);

@@ -49,7 +49,7 @@ async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, ques
 
 export async function rules(ctx: Ctx, questionId: number): Promise<WorksRules> {
   const w = await worksContext(ctx, ctx.actor!.userId, questionId);
-  return { questionId: w.questionId, questionTitle: w.title, maxBytes: w.maxBytes, types: w.types, open: w.open, deadline: w.deadline };
+  return { questionId: w.questionId, questionTitle: w.title, maxBytes: w.maxBytes, types: w.types, open: w.open, refusal: w.refusal, deadline: w.deadline };
 }
 
 /**

@@ -57,7 +57,7 @@ export default function WorksTab() {
           type={r.open ? 'info' : 'warning'}
           showIcon
           style={{ marginBottom: 16 }}
-          message={r.open ? `可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。` : '不在提交作品的时间内'}
+          message={r.open ? `可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。` : (r.refusal ?? '不在提交作品的时间内')}
         />
       )}
       <input
