@@ -13,6 +13,7 @@ export * from './api/catalogue.ts';
 export * from './lifecycle.ts';
 export * from './api/team.ts';
 export * from './api/batch.ts';
+export * from './api/client.ts';
 export * from './api/payment.ts';
 export * from './api/invoice.ts';
 export * from './api/question.ts';

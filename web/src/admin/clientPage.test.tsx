@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import ClientPage, { type ClientBuild } from './pages/system/ClientPage.tsx';
+import type { ClientBuild } from '@contest/shared';
+import ClientPage from './pages/system/ClientPage.tsx';
 
 const SHA = 'ab12cd34ef56'.padEnd(64, '0');
 const idle: ClientBuild = { state: 'idle', done: 0, total: 0, step: null, error: null, platformUrl: null, requestedAt: null, finishedAt: null };

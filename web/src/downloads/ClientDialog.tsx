@@ -1,14 +1,15 @@
 import { DownloadOutlined } from '@ant-design/icons';
+import { CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES as CLIENT_PACKAGE_FILES, type ClientPlatform, type ClientStatus } from '@contest/shared';
 import { Alert, Button, Modal, Space, Steps, Typography, message } from 'antd';
 import { useEffect, useState } from 'react';
 import { ERROR_TOAST_SECONDS, http } from '../common/http.ts';
 
-export type ClientOs = 'win' | 'mac';
+export type ClientOs = ClientPlatform;
 
-/** Spec §7: the client packages. */
+/** Spec §7: where the client packages are downloaded. */
 export const CLIENT_PACKAGES: Record<ClientOs, string> = {
-  win: '/profile/clientApp-win.zip',
-  mac: '/profile/clientApp-mac.zip',
+  win: `/profile/${CLIENT_PACKAGE_FILES.win}`,
+  mac: `/profile/${CLIENT_PACKAGE_FILES.mac}`,
 };
 const OS_NAMES: Record<ClientOs, string> = { win: 'Windows', mac: 'Mac' };
 /** The double-click launcher in each package (desktop/build.ts): spec §2.4's "exe" step. */
@@ -16,11 +17,6 @@ export const CLIENT_LAUNCHERS: Record<ClientOs, string> = { win: '启动客户�
 
 /** Spec §5: the message on an operating system with no client. */
 export const UNKNOWN_OS_TEXT = '目前只提供Windows和Mac客户端';
-/** Where a package has not been published yet: instead of a link that would lead nowhere. */
-export const NOT_PUBLISHED_TEXT = '客户端尚未发布，请联系管理员在 系统管理 → 客户端版本 中生成';
-
-/** `GET /api/system/client/status`: which packages the platform offers. */
-export type ClientStatus = Record<ClientOs, { available: boolean; size: number | null; updatedAt: string | null }>;
 
 /**
  * Which packages exist, asked when the dialog opens; null until known. A failed question leaves it unknown: the links
@@ -62,7 +58,7 @@ const browserOs = () => (typeof navigator === 'undefined' ? null : detectClientO
 export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolean; onClose: () => void; os?: ClientOs | null }) {
   const status = useClientStatus(open);
   const missing = (
-    <Alert type="warning" showIcon message={NOT_PUBLISHED_TEXT} data-testid="client-missing" style={{ marginTop: 4 }} />
+    <Alert type="warning" showIcon message={CLIENT_NOT_PUBLISHED} data-testid="client-missing" style={{ marginTop: 4 }} />
   );
   const offered = (Object.keys(CLIENT_PACKAGES) as ClientOs[]).filter((k) => published(status, k));
   const download = os ? (

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CLIENT_PACKAGES, ClientDialog, NOT_PUBLISHED_TEXT, type ClientStatus } from './ClientDialog.tsx';
+import { CLIENT_NOT_PUBLISHED as NOT_PUBLISHED_TEXT, type ClientStatus } from '@contest/shared';
+import { CLIENT_PACKAGES, ClientDialog } from './ClientDialog.tsx';
 
 let status: ClientStatus;
 const fetchMock = vi.fn(async (url: string) => {

@@ -6,7 +6,8 @@ import type { Ctx, Deps } from '../../context.ts';
 import { conflict } from '../../http/errors.ts';
 import { enqueue, registerJob } from '../../jobs/runner.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { CLIENT_PACKAGES, install, workDir, type ClientPackage } from './service.ts';
+import { CLIENT_PACKAGES, type ClientBuild, type ClientPackage } from '@contest/shared';
+import { install, workDir } from './service.ts';
 
 /**
  * Building the desktop client packages on the server (desktop/build.ts in a child process, the runtimes from the npm
@@ -16,21 +17,6 @@ import { CLIENT_PACKAGES, install, workDir, type ClientPackage } from './service
 export const BUILD_JOB = 'client.build';
 /** A build that has not finished by then is stopped (a registry that stalls must not hold the worker for ever). */
 const BUILD_TIMEOUT_MS = 30 * 60_000;
-
-export interface ClientBuild {
-  /** `retrying`: an attempt failed (`error`), the job runner tries again shortly. */
-  state: 'idle' | 'queued' | 'running' | 'retrying' | 'done' | 'failed';
-  /** Steps finished, of `total` (0 until the build has started). */
-  done: number;
-  total: number;
-  /** The step under way, in words. */
-  step: string | null;
-  error: string | null;
-  /** The platform address the packages will carry. */
-  platformUrl: string | null;
-  requestedAt: string | null;
-  finishedAt: string | null;
-}
 
 const IDLE: ClientBuild = { state: 'idle', done: 0, total: 0, step: null, error: null, platformUrl: null, requestedAt: null, finishedAt: null };
 const stateFile = (deps: Pick<Deps, 'config'>) => path.join(workDir(deps), 'build.json');

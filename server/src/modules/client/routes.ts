@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTION_CODES } from '@contest/shared';
+import { ACTION_CODES, CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES, type ClientPlatform } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -28,12 +28,12 @@ const notPublishedPage = (message: string) =>
 export function clientRoutes(app: App, deps: Deps) {
   const tags = ['client'];
   app.get('/profile/:fileName', { config: { rule: PUBLIC }, schema: { hide: true, params: z.object({ fileName: z.string().max(50) }) } }, async (req, reply) => {
-    const platform = (Object.keys(service.CLIENT_PACKAGES) as service.ClientPlatform[]).find((p) => service.CLIENT_PACKAGES[p] === req.params.fileName);
-    const file = platform && path.join(service.clientDir(deps), service.CLIENT_PACKAGES[platform]);
+    const platform = (Object.keys(CLIENT_PACKAGES) as ClientPlatform[]).find((p) => CLIENT_PACKAGES[p] === req.params.fileName);
+    const file = platform && path.join(service.clientDir(deps), CLIENT_PACKAGES[platform]);
     const stat = file && (await fs.promises.stat(file).catch(() => null));
     if (!file || !stat) {
-      if (!platform || !(req.headers.accept ?? '').includes('text/html')) throw notFound(service.NOT_PUBLISHED);
-      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notPublishedPage(service.NOT_PUBLISHED));
+      if (!platform || !(req.headers.accept ?? '').includes('text/html')) throw notFound(CLIENT_NOT_PUBLISHED);
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notPublishedPage(CLIENT_NOT_PUBLISHED));
     }
     reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
     return reply.send(fs.createReadStream(file));

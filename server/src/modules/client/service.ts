@@ -3,31 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { CLIENT_PACKAGES, type ClientPackage, type ClientPlatform, type ClientStatus } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 
-/** The desktop client packages of spec §7, by platform. */
-export const CLIENT_PACKAGES = { win: 'clientApp-win.zip', mac: 'clientApp-mac.zip' } as const;
-export type ClientPlatform = keyof typeof CLIENT_PACKAGES;
-
 const PLATFORMS = Object.keys(CLIENT_PACKAGES) as ClientPlatform[];
-
-/** What a visitor is told where a package is missing: the dialog, and a direct request of the file. */
-export const NOT_PUBLISHED = '客户端尚未发布，请联系管理员在 系统管理 → 客户端版本 中生成';
-
-export interface ClientPackage {
-  platform: ClientPlatform;
-  fileName: string;
-  size: number;
-  sha256: string;
-  updatedAt: string;
-  /** Built on this server (`build`) or uploaded (`upload`); absent on packages published before builds existed. */
-  source?: 'build' | 'upload';
-  /** Built packages: the platform address written into their config.json, and their Node runtime version. */
-  platformUrl?: string;
-  nodeVersion?: string;
-}
 
 export const clientDir = (deps: Pick<Deps, 'config'>) => deps.config.clientDir;
 /** Work files of builds and uploads, and the runtimes builds fetched: in the client folder, left out of backups. */
@@ -45,7 +26,6 @@ export async function list(deps: Pick<Deps, 'config'>): Promise<ClientPackage[]>
   return out;
 }
 
-export type ClientStatus = Record<ClientPlatform, { available: boolean; size: number | null; updatedAt: string | null }>;
 
 /** For everyone (the download-client dialog): which packages can be downloaded. */
 export async function status(deps: Pick<Deps, 'config'>): Promise<ClientStatus> {

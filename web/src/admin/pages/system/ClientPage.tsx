@@ -1,5 +1,5 @@
 import { BuildOutlined, UploadOutlined } from '@ant-design/icons';
-import { ACTION_CODES, formatSize } from '@contest/shared';
+import { ACTION_CODES, formatSize, type ClientBuild, type ClientPackage } from '@contest/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -7,29 +7,6 @@ import { usePermissions } from '../../../common/auth.ts';
 import { http } from '../../../common/http.ts';
 import { uploadError, uploadHeaders } from '../../../common/upload.ts';
 import { formatMinute } from '../../../common/time.ts';
-
-interface ClientPackage {
-  platform: 'win' | 'mac';
-  fileName: string;
-  size: number;
-  sha256: string;
-  updatedAt: string;
-  source?: 'build' | 'upload';
-  platformUrl?: string;
-  nodeVersion?: string;
-}
-
-/** `GET /api/system/client/build`: the last build on the server. */
-export interface ClientBuild {
-  state: 'idle' | 'queued' | 'running' | 'retrying' | 'done' | 'failed';
-  done: number;
-  total: number;
-  step: string | null;
-  error: string | null;
-  platformUrl: string | null;
-  requestedAt: string | null;
-  finishedAt: string | null;
-}
 
 const PLATFORMS = [
   { platform: 'win' as const, title: 'Windows', fileName: 'clientApp-win.zip' },
