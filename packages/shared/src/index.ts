@@ -23,3 +23,4 @@ export * from './api/review.ts';
 export * from './api/notice.ts';
 export * from './downloads/index.ts';
 export * from './redirect.ts';
+export * from './readiness.ts';

@@ -172,6 +172,52 @@ export async function transition(db: Db, id: number, from: AuditStatus[], to: Au
   return Number(res.numUpdatedRows) === 1;
 }
 
+/**
+ * Holds a competition for a change of what its audit judges (menus, stages), unless it is in audit: a conditional
+ * no-op UPDATE, so that the row stays locked until the caller's transaction ends (PostgreSQL; SQLite's write
+ * transactions are serial anyway) and a submission for audit, which takes the same row, sees the change or refuses it.
+ * False when the competition is in audit (or gone).
+ */
+export async function holdUnlessInAudit(db: Db, id: number) {
+  const res = await db
+    .updateTable('competitions')
+    .set((eb) => ({ auditStatus: eb.ref('auditStatus') }))
+    .where('id', '=', id)
+    .where('auditStatus', '!=', 1)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+// ---- who is told of the audit
+
+/** Active users holding a permission code through one of their roles. */
+function holdersOf(db: Db, code: string) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('userRoles as ur', 'ur.userId', 'u.id')
+    .innerJoin('rolePermissions as rp', 'rp.roleId', 'ur.roleId')
+    .select('u.id')
+    .distinct()
+    .where('rp.code', '=', code)
+    .where('u.status', '=', 1);
+}
+
+/** A competition's organisers: its creator (while active) and the users of its organisation who may edit competitions. */
+export async function organiserIds(db: Db, competitionId: number, editCode: string): Promise<number[]> {
+  const c = await db.selectFrom('competitions').select(['orgId', 'createdBy']).where('id', '=', competitionId).executeTakeFirst();
+  if (!c) return [];
+  const [staff, creator] = await Promise.all([
+    holdersOf(db, editCode).where('u.orgId', '=', c.orgId).execute(),
+    c.createdBy ? db.selectFrom('users').select('id').where('id', '=', c.createdBy).where('status', '=', 1).executeTakeFirst() : undefined,
+  ]);
+  return [...new Set([...(creator ? [creator.id] : []), ...staff.map((u) => u.id)])];
+}
+
+/** The platform's auditors: active users holding the audit code. */
+export async function auditorIds(db: Db, auditCode: string): Promise<number[]> {
+  return (await holdersOf(db, auditCode).execute()).map((u) => u.id);
+}
+
 export async function deleteCompetition(db: Db, id: number, from: AuditStatus[]) {
   const res = await db.deleteFrom('competitions').where('id', '=', id).where('auditStatus', 'in', from).executeTakeFirst();
   return Number(res.numDeletedRows) === 1;

@@ -69,9 +69,14 @@ export function competitionRoutes(app: App) {
     await service.publish(req.ctx, req.params.id);
     return ok(null, '已提交审核');
   });
+  // What the competition still lacks before audit: read like the editor's other reads, of a competition the caller manages.
+  app.get('/api/competition/readiness/:id', { config: { rule: perm('competition:competition:menu') }, schema: { tags, params: idParam } }, async (req) =>
+    ok(await service.readiness(req.ctx, req.params.id)),
+  );
   app.put('/api/competition/audit/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam } }, async (req) => {
-    await service.approve(req.ctx, req.params.id);
-    return ok(null, '审核通过，竞赛已上线');
+    const result = await service.approve(req.ctx, req.params.id);
+    const n = result.questionsApproved.length;
+    return ok(result, n ? `审核通过，竞赛已上线，${n} 道赛题一并审核通过` : '审核通过，竞赛已上线');
   });
   app.put('/api/competition/audit/reply/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam, querystring: auditReplyQuery } }, async (req) => {
     await service.reject(req.ctx, req.params.id, req.query.reply);

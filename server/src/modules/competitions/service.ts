@@ -6,6 +6,10 @@ import {
   MENU_CODES,
   MENU_NAMES,
   REG_FIELDS,
+  competitionReadiness,
+  isGap,
+  questionScorable,
+  readinessRefusal,
   type AuditStatus,
   type Competition,
   type CompetitionBody,
@@ -14,13 +18,19 @@ import {
   type Preset,
   type PresetBatchBody,
   type PresetBody,
+  type Readiness,
+  type ReadinessFacts,
   type StageBody,
 } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { assertOwnImage } from '../files/images.ts';
+import { notify } from '../notices/service.ts';
+import { methods as paymentMethods } from '../payments/service.ts';
+import * as questions from '../questions/repo.ts';
 import * as repo from './repo.ts';
 
 const { draft, pending, rejected, online, offline } = AUDIT_STATUS;
@@ -146,25 +156,127 @@ export async function update(ctx: Ctx, id: number, body: CompetitionBody) {
   await writeAudit(ctx, { action: 'competition.update', entity: 'competition', entityId: id, before, after: body });
 }
 
-/** One step of the audit workflow; refused with 409 unless the competition is in one of `from`. */
-async function step(ctx: Ctx, id: number, action: string, from: AuditStatus[], to: AuditStatus, extra: { auditReply?: string | null } = {}) {
-  const before = await manageable(ctx, id);
-  const moved = await ctx.db.transaction().execute(async (trx) => {
-    const ok = await repo.transition(trx, id, from, to, { ...extra, updatedAt: ctx.clock.now().toISOString() });
-    if (ok) await writeAudit(ctx, { action, entity: 'competition', entityId: id, before: { auditStatus: before.auditStatus }, after: { auditStatus: to, ...extra } }, trx);
-    return ok;
-  });
-  if (!moved) {
-    const current = (await repo.findCompetition(ctx.db, id, ctx.clock.now()))?.auditStatus ?? before.auditStatus;
-    throw new AppError(409, `竞赛当前状态为“${AUDIT_STATUS_TEXT[current]}”，不能执行此操作`);
-  }
+// ---- readiness and the audit workflow
+
+/** The names of the payment methods participants can choose: the platform's, not held by a submission. */
+const paymentNames = async (ctx: Ctx) => (await paymentMethods(ctx)).map((m) => m.name);
+
+/** What readiness is computed from, read through `db` (in a submission, its transaction: what is checked is what is submitted). */
+async function readinessFacts(db: Db, c: Competition, payment: string[]): Promise<ReadinessFacts> {
+  const [stages, presets, qs] = await Promise.all([repo.listStages(db, c.id), repo.listPresets(db, c.id), questions.readinessQuestions(db, c.id)]);
+  return { competition: c, stages, presets, questions: qs, paymentMethods: payment };
 }
 
-export const publish = (ctx: Ctx, id: number) => step(ctx, id, 'competition.publish', [draft, rejected], pending, { auditReply: null });
-export const approve = (ctx: Ctx, id: number) => step(ctx, id, 'competition.audit', [pending], online);
-export const reject = (ctx: Ctx, id: number, reply: string) => step(ctx, id, 'competition.auditReply', [pending], rejected, { auditReply: reply });
-export const off = (ctx: Ctx, id: number) => step(ctx, id, 'competition.off', [online], offline);
-export const on = (ctx: Ctx, id: number) => step(ctx, id, 'competition.on', [offline], online);
+/** `GET /readiness/{id}`: the checklist of what the competition still lacks (packages/shared/src/readiness.ts). */
+export async function readiness(ctx: Ctx, id: number): Promise<Readiness> {
+  const c = await manageable(ctx, id);
+  return competitionReadiness(await readinessFacts(ctx.db, c, await paymentNames(ctx)), ctx.clock.now());
+}
+
+const stateConflict = async (ctx: Ctx, id: number, before: Competition) => {
+  const current = (await repo.findCompetition(ctx.db, id, ctx.clock.now()))?.auditStatus ?? before.auditStatus;
+  return new AppError(409, `竞赛当前状态为“${AUDIT_STATUS_TEXT[current]}”，不能执行此操作`);
+};
+
+interface Step<T> {
+  action: string;
+  from: AuditStatus[];
+  to: AuditStatus;
+  extra?: { auditReply?: string | null };
+  /** More work of the same step, in its transaction once the state has moved; throwing undoes the step. */
+  inside?: (trx: Db) => Promise<T>;
+}
+
+/** One step of the audit workflow; refused with 409 unless the competition is in one of `from`. */
+async function step<T = undefined>(ctx: Ctx, id: number, s: Step<T>): Promise<{ before: Competition; result: T }> {
+  const before = await manageable(ctx, id);
+  const extra = s.extra ?? {};
+  const moved = await ctx.db.transaction().execute(async (trx) => {
+    // The conditional UPDATE also holds the row: the editor's menu and stage writes wait for this step (holdUnlessInAudit).
+    if (!(await repo.transition(trx, id, s.from, s.to, { ...extra, updatedAt: ctx.clock.now().toISOString() }))) return null;
+    const result = (s.inside ? await s.inside(trx) : undefined) as T;
+    await writeAudit(ctx, { action: s.action, entity: 'competition', entityId: id, before: { auditStatus: before.auditStatus }, after: { auditStatus: s.to, ...extra, ...(result ?? {}) } }, trx);
+    return { result };
+  });
+  if (!moved) throw await stateConflict(ctx, id, before);
+  return { before, result: moved.result };
+}
+
+const EDITOR_PATH = (id: number) => `/backadmin.html#/competition/edit/${id}`;
+const VIEW_PATH = (id: number) => `/backadmin.html#/competition/view/${id}`;
+/** The people told of a step, never the one who took it. */
+const others = (ctx: Ctx, ids: number[]) => ids.filter((id) => id !== ctx.actor?.userId);
+
+/**
+ * Submits for audit: refused with 409 and the list of blocking gaps (in the message, and by item key in
+ * `data.fields`), changing nothing; else the platform's auditors are told.
+ */
+export async function publish(ctx: Ctx, id: number) {
+  const payment = await paymentNames(ctx);
+  const { before } = await step(ctx, id, {
+    action: 'competition.publish',
+    from: [draft, rejected],
+    to: pending,
+    extra: { auditReply: null },
+    inside: async (trx) => {
+      const c = (await repo.findCompetition(trx, id, ctx.clock.now()))!;
+      const r = competitionReadiness(await readinessFacts(trx, c, payment), ctx.clock.now());
+      const refusal = readinessRefusal(r);
+      if (refusal) throw new AppError(409, refusal, Object.fromEntries(r.items.filter(isGap).map((g) => [g.key, `${g.label}：${g.detail}`])));
+      return undefined;
+    },
+  });
+  await notify(ctx, others(ctx, await repo.auditorIds(ctx.db, ACTION_CODES.competitionAudit)), {
+    title: `竞赛待审核：${before.name}`,
+    content: `${before.orgName}提交了竞赛“${before.name}”，请在管理后台「竞赛管理 → 竞赛审核」中审核，或打开 ${VIEW_PATH(id)}`,
+    source: 'competition.submitted',
+  });
+}
+
+export interface ApproveResult {
+  /** Questions approved with the competition: those that can be scored. */
+  questionsApproved: number[];
+  /** Questions still waiting for their own review (no evaluation or no answer file yet). */
+  questionsWaiting: number[];
+}
+
+/** Approves a competition and, in the same transaction, its questions that can be scored; its organisers are told. */
+export async function approve(ctx: Ctx, id: number): Promise<ApproveResult> {
+  const { before, result } = await step(ctx, id, {
+    action: 'competition.audit',
+    from: [pending],
+    to: online,
+    inside: async (trx) => {
+      const qs = await questions.readinessQuestions(trx, id);
+      const questionsApproved = await questions.markReviewed(trx, qs.filter((q) => !q.reviewed && questionScorable(q)).map((q) => q.id), ctx.clock.now().toISOString());
+      for (const q of questionsApproved) await writeAudit(ctx, { action: 'question.review', entity: 'question', entityId: q, after: { with: 'competition.audit' } }, trx);
+      return { questionsApproved, questionsWaiting: qs.filter((q) => !q.reviewed && !questionsApproved.includes(q.id)).map((q) => q.id) };
+    },
+  });
+  const n = result.questionsApproved.length;
+  const waiting = result.questionsWaiting.length;
+  await notify(ctx, others(ctx, await repo.organiserIds(ctx.db, id, ACTION_CODES.competitionEdit)), {
+    title: `竞赛审核通过：${before.name}`,
+    content:
+      `竞赛“${before.name}”已审核通过并上线${n ? `，${n} 道赛题一并审核通过，参赛者可见` : ''}。` +
+      (waiting ? `另有 ${waiting} 道赛题缺少评分设置或答案文件，尚未公开：补齐后由平台单独审核。` : '') +
+      `上线后新增的赛题需平台审核后才对参赛者可见。`,
+    source: 'competition.approved',
+  });
+  return result;
+}
+
+export async function reject(ctx: Ctx, id: number, reply: string) {
+  const { before } = await step(ctx, id, { action: 'competition.auditReply', from: [pending], to: rejected, extra: { auditReply: reply } });
+  await notify(ctx, others(ctx, await repo.organiserIds(ctx.db, id, ACTION_CODES.competitionEdit)), {
+    title: `竞赛审核未通过：${before.name}`,
+    content: `竞赛“${before.name}”未通过审核，驳回原因：${reply}。请修改后在竞赛编辑页再次提交审核：${EDITOR_PATH(id)}`,
+    source: 'competition.rejected',
+  });
+}
+
+export const off = async (ctx: Ctx, id: number) => void (await step(ctx, id, { action: 'competition.off', from: [online], to: offline }));
+export const on = async (ctx: Ctx, id: number) => void (await step(ctx, id, { action: 'competition.on', from: [offline], to: online }));
 
 export async function remove(ctx: Ctx, id: number) {
   const before = await manageable(ctx, id);
@@ -178,11 +290,24 @@ export async function remove(ctx: Ctx, id: number) {
 
 // ---- stages
 
+/**
+ * Runs a change of a competition's stages or menus in a transaction that first holds the competition (repo.holdUnlessInAudit):
+ * refused with 409, changing nothing, while it is in audit, since the auditor judges what was submitted.
+ */
+async function unlessInAudit<T>(ctx: Ctx, competitionId: number, what: string, change: (trx: Db) => Promise<T>): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.holdUnlessInAudit(trx, competitionId))) throw conflict(`竞赛正在审核中，不能修改${what}；如需修改请等待审核结果`);
+    return change(trx);
+  });
+}
+
 export async function addStage(ctx: Ctx, competitionId: number, body: StageBody) {
   await manageable(ctx, competitionId);
-  const id = await repo.insertStage(ctx.db, { competitionId, name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
-  await writeAudit(ctx, { action: 'stage.create', entity: 'stage', entityId: id, after: { competitionId, ...body } });
-  return { id };
+  return unlessInAudit(ctx, competitionId, '竞赛阶段', async (trx) => {
+    const id = await repo.insertStage(trx, { competitionId, name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
+    await writeAudit(ctx, { action: 'stage.create', entity: 'stage', entityId: id, after: { competitionId, ...body } }, trx);
+    return { id };
+  });
 }
 
 async function ownStage(ctx: Ctx, id: number) {
@@ -194,14 +319,18 @@ async function ownStage(ctx: Ctx, id: number) {
 
 export async function editStage(ctx: Ctx, id: number, body: StageBody) {
   const before = await ownStage(ctx, id);
-  await repo.updateStage(ctx.db, id, { name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
-  await writeAudit(ctx, { action: 'stage.update', entity: 'stage', entityId: id, before, after: body });
+  await unlessInAudit(ctx, before.competitionId, '竞赛阶段', async (trx) => {
+    await repo.updateStage(trx, id, { name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
+    await writeAudit(ctx, { action: 'stage.update', entity: 'stage', entityId: id, before, after: body }, trx);
+  });
 }
 
 export async function removeStage(ctx: Ctx, id: number) {
   const before = await ownStage(ctx, id);
-  await repo.deleteStage(ctx.db, id);
-  await writeAudit(ctx, { action: 'stage.delete', entity: 'stage', entityId: id, before });
+  await unlessInAudit(ctx, before.competitionId, '竞赛阶段', async (trx) => {
+    await repo.deleteStage(trx, id);
+    await writeAudit(ctx, { action: 'stage.delete', entity: 'stage', entityId: id, before }, trx);
+  });
 }
 
 // ---- presets
@@ -222,8 +351,11 @@ export async function editPreset(ctx: Ctx, id: number, body: PresetBody) {
   if (!before) throw notFound('菜单设置不存在');
   await manageable(ctx, before.competitionId);
   if (body.menuCode && body.menuCode !== before.menuCode) throw badRequest('不能修改菜单编码', { menuCode: '不能修改菜单编码' });
-  await repo.updatePreset(ctx.db, id, presetColumns(body, before.menuCode));
-  await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: id, before, after: body });
+  const columns = presetColumns(body, before.menuCode);
+  await unlessInAudit(ctx, before.competitionId, '菜单设置', async (trx) => {
+    await repo.updatePreset(trx, id, columns);
+    await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: id, before, after: body }, trx);
+  });
 }
 
 /** `POST /preset/{competitionId}` sets the preset of `menuCode` (each code exists once per competition). */
@@ -235,7 +367,9 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
     await editPreset(ctx, existing.id, body);
     return { id: existing.id };
   }
-  await repo.insertPresets(ctx.db, [{ competitionId, menuCode: body.menuCode, name: body.name ?? MENU_NAMES[body.menuCode], fieldList: '[]', ...presetColumns(body, body.menuCode) }]);
+  const columns = presetColumns(body, body.menuCode);
+  const menuCode = body.menuCode;
+  await unlessInAudit(ctx, competitionId, '菜单设置', (trx) => repo.insertPresets(trx, [{ competitionId, menuCode, name: body.name ?? MENU_NAMES[menuCode], fieldList: '[]', ...columns }]));
   const created = (await repo.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === body.menuCode)!;
   return { id: created.id };
 }
@@ -247,7 +381,7 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
 export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody): Promise<Preset[]> {
   await manageable(ctx, competitionId);
   const items = Object.entries(body.presets) as [MenuCode, PresetBody][];
-  await ctx.db.transaction().execute(async (trx) => {
+  await unlessInAudit(ctx, competitionId, '菜单设置', async (trx) => {
     const existing = new Map((await repo.listPresets(trx, competitionId)).map((p) => [p.menuCode, p]));
     for (const [menuCode, preset] of items) {
       const before = existing.get(menuCode);

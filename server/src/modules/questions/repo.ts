@@ -1,4 +1,4 @@
-import type { EvaluationBody, ManagedQuestion, Metric, PublicQuestion, QuestionPageQuery } from '@contest/shared';
+import type { EvaluationBody, ManagedQuestion, Metric, PublicQuestion, QuestionPageQuery, ReadinessQuestion } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 
@@ -30,10 +30,13 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type QuestionWithOrg = ManagedQuestion & { orgId: number };
 
+type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit'>;
+/** A question's evaluation setting, when all of its columns are set. */
+const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit }: EvaluationColumns): EvaluationBody | null =>
+  metric && idColumn && targetColumn && publicPercent && dailyLimit ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit } : null;
+
 function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, ...r }: Row): Omit<QuestionWithOrg, 'files'> {
-  const evaluation: EvaluationBody | null =
-    metric && idColumn && targetColumn && publicPercent && dailyLimit ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit } : null;
-  return { ...r, reviewed: reviewed === 1, evaluation };
+  return { ...r, reviewed: reviewed === 1, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit }) };
 }
 
 async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
@@ -90,4 +93,23 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
     ...x,
     files: files.filter((f) => f.questionId === x.id).map(({ fileUri, name, size }) => ({ fileUri, name, size: Number(size) })),
   }));
+}
+
+/** A competition's questions as its readiness checklist and its audit read them: title, evaluation, answer file, review. */
+export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
+  const rows = await db
+    .selectFrom('questions')
+    .select(['id', 'title', 'reviewed', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit'])
+    .where('competitionId', '=', competitionId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, title: r.title, evaluation: evaluationOf(r), answerRows: r.answerRows, reviewed: r.reviewed === 1 }));
+}
+
+/** Marks the questions given reviewed, each only if it was not yet (a conditional UPDATE); answers those it changed. */
+export async function markReviewed(db: Db, ids: number[], now: string): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.updateTable('questions').set({ reviewed: 1, updatedAt: now }).where('id', 'in', ids).where('reviewed', '=', 0).returning('id').execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }

@@ -1,8 +1,8 @@
-import { ACTION_CODES, AUDIT_STATUS } from '@contest/shared';
+import { ACTION_CODES, AUDIT_STATUS, EDITOR_TABS, type EditorTab } from '@contest/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Badge, Button, Card, Skeleton, Space, Tabs } from 'antd';
-import { useCallback, useState } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Alert, App, Badge, Button, Card, Skeleton, Space, Tabs, Tooltip } from 'antd';
+import { useCallback, useEffect, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { useIdParam } from '../../components/useIdParam.ts';
 import { PhaseTag } from '../../../common/PhaseTag.tsx';
@@ -10,10 +10,14 @@ import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
 import { CompetitionForm } from './parts/CompetitionForm.tsx';
 import { QuestionsPanel } from './parts/QuestionsPanel.tsx';
 import { PresetsPanel } from './parts/PresetsPanel.tsx';
+import { ReadinessCard, readinessSummary } from './parts/ReadinessCard.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
 import { competitionKey, useCompetition } from './parts/useCompetition.ts';
+import { useReadiness } from './parts/useReadiness.ts';
 import { useUnsavedGuard } from './parts/useUnsavedGuard.ts';
+
+const isTab = (v: string | null): v is EditorTab => v !== null && v in EDITOR_TABS;
 
 /** Creates a competition (`/competition/edit/0`) or edits one with its stages and menu presets. */
 export default function CompetitionEditPage() {
@@ -24,7 +28,16 @@ export default function CompetitionEditPage() {
   const canEdit = usePermissions().has(ACTION_CODES.competitionEdit);
   const competition = useCompetition(id);
   const actions = useCompetitionActions();
-  const [tab, setTab] = useState('basic');
+  // A link may open a tab directly (`?tab=questions`), as the checklist's items on the view page do.
+  const [searchParams] = useSearchParams();
+  const asked = searchParams.get('tab');
+  const [tab, setTab] = useState<EditorTab>(isTab(asked) ? asked : 'basic');
+  useEffect(() => {
+    if (isTab(asked)) setTab(asked);
+  }, [asked]);
+  const readiness = useReadiness(id || null);
+  // The server's refusal of a submission for audit, shown on the checklist until closed.
+  const [refusal, setRefusal] = useState<string | null>(null);
   // The menus form tells whether it holds unsaved changes; bumping the reset key drops them.
   const [menusDirty, setMenusDirty] = useState(false);
   const [menusResetKey, setMenusResetKey] = useState(0);
@@ -49,6 +62,10 @@ export default function CompetitionEditPage() {
     go();
   }
 
+  /** Switches tab, asking first when the menus form holds unsaved changes. */
+  const goTab = (next: EditorTab) => (tab === 'presets' && next !== tab ? leaveMenus(() => setTab(next)) : setTab(next));
+  const gaps = readiness.data && !readiness.data.ready ? readinessSummary(readiness.data) : null;
+
   async function saved(savedId: number) {
     if (c) {
       void message.success('竞赛已保存');
@@ -62,26 +79,36 @@ export default function CompetitionEditPage() {
   return (
     <Card
       title={
-        <Space>
+        <Space wrap>
           {c ? `编辑竞赛：${c.name}` : '新建竞赛'}
           {c && <AuditStatusTag status={c.auditStatus} />}
           {c && <PhaseTag competition={c} next />}
         </Space>
       }
       extra={
-        <Space>
+        <Space wrap>
           {c && canEdit && ALLOWED.publish(c.auditStatus) && (
-            <Button
-              type="primary"
-              onClick={() => {
-                // The auditor judges what is saved: unsaved menus would not be part of it.
-                if (!menusDirty) return actions.publish(c);
-                setTab('presets');
-                void message.warning('菜单设置有未保存的修改，请先保存或重置后再提交审核');
-              }}
-            >
-              提交审核
-            </Button>
+            // What still blocks the audit is on the checklist below; the button says it too and waits for it.
+            <Tooltip title={gaps}>
+              <Button
+                type="primary"
+                disabled={Boolean(gaps)}
+                onClick={() => {
+                  // The auditor judges what is saved: unsaved menus would not be part of it.
+                  if (!menusDirty) {
+                    setRefusal(null);
+                    return actions.publish(c, (err) => {
+                      setRefusal(err.message);
+                      void readiness.refetch();
+                    });
+                  }
+                  setTab('presets');
+                  void message.warning('菜单设置有未保存的修改，请先保存或重置后再提交审核');
+                }}
+              >
+                提交审核
+              </Button>
+            </Tooltip>
           )}
           {c && <Button onClick={() => leaveMenus(() => navigate(`/competition/view/${c.id}`))}>查看</Button>}
           <Button onClick={() => leaveMenus(() => navigate('/competition/manager'))}>返回列表</Button>
@@ -92,10 +119,22 @@ export default function CompetitionEditPage() {
         <Alert type="error" showIcon style={{ marginBottom: 16 }} message="审核未通过" description={`驳回原因：${c.auditReply ?? '（未填写）'}。修改后可再次提交审核。`} />
       )}
       {c?.auditStatus === AUDIT_STATUS.pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="竞赛正在审核中，审核结果出来之前不能修改。" />}
-      {c?.auditStatus === AUDIT_STATUS.draft && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="草稿：设置好竞赛信息、阶段和菜单后提交审核，审核通过后竞赛在前台上线。" />}
+      {c?.auditStatus === AUDIT_STATUS.draft && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="草稿：按下方「上线准备」补齐竞赛信息、菜单和赛题后提交审核，审核通过后竞赛在前台上线。" />}
+      {c && (
+        <div style={{ marginBottom: 16 }}>
+          <ReadinessCard
+            readiness={readiness.data}
+            loading={readiness.isLoading}
+            onFix={editable ? goTab : undefined}
+            refusal={refusal}
+            onCloseRefusal={() => setRefusal(null)}
+            title={ALLOWED.publish(c.auditStatus) ? '上线准备' : '竞赛检查'}
+          />
+        </div>
+      )}
       <Tabs
         activeKey={tab}
-        onChange={(next) => (tab === 'presets' && next !== tab ? leaveMenus(() => setTab(next)) : setTab(next))}
+        onChange={(next) => goTab(next as EditorTab)}
         items={[
           {
             key: 'basic',
@@ -117,7 +156,15 @@ export default function CompetitionEditPage() {
               </Badge>
             ),
             disabled: !c,
-            children: c && <PresetsPanel competitionId={c.id} editable={editable} resetKey={menusResetKey} onDirtyChange={onMenusDirty} />,
+            children: c && (
+              <PresetsPanel
+                competitionId={c.id}
+                editable={editable}
+                lockedReason={c.auditStatus === AUDIT_STATUS.pending ? '竞赛正在审核中，菜单设置暂不能修改；审核结果出来后（通过或驳回）即可再修改。' : undefined}
+                resetKey={menusResetKey}
+                onDirtyChange={onMenusDirty}
+              />
+            ),
           },
           {
             key: 'questions',

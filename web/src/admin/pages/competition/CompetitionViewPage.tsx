@@ -1,4 +1,4 @@
-import { ACTION_CODES, AUDIT_STATUS, fenToYuan } from '@contest/shared';
+import { ACTION_CODES, AUDIT_STATUS, fenToYuan, questionScorable, type ManagedQuestion } from '@contest/shared';
 import { Alert, Button, Card, Descriptions, Divider, Image, Skeleton, Space, Typography } from 'antd';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
@@ -7,11 +7,29 @@ import { formatMinute } from '../../../common/time.ts';
 import { RichTextView } from '../../components/RichTextField.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
 import { PhaseTag } from '../../../common/PhaseTag.tsx';
+import { AuditQuestions, useCompetitionQuestions } from './parts/AuditQuestions.tsx';
 import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
 import { PresetsPanel } from './parts/PresetsPanel.tsx';
+import { ReadinessCard } from './parts/ReadinessCard.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
 import { useCompetition } from './parts/useCompetition.ts';
+import { useReadiness } from './parts/useReadiness.ts';
+
+/** What approving the competition does to its questions, for the confirmation. */
+function approvalOfQuestions(questions: ManagedQuestion[] | undefined): string | undefined {
+  if (!questions) return undefined;
+  if (!questions.length) return '它还没有赛题：赛题可在上线后添加，添加后在本页逐题审核';
+  const waiting = questions.filter((q) => !q.reviewed);
+  const scorable = waiting.filter(questionScorable).length;
+  const rest = waiting.length - scorable;
+  return [
+    scorable ? `${scorable} 道可评分的赛题一并审核通过、对参赛者可见` : '没有待审核的可评分赛题',
+    rest ? `${rest} 道赛题缺少评分设置或答案文件，暂不公开，补齐后在本页单独审核` : '',
+  ]
+    .filter(Boolean)
+    .join('；');
+}
 
 /** Everything about one competition, read-only: what an auditor judges, with the audit buttons at hand. */
 export default function CompetitionViewPage() {
@@ -21,6 +39,10 @@ export default function CompetitionViewPage() {
   const { has } = usePermissions();
   const competition = useCompetition(id);
   const actions = useCompetitionActions();
+  // The checklist and the questions are the organisers' reads: shown to whoever may read them (the platform may).
+  const canRead = has('competition:competition:menu');
+  const readiness = useReadiness(id, canRead);
+  const questions = useCompetitionQuestions(id ?? 0, Boolean(id) && canRead);
 
   if (!id || competition.isError) return <Navigate to="/404" replace />;
   if (!competition.data) return <Card><Skeleton active paragraph={{ rows: 12 }} /></Card>;
@@ -40,7 +62,7 @@ export default function CompetitionViewPage() {
         <Space>
           {canAudit && (
             <>
-              <Button type="primary" onClick={() => actions.approve(c)}>
+              <Button type="primary" onClick={() => actions.approve(c, approvalOfQuestions(questions.data))}>
                 审核通过
               </Button>
               <Button danger onClick={() => actions.reject(c)}>
@@ -81,6 +103,20 @@ export default function CompetitionViewPage() {
           {c.summary ?? '未填写'}
         </Descriptions.Item>
       </Descriptions>
+      {canRead && (
+        <>
+          <div style={{ marginTop: 16 }}>
+            <ReadinessCard
+              readiness={readiness.data}
+              loading={readiness.isLoading}
+              title={c.auditStatus === AUDIT_STATUS.online || c.auditStatus === AUDIT_STATUS.offline ? '竞赛检查' : '上线准备检查'}
+              onFix={canEdit ? (tab) => navigate(`/competition/edit/${c.id}?tab=${tab}`) : undefined}
+            />
+          </div>
+          <Divider orientation="left">赛题</Divider>
+          <AuditQuestions competitionId={c.id} auditStatus={c.auditStatus} />
+        </>
+      )}
       <Divider orientation="left">竞赛介绍</Divider>
       <RichTextView html={c.introduce} />
       <Divider orientation="left">竞赛信息</Divider>

@@ -251,7 +251,20 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
  * The ten menu presets (spec §3) that decide which tabs the competition's page shows and when. `resetKey` changing
  * drops unsaved changes (the editor's "leave anyway"); `onDirtyChange` tells the editor whether there are any.
  */
-export function PresetsPanel({ competitionId, editable, resetKey = 0, onDirtyChange }: { competitionId: number; editable: boolean; resetKey?: number; onDirtyChange?: (dirty: boolean) => void }) {
+export function PresetsPanel({
+  competitionId,
+  editable,
+  lockedReason,
+  resetKey = 0,
+  onDirtyChange,
+}: {
+  competitionId: number;
+  editable: boolean;
+  /** Why the menus are read-only now (the competition is in audit), said above them instead of a save that would fail. */
+  lockedReason?: string;
+  resetKey?: number;
+  onDirtyChange?: (dirty: boolean) => void;
+}) {
   const presets = useQuery({
     queryKey: competitionKey(competitionId, 'presets'),
     queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${competitionId}`),
@@ -260,7 +273,13 @@ export function PresetsPanel({ competitionId, editable, resetKey = 0, onDirtyCha
   // the editor saved the competition) updates the saved-state tags and leaves the form as the organiser typed it.
   const [saves, setSaves] = useState(0);
   if (presets.isLoading) return <Skeleton active />;
-  if (!editable) return <PresetSummary presets={presets.data ?? []} />;
+  if (!editable)
+    return (
+      <>
+        {lockedReason && <Alert type="info" showIcon style={{ marginBottom: 12 }} message={lockedReason} />}
+        <PresetSummary presets={presets.data ?? []} />
+      </>
+    );
   if (!presets.data) return null;
   return <MenusForm key={`${resetKey}:${saves}`} competitionId={competitionId} presets={presets.data} onDirtyChange={onDirtyChange} onSaved={() => setSaves((n) => n + 1)} />;
 }

@@ -1,0 +1,260 @@
+/**
+ * Issue 16 item 2, "readiness before audit": what a competition still lacks before it can run online, computed by this
+ * one function from facts the server gathers, so that the editor's checklist, the audit page and the server's refusal
+ * of a submission for audit say the same thing.
+ *
+ * Blocking gaps make a competition unrunnable once online (deadlines out of order, no registration form, a question
+ * that exists but cannot be scored); they refuse the submission for audit. Advisory ones are what a real contest often
+ * adds later or decides otherwise (questions published when the contest starts, stages, the payment methods the
+ * platform opens); they are said plainly and never refuse anything.
+ */
+import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
+import { METRIC_NAMES, type Metric } from './api/question.ts';
+import { fenToYuan } from './format.ts';
+import { beijingMinute, submissionWindow, SUBMISSION_NAMES, type LifecycleStage, type SubmissionKind } from './lifecycle.ts';
+
+/** The competition editor's tabs, where each item is fixed. */
+export const EDITOR_TABS = { basic: '基本信息', stages: '竞赛阶段', presets: '菜单设置', questions: '赛题' } as const;
+export type EditorTab = keyof typeof EDITOR_TABS;
+
+export type ReadinessLevel = 'blocking' | 'advisory';
+
+export interface ReadinessItem {
+  /** Stable key: `dates`, `regForm`, `question:12`... */
+  key: string;
+  label: string;
+  ok: boolean;
+  level: ReadinessLevel;
+  /** When ok, what is set; when not, what is missing and what it means for participants. */
+  detail: string;
+  /**
+   * Where it is fixed: the editor's tab, said in words; `adminPath` when the platform's back office fixes it instead
+   * (a page the organiser cannot open: the platform administrator's).
+   */
+  fix: { tab: EditorTab; text: string; adminPath?: string };
+}
+
+export interface Readiness {
+  /** No blocking gap: the competition may be submitted for audit. */
+  ready: boolean;
+  items: ReadinessItem[];
+}
+
+/** A question as readiness and the audit read it. `answerRows` is null while no answer file is uploaded. */
+export interface ReadinessQuestion {
+  id: number;
+  title: string;
+  evaluation: { metric: Metric } | null;
+  answerRows: number | null;
+  reviewed: boolean;
+}
+
+export interface ReadinessFacts {
+  competition: Pick<
+    Competition,
+    'regStartTime' | 'regEndTime' | 'endTime' | 'fee' | 'allowIndividual' | 'minMembers' | 'maxMembers' | 'maxTeachers' | 'introduce' | 'information' | 'guide' | 'trainingUrl'
+  >;
+  stages: readonly LifecycleStage[];
+  presets: readonly Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime' | 'fieldList'>[];
+  questions: readonly ReadinessQuestion[];
+  /** The names of the payment methods participants can choose now (the platform's, enabled). */
+  paymentMethods: readonly string[];
+}
+
+/** Why a question cannot be scored, or null when it can: an evaluation setting and, for it, the answer file. */
+export function questionGap(q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows'>): string | null {
+  if (!q.evaluation) return '未设置评分方式，无法评分，也不能审核公开';
+  if (q.answerRows === null) return `已设置评分指标（${METRIC_NAMES[q.evaluation.metric]}），但未上传答案文件，提交的测试无法评分`;
+  return null;
+}
+/** A question that can be scored: approving its competition approves it too. */
+export const questionScorable = (q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows'>) => questionGap(q) === null;
+
+/** Rich text with nothing a reader would see. */
+function blankHtml(html: string | null | undefined): boolean {
+  if (!html) return true;
+  if (/<(img|video|iframe|table)\b/i.test(html)) return false;
+  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim() === '';
+}
+
+const t = beijingMinute;
+const DAY_MS = 24 * 3600_000;
+
+/** The checklist of a competition at `now`, in the order an organiser fills the editor. */
+export function competitionReadiness(facts: ReadinessFacts, now: Date): Readiness {
+  const c = facts.competition;
+  const items: ReadinessItem[] = [];
+  const add = (item: ReadinessItem) => items.push(item);
+  const basic = (text: string) => ({ tab: 'basic' as const, text: `在「基本信息」中${text}` });
+
+  // Deadlines in order: registration opens, closes, then the competition ends.
+  const datesOk = c.regStartTime < c.regEndTime && c.regEndTime <= c.endTime;
+  add({
+    key: 'dates',
+    label: '报名与竞赛时间',
+    ok: datesOk,
+    level: 'blocking',
+    detail: datesOk
+      ? `报名 ${t(c.regStartTime)} 至 ${t(c.regEndTime)}，竞赛 ${t(c.endTime)} 结束`
+      : c.regStartTime >= c.regEndTime
+        ? `报名截止时间（${t(c.regEndTime)}）须晚于报名开始时间（${t(c.regStartTime)}）`
+        : `竞赛结束时间（${t(c.endTime)}）早于报名截止时间（${t(c.regEndTime)}）`,
+    fix: basic('修改报名时间和竞赛结束时间'),
+  });
+
+  // Dates already past: a competition approved now would open to nobody.
+  const iso = now.toISOString();
+  const ended = c.endTime < iso;
+  const closed = c.regEndTime < iso;
+  add({
+    key: 'schedule',
+    label: '报名尚未截止',
+    ok: !closed,
+    level: 'advisory',
+    detail: ended
+      ? `竞赛结束时间（${t(c.endTime)}）已过，上线后参赛者既不能报名也不能提交`
+      : closed
+        ? `报名截止时间（${t(c.regEndTime)}）已过，上线后无人能报名`
+        : `距报名截止还有 ${Math.max(1, Math.ceil((new Date(c.regEndTime).getTime() - now.getTime()) / DAY_MS))} 天；审核通常需要一些时间，请留出余量`,
+    fix: basic('推迟报名截止时间和竞赛结束时间'),
+  });
+
+  const teamOk = c.minMembers <= c.maxMembers;
+  add({
+    key: 'team',
+    label: '组队规则',
+    ok: teamOk,
+    level: 'blocking',
+    detail: teamOk
+      ? `每队 ${c.minMembers}–${c.maxMembers} 人，指导老师最多 ${c.maxTeachers} 人；${c.allowIndividual ? '允许' : '不允许'}个人参赛`
+      : `每队最少人数（${c.minMembers}）多于最多人数（${c.maxMembers}），任何队伍都无法成队`,
+    fix: basic('修改每队人数'),
+  });
+
+  // A fee and a way to pay it. The methods are the platform's: without any, participants can still pay the organiser
+  // offline and finance records a collective payment, so this is said plainly without refusing.
+  const methods = facts.paymentMethods;
+  const payOk = c.fee === 0 || methods.length > 0;
+  add({
+    key: 'fee',
+    label: '报名费与支付方式',
+    ok: payOk,
+    level: 'advisory',
+    detail:
+      c.fee === 0
+        ? '免费参赛，无需支付'
+        : payOk
+          ? `报名费 ${fenToYuan(c.fee)} 元，参赛者可用${methods.join('、')}支付`
+          : `报名费 ${fenToYuan(c.fee)} 元，但平台尚未开通任何支付方式：参赛者只能联系主办方线下缴费，再由财务登记集体缴费。请联系平台管理员在「支付配置」中开通，或将报名费改为 0`,
+    fix: { ...basic('修改报名费'), adminPath: '/payment/custom' },
+  });
+
+  // The registration form: the menu on, fields chosen, its window meeting the registration dates.
+  const reg = facts.presets.find((p) => p.menuCode === 'REG_SET');
+  let regGap: string | null = null;
+  if (!reg || !reg.enable) regGap = `「${MENU_NAMES.REG_SET}」未启用，参赛者无法报名`;
+  else if (!reg.fieldList.length) regGap = '报名表没有任何字段，请至少选择姓名等一项';
+  else if (reg.enableEndTime && reg.enableEndTime < c.regStartTime) regGap = `「${MENU_NAMES.REG_SET}」的开放时间在 ${t(reg.enableEndTime)} 结束，早于报名开始时间，参赛者无法报名`;
+  else if (reg.enableStartTime && reg.enableStartTime > c.regEndTime) regGap = `「${MENU_NAMES.REG_SET}」的开放时间从 ${t(reg.enableStartTime)} 开始，晚于报名截止时间，参赛者无法报名`;
+  add({
+    key: 'regForm',
+    label: '报名表',
+    ok: regGap === null,
+    level: 'blocking',
+    detail: regGap ?? `报名表填写${reg!.fieldList.map((f) => f.label).join('、')}共 ${reg!.fieldList.length} 项`,
+    fix: { tab: 'presets', text: `在「菜单设置」的「${MENU_NAMES.REG_SET}」中启用报名并选择报名字段` },
+  });
+
+  // Submission deadlines: each enabled window must open before it closes.
+  const windows = (['SUBMIT_WORKS', 'SUBMIT_TEST'] as SubmissionKind[]).map((k) => submissionWindow(c, facts.stages, facts.presets, k)).filter((w) => w.enabled);
+  const badWindow = windows.find((w) => w.start && w.end && w.start >= w.end);
+  const source = (w: (typeof windows)[number]) => (w.source === 'preset' ? '菜单的开放时间' : w.source === 'stage' ? `阶段「${w.stageName}」` : '竞赛结束时间');
+  add({
+    key: 'deadlines',
+    label: '提交截止时间',
+    ok: !badWindow,
+    level: 'blocking',
+    detail: badWindow
+      ? `「${SUBMISSION_NAMES[badWindow.kind]}」从 ${t(badWindow.start!)} 开放，却在 ${t(badWindow.end!)} 截止（${source(badWindow)}），参赛者将无法提交`
+      : windows.length
+        ? windows.map((w) => `${SUBMISSION_NAMES[w.kind]}截止于 ${t(w.end!)}（${source(w)}）`).join('；')
+        : `「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」尚未启用，可在上线后启用；截止时间默认为名称含“提交”的阶段的结束时间，否则为竞赛结束时间`,
+    fix: { tab: 'presets', text: `在「菜单设置」中调整「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」的开放时间，或在「竞赛阶段」中调整提交阶段` },
+  });
+
+  // Stages: optional, but those set must fall inside the competition.
+  const stageGap = facts.stages.find((s) => s.startDate > c.endTime || (s.endDate && s.endDate > c.endTime));
+  add({
+    key: 'stages',
+    label: '竞赛阶段',
+    ok: facts.stages.length > 0 && !stageGap,
+    level: stageGap ? 'blocking' : 'advisory',
+    detail: stageGap
+      ? `阶段「${stageGap.name}」${stageGap.startDate > c.endTime ? `开始于 ${t(stageGap.startDate)}` : `结束于 ${t(stageGap.endDate!)}`}，晚于竞赛结束时间（${t(c.endTime)}）`
+      : facts.stages.length
+        ? facts.stages.map((s) => `${s.name}（${t(s.startDate)}${s.endDate ? ` 至 ${t(s.endDate)}` : ' 起'}）`).join('、')
+        : '尚未设置竞赛阶段。阶段可在上线后添加；名称含“提交”的阶段的结束时间即为提交截止时间',
+    fix: { tab: 'stages', text: '在「竞赛阶段」中添加或修改阶段' },
+  });
+
+  // Questions: none yet is normal (they are often published when the contest starts); each one present must be scorable.
+  const scorable = facts.questions.filter(questionScorable).length;
+  add({
+    key: 'questions',
+    label: '赛题',
+    ok: facts.questions.length > 0,
+    level: 'advisory',
+    detail: facts.questions.length
+      ? `共 ${facts.questions.length} 道赛题，其中 ${scorable} 道已设置评分和答案文件；竞赛审核通过时，可评分的赛题一并审核公开`
+      : '尚未添加赛题。赛题可在上线后添加（例如比赛开始时再公布），添加后需平台审核才对参赛者可见',
+    fix: { tab: 'questions', text: '在「赛题」中新建赛题' },
+  });
+  for (const q of facts.questions) {
+    const gap = questionGap(q);
+    add({
+      key: `question:${q.id}`,
+      label: `赛题「${q.title}」`,
+      ok: gap === null,
+      level: 'blocking',
+      detail: gap ?? `评分指标 ${METRIC_NAMES[q.evaluation!.metric]}，答案文件 ${q.answerRows} 行${q.reviewed ? '，已审核公开' : ''}`,
+      fix: { tab: 'questions', text: gap && !q.evaluation ? '在「赛题」中编辑该题，开启自动评分并设置评分指标' : '在「赛题」中为该题上传答案文件' },
+    });
+  }
+
+  add({
+    key: 'introduce',
+    label: '竞赛介绍',
+    ok: !blankHtml(c.introduce),
+    level: 'advisory',
+    detail: blankHtml(c.introduce) ? '竞赛介绍为空：它是参赛者打开竞赛页面首先看到的内容' : '已填写',
+    fix: basic('填写竞赛介绍'),
+  });
+
+  // Menus turned on whose page would be empty.
+  const on = (code: Preset['menuCode']) => facts.presets.some((p) => p.menuCode === code && p.enable);
+  const empty = [
+    on('COMP_INFO') && blankHtml(c.information) ? `「${MENU_NAMES.COMP_INFO}」已启用，但竞赛信息为空` : null,
+    on('BEFORE_GUIDE') && blankHtml(c.guide) ? `「${MENU_NAMES.BEFORE_GUIDE}」已启用，但赛前指导为空` : null,
+    on('TRAINING_PLATFORM') && !c.trainingUrl ? `「${MENU_NAMES.TRAINING_PLATFORM}」已启用，但未填写训练平台地址` : null,
+  ].filter((x): x is string => x !== null);
+  add({
+    key: 'menuContent',
+    label: '栏目内容',
+    ok: empty.length === 0,
+    level: 'advisory',
+    detail: empty.length ? `${empty.join('；')}，参赛者会看到空白页` : '已启用的栏目都有内容',
+    fix: basic('填写对应内容，或在「菜单设置」中关闭该栏目'),
+  });
+
+  return { ready: !items.some(isGap), items };
+}
+
+/** A blocking item not met: it refuses the submission for audit. */
+export const isGap = (i: ReadinessItem) => !i.ok && i.level === 'blocking';
+
+/** The refusal of a submission for audit, listing every blocking gap; null when there is none. */
+export function readinessRefusal(r: Readiness): string | null {
+  const gaps = r.items.filter(isGap);
+  if (!gaps.length) return null;
+  return `还有 ${gaps.length} 项必须补齐才能提交审核：${gaps.map((g, i) => `${i + 1}. ${g.label}：${g.detail}`).join('；')}`;
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import {
+  competitionReadiness,
+  EDITOR_TABS,
+  isGap,
+  MENU_CODES,
+  questionGap,
+  questionScorable,
+  readinessRefusal,
+  REG_FIELDS,
+  type ReadinessFacts,
+  type ReadinessItem,
+} from '../src/index.ts';
+
+// Registration 03-10 .. 04-10, the competition ends 06-30 (Beijing midnight).
+const competition: ReadinessFacts['competition'] = {
+  regStartTime: '2026-03-09T16:00:00.000Z',
+  regEndTime: '2026-04-09T16:00:00.000Z',
+  endTime: '2026-06-29T16:00:00.000Z',
+  fee: 0,
+  allowIndividual: true,
+  minMembers: 1,
+  maxMembers: 3,
+  maxTeachers: 2,
+  introduce: '<p>欢迎参赛</p>',
+  information: null,
+  guide: null,
+  trainingUrl: null,
+};
+const NOW = new Date('2026-03-01T00:00:00Z');
+
+/** A new competition's presets, as the server creates them: registration (three fields), questions and information on. */
+const presets = (): ReadinessFacts['presets'] =>
+  MENU_CODES.map((menuCode) => ({
+    menuCode,
+    enable: ['REG_SET', 'QUES_AND_DATA', 'COMP_INFO'].includes(menuCode),
+    enableStartTime: null,
+    enableEndTime: null,
+    fieldList: menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
+  }));
+
+/** What the test fixtures publish: no fee, the default form, no questions, no stages. */
+const facts = (over: Partial<ReadinessFacts> = {}): ReadinessFacts => ({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], ...over });
+const withPreset = (code: string, change: object) => presets().map((p) => (p.menuCode === code ? { ...p, ...change } : p));
+const item = (f: ReadinessFacts, key: string, now = NOW): ReadinessItem => competitionReadiness(f, now).items.find((i) => i.key === key)!;
+const gapKeys = (f: ReadinessFacts, now = NOW) => competitionReadiness(f, now).items.filter(isGap).map((i) => i.key);
+
+describe('the readiness of a competition before audit', () => {
+  it('finds nothing blocking in a new free competition with its default form and no questions yet', () => {
+    const r = competitionReadiness(facts(), NOW);
+    expect(r.ready).toBe(true);
+    expect(readinessRefusal(r)).toBeNull();
+    // Questions and stages come later in a real contest: advice, said plainly.
+    expect(item(facts(), 'questions')).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'questions' } });
+    expect(item(facts(), 'questions').detail).toBe('尚未添加赛题。赛题可在上线后添加（例如比赛开始时再公布），添加后需平台审核才对参赛者可见');
+    expect(item(facts(), 'stages')).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'stages' } });
+    expect(item(facts(), 'fee')).toMatchObject({ ok: true, detail: '免费参赛，无需支付' });
+    expect(item(facts(), 'regForm')).toMatchObject({ ok: true, level: 'blocking', detail: '报名表填写姓名、身份证号、手机号共 3 项' });
+    // Every item says where it is fixed, on a tab the editor has, in Chinese.
+    for (const i of r.items) {
+      expect(Object.keys(EDITOR_TABS)).toContain(i.fix.tab);
+      expect(i.label).toMatch(/[\u4e00-\u9fa5]/);
+      expect(i.detail).toMatch(/[\u4e00-\u9fa5]/);
+    }
+  });
+
+  it('refuses a competition nobody can register for', () => {
+    expect(gapKeys(facts({ presets: withPreset('REG_SET', { enable: false }) }))).toEqual(['regForm']);
+    expect(item(facts({ presets: withPreset('REG_SET', { enable: false }) }), 'regForm').detail).toBe('「报名设置」未启用，参赛者无法报名');
+    expect(gapKeys(facts({ presets: withPreset('REG_SET', { fieldList: [] }) }))).toEqual(['regForm']);
+    expect(gapKeys(facts({ presets: presets().filter((p) => p.menuCode !== 'REG_SET') }))).toEqual(['regForm']);
+    // A registration menu whose window misses the registration dates entirely.
+    const early = withPreset('REG_SET', { enableEndTime: '2026-03-05T00:00:00.000Z' });
+    expect(item(facts({ presets: early }), 'regForm')).toMatchObject({ ok: false, detail: '「报名设置」的开放时间在 2026-03-05 08:00 结束，早于报名开始时间，参赛者无法报名' });
+    const late = withPreset('REG_SET', { enableStartTime: '2026-05-01T00:00:00.000Z' });
+    expect(gapKeys(facts({ presets: late }))).toEqual(['regForm']);
+    // A window inside the registration dates is fine.
+    expect(gapKeys(facts({ presets: withPreset('REG_SET', { enableStartTime: '2026-03-12T00:00:00.000Z', enableEndTime: '2026-04-01T00:00:00.000Z' }) }))).toEqual([]);
+  });
+
+  it('refuses a question that exists but cannot be scored, and says what it lacks', () => {
+    const questions = [
+      { id: 1, title: '无评分', evaluation: null, answerRows: null, reviewed: false },
+      { id: 2, title: '无答案', evaluation: { metric: 'auc' as const }, answerRows: null, reviewed: false },
+      { id: 3, title: '齐全', evaluation: { metric: 'rmse' as const }, answerRows: 120, reviewed: false },
+    ];
+    const f = facts({ questions });
+    expect(gapKeys(f)).toEqual(['question:1', 'question:2']);
+    expect(item(f, 'question:1')).toMatchObject({ label: '赛题「无评分」', detail: '未设置评分方式，无法评分，也不能审核公开', fix: { tab: 'questions' } });
+    expect(item(f, 'question:1').fix.text).toContain('开启自动评分');
+    expect(item(f, 'question:2').detail).toBe('已设置评分指标（AUC），但未上传答案文件，提交的测试无法评分');
+    expect(item(f, 'question:2').fix.text).toContain('上传答案文件');
+    expect(item(f, 'question:3')).toMatchObject({ ok: true, detail: '评分指标 均方根误差（RMSE），答案文件 120 行' });
+    expect(item(f, 'questions')).toMatchObject({ ok: true, detail: '共 3 道赛题，其中 1 道已设置评分和答案文件；竞赛审核通过时，可评分的赛题一并审核公开' });
+    expect(questions.map(questionScorable)).toEqual([false, false, true]);
+    expect(questionGap(questions[2]!)).toBeNull();
+  });
+
+  it('refuses deadlines out of order: registration, stages outside the competition, a submission window closing before it opens', () => {
+    expect(gapKeys(facts({ competition: { ...competition, regEndTime: competition.regStartTime } }))).toEqual(['dates']);
+    const endsEarly = facts({ competition: { ...competition, endTime: '2026-04-01T00:00:00.000Z' } });
+    expect(item(endsEarly, 'dates').detail).toBe('竞赛结束时间（2026-04-01 08:00）早于报名截止时间（2026-04-10 00:00）');
+
+    const stage = { name: '颁奖', startDate: '2026-07-01T00:00:00.000Z', endDate: null };
+    expect(gapKeys(facts({ stages: [stage] }))).toEqual(['stages']);
+    expect(item(facts({ stages: [stage] }), 'stages').detail).toBe('阶段「颁奖」开始于 2026-07-01 08:00，晚于竞赛结束时间（2026-06-30 00:00）');
+    const overrun = { name: '作品提交', startDate: '2026-05-01T00:00:00.000Z', endDate: '2026-07-10T00:00:00.000Z' };
+    expect(gapKeys(facts({ stages: [overrun] }))).toEqual(['stages']);
+    const fine = { name: '作品提交', startDate: '2026-05-01T00:00:00.000Z', endDate: '2026-06-20T04:00:00.000Z' };
+    expect(item(facts({ stages: [fine] }), 'stages')).toMatchObject({ ok: true, level: 'advisory', detail: '作品提交（2026-05-01 08:00 至 2026-06-20 12:00）' });
+
+    // Works open after the stage that covers submission has closed: nobody could ever submit.
+    const works = withPreset('SUBMIT_WORKS', { enable: true, enableStartTime: '2026-06-25T00:00:00.000Z' });
+    expect(gapKeys(facts({ presets: works, stages: [fine] }))).toEqual(['deadlines']);
+    expect(item(facts({ presets: works, stages: [fine] }), 'deadlines').detail).toBe('「提交作品」从 2026-06-25 08:00 开放，却在 2026-06-20 12:00 截止（阶段「作品提交」），参赛者将无法提交');
+    const open = withPreset('SUBMIT_WORKS', { enable: true });
+    expect(item(facts({ presets: open, stages: [fine] }), 'deadlines')).toMatchObject({ ok: true, detail: '提交作品截止于 2026-06-20 12:00（阶段「作品提交」）' });
+    expect(item(facts({ presets: open }), 'deadlines').detail).toBe('提交作品截止于 2026-06-30 00:00（竞赛结束时间）');
+  });
+
+  it('refuses team rules no team can meet', () => {
+    const f = facts({ competition: { ...competition, minMembers: 4, maxMembers: 3 } });
+    expect(gapKeys(f)).toEqual(['team']);
+    expect(item(f, 'team').detail).toBe('每队最少人数（4）多于最多人数（3），任何队伍都无法成队');
+    expect(item(facts(), 'team').detail).toBe('每队 1–3 人，指导老师最多 2 人；允许个人参赛');
+  });
+
+  it('advises, without refusing, on a fee nobody can pay online, past dates and empty pages', () => {
+    const fee = facts({ competition: { ...competition, fee: 8800 } });
+    expect(competitionReadiness(fee, NOW).ready).toBe(true);
+    expect(item(fee, 'fee')).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'basic', adminPath: '/payment/custom' } });
+    expect(item(fee, 'fee').detail).toContain('报名费 88.00 元，但平台尚未开通任何支付方式');
+    expect(item({ ...fee, paymentMethods: ['支付宝', '工商银行'] }, 'fee')).toMatchObject({ ok: true, detail: '报名费 88.00 元，参赛者可用支付宝、工商银行支付' });
+
+    const later = new Date('2026-05-01T00:00:00Z');
+    expect(competitionReadiness(facts(), later).ready).toBe(true);
+    expect(item(facts(), 'schedule', later)).toMatchObject({ ok: false, level: 'advisory', detail: '报名截止时间（2026-04-10 00:00）已过，上线后无人能报名' });
+    expect(item(facts(), 'schedule', new Date('2026-08-01T00:00:00Z')).detail).toContain('竞赛结束时间（2026-06-30 00:00）已过');
+    expect(item(facts(), 'schedule')).toMatchObject({ ok: true, detail: '距报名截止还有 40 天；审核通常需要一些时间，请留出余量' });
+
+    const blank = facts({ competition: { ...competition, introduce: '<p><br></p>' }, presets: withPreset('TRAINING_PLATFORM', { enable: true }) });
+    expect(item(blank, 'introduce')).toMatchObject({ ok: false, level: 'advisory' });
+    expect(item(blank, 'menuContent').detail).toBe('「竞赛信息」已启用，但竞赛信息为空；「训练平台」已启用，但未填写训练平台地址，参赛者会看到空白页');
+    expect(item(facts({ competition: { ...competition, introduce: '<p><img src="a.png"></p>', information: '<p>信息</p>' } }), 'menuContent').ok).toBe(true);
+    expect(item(facts({ competition: { ...competition, introduce: '<p><img src="a.png"></p>' } }), 'introduce').ok).toBe(true);
+  });
+
+  it('lists every blocking gap in one refusal', () => {
+    const f = facts({
+      presets: withPreset('REG_SET', { enable: false }),
+      questions: [{ id: 9, title: '题A', evaluation: null, answerRows: null, reviewed: false }],
+    });
+    expect(readinessRefusal(competitionReadiness(f, NOW))).toBe(
+      '还有 2 项必须补齐才能提交审核：1. 报名表：「报名设置」未启用，参赛者无法报名；2. 赛题「题A」：未设置评分方式，无法评分，也不能审核公开',
+    );
+  });
+});
