@@ -100,3 +100,18 @@ export async function pressInDialog(page: Page, name: RegExp) {
     await expect(dialog).toHaveCount(0, { timeout: 3000 });
   }).toPass({ timeout: 20_000 });
 }
+
+/**
+ * The organiser closes works and test submission now, as the menu settings do: the SUBMIT_WORKS and SUBMIT_TEST
+ * presets' end (which narrows the stage or competition deadline) is set to a minute ago; each keeps whether it is on.
+ */
+export async function closeSubmissions(organiser: Page, competitionId: number) {
+  const presets = (await (await organiser.request.get(`/api/competition/preset/public/list/${competitionId}`)).json()).data as { menuCode: string; enable: boolean; enableStartTime: string | null }[];
+  const end = new Date(Date.now() - 60_000).toISOString();
+  const closed = (code: string) => {
+    const p = presets.find((x) => x.menuCode === code);
+    const start = p?.enableStartTime && p.enableStartTime < end ? p.enableStartTime : null;
+    return { enable: Boolean(p?.enable), enableStartTime: start, enableEndTime: end };
+  };
+  await api(organiser, 'PUT', `/api/competition/preset/batch/${competitionId}`, { presets: { SUBMIT_WORKS: closed('SUBMIT_WORKS'), SUBMIT_TEST: closed('SUBMIT_TEST') } });
+}

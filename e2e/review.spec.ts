@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ADMIN, api, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
+import { ADMIN, api, closeSubmissions, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 /** A judge account added to the expert pool by the organiser, logged in on its own page. */
 async function newJudge(browser: import('@playwright/test').Browser, orgPage: Page, organization: string) {
@@ -113,6 +113,18 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('85');
+  // Publishing waits for the deadline: the page holds 确认成绩 back and says until when, as the server would.
+  const refusal = /^提交作品将于 \d{4}-\d\d-\d\d \d\d:\d\d 截止，截止前不能公布成绩$/;
+  await expect(orgPage.getByTestId('publish-refusal').locator('.ant-alert-message')).toHaveText(refusal);
+  await expect(orgPage.getByRole('button', { name: '确认成绩' })).toBeDisabled();
+  await orgPage.getByRole('button', { name: '确认成绩' }).hover({ force: true });
+  await expect(orgPage.getByRole('tooltip')).toHaveText(refusal);
+  const early = await orgPage.request.post(`/api/review/works/confirmFinalScore/${questionId}`, { headers: { 'x-csrf-token': (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value } });
+  expect([early.status(), (await early.json()).message]).toEqual([409, expect.stringMatching(refusal)]);
+  // The organiser brings the works deadline forward to a minute ago: submission has closed, results can be published.
+  await closeSubmissions(orgPage, competitionId);
+  await orgPage.reload();
+  await expect(orgPage.getByTestId('publish-refusal')).toHaveCount(0);
   await orgPage.getByRole('button', { name: '确认成绩' }).click();
   await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('成绩已确认并公布')).toBeVisible();

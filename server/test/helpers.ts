@@ -228,3 +228,18 @@ export async function submitWork(who: Client, questionId: number, content: Buffe
   });
   if (done.statusCode !== 204) throw new Error(`works upload failed: ${done.body}`);
 }
+
+/**
+ * The organiser sets the deadline of the competition's works and test submission (the SUBMIT_WORKS and SUBMIT_TEST
+ * presets' end, which narrows the stage or competition default) to `at`, as the menu settings form does; each preset
+ * keeps whether it is on and its start. The test's clock then moves past `at` to close the windows.
+ */
+export async function setSubmissionDeadline(organiser: Client, competitionId: number, at: string) {
+  const presets = body(await organiser.get(`/api/competition/preset/public/list/${competitionId}`)).data as { menuCode: string; enable: boolean | number; enableStartTime: string | null }[];
+  const deadline = (code: string) => {
+    const p = presets.find((x) => x.menuCode === code);
+    return { enable: Boolean(p?.enable), enableStartTime: p?.enableStartTime ?? null, enableEndTime: at };
+  };
+  const res = await organiser.put(`/api/competition/preset/batch/${competitionId}`, { presets: { SUBMIT_WORKS: deadline('SUBMIT_WORKS'), SUBMIT_TEST: deadline('SUBMIT_TEST') } });
+  if (res.statusCode !== 200) throw new Error(`submission deadline: ${res.body}`);
+}

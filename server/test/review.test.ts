@@ -20,6 +20,7 @@ import {
   multipart,
   onlineCompetition,
   registerUser,
+  setSubmissionDeadline,
   submitWork,
   type Client,
   type TestApp,
@@ -225,9 +226,13 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('computes grades from every judge, lists who has not finished, and confirms only when all have', async () => {
+    // Computing is allowed while works and tests may still be submitted (the page asks first).
     const summary = body(await org.post(`/api/review/works/calcFinalScore/${questionId}`)).data;
     expect(summary.gradeState).toBe(1);
     expect(summary.unfinished.map((u: { username: string }) => u.username).sort()).toEqual(['judgeBing', 'judgeJia', 'judgeJia2', 'judgeYi']);
+    // Publishing waits for submission to close: the organiser sets the deadline to 11:00 (Beijing), and it passes.
+    await setSubmissionDeadline(org, competitionId, '2026-03-20T11:00:00+08:00');
+    now = new Date('2026-03-20T03:00:01Z');
     const refused = await org.post(`/api/review/works/confirmFinalScore/${questionId}`);
     expect([refused.statusCode, body(refused).message]).toEqual([409, '还有11份评审未提交，不能确认成绩']);
     expect(body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * One populated platform for the access matrix, built only through the HTTP API: organisation A runs a competition
  * with a question, team T (led by "participant") has registered, paid, chosen the question, uploaded works and a
- * test, asked for an invoice, been reviewed, graded, awarded and certified; around it stand the outsiders of the
+ * test, asked for an invoice, been reviewed, graded (once the submission deadline had passed: the world's clock stands
+ * after it), awarded and certified; around it stand the outsiders of the
  * matrix: team U of the same competition, a judge of the question who was not given T's work, organisation B's
  * organiser, and a back-office administrator whose role lacks one code at a time.
  */
@@ -20,6 +21,7 @@ import {
   multipart,
   onlineCompetition,
   registerUser,
+  setSubmissionDeadline,
   submitWork,
   type DbKind,
   type TestApp,
@@ -100,7 +102,7 @@ function ok<T = any>(res: { statusCode: number; body: string }, what: string): T
 }
 
 export async function buildWorld(kind: DbKind): Promise<World> {
-  const now = new Date('2026-03-20T02:00:00Z');
+  let now = new Date('2026-03-20T02:00:00Z');
   const t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
   const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
   const organiser = await makeOrganiser(t, admin, 'mxOrgA', SECRET.orgName);
@@ -179,6 +181,9 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   const assignment = ok<{ id: number }[]>(await assignedJudge.get(`/api/review/center/works?questionId=${question}`), 'judge works')[0]!.id;
   ok(await assignedJudge.put(`/api/review/works/${assignment}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }], comment: '总评', submit: true }), 'score');
   ok(await organiser.post(`/api/review/works/calcFinalScore/${question}`), 'calculate');
+  // Results are published once submission has closed: the organiser sets the deadline to 10:30 (Beijing), it passes.
+  await setSubmissionDeadline(organiser, competition, '2026-03-20T10:30:00+08:00');
+  now = new Date('2026-03-20T03:00:00Z');
   ok(await organiser.post(`/api/review/works/confirmFinalScore/${question}`), 'confirm grades');
   const awardLevel = ok<{ id: number }[]>(await organiser.put(`/api/review/works/awards/${question}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }] }), 'awards')[0]!.id;
   ok(await organiser.post(`/api/review/works/awards/apply/${question}`), 'apply awards');

@@ -219,12 +219,24 @@ export function openSubmission(windows: readonly SubmissionWindow[], now: Date):
 export const earlyWarningText = (o: OpenSubmission, consequence = '现在计算的成绩可能不是最终成绩') => `${o.name}尚未截止（${beijingShort(o.end)}），${consequence}，确定继续？`;
 
 /**
- * Why an action of a later phase is early, or null: computing, confirming grades, awarding or generating certificates
- * while a submission window is still open. The text asks the organiser to confirm.
+ * Why an action of a later phase is early, or null: computing grades, awarding or generating certificates while a
+ * submission window is still open. The text asks the organiser to confirm.
  */
 export function earlyActionWarning(windows: readonly SubmissionWindow[], now: Date, consequence?: string): string | null {
   const o = openSubmission(windows, now);
   return o && earlyWarningText(o, consequence);
+}
+
+/** 「提交作品将于 2026-06-30 12:00 截止，截止前不能公布成绩」: the server's refusal and the grade page's reason, word for word. */
+export const publishRefusalText = (o: OpenSubmission) => `${o.name}将于 ${beijingMinute(o.end)} 截止，截止前不能公布成绩`;
+
+/**
+ * Why results cannot be published (grades confirmed) now, or null: unlike the early actions, publishing waits until
+ * every enabled submission window (works and tests, open or still to open) has closed; the latest deadline is named.
+ */
+export function publishRefusal(windows: readonly SubmissionWindow[], now: Date): string | null {
+  const o = openSubmission(windows, now);
+  return o && publishRefusalText(o);
 }
 
 /** A list or detail reply with its phase, as the server computes it (competitions module). */

@@ -10,6 +10,8 @@ import {
   openSubmission,
   nextDeadlineText,
   PHASES,
+  publishRefusal,
+  publishRefusalText,
   submissionWindow,
   windowRefusal,
   windowState,
@@ -146,5 +148,23 @@ describe('earlyActionWarning', () => {
     expect(openSubmission([w], at('2026-03-11T00:00:00.000Z'))).toEqual({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' });
     expect(earlyWarningText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' }, '现在评定的奖项可能不是最终结果')).toBe('提交作品尚未截止（03-20 12:00），现在评定的奖项可能不是最终结果，确定继续？');
     expect(openSubmission([w, t], at('2026-03-31T00:00:00.001Z'))).toBeNull();
+  });
+});
+
+describe('publishRefusal', () => {
+  it('refuses publishing while any enabled window is open or still to open, naming the latest deadline in full', () => {
+    const w = submissionWindow(c, [], [works({ enableEndTime: '2026-03-20T04:00:00.000Z' })]);
+    const t = submissionWindow(c, [], [test({ enableEndTime: '2026-03-25T10:30:00.000Z' })], 'SUBMIT_TEST');
+    expect(publishRefusal([w, t], at('2026-03-15T00:00:00.000Z'))).toBe('提交测试将于 2026-03-25 18:30 截止，截止前不能公布成绩');
+    // Works closed, tests still open: the tests' deadline is the one that matters.
+    expect(publishRefusal([w, t], at('2026-03-21T00:00:00.000Z'))).toBe('提交测试将于 2026-03-25 18:30 截止，截止前不能公布成绩');
+    expect(publishRefusal([w], at('2026-03-20T04:00:00.000Z'))).toBe('提交作品将于 2026-03-20 12:00 截止，截止前不能公布成绩');
+    expect(publishRefusal([w], at('2026-03-20T04:00:00.001Z'))).toBeNull();
+    expect(publishRefusal([w, t], at('2026-03-25T10:30:00.001Z'))).toBeNull();
+    // A window still to open counts; a window switched off does not.
+    const later = submissionWindow(c, [], [works({ enableStartTime: '2026-03-22T00:00:00.000Z', enableEndTime: '2026-03-24T04:00:00.000Z' })]);
+    expect(publishRefusal([later], at('2026-03-21T00:00:00.000Z'))).toBe('提交作品将于 2026-03-24 12:00 截止，截止前不能公布成绩');
+    expect(publishRefusal([submissionWindow(c, [], [works({ enable: false })])], at('2026-03-15T00:00:00.000Z'))).toBeNull();
+    expect(publishRefusalText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-06-30T04:00:00.000Z' })).toBe('提交作品将于 2026-06-30 12:00 截止，截止前不能公布成绩');
   });
 });

@@ -72,10 +72,40 @@ describe('early actions on the grade page', () => {
     expect(screen.queryByTestId('early-warning')).toBeNull();
   });
 
-  it('warns before confirming grades while submission is open', async () => {
+  it('holds back 确认成绩 while submission is open, naming the deadline as the server does', async () => {
     answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], submissionOpen: OPEN };
     open();
-    fireEvent.click(await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 }));
-    expect((await screen.findByTestId('early-warning')).textContent).toBe('提交作品尚未截止（03-20 12:00），现在确认并公布的成绩可能不是最终成绩，确定继续？');
+    const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect((await screen.findByTestId('publish-refusal')).textContent).toContain('提交作品将于 2099-03-20 12:00 截止，截止前不能公布成绩');
+    // The button's tooltip gives the same reason.
+    fireEvent.pointerEnter(button);
+    expect((await screen.findByRole('tooltip', {}, { timeout: 5_000 })).textContent).toBe('提交作品将于 2099-03-20 12:00 截止，截止前不能公布成绩');
+    fireEvent.click(button);
+    expect(writes).toEqual([]);
+    // Computing stays possible, after the early warning.
+    fireEvent.click(screen.getByRole('button', { name: /重新计算/ }));
+    expect((await screen.findByTestId('early-warning')).textContent).toBe('提交作品尚未截止（03-20 12:00），现在计算的成绩可能不是最终成绩，确定继续？');
+  });
+
+  it('confirms once submission has closed, asking only what confirming does', async () => {
+    answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], submissionOpen: null };
+    open();
+    const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    expect(screen.queryByTestId('publish-refusal')).toBeNull();
+    fireEvent.click(button);
+    expect(await screen.findByText(/确认后成绩将被锁定/)).toBeTruthy();
+    expect(screen.queryByTestId('early-warning')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(writes).toEqual([`POST /api/review/works/confirmFinalScore/${QUESTION}`]));
+  });
+
+  it('lets a deadline that has passed on this clock through, though the summary was read before it', async () => {
+    answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], submissionOpen: { ...OPEN, end: '2000-01-01T00:00:00.000Z' } };
+    open();
+    const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    expect(screen.queryByTestId('publish-refusal')).toBeNull();
   });
 });

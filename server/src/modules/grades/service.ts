@@ -7,6 +7,7 @@ import {
   maxTotal,
   openSubmission,
   presetOpen,
+  publishRefusal,
   reviewScore,
   testPoints,
   type AwardLevel,
@@ -104,7 +105,8 @@ export async function summary(db: Db, questionId: number): Promise<GradeSummary>
 
 /**
  * The summary the grade, award and certificate pages show, with the submission window still open if any: their buttons
- * then ask the organiser to confirm an action of a later phase (lifecycle.ts).
+ * then ask the organiser to confirm an action of a later phase, and the grade page holds back 确认成绩, which the
+ * server refuses until it closes (lifecycle.ts).
  */
 export async function gradeSummary(ctx: Ctx, questionId: number): Promise<GradeSummary & { submissionOpen: OpenSubmission | null }> {
   const q = await managedQuestion(ctx, questionId);
@@ -126,13 +128,19 @@ export async function calculate(ctx: Ctx, questionId: number) {
   return summary(ctx.db, questionId);
 }
 
-/** `confirmFinalScore`: computes once more from every submitted score and locks the grades; teams may then see them. */
+/**
+ * `confirmFinalScore`: computes once more from every submitted score and locks the grades; teams may then see them.
+ * Publishing results belongs after submission: while a works or test window of the competition is open (or still to
+ * open) it is refused, naming the deadline (lifecycle.ts), and nothing changes.
+ */
 export async function confirm(ctx: Ctx, questionId: number) {
-  await managedQuestion(ctx, questionId);
+  const q = await managedQuestion(ctx, questionId);
   await ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, questionId);
     if (!rule.criteria.length) throw conflict('请先设置该赛题的评审规则');
     assertNotConfirmed(rule, '成绩已确认');
+    const early = publishRefusal(await competitions.submissionWindowsOf(trx, q.competitionId), ctx.clock.now());
+    if (early) throw conflict(early);
     const { pending } = await trx
       .selectFrom('reviewAssignments')
       .select((eb) => eb.fn.countAll<number>().as('pending'))
@@ -151,7 +159,6 @@ export async function confirm(ctx: Ctx, questionId: number) {
       .execute();
     await writeAudit(ctx, { action: 'grade.confirm', entity: 'question', entityId: questionId, after: { teams } }, trx);
   });
-  const q = await questionOf(ctx.db, questionId);
   const teamIds = (await ctx.db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).execute()).map((g) => g.teamId);
   await notify(ctx, await teamUserIds(ctx.db, teamIds), { title: '成绩已公布', content: `“${q.competitionName}”赛题“${q.title}”的成绩已确认，可在竞赛的“我的成绩”页面查看。`, source: 'grade.published' });
   return summary(ctx.db, questionId);

@@ -12,6 +12,7 @@ import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -22,19 +23,21 @@ import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, reviewKey, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
+import { useEarlyWarning, usePublishRefusal, withEarlyWarning } from '../../components/earlyWarning.tsx';
 
 const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [GRADE_STATE.calculated]: 'processing', [GRADE_STATE.confirmed]: 'success' };
 
 /** Where the grades stand, who still has works to score, and the calculate / confirm steps. */
-function SummaryCard({ questionId }: { questionId: number }) {
+function SummaryCard({ questionId, competitionId }: { questionId: number; competitionId: number }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const client = useQueryClient();
-  const editable = usePermissions().has(ACTION_CODES.gradeEdit);
+  const permissions = usePermissions();
+  const editable = permissions.has(ACTION_CODES.gradeEdit);
   const [calculating, setCalculating] = useState(false);
   const summary = useGradeSummary(questionId);
   const early = useEarlyWarning(questionId);
+  const refusal = usePublishRefusal(questionId);
   const reload = () => client.invalidateQueries({ queryKey: reviewKey(questionId) });
   const s = summary.data;
 
@@ -55,7 +58,7 @@ function SummaryCard({ questionId }: { questionId: number }) {
     else calculate().catch(() => undefined); // the http client has told the user why
   }
   const askConfirm = () =>
-    confirm(withEarlyWarning(early('现在确认并公布的成绩可能不是最终成绩'), '确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？'), async () => {
+    confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', async () => {
       await http.post(`/api/review/works/confirmFinalScore/${questionId}`);
       void message.success('成绩已确认并公布');
       await reload();
@@ -75,8 +78,8 @@ function SummaryCard({ questionId }: { questionId: number }) {
               {s.gradeState === GRADE_STATE.none ? '计算成绩' : '重新计算'}
             </Button>
             {s.gradeState === GRADE_STATE.calculated && (
-              <Tooltip title={s.unfinished.length ? '所有评审提交后才能确认成绩' : undefined}>
-                <Button type="primary" icon={<LockOutlined />} disabled={s.unfinished.length > 0} onClick={askConfirm}>
+              <Tooltip title={refusal ?? (s.unfinished.length ? '所有评审提交后才能确认成绩' : undefined)}>
+                <Button type="primary" icon={<LockOutlined />} disabled={Boolean(refusal) || s.unfinished.length > 0} onClick={askConfirm}>
                   确认成绩
                 </Button>
               </Tooltip>
@@ -87,13 +90,28 @@ function SummaryCard({ questionId }: { questionId: number }) {
     >
       {s && (
         <>
-          <Descriptions size="small" column={3}>
+          <Descriptions size="small" column={{ xs: 1, sm: 3 }}>
             <Descriptions.Item label="成绩状态">
               <Tag color={STATE_COLORS[s.gradeState]}>{GRADE_STATE_TEXT[s.gradeState]}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label="计算时间">{s.calculatedAt ? formatMinute(s.calculatedAt) : '—'}</Descriptions.Item>
             <Descriptions.Item label="确认时间">{s.confirmedAt ? formatMinute(s.confirmedAt) : '—'}</Descriptions.Item>
           </Descriptions>
+          {refusal && !locked && (
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginTop: 12 }}
+              data-testid="publish-refusal"
+              message={refusal}
+              description={
+                <>
+                  截止后才能确认并公布成绩。在此之前可以先计算成绩、核对结果；截止时间由竞赛阶段或菜单设置中的“提交作品”“提交测试”决定。
+                  {permissions.has(ACTION_CODES.competitionEdit) && <Link to={`/competition/edit/${competitionId}`}>查看竞赛设置</Link>}
+                </>
+              }
+            />
+          )}
           {s.unfinished.length ? (
             <Alert
               type="warning"
@@ -216,7 +234,7 @@ export default function GradePage() {
       {(question) => (
         <Flex vertical gap={16}>
           <QuestionHeader question={question} current="grade" />
-          <SummaryCard questionId={question.id} />
+          <SummaryCard questionId={question.id} competitionId={question.competitionId} />
           <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={`/api/review/works/exportGrade/${question.id}`}>导出成绩</DownloadButton>}>
             <Typography.Paragraph type="secondary">{HOW_GRADES_ADD_UP}</Typography.Paragraph>
             <GradeTable questionId={question.id} full />

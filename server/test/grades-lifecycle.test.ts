@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  setSubmissionDeadline,
+  submitWork,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
+
+/**
+ * Issue 16 item 1: publishing results (confirming grades) while works or tests can still be submitted is refused with
+ * the deadline named, and changes nothing; computing grades early stays possible (the page asks first).
+ */
+describe.each(DATABASES)('publishing results waits for submission to close on %s', (kind) => {
+  let t: TestApp;
+  let admin: Client;
+  let org: Client;
+  let seq = 0;
+  let now = new Date('2026-03-20T02:00:00Z');
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    org = await makeOrganiser(t, admin, 'publishOrg', '公布大学');
+  });
+  afterAll(() => t.close());
+
+  /**
+   * An online competition (registration 03-10 .. 04-10, ends 06-30, Beijing time) with works and tests switched on and
+   * the given preset deadlines, a stage if asked, a question whose one work has been scored by its one judge.
+   */
+  async function setup(ends: { works: string | null; test: string | null }, stage?: { name: string; startDate: string; endDate: string }) {
+    now = new Date('2026-03-20T02:00:00Z');
+    const n = ++seq;
+    const competitionId = await onlineCompetition(admin, org);
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    const id = (code: string) => presets.find((p) => p.menuCode === code)!.id;
+    await org.put(`/api/competition/preset/${id('CHOICE_SET')}`, { enable: true });
+    await org.put(`/api/competition/preset/${id('SUBMIT_WORKS')}`, { enable: true, enableEndTime: ends.works });
+    await org.put(`/api/competition/preset/${id('SUBMIT_TEST')}`, { enable: true, enableEndTime: ends.test });
+    if (stage) expect((await org.post(`/api/competition/stages/${competitionId}`, { ...stage, sort: 1 })).statusCode).toBe(200);
+    const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: `公布题${n}`, evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id as number;
+    await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv') });
+    await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
+
+    const username = `publish${n}x`;
+    await registerUser(t.app, username);
+    const leader = await loggedIn(t.app, username);
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: `公布队${n}`, info: REG_INFO })).data;
+    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+    expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
+    await submitWork(leader, questionId, Buffer.from(`works ${n}`));
+
+    const judgeName = `publishJudge${n}`;
+    const judgeId = (await registerUser(t.app, judgeName)).id;
+    expect((await org.post('/api/review/expert', { username: judgeName, organization: '评审大学', speciality: '统计', title: '教授' })).statusCode).toBe(200);
+    const rule = body(
+      await org.put(`/api/review/rules/${questionId}`, { criteria: [{ name: '创新性', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 3 }),
+    ).data as { criteria: { id: string }[] };
+    await org.post(`/api/review/judge/${questionId}`, { userIds: [judgeId] });
+    expect(body(await org.post(`/api/review/works/${questionId}`)).data.created).toBe(1);
+    const judge = await loggedIn(t.app, judgeName);
+    const [work] = body(await judge.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number }[];
+    const scored = await judge.put(`/api/review/works/${work!.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }], comment: '总评', submit: true });
+    expect(scored.statusCode, scored.body).toBe(200);
+    return { competitionId, questionId, leader };
+  }
+
+  const confirm = (questionId: number) => org.post(`/api/review/works/confirmFinalScore/${questionId}`);
+  const summary = async (questionId: number) => body(await org.get(`/api/review/works/grade/summary/${questionId}`)).data;
+  const grades = async (questionId: number) => body(await org.get(`/api/review/works/grade/${questionId}`)).data.list;
+  const inbox = async (leader: Client) => (body(await leader.get('/api/message/notice/page/1')).data.list as { title: string }[]).map((m) => m.title);
+  const confirmations = async (questionId: number) =>
+    (await t.database.db.selectFrom('auditLog').select('id').where('action', '=', 'grade.confirm').where('entityId', '=', String(questionId)).execute()).length;
+
+  /** Everything a refused confirmation must leave as it was. */
+  async function state(questionId: number, leader: Client) {
+    return { summary: await summary(questionId), grades: await grades(questionId), inbox: await inbox(leader), confirmations: await confirmations(questionId) };
+  }
+
+  it('computes early but refuses to publish while works can still be submitted, naming the deadline, changing nothing', async () => {
+    // Works until 03-25 18:00, tests until 03-22 12:00 (Beijing time).
+    const { questionId, leader } = await setup({ works: '2026-03-25T18:00:00+08:00', test: '2026-03-22T12:00:00+08:00' });
+    const calculated = await org.post(`/api/review/works/calcFinalScore/${questionId}`);
+    expect([calculated.statusCode, body(calculated).data.gradeState]).toEqual([200, 1]);
+    const before = await state(questionId, leader);
+    expect(before.summary).toMatchObject({ gradeState: 1, confirmedAt: null, calculatedAt: '2026-03-20T02:00:00.000Z', submissionOpen: { kind: 'SUBMIT_WORKS' } });
+
+    now = new Date('2026-03-21T02:00:00Z');
+    const refused = await confirm(questionId);
+    expect([refused.statusCode, body(refused).message]).toEqual([409, '提交作品将于 2026-03-25 18:00 截止，截止前不能公布成绩']);
+    // Nothing moved: not the state, not the times (a confirmation recomputes and stamps them), no message, no log line.
+    expect(await state(questionId, leader)).toEqual(before);
+    expect(before.inbox).not.toContain('成绩已公布');
+    expect(before.confirmations).toBe(0);
+
+    // Tests have closed, works have not: still refused, with the works' deadline.
+    now = new Date('2026-03-25T10:00:00Z');
+    expect(body(await confirm(questionId)).message).toBe('提交作品将于 2026-03-25 18:00 截止，截止前不能公布成绩');
+    expect(await state(questionId, leader)).toEqual(before);
+
+    // The deadline minute has passed: results are published and the team is told.
+    now = new Date('2026-03-25T10:00:01Z');
+    const published = await confirm(questionId);
+    expect(published.statusCode, published.body).toBe(200);
+    expect(body(published).data).toMatchObject({ gradeState: 2, confirmedAt: '2026-03-25T10:00:01.000Z' });
+    expect(await inbox(leader)).toContain('成绩已公布');
+    expect(await confirmations(questionId)).toBe(1);
+  });
+
+  it('refuses while only test submission is still open, naming the tests’ deadline', async () => {
+    const { questionId, leader } = await setup({ works: '2026-03-21T12:00:00+08:00', test: '2026-03-24T20:30:00+08:00' });
+    now = new Date('2026-03-23T00:00:00Z');
+    // Computing is still allowed once works have closed; publishing waits for the tests.
+    expect((await org.post(`/api/review/works/calcFinalScore/${questionId}`)).statusCode).toBe(200);
+    const before = await state(questionId, leader);
+    const refused = await confirm(questionId);
+    expect([refused.statusCode, body(refused).message]).toEqual([409, '提交测试将于 2026-03-24 20:30 截止，截止前不能公布成绩']);
+    expect(await state(questionId, leader)).toEqual(before);
+    expect(before.summary).toMatchObject({ gradeState: 1, confirmedAt: null });
+
+    now = new Date('2026-03-24T12:31:00Z');
+    expect((await confirm(questionId)).statusCode).toBe(200);
+    expect((await summary(questionId)).gradeState).toBe(2);
+    expect(await inbox(leader)).toContain('成绩已公布');
+  });
+
+  it('follows the default deadline (the submission stage’s end) when no preset end is set, and confirms without computing first', async () => {
+    const { questionId, leader } = await setup({ works: null, test: null }, { name: '作品提交', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-28T20:00:00+08:00' });
+    // Tests take the same stage (提交 in its name): both close at its end, which is named.
+    now = new Date('2026-03-28T12:00:00Z');
+    expect(body(await org.get(`/api/review/works/grade/summary/${questionId}`)).data.submissionOpen).toMatchObject({ end: '2026-03-28T12:00:00.000Z' });
+    const refused = await confirm(questionId);
+    expect([refused.statusCode, body(refused).message]).toEqual([409, '提交作品将于 2026-03-28 20:00 截止，截止前不能公布成绩']);
+    expect((await summary(questionId)).gradeState).toBe(0);
+    expect(await grades(questionId)).toEqual([]);
+    expect(await inbox(leader)).not.toContain('成绩已公布');
+    now = new Date('2026-03-28T12:00:01Z');
+    expect(body(await confirm(questionId)).data).toMatchObject({ gradeState: 2 });
+  });
+
+  it('does not wait for a submission that is switched off', async () => {
+    const { competitionId, questionId } = await setup({ works: '2026-03-21T12:00:00+08:00', test: null });
+    now = new Date('2026-03-22T00:00:00Z');
+    // Tests run to the competition's end (06-30)...
+    expect(body(await confirm(questionId)).message).toBe('提交测试将于 2026-06-30 00:00 截止，截止前不能公布成绩');
+    // ...until the organiser switches them off: then only the works' past deadline counts.
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_TEST')!.id}`, { enable: false });
+    expect((await confirm(questionId)).statusCode).toBe(200);
+  });
+
+  it('publishes once the organiser brings the deadline forward and it passes', async () => {
+    const { competitionId, questionId } = await setup({ works: null, test: null });
+    expect(body(await confirm(questionId)).message).toBe('提交作品将于 2026-06-30 00:00 截止，截止前不能公布成绩');
+    await setSubmissionDeadline(org, competitionId, '2026-03-20T12:00:00+08:00');
+    expect(body(await confirm(questionId)).message).toBe('提交作品将于 2026-03-20 12:00 截止，截止前不能公布成绩');
+    now = new Date('2026-03-20T04:00:01Z');
+    expect((await confirm(questionId)).statusCode).toBe(200);
+  });
+});
