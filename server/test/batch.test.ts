@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
 
@@ -37,6 +38,15 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
     const rows = await t.database.db.selectFrom('notices').select('targetJson').where('source', '=', source).execute();
     const targets = rows.map((r) => (JSON.parse(r.targetJson) as { usernames: string[] }).usernames);
     return usernames.map((u) => targets.filter((list) => list.includes(u)).length);
+  }
+
+  /** The data rows of an xlsx export (the header row left out). */
+  async function sheetRows(res: { rawPayload: Buffer }) {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows: string[][] = [];
+    book.worksheets[0]!.eachRow((row, n) => n > 1 && rows.push((row.values as unknown[]).slice(1).map(String)));
+    return rows;
   }
 
   const statuses = async (ids: number[]) =>
@@ -157,6 +167,19 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect((await regs[0].leader.put('/api/order/confirm/batch', { ids })).statusCode).toBe(403);
     });
 
+    it('exports only the selected orders, never another organisation’s', async () => {
+      const regs = await transfers(orgA, 3);
+      const other = await transfers(orgB, 1);
+      const ids = regs.map((r) => r.orderId!);
+      const orderNos = async (q: string) => body(await orgA.get(`/api/order/list?${q}`)).data.list.map((o: { orderNo: string }) => o.orderNo).sort();
+      const chosen = await orderNos(`ids=${ids[0]},${ids[2]},${other[0].orderId}`);
+      expect(chosen).toHaveLength(2);
+      const rows = await sheetRows(await orgA.get(`/api/order/list?ids=${ids[0]},${ids[2]},${other[0].orderId}&export=xlsx`));
+      expect(rows.map((r) => r[0]).sort()).toEqual(chosen);
+      const bad = await orgA.get('/api/order/list?ids=1,,2');
+      expect([bad.statusCode, body(bad).data.fields.ids]).toEqual([400, '订单编号格式不正确']);
+    });
+
     it('confirms and notifies each transfer once when batches and single confirmations race', async () => {
       const regs = await transfers(orgA, 6);
       const ids = regs.map((r) => r.orderId!);
@@ -219,6 +242,39 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const foreign = await orgA.put('/api/invoice/reject/batch', { ids: other, reason: '越权' });
       expect([foreign.statusCode, body(foreign).message]).toEqual([404, '发票申请不存在']);
     });
+
+    it('lists what waits to be issued, exports the selection, and rejects an application clicked twice at once only once', async () => {
+      const ids = await applications(orgA, 3);
+      const other = await applications(orgB, 1);
+      const competitionId = (await t.database.db.selectFrom('invoices').select('competitionId').where('id', '=', ids[0]!).executeTakeFirstOrThrow()).competitionId;
+      const listed = async (q: string) => body(await orgA.get(`/api/invoice/list?competitionId=${competitionId}&${q}`)).data.list.map((i: { id: number }) => i.id).sort();
+      expect(await listed('status=0')).toEqual([...ids].sort());
+
+      // Two rejections of the same application and a batch holding it, all at once: one of them rejects it.
+      const [one, two, batch] = await Promise.all([
+        orgA.put(`/api/invoice/reject/${ids[0]}`, { reason: '第一次' }),
+        admin.put(`/api/invoice/reject/${ids[0]}`, { reason: '第二次' }),
+        orgA.put('/api/invoice/reject/batch', { ids: [ids[0]], reason: '批量' }),
+      ]);
+      const wins = [one, two].filter((r) => r.statusCode === 200).length + body(batch).data.done;
+      expect(wins).toBe(1);
+      for (const r of [one, two]) if (r.statusCode !== 200) expect([r.statusCode, body(r).message]).toEqual([409, '该发票申请已处理']);
+      const audits = await t.database.db.selectFrom('auditLog').select('afterJson').where('action', '=', 'invoice.reject').where('entityId', '=', String(ids[0])).execute();
+      expect(audits).toHaveLength(1);
+      const reason = (await t.database.db.selectFrom('invoices').select('reason').where('id', '=', ids[0]!).executeTakeFirstOrThrow()).reason;
+      expect(JSON.parse(audits[0]!.afterJson!)).toEqual({ reason });
+
+      // 待开票 no longer lists it; 已驳回 does.
+      expect(await listed('status=0')).toEqual(ids.slice(1).sort());
+      expect(await listed('status=2')).toEqual([ids[0]]);
+      expect(await listed('')).toEqual([...ids].sort());
+
+      // The export of a selection holds the selected rows of the caller's organisation only.
+      const rows = await sheetRows(await orgA.get(`/api/invoice/list?ids=${ids[1]},${ids[2]},${other[0]}&export=xlsx`));
+      const orderNos = (await t.database.db.selectFrom('invoices as i').innerJoin('orders as o', 'o.id', 'i.orderId').select('o.orderNo').where('i.id', 'in', [ids[1]!, ids[2]!]).execute()).map((r) => r.orderNo).sort();
+      expect(rows.map((r) => r[0]).sort()).toEqual(orderNos);
+      expect(rows.every((r) => r[10] === '待开票')).toBe(true);
+    });
   });
 
   describe('the to-do list', () => {
@@ -260,9 +316,43 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
         ])
         .execute();
 
+      // Registration days, in Beijing time: 00:30 today, 23:59 yesterday, and one older than the trend.
+      const day = (id: number, createdAt: string) => db.updateTable('registers').set({ createdAt }).where('id', '=', id).execute();
+      await day(regs[0].id, '2026-03-19T16:30:00.000Z');
+      await day(regs[1].id, '2026-03-19T15:59:00.000Z');
+      await day(regs[2].id, '2026-03-01T00:00:00.000Z');
+
       const mine = body(await orgC.get('/api/system/todo')).data;
       expect(mine.counts).toEqual({ competitionsToAudit: null, registrationsToReview: 3, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 1 });
-      expect(mine.running).toEqual([{ id, name: expect.any(String), registrations: 3, approved: 0, paid: 0, submissions: 0, reviewsDone: 1, reviewsTotal: 3 }]);
+      expect(mine.running).toEqual([{ id, name: expect.any(String), registrations: 3, approved: 0, paid: 0, submissions: 0, reviewsDone: 1, reviewsTotal: 3, daily: [...Array(12).fill(0), 1, 1] }]);
+      expect([mine.days.length, mine.days[0], mine.days.at(-1)]).toEqual([14, '2026-03-07', '2026-03-20']);
+      // The to-do's disputes lead to the question they wait on.
+      expect(mine.disputeQuestions).toEqual([{ questionId, questionTitle: '赛题一', competitionName: expect.any(String), pending: 1 }]);
+      expect(body(await orgD.get('/api/system/todo')).data.disputeQuestions).toEqual([]);
+      // The link opens the question's disputes filtered to those waiting (`status=0`); 1 lists the answered ones.
+      const disputes = async (q: string) => body(await orgC.get(`/api/review/works/dispute/page/${questionId}${q}`)).data.list.map((d: { reason: string }) => d.reason);
+      expect(await disputes('?status=0')).toEqual(['分数有误']);
+      expect(await disputes('?status=1')).toEqual(['已答复']);
+      expect((await disputes('')).sort()).toEqual(['已答复', '分数有误'].sort());
+      const bad = await orgC.get(`/api/review/works/dispute/page/${questionId}?status=5`);
+      expect([bad.statusCode, body(bad).message]).toEqual([400, '申诉状态须为0（待答复）或1（已答复）']);
+      expect((await orgD.get(`/api/review/works/dispute/page/${questionId}?status=0`)).statusCode).toBe(404);
+
+      // The judges not finished, as a list: the one with works left, not the one who submitted everything.
+      const unfinished = body(await orgC.get('/api/system/todo/judges')).data;
+      expect(unfinished).toMatchObject({ total: 1, page: 1, limit: 20 });
+      expect(unfinished.list).toEqual([
+        { questionId, questionTitle: '赛题一', competitionId: id, competitionName: expect.any(String), judgeId: judges[1]!.id, username: regs[2].username, userName: null, assigned: 2, submitted: 0 },
+      ]);
+      expect(body(await orgC.get(`/api/system/todo/judges?competitionId=${id}`)).data.total).toBe(1);
+      expect(body(await orgD.get('/api/system/todo/judges')).data).toMatchObject({ list: [], total: 0 });
+      expect(body(await orgD.get(`/api/system/todo/judges?competitionId=${id}`)).data.total).toBe(0);
+      expect(body(await admin.get(`/api/system/todo/judges?competitionId=${id}`)).data.total).toBe(1);
+      expect((await regs[0].leader.get('/api/system/todo/judges')).statusCode).toBe(403);
+      // Submitting the last works takes the judge off the list.
+      await db.updateTable('reviewAssignments').set({ status: 2 }).where('judgeId', '=', judges[1]!.id).where('questionId', '=', questionId).execute();
+      expect(body(await orgC.get('/api/system/todo/judges')).data.total).toBe(0);
+      expect(body(await orgC.get('/api/system/todo')).data.counts.judgesNotFinished).toBe(0);
       expect(body(await orgD.get('/api/system/todo')).data.counts).toMatchObject({ registrationsToReview: 1, transfersToConfirm: 0, disputesToAnswer: 0, judgesNotFinished: 0 });
 
       const all = body(await admin.get('/api/system/todo')).data;

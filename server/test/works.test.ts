@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/service.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
@@ -159,6 +160,44 @@ describe.each(DATABASES)('works on %s', (kind) => {
     expect(bytes.includes(Buffer.from(`${teamNo}-导出甲队/new.zip`))).toBe(true);
     expect(bytes.includes(Buffer.from('导出甲队/old.zip'))).toBe(false);
     expect(bytes.includes(Buffer.from('new content'))).toBe(true);
+  });
+
+  it('exports and zips only the selected versions, an earlier version named by its number, and nothing of another organisation', async () => {
+    const a = await team('选择甲队');
+    const b = await team('选择乙队');
+    await (await upload(a.leader, Buffer.from('first draft'), 'report.zip')).finish();
+    await (await upload(a.leader, Buffer.from('final report'), 'report.zip')).finish();
+    await (await upload(b.leader, Buffer.from('team b work'), 'b.zip')).finish();
+    const versions = (keyword: string) => org.get(`/api/review/works/page/${questionId}?keyword=${encodeURIComponent(keyword)}`).then((r) => body(r).data.list as { id: number; version: number; counts: boolean }[]);
+    const [aNew, aOld] = await versions('选择甲队');
+    const [bOnly] = await versions('选择乙队');
+    expect([aNew!.counts, aOld!.counts, aOld!.version]).toEqual([true, false, 1]);
+
+    // The list and its xlsx hold the selection only.
+    const ids = `${aOld!.id},${bOnly!.id}`;
+    expect(body(await org.get(`/api/review/works/page/${questionId}?ids=${ids}`)).data.list.map((w: { id: number }) => w.id).sort()).toEqual([aOld!.id, bOnly!.id].sort());
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await org.get(`/api/review/works/page/${questionId}?ids=${ids}&export=xlsx`)).rawPayload as unknown as ArrayBuffer);
+    expect(book.worksheets[0]!.rowCount).toBe(3);
+
+    // The zip of the selection: the earlier version keeps its number beside the team's name.
+    const zip = await org.get(`/api/review/works/export/${questionId}?ids=${ids}`);
+    expect([zip.statusCode, zip.headers['content-type']]).toEqual([200, 'application/zip']);
+    expect(decodeURIComponent(String(zip.headers['content-disposition']))).toContain(`赛题${questionId}所选作品.zip`);
+    const bytes = zip.rawPayload;
+    expect(bytes.includes(Buffer.from('选择甲队/report(V1).zip'))).toBe(true);
+    expect(bytes.includes(Buffer.from('first draft'))).toBe(true);
+    expect(bytes.includes(Buffer.from('final report'))).toBe(false);
+    expect(bytes.includes(Buffer.from('选择乙队/b.zip'))).toBe(true);
+
+    // Ids of another question are not part of this one: nothing to zip is said plainly; bad ids are refused.
+    const otherQuestion = body(await org.post(`/api/competition/question/${competitionId}`, { title: '另一题' })).data.id;
+    const none = await org.get(`/api/review/works/export/${otherQuestion}?ids=${ids}`);
+    expect([none.statusCode, body(none).message]).toEqual([404, '所选作品不存在']);
+    const bad = await org.get(`/api/review/works/export/${questionId}?ids=1;2`);
+    expect([bad.statusCode, body(bad).data.fields.ids]).toEqual([400, '作品编号格式不正确']);
+    expect((await orgB.get(`/api/review/works/export/${questionId}?ids=${ids}`)).statusCode).toBe(404);
+    expect((await a.leader.get(`/api/review/works/export/${questionId}?ids=${ids}`)).statusCode).toBe(403);
   });
 
   it('drops uploads left idle for a week, with what they had received, and keeps one still being written to', async () => {

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { CSRF_COOKIE, type Invoice, type Order, type Page, type Register, type Todo } from '@contest/shared';
+import { CSRF_COOKIE, type Invoice, type Order, type Page, type Register, type Todo, type WorkVersion } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -10,6 +10,8 @@ import HomePage from './pages/HomePage.tsx';
 import InvoicePage from './pages/financial/InvoicePage.tsx';
 import OrderPage from './pages/financial/OrderPage.tsx';
 import RegisterManagerPage from './pages/register/RegisterManagerPage.tsx';
+import WorksPage from './pages/question/WorksPage.tsx';
+import AssignPage from './pages/review/AssignPage.tsx';
 
 /** The API as a table of answers keyed by method and address (GET by address alone); every request is recorded. */
 let answers: Record<string, unknown> = {};
@@ -122,9 +124,26 @@ describe('the registration list', () => {
     fireEvent.click(within((await screen.findByText('队伍1')).closest('tr')!).getByRole('checkbox'));
     expect(await screen.findByText('已选择 1 条')).toBeTruthy();
     expect(screen.queryByRole('button', { name: '批量通过' })).toBeNull();
-    expect(screen.getAllByRole('button', { name: /导出Excel/ })).toHaveLength(2);
+    expect(screen.getByRole('button', { name: /导出Excel/ })).toBeTruthy();
+    // The selection is exported on its own.
+    fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/api/team/register/list?ids=1&export=xlsx')).toBe(true));
     // The quick filter and the status field both say 待审核.
     expect(screen.getAllByTitle('待审核').map((e) => Boolean(e.closest('.ant-segmented-item-selected')))).toEqual(expect.arrayContaining([true, false]));
+  });
+
+  it('shows the filter of the address and removes it with 全部, the address following', async () => {
+    answers = {
+      '/api/team/register/list?page=1&limit=20&status=0': page([register(1)]),
+      '/api/team/register/list?page=1&limit=20': page([register(1), register(2, { status: 1 })]),
+    };
+    open(ORGANISER, '/register/manager?status=0', <Routes><Route path="/register/manager" element={<><RegisterManagerPage /><Where /></>} /></Routes>);
+    await screen.findByText('队伍1');
+    expect(screen.queryByText('队伍2')).toBeNull();
+    expect(screen.getAllByTitle('待审核').some((e) => e.closest('.ant-segmented-item-selected'))).toBe(true);
+    fireEvent.click(screen.getByText('全部', { selector: '.ant-segmented-item-label' }));
+    expect(await screen.findByText('队伍2')).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/register/manager');
   });
 });
 
@@ -161,11 +180,23 @@ describe('the order list', () => {
     };
     open(['order:order:menu', 'order:order:edit'], '/financial/order?waiting=1', <OrderPage />);
     await screen.findByText('队伍1（T1）');
+    expect(screen.getByTitle('待确认转账').closest('.ant-segmented-item')!.className).toContain('selected');
     fireEvent.click((await screen.findAllByRole('checkbox'))[0]);
-    fireEvent.click(await screen.findByRole('button', { name: '批量确认收款（2）' }));
+    expect(await screen.findByText('已选择 2 条')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: '批量确认收款' }));
     fireEvent.click(await screen.findByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText('已确认收款 1 条，1 条已被处理')).toBeTruthy();
     expect(requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/order/confirm/batch', body: { ids: [1, 2] } });
+  });
+
+  it('lets a reader without the finance code select paid orders and export them, without the batch actions', async () => {
+    answers = { '/api/order/list?page=1&limit=20': page([order(1, { payStatus: 1 }), order(2)]) };
+    open(['order:order:menu'], '/financial/order', <OrderPage />);
+    fireEvent.click(within((await screen.findByText('队伍1（T1）')).closest('tr')!).getByRole('checkbox'));
+    expect(await screen.findByText('已选择 1 条')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '批量确认收款' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/api/order/list?ids=1&export=xlsx')).toBe(true));
   });
 });
 
@@ -198,15 +229,33 @@ describe('the invoice list', () => {
       '/api/invoice/list?page=1&limit=20&status=0&competitionId=3': page([invoice(1), invoice(2)]),
       'PUT /api/invoice/reject/batch': { done: 2, decided: 0, skipped: 0, notFound: 0, results: [] },
     };
-    open(['invoice:invoice:menu', 'invoice:invoice:edit'], '/financial/invoice?competitionId=3', <InvoicePage />);
+    open(['invoice:invoice:menu', 'invoice:invoice:edit'], '/financial/invoice?status=0&competitionId=3', <InvoicePage />);
     await screen.findByText('抬头1');
     fireEvent.click((await screen.findAllByRole('checkbox'))[0]);
-    fireEvent.click(await screen.findByRole('button', { name: '批量驳回（2）' }));
+    fireEvent.click(await screen.findByRole('button', { name: '批量驳回' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('驳回原因'), { target: { value: '税号有误' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await screen.findByText('已驳回 2 条')).toBeTruthy();
     expect(requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/invoice/reject/batch', body: { ids: [1, 2], reason: '税号有误' } });
+  });
+
+  it('opens on 待开票 from the address, shows it as the chosen filter, and lists everything once it is removed', async () => {
+    answers = {
+      '/api/invoice/list?page=1&limit=20&status=0': page([invoice(1)]),
+      '/api/invoice/list?page=1&limit=20': page([invoice(1), invoice(2, { status: 1, invoiceNo: 'NO2' })]),
+    };
+    open(['invoice:invoice:menu'], '/financial/invoice?status=0', <Routes><Route path="/financial/invoice" element={<><InvoicePage /><Where /></>} /></Routes>);
+    await screen.findByText('抬头1');
+    expect(screen.queryByText('抬头2')).toBeNull();
+    expect(screen.getAllByTitle('待开票').some((e) => e.closest('.ant-segmented-item-selected'))).toBe(true);
+    fireEvent.click(screen.getByText('全部', { selector: '.ant-segmented-item-label' }));
+    expect(await screen.findByText('抬头2')).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/financial/invoice');
+    // Picked by hand, 待开票 goes back into the address.
+    fireEvent.click(screen.getByText('待开票', { selector: '.ant-segmented-item-label' }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/financial/invoice?status=0'));
+    await waitFor(() => expect(screen.queryByText('抬头2')).toBeNull());
   });
 });
 
@@ -216,9 +265,12 @@ function Where() {
 }
 
 describe('the home page', () => {
-  const todo = (counts: Partial<Todo['counts']>): Todo => ({
+  const todo = (counts: Partial<Todo['counts']>, over: Partial<Todo> = {}): Todo => ({
     counts: { competitionsToAudit: null, registrationsToReview: null, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null, ...counts },
-    running: [{ id: 3, name: '泰迪杯', registrations: 40, approved: 30, paid: 25, submissions: 12, reviewsDone: 6, reviewsTotal: 24 }],
+    running: [{ id: 3, name: '泰迪杯', registrations: 40, approved: 30, paid: 25, submissions: 12, reviewsDone: 6, reviewsTotal: 24, daily: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 5, 3, 1] }],
+    days: Array.from({ length: 14 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`),
+    disputeQuestions: [{ questionId: 7, questionTitle: '销量预测', competitionName: '泰迪杯', pending: 1 }],
+    ...over,
   });
   const home = (
     <Routes>
@@ -238,16 +290,42 @@ describe('the home page', () => {
       expect.arrayContaining([
         ['待审核报名 28', '/register/manager?status=0'],
         ['待确认转账 2', '/financial/order?waiting=1'],
-        ['待开票 0', '/financial/invoice'],
-        ['待答复成绩申诉 1', '/review/grade'],
-        ['未完成评审的专家 3', '/review/assign'],
+        ['待开票 0', '/financial/invoice?status=0'],
+        ['待答复成绩申诉 1', '/question/grade/7?dispute=0'],
+        ['未完成评审的专家 3', '/review/assign?unfinished=1'],
       ]),
     );
-    // The running competitions' figures.
-    expect(screen.getByText('泰迪杯')).toBeTruthy();
-    expect(screen.getByText('6/24')).toBeTruthy();
     fireEvent.click(screen.getByRole('link', { name: '待审核报名 28' }));
     expect((await screen.findByTestId('where')).textContent).toBe('/register/manager?status=0');
+  });
+
+  it('lists the questions to choose from when disputes wait on several', async () => {
+    const disputeQuestions = [
+      { questionId: 7, questionTitle: '销量预测', competitionName: '泰迪杯', pending: 2 },
+      { questionId: 9, questionTitle: '图像识别', competitionName: '数据杯', pending: 1 },
+    ];
+    answers = { '/api/system/todo': todo({ disputesToAnswer: 3 }, { disputeQuestions }) };
+    open(['payment:register:menu'], '/index', home);
+    fireEvent.click(await screen.findByRole('button', { name: '待答复成绩申诉 3' }));
+    const links = (await screen.findAllByRole('link')).filter((a) => a.getAttribute('href')?.startsWith('/question/grade/'));
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['销量预测（泰迪杯）', '/question/grade/7?dispute=0'],
+      ['图像识别（数据杯）', '/question/grade/9?dispute=0'],
+    ]);
+  });
+
+  it('draws each running competition’s figures once the charts have loaded', async () => {
+    answers = { '/api/system/todo': todo({ registrationsToReview: 0 }) };
+    open(['payment:register:menu'], '/index', home);
+    const card = await screen.findByTestId('running-3', {}, { timeout: 5000 });
+    expect(within(card).getByText('泰迪杯')).toBeTruthy();
+    expect(within(card).getByText('6/24')).toBeTruthy();
+    expect(within(card).getByRole('link', { name: '报名管理' }).getAttribute('href')).toBe('/register/manager?competitionId=3');
+    // The charts are drawn as SVG: the figures' bars carry registrations, approved, paid and submitted as labels.
+    await waitFor(() => expect(card.querySelectorAll('svg').length).toBeGreaterThanOrEqual(2));
+    const labels = [...card.querySelectorAll('svg')[0]!.querySelectorAll('text')].map((t) => t.textContent);
+    expect(labels).toEqual(expect.arrayContaining(['40', '30', '25', '12']));
+    expect(card.querySelectorAll('svg')[1]!.querySelectorAll('path').length).toBeGreaterThan(0);
   });
 
   it('adds competitions to audit and the platform counters for the administrator', async () => {
@@ -259,5 +337,60 @@ describe('the home page', () => {
     expect(await screen.findByRole('link', { name: '待审核竞赛 2' })).toBeTruthy();
     expect(screen.getByRole('link', { name: '待审核竞赛 2' }).getAttribute('href')).toBe('/competition/audit');
     expect(await screen.findByText('注册用户')).toBeTruthy();
+  });
+});
+
+describe('the judges not finished', () => {
+  it('opens from the address on the judges with works left, each leading to its question’s assignments', async () => {
+    answers = {
+      '/api/system/todo/judges?page=1&limit=20': page([
+        { questionId: 7, questionTitle: '销量预测', competitionId: 3, competitionName: '泰迪杯', judgeId: 11, username: 'judge1', userName: '王教授', assigned: 4, submitted: 1 },
+      ]),
+    };
+    open(['review:assign:menu', 'competition:competition:menu'], '/review/assign?unfinished=1', <Routes><Route path="/review/assign" element={<><AssignPage /><Where /></>} /></Routes>);
+    const row = (await screen.findByText('王教授（judge1）')).closest('tr')!;
+    expect(within(row).getByText('1/4')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: '查看评审分配' }).getAttribute('href')).toBe('/question/judge/7');
+    expect(screen.getByTitle('未完成评审的专家').closest('.ant-segmented-item')!.className).toContain('selected');
+    // Back to the questions: the filter leaves the address.
+    fireEvent.click(screen.getByText('按赛题', { selector: '.ant-segmented-item-label' }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/review/assign'));
+  });
+});
+
+describe('the works list', () => {
+  const work = (id: number, over: Partial<WorkVersion> = {}): WorkVersion => ({
+    id,
+    competitionId: 3,
+    questionId: 5,
+    teamId: id,
+    teamNo: `T${id}`,
+    teamName: `队伍${id}`,
+    version: 1,
+    fileUri: `works/0b7c2c5e-0000-4000-8000-00000000000${id}`,
+    fileName: `作品${id}.zip`,
+    size: 1024,
+    sha256: 'a'.repeat(64),
+    username: `user${id}`,
+    completedAt: '2026-05-01T02:00:00.000Z',
+    counts: true,
+    ...over,
+  });
+
+  it('zips and exports only the selected works', async () => {
+    answers = {
+      '/api/competition/question/check/5': { id: 5, title: '销量预测', competitionId: 3, competitionName: '泰迪杯' },
+      '/api/review/works/page/5?page=1&limit=20': page([work(1), work(2), work(3)]),
+    };
+    open(['competition:competition:menu'], '/question/work/5', <Routes><Route path="/question/work/:questionId" element={<WorksPage />} /></Routes>);
+    fireEvent.click(within((await screen.findByText('队伍1')).closest('tr')!).getByRole('checkbox'));
+    fireEvent.click(within(screen.getByText('队伍3').closest('tr')!).getByRole('checkbox'));
+    expect(await screen.findByText('已选择 2 条')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /打包下载所选/ }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/api/review/works/export/5?ids=1%2C3' || r.url === '/api/review/works/export/5?ids=1,3')).toBe(true));
+    fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
+    await waitFor(() => expect(requests.some((r) => /^\/api\/review\/works\/page\/5\?ids=1(%2C|,)3&export=xlsx$/.test(r.url))).toBe(true));
+    fireEvent.click(screen.getByText('取消选择'));
+    await waitFor(() => expect(screen.queryByText(/已选择/)).toBeNull());
   });
 });

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { ACTION_CODES, CSRF_COOKIE, MENU_CODES, MENU_NAMES, REG_FIELDS, type MenuCode, type Preset } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Link, RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import CompetitionEditPage from './pages/competition/CompetitionEditPage.tsx';
 import { PresetsPanel } from './pages/competition/parts/PresetsPanel.tsx';
@@ -152,8 +152,6 @@ describe('the menus of a competition, on one form', () => {
 });
 
 describe('leaving the competition editor with unsaved menus', () => {
-  /** The layout's tag tab for the home page, as the back office renders it around the editor. */
-  const homeTag = vi.fn();
 
   /** The newest confirmation dialog (a closed one may linger while it animates out). */
   async function nextDialog(before: number) {
@@ -161,8 +159,11 @@ describe('leaving the competition editor with unsaved menus', () => {
     return screen.getAllByRole('dialog', { hidden: true }).at(-1)!;
   }
 
+  /**
+   * Opens the editor as the back office does, under a data router, after the home page in the history; a link stands
+   * for the layout's ways out (sidebar, tag tabs, breadcrumb), which are all router navigations. Returns the router.
+   */
   async function openEditorWithChange() {
-    homeTag.mockClear();
     answers = {
       '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
       '/api/team/userinfo/permission': ['competition:competition:menu', ACTION_CODES.competitionEdit],
@@ -189,20 +190,26 @@ describe('leaving the competition editor with unsaved menus', () => {
       [`/api/competition/stages/public/list/${COMPETITION}`]: [],
       [LIST]: presets(),
     };
+    const router = createMemoryRouter(
+      [
+        { path: '/index', element: <p>首页内容</p> },
+        {
+          path: '/competition/edit/:competitionId',
+          element: (
+            <>
+              <Link to="/index">首页</Link>
+              <CompetitionEditPage />
+            </>
+          ),
+        },
+        { path: '/competition/manager', element: <p>竞赛列表页</p> },
+      ],
+      { initialEntries: ['/index', `/competition/edit/${COMPETITION}`], initialIndex: 1 },
+    );
     render(
       <AntApp>
         <QueryClientProvider client={client()}>
-          <div className="admin-tags">
-            <div className="ant-tabs-tab" onClick={homeTag}>
-              首页
-            </div>
-          </div>
-          <MemoryRouter initialEntries={[`/competition/edit/${COMPETITION}`]}>
-            <Routes>
-              <Route path="/competition/edit/:competitionId" element={<CompetitionEditPage />} />
-              <Route path="/competition/manager" element={<p>竞赛列表页</p>} />
-            </Routes>
-          </MemoryRouter>
+          <RouterProvider router={router} />
         </QueryClientProvider>
       </AntApp>,
     );
@@ -210,6 +217,7 @@ describe('leaving the competition editor with unsaved menus', () => {
     await screen.findByRole('switch', { name: '启用训练平台' });
     toggle('训练平台');
     expect(await screen.findByText('有未保存的修改')).toBeTruthy();
+    return router;
   }
 
   it('asks before another tab of the editor or its own way back, and before the browser unloads', async () => {
@@ -236,13 +244,27 @@ describe('leaving the competition editor with unsaved menus', () => {
     expect(writes).toEqual([]);
   });
 
-  it('holds back the layout’s tag tabs until the organiser chooses to drop the changes', async () => {
-    await openEditorWithChange();
-    fireEvent.click(screen.getByText('首页'));
+  it('holds back the browser’s back button and the layout’s links until the organiser chooses to drop the changes', async () => {
+    const router = await openEditorWithChange();
+    const editor = `/competition/edit/${COMPETITION}`;
+
+    // Back: the organiser keeps editing, and stays on the editor with the change.
+    await act(() => router.navigate(-1));
     fireEvent.click(within(await nextDialog(0)).getByRole('button', { name: '继续编辑' }));
-    expect(homeTag).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByText('首页'));
-    fireEvent.click(within(await nextDialog(1)).getByRole('button', { name: '放弃修改', hidden: true }));
-    await waitFor(() => expect(homeTag).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(router.state.location.pathname).toBe(editor));
+    expect(screen.getByRole('switch', { name: '启用训练平台' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.queryByText('首页内容')).toBeNull();
+
+    // A link of the layout asks the same.
+    fireEvent.click(screen.getByRole('link', { name: '首页' }));
+    fireEvent.click(within(await nextDialog(1)).getByRole('button', { name: '继续编辑' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(editor));
+
+    // Back again, dropping the changes this time: the previous page shows, and nothing was saved.
+    await act(() => router.navigate(-1));
+    fireEvent.click(within(await nextDialog(2)).getByRole('button', { name: '放弃修改', hidden: true }));
+    expect(await screen.findByText('首页内容', {}, { timeout: SLOW })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/index');
+    expect(writes).toEqual([]);
   });
 });

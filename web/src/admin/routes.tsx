@@ -1,7 +1,7 @@
 import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes } from '@contest/shared';
 import { Spin } from 'antd';
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
+import { Navigate, useNavigate, useParams, useRouteError, type RouteObject } from 'react-router';
 import { usePermissions } from '../common/auth.ts';
 import { ErrorPage } from '../common/ErrorPage.tsx';
 import { AdminLayout } from './layout/AdminLayout.tsx';
@@ -56,16 +56,30 @@ function GroupRedirect({ path }: { path: string }) {
   return <Navigate to={group?.redirect ?? '/401'} replace />;
 }
 
-const home = () => (location.hash = '#/index');
+/** The 404 and 401 pages, whose way home is a navigation of the router. */
+function AdminErrorPage({ code }: { code: 401 | 404 }) {
+  const navigate = useNavigate();
+  return <ErrorPage code={code} onHome={() => navigate('/index')} />;
+}
 
-const adminRoutes: RouteObject[] = [
+/**
+ * A page that throws while rendering (usually a lazy chunk gone after an update) is shown by the entry's own error
+ * boundary, as before the back office used a data router, instead of the router's developer screen.
+ */
+function Rethrow(): never {
+  throw useRouteError();
+}
+
+/** The back office's routes, for the hash data router of `main.tsx` (and memory routers in tests). */
+export const adminRoutes: RouteObject[] = [
   {
     element: <AdminLayout />,
+    errorElement: <Rethrow />,
     children: [
       { path: '/', element: <Navigate to="/index" replace /> },
       { path: '/redirect/*', element: <RedirectHelper /> },
-      { path: '/404', element: <ErrorPage code={404} onHome={home} /> },
-      { path: '/401', element: <ErrorPage code={401} onHome={home} /> },
+      { path: '/404', element: <AdminErrorPage code={404} /> },
+      { path: '/401', element: <AdminErrorPage code={401} /> },
       ...flattenRoutes(ADMIN_ROUTES).map(({ route }) => {
         const Page = PAGES[route.component!]!;
         return {
@@ -87,8 +101,3 @@ const adminRoutes: RouteObject[] = [
     ],
   },
 ];
-
-/** Rendered inside a HashRouter; no route needs the data router (see the site's routes). */
-export function AdminRoutes() {
-  return useRoutes(adminRoutes);
-}

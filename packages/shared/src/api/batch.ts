@@ -1,9 +1,21 @@
 import { z } from 'zod';
+import { pageQuery } from './common.ts';
 import { text } from './fields.ts';
 
 /** Batch work in the back office: one action over many selected rows, answered row by row. */
 
 export const BATCH_MAX = 500;
+
+/**
+ * A list's `ids` query parameter: only these rows (comma-separated ids, at most one batch), e.g. to export the
+ * selected rows. Rows the caller may not see stay out of the answer as the list's other filters keep them out.
+ */
+export const selectedIds = (message: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^\\d+(,\\d+){0,${BATCH_MAX - 1}}$`), message)
+    .transform((v) => v.split(',').map(Number))
+    .optional();
 
 /** `POST /api/team/register/flow/batch`: approves or rejects the selected registrations, one reason for all. */
 export const registerBatchBody = z
@@ -69,6 +81,9 @@ export interface TodoCounts {
   judgesNotFinished: number | null;
 }
 
+/** How many days the home page's registration trend covers, today included. */
+export const TREND_DAYS = 14;
+
 /** The key figures of a competition running now (registration open or in progress). */
 export interface RunningCompetition {
   id: number;
@@ -83,9 +98,51 @@ export interface RunningCompetition {
   /** Review assignments submitted, of all. */
   reviewsDone: number;
   reviewsTotal: number;
+  /** Registrations made on each of the last `TREND_DAYS` days (Beijing calendar days), oldest first, today last. */
+  daily: number[];
+}
+
+/** A question with disputes of its grades waiting for an answer: where the to-do 待答复成绩申诉 leads. */
+export interface TodoDisputeQuestion {
+  questionId: number;
+  questionTitle: string;
+  competitionName: string;
+  pending: number;
 }
 
 export interface Todo {
   counts: TodoCounts;
   running: RunningCompetition[];
+  /** The Beijing dates (YYYY-MM-DD) of the running competitions' `daily` figures, oldest first. */
+  days: string[];
+  /** The questions behind `counts.disputesToAnswer` (empty when the caller may not answer disputes), most waiting first. */
+  disputeQuestions: TodoDisputeQuestion[];
+}
+
+/**
+ * `GET /api/review/works/dispute/page/{questionId}`'s query with the filter the to-do 待答复成绩申诉 opens:
+ * `status=0` lists the disputes waiting for an answer.
+ */
+export const disputePageQuery = pageQuery.extend({
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0, '申诉状态须为0（待答复）或1（已答复）').max(1, '申诉状态须为0（待答复）或1（已答复）').optional()),
+});
+export type DisputePageQuery = z.infer<typeof disputePageQuery>;
+
+/** `GET /api/system/todo/judges`: the judges who have not submitted every work given to them, by question. */
+export const unfinishedJudgesQuery = pageQuery.extend({
+  competitionId: z.coerce.number().int().positive().optional(),
+});
+export type UnfinishedJudgesQuery = z.infer<typeof unfinishedJudgesQuery>;
+
+export interface UnfinishedJudge {
+  questionId: number;
+  questionTitle: string;
+  competitionId: number;
+  competitionName: string;
+  judgeId: number;
+  username: string;
+  userName: string | null;
+  /** Works given to the judge on this question, and those submitted. */
+  assigned: number;
+  submitted: number;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
+import { selectedIds } from './batch.ts';
 import { pageQuery } from './common.ts';
 import { isoTime, requiredFileUri, requiredText, text } from './fields.ts';
 
@@ -67,6 +68,8 @@ export const invoiceListQuery = pageQuery.extend({
   competitionId: z.coerce.number().int().positive().optional(),
   status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(2).optional()),
   keyword: z.string().trim().max(100).optional(),
+  /** Only these applications (comma-separated ids), e.g. to export a selection. */
+  ids: selectedIds('发票申请编号格式不正确'),
   export: z.enum(['xlsx']).optional(),
 });
 export type InvoiceListQuery = z.infer<typeof invoiceListQuery>;

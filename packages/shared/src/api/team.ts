@@ -3,6 +3,7 @@ import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { isCityOf, isProvince } from '../regions.ts';
 import { isValidPhone, validateIdCard } from '../validation/index.ts';
 import type { PresetField, RegFieldName } from './catalogue.ts';
+import { selectedIds } from './batch.ts';
 import { pageQuery } from './common.ts';
 import { requiredFileUri, requiredText, text } from './fields.ts';
 
@@ -244,11 +245,7 @@ export const registerListQuery = pageQuery.extend({
   status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(2).optional()),
   keyword: z.string().trim().max(100).optional(),
   /** Only these registrations (comma-separated ids), e.g. to export a selection. */
-  ids: z
-    .string()
-    .regex(/^\d+(,\d+){0,499}$/, '报名编号格式不正确')
-    .transform((v) => v.split(',').map(Number))
-    .optional(),
+  ids: selectedIds('报名编号格式不正确'),
   export: z.enum(['xlsx']).optional(),
 });
 export type RegisterListQuery = z.infer<typeof registerListQuery>;
@@ -296,6 +293,8 @@ export const orderListQuery = pageQuery.extend({
   /** `1`: only transfers waiting for finance to confirm (unpaid, voucher uploaded). */
   waiting: z.enum(['1']).optional(),
   keyword: z.string().trim().max(100).optional(),
+  /** Only these orders (comma-separated ids), e.g. to export a selection. */
+  ids: selectedIds('订单编号格式不正确'),
   export: z.enum(['xlsx']).optional(),
 });
 export type OrderListQuery = z.infer<typeof orderListQuery>;

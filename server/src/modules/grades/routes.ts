@@ -1,15 +1,4 @@
-import {
-  ACTION_CODES,
-  awardLevelsBody,
-  competitionIdParam,
-  disputeAnswerBody,
-  disputeBody,
-  gradePageQuery,
-  idParam,
-  pageQuery,
-  teamAwardBody,
-  totalText,
-} from '@contest/shared';
+import { ACTION_CODES, awardLevelsBody, competitionIdParam, disputeAnswerBody, disputeBody, disputePageQuery, gradePageQuery, idParam, teamAwardBody, totalText } from '@contest/shared';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
@@ -66,7 +55,7 @@ export function gradeRoutes(app: App) {
   app.post('/api/review/works/disputeScore/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: disputeBody } }, async (req) =>
     ok(await service.fileDispute(req.ctx, req.params.id, req.body.reason), '申诉已提交，请等待答复'),
   );
-  app.get('/api/review/works/dispute/page/:id', { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: pageQuery } }, async (req) => {
+  app.get('/api/review/works/dispute/page/:id', { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: disputePageQuery } }, async (req) => {
     const { list, total } = await service.disputePage(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
   });

@@ -13,6 +13,7 @@ import {
   type AwardLevel,
   type AwardLevelsBody,
   type Dispute,
+  type DisputePageQuery,
   type Grade,
   type GradeSummary,
   type Metric,
@@ -304,9 +305,10 @@ export async function fileDispute(ctx: Ctx, questionId: number, reason: string):
   return toDispute(await disputeRows(ctx.db).where('d.id', '=', id).executeTakeFirstOrThrow());
 }
 
-export async function disputePage(ctx: Ctx, questionId: number, q: { page: number; limit: number }) {
+export async function disputePage(ctx: Ctx, questionId: number, q: DisputePageQuery) {
   await managedQuestion(ctx, questionId);
-  const query = disputeRows(ctx.db).where('d.questionId', '=', questionId);
+  let query = disputeRows(ctx.db).where('d.questionId', '=', questionId);
+  if (q.status !== undefined) query = query.where('d.status', '=', q.status);
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('d.status').orderBy('d.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
   return { list: rows.map(toDispute), total: Number(total) };

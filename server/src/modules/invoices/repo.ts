@@ -61,6 +61,7 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?
   if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
   if (q.competitionId) query = query.where('i.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('i.status', '=', q.status);
+  if (q.ids?.length) query = query.where('i.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]));

@@ -80,6 +80,7 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
   if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
   if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
   if (q.waiting) query = query.where('o.payStatus', '=', PAY_STATUS.unpaid).where('o.voucher', 'is not', null);
+  if (q.ids?.length) query = query.where('o.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));

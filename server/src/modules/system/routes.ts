@@ -1,12 +1,12 @@
-import { ADMIN_ROUTES, accessibleRoutes, type Dashboard } from '@contest/shared';
+import { ADMIN_ROUTES, accessibleRoutes, unfinishedJudgesQuery, type Dashboard } from '@contest/shared';
 import { sql } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { ok } from '../../http/reply.ts';
+import { ok, page } from '../../http/reply.ts';
 import { countRoles } from '../roles/repo.ts';
 import { countUsers } from '../users/repo.ts';
-import { todo } from './todo.ts';
+import { todo, unfinishedJudges } from './todo.ts';
 
 export function systemRoutes(app: App, deps: Deps) {
   app.get('/api/health', { config: { rule: PUBLIC }, schema: { tags: ['system'] } }, async (_req, reply) => {
@@ -37,6 +37,11 @@ export function systemRoutes(app: App, deps: Deps) {
 
   /** What waits for the caller (the back-office home page's to-do list), scoped by organisation. */
   app.get('/api/system/todo', { config: { rule: perm('bdrace:manager:menu') }, schema: { tags: ['system'] } }, async (req) => ok(await todo(req.ctx)));
+  /** The to-do 未完成评审的专家 as a list: each judge and question with works not yet submitted, in the caller's organisation. */
+  app.get('/api/system/todo/judges', { config: { rule: perm('review:assign:menu') }, schema: { tags: ['system'], querystring: unfinishedJudgesQuery } }, async (req) => {
+    const { list, total } = await unfinishedJudges(req.ctx, req.query);
+    return page(list, total, req.query);
+  });
 
   app.get('/api/system/org/options', { config: { rule: perm('system:user:menu') }, schema: { tags: ['system'] } }, async () =>
     ok(await deps.db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute()),

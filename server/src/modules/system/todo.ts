@@ -1,10 +1,26 @@
-import { ACTION_CODES, ASSIGNMENT_STATUS, AUDIT_STATUS, DISPUTE_STATUS, INVOICE_STATUS, PAY_STATUS, REGISTER_STATUS, type RunningCompetition, type Todo } from '@contest/shared';
+import {
+  ACTION_CODES,
+  ASSIGNMENT_STATUS,
+  AUDIT_STATUS,
+  DISPUTE_STATUS,
+  INVOICE_STATUS,
+  PAY_STATUS,
+  REGISTER_STATUS,
+  TREND_DAYS,
+  type RunningCompetition,
+  type Todo,
+  type TodoDisputeQuestion,
+  type UnfinishedJudge,
+  type UnfinishedJudgesQuery,
+} from '@contest/shared';
 import type { Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { seesAll } from '../competitions/service.ts';
 
 /** How many running competitions the home page shows figures for. */
 export const RUNNING_MAX = 10;
+/** How many questions with disputes waiting the to-do names (the count covers them all). */
+export const DISPUTE_QUESTIONS_MAX = 20;
 
 type Scope = number | null | undefined;
 
@@ -85,7 +101,76 @@ export async function todo(ctx: Ctx): Promise<Todo> {
     ),
     can('competition:competition:menu') ? runningCompetitions(ctx, orgId) : Promise.resolve([]),
   ]);
-  return { counts: { competitionsToAudit, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished }, running };
+  // Disputes are answered on each question's grade page: the to-do names the questions, so its link can lead there.
+  const disputeQuestions = disputesToAnswer ? await questionsWithDisputes(db, orgId) : [];
+  // A day's start is 16:00 UTC the day before: its Beijing date is 8 hours later.
+  const days = trendDays(ctx.clock.now()).map((start) => new Date(Date.parse(start) + 8 * 3_600_000).toISOString().slice(0, 10));
+  return { counts: { competitionsToAudit, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished }, running, days, disputeQuestions };
+}
+
+/** The questions of the organisation with disputes waiting, one grouped query, most waiting first. */
+async function questionsWithDisputes(db: Db, orgId: Scope): Promise<TodoDisputeQuestion[]> {
+  let q = db
+    .selectFrom('scoreDisputes as d')
+    .innerJoin('questions as q', 'q.id', 'd.questionId')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .select(['q.id as questionId', 'q.title as questionTitle', 'c.name as competitionName', (eb) => eb.fn.countAll<number>().as('pending')])
+    .where('d.status', '=', DISPUTE_STATUS.pending)
+    .groupBy(['q.id', 'q.title', 'c.name']);
+  if (orgId !== undefined) q = q.where('c.orgId', '=', orgId ?? -1);
+  const rows = await q.orderBy('pending', 'desc').orderBy('q.id').limit(DISPUTE_QUESTIONS_MAX).execute();
+  return rows.map((r) => ({ ...r, pending: Number(r.pending) }));
+}
+
+/**
+ * The judges of the caller's organisation (the platform: all) with works given to them and not yet submitted, one
+ * row per judge and question, the least advanced first: the list the to-do 未完成评审的专家 opens.
+ */
+export async function unfinishedJudges(ctx: Ctx, query: UnfinishedJudgesQuery): Promise<{ list: UnfinishedJudge[]; total: number }> {
+  const db = ctx.db;
+  const orgId: Scope = seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null);
+  let q = db
+    .selectFrom('reviewAssignments as a')
+    .innerJoin('questions as q', 'q.id', 'a.questionId')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .innerJoin('users as u', 'u.id', 'a.judgeId')
+    .select([
+      'a.questionId',
+      'q.title as questionTitle',
+      'q.competitionId',
+      'c.name as competitionName',
+      'a.judgeId',
+      'u.username',
+      'u.userName',
+      (eb) => eb.fn.countAll<number>().as('assigned'),
+      (eb) => eb.fn.sum<number>(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()).as('submitted'),
+    ])
+    .groupBy(['a.questionId', 'q.title', 'q.competitionId', 'c.name', 'a.judgeId', 'u.username', 'u.userName'])
+    .having((eb) => eb.fn.sum(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(0).else(1).end()), '>', 0);
+  if (orgId !== undefined) q = q.where('c.orgId', '=', orgId ?? -1);
+  if (query.competitionId) q = q.where('q.competitionId', '=', query.competitionId);
+  const [{ total }, rows] = await Promise.all([
+    db.selectFrom(q.as('j')).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    q
+      .orderBy((eb) => eb.fn.sum(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()))
+      .orderBy('a.questionId')
+      .orderBy('a.judgeId')
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit)
+      .execute(),
+  ]);
+  return { list: rows.map((r) => ({ ...r, assigned: Number(r.assigned), submitted: Number(r.submitted) })), total: Number(total) };
+}
+
+/**
+ * The start of each of the last `TREND_DAYS` Beijing calendar days (UTC+8, no daylight saving), oldest first, as the
+ * ISO strings the tables store, which compare as times.
+ */
+export function trendDays(now: Date): string[] {
+  const DAY = 86_400_000;
+  const BEIJING = 8 * 3_600_000;
+  const today = Math.floor((now.getTime() + BEIJING) / DAY) * DAY - BEIJING;
+  return Array.from({ length: TREND_DAYS }, (_, i) => new Date(today - (TREND_DAYS - 1 - i) * DAY).toISOString());
 }
 
 /** Online competitions whose registration has opened and which have not ended, with one grouped query per figure. */
@@ -102,7 +187,8 @@ async function runningCompetitions(ctx: Ctx, orgId: Scope): Promise<RunningCompe
   const competitions = await q.orderBy('endTime').limit(RUNNING_MAX).execute();
   if (!competitions.length) return [];
   const ids = competitions.map((c) => c.id);
-  const [registers, paid, works, reviews] = await Promise.all([
+  const days = trendDays(ctx.clock.now());
+  const [registers, paid, works, reviews, daily] = await Promise.all([
     db
       .selectFrom('registers')
       .select(['competitionId', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>(eb.case().when('status', '=', REGISTER_STATUS.approved).then(1).else(0).end()).as('approved')])
@@ -118,9 +204,24 @@ async function runningCompetitions(ctx: Ctx, orgId: Scope): Promise<RunningCompe
       .where('q.competitionId', 'in', ids)
       .groupBy('q.competitionId')
       .execute(),
+    // Registrations per competition and day: each row's day is the last day start it is not before.
+    db
+      .selectFrom('registers')
+      .select((eb) => {
+        const last = days.length - 1;
+        let day = eb.case().when('createdAt', '>=', days[last]!).then(last);
+        for (let i = last - 1; i >= 1; i--) day = day.when('createdAt', '>=', days[i]!).then(i);
+        return ['competitionId', day.else(0).end().as('day'), eb.fn.countAll<number>().as('n')];
+      })
+      .where('competitionId', 'in', ids)
+      .where('createdAt', '>=', days[0]!)
+      .groupBy(['competitionId', 'day'])
+      .execute(),
   ]);
   const by = <R extends { competitionId: number }>(rows: R[]) => new Map(rows.map((r) => [r.competitionId, r]));
   const [r, p, w, v] = [by(registers), by(paid), by(works), by(reviews)];
+  const trend = new Map(ids.map((id) => [id, Array<number>(days.length).fill(0)]));
+  for (const row of daily) trend.get(row.competitionId)![Number(row.day)] = Number(row.n);
   return competitions.map((c) => ({
     id: c.id,
     name: c.name,
@@ -130,5 +231,6 @@ async function runningCompetitions(ctx: Ctx, orgId: Scope): Promise<RunningCompe
     submissions: Number(w.get(c.id)?.n ?? 0),
     reviewsDone: Number(v.get(c.id)?.done ?? 0),
     reviewsTotal: Number(v.get(c.id)?.total ?? 0),
+    daily: trend.get(c.id)!,
   }));
 }

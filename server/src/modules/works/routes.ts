@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import { formatSize, idParam, worksPageQuery, worksQuery, type WorkVersion } from '@contest/shared';
+import { formatSize, idParam, versionedFileName, worksPageQuery, worksQuery, worksZipQuery, type WorkVersion } from '@contest/shared';
 import archiver from 'archiver';
 import type { Deps } from '../../context.ts';
 import { USER, perm } from '../../http/access.ts';
@@ -188,16 +188,17 @@ export function worksRoutes(app: App, deps: Deps) {
     if (req.query.export) return sendXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
-  // The counted version of every team, streamed as one zip with a folder per team.
-  app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam } }, async (req, reply) => {
-    const { list } = await service.questionWorks(req.ctx, req.params.id, { page: 1, limit: 10_000 }, 10_000);
-    const counted = list.filter((w) => w.counts);
-    if (!counted.length) throw new AppError(404, '该赛题还没有作品');
+  // The counted version of every team, or the selected versions (`?ids=`), streamed as one zip with a folder per team.
+  app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksZipQuery } }, async (req, reply) => {
+    const { ids } = req.query;
+    const { list } = await service.questionWorks(req.ctx, req.params.id, { page: 1, limit: 10_000, ids }, 10_000);
+    const chosen = ids ? list : list.filter((w) => w.counts);
+    if (!chosen.length) throw new AppError(404, ids ? '所选作品不存在' : '该赛题还没有作品');
     const zip = archiver('zip', { zlib: { level: 0 } });
-    reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}作品.zip`));
+    reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}${ids ? '所选' : ''}作品.zip`));
     // Each part is one path segment: a name like `../../x.zip` must not climb out of the folder when unpacked.
     const segment = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
-    for (const w of counted) zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(w.fileName)}` });
+    for (const w of chosen) zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(versionedFileName(w))}` });
     void zip.finalize();
     return reply.send(zip);
   });

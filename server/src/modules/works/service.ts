@@ -296,6 +296,7 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
   if (!question) throw notFound('赛题不存在');
   await manageable(ctx, question.competitionId);
   let query = versions(ctx).where('w.questionId', '=', questionId);
+  if (q.ids?.length) query = query.where('w.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));

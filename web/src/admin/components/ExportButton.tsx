@@ -3,8 +3,11 @@ import { Button } from 'antd';
 import { useState } from 'react';
 import { downloadBlob, saveBlob } from '../../common/http.ts';
 
-/** Exports a list as xlsx with its current filters (not its page), showing progress while the file is built. */
-export function ExportButton({ url, query }: { url: string; query: Record<string, string | number | undefined> }) {
+/**
+ * Exports a list as xlsx with its current filters (not its page), showing progress while the file is built; with
+ * `ids` among the filters, the selected rows.
+ */
+export function ExportButton({ url, query, label = '导出Excel', size }: { url: string; query: Record<string, string | number | undefined>; label?: string; size?: 'small' }) {
   const [exporting, setExporting] = useState(false);
   async function run() {
     setExporting(true);
@@ -17,8 +20,8 @@ export function ExportButton({ url, query }: { url: string; query: Record<string
     }
   }
   return (
-    <Button icon={<DownloadOutlined />} loading={exporting} onClick={run}>
-      导出Excel
+    <Button icon={<DownloadOutlined />} loading={exporting} onClick={run} size={size}>
+      {label}
     </Button>
   );
 }

@@ -2,7 +2,7 @@ import type { AdminRoute } from '@contest/shared';
 import { CloseOutlined, DownOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 
 interface Tag {
   /** The route's path pattern: one tab per page, whichever record a detail page shows. */
@@ -18,8 +18,10 @@ const HOME: Tag = { key: '/index', to: '/index', title: '首页', affix: true };
 /** The visited pages as tabs; the home tab is affixed and cannot be closed. */
 export function useTags(current: AdminRoute | undefined, pathname: string) {
   const [tags, setTags] = useState<Tag[]>([HOME]);
-  const [refreshKey, setRefreshKey] = useState(0);
   const navigate = useNavigate();
+  const location = useLocation();
+  // Refreshing is a navigation to the same address, so that a page holding unsaved changes can ask first.
+  const refreshKey = (location.state as { refresh?: number } | null)?.refresh ?? 0;
 
   useEffect(() => {
     if (!current) return;
@@ -33,12 +35,14 @@ export function useTags(current: AdminRoute | undefined, pathname: string) {
 
   const active = current?.path ?? pathname;
   const target = (key: string) => tags.find((t) => t.key === key)?.to ?? key;
+  // The page being shown keeps its tab while closing it waits (a page with unsaved changes may keep the user there).
+  const list = current && !tags.some((t) => t.key === current.path) ? [...tags, { key: current.path, to: pathname, title: current.meta.title, affix: Boolean(current.meta.affix) }] : tags;
   return {
-    list: tags,
+    list,
     active,
     refreshKey,
     select: (key: string) => navigate(target(key)),
-    refresh: () => setRefreshKey((k) => k + 1),
+    refresh: () => navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: { refresh: refreshKey + 1 } }),
     close(key: string) {
       const rest = tags.filter((t) => t.key !== key || t.affix);
       setTags(rest);

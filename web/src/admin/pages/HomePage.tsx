@@ -1,9 +1,13 @@
-import type { Dashboard, RunningCompetition, Todo, TodoCounts } from '@contest/shared';
+import type { Dashboard, Todo, TodoCounts, TodoDisputeQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Card, Col, Empty, Progress, Row, Statistic, Table, Typography } from 'antd';
+import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typography } from 'antd';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser, usePermissions } from '../../common/auth.ts';
 import { http } from '../../common/http.ts';
+
+// ECharts is loaded after the to-do list has shown, and only when there is a running competition to draw.
+const RunningCharts = lazy(() => import('./RunningCharts.tsx'));
 
 const STATS: [keyof Dashboard, string][] = [
   ['users', '注册用户'],
@@ -13,17 +17,45 @@ const STATS: [keyof Dashboard, string][] = [
   ['sessions', '在线会话'],
 ];
 
+/** A question's grade page opened on its disputes waiting for an answer. */
+export const disputeLink = (q: Pick<TodoDisputeQuestion, 'questionId'>) => `/question/grade/${q.questionId}?dispute=0`;
+
 /** Each to-do with the list it opens, already filtered to what waits. */
-export const TODO_LINKS: { key: keyof TodoCounts; title: string; to: (competitionId?: number) => string }[] = [
+export const TODO_LINKS: { key: keyof TodoCounts; title: string; to: (todo: Todo) => string }[] = [
   { key: 'competitionsToAudit', title: '待审核竞赛', to: () => '/competition/audit' },
-  { key: 'registrationsToReview', title: '待审核报名', to: (c) => `/register/manager?status=0${c ? `&competitionId=${c}` : ''}` },
-  { key: 'transfersToConfirm', title: '待确认转账', to: (c) => `/financial/order?waiting=1${c ? `&competitionId=${c}` : ''}` },
-  { key: 'invoicesToIssue', title: '待开票', to: (c) => `/financial/invoice${c ? `?competitionId=${c}` : ''}` },
-  { key: 'disputesToAnswer', title: '待答复成绩申诉', to: () => '/review/grade' },
-  { key: 'judgesNotFinished', title: '未完成评审的专家', to: () => '/review/assign' },
+  { key: 'registrationsToReview', title: '待审核报名', to: () => '/register/manager?status=0' },
+  { key: 'transfersToConfirm', title: '待确认转账', to: () => '/financial/order?waiting=1' },
+  { key: 'invoicesToIssue', title: '待开票', to: () => '/financial/invoice?status=0' },
+  // Disputes are answered on each question's grade page: one question opens it, several are listed to choose from.
+  { key: 'disputesToAnswer', title: '待答复成绩申诉', to: (t) => (t.disputeQuestions.length === 1 ? disputeLink(t.disputeQuestions[0]!) : '/review/grade') },
+  { key: 'judgesNotFinished', title: '未完成评审的专家', to: () => '/review/assign?unfinished=1' },
 ];
 
-const percent = (part: number, whole: number) => (whole ? Math.round((part / whole) * 100) : 0);
+/** The questions with disputes waiting, each opening its grade page on them. */
+function DisputeQuestions({ questions, children }: { questions: TodoDisputeQuestion[]; children: ReactNode }) {
+  return (
+    <Popover
+      title="待答复申诉的赛题"
+      trigger={['hover', 'click']}
+      content={
+        <List
+          size="small"
+          style={{ maxWidth: 360 }}
+          dataSource={questions}
+          renderItem={(q) => (
+            <List.Item extra={`${q.pending} 条`}>
+              <Link to={disputeLink(q)}>
+                {q.questionTitle}（{q.competitionName}）
+              </Link>
+            </List.Item>
+          )}
+        />
+      }
+    >
+      {children}
+    </Popover>
+  );
+}
 
 /** The back-office home page: what waits for this person, the running competitions' figures, and for the platform its counters. */
 export default function HomePage() {
@@ -42,13 +74,25 @@ export default function HomePage() {
           <Row gutter={[16, 16]}>
             {items.map((t) => {
               const count = todo.data!.counts[t.key] ?? 0;
+              const card = (
+                <Card size="small" hoverable>
+                  <Statistic title={<Badge status={count ? 'processing' : 'default'} text={t.title} />} value={count} suffix="项" valueStyle={count ? undefined : { color: '#999' }} />
+                </Card>
+              );
+              const several = t.key === 'disputesToAnswer' && todo.data!.disputeQuestions.length > 1;
               return (
                 <Col xs={12} md={8} xl={4} key={t.key}>
-                  <Link to={t.to()} aria-label={`${t.title} ${count}`}>
-                    <Card size="small" hoverable>
-                      <Statistic title={<Badge status={count ? 'processing' : 'default'} text={t.title} />} value={count} suffix="项" valueStyle={count ? undefined : { color: '#999' }} />
-                    </Card>
-                  </Link>
+                  {several ? (
+                    <DisputeQuestions questions={todo.data!.disputeQuestions}>
+                      <div role="button" tabIndex={0} aria-label={`${t.title} ${count}`}>
+                        {card}
+                      </div>
+                    </DisputeQuestions>
+                  ) : (
+                    <Link to={t.to(todo.data!)} aria-label={`${t.title} ${count}`}>
+                      {card}
+                    </Link>
+                  )}
                 </Col>
               );
             })}
@@ -59,24 +103,9 @@ export default function HomePage() {
       </Card>
       {running.length > 0 && (
         <Card title="进行中的竞赛" style={{ marginBottom: 16 }}>
-          <Table<RunningCompetition>
-            rowKey="id"
-            size="small"
-            pagination={false}
-            dataSource={running}
-            scroll={{ x: 800 }}
-            columns={[
-              { title: '竞赛', dataIndex: 'name', width: 240 },
-              { title: '报名', width: 120, render: (_, c) => <Link to={`/register/manager?competitionId=${c.id}`}>{c.registrations}（已通过 {c.approved}）</Link> },
-              { title: '已缴费', dataIndex: 'paid', width: 90 },
-              { title: '提交作品', dataIndex: 'submissions', width: 90 },
-              {
-                title: '评审进度',
-                width: 220,
-                render: (_, c) => (c.reviewsTotal ? <Progress percent={percent(c.reviewsDone, c.reviewsTotal)} size="small" format={() => `${c.reviewsDone}/${c.reviewsTotal}`} /> : '未分配'),
-              },
-            ]}
-          />
+          <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+            <RunningCharts running={running} days={todo.data!.days} />
+          </Suspense>
         </Card>
       )}
       {isPlatform && (

@@ -1,8 +1,7 @@
 import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, batchResultText, fenToYuan, type BatchResult, type Invoice, type Page } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Form, Input, Popover, Select, Space, Table, Tag, type UploadFile } from 'antd';
+import { App, Button, Card, Descriptions, Form, Input, Popover, Segmented, Select, Space, Table, Tag, type UploadFile } from 'antd';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
@@ -14,16 +13,13 @@ import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
+import { SelectionBar } from '../../components/SelectionBar.tsx';
+import { useUrlQuery } from '../../components/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
-interface Query {
-  page: number;
-  limit: number;
-  competitionId?: number;
-  status?: number;
-  keyword?: string;
-}
+type Filters = { status: number; competitionId: number; keyword: string };
+const FILTERS = { status: 'number', competitionId: 'number', keyword: 'text' } as const;
 
 function TitleDetail({ invoice }: { invoice: Invoice }) {
   const t = invoice.title;
@@ -68,12 +64,9 @@ export default function InvoicePage() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.invoiceEdit);
-  // Opens on what waits (待开票), or on the competition the home page's to-do link names.
-  const [params] = useSearchParams();
-  const [query, setQuery] = useState<Query>(() => {
-    const competitionId = params.get('competitionId');
-    return { page: 1, limit: 20, status: INVOICE_STATUS.pending, competitionId: competitionId && /^\d+$/.test(competitionId) ? Number(competitionId) : undefined };
-  });
+  // The filters live in the address: the home page's 待开票 opens `?status=0`.
+  const { query, setQuery, filtersKey } = useUrlQuery<Filters>(FILTERS);
+  const waiting = query.status === INVOICE_STATUS.pending;
   const [issuing, setIssuing] = useState<Invoice | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
@@ -82,33 +75,41 @@ export default function InvoicePage() {
   const reload = () => client.invalidateQueries({ queryKey: ['invoices'] });
 
   return (
-    <Card
-      title="发票管理"
-      extra={
-        <Space>
-          {canEdit && (
-            <Button danger disabled={!selected.length} onClick={() => setBatchRejecting(true)}>
-              批量驳回{selected.length ? `（${selected.length}）` : ''}
-            </Button>
-          )}
-          <ExportButton url="/api/invoice/list" query={{ ...query }} />
-        </Space>
-      }
-    >
-      <FilterForm<Omit<Query, 'page' | 'limit'>> initialValues={{ status: query.status, competitionId: query.competitionId }} keywordPlaceholder="订单号、抬头、申请人或发票号" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
+    <Card title="发票管理" extra={<ExportButton url="/api/invoice/list" query={{ ...query }} />}>
+      <Segmented
+        style={{ marginBottom: 16 }}
+        value={waiting ? 'waiting' : query.status === undefined ? 'all' : undefined}
+        options={[
+          { label: '全部', value: 'all' },
+          { label: '待开票', value: 'waiting' },
+        ]}
+        onChange={(v) => setQuery({ ...query, page: 1, status: v === 'waiting' ? INVOICE_STATUS.pending : undefined })}
+      />
+      <FilterForm<Partial<Filters>>
+        key={filtersKey}
+        initialValues={{ status: query.status, competitionId: query.competitionId, keyword: query.keyword }}
+        keywordPlaceholder="订单号、抬头、申请人或发票号"
+        onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}
+      >
         <Form.Item name="status" label="状态">
           <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(INVOICE_STATUS_TEXT)} />
         </Form.Item>
       </FilterForm>
+      <SelectionBar count={selected.length} onClear={() => setSelected([])}>
+        {canEdit && (
+          <Button size="small" danger onClick={() => setBatchRejecting(true)}>
+            批量驳回
+          </Button>
+        )}
+        <ExportButton size="small" label="导出所选" url="/api/invoice/list" query={{ ids: selected.join(',') }} />
+      </SelectionBar>
       <Table<Invoice>
         rowKey="id"
         loading={invoices.isLoading}
         dataSource={invoices.data?.list}
         scroll={{ x: 1400 }}
         locale={{ emptyText: '暂无发票申请' }}
-        rowSelection={
-          canEdit ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (i) => ({ disabled: i.status !== INVOICE_STATUS.pending }) } : undefined
-        }
+        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}
         pagination={pager(invoices.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '订单号', dataIndex: 'orderNo', width: 190 },
@@ -147,7 +148,7 @@ export default function InvoicePage() {
       {issuing && <IssueModal invoice={issuing} onClose={() => setIssuing(null)} onDone={reload} />}
       {batchRejecting && (
         <ReasonModal
-          title={`驳回所选的 ${selected.length} 个发票申请`}
+          title={`驳回所选的 ${selected.length} 个发票申请（已处理的将跳过）`}
           onClose={() => setBatchRejecting(false)}
           onSubmit={async (reason) => {
             const result = await http.put<BatchResult>('/api/invoice/reject/batch', { ids: selected, reason });

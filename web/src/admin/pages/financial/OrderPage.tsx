@@ -2,7 +2,6 @@ import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, batchResult
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
@@ -13,23 +12,21 @@ import { ExportButton } from '../../components/ExportButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
+import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useUrlQuery } from '../../components/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 
-interface Query {
-  page: number;
-  limit: number;
-  competitionId?: number;
-  payStatus?: number;
-  payMethod?: number;
+type Filters = {
   /** '1': transfers waiting for confirmation (unpaid with a voucher). */
-  waiting?: '1';
-  keyword?: string;
-}
-
-/** A positive whole number from the address (the home page's to-do links open the list filtered), or undefined. */
-const idFrom = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+  waiting: string;
+  competitionId: number;
+  payStatus: number;
+  payMethod: number;
+  keyword: string;
+};
+const FILTERS = { waiting: 'text', competitionId: 'number', payStatus: 'number', payMethod: 'number', keyword: 'text' } as const;
 
 function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: () => Promise<unknown>; onClose: () => void }) {
   const { message } = App.useApp();
@@ -81,13 +78,9 @@ export default function OrderPage() {
   const confirm = useConfirm();
   const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.orderEdit);
-  const [params] = useSearchParams();
-  const [query, setQuery] = useState<Query>(() => ({
-    page: 1,
-    limit: 20,
-    competitionId: idFrom(params.get('competitionId')),
-    waiting: params.get('waiting') === '1' ? '1' : undefined,
-  }));
+  // The filters live in the address: the home page's 待确认转账 opens `?waiting=1`.
+  const { query: address, setQuery, filtersKey } = useUrlQuery<Filters>(FILTERS);
+  const query = { ...address, waiting: address.waiting === '1' ? '1' : undefined };
   const [selected, setSelected] = useState<number[]>([]);
   const [batch, setBatch] = useState(false);
   const [refunding, setRefunding] = useState<Order | null>(null);
@@ -103,27 +96,7 @@ export default function OrderPage() {
   };
 
   return (
-    <Card
-      title="订单管理"
-      extra={
-        <Space>
-          {canEdit && (
-            <Button
-              disabled={!selected.length}
-              onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}
-            >
-              批量确认收款{selected.length ? `（${selected.length}）` : ''}
-            </Button>
-          )}
-          {canEdit && (
-            <Button type="primary" disabled={!selected.length} onClick={() => setBatch(true)}>
-              集体缴费{selected.length ? `（${selected.length}）` : ''}
-            </Button>
-          )}
-          <ExportButton url="/api/order/list" query={{ ...query }} />
-        </Space>
-      }
-    >
+    <Card title="订单管理" extra={<ExportButton url="/api/order/list" query={{ ...query }} />}>
       <Segmented
         style={{ marginBottom: 16 }}
         value={query.waiting ? 'waiting' : 'all'}
@@ -131,13 +104,11 @@ export default function OrderPage() {
           { label: '全部', value: 'all' },
           { label: '待确认转账', value: 'waiting' },
         ]}
-        onChange={(v) => {
-          setSelected([]);
-          setQuery({ ...query, page: 1, waiting: v === 'waiting' ? '1' : undefined });
-        }}
+        onChange={(v) => setQuery({ ...query, page: 1, waiting: v === 'waiting' ? '1' : undefined })}
       />
-      <FilterForm<Omit<Query, 'page' | 'limit'>>
-        initialValues={{ competitionId: query.competitionId }}
+      <FilterForm<Partial<Filters>>
+        key={filtersKey}
+        initialValues={{ competitionId: query.competitionId, payStatus: query.payStatus, payMethod: query.payMethod, keyword: query.keyword }}
         keywordPlaceholder="订单号、队伍或下单人"
         onSearch={(f) => setQuery({ page: 1, limit: query.limit, waiting: query.waiting, ...f })}
       >
@@ -148,13 +119,26 @@ export default function OrderPage() {
           <Select allowClear placeholder="全部" style={{ width: 130 }} options={textOptions(PAY_METHOD_TEXT)} />
         </Form.Item>
       </FilterForm>
+      <SelectionBar count={selected.length} onClear={() => setSelected([])}>
+        {canEdit && (
+          <>
+            <Button size="small" type="primary" onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}>
+              批量确认收款
+            </Button>
+            <Button size="small" onClick={() => setBatch(true)}>
+              集体缴费
+            </Button>
+          </>
+        )}
+        <ExportButton size="small" label="导出所选" url="/api/order/list" query={{ ids: selected.join(',') }} />
+      </SelectionBar>
       <Table<Order>
         rowKey="id"
+        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}
         loading={orders.isLoading}
         dataSource={orders.data?.list}
         scroll={{ x: 1500 }}
         locale={{ emptyText: '暂无订单' }}
-        rowSelection={canEdit ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: (o) => ({ disabled: o.payStatus !== PAY_STATUS.unpaid }) } : undefined}
         pagination={pager(orders.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '订单号', dataIndex: 'orderNo', width: 190 },

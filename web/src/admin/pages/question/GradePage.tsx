@@ -10,9 +10,9 @@ import {
 } from '@contest/shared';
 import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -185,15 +185,29 @@ function DisputesCard({ questionId }: { questionId: number }) {
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
   const [query, setQuery] = useState({ page: 1, limit: 20 });
   const [answering, setAnswering] = useState<Dispute | null>(null);
-  const disputes = useQuery({ queryKey: reviewKey(questionId, 'disputes', query), queryFn: () => http.get<Page<Dispute>>(`/api/review/works/dispute/page/${questionId}`, { ...query }) });
+  // `?dispute=0` (the home page's 待答复成绩申诉) shows the disputes still waiting for an answer; 全部 removes it.
+  const [params, setParams] = useSearchParams();
+  const waiting = params.get('dispute') === String(DISPUTE_STATUS.pending);
+  const filter = { ...query, ...(waiting ? { status: DISPUTE_STATUS.pending } : {}) };
+  const disputes = useQuery({ queryKey: reviewKey(questionId, 'disputes', filter), queryFn: () => http.get<Page<Dispute>>(`/api/review/works/dispute/page/${questionId}`, { ...filter }) });
+  const show = (onlyWaiting: boolean) => {
+    const next = new URLSearchParams(params);
+    if (onlyWaiting) next.set('dispute', String(DISPUTE_STATUS.pending));
+    else next.delete('dispute');
+    setQuery({ ...query, page: 1 });
+    setParams(next);
+  };
   return (
-    <Card title="成绩申诉">
+    <Card
+      title="成绩申诉"
+      extra={<Segmented value={waiting ? 'waiting' : 'all'} onChange={(v) => show(v === 'waiting')} options={[{ value: 'all', label: '全部' }, { value: 'waiting', label: '待答复' }]} />}
+    >
       <Table<Dispute>
         rowKey="id"
         loading={disputes.isLoading}
         dataSource={disputes.data?.list}
         scroll={{ x: 1200 }}
-        locale={{ emptyText: '暂无申诉' }}
+        locale={{ emptyText: waiting ? '没有待答复的申诉' : '暂无申诉' }}
         pagination={pager(disputes.data, (page, limit) => setQuery({ page, limit }))}
         columns={[
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },

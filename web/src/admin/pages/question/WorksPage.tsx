@@ -1,7 +1,7 @@
-import { formatSize, type ManagedQuestion, type Page, type TaskInput, type WorkVersion } from '@contest/shared';
+import { formatSize, versionedFileName, type ManagedQuestion, type Page, type TaskInput, type WorkVersion } from '@contest/shared';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Input, Space, Table, Tag } from 'antd';
+import { Button, Card, Flex, Input, Space, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
@@ -11,27 +11,21 @@ import { formatMinute } from '../../../common/time.ts';
 import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
 import { dirOf } from '../../../downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
+import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-
-/** An earlier version keeps its number in its name, beside the counted one in the team's folder. */
-function versionedName(v: WorkVersion): string {
-  if (v.counts) return v.fileName;
-  const dot = v.fileName.lastIndexOf('.');
-  return dot > 0 ? `${v.fileName.slice(0, dot)}(V${v.version})${v.fileName.slice(dot)}` : `${v.fileName}(V${v.version})`;
-}
 
 /** A work as a download task: `<question title>/<teamNo>-<teamName>/<file>`. */
 export const workTask = (questionTitle: string, v: WorkVersion): TaskInput => ({
   dir: dirOf(questionTitle, `${v.teamNo}-${v.teamName}`),
   downloadPath: fileUrl(v.fileUri),
-  fileName: versionedName(v),
+  fileName: versionedFileName(v),
 });
 
 /** `/question/work/:questionId`: every version of every team's works for a question, with exports. */
 export default function WorksPage() {
   const questionId = useIdParam('questionId');
   const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
-  const [zipping, setZipping] = useState(false);
+  const [zipping, setZipping] = useState<'all' | 'selected' | null>(null);
   const question = useQuery({ queryKey: ['question', questionId], enabled: Boolean(questionId), queryFn: () => http.get<ManagedQuestion>(`/api/competition/question/check/${questionId}`) });
   const works = useQuery({ queryKey: ['questionWorks', questionId, query], enabled: Boolean(questionId), queryFn: () => http.get<Page<WorkVersion>>(`/api/review/works/page/${questionId}`, { ...query }) });
   // Kept across pages and searches, so a selection can be built up page by page.
@@ -41,13 +35,14 @@ export default function WorksPage() {
 
   if (!questionId || question.isError) return <Navigate to="/404" replace />;
 
-  async function zip() {
-    setZipping(true);
+  /** The counted version of every team, or the selected versions, as one zip with a folder per team. */
+  async function zip(which: 'all' | 'selected') {
+    setZipping(which);
     try {
-      const file = await downloadBlob(`/api/review/works/export/${questionId}`);
+      const file = await downloadBlob(`/api/review/works/export/${questionId}`, which === 'selected' ? { params: { ids: [...selected.keys()].join(',') } } : undefined);
       if (file) saveBlob(file.blob, file.fileName);
     } finally {
-      setZipping(false);
+      setZipping(null);
     }
   }
 
@@ -55,19 +50,24 @@ export default function WorksPage() {
   const allTasks = async () => (await loadAllPages<WorkVersion>(`/api/review/works/page/${questionId}`)).filter((v) => v.counts).map((v) => workTask(title, v));
 
   return (
-    <Card
-      title={`作品：${question.data?.title ?? ''}`}
-      extra={
-        <Space>
+    <Card title={`作品：${question.data?.title ?? ''}`}>
+      {/* The list's actions sit above it, wrapping on a narrow screen, rather than crowding the card's title. */}
+      <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
+        <Input.Search allowClear placeholder="队伍名称、编号或文件名" style={{ width: 280, maxWidth: '100%' }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+        <Space wrap>
           <BulkDownloadButtons all={allTasks} selected={selectedTasks} />
           <ExportButton url={`/api/review/works/page/${questionId}`} query={{ ...query }} />
-          <Button icon={<DownloadOutlined />} loading={zipping} onClick={zip}>
+          <Button icon={<DownloadOutlined />} loading={zipping === 'all'} onClick={() => void zip('all')}>
             下载全部有效作品（zip）
           </Button>
         </Space>
-      }
-    >
-      <Input.Search allowClear placeholder="队伍名称、编号或文件名" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      </Flex>
+      <SelectionBar count={selected.size} onClear={() => setSelected(new Map())}>
+        <Button size="small" type="primary" icon={<DownloadOutlined />} loading={zipping === 'selected'} onClick={() => void zip('selected')}>
+          打包下载所选（zip）
+        </Button>
+        <ExportButton size="small" label="导出所选" url={`/api/review/works/page/${questionId}`} query={{ ids: [...selected.keys()].join(',') }} />
+      </SelectionBar>
       <Table<WorkVersion>
         rowKey="id"
         loading={works.isLoading}

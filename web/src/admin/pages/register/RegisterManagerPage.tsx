@@ -12,9 +12,8 @@ import {
   type Team,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Drawer, Form, List, Segmented, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
+import { App, Button, Card, Descriptions, Drawer, Form, List, Segmented, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
 import { http } from '../../../common/http.ts';
@@ -24,18 +23,15 @@ import { ExportButton } from '../../components/ExportButton.tsx';
 import { textOptions } from '../../../common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
+import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useUrlQuery } from '../../components/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 const ACTIONS: Record<RegisterFlow['action'], string> = { submit: '提交报名', resubmit: '修改后重新提交', approve: '审核通过', reject: '审核驳回' };
 
-interface Query {
-  page: number;
-  limit: number;
-  competitionId?: number;
-  status?: number;
-  keyword?: string;
-}
+type Filters = { status: number; competitionId: number; keyword: string };
+const FILTERS = { status: 'number', competitionId: 'number', keyword: 'text' } as const;
 
 type Detail = Register & { team: Team; flows: RegisterFlow[] };
 
@@ -99,17 +95,14 @@ function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   );
 }
 
-/** A positive whole number from the address (the home page's to-do links open the list filtered), or undefined. */
-const idFrom = (v: string | null) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
-
 /** Registrations of the organisation's competitions: filter, export, review one by one or the selected ones at once. */
 export default function RegisterManagerPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const client = useQueryClient();
   const canAudit = usePermissions().has(ACTION_CODES.registerAudit);
-  const [params] = useSearchParams();
-  const [query, setQuery] = useState<Query>(() => ({ page: 1, limit: 20, status: idFrom(params.get('status')), competitionId: idFrom(params.get('competitionId')) }));
+  // The filters live in the address: the home page's 待审核报名 opens `?status=0`.
+  const { query, setQuery, filtersKey } = useUrlQuery<Filters>(FILTERS);
   const [viewing, setViewing] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<Register | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
@@ -136,15 +129,15 @@ export default function RegisterManagerPage() {
     <Card title="报名管理" extra={<ExportButton url="/api/team/register/list" query={{ ...query }} />}>
       <Segmented
         style={{ marginBottom: 16 }}
-        value={waiting ? 'waiting' : 'all'}
+        value={waiting ? 'waiting' : query.status === undefined ? 'all' : undefined}
         options={[
           { label: '全部', value: 'all' },
           { label: '待审核', value: 'waiting' },
         ]}
         onChange={(v) => setQuery({ ...query, page: 1, status: v === 'waiting' ? REGISTER_STATUS.pending : undefined })}
       />
-      <FilterForm<Omit<Query, 'page' | 'limit'>>
-        key={`${query.status ?? ''}`}
+      <FilterForm<Partial<Filters>>
+        key={filtersKey}
         initialValues={{ status: query.status, competitionId: query.competitionId, keyword: query.keyword }}
         keywordPlaceholder="队伍名称、编号或报名人"
         onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}
@@ -153,29 +146,19 @@ export default function RegisterManagerPage() {
           <Select allowClear placeholder="全部" style={{ width: 120 }} options={textOptions(REGISTER_STATUS_TEXT)} />
         </Form.Item>
       </FilterForm>
-      {selected.length > 0 && (
-        <Alert
-          style={{ marginBottom: 16 }}
-          type="info"
-          message={
-            <Space wrap>
-              <span>已选择 {selected.length} 条</span>
-              {canAudit && (
-                <>
-                  <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的将跳过。`, () => decideSelected('approve'))}>
-                    批量通过
-                  </Button>
-                  <Button size="small" danger onClick={() => setBatchRejecting(true)}>
-                    批量驳回
-                  </Button>
-                </>
-              )}
-              <ExportButton url="/api/team/register/list" query={{ ids: selected.join(',') }} />
-              <a onClick={() => setSelected([])}>取消选择</a>
-            </Space>
-          }
-        />
-      )}
+      <SelectionBar count={selected.length} onClear={() => setSelected([])}>
+        {canAudit && (
+          <>
+            <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的将跳过。`, () => decideSelected('approve'))}>
+              批量通过
+            </Button>
+            <Button size="small" danger onClick={() => setBatchRejecting(true)}>
+              批量驳回
+            </Button>
+          </>
+        )}
+        <ExportButton size="small" label="导出所选" url="/api/team/register/list" query={{ ids: selected.join(',') }} />
+      </SelectionBar>
       <Table<Register>
         rowKey="id"
         rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}

@@ -1,30 +1,20 @@
 import { App } from 'antd';
 import { useCallback, useEffect, useRef } from 'react';
+import { useBlocker } from 'react-router';
 
 /**
- * The back office's ways out of a page that are not the page's own buttons: the sidebar menu, the tag tabs (switching,
- * closing, and the tab actions' menu, whose "refresh" remounts the page too), the breadcrumb links and the user menu.
- * The back office runs under a HashRouter, which has no navigation blocker (useBlocker needs a data router), so a
- * click on one of these is held back here until the organiser has answered.
- */
-const WAYS_OUT = [
-  '.ant-layout-sider .ant-menu-item',
-  '.admin-tags .ant-tabs-tab:not(.ant-tabs-tab-active)',
-  '.admin-tags .ant-tabs-tab-remove',
-  '.ant-breadcrumb a',
-  '.ant-dropdown-menu-item',
-].join(', ');
-
-/**
- * Asks before the organiser leaves with unsaved changes: the browser's own prompt when the page unloads (reload,
- * closing the window, another address), a dialog for the back office's navigation. `confirmLeave` asks the same for
- * the page's own ways out (its tabs and buttons) and resolves true when there is nothing to lose or the organiser
- * chose to drop the changes.
+ * Asks before the organiser leaves with unsaved changes. Every navigation of the back office's router is held back
+ * while there are changes: the sidebar menu, the tag tabs (switching, closing, refreshing), the breadcrumb, links, and
+ * the browser's back and forward buttons; one dialog asks, and the navigation goes on only if the organiser drops the
+ * changes. When the page itself unloads (reload, closing the window, another address) the browser asks with its own
+ * prompt. `confirmLeave` asks the same for the page's own ways out (its tabs and buttons) and resolves true when there
+ * is nothing to lose or the organiser chose to drop the changes; a navigation made right after it is not asked again.
  */
 export function useUnsavedGuard(dirty: boolean, what: string) {
   const { modal } = App.useApp();
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
+  const asking = useRef(false);
 
   const ask = useCallback(
     () =>
@@ -42,6 +32,19 @@ export function useUnsavedGuard(dirty: boolean, what: string) {
     [modal, what],
   );
 
+  // Read at each navigation, so that dropping the changes lets the very next one through.
+  const blocker = useBlocker(useCallback(() => dirtyRef.current, []));
+  useEffect(() => {
+    if (blocker.state !== 'blocked' || asking.current) return;
+    asking.current = true;
+    void ask().then((leave) => {
+      asking.current = false;
+      if (!leave) return blocker.reset();
+      dirtyRef.current = false;
+      blocker.proceed();
+    });
+  }, [blocker, ask]);
+
   useEffect(() => {
     if (!dirty) return;
     const onUnload = (e: BeforeUnloadEvent) => {
@@ -49,30 +52,16 @@ export function useUnsavedGuard(dirty: boolean, what: string) {
       // Older browsers show their prompt only when returnValue is set.
       e.returnValue = '';
     };
-    let letThrough = false;
-    const onClick = (e: MouseEvent) => {
-      const way = e.target instanceof Element ? e.target.closest<HTMLElement>(WAYS_OUT) : null;
-      if (!way || letThrough) return;
-      e.preventDefault();
-      e.stopPropagation();
-      void ask().then((leave) => {
-        if (!leave) return;
-        // The same click again, this time let through to the layout's own handler.
-        letThrough = true;
-        try {
-          way.click();
-        } finally {
-          letThrough = false;
-        }
-      });
-    };
     window.addEventListener('beforeunload', onUnload);
-    document.addEventListener('click', onClick, true);
-    return () => {
-      window.removeEventListener('beforeunload', onUnload);
-      document.removeEventListener('click', onClick, true);
-    };
-  }, [dirty, ask]);
+    return () => window.removeEventListener('beforeunload', onUnload);
+  }, [dirty]);
 
-  return { confirmLeave: useCallback(async () => !dirtyRef.current || ask(), [ask]) };
+  return {
+    confirmLeave: useCallback(async () => {
+      if (!dirtyRef.current) return true;
+      const leave = await ask();
+      if (leave) dirtyRef.current = false;
+      return leave;
+    }, [ask]),
+  };
 }
