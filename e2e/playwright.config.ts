@@ -37,6 +37,17 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', LOG_LEVEL: 'warn', PAYMENT_SIMULATOR: '1', PUBLIC_URL: `http://localhost:${port}` },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SEED_DEMO: '1',
+      LOG_LEVEL: 'warn',
+      PAYMENT_SIMULATOR: '1',
+      PUBLIC_URL: `http://localhost:${port}`,
+      // Every spec registers its accounts from this one address; the organiser's journey alone brings a class of 30.
+      REGISTER_MAX_PER_IP: '500',
+    },
   },
 });

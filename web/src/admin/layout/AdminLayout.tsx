@@ -1,8 +1,8 @@
 import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes, routeAllowed, type AdminRoute } from '@contest/shared';
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Layout, Menu, type MenuProps } from 'antd';
+import { Breadcrumb, Button, Grid, Layout, Menu, type MenuProps } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { Outlet, matchPath, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, matchPath, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser, usePermissions } from '../../common/auth.ts';
 import { BACK_TO_FRONT, UserDropdown } from '../../common/UserDropdown.tsx';
 import { DownloadLauncher } from '../../downloads/DownloadLauncher.tsx';
@@ -26,7 +26,13 @@ export function AdminLayout() {
   const { codes } = usePermissions();
   const location = useLocation();
   const navigate = useNavigate();
-  const [collapsed, setCollapsed] = useState(false);
+  // On a phone (narrower than antd's md, 768 px) the menu is a drawer over the page, closed until asked for and closed
+  // again once a page is picked; on a wider screen it sits beside the page and folds to its icons.
+  const narrow = Grid.useBreakpoint().md === false;
+  const [folded, setFolded] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const collapsed = narrow ? !drawerOpen : folded;
+  const toggle = () => (narrow ? setDrawerOpen(!drawerOpen) : setFolded(!folded));
   const routes = useMemo(() => accessibleRoutes(ADMIN_ROUTES, codes), [codes]);
   const flat = useMemo(() => flattenRoutes(ADMIN_ROUTES), []);
   // Detail pages have parameters (`/competition/edit/:competitionId`): match patterns, not plain paths.
@@ -48,7 +54,15 @@ export function AdminLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider collapsible collapsed={collapsed} trigger={null} width={220}>
+      {narrow && drawerOpen && <div className="admin-sider-mask" onClick={() => setDrawerOpen(false)} />}
+      <Layout.Sider
+        collapsible
+        collapsed={collapsed}
+        collapsedWidth={narrow ? 0 : 80}
+        trigger={null}
+        width={220}
+        className={narrow ? 'admin-sider-drawer' : undefined}
+      >
         <div className="admin-logo">
           <img src="/favicon.svg" alt="" />
           {!collapsed && '竞赛平台管理后台'}
@@ -60,19 +74,23 @@ export function AdminLayout() {
           openKeys={collapsed ? undefined : openKeys}
           onOpenChange={setOpenKeys}
           items={menuItems(routes)}
-          onClick={({ key }) => navigate(key)}
+          onClick={({ key }) => {
+            if (narrow) setDrawerOpen(false);
+            navigate(key);
+          }}
         />
       </Layout.Sider>
       <Layout>
         <div className="admin-header">
-          <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={() => setCollapsed(!collapsed)} aria-label="折叠菜单" />
+          <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} aria-label={narrow ? (drawerOpen ? '收起菜单' : '打开菜单') : '折叠菜单'} />
           <Breadcrumb
             items={[
-              { title: '首页', href: '#/index' },
+              // Router links, not plain hash addresses: a page with unsaved changes holds back only the router's navigations.
+              { title: <Link to="/index">首页</Link> },
               ...(current && current.route.path !== '/index'
                 ? [
                     ...current.parents.map((p) => ({ title: p.meta.title })),
-                    ...(listRoute ? [{ title: listRoute.meta.title, href: `#${listRoute.path}` }] : []),
+                    ...(listRoute ? [{ title: <Link to={listRoute.path}>{listRoute.meta.title}</Link> }] : []),
                     { title: current.route.meta.title },
                   ]
                 : []),

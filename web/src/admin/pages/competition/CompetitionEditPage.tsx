@@ -82,7 +82,8 @@ export default function CompetitionEditPage() {
         <Space wrap>
           {c ? `编辑竞赛：${c.name}` : '新建竞赛'}
           {c && <AuditStatusTag status={c.auditStatus} />}
-          {c && <PhaseTag competition={c} next />}
+          {/* Before going online the audit state says it all (the phase would repeat 草稿 / 审核中). */}
+          {c && (c.auditStatus === AUDIT_STATUS.online || c.auditStatus === AUDIT_STATUS.offline) && <PhaseTag competition={c} next />}
         </Space>
       }
       extra={
