@@ -9,6 +9,8 @@ import { CertificateTemplateModal } from './pages/question/parts/CertificateTemp
 configure({ asyncUtilTimeout: 5000 });
 
 let posted: { url: string; body: TemplateBody }[] = [];
+/** Whether the question has certificates written yet (else the preview borrows the best-ranked awarded team). */
+let written = true;
 const holder: Certificate = {
   id: 1,
   certNo: '202600000042',
@@ -27,6 +29,7 @@ const holder: Certificate = {
 
 beforeEach(() => {
   posted = [];
+  written = true;
   // The preview is laid out on the dialog's width, which happy-dom does not compute.
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(842);
   if (!('setPointerCapture' in HTMLElement.prototype)) Object.assign(HTMLElement.prototype, { setPointerCapture() {} });
@@ -42,7 +45,13 @@ beforeEach(() => {
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const { pathname } = new URL(url, location.href);
       if (init.method === 'POST') posted.push({ url: pathname, body: JSON.parse(String(init.body)) });
-      const data = pathname === '/api/review/certificate/export/11' ? { list: [holder], total: 1, page: 1, limit: 1 } : null;
+      const page = (list: unknown[]) => ({ list, total: list.length, page: 1, limit: 1 });
+      const data =
+        pathname === '/api/review/certificate/export/11'
+          ? page(written ? [holder] : [])
+          : pathname === '/api/review/works/grade/11'
+            ? page([{ questionId: 11, teamId: 5, teamNo: '0000000005', teamName: '排名第一队', rank: 1, awardId: 2, awardName: '一等奖' }])
+            : null;
       return new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
     }),
   );
@@ -87,6 +96,14 @@ describe('the certificate template editor', { timeout: 90_000 }, () => {
     // A4 landscape, scaled to fit 460 pixels high.
     const scale = 460 / 595;
     expect(parseFloat(preview().style.width)).toBeCloseTo(842 * scale, 3);
+  });
+
+  it('previews the best-ranked awarded team before any certificate is written', async () => {
+    written = false;
+    open();
+    await waitFor(() => expect(field('team').textContent).toBe('所在队伍：排名第一队'));
+    expect(field('award').textContent).toBe('一等奖');
+    expect(field('competition').textContent).toBe('泰迪杯数据挖掘挑战赛');
   });
 
   it('moves a field by dragging it, and the numbers follow', async () => {

@@ -18,6 +18,7 @@ import {
   type CertField,
   type CertFieldPlacement,
   type Certificate,
+  type Grade,
   type CertificateTemplate,
   type Page,
   type TemplateBody,
@@ -465,9 +466,17 @@ export function CertificateTemplateModal({
     queryFn: () => http.get<Page<Certificate>>(`/api/review/certificate/export/${question!.id}`, { page: 1, limit: 1 }, { silent: true }),
   });
   const holder = written.data?.list[0];
+  // Before any certificate is written, the best-ranked team with an award stands in for the holder's team and award.
+  const ranked = useQuery({
+    queryKey: ['certPreviewTeam', question?.id ?? 0],
+    enabled: Boolean(question) && written.isSuccess && !holder,
+    queryFn: () => http.get<Page<Grade>>(`/api/review/works/grade/${question!.id}`, { page: 1, limit: 1 }, { silent: true }),
+  });
+  const top = ranked.data?.list.find((g) => g.awardName);
   const sample: Sample = {
     ...CERT_SAMPLE,
     ...(question ? { competition: question.competitionName, question: question.title } : {}),
+    ...(top ? { team: top.teamName, award: top.awardName! } : {}),
     ...(holder ? { name: holder.holderName, team: holder.teamName, school: holder.school ?? '', award: holder.awardName, certNo: holder.certNo } : {}),
   };
   const template = useQuery({ queryKey: templateKey(templateId ?? 0), enabled: Boolean(templateId), queryFn: () => http.get<CertificateTemplate>(`/api/review/certificate/${templateId}`) });
