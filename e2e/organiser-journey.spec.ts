@@ -180,12 +180,16 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   // ---- Two teams choose the question and submit works before the deadline.
   const questions = await (await crowd[0]!.ctx.get(`/api/competition/question/public/list/${competitionId}`)).json();
   const questionId = questions.data.find((q: { title: string }) => q.title === questionTitle).id as number;
-  for (const team of crowd.slice(0, 2)) {
-    await team.send('PUT', `/api/team/choiceQuestion/${team.teamId}`, { questionId });
-  }
-  // The first team's leader submits through the site, and sees the deadline the stage set.
+  await crowd[1]!.send('PUT', `/api/team/choiceQuestion/${crowd[1]!.teamId}`, { questionId });
+  // The first team's leader chooses through the site: the choice closes with the submission stage, as it says.
   const leader = await newPage(browser);
   await leader.context().addCookies((await crowd[0]!.ctx.storageState()).cookies);
+  await leader.goto(`/competition/${competitionId}/choice`);
+  await expect(leader.getByTestId('choice-window')).toContainText(/选题截止时间 \d{4}[-/]\d\d[-/]\d\d \d\d:\d\d/);
+  await leader.getByRole('button', { name: '选择该赛题' }).click();
+  await pressInDialog(leader, /确\s*定/);
+  await expect(leader.getByTestId('chosen-question')).toBeVisible();
+  // It submits its works, and sees the deadline the stage set.
   await leader.goto(`/competition/${competitionId}/works`);
   await expect(leader.getByText(/截止时间 \d{4}[-/]\d\d[-/]\d\d \d\d:\d\d/)).toBeVisible();
   await leader.getByTestId('works-input').setInputFiles({ name: '第1队作品.zip', mimeType: 'application/zip', buffer: Buffer.alloc(200_000, 3) });
@@ -205,6 +209,10 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await leader.reload();
   await expect(leader.getByText(/提交作品已于 \d{4}[-/]\d\d[-/]\d\d \d\d:\d\d 截止/)).toBeVisible();
   await expect(leader.getByRole('button', { name: /上传作品/ })).toBeDisabled();
+  // Choosing a question closed with it.
+  await leader.goto(`/competition/${competitionId}/choice`);
+  await expect(leader.getByTestId('choice-window')).toContainText(/选择赛题已于 \d{4}[-/]\d\d[-/]\d\d \d\d:\d\d 截止/);
+  await expect(leader.getByRole('button', { name: '选择该赛题' })).toHaveCount(0);
 
   // ---- Review: a rule of two criteria, a judge from the expert pool, automatic assignment, scoring.
   await orgPage.goto(`/backadmin.html#/review/rules?competitionId=${competitionId}`);

@@ -115,7 +115,7 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       const { leader, teamId, registerId, orderId } = await team();
 
       await openChoice(false);
-      expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('不在选题时间内');
+      expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('不在选择赛题的时间内');
       await openChoice(true);
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('报名审核通过后才能选题');
       await orgA.post(`/api/team/register/flow/${registerId}`, { action: 'approve' });
@@ -135,12 +135,20 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       expect(body(await orgA.delete(`/api/competition/question/${q2}`)).message).toBe('已有队伍选择该赛题，不能删除');
       expect((await orgA.delete(`/api/competition/question/${hidden}`)).statusCode).toBe(200);
       await openChoice(false);
-      expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('不在选题时间内');
+      expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('不在选择赛题的时间内');
       // A window that has closed, or not yet opened, is named with its time (Beijing).
       await openChoice(true, { enableStartTime: '2026-03-01T00:00:00Z', enableEndTime: '2026-03-19T04:00:00Z' });
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('选择赛题已于 2026-03-19 12:00 截止');
       await openChoice(true, { enableStartTime: '2026-03-21T01:30:00Z', enableEndTime: '2026-03-30T00:00:00Z' });
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('选择赛题将于 2026-03-21 09:30 开始');
+      // Without times of its own, the choice closes with the works submission stage: choosing after it is refused by name.
+      await openChoice(true, { enableStartTime: undefined, enableEndTime: undefined });
+      expect((await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).statusCode).toBe(200);
+      const stage = body(await orgA.post(`/api/competition/stages/${competitionId}`, { name: '作品提交', startDate: '2026-03-01T00:00:00Z', endDate: '2026-03-19T04:00:00Z', sort: 1 })).data.id;
+      expect(stage).toBeGreaterThan(0);
+      const refused = await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q2 });
+      expect([refused.statusCode, body(refused).message]).toEqual([409, '选择赛题已于 2026-03-19 12:00 截止']);
+      expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList.map((c: { questionId: number }) => c.questionId)).toEqual([q1]);
     });
   });
 });

@@ -28,6 +28,9 @@ const DAY_MS = 24 * 3600_000;
 
 export type SubmissionKind = 'SUBMIT_WORKS' | 'SUBMIT_TEST';
 export const SUBMISSION_NAMES: Record<SubmissionKind, string> = { SUBMIT_WORKS: '提交作品', SUBMIT_TEST: '提交测试' };
+/** The windows a participant acts in: the two submissions and the choice of a question. */
+export type WindowKind = SubmissionKind | 'CHOICE_SET';
+export const WINDOW_NAMES: Record<WindowKind, string> = { ...SUBMISSION_NAMES, CHOICE_SET: '选择赛题' };
 
 export interface LifecycleCompetition {
   regStartTime: string;
@@ -62,7 +65,7 @@ export const beijingShort = (iso: string) => beijingMinute(iso).slice(5);
 // ---- Submission windows ---------------------------------------------------------------------------------------
 
 export interface SubmissionWindow {
-  kind: SubmissionKind;
+  kind: WindowKind;
   /** The preset exists and is switched on. */
   enabled: boolean;
   start: string | null;
@@ -73,13 +76,13 @@ export interface SubmissionWindow {
   stageName: string | null;
 }
 
-const STAGE_WORDS: Record<SubmissionKind, RegExp> = { SUBMIT_WORKS: /提交|作品/, SUBMIT_TEST: /提交|测试/ };
+const STAGE_WORDS: Record<WindowKind, RegExp> = { SUBMIT_WORKS: /提交|作品/, SUBMIT_TEST: /提交|测试/, CHOICE_SET: /选题|选择赛题/ };
 
 /**
  * The stage that covers submission, when one can be told: the last-starting stage with an end date whose name speaks of
  * submitting (提交, or 作品 / 测试 for the kind).
  */
-export function submissionStage(stages: readonly LifecycleStage[], kind: SubmissionKind): LifecycleStage | null {
+export function submissionStage(stages: readonly LifecycleStage[], kind: WindowKind): LifecycleStage | null {
   const named = stages.filter((s) => s.endDate && STAGE_WORDS[kind].test(s.name)).sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0));
   return named.length ? named[named.length - 1]! : null;
 }
@@ -87,15 +90,17 @@ export function submissionStage(stages: readonly LifecycleStage[], kind: Submiss
 /**
  * When participants may submit. The preset must be on. The deadline by default is the end of the stage that covers
  * submission, else the competition's end; a preset end narrows it (the earlier of the two wins), never widens it.
+ * Choosing a question (CHOICE_SET) follows a stage named 选题 / 选择赛题, else the works submission stage: a team cannot
+ * choose a question after it can no longer submit works for it.
  */
 export function submissionWindow(
   competition: Pick<LifecycleCompetition, 'endTime'>,
   stages: readonly LifecycleStage[],
   presets: readonly LifecyclePreset[],
-  kind: SubmissionKind = 'SUBMIT_WORKS',
+  kind: WindowKind = 'SUBMIT_WORKS',
 ): SubmissionWindow {
   const preset = presets.find((p) => p.menuCode === kind);
-  const stage = submissionStage(stages, kind);
+  const stage = submissionStage(stages, kind) ?? (kind === 'CHOICE_SET' ? submissionStage(stages, 'SUBMIT_WORKS') : null);
   const defaultEnd = stage?.endDate ?? competition.endTime;
   const defaultSource = stage ? 'stage' : 'competition';
   const presetEnd = preset?.enableEndTime ?? null;
@@ -121,7 +126,7 @@ export function windowState(w: SubmissionWindow, now: Date): WindowState {
 
 /** Why a submission is refused now, naming the time that matters; null when it is accepted. */
 export function windowRefusal(w: SubmissionWindow, now: Date): string | null {
-  const name = SUBMISSION_NAMES[w.kind];
+  const name = WINDOW_NAMES[w.kind];
   switch (windowState(w, now)) {
     case 'open':
       return null;
@@ -202,7 +207,7 @@ export const nextDeadlineText = (p: Pick<CompetitionPhase, 'next'>) => (p.next ?
 
 /** A submission window still open (or not yet started) at the moment asked: actions of a later phase are early. */
 export interface OpenSubmission {
-  kind: SubmissionKind;
+  kind: WindowKind;
   name: string;
   end: string;
 }
@@ -212,7 +217,7 @@ export function openSubmission(windows: readonly SubmissionWindow[], now: Date):
   const open = windows.filter((w) => ['open', 'notStarted'].includes(windowState(w, now)) && w.end);
   if (!open.length) return null;
   const w = open.reduce((a, b) => (a.end! >= b.end! ? a : b));
-  return { kind: w.kind, name: SUBMISSION_NAMES[w.kind], end: w.end! };
+  return { kind: w.kind, name: WINDOW_NAMES[w.kind], end: w.end! };
 }
 
 /** 「提交作品尚未截止（03-20 12:00），现在计算的成绩可能不是最终成绩，确定继续？」 */

@@ -11,7 +11,7 @@
 import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
 import { METRIC_NAMES, type Metric } from './api/question.ts';
 import { fenToYuan } from './format.ts';
-import { beijingMinute, submissionWindow, SUBMISSION_NAMES, type LifecycleStage, type SubmissionKind } from './lifecycle.ts';
+import { beijingMinute, submissionWindow, WINDOW_NAMES, type LifecycleStage, type SubmissionKind } from './lifecycle.ts';
 
 /** The competition editor's tabs, where each item is fixed. */
 export const EDITOR_TABS = { basic: '基本信息', stages: '竞赛阶段', presets: '菜单设置', questions: '赛题' } as const;
@@ -175,9 +175,9 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
     ok: !badWindow,
     level: 'blocking',
     detail: badWindow
-      ? `「${SUBMISSION_NAMES[badWindow.kind]}」从 ${t(badWindow.start!)} 开放，却在 ${t(badWindow.end!)} 截止（${source(badWindow)}），参赛者将无法提交`
+      ? `「${WINDOW_NAMES[badWindow.kind]}」从 ${t(badWindow.start!)} 开放，却在 ${t(badWindow.end!)} 截止（${source(badWindow)}），参赛者将无法提交`
       : windows.length
-        ? windows.map((w) => `${SUBMISSION_NAMES[w.kind]}截止于 ${t(w.end!)}（${source(w)}）`).join('；')
+        ? windows.map((w) => `${WINDOW_NAMES[w.kind]}截止于 ${t(w.end!)}（${source(w)}）`).join('；')
         : `「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」尚未启用，可在上线后启用；截止时间默认为名称含“提交”的阶段的结束时间，否则为竞赛结束时间`,
     fix: { tab: 'presets', text: `在「菜单设置」中调整「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」的开放时间，或在「竞赛阶段」中调整提交阶段` },
   });

@@ -71,6 +71,24 @@ describe('submissionWindow', () => {
   });
 });
 
+describe('the choice window', () => {
+  const choice = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'CHOICE_SET', enable: true, enableStartTime: null, enableEndTime: null, ...over });
+  const submit = { name: '作品提交', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' };
+  it('closes with works submission by default, or with a stage of its own, and a preset end narrows it', () => {
+    expect(submissionWindow(c, [], [choice()], 'CHOICE_SET')).toMatchObject({ end: c.endTime, source: 'competition' });
+    expect(submissionWindow(c, [submit], [choice()], 'CHOICE_SET')).toMatchObject({ end: submit.endDate, source: 'stage', stageName: '作品提交' });
+    const own = { name: '选题', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-14T00:00:00.000Z' };
+    expect(submissionWindow(c, [own, submit], [choice()], 'CHOICE_SET')).toMatchObject({ end: own.endDate, stageName: '选题' });
+    expect(submissionWindow(c, [submit], [choice({ enableEndTime: '2026-03-18T00:00:00.000Z' })], 'CHOICE_SET')).toMatchObject({ end: '2026-03-18T00:00:00.000Z', source: 'preset' });
+  });
+  it('names itself in its refusals', () => {
+    const w = submissionWindow(c, [submit], [choice()], 'CHOICE_SET');
+    expect(windowRefusal(w, at('2026-03-20T04:00:00.000Z'))).toBeNull();
+    expect(windowRefusal(w, at('2026-03-20T04:00:00.001Z'))).toBe('选择赛题已于 2026-03-20 12:00 截止');
+    expect(windowRefusal(submissionWindow(c, [], [choice({ enable: false })], 'CHOICE_SET'), at('2026-03-12T00:00:00.000Z'))).toBe('不在选择赛题的时间内');
+  });
+});
+
 describe('competitionPhase', () => {
   const phase = (now: string, facts = {}, over = {}, stages: Parameters<typeof competitionPhase>[1] = []) => competitionPhase({ ...c, ...over }, stages, { presets: [works()], ...facts }, at(now));
 

@@ -4,7 +4,7 @@ import {
   GRADE_STATE,
   submissionWindow,
   type CompetitionPhase,
-  type SubmissionKind,
+  type WindowKind,
   type SubmissionWindow,
   type AuditStatus,
   type Competition,
@@ -146,7 +146,7 @@ export async function phasesOf(db: Db, competitions: readonly Dated[], now: Date
 }
 
 /** A competition's submission window of the kind given (the shared rule: preset end narrows stage or competition end). */
-export async function submissionWindowOf(db: Db, competitionId: number, kind: SubmissionKind): Promise<SubmissionWindow> {
+export async function submissionWindowOf(db: Db, competitionId: number, kind: WindowKind): Promise<SubmissionWindow> {
   const [c, stages, presets] = await Promise.all([
     db.selectFrom('competitions').select('endTime').where('id', '=', competitionId).executeTakeFirstOrThrow(),
     db.selectFrom('competitionStages').select(['name', 'startDate', 'endDate']).where('competitionId', '=', competitionId).execute(),

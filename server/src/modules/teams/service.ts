@@ -6,7 +6,7 @@ import {
   REGISTER_STATUS,
   maskIdCard,
   presetOpen,
-  beijingMinute,
+  windowRefusal,
   registrationFormSchema,
   usernameKey,
   type Competition,
@@ -361,12 +361,9 @@ export async function transferLeader(ctx: Ctx, teamId: number, userId: number) {
 export async function chooseQuestion(ctx: Ctx, teamId: number, questionId: number) {
   const { team } = await ledTeam(ctx, teamId, { open: false });
   const now = ctx.clock.now();
-  const preset = (await competitions.listPresets(ctx.db, team.competitionId)).find((p) => p.menuCode === 'CHOICE_SET');
-  if (!preset?.enable) throw conflict('不在选题时间内');
-  if (!presetOpen(preset, now)) {
-    const started = !preset.enableStartTime || preset.enableStartTime <= now.toISOString();
-    throw conflict(started ? `选择赛题已于 ${beijingMinute(preset.enableEndTime!)} 截止` : `选择赛题将于 ${beijingMinute(preset.enableStartTime!)} 开始`);
-  }
+  // The shared window rule (lifecycle.ts): the preset's own times, else the choice or works stage, else the end.
+  const refusal = windowRefusal(await competitions.submissionWindowOf(ctx.db, team.competitionId, 'CHOICE_SET'), now);
+  if (refusal) throw conflict(refusal);
   const question = await ctx.db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
   if (!question || question.competitionId !== team.competitionId || question.reviewed !== 1) throw badRequest('赛题不存在', { questionId: '赛题不存在' });
   const register = await registers.findRegisterOfTeam(ctx.db, teamId);

@@ -22,7 +22,7 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
   { key: 'tools', label: '训练平台', menuCode: 'TRAINING_PLATFORM' },
   // The team stays reachable after registration closes, as long as the competition registers at all.
   { key: 'team', label: '我的队伍', menuCode: 'REG_SET', anyTime: true },
-  { key: 'choice', label: '选择赛题', menuCode: 'CHOICE_SET' },
+  { key: 'choice', label: '选择赛题', menuCode: 'CHOICE_SET', anyTime: true },
   { key: 'works', label: '提交作品', menuCode: 'SUBMIT_WORKS', anyTime: true },
   { key: 'test', label: '提交测试', menuCode: 'SUBMIT_TEST' },
   // The organiser opens these once grades are confirmed and certificates generated; the window bounds them too.

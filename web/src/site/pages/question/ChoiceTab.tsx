@@ -1,19 +1,24 @@
-import type { PublicQuestion } from '@contest/shared';
+import { submissionWindow, windowRefusal, type PublicQuestion } from '@contest/shared';
 import { CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tag } from 'antd';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, http } from '../../../common/http.ts';
+import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { formatMinute } from '../../../common/time.ts';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 
 export const usePublicQuestions = (competitionId: number) =>
   useQuery({ queryKey: ['questions', competitionId], queryFn: () => http.get<PublicQuestion[]>(`/api/competition/question/public/list/${competitionId}`) });
 
-/** `competition/:id/choice`: the leader picks the team's question while the CHOICE_SET window is open. */
+/**
+ * `competition/:id/choice`: the leader picks the team's question while the choice window is open (the shared rule: the
+ * CHOICE_SET times, else a 选题 stage or the works submission stage, else the competition's end). The tab stays in view
+ * afterwards so the team still sees what it chose, with the deadline that closed the choice.
+ */
 export default function ChoiceTab() {
-  const { competition } = useCompetition();
+  const { competition, presets } = useCompetition();
   const { data: user } = useCurrentUser();
   const { data, isLoading } = useTeam(competition.id);
   const questions = usePublicQuestions(competition.id);
@@ -26,6 +31,8 @@ export default function ChoiceTab() {
   const leader = team.leaderId === user.id;
   const chosen = team.choiceQuestionList[0]?.questionId;
   if (!questions.data?.length) return <Empty description="赛题尚未发布" />;
+  const choiceWindow = submissionWindow(competition, competition.stages, presets, 'CHOICE_SET');
+  const refusal = windowRefusal(choiceWindow, sysTime());
 
   const choose = (q: PublicQuestion) =>
     modal.confirm({
@@ -42,7 +49,13 @@ export default function ChoiceTab() {
 
   return (
     <>
-      {!leader && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="赛题由队长选择。" />}
+      <Alert
+        type={refusal ? 'warning' : 'info'}
+        showIcon
+        style={{ marginBottom: 16 }}
+        data-testid="choice-window"
+        message={refusal ?? `${leader ? '' : '赛题由队长选择。'}选题截止时间 ${formatMinute(choiceWindow.end!)}，截止前可以更改。`}
+      />
       <Space direction="vertical" style={{ width: '100%' }}>
         {questions.data.map((q) => (
           <Card
@@ -57,7 +70,7 @@ export default function ChoiceTab() {
                 )}
               </Space>
             }
-            extra={leader && chosen !== q.id && <Button type="primary" onClick={() => choose(q)}>选择该赛题</Button>}
+            extra={leader && !refusal && chosen !== q.id && <Button type="primary" onClick={() => choose(q)}>选择该赛题</Button>}
           >
             {q.content ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: q.content }} /> : <span>暂无描述</span>}
           </Card>
