@@ -327,6 +327,8 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/message/notice/user/all': none,
     'PUT /api/message/notice/user/:id': team({ params: { id: i.message } }),
     'GET /api/message/notice/stream': { owner: 'none', skip: liveStream },
+    // A competition's announcements: public; each caller sees only the notices that reached them.
+    'GET /api/message/notice/competition/:id': { owner: 'none', params: { id: i.competition } },
     'GET /api/message/notice/page': none,
     'POST /api/message/notice/recipients': org({ refusedField: 'target.competitionId', payload: { target: { scope: 'teams', competitionId: i.competition, teamNos: [i.teamNo] } } }),
     'POST /api/message/notice': org({ refusedField: 'target.competitionId', payload: { kind: 1, title: '矩阵私信', content: '<p>x</p>', target: { scope: 'teams', competitionId: i.competition, teamNos: [i.teamNo] } } }),

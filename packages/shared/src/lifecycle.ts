@@ -248,3 +248,37 @@ export function publishRefusal(windows: readonly SubmissionWindow[], now: Date):
 export interface WithPhase {
   phase: CompetitionPhase;
 }
+
+// ---- Countdown ------------------------------------------------------------------------------------------------
+
+const MINUTE_MS = 60_000;
+export const COUNTDOWN_CLOSED = '已截止';
+export type CountdownStage = 'days' | 'lastDay' | 'closed';
+
+/** Which part of the countdown a remaining time is in: whole days, the last day (under 24 hours), or past the deadline. */
+export const countdownStage = (remainingMs: number): CountdownStage => (remainingMs <= 0 ? 'closed' : remainingMs >= DAY_MS ? 'days' : 'lastDay');
+
+/**
+ * What is left before a deadline, for 「提交截止 03-20 12:00 · 还剩 3 天」: whole days while at least a day is left
+ * (「还剩 3 天」, cut down: 1 day 23 hours is 「还剩 1 天」), then hours:minutes in the last day (「还剩 05:42」, cut down),
+ * 「还剩不到 1 分钟」 in the last minute, and 「已截止」 from the deadline on.
+ */
+export function countdownText(remainingMs: number): string {
+  switch (countdownStage(remainingMs)) {
+    case 'closed':
+      return COUNTDOWN_CLOSED;
+    case 'days':
+      return `还剩 ${Math.floor(remainingMs / DAY_MS)} 天`;
+    case 'lastDay': {
+      const minutes = Math.floor(remainingMs / MINUTE_MS);
+      return minutes === 0 ? '还剩不到 1 分钟' : `还剩 ${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`;
+    }
+  }
+}
+
+/**
+ * How long until the countdown's text may next change: when the remaining time next falls below a whole minute (the
+ * minutes are cut down), or reaches the deadline in the last minute; null once closed.
+ */
+export const countdownNextChangeMs = (remainingMs: number): number | null =>
+  remainingMs <= 0 ? null : remainingMs < MINUTE_MS ? remainingMs : (remainingMs % MINUTE_MS) + 1;

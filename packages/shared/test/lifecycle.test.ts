@@ -5,6 +5,9 @@ import {
   beijingShort,
   competitionPhase,
   competitionStatus,
+  countdownNextChangeMs,
+  countdownStage,
+  countdownText,
   earlyActionWarning,
   earlyWarningText,
   openSubmission,
@@ -184,5 +187,36 @@ describe('publishRefusal', () => {
     expect(publishRefusal([later], at('2026-03-21T00:00:00.000Z'))).toBe('提交作品将于 2026-03-24 12:00 截止，截止前不能公布成绩');
     expect(publishRefusal([submissionWindow(c, [], [works({ enable: false })])], at('2026-03-15T00:00:00.000Z'))).toBeNull();
     expect(publishRefusalText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-06-30T04:00:00.000Z' })).toBe('提交作品将于 2026-06-30 12:00 截止，截止前不能公布成绩');
+  });
+});
+
+describe('countdownText', () => {
+  const DAY = 24 * 3600_000;
+  const MIN = 60_000;
+  it('counts whole days while at least a day is left, then hours:minutes, then 已截止', () => {
+    expect(countdownText(3 * DAY + 5 * 3600_000)).toBe('还剩 3 天');
+    expect(countdownText(2 * DAY - 1)).toBe('还剩 1 天');
+    // The 1-day boundary: exactly a day left is still 1 day; a millisecond less is the last day.
+    expect(countdownText(DAY)).toBe('还剩 1 天');
+    expect(countdownText(DAY - 1)).toBe('还剩 23:59');
+    expect(countdownText(5 * 3600_000 + 42 * MIN + 30_000)).toBe('还剩 05:42');
+    // The 1-minute boundary.
+    expect(countdownText(MIN + 1)).toBe('还剩 00:01');
+    expect(countdownText(MIN)).toBe('还剩 00:01');
+    expect(countdownText(MIN - 1)).toBe('还剩不到 1 分钟');
+    expect(countdownText(1)).toBe('还剩不到 1 分钟');
+    // The deadline itself and after.
+    expect(countdownText(0)).toBe('已截止');
+    expect(countdownText(-DAY)).toBe('已截止');
+  });
+  it('tells the stage and when the text next changes', () => {
+    expect([countdownStage(DAY), countdownStage(DAY - 1), countdownStage(1), countdownStage(0)]).toEqual(['days', 'lastDay', 'lastDay', 'closed']);
+    expect(countdownNextChangeMs(DAY)).toBe(1);
+    expect(countdownNextChangeMs(DAY - 1)).toBe(MIN);
+    expect(countdownNextChangeMs(MIN)).toBe(1);
+    expect(countdownNextChangeMs(30_000)).toBe(30_000);
+    expect(countdownNextChangeMs(0)).toBeNull();
+    // In the last day (and at the day boundary), after waiting that long the text has changed.
+    for (const ms of [DAY, DAY - 1, 5 * 3600_000 + 42 * MIN + 30_000, MIN + 1, MIN, 30_000]) expect(countdownText(ms - countdownNextChangeMs(ms)!)).not.toBe(countdownText(ms));
   });
 });

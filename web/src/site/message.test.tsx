@@ -7,6 +7,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { USER_QUERY_KEY } from '../common/auth.ts';
 import { MainLayout } from './layouts/MainLayout.tsx';
+import CompetitionNotices from './pages/competition/CompetitionNotices.tsx';
 import MessagePage from './pages/message/MessagePage.tsx';
 
 /** The API as a table of answers keyed by method and address (GET by address alone); every call is recorded. */
@@ -70,6 +71,7 @@ function open(path: string) {
         children: [
           { path: '/competitionList', element: <div>竞赛列表</div> },
           { path: '/message', element: <MessagePage /> },
+          { path: '/competition/9', element: <CompetitionNotices competitionId={9} /> },
         ],
       },
     ],
@@ -181,7 +183,8 @@ describe('the header unread badge', () => {
     await waitFor(() => expect(checks()).toBe(1));
     await waitFor(() => expect(within(badge()).getByText('99+')).toBeTruthy());
     expect(badge().getAttribute('data-count')).toBe('150');
-    expect(badge().closest('a')?.getAttribute('href')).toBe('/message');
+    // Personal messages are among the unread: the bell opens their tab.
+    expect(badge().closest('a')?.getAttribute('href')).toBe('/message?kind=1');
 
     // After the first check the stream keeps the count live.
     await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
@@ -202,6 +205,36 @@ describe('the header unread badge', () => {
     expect(checks()).toBe(1);
   });
 
+  it('opens the tab that holds the unread items, the personal one when both do', async () => {
+    answers['/api/message/notice/check/read'] = counts(3, 0);
+    answers['/api/message/notice/page/0?page=1&limit=20'] = page([message({})]);
+    answers['/api/message/notice/page/1?page=1&limit=20'] = page([message({ id: 21, kind: 1, title: '队伍邀请：数据队' })]);
+    const { router } = open('/competitionList');
+    await act(() => vi.advanceTimersByTimeAsync(UNREAD_CHECK_DELAY_MS + 100));
+    await waitFor(() => expect(badge().getAttribute('data-count')).toBe('3'));
+    const bell = () => badge().closest('a')!;
+    // Only system notices unread: the system tab.
+    expect(bell().getAttribute('href')).toBe('/message');
+    expect(bell().getAttribute('aria-label')).toBe('消息（3条未读）');
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const source = FakeEventSource.instances[0]!;
+
+    // A personal message arrives while system notices are unread too: the personal tab, where the new item is.
+    act(() => source.emit('unread', counts(3, 1)));
+    await waitFor(() => expect(bell().getAttribute('href')).toBe('/message?kind=1'));
+    fireEvent.click(bell());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/message'));
+    expect(router.state.location.search).toBe('?kind=1');
+    expect(await screen.findByText('队伍邀请：数据队')).toBeTruthy();
+    expect(screen.queryByText('报名截止提醒')).toBeNull();
+
+    // Only personal messages unread: still the personal tab; nothing unread: the first tab.
+    act(() => source.emit('unread', counts(0, 2)));
+    await waitFor(() => expect(bell().getAttribute('href')).toBe('/message?kind=1'));
+    act(() => source.emit('unread', counts(0, 0)));
+    await waitFor(() => expect(bell().getAttribute('href')).toBe('/message'));
+  });
+
   it('closes the stream when the layout goes away', async () => {
     const { view } = open('/competitionList');
     await screen.findByTestId('unread-badge');
@@ -219,5 +252,37 @@ describe('the header unread badge', () => {
     expect(checks()).toBe(0);
     expect(FakeEventSource.instances).toHaveLength(0);
     expect(screen.queryByTestId('unread-badge')).toBeNull();
+  });
+});
+
+describe('a competition’s announcements', () => {
+  beforeEach(() => {
+    answers = {
+      '/api/team/userinfo/': user,
+      '/api/message/notice/check/read': counts(1, 0),
+      '/api/message/notice/competition/9?page=1&limit=5': page([message({ id: 31, title: '开赛公告', content: '<p>比赛开始了</p>' }), message({ id: 32, kind: 1, title: '请补交材料', read: true })]),
+      'PUT /api/message/notice/user/31': counts(0, 0),
+    };
+  });
+
+  it('lists the notices that reached the user and marks one read when it is opened', async () => {
+    open('/competition/9');
+    expect(await screen.findByText('开赛公告')).toBeTruthy();
+    const card = screen.getByTestId('competition-notices');
+    expect(within(card).getByText('公告')).toBeTruthy();
+    expect(screen.getAllByTestId('notice-unread').map((e) => e.textContent)).toEqual(['开赛公告']);
+    expect(screen.getAllByTestId('notice-read').map((e) => e.textContent)).toEqual(['请补交材料本队']);
+    fireEvent.click(screen.getByText('开赛公告'));
+    expect(await screen.findByText('比赛开始了')).toBeTruthy();
+    await waitFor(() => expect(requests.filter((r) => r.method === 'PUT')).toEqual([{ method: 'PUT', url: '/api/message/notice/user/31' }]));
+    await waitFor(() => expect(screen.queryAllByTestId('notice-unread')).toHaveLength(0));
+  });
+
+  it('shows nothing, and asks nothing, for a visitor', async () => {
+    answers['/api/team/userinfo/'] = null;
+    open('/competition/9');
+    expect(await screen.findByText('登录')).toBeTruthy();
+    expect(screen.queryByTestId('competition-notices')).toBeNull();
+    expect(requests.some((r) => r.url.startsWith('/api/message/'))).toBe(false);
   });
 });

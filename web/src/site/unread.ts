@@ -30,10 +30,10 @@ export function useUnread(enabled: boolean) {
 
 /**
  * The header badge's count (spec §2.2, §4): asked about 2 s after the layout is created when the user is logged in,
- * then kept live by the server's `unread` events. The stream closes when the user is gone or the layout unmounts;
+ * then kept live by the server's `unread` events. All three counts: the bell opens the tab holding the unread items. The stream closes when the user is gone or the layout unmounts;
  * reconnecting after a dropped connection is EventSource's own.
  */
-export function useUnreadBadge(loggedIn: boolean): number {
+export function useUnreadBadge(loggedIn: boolean): UnreadCount {
   const client = useQueryClient();
   const [due, setDue] = useState(false);
   useEffect(() => {
@@ -63,5 +63,6 @@ export function useUnreadBadge(loggedIn: boolean): number {
     return () => source.close();
   }, [live, client]);
 
-  return loggedIn ? (data?.total ?? 0) : 0;
+  return loggedIn && data ? data : NONE;
 }
+const NONE: UnreadCount = { person: 0, system: 0, total: 0 };

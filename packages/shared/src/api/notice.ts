@@ -91,3 +91,12 @@ export interface UnreadCount {
   system: number;
   total: number;
 }
+
+/**
+ * The message tab the header bell opens: the one holding the unread items. When both hold some, personal messages win:
+ * they are the user's own (an invitation, a review result, a payment) and usually ask for an action, while system
+ * notices also show on their competition's page. With nothing unread, the system notices (the page's first tab).
+ */
+export function unreadKind(counts: Pick<UnreadCount, 'person' | 'system'> | null | undefined): number {
+  return counts && counts.person > 0 ? NOTICE_KIND.personal : NOTICE_KIND.system;
+}

@@ -194,6 +194,16 @@ export interface Team {
   createdAt: string;
 }
 
+/**
+ * Why the team cannot choose a question yet, or null: its registration must be approved and, for a competition with a
+ * fee, paid. The server refuses with this sentence and the site's choice tab shows it on the disabled button.
+ */
+export function choiceRefusal(register: { status: number; payStatus: number | null } | null | undefined, fee: number): string | null {
+  if (register?.status !== REGISTER_STATUS.approved) return '报名审核通过后才能选题';
+  if (fee > 0 && register.payStatus !== PAY_STATUS.paid) return '请先完成缴费再选题';
+  return null;
+}
+
 const attachmentList = z.array(z.string().max(200).regex(/^[a-z0-9-]+\/[0-9a-f-]+$/, '附件无效，请重新上传')).max(5, '附件最多5个').default([]);
 
 /** `POST /api/team/register/{competitionId}`: the registrant's own form plus the team (or individual entry). */

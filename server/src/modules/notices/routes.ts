@@ -1,7 +1,7 @@
-import { ACTION_CODES, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, publishNoticeBody } from '@contest/shared';
+import { ACTION_CODES, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, pageQuery, publishNoticeBody } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
-import { USER, perm } from '../../http/access.ts';
+import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import * as service from './service.ts';
@@ -10,6 +10,7 @@ const BASE = '/api/message/notice';
 const MENU = perm('message:notice:menu');
 const EDIT = perm(ACTION_CODES.noticeEdit);
 const idParam = z.object({ id: z.coerce.number().int().positive('编号须为正整数') });
+const competitionParam = z.object({ id: z.coerce.number().int().positive('竞赛编号须为正整数') });
 const kindParam = z.object({ id: z.coerce.number().int().min(0, '消息类型须为0或1').max(1, '消息类型须为0或1') });
 const HEARTBEAT_MS = 25_000;
 
@@ -19,6 +20,11 @@ export function noticeRoutes(app: App, deps: Deps) {
   app.get(`${BASE}/check/read`, { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.unread(req.ctx.db, req.ctx.actor!.userId)));
   app.get(`${BASE}/page/:id`, { config: { rule: USER }, schema: { tags, params: kindParam, querystring: messagePageQuery } }, async (req) => {
     const { list, total } = await service.box(req.ctx, req.params.id, req.query);
+    return page(list, total, req.query);
+  });
+  // A competition's announcements: public, so a visitor's page asks too, but only the notices reaching the caller show.
+  app.get(`${BASE}/competition/:id`, { config: { rule: PUBLIC }, schema: { tags, params: competitionParam, querystring: pageQuery } }, async (req) => {
+    const { list, total } = await service.competitionNotices(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
   });
   app.put(`${BASE}/user/all`, { config: { rule: USER }, schema: { tags, querystring: z.object({ kind: z.coerce.number().int().min(0).max(1).optional() }) } }, async (req) =>

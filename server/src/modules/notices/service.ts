@@ -255,7 +255,47 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '
 
 // ---- A user's box -----------------------------------------------------------------------------------------------------------
 
+/** A notice to every participant of a competition, with no narrowing by registration, payment or works. */
+function toEveryParticipant(target: NoticeTarget) {
+  return target.scope === 'competition' && !target.registerStatus && !target.payStatus && !target.works;
+}
+
+/**
+ * Notices to all participants of a competition reach those who join it later too: publishing copied the participants
+ * of that moment, so whoever joined since gets their copy (unread, dated as the notice) the next time their box or the
+ * competition page is read. The primary key (notice, user) makes concurrent catch-ups add each copy once. Notices
+ * narrowed to a state (unpaid teams, pending registrations...) described the teams of their moment and are not copied.
+ * Returns how many copies were added.
+ */
+export async function catchUp(db: Db, userId: number, competitionId?: number): Promise<number> {
+  let q = db
+    .selectFrom('notices as n')
+    .select(['n.id', 'n.kind', 'n.targetJson', 'n.publishedAt'])
+    .where('n.status', '=', NOTICE_STATUS.published)
+    .where('n.competitionId', 'in', db.selectFrom('teamMembers as m').select('m.competitionId').where('m.userId', '=', userId))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('noticeRecipients as r').select('r.noticeId').whereRef('r.noticeId', '=', 'n.id').where('r.userId', '=', userId))));
+  if (competitionId !== undefined) q = q.where('n.competitionId', '=', competitionId);
+  const missing = (await q.execute()).filter((n) => n.publishedAt && toEveryParticipant(JSON.parse(n.targetJson) as NoticeTarget));
+  if (!missing.length) return 0;
+  const added = await db
+    .insertInto('noticeRecipients')
+    .values(missing.map((n) => ({ noticeId: n.id, userId, kind: n.kind, publishedAt: n.publishedAt! })))
+    .onConflict((oc) => oc.columns(['noticeId', 'userId']).doNothing())
+    .returning('noticeId')
+    .execute();
+  if (added.length) {
+    // The notice's recipient count follows its copies.
+    await db
+      .updateTable('notices')
+      .set((eb) => ({ recipients: eb.selectFrom('noticeRecipients as r').select((s) => s.fn.countAll<number>().as('n')).whereRef('r.noticeId', '=', 'notices.id') }))
+      .where('id', 'in', added.map((a) => a.noticeId))
+      .execute();
+  }
+  return added.length;
+}
+
 export async function unread(db: Db, userId: number): Promise<UnreadCount> {
+  await catchUp(db, userId);
   const rows = await db
     .selectFrom('noticeRecipients')
     .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
@@ -270,6 +310,7 @@ export async function unread(db: Db, userId: number): Promise<UnreadCount> {
 }
 
 export async function box(ctx: Ctx, kind: number, q: { page: number; limit: number; unread?: string }) {
+  await catchUp(ctx.db, ctx.actor!.userId);
   let query = ctx.db
     .selectFrom('noticeRecipients as r')
     .innerJoin('notices as n', 'n.id', 'r.noticeId')
@@ -299,6 +340,32 @@ export async function markRead(ctx: Ctx, id: number | 'all', kind?: number) {
   const { numUpdatedRows } = await q.executeTakeFirst();
   if (Number(numUpdatedRows)) await tellBoxes(ctx, [ctx.actor!.userId]);
   return unread(ctx.db, ctx.actor!.userId);
+}
+
+/**
+ * `GET /competition/{id}`: the notices of one competition that reach the caller (its announcements on the site), newest
+ * first, with the caller's read mark. Only the caller's own copies are read, so a notice narrowed to other teams (unpaid,
+ * pending...) or another competition's never shows; a visitor has none.
+ */
+export async function competitionNotices(ctx: Ctx, competitionId: number, q: { page: number; limit: number }) {
+  const userId = ctx.actor?.userId;
+  if (userId === undefined) return { list: [] as Message[], total: 0 };
+  if (await catchUp(ctx.db, userId, competitionId)) await tellBoxes(ctx, [userId]);
+  const query = ctx.db
+    .selectFrom('noticeRecipients as r')
+    .innerJoin('notices as n', 'n.id', 'r.noticeId')
+    .where('r.userId', '=', userId)
+    .where('n.competitionId', '=', competitionId);
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['n.id', 'n.kind', 'n.title', 'n.content', 'r.publishedAt', 'r.readAt'])
+    .orderBy('r.publishedAt', 'desc')
+    .orderBy('n.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  const list: Message[] = rows.map(({ readAt, ...r }) => ({ ...r, read: readAt !== null }));
+  return { list, total: Number(total) };
 }
 
 // ---- Automatic messages of the other modules ----------------------------------------------------------------------------------

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import {
   AUDIT_STATUS,
   INVITATION_STATUS,
-  PAY_STATUS,
   REGISTER_STATUS,
   maskIdCard,
   presetOpen,
   windowRefusal,
+  choiceRefusal,
   registrationFormSchema,
   usernameKey,
   type Competition,
@@ -367,9 +367,9 @@ export async function chooseQuestion(ctx: Ctx, teamId: number, questionId: numbe
   const question = await ctx.db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
   if (!question || question.competitionId !== team.competitionId || question.reviewed !== 1) throw badRequest('赛题不存在', { questionId: '赛题不存在' });
   const register = await registers.findRegisterOfTeam(ctx.db, teamId);
-  if (register?.status !== REGISTER_STATUS.approved) throw conflict('报名审核通过后才能选题');
   const competition = await competitions.findCompetition(ctx.db, team.competitionId, now);
-  if (competition!.fee > 0 && register.payStatus !== PAY_STATUS.paid) throw conflict('请先完成缴费再选题');
+  const notYet = choiceRefusal(register, competition!.fee);
+  if (notYet) throw conflict(notYet);
   const values = { questionId, chosenBy: ctx.actor!.userId, chosenAt: now.toISOString() };
   await ctx.db.insertInto('teamChoices').values({ teamId, ...values }).onConflict((oc) => oc.column('teamId').doUpdateSet(values)).execute();
 }

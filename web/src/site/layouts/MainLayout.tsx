@@ -1,4 +1,4 @@
-import type { Brand } from '@contest/shared';
+import { NOTICE_KIND, unreadKind, type Brand, type UnreadCount } from '@contest/shared';
 import { BellOutlined, DownOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Space } from 'antd';
@@ -69,14 +69,15 @@ function useSectionScroll(pathname: string) {
 const CountBadge = lazy(() => import('./CountBadge.tsx'));
 
 /** The bell leading to the messages, with the unread count shown at most as 99+ (spec §2.2, §9). */
-export function UnreadBadge({ count }: { count: number }) {
+export function UnreadBadge({ counts }: { counts: UnreadCount }) {
+  const count = counts.total;
   const bell = (
     <span data-testid="unread-badge" data-count={count}>
       <BellOutlined />
     </span>
   );
   return (
-    <Link to="/message" className="site-bell" aria-label={count ? `消息（${count}条未读）` : '消息'}>
+    <Link to={unreadKind(counts) === NOTICE_KIND.personal ? `/message?kind=${NOTICE_KIND.personal}` : '/message'} className="site-bell" aria-label={count ? `消息（${count}条未读）` : '消息'}>
       {count > 0 ? (
         <Suspense fallback={bell}>
           <CountBadge data-testid="unread-badge" data-count={count} count={count}>
@@ -127,7 +128,7 @@ export function MainLayout() {
         <div className="site-user">
           {user ? (
             <>
-              <UnreadBadge count={unread} />
+              <UnreadBadge counts={unread} />
               <Suspense fallback={null}>
                 <UserMenu user={user} />
               </Suspense>

@@ -1,13 +1,14 @@
 import { ACTION_CODES, INVOICE_TYPES, TAX_NO, TAX_NO_MESSAGE, type InvoiceConfig } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
 import { http } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
+import { fromPickerOrNull, toPickerOrNull } from '../../../common/beijing.ts';
 
 type Values = Omit<InvoiceConfig, 'applyStart' | 'applyEnd' | 'updatedAt'> & { applyStart?: Dayjs | null; applyEnd?: Dayjs | null };
 
@@ -24,7 +25,7 @@ export default function InvoiceConfigPage() {
   async function save(v: Values) {
     setSaving(true);
     try {
-      await http.put('/api/invoice/config', { ...v, applyStart: v.applyStart?.toISOString() ?? null, applyEnd: v.applyEnd?.toISOString() ?? null });
+      await http.put('/api/invoice/config', { ...v, applyStart: fromPickerOrNull(v.applyStart), applyEnd: fromPickerOrNull(v.applyEnd) });
       void message.success('发票配置已保存');
       await client.invalidateQueries({ queryKey: ['invoiceConfig'] });
     } catch (err) {
@@ -43,7 +44,7 @@ export default function InvoiceConfigPage() {
         style={{ maxWidth: 640 }}
         disabled={!canEdit}
         onFinish={save}
-        initialValues={{ ...data, applyStart: data.applyStart ? dayjs(data.applyStart) : null, applyEnd: data.applyEnd ? dayjs(data.applyEnd) : null }}
+        initialValues={{ ...data, applyStart: toPickerOrNull(data.applyStart), applyEnd: toPickerOrNull(data.applyEnd) }}
       >
         <Form.Item name="enable" label="开放发票申请" valuePropName="checked">
           <Switch checkedChildren="开放" unCheckedChildren="关闭" />

@@ -17,7 +17,7 @@ import {
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -30,6 +30,7 @@ import { FilterForm } from '../../components/FilterForm.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { RichTextField, RichTextView, richTextOrNull } from '../../components/RichTextField.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { fromPicker, toPicker } from '../../../common/beijing.ts';
 
 const NOTICES_KEY = ['notices'];
 /**
@@ -276,9 +277,9 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
   const client = useQueryClient();
   type PublishValues = { when: 'now' | 'later'; publishAt?: Dayjs | null };
   async function publish(v: PublishValues) {
-    const publishAt = v.when === 'later' && v.publishAt ? v.publishAt.second(0).millisecond(0) : null;
-    await http.post(`/api/message/notice/${notice.id}`, { publishAt: publishAt?.toISOString() ?? null });
-    void message.success(publishAt ? `将于 ${formatMinute(publishAt.toISOString())} 发布` : '通知已发布');
+    const publishAt = v.when === 'later' && v.publishAt ? fromPicker(v.publishAt.second(0).millisecond(0)) : null;
+    await http.post(`/api/message/notice/${notice.id}`, { publishAt });
+    void message.success(publishAt ? `将于 ${formatMinute(publishAt)} 发布` : '通知已发布');
     await client.invalidateQueries({ queryKey: NOTICES_KEY });
   }
   const scheduled = notice.status === NOTICE_STATUS.scheduled && notice.publishAt;
@@ -287,7 +288,7 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
       title={`发布：${notice.title}`}
       name="publish"
       okText="发布"
-      initialValues={scheduled ? { when: 'later', publishAt: dayjs(notice.publishAt) } : { when: 'now' }}
+      initialValues={scheduled ? { when: 'later', publishAt: toPicker(notice.publishAt!) } : { when: 'now' }}
       onSave={publish}
       onClose={onClose}
     >
@@ -310,7 +311,7 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
                 { validator: async (_, value?: Dayjs | null) => { if (value && !value.isAfter(sysTime())) throw new Error('发布时间须晚于现在'); } },
               ]}
             >
-              <DateTimePicker disabledDate={(d) => d.isBefore(dayjs(sysTime()), 'day')} />
+              <DateTimePicker disabledDate={(d) => d.isBefore(toPicker(sysTime().toISOString()), 'day')} />
             </Form.Item>
           )
         }

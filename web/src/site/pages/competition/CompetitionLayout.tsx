@@ -6,7 +6,12 @@ import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin, http, sysTime } from '../../../common/http.ts';
 import { useTeam } from '../../team.ts';
 import { formatDay, formatMinute } from '../../../common/time.ts';
-import { PhaseTag } from '../../../common/PhaseTag.tsx';
+import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
+import { Countdown } from '../../../common/Countdown.tsx';
+import { Suspense, lazy } from 'react';
+
+/** The competition's announcements (「公告」), only for a logged-in user who has some. */
+const CompetitionNotices = lazy(() => import('./CompetitionNotices.tsx'));
 
 export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };
 
@@ -92,6 +97,7 @@ export default function CompetitionLayout() {
     return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
   }
   const c = competition.data;
+  const { next } = phaseOf(c, sysTime());
   const tabs = visibleTabs(presets.data, sysTime());
   const active = pathname.split('/')[3] ?? 'introduce';
   if (!tabs.some((t) => t.key === active)) {
@@ -104,6 +110,7 @@ export default function CompetitionLayout() {
           <Col xs={24} md={16}>
             <Typography.Title level={2} style={{ marginTop: 0 }}>
               {c.name} <PhaseTag competition={c} next />
+              {next && <Countdown deadline={next.at} style={{ marginInlineStart: 8 }} />}
             </Typography.Title>
             <Descriptions column={{ xs: 1, md: 2 }} size="small">
               <Descriptions.Item label="竞赛品牌">
@@ -134,6 +141,9 @@ export default function CompetitionLayout() {
         </Row>
         <StageTimeline stages={c.stages} activeStageId={c.activeStageId} />
       </div>
+      <Suspense fallback={null}>
+        <CompetitionNotices competitionId={c.id} />
+      </Suspense>
       <Card>
         <Tabs activeKey={active} items={tabs.map((t) => ({ key: t.key, label: t.label }))} onChange={(key) => navigate(`/competition/${id}/${key}`)} />
         <Outlet context={{ competition: c, presets: presets.data }} />

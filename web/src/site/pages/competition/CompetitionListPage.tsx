@@ -6,11 +6,12 @@ import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { avatarUrl } from '../../../common/files.ts';
 import { desktopRedirectTarget } from '../../../common/desktop.ts';
-import { http } from '../../../common/http.ts';
+import { http, sysTime } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { DESKTOP_TOKEN_KEY, readCookie } from '../../../common/storage.ts';
 import { formatDay } from '../../../common/time.ts';
-import { PhaseTag } from '../../../common/PhaseTag.tsx';
+import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
+import { Countdown } from '../../../common/Countdown.tsx';
 
 const STATUS_TABS = [
   { key: '', label: '全部' },
@@ -46,6 +47,7 @@ function CardTitle({ name }: { name: string }) {
 }
 
 function CompetitionCard({ c }: { c: CompetitionListItem }) {
+  const { next } = phaseOf(c, sysTime());
   return (
     <Link to={`/competition/${c.id}`}>
       <Card
@@ -58,6 +60,7 @@ function CompetitionCard({ c }: { c: CompetitionListItem }) {
           <CardTitle name={c.name} />
           <Space wrap size={4}>
             <PhaseTag competition={c} next />
+            {next && <Countdown deadline={next.at} />}
             {c.typeName && <Tag>{c.typeName}</Tag>}
           </Space>
           <span className="comp-card-note">

@@ -1,11 +1,12 @@
-import { submissionWindow, windowRefusal, type PublicQuestion } from '@contest/shared';
+import { choiceRefusal, submissionWindow, windowRefusal, type PublicQuestion } from '@contest/shared';
 import { CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tag } from 'antd';
+import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tag, Tooltip } from 'antd';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin, http, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { Countdown } from '../../../common/Countdown.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 
@@ -33,6 +34,8 @@ export default function ChoiceTab() {
   if (!questions.data?.length) return <Empty description="赛题尚未发布" />;
   const choiceWindow = submissionWindow(competition, competition.stages, presets, 'CHOICE_SET');
   const refusal = windowRefusal(choiceWindow, sysTime());
+  // Offered only when it can succeed: the registration approved (and paid, with a fee), said on the button otherwise.
+  const notYet = choiceRefusal(team.register, competition.fee);
 
   const choose = (q: PublicQuestion) =>
     modal.confirm({
@@ -41,8 +44,13 @@ export default function ChoiceTab() {
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        await http.put(`/api/team/choiceQuestion/${team.id}`, { questionId: q.id });
-        void message.success('已选择赛题');
+        try {
+          await http.put(`/api/team/choiceQuestion/${team.id}`, { questionId: q.id });
+          void message.success('已选择赛题');
+        } catch {
+          // Refused (the window closed or the registration changed meanwhile): the server's reason is already shown;
+          // the dialog closes and the page shows the team as it is now.
+        }
         await reload();
       },
     });
@@ -50,11 +58,19 @@ export default function ChoiceTab() {
   return (
     <>
       <Alert
-        type={refusal ? 'warning' : 'info'}
+        type={refusal || notYet ? 'warning' : 'info'}
         showIcon
         style={{ marginBottom: 16 }}
         data-testid="choice-window"
-        message={refusal ?? `${leader ? '' : '赛题由队长选择。'}选题截止时间 ${formatMinute(choiceWindow.end!)}，截止前可以更改。`}
+        message={
+          refusal ?? (
+            <>
+              {`${notYet ? `${notYet}。` : leader ? '' : '赛题由队长选择。'}选题截止时间 ${formatMinute(choiceWindow.end!)}，截止前可以更改。`}
+              {/* At the deadline the team is asked again, and the tab, drawn again, says the choice has closed. */}
+              <Countdown deadline={choiceWindow.end!} style={{ marginInlineStart: 8 }} onExpire={() => void reload()} />
+            </>
+          )
+        }
       />
       <Space direction="vertical" style={{ width: '100%' }}>
         {questions.data.map((q) => (
@@ -70,7 +86,17 @@ export default function ChoiceTab() {
                 )}
               </Space>
             }
-            extra={leader && !refusal && chosen !== q.id && <Button type="primary" onClick={() => choose(q)}>选择该赛题</Button>}
+            extra={
+              leader &&
+              !refusal &&
+              chosen !== q.id && (
+                <Tooltip title={notYet}>
+                  <Button type="primary" disabled={Boolean(notYet)} onClick={() => choose(q)}>
+                    选择该赛题
+                  </Button>
+                </Tooltip>
+              )
+            }
           >
             {q.content ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: q.content }} /> : <span>暂无描述</span>}
           </Card>

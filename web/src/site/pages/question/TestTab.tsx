@@ -1,12 +1,13 @@
-import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, type Leaderboard, type TestSubmission } from '@contest/shared';
+import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, submissionWindow, windowState, type Leaderboard, type TestSubmission } from '@contest/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Spin, Switch, Table, Tabs, Tag, Typography, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { HttpError, goLogin, http } from '../../../common/http.ts';
+import { HttpError, goLogin, http, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { Countdown } from '../../../common/Countdown.tsx';
 import { uploadError, uploadHeaders } from '../../../common/upload.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
@@ -42,7 +43,7 @@ function Board({ questionId, board }: { questionId: number; board: 'public' | 'p
 
 /** `competition/:id/test`: upload predictions for the chosen question, see their scores and the leaderboards. */
 export default function TestTab() {
-  const { competition } = useCompetition();
+  const { competition, presets } = useCompetition();
   const { data: user } = useCurrentUser();
   const { data, isLoading } = useTeam(competition.id);
   const { message } = App.useApp();
@@ -62,6 +63,8 @@ export default function TestTab() {
   if (!questionId) return <Result status="info" title="请先选择赛题" extra={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />;
   const reload = () => Promise.all([client.invalidateQueries({ queryKey: ['tests', questionId] }), client.invalidateQueries({ queryKey: ['leaderboard', questionId] })]);
   const quota = mine.data;
+  // The deadline the server applies to test submissions (the shared SUBMIT_TEST window).
+  const testWindow = submissionWindow(competition, competition.stages, presets, 'SUBMIT_TEST');
 
   return (
     <>
@@ -69,6 +72,11 @@ export default function TestTab() {
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>
             上传预测结果CSV（表头须包含编号列与目标列，UTF-8或GBK编码）。
+            {testWindow.end && windowState(testWindow, sysTime()) === 'open' && (
+              <span data-testid="test-deadline" style={{ marginInlineEnd: 8 }}>
+                截止时间 {formatMinute(testWindow.end)} <Countdown deadline={testWindow.end} />
+              </span>
+            )}
             {quota && (
               <span data-testid="quota">
                 今日已提交 {quota.usedToday} / {quota.dailyLimit} 次

@@ -8,6 +8,7 @@ import { useCurrentUser } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
 import { goLogin, http } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { Countdown } from '../../../common/Countdown.tsx';
 import { resumableUpload } from '../../../common/tusUpload.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
@@ -57,7 +58,17 @@ export default function WorksTab() {
           type={r.open ? 'info' : 'warning'}
           showIcon
           style={{ marginBottom: 16 }}
-          message={r.open ? `可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。` : (r.refusal ?? '不在提交作品的时间内')}
+          message={
+            r.open ? (
+              <>
+                {`可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。`}
+                {/* At the deadline the rules are asked again: the notice then gives the server's refusal. */}
+                {r.deadline && <Countdown deadline={r.deadline} style={{ marginInlineStart: 8 }} onExpire={() => void rules.refetch()} />}
+              </>
+            ) : (
+              (r.refusal ?? '不在提交作品的时间内')
+            )
+          }
         />
       )}
       <input

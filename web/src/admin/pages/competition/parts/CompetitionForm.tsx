@@ -1,6 +1,6 @@
 import { ACTION_CODES, AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } from '@contest/shared';
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { usePermissions } from '../../../../common/auth.ts';
 import { GuardedButton } from '../../../../common/GuardedButton.tsx';
@@ -11,6 +11,7 @@ import { ImageUpload } from '../../../components/ImageUpload.tsx';
 import { useBrandOptions, useOrgOptions, useTypeOptions } from '../../../components/options.ts';
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import type { CompetitionDetail } from './useCompetition.ts';
+import { fromPicker, toPicker } from '../../../../common/beijing.ts';
 
 type TimeField = 'regStartTime' | 'regEndTime' | 'endTime';
 /** The form holds times as dayjs values and the fee as the yuan text typed in. */
@@ -32,9 +33,9 @@ function toValues(c: CompetitionDetail): Values {
     information: c.information,
     guide: c.guide,
     trainingUrl: c.trainingUrl,
-    regStartTime: dayjs(c.regStartTime),
-    regEndTime: dayjs(c.regEndTime),
-    endTime: dayjs(c.endTime),
+    regStartTime: toPicker(c.regStartTime),
+    regEndTime: toPicker(c.regEndTime),
+    endTime: toPicker(c.endTime),
     allowIndividual: c.allowIndividual,
     minMembers: c.minMembers,
     maxMembers: c.maxMembers,
@@ -58,9 +59,9 @@ function toBody(v: Values, withOrg: boolean): CompetitionBody {
     information: richTextOrNull(v.information),
     guide: richTextOrNull(v.guide),
     trainingUrl: v.trainingUrl,
-    regStartTime: v.regStartTime!.format(),
-    regEndTime: v.regEndTime!.format(),
-    endTime: v.endTime!.format(),
+    regStartTime: fromPicker(v.regStartTime!),
+    regEndTime: fromPicker(v.regEndTime!),
+    endTime: fromPicker(v.endTime!),
     allowIndividual: v.allowIndividual,
     minMembers: v.minMembers,
     maxMembers: v.maxMembers,

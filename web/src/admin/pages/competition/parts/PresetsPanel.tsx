@@ -2,13 +2,14 @@ import { MENU_DESCRIPTIONS, presetOpen, type MenuCode, type PresetBatchBody, typ
 import { ExclamationCircleOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Row, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
 import { HttpError, http, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';
 import { checkRegFields, RegFieldDesigner } from './RegFieldDesigner.tsx';
 import { competitionKey } from './useCompetition.ts';
+import { fromPickerOrNull, toPickerOrNull } from '../../../../common/beijing.ts';
 
 const UNSAVED = '有未保存的修改';
 
@@ -21,7 +22,7 @@ type MenusValues = Partial<Record<MenuCode, MenuValues>>;
 
 const toValues = (p: Preset): MenuValues => ({
   enable: p.enable,
-  window: [p.enableStartTime ? dayjs(p.enableStartTime) : null, p.enableEndTime ? dayjs(p.enableEndTime) : null],
+  window: [toPickerOrNull(p.enableStartTime), toPickerOrNull(p.enableEndTime)],
   ...(p.menuCode === 'REG_SET' ? { fieldList: p.fieldList } : {}),
 });
 
@@ -32,15 +33,15 @@ const cleanFields = (fields: PresetField[] | undefined) =>
 const fingerprint = (v: MenuValues | undefined) =>
   JSON.stringify([
     Boolean(v?.enable),
-    v?.window?.[0]?.toISOString() ?? null,
-    v?.window?.[1]?.toISOString() ?? null,
+    fromPickerOrNull(v?.window?.[0]),
+    fromPickerOrNull(v?.window?.[1]),
     cleanFields(v?.fieldList).map((f) => [f.name, f.label, f.description, f.otherParams.required]),
   ]);
 
 const toBody = (code: MenuCode, v: MenuValues) => ({
   enable: v.enable,
-  enableStartTime: v.window?.[0]?.format() ?? null,
-  enableEndTime: v.window?.[1]?.format() ?? null,
+  enableStartTime: fromPickerOrNull(v.window?.[0]),
+  enableEndTime: fromPickerOrNull(v.window?.[1]),
   // Only the registration menu has fields; the server refuses them elsewhere.
   ...(code === 'REG_SET' ? { fieldList: cleanFields(v.fieldList) } : {}),
 });

@@ -1,7 +1,7 @@
 import { activeStageId, type Stage } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { http, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
@@ -9,6 +9,7 @@ import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
 import { competitionKey } from './useCompetition.ts';
+import { fromPicker, fromPickerOrNull, toPicker, toPickerOrNull } from '../../../../common/beijing.ts';
 
 interface StageValues {
   name: string;
@@ -33,7 +34,7 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
   const active = activeStageId(stages.data ?? [], sysTime());
 
   async function save(v: StageValues) {
-    const body = { name: v.name, startDate: v.startDate.format(), endDate: v.endDate ? v.endDate.format() : null, sort: v.sort };
+    const body = { name: v.name, startDate: fromPicker(v.startDate), endDate: fromPickerOrNull(v.endDate), sort: v.sort };
     if (editing?.stage) await http.put(`/api/competition/stages/${editing.stage.id}`, body);
     else await http.post(`/api/competition/stages/${competitionId}`, body);
     void message.success('阶段已保存');
@@ -53,7 +54,7 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
 
   const initial = (stage: Stage | null): Partial<StageValues> =>
     stage
-      ? { name: stage.name, startDate: dayjs(stage.startDate), endDate: stage.endDate ? dayjs(stage.endDate) : null, sort: stage.sort }
+      ? { name: stage.name, startDate: toPicker(stage.startDate), endDate: toPickerOrNull(stage.endDate), sort: stage.sort }
       : { sort: (stages.data?.length ?? 0) + 1 };
 
   return (
