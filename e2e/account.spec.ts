@@ -66,6 +66,8 @@ test('login returns to the page the user was on', async ({ page }) => {
   await page.getByRole('button', { name: /^登\s*录$/ }).click();
   await expect(page).toHaveURL(/\/userCenter\/accountSet$/);
   await expect(page.getByText('当前设备')).toBeVisible();
+  // The device is named as people name it, not by its raw user-agent.
+  await expect(page.locator('.ant-table-row').filter({ hasText: '当前设备' })).toContainText(/Chrome \d+ · Linux/);
 });
 
 test('a wrong password shows the server message next to the field', async ({ page }) => {

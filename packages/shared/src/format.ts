@@ -54,3 +54,53 @@ export function yuanToFen(yuan: string | number): number | null {
   const fen = BigInt(match[1]!) * 100n + BigInt((match[2] ?? '').padEnd(2, '0'));
   return fen <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(fen) : null;
 }
+
+/**
+ * A configured limit (a whole number of MB or GB, as organisers set them) without the two decimals of a measured size:
+ * `500 * 2 ** 20` -> `500 MB`; anything else falls back to `formatSize`.
+ */
+export function formatLimit(bytes: number): string {
+  for (const [unit, size] of [
+    ['GB', 2 ** 30],
+    ['MB', 2 ** 20],
+    ['KB', 2 ** 10],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return formatSize(bytes);
+}
+
+const BROWSERS: [RegExp, string][] = [
+  [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
+  [/OPR\/(\d+)/, 'Opera'],
+  [/MicroMessenger\/(\d+)/, '微信'],
+  [/QQBrowser\/(\d+)/, 'QQ浏览器'],
+  [/UCBrowser\/(\d+)/, 'UC浏览器'],
+  [/Electron\/(\d+)/, '桌面客户端'],
+  [/Firefox\/(\d+)/, 'Firefox'],
+  [/(?:Chrome|CriOS)\/(\d+)/, 'Chrome'],
+  [/Version\/(\d+)[\d.]* (?:Mobile\/\S+ )?Safari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, (m: RegExpExecArray) => string][] = [
+  [/Windows NT 10/, () => 'Windows 10/11'],
+  [/Windows NT 6\.1/, () => 'Windows 7'],
+  [/Windows/, () => 'Windows'],
+  [/iPhone OS (\d+)/, (m) => `iOS ${m[1]}`],
+  [/iPad.*OS (\d+)/, (m) => `iPadOS ${m[1]}`],
+  [/Android (\d+)/, (m) => `Android ${m[1]}`],
+  [/Mac OS X (\d+)[_.](\d+)/, (m) => `macOS ${m[1]}.${m[2]}`],
+  [/CrOS/, () => 'ChromeOS'],
+  [/HarmonyOS/, () => 'HarmonyOS'],
+  [/Linux/, () => 'Linux'],
+];
+
+/**
+ * A user-agent as people name their device: `Chrome 120 · Windows 10/11`, `Safari 17 · iOS 17`; what cannot be told is
+ * 未知浏览器 / 未知系统, and no user-agent at all is 未知设备.
+ */
+export function describeUserAgent(ua: string | null | undefined): string {
+  if (!ua) return '未知设备';
+  const browser = BROWSERS.map(([re, name]) => [re.exec(ua), name] as const).find(([m]) => m);
+  const system = SYSTEMS.map(([re, name]) => [re.exec(ua), name] as const).find(([m]) => m);
+  return `${browser ? `${browser[1]} ${browser[0]![1]}` : '未知浏览器'} · ${system ? system[1](system[0]!) : '未知系统'}`;
+}

@@ -1,4 +1,4 @@
-import { formatSize, type WorkVersion, type WorksRules } from '@contest/shared';
+import { formatLimit, formatSize, type WorkVersion, type WorksRules } from '@contest/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
@@ -35,7 +35,7 @@ export default function WorksTab() {
     if (!r) return;
     const ext = (/\.([a-z0-9]+)$/i.exec(file.name)?.[1] ?? '').toLowerCase();
     if (!r.types.includes(ext)) return void message.error(`只能提交以下格式的作品：${r.types.join('、')}`);
-    if (file.size > r.maxBytes) return void message.error(`作品不能超过${formatSize(r.maxBytes)}`);
+    if (file.size > r.maxBytes) return void message.error(`作品不能超过${formatLimit(r.maxBytes)}`);
     setProgress({ name: file.name, percent: 0 });
     await resumableUpload(file, { questionId: String(questionId) }, {
       progress: (percent) => setProgress({ name: file.name, percent }),
@@ -61,7 +61,7 @@ export default function WorksTab() {
           message={
             r.open ? (
               <>
-                {`可提交 ${r.types.join('、')} 格式，单个不超过${formatSize(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。`}
+                {`可提交 ${r.types.join('、')} 格式，单个不超过 ${formatLimit(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。`}
                 {/* At the deadline the rules are asked again: the notice then gives the server's refusal. */}
                 {r.deadline && <Countdown deadline={r.deadline} style={{ marginInlineStart: 8 }} onExpire={() => void rules.refetch()} />}
               </>

@@ -1,4 +1,4 @@
-import { PASSWORD_HINT, checkPasswordStrength, type ChangePasswordBody } from '@contest/shared';
+import { PASSWORD_HINT, checkPasswordStrength, describeUserAgent, type ChangePasswordBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
@@ -88,7 +88,7 @@ export default function AccountSetPage() {
           columns={[
             { title: '类型', render: (_, r) => (r.kind === 'browser' ? '浏览器' : '桌面客户端') },
             { title: 'IP', dataIndex: 'ip' },
-            { title: '设备', dataIndex: 'userAgent', ellipsis: true },
+            { title: '设备', render: (_, r) => <span title={r.userAgent ?? undefined}>{r.kind === 'browser' ? describeUserAgent(r.userAgent) : '桌面客户端'}</span> },
             { title: '登录时间', render: (_, r) => time(r.createdAt) },
             { title: '最近活动', render: (_, r) => time(r.lastSeenAt) },
             { title: '', render: (_, r) => (r.current ? <Tag color="blue">当前设备</Tag> : null) },
