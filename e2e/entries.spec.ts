@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { ADMIN, chooseUserMenu, login, register, uniqueName } from './fixtures.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, api, chooseUserMenu, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
 
 test('an unknown path shows the 404 page on the site and in the back office', async ({ page }) => {
   await page.goto('/no/such/page');
@@ -121,4 +121,91 @@ test('on a desktop the navigation links show in the header', async ({ page }) =>
   await page.goto('/competitionList');
   await expect(page.locator('.site-nav').getByRole('link', { name: '竞赛列表' })).toBeVisible();
   await expect(page.getByRole('button', { name: '导航' })).toHaveCount(0);
+});
+
+/** Fails when the page itself scrolls sideways (a table may scroll inside its card). */
+async function expectNoSideScroll(page: Page, what: string) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+  expect(widths.scroll, `${what}：页面宽 ${widths.scroll}px，视口 ${widths.inner}px`).toBeLessThanOrEqual(widths.inner);
+}
+
+test('on a phone a participant with a team and an order never scrolls a page sideways', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const adminPage = await (await browser.newContext()).newPage();
+  await login(adminPage, ADMIN.username, ADMIN.password);
+  const orgPage = await (await browser.newContext()).newPage();
+  await newOrganiser(orgPage, adminPage);
+  const fields = [
+    { label: '姓名', name: 'userName', otherParams: { required: true } },
+    { label: '学校', name: 'organization', otherParams: { required: false } },
+  ];
+  const competitionId = await openCompetition(orgPage, adminPage, 6600, fields);
+
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  const username = uniqueName('phone');
+  await register(page, username);
+  await login(page, username, 'Passw0rd1');
+  const teamName = '华东师范大学数据科学与工程学院一队';
+  const { registerId } = await api(page, 'POST', `/api/team/register/${competitionId}`, {
+    teamName,
+    info: { userName: '王小明', organization: '华东师范大学数据科学与工程学院' },
+  });
+  // Approval opens the team's order.
+  await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
+
+  await page.goto(`/competition/${competitionId}/team`);
+  await expect(page.getByRole('cell', { name: '华东师范大学数据科学与工程学院', exact: true })).toBeVisible();
+  await expectNoSideScroll(page, '我的队伍');
+
+  await page.goto('/userCenter/myOrder');
+  const card = page.getByTestId('order-card');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText(teamName);
+  await expect(card).toContainText('¥66.00');
+  await expect(card).toContainText('待支付');
+  await expect(card.getByRole('link', { name: '去支付' })).toBeVisible();
+  await expectNoSideScroll(page, '我的订单');
+
+  await page.goto('/userCenter/myInvoice');
+  await expect(page.getByText('暂无发票申请')).toBeVisible();
+  await expectNoSideScroll(page, '我的发票');
+
+  await page.goto('/competitionList');
+  await expect(page.getByRole('button', { name: '导航' })).toBeVisible();
+  await expect(page.getByTestId('user-dropdown')).toBeVisible();
+  // The header keeps to one line.
+  expect((await page.locator('.site-header').boundingBox())!.height).toBeLessThanOrEqual(64);
+  await expectNoSideScroll(page, '竞赛列表');
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('at 1280 px the back office competition lists show fee and state without scrolling', async ({ page }) => {
+  await login(page, ADMIN.username, ADMIN.password);
+  for (const [path, title] of [
+    ['competition/manager', '竞赛管理'],
+    ['competition/audit', '竞赛审核'],
+  ] as const) {
+    await page.goto(`/backadmin.html#/${path}`);
+    await expect(page.locator('.ant-card-head-title').filter({ hasText: title })).toBeVisible();
+    const table = page.locator('.ant-table').first();
+    const actions = await table.locator('th').filter({ hasText: '操作' }).boundingBox();
+    for (const header of ['报名费（元）', '审核状态', '竞赛状态', '队伍数']) {
+      const box = await table.locator('th').filter({ hasText: header }).boundingBox();
+      expect(box, `${title}：${header}`).not.toBeNull();
+      // Within the window and not under the fixed action column.
+      expect(box!.x + box!.width, `${title}：${header}`).toBeLessThanOrEqual(Math.min(1280, actions!.x) + 1);
+    }
+  }
 });

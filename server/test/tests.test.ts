@@ -53,7 +53,29 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(await runDueJobs(t.deps)).toBe(1);
     const [s] = (await mine(leader)).list;
     expect(s).toMatchObject({ status: 2, publicScore: 2, privateScore: null, fileName: 'pred.csv' });
-    expect(await mine(leader)).toMatchObject({ dailyLimit: 3, usedToday: 1 });
+    expect(await mine(leader)).toMatchObject({ dailyLimit: 3, usedToday: 1, format: { metric: 'rmse', higherIsBetter: false, idColumn: 'id', targetColumn: 'y' }, leaderboardPublished: false });
+  });
+
+  it('refuses a file that cannot be parsed before it counts against the day, naming what is wrong', async () => {
+    const { leader } = await team();
+    const refusals: [string | Buffer, string][] = [
+      ['ID,label\nu0,1\n', '表头须包含“id”和“y”两列，当前表头为：ID,label'],
+      ['', '文件为空'],
+      ['\n\n', '文件为空'],
+      ['id,y\n', '文件只有表头，没有预测数据'],
+      [Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]), '文件不是文本格式的CSV'],
+    ];
+    for (const [content, message] of refusals) {
+      const res = await submit(leader, content as string);
+      expect([res.statusCode, body(res).message, body(res).data?.fields]).toEqual([400, message, { file: message }]);
+    }
+    // Nothing was stored, queued or counted: the day's three attempts are all still there.
+    expect(await mine(leader)).toMatchObject({ list: [], usedToday: 0 });
+    expect(await runDueJobs(t.deps)).toBe(0);
+    for (let i = 0; i < 3; i++) expect((await submit(leader, prediction(1))).statusCode).toBe(200);
+    expect(body(await submit(leader, 'x,y\n')).message).toBe('表头须包含“id”和“y”两列，当前表头为：x,y');
+    expect((await submit(leader, prediction(1))).statusCode).toBe(429);
+    await runDueJobs(t.deps);
   });
 
   it('reports a malformed file as failed with line numbers, without answer values', async () => {
@@ -146,8 +168,18 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(ours.map((e: { teamName: string; score: number }) => [e.teamName, e.score])).toEqual([['榜单甲', 0.5], ['榜单乙', 1.5]]);
     expect(board.entries.map((e: { rank: number }) => e.rank)).toEqual(board.entries.map((_: unknown, i: number) => i + 1));
 
-    expect(body(await a.leader.get(`/api/review/test/leaderboard/${questionId}?board=private`)).message).toBe('私榜尚未公布');
-    expect((await org.get(`/api/review/test/leaderboard/${questionId}?board=private`)).statusCode).toBe(200);
+    // Closed, said plainly with a 200 and nothing private in it, to a team, a stranger, and a visitor alike.
+    const stranger = await loggedIn(t.app, (await registerUser(t.app, `stranger${++seq}`)).username);
+    for (const who of [a.leader, stranger]) {
+      const closed = await who.get(`/api/review/test/leaderboard/${questionId}?board=private`);
+      expect([closed.statusCode, body(closed).data]).toEqual([200, { board: 'private', metric: 'rmse', higherIsBetter: false, published: false, entries: [] }]);
+    }
+    const anon = await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}?board=private` });
+    expect([anon.statusCode, body(anon).data.entries]).toEqual([200, []]);
+    expect((await mine(a.leader)).leaderboardPublished).toBe(false);
+    // The organiser sees the private board before publishing it.
+    const early = await org.get(`/api/review/test/leaderboard/${questionId}?board=private`);
+    expect([early.statusCode, body(early).data.published, body(early).data.entries.length > 0]).toEqual([200, false, true]);
 
     const list = (await mine(a.leader)).list as { id: number; publicScore: number }[];
     const worst = list.find((s) => s.publicScore === 5)!;
@@ -190,5 +222,22 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const b = await team();
     expect((await b.leader.get(url)).statusCode).toBe(404);
     await runDueJobs(t.deps);
+  });
+  it('keeps the test score off the team\'s grade page until the private board is published', async () => {
+    const { leader, teamId } = await team();
+    const db = t.database.db;
+    const stamp = now.toISOString();
+    const criteria = JSON.stringify([{ id: 'x', name: '深度', description: null, maxScore: 100, weight: 1 }]);
+    await db.insertInto('reviewRules').values({ questionId, criteriaJson: criteria, judgesPerWork: 1, aggregation: 'mean', reviewWeight: 70, testWeight: 30, blind: 1, disputeDays: 0, gradeState: 2, calculatedAt: stamp, confirmedAt: stamp, updatedAt: stamp }).execute();
+    await db.insertInto('grades').values({ questionId, teamId, reviewScoresJson: '[80]', reviewScore: 80, judgesDone: 1, judgesTotal: 1, testScore: 0.4321, testPoints: 100, finalScore: 86, rank: 1, awardId: null, updatedAt: stamp }).execute();
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'GRADE_SET')!.id}`, { enable: true });
+    const myGrade = async () => (body(await leader.get(`/api/review/works/myGrade/${competitionId}`)).data as { questionId: number; testScore: number | null; finalScore: number | null }[]).find((g) => g.questionId === questionId);
+    expect(await myGrade()).toMatchObject({ testScore: null, finalScore: 86 });
+    await org.put(`/api/review/test/publish/${questionId}`, { published: true });
+    expect(await myGrade()).toMatchObject({ testScore: 0.4321, finalScore: 86 });
+    await org.put(`/api/review/test/publish/${questionId}`, { published: false });
+    await db.deleteFrom('grades').where('questionId', '=', questionId).execute();
+    await db.deleteFrom('reviewRules').where('questionId', '=', questionId).execute();
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Metric } from './question.ts';
 
 /** A test (prediction) submission: queued, scoring, scored, or failed with the reason. */
 export const TEST_STATUS = { queued: 0, scoring: 1, scored: 2, failed: 3 } as const;
@@ -21,6 +22,43 @@ export interface TestSubmission {
   selected: boolean;
   createdAt: string;
   scoredAt: string | null;
+}
+
+/** What a prediction file must look like: the question's id and target columns, scored by its metric. */
+export interface TestFormat {
+  metric: Metric;
+  higherIsBetter: boolean;
+  idColumn: string;
+  targetColumn: string;
+}
+
+/** The team's submissions for a question (`GET /api/review/test/list/:questionId`). */
+export interface MyTests {
+  list: TestSubmission[];
+  dailyLimit: number | null;
+  usedToday: number;
+  /** Null while the organiser has not set the evaluation yet. */
+  format: TestFormat | null;
+  /** Whether the private board (and so private scores) is published. */
+  leaderboardPublished: boolean;
+}
+
+/** Two made-up prediction values that fit the metric: probabilities, class labels or numbers. */
+const SAMPLE_VALUES: Record<Metric, [string, string]> = {
+  auc: ['0.92', '0.13'],
+  logLoss: ['0.92', '0.13'],
+  accuracy: ['1', '0'],
+  macroF1: ['1', '0'],
+  rmse: ['12.5', '3.8'],
+  mae: ['12.5', '3.8'],
+  mape: ['12.5', '3.8'],
+};
+
+/** A sample prediction file: the header with the question's column names and two example rows (CRLF, as Excel writes). */
+export function sampleCsv(format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>): string {
+  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const [a, b] = SAMPLE_VALUES[format.metric];
+  return [[format.idColumn, format.targetColumn], ['1', a], ['2', b]].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
 export interface LeaderboardEntry {

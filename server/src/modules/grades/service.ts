@@ -241,6 +241,7 @@ export async function myGrades(ctx: Ctx, competitionId: number): Promise<MyGrade
       'q.title as questionTitle',
       'g.reviewScore',
       'g.testScore',
+      'q.leaderboardPublished',
       'g.finalScore',
       'g.rank',
       'l.name as awardName',
@@ -264,7 +265,8 @@ export async function myGrades(ctx: Ctx, competitionId: number): Promise<MyGrade
       questionTitle: r.questionTitle,
       rechecking,
       reviewScore: rechecking ? null : r.reviewScore,
-      testScore: rechecking ? null : r.testScore,
+      // The test score is the private board's: it stays hidden until the organiser publishes that board.
+      testScore: rechecking || r.leaderboardPublished !== 1 ? null : r.testScore,
       finalScore: rechecking ? null : r.finalScore,
       rank: rechecking ? null : r.rank,
       teams: Number(r.teams ?? 0),

@@ -6,14 +6,15 @@ import {
   windowRefusal,
   type Leaderboard,
   type Metric,
+  type MyTests,
   type TestSubmission,
 } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, conflict, notFound, tooMany } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { enqueue, registerJob } from '../../jobs/runner.ts';
-import { CsvError } from '../../scoring/csv.ts';
+import { CsvError, csvBatches } from '../../scoring/csv.ts';
 import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
@@ -70,6 +71,12 @@ export async function submit(ctx: Ctx, questionId: number, content: Readable, fi
     if (err instanceof FileTooLargeError) throw new AppError(413, `测试文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
     throw err;
   }
+  // A file that cannot be read as the expected CSV is refused here, before the day's quota is touched.
+  const problem = await headProblem(ctx, stored.key, question.idColumn!, question.targetColumn!);
+  if (problem) {
+    await ctx.storage.delete(stored.key);
+    throw badRequest(problem, { file: problem });
+  }
   const day = beijingDay(now);
   const t = now.toISOString();
   try {
@@ -104,6 +111,30 @@ export async function submit(ctx: Ctx, questionId: number, content: Readable, fi
   }
 }
 
+/**
+ * Reads the start of a stored prediction file and says what keeps it from being scored at all: not text, an unknown
+ * encoding, empty, a header without the id and target columns, or no data row. Row-level problems are left to scoring.
+ */
+async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: string, targetColumn: string): Promise<string | null> {
+  const stream = await ctx.storage.get(key);
+  try {
+    let header: string[] | null = null;
+    for await (const batch of csvBatches(stream)) {
+      for (const { fields } of batch) {
+        if (header) return null;
+        header = fields.map((f) => f.trim());
+        if (!header.includes(idColumn) || !header.includes(targetColumn)) return `表头须包含“${idColumn}”和“${targetColumn}”两列，当前表头为：${header.join(',').slice(0, 80)}`;
+      }
+    }
+    return header ? '文件只有表头，没有预测数据' : '文件为空';
+  } catch (err) {
+    if (err instanceof CsvError) return err.message;
+    throw err;
+  } finally {
+    stream.destroy();
+  }
+}
+
 type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null };
 const toSubmission = (r: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
 
@@ -114,11 +145,14 @@ const submissions = (ctx: Pick<Ctx, 'db'>) =>
     .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt']);
 
 /** The team's submissions for a question, newest first; private scores only once published. */
-export async function listMine(ctx: Ctx, questionId: number) {
+export async function listMine(ctx: Ctx, questionId: number): Promise<MyTests> {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
   const rows = await submissions(ctx).where('s.teamId', '=', teamId).where('s.questionId', '=', questionId).orderBy('s.id', 'desc').execute();
   const used = await ctx.db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', beijingDay(ctx.clock.now())).executeTakeFirst();
-  return { list: rows.map((r) => toSubmission(r, question.leaderboardPublished === 1)), dailyLimit: question.dailyLimit, usedToday: used?.used ?? 0 };
+  const metric = question.metric as Metric | null;
+  const format = metric && question.idColumn && question.targetColumn ? { metric, higherIsBetter: HIGHER_IS_BETTER[metric], idColumn: question.idColumn, targetColumn: question.targetColumn } : null;
+  const published = question.leaderboardPublished === 1;
+  return { list: rows.map((r) => toSubmission(r, published)), dailyLimit: question.dailyLimit, usedToday: used?.used ?? 0, format, leaderboardPublished: published };
 }
 
 /** The team picks up to MAX_SELECTED scored submissions for the final ranking. */
@@ -150,10 +184,10 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
   const metric = question.metric as Metric;
   const higher = HIGHER_IS_BETTER[metric];
   const published = question.leaderboardPublished === 1;
-  if (board === 'private' && !published) {
-    await manageable(ctx, question.competitionId).catch(() => {
-      throw conflict('私榜尚未公布');
-    });
+  // Before publication the private board is closed to everyone but its organisers: an ordinary answer that says so,
+  // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
+  if (board === 'private' && !published && !(await manageable(ctx, question.competitionId).then(() => true, () => false))) {
+    return { board, metric, higherIsBetter: higher, published, entries: [] };
   }
   const entries = await rankTeams(ctx.db, questionId, higher, board);
   return { board, metric, higherIsBetter: higher, published, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };

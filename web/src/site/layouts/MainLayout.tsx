@@ -112,7 +112,7 @@ export function MainLayout() {
       <header className="site-header">
         <a className="site-logo" href={brandId ? `/competitionList/${brandId}` : '/competitionList'}>
           <img src={logo} alt="" />
-          {brand?.shortName ?? '竞赛平台'}
+          <span className="site-logo-text">{brand?.shortName ?? '竞赛平台'}</span>
         </a>
         {mobile ? (
           <Suspense fallback={null}>
@@ -134,12 +134,14 @@ export function MainLayout() {
               </Suspense>
             </>
           ) : isLoading ? null : (
-            <Space>
-              <Button type="link" onClick={goLogin}>
+            <Space size={mobile ? 4 : 8}>
+              <Button type="link" size={mobile ? 'small' : 'middle'} onClick={goLogin}>
                 登录
               </Button>
               <Link to="/register">
-                <Button type="primary">注册</Button>
+                <Button type="primary" size={mobile ? 'small' : 'middle'}>
+                  注册
+                </Button>
               </Link>
             </Space>
           )}

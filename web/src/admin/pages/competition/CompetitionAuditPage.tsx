@@ -29,7 +29,7 @@ export default function CompetitionAuditPage() {
         rowKey="id"
         loading={competitions.isLoading}
         dataSource={competitions.data?.list}
-        scroll={{ x: 1450 }}
+        scroll={{ x: 1150 }}
         locale={{ emptyText: query.auditStatus === AUDIT_STATUS.pending ? '暂无待审核的竞赛' : '暂无竞赛' }}
         pagination={pager(competitions.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[

@@ -29,7 +29,7 @@ export default function CompetitionManagerPage() {
         rowKey="id"
         loading={competitions.isLoading}
         dataSource={competitions.data?.list}
-        scroll={{ x: 1500 }}
+        scroll={{ x: 1200 }}
         locale={{ emptyText: '暂无竞赛' }}
         pagination={pager(competitions.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[

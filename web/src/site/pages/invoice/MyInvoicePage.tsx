@@ -10,7 +10,7 @@ import {
   type Page,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Select, Table, Tag } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Form, Grid, Input, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
@@ -61,6 +61,33 @@ function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invo
   );
 }
 
+/** The invoice number once issued, the reason once rejected. */
+const note = (i: Invoice) => (i.status === 2 ? `驳回原因：${i.reason ?? ''}` : (i.invoiceNo ?? '—'));
+/** A long text cut to its column, whole in a tooltip. */
+const cut = (text: string) => (
+  <Tooltip title={text} placement="topLeft">
+    {text}
+  </Tooltip>
+);
+
+/** What does not fit in a row: under it, one click away. */
+function InvoiceDetails({ invoice }: { invoice: Invoice }) {
+  return (
+    <Descriptions size="small" column={{ xs: 1, md: 2 }}>
+      <Descriptions.Item label="竞赛">{invoice.competitionName}</Descriptions.Item>
+      <Descriptions.Item label="订单号">{invoice.orderNo}</Descriptions.Item>
+      <Descriptions.Item label="抬头">{invoice.title.name}</Descriptions.Item>
+      {invoice.title.taxNo && <Descriptions.Item label="税号">{invoice.title.taxNo}</Descriptions.Item>}
+      <Descriptions.Item label="发票类型">{INVOICE_TYPES[invoice.type]}</Descriptions.Item>
+      <Descriptions.Item label="申请时间">{formatMinute(invoice.createdAt)}</Descriptions.Item>
+      {invoice.email && <Descriptions.Item label="接收邮箱">{invoice.email}</Descriptions.Item>}
+      {invoice.invoiceNo && <Descriptions.Item label="发票号码">{invoice.invoiceNo}</Descriptions.Item>}
+      {invoice.issuedAt && <Descriptions.Item label="开具时间">{formatMinute(invoice.issuedAt)}</Descriptions.Item>}
+      {invoice.status === 2 && <Descriptions.Item label="驳回原因">{invoice.reason}</Descriptions.Item>}
+    </Descriptions>
+  );
+}
+
 /** `/userCenter/myInvoice`: invoice applications and the issued invoices. */
 export default function MyInvoicePage() {
   const [query, setQuery] = useState({ page: 1, limit: 20 });
@@ -69,6 +96,7 @@ export default function MyInvoicePage() {
   const config = useQuery({ queryKey: ['invoiceConfig', 'public'], queryFn: () => http.get<InvoiceConfig>('/api/invoice/config/public') });
   // Orders with an application pending or issued cannot be applied for again.
   const all = useQuery({ queryKey: ['myInvoices', 'all'], queryFn: () => http.get<Page<Invoice>>('/api/invoice/person/page', { limit: 100 }) });
+  const phone = Grid.useBreakpoint().md === false;
   const invoiced = new Set((all.data?.list ?? []).filter((i) => i.status !== 2).map((i) => i.orderId));
   return (
     <Card
@@ -84,19 +112,19 @@ export default function MyInvoicePage() {
         rowKey="id"
         loading={invoices.isLoading}
         dataSource={invoices.data?.list}
-        scroll={{ x: 1000 }}
+        tableLayout="fixed"
+        // On a phone the table scrolls inside the card, never the page.
+        scroll={phone ? { x: 620 } : undefined}
         locale={{ emptyText: '暂无发票申请' }}
         pagination={pager(invoices.data, (page, limit) => setQuery({ page, limit }))}
+        expandable={{ expandedRowRender: (i) => <InvoiceDetails invoice={i} /> }}
         columns={[
-          { title: '竞赛', dataIndex: 'competitionName', width: 180 },
-          { title: '订单号', dataIndex: 'orderNo', width: 190 },
-          { title: '金额', width: 90, render: (_, i) => `¥${fenToYuan(i.amount)}` },
-          { title: '发票类型', width: 140, render: (_, i) => INVOICE_TYPES[i.type] },
-          { title: '抬头', width: 180, render: (_, i) => i.title.name },
-          { title: '状态', width: 90, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
-          { title: '说明', width: 180, render: (_, i) => (i.status === 2 ? `驳回原因：${i.reason}` : i.invoiceNo ? `发票号码：${i.invoiceNo}` : '') },
-          { title: '申请时间', width: 150, render: (_, i) => formatMinute(i.createdAt) },
-          { title: '操作', width: 90, fixed: 'right', render: (_, i) => i.fileUri && <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> },
+          { title: '竞赛', dataIndex: 'competitionName', ellipsis: { showTitle: false }, render: cut },
+          { title: '金额', width: 90, align: 'right', render: (_, i) => `¥${fenToYuan(i.amount)}` },
+          { title: '发票类型', width: 110, ellipsis: { showTitle: false }, render: (_, i) => cut(INVOICE_TYPES[i.type]) },
+          { title: '状态', width: 84, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
+          { title: '发票号码 / 说明', width: 160, ellipsis: { showTitle: false }, render: (_, i) => cut(note(i)) },
+          { title: '操作', width: 84, fixed: 'right', render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> : '—') },
         ]}
       />
       {applying && config.data && <ApplyModal config={config.data} invoiced={invoiced} onClose={() => setApplying(false)} />}

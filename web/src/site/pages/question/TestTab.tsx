@@ -1,7 +1,7 @@
-import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, submissionWindow, windowState, type Leaderboard, type TestSubmission } from '@contest/shared';
-import { UploadOutlined } from '@ant-design/icons';
+import { METRIC_NAMES, TEST_STATUS, TEST_STATUS_TEXT, formatSize, sampleCsv, submissionWindow, windowState, type Leaderboard, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Result, Space, Spin, Switch, Table, Tabs, Tag, Typography, Upload, type UploadFile } from 'antd';
+import { Alert, App, Button, Card, Empty, Result, Space, Spin, Switch, Table, Tabs, Tag, Typography, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
@@ -15,7 +15,40 @@ import { useCompetition } from '../competition/CompetitionLayout.tsx';
 const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
 const fmt = (v: number | null) => (v === null ? '—' : Number(v.toFixed(6)).toString());
 
-function Board({ questionId, board }: { questionId: number; board: 'public' | 'private' }) {
+/** The metric's name and which way is better, e.g. 「均方根误差（RMSE），越低越好」. */
+const metricText = (metric: string, higherIsBetter: boolean) => `${METRIC_NAMES[metric as Metric] ?? metric}，${higherIsBetter ? '越高越好' : '越低越好'}`;
+
+/** The expected prediction file, with the question's own column names and a sample made in the browser. */
+function FileFormat({ format }: { format: TestFormat }) {
+  const sample = sampleCsv(format);
+  // A BOM so that Excel opens the UTF-8 sample with the right encoding.
+  const href = `data:text/csv;charset=utf-8,${encodeURIComponent(`\uFEFF${sample}`)}`;
+  return (
+    <Alert
+      type="info"
+      data-testid="file-format"
+      message="文件格式"
+      description={
+        <Space direction="vertical" size={4} style={{ width: '100%' }}>
+          <span>
+            CSV文件（UTF-8或GBK编码），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text> 和预测列{' '}
+            <Typography.Text code>{format.targetColumn}</Typography.Text>；此后每行一个测试集编号及其预测值，每个编号恰好一行。
+          </span>
+          <span>评分指标：{metricText(format.metric, format.higherIsBetter)}。</span>
+          <pre data-testid="sample-csv" style={{ margin: 0, padding: '4px 8px', background: 'rgba(0,0,0,0.04)', borderRadius: 4, overflowX: 'auto' }}>
+            {sample.trimEnd().replace(/\r\n/g, '\n')}
+          </pre>
+          <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download">
+            下载示例文件
+          </Button>
+          <Typography.Text type="secondary">示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。</Typography.Text>
+        </Space>
+      }
+    />
+  );
+}
+
+function Board({ questionId, board, teamId }: { questionId: number; board: 'public' | 'private'; teamId: number }) {
   const { data, error, isLoading } = useQuery({
     queryKey: ['leaderboard', questionId, board],
     retry: false,
@@ -23,21 +56,47 @@ function Board({ questionId, board }: { questionId: number; board: 'public' | 'p
   });
   if (isLoading) return <Spin />;
   if (!data) return <Alert type="info" showIcon message={error instanceof HttpError ? error.message : '暂无排行'} />;
+  const closed = board === 'private' && !data.published;
+  // Participants get no entries before publication; an organiser looking at the site still sees them, marked as such.
+  if (closed && !data.entries.length) return <Empty data-testid="private-closed" description="私榜尚未公布，将在成绩公布后显示" />;
+  const mine = data.entries.find((e) => e.teamId === teamId);
   return (
-    <Table
-      rowKey="teamId"
-      size="small"
-      dataSource={data.entries}
-      pagination={{ pageSize: 20, showTotal: (t) => `共 ${t} 支队伍` }}
-      locale={{ emptyText: '暂无成绩' }}
-      columns={[
-        { title: '名次', dataIndex: 'rank', width: 70 },
-        { title: '队伍', dataIndex: 'teamName' },
-        { title: `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, render: (_, e) => <span data-testid="board-score">{fmt(e.score)}</span> },
-        { title: '提交次数', dataIndex: 'submissions', width: 100 },
-        { title: '最近提交', render: (_, e) => formatMinute(e.lastAt), width: 160 },
-      ]}
-    />
+    <Space direction="vertical" style={{ width: '100%' }}>
+      {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
+      <Typography.Text type="secondary" data-testid="board-metric">
+        评分指标：{metricText(data.metric, data.higherIsBetter)}
+        {board === 'public' ? '。公榜按测试集的一部分评分，私榜用其余部分决定最终名次' : ''}
+        {mine ? `；我的队伍第 ${mine.rank} 名` : ''}
+      </Typography.Text>
+      <Table
+        rowKey="teamId"
+        size="small"
+        dataSource={data.entries}
+        pagination={{ pageSize: 20, showTotal: (t) => `共 ${t} 支队伍` }}
+        scroll={{ x: 560 }}
+        locale={{ emptyText: '暂无成绩' }}
+        onRow={(e) => (e.teamId === teamId ? { 'data-testid': 'my-row', style: { background: '#e6f4ff', fontWeight: 600 } } as React.HTMLAttributes<HTMLElement> : {})}
+        columns={[
+          { title: '名次', dataIndex: 'rank', width: 70 },
+          {
+            title: '队伍',
+            render: (_, e) => (
+              <>
+                {e.teamName}
+                {e.teamId === teamId && (
+                  <Tag color="blue" style={{ marginInlineStart: 8 }}>
+                    我的队伍
+                  </Tag>
+                )}
+              </>
+            ),
+          },
+          { title: `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, render: (_, e) => <span data-testid="board-score">{fmt(e.score)}</span> },
+          { title: '提交次数', dataIndex: 'submissions', width: 100 },
+          { title: '最近提交', render: (_, e) => formatMinute(e.lastAt), width: 160 },
+        ]}
+      />
+    </Space>
   );
 }
 
@@ -53,7 +112,7 @@ export default function TestTab() {
   const mine = useQuery({
     queryKey: ['tests', questionId],
     enabled: Boolean(questionId),
-    queryFn: () => http.get<{ list: TestSubmission[]; dailyLimit: number; usedToday: number }>(`/api/review/test/list/${questionId}`),
+    queryFn: () => http.get<MyTests>(`/api/review/test/list/${questionId}`),
     // Watch submissions until the scoring job has dealt with them.
     refetchInterval: (q) => (q.state.data?.list.some((s) => s.status === TEST_STATUS.queued || s.status === TEST_STATUS.scoring) ? 2000 : false),
   });
@@ -71,7 +130,7 @@ export default function TestTab() {
       <Card type="inner" title={`提交测试：${data.team.choiceQuestionList[0]!.title}`} style={{ marginBottom: 16 }}>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>
-            上传预测结果CSV（表头须包含编号列与目标列，UTF-8或GBK编码）。
+            上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码）'}。
             {testWindow.end && windowState(testWindow, sysTime()) === 'open' && (
               <span data-testid="test-deadline" style={{ marginInlineEnd: 8 }}>
                 截止时间 {formatMinute(testWindow.end)} <Countdown deadline={testWindow.end} />
@@ -103,10 +162,11 @@ export default function TestTab() {
               }
             }}
           >
-            <Button icon={<UploadOutlined />} disabled={Boolean(quota && quota.usedToday >= quota.dailyLimit)}>
+            <Button icon={<UploadOutlined />} disabled={Boolean(quota?.dailyLimit && quota.usedToday >= quota.dailyLimit)}>
               上传预测文件
             </Button>
           </Upload>
+          {quota?.format && <FileFormat format={quota.format} />}
         </Space>
         <Table<TestSubmission>
           rowKey="id"
@@ -146,7 +206,7 @@ export default function TestTab() {
         />
       </Card>
       <Card type="inner" title="排行榜">
-        <Tabs items={[{ key: 'public', label: '公榜', children: <Board questionId={questionId} board="public" /> }, { key: 'private', label: '私榜', children: <Board questionId={questionId} board="private" /> }]} />
+        <Tabs items={[{ key: 'public', label: '公榜', children: <Board questionId={questionId} board="public" teamId={data.team.id} /> }, { key: 'private', label: '私榜', children: <Board questionId={questionId} board="private" teamId={data.team.id} /> }]} />
       </Card>
     </>
   );

@@ -184,7 +184,7 @@ function TeamView({ team }: { team: Team }) {
       {register?.status === REGISTER_STATUS.rejected && (
         <Alert type="error" showIcon style={{ marginBottom: 16 }} message={`报名审核驳回：${register.reason ?? ''}`} description={leader ? '请按驳回原因修改报名信息后重新提交。' : '请联系队长修改报名信息。'} />
       )}
-      <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" title="我的队伍" extra={<Space>
+      <Descriptions className="team-summary" column={{ xs: 1, md: 2 }} bordered size="small" title="我的队伍" extra={<Space wrap>
         {!team.locked && <Button onClick={() => setEditOpen(true)}>{leader ? '修改报名信息' : '修改我的信息'}</Button>}
         {leader && !team.locked && <Button onClick={() => setTeachersOpen(true)}>编辑指导老师</Button>}
       </Space>}>
@@ -211,9 +211,12 @@ function TeamView({ team }: { team: Team }) {
       </Descriptions>
 
       <Card type="inner" title="队员" style={{ marginTop: 16 }}>
+        {/* Wider than a phone: the table scrolls in its card, its cells keep to one line. */}
         <Table<TeamMember>
           rowKey="userId"
           size="small"
+          className="team-table"
+          scroll={{ x: 'max-content' }}
           pagination={false}
           dataSource={team.memberList}
           columns={[
@@ -238,6 +241,8 @@ function TeamView({ team }: { team: Team }) {
           <Table<TeamTeacher>
             rowKey="id"
             size="small"
+            className="team-table"
+            scroll={{ x: 'max-content' }}
             pagination={false}
             dataSource={team.teacherList}
             columns={[
