@@ -200,12 +200,20 @@ test('at 1280 px the back office competition lists show fee and state without sc
     await page.goto(`/backadmin.html#/${path}`);
     await expect(page.locator('.ant-card-head-title').filter({ hasText: title })).toBeVisible();
     const table = page.locator('.ant-table').first();
-    const actions = await table.locator('th').filter({ hasText: '操作' }).boundingBox();
+    const actions = await table.getByRole('columnheader', { name: '操作', exact: true }).boundingBox();
     for (const header of ['报名费（元）', '审核状态', '竞赛状态', '队伍数']) {
-      const box = await table.locator('th').filter({ hasText: header }).boundingBox();
+      const box = await table.getByRole('columnheader', { name: header, exact: true }).boundingBox();
       expect(box, `${title}：${header}`).not.toBeNull();
       // Within the window and not under the fixed action column.
       expect(box!.x + box!.width, `${title}：${header}`).toBeLessThanOrEqual(Math.min(1280, actions!.x) + 1);
     }
   }
+  // Scrolled to the end, the download button leaves the pager's page-size selector uncovered.
+  await page.goto('/backadmin.html#/competition/manager');
+  await expect(page.locator('.ant-pagination-options')).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const sizes = (await page.locator('.ant-pagination-options').boundingBox())!;
+  const float = (await page.getByTestId('download-float').boundingBox())!;
+  const apart = float.y >= sizes.y + sizes.height || float.y + float.height <= sizes.y || float.x >= sizes.x + sizes.width || float.x + float.width <= sizes.x;
+  expect(apart, `下载按钮 ${JSON.stringify(float)} 压住了每页条数 ${JSON.stringify(sizes)}`).toBe(true);
 });

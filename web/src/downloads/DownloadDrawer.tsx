@@ -306,7 +306,7 @@ export default function DownloadCenter({ userId, open, onOpenChange, clientDialo
         tooltip={DRAWER_LABEL}
         aria-label={DRAWER_LABEL}
         badge={{ count: lists.downloading.length, overflowCount: 99 }}
-        style={{ insetInlineEnd: 24, bottom: 96 }}
+        style={{ insetInlineEnd: 16, bottom: 16 }}
         onClick={() => onOpenChange(true)}
         data-testid="download-float"
       />

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import type { Preset, Register } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, configure } from '@testing-library/react';
 import { App as AntApp, message } from 'antd';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -66,7 +66,10 @@ function open() {
 
 const chooseButton = () => screen.findByRole('button', { name: '选择该赛题' });
 
-describe('the choice tab', { timeout: 30_000 }, () => {
+// Rendering antd in happy-dom is slow on a busy machine: wait for what the page shows, not for a fixed second.
+configure({ asyncUtilTimeout: 15_000 });
+
+describe('the choice tab', { timeout: 60_000 }, () => {
   beforeEach(() => {
     answers = { '/api/team/userinfo/': user, '/api/competition/question/public/list/3': [{ id: 11, title: 'A题', content: null }] };
   });

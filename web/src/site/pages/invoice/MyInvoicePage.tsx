@@ -121,7 +121,7 @@ export default function MyInvoicePage() {
         columns={[
           { title: '竞赛', dataIndex: 'competitionName', ellipsis: { showTitle: false }, render: cut },
           { title: '金额', width: 90, align: 'right', render: (_, i) => `¥${fenToYuan(i.amount)}` },
-          { title: '发票类型', width: 110, ellipsis: { showTitle: false }, render: (_, i) => cut(INVOICE_TYPES[i.type]) },
+          { title: '抬头', width: 150, ellipsis: { showTitle: false }, render: (_, i) => cut(i.title.name) },
           { title: '状态', width: 84, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
           { title: '发票号码 / 说明', width: 160, ellipsis: { showTitle: false }, render: (_, i) => cut(note(i)) },
           { title: '操作', width: 84, fixed: 'right', render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> : '—') },

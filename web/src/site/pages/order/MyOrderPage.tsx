@@ -69,9 +69,8 @@ export default function MyOrderPage() {
                   <strong>¥{fenToYuan(o.amount)}</strong>
                 </div>
                 <div className="order-card-note">订单号：{o.orderNo}</div>
-                <div className="order-card-note">
-                  {formatMinute(o.createdAt)} · {payMethod(o)}
-                </div>
+                <div className="order-card-note">下单时间：{formatMinute(o.createdAt)}</div>
+                {o.payMethod !== null && <div className="order-card-note">支付方式：{payMethod(o)}</div>}
                 <div className="order-card-action">{action(o)}</div>
               </List.Item>
             )}
@@ -99,12 +98,23 @@ export default function MyOrderPage() {
           expandable={{ expandedRowRender: (o) => <OrderDetails order={o} /> }}
           columns={[
             { title: '订单号', dataIndex: 'orderNo', width: 130, ellipsis: { showTitle: false }, render: cut },
-            { title: '竞赛', dataIndex: 'competitionName', ellipsis: { showTitle: false }, render: cut },
+            {
+              title: '竞赛 / 队伍',
+              ellipsis: { showTitle: false },
+              render: (_, o) => (
+                <Tooltip title={`${o.competitionName} · ${o.teamName}`} placement="topLeft">
+                  <div>
+                    <div className="cell-ellipsis">{o.competitionName}</div>
+                    <div className="cell-ellipsis cell-note">{o.teamName}</div>
+                  </div>
+                </Tooltip>
+              ),
+            },
             { title: '金额', width: 90, align: 'right', render: (_, o) => `¥${fenToYuan(o.amount)}` },
             { title: '状态', width: 84, render: (_, o) => statusTag(o) },
             { title: '支付方式', width: 96, ellipsis: true, render: (_, o) => payMethod(o) },
             { title: '下单时间', width: 142, render: (_, o) => formatMinute(o.createdAt) },
-            { title: '操作', width: 64, fixed: 'right', render: (_, o) => action(o) },
+            { title: '操作', width: 76, fixed: 'right', render: (_, o) => action(o) },
           ]}
         />
       )}

@@ -1,0 +1,117 @@
+// @vitest-environment happy-dom
+import { sampleCsv, type Leaderboard, type MyTests } from '@contest/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, fireEvent, render, screen, waitFor, within, configure } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import TestTab from './pages/question/TestTab.tsx';
+
+/** The API as a table of answers; every request is recorded with its status. */
+let answers: Record<string, unknown> = {};
+let requests: string[] = [];
+
+beforeEach(() => {
+  requests = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      const { pathname, search } = new URL(url, location.href);
+      requests.push(pathname + search);
+      const data = answers[pathname + search] ?? answers[pathname] ?? null;
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
+const team = { id: 9, name: '数据先锋队', choiceQuestionList: [{ questionId: 11, title: 'A题 客户流失预测' }], memberList: [], teacherList: [] };
+const mine: MyTests = { list: [], dailyLimit: 5, usedToday: 1, format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' }, leaderboardPublished: false };
+const entry = (rank: number, teamId: number, teamName: string, score: number) => ({ rank, teamId, teamName, score, submissions: 2, lastAt: '2026-03-20T02:00:00.000Z' });
+const publicBoard: Leaderboard = { board: 'public', metric: 'auc', higherIsBetter: true, published: false, entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)] };
+const closedPrivate: Leaderboard = { board: 'private', metric: 'auc', higherIsBetter: true, published: false, entries: [] };
+
+function open() {
+  answers = {
+    '/api/team/userinfo/': user,
+    '/api/team/competition/3/detail': { team, invitations: [] },
+    '/api/review/test/list/11': mine,
+    '/api/review/test/leaderboard/11?board=public': publicBoard,
+    '/api/review/test/leaderboard/11?board=private': closedPrivate,
+    ...answers,
+  };
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const competition = { id: 3, name: '泰迪杯', endTime: '2099-01-01T00:00:00.000Z', stages: [] };
+  const router = createMemoryRouter(
+    [{ path: '/competition/:competitionId', element: <Outlet context={{ competition, presets: [] }} />, children: [{ path: 'test', element: <TestTab /> }] }],
+    { initialEntries: ['/competition/3/test'] },
+  );
+  render(
+    <AntApp>
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </AntApp>,
+  );
+}
+
+// Rendering antd in happy-dom is slow on a busy machine: wait for what the page shows, not for a fixed second.
+configure({ asyncUtilTimeout: 15_000 });
+
+describe('the test tab', { timeout: 60_000 }, () => {
+  it('spells out the file format with the question\'s columns and offers a sample made in the browser', async () => {
+    answers = {};
+    open();
+    const format = await screen.findByTestId('file-format');
+    expect(within(format).getByText('customer_id')).toBeTruthy();
+    expect(within(format).getByText('churn')).toBeTruthy();
+    expect(format.textContent).toContain('评分指标：AUC，越高越好');
+    expect(screen.getByTestId('sample-csv').textContent).toBe('customer_id,churn\n1,0.92\n2,0.13');
+    const link = screen.getByTestId('sample-download');
+    expect(link.getAttribute('download')).toBe('sample_submission.csv');
+    const href = link.getAttribute('href')!;
+    expect(href.startsWith('data:text/csv;charset=utf-8,')).toBe(true);
+    expect(decodeURIComponent(href.slice('data:text/csv;charset=utf-8,'.length))).toBe('\uFEFFcustomer_id,churn\r\n1,0.92\r\n2,0.13\r\n');
+  });
+
+  it('makes a sample that fits the metric and quotes awkward column names', () => {
+    expect(sampleCsv({ metric: 'rmse', idColumn: 'id', targetColumn: 'y' })).toBe('id,y\r\n1,12.5\r\n2,3.8\r\n');
+    expect(sampleCsv({ metric: 'accuracy', idColumn: '编号', targetColumn: 'label, final' })).toBe('编号,"label, final"\r\n1,1\r\n2,0\r\n');
+  });
+
+  it('highlights the team\'s own row and names the metric and its direction', async () => {
+    answers = {};
+    open();
+    const row = await screen.findByTestId('my-row');
+    expect(within(row).getByText('数据先锋队')).toBeTruthy();
+    expect(within(row).getByText('我的队伍')).toBeTruthy();
+    expect(within(row).getByTestId('board-score').textContent).toBe('0.91');
+    expect(screen.getAllByTestId('my-row')).toHaveLength(1);
+    expect(screen.getByTestId('board-metric').textContent).toContain('评分指标：AUC，越高越好');
+    expect(screen.getByTestId('board-metric').textContent).toContain('我的队伍第 2 名');
+    expect(screen.getByRole('columnheader', { name: '成绩（越高越好）' })).toBeTruthy();
+  });
+
+  it('says plainly that the private board opens with the results, without an error', async () => {
+    answers = {};
+    open();
+    await screen.findByTestId('my-row');
+    fireEvent.click(screen.getByRole('tab', { name: '私榜' }));
+    expect((await screen.findByTestId('private-closed')).textContent).toContain('私榜尚未公布，将在成绩公布后显示');
+    await waitFor(() => expect(requests).toContain('/api/review/test/leaderboard/11?board=private'));
+  });
+
+  it('names a lower-is-better metric so', async () => {
+    answers = {
+      '/api/review/test/leaderboard/11?board=public': { ...publicBoard, metric: 'rmse', higherIsBetter: false },
+      '/api/review/test/list/11': { ...mine, format: { metric: 'rmse', higherIsBetter: false, idColumn: 'id', targetColumn: 'y' } },
+    };
+    open();
+    expect((await screen.findByTestId('board-metric')).textContent).toContain('均方根误差（RMSE），越低越好');
+    expect(screen.getByTestId('file-format').textContent).toContain('越低越好');
+  });
+});
