@@ -35,6 +35,9 @@ const entry = (rank: number, teamId: number, teamName: string, score: number) =>
 const publicBoard: Leaderboard = { board: 'public', metric: 'auc', higherIsBetter: true, published: false, entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)] };
 const closedPrivate: Leaderboard = { board: 'private', metric: 'auc', higherIsBetter: true, published: false, entries: [] };
 
+/** The SUBMIT_TEST menu as the competition has it: on, and open unless a test says otherwise. */
+let testPreset = { id: 2, competitionId: 3, menuCode: 'SUBMIT_TEST', name: '提交测试', enable: true, enableStartTime: null as string | null, enableEndTime: null as string | null, fieldList: [] };
+
 function open() {
   answers = {
     '/api/team/userinfo/': user,
@@ -47,7 +50,7 @@ function open() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const competition = { id: 3, name: '泰迪杯', endTime: '2099-01-01T00:00:00.000Z', stages: [] };
   const router = createMemoryRouter(
-    [{ path: '/competition/:competitionId', element: <Outlet context={{ competition, presets: [] }} />, children: [{ path: 'test', element: <TestTab /> }] }],
+    [{ path: '/competition/:competitionId', element: <Outlet context={{ competition, presets: [testPreset] }} />, children: [{ path: 'test', element: <TestTab /> }] }],
     { initialEntries: ['/competition/3/test'] },
   );
   render(
@@ -63,6 +66,30 @@ function open() {
 configure({ asyncUtilTimeout: 15_000 });
 
 describe('the test tab', { timeout: 60_000 }, () => {
+  beforeEach(() => {
+    testPreset = { ...testPreset, enableStartTime: null, enableEndTime: null };
+  });
+
+  it('offers the upload only when it can succeed: within the window and the day’s quota, saying why otherwise', async () => {
+    answers = {};
+    open();
+    const upload = () => screen.getByRole('button', { name: /上传预测文件/ }) as HTMLButtonElement;
+    await screen.findByTestId('quota');
+    expect(upload().disabled).toBe(false);
+    expect(screen.queryByTestId('test-blocked')).toBeNull();
+    cleanup();
+    answers = { '/api/review/test/list/11': { ...mine, usedToday: 5 } };
+    open();
+    expect((await screen.findByTestId('test-blocked')).textContent).toBe('今日 5 次提交已用完，北京时间明天 00:00 恢复');
+    expect(upload().disabled).toBe(true);
+    cleanup();
+    testPreset = { ...testPreset, enableEndTime: '2026-03-19T04:00:00.000Z' };
+    answers = {};
+    open();
+    expect((await screen.findByTestId('test-blocked')).textContent).toBe('提交测试已于 2026-03-19 12:00 截止');
+    expect(upload().disabled).toBe(true);
+  });
+
   it('spells out the file format with the question\'s columns and offers a sample made in the browser', async () => {
     answers = {};
     open();

@@ -1,7 +1,7 @@
-import { METRIC_NAMES, TEST_STATUS, TEST_STATUS_TEXT, formatSize, sampleCsv, submissionWindow, windowState, type Leaderboard, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import { METRIC_NAMES, TEST_STATUS, TEST_STATUS_TEXT, formatSize, sampleCsv, submissionWindow, windowRefusal, windowState, type Leaderboard, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Empty, Result, Space, Spin, Switch, Table, Tabs, Tag, Typography, Upload, type UploadFile } from 'antd';
+import { Alert, App, Button, Card, Empty, Result, Space, Spin, Switch, Table, Tabs, Tag, Tooltip, Typography, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
@@ -124,6 +124,9 @@ export default function TestTab() {
   const quota = mine.data;
   // The deadline the server applies to test submissions (the shared SUBMIT_TEST window).
   const testWindow = submissionWindow(competition, competition.stages, presets, 'SUBMIT_TEST');
+  // Offered only when it can succeed: within the window and the day's quota, said beside the disabled button otherwise.
+  const quotaUsed = Boolean(quota?.dailyLimit && quota.usedToday >= quota.dailyLimit);
+  const blocked = windowRefusal(testWindow, sysTime()) ?? (quotaUsed ? `今日 ${quota!.dailyLimit} 次提交已用完，北京时间明天 00:00 恢复` : null);
 
   return (
     <>
@@ -133,7 +136,7 @@ export default function TestTab() {
             上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码）'}。
             {testWindow.end && windowState(testWindow, sysTime()) === 'open' && (
               <span data-testid="test-deadline" style={{ marginInlineEnd: 8 }}>
-                截止时间 {formatMinute(testWindow.end)} <Countdown deadline={testWindow.end} />
+                截止时间 {formatMinute(testWindow.end)} <Countdown deadline={testWindow.end} onExpire={() => void reload()} />
               </span>
             )}
             {quota && (
@@ -145,6 +148,7 @@ export default function TestTab() {
           <Upload
             name="file"
             accept=".csv,text/csv"
+            disabled={Boolean(blocked)}
             action={`/api/review/test/${questionId}`}
             headers={uploadHeaders()}
             fileList={files}
@@ -162,10 +166,13 @@ export default function TestTab() {
               }
             }}
           >
-            <Button icon={<UploadOutlined />} disabled={Boolean(quota?.dailyLimit && quota.usedToday >= quota.dailyLimit)}>
-              上传预测文件
-            </Button>
+            <Tooltip title={blocked}>
+              <Button icon={<UploadOutlined />} disabled={Boolean(blocked)}>
+                上传预测文件
+              </Button>
+            </Tooltip>
           </Upload>
+          {blocked && <Alert type="warning" showIcon data-testid="test-blocked" message={blocked} />}
           {quota?.format && <FileFormat format={quota.format} />}
         </Space>
         <Table<TestSubmission>
