@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, login, newOrganiser, pressInDialog, uniqueName } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { ADMIN, fillDate, login, newOrganiser, pressInDialog, uniqueName } from './fixtures.ts';
 
 const day = 24 * 3600_000;
 /** The back office's date-time format, in China time. */
@@ -8,12 +8,6 @@ function local(offsetDays: number) {
   return d.toISOString().slice(0, 16).replace('T', ' ');
 }
 
-async function fillDate(page: Page, label: string, value: string) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
-}
 
 test('an organiser creates a competition and sets its menus, the administrator approves it, a visitor finds it', async ({ browser }) => {
   const adminContext = await browser.newContext();

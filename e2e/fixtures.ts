@@ -115,3 +115,11 @@ export async function closeSubmissions(organiser: Page, competitionId: number) {
   };
   await api(organiser, 'PUT', `/api/competition/preset/batch/${competitionId}`, { presets: { SUBMIT_WORKS: closed('SUBMIT_WORKS'), SUBMIT_TEST: closed('SUBMIT_TEST') } });
 }
+
+/** Types a date-time (Beijing time, `YYYY-MM-DD HH:mm`) into a back-office picker by its label and confirms it. */
+export async function fillDate(page: Page, label: string, value: string) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.click();
+  await input.fill(value);
+  await input.press('Enter');
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, request, test, type Browser, type Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ADMIN, login, newOrganiser, pressInDialog, register, uniqueName } from './fixtures.ts';
+import { ADMIN, fillDate, login, newOrganiser, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 /**
  * Issue 16, item 8: a brand-new organiser carries a contest from nothing to verified certificates through the screens
@@ -15,12 +15,6 @@ const day = 24 * 3600_000;
 /** The back office's date-time format, in China time. */
 const local = (offsetMs: number) => new Date(Date.now() + offsetMs + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
 
-async function fillDate(page: Page, label: string, value: string) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
-}
 
 /** A mainland ID number with its check digit (GB 11643), computed here independently of the product's own check. */
 function idCard(serial: number) {

@@ -1,12 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, login, newOrganiser, uniqueName } from './fixtures.ts';
+import { expect, test } from '@playwright/test';
+import { ADMIN, fillDate, login, newOrganiser, uniqueName } from './fixtures.ts';
 
-async function fillDate(page: Page, label: string, value: string) {
-  const input = page.getByLabel(label, { exact: true });
-  await input.click();
-  await input.fill(value);
-  await input.press('Enter');
-}
 
 // An organiser abroad: the browser runs in New York, twelve or thirteen hours behind Beijing. What is typed is Beijing
 // time, said beside the input, and what every page shows afterwards is the same Beijing time.

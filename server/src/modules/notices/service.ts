@@ -311,12 +311,15 @@ export async function unread(db: Db, userId: number): Promise<UnreadCount> {
 
 export async function box(ctx: Ctx, kind: number, q: { page: number; limit: number; unread?: string }) {
   await catchUp(ctx.db, ctx.actor!.userId);
-  let query = ctx.db
-    .selectFrom('noticeRecipients as r')
-    .innerJoin('notices as n', 'n.id', 'r.noticeId')
-    .where('r.userId', '=', ctx.actor!.userId)
-    .where('r.kind', '=', kind);
-  if (q.unread) query = query.where('r.readAt', 'is', null);
+  return messagePage(ctx.db, ctx.actor!.userId, q, (query) => {
+    const ofKind = query.where('r.kind', '=', kind);
+    return q.unread ? ofKind.where('r.readAt', 'is', null) : ofKind;
+  });
+}
+
+/** A page of the user's own message copies, newest first, narrowed by `narrow`; each with its read mark. */
+async function messagePage(db: Db, userId: number, q: { page: number; limit: number }, narrow: (query: ReturnType<typeof ownCopies>) => ReturnType<typeof ownCopies>) {
+  const query = narrow(ownCopies(db, userId));
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query
     .select(['n.id', 'n.kind', 'n.title', 'n.content', 'r.publishedAt', 'r.readAt'])
@@ -328,6 +331,8 @@ export async function box(ctx: Ctx, kind: number, q: { page: number; limit: numb
   const list: Message[] = rows.map(({ readAt, ...r }) => ({ ...r, read: readAt !== null }));
   return { list, total: Number(total) };
 }
+
+const ownCopies = (db: Db, userId: number) => db.selectFrom('noticeRecipients as r').innerJoin('notices as n', 'n.id', 'r.noticeId').where('r.userId', '=', userId);
 
 /** Marks one of the caller's messages read (another user's answers as missing), or all of a kind. */
 export async function markRead(ctx: Ctx, id: number | 'all', kind?: number) {
@@ -351,21 +356,7 @@ export async function competitionNotices(ctx: Ctx, competitionId: number, q: { p
   const userId = ctx.actor?.userId;
   if (userId === undefined) return { list: [] as Message[], total: 0 };
   if (await catchUp(ctx.db, userId, competitionId)) await tellBoxes(ctx, [userId]);
-  const query = ctx.db
-    .selectFrom('noticeRecipients as r')
-    .innerJoin('notices as n', 'n.id', 'r.noticeId')
-    .where('r.userId', '=', userId)
-    .where('n.competitionId', '=', competitionId);
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query
-    .select(['n.id', 'n.kind', 'n.title', 'n.content', 'r.publishedAt', 'r.readAt'])
-    .orderBy('r.publishedAt', 'desc')
-    .orderBy('n.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
-    .execute();
-  const list: Message[] = rows.map(({ readAt, ...r }) => ({ ...r, read: readAt !== null }));
-  return { list, total: Number(total) };
+  return messagePage(ctx.db, userId, q, (query) => query.where('n.competitionId', '=', competitionId));
 }
 
 // ---- Automatic messages of the other modules ----------------------------------------------------------------------------------
