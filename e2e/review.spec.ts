@@ -66,6 +66,8 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
   await api(page, 'PUT', `/api/team/choiceQuestion/${teamId}`, { questionId });
   await page.goto(`/competition/${competitionId}/works`);
+  // The rules (types, size, deadline) are loaded before a file is given: the page checks the file against them.
+  await expect(page.getByText(/可提交 .* 格式/)).toBeVisible();
   await page.getByTestId('works-input').setInputFiles({ name: `${teamName}作品.zip`, mimeType: 'application/zip', buffer: Buffer.alloc(300_000, 7) });
   await expect(page.getByText('作品已提交')).toBeVisible({ timeout: 30_000 });
 
