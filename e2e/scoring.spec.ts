@@ -80,7 +80,23 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await orgPage.locator('.ant-table-row').filter({ hasText: '用户流失预测' }).getByText('作品', { exact: true }).click();
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '预测先锋' })).toContainText('作品.zip');
 
-  // Two test files, scored by the job; the leaderboard shows the team's best public score.
+  // Another team, looking at the board in its own browser: it sees the first team's score appear without reloading
+  // (the message stream's word that a scoring finished). It has no file of its own waiting, so nothing else asks.
+  const watcher = await (await browser.newContext()).newPage();
+  const watcherName = uniqueName('watch');
+  await register(watcher, watcherName);
+  await login(watcher, watcherName, 'Passw0rd1');
+  const other = await api(watcher, 'POST', `/api/team/register/${competitionId}`, { teamName: '围观小队', info: { userName: '钱多' } });
+  await api(orgPage, 'POST', `/api/team/register/flow/${other.registerId}`, { action: 'approve' });
+  const questions = await (await watcher.request.get(`/api/competition/question/public/list/${competitionId}`)).json();
+  const questionId = (questions.data.list ?? questions.data).find((q: { title: string }) => q.title === '用户流失预测').id;
+  await api(watcher, 'PUT', `/api/team/choiceQuestion/${other.teamId}`, { questionId });
+  const streaming = watcher.waitForRequest(/\/api\/message\/notice\/stream/);
+  await watcher.goto(`/competition/${competitionId}/test`);
+  await expect(watcher.getByText('暂无成绩')).toBeVisible();
+  await streaming;
+
+  // Two test files, scored by the job; the history, the chart and the leaderboard follow without a reload.
   await page.getByRole('tab', { name: '提交测试' }).click();
   await expect(page.getByTestId('quota')).toHaveText('今日已提交 0 / 5 次');
   for (const [name, text] of [['inverted.csv', inverted], ['perfect.csv', perfect]] as const) {
@@ -91,9 +107,32 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await expect(page.getByTestId('quota')).toHaveText('今日已提交 2 / 5 次');
   await expect(page.locator('.ant-table-row').filter({ hasText: 'perfect.csv' }).getByTestId('public-score')).toHaveText('1');
   await expect(page.locator('.ant-table-row').filter({ hasText: 'inverted.csv' }).getByTestId('public-score')).toHaveText('0');
-  await page.reload();
-  const board = page.locator('.ant-tabs-tabpane-active .ant-table-row').filter({ hasText: '预测先锋' });
+  await expect(page.getByTestId('score-chart')).toHaveAttribute('aria-label', '我的公榜成绩变化，共 2 次评分');
+  const board = page.getByTestId('my-row');
+  await expect(board).toContainText('预测先锋');
   await expect(board.getByTestId('board-score')).toHaveText('1');
+  const seen = watcher.locator('.ant-tabs-tabpane-active .ant-table-row').filter({ hasText: '预测先锋' });
+  await expect(seen.getByTestId('board-score')).toHaveText('1', { timeout: 20_000 });
+
+  // A file the scorer refuses lists its problems line by line.
+  await page.locator('input[type=file]').setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('id,label\nc0,0.5\nc0,0.4\nzz,1\n') });
+  const broken = page.locator('.ant-table-row').filter({ hasText: 'broken.csv' });
+  await expect(broken).toContainText('失败', { timeout: 20_000 });
+  await expect(broken.getByTestId('test-problems').locator('li')).toHaveText([/^第3行：编号“c0”重复$/, /^第4行：编号“zz”不在测试集中$/, /^缺少59个编号的预测，例如：c1、c2、c3$/]);
+  if (process.env.UPDATE_SCREENSHOTS) {
+    await expect(page.getByTestId('score-chart').locator('svg')).toBeVisible();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: 'docs/screenshots/test-tab.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(page.getByTestId('test-card')).toHaveCount(3);
+    await expect(page.getByTestId('score-chart').getByText('历史最佳')).toBeVisible();
+    // The chart follows its card's new width; the page never scrolls sideways.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: 'docs/screenshots/test-tab-phone.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
   await page.getByRole('tab', { name: '私榜' }).click();
   await expect(page.getByText('私榜尚未公布')).toBeVisible();
+  await watcher.close();
 });

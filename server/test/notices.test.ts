@@ -2,7 +2,7 @@ import { SESSION_COOKIE } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
-import { unreadEvents } from './sse.ts';
+import { streamEvents } from './sse.ts';
 import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
 
 /** Reads server-sent events from a real HTTP stream, one `data:` payload at a time. */
@@ -10,7 +10,7 @@ async function openStream(base: string, token: string) {
   const controller = new AbortController();
   const res = await fetch(`${base}/api/message/notice/stream`, { headers: { cookie: `${SESSION_COOKIE}=${token}` }, signal: controller.signal });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  return unreadEvents(res, controller);
+  return streamEvents(res, controller);
 }
 
 describe.each(DATABASES)('notices and messages on %s', (kind) => {

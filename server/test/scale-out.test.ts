@@ -18,7 +18,7 @@ import { seedIfEmpty } from '../src/db/seed/index.ts';
 import { enqueue, registerJob, runDueJobs } from '../src/jobs/runner.ts';
 import { ADMIN_PASSWORD, Client, PNG, REG_INFO, body, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type TestApp } from './helpers.ts';
 import { s3Env, startS3 } from './s3-server.ts';
-import { unreadEvents } from './sse.ts';
+import { streamEvents } from './sse.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -128,7 +128,7 @@ async function openStream(browser: Browser) {
   const controller = new AbortController();
   const res = await browser.fetch('/api/message/notice/stream', { signal: controller.signal });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
-  return { instance: res.headers.get('x-instance'), ...unreadEvents(res, controller) };
+  return { instance: res.headers.get('x-instance'), ...streamEvents(res, controller) };
 }
 
 /** Executions of the test job, by payload, with the instance that ran each. */

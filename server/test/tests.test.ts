@@ -1,6 +1,8 @@
+import { SESSION_COOKIE } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, runDueJobs } from '../src/jobs/runner.ts';
 import { beijingDay } from '../src/modules/tests/service.ts';
+import { streamEvents } from './sse.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
 const IDS = Array.from({ length: 40 }, (_, i) => `u${i}`);
@@ -239,5 +241,59 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     await org.put(`/api/review/test/publish/${questionId}`, { published: false });
     await db.deleteFrom('grades').where('questionId', '=', questionId).execute();
     await db.deleteFrom('reviewRules').where('questionId', '=', questionId).execute();
+  });
+
+  it('tells open message streams when a scoring finishes: everyone of a scored file, the team alone of a refused one', async () => {
+    // A question of its own, so that words about the other question's earlier scorings can be told apart.
+    const q2 = body(await org.post(`/api/competition/question/${competitionId}`, { title: '直播题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 } })).data.id as number;
+    await org.request({ method: 'POST', url: `/api/competition/question/${q2}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') });
+    await admin.put(`/api/competition/question/review/${q2}`, { reviewed: true });
+    const username = `live${++seq}x`;
+    await registerUser(t.app, username);
+    const leader = await loggedIn(t.app, username);
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: '直播队', info })).data;
+    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+    expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId: q2 })).statusCode).toBe(200);
+    const watcher = await loggedIn(t.app, (await registerUser(t.app, `watch${++seq}`)).username);
+
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const open = async (who: Client) => {
+      const controller = new AbortController();
+      const res = await fetch(`${address}/api/message/notice/stream`, { headers: { cookie: `${SESSION_COOKIE}=${who.token}` }, signal: controller.signal });
+      const stream = streamEvents(res, controller);
+      return {
+        close: stream.close,
+        /** The next event, passing over words about the first question's scorings. */
+        async next() {
+          for (;;) {
+            const e = await stream.event();
+            if (e.event !== 'board' || (e.data as { questionId: number }).questionId === q2) return e;
+          }
+        },
+      };
+    };
+    const [team, stranger] = [await open(leader), await open(watcher)];
+    const upload = (text: string) => leader.request({ method: 'POST', url: `/api/review/test/${q2}`, ...multipart('pred.csv', Buffer.from(text), 'text/csv') });
+    try {
+      expect((await team.next()).event).toBe('unread');
+      expect((await stranger.next()).event).toBe('unread');
+      expect((await upload(prediction(1))).statusCode).toBe(200);
+      await runDueJobs(t.deps);
+      // A scored file: the team and a stranger watching the board both hear which question moved.
+      expect(await team.next()).toEqual({ event: 'board', data: { questionId: q2 } });
+      expect(await stranger.next()).toEqual({ event: 'board', data: { questionId: q2 } });
+      // A file the scorer refuses (a duplicated id) changes the team's own list only.
+      expect((await upload('id,y\nu0,1\nu0,2\n')).statusCode).toBe(200);
+      await runDueJobs(t.deps);
+      expect(await team.next()).toEqual({ event: 'board', data: { questionId: q2 } });
+      expect(body(await leader.get(`/api/review/test/list/${q2}`)).data.list[0]).toMatchObject({ status: 3 });
+      // The stranger heard nothing of it: the next thing it hears is a notice published after.
+      const notice = body(await admin.post('/api/message/notice', { kind: 0, title: '直播测试', content: '<p>x</p>', target: { scope: 'all' } })).data;
+      expect((await admin.post(`/api/message/notice/${notice.id}`, {})).statusCode).toBe(200);
+      expect((await stranger.next()).event).toBe('unread');
+    } finally {
+      team.close();
+      stranger.close();
+    }
   });
 });

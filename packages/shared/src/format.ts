@@ -23,6 +23,16 @@ export function formatSize(bytes: number): string {
   return `${value.toFixed(2)} ${SIZE_UNITS[unit]}`;
 }
 
+/** A grade's score (review, final): two decimals at most, a dash when there is none — `86.456` -> `86.46`. */
+export function formatScore(score: number | null | undefined): string {
+  return score === null || score === undefined || !Number.isFinite(score) ? '—' : String(Number(score.toFixed(2)));
+}
+
+/** A test score is the metric's own value (an AUC, an error), shown with up to six decimals: `0.8981573211808995` -> `0.898157`. */
+export function formatTestScore(score: number | null | undefined): string {
+  return score === null || score === undefined || !Number.isFinite(score) ? '—' : String(Number(score.toFixed(6)));
+}
+
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /** `3725` -> `01:02:05`; hours are not capped (`123:04:05`); fractions of a second are dropped. */

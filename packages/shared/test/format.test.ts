@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { describeUserAgent, fenToYuan, formatDuration, formatLimit, formatSize, yuanToFen } from '../src/format.ts';
+import { describeUserAgent, fenToYuan, formatDuration, formatLimit, formatScore, formatSize, formatTestScore, yuanToFen } from '../src/format.ts';
 
 const UNITS = ['B', 'KB', 'MB', 'GB'];
 const GB = 1024 ** 3;
@@ -173,5 +173,22 @@ describe('describeUserAgent', () => {
     expect(describeUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0')).toBe('Firefox 121 · Linux');
     expect(describeUserAgent('curl/8.4.0')).toBe('未知浏览器 · 未知系统');
     expect(describeUserAgent(null)).toBe('未知设备');
+  });
+});
+
+describe('scores', () => {
+  it.each([
+    [0.8981573211808995, '0.898157', '0.9'],
+    [86.456, '86.456', '86.46'],
+    [100, '100', '100'],
+    [0, '0', '0'],
+    [-1.23456789, '-1.234568', '-1.23'],
+    [1e-9, '0', '0'],
+    [null, '—', '—'],
+    [undefined, '—', '—'],
+    [Number.NaN, '—', '—'],
+  ])('%s -> test %s, grade %s', (score, test, grade) => {
+    expect(formatTestScore(score)).toBe(test);
+    expect(formatScore(score)).toBe(grade);
   });
 });

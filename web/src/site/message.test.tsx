@@ -198,6 +198,17 @@ describe('the header unread badge', () => {
     expect(badge().getAttribute('data-count')).toBe('7');
     expect(client.getQueryData(['unread'])).toEqual(counts(4, 3));
 
+    // A scoring finished on a question: its boards and the team's list go stale, so an open test tab reloads them.
+    client.setQueryData(['leaderboard', 11, 'public'], { entries: [] });
+    client.setQueryData(['tests', 11], { list: [] });
+    client.setQueryData(['leaderboard', 12, 'public'], { entries: [] });
+    act(() => source.emit('board', { questionId: 11 }));
+    await waitFor(() => expect(client.getQueryState(['leaderboard', 11, 'public'])?.isInvalidated).toBe(true));
+    expect(client.getQueryState(['tests', 11])?.isInvalidated).toBe(true);
+    expect(client.getQueryState(['leaderboard', 12, 'public'])?.isInvalidated).toBe(false);
+    act(() => source.emit('board', 'no question'));
+    expect(badge().getAttribute('data-count')).toBe('7');
+
     // Logging out closes it; so does leaving the layout.
     act(() => client.setQueryData(USER_QUERY_KEY, null));
     await waitFor(() => expect(source.closed).toBe(true));

@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within, configure } from '
 import { App as AntApp } from 'antd';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { scoreChartOption } from './pages/question/ScoreChart.tsx';
 import TestTab from './pages/question/TestTab.tsx';
 
 /** The API as a table of answers; every request is recorded with its status. */
@@ -140,5 +141,43 @@ describe('the test tab', { timeout: 60_000 }, () => {
     open();
     expect((await screen.findByTestId('board-metric')).textContent).toContain('均方根误差（RMSE），越低越好');
     expect(screen.getByTestId('file-format').textContent).toContain('越低越好');
+  });
+
+  it('pins the team\'s own row on top of a page it is not on, and follows it when paged', async () => {
+    const many = Array.from({ length: 25 }, (_, i) => entry(i + 1, i === 22 ? 9 : 100 + i, i === 22 ? '数据先锋队' : `队伍${i + 1}`, 0.99 - i / 100));
+    answers = { '/api/review/test/leaderboard/11?board=public': { ...publicBoard, entries: many } };
+    open();
+    const pinned = await screen.findByTestId('my-row-pinned');
+    expect(pinned.textContent).toContain('23');
+    expect(pinned.textContent).toContain('数据先锋队');
+    expect(screen.queryByTestId('my-row')).toBeNull();
+    expect(screen.getByTestId('board-metric').textContent).toContain('我的队伍第 23 名');
+    fireEvent.click(screen.getByTitle('2'));
+    const row = await screen.findByTestId('my-row');
+    expect(row.textContent).toContain('数据先锋队');
+    expect(screen.queryByTestId('my-row-pinned')).toBeNull();
+  });
+
+  it('lists the team\'s submissions with formatted scores and a refused file\'s problems line by line', async () => {
+    const scored = { id: 1, questionId: 11, teamId: 9, username: 'zhangsan', fileName: 'good.csv', size: 2048, status: 2, reason: null, publicScore: 0.8981573211808995, privateScore: null, selected: false, createdAt: '2026-03-20T02:00:00.000Z', scoredAt: '2026-03-20T02:00:05.000Z' };
+    const failed = { ...scored, id: 2, fileName: 'bad.csv', status: 3, publicScore: null, createdAt: '2026-03-20T03:05:00.000Z', reason: '第3行：编号“u0”重复；第4行：编号“zz”不在测试集中' };
+    answers = { '/api/review/test/list/11': { ...mine, list: [failed, scored] } };
+    open();
+    const problems = await screen.findByTestId('test-problems');
+    expect([...problems.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['第3行：编号“u0”重复', '第4行：编号“zz”不在测试集中']);
+    expect(screen.getAllByTestId('public-score').map((e) => e.textContent)).toEqual(['—', '0.898157']);
+    expect(screen.getByRole('cell', { name: '2026/03/20 11:05' })).toBeTruthy();
+  });
+
+  it('draws the team\'s scores in submission order with the best so far, labelled in Beijing time', () => {
+    const at = (id: number, createdAt: string, publicScore: number) => ({ id, questionId: 11, teamId: 9, username: 'z', fileName: `${id}.csv`, size: 1, status: 2, reason: null, publicScore, privateScore: null, selected: false, createdAt, scoredAt: createdAt });
+    const list = [at(3, '2026-03-21T16:30:00.000Z', 0.7), at(1, '2026-03-20T02:00:00.000Z', 0.8), at(2, '2026-03-20T03:00:00.000Z', 0.9)];
+    const higher = scoreChartOption(list, true);
+    expect(higher.xAxis.data).toEqual(['03/20 10:00', '03/20 11:00', '03/22 00:30']);
+    expect(higher.series[0]!.data).toEqual([0.8, 0.9, 0.7]);
+    expect(higher.series[1]!.data).toEqual([0.8, 0.9, 0.9]);
+    const lower = scoreChartOption(list, false);
+    expect(lower.series[1]!.data).toEqual([0.8, 0.8, 0.7]);
+    expect(lower.yAxis.inverse).toBe(true);
   });
 });

@@ -1,8 +1,9 @@
-import { UNREAD_CHECK_DELAY_MS, type UnreadCount } from '@contest/shared';
+import { STREAM_EVENT, UNREAD_CHECK_DELAY_MS, type BoardEvent, type UnreadCount } from '@contest/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { apiBase, http } from '../common/http.ts';
 import { isDesktopApp } from '../common/storage.ts';
+import { scoringFinished } from './tests.ts';
 
 /** One cache entry for the unread counts: the header badge, the message page's tabs and its mark-read replies share it. */
 export const UNREAD_QUERY_KEY = ['unread'] as const;
@@ -30,8 +31,10 @@ export function useUnread(enabled: boolean) {
 
 /**
  * The header badge's count (spec §2.2, §4): asked about 2 s after the layout is created when the user is logged in,
- * then kept live by the server's `unread` events. All three counts: the bell opens the tab holding the unread items. The stream closes when the user is gone or the layout unmounts;
- * reconnecting after a dropped connection is EventSource's own.
+ * then kept live by the server's `unread` events. All three counts: the bell opens the tab holding the unread items.
+ * The same stream's `board` events (a scoring finished on a question) redraw an open test tab's leaderboard and list.
+ * The stream closes when the user is gone or the layout unmounts; reconnecting after a dropped connection is
+ * EventSource's own.
  */
 export function useUnreadBadge(loggedIn: boolean): UnreadCount {
   const client = useQueryClient();
@@ -47,7 +50,15 @@ export function useUnreadBadge(loggedIn: boolean): UnreadCount {
     // The desktop app signs its calls with a bearer header, which EventSource cannot send.
     if (!live || typeof EventSource === 'undefined' || isDesktopApp()) return;
     const source = new EventSource(`${apiBase()}${UNREAD_STREAM_URL}`, { withCredentials: true });
-    source.addEventListener('unread', (event) => {
+    source.addEventListener(STREAM_EVENT.board, (event) => {
+      try {
+        const { questionId } = JSON.parse((event as MessageEvent<string>).data) as BoardEvent;
+        if (Number.isInteger(questionId)) void scoringFinished(client, questionId);
+      } catch {
+        // A malformed event changes nothing.
+      }
+    });
+    source.addEventListener(STREAM_EVENT.unread, (event) => {
       let counts: unknown;
       try {
         counts = JSON.parse((event as MessageEvent<string>).data);

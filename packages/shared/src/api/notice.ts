@@ -93,6 +93,16 @@ export interface UnreadCount {
 }
 
 /**
+ * The message stream's events (`GET /api/message/notice/stream`, server-sent): `unread` carries the user's
+ * {@link UnreadCount}; `board` says a scoring finished on a question, whose leaderboard and submission list an open
+ * test tab then reloads. Its data is {@link BoardEvent}.
+ */
+export const STREAM_EVENT = { unread: 'unread', board: 'board' } as const;
+export interface BoardEvent {
+  questionId: number;
+}
+
+/**
  * The message tab the header bell opens: the one holding the unread items. When both hold some, personal messages win:
  * they are the user's own (an invitation, a review result, a payment) and usually ask for an action, while system
  * notices also show on their competition's page. With nothing unread, the system notices (the page's first tab).

@@ -1,6 +1,7 @@
-import { ACTION_CODES, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, pageQuery, publishNoticeBody } from '@contest/shared';
+import { ACTION_CODES, STREAM_EVENT, type BoardEvent, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, pageQuery, publishNoticeBody } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
+import type { HubEvent } from './hub.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
@@ -32,20 +33,26 @@ export function noticeRoutes(app: App, deps: Deps) {
   );
   app.put(`${BASE}/user/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.markRead(req.ctx, req.params.id)));
 
-  // Server-sent events: the unread counts now, then again whenever the user's box changes, on any server instance.
+  // Server-sent events: the unread counts now, then again whenever the user's box changes, on any server instance;
+  // and a word whenever a scoring finishes on a question, so an open leaderboard redraws itself.
   app.get(`${BASE}/stream`, { config: { rule: USER }, schema: { tags, hide: true } }, async (req, reply) => {
     const userId = req.ctx.actor!.userId;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    // One chain, so events reach the browser in the order they happened.
     let sending = Promise.resolve();
-    const send = () => {
+    const write = (event: string, data: () => Promise<unknown> | unknown) => {
       sending = sending
         .then(async () => {
-          const counts = await service.unread(deps.db, userId);
-          if (!res.destroyed) res.write(`event: unread\ndata: ${JSON.stringify(counts)}\n\n`);
+          const payload = JSON.stringify(await data());
+          if (!res.destroyed) res.write(`event: ${event}\ndata: ${payload}\n\n`);
         })
-        .catch((err: unknown) => req.log.error({ err }, 'unread stream failed'));
+        .catch((err: unknown) => req.log.error({ err }, 'message stream failed'));
+    };
+    const send = (event: HubEvent = { type: 'unread' }) => {
+      if (event.type === 'board') write(STREAM_EVENT.board, () => ({ questionId: event.questionId }) satisfies BoardEvent);
+      else write(STREAM_EVENT.unread, () => service.unread(deps.db, userId));
     };
     const stop = deps.hub.subscribe(userId, send);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);

@@ -246,10 +246,41 @@ function cachedAnswers(deps: Deps, key: string, ev: Evaluation): Promise<Answers
   return hit;
 }
 
+/** At most one word per question and BOARD_TELL_MS to every open stream: the first at once, the burst's last after. */
+export const BOARD_TELL_MS = 2000;
+const boardTells = new WeakMap<Deps['hub'], Map<number, { again: boolean }>>();
+
+/**
+ * A scoring finished. A scored file may move the public board, which anyone may have open: every stream hears of the
+ * question (throttled, so a burst of scorings redraws a board a few times, not hundreds). A refused file changes only
+ * its team's list: its members hear at once. A failing channel never undoes the score saved.
+ */
+function tellScored(deps: Pick<Deps, 'hub' | 'log'>, questionId: number, team: number[] | null) {
+  const say = (audience: number[] | 'all') =>
+    deps.hub.notify(audience, { type: 'board', questionId }).catch((err: unknown) => deps.log.error({ err }, 'notice channel failed'));
+  if (team) return void say(team);
+  let open = boardTells.get(deps.hub);
+  if (!open) boardTells.set(deps.hub, (open = new Map()));
+  const pending = open.get(questionId);
+  if (pending) {
+    pending.again = true;
+    return;
+  }
+  const entry = { again: false };
+  open.set(questionId, entry);
+  void say('all');
+  setTimeout(() => {
+    open.delete(questionId);
+    if (entry.again) tellScored(deps, questionId, null);
+  }, BOARD_TELL_MS).unref();
+}
+
+const memberIds = async (db: Db, teamId: number) => (await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).execute()).map((r) => r.userId);
+
 /** Scores one submission; a file the engine refuses ends as failed with its reasons, which is not a job failure. */
 async function scoreJob(deps: Deps, payload: unknown) {
   const { submissionId } = payload as { submissionId: number };
-  const s = await deps.db.selectFrom('testSubmissions').select(['id', 'questionId', 'fileKey', 'status']).where('id', '=', submissionId).executeTakeFirst();
+  const s = await deps.db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status']).where('id', '=', submissionId).executeTakeFirst();
   if (!s || s.status === TEST_STATUS.scored || s.status === TEST_STATUS.failed) return;
   const q = await scoringQuestion(deps, s.questionId);
   if (!q?.answerKey || !q.metric) throw new Error('question has no answer or metric');
@@ -263,9 +294,11 @@ async function scoreJob(deps: Deps, payload: unknown) {
       .set({ status: TEST_STATUS.scored, publicScore: result.publicScore, privateScore: result.privateScore, rows: result.rows, reason: null, scoredAt: deps.clock.now().toISOString() })
       .where('id', '=', s.id)
       .execute();
+    tellScored(deps, s.questionId, null);
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: err.message.slice(0, 2000), scoredAt: deps.clock.now().toISOString() }).where('id', '=', s.id).execute();
+    tellScored(deps, s.questionId, await memberIds(deps.db, s.teamId));
   }
 }
 
@@ -274,6 +307,8 @@ registerJob(SCORE_JOB, {
   async failed(deps, payload) {
     const { submissionId } = payload as { submissionId: number };
     await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: '评分出错，请重新提交' }).where('id', '=', submissionId).execute();
+    const s = await deps.db.selectFrom('testSubmissions').select(['questionId', 'teamId']).where('id', '=', submissionId).executeTakeFirst();
+    if (s) tellScored(deps, s.questionId, await memberIds(deps.db, s.teamId));
   },
 });
 

@@ -1,7 +1,4 @@
-/** A score for display: two decimals at most, a dash when there is none. */
-export const showScore = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(Number(v.toFixed(2))));
-
-/** A test score is the metric's own value (an accuracy, an error), shown with more digits. */
-export const showTestScore = (v: number | null | undefined) => (v === null || v === undefined ? '—' : String(Number(v.toFixed(6))));
+/** Scores go through the shared formats, like those of the test tab and the back office. */
+export { formatScore as showScore, formatTestScore as showTestScore } from '@contest/shared';
 
 export const showRank = (rank: number | null, teams?: number) => (rank === null ? '—' : `第 ${rank} 名${teams ? `（共 ${teams} 支队伍）` : ''}`);

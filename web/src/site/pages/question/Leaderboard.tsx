@@ -1,0 +1,90 @@
+import { METRIC_NAMES, formatTestScore, type Leaderboard as Board, type LeaderboardEntry, type Metric } from '@contest/shared';
+import { PushpinOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Empty, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { HttpError, http } from '../../../common/http.ts';
+import { formatMinute } from '../../../common/time.ts';
+import { boardKey } from '../../tests.ts';
+
+const PAGE_SIZE = 20;
+const MINE = { background: '#e6f4ff', fontWeight: 600 };
+
+/** The metric's name and which way is better, e.g. 「均方根误差（RMSE），越低越好」. */
+export const metricText = (metric: string, higherIsBetter: boolean) => `${METRIC_NAMES[metric as Metric] ?? metric}，${higherIsBetter ? '越高越好' : '越低越好'}`;
+
+/** A board row; the team's own row, when it is not on the page shown, is pinned above the page's rows. */
+type Row = LeaderboardEntry & { pinned?: boolean };
+
+/**
+ * One leaderboard of a question (public, or private once published). Reloaded when a scoring finishes on the question
+ * (the message stream's `board` event); the team's own row is highlighted, and pinned on top when it is on another page.
+ */
+export function Leaderboard({ questionId, board, teamId }: { questionId: number; board: 'public' | 'private'; teamId: number }) {
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading } = useQuery({
+    queryKey: [...boardKey(questionId), board],
+    retry: false,
+    queryFn: () => http.get<Board>(`/api/review/test/leaderboard/${questionId}`, { board }, { silent: true }),
+  });
+  if (isLoading) return <Spin />;
+  if (!data) return <Alert type="info" showIcon message={error instanceof HttpError ? error.message : '暂无排行'} />;
+  const closed = board === 'private' && !data.published;
+  // Participants get no entries before publication; an organiser looking at the site still sees them, marked as such.
+  if (closed && !data.entries.length) return <Empty data-testid="private-closed" description="私榜尚未公布，将在成绩公布后显示" />;
+  const mine = data.entries.find((e) => e.teamId === teamId);
+  const pages = Math.max(1, Math.ceil(data.entries.length / PAGE_SIZE));
+  const current = Math.min(page, pages);
+  const shown: Row[] = data.entries.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+  const rows = mine && !shown.includes(mine) ? [{ ...mine, pinned: true }, ...shown] : shown;
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
+      <Typography.Text type="secondary" data-testid="board-metric">
+        评分指标：{metricText(data.metric, data.higherIsBetter)}
+        {board === 'public' ? '。公榜按测试集的一部分评分，私榜用其余部分决定最终名次' : ''}
+        {mine ? `；我的队伍第 ${mine.rank} 名` : ''}
+      </Typography.Text>
+      <Table<Row>
+        rowKey={(e) => (e.pinned ? `pinned-${e.teamId}` : e.teamId)}
+        size="small"
+        tableLayout="fixed"
+        dataSource={rows}
+        pagination={false}
+        locale={{ emptyText: '暂无成绩' }}
+        onRow={(e) => (e.teamId === teamId ? ({ 'data-testid': e.pinned ? 'my-row-pinned' : 'my-row', style: MINE } as React.HTMLAttributes<HTMLElement>) : {})}
+        columns={[
+          {
+            title: '名次',
+            width: 64,
+            render: (_, e) => (
+              <>
+                {e.pinned && <PushpinOutlined title="我的队伍不在本页，固定显示在此" style={{ marginInlineEnd: 4 }} />}
+                {e.rank}
+              </>
+            ),
+          },
+          {
+            title: '队伍',
+            render: (_, e) => (
+              <span style={{ wordBreak: 'break-word' }}>
+                {e.teamName}
+                {e.teamId === teamId && (
+                  <Tag color="blue" style={{ marginInlineStart: 8 }}>
+                    我的队伍
+                  </Tag>
+                )}
+              </span>
+            ),
+          },
+          { title: `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, width: 130, render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span> },
+          { title: '提交次数', dataIndex: 'submissions', width: 90, responsive: ['md'] },
+          { title: '最近提交', width: 150, responsive: ['md'], render: (_, e) => formatMinute(e.lastAt) },
+        ]}
+      />
+      {data.entries.length > PAGE_SIZE && (
+        <Pagination size="small" align="end" current={current} pageSize={PAGE_SIZE} total={data.entries.length} showSizeChanger={false} showTotal={(t) => `共 ${t} 支队伍`} onChange={setPage} />
+      )}
+    </Space>
+  );
+}
