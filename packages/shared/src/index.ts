@@ -21,6 +21,7 @@ export * from './api/test.ts';
 export * from './api/works.ts';
 export * from './api/review.ts';
 export * from './api/notice.ts';
+export * from './api/unread.ts';
 export * from './downloads/index.ts';
 export * from './redirect.ts';
 export * from './readiness.ts';

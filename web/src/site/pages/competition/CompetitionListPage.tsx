@@ -1,7 +1,7 @@
 import { type Brand, type CompetitionListItem, type Page } from '@contest/shared';
 import { TeamOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Empty, Row, Space, Spin, Tabs, Tag } from 'antd';
+import { Col, Empty, Row, Space, Spin, Tag } from 'antd';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { avatarUrl } from '../../../common/files.ts';
@@ -12,6 +12,8 @@ import { DESKTOP_TOKEN_KEY, readCookie } from '../../../common/storage.ts';
 import { formatDay } from '../../../common/time.ts';
 import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
 import { Countdown } from '../../../common/Countdown.tsx';
+import { PlainCard } from './PlainCard.tsx';
+import { StatusTabs } from './StatusTabs.tsx';
 
 const STATUS_TABS = [
   { key: '', label: '全部' },
@@ -50,7 +52,7 @@ function CompetitionCard({ c }: { c: CompetitionListItem }) {
   const { next } = phaseOf(c, sysTime());
   return (
     <Link to={`/competition/${c.id}`}>
-      <Card
+      <PlainCard
         hoverable
         className="comp-card"
         cover={<div className="comp-cover">{c.cover ? <img src={avatarUrl(c.cover)} alt="" /> : c.brandShortName}</div>}
@@ -70,7 +72,7 @@ function CompetitionCard({ c }: { c: CompetitionListItem }) {
             主办：{c.orgName}　<TeamOutlined /> {c.teamNum} 支队伍
           </span>
         </Space>
-      </Card>
+      </PlainCard>
     </Link>
   );
 }
@@ -94,18 +96,18 @@ function RecommendedBrands() {
   });
   if (!data?.list.length) return null;
   return (
-    <Card title="推荐品牌" size="small" style={{ marginBottom: 16 }}>
+    <PlainCard title="推荐品牌" size="small" style={{ marginBottom: 16 }}>
       <Row gutter={[16, 16]}>
         {data.list.map((b) => (
           <Col xs={12} sm={8} md={4} key={b.id}>
-            <Card size="small" hoverable className="brand-chip" onClick={() => navigate(`/competitionList/${b.id}`)} data-testid="brand-chip">
+            <PlainCard size="small" hoverable className="brand-chip" onClick={() => navigate(`/competitionList/${b.id}`)} data-testid="brand-chip">
               {b.logo ? <img src={avatarUrl(b.logo)} alt="" /> : <h5 className="list-heading" style={{ margin: 0, color: '#1890ff' }}>{b.shortName}</h5>}
               <div style={{ fontSize: 12, color: '#999' }}>{b.competitionNum} 个竞赛</div>
-            </Card>
+            </PlainCard>
           </Col>
         ))}
       </Row>
-    </Card>
+    </PlainCard>
   );
 }
 
@@ -158,12 +160,12 @@ export default function CompetitionListPage() {
   return (
     <>
       {!brandId && <RecommendedBrands />}
-      <Card>
+      <PlainCard>
         <h3 className="list-title">
           {brand ? brand.name : '竞赛列表'}
         </h3>
         {brand?.description && <div className="list-description">{brand.description}</div>}
-        <Tabs
+        <StatusTabs
           activeKey={status}
           items={STATUS_TABS}
           onChange={(key) => {
@@ -198,7 +200,7 @@ export default function CompetitionListPage() {
             <Pager style={{ marginTop: 16, textAlign: 'right' }} {...pager(data, (page, limit) => setPaging({ page, limit }))} />
           </Suspense>
         )}
-      </Card>
+      </PlainCard>
     </>
   );
 }
