@@ -123,3 +123,12 @@ export async function fillDate(page: Page, label: string, value: string) {
   await input.fill(value);
   await input.press('Enter');
 }
+
+/** Uploads one file as a multipart form through the page's own session, with the CSRF token the pages send. */
+export async function upload(page: Page, url: string, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const csrf = (await page.context().cookies()).find((c) => c.name === 'contest_csrf')?.value ?? '';
+  const res = await page.request.post(url, { headers: { 'x-csrf-token': csrf }, multipart: { file } });
+  const body = await res.json();
+  expect(res.status(), JSON.stringify(body)).toBe(200);
+  return body.data;
+}

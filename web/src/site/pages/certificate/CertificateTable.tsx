@@ -46,6 +46,8 @@ export function CertificateTable({ data, loading, showCompetition = false }: { d
       pagination={(data?.length ?? 0) > 20 ? { pageSize: 20, showTotal: (t) => `共 ${t} 张` } : false}
       scroll={{ x: showCompetition ? 1100 : 900 }}
       locale={{ emptyText: '暂无证书' }}
+      // The holder, the competition (in the user centre), the award and the number come first: they stay in sight
+      // when the rest scrolls under the fixed actions.
       columns={[
         {
           title: '持有人',
@@ -57,12 +59,12 @@ export function CertificateTable({ data, loading, showCompetition = false }: { d
             </Space>
           ),
         },
-        { title: '类型', width: 100, render: (_, c) => <Tag color={c.holderKind === 'teacher' ? 'blue' : 'default'}>{HOLDER_KIND_TEXT[c.holderKind]}</Tag> },
         ...(showCompetition ? [{ title: '竞赛', width: 180, dataIndex: 'competitionName' }] : []),
-        { title: '赛题', width: 160, dataIndex: 'questionTitle' },
-        { title: '队伍', width: 140, dataIndex: 'teamName' },
         { title: '奖项', width: 100, render: (_, c) => <Tag color="gold">{c.awardName}</Tag> },
         { title: '证书编号', width: 160, render: (_, c) => <Typography.Text copyable>{c.certNo}</Typography.Text> },
+        { title: '赛题', width: 160, dataIndex: 'questionTitle' },
+        { title: '队伍', width: 140, dataIndex: 'teamName' },
+        { title: '类型', width: 100, render: (_, c) => <Tag color={c.holderKind === 'teacher' ? 'blue' : 'default'}>{HOLDER_KIND_TEXT[c.holderKind]}</Tag> },
         { title: '颁发日期', width: 110, render: (_, c) => formatDay(c.createdAt) },
         { title: '操作', width: 200, fixed: 'right', render: (_, c) => <CertificateActions certificate={c} /> },
       ]}

@@ -63,6 +63,7 @@ function GradeCard({ grade, onDispute }: { grade: MyGrade; onDispute: () => void
   return (
     <Card
       type="inner"
+      className="wrap-card-head"
       title={grade.questionTitle}
       style={{ marginBottom: 16 }}
       data-testid="my-grade"

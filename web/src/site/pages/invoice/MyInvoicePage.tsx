@@ -10,7 +10,7 @@ import {
   type Page,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Form, Grid, Input, Select, Table, Tag, Tooltip } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Form, Grid, Input, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
@@ -108,25 +108,61 @@ export default function MyInvoicePage() {
       }
     >
       {config.data && !config.data.enable && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="暂未开放发票申请" />}
-      <Table<Invoice>
-        rowKey="id"
-        loading={invoices.isLoading}
-        dataSource={invoices.data?.list}
-        tableLayout="fixed"
-        // On a phone the table scrolls inside the card, never the page.
-        scroll={phone ? { x: 620 } : undefined}
-        locale={{ emptyText: '暂无发票申请' }}
-        pagination={pager(invoices.data, (page, limit) => setQuery({ page, limit }))}
-        expandable={{ expandedRowRender: (i) => <InvoiceDetails invoice={i} /> }}
-        columns={[
-          { title: '竞赛', dataIndex: 'competitionName', ellipsis: { showTitle: false }, render: cut },
-          { title: '金额', width: 90, align: 'right', render: (_, i) => `¥${fenToYuan(i.amount)}` },
-          { title: '抬头', width: 150, ellipsis: { showTitle: false }, render: (_, i) => cut(i.title.name) },
-          { title: '状态', width: 84, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
-          { title: '发票号码 / 说明', width: 160, ellipsis: { showTitle: false }, render: (_, i) => cut(note(i)) },
-          { title: '操作', width: 84, fixed: 'right', render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> : '—') },
-        ]}
-      />
+      {phone ? (
+        // On a phone each application is a card with its key fields; the table's columns would not fit.
+        <>
+          <List<Invoice>
+            loading={invoices.isLoading}
+            dataSource={invoices.data?.list}
+            locale={{ emptyText: '暂无发票申请' }}
+            renderItem={(i) => (
+              <List.Item key={i.id} className="order-card" data-testid="invoice-card">
+                <div className="order-card-head">
+                  <span className="order-card-title">{i.competitionName}</span>
+                  <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag>
+                </div>
+                <div className="order-card-row">
+                  <span>抬头：{i.title.name}</span>
+                  <strong>¥{fenToYuan(i.amount)}</strong>
+                </div>
+                <div className="order-card-note">队伍：{i.teamName}</div>
+                <div className="order-card-note">
+                  {INVOICE_TYPES[i.type]} · 申请于 {formatMinute(i.createdAt)}
+                </div>
+                {(i.invoiceNo || i.status === 2) && <div className="order-card-note">{i.status === 2 ? note(i) : `发票号码：${i.invoiceNo}`}</div>}
+                {i.fileUri && (
+                  <div className="order-card-action">
+                    <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">
+                      下载发票
+                    </a>
+                  </div>
+                )}
+              </List.Item>
+            )}
+          />
+          {(invoices.data?.total ?? 0) > query.limit && (
+            <Pagination simple size="small" style={{ marginTop: 12, textAlign: 'center' }} current={query.page} pageSize={query.limit} total={invoices.data?.total} onChange={(page, limit) => setQuery({ page, limit })} />
+          )}
+        </>
+      ) : (
+        <Table<Invoice>
+          rowKey="id"
+          loading={invoices.isLoading}
+          dataSource={invoices.data?.list}
+          tableLayout="fixed"
+          locale={{ emptyText: '暂无发票申请' }}
+          pagination={pager(invoices.data, (page, limit) => setQuery({ page, limit }))}
+          expandable={{ expandedRowRender: (i) => <InvoiceDetails invoice={i} /> }}
+          columns={[
+            { title: '竞赛', dataIndex: 'competitionName', ellipsis: { showTitle: false }, render: cut },
+            { title: '金额', width: 90, align: 'right', render: (_, i) => `¥${fenToYuan(i.amount)}` },
+            { title: '抬头', width: 150, ellipsis: { showTitle: false }, render: (_, i) => cut(i.title.name) },
+            { title: '状态', width: 84, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
+            { title: '发票号码 / 说明', width: 160, ellipsis: { showTitle: false }, render: (_, i) => cut(note(i)) },
+            { title: '操作', width: 84, fixed: 'right', render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> : '—') },
+          ]}
+        />
+      )}
       {applying && config.data && <ApplyModal config={config.data} invoiced={invoiced} onClose={() => setApplying(false)} />}
     </Card>
   );

@@ -28,7 +28,7 @@ function OfflinePanel({ order, method, onDone }: { order: Order; method: Payment
   return (
     <>
       {method.accounts.map((a) => (
-        <Descriptions key={a.accountNo} title={a.name} column={1} bordered size="small" style={{ marginBottom: 16 }}>
+        <Descriptions key={a.accountNo} title={a.name} column={1} bordered size="small" styles={{ label: { whiteSpace: 'nowrap' } }} style={{ marginBottom: 16 }}>
           <Descriptions.Item label="户名">{a.accountName}</Descriptions.Item>
           <Descriptions.Item label="账号">
             <Typography.Text copyable>{a.accountNo}</Typography.Text>
@@ -114,7 +114,7 @@ export default function PaymentPage() {
 
   return (
     <Card title="订单支付" extra={<Link to={`/competition/${cid}/team`}>返回我的队伍</Link>}>
-      <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" style={{ marginBottom: 24 }}>
+      <Descriptions column={{ xs: 1, md: 2 }} bordered size="small" styles={{ label: { whiteSpace: 'nowrap' } }} style={{ marginBottom: 24 }}>
         <Descriptions.Item label="竞赛">{o.competitionName}</Descriptions.Item>
         <Descriptions.Item label="队伍">
           {o.teamName}（{o.teamNo}）

@@ -76,6 +76,8 @@ export default function ChoiceTab() {
         {questions.data.map((q) => (
           <Card
             key={q.id}
+            // A long title wraps, and the button goes under it on a phone.
+            className="wrap-card-head"
             title={
               <Space>
                 {q.title}

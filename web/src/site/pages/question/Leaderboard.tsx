@@ -1,7 +1,7 @@
 import { METRIC_NAMES, formatTestScore, type Leaderboard as Board, type LeaderboardEntry, type Metric } from '@contest/shared';
 import { PushpinOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Empty, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { HttpError, http } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
@@ -22,6 +22,8 @@ type Row = LeaderboardEntry & { pinned?: boolean };
  */
 export function Leaderboard({ questionId, board, teamId }: { questionId: number; board: 'public' | 'private'; teamId: number }) {
   const [page, setPage] = useState(1);
+  // On a phone the direction is said once above the board, so the score column keeps a short title and the team room.
+  const phone = Grid.useBreakpoint().md === false;
   const { data, error, isLoading } = useQuery({
     queryKey: [...boardKey(questionId), board],
     retry: false,
@@ -56,7 +58,7 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
         columns={[
           {
             title: '名次',
-            width: 64,
+            width: phone ? 52 : 64,
             render: (_, e) => (
               <>
                 {e.pinned && <PushpinOutlined title="我的队伍不在本页，固定显示在此" style={{ marginInlineEnd: 4 }} />}
@@ -77,7 +79,7 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
               </span>
             ),
           },
-          { title: `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, width: 130, render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span> },
+          { title: phone ? '成绩' : `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, width: phone ? 84 : 130, render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span> },
           { title: '提交次数', dataIndex: 'submissions', width: 90, responsive: ['md'] },
           { title: '最近提交', width: 150, responsive: ['md'], render: (_, e) => formatMinute(e.lastAt) },
         ]}

@@ -101,7 +101,7 @@ export default function TestTab() {
 
   return (
     <>
-      <Card type="inner" title={`提交测试：${data.team.choiceQuestionList[0]!.title}`} style={{ marginBottom: 16 }}>
+      <Card type="inner" className="wrap-card-head" title={`提交测试：${data.team.choiceQuestionList[0]!.title}`} style={{ marginBottom: 16 }}>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>
             上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码）'}。

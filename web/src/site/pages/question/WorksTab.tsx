@@ -1,7 +1,7 @@
 import { formatLimit, formatSize, type WorkVersion, type WorksRules } from '@contest/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Grid, List, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../../common/auth.ts';
@@ -22,6 +22,8 @@ export default function WorksTab() {
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<{ name: string; percent: number } | null>(null);
+  // On a phone each version is a card: the table's columns would hide the file name.
+  const phone = Grid.useBreakpoint().md === false;
   const questionId = data?.team?.choiceQuestionList[0]?.questionId;
   const rules = useQuery({ queryKey: ['worksRules', questionId], enabled: Boolean(questionId), queryFn: () => http.get<WorksRules>(`/api/review/works/rules/${questionId}`) });
   const versions = useQuery({ queryKey: ['works', questionId], enabled: Boolean(questionId), queryFn: () => http.get<WorkVersion[]>(`/api/review/works/${questionId}`) });
@@ -52,7 +54,7 @@ export default function WorksTab() {
   }
 
   return (
-    <Card type="inner" title={`提交作品：${data.team.choiceQuestionList[0]!.title}`}>
+    <Card type="inner" className="wrap-card-head" title={`提交作品：${data.team.choiceQuestionList[0]!.title}`}>
       {r && (
         <Alert
           type={r.open ? 'info' : 'warning'}
@@ -94,25 +96,50 @@ export default function WorksTab() {
           </div>
         )}
       </Space>
-      <Table<WorkVersion>
-        rowKey="id"
-        size="small"
-        style={{ marginTop: 16 }}
-        loading={versions.isLoading}
-        dataSource={versions.data}
-        pagination={false}
-        scroll={{ x: 900 }}
-        locale={{ emptyText: '暂无作品' }}
-        columns={[
-          { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
-          { title: '文件', render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
-          { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
-          { title: 'SHA-256', width: 140, render: (_, v) => <Typography.Text copyable={{ text: v.sha256 }}>{v.sha256.slice(0, 12)}…</Typography.Text> },
-          { title: '提交人', dataIndex: 'username', width: 120 },
-          { title: '完成时间', width: 150, render: (_, v) => formatMinute(v.completedAt) },
-          { title: '', width: 80, render: (_, v) => v.counts && <Tag color="success">有效版本</Tag> },
-        ]}
-      />
+      {phone ? (
+        <List<WorkVersion>
+          style={{ marginTop: 16 }}
+          loading={versions.isLoading}
+          dataSource={versions.data}
+          locale={{ emptyText: '暂无作品' }}
+          renderItem={(v) => (
+            <List.Item key={v.id} className="order-card" data-testid="works-card">
+              <div className="order-card-head">
+                <a className="order-card-title" href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">
+                  V{v.version} · {v.fileName}
+                </a>
+                {v.counts && <Tag color="success">有效版本</Tag>}
+              </div>
+              <div className="order-card-note">
+                {formatSize(v.size)} · {v.username} · {formatMinute(v.completedAt)}
+              </div>
+              <div className="order-card-note">
+                SHA-256：<Typography.Text copyable={{ text: v.sha256 }} type="secondary">{v.sha256.slice(0, 12)}…</Typography.Text>
+              </div>
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Table<WorkVersion>
+          rowKey="id"
+          size="small"
+          style={{ marginTop: 16 }}
+          loading={versions.isLoading}
+          dataSource={versions.data}
+          pagination={false}
+          scroll={{ x: 900 }}
+          locale={{ emptyText: '暂无作品' }}
+          columns={[
+            { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
+            { title: '文件', render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
+            { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
+            { title: 'SHA-256', width: 140, render: (_, v) => <Typography.Text copyable={{ text: v.sha256 }}>{v.sha256.slice(0, 12)}…</Typography.Text> },
+            { title: '提交人', dataIndex: 'username', width: 120 },
+            { title: '完成时间', width: 150, render: (_, v) => formatMinute(v.completedAt) },
+            { title: '', width: 80, render: (_, v) => v.counts && <Tag color="success">有效版本</Tag> },
+          ]}
+        />
+      )}
     </Card>
   );
 }
