@@ -19,6 +19,8 @@ export async function freePort(): Promise<number> {
 export interface Spawned {
   url: string;
   pid: number;
+  /** Milliseconds from the spawn to the first 200 on the ready path. */
+  startMs: number;
   /** Resident set size now, in bytes (VmRSS). */
   rss(): number;
   /** The highest resident set size since the process started, in bytes (VmHWM). */
@@ -42,17 +44,19 @@ async function waitReady(child: ChildProcess, url: string, log: () => string) {
     } catch {
       // Not listening yet.
     }
-    await new Promise((r) => setTimeout(r, 200));
+    // Often enough for the start time to be read to within a few tens of milliseconds.
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`server did not answer ${url} within 60 s:\n${log()}`);
 }
 
 /**
- * Runs a TypeScript entry as its own Node process, so that the load generator never shares its event loop, and waits
- * until `readyPath` answers 200.
+ * Runs an entry as its own Node process, so that the load generator never shares its event loop, and waits until
+ * `readyPath` answers 200. A `.ts` entry runs through tsx, a `.js` one (the built server) on plain Node.
  */
 export async function spawnNode(entry: string, args: string[], env: Record<string, string>, port: number, readyPath: string): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,10 +74,12 @@ export async function spawnNode(entry: string, args: string[], env: Record<strin
     child.kill('SIGKILL');
     throw err;
   }
+  const startMs = performance.now() - started;
   const pid = child.pid!;
   return {
     url,
     pid,
+    startMs,
     rss: () => status(pid, 'VmRSS'),
     peakRss: () => status(pid, 'VmHWM'),
     stop: () =>
@@ -91,11 +97,28 @@ export async function spawnNode(entry: string, args: string[], env: Record<strin
 
 export const ADMIN_PASSWORD = 'BenchAdmin12345';
 
-/** The platform as `npm run serve` starts it, on the given data directory or PostgreSQL database. */
-export async function startServer(dataDir: string, databaseUrl?: string): Promise<Spawned> {
+/**
+ * The built server's entry (`npm run build:server` into a folder of the bench's own), set by `useBuiltServer`; until
+ * then, and for the comparison's other side, the sources through tsx.
+ */
+export const TSX_ENTRY = 'server/src/main.ts';
+let serverEntry = TSX_ENTRY;
+
+/** Builds the server into a folder under server/.tmp (removed by the returned clean-up) and runs it from there on. */
+export async function useBuiltServer(): Promise<{ entry: string; buildSeconds: number; remove: () => void }> {
+  const { buildServer } = await import('../server/build.ts');
+  fs.mkdirSync(path.join(ROOT, 'server/.tmp'), { recursive: true });
+  const outDir = fs.mkdtempSync(path.join(ROOT, 'server/.tmp/bench-'));
+  const built = await buildServer({ outDir });
+  serverEntry = path.join(outDir, 'main.js');
+  return { entry: serverEntry, buildSeconds: built.seconds, remove: () => fs.rmSync(outDir, { recursive: true, force: true }) };
+}
+
+/** The platform as `npm start` runs it (the built server, once `useBuiltServer` ran), on the given data directory or PostgreSQL database. */
+export async function startServer(dataDir: string, databaseUrl?: string, entry = serverEntry): Promise<Spawned> {
   const port = await freePort();
   return spawnNode(
-    'server/src/main.ts',
+    entry,
     [],
     {
       DATA_DIR: dataDir,

@@ -9,21 +9,25 @@ import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { seedIfEmpty } from '../server/src/db/seed/index.ts';
 import { FIRST_SCREEN_BUDGET_KB, measureFirstScreen, type FirstScreen } from './first-screen.ts';
-import { ADMIN_PASSWORD, ROOT, startServer } from './processes.ts';
+import { ADMIN_PASSWORD, ROOT, startServer, useBuiltServer } from './processes.ts';
 import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './rush.ts';
 import { scoringBenchmark, type ScoringResult } from './scoring.ts';
 import { seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
+import { startupComparison, type StartupResult } from './startup.ts';
 import { CONNECTIONS, compare, type Comparison } from './throughput.ts';
 
 /**
  * `npm run bench`: the performance budgets of ARCHITECTURE.md §9, each printed as a ratio against a baseline measured in
- * the same run, on a fresh database seeded with realistic volume, on SQLite and on PostgreSQL. Writes
- * bench/results/latest.json. BENCH_PG_URL names the PostgreSQL server (a fresh database is created on it and dropped).
+ * the same run, on a fresh database seeded with realistic volume, on SQLite and on PostgreSQL. The server runs built,
+ * as `npm start` runs it (server/build.ts, into server/.tmp); its idle memory and start time are also compared with
+ * the same sources run through tsx (bench/startup.ts). Writes bench/results/latest.json. BENCH_PG_URL names the PostgreSQL server (a fresh database is created on it and dropped).
  */
 
 // Bounded scoring memory: a fixed allowance for a 1,000,000-row file, far below what holding its rows would take.
 const SCORING_HEAP_BYTES = 64 * 1024 * 1024;
-const GOALS = { rpsRatio: 0.4, p99Ms: 50, scoringRatio: 2, scoringHeapBytes: SCORING_HEAP_BYTES, firstScreenKb: FIRST_SCREEN_BUDGET_KB, rssBytes: RSS_BUDGET_BYTES };
+// The built server (`npm start`) against the same sources through tsx: at least this much less idle memory.
+const BUILT_RSS_SAVING_BYTES = 40 * 1024 * 1024;
+const GOALS = { rpsRatio: 0.4, p99Ms: 50, scoringRatio: 2, scoringHeapBytes: SCORING_HEAP_BYTES, firstScreenKb: FIRST_SCREEN_BUDGET_KB, rssBytes: RSS_BUDGET_BYTES, builtRssSavingBytes: BUILT_RSS_SAVING_BYTES };
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MB = 1024 * 1024;
 
@@ -155,7 +159,7 @@ async function machine() {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const verdict = (ok: boolean) => (ok ? 'pass' : 'FAIL');
 
-function report(results: Record<string, unknown> & { sqlite: DbResult; postgres: DbResult | Skipped; scoring: ScoringResult; firstScreen: FirstScreen | Skipped }) {
+function report(results: Record<string, unknown> & { sqlite: DbResult; postgres: DbResult | Skipped; scoring: ScoringResult; firstScreen: FirstScreen | Skipped; startup: StartupResult }) {
   const rows: string[][] = [['figure', 'measured', 'baseline (same run)', 'ratio', 'goal', '']];
   for (const [label, r] of [['SQLite', results.sqlite], ['PostgreSQL', results.postgres]] as const) {
     if ('skipped' in r) {
@@ -172,6 +176,10 @@ function report(results: Record<string, unknown> & { sqlite: DbResult; postgres:
     rows.push([`${label} rush: acknowledged / in DB / on disk`, `${u.acknowledged} / ${u.inDatabase} / ${u.onDisk}`, `${u.uploads} uploads`, fmt(u.onDisk / u.uploads, 2), 'all', verdict(landed)]);
     rows.push([`${label} rush: server peak RSS (${fmt(u.seconds, 1)} s)`, `${fmt(u.peakRssBytes / MB)} MB`, `${fmt(u.idleRssBytes / MB)} MB idle`, fmt(u.peakRssBytes / u.idleRssBytes, 2), `< ${GOALS.rssBytes / MB} MB`, verdict(u.peakRssBytes < GOALS.rssBytes)]);
   }
+  const st = results.startup;
+  const saved = st.tsx.idleRssBytes - st.built.idleRssBytes;
+  rows.push([`built server idle RSS (median of ${st.rounds})`, `${fmt(st.built.idleRssBytes / MB)} MB`, `${fmt(st.tsx.idleRssBytes / MB)} MB tsx`, fmt(st.built.idleRssBytes / st.tsx.idleRssBytes, 2), `>= ${GOALS.builtRssSavingBytes / MB} MB lower`, verdict(saved >= GOALS.builtRssSavingBytes)]);
+  rows.push([`built server start time (median of ${st.rounds})`, `${fmt(st.built.startMs)} ms`, `${fmt(st.tsx.startMs)} ms tsx`, fmt(st.built.startMs / st.tsx.startMs, 2), '(shown)', '']);
   const s = results.scoring;
   for (const metric of ['rmse', 'auc'] as const) {
     const m = s[metric];
@@ -199,6 +207,9 @@ async function main() {
   try {
     const info = await machine();
     log(`machine: ${info.cpu} x${info.cores}, node ${info.node}`);
+    const built = await useBuiltServer();
+    cleanups.push(built.remove);
+    log(`server built in ${built.buildSeconds.toFixed(1)} s: ${path.relative(ROOT, built.entry)}`);
     let firstScreen: FirstScreen | Skipped = { skipped: 'not measured' };
     const sqliteDir = path.join(workDir, 'sqlite');
     fs.mkdirSync(sqliteDir);
@@ -212,6 +223,10 @@ async function main() {
       }
     });
     const postgres = await benchPostgres(workDir);
+    log('start-up: built server against tsx');
+    const startupDir = path.join(workDir, 'startup');
+    fs.mkdirSync(startupDir);
+    const startup = await startupComparison(startupDir, built.entry);
     log('scoring');
     const scoring = scoringBenchmark();
     const results = {
@@ -224,6 +239,7 @@ async function main() {
       postgres,
       scoring,
       firstScreen,
+      startup,
     };
     const table = report(results);
     process.stdout.write(`\n${table}\n\n`);
