@@ -44,6 +44,7 @@ import { expireUploads } from './modules/works/service.ts';
 import { reviewRoutes } from './modules/review/routes.ts';
 import { gradeRoutes } from './modules/grades/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
+import type { JobRegistry } from './jobs/define.ts';
 import { startWorker } from './jobs/runner.ts';
 import { memoryNoticeHub, redisNoticeHub } from './modules/notices/hub.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
@@ -67,6 +68,8 @@ export interface BuildOptions {
   logStream?: Writable;
   /** Extra routes for tests of the route registry itself. */
   extraRoutes?: (app: App) => void;
+  /** The jobs this instance's worker runs (JOB_WORKER); the registry's (jobs/registry.ts) when absent. Tests add their own. */
+  jobs?: JobRegistry;
 }
 
 export interface BuiltApp {
@@ -170,7 +173,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     expireUploads(deps).catch((err) => app.log.error({ err }, 'dropping idle uploads failed'));
   }, 60_000);
   sweeper.unref();
-  const stopWorker = config.jobWorker ? startWorker(deps) : () => {};
+  const stopWorker = config.jobWorker ? startWorker(deps, { jobs: options.jobs }) : () => {};
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     stopWorker();

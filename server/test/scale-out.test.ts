@@ -9,13 +9,16 @@ import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildApp, type BuiltApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { systemClock } from '../src/context.ts';
+import { systemClock, type Deps } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedIfEmpty } from '../src/db/seed/index.ts';
-import { enqueue, registerJob, runDueJobs } from '../src/jobs/runner.ts';
+import { defineJob, enqueue, jobRegistry } from '../src/jobs/define.ts';
+import { JOB_DEFINITIONS } from '../src/jobs/registry.ts';
+import { runDueJobs } from '../src/jobs/runner.ts';
 import { ADMIN_PASSWORD, Client, PNG, REG_INFO, body, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type TestApp } from './helpers.ts';
 import { s3Env, startS3 } from './s3-server.ts';
 import { streamEvents } from './sse.ts';
@@ -46,7 +49,7 @@ async function startInstance(name: string, env: Record<string, string>): Promise
   await migrateToLatest(database);
   await seedIfEmpty(database.db, config, systemClock);
   const logStream = new Writable({ write: (_c, _e, done) => done() });
-  const built = await buildApp({ config, database, logStream });
+  const built = await buildApp({ config, database, logStream, jobs: TEST_JOBS });
   const url = await built.app.listen({ port: 0, host: '127.0.0.1' });
   return {
     ...built,
@@ -133,14 +136,21 @@ async function openStream(browser: Browser) {
 
 /** Executions of the test job, by payload, with the instance that ran each. */
 const executions: { n: number; instance: string }[] = [];
-registerJob('test.scaleOut', {
-  async run(deps, payload) {
+const scaleOutJob = defineJob({
+  id: 'test.scaleOut',
+  payload: z.object({ n: z.number().int() }),
+  async run(deps, { n }) {
     const instance = deps.config.dataDir;
-    executions.push({ n: (payload as { n: number }).n, instance });
+    executions.push({ n, instance });
     // Hold the first jobs until each instance has started one, so the test proves both were really competing.
     await until(() => new Set(executions.map((e) => e.instance)).size >= 2, 10_000).catch(() => undefined);
   },
 });
+/** A job whose work the lease test sets. */
+let longJobWork: (deps: Deps) => Promise<void> = async () => undefined;
+const longJob = defineJob({ id: 'test.longJob', payload: z.object({}), run: (deps) => longJobWork(deps) });
+/** The platform's jobs and this file's, for the instances' background workers and the runners the tests start. */
+const TEST_JOBS = jobRegistry([...JOB_DEFINITIONS, scaleOutJob, longJob]);
 
 describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behind one port (needs TEST_DATABASE_URL and TEST_REDIS_URL)', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -279,9 +289,9 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
   it('runs each job exactly once while both instances run workers at the same time', async () => {
     const jobs = 40;
     const now = new Date();
-    for (let n = 0; n < jobs; n++) await enqueue(one.deps.db, 'test.scaleOut', { n }, now);
+    for (let n = 0; n < jobs; n++) await enqueue(one.deps.db, scaleOutJob, { n }, now);
     // Besides the workers both instances run in the background (JOB_WORKER), three more runners each.
-    const runners = [one, two].flatMap((i) => [1, 2, 3].map((k) => runDueJobs(i.deps, `${i.name}-${k}`)));
+    const runners = [one, two].flatMap((i) => [1, 2, 3].map((k) => runDueJobs(i.deps, `${i.name}-${k}`, { jobs: TEST_JOBS })));
     await Promise.all(runners);
     await until(async () => {
       const open = await one.deps.db.selectFrom('jobs').select('id').where('type', '=', 'test.scaleOut').where('doneAt', 'is', null).execute();
@@ -301,21 +311,19 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     const b = { ...two.deps, clock };
     const runs: string[] = [];
     let takenOver: number | undefined;
-    registerJob('test.longJob', {
-      async run(deps) {
-        runs.push(deps === a ? 'one' : 'two');
-        // Ten minutes pass, twice the lease: the renewal must have pushed the lease past them...
-        now = new Date(now.getTime() + 10 * 60_000);
-        await until(async () => {
-          const row = await one.deps.db.selectFrom('jobs').select('lockedUntil').where('type', '=', 'test.longJob').executeTakeFirstOrThrow();
-          return row.lockedUntil !== null && new Date(row.lockedUntil) > now;
-        });
-        // ...so the other instance's worker, looking now, finds nothing to take.
-        takenOver = await runDueJobs(b, 'two-late');
-      },
-    });
-    await enqueue(one.deps.db, 'test.longJob', {}, now);
-    expect(await runDueJobs(a, 'one-long', { renewMs: 20 })).toBe(1);
+    longJobWork = async (deps) => {
+      runs.push(deps === a ? 'one' : 'two');
+      // Ten minutes pass, twice the lease: the renewal must have pushed the lease past them...
+      now = new Date(now.getTime() + 10 * 60_000);
+      await until(async () => {
+        const row = await one.deps.db.selectFrom('jobs').select('lockedUntil').where('type', '=', 'test.longJob').executeTakeFirstOrThrow();
+        return row.lockedUntil !== null && new Date(row.lockedUntil) > now;
+      });
+      // ...so the other instance's worker, looking now, finds nothing to take.
+      takenOver = await runDueJobs(b, 'two-late', { jobs: TEST_JOBS });
+    };
+    await enqueue(one.deps.db, longJob, {}, now);
+    expect(await runDueJobs(a, 'one-long', { renewMs: 20, jobs: TEST_JOBS })).toBe(1);
     expect(runs).toEqual(['one']);
     expect(takenOver).toBe(0);
   });

@@ -1,35 +1,42 @@
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import type { Deps } from '../context.ts';
 import type { Db } from '../db/database.ts';
+import type { JobRegistry } from './define.ts';
+import { JOBS } from './registry.ts';
 
 /**
  * The job table runner (ARCHITECTURE §7). A job is claimed by a conditional UPDATE that sets a lease, so two workers
  * never run the same job; a worker that dies leaves its lease to expire and the job is claimed again. Failures retry
- * with backoff; after the last attempt the job is marked failed and its handler's `failed` hook runs.
+ * with backoff; after the last attempt the job is marked failed and its definition's `failed` hook runs. A stored
+ * payload that does not fit its definition's schema fails the job at once, without running it: no attempt could
+ * succeed. Jobs are declared with `defineJob` and listed in registry.ts; `enqueue` is in define.ts.
  */
-export interface JobHandler {
-  run(deps: Deps, payload: unknown): Promise<void>;
-  /** Called once when the job has used up its attempts. */
-  failed?(deps: Deps, payload: unknown, error: string): Promise<void>;
-}
-
-const handlers = new Map<string, JobHandler>();
-export function registerJob(type: string, handler: JobHandler) {
-  handlers.set(type, handler);
-}
-
 export const MAX_ATTEMPTS = 3;
 const LEASE_MS = 5 * 60_000;
 const backoffMs = (attempts: number) => 5_000 * 2 ** (attempts - 1);
 
-/** Adds a job due at `runAt` (by default at once). */
-export async function enqueue(db: Db, type: string, payload: unknown, now: Date, runAt: Date = now) {
-  const { id } = await db
-    .insertInto('jobs')
-    .values({ type, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: now.toISOString() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
+export interface RunOptions {
+  /** How often a running job's lease is renewed. */
+  renewMs?: number;
+  /** The job definitions to run (tests add their own); the registry's by default. */
+  jobs?: JobRegistry;
+  /** Asked before each claim: once true, the runner takes no more jobs and returns. */
+  stopping?: () => boolean;
+}
+
+/** The stored payload as its schema reads it, or why it cannot be run, in one line for the job row and the log. */
+function readPayload(text: string, schema: z.ZodType): { payload: unknown } | { problem: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { problem: 'payload is not JSON' };
+  }
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { payload: parsed.data };
+  const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(payload)'}: ${i.message}`);
+  return { problem: `payload does not match the job's schema (${issues.join('; ')})` };
 }
 
 /** Claims the oldest due job for `worker`, or nothing; safe against any number of competing workers. */
@@ -63,15 +70,27 @@ export async function claim(db: Db, worker: string, now: Date) {
  * Runs due jobs one after another until none is left; returns how many ran. While a job runs its lease is renewed
  * every `renewMs`, so a job longer than the lease is not taken for abandoned and run a second time elsewhere.
  */
-export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs = LEASE_MS / 3 } = {}): Promise<number> {
+export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs = LEASE_MS / 3, jobs = JOBS, stopping }: RunOptions = {}): Promise<number> {
   let ran = 0;
   for (;;) {
+    if (stopping?.()) return ran;
     const now = deps.clock.now();
     const job = await claim(deps.db, worker, now);
     if (!job) return ran;
     ran++;
-    const handler = handlers.get(job.type);
-    const payload = JSON.parse(job.payload) as unknown;
+    const definition = jobs.get(job.type);
+    const read = definition ? readPayload(job.payload, definition.payload) : { payload: undefined };
+    if ('problem' in read) {
+      // No attempt could run it: failed at once, and no `failed` hook, which would get the same payload.
+      deps.log.error({ jobId: job.id, type: job.type, problem: read.problem }, 'job failed without running: its stored payload is malformed');
+      await deps.db
+        .updateTable('jobs')
+        .set({ doneAt: deps.clock.now().toISOString(), failed: 1, lockedUntil: null, lastError: read.problem.slice(0, 1000) })
+        .where('id', '=', job.id)
+        .execute();
+      continue;
+    }
+    const { payload } = read;
     const renew = setInterval(() => {
       deps.db
         .updateTable('jobs')
@@ -84,8 +103,8 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
     }, renewMs);
     renew.unref();
     try {
-      if (!handler) throw new Error(`no handler for job type ${job.type}`);
-      await handler.run(deps, payload);
+      if (!definition) throw new Error(`no definition for job type ${job.type}`);
+      await definition.run(deps, payload);
       clearInterval(renew);
       await deps.db.updateTable('jobs').set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null }).where('id', '=', job.id).execute();
     } catch (err) {
@@ -99,23 +118,35 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
         .set(last ? { doneAt: deps.clock.now().toISOString(), failed: 1, lockedUntil: null, lastError: message } : { runAt: later, lockedUntil: null, lastError: message })
         .where('id', '=', job.id)
         .execute();
-      if (last) await handler?.failed?.(deps, payload, message);
+      if (last && definition?.failed) {
+        await definition.failed(deps, payload, message).catch((hookErr: unknown) => deps.log.error({ err: hookErr, jobId: job.id, type: job.type }, 'the failed hook of a job failed'));
+      }
     }
   }
 }
 
-/** Polls for due jobs in this process; the returned function stops it. */
-export function startWorker(deps: Deps, intervalMs = 1000): () => void {
-  let busy = false;
+/**
+ * Polls for due jobs in this process. The returned function stops it: no job is claimed after it is called, and the
+ * promise it returns settles when the job running then (if any) has finished.
+ */
+export function startWorker(deps: Deps, { intervalMs = 1000, jobs = JOBS }: { intervalMs?: number; jobs?: JobRegistry } = {}): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<void> | null = null;
   const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    runDueJobs(deps)
-      .catch((err) => deps.log.error({ err }, 'job runner failed'))
+    if (running || stopped) return;
+    running = runDueJobs(deps, undefined, { jobs, stopping: () => stopped })
+      .then(
+        () => undefined,
+        (err: unknown) => deps.log.error({ err }, 'job runner failed'),
+      )
       .finally(() => {
-        busy = false;
+        running = null;
       });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
 }

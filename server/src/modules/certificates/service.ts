@@ -21,16 +21,15 @@ import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 import { badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
-import { enqueue, registerJob } from '../../jobs/runner.ts';
+import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { imageSize } from '../files/service.ts';
 import { loadRule, managedQuestion, teamPeople } from '../review/service.ts';
+import { generateJob } from './jobs.ts';
 import { renderCertificate } from './pdf.ts';
 import { notify } from '../notices/service.ts';
 import { publicUrlMissing } from '../../http/origin.ts';
-
-const GENERATE_JOB = 'certificate.generate';
 
 // ---- Templates --------------------------------------------------------------------------------------------------------
 
@@ -190,7 +189,7 @@ export async function push(ctx: Ctx, questionId: number, origin: string | null) 
       .where('state', '!=', CERT_RUN_STATE.running)
       .executeTakeFirst();
     if (!Number(numUpdatedRows)) throw conflict('证书正在生成中，请稍候');
-    await enqueue(trx, GENERATE_JOB, { questionId, origin }, now);
+    await enqueue(trx, generateJob, { questionId, origin }, now);
     await writeAudit(ctx, { action: 'certificate.push', entity: 'question', entityId: questionId, after: { total } }, trx);
   });
   return runOf(ctx.db, questionId);
@@ -203,9 +202,10 @@ const dateText = (d: Date) => {
 
 /**
  * Writes (or rewrites, keeping its number) the certificate of every holder, and withdraws those of holders who no
- * longer hold an award. Numbers come from the row id, so they are unique without a counter to race on.
+ * longer hold an award. Numbers come from the row id, so they are unique without a counter to race on. The
+ * generating job's work (see jobs.ts).
  */
-async function generate(deps: Deps, questionId: number, origin: string) {
+export async function generate(deps: Deps, questionId: number, origin: string) {
   const run = await runOf(deps.db, questionId);
   const template = run.templateId ? await deps.db.selectFrom('certificateTemplates').selectAll().where('id', '=', run.templateId).executeTakeFirst() : undefined;
   if (!template) throw new Error('证书模板已被删除');
@@ -275,16 +275,10 @@ async function generate(deps: Deps, questionId: number, origin: string) {
   await notify(deps, list.flatMap((h) => (h.userId ? [h.userId] : [])), { title: '获奖证书已生成', content: `“${q.competitionName}”赛题“${q.title}”的获奖证书已生成，可在竞赛的“我的证书”页面查看和下载。`, source: 'certificate.ready' });
 }
 
-registerJob(GENERATE_JOB, {
-  async run(deps, payload) {
-    const { questionId, origin } = payload as { questionId: number; origin: string };
-    await generate(deps, questionId, origin);
-  },
-  async failed(deps, payload, error) {
-    const { questionId } = payload as { questionId: number };
-    await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.failed, error: error.slice(0, 1000), updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
-  },
-});
+/** The generating job has used up its attempts: the run shows as failed, with the reason. */
+export async function generationGaveUp(deps: Deps, questionId: number, error: string) {
+  await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.failed, error: error.slice(0, 1000), updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+}
 
 // ---- Reading certificates -----------------------------------------------------------------------------------------------
 

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { buildInChild, type BuildStep } from '../../../../desktop/build.ts';
 import type { Ctx, Deps } from '../../context.ts';
 import { conflict } from '../../http/errors.ts';
-import { enqueue, registerJob } from '../../jobs/runner.ts';
+import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { CLIENT_PACKAGES, type ClientBuild, type ClientPackage } from '@contest/shared';
+import { buildJob } from './jobs.ts';
 import { install, workDir } from './service.ts';
 
 /**
@@ -14,7 +15,6 @@ import { install, workDir } from './service.ts';
  * registry npm is configured with), as a job: the back office starts it and follows its progress, so a platform can
  * offer its client without anyone running a command.
  */
-export const BUILD_JOB = 'client.build';
 /** A build that has not finished by then is stopped (a registry that stalls must not hold the worker for ever). */
 const BUILD_TIMEOUT_MS = 30 * 60_000;
 
@@ -33,7 +33,7 @@ async function writeState(deps: Pick<Deps, 'config'>, state: ClientBuild): Promi
   await fs.promises.rename(temp, stateFile(deps));
 }
 
-const pendingJob = (deps: Pick<Deps, 'db'>) => deps.db.selectFrom('jobs').select('id').where('type', '=', BUILD_JOB).where('doneAt', 'is', null).executeTakeFirst();
+const pendingJob = (deps: Pick<Deps, 'db'>) => deps.db.selectFrom('jobs').select('id').where('type', '=', buildJob.id).where('doneAt', 'is', null).executeTakeFirst();
 
 /** The last build as the back office shows it. */
 export async function buildState(deps: Pick<Deps, 'config' | 'db'>): Promise<ClientBuild> {
@@ -51,7 +51,7 @@ export async function startBuild(ctx: Ctx, address: string): Promise<ClientBuild
   // Written before the job exists, so that a worker taking it at once is not overwritten by 'queued'.
   const state: ClientBuild = { ...IDLE, state: 'queued', platformUrl, requestedAt: now };
   await writeState(ctx, state);
-  await enqueue(ctx.db, BUILD_JOB, { platformUrl, requestedAt: now }, ctx.clock.now());
+  await enqueue(ctx.db, buildJob, { platformUrl, requestedAt: now }, ctx.clock.now());
   await writeAudit(ctx, { action: 'client.build', entity: 'clientPackage', entityId: null, after: { platformUrl } });
   return state;
 }
@@ -90,7 +90,8 @@ function failureText(message: string): string {
   return `生成失败（${raw}）`;
 }
 
-async function runBuild(deps: Deps, payload: { platformUrl: string; requestedAt: string }) {
+/** The build job's work (see jobs.ts). */
+export async function runBuild(deps: Deps, payload: { platformUrl: string; requestedAt: string }) {
   const base: ClientBuild = { ...IDLE, state: 'running', platformUrl: payload.platformUrl, requestedAt: payload.requestedAt, step: '准备' };
   await writeState(deps, base);
   const staging = path.join(workDir(deps), `build-${randomBytes(6).toString('hex')}`);
@@ -136,10 +137,8 @@ async function runBuild(deps: Deps, payload: { platformUrl: string; requestedAt:
   }
 }
 
-registerJob(BUILD_JOB, {
-  run: (deps, payload) => runBuild(deps, payload as { platformUrl: string; requestedAt: string }),
-  async failed(deps) {
-    const current = await readState(deps);
-    await writeState(deps, { ...current, state: 'failed', finishedAt: deps.clock.now().toISOString() });
-  },
-});
+/** The build job has used up its attempts: the back office shows the build as failed, with the last reason. */
+export async function buildGaveUp(deps: Deps) {
+  const current = await readState(deps);
+  await writeState(deps, { ...current, state: 'failed', finishedAt: deps.clock.now().toISOString() });
+}

@@ -17,12 +17,12 @@ import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { enqueue, registerJob } from '../../jobs/runner.ts';
+import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { manageable, seesAll } from '../competitions/service.ts';
 import type { Audience } from './hub.ts';
+import { publishJob } from './jobs.ts';
 
-const PUBLISH_JOB = 'notice.publish';
 type MemberEb = ExpressionBuilder<DB & { m: TeamMembersTable }, 'm'>;
 
 // ---- Who a target reaches ---------------------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ export async function publish(ctx: Ctx, id: number, publishAt: string | null | u
   if (publishAt && new Date(publishAt) > now) {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.updateTable('notices').set({ status: NOTICE_STATUS.scheduled, publishAt, updatedAt: now.toISOString() }).where('id', '=', id).where('status', '!=', NOTICE_STATUS.published).execute();
-      await enqueue(trx, PUBLISH_JOB, { noticeId: id }, now, new Date(publishAt));
+      await enqueue(trx, publishJob, { noticeId: id }, now, new Date(publishAt));
       await writeAudit(ctx, { action: 'notice.schedule', entity: 'notice', entityId: id, after: { publishAt } }, trx);
     });
   } else {
@@ -211,15 +211,13 @@ export async function publish(ctx: Ctx, id: number, publishAt: string | null | u
   return toNotice(await managedNotice(ctx, id));
 }
 
-registerJob(PUBLISH_JOB, {
-  async run(deps, payload) {
-    const { noticeId } = payload as { noticeId: number };
-    const n = await deps.db.selectFrom('notices').select(['status', 'publishAt']).where('id', '=', noticeId).executeTakeFirst();
-    // Deleted, published already, or moved to a later time (whose own job will come).
-    if (!n || n.status !== NOTICE_STATUS.scheduled || !n.publishAt || new Date(n.publishAt) > deps.clock.now()) return;
-    await deliver(deps, noticeId, [NOTICE_STATUS.scheduled]);
-  },
-});
+/** Publishes a scheduled notice once its time has come (the publishing job, see jobs.ts). */
+export async function publishScheduled(deps: Deps, noticeId: number) {
+  const n = await deps.db.selectFrom('notices').select(['status', 'publishAt']).where('id', '=', noticeId).executeTakeFirst();
+  // Deleted, published already, or moved to a later time (whose own job will come).
+  if (!n || n.status !== NOTICE_STATUS.scheduled || !n.publishAt || new Date(n.publishAt) > deps.clock.now()) return;
+  await deliver(deps, noticeId, [NOTICE_STATUS.scheduled]);
+}
 
 /** Deleting a published notice takes it out of every box too. */
 export async function remove(ctx: Ctx, id: number) {

@@ -13,7 +13,7 @@ import type { Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
-import { enqueue, registerJob } from '../../jobs/runner.ts';
+import { enqueue } from '../../jobs/define.ts';
 import { CsvError, csvBatches } from '../../scoring/csv.ts';
 import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
@@ -21,8 +21,7 @@ import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable, readable } from '../competitions/service.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
-
-export const SCORE_JOB = 'test.score';
+import { scoreJob } from './jobs.ts';
 
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
@@ -101,7 +100,7 @@ export async function submit(ctx: Ctx, questionId: number, content: Readable, fi
         .values({ competitionId: question.competitionId, questionId, teamId, userId: ctx.actor!.userId, fileKey: stored.key, fileName: displayName(fileName), size: stored.size, status: TEST_STATUS.queued, day, createdAt: t })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await enqueue(trx, SCORE_JOB, { submissionId: id }, now);
+      await enqueue(trx, scoreJob, { submissionId: id }, now);
       return { id, status: TEST_STATUS.queued };
     });
   } catch (err) {
@@ -277,9 +276,11 @@ function tellScored(deps: Pick<Deps, 'hub' | 'log'>, questionId: number, team: n
 
 const memberIds = async (db: Db, teamId: number) => (await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).execute()).map((r) => r.userId);
 
-/** Scores one submission; a file the engine refuses ends as failed with its reasons, which is not a job failure. */
-async function scoreJob(deps: Deps, payload: unknown) {
-  const { submissionId } = payload as { submissionId: number };
+/**
+ * Scores one queued submission (the scoring job, see jobs.ts); a file the engine refuses ends as failed with its
+ * reasons, which is not a job failure.
+ */
+export async function scoreQueued(deps: Deps, submissionId: number) {
   const s = await deps.db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status']).where('id', '=', submissionId).executeTakeFirst();
   if (!s || s.status === TEST_STATUS.scored || s.status === TEST_STATUS.failed) return;
   const q = await scoringQuestion(deps, s.questionId);
@@ -302,15 +303,12 @@ async function scoreJob(deps: Deps, payload: unknown) {
   }
 }
 
-registerJob(SCORE_JOB, {
-  run: scoreJob,
-  async failed(deps, payload) {
-    const { submissionId } = payload as { submissionId: number };
-    await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: '评分出错，请重新提交' }).where('id', '=', submissionId).execute();
-    const s = await deps.db.selectFrom('testSubmissions').select(['questionId', 'teamId']).where('id', '=', submissionId).executeTakeFirst();
-    if (s) tellScored(deps, s.questionId, await memberIds(deps.db, s.teamId));
-  },
-});
+/** The scoring job has used up its attempts: the submission fails, asking the team to submit again. */
+export async function scoringGaveUp(deps: Deps, submissionId: number) {
+  await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: '评分出错，请重新提交' }).where('id', '=', submissionId).execute();
+  const s = await deps.db.selectFrom('testSubmissions').select(['questionId', 'teamId']).where('id', '=', submissionId).executeTakeFirst();
+  if (s) tellScored(deps, s.questionId, await memberIds(deps.db, s.teamId));
+}
 
 // The team's members may read back their own prediction files.
 grantPrivateReads('prediction', async (ctx, key) => {

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { Deps } from '../context.ts';
+import type { Db } from '../db/database.ts';
+
+/**
+ * A kind of job, declared once in its module's `jobs.ts`: its id (the `type` column), the zod schema of its payload,
+ * its handler and, optionally, what to do when it has used up its attempts. `enqueue` takes the definition, so a
+ * payload that does not fit does not compile; the runner checks the stored payload against the schema before running.
+ *
+ * This file imports no module, so services may import `enqueue` and their own `jobs.ts` without a cycle through the
+ * registry (which imports every `jobs.ts`).
+ */
+export interface JobDefinition<P = unknown> {
+  readonly id: string;
+  readonly payload: z.ZodType<P>;
+  run(deps: Deps, payload: P): Promise<void>;
+  /** Called once when the job has used up its attempts (never for a payload that fails the schema). */
+  failed?(deps: Deps, payload: P, error: string): Promise<void>;
+}
+
+/** Any definition, whatever its payload: what the registry and the runner hold. */
+export type AnyJob = JobDefinition<unknown>;
+
+export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
+  return Object.freeze({ ...definition });
+}
+
+/** Job definitions by id; refuses two definitions with one id. */
+export type JobRegistry = ReadonlyMap<string, AnyJob>;
+export function jobRegistry(definitions: readonly AnyJob[]): JobRegistry {
+  const byId = new Map<string, AnyJob>();
+  for (const job of definitions) {
+    if (byId.has(job.id)) throw new Error(`Two job definitions have the id ${job.id}`);
+    byId.set(job.id, job);
+  }
+  return byId;
+}
+
+/**
+ * Adds a job due at `runAt` (by default at once). The payload is checked against the definition here too, so a
+ * payload that slipped past the types is refused where it is made rather than when it runs.
+ */
+export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date, runAt: Date = now): Promise<number> {
+  job.payload.parse(payload);
+  const { id } = await db
+    .insertInto('jobs')
+    .values({ type: job.id, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: now.toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}

@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NOTICE_STATUS } from '@contest/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineJob, enqueue, jobRegistry, type AnyJob } from '../src/jobs/define.ts';
+import { JOB_DEFINITIONS, JOBS } from '../src/jobs/registry.ts';
+import { runDueJobs } from '../src/jobs/runner.ts';
+import { publishJob } from '../src/modules/notices/jobs.ts';
+import { scoreJob } from '../src/modules/tests/jobs.ts';
+import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, type TestApp } from './helpers.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MODULES = path.join(ROOT, 'server/src/modules');
+
+const isJob = (v: unknown): v is AnyJob =>
+  typeof v === 'object' && v !== null && typeof (v as AnyJob).id === 'string' && typeof (v as AnyJob).run === 'function' && typeof (v as AnyJob).payload?.safeParse === 'function';
+
+describe('the job registry', () => {
+  it('lists every job defined in a module jobs.ts, each id once', async () => {
+    const defined: AnyJob[] = [];
+    for (const module of fs.readdirSync(MODULES)) {
+      const file = path.join(MODULES, module, 'jobs.ts');
+      if (!fs.existsSync(file)) continue;
+      const exports = (await import(file)) as Record<string, unknown>;
+      defined.push(...Object.values(exports).filter(isJob));
+    }
+    expect(defined.map((j) => j.id).sort()).toEqual(['certificate.generate', 'client.build', 'notice.publish', 'test.score']);
+    const ids = JOB_DEFINITIONS.map((j) => j.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The very objects the modules define, not look-alikes.
+    expect(new Set(JOB_DEFINITIONS)).toEqual(new Set(defined));
+    expect([...JOBS.keys()].sort()).toEqual([...ids].sort());
+  });
+
+  it('refuses two definitions with one id', () => {
+    const twin = defineJob({ id: scoreJob.id, payload: z.object({}), run: async () => undefined });
+    expect(() => jobRegistry([...JOB_DEFINITIONS, twin])).toThrow('Two job definitions have the id test.score');
+  });
+});
+
+describe.each(DATABASES)('jobs on %s', (kind) => {
+  let t: TestApp;
+  const now = new Date('2026-03-20T02:00:00Z');
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { clock: { now: () => now } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const insertRaw = async (type: string, payload: string) =>
+    (await t.database.db.insertInto('jobs').values({ type, payload, runAt: now.toISOString(), createdAt: now.toISOString() }).returning('id').executeTakeFirstOrThrow()).id;
+  const row = (id: number) => t.database.db.selectFrom('jobs').select(['attempts', 'failed', 'doneAt', 'lastError']).where('id', '=', id).executeTakeFirstOrThrow();
+
+  it('takes the payload its definition declares, at compile time and when enqueued', async () => {
+    // @ts-expect-error a payload that does not fit the definition does not compile
+    const wrongType = () => enqueue(t.database.db, scoreJob, { submissionId: '7' }, now);
+    // @ts-expect-error nor does one with a field the definition does not have
+    const extraField = () => enqueue(t.database.db, publishJob, { noticeId: 1, extra: true }, now);
+    await expect(wrongType()).rejects.toThrow();
+    // At run time the schema lets an unknown field pass (z.object): there the types are what refuse it.
+    await expect(extraField()).resolves.toBeGreaterThan(0);
+    await expect(enqueue(t.database.db, scoreJob, { submissionId: 0 }, now)).rejects.toThrow();
+    expect(await t.database.db.selectFrom('jobs').select('type').where('type', '=', scoreJob.id).execute()).toEqual([]);
+    expect(await runDueJobs(t.deps)).toBe(1);
+  });
+
+  it('fails a job whose stored payload is malformed at once, with a clear log, and goes on with the next', async () => {
+    const wrongField = await insertRaw(scoreJob.id, JSON.stringify({ submissionId: 'seven' }));
+    const notJson = await insertRaw(publishJob.id, '{"noticeId": 1');
+    // A well-formed job after them still runs (the notice does not exist, so it has nothing to do).
+    const fine = await insertRaw(publishJob.id, JSON.stringify({ noticeId: 999_999 }));
+    const logged = t.logs.length;
+
+    expect(await runDueJobs(t.deps)).toBe(3);
+
+    const first = await row(wrongField);
+    expect(first).toMatchObject({ attempts: 1, failed: 1 });
+    expect(first.doneAt).not.toBeNull();
+    expect(first.lastError).toMatch(/^payload does not match the job's schema \(submissionId: .+\)$/);
+    expect(await row(notJson)).toMatchObject({ attempts: 1, failed: 1, lastError: 'payload is not JSON' });
+    const third = await row(fine);
+    expect(third).toMatchObject({ attempts: 1, failed: 0, lastError: null });
+    expect(third.doneAt).not.toBeNull();
+    // Nothing is left for a later run: a malformed payload is not retried.
+    expect(await runDueJobs(t.deps)).toBe(0);
+
+    const lines = t.logs.slice(logged).flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((l) => JSON.parse(l) as { level: number; msg: string; jobId?: number; type?: string; problem?: string });
+    const errors = lines.filter((l) => l.msg === 'job failed without running: its stored payload is malformed');
+    expect(errors.map((l) => [l.level, l.jobId, l.type])).toEqual([
+      [50, wrongField, 'test.score'],
+      [50, notJson, 'notice.publish'],
+    ]);
+    expect(errors[0]!.problem).toContain('submissionId');
+  });
+});
+
+/** Sockets in the LISTEN state that process `pid` holds open (Linux, from /proc). */
+function listeningSockets(pid: number): string[] {
+  const inodes = new Set<string>();
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+    const target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`, { encoding: 'utf8' }).toString();
+    const m = /^socket:\[(\d+)\]$/.exec(target);
+    if (m) inodes.add(m[1]!);
+  }
+  const listening: string[] = [];
+  for (const table of ['tcp', 'tcp6', 'udp', 'udp6']) {
+    const file = `/proc/${pid}/net/${table}`;
+    if (!fs.existsSync(file)) continue;
+    for (const line of fs.readFileSync(file, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // Columns: sl local_address rem_address st ... inode (10th). 0A is LISTEN; a UDP socket bound to a port shows 07.
+      if (cols.length > 9 && inodes.has(cols[9]!) && (cols[3] === '0A' || table.startsWith('udp'))) listening.push(`${table} ${cols[1]}`);
+    }
+  }
+  return listening;
+}
+
+describe.runIf(fs.existsSync('/proc/self/net/tcp'))('npm run worker (server/src/worker.ts)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('runs a due job against the database of its DATA_DIR without opening a port, and stops on SIGTERM', { timeout: 120_000 }, async () => {
+    // A scheduled notice to the administrator, due now: the worker must publish it.
+    const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    const notice = body(await admin.post('/api/message/notice', { kind: 1, title: '由独立进程发布', content: '<p>你好</p>', target: { scope: 'users', usernames: ['admin'] } })).data as { id: number };
+    const due = new Date(Date.now() - 1000);
+    await t.database.db.updateTable('notices').set({ status: NOTICE_STATUS.scheduled, publishAt: due.toISOString() }).where('id', '=', notice.id).execute();
+    const jobId = await enqueue(t.database.db, publishJob, { noticeId: notice.id }, due);
+
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/worker.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: t.config.dataDir, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`the worker exited before running the job:\n${output}`);
+        const job = await t.database.db.selectFrom('jobs').select(['doneAt', 'failed', 'attempts']).where('id', '=', jobId).executeTakeFirstOrThrow();
+        if (job.doneAt) {
+          expect(job).toMatchObject({ failed: 0, attempts: 1 });
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const published = await t.database.db.selectFrom('notices').select(['status', 'recipients']).where('id', '=', notice.id).executeTakeFirstOrThrow();
+      expect(published).toEqual({ status: NOTICE_STATUS.published, recipients: 1 });
+      expect(body(await admin.get('/api/message/notice/page/1')).data.list.map((m: { title: string }) => m.title)).toContain('由独立进程发布');
+      expect(listeningSockets(child.pid!)).toEqual([]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(output).toContain('"msg":"job worker started"');
+    expect(output).toContain('"msg":"job worker stopped"');
+  });
+});
