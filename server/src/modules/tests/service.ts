@@ -22,34 +22,20 @@ import * as competitions from '../competitions/repo.ts';
 import { manageable, readable } from '../competitions/service.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
 import { scoreJob } from './jobs.ts';
+import * as repo from './repo.ts';
 
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
   return beijing(now).slice(0, 10);
 }
 
-async function scoringQuestion(ctx: Pick<Ctx, 'db'>, questionId: number) {
-  return ctx.db
-    .selectFrom('questions')
-    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'salt', 'answerKey', 'leaderboardPublished'])
-    .where('id', '=', questionId)
-    .executeTakeFirst();
-}
-
 /** The caller's team that chose this question, or a 404 that says what is missing. */
 async function teamOfQuestion(ctx: Ctx, questionId: number) {
-  const question = await scoringQuestion(ctx, questionId);
+  const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
-  const team = await ctx.db
-    .selectFrom('teamMembers as m')
-    .innerJoin('teamChoices as c', 'c.teamId', 'm.teamId')
-    .select('m.teamId')
-    .where('m.userId', '=', ctx.actor!.userId)
-    .where('m.competitionId', '=', question.competitionId)
-    .where('c.questionId', '=', questionId)
-    .executeTakeFirst();
-  if (!team) throw notFound('您的队伍尚未选择该赛题');
-  return { question, teamId: team.teamId };
+  const teamId = await repo.teamChoosing(ctx.db, ctx.actor!.userId, question.competitionId, questionId);
+  if (!teamId) throw notFound('您的队伍尚未选择该赛题');
+  return { question, teamId };
 }
 
 /**
@@ -80,26 +66,19 @@ export async function submit(ctx: Ctx, questionId: number, content: Readable, fi
   const t = now.toISOString();
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      const taken = await trx
-        .insertInto('testQuota')
-        .values({ teamId, questionId, day, used: 1 })
-        .onConflict((oc) =>
-          oc
-            .columns(['teamId', 'questionId', 'day'])
-            .doUpdateSet((eb) => ({ used: eb('testQuota.used', '+', 1) }))
-            .where('testQuota.used', '<', question.dailyLimit!),
-        )
-        .executeTakeFirst();
-      if (Number(taken.numInsertedOrUpdatedRows ?? 0) !== 1) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
-      await trx
-        .insertInto('files')
-        .values({ key: stored.key, originalName: displayName(fileName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'prediction', createdAt: t })
-        .execute();
-      const { id } = await trx
-        .insertInto('testSubmissions')
-        .values({ competitionId: question.competitionId, questionId, teamId, userId: ctx.actor!.userId, fileKey: stored.key, fileName: displayName(fileName), size: stored.size, status: TEST_STATUS.queued, day, createdAt: t })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      if (!(await repo.takeQuota(trx, { teamId, questionId, day, limit: question.dailyLimit! }))) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
+      const id = await repo.insertSubmission(trx, {
+        competitionId: question.competitionId,
+        questionId,
+        teamId,
+        userId: ctx.actor!.userId,
+        key: stored.key,
+        fileName: displayName(fileName),
+        size: stored.size,
+        sha256: stored.sha256,
+        day,
+        now: t,
+      });
       await enqueue(trx, scoreJob, { submissionId: id }, now);
       return { id, status: TEST_STATUS.queued };
     });
@@ -137,26 +116,20 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
 type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null };
 const toSubmission = (r: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
 
-const submissions = (ctx: Pick<Ctx, 'db'>) =>
-  ctx.db
-    .selectFrom('testSubmissions as s')
-    .innerJoin('users as u', 'u.id', 's.userId')
-    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt']);
-
 /** The team's submissions for a question, newest first; private scores only once published. */
 export async function listMine(ctx: Ctx, questionId: number): Promise<MyTests> {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
-  const rows = await submissions(ctx).where('s.teamId', '=', teamId).where('s.questionId', '=', questionId).orderBy('s.id', 'desc').execute();
-  const used = await ctx.db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', beijingDay(ctx.clock.now())).executeTakeFirst();
+  const rows = await repo.teamSubmissions(ctx.db, teamId, questionId);
+  const used = await repo.usedToday(ctx.db, teamId, questionId, beijingDay(ctx.clock.now()));
   const metric = question.metric as Metric | null;
   const format = metric && question.idColumn && question.targetColumn ? { metric, higherIsBetter: HIGHER_IS_BETTER[metric], idColumn: question.idColumn, targetColumn: question.targetColumn } : null;
   const published = question.leaderboardPublished === 1;
-  return { list: rows.map((r) => toSubmission(r, published)), dailyLimit: question.dailyLimit, usedToday: used?.used ?? 0, format, leaderboardPublished: published };
+  return { list: rows.map((r) => toSubmission(r, published)), dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
 }
 
 /** The team picks up to MAX_SELECTED scored submissions for the final ranking. */
 export async function select(ctx: Ctx, id: number, selected: boolean) {
-  const row = await ctx.db.selectFrom('testSubmissions').select(['teamId', 'questionId', 'status']).where('id', '=', id).executeTakeFirst();
+  const row = await repo.findSubmission(ctx.db, id);
   if (!row) throw notFound('提交记录不存在');
   const { teamId } = await teamOfQuestion(ctx, row.questionId).catch(() => {
     throw notFound('提交记录不存在');
@@ -164,11 +137,8 @@ export async function select(ctx: Ctx, id: number, selected: boolean) {
   if (teamId !== row.teamId) throw notFound('提交记录不存在');
   if (selected && row.status !== TEST_STATUS.scored) throw conflict('只有已评分的提交可以作为最终结果');
   await ctx.db.transaction().execute(async (trx) => {
-    // Takes the team's row lock first, so two selections made at once are counted one after the other.
-    await trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', teamId).execute();
-    await trx.updateTable('testSubmissions').set({ selected: selected ? 1 : 0 }).where('id', '=', id).execute();
-    const { n } = await trx.selectFrom('testSubmissions').select((eb) => eb.fn.countAll<number>().as('n')).where('teamId', '=', teamId).where('questionId', '=', row.questionId).where('selected', '=', 1).executeTakeFirstOrThrow();
-    if (Number(n) > MAX_SELECTED) throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);
+    // Counted under the team's row lock, so two selections made at once are counted one after the other.
+    if ((await repo.setSelected(trx, { id, teamId, questionId: row.questionId, selected })) > MAX_SELECTED) throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);
   });
 }
 
@@ -177,7 +147,7 @@ export async function select(ctx: Ctx, id: number, selected: boolean) {
  * score among the submissions the team selected (or, when it selected none, of its best public submission).
  */
 export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' | 'private'): Promise<Leaderboard> {
-  const question = await scoringQuestion(ctx, questionId);
+  const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question || question.reviewed !== 1 || !question.metric) throw notFound('赛题不存在');
   await readable(ctx, question.competitionId);
   const metric = question.metric as Metric;
@@ -194,14 +164,7 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
 
 /** Each team's board score, best first (ties: the earlier last submission first). Grades read the private board. */
 export async function rankTeams(db: Db, questionId: number, higher: boolean, board: 'public' | 'private') {
-  const rows = await db
-    .selectFrom('testSubmissions as s')
-    .innerJoin('teams as t', 't.id', 's.teamId')
-    .select(['s.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
-    .where('s.questionId', '=', questionId)
-    .where('s.status', '=', TEST_STATUS.scored)
-    .orderBy('s.id')
-    .execute();
+  const rows = await repo.scoredSubmissions(db, questionId);
   const better = (a: number, b: number) => (higher ? a > b : a < b);
   const byTeam = new Map<number, { teamName: string; rows: typeof rows }>();
   for (const r of rows) {
@@ -225,10 +188,10 @@ export async function rankTeams(db: Db, questionId: number, higher: boolean, boa
 }
 
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
-  const question = await scoringQuestion(ctx, questionId);
+  const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
   await manageable(ctx, question.competitionId);
-  await ctx.db.updateTable('questions').set({ leaderboardPublished: published ? 1 : 0 }).where('id', '=', questionId).execute();
+  await repo.setLeaderboardPublished(ctx.db, questionId, published);
 }
 
 /** The answers of the last questions scored, so a burst of submissions reads a large answer file once. */
@@ -274,49 +237,35 @@ function tellScored(deps: Pick<Deps, 'hub' | 'log'>, questionId: number, team: n
   }, BOARD_TELL_MS).unref();
 }
 
-const memberIds = async (db: Db, teamId: number) => (await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).execute()).map((r) => r.userId);
-
 /**
  * Scores one queued submission (the scoring job, see jobs.ts); a file the engine refuses ends as failed with its
  * reasons, which is not a job failure.
  */
 export async function scoreQueued(deps: Deps, submissionId: number) {
-  const s = await deps.db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status']).where('id', '=', submissionId).executeTakeFirst();
+  const s = await repo.findSubmission(deps.db, submissionId);
   if (!s || s.status === TEST_STATUS.scored || s.status === TEST_STATUS.failed) return;
-  const q = await scoringQuestion(deps, s.questionId);
+  const q = await repo.scoringQuestion(deps.db, s.questionId);
   if (!q?.answerKey || !q.metric) throw new Error('question has no answer or metric');
-  await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', s.id).execute();
+  await repo.markScoring(deps.db, s.id);
   const ev: Evaluation = { metric: q.metric as Metric, idColumn: q.idColumn!, targetColumn: q.targetColumn!, publicShare: q.publicPercent! / 100, salt: q.salt! };
   const answers = await cachedAnswers(deps, q.answerKey, ev);
   try {
     const result = await scoreSubmission(await deps.storage.get(s.fileKey), answers, ev);
-    await deps.db
-      .updateTable('testSubmissions')
-      .set({ status: TEST_STATUS.scored, publicScore: result.publicScore, privateScore: result.privateScore, rows: result.rows, reason: null, scoredAt: deps.clock.now().toISOString() })
-      .where('id', '=', s.id)
-      .execute();
+    await repo.markScored(deps.db, s.id, { publicScore: result.publicScore, privateScore: result.privateScore, rows: result.rows, at: deps.clock.now().toISOString() });
     tellScored(deps, s.questionId, null);
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
-    await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: err.message.slice(0, 2000), scoredAt: deps.clock.now().toISOString() }).where('id', '=', s.id).execute();
-    tellScored(deps, s.questionId, await memberIds(deps.db, s.teamId));
+    await repo.markFailed(deps.db, s.id, err.message.slice(0, 2000), deps.clock.now().toISOString());
+    tellScored(deps, s.questionId, await repo.memberIds(deps.db, s.teamId));
   }
 }
 
 /** The scoring job has used up its attempts: the submission fails, asking the team to submit again. */
 export async function scoringGaveUp(deps: Deps, submissionId: number) {
-  await deps.db.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason: '评分出错，请重新提交' }).where('id', '=', submissionId).execute();
-  const s = await deps.db.selectFrom('testSubmissions').select(['questionId', 'teamId']).where('id', '=', submissionId).executeTakeFirst();
-  if (s) tellScored(deps, s.questionId, await memberIds(deps.db, s.teamId));
+  await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交', null);
+  const s = await repo.findSubmission(deps.db, submissionId);
+  if (s) tellScored(deps, s.questionId, await repo.memberIds(deps.db, s.teamId));
 }
 
 // The team's members may read back their own prediction files.
-grantPrivateReads('prediction', async (ctx, key) => {
-  const row = await ctx.db
-    .selectFrom('testSubmissions as s')
-    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 's.teamId').on('m.userId', '=', ctx.actor!.userId))
-    .select('s.id')
-    .where('s.fileKey', '=', key)
-    .executeTakeFirst();
-  return Boolean(row);
-});
+grantPrivateReads('prediction', (ctx, key) => repo.memberOfFileTeam(ctx.db, key, ctx.actor!.userId));

@@ -1,0 +1,135 @@
+import { TEST_STATUS } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+
+/** Every query of test (prediction) submissions: the submissions, the daily quota and the question's evaluation. */
+
+/** The question's evaluation setting and state, as scoring and the boards read them. */
+export const scoringQuestion = (db: Db, questionId: number) =>
+  db
+    .selectFrom('questions')
+    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'salt', 'answerKey', 'leaderboardPublished'])
+    .where('id', '=', questionId)
+    .executeTakeFirst();
+
+/** The user's team in the competition, when it chose the question. */
+export const teamChoosing = async (db: Db, userId: number, competitionId: number, questionId: number) =>
+  (
+    await db
+      .selectFrom('teamMembers as m')
+      .innerJoin('teamChoices as c', 'c.teamId', 'm.teamId')
+      .select('m.teamId')
+      .where('m.userId', '=', userId)
+      .where('m.competitionId', '=', competitionId)
+      .where('c.questionId', '=', questionId)
+      .executeTakeFirst()
+  )?.teamId;
+
+/** Takes one of the day's attempts: a conditional increment, so parallel uploads never pass the limit. */
+export async function takeQuota(db: Db, v: { teamId: number; questionId: number; day: string; limit: number }): Promise<boolean> {
+  const taken = await db
+    .insertInto('testQuota')
+    .values({ teamId: v.teamId, questionId: v.questionId, day: v.day, used: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['teamId', 'questionId', 'day'])
+        .doUpdateSet((eb) => ({ used: eb('testQuota.used', '+', 1) }))
+        .where('testQuota.used', '<', v.limit),
+    )
+    .executeTakeFirst();
+  return Number(taken.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export const usedToday = async (db: Db, teamId: number, questionId: number, day: string) =>
+  (await db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', day).executeTakeFirst())?.used ?? 0;
+
+/** The stored prediction file's record and the queued submission; returns the submission's id. */
+export async function insertSubmission(
+  db: Db,
+  v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; size: number; sha256: string; day: string; now: string },
+) {
+  await db
+    .insertInto('files')
+    .values({ key: v.key, originalName: v.fileName, mime: 'text/csv', size: v.size, sha256: v.sha256, ownerId: v.userId, visibility: 'private', purpose: 'prediction', createdAt: v.now })
+    .execute();
+  const { id } = await db
+    .insertInto('testSubmissions')
+    .values({ competitionId: v.competitionId, questionId: v.questionId, teamId: v.teamId, userId: v.userId, fileKey: v.key, fileName: v.fileName, size: v.size, status: TEST_STATUS.queued, day: v.day, createdAt: v.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** A team's submissions for a question, newest first, with who sent each. */
+export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
+  db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('users as u', 'u.id', 's.userId')
+    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt'])
+    .where('s.teamId', '=', teamId)
+    .where('s.questionId', '=', questionId)
+    .orderBy('s.id', 'desc')
+    .execute();
+
+export const findSubmission = (db: Db, id: number) =>
+  db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status']).where('id', '=', id).executeTakeFirst();
+
+/**
+ * Marks a submission selected or not and counts the team's selections for the question, in the caller's transaction.
+ * The team's row lock is taken first, so two selections made at once are counted one after the other.
+ */
+export async function setSelected(trx: Db, v: { id: number; teamId: number; questionId: number; selected: boolean }) {
+  await trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', v.teamId).execute();
+  await trx.updateTable('testSubmissions').set({ selected: v.selected ? 1 : 0 }).where('id', '=', v.id).execute();
+  const { n } = await trx
+    .selectFrom('testSubmissions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('teamId', '=', v.teamId)
+    .where('questionId', '=', v.questionId)
+    .where('selected', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/** The question's scored submissions with their team names, oldest first: what the boards rank. */
+export const scoredSubmissions = (db: Db, questionId: number) =>
+  db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('teams as t', 't.id', 's.teamId')
+    .select(['s.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
+    .where('s.questionId', '=', questionId)
+    .where('s.status', '=', TEST_STATUS.scored)
+    .orderBy('s.id')
+    .execute();
+
+export const setLeaderboardPublished = (db: Db, questionId: number, published: boolean) =>
+  db.updateTable('questions').set({ leaderboardPublished: published ? 1 : 0 }).where('id', '=', questionId).execute();
+
+export const markScoring = (db: Db, id: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', id).execute();
+
+export const markScored = (db: Db, id: number, v: { publicScore: number | null; privateScore: number | null; rows: number; at: string }) =>
+  db
+    .updateTable('testSubmissions')
+    .set({ status: TEST_STATUS.scored, publicScore: v.publicScore, privateScore: v.privateScore, rows: v.rows, reason: null, scoredAt: v.at })
+    .where('id', '=', id)
+    .execute();
+
+/** `at` null when the job gave up (the time it was scored is unknown). */
+export const markFailed = (db: Db, id: number, reason: string, at: string | null) =>
+  db
+    .updateTable('testSubmissions')
+    .set(at ? { status: TEST_STATUS.failed, reason, scoredAt: at } : { status: TEST_STATUS.failed, reason })
+    .where('id', '=', id)
+    .execute();
+
+export const memberIds = async (db: Db, teamId: number) => (await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).execute()).map((r) => r.userId);
+
+/** Whether the user is a member of the team that sent the prediction file. */
+export const memberOfFileTeam = async (db: Db, key: string, userId: number) =>
+  Boolean(
+    await db
+      .selectFrom('testSubmissions as s')
+      .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 's.teamId').on('m.userId', '=', userId))
+      .select('s.id')
+      .where('s.fileKey', '=', key)
+      .executeTakeFirst(),
+  );
