@@ -106,6 +106,11 @@ export async function transition(db: Db, id: number, from: number, values: Updat
 }
 
 /** How many of the orders belong to competitions of the organisation. */
+/** Money arrived for an order that is closed or paid another way: kept visible for a refund. */
+export async function flagRefund(db: Db, id: number, tradeNo: string, now: string) {
+  await db.updateTable('orders').set({ refundFlag: 1, tradeNo, updatedAt: now }).where('id', '=', id).execute();
+}
+
 export async function countOrdersOfOrg(db: Db, ids: number[], orgId: number | null): Promise<number> {
   const { n } = await db
     .selectFrom('orders as o')

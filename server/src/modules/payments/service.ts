@@ -20,6 +20,7 @@ import * as alipay from '../../payments/alipay.ts';
 import * as wechat from '../../payments/wechat.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as orders from '../orders/repo.ts';
+import * as repo from './repo.ts';
 import { teamOrder } from '../orders/service.ts';
 import { orderMessages } from '../notices/service.ts';
 
@@ -32,7 +33,7 @@ const SECRET_FIELDS: Record<number, string[]> = { [WECHAT]: ['privateKey', 'apiV
 type Stored = { enable: boolean; settings: Record<string, unknown>; updatedAt: string };
 
 async function loadStored(ctx: Pick<Ctx, 'db'>, method: number): Promise<Stored | null> {
-  const row = await ctx.db.selectFrom('paymentConfigs').selectAll().where('method', '=', method).executeTakeFirst();
+  const row = await repo.findConfig(ctx.db, method);
   return row ? { enable: row.enable === 1, settings: JSON.parse(row.settingsJson) as Record<string, unknown>, updatedAt: row.updatedAt } : null;
 }
 
@@ -70,19 +71,14 @@ export async function saveConfig(ctx: Ctx, method: number, body: AlipaySettingsB
     else if (enable) throw badRequest(`请填写${SECRET_LABELS[f]}`, { [f]: `请填写${SECRET_LABELS[f]}` });
   }
   const now = ctx.clock.now().toISOString();
-  const values = { enable: enable ? 1 : 0, settingsJson: JSON.stringify(settings), updatedAt: now };
-  await ctx.db
-    .insertInto('paymentConfigs')
-    .values({ method, ...values })
-    .onConflict((oc) => oc.column('method').doUpdateSet(values))
-    .execute();
+  await repo.saveConfig(ctx.db, method, { enable: enable ? 1 : 0, settingsJson: JSON.stringify(settings), updatedAt: now });
   const hide = (s: Record<string, unknown> | undefined) => s && Object.fromEntries(Object.entries(s).filter(([k]) => !(SECRET_FIELDS[method] ?? []).includes(k)));
   await writeAudit(ctx, { action: 'payment.config', entity: 'paymentConfig', entityId: method, before: before && { enable: before.enable, ...hide(before.settings) }, after: { enable, ...hide(settings) } });
 }
 
 /** The methods a payer may choose, with the account details of offline transfers. */
 export async function methods(ctx: Ctx): Promise<PaymentMethodOption[]> {
-  const rows = await ctx.db.selectFrom('paymentConfigs').selectAll().where('enable', '=', 1).orderBy('method').execute();
+  const rows = await repo.enabledConfigs(ctx.db);
   return rows.map((r) => {
     const settings = JSON.parse(r.settingsJson) as { accounts?: PaymentMethodOption['accounts'] };
     const online = (ONLINE_METHODS as readonly number[]).includes(r.method);
@@ -156,10 +152,7 @@ async function record(ctx: Ctx, channel: number, outcome: NoticeOutcome, body: s
   const { perIp, bodyMaxBytes } = ctx.config.paymentNotifyStore;
   const stored = MONEY.includes(outcome) || (await ctx.limiter.hit(`payment:notify:stored:${ctx.ip}`, perIp, ctx.config.publicWrites.windowMs)).allowed;
   if (stored) {
-    await ctx.db
-      .insertInto('paymentNotifications')
-      .values({ channel, orderNo: n?.orderNo.slice(0, 40) ?? null, tradeNo: n?.tradeNo.slice(0, 100) ?? null, amount: n?.amount ?? null, outcome, body: boundedBody(body, bodyMaxBytes), ip: ctx.ip, createdAt: ctx.clock.now().toISOString() })
-      .execute();
+    await repo.insertNotification(ctx.db, { channel, orderNo: n?.orderNo.slice(0, 40) ?? null, tradeNo: n?.tradeNo.slice(0, 100) ?? null, amount: n?.amount ?? null, outcome, body: boundedBody(body, bodyMaxBytes), ip: ctx.ip, createdAt: ctx.clock.now().toISOString() });
   }
   const level = outcome === 'paid' || outcome === 'duplicate' ? 'info' : 'warn';
   ctx.log[level]({ channel, outcome, orderNo: n?.orderNo?.slice(0, 40), tradeNo: n?.tradeNo?.slice(0, 100), ...(stored ? {} : { stored: false, ip: ctx.ip }) }, 'payment notification');
@@ -186,7 +179,7 @@ async function apply(ctx: Ctx, channel: number, n: { orderNo: string; tradeNo: s
       if (fresh.tradeNo === n.tradeNo) outcome = 'duplicate';
       else {
         // Money arrived for an order that is closed (or paid another way): keep it visible for a refund.
-        await ctx.db.updateTable('orders').set({ refundFlag: 1, tradeNo: fresh.tradeNo ?? n.tradeNo, updatedAt: now }).where('id', '=', order.id).execute();
+        await orders.flagRefund(ctx.db, order.id, fresh.tradeNo ?? n.tradeNo, now);
         outcome = 'closed_refund';
       }
     }
