@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The module shape of ARCHITECTURE §3, read from the sources: a module is routes (contract), service (rules), repo
+ * (every query), jobs and an index of what other modules may use; object-level permission decisions go through one
+ * policy. What does not follow it yet is listed below by name, and the lists only shrink: a new file breaking a rule
+ * fails, and so does a listed file that no longer breaks it (take it off the list).
+ */
+
+const SRC = path.join(import.meta.dirname, '..', 'src');
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(full);
+    return e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+const FILES = sources(SRC).map((f) => ({ file: path.relative(SRC, f).split(path.sep).join('/'), text: fs.readFileSync(f, 'utf8') }));
+
+/** Where queries may be written: a module's repo, the database layer (migrations, seed) and the job table's runner. */
+const QUERY_HOME = /^(db\/|jobs\/|modules\/[^/]+\/repo(\.ts|\/))/;
+const QUERY = /\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto)\(/;
+
+/** Modules whose queries still sit in their services or routes (issue 18). */
+const QUERY_DEBT = [
+  'modules/auth/oidc.ts',
+  'modules/certificates/service.ts',
+  'modules/client/build.ts',
+  'modules/competitions/service.ts',
+  'modules/files/images.ts',
+  'modules/grades/service.ts',
+  'modules/invoices/service.ts',
+  'modules/notices/service.ts',
+  'modules/orders/service.ts',
+  'modules/orgs/service.ts',
+  'modules/questions/routes.ts',
+  'modules/questions/service.ts',
+  'modules/registrations/service.ts',
+  'modules/review/service.ts',
+  'modules/system/routes.ts',
+  'modules/system/todo.ts',
+  'modules/teams/service.ts',
+  'modules/users/service.ts',
+  'modules/works/service.ts',
+];
+
+/** Who may read an actor's permission set directly: the policy and the request's authentication. */
+const PERMISSION_HOME = /^(policy\.ts|http\/auth\.ts|http\/access\.ts)$/;
+const PERMISSION_DEBT = [
+  'modules/certificates/service.ts',
+  'modules/competitions/service.ts',
+  'modules/grades/service.ts',
+  'modules/invoices/service.ts',
+  'modules/orders/service.ts',
+  'modules/questions/service.ts',
+  'modules/registrations/service.ts',
+  'modules/system/todo.ts',
+  'modules/teams/service.ts',
+  'modules/works/service.ts',
+];
+
+/** Imports of another module's files other than its index.ts: at most this many, lowered as modules get their index. */
+const CROSS_MODULE_IMPORT_CEILING = 76;
+
+const offenders = (rule: (f: { file: string; text: string }) => boolean) => FILES.filter(rule).map((f) => f.file).sort();
+
+describe('the module shape', () => {
+  it('writes queries only in repos, the database layer and the job runner', () => {
+    const found = offenders((f) => !QUERY_HOME.test(f.file) && QUERY.test(f.text));
+    expect(found.filter((f) => !QUERY_DEBT.includes(f)), 'queries outside a repo').toEqual([]);
+    expect(QUERY_DEBT.filter((f) => !found.includes(f)), 'no longer writes queries: take it off QUERY_DEBT').toEqual([]);
+  });
+
+  it('reads permission sets only in the policy and authentication', () => {
+    const found = offenders((f) => !PERMISSION_HOME.test(f.file) && /permissions\.has\(/.test(f.text));
+    expect(found.filter((f) => !PERMISSION_DEBT.includes(f)), 'permission checks outside the policy').toEqual([]);
+    expect(PERMISSION_DEBT.filter((f) => !found.includes(f)), 'no longer reads permissions: take it off PERMISSION_DEBT').toEqual([]);
+  });
+
+  it('does not reach further into other modules than it did', () => {
+    let count = 0;
+    for (const { file, text } of FILES) {
+      const own = /^modules\/([^/]+)\//.exec(file)?.[1];
+      if (!own) continue;
+      for (const m of text.matchAll(/from '\.\.\/([a-z-]+)\/([^']+)'/g)) if (m[1] !== own && m[2] !== 'index.ts') count++;
+    }
+    expect(count, 'imports of another module other than its index.ts').toBeLessThanOrEqual(CROSS_MODULE_IMPORT_CEILING);
+  });
+
+  it('declares an access rule beside every route', () => {
+    // Every route's options carry `config: { rule: … }` (the app refuses to start otherwise); here, the source says so too.
+    for (const { file, text } of FILES.filter((f) => /^modules\/[^/]+\/routes\.ts$/.test(f.file))) {
+      const routes = [...text.matchAll(/app\.(get|post|put|patch|delete)\(/g)].length;
+      const rules = [...text.matchAll(/rule: /g)].length;
+      expect(rules, `${file}: ${routes} routes, ${rules} rules`).toBeGreaterThanOrEqual(routes);
+    }
+  });
+});
