@@ -3,6 +3,8 @@
  * route guard in the web, and the server's accessible route list. Groups of spec §6 appear here as
  * their pages are built; a group without pages is not shown.
  */
+import { ADMIN_MENU_CODES as M, MENU_GROUP_CODES as G, type PermissionCode } from './permissions.ts';
+
 export interface AdminRoute {
   path: string;
   name: string;
@@ -15,7 +17,7 @@ export interface AdminRoute {
     title: string;
     icon?: string;
     /** The code that opens the page; with a list, any one of them does. */
-    permission?: string | string[];
+    permission?: PermissionCode | PermissionCode[];
     affix?: boolean;
     /** For a hidden page: the menu entry to highlight while it is shown (the list it was opened from). */
     activeMenu?: string;
@@ -35,19 +37,19 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Partner',
     redirect: '/partner/apply',
     alwaysShow: true,
-    meta: { title: '组织管理', icon: 'apartment', permission: 'bdrace:partner' },
+    meta: { title: '组织管理', icon: 'apartment', permission: G.partner },
     children: [
       {
         path: '/partner/apply',
         name: 'PartnerApply',
         component: 'partner/apply',
-        meta: { title: '申请管理', icon: 'solution', permission: 'competition:partner:menu' },
+        meta: { title: '申请管理', icon: 'solution', permission: M.partner },
       },
       {
         path: '/partner/organization',
         name: 'PartnerOrganization',
         component: 'partner/organization',
-        meta: { title: '组织机构管理', icon: 'bank', permission: 'competition:organization:menu' },
+        meta: { title: '组织机构管理', icon: 'bank', permission: M.organization },
       },
     ],
   },
@@ -56,45 +58,45 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Competition',
     redirect: '/competition/type',
     alwaysShow: true,
-    meta: { title: '竞赛管理', icon: 'trophy', permission: 'bdrace:competition' },
+    meta: { title: '竞赛管理', icon: 'trophy', permission: G.competition },
     children: [
       {
         path: '/competition/type',
         name: 'CompetitionType',
         component: 'competition/type',
-        meta: { title: '竞赛类型', icon: 'tags', permission: 'competition:type:menu' },
+        meta: { title: '竞赛类型', icon: 'tags', permission: M.type },
       },
       {
         path: '/competition/brand',
         name: 'CompetitionBrand',
         component: 'competition/brand',
-        meta: { title: '竞赛品牌', icon: 'flag', permission: 'competition:brand:menu' },
+        meta: { title: '竞赛品牌', icon: 'flag', permission: M.brand },
       },
       {
         path: '/competition/brand/nav/:brandId',
         name: 'CompetitionBrandNav',
         component: 'competition/brandNav',
         hidden: true,
-        meta: { title: '品牌导航', permission: 'competition:brand:menu', activeMenu: '/competition/brand' },
+        meta: { title: '品牌导航', permission: M.brand, activeMenu: '/competition/brand' },
       },
       {
         path: '/competition/brandRecommend',
         name: 'CompetitionBrandRecommend',
         component: 'competition/brandRecommend',
-        meta: { title: '推荐品牌', icon: 'like', permission: 'competition:brandRecommend:menu' },
+        meta: { title: '推荐品牌', icon: 'like', permission: M.brandRecommend },
       },
       {
         path: '/competition/manager',
         name: 'CompetitionManager',
         component: 'competition/manager',
-        meta: { title: '竞赛管理', icon: 'profile', permission: 'competition:competition:menu' },
+        meta: { title: '竞赛管理', icon: 'profile', permission: M.competition },
       },
       {
         path: '/competition/edit/:competitionId',
         name: 'CompetitionEdit',
         component: 'competition/edit',
         hidden: true,
-        meta: { title: '竞赛编辑', permission: 'competition:competition:menu', activeMenu: '/competition/manager' },
+        meta: { title: '竞赛编辑', permission: M.competition, activeMenu: '/competition/manager' },
       },
       {
         path: '/competition/view/:competitionId',
@@ -104,7 +106,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         // Reached from the manager list and from the audit list: either menu opens it.
         meta: {
           title: '竞赛查看',
-          permission: ['competition:competition:menu', 'competition:competitionAudit:menu'],
+          permission: [M.competition, M.competitionAudit],
           activeMenu: '/competition/manager',
         },
       },
@@ -113,13 +115,13 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         name: 'QuestionWork',
         component: 'question/work',
         hidden: true,
-        meta: { title: '作品管理', permission: 'competition:competition:menu', activeMenu: '/competition/manager' },
+        meta: { title: '作品管理', permission: M.competition, activeMenu: '/competition/manager' },
       },
       {
         path: '/competition/audit',
         name: 'CompetitionAudit',
         component: 'competition/audit',
-        meta: { title: '竞赛审核', icon: 'audit', permission: 'competition:competitionAudit:menu' },
+        meta: { title: '竞赛审核', icon: 'audit', permission: M.competitionAudit },
       },
     ],
   },
@@ -128,13 +130,13 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Register',
     redirect: '/register/manager',
     alwaysShow: true,
-    meta: { title: '报名管理', icon: 'form', permission: 'bdrace:register' },
+    meta: { title: '报名管理', icon: 'form', permission: G.register },
     children: [
       {
         path: '/register/manager',
         name: 'RegisterManager',
         component: 'register/manager',
-        meta: { title: '报名管理', icon: 'team', permission: 'payment:register:menu' },
+        meta: { title: '报名管理', icon: 'team', permission: M.register },
       },
     ],
   },
@@ -143,25 +145,25 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Financial',
     redirect: '/financial/order',
     alwaysShow: true,
-    meta: { title: '财务管理', icon: 'accountBook', permission: 'bdrace:financial' },
+    meta: { title: '财务管理', icon: 'accountBook', permission: G.financial },
     children: [
       {
         path: '/financial/order',
         name: 'FinancialOrder',
         component: 'financial/order',
-        meta: { title: '订单管理', icon: 'shopping', permission: 'order:order:menu' },
+        meta: { title: '订单管理', icon: 'shopping', permission: M.order },
       },
       {
         path: '/financial/invoice',
         name: 'FinancialInvoice',
         component: 'financial/invoice',
-        meta: { title: '发票管理', icon: 'fileText', permission: 'invoice:invoice:menu' },
+        meta: { title: '发票管理', icon: 'fileText', permission: M.invoice },
       },
       {
         path: '/financial/invoiceConfig',
         name: 'FinancialInvoiceConfig',
         component: 'financial/invoiceConfig',
-        meta: { title: '发票配置', icon: 'setting', permission: 'invoice:config:menu' },
+        meta: { title: '发票配置', icon: 'setting', permission: M.invoiceConfig },
       },
     ],
   },
@@ -170,39 +172,39 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Review',
     redirect: '/review/rules',
     alwaysShow: true,
-    meta: { title: '评审管理', icon: 'audit', permission: 'bdrace:review' },
+    meta: { title: '评审管理', icon: 'audit', permission: G.review },
     children: [
-      { path: '/review/rules', name: 'ReviewRules', component: 'review/rules', meta: { title: '评审规则', icon: 'profile', permission: 'review:rules:menu' } },
-      { path: '/review/expert', name: 'ReviewExpert', component: 'review/expert', meta: { title: '评审专家', icon: 'user', permission: 'review:expert:menu' } },
-      { path: '/review/assign', name: 'ReviewAssign', component: 'review/assign', meta: { title: '赛题评审', icon: 'solution', permission: 'review:assign:menu' } },
-      { path: '/review/grade', name: 'ReviewGrade', component: 'review/grade', meta: { title: '赛题成绩', icon: 'trophy', permission: 'competition:question:menu' } },
+      { path: '/review/rules', name: 'ReviewRules', component: 'review/rules', meta: { title: '评审规则', icon: 'profile', permission: M.reviewRules } },
+      { path: '/review/expert', name: 'ReviewExpert', component: 'review/expert', meta: { title: '评审专家', icon: 'user', permission: M.reviewExpert } },
+      { path: '/review/assign', name: 'ReviewAssign', component: 'review/assign', meta: { title: '赛题评审', icon: 'solution', permission: M.reviewAssign } },
+      { path: '/review/grade', name: 'ReviewGrade', component: 'review/grade', meta: { title: '赛题成绩', icon: 'trophy', permission: M.question } },
       {
         path: '/question/judge/:questionId',
         name: 'QuestionJudge',
         component: 'question/judge',
         hidden: true,
-        meta: { title: '评审专家与分配', permission: 'review:assign:menu', activeMenu: '/review/assign' },
+        meta: { title: '评审专家与分配', permission: M.reviewAssign, activeMenu: '/review/assign' },
       },
       {
         path: '/question/grade/:questionId',
         name: 'QuestionGrade',
         component: 'question/grade',
         hidden: true,
-        meta: { title: '赛题成绩', permission: 'competition:question:menu', activeMenu: '/review/grade' },
+        meta: { title: '赛题成绩', permission: M.question, activeMenu: '/review/grade' },
       },
       {
         path: '/question/awards/:questionId',
         name: 'QuestionAwards',
         component: 'question/awards',
         hidden: true,
-        meta: { title: '获奖管理', permission: 'competition:question:menu', activeMenu: '/review/grade' },
+        meta: { title: '获奖管理', permission: M.question, activeMenu: '/review/grade' },
       },
       {
         path: '/question/certificate/:questionId',
         name: 'QuestionCertificate',
         component: 'question/certificate',
         hidden: true,
-        meta: { title: '证书管理', permission: 'competition:question:menu', activeMenu: '/review/grade' },
+        meta: { title: '证书管理', permission: M.question, activeMenu: '/review/grade' },
       },
     ],
   },
@@ -211,9 +213,9 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Message',
     redirect: '/message/notice',
     alwaysShow: true,
-    meta: { title: '消息管理', icon: 'notification', permission: 'bdrace:message' },
+    meta: { title: '消息管理', icon: 'notification', permission: G.message },
     children: [
-      { path: '/message/notice', name: 'MessageNotice', component: 'message/notice', meta: { title: '通知管理', icon: 'sound', permission: 'message:notice:menu' } },
+      { path: '/message/notice', name: 'MessageNotice', component: 'message/notice', meta: { title: '通知管理', icon: 'sound', permission: M.notice } },
     ],
   },
   {
@@ -221,13 +223,13 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'Payment',
     redirect: '/payment/alipay',
     alwaysShow: true,
-    meta: { title: '支付配置', icon: 'wallet', permission: 'bdrace:payment' },
+    meta: { title: '支付配置', icon: 'wallet', permission: G.payment },
     children: [
-      { path: '/payment/alipay', name: 'PaymentAlipay', component: 'payment/alipay', meta: { title: '支付宝', icon: 'alipay', permission: 'payment:alipay:menu' } },
-      { path: '/payment/wechat', name: 'PaymentWechat', component: 'payment/wechat', meta: { title: '微信', icon: 'wechat', permission: 'payment:wechat:menu' } },
-      { path: '/payment/bank', name: 'PaymentBank', component: 'payment/bank', meta: { title: '工商银行', icon: 'bank', permission: 'payment:bank:menu' } },
-      { path: '/payment/ccbBank', name: 'PaymentCcbBank', component: 'payment/ccbBank', meta: { title: '建设银行', icon: 'bank', permission: 'payment:ccbBank:menu' } },
-      { path: '/payment/custom', name: 'PaymentCustom', component: 'payment/custom', meta: { title: '其他支付', icon: 'wallet', permission: 'payment:custom:menu' } },
+      { path: '/payment/alipay', name: 'PaymentAlipay', component: 'payment/alipay', meta: { title: '支付宝', icon: 'alipay', permission: M.alipay } },
+      { path: '/payment/wechat', name: 'PaymentWechat', component: 'payment/wechat', meta: { title: '微信', icon: 'wechat', permission: M.wechat } },
+      { path: '/payment/bank', name: 'PaymentBank', component: 'payment/bank', meta: { title: '工商银行', icon: 'bank', permission: M.bank } },
+      { path: '/payment/ccbBank', name: 'PaymentCcbBank', component: 'payment/ccbBank', meta: { title: '建设银行', icon: 'bank', permission: M.ccbBank } },
+      { path: '/payment/custom', name: 'PaymentCustom', component: 'payment/custom', meta: { title: '其他支付', icon: 'wallet', permission: M.custom } },
     ],
   },
   {
@@ -235,25 +237,25 @@ export const ADMIN_ROUTES: AdminRoute[] = [
     name: 'System',
     redirect: '/system/user',
     alwaysShow: true,
-    meta: { title: '系统管理', icon: 'setting', permission: 'bdrace:system' },
+    meta: { title: '系统管理', icon: 'setting', permission: G.system },
     children: [
       {
         path: '/system/user',
         name: 'SystemUser',
         component: 'system/user',
-        meta: { title: '用户管理', icon: 'user', permission: 'system:user:menu' },
+        meta: { title: '用户管理', icon: 'user', permission: M.user },
       },
       {
         path: '/system/role',
         name: 'SystemRole',
         component: 'system/role',
-        meta: { title: '角色管理', icon: 'safety', permission: 'system:role:menu' },
+        meta: { title: '角色管理', icon: 'safety', permission: M.role },
       },
       {
         path: '/system/client',
         name: 'SystemClient',
         component: 'system/client',
-        meta: { title: '客户端版本', icon: 'desktop', permission: 'system:client:menu' },
+        meta: { title: '客户端版本', icon: 'desktop', permission: M.client },
       },
     ],
   },

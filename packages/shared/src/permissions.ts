@@ -1,6 +1,7 @@
 /**
  * Every permission code of the platform: the menu codes of spec §6 and the action codes
- * (`<module>:<entity>:<action>`) that gate writes. Server and web read the same list.
+ * (`<module>:<entity>:<action>`) that gate writes. Server and web read the same tables and name a code
+ * only through them, never as a string literal, so a misspelt code does not compile.
  */
 
 /** Front-end menu gates of the participant site's user dropdown (spec §6). */
@@ -9,88 +10,53 @@ export const SITE_CODES = {
   review: 'bdrace:review:menu',
   manager: 'bdrace:manager:menu',
   userManager: 'bdrace:userCenter:index',
-} as const;
+} as const satisfies Record<string, `bdrace:${string}:${'menu' | 'index'}`>;
 
-export interface PermissionGroup {
-  /** The group's own menu code. */
-  code: string;
-  title: string;
-  items: { code: string; title: string }[];
-}
+/** Back-office menu groups (spec §6), plus the system group for users, roles and client versions. */
+export const MENU_GROUP_CODES = {
+  partner: 'bdrace:partner',
+  competition: 'bdrace:competition',
+  register: 'bdrace:register',
+  financial: 'bdrace:financial',
+  review: 'bdrace:review',
+  message: 'bdrace:message',
+  payment: 'bdrace:payment',
+  system: 'bdrace:system',
+} as const satisfies Record<string, `bdrace:${string}`>;
 
-/** Back-office menu groups with their codes (spec §6), plus the system group for users and roles. */
-export const ADMIN_MENU_GROUPS: PermissionGroup[] = [
-  {
-    code: 'bdrace:partner',
-    title: '组织管理',
-    items: [
-      { code: 'competition:partner:menu', title: '申请管理' },
-      { code: 'competition:organization:menu', title: '组织机构管理' },
-    ],
-  },
-  {
-    code: 'bdrace:competition',
-    title: '竞赛管理',
-    items: [
-      { code: 'competition:type:menu', title: '竞赛类型' },
-      { code: 'competition:brand:menu', title: '竞赛品牌' },
-      { code: 'competition:brandRecommend:menu', title: '推荐品牌' },
-      { code: 'competition:competition:menu', title: '竞赛管理' },
-      { code: 'competition:competitionAudit:menu', title: '竞赛审核' },
-    ],
-  },
-  {
-    code: 'bdrace:register',
-    title: '报名管理',
-    items: [{ code: 'payment:register:menu', title: '报名管理' }],
-  },
-  {
-    code: 'bdrace:financial',
-    title: '财务管理',
-    items: [
-      { code: 'order:order:menu', title: '订单管理' },
-      { code: 'invoice:invoice:menu', title: '发票管理' },
-      { code: 'invoice:config:menu', title: '发票配置' },
-    ],
-  },
-  {
-    code: 'bdrace:review',
-    title: '评审管理',
-    items: [
-      { code: 'review:rules:menu', title: '评审规则' },
-      { code: 'review:expert:menu', title: '评审专家' },
-      { code: 'review:assign:menu', title: '赛题评审' },
-      { code: 'competition:question:menu', title: '赛题成绩' },
-    ],
-  },
-  {
-    code: 'bdrace:message',
-    title: '消息管理',
-    items: [{ code: 'message:notice:menu', title: '通知管理' }],
-  },
-  {
-    code: 'bdrace:payment',
-    title: '支付配置',
-    items: [
-      { code: 'payment:alipay:menu', title: '支付宝' },
-      { code: 'payment:wechat:menu', title: '微信' },
-      { code: 'payment:bank:menu', title: '工商银行' },
-      { code: 'payment:ccbBank:menu', title: '建设银行' },
-      { code: 'payment:custom:menu', title: '其他支付' },
-    ],
-  },
-  {
-    code: 'bdrace:system',
-    title: '系统管理',
-    items: [
-      { code: 'system:user:menu', title: '用户管理' },
-      { code: 'system:role:menu', title: '角色管理' },
-      { code: 'system:client:menu', title: '客户端版本' },
-    ],
-  },
-];
+/**
+ * Back-office menu codes (spec §6), each opening one page; services also read some of them as "may manage this
+ * area". Named ADMIN_MENU_CODES because MENU_CODES are the competition's own menus (enums.ts).
+ */
+export const ADMIN_MENU_CODES = {
+  partner: 'competition:partner:menu',
+  organization: 'competition:organization:menu',
+  type: 'competition:type:menu',
+  brand: 'competition:brand:menu',
+  brandRecommend: 'competition:brandRecommend:menu',
+  competition: 'competition:competition:menu',
+  competitionAudit: 'competition:competitionAudit:menu',
+  register: 'payment:register:menu',
+  order: 'order:order:menu',
+  invoice: 'invoice:invoice:menu',
+  invoiceConfig: 'invoice:config:menu',
+  reviewRules: 'review:rules:menu',
+  reviewExpert: 'review:expert:menu',
+  reviewAssign: 'review:assign:menu',
+  /** 赛题成绩: grades, awards and certificates of a question. */
+  question: 'competition:question:menu',
+  notice: 'message:notice:menu',
+  alipay: 'payment:alipay:menu',
+  wechat: 'payment:wechat:menu',
+  bank: 'payment:bank:menu',
+  ccbBank: 'payment:ccbBank:menu',
+  custom: 'payment:custom:menu',
+  user: 'system:user:menu',
+  role: 'system:role:menu',
+  client: 'system:client:menu',
+} as const satisfies Record<string, `${string}:${string}:menu`>;
 
-/** Action codes that gate writes; each module adds its own here. */
+/** Action codes (`<module>:<entity>:<action>`) that gate writes; each module adds its own here. */
 export const ACTION_CODES = {
   userEdit: 'system:user:edit',
   roleEdit: 'system:role:edit',
@@ -112,9 +78,97 @@ export const ACTION_CODES = {
   gradeEdit: 'competition:grade:edit',
   noticeEdit: 'message:notice:edit',
   clientEdit: 'system:client:edit',
-} as const;
+} as const satisfies Record<string, `${string}:${string}:${'edit' | 'audit' | 'review'}`>;
 
-export const ACTION_TITLES: Record<string, string> = {
+export type SiteCode = (typeof SITE_CODES)[keyof typeof SITE_CODES];
+export type MenuGroupCode = (typeof MENU_GROUP_CODES)[keyof typeof MENU_GROUP_CODES];
+export type AdminMenuCode = (typeof ADMIN_MENU_CODES)[keyof typeof ADMIN_MENU_CODES];
+export type ActionCode = (typeof ACTION_CODES)[keyof typeof ACTION_CODES];
+/** Every permission code of the platform. */
+export type PermissionCode = SiteCode | MenuGroupCode | AdminMenuCode | ActionCode;
+
+export interface PermissionGroup {
+  /** The group's own menu code. */
+  code: MenuGroupCode;
+  title: string;
+  items: { code: AdminMenuCode; title: string }[];
+}
+
+const M = ADMIN_MENU_CODES;
+
+/** Back-office menu groups with their codes, in menu order: what the role editor lists. */
+export const ADMIN_MENU_GROUPS: PermissionGroup[] = [
+  {
+    code: MENU_GROUP_CODES.partner,
+    title: '组织管理',
+    items: [
+      { code: M.partner, title: '申请管理' },
+      { code: M.organization, title: '组织机构管理' },
+    ],
+  },
+  {
+    code: MENU_GROUP_CODES.competition,
+    title: '竞赛管理',
+    items: [
+      { code: M.type, title: '竞赛类型' },
+      { code: M.brand, title: '竞赛品牌' },
+      { code: M.brandRecommend, title: '推荐品牌' },
+      { code: M.competition, title: '竞赛管理' },
+      { code: M.competitionAudit, title: '竞赛审核' },
+    ],
+  },
+  {
+    code: MENU_GROUP_CODES.register,
+    title: '报名管理',
+    items: [{ code: M.register, title: '报名管理' }],
+  },
+  {
+    code: MENU_GROUP_CODES.financial,
+    title: '财务管理',
+    items: [
+      { code: M.order, title: '订单管理' },
+      { code: M.invoice, title: '发票管理' },
+      { code: M.invoiceConfig, title: '发票配置' },
+    ],
+  },
+  {
+    code: MENU_GROUP_CODES.review,
+    title: '评审管理',
+    items: [
+      { code: M.reviewRules, title: '评审规则' },
+      { code: M.reviewExpert, title: '评审专家' },
+      { code: M.reviewAssign, title: '赛题评审' },
+      { code: M.question, title: '赛题成绩' },
+    ],
+  },
+  {
+    code: MENU_GROUP_CODES.message,
+    title: '消息管理',
+    items: [{ code: M.notice, title: '通知管理' }],
+  },
+  {
+    code: MENU_GROUP_CODES.payment,
+    title: '支付配置',
+    items: [
+      { code: M.alipay, title: '支付宝' },
+      { code: M.wechat, title: '微信' },
+      { code: M.bank, title: '工商银行' },
+      { code: M.ccbBank, title: '建设银行' },
+      { code: M.custom, title: '其他支付' },
+    ],
+  },
+  {
+    code: MENU_GROUP_CODES.system,
+    title: '系统管理',
+    items: [
+      { code: M.user, title: '用户管理' },
+      { code: M.role, title: '角色管理' },
+      { code: M.client, title: '客户端版本' },
+    ],
+  },
+];
+
+export const ACTION_TITLES: Record<ActionCode, string> = {
   [ACTION_CODES.userEdit]: '修改用户（停用、重置密码、分配角色与组织）',
   [ACTION_CODES.roleEdit]: '修改角色权限',
   [ACTION_CODES.partnerAudit]: '审核组织方申请',
@@ -137,11 +191,17 @@ export const ACTION_TITLES: Record<string, string> = {
   [ACTION_CODES.clientEdit]: '发布桌面客户端的新版本',
 };
 
-export const ALL_PERMISSION_CODES: string[] = [
+export const ALL_PERMISSION_CODES: readonly PermissionCode[] = [
   ...Object.values(SITE_CODES),
   ...ADMIN_MENU_GROUPS.flatMap((g) => [g.code, ...g.items.map((i) => i.code)]),
   ...Object.values(ACTION_CODES),
 ];
+
+const CODE_SET: ReadonlySet<string> = new Set(ALL_PERMISSION_CODES);
+/** Whether a string from outside (a request, a database row) is one of the platform's codes. */
+export function isPermissionCode(code: string): code is PermissionCode {
+  return CODE_SET.has(code);
+}
 
 /** The four seed roles of ARCHITECTURE §5. */
 export const ROLE_CODES = {
@@ -152,14 +212,14 @@ export const ROLE_CODES = {
 } as const;
 export type RoleCode = (typeof ROLE_CODES)[keyof typeof ROLE_CODES];
 
-function groupCodes(...groupCodes: string[]): string[] {
+function groupCodes(...groupCodes: MenuGroupCode[]): PermissionCode[] {
   return ADMIN_MENU_GROUPS.filter((g) => groupCodes.includes(g.code)).flatMap((g) => [
     g.code,
     ...g.items.map((i) => i.code),
   ]);
 }
 
-export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string; codes: string[] }> = {
+export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string; codes: readonly PermissionCode[] }> = {
   admin: {
     name: '平台管理员',
     description: '拥有全部权限',
@@ -172,8 +232,8 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
     codes: [
       SITE_CODES.userCenter,
       SITE_CODES.manager,
-      'bdrace:competition',
-      'competition:competition:menu',
+      MENU_GROUP_CODES.competition,
+      ADMIN_MENU_CODES.competition,
       ACTION_CODES.competitionEdit,
       ACTION_CODES.registerAudit,
       ACTION_CODES.orderEdit,
@@ -183,7 +243,7 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
       ACTION_CODES.assignEdit,
       ACTION_CODES.gradeEdit,
       ACTION_CODES.noticeEdit,
-      ...groupCodes('bdrace:register', 'bdrace:financial', 'bdrace:review', 'bdrace:message'),
+      ...groupCodes(MENU_GROUP_CODES.register, MENU_GROUP_CODES.financial, MENU_GROUP_CODES.review, MENU_GROUP_CODES.message),
     ],
   },
   judge: {
@@ -199,7 +259,7 @@ export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string;
 };
 
 /** Every code with a title, grouped as the menus they gate: what a role editor shows. */
-export const PERMISSION_CATALOGUE: { title: string; items: { code: string; title: string }[] }[] = [
+export const PERMISSION_CATALOGUE: { title: string; items: { code: PermissionCode; title: string }[] }[] = [
   {
     title: '前台入口',
     items: [
@@ -210,5 +270,5 @@ export const PERMISSION_CATALOGUE: { title: string; items: { code: string; title
     ],
   },
   ...ADMIN_MENU_GROUPS.map((g) => ({ title: g.title, items: [{ code: g.code, title: `${g.title}（菜单组）` }, ...g.items] })),
-  { title: '操作权限', items: Object.values(ACTION_CODES).map((code) => ({ code, title: ACTION_TITLES[code] ?? code })) },
+  { title: '操作权限', items: Object.values(ACTION_CODES).map((code) => ({ code, title: ACTION_TITLES[code] })) },
 ];

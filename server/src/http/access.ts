@@ -1,12 +1,15 @@
+import type { PermissionCode } from '@contest/shared';
+
 /**
  * Every route declares exactly one access rule in `config`. The app refuses to start when a route has
  * none, and the route registry is what the access-matrix test walks.
  */
-export type AccessRule = { access: 'public' } | { access: 'user' } | { permission: string };
+export type AccessRule = { access: 'public' } | { access: 'user' } | { permission: PermissionCode };
 
 export const PUBLIC: AccessRule = { access: 'public' };
 export const USER: AccessRule = { access: 'user' };
-export const perm = (permission: string): AccessRule => ({ permission });
+/** A code from the tables of `@contest/shared` permissions: a misspelt code does not compile. */
+export const perm = (permission: PermissionCode): AccessRule => ({ permission });
 
 export interface RegisteredRoute {
   method: string;

@@ -1,3 +1,4 @@
+import type { SiteCode } from '@contest/shared';
 import { Button, Result, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useCurrentUser, usePermissions } from './auth.ts';
@@ -7,7 +8,7 @@ import { goLogin } from './http.ts';
  * What the back office and the review centre show before their layout: a login prompt when there is
  * no user, a refusal when the user lacks the entry's code.
  */
-export function EntryGate({ code, name, children }: { code: string; name: string; children: ReactNode }) {
+export function EntryGate({ code, name, children }: { code: SiteCode; name: string; children: ReactNode }) {
   const { data: user, isLoading, isError } = useCurrentUser();
   const { has, loading } = usePermissions();
   if (isLoading || loading) return <Spin fullscreen />;

@@ -1,4 +1,4 @@
-import type { UserInfo } from '@contest/shared';
+import type { PermissionCode, UserInfo } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal } from 'antd';
 import { http } from './http.ts';
@@ -34,7 +34,8 @@ export function usePermissions() {
     staleTime: 60_000,
   });
   const codes = user ? (query.data ?? []) : [];
-  return { codes, loading: Boolean(user) && query.isLoading, has: (code: string) => codes.includes(code) };
+  // `has` takes a code of the shared tables, so a misspelt code does not compile.
+  return { codes, loading: Boolean(user) && query.isLoading, has: (code: PermissionCode) => codes.includes(code) };
 }
 
 export function useRefreshUser() {

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import { ADMIN_MENU_CODES, type AdminMenuCode } from '../permissions.ts';
 import { requiredText, text } from './fields.ts';
 
 /** Payment methods (spec §3) and the back-office menu code that configures each. */
-export const PAYMENT_METHOD_MENUS: Record<number, { code: string; title: string }> = {
-  1: { code: 'payment:wechat:menu', title: '微信支付' },
-  2: { code: 'payment:alipay:menu', title: '支付宝' },
-  4: { code: 'payment:bank:menu', title: '工商银行' },
-  5: { code: 'payment:ccbBank:menu', title: '建设银行' },
-  6: { code: 'payment:custom:menu', title: '其他支付' },
+export const PAYMENT_METHOD_MENUS: Record<number, { code: AdminMenuCode; title: string }> = {
+  1: { code: ADMIN_MENU_CODES.wechat, title: '微信支付' },
+  2: { code: ADMIN_MENU_CODES.alipay, title: '支付宝' },
+  4: { code: ADMIN_MENU_CODES.bank, title: '工商银行' },
+  5: { code: ADMIN_MENU_CODES.ccbBank, title: '建设银行' },
+  6: { code: ADMIN_MENU_CODES.custom, title: '其他支付' },
 };
 export const ONLINE_METHODS = [1, 2] as const;
 export const OFFLINE_METHODS = [4, 5, 6] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALL_PERMISSION_CODES } from '../permissions.ts';
+import { ALL_PERMISSION_CODES, isPermissionCode } from '../permissions.ts';
 import { passwordField } from './auth.ts';
 import { pageQuery } from './common.ts';
 
@@ -48,7 +48,8 @@ export interface Role {
 
 const permissionCode = z
   .string()
-  .refine((c) => ALL_PERMISSION_CODES.includes(c), '未知的权限编码');
+  // Kept a plain string on the wire (a role's codes come back as strings): checked, not narrowed.
+  .refine((c): boolean => isPermissionCode(c), '未知的权限编码');
 
 export const roleBody = z.strictObject({
   code: z

@@ -1,4 +1,4 @@
-import { ACTION_CODES, brandBody, brandListQuery, brandNavBody, idParam, pageQuery, typeBody } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, brandBody, brandListQuery, brandNavBody, idParam, pageQuery, typeBody } from '@contest/shared';
 import { z } from 'zod';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
@@ -41,7 +41,7 @@ export function catalogueRoutes(app: App) {
   app.put(
     '/api/competition/brand/recommend/:id',
     {
-      config: { rule: perm('competition:brandRecommend:menu') },
+      config: { rule: perm(ADMIN_MENU_CODES.brandRecommend) },
       schema: { tags, params: idParam, querystring: z.object({ recommend: z.enum(['0', '1']).optional() }) },
     },
     async (req) => {
@@ -54,7 +54,7 @@ export function catalogueRoutes(app: App) {
     await service.deleteBrand(req.ctx, req.params.id);
     return ok(null, '品牌已删除');
   });
-  app.get('/api/competition/brand/list', { config: { rule: perm('competition:brand:menu') }, schema: { tags, querystring: brandListQuery } }, async (req) => {
+  app.get('/api/competition/brand/list', { config: { rule: perm(ADMIN_MENU_CODES.brand) }, schema: { tags, querystring: brandListQuery } }, async (req) => {
     const { list, total } = await service.listBrands(req.ctx, req.query);
     return page(list, total, req.query);
   });
@@ -74,7 +74,7 @@ export function catalogueRoutes(app: App) {
     await service.updateNav(req.ctx, req.params.id, req.body);
     return ok(null, '品牌导航已保存');
   });
-  app.get('/api/competition/brand/nav/byBrandId/:id', { config: { rule: perm('competition:brand:menu') }, schema: { tags, params: idParam } }, async (req) =>
+  app.get('/api/competition/brand/nav/byBrandId/:id', { config: { rule: perm(ADMIN_MENU_CODES.brand) }, schema: { tags, params: idParam } }, async (req) =>
     ok((await service.navByBrand(req.ctx, req.params.id)) ?? null),
   );
   app.get(

@@ -1,4 +1,4 @@
-import { ACTION_CODES, certListQuery, certPageQuery, competitionIdParam, idParam, pageQuery, relationBody, templateBody, verifyQuery, type Certificate } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, certListQuery, certPageQuery, competitionIdParam, idParam, pageQuery, relationBody, templateBody, verifyQuery, type Certificate } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
@@ -11,7 +11,7 @@ import { uploadCertificateBackground } from '../files/service.ts';
 import { publicOrigin } from '../../http/origin.ts';
 import * as service from './service.ts';
 
-const GRADES = perm('competition:question:menu');
+const GRADES = perm(ADMIN_MENU_CODES.question);
 const EDIT = perm(ACTION_CODES.gradeEdit);
 const BASE = '/api/review/certificate';
 const EXPORT_COLUMNS: Column<Certificate>[] = [

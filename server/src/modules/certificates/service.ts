@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
+  ADMIN_MENU_CODES,
   CERT_BUILTIN_SIZE,
   CERT_CODE_ALPHABET,
   CERT_FIELD_NAMES,
@@ -316,7 +317,7 @@ async function isMember(db: Db, teamId: number, userId: number) {
   return Boolean(await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst());
 }
 async function organises(ctx: Ctx, competitionId: number) {
-  return ctx.actor!.permissions.has('competition:question:menu') && (await manageable(ctx, competitionId).then(() => true, () => false));
+  return ctx.actor!.permissions.has(ADMIN_MENU_CODES.question) && (await manageable(ctx, competitionId).then(() => true, () => false));
 }
 
 /** `person/{teamId}`: every certificate of a team (members' and teachers'), for its members and its organisers. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTION_CODES, CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES, type ClientPlatform } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES, type ClientPlatform } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -42,8 +42,8 @@ export function clientRoutes(app: App, deps: Deps) {
     reply.header('cache-control', 'no-cache');
     return ok(await service.status(deps));
   });
-  app.get('/api/system/client', { config: { rule: perm('system:client:menu') }, schema: { tags } }, async () => ok(await service.list(deps)));
-  app.get('/api/system/client/build', { config: { rule: perm('system:client:menu') }, schema: { tags } }, async () => ok(await buildState(deps)));
+  app.get('/api/system/client', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags } }, async () => ok(await service.list(deps)));
+  app.get('/api/system/client/build', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags } }, async () => ok(await buildState(deps)));
   app.post('/api/system/client/build', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags } }, async (req) => {
     // The packages' config.json carries the address the client connects to: PUBLIC_URL (outside production, this
     // request's own origin).

@@ -1,4 +1,4 @@
-import { ACTION_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBatchBody, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBatchBody, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -50,11 +50,11 @@ export function competitionRoutes(app: App) {
       return { ...competition, stages, activeStageId: activeStageId(stages, now), phase: phases.get(competition.id)! };
     }),
   );
-  app.get('/api/competition/listAuth', { config: { rule: perm('competition:competition:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {
+  app.get('/api/competition/listAuth', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, querystring: manageListQuery } }, async (req) => {
     const { list, total } = await service.listAuth(req.ctx, req.query);
     return page(list, total, req.query);
   });
-  app.get('/api/competition/list', { config: { rule: perm('competition:competitionAudit:menu') }, schema: { tags, querystring: manageListQuery } }, async (req) => {
+  app.get('/api/competition/list', { config: { rule: perm(ADMIN_MENU_CODES.competitionAudit) }, schema: { tags, querystring: manageListQuery } }, async (req) => {
     const { list, total } = await service.listAll(req.ctx, req.query);
     return page(list, total, req.query);
   });
@@ -70,7 +70,7 @@ export function competitionRoutes(app: App) {
     return ok(null, '已提交审核');
   });
   // What the competition still lacks before audit: read like the editor's other reads, of a competition the caller manages.
-  app.get('/api/competition/readiness/:id', { config: { rule: perm('competition:competition:menu') }, schema: { tags, params: idParam } }, async (req) =>
+  app.get('/api/competition/readiness/:id', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, params: idParam } }, async (req) =>
     ok(await service.readiness(req.ctx, req.params.id)),
   );
   app.put('/api/competition/audit/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam } }, async (req) => {

@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   AUDIT_STATUS,
   AUDIT_STATUS_TEXT,
   DEFAULT_MENUS,
@@ -55,7 +56,7 @@ export async function readable(ctx: Ctx, id: number): Promise<Competition> {
   const c = await repo.findCompetition(ctx.db, id, ctx.clock.now());
   if (!c) throw notFound('竞赛不存在');
   if (c.auditStatus === online) return c;
-  if (ctx.actor && (seesAll(ctx) || (ctx.actor.permissions.has('competition:competition:menu') && c.orgId === ctx.actor.orgId))) return c;
+  if (ctx.actor && (seesAll(ctx) || (ctx.actor.permissions.has(ADMIN_MENU_CODES.competition) && c.orgId === ctx.actor.orgId))) return c;
   throw notFound('竞赛不存在');
 }
 

@@ -1,11 +1,11 @@
-import { ACTION_CODES, awardLevelsBody, competitionIdParam, disputeAnswerBody, disputeBody, disputePageQuery, gradePageQuery, idParam, teamAwardBody, totalText } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, awardLevelsBody, competitionIdParam, disputeAnswerBody, disputeBody, disputePageQuery, gradePageQuery, idParam, teamAwardBody, totalText } from '@contest/shared';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 
-const GRADES = perm('competition:question:menu');
+const GRADES = perm(ADMIN_MENU_CODES.question);
 const EDIT = perm(ACTION_CODES.gradeEdit);
 
 type ExportRow = Awaited<ReturnType<typeof service.exportRows>>[number];

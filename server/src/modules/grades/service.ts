@@ -1,4 +1,5 @@
 import {
+  ADMIN_MENU_CODES,
   ASSIGNMENT_STATUS,
   DISPUTE_STATUS,
   GRADE_STATE,
@@ -435,7 +436,7 @@ export async function teamAwards(ctx: Ctx, teamId: number): Promise<TeamAward[]>
   if (!team) throw notFound('队伍不存在');
   const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
   if (!member) {
-    const organiser = ctx.actor!.permissions.has('competition:question:menu') && (await manageable(ctx, team.competitionId).then(() => true, () => false));
+    const organiser = ctx.actor!.permissions.has(ADMIN_MENU_CODES.question) && (await manageable(ctx, team.competitionId).then(() => true, () => false));
     if (!organiser) throw notFound('队伍不存在');
   }
   const rows = await ctx.db

@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   batchResultText,
   invoiceRejectBatchBody,
   INVOICE_STATUS_TEXT,
@@ -64,7 +65,7 @@ export function invoiceRoutes(app: App) {
   });
 
   // Finance.
-  app.get('/api/invoice/list', { config: { rule: perm('invoice:invoice:menu') }, schema: { tags, querystring: invoiceListQuery } }, async (req, reply) => {
+  app.get('/api/invoice/list', { config: { rule: perm(ADMIN_MENU_CODES.invoice) }, schema: { tags, querystring: invoiceListQuery } }, async (req, reply) => {
     const { list, total } = await service.listManage(req.ctx, req.query);
     if (req.query.export) return sendXlsx(reply, '发票列表.xlsx', '发票', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
@@ -81,7 +82,7 @@ export function invoiceRoutes(app: App) {
     await service.reject(req.ctx, req.params.id, req.body.reason);
     return ok(null, '已驳回发票申请');
   });
-  app.get('/api/invoice/config', { config: { rule: perm('invoice:config:menu') }, schema: { tags } }, async (req) => ok(await service.readConfig(req.ctx)));
+  app.get('/api/invoice/config', { config: { rule: perm(ADMIN_MENU_CODES.invoiceConfig) }, schema: { tags } }, async (req) => ok(await service.readConfig(req.ctx)));
   app.put('/api/invoice/config', { config: { rule: perm(ACTION_CODES.invoiceConfigEdit) }, schema: { tags, body: invoiceConfigBody } }, async (req) => {
     await service.saveConfig(req.ctx, req.body);
     return ok(null, '发票配置已保存');

@@ -1,4 +1,5 @@
 import {
+  ADMIN_MENU_CODES,
   batchResult,
   type BatchResult,
   INVOICE_STATUS,
@@ -185,6 +186,6 @@ grantPrivateReads('invoice', async (ctx, key) => {
     .select(['i.userId', 'c.orgId'])
     .where('i.fileKey', '=', key)
     .execute();
-  const finance = ctx.actor!.permissions.has('invoice:invoice:menu');
+  const finance = ctx.actor!.permissions.has(ADMIN_MENU_CODES.invoice);
   return rows.some((r) => r.userId === ctx.actor!.userId || (finance && (seesAll(ctx) || r.orgId === ctx.actor!.orgId)));
 });

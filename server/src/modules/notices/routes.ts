@@ -1,4 +1,4 @@
-import { ACTION_CODES, STREAM_EVENT, type BoardEvent, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, pageQuery, publishNoticeBody } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, STREAM_EVENT, type BoardEvent, messagePageQuery, noticeBody, noticePageQuery, noticeTarget, pageQuery, publishNoticeBody } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import type { HubEvent } from './hub.ts';
@@ -8,7 +8,7 @@ import { ok, page } from '../../http/reply.ts';
 import * as service from './service.ts';
 
 const BASE = '/api/message/notice';
-const MENU = perm('message:notice:menu');
+const MENU = perm(ADMIN_MENU_CODES.notice);
 const EDIT = perm(ACTION_CODES.noticeEdit);
 const idParam = z.object({ id: z.coerce.number().int().positive('编号须为正整数') });
 const competitionParam = z.object({ id: z.coerce.number().int().positive('竞赛编号须为正整数') });

@@ -1,4 +1,4 @@
-import { PAY_METHOD_TEXT, PAY_STATUS_TEXT, batchPaymentBody, batchResultText, orderConfirmBatchBody, fenToYuan, idParam, orderListQuery, refundBody, voucherBody, type Order } from '@contest/shared';
+import { ADMIN_MENU_CODES, PAY_METHOD_TEXT, PAY_STATUS_TEXT, batchPaymentBody, batchResultText, orderConfirmBatchBody, fenToYuan, idParam, orderListQuery, refundBody, voucherBody, type Order } from '@contest/shared';
 import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
@@ -7,7 +7,7 @@ import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { withoutOrg } from '../competitions/service.ts';
 import * as service from './service.ts';
 
-const MENU = perm('order:order:menu');
+const MENU = perm(ADMIN_MENU_CODES.order);
 const EDIT = perm(service.FINANCE_EDIT);
 
 const EXPORT_COLUMNS: Column<Order>[] = [

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { ACTION_CODES, PAY_STATUS, batchResult, type BatchResult, type OrderListQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, PAY_STATUS, batchResult, type BatchResult, type OrderListQuery } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -21,7 +21,7 @@ export async function openOrder(ctx: Ctx, db: Db, v: { competitionId: number; te
   return repo.insertOrder(db, { ...v, orderNo: newOrderNo(ctx.clock.now()), userId: ctx.actor!.userId, now: ctx.clock.now().toISOString() });
 }
 
-const isFinance = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has('order:order:menu'));
+const isFinance = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has(ADMIN_MENU_CODES.order));
 
 /** An order the caller may read: a member of its team, or finance of its organisation (or the platform). */
 export async function readableOrder(ctx: Ctx, id: number) {

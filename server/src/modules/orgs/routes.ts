@@ -1,4 +1,4 @@
-import { ACTION_CODES, idParam, organisationBody, pageQuery, partnerApplyBody, partnerAuditBody, partnerListQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, idParam, organisationBody, pageQuery, partnerApplyBody, partnerAuditBody, partnerListQuery } from '@contest/shared';
 import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
@@ -15,7 +15,7 @@ export function orgRoutes(app: App) {
     const { list, total } = await repo.listApplications(req.ctx.db, req.query, req.ctx.actor!.userId);
     return page(list, total, req.query);
   });
-  app.get('/api/competition/partner/page', { config: { rule: perm('competition:partner:menu') }, schema: { tags, querystring: partnerListQuery } }, async (req) => {
+  app.get('/api/competition/partner/page', { config: { rule: perm(ADMIN_MENU_CODES.partner) }, schema: { tags, querystring: partnerListQuery } }, async (req) => {
     const { list, total } = await repo.listApplications(req.ctx.db, req.query);
     return page(list, total, req.query);
   });
@@ -31,7 +31,7 @@ export function orgRoutes(app: App) {
   const ORG_EDIT = perm(ACTION_CODES.organizationEdit);
   app.get(
     '/api/competition/organization/page',
-    { config: { rule: perm('competition:organization:menu') }, schema: { tags, querystring: pageQuery.extend({ keyword: z.string().trim().max(100).optional() }) } },
+    { config: { rule: perm(ADMIN_MENU_CODES.organization) }, schema: { tags, querystring: pageQuery.extend({ keyword: z.string().trim().max(100).optional() }) } },
     async (req) => {
       const { list, total } = await repo.listOrganisations(req.ctx.db, req.query);
       return page(list, total, req.query);

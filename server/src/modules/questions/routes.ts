@@ -1,4 +1,4 @@
-import { ACTION_CODES, competitionIdParam, creatorBody, idParam, questionBody, questionPageQuery, reviewBody } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, competitionIdParam, creatorBody, idParam, questionBody, questionPageQuery, reviewBody } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -9,7 +9,7 @@ import { readable } from '../competitions/service.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
 
-const MENU = perm('competition:competition:menu');
+const MENU = perm(ADMIN_MENU_CODES.competition);
 const EDIT = perm(ACTION_CODES.competitionEdit);
 
 export function questionRoutes(app: App, deps: Deps) {

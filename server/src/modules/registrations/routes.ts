@@ -1,11 +1,11 @@
-import { attachmentsQuery, batchResultText, registerBatchBody, competitionIdParam, idParam, PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
+import { ADMIN_MENU_CODES, attachmentsQuery, batchResultText, registerBatchBody, competitionIdParam, idParam, PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 
-const MENU = perm('payment:register:menu');
+const MENU = perm(ADMIN_MENU_CODES.register);
 
 const EXPORT_COLUMNS: Column<Register>[] = [
   { header: '报名编号', value: (r) => r.id, width: 10 },

@@ -1,4 +1,4 @@
-import { ACTION_CODES, REGISTER_STATUS, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
@@ -17,7 +17,7 @@ export function list(ctx: Ctx, q: RegisterListQuery) {
   return repo.listRegisters(ctx.db, q, scope(ctx), q.export ? EXPORT_MAX : q.limit);
 }
 
-const isManager = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has('payment:register:menu'));
+const isManager = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has(ADMIN_MENU_CODES.register));
 
 /** A registration its team's members may read, and the organisers of its competition. */
 export async function detail(ctx: Ctx, id: number) {

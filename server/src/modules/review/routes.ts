@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   ASSIGNMENT_STATUS_TEXT,
   SITE_CODES,
   assignmentPageQuery,
@@ -26,9 +27,9 @@ import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { sendStoredFile } from '../files/routes.ts';
 import * as service from './service.ts';
 
-const RULES = perm('review:rules:menu');
-const EXPERTS = perm('review:expert:menu');
-const ASSIGN = perm('review:assign:menu');
+const RULES = perm(ADMIN_MENU_CODES.reviewRules);
+const EXPERTS = perm(ADMIN_MENU_CODES.reviewExpert);
+const ASSIGN = perm(ADMIN_MENU_CODES.reviewAssign);
 const JUDGE = perm(SITE_CODES.review);
 const keywordQuery = z.object({ keyword: z.string().trim().max(100).optional() });
 const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });

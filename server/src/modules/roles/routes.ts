@@ -1,10 +1,10 @@
-import { ACTION_CODES, idParam, roleBody, roleUpdateBody } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, idParam, roleBody, roleUpdateBody } from '@contest/shared';
 import { perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok } from '../../http/reply.ts';
 import * as service from './service.ts';
 
-const LIST = perm('system:role:menu');
+const LIST = perm(ADMIN_MENU_CODES.role);
 const EDIT = perm(ACTION_CODES.roleEdit);
 
 export function roleRoutes(app: App) {
@@ -12,7 +12,7 @@ export function roleRoutes(app: App) {
     ok(await service.listRoles(req.ctx)),
   );
   // The user page needs role names and ids to assign them.
-  app.get('/api/system/role/options', { config: { rule: perm('system:user:menu') }, schema: { tags: ['system'] } }, async (req) =>
+  app.get('/api/system/role/options', { config: { rule: perm(ADMIN_MENU_CODES.user) }, schema: { tags: ['system'] } }, async (req) =>
     ok((await service.listRoles(req.ctx)).map(({ id, code, name }) => ({ id, code, name }))),
   );
   app.post('/api/system/role', { config: { rule: EDIT }, schema: { tags: ['system'], body: roleBody } }, async (req) =>

@@ -1,4 +1,4 @@
-import { ADMIN_ROUTES, accessibleRoutes, unfinishedJudgesQuery, type Dashboard } from '@contest/shared';
+import { ADMIN_MENU_CODES, ADMIN_ROUTES, SITE_CODES, accessibleRoutes, unfinishedJudgesQuery, type Dashboard } from '@contest/shared';
 import { sql } from 'kysely';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
@@ -24,7 +24,7 @@ export function systemRoutes(app: App, deps: Deps) {
     ok(accessibleRoutes(ADMIN_ROUTES, [...req.ctx.actor!.permissions])),
   );
 
-  app.get('/api/system/dashboard', { config: { rule: perm('bdrace:manager:menu') }, schema: { tags: ['system'] } }, async (req) => {
+  app.get('/api/system/dashboard', { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['system'] } }, async (req) => {
     const now = req.ctx.clock.now().toISOString();
     const [users, roles, orgs, sessions] = await Promise.all([
       countUsers(deps.db),
@@ -36,14 +36,14 @@ export function systemRoutes(app: App, deps: Deps) {
   });
 
   /** What waits for the caller (the back-office home page's to-do list), scoped by organisation. */
-  app.get('/api/system/todo', { config: { rule: perm('bdrace:manager:menu') }, schema: { tags: ['system'] } }, async (req) => ok(await todo(req.ctx)));
+  app.get('/api/system/todo', { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['system'] } }, async (req) => ok(await todo(req.ctx)));
   /** The to-do 未完成评审的专家 as a list: each judge and question with works not yet submitted, in the caller's organisation. */
-  app.get('/api/system/todo/judges', { config: { rule: perm('review:assign:menu') }, schema: { tags: ['system'], querystring: unfinishedJudgesQuery } }, async (req) => {
+  app.get('/api/system/todo/judges', { config: { rule: perm(ADMIN_MENU_CODES.reviewAssign) }, schema: { tags: ['system'], querystring: unfinishedJudgesQuery } }, async (req) => {
     const { list, total } = await unfinishedJudges(req.ctx, req.query);
     return page(list, total, req.query);
   });
 
-  app.get('/api/system/org/options', { config: { rule: perm('system:user:menu') }, schema: { tags: ['system'] } }, async () =>
+  app.get('/api/system/org/options', { config: { rule: perm(ADMIN_MENU_CODES.user) }, schema: { tags: ['system'] } }, async () =>
     ok(await deps.db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute()),
   );
 }

@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   ASSIGNMENT_STATUS,
   AUDIT_STATUS,
   DISPUTE_STATUS,
@@ -7,6 +8,7 @@ import {
   PAY_STATUS,
   REGISTER_STATUS,
   TREND_DAYS,
+  type PermissionCode,
   type RunningCompetition,
   type Todo,
   type TodoDisputeQuestion,
@@ -40,8 +42,8 @@ const n = (row: { n: number | string | bigint } | undefined) => Number(row?.n ??
 export async function todo(ctx: Ctx): Promise<Todo> {
   const db = ctx.db;
   const orgId: Scope = seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null);
-  const can = (code: string) => ctx.actor!.permissions.has(code);
-  const when = <T>(code: string, run: () => Promise<T>) => (can(code) ? run() : Promise.resolve(null));
+  const can = (code: PermissionCode) => ctx.actor!.permissions.has(code);
+  const when = <T>(code: PermissionCode, run: () => Promise<T>) => (can(code) ? run() : Promise.resolve(null));
   const questionsOfOrg = () => db.selectFrom('questions').select('id').where('competitionId', 'in', ofOrg(db, orgId));
 
   const [competitionsToAudit, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished, running] = await Promise.all([
@@ -99,7 +101,7 @@ export async function todo(ctx: Ctx): Promise<Todo> {
           .executeTakeFirst(),
       ),
     ),
-    can('competition:competition:menu') ? runningCompetitions(ctx, orgId) : Promise.resolve([]),
+    can(ADMIN_MENU_CODES.competition) ? runningCompetitions(ctx, orgId) : Promise.resolve([]),
   ]);
   // Disputes are answered on each question's grade page: the to-do names the questions, so its link can lead there.
   const disputeQuestions = disputesToAnswer ? await questionsWithDisputes(db, orgId) : [];

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ADMIN_MENU_CODES,
   AUDIT_STATUS,
   INVITATION_STATUS,
   REGISTER_STATUS,
@@ -162,7 +163,7 @@ export async function readableTeam(ctx: Ctx, teamId: number) {
   const team = await repo.findTeam(ctx.db, teamId);
   if (!team) throw notFound('队伍不存在');
   if (!(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) {
-    if (!ctx.actor!.permissions.has('payment:register:menu')) throw notFound('队伍不存在');
+    if (!ctx.actor!.permissions.has(ADMIN_MENU_CODES.register)) throw notFound('队伍不存在');
     await manageable(ctx, team.competitionId);
   }
   const competition = await competitions.findCompetition(ctx.db, team.competitionId, ctx.clock.now());

@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   idParam,
   resetPasswordBody,
   userInfoUpdateBody,
@@ -13,7 +14,7 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import * as service from './service.ts';
 
-const LIST = perm('system:user:menu');
+const LIST = perm(ADMIN_MENU_CODES.user);
 const EDIT = perm(ACTION_CODES.userEdit);
 
 export function userRoutes(app: App) {

@@ -6,7 +6,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import { formatSize, idParam, versionedFileName, worksPageQuery, worksQuery, worksZipQuery, type WorkVersion } from '@contest/shared';
+import { ADMIN_MENU_CODES, formatSize, idParam, versionedFileName, worksPageQuery, worksQuery, worksZipQuery, type WorkVersion } from '@contest/shared';
 import archiver from 'archiver';
 import type { Deps } from '../../context.ts';
 import { USER, perm } from '../../http/access.ts';
@@ -61,7 +61,7 @@ const uploadIdOf = (req: Request) => {
   const raw = (req as Request & { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
   return raw && uploadOf.get(raw);
 };
-const MENU = perm('competition:competition:menu');
+const MENU = perm(ADMIN_MENU_CODES.competition);
 
 const EXPORT_COLUMNS: Column<WorkVersion>[] = [
   { header: '队伍编号', value: (w) => w.teamNo },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTION_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
@@ -277,7 +277,7 @@ export async function teamVersions(ctx: Ctx, questionId: number, teamId: number 
   let team = teamId;
   const mine = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', question.competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
   if (!team || team !== mine?.teamId) {
-    if (!ctx.actor!.permissions.has('competition:competition:menu')) {
+    if (!ctx.actor!.permissions.has(ADMIN_MENU_CODES.competition)) {
       // A participant reads their own team's works; naming another team is refused, not quietly answered for their own.
       if (!mine || team) throw notFound('作品不存在');
       team = mine.teamId;
@@ -313,5 +313,5 @@ grantPrivateReads('works', async (ctx, key) => {
   if (!w) return false;
   const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', w.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
   if (member) return true;
-  return manageable(ctx, w.competitionId).then(() => ctx.actor!.permissions.has('competition:competition:menu'), () => false);
+  return manageable(ctx, w.competitionId).then(() => ctx.actor!.permissions.has(ADMIN_MENU_CODES.competition), () => false);
 });
