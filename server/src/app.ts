@@ -38,7 +38,7 @@ import { paymentRoutes } from './modules/payments/routes.ts';
 import { simulatorRoutes } from './payments/simulator.ts';
 import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
-import { testRoutes } from './modules/tests/routes.ts';
+import { testSubmissionRoutes } from './modules/test-submissions/routes.ts';
 import { worksRoutes } from './modules/works/routes.ts';
 import { expireUploads } from './modules/works/service.ts';
 import { reviewRoutes } from './modules/review/routes.ts';
@@ -48,7 +48,7 @@ import type { JobRegistry } from './jobs/define.ts';
 import { startWorker } from './jobs/runner.ts';
 import { memoryNoticeHub, redisNoticeHub } from './modules/notices/hub.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
-import { clientRoutes } from './modules/client/routes.ts';
+import { desktopReleaseRoutes } from './modules/desktop-releases/routes.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
 import { fileRoutes } from './modules/files/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
@@ -295,13 +295,13 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   orderRoutes(app);
   paymentRoutes(app);
   invoiceRoutes(app);
-  testRoutes(app, deps);
+  testSubmissionRoutes(app, deps);
   worksRoutes(app, deps);
   reviewRoutes(app, deps);
   gradeRoutes(app);
   certificateRoutes(app, deps);
   noticeRoutes(app, deps);
-  clientRoutes(app, deps);
+  desktopReleaseRoutes(app, deps);
   if (config.paymentSimulator) simulatorRoutes(app, deps);
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),

@@ -28,7 +28,7 @@ const QUERY = /\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|merge
 const QUERY_DEBT = [
   'modules/auth/oidc.ts',
   'modules/certificates/service.ts',
-  'modules/client/build.ts',
+  'modules/desktop-releases/build.ts',
   'modules/competitions/service.ts',
   'modules/files/images.ts',
   'modules/grades/service.ts',
@@ -63,7 +63,7 @@ const PERMISSION_DEBT = [
 ];
 
 /** Imports of another module's files other than its index.ts: at most this many, lowered as modules get their index. */
-const CROSS_MODULE_IMPORT_CEILING = 76;
+const CROSS_MODULE_IMPORT_CEILING = 75;
 
 const offenders = (rule: (f: { file: string; text: string }) => boolean) => FILES.filter(rule).map((f) => f.file).sort();
 

@@ -8,7 +8,7 @@ import { defineJob, enqueue, jobRegistry, type AnyJob } from '../src/jobs/define
 import { JOB_DEFINITIONS, JOBS } from '../src/jobs/registry.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { publishJob } from '../src/modules/notices/jobs.ts';
-import { scoreJob } from '../src/modules/tests/jobs.ts';
+import { scoreJob } from '../src/modules/test-submissions/jobs.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, type TestApp } from './helpers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 import { generateJob } from '../modules/certificates/jobs.ts';
-import { buildJob } from '../modules/client/jobs.ts';
+import { buildJob } from '../modules/desktop-releases/jobs.ts';
 import { publishJob } from '../modules/notices/jobs.ts';
-import { scoreJob } from '../modules/tests/jobs.ts';
+import { scoreJob } from '../modules/test-submissions/jobs.ts';
 import { jobRegistry, type AnyJob } from './define.ts';
 
 /**

@@ -31,7 +31,7 @@ import { writeAudit } from '../audit-log/repo.ts';
 import * as competitions from '../competitions/repo.ts';
 import { manageable } from '../competitions/service.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/service.ts';
-import { rankTeams } from '../tests/service.ts';
+import { rankTeams } from '../test-submissions/index.ts';
 import { notify, teamUserIds } from '../notices/service.ts';
 
 const DAY = 24 * 3600_000;

@@ -10,7 +10,7 @@ import * as service from './service.ts';
 const questionIdParam = z.object({ questionId: z.coerce.number().int().positive('编号须为正整数') });
 
 /** Test (prediction) submissions, scored automatically, and the leaderboards. */
-export function testRoutes(app: App, deps: Deps) {
+export function testSubmissionRoutes(app: App, deps: Deps) {
   const tags = ['test'];
 
   app.post('/api/review/test/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam } }, async (req) => {

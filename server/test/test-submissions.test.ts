@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, runDueJobs } from '../src/jobs/runner.ts';
-import { beijingDay } from '../src/modules/tests/service.ts';
+import { beijingDay } from '../src/modules/test-submissions/service.ts';
 import { streamEvents } from './sse.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 

@@ -25,7 +25,7 @@ const notPublishedPage = (message: string) =>
  * The desktop client packages (spec §7 `/profile/clientApp-win.zip`, `/profile/clientApp-mac.zip`): which exist, their
  * build on the server, and their upload.
  */
-export function clientRoutes(app: App, deps: Deps) {
+export function desktopReleaseRoutes(app: App, deps: Deps) {
   const tags = ['client'];
   app.get('/profile/:fileName', { config: { rule: PUBLIC }, schema: { hide: true, params: z.object({ fileName: z.string().max(50) }) } }, async (req, reply) => {
     const platform = (Object.keys(CLIENT_PACKAGES) as ClientPlatform[]).find((p) => CLIENT_PACKAGES[p] === req.params.fileName);
