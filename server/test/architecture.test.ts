@@ -33,7 +33,6 @@ const QUERY_DEBT = [
   'modules/files/images.ts',
   'modules/grades/service.ts',
   'modules/invoices/service.ts',
-  'modules/notices/service.ts',
   'modules/orders/service.ts',
   'modules/orgs/service.ts',
   'modules/questions/routes.ts',

@@ -1,0 +1,236 @@
+import { NOTICE_STATUS, PAY_STATUS, REGISTER_STATUS, usernameKey, type NoticeTarget } from '@contest/shared';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB, TeamMembersTable } from '../../db/schema.ts';
+import type { Db } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
+
+/** Every query of notices and the users' copies of them (their boxes). */
+
+type MemberEb = ExpressionBuilder<DB & { m: TeamMembersTable }, 'm'>;
+
+// ---- Who a target reaches ---------------------------------------------------------------------------------------------
+
+/** The ids of the users a target reaches now, as a query (so publishing copies them with one INSERT ... SELECT). */
+export function recipientQuery(db: Db, target: NoticeTarget) {
+  switch (target.scope) {
+    case 'all':
+      return db.selectFrom('users').select('users.id as userId');
+    case 'users':
+      return db.selectFrom('users').select('users.id as userId').where('usernameKey', 'in', target.usernames.map(usernameKey));
+    case 'teams':
+      return db
+        .selectFrom('teamMembers as m')
+        .innerJoin('teams as t', 't.id', 'm.teamId')
+        .select('m.userId')
+        .where('t.competitionId', '=', target.competitionId)
+        .where('t.teamNo', 'in', target.teamNos);
+    case 'competition': {
+      let q = db.selectFrom('teamMembers as m').select('m.userId').where('m.competitionId', '=', target.competitionId);
+      if (target.registerStatus) {
+        const status = REGISTER_STATUS[target.registerStatus];
+        q = q.where((eb) => eb.exists(eb.selectFrom('registers as r').select('r.id').whereRef('r.teamId', '=', 'm.teamId').where('r.status', '=', status)));
+      }
+      if (target.payStatus) {
+        const paid = (eb: MemberEb) =>
+          eb.exists(eb.selectFrom('orders as o').select('o.id').whereRef('o.teamId', '=', 'm.teamId').where('o.payStatus', '=', PAY_STATUS.paid));
+        q = q.where((eb) => (target.payStatus === 'paid' ? paid(eb) : eb.not(paid(eb))));
+      }
+      if (target.works) {
+        const works = (eb: MemberEb) => eb.exists(eb.selectFrom('works as w').select('w.id').whereRef('w.teamId', '=', 'm.teamId'));
+        q = q.where((eb) => (target.works === 'submitted' ? works(eb) : eb.not(works(eb))));
+      }
+      return q;
+    }
+  }
+}
+
+export async function countRecipients(db: Db, target: NoticeTarget) {
+  const { count } = await db
+    .selectFrom(recipientQuery(db, target).distinct().as('r'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+// ---- Notices, as the back office manages them ------------------------------------------------------------------------------
+
+const noticeRows = (db: Db) =>
+  db
+    .selectFrom('notices as n')
+    .leftJoin('competitions as c', 'c.id', 'n.competitionId')
+    .leftJoin('users as u', 'u.id', 'n.authorId')
+    .select((eb) => [
+      'n.id',
+      'n.kind',
+      'n.title',
+      'n.content',
+      'n.targetJson',
+      'c.name as competitionName',
+      'n.status',
+      'n.publishAt',
+      'n.publishedAt',
+      'n.source',
+      'n.recipients',
+      'u.username as author',
+      'n.orgId',
+      'n.createdAt',
+      'n.updatedAt',
+      eb.selectFrom('noticeRecipients as r').select((s) => s.fn.countAll<number>().as('n')).whereRef('r.noticeId', '=', 'n.id').where('r.readAt', 'is not', null).as('reads'),
+    ]);
+export type NoticeRow = Awaited<ReturnType<ReturnType<typeof noticeRows>['executeTakeFirstOrThrow']>>;
+
+/** Notices of an organisation, or all of them (`orgId` null: the platform's view). */
+const managedRows = (db: Db, orgId: number | null) => {
+  const q = noticeRows(db);
+  return orgId === null ? q : q.where('n.orgId', '=', orgId);
+};
+
+export async function noticePage(db: Db, orgId: number | null, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
+  let query = managedRows(db, orgId);
+  if (q.kind !== undefined) query = query.where('n.kind', '=', q.kind);
+  if (q.status !== undefined) query = query.where('n.status', '=', q.status);
+  if (q.keyword) query = query.where(containsText('n.title', q.keyword));
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('n.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { rows, total: Number(total) };
+}
+
+export const findManaged = (db: Db, orgId: number | null, id: number) => managedRows(db, orgId).where('n.id', '=', id).executeTakeFirst();
+
+type Content = { kind: number; title: string; content: string | null; targetJson: string; competitionId: number | null };
+
+export async function insertNotice(db: Db, v: Content & { orgId: number | null; authorId: number | null; source?: string; now: string }) {
+  const { now, ...values } = v;
+  const { id } = await db
+    .insertInto('notices')
+    .values({ ...values, createdAt: now, updatedAt: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Rewrites a notice not yet published; false when it was published meanwhile. */
+export async function updateUnpublished(db: Db, id: number, v: Content & { now: string }) {
+  const { now, ...values } = v;
+  const { numUpdatedRows } = await db.updateTable('notices').set({ ...values, updatedAt: now }).where('id', '=', id).where('status', '!=', NOTICE_STATUS.published).executeTakeFirst();
+  return Number(numUpdatedRows) > 0;
+}
+
+export const schedule = (db: Db, id: number, publishAt: string, now: string) =>
+  db.updateTable('notices').set({ status: NOTICE_STATUS.scheduled, publishAt, updatedAt: now }).where('id', '=', id).where('status', '!=', NOTICE_STATUS.published).execute();
+
+export const findState = (db: Db, id: number) => db.selectFrom('notices').select(['kind', 'targetJson', 'status', 'publishAt']).where('id', '=', id).executeTakeFirst();
+
+export const deleteNotice = (db: Db, id: number) => db.deleteFrom('notices').where('id', '=', id).execute();
+
+/**
+ * Marks the notice published if it is still in one of the `expected` states, copies it into the boxes of the target's
+ * users of now (one INSERT ... SELECT) and keeps its recipient count; in the caller's transaction. False when another
+ * publisher came first.
+ */
+export async function publishCopies(trx: Db, id: number, v: { kind: number; target: NoticeTarget; expected: number[]; now: string }) {
+  const { numUpdatedRows } = await trx
+    .updateTable('notices')
+    .set({ status: NOTICE_STATUS.published, publishedAt: v.now, updatedAt: v.now })
+    .where('id', '=', id)
+    .where('status', 'in', v.expected)
+    .executeTakeFirst();
+  if (!Number(numUpdatedRows)) return false;
+  const users = recipientQuery(trx, v.target).distinct();
+  await trx
+    .insertInto('noticeRecipients')
+    .columns(['noticeId', 'userId', 'kind', 'publishedAt'])
+    .expression(trx.selectFrom(users.as('x')).select((eb) => [eb.val(id).as('noticeId'), 'x.userId', eb.val(v.kind).as('kind'), eb.val(v.now).as('publishedAt')]))
+    .execute();
+  const { n } = await trx.selectFrom('noticeRecipients').select((eb) => eb.fn.countAll<number>().as('n')).where('noticeId', '=', id).executeTakeFirstOrThrow();
+  await trx.updateTable('notices').set({ recipients: Number(n) }).where('id', '=', id).execute();
+  return true;
+}
+
+export const recipientIds = async (db: Db, noticeId: number) => (await db.selectFrom('noticeRecipients').select('userId').where('noticeId', '=', noticeId).execute()).map((r) => r.userId);
+
+export const usernames = async (db: Db, ids: number[]) => (await db.selectFrom('users').select('username').where('id', 'in', ids).execute()).map((u) => u.username);
+
+// ---- A user's box ---------------------------------------------------------------------------------------------------------
+
+/** Published notices of the user's competitions of which the user has no copy (optionally of one competition). */
+export async function uncopiedNotices(db: Db, userId: number, competitionId?: number) {
+  let q = db
+    .selectFrom('notices as n')
+    .select(['n.id', 'n.kind', 'n.targetJson', 'n.publishedAt'])
+    .where('n.status', '=', NOTICE_STATUS.published)
+    .where('n.competitionId', 'in', db.selectFrom('teamMembers as m').select('m.competitionId').where('m.userId', '=', userId))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('noticeRecipients as r').select('r.noticeId').whereRef('r.noticeId', '=', 'n.id').where('r.userId', '=', userId))));
+  if (competitionId !== undefined) q = q.where('n.competitionId', '=', competitionId);
+  return q.execute();
+}
+
+/** Adds the user's copies (each once, whoever else adds them at the same time) and keeps the notices' counts; returns how many were added. */
+export async function addCopies(db: Db, userId: number, notices: { id: number; kind: number; publishedAt: string }[]) {
+  const added = await db
+    .insertInto('noticeRecipients')
+    .values(notices.map((n) => ({ noticeId: n.id, userId, kind: n.kind, publishedAt: n.publishedAt })))
+    .onConflict((oc) => oc.columns(['noticeId', 'userId']).doNothing())
+    .returning('noticeId')
+    .execute();
+  if (added.length) {
+    await db
+      .updateTable('notices')
+      .set((eb) => ({ recipients: eb.selectFrom('noticeRecipients as r').select((s) => s.fn.countAll<number>().as('n')).whereRef('r.noticeId', '=', 'notices.id') }))
+      .where('id', 'in', added.map((a) => a.noticeId))
+      .execute();
+  }
+  return added.length;
+}
+
+/** Unread copies by kind. */
+export async function unreadByKind(db: Db, userId: number) {
+  const rows = await db
+    .selectFrom('noticeRecipients')
+    .select((eb) => ['kind', eb.fn.countAll<number>().as('n')])
+    .where('userId', '=', userId)
+    .where('readAt', 'is', null)
+    .groupBy('kind')
+    .execute();
+  return (kind: number) => Number(rows.find((r) => r.kind === kind)?.n ?? 0);
+}
+
+const ownCopies = (db: Db, userId: number) => db.selectFrom('noticeRecipients as r').innerJoin('notices as n', 'n.id', 'r.noticeId').where('r.userId', '=', userId);
+export type OwnCopies = ReturnType<typeof ownCopies>;
+
+/** A page of the user's own copies, newest first, narrowed by `narrow`. */
+export async function copiesPage(db: Db, userId: number, q: { page: number; limit: number }, narrow: (query: OwnCopies) => OwnCopies) {
+  const query = narrow(ownCopies(db, userId));
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['n.id', 'n.kind', 'n.title', 'n.content', 'r.publishedAt', 'r.readAt'])
+    .orderBy('r.publishedAt', 'desc')
+    .orderBy('n.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  return { rows, total: Number(total) };
+}
+
+export const hasCopy = async (db: Db, userId: number, noticeId: number) =>
+  Boolean(await db.selectFrom('noticeRecipients').select('noticeId').where('noticeId', '=', noticeId).where('userId', '=', userId).executeTakeFirst());
+
+/** Marks the user's unread copies read: one notice, all of a kind, or all; returns how many changed. */
+export async function markRead(db: Db, userId: number, which: { noticeId?: number; kind?: number }, now: string) {
+  let q = db.updateTable('noticeRecipients').set({ readAt: now }).where('userId', '=', userId).where('readAt', 'is', null);
+  if (which.noticeId !== undefined) q = q.where('noticeId', '=', which.noticeId);
+  else if (which.kind !== undefined) q = q.where('kind', '=', which.kind);
+  const { numUpdatedRows } = await q.executeTakeFirst();
+  return Number(numUpdatedRows);
+}
+
+// ---- For the automatic messages ------------------------------------------------------------------------------------------
+
+export async function teamUserIds(db: Db, teamIds: number[]) {
+  if (!teamIds.length) return [];
+  return (await db.selectFrom('teamMembers').select('userId').where('teamId', 'in', teamIds).execute()).map((r) => r.userId);
+}
+
+export const ordersWithCompetition = (db: Db, orderIds: number[]) =>
+  db.selectFrom('orders as o').innerJoin('competitions as c', 'c.id', 'o.competitionId').select(['o.orderNo', 'o.teamId', 'c.name']).where('o.id', 'in', orderIds).execute();
+
