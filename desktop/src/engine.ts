@@ -6,6 +6,18 @@ import http from 'node:http';
 import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  DownloadInterrupted,
+  DownloadSizeError,
+  resumeDownload,
+  tasksToStart,
+  type EngineFailureCode,
+  type EngineTask,
+  type EngineTaskState,
+  type ReaderLike,
+  type ReplyLike,
+  type ResumeAttempt,
+} from '@contest/shared/downloads/index';
+import {
   DownloadRefusedError,
   PART_SUFFIX,
   assertOnDiskInside,
@@ -16,36 +28,15 @@ import {
 export { DownloadRefusedError, PART_SUFFIX } from './paths.ts';
 
 /**
- * States of a download task. The first three are spec §4's; `completed` is a task that moved to the
- * downloaded list, `failed` one that stopped with an error (resume retries it).
+ * States of a download task (@contest/shared's EngineTaskState): spec §4's three, plus `completed` (the task moved to
+ * the downloaded list) and `failed` (stopped with an error; resume retries it).
  */
-export type DownloadState = 'waiting' | 'progressing' | 'paused' | 'completed' | 'failed';
+export type DownloadState = EngineTaskState;
 
-/** A download task with the fields of spec §3 (Download task), plus what the client adds. */
-export interface DownloadTask {
-  key: string;
-  userId: string | number | null;
-  fileName: string;
-  /** The source URL (absolute). */
-  downloadPath: string;
-  /** Absolute path of the final file: download root + dir segments + file name. */
-  savePath: string;
-  state: DownloadState;
-  receivedSize: number;
-  /** 0 while unknown. */
-  totalSize: number;
-  /** Bytes per half second over the last progress interval (spec §9 doubles it for display). */
-  speed: number;
-  /** Completion time, epoch milliseconds; null until completed. */
-  date: number | null;
-  /** Expected sha256 (hex) given with the task, if any. */
-  sha256?: string;
-  /** Why the task failed. */
-  error?: string;
-  errorCode?: FailureCode;
-}
+/** A download task with the fields of spec §3, plus what the client adds (@contest/shared's EngineTask). */
+export type DownloadTask = EngineTask;
 
-/** Task input (spec §3): dir (comma-separated folder parts), downloadPath, fileName; the rest optional. */
+/** Task input (spec §3): dir (comma-separated folder names), downloadPath, fileName; the rest optional. */
 export interface DownloadInput {
   downloadPath: string;
   fileName: string;
@@ -66,7 +57,7 @@ export interface ProgressEvent {
   state: DownloadState;
 }
 
-export type FailureCode = 'HTTP' | 'NETWORK' | 'SIZE_MISMATCH' | 'SHA256_MISMATCH' | 'UNSAFE_PATH' | 'IO';
+export type FailureCode = EngineFailureCode;
 
 export interface FailureEvent {
   key: string;
@@ -77,13 +68,9 @@ export interface FailureEvent {
 }
 
 /** One HTTP exchange of a task, for logs and tests: where it asked from, what came back, how many body bytes. */
-export interface AttemptEvent {
+export interface AttemptEvent extends ResumeAttempt {
   key: string;
   url: string;
-  from: number;
-  status: number;
-  bytes: number;
-  outcome: 'done' | 'aborted' | 'error' | 'restart';
 }
 
 export interface EngineEvents {
@@ -131,18 +118,16 @@ class IntegrityError extends Error {
     super(message);
   }
 }
-/** Ask again from byte 0 (the server ignored or refused our range). */
-class RestartFromZero extends Error {}
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** The sha256 (hex) of the whole file a response announces: `x-sha256`, `Digest: sha-256=…` or `Repr-Digest`. */
-export function announcedSha256(headers: http.IncomingHttpHeaders): string | undefined {
-  const x = headers['x-sha256'];
-  if (typeof x === 'string' && SHA256_HEX.test(x.trim().toLowerCase())) return x.trim().toLowerCase();
+export function announcedSha256(headers: { get(name: string): string | null }): string | undefined {
+  const x = headers.get('x-sha256');
+  if (x !== null && SHA256_HEX.test(x.trim().toLowerCase())) return x.trim().toLowerCase();
   for (const name of ['repr-digest', 'digest']) {
-    const value = headers[name];
-    if (typeof value !== 'string') continue;
+    const value = headers.get(name);
+    if (value === null) continue;
     for (const item of value.split(',')) {
       const m = /^\s*sha-256\s*=\s*:?([A-Za-z0-9+/=]+):?\s*$/i.exec(item);
       if (!m) continue;
@@ -151,13 +136,6 @@ export function announcedSha256(headers: http.IncomingHttpHeaders): string | und
     }
   }
   return undefined;
-}
-
-/** `Content-Range: bytes a-b/total` (total may be `*`). */
-function parseContentRange(value: string | undefined): { start: number; end: number; total: number | null } | null {
-  const m = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(value?.trim() ?? '');
-  if (!m) return null;
-  return { start: Number(m[1]), end: Number(m[2]), total: m[3] === '*' ? null : Number(m[3]) };
 }
 
 async function fileSize(p: string): Promise<number> {
@@ -175,17 +153,21 @@ async function sha256OfFile(p: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function readMessage(res: http.IncomingMessage): Promise<string> {
+async function readMessage(reply: ReplyLike): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
+  const reader = reply.body?.getReader();
   try {
-    for await (const chunk of res) {
-      chunks.push(chunk as Buffer);
-      size += (chunk as Buffer).length;
-      if (size > 64 * 1024) break;
+    while (reader && size <= 64 * 1024) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      chunks.push(Buffer.from(value));
+      size += value.byteLength;
     }
   } catch {
     // The message is only decoration.
+  } finally {
+    void reader?.cancel().catch(() => undefined);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
@@ -194,7 +176,35 @@ async function readMessage(res: http.IncomingMessage): Promise<string> {
   } catch {
     // not JSON
   }
-  return text.slice(0, 200) || `HTTP ${res.statusCode}`;
+  return text.slice(0, 200) || `HTTP ${reply.status}`;
+}
+
+/** A Node reply in the shape the shared resume loop reads (`Response`'s status, headers and body reader). */
+interface NodeReply extends ReplyLike {
+  /** Why a redirect was not followed. */
+  refused?: string;
+}
+
+function nodeReply(res: http.IncomingMessage, refused?: string): NodeReply {
+  const iterator = (res as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const reader: ReaderLike = {
+    read: async () => {
+      const next = await iterator.next();
+      return next.done ? { done: true } : { done: false, value: next.value };
+    },
+    cancel: async () => void res.destroy(),
+  };
+  return {
+    status: res.statusCode ?? 0,
+    headers: {
+      get: (name) => {
+        const v = res.headers[name.toLowerCase()];
+        return v === undefined ? null : Array.isArray(v) ? v.join(', ') : String(v);
+      },
+    },
+    body: { getReader: () => reader },
+    ...(refused ? { refused } : {}),
+  };
 }
 
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
@@ -403,13 +413,14 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
     await run.done;
   }
 
+  /**
+   * Spec §4's queue through the web's own scheduler (@contest/shared tasksToStart), in the order added. A task whose
+   * download is still stopping (paused, or resumed meanwhile) holds its place, as if progressing.
+   */
   private pump(): void {
     if (this.closed) return;
-    for (const task of this.tasks.values()) {
-      if (this.running.size >= this.concurrency) break;
-      if (task.state !== 'waiting' || this.running.has(task.key)) continue;
-      this.start(task);
-    }
+    const view = [...this.tasks.values()].map((task) => ({ task, state: this.running.has(task.key) ? 'progressing' : task.state }));
+    for (const { task } of tasksToStart(view, this.concurrency)) this.start(task);
   }
 
   private start(task: DownloadTask): void {
@@ -466,40 +477,26 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
   }
 
   private async run(task: DownloadTask, signal: AbortSignal): Promise<void> {
-    const retries = this.options.retries ?? 3;
-    const baseDelay = this.options.retryDelayMs ?? 1000;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.transfer(task, signal);
-        if (signal.aborted || !this.isCurrent(task)) return;
-        task.state = 'completed';
-        task.speed = 0;
-        task.date = Date.now();
-        this.headerSha.delete(task.key);
-        this.emitProgress(task);
-        this.emit('completed', { ...task });
-        return;
-      } catch (err) {
-        if (signal.aborted || !this.isCurrent(task)) return;
-        const transient = !(err instanceof IntegrityError || err instanceof DownloadRefusedError) &&
-          (!(err instanceof HttpError) || err.status >= 500 || err.status === 429);
-        if (transient && attempt < retries) {
-          try {
-            await sleep(baseDelay * 2 ** attempt, undefined, { signal });
-          } catch {
-            return;
-          }
-          continue;
-        }
-        this.fail(task, err);
-        return;
-      }
+    try {
+      await this.transfer(task, signal);
+      if (signal.aborted || !this.isCurrent(task)) return;
+      task.state = 'completed';
+      task.speed = 0;
+      task.date = Date.now();
+      this.headerSha.delete(task.key);
+      this.emitProgress(task);
+      this.emit('completed', { ...task });
+    } catch (err) {
+      if (signal.aborted || !this.isCurrent(task)) return;
+      this.fail(task, err);
     }
   }
 
   private fail(task: DownloadTask, err: unknown): void {
     let code: FailureCode = 'NETWORK';
     let status: number | undefined;
+    // A 5xx or 429 the retries did not get past fails as that HTTP error.
+    if (err instanceof DownloadInterrupted && err.cause instanceof HttpError) err = err.cause;
     if (err instanceof HttpError) {
       code = 'HTTP';
       status = err.status;
@@ -520,16 +517,18 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
     return typeof t === 'function' ? t() : t;
   }
 
-  /** GET with the bearer token and, from `from` > 0, a Range header; follows up to 5 redirects. */
-  private async request(urlText: string, from: number, signal: AbortSignal): Promise<http.IncomingMessage> {
+  /**
+   * The fetch the shared resume loop calls: a GET with the bearer token (only ever to the task's origin, also after a
+   * redirect) through Node's http, following up to 5 redirects.
+   */
+  private async request(urlText: string, init: { headers: Record<string, string>; signal: unknown }): Promise<NodeReply> {
     let url = new URL(urlText);
     const origin = url.origin;
+    const signal = init.signal as AbortSignal;
     for (let hops = 0; ; hops++) {
-      const headers: Record<string, string> = { 'accept-encoding': 'identity', 'x-requested-with': 'XMLHttpRequest' };
+      const headers: Record<string, string> = { ...init.headers };
       const token = this.token();
-      // The token only ever goes to the origin the task was accepted for.
       if (token && url.origin === origin) headers.authorization = `Bearer ${token}`;
-      if (from > 0) headers.range = `bytes=${from}-`;
       const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
         const lib = url.protocol === 'https:' ? https : http;
         const req = lib.request(url, { method: 'GET', headers, signal }, resolve);
@@ -539,13 +538,13 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
       });
       const status = res.statusCode ?? 0;
       if ([301, 302, 303, 307, 308].includes(status) && res.headers.location && hops < 5) {
-        res.resume();
         const next = new URL(res.headers.location, url);
-        if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new HttpError(status, '下载地址重定向到不支持的协议');
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') return nodeReply(res, '下载地址重定向到不支持的协议');
+        res.resume();
         url = next;
         continue;
       }
-      return res;
+      return nodeReply(res);
     }
   }
 
@@ -553,19 +552,78 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
     const part = task.savePath + PART_SUFFIX;
     const root = this.roots.get(task.key) ?? this.root;
     await assertOnDiskInside(root, task.savePath, true);
-    let from = await fileSize(part);
-    let restarted = false;
-    for (;;) {
-      try {
-        await this.exchange(task, part, from, signal);
-        break;
-      } catch (err) {
-        if (!(err instanceof RestartFromZero) || restarted) throw err instanceof RestartFromZero ? new HttpError(416, err.message) : err;
-        restarted = true;
-        from = 0;
+    const retries = this.options.retries ?? 3;
+    const baseDelay = this.options.retryDelayMs ?? 1000;
+    const rate = this.options.maxBytesPerSecond ?? 0;
+    let fh: fsp.FileHandle | null = null;
+    let position = 0;
+    let began = 0;
+    let bytes = 0;
+
+    try {
+      const result = await resumeDownload({
+        fetch: (url, init) => this.request(url, init),
+        url: task.downloadPath,
+        offset: await fileSize(part),
+        headers: () => ({ 'accept-encoding': 'identity', 'x-requested-with': 'XMLHttpRequest' }),
+        check: async (reply) => {
+          if (reply.status === 200) return;
+          const message = reply.refused ?? `下载失败（HTTP ${reply.status}）：${await readMessage(reply)}`;
+          const err = new HttpError(reply.status, message);
+          // Network errors, 5xx and 429 are worth another try; other replies fail the task with the server's message.
+          if (!reply.refused && (reply.status >= 500 || reply.status === 429)) throw new DownloadInterrupted(message, false, { cause: err });
+          throw err;
+        },
+        begin: async (start, reply, total) => {
+          const announced = announcedSha256(reply.headers);
+          if (announced) this.headerSha.set(task.key, announced);
+          else if (start === 0) this.headerSha.delete(task.key);
+          // Everything received is written before the next chunk is read, so a pause or a kill loses nothing.
+          const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | NOFOLLOW | (start === 0 ? fs.constants.O_TRUNC : 0);
+          fh = await fsp.open(part, flags, 0o644);
+          position = start;
+          task.receivedSize = start;
+          task.totalSize = total ?? 0;
+          began = Date.now();
+          bytes = 0;
+        },
+        write: async (chunk) => {
+          let offset = 0;
+          while (offset < chunk.length) {
+            const { bytesWritten } = await fh!.write(chunk, offset, chunk.length - offset, position);
+            offset += bytesWritten;
+            position += bytesWritten;
+          }
+          bytes += chunk.length;
+          task.receivedSize = position;
+          if (rate > 0) {
+            const ahead = (bytes / rate) * 1000 - (Date.now() - began);
+            if (ahead > 0) await sleep(ahead, undefined, { signal });
+          }
+        },
+        end: async (ok) => {
+          const handle = fh as fsp.FileHandle | null;
+          fh = null;
+          if (!handle) return;
+          try {
+            if (ok) await handle.sync();
+          } finally {
+            await handle.close();
+          }
+        },
+        retryDelaysMs: Array.from({ length: retries }, (_, i) => baseDelay * 2 ** i),
+        stallMs: this.options.idleTimeoutMs ?? 30_000,
+        signal,
+        onAttempt: (a) => this.emit('attempt', { key: task.key, url: task.downloadPath, ...a }),
+      });
+      // A .part that already held the whole file (416) began no reply.
+      if (result.total !== null) task.totalSize = result.total;
+    } catch (err) {
+      if (err instanceof DownloadSizeError) {
         await fsp.rm(part, { force: true });
-        task.receivedSize = 0;
+        throw new IntegrityError('SIZE_MISMATCH', err.message);
       }
+      throw err;
     }
 
     const size = await fileSize(part);
@@ -573,6 +631,7 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
       await fsp.rm(part, { force: true });
       throw new IntegrityError('SIZE_MISMATCH', `文件大小不符：收到${size}字节，应为${task.totalSize}字节`);
     }
+    task.receivedSize = size;
     const expected = [task.sha256, this.headerSha.get(task.key)].filter((s): s is string => Boolean(s));
     if (expected.length) {
       const actual = await sha256OfFile(part);
@@ -586,77 +645,5 @@ export class DownloadEngine extends EventEmitter<EngineEvents> {
     // The final name must still be ours to write: not a link planted while we were downloading.
     await assertOnDiskInside(root, task.savePath, false);
     await fsp.rename(part, task.savePath);
-  }
-
-  /** One HTTP exchange from `from`, appending the body to the `.part` file. */
-  private async exchange(task: DownloadTask, part: string, from: number, signal: AbortSignal): Promise<void> {
-    const res = await this.request(task.downloadPath, from, signal);
-    const status = res.statusCode ?? 0;
-    const attempt: AttemptEvent = { key: task.key, url: task.downloadPath, from, status, bytes: 0, outcome: 'error' };
-    let start: number;
-    let expectedBody: number | null;
-    const length = res.headers['content-length'] !== undefined ? Number(res.headers['content-length']) : null;
-    if (status === 200) {
-      // A full reply, even to a Range request: start over.
-      start = 0;
-      expectedBody = length;
-      task.totalSize = length ?? 0;
-    } else if (status === 206) {
-      const range = parseContentRange(res.headers['content-range']);
-      if (!range || range.start !== from) {
-        res.destroy();
-        this.emit('attempt', { ...attempt, outcome: 'restart' });
-        throw new RestartFromZero(`服务器返回的范围与请求不符：${res.headers['content-range'] ?? '无'}`);
-      }
-      start = from;
-      expectedBody = range.end - range.start + 1;
-      task.totalSize = range.total ?? 0;
-    } else if (status === 416 && from > 0) {
-      res.resume();
-      this.emit('attempt', { ...attempt, outcome: 'restart' });
-      throw new RestartFromZero('服务器不接受续传范围');
-    } else {
-      const message = await readMessage(res);
-      this.emit('attempt', attempt);
-      throw new HttpError(status, `下载失败（HTTP ${status}）：${message}`);
-    }
-    const announced = announcedSha256(res.headers);
-    if (announced) this.headerSha.set(task.key, announced);
-    else if (start === 0) this.headerSha.delete(task.key);
-
-    const flags = fs.constants.O_WRONLY | fs.constants.O_CREAT | NOFOLLOW | (start === 0 ? fs.constants.O_TRUNC : 0);
-    const fh = await fsp.open(part, flags, 0o644);
-    let position = start;
-    task.receivedSize = start;
-    const rate = this.options.maxBytesPerSecond ?? 0;
-    const began = Date.now();
-    try {
-      for await (const chunk of res as AsyncIterable<Buffer>) {
-        let offset = 0;
-        while (offset < chunk.length) {
-          const { bytesWritten } = await fh.write(chunk, offset, chunk.length - offset, position);
-          offset += bytesWritten;
-          position += bytesWritten;
-        }
-        attempt.bytes += chunk.length;
-        task.receivedSize = position;
-        if (rate > 0) {
-          const ahead = (attempt.bytes / rate) * 1000 - (Date.now() - began);
-          if (ahead > 0) await sleep(ahead, undefined, { signal });
-        }
-      }
-      if (expectedBody !== null && attempt.bytes !== expectedBody) {
-        throw new Error(`连接中断：收到${attempt.bytes}字节，应为${expectedBody}字节`);
-      }
-      await fh.sync();
-      attempt.outcome = 'done';
-    } catch (err) {
-      attempt.outcome = signal.aborted ? 'aborted' : 'error';
-      throw err;
-    } finally {
-      res.destroy();
-      await fh.close();
-      this.emit('attempt', attempt);
-    }
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { DownloadPathError, PART_SUFFIX, buildSavePath, dirSegments, fnv1a64, safeFileName } from '@contest/shared/downloads/index';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
@@ -13,53 +13,10 @@ export class DownloadRefusedError extends Error {
   }
 }
 
-/** Suffix of the temporary file a download is written to before it is renamed into place. */
-export const PART_SUFFIX = '.part';
-
-// Characters Windows refuses in names (the client also runs there), plus control characters. `:` would also
-// open an NTFS alternate data stream.
-const FORBIDDEN_CHARS = /[<>:"|?*\u0000-\u001f]/;
-const RESERVED_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+export { PART_SUFFIX };
 
 function refuse(message: string): never {
   throw new DownloadRefusedError(message, 'UNSAFE_PATH');
-}
-
-function isAbsoluteAnywhere(p: string): boolean {
-  return path.posix.isAbsolute(p) || path.win32.isAbsolute(p) || /^[a-zA-Z]:/.test(p);
-}
-
-function checkSegment(segment: string, what: string): void {
-  if (segment === '.' || segment === '..') refuse(`${what}不能包含“.”或“..”：${segment}`);
-  if (FORBIDDEN_CHARS.test(segment)) refuse(`${what}包含不允许的字符：${segment}`);
-  if (/[. ]$/.test(segment)) refuse(`${what}不能以点或空格结尾：${segment}`);
-  if (RESERVED_NAMES.test(segment)) refuse(`${what}是系统保留名称：${segment}`);
-  if (Buffer.byteLength(segment) > 255) refuse(`${what}过长：${segment.slice(0, 40)}…`);
-}
-
-/**
- * The folder parts of a task (spec §3: `dir` is comma-separated; `/` and `\` inside a part also separate folders),
- * refusing anything that could leave the download root: `..` or `.` segments, absolute parts, drive letters.
- */
-export function dirSegments(dir: string | undefined): string[] {
-  if (!dir) return [];
-  const out: string[] = [];
-  for (const part of dir.split(',')) {
-    if (isAbsoluteAnywhere(part.trim())) refuse(`保存目录不能是绝对路径：${part}`);
-    for (const segment of part.split(/[\\/]/)) {
-      if (segment.trim() === '') continue;
-      checkSegment(segment, '保存目录');
-      out.push(segment);
-    }
-  }
-  return out;
-}
-
-export function checkFileName(fileName: string): void {
-  if (typeof fileName !== 'string' || fileName.trim() === '') refuse('文件名不能为空');
-  if (/[\\/]/.test(fileName)) refuse(`文件名不能包含路径分隔符：${fileName}`);
-  checkSegment(fileName, '文件名');
-  if (fileName.toLowerCase().endsWith(PART_SUFFIX)) refuse(`文件名不能以${PART_SUFFIX}结尾：${fileName}`);
 }
 
 /** True when `target` is `root` itself or lies below it (both absolute, already normalised). */
@@ -68,20 +25,27 @@ export function isInside(root: string, target: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** `root` + dir segments + file name, checked lexically. */
+/**
+ * `root` + dir segments + file name (spec §3: `dir` is comma-separated folder names), checked by the web's own rules
+ * (@contest/shared: dirSegments, safeFileName, buildSavePath), so the page and the client build the same save path
+ * and key; then checked lexically against the root once more.
+ */
 export function resolveSavePath(root: string, dir: string | undefined, fileName: string): string {
-  const segments = dirSegments(dir);
-  checkFileName(fileName);
+  if (typeof fileName !== 'string' || (dir !== undefined && typeof dir !== 'string')) throw new DownloadRefusedError('任务格式不正确', 'BAD_INPUT');
   const absRoot = path.resolve(root);
-  const savePath = path.resolve(absRoot, ...segments, fileName);
-  if (!isInside(absRoot, savePath) || savePath === absRoot) refuse(`保存路径超出下载目录：${savePath}`);
+  let savePath: string;
+  try {
+    savePath = buildSavePath(absRoot, dirSegments(dir ?? ''), safeFileName(fileName));
+  } catch (err) {
+    if (err instanceof DownloadPathError) throw new DownloadRefusedError(err.message, 'UNSAFE_PATH');
+    throw err;
+  }
+  if (!isInside(absRoot, savePath) || savePath === absRoot) throw new DownloadRefusedError(`保存路径超出下载目录：${savePath}`, 'UNSAFE_PATH');
   return savePath;
 }
 
-/** The key of a task: a hash of its save path (spec §3). */
-export function taskKey(savePath: string): string {
-  return createHash('sha256').update(savePath).digest('hex');
-}
+/** The key of a task: the hash of its save path (spec §3), the same one the page computes (`createTask`). */
+export const taskKey = (savePath: string): string => fnv1a64(savePath);
 
 async function lstatOrNull(p: string) {
   try {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTask, fnv1a64 } from '@contest/shared/downloads/index';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from '../../server/test/helpers.ts';
 import { startBridge, type Bridge } from '../src/bridge.ts';
@@ -90,7 +91,8 @@ describe('download engine against the real server', () => {
     expect(task).toMatchObject({ userId: 7, fileName: '报名附件.pdf', downloadPath: fileUrl, receivedSize: 0, totalSize: 0, speed: 0, date: null });
     expect(task.state).toMatch(/^(waiting|progressing)$/);
     expect(task.savePath).toBe(path.join(root, '赛题一', '队伍A', '报名附件.pdf'));
-    expect(task.key).toBe(sha256(Buffer.from(task.savePath)));
+    // The page's own key (createTask): the same hash of the same save path.
+    expect(task.key).toBe(fnv1a64(task.savePath));
     const done = await engine.whenSettled(task.key);
     expect(done).toMatchObject({ state: 'completed', receivedSize: SIZE, totalSize: SIZE });
     expect(typeof done!.date).toBe('number');
@@ -240,6 +242,16 @@ describe('the program', () => {
 });
 
 describe('save paths stay inside the download root', () => {
+  it("builds the page's save path and key (@contest/shared createTask) for the same input", async () => {
+    const root = freshRoot();
+    const { engine } = engineFor(root);
+    const input = { dir: ' 赛题一 ,,队伍A', downloadPath: fileUrl, fileName: '报告.pdf' };
+    const page = createTask(input, { userId: 7, root });
+    const task = await engine.add({ ...input, userId: 7, paused: true });
+    expect([task.savePath, task.key, task.fileName]).toEqual([page.savePath, page.key, page.fileName]);
+  });
+
+
   const refused = async (engine: DownloadEngine, input: Partial<DownloadInput>) => {
     const err = await engine.add({ downloadPath: fileUrl, fileName: 'x.pdf', ...input }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DownloadRefusedError);
@@ -257,6 +269,9 @@ describe('save paths stay inside the download root', () => {
     ['a file name with a separator', { fileName: 'a/b.pdf' }],
     ['an NTFS stream', { fileName: 'x.pdf:hidden' }],
     ['an empty file name', { fileName: '' }],
+    ['a reserved Windows name', { dir: 'a,NUL' }],
+    ['a name ending in a dot', { fileName: 'x.' }],
+    ['a file name ending in .part', { fileName: 'x.pdf.part' }],
   ])('refuses %s', async (_name, input) => {
     const root = freshRoot();
     const { engine } = engineFor(root);

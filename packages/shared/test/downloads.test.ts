@@ -2,7 +2,9 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import {
   DOWNLOAD_LIST_LIMIT,
+  DownloadInterrupted,
   DownloadPathError,
+  DownloadSizeError,
   EMPTY_DOWNLOAD_LISTS,
   batchActions,
   buildSavePath,
@@ -16,6 +18,8 @@ import {
   overallProgress,
   reduceAll,
   reduceDownloads,
+  resumeDownload,
+  safeFileName,
   taskFileName,
   tasksToStart,
   visibleTasks,
@@ -23,6 +27,9 @@ import {
   type DownloadLists,
   type DownloadState,
   type DownloadTask,
+  type ReplyLike,
+  type ResumeAttempt,
+  type ResumeOptions,
 } from '../src/index.ts';
 
 const task = (key: string, state: DownloadState = 'waiting', userId = 1): DownloadTask => ({
@@ -103,6 +110,14 @@ describe('createTask', () => {
   it.each([['..'], ['a/b'], ['a\\b'], ['x\u0000'], ['']])('refuses the file name %j', (fileName) => {
     expect(() => taskFileName(fileName, '/api/')).toThrow(/文件名.*不合法/);
   });
+
+  it.each([['CON'], ['nul.txt'], ['Com1.zip'], ['a:b'], ['a?.pdf'], ['x.'], ['x '], ['报告.pdf.part'], ['名'.repeat(86)]])(
+    'refuses %j, a name Windows or the .part files cannot take, in dir and as file name',
+    (name) => {
+      expect(() => safeFileName(name)).toThrow(DownloadPathError);
+      if (!name.endsWith('.part') && name.trim() === name) expect(() => dirSegments(`ok,${name}`)).toThrow(/下载目录.*不合法/);
+    },
+  );
 
   it('never produces a save path that leaves the root', () => {
     const segment = fc.string({ unit: fc.constantFrom('.', '/', '\\', 'a', ':', 'C', '\u0000', ' '), maxLength: 6 });
@@ -427,5 +442,150 @@ describe('state machine properties', () => {
         if (r.lists !== start) expect(r.lists).not.toEqual(start);
       }),
     );
+  });
+});
+
+describe('resumeDownload, the one Range resume loop', () => {
+  const FILE = Array.from({ length: 36 }, (_, i) => i);
+  type Script = { status: number; headers?: Record<string, string>; chunks?: number[][]; end?: 'close' | 'break' | 'hang' };
+  const reply = ({ status, headers = {}, chunks = [], end = 'close' }: Script): ReplyLike => {
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+    let i = 0;
+    let cancelled: (() => void) | null = null;
+    return {
+      status,
+      headers: { get: (name) => lower[name.toLowerCase()] ?? null },
+      body: {
+        getReader: () => ({
+          read: async () => {
+            if (i < chunks.length) return { done: false, value: Uint8Array.from(chunks[i++]!) };
+            if (end === 'break') throw new Error('connection reset');
+            if (end === 'hang') return new Promise((resolve) => (cancelled = () => resolve({ done: true })));
+            return { done: true };
+          },
+          cancel: async () => cancelled?.(),
+        }),
+      },
+    };
+  };
+  const whole = (upTo = FILE.length, end: Script['end'] = 'close'): Script => ({
+    status: 200,
+    headers: { 'Content-Length': String(FILE.length) },
+    chunks: [FILE.slice(0, Math.min(10, upTo)), FILE.slice(10, upTo)].filter((c) => c.length),
+    end,
+  });
+  const rest = (from: number, total = FILE.length): Script => ({
+    status: 206,
+    headers: { 'Content-Range': `bytes ${from}-${total - 1}/${total}`, 'Content-Length': String(total - from) },
+    chunks: [FILE.slice(from)],
+  });
+
+  /** Runs the loop against scripted replies (a function: a failed request) into an in-memory sink. */
+  async function run(held: number[], answers: (Script | (() => never))[], options: Partial<ResumeOptions<ReplyLike>> = {}) {
+    let file = held.slice();
+    const ranges: (string | undefined)[] = [];
+    const attempts: ResumeAttempt[] = [];
+    const result = resumeDownload({
+      fetch: async (_url, init) => {
+        ranges.push(init.headers.Range);
+        const next = answers.shift();
+        if (!next) throw new Error('unexpected request');
+        return typeof next === 'function' ? next() : reply(next);
+      },
+      url: '/f',
+      offset: held.length,
+      headers: () => ({ 'X-Requested-With': 'XMLHttpRequest' }),
+      check: (r) => {
+        if (r.status === 503) throw new DownloadInterrupted();
+        if (r.status !== 200) throw new Error(`HTTP ${r.status}`);
+      },
+      begin: (start) => void (file = file.slice(0, start)),
+      write: (chunk) => void file.push(...chunk),
+      retryDelaysMs: [0, 0],
+      onAttempt: (a) => attempts.push({ ...a }),
+      ...options,
+    });
+    return { result, ranges, attempts, file: () => file };
+  }
+
+  it('asks for the rest with Range after a break, appending what the 206 sends', async () => {
+    const r = await run([], [whole(20, 'break'), rest(20)]);
+    expect(await r.result).toEqual({ received: 36, total: 36 });
+    expect(r.file()).toEqual(FILE);
+    expect(r.ranges).toEqual([undefined, 'bytes=20-']);
+    expect(r.attempts.map((a) => [a.status, a.from, a.bytes, a.outcome])).toEqual([[200, 0, 20, 'error'], [206, 20, 16, 'done']]);
+  });
+
+  it('goes on from held bytes, and completes on a 416 saying they are the whole file', async () => {
+    const held = await run(FILE.slice(0, 30), [rest(30)]);
+    expect(await held.result).toEqual({ received: 36, total: 36 });
+    expect(held.ranges).toEqual(['bytes=30-']);
+    const done = await run(FILE, [{ status: 416, headers: { 'Content-Range': 'bytes */36' } }]);
+    expect(await done.result).toEqual({ received: 36, total: 36 });
+    expect(done.file()).toEqual(FILE);
+  });
+
+  it('starts over at once on a stale .part (416) or another part, and when the server ignores the range', async () => {
+    const stale = await run(Array(50).fill(7), [{ status: 416, headers: { 'Content-Range': 'bytes */36' } }, whole()]);
+    expect(await stale.result).toEqual({ received: 36, total: 36 });
+    expect(stale.file()).toEqual(FILE);
+    expect(stale.attempts.map((a) => [a.status, a.from, a.outcome])).toEqual([[416, 50, 'restart'], [200, 0, 'done']]);
+    const other = await run(FILE.slice(0, 20), [rest(5), whole()], { retryDelaysMs: [] });
+    expect(await other.result).toEqual({ received: 36, total: 36 });
+    expect(other.ranges).toEqual(['bytes=20-', undefined]);
+    expect(other.file()).toEqual(FILE);
+    const ignored = await run(FILE.slice(0, 20), [whole()]);
+    expect(await ignored.result).toEqual({ received: 36, total: 36 });
+    expect(ignored.file()).toEqual(FILE);
+  });
+
+  it('retries failed requests and what check calls passing, then gives up with the last interruption', async () => {
+    const failing = () => {
+      throw new Error('offline');
+    };
+    const ok = await run([], [failing, { status: 503 }, whole()]);
+    expect(await ok.result).toEqual({ received: 36, total: 36 });
+    const given = await run([], [failing, failing, failing, whole()]);
+    await expect(given.result).rejects.toBeInstanceOf(DownloadInterrupted);
+    expect(given.ranges).toHaveLength(3);
+    const stopped = await run([], [{ status: 404 }, whole()]);
+    await expect(stopped.result).rejects.toThrow('HTTP 404');
+  });
+
+  it('counts the tries from the last bytes only when asked to', async () => {
+    const answers = () => [whole(20, 'break'), { ...rest(20), chunks: [FILE.slice(20, 30)], end: 'break' as const }, { ...rest(30), chunks: [FILE.slice(30, 33)], end: 'break' as const }, rest(33)];
+    const counted = await run([], answers(), { resetRetriesOnProgress: false });
+    await expect(counted.result).rejects.toBeInstanceOf(DownloadInterrupted);
+    expect(counted.ranges).toEqual([undefined, 'bytes=20-', 'bytes=30-']);
+    const reset = await run([], answers(), { resetRetriesOnProgress: true });
+    expect(await reset.result).toEqual({ received: 36, total: 36 });
+    expect(reset.file()).toEqual(FILE);
+  });
+
+  it('gives up a stalled request and asks for the rest', async () => {
+    const r = await run([], [whole(20, 'hang'), rest(20)], { stallMs: 20 });
+    expect(await r.result).toEqual({ received: 36, total: 36 });
+    expect(r.ranges).toEqual([undefined, 'bytes=20-']);
+  });
+
+  it('throws DownloadSizeError when a whole reply leaves other than the announced total', async () => {
+    const r = await run([], [{ status: 206, headers: { 'Content-Range': 'bytes 0-35/99' }, chunks: [FILE] }]);
+    const err = await r.result.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DownloadSizeError);
+    expect((err as Error).message).toBe('文件大小不符：收到36字节，应为99字节');
+  });
+
+  it('stops with an AbortError when its signal aborts, telling the attempt as aborted', async () => {
+    const listeners = new Set<() => void>();
+    const signal = {
+      aborted: false,
+      addEventListener: (_: 'abort', l: () => void) => void listeners.add(l),
+      removeEventListener: (_: 'abort', l: () => void) => void listeners.delete(l),
+    };
+    const abort = () => ((signal.aborted = true), listeners.forEach((l) => l()));
+    const r = await run([], [whole(20, 'hang')], { signal, write: () => abort() });
+    const err = await r.result.catch((e: unknown) => e);
+    expect((err as Error).name).toBe('AbortError');
+    expect(r.attempts.map((a) => a.outcome)).toEqual(['aborted']);
   });
 });

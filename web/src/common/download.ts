@@ -1,3 +1,4 @@
+import { DownloadInterrupted, DownloadSizeError, resumeDownload, parseContentRange as parseRange } from '@contest/shared';
 import { message } from 'antd';
 import { ERROR_TOAST_SECONDS, HTTP_TEXT, HttpError, apiBase, checkDownloadReply, requestHeaders, saveBlob } from './http.ts';
 
@@ -47,162 +48,72 @@ export function fileNameFromDisposition(header: string | null | undefined, fallb
 
 /** `Content-Range: bytes 100-199/1000` → its start and the whole size (null when `*`). */
 export function parseContentRange(header: string | null | undefined): { start: number; total: number | null } | null {
-  const m = /^bytes\s+(\d+)-(\d+)\/(\d+|\*)$/i.exec(header?.trim() ?? '');
-  if (!m) return null;
-  return { start: Number(m[1]), total: m[3] === '*' ? null : Number(m[3]) };
+  const range = parseRange(header);
+  return range && { start: range.start, total: range.total };
 }
 
-const lengthOf = (res: Response) => {
-  const v = res.headers.get('content-length');
-  return v !== null && /^\d+$/.test(v) ? Number(v) : null;
-};
-const isJsonReply = (res: Response) => (res.headers.get('content-type') ?? '').includes('application/json');
 /** Gateways answer these while the server restarts: worth another try, like a broken connection. */
 const TRANSIENT = new Set([502, 503, 504]);
+const isJsonReply = (res: Response) => (res.headers.get('content-type') ?? '').includes('application/json');
 
-/** Lets go of a reply whose body is not wanted. */
-const discard = (res: Response) => void res.body?.cancel().catch(() => undefined);
-
-class Interrupted extends Error {
-  constructor(readonly stalled: boolean) {
-    super(stalled ? HTTP_TEXT.timeout : HTTP_TEXT.requestError);
-  }
-}
-
-const abortError = () => new DOMException('下载已取消', 'AbortError');
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(abortError());
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(abortError());
-    });
-  });
+/** A JSON reply with status 200 where a file was expected: nothing to save. */
+class NoFile extends Error {}
 
 /**
  * Fetches a file with the http client's conventions (AJAX header, credentials, the desktop app's token, spec §7),
  * reporting progress. When the connection breaks (or stalls), it asks again for the rest with `Range: bytes=N-` and
  * keeps the bytes it has, up to `retryDelaysMs.length` times in a row without new bytes; a server that answers the
- * whole file (200) or another part starts it over. Error replies are told as the http client tells them (spec §8) and
- * reject with an `HttpError`; an empty file warns 无可下载文件 for 5 s and resolves to null, as does a JSON reply with
- * status 200.
+ * whole file (200) or another part starts it over. This is the Range resume loop of the download shells
+ * (@contest/shared resumeDownload) with memory as the sink. Error replies are told as the http client tells them
+ * (spec §8) and reject with an `HttpError`; an empty file warns 无可下载文件 for 5 s and resolves to null, as does a
+ * JSON reply with status 200.
  */
 export async function fetchResumable(url: string, options: DownloadOptions = {}): Promise<Downloaded | null> {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const delays = options.retryDelaysMs ?? DOWNLOAD_RETRY_DELAYS_MS;
-  const stallMs = options.stallMs ?? DOWNLOAD_STALL_MS;
-  const { signal } = options;
   let chunks: Uint8Array[] = [];
   let received = 0;
   let total: number | null = null;
   let fileName: string | null = null;
   let type = '';
-  let failures = 0;
-  const restart = () => {
-    chunks = [];
-    received = 0;
-  };
 
-  for (;;) {
-    if (signal?.aborted) throw abortError();
-    const controller = new AbortController();
-    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-    const stop = () => {
-      controller.abort();
-      // Aborting the request should end its body; cancelling the reader makes sure.
-      void reader?.cancel().catch(() => undefined);
-    };
-    signal?.addEventListener('abort', stop);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stalled = false;
-    let gained = false;
-    const watch = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        stalled = true;
-        stop();
-      }, stallMs);
-    };
-    try {
-      const headers = requestHeaders('GET');
-      if (received > 0) headers.Range = `bytes=${received}-`;
-      watch();
-      let res: Response;
-      try {
-        res = await doFetch(`${apiBase()}${url}`, { headers, credentials: 'include', signal: controller.signal });
-      } catch {
-        throw new Interrupted(stalled);
-      }
-      if (TRANSIENT.has(res.status) && !isJsonReply(res)) {
-        discard(res);
-        throw new Interrupted(false);
-      }
-
-      if (received > 0 && res.status === 416) {
-        // Everything had arrived before the connection broke; otherwise the file changed, so start over.
-        discard(res);
-        if (total !== null && received >= total) break;
-        restart();
-        throw new Interrupted(false);
-      }
-      if (res.status === 206) {
-        const range = parseContentRange(res.headers.get('content-range'));
-        if (!range || range.start !== received || (total !== null && range.total !== null && range.total !== total)) {
-          discard(res);
-          restart();
-          throw new Interrupted(false);
-        }
-        total = range.total ?? total;
-      } else {
-        if (!(await checkDownloadReply(res, options.silent))) return null;
-        // The whole file: a first answer, or a server that ignored the range.
-        restart();
-        total = lengthOf(res);
-      }
-      if (fileName === null) fileName = fileNameFromDisposition(res.headers.get('content-disposition'));
-      type ||= (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
-      options.onProgress?.(received, total);
-
-      if (!res.body) {
-        const whole = new Uint8Array(await res.arrayBuffer());
-        chunks.push(whole);
-        received += whole.byteLength;
-      } else {
-        reader = res.body.getReader();
-        try {
-          for (;;) {
-            watch();
-            const { done, value } = await reader.read();
-            if (stalled || signal?.aborted) throw new Error('stopped');
-            if (done) break;
-            chunks.push(value);
-            received += value.byteLength;
-            gained = true;
-            options.onProgress?.(received, total);
-          }
-        } catch {
-          throw new Interrupted(stalled);
-        }
-      }
-      if (total !== null && received < total) throw new Interrupted(false);
-      break;
-    } catch (err) {
-      if (signal?.aborted) throw abortError();
-      if (!(err instanceof Interrupted)) throw err;
-      // The retries are counted from the last time bytes arrived: a long download may break more than once.
-      if (gained) failures = 0;
-      const delay = delays[failures++];
-      if (delay === undefined) {
-        if (!options.silent) void message.error(err.message, ERROR_TOAST_SECONDS);
-        throw new HttpError(err.stalled ? 408 : 0, err.message);
-      }
-      await sleep(delay, signal);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', stop);
+  try {
+    ({ received, total } = await resumeDownload<Response>({
+      fetch: (input, init) => doFetch(input, { headers: init.headers, credentials: 'include', signal: init.signal as AbortSignal }),
+      url: `${apiBase()}${url}`,
+      offset: 0,
+      headers: () => requestHeaders('GET'),
+      check: async (res) => {
+        if (TRANSIENT.has(res.status) && !isJsonReply(res)) throw new DownloadInterrupted();
+        if (!(await checkDownloadReply(res, options.silent))) throw new NoFile();
+      },
+      begin: (start, res, size) => {
+        if (start === 0) chunks = [];
+        received = start;
+        total = size;
+        if (fileName === null) fileName = fileNameFromDisposition(res.headers.get('content-disposition'));
+        type ||= (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+        options.onProgress?.(received, total);
+      },
+      write: (chunk) => {
+        chunks.push(chunk);
+        received += chunk.byteLength;
+        options.onProgress?.(received, total);
+      },
+      retryDelaysMs: options.retryDelaysMs ?? DOWNLOAD_RETRY_DELAYS_MS,
+      resetRetriesOnProgress: true,
+      stallMs: options.stallMs ?? DOWNLOAD_STALL_MS,
+      signal: options.signal,
+    }));
+  } catch (err) {
+    if (options.signal?.aborted) throw new DOMException('下载已取消', 'AbortError');
+    if (err instanceof NoFile) return null;
+    if (err instanceof DownloadInterrupted || err instanceof DownloadSizeError) {
+      const stalled = err instanceof DownloadInterrupted && err.stalled;
+      const text = stalled ? HTTP_TEXT.timeout : HTTP_TEXT.requestError;
+      if (!options.silent) void message.error(text, ERROR_TOAST_SECONDS);
+      throw new HttpError(stalled ? 408 : 0, text);
     }
+    throw err;
   }
 
   options.onProgress?.(received, total ?? received);

@@ -3,13 +3,19 @@ export {
   DOWNLOAD_DB_VERSION,
   DOWNLOAD_STATES,
   DownloadPathError,
+  PART_SUFFIX,
   buildSavePath,
   createTask,
   dirSegments,
   fnv1a64,
+  isDownloadState,
+  safeFileName,
   taskFileName,
   type DownloadState,
   type DownloadTask,
+  type EngineFailureCode,
+  type EngineTask,
+  type EngineTaskState,
   type TaskInput,
 } from './task.ts';
 export {
@@ -31,3 +37,16 @@ export {
   type TaskRef,
 } from './machine.ts';
 export { COMPLETION_TIME_SHIFT_MS, SPEED_FACTOR, formatCompletionTime, formatRemaining, formatSpeed } from './display.ts';
+export {
+  DownloadInterrupted,
+  DownloadSizeError,
+  contentLength,
+  parseContentRange,
+  resumeDownload,
+  type FetchLike,
+  type ReaderLike,
+  type ReplyLike,
+  type ResumeAttempt,
+  type ResumeOptions,
+  type Resumed,
+} from './resume.ts';

@@ -193,10 +193,11 @@ export function visibleTasks(list: readonly DownloadTask[]): { tasks: readonly D
 }
 
 /**
- * The waiting tasks to hand to the shell now, in queue order, so that at most `parallel` are progressing. The caller
- * marks each one progressing (a progress event with state 'progressing') when it starts it, or it is offered again.
+ * Spec §4's queue, the one scheduler of the web manager and the desktop client's engine: the waiting tasks to start
+ * now, in queue order, so that at most `parallel` are progressing. The caller marks each one progressing (the web: a
+ * progress event with state 'progressing'; the engine: its task's state) when it starts it, or it is offered again.
  */
-export function tasksToStart(downloading: readonly DownloadTask[], parallel: number): DownloadTask[] {
+export function tasksToStart<T extends { state: string }>(downloading: readonly T[], parallel: number): T[] {
   const running = downloading.filter((t) => t.state === 'progressing').length;
   const free = Math.max(0, Math.floor(parallel) - running);
   return downloading.filter((t) => t.state === 'waiting').slice(0, free);

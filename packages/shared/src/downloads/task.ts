@@ -7,6 +7,15 @@ export type DownloadState = 'waiting' | 'progressing' | 'paused';
 
 export const DOWNLOAD_STATES: readonly DownloadState[] = ['waiting', 'progressing', 'paused'];
 
+/**
+ * A task's state in a shell that keeps tasks of its own (the desktop client's engine, bridge protocol 1): spec §4's
+ * states, plus `completed` (the file is in place; the page moves the task to its downloaded list) and `failed` (stopped
+ * with an error; resuming tries again).
+ */
+export type EngineTaskState = DownloadState | 'completed' | 'failed';
+
+export const isDownloadState = (state: unknown): state is DownloadState => DOWNLOAD_STATES.includes(state as DownloadState);
+
 /** One task, with exactly the fields of spec §3; stored per user in the collections downloading and downloaded. */
 export interface DownloadTask {
   /** Hash of savePath: two requests for the same target file are the same task. */
@@ -27,6 +36,23 @@ export interface DownloadTask {
   date: number | null;
 }
 
+/** Why the desktop client's engine stopped a task (bridge protocol 1). */
+export type EngineFailureCode = 'HTTP' | 'NETWORK' | 'SIZE_MISMATCH' | 'SHA256_MISMATCH' | 'UNSAFE_PATH' | 'IO';
+
+/**
+ * A task as the desktop client's engine holds and reports it (bridge protocol 1, desktop/README.md): spec §3's fields
+ * with the engine's states, the user as the page gave it, and what the engine adds.
+ */
+export interface EngineTask extends Omit<DownloadTask, 'state' | 'userId'> {
+  userId: string | number | null;
+  state: EngineTaskState;
+  /** Expected sha256 (hex) given with the task, if any. */
+  sha256?: string;
+  /** Why the task failed. */
+  error?: string;
+  errorCode?: EngineFailureCode;
+}
+
 /** What a page asks to download (spec §3): `dir` is a comma-separated list of folder names under the root. */
 export interface TaskInput {
   dir: string;
@@ -43,10 +69,22 @@ export class DownloadPathError extends Error {
   override name = 'DownloadPathError';
 }
 
+/** Suffix of the temporary file a download is written to before it takes its name (browser shell and desktop client). */
+export const PART_SUFFIX = '.part';
+
+// Windows refuses these in names (and `:` would open an NTFS alternate data stream), and its reserved device names,
+// with or without an extension. The desktop client runs there, and the browser writes into a folder there.
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+const RESERVED_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
+/** Longest name (in UTF-8 bytes) the common file systems take. */
+const MAX_NAME_BYTES = 255;
+
 /**
- * Refuses what could make the joined path escape the root or point elsewhere: only dots (`.`, `..`; Windows also
- * drops trailing dots, so `...` is refused too), separators of either platform, control characters (NUL ends a path
- * in C APIs) and a drive prefix (`C:` is absolute on Windows).
+ * The one rule for a dir segment or file name (the web drawer and the desktop client both use it): refuses what could
+ * make the joined path escape the root or point elsewhere, only dots (`.`, `..`; Windows also drops trailing dots, so
+ * `...` is refused too), separators of either platform, control characters (NUL ends a path in C APIs), a drive prefix
+ * (`C:` is absolute on Windows), and what Windows cannot name a file: `< > : " | ? *`, a trailing dot or space,
+ * reserved device names (`CON`, `NUL`, `COM1`, ...), names over 255 bytes.
  */
 function checkSegment(segment: string, what: string): string {
   const fail = (why: string) => new DownloadPathError(`${what}「${segment}」不合法：${why}`);
@@ -55,7 +93,21 @@ function checkSegment(segment: string, what: string): string {
   if (/[/\\]/.test(segment)) throw fail('不能包含 / 或 \\');
   if (/[\u0000-\u001f]/.test(segment)) throw fail('不能包含控制字符');
   if (/^[A-Za-z]:/.test(segment)) throw fail('不能是绝对路径');
+  if (WINDOWS_FORBIDDEN.test(segment)) throw fail('不能包含 < > : " | ? * 等字符');
+  if (/[. ]$/.test(segment)) throw fail('不能以点或空格结尾');
+  if (RESERVED_NAMES.test(segment)) throw fail('是系统保留名称');
+  if ([...utf8(segment)].length > MAX_NAME_BYTES) throw fail(`不能超过${MAX_NAME_BYTES}字节`);
   return segment;
+}
+
+/**
+ * A file name as given, checked by the same rule as dir segments; a name ending in `.part` is refused too, since it
+ * would be mistaken for another file's temporary file.
+ */
+export function safeFileName(fileName: string): string {
+  checkSegment(fileName, '文件名');
+  if (fileName.toLowerCase().endsWith(PART_SUFFIX)) throw new DownloadPathError(`文件名「${fileName}」不合法：不能以${PART_SUFFIX}结尾`);
+  return fileName;
 }
 
 /** `"题目一, 队伍A,,"` -> `['题目一', '队伍A']`; throws DownloadPathError on an unsafe segment. */
@@ -87,7 +139,7 @@ export function taskFileName(fileName: string, downloadPath: string): string {
   const ext = /.(\.[A-Za-z0-9]{1,10})$/.exec(source)?.[1] ?? '';
   const name = fileName.trim() || source.trim();
   const full = ext && !name.toLowerCase().endsWith(ext.toLowerCase()) ? name + ext : name;
-  return checkSegment(full, '文件名');
+  return safeFileName(full);
 }
 
 /**

@@ -3,9 +3,8 @@
  * user picked once, in the tasks' folder layout. Each file streams into `<name>.part`, resumes with HTTP Range from the
  * bytes the `.part` already holds, and takes its own name when complete.
  */
-import type { DownloadTask, ProgressReport } from '@contest/shared';
+import { DownloadInterrupted, PART_SUFFIX, resumeDownload, type DownloadTask, type ProgressReport } from '@contest/shared';
 import Dexie, { type Table } from 'dexie';
-import { parseContentRange } from '../../common/download.ts';
 import { HTTP_TEXT, apiBase, checkDownloadReply, requestHeaders } from '../../common/http.ts';
 import { EmptyDownloadError, Listeners, type CompletedReport, type DownloadShell, type ShellStatus } from './types.ts';
 
@@ -67,7 +66,7 @@ const windowPicker = (): Picker | undefined => {
 /** Whether this browser can write into a folder of the user's choosing. */
 export const hasFileSystemAccess = () => typeof windowPicker() === 'function';
 
-export const PART_SUFFIX = '.part';
+export { PART_SUFFIX };
 /** Waits before each new try of a broken download, counted from the last bytes that arrived. */
 const RETRY_DELAYS_MS = [1000, 3000, 5000];
 const STALL_MS = 30_000;
@@ -91,20 +90,8 @@ export interface BrowserShellOptions {
   checkpointBytes?: number;
 }
 
-class Interrupted extends Error {}
 const abortError = () => new DOMException('下载已停止', 'AbortError');
 const isAbort = (err: unknown) => (err as Error)?.name === 'AbortError';
-const discard = (res: Response) => void res.body?.cancel().catch(() => undefined);
-const lengthOf = (res: Response) => {
-  const v = res.headers.get('content-length');
-  return v !== null && /^\d+$/.test(v) ? Number(v) : null;
-};
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(abortError());
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(abortError())), { once: true });
-  });
 
 /** `a/b/c.zip` -> folders `a`, `b` and file `c.zip`; the save path is relative to the chosen folder (root ''). */
 export function splitSavePath(savePath: string): { dirs: string[]; name: string } {
@@ -307,146 +294,70 @@ export class BrowserShell implements DownloadShell {
     const dir = await this.folderOf(dirs, true);
     const part = await dir.getFileHandle(name + PART_SUFFIX, { create: true });
     const url = /^https?:\/\//i.test(task.downloadPath) ? task.downloadPath : `${apiBase()}${task.downloadPath}`;
-    const delays = this.options.retryDelaysMs ?? RETRY_DELAYS_MS;
-    const stallMs = this.options.stallMs ?? STALL_MS;
     const checkpointMin = this.options.checkpointBytes ?? CHECKPOINT_MIN_BYTES;
 
     let received = (await part.getFile()).size;
     let total: number | null = null;
-    let failures = 0;
     // Progress: every interval, the bytes of that interval scaled to half a second (spec §9 shows twice that).
     let reported = received;
     let reportedAt = Date.now();
-    let lastByteAt = Date.now();
-    let attempt: AbortController | null = null;
-    let stalled = false;
     const report = () => {
       const now = Date.now();
       const speed = Math.max(0, Math.round(((received - reported) * 500) / Math.max(1, now - reportedAt)));
       reported = received;
       reportedAt = now;
       this.progress.emit(task.key, { receivedSize: received, totalSize: total ?? 0, speed });
-      if (attempt && now - lastByteAt > stallMs) {
-        stalled = true;
-        attempt.abort();
-      }
     };
+    let writable: WritableLike | null = null;
+    let committed = 0;
     const ticker = setInterval(report, this.progressMs);
     try {
-      for (;;) {
-        if (signal.aborted) throw abortError();
-        attempt = new AbortController();
-        const current = attempt;
-        let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-        // Aborting the request should end its body; cancelling the reader makes sure.
-        current.signal.addEventListener('abort', () => void reader?.cancel().catch(() => undefined));
-        const stop = () => current.abort();
-        signal.addEventListener('abort', stop);
-        stalled = false;
-        lastByteAt = Date.now();
-        let writable: WritableLike | null = null;
-        let gained = false;
-        try {
-          const headers = requestHeaders('GET');
-          if (received > 0) headers.Range = `bytes=${received}-`;
-          let res: Response;
-          try {
-            res = await this.doFetch(url, { headers, credentials: 'include', signal: current.signal });
-          } catch {
-            throw new Interrupted();
-          }
-          const json = (res.headers.get('content-type') ?? '').includes('application/json');
-          if (TRANSIENT.has(res.status) && !json) {
-            discard(res);
-            throw new Interrupted();
-          }
-          if (res.status === 416 && received > 0) {
-            // The .part already holds the whole file (a tab closed between the last byte and the rename), or it
-            // belongs to another version of the file: then start over.
-            discard(res);
-            const size = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '')?.[1];
-            if (size !== undefined && Number(size) === received) {
-              total = received;
-              break;
-            }
-            received = 0;
-            continue;
-          }
-          let append = false;
-          if (res.status === 206) {
-            const range = parseContentRange(res.headers.get('content-range'));
-            if (!range || range.start !== received || (total !== null && range.total !== null && range.total !== total)) {
-              discard(res);
-              received = 0;
-              continue;
-            }
-            total = range.total;
-            append = true;
-          } else {
-            if (!(await checkDownloadReply(res, true))) throw new EmptyDownloadError(HTTP_TEXT.emptyDownload);
-            // The whole file: a first answer, or a server that ignored the range.
-            total = lengthOf(res);
-          }
-          if (!append) received = 0;
+      // The Range resume loop the desktop client runs too (@contest/shared resumeDownload), writing into the .part.
+      ({ received, total } = await resumeDownload<Response>({
+        fetch: (input, init) => this.doFetch(input, { headers: init.headers, credentials: 'include', signal: init.signal as AbortSignal }),
+        url,
+        offset: received,
+        headers: () => requestHeaders('GET'),
+        check: async (res) => {
+          if (TRANSIENT.has(res.status) && !(res.headers.get('content-type') ?? '').includes('application/json')) throw new DownloadInterrupted();
+          if (!(await checkDownloadReply(res, true))) throw new EmptyDownloadError(HTTP_TEXT.emptyDownload);
+        },
+        begin: async (start, _res, size) => {
+          received = start;
+          total = size;
           reported = Math.min(reported, received);
           // Nothing kept when starting over, so a longer older .part leaves no tail behind.
-          writable = await part.createWritable({ keepExistingData: received > 0 });
-          if (received > 0) await writable.seek(received);
-          let committed = received;
-          if (res.body) {
-            reader = res.body.getReader();
-            for (;;) {
-              let chunk: ReadableStreamReadResult<Uint8Array>;
-              try {
-                chunk = await reader.read();
-              } catch {
-                throw new Interrupted();
-              }
-              if (current.signal.aborted) throw new Interrupted();
-              if (chunk.done) break;
-              await writable.write(chunk.value as Uint8Array<ArrayBuffer>);
-              received += chunk.value.byteLength;
-              gained = true;
-              lastByteAt = Date.now();
-              if (received - committed >= Math.max(checkpointMin, committed)) {
-                await writable.close();
-                writable = await part.createWritable({ keepExistingData: true });
-                await writable.seek(received);
-                committed = received;
-              }
-            }
-          } else {
-            const whole = new Uint8Array(await res.arrayBuffer());
-            await writable.write(whole);
-            received += whole.byteLength;
+          writable = await part.createWritable({ keepExistingData: start > 0 });
+          if (start > 0) await writable.seek(start);
+          committed = start;
+        },
+        write: async (chunk) => {
+          await writable!.write(chunk as Uint8Array<ArrayBuffer>);
+          received += chunk.byteLength;
+          if (received - committed >= Math.max(checkpointMin, committed)) {
+            await writable!.close();
+            writable = await part.createWritable({ keepExistingData: true });
+            await writable.seek(received);
+            committed = received;
           }
-          const w = writable;
+        },
+        // Keep what arrived for the next try (or the resume); a cancelled task's bytes are thrown away anyway.
+        end: async (ok) => {
+          const w = writable as WritableLike | null;
           writable = null;
-          await w.close();
-          if (total !== null && received < total) throw new Interrupted();
-          if (total !== null && received > total) {
-            received = 0; // more than the file: what is on disk cannot be trusted
-            throw new Interrupted();
-          }
-          break;
-        } catch (err) {
-          if (writable) {
-            // Keep what arrived for the next try (or the resume); a cancelled task's bytes are thrown away anyway.
-            await (transfer.cancelled ? writable.abort() : writable.close()).catch(() => undefined);
-          }
-          if (signal.aborted) throw abortError();
-          if (!(err instanceof Interrupted)) throw err;
-          if (gained) failures = 0;
-          const delay = delays[failures++];
-          if (delay === undefined) throw new Error(stalled ? HTTP_TEXT.timeout : HTTP_TEXT.requestError);
-          await sleep(delay, signal);
-        } finally {
-          signal.removeEventListener('abort', stop);
-        }
-      }
+          if (w) await (!ok && transfer.cancelled ? w.abort() : w.close());
+        },
+        retryDelaysMs: this.options.retryDelaysMs ?? RETRY_DELAYS_MS,
+        resetRetriesOnProgress: true,
+        stallMs: this.options.stallMs ?? STALL_MS,
+        signal,
+      }));
+    } catch (err) {
+      if (signal.aborted) throw abortError();
+      if (err instanceof DownloadInterrupted) throw new Error(err.stalled ? HTTP_TEXT.timeout : HTTP_TEXT.requestError);
+      throw err;
     } finally {
       clearInterval(ticker);
-      attempt = null;
     }
     if (received === 0) {
       await dir.removeEntry(name + PART_SUFFIX).catch(() => undefined);

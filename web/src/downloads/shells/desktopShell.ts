@@ -4,7 +4,7 @@
  * pairing secret in the address (see `captureDesktopLaunch`); every call carries the secret, and the browser adds the
  * Origin the bridge checks.
  */
-import { type DownloadState, type DownloadTask, type ProgressReport } from '@contest/shared';
+import { isDownloadState, type DownloadTask, type EngineTask, type ProgressReport } from '@contest/shared';
 import type { DesktopBridgeConfig } from '../../common/desktopLaunch.ts';
 import { Listeners, type CompletedReport, type DownloadShell, type Recovery, type ShellStatus } from './types.ts';
 
@@ -13,20 +13,8 @@ export const SECRET_HEADER = 'x-desktop-secret';
 const RECONNECT_MS = 5000;
 const ROOTS_KEY = 'desktopRoots';
 
-/** A task as the engine reports it (its states add `completed` and `failed` to spec §4's). */
-export interface EngineTask {
-  key: string;
-  userId: string | number | null;
-  fileName: string;
-  savePath: string;
-  state: DownloadState | 'completed' | 'failed';
-  receivedSize: number;
-  totalSize: number;
-  /** Bytes per half second, as spec §9's display expects. */
-  speed: number;
-  date: number | null;
-  error?: string;
-}
+/** A task as the engine reports it (its states add `completed` and `failed` to spec §4's): @contest/shared's EngineTask. */
+export type { EngineTask };
 
 export class BridgeError extends Error {
   constructor(
@@ -46,8 +34,6 @@ export interface DesktopShellOptions {
   fetch?: typeof fetch;
   eventSource?: (url: string) => EventSourceLike;
 }
-
-const SPEC_STATES: readonly string[] = ['waiting', 'progressing', 'paused'];
 
 /** Roots the client has used, newest first: a task queued before the user moved the root still finds its folders. */
 function knownRoots(): string[] {
@@ -234,7 +220,7 @@ export class DesktopShell implements DownloadShell {
       const p = data<{ key: string; receivedSize: number; totalSize: number; speed: number; state: EngineTask['state'] }>(e);
       const report: ProgressReport = { receivedSize: p.receivedSize, totalSize: p.totalSize, speed: p.speed };
       // Spec §4: the desktop shell may set any state; completion and failure come as their own events.
-      if (SPEC_STATES.includes(p.state)) report.state = p.state as DownloadState;
+      if (isDownloadState(p.state)) report.state = p.state;
       this.progress.emit(p.key, report);
     });
     source.addEventListener('completed', (e) => this.finish(data<EngineTask>(e)));
