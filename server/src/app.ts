@@ -72,11 +72,20 @@ export interface BuildOptions {
   jobs?: JobRegistry;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The module whose routes.ts declared the route (set when the module is mounted). */
+    module?: string;
+  }
+}
+
+export type RouteEntry = RegisteredRoute & { module: string };
+
 export interface BuiltApp {
   app: FastifyInstance;
   deps: Deps;
-  /** Every route with its declared access rule, for the access-matrix test. */
-  routes: RegisteredRoute[];
+  /** Every route with its declared access rule and its module, for the access-matrix test and docs/routes.md. */
+  routes: RouteEntry[];
 }
 
 const SAFE_URL = (url: string) => url.split('?')[0];
@@ -148,7 +157,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
   };
 
-  const routes: RegisteredRoute[] = [];
+  const routes: RouteEntry[] = [];
   const seen: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     seen.push(route as RouteOptions);
@@ -162,7 +171,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     for (const r of seen) {
       for (const method of [r.method].flat()) {
         if (method === 'HEAD' && r.exposeHeadRoute !== false && seen.some((o) => o.url === r.url && [o.method].flat().includes('GET'))) continue;
-        routes.push({ method, url: r.url, rule: r.config!.rule! });
+        routes.push({ method, url: r.url, rule: r.config!.rule!, module: r.config!.module ?? 'app' });
       }
     }
     app.log.debug({ routes: routes.map((r) => `${r.method} ${r.url} ${describeRule(r.rule)}`) }, 'routes');
@@ -280,29 +289,37 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   });
 
   registerAuth(app as unknown as FastifyInstance, deps);
-  authRoutes(app, deps);
-  oidcRoutes(app, deps);
-  userRoutes(app);
-  roleRoutes(app);
-  systemRoutes(app, deps);
-  fileRoutes(app, deps);
-  orgRoutes(app);
-  catalogueRoutes(app);
-  competitionRoutes(app);
-  questionRoutes(app, deps);
-  teamRoutes(app);
-  registrationRoutes(app);
-  orderRoutes(app);
-  paymentRoutes(app);
-  invoiceRoutes(app);
-  testSubmissionRoutes(app, deps);
-  worksRoutes(app, deps);
-  reviewRoutes(app, deps);
-  gradeRoutes(app);
-  certificateRoutes(app, deps);
-  noticeRoutes(app, deps);
-  desktopReleaseRoutes(app, deps);
-  if (config.paymentSimulator) simulatorRoutes(app, deps);
+  /** A module's routes, each stamped with the module's name (the route registry, docs/routes.md). */
+  const mount = (module: string, register: (scope: App) => void) =>
+    app.register(async (scope) => {
+      scope.addHook('onRoute', (route) => {
+        route.config = { ...(route.config as object), module };
+      });
+      register(scope as unknown as App);
+    });
+  mount('auth', (scope) => authRoutes(scope, deps));
+  mount('auth', (scope) => oidcRoutes(scope, deps));
+  mount('users', (scope) => userRoutes(scope));
+  mount('roles', (scope) => roleRoutes(scope));
+  mount('system', (scope) => systemRoutes(scope, deps));
+  mount('files', (scope) => fileRoutes(scope, deps));
+  mount('orgs', (scope) => orgRoutes(scope));
+  mount('catalogue', (scope) => catalogueRoutes(scope));
+  mount('competitions', (scope) => competitionRoutes(scope));
+  mount('questions', (scope) => questionRoutes(scope, deps));
+  mount('teams', (scope) => teamRoutes(scope));
+  mount('registrations', (scope) => registrationRoutes(scope));
+  mount('orders', (scope) => orderRoutes(scope));
+  mount('payments', (scope) => paymentRoutes(scope));
+  mount('invoices', (scope) => invoiceRoutes(scope));
+  mount('test-submissions', (scope) => testSubmissionRoutes(scope, deps));
+  mount('works', (scope) => worksRoutes(scope, deps));
+  mount('review', (scope) => reviewRoutes(scope, deps));
+  mount('grades', (scope) => gradeRoutes(scope));
+  mount('certificates', (scope) => certificateRoutes(scope, deps));
+  mount('notices', (scope) => noticeRoutes(scope, deps));
+  mount('desktop-releases', (scope) => desktopReleaseRoutes(scope, deps));
+  if (config.paymentSimulator) mount('payments', (scope) => simulatorRoutes(scope, deps));
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
     reply.redirect('/backadmin.html#/system/user'),
   );
