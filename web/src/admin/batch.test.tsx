@@ -1,11 +1,10 @@
 // @vitest-environment happy-dom
-import { CSRF_COOKIE, type Invoice, type Order, type Page, type Register, type Todo, type WorkVersion } from '@contest/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App as AntApp } from 'antd';
+import type { Invoice, Order, Page, Register, Todo, WorkVersion } from '@contest/shared';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Routes, useLocation } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { renderPage, useFakeApi } from '../test/fakeApi.tsx';
 import HomePage from './pages/HomePage.tsx';
 import InvoicePage from './pages/financial/InvoicePage.tsx';
 import OrderPage from './pages/financial/OrderPage.tsx';
@@ -13,28 +12,8 @@ import RegisterManagerPage from './pages/register/RegisterManagerPage.tsx';
 import WorksPage from './pages/question/WorksPage.tsx';
 import AssignPage from './pages/review/AssignPage.tsx';
 
-/** The API as a table of answers keyed by method and address (GET by address alone); every request is recorded. */
-let answers: Record<string, unknown> = {};
-let requests: { method: string; url: string; body: unknown }[] = [];
-
-beforeEach(() => {
-  requests = [];
-  document.cookie = `${CSRF_COOKIE}=csrf-token`;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const { pathname, search } = new URL(url, location.href);
-      const method = init.method ?? 'GET';
-      requests.push({ method, url: pathname + search, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      const answer = answers[method === 'GET' ? pathname + search : `${method} ${pathname}`];
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answer ?? null }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+/** The API as a table of api.answers keyed by method and address (GET by address alone); every request is recorded. */
+const api = useFakeApi();
 
 const ORGANISER = ['payment:register:menu', 'payment:register:audit', 'competition:competition:menu'];
 
@@ -61,25 +40,18 @@ const register = (id: number, over: Partial<Register> = {}): Register => ({
 const page = <T,>(list: T[]): Page<T> => ({ list, total: list.length, page: 1, limit: 20 });
 
 function open(codes: string[], entry: string, children: ReactNode) {
-  answers = {
-    ...answers,
+  api.answers = {
+    ...api.answers,
     '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
     '/api/team/userinfo/permission': codes,
     '/api/competition/listAuth?limit=100': { list: [{ id: 3, name: '泰迪杯' }], total: 1, page: 1, limit: 100 },
   };
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <AntApp>
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={[entry]}>{children}</MemoryRouter>
-      </QueryClientProvider>
-    </AntApp>,
-  );
+  renderPage(children, entry);
 }
 
 describe('the registration list', () => {
   it('approves the selected registrations at once and says how many were already decided', async () => {
-    answers = {
+    api.answers = {
       '/api/team/register/list?page=1&limit=20': page([register(1), register(2), register(3)]),
       'POST /api/team/register/flow/batch': { done: 1, decided: 1, notFound: 0, results: [] },
     };
@@ -92,13 +64,13 @@ describe('the registration list', () => {
     expect(await screen.findByText('确定通过所选的 2 条报名吗？已审核的将跳过。')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText('已通过 1 条，1 条已被处理')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/batch', body: { ids: [1, 3], action: 'approve' } });
+    expect(api.requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/batch', body: { ids: [1, 3], action: 'approve' } });
     // The selection is cleared and the list reloaded.
     await waitFor(() => expect(screen.queryByText(/已选择/)).toBeNull());
   });
 
   it('rejects the selection with one required reason', async () => {
-    answers = {
+    api.answers = {
       '/api/team/register/list?page=1&limit=20': page([register(1), register(2)]),
       'POST /api/team/register/flow/batch': { done: 2, decided: 0, notFound: 0, results: [] },
     };
@@ -111,15 +83,15 @@ describe('the registration list', () => {
     expect(within(dialog).getByText('驳回所选的 2 条报名')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await within(dialog).findByText('请填写驳回原因')).toBeTruthy();
-    expect(requests.some((r) => r.method === 'POST')).toBe(false);
+    expect(api.requests.some((r) => r.method === 'POST')).toBe(false);
     fireEvent.change(within(dialog).getByLabelText('驳回原因'), { target: { value: '材料不全' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await screen.findByText('已驳回 2 条')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'POST')?.body).toEqual({ ids: [1, 2], action: 'reject', reason: '材料不全' });
+    expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ ids: [1, 2], action: 'reject', reason: '材料不全' });
   });
 
   it('opens filtered to what waits from the address, and only reviewers see the batch actions', async () => {
-    answers = { '/api/team/register/list?page=1&limit=20&status=0&competitionId=3': page([register(1)]) };
+    api.answers = { '/api/team/register/list?page=1&limit=20&status=0&competitionId=3': page([register(1)]) };
     open(['payment:register:menu'], '/register/manager?status=0&competitionId=3', <RegisterManagerPage />);
     fireEvent.click(within((await screen.findByText('队伍1')).closest('tr')!).getByRole('checkbox'));
     expect(await screen.findByText('已选择 1 条')).toBeTruthy();
@@ -127,13 +99,13 @@ describe('the registration list', () => {
     expect(screen.getByRole('button', { name: /导出Excel/ })).toBeTruthy();
     // The selection is exported on its own.
     fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
-    await waitFor(() => expect(requests.some((r) => r.url === '/api/team/register/list?ids=1&export=xlsx')).toBe(true));
+    await waitFor(() => expect(api.requests.some((r) => r.url === '/api/team/register/list?ids=1&export=xlsx')).toBe(true));
     // The quick filter and the status field both say 待审核.
     expect(screen.getAllByTitle('待审核').map((e) => Boolean(e.closest('.ant-segmented-item-selected')))).toEqual(expect.arrayContaining([true, false]));
   });
 
   it('shows the filter of the address and removes it with 全部, the address following', async () => {
-    answers = {
+    api.answers = {
       '/api/team/register/list?page=1&limit=20&status=0': page([register(1)]),
       '/api/team/register/list?page=1&limit=20': page([register(1), register(2, { status: 1 })]),
     };
@@ -174,7 +146,7 @@ const order = (id: number, over: Partial<Order> = {}): Order =>
 
 describe('the order list', () => {
   it('opens on the transfers waiting from the address and confirms the selected ones at once', async () => {
-    answers = {
+    api.answers = {
       '/api/order/list?page=1&limit=20&waiting=1': page([order(1), order(2)]),
       'PUT /api/order/confirm/batch': { done: 1, decided: 1, skipped: 0, notFound: 0, results: [] },
     };
@@ -186,17 +158,17 @@ describe('the order list', () => {
     fireEvent.click(await screen.findByRole('button', { name: '批量确认收款' }));
     fireEvent.click(await screen.findByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText('已确认收款 1 条，1 条已被处理')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/order/confirm/batch', body: { ids: [1, 2] } });
+    expect(api.requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/order/confirm/batch', body: { ids: [1, 2] } });
   });
 
   it('lets a reader without the finance code select paid orders and export them, without the batch actions', async () => {
-    answers = { '/api/order/list?page=1&limit=20': page([order(1, { payStatus: 1 }), order(2)]) };
+    api.answers = { '/api/order/list?page=1&limit=20': page([order(1, { payStatus: 1 }), order(2)]) };
     open(['order:order:menu'], '/financial/order', <OrderPage />);
     fireEvent.click(within((await screen.findByText('队伍1（T1）')).closest('tr')!).getByRole('checkbox'));
     expect(await screen.findByText('已选择 1 条')).toBeTruthy();
     expect(screen.queryByRole('button', { name: '批量确认收款' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
-    await waitFor(() => expect(requests.some((r) => r.url === '/api/order/list?ids=1&export=xlsx')).toBe(true));
+    await waitFor(() => expect(api.requests.some((r) => r.url === '/api/order/list?ids=1&export=xlsx')).toBe(true));
   });
 });
 
@@ -225,7 +197,7 @@ const invoice = (id: number, over: Partial<Invoice> = {}): Invoice =>
 
 describe('the invoice list', () => {
   it('opens on what waits for the competition in the address and rejects the selection with one reason', async () => {
-    answers = {
+    api.answers = {
       '/api/invoice/list?page=1&limit=20&status=0&competitionId=3': page([invoice(1), invoice(2)]),
       'PUT /api/invoice/reject/batch': { done: 2, decided: 0, skipped: 0, notFound: 0, results: [] },
     };
@@ -237,11 +209,11 @@ describe('the invoice list', () => {
     fireEvent.change(within(dialog).getByLabelText('驳回原因'), { target: { value: '税号有误' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await screen.findByText('已驳回 2 条')).toBeTruthy();
-    expect(requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/invoice/reject/batch', body: { ids: [1, 2], reason: '税号有误' } });
+    expect(api.requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/invoice/reject/batch', body: { ids: [1, 2], reason: '税号有误' } });
   });
 
   it('opens on 待开票 from the address, shows it as the chosen filter, and lists everything once it is removed', async () => {
-    answers = {
+    api.answers = {
       '/api/invoice/list?page=1&limit=20&status=0': page([invoice(1)]),
       '/api/invoice/list?page=1&limit=20': page([invoice(1), invoice(2, { status: 1, invoiceNo: 'NO2' })]),
     };
@@ -280,7 +252,7 @@ describe('the home page', () => {
   );
 
   it('lists what waits for an organiser, each linking to the list filtered to it', async () => {
-    answers = { '/api/system/todo': todo({ registrationsToReview: 28, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 3 }) };
+    api.answers = { '/api/system/todo': todo({ registrationsToReview: 28, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 3 }) };
     open(['payment:register:menu'], '/index', home);
     expect(await screen.findByText('待审核报名')).toBeTruthy();
     expect(screen.queryByText('待审核竞赛')).toBeNull();
@@ -304,7 +276,7 @@ describe('the home page', () => {
       { questionId: 7, questionTitle: '销量预测', competitionName: '泰迪杯', pending: 2 },
       { questionId: 9, questionTitle: '图像识别', competitionName: '数据杯', pending: 1 },
     ];
-    answers = { '/api/system/todo': todo({ disputesToAnswer: 3 }, { disputeQuestions }) };
+    api.answers = { '/api/system/todo': todo({ disputesToAnswer: 3 }, { disputeQuestions }) };
     open(['payment:register:menu'], '/index', home);
     fireEvent.click(await screen.findByRole('button', { name: '待答复成绩申诉 3' }));
     const links = (await screen.findAllByRole('link')).filter((a) => a.getAttribute('href')?.startsWith('/question/grade/'));
@@ -315,7 +287,7 @@ describe('the home page', () => {
   });
 
   it('draws each running competition’s figures once the charts have loaded', async () => {
-    answers = { '/api/system/todo': todo({ registrationsToReview: 0 }) };
+    api.answers = { '/api/system/todo': todo({ registrationsToReview: 0 }) };
     open(['payment:register:menu'], '/index', home);
     const card = await screen.findByTestId('running-3', {}, { timeout: 5000 });
     expect(within(card).getByText('泰迪杯')).toBeTruthy();
@@ -329,7 +301,7 @@ describe('the home page', () => {
   });
 
   it('adds competitions to audit and the platform counters for the administrator', async () => {
-    answers = {
+    api.answers = {
       '/api/system/todo': todo({ competitionsToAudit: 2, registrationsToReview: 0 }),
       '/api/system/dashboard': { users: 10, activeUsers: 9, organisations: 2, roles: 4, sessions: 3 },
     };
@@ -342,7 +314,7 @@ describe('the home page', () => {
 
 describe('the judges not finished', () => {
   it('opens from the address on the judges with works left, each leading to its question’s assignments', async () => {
-    answers = {
+    api.answers = {
       '/api/system/todo/judges?page=1&limit=20': page([
         { questionId: 7, questionTitle: '销量预测', competitionId: 3, competitionName: '泰迪杯', judgeId: 11, username: 'judge1', userName: '王教授', assigned: 4, submitted: 1 },
       ]),
@@ -378,7 +350,7 @@ describe('the works list', () => {
   });
 
   it('zips and exports only the selected works', async () => {
-    answers = {
+    api.answers = {
       '/api/competition/question/check/5': { id: 5, title: '销量预测', competitionId: 3, competitionName: '泰迪杯' },
       '/api/review/works/page/5?page=1&limit=20': page([work(1), work(2), work(3)]),
     };
@@ -387,9 +359,9 @@ describe('the works list', () => {
     fireEvent.click(within(screen.getByText('队伍3').closest('tr')!).getByRole('checkbox'));
     expect(await screen.findByText('已选择 2 条')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /打包下载所选/ }));
-    await waitFor(() => expect(requests.some((r) => r.url === '/api/review/works/export/5?ids=1%2C3' || r.url === '/api/review/works/export/5?ids=1,3')).toBe(true));
+    await waitFor(() => expect(api.requests.some((r) => r.url === '/api/review/works/export/5?ids=1%2C3' || r.url === '/api/review/works/export/5?ids=1,3')).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
-    await waitFor(() => expect(requests.some((r) => /^\/api\/review\/works\/page\/5\?ids=1(%2C|,)3&export=xlsx$/.test(r.url))).toBe(true));
+    await waitFor(() => expect(api.requests.some((r) => /^\/api\/review\/works\/page\/5\?ids=1(%2C|,)3&export=xlsx$/.test(r.url))).toBe(true));
     fireEvent.click(screen.getByText('取消选择'));
     await waitFor(() => expect(screen.queryByText(/已选择/)).toBeNull());
   });

@@ -1,26 +1,11 @@
 // @vitest-environment happy-dom
 import { ACTION_CODES, type Expert } from '@contest/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { App as AntApp } from 'antd';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderPage, useFakeApi } from '../test/fakeApi.tsx';
 import ExpertPage from './pages/review/ExpertPage.tsx';
 
-let answers: Record<string, unknown> = {};
-
-beforeEach(() => {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string) => {
-      const { pathname, search } = new URL(url, location.href);
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname + search] ?? null }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+const api = useFakeApi();
 
 const expert = (over: Partial<Expert>): Expert => ({
   userId: 1,
@@ -41,18 +26,12 @@ const expert = (over: Partial<Expert>): Expert => ({
 describe('the expert pool page', () => {
   it('offers editing and removal only on the experts the caller may change, and tags the platform’s', async () => {
     const list = [expert({ userId: 1, username: 'ownJudge' }), expert({ userId: 2, username: 'sharedJudge', organization: '平台评审中心', platform: true, canEdit: false })];
-    answers = {
+    api.answers = {
       '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
       '/api/team/userinfo/permission': ['review:expert:menu', ACTION_CODES.expertEdit],
       '/api/review/expert/page?page=1&limit=20': { list, total: 2, page: 1, limit: 20 },
     };
-    render(
-      <AntApp>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <ExpertPage />
-        </QueryClientProvider>
-      </AntApp>,
-    );
+    renderPage(<ExpertPage />);
     const own = (await screen.findByText('ownJudge')).closest('tr')!;
     expect(await within(own).findByText('编辑')).toBeTruthy();
     expect(within(own).getByText('删除')).toBeTruthy();

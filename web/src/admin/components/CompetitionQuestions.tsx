@@ -1,4 +1,4 @@
-import { METRIC_NAMES, type ManagedQuestion } from '@contest/shared';
+import { ADMIN_MENU_CODES, METRIC_NAMES, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Select, Table, Tag } from 'antd';
 import type { ReactNode } from 'react';
@@ -9,7 +9,7 @@ import { competitionKey } from '../pages/competition/parts/useCompetition.ts';
 import { useCompetitionOptions } from './options.ts';
 
 /** The competition list and the question list are those of the competition manager (spec §6). */
-const COMPETITION_MENU = 'competition:competition:menu';
+const COMPETITION_MENU = ADMIN_MENU_CODES.competition;
 
 /**
  * The entry of the review pages: choose one of the competitions the user manages, then act on its questions.

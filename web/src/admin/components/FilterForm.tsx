@@ -1,3 +1,4 @@
+import { ADMIN_MENU_CODES } from '@contest/shared';
 import { Button, Form, Input, Select } from 'antd';
 import type { ReactNode } from 'react';
 import { usePermissions } from '../../common/auth.ts';
@@ -27,7 +28,7 @@ export function FilterForm<F extends Filters>({
   withCompetition?: boolean;
   children?: ReactNode;
 }) {
-  const canList = usePermissions().has('competition:competition:menu');
+  const canList = usePermissions().has(ADMIN_MENU_CODES.competition);
   const competitions = useCompetitionOptions(withCompetition && canList);
   return (
     <Form layout="inline" style={{ marginBottom: 16 }} initialValues={initialValues} onFinish={(v: F) => onSearch({ ...v, keyword: v.keyword?.trim() || undefined })}>

@@ -1,11 +1,9 @@
-import { totalText, type Grade, type Page } from '@contest/shared';
-import { useQuery } from '@tanstack/react-query';
+import { totalText, type Grade } from '@contest/shared';
 import { Input, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { useState, type ReactNode } from 'react';
-import { http } from '../../common/http.ts';
-import { pager } from '../../common/pager.ts';
-import { reviewKey } from './review.ts';
+import type { ReactNode } from 'react';
+import { reviewApi, reviewKeys, type ReviewListParams } from '../../api/review.ts';
+import { useListState, usePagedList } from './usePagedList.ts';
 
 const score = (v: number | null) => (v === null ? '—' : v);
 
@@ -14,9 +12,13 @@ const score = (v: number | null) => (v === null ? '—' : v);
  * (the grade page); without it the table is what awarding needs. `award` renders the award cell (a picker).
  */
 export function GradeTable({ questionId, full, award }: { questionId: number; full?: boolean; award?: (g: Grade) => ReactNode }) {
-  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
-  const grades = useQuery({ queryKey: reviewKey(questionId, 'grades', query), queryFn: () => http.get<Page<Grade>>(`/api/review/works/grade/${questionId}`, { ...query }) });
-  const judges = Math.max(0, ...(grades.data?.list.map((g) => Math.max(g.judgesTotal, g.reviewScores.length)) ?? []));
+  const list = usePagedList(useListState<ReviewListParams>(), {
+    queryKey: (q) => reviewKeys.grades(questionId, q),
+    queryFn: (q) => reviewApi.grades(questionId, q),
+    emptyText: '暂无成绩，请先计算成绩',
+    rowKey: 'teamId',
+  });
+  const judges = Math.max(0, ...(list.result.data?.list.map((g) => Math.max(g.judgesTotal, g.reviewScores.length)) ?? []));
 
   const columns: ColumnsType<Grade> = [
     { title: '名次', width: 70, render: (_, g) => score(g.rank) },
@@ -49,15 +51,11 @@ export function GradeTable({ questionId, full, award }: { questionId: number; fu
 
   return (
     <>
-      <Input.Search allowClear placeholder="队伍名称或编号" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Input.Search allowClear placeholder="队伍名称或编号" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
       <Table<Grade>
-        rowKey="teamId"
-        loading={grades.isLoading}
-        dataSource={grades.data?.list}
+        {...list.table}
         columns={columns}
         scroll={{ x: full ? 900 + judges * 80 : 700 }}
-        locale={{ emptyText: '暂无成绩，请先计算成绩' }}
-        pagination={pager(grades.data, (page, limit) => setQuery({ ...query, page, limit }))}
       />
     </>
   );

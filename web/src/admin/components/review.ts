@@ -6,7 +6,9 @@ import { http } from '../../common/http.ts';
  * Query keys of one question's review data under one root, so that a step (assigning, calculating, awarding)
  * refreshes everything it may have changed by invalidating `reviewKey(questionId)`.
  */
-export const reviewKey = (questionId: number, ...part: unknown[]) => ['review', questionId, ...part];
+import { reviewKey } from '../../api/review.ts';
+
+export { reviewKey };
 
 /** The question's judges with their workload. */
 export function useQuestionJudges(questionId: number, enabled = true) {

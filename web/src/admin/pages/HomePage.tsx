@@ -1,4 +1,4 @@
-import type { Dashboard, Todo, TodoCounts, TodoDisputeQuestion } from '@contest/shared';
+import { ADMIN_MENU_CODES, type Dashboard, type Todo, type TodoCounts, type TodoDisputeQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
@@ -60,7 +60,7 @@ function DisputeQuestions({ questions, children }: { questions: TodoDisputeQuest
 /** The back-office home page: what waits for this person, the running competitions' figures, and for the platform its counters. */
 export default function HomePage() {
   const { data: user } = useCurrentUser();
-  const isPlatform = usePermissions().has('system:user:menu');
+  const isPlatform = usePermissions().has(ADMIN_MENU_CODES.user);
   const todo = useQuery({ queryKey: ['todo'], queryFn: () => http.get<Todo>('/api/system/todo') });
   const stats = useQuery({ queryKey: ['dashboard'], queryFn: () => http.get<Dashboard>('/api/system/dashboard'), enabled: isPlatform });
   const items = TODO_LINKS.filter((t) => todo.data && todo.data.counts[t.key] !== null);

@@ -1,17 +1,16 @@
-import { ACTION_CODES, type Brand, type BrandBody, type BrandListQuery, type Page } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_CODES, type Brand, type BrandBody } from '@contest/shared';
 import { App, Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { brandApi, brandKeys, type KeywordParams } from '../../../api/catalogue.ts';
 import { BrandLogo } from '../../components/BrandLogo.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { BRAND_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
 type Editing = { brand: Brand | null } | null;
 
@@ -19,36 +18,31 @@ type Editing = { brand: Brand | null } | null;
 export default function BrandPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.brandEdit);
-  const [query, setQuery] = useState<BrandListQuery>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<KeywordParams>(), { queryKey: brandKeys.list, queryFn: brandApi.list, emptyText: '暂无品牌' });
   const [editing, setEditing] = useState<Editing>(null);
+  const lists = [brandKeys.all, BRAND_OPTIONS_KEY];
 
-  const brands = useQuery({ queryKey: ['brands', query], queryFn: () => http.get<Page<Brand>>('/api/competition/brand/list', { ...query }) });
-  const reload = () => Promise.all([client.invalidateQueries({ queryKey: ['brands'] }), client.invalidateQueries({ queryKey: BRAND_OPTIONS_KEY })]);
-
-  async function save(values: BrandBody) {
-    const body = { ...values, logo: values.logo ?? null };
-    if (editing?.brand) await http.put(`/api/competition/brand/${editing.brand.id}`, body);
-    else await http.post('/api/competition/brand/', body);
-    void message.success('品牌已保存');
-    await reload();
-  }
+  const save = useListMutation(
+    (values: BrandBody) => {
+      const body = { ...values, logo: values.logo ?? null };
+      return editing?.brand ? brandApi.update(editing.brand.id, body) : brandApi.create(body);
+    },
+    lists,
+    () => void message.success('品牌已保存'),
+  );
+  const removal = useListMutation(brandApi.remove, lists, () => void message.success('品牌已删除'));
 
   const remove = (brand: Brand) =>
     confirm(
       `确定删除品牌“${brand.name}”吗？品牌导航将一并删除。`,
-      async () => {
-        await http.delete(`/api/competition/brand/${brand.id}`);
-        void message.success('品牌已删除');
-        await reload();
-      },
+      () => removal.mutateAsync(brand.id),
       { danger: true },
     );
 
   return (
     <Card title="竞赛品牌" extra={canEdit && <Button type="primary" onClick={() => setEditing({ brand: null })}>新建品牌</Button>}>
-      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => setQuery({ ...query, page: 1, keyword: v.keyword?.trim() || undefined })}>
+      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => list.refine({ keyword: v.keyword?.trim() || undefined })}>
         <Form.Item name="keyword">
           <Input placeholder="品牌名称或简称" allowClear style={{ width: 240 }} />
         </Form.Item>
@@ -57,12 +51,8 @@ export default function BrandPage() {
         </Button>
       </Form>
       <Table<Brand>
-        rowKey="id"
-        loading={brands.isLoading}
-        dataSource={brands.data?.list}
+        {...list.table}
         scroll={{ x: 1000 }}
-        locale={{ emptyText: '暂无品牌' }}
-        pagination={pager(brands.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           {
             title: '标志',
@@ -108,7 +98,7 @@ export default function BrandPage() {
         <FormModal<BrandBody>
           title={editing.brand ? `编辑品牌：${editing.brand.name}` : '新建品牌'}
           initialValues={editing.brand ?? { sort: 0, logo: null }}
-          onSave={save}
+          onSave={save.mutateAsync}
           onClose={() => setEditing(null)}
           width={600}
         >

@@ -1,29 +1,27 @@
-import type { Brand, BrandListQuery, Page } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Brand } from '@contest/shared';
 import { App, Button, Card, Form, Input, Select, Switch, Table } from 'antd';
 import { useState } from 'react';
-import { HttpError, http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { HttpError } from '../../../common/http.ts';
+import { brandApi, brandKeys, type BrandListParams } from '../../../api/catalogue.ts';
 import { BrandLogo } from '../../components/BrandLogo.tsx';
-
-type Query = Omit<BrandListQuery, 'recommend'> & { recommend?: '0' | '1' };
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
 /** Which brands the site's list shows first as recommended (spec §7: brands listed six at a time, recommended). */
 export default function BrandRecommendPage() {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
-  const [switching, setSwitching] = useState<number | null>(null);
-
   // The public list: this page's code does not include the back-office brand list's.
-  const brands = useQuery({ queryKey: ['recommendBrands', query], queryFn: () => http.get<Page<Brand>>('/api/competition/brand/public/page', { ...query }) });
+  const list = usePagedList(useListState<BrandListParams>(), { queryKey: brandKeys.recommend, queryFn: brandApi.publicPage, emptyText: '暂无品牌' });
+  const [switching, setSwitching] = useState<number | null>(null);
+  const recommend = useListMutation(
+    ({ brand, on }: { brand: Brand; on: boolean }) => brandApi.setRecommend(brand.id, on),
+    [brandKeys.recommendAll, brandKeys.all],
+    (_, { brand, on }) => void message.success(on ? `已将“${brand.name}”设为推荐品牌` : `已取消推荐“${brand.name}”`),
+  );
 
-  async function toggle(brand: Brand, recommend: boolean) {
+  async function toggle(brand: Brand, on: boolean) {
     setSwitching(brand.id);
     try {
-      await http.put(`/api/competition/brand/recommend/${brand.id}`, undefined, { params: { recommend: recommend ? 1 : 0 } });
-      void message.success(recommend ? `已将“${brand.name}”设为推荐品牌` : `已取消推荐“${brand.name}”`);
-      await Promise.all([client.invalidateQueries({ queryKey: ['recommendBrands'] }), client.invalidateQueries({ queryKey: ['brands'] })]);
+      await recommend.mutateAsync({ brand, on });
     } catch (err) {
       if (!(err instanceof HttpError)) throw err; // the http client has shown it; the switch stays as it was
     } finally {
@@ -36,7 +34,7 @@ export default function BrandRecommendPage() {
       <Form
         layout="inline"
         style={{ marginBottom: 16, rowGap: 8 }}
-        onFinish={(v) => setQuery({ ...query, page: 1, keyword: v.keyword?.trim() || undefined, recommend: v.recommend })}
+        onFinish={(v) => list.refine({ keyword: v.keyword?.trim() || undefined, recommend: v.recommend })}
       >
         <Form.Item name="keyword">
           <Input placeholder="品牌名称或简称" allowClear style={{ width: 240 }} />
@@ -57,11 +55,7 @@ export default function BrandRecommendPage() {
         </Button>
       </Form>
       <Table<Brand>
-        rowKey="id"
-        loading={brands.isLoading}
-        dataSource={brands.data?.list}
-        locale={{ emptyText: '暂无品牌' }}
-        pagination={pager(brands.data, (page, limit) => setQuery({ ...query, page, limit }))}
+        {...list.table}
         columns={[
           {
             title: '标志',

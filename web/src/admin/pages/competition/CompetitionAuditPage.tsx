@@ -1,11 +1,9 @@
-import { ACTION_CODES, AUDIT_STATUS, type CompetitionListItem, type ManageListQuery, type Page } from '@contest/shared';
-import { useQuery } from '@tanstack/react-query';
+import { ACTION_CODES, AUDIT_STATUS, type CompetitionListItem } from '@contest/shared';
 import { Button, Card, Space, Table } from 'antd';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { competitionApi, competitionKeys, type CompetitionListParams } from '../../../api/catalogue.ts';
+import { useListState, usePagedList } from '../../components/usePagedList.ts';
 import { COMPETITION_COLUMNS } from './parts/competitionColumns.tsx';
 import { CompetitionFilters } from './parts/CompetitionFilters.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
@@ -14,24 +12,20 @@ import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.ts
 export default function CompetitionAuditPage() {
   const navigate = useNavigate();
   const canAudit = usePermissions().has(ACTION_CODES.competitionAudit);
-  const [query, setQuery] = useState<ManageListQuery>({ page: 1, limit: 20, auditStatus: AUDIT_STATUS.pending });
-  const actions = useCompetitionActions();
-
-  const competitions = useQuery({
-    queryKey: ['auditCompetitions', query],
-    queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/list', { ...query }),
+  const source = useListState<CompetitionListParams>({ auditStatus: AUDIT_STATUS.pending });
+  const list = usePagedList(source, {
+    queryKey: competitionKeys.audit,
+    queryFn: competitionApi.audit,
+    emptyText: source.query.auditStatus === AUDIT_STATUS.pending ? '暂无待审核的竞赛' : '暂无竞赛',
   });
+  const actions = useCompetitionActions();
 
   return (
     <Card title="竞赛审核">
-      <CompetitionFilters initial={{ auditStatus: AUDIT_STATUS.pending }} onSearch={(filter) => setQuery({ ...filter, page: 1, limit: query.limit })} />
+      <CompetitionFilters initial={{ auditStatus: AUDIT_STATUS.pending }} onSearch={list.search} />
       <Table<CompetitionListItem>
-        rowKey="id"
-        loading={competitions.isLoading}
-        dataSource={competitions.data?.list}
+        {...list.table}
         scroll={{ x: 1150 }}
-        locale={{ emptyText: query.auditStatus === AUDIT_STATUS.pending ? '暂无待审核的竞赛' : '暂无竞赛' }}
-        pagination={pager(competitions.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           ...COMPETITION_COLUMNS,
           {

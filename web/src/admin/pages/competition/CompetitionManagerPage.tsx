@@ -1,11 +1,9 @@
-import { ACTION_CODES, type CompetitionListItem, type ManageListQuery, type Page } from '@contest/shared';
-import { useQuery } from '@tanstack/react-query';
+import { ACTION_CODES, type CompetitionListItem } from '@contest/shared';
 import { Button, Card, Space, Table } from 'antd';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { competitionApi, competitionKeys, type CompetitionListParams } from '../../../api/catalogue.ts';
+import { useListState, usePagedList } from '../../components/usePagedList.ts';
 import { COMPETITION_COLUMNS } from './parts/competitionColumns.tsx';
 import { CompetitionFilters } from './parts/CompetitionFilters.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
@@ -14,24 +12,15 @@ import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.ts
 export default function CompetitionManagerPage() {
   const navigate = useNavigate();
   const canEdit = usePermissions().has(ACTION_CODES.competitionEdit);
-  const [query, setQuery] = useState<ManageListQuery>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<CompetitionListParams>(), { queryKey: competitionKeys.managed, queryFn: competitionApi.managed, emptyText: '暂无竞赛' });
   const actions = useCompetitionActions();
-
-  const competitions = useQuery({
-    queryKey: ['competitions', query],
-    queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', { ...query }),
-  });
 
   return (
     <Card title="竞赛管理" extra={canEdit && <Button type="primary" onClick={() => navigate('/competition/edit/0')}>新建竞赛</Button>}>
-      <CompetitionFilters onSearch={(filter) => setQuery({ ...filter, page: 1, limit: query.limit })} />
+      <CompetitionFilters onSearch={list.search} />
       <Table<CompetitionListItem>
-        rowKey="id"
-        loading={competitions.isLoading}
-        dataSource={competitions.data?.list}
+        {...list.table}
         scroll={{ x: 1200 }}
-        locale={{ emptyText: '暂无竞赛' }}
-        pagination={pager(competitions.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           ...COMPETITION_COLUMNS,
           {

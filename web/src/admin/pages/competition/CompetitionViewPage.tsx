@@ -1,4 +1,4 @@
-import { ACTION_CODES, AUDIT_STATUS, fenToYuan, questionScorable, type ManagedQuestion } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, fenToYuan, questionScorable, type ManagedQuestion } from '@contest/shared';
 import { Alert, Button, Card, Descriptions, Divider, Image, Skeleton, Space, Typography } from 'antd';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
@@ -40,7 +40,7 @@ export default function CompetitionViewPage() {
   const competition = useCompetition(id);
   const actions = useCompetitionActions();
   // The checklist and the questions are the organisers' reads: shown to whoever may read them (the platform may).
-  const canRead = has('competition:competition:menu');
+  const canRead = has(ADMIN_MENU_CODES.competition);
   const readiness = useReadiness(id, canRead);
   const questions = useCompetitionQuestions(id ?? 0, Boolean(id) && canRead);
 

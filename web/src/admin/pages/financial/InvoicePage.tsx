@@ -1,12 +1,10 @@
-import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, batchResultText, fenToYuan, type BatchResult, type Invoice, type Page } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, batchResultText, fenToYuan, type Invoice } from '@contest/shared';
 import { App, Button, Card, Descriptions, Form, Input, Popover, Segmented, Select, Space, Table, Tag, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { invoiceApi, invoiceKeys, invoiceUrls } from '../../../api/invoice.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -14,6 +12,7 @@ import { textOptions } from '../../../common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
+import { useListMutation, usePagedList } from '../../components/usePagedList.ts';
 import { useUrlQuery } from '../../components/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
@@ -35,19 +34,16 @@ function TitleDetail({ invoice }: { invoice: Invoice }) {
   );
 }
 
-function IssueModal({ invoice, onDone, onClose }: { invoice: Invoice; onDone: () => Promise<unknown>; onClose: () => void }) {
+function IssueModal({ invoice, onClose }: { invoice: Invoice; onClose: () => void }) {
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>([]);
+  const issue = useListMutation((invoiceNo: string) => invoiceApi.issue(invoice.id, { invoiceNo, fileUri: uploadedUris(files)[0] }), [invoiceKeys.all], () => void message.success('发票已开具'));
   return (
     <FormModal<{ invoiceNo: string }>
       title={`开具发票：${invoice.title.name}（¥${fenToYuan(invoice.amount)}）`}
       name="issue"
       onClose={onClose}
-      onSave={async ({ invoiceNo }) => {
-        await http.put(`/api/invoice/issue/${invoice.id}`, { invoiceNo, fileUri: uploadedUris(files)[0] });
-        void message.success('发票已开具');
-        await onDone();
-      }}
+      onSave={({ invoiceNo }) => issue.mutateAsync(invoiceNo)}
     >
       <Form.Item name="invoiceNo" label="发票号码" rules={[{ required: true, whitespace: true, message: '请输入发票号码' }]}>
         <Input maxLength={50} />
@@ -62,20 +58,23 @@ function IssueModal({ invoice, onDone, onClose }: { invoice: Invoice; onDone: ()
 /** Invoice applications of the organisation's competitions: issue with the PDF, or reject with a reason. */
 export default function InvoicePage() {
   const { message } = App.useApp();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.invoiceEdit);
   // The filters live in the address: the home page's 待开票 opens `?status=0`.
-  const { query, setQuery, filtersKey } = useUrlQuery<Filters>(FILTERS);
+  const list = usePagedList(useUrlQuery<Filters>(FILTERS), { queryKey: invoiceKeys.list, queryFn: invoiceApi.list, emptyText: '暂无发票申请', selectable: true, exportUrl: invoiceUrls.list });
+  const { query, setQuery } = list;
   const waiting = query.status === INVOICE_STATUS.pending;
   const [issuing, setIssuing] = useState<Invoice | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
-  const [selected, setSelected] = useState<number[]>([]);
   const [batchRejecting, setBatchRejecting] = useState(false);
-  const invoices = useQuery({ queryKey: ['invoices', query], queryFn: () => http.get<Page<Invoice>>('/api/invoice/list', { ...query }) });
-  const reload = () => client.invalidateQueries({ queryKey: ['invoices'] });
+  const rejectBatch = useListMutation((reason: string) => invoiceApi.rejectBatch(list.selectedIds, reason), [invoiceKeys.all], (result) => {
+    const text = batchResultText('驳回', result);
+    void (result.decided || result.notFound ? message.warning(text) : message.success(text));
+    list.clearSelection();
+  });
+  const reject = useListMutation(({ id, reason }: { id: number; reason: string }) => invoiceApi.reject(id, reason), [invoiceKeys.all], () => void message.success('已驳回发票申请'));
 
   return (
-    <Card title="发票管理" extra={<ExportButton url="/api/invoice/list" query={{ ...query }} />}>
+    <Card title="发票管理" extra={<ExportButton {...list.exportAll} />}>
       <Segmented
         style={{ marginBottom: 16 }}
         value={waiting ? 'waiting' : query.status === undefined ? 'all' : undefined}
@@ -86,31 +85,26 @@ export default function InvoicePage() {
         onChange={(v) => setQuery({ ...query, page: 1, status: v === 'waiting' ? INVOICE_STATUS.pending : undefined })}
       />
       <FilterForm<Partial<Filters>>
-        key={filtersKey}
+        key={list.filtersKey}
         initialValues={{ status: query.status, competitionId: query.competitionId, keyword: query.keyword }}
         keywordPlaceholder="订单号、抬头、申请人或发票号"
-        onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}
+        onSearch={list.search}
       >
         <Form.Item name="status" label="状态">
           <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(INVOICE_STATUS_TEXT)} />
         </Form.Item>
       </FilterForm>
-      <SelectionBar count={selected.length} onClear={() => setSelected([])}>
+      <SelectionBar count={list.selectedIds.length} onClear={list.clearSelection}>
         {canEdit && (
           <Button size="small" danger onClick={() => setBatchRejecting(true)}>
             批量驳回
           </Button>
         )}
-        <ExportButton size="small" label="导出所选" url="/api/invoice/list" query={{ ids: selected.join(',') }} />
+        <ExportButton {...list.exportSelected} />
       </SelectionBar>
       <Table<Invoice>
-        rowKey="id"
-        loading={invoices.isLoading}
-        dataSource={invoices.data?.list}
+        {...list.table}
         scroll={{ x: 1400 }}
-        locale={{ emptyText: '暂无发票申请' }}
-        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}
-        pagination={pager(invoices.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '订单号', dataIndex: 'orderNo', width: 190 },
           { title: '竞赛', dataIndex: 'competitionName', width: 180 },
@@ -145,29 +139,19 @@ export default function InvoicePage() {
           },
         ]}
       />
-      {issuing && <IssueModal invoice={issuing} onClose={() => setIssuing(null)} onDone={reload} />}
+      {issuing && <IssueModal invoice={issuing} onClose={() => setIssuing(null)} />}
       {batchRejecting && (
         <ReasonModal
-          title={`驳回所选的 ${selected.length} 个发票申请（已处理的将跳过）`}
+          title={`驳回所选的 ${list.selectedIds.length} 个发票申请（已处理的将跳过）`}
           onClose={() => setBatchRejecting(false)}
-          onSubmit={async (reason) => {
-            const result = await http.put<BatchResult>('/api/invoice/reject/batch', { ids: selected, reason });
-            const text = batchResultText('驳回', result);
-            void (result.decided || result.notFound ? message.warning(text) : message.success(text));
-            setSelected([]);
-            await reload();
-          }}
+          onSubmit={(reason) => rejectBatch.mutateAsync(reason)}
         />
       )}
       {rejecting && (
         <ReasonModal
           title={`驳回“${rejecting.title.name}”的发票申请`}
           onClose={() => setRejecting(null)}
-          onSubmit={async (reason) => {
-            await http.put(`/api/invoice/reject/${rejecting.id}`, { reason });
-            void message.success('已驳回发票申请');
-            await reload();
-          }}
+          onSubmit={(reason) => reject.mutateAsync({ id: rejecting.id, reason })}
         />
       )}
     </Card>

@@ -1,12 +1,10 @@
-import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, batchResultText, fenToYuan, type BatchResult, type Order, type Page } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, batchResultText, fenToYuan, type Order } from '@contest/shared';
 import { App, Button, Card, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { orderApi, orderKeys, orderUrls } from '../../../api/order.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
@@ -14,6 +12,7 @@ import { textOptions } from '../../../common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, usePagedList } from '../../components/usePagedList.ts';
 import { useUrlQuery } from '../../components/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
@@ -28,19 +27,19 @@ type Filters = {
 };
 const FILTERS = { waiting: 'text', competitionId: 'number', payStatus: 'number', payMethod: 'number', keyword: 'text' } as const;
 
-function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: () => Promise<unknown>; onClose: () => void }) {
+function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: () => void; onClose: () => void }) {
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>([]);
+  const pay = useListMutation((payerOrg: string) => orderApi.batchPayment({ ids, payerOrg, voucher: uploadedUris(files)[0] }), [orderKeys.all], (r) => {
+    void message.success(`已确认${r.paid.length}个订单缴费${r.skipped.length ? `，跳过${r.skipped.length}个非待支付订单` : ''}`);
+    onDone();
+  });
   return (
     <FormModal<{ payerOrg: string }>
       title={`集体缴费：确认 ${ids.length} 个订单已缴费`}
       name="batch"
       onClose={onClose}
-      onSave={async ({ payerOrg }) => {
-        const r = await http.put<{ paid: number[]; skipped: number[] }>('/api/order/batch/payment', { ids, payerOrg, voucher: uploadedUris(files)[0] });
-        void message.success(`已确认${r.paid.length}个订单缴费${r.skipped.length ? `，跳过${r.skipped.length}个非待支付订单` : ''}`);
-        await onDone();
-      }}
+      onSave={({ payerOrg }) => pay.mutateAsync(payerOrg)}
     >
       <Form.Item name="payerOrg" label="缴费单位" rules={[{ required: true, whitespace: true, message: '请输入缴费单位' }]}>
         <Input maxLength={200} placeholder="如：某某大学计算机学院" />
@@ -52,18 +51,15 @@ function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: ()
   );
 }
 
-function RefundModal({ order, onDone, onClose }: { order: Order; onDone: () => Promise<unknown>; onClose: () => void }) {
+function RefundModal({ order, onClose }: { order: Order; onClose: () => void }) {
   const { message } = App.useApp();
+  const refund = useListMutation((reason: string) => orderApi.refund(order.id, reason), [orderKeys.all], () => void message.success('已退款'));
   return (
     <FormModal<{ reason: string }>
       title={`退款：${order.orderNo}`}
       name="refund"
       onClose={onClose}
-      onSave={async ({ reason }) => {
-        await http.put(`/api/order/refund/${order.id}`, { reason });
-        void message.success('已退款');
-        await onDone();
-      }}
+      onSave={({ reason }) => refund.mutateAsync(reason)}
     >
       <Form.Item name="reason" label="退款原因" rules={[{ required: true, whitespace: true, message: '请输入退款原因' }]}>
         <Input.TextArea rows={3} maxLength={500} showCount />
@@ -76,27 +72,27 @@ function RefundModal({ order, onDone, onClose }: { order: Order; onDone: () => P
 export default function OrderPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.orderEdit);
   // The filters live in the address: the home page's 待确认转账 opens `?waiting=1`.
-  const { query: address, setQuery, filtersKey } = useUrlQuery<Filters>(FILTERS);
-  const query = { ...address, waiting: address.waiting === '1' ? '1' : undefined };
-  const [selected, setSelected] = useState<number[]>([]);
+  const address = useUrlQuery<Filters>(FILTERS);
+  // Only `waiting=1` means anything; another value is as if absent.
+  const source = { ...address, query: { ...address.query, waiting: address.query.waiting === '1' ? ('1' as const) : undefined } };
+  const list = usePagedList(source, { queryKey: orderKeys.list, queryFn: orderApi.list, emptyText: '暂无订单', selectable: true, exportUrl: orderUrls.list });
+  const { query, setQuery } = list;
+  const selected = list.selectedIds;
   const [batch, setBatch] = useState(false);
   const [refunding, setRefunding] = useState<Order | null>(null);
-  const orders = useQuery({ queryKey: ['orders', query], queryFn: () => http.get<Page<Order>>('/api/order/list', { ...query }) });
-  const reload = () => client.invalidateQueries({ queryKey: ['orders'] });
 
-  const confirmSelected = async () => {
-    const result = await http.put<BatchResult>('/api/order/confirm/batch', { ids: selected });
+  const confirmBatch = useListMutation(orderApi.confirmBatch, [orderKeys.all], (result) => {
     const text = batchResultText('确认收款', result);
     void (result.decided || result.skipped || result.notFound ? message.warning(text) : message.success(text));
-    setSelected([]);
-    await reload();
-  };
+    list.clearSelection();
+  });
+  const confirmOne = useListMutation(orderApi.confirm, [orderKeys.all], () => void message.success('已确认收款'));
+  const confirmSelected = () => confirmBatch.mutateAsync(selected);
 
   return (
-    <Card title="订单管理" extra={<ExportButton url="/api/order/list" query={{ ...query }} />}>
+    <Card title="订单管理" extra={<ExportButton {...list.exportAll} />}>
       <Segmented
         style={{ marginBottom: 16 }}
         value={query.waiting ? 'waiting' : 'all'}
@@ -107,10 +103,10 @@ export default function OrderPage() {
         onChange={(v) => setQuery({ ...query, page: 1, waiting: v === 'waiting' ? '1' : undefined })}
       />
       <FilterForm<Partial<Filters>>
-        key={filtersKey}
+        key={list.filtersKey}
         initialValues={{ competitionId: query.competitionId, payStatus: query.payStatus, payMethod: query.payMethod, keyword: query.keyword }}
         keywordPlaceholder="订单号、队伍或下单人"
-        onSearch={(f) => setQuery({ page: 1, limit: query.limit, waiting: query.waiting, ...f })}
+        onSearch={(f) => list.search({ ...f, waiting: query.waiting })}
       >
         <Form.Item name="payStatus" label="状态">
           <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(PAY_STATUS_TEXT)} />
@@ -119,7 +115,7 @@ export default function OrderPage() {
           <Select allowClear placeholder="全部" style={{ width: 130 }} options={textOptions(PAY_METHOD_TEXT)} />
         </Form.Item>
       </FilterForm>
-      <SelectionBar count={selected.length} onClear={() => setSelected([])}>
+      <SelectionBar count={selected.length} onClear={list.clearSelection}>
         {canEdit && (
           <>
             <Button size="small" type="primary" onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}>
@@ -130,16 +126,11 @@ export default function OrderPage() {
             </Button>
           </>
         )}
-        <ExportButton size="small" label="导出所选" url="/api/order/list" query={{ ids: selected.join(',') }} />
+        <ExportButton {...list.exportSelected} />
       </SelectionBar>
       <Table<Order>
-        rowKey="id"
-        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}
-        loading={orders.isLoading}
-        dataSource={orders.data?.list}
+        {...list.table}
         scroll={{ x: 1500 }}
-        locale={{ emptyText: '暂无订单' }}
-        pagination={pager(orders.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '订单号', dataIndex: 'orderNo', width: 190 },
           { title: '竞赛', dataIndex: 'competitionName', width: 200 },
@@ -174,11 +165,7 @@ export default function OrderPage() {
                   {o.payStatus === PAY_STATUS.unpaid && o.voucher && (
                     <a
                       onClick={() =>
-                        confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, async () => {
-                          await http.put(`/api/order/confirm/${o.id}`);
-                          void message.success('已确认收款');
-                          await reload();
-                        })
+                        confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))
                       }
                     >
                       确认收款
@@ -190,8 +177,8 @@ export default function OrderPage() {
           },
         ]}
       />
-      {batch && <BatchPaymentModal ids={selected} onClose={() => setBatch(false)} onDone={async () => { setSelected([]); await reload(); }} />}
-      {refunding && <RefundModal order={refunding} onClose={() => setRefunding(null)} onDone={reload} />}
+      {batch && <BatchPaymentModal ids={selected} onClose={() => setBatch(false)} onDone={list.clearSelection} />}
+      {refunding && <RefundModal order={refunding} onClose={() => setRefunding(null)} />}
     </Card>
   );
 }

@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   NOTICE_KIND,
   NOTICE_KIND_TEXT,
   NOTICE_STATUS,
@@ -172,7 +173,7 @@ function NoticeFields({ platform }: { platform: boolean }) {
   const kind = (Form.useWatch('kind', form) as number | undefined) ?? NOTICE_KIND.system;
   const target = Form.useWatch('target', form) as TargetValues | undefined;
   const scope = target?.scope;
-  const canListCompetitions = usePermissions().has('competition:competition:menu');
+  const canListCompetitions = usePermissions().has(ADMIN_MENU_CODES.competition);
   const competitions = useCompetitionOptions(canListCompetitions);
   const scopes = scopesFor(kind, platform);
   const tags = { mode: 'tags' as const, open: false, suffixIcon: null, tokenSeparators: [',', '，', ';', '；', ' ', '\n'] };

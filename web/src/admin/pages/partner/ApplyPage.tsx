@@ -1,14 +1,13 @@
-import { ACTION_CODES, ORG_KINDS, PARTNER_STATUS, type Page, type PartnerApplication } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_CODES, ORG_KINDS, PARTNER_STATUS, type PartnerApplication } from '@contest/shared';
 import { App, Button, Card, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { partnerApi, partnerKeys, type PartnerListParams } from '../../../api/catalogue.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
 const STATUS: Record<number, { text: string; color: string }> = {
   [PARTNER_STATUS.pending]: { text: '待审核', color: 'processing' },
@@ -16,39 +15,28 @@ const STATUS: Record<number, { text: string; color: string }> = {
   [PARTNER_STATUS.rejected]: { text: '已驳回', color: 'error' },
 };
 
-interface Query {
-  page: number;
-  limit: number;
-  status?: number;
-}
-
 /** Partner applications: who wants to run competitions on the platform, and the platform's answer. */
 export default function ApplyPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const canAudit = usePermissions().has(ACTION_CODES.partnerAudit);
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20, status: PARTNER_STATUS.pending });
+  const list = usePagedList(useListState<PartnerListParams>({ status: PARTNER_STATUS.pending }), { queryKey: partnerKeys.list, queryFn: partnerApi.list, emptyText: '暂无申请' });
+  const { query } = list;
   const [rejecting, setRejecting] = useState<PartnerApplication | null>(null);
 
-  const applications = useQuery({
-    queryKey: ['partnerApplications', query],
-    queryFn: () => http.get<Page<PartnerApplication>>('/api/competition/partner/page', { ...query }),
-  });
-  const reload = () => Promise.all([client.invalidateQueries({ queryKey: ['partnerApplications'] }), client.invalidateQueries({ queryKey: ORG_OPTIONS_KEY })]);
-
-  const decide = async (a: PartnerApplication, approve: boolean, reason?: string) => {
-    await http.put(`/api/competition/partner/audit/${a.id}`, { approve, reason });
-    void message.success(approve ? '已通过申请' : '已驳回申请');
-    await reload();
-  };
+  const audit = useListMutation(
+    ({ a, approve, reason }: { a: PartnerApplication; approve: boolean; reason?: string }) => partnerApi.audit(a.id, approve, reason),
+    [partnerKeys.all, ORG_OPTIONS_KEY],
+    (_, { approve }) => void message.success(approve ? '已通过申请' : '已驳回申请'),
+  );
+  const decide = (a: PartnerApplication, approve: boolean, reason?: string) => audit.mutateAsync({ a, approve, reason });
 
   const approve = (a: PartnerApplication) =>
     confirm(`确定通过“${a.orgName}”的申请吗？通过后申请人${a.applicantName}将成为该机构的组织方，可以创建竞赛。`, () => decide(a, true));
 
   return (
     <Card title="申请管理">
-      <Form layout="inline" style={{ marginBottom: 16 }} initialValues={{ status: query.status }} onValuesChange={(_, v) => setQuery({ ...query, status: v.status, page: 1 })}>
+      <Form layout="inline" style={{ marginBottom: 16 }} initialValues={{ status: query.status }} onValuesChange={(_, v) => list.refine({ status: v.status })}>
         <Form.Item name="status" label="审核状态">
           <Select
             allowClear
@@ -59,12 +47,8 @@ export default function ApplyPage() {
         </Form.Item>
       </Form>
       <Table<PartnerApplication>
-        rowKey="id"
-        loading={applications.isLoading}
-        dataSource={applications.data?.list}
+        {...list.table}
         scroll={{ x: 1600 }}
-        locale={{ emptyText: '暂无申请' }}
-        pagination={pager(applications.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '机构名称', dataIndex: 'orgName', width: 200 },
           { title: '机构类型', width: 90, render: (_, a) => ORG_KINDS[a.kind] },

@@ -1,21 +1,14 @@
-import { ACTION_CODES, EMAIL_MESSAGE, ORG_KINDS, isValidEmail, type Organisation, type OrganisationBody, type Page } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_CODES, EMAIL_MESSAGE, ORG_KINDS, isValidEmail, type Organisation, type OrganisationBody } from '@contest/shared';
 import { App, Button, Card, Form, Input, Radio, Space, Table } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { ruleFrom } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { organisationApi, organisationKeys, type KeywordParams } from '../../../api/catalogue.ts';
 import { formatDay } from '../../../common/time.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-
-interface Query {
-  page: number;
-  limit: number;
-  keyword?: string;
-}
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
 type Editing = { org: Organisation | null } | null;
 
@@ -23,38 +16,28 @@ type Editing = { org: Organisation | null } | null;
 export default function OrganizationPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.organizationEdit);
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<KeywordParams>(), { queryKey: organisationKeys.list, queryFn: organisationApi.list, emptyText: '暂无组织机构' });
   const [editing, setEditing] = useState<Editing>(null);
+  const lists = [organisationKeys.all, ORG_OPTIONS_KEY];
 
-  const orgs = useQuery({
-    queryKey: ['organisations', query],
-    queryFn: () => http.get<Page<Organisation>>('/api/competition/organization/page', { ...query }),
-  });
-  const reload = () => Promise.all([client.invalidateQueries({ queryKey: ['organisations'] }), client.invalidateQueries({ queryKey: ORG_OPTIONS_KEY })]);
-
-  async function save(values: OrganisationBody) {
-    if (editing?.org) await http.put(`/api/competition/organization/${editing.org.id}`, values);
-    else await http.post('/api/competition/organization/', values);
-    void message.success('机构已保存');
-    await reload();
-  }
+  const save = useListMutation(
+    (values: OrganisationBody) => (editing?.org ? organisationApi.update(editing.org.id, values) : organisationApi.create(values)),
+    lists,
+    () => void message.success('机构已保存'),
+  );
+  const removal = useListMutation(organisationApi.remove, lists, () => void message.success('机构已删除'));
 
   const remove = (org: Organisation) =>
     confirm(
       `确定删除机构“${org.name}”吗？`,
-      async () => {
-        await http.delete(`/api/competition/organization/${org.id}`);
-        void message.success('机构已删除');
-        await reload();
-      },
+      () => removal.mutateAsync(org.id),
       { danger: true },
     );
 
   return (
     <Card title="组织机构管理" extra={canEdit && <Button type="primary" onClick={() => setEditing({ org: null })}>新建机构</Button>}>
-      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => setQuery({ ...query, page: 1, keyword: v.keyword?.trim() || undefined })}>
+      <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => list.refine({ keyword: v.keyword?.trim() || undefined })}>
         <Form.Item name="keyword">
           <Input placeholder="机构名称" allowClear style={{ width: 240 }} />
         </Form.Item>
@@ -63,12 +46,8 @@ export default function OrganizationPage() {
         </Button>
       </Form>
       <Table<Organisation>
-        rowKey="id"
-        loading={orgs.isLoading}
-        dataSource={orgs.data?.list}
+        {...list.table}
         scroll={{ x: 1000 }}
-        locale={{ emptyText: '暂无组织机构' }}
-        pagination={pager(orgs.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '机构名称', dataIndex: 'name' },
           { title: '类型', width: 80, render: (_, o) => ORG_KINDS[o.kind] },
@@ -104,7 +83,7 @@ export default function OrganizationPage() {
         <FormModal<OrganisationBody>
           title={editing.org ? `编辑机构：${editing.org.name}` : '新建机构'}
           initialValues={editing.org ?? { kind: 'school' }}
-          onSave={save}
+          onSave={save.mutateAsync}
           onClose={() => setEditing(null)}
         >
           <Form.Item name="name" label="机构名称" rules={[{ required: true, whitespace: true, message: '请输入机构名称' }, { max: 200, message: '机构名称不能超过200个字符' }]}>

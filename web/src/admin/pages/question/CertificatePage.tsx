@@ -8,7 +8,7 @@ import {
   type CertificateRun,
   type CertificateTemplate,
   type ManagedQuestion,
-  type Page,
+  type PageQuery,
   type TaskInput,
 } from '@contest/shared';
 import { FileDoneOutlined, PlusOutlined } from '@ant-design/icons';
@@ -18,7 +18,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { http } from '../../../common/http.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
-import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
 import { dirOf } from '../../../downloads/queue.ts';
@@ -26,8 +25,10 @@ import { ExportButton } from '../../components/ExportButton.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { reviewKey } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { reviewApi, reviewKeys, reviewUrls, type ReviewListParams } from '../../../api/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
-import { CertificateTemplateModal, TEMPLATES_KEY, templateKey } from './parts/CertificateTemplateModal.tsx';
+import { CertificateTemplateModal, templateKey } from './parts/CertificateTemplateModal.tsx';
 
 const HOLDER_KIND = { member: '队员', teacher: '指导老师' } as const;
 
@@ -49,20 +50,21 @@ type Editing = { id: number | null; readOnly: boolean } | null;
 function TemplatesCard({ question, run }: { question: ManagedQuestion; run: CertificateRun | undefined }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
-  const [query, setQuery] = useState({ page: 1, limit: 20 });
-  const [editing, setEditing] = useState<Editing>(null);
-  const templates = useQuery({
-    queryKey: [...TEMPLATES_KEY, question.competitionId, query],
-    queryFn: () => http.get<Page<CertificateTemplate>>(`/api/review/certificate/page/${question.competitionId}`, { ...query }),
+  const list = usePagedList(useListState<PageQuery>(), {
+    queryKey: (q) => reviewKeys.templates(question.competitionId, q),
+    queryFn: (q) => reviewApi.templates(question.competitionId, q),
+    emptyText: '暂无证书模板',
   });
+  const [editing, setEditing] = useState<Editing>(null);
+  const choose = useListMutation((t: CertificateTemplate) => reviewApi.useTemplate(question.id, t.id), [reviewKeys.certRun(question.id)], (_, t) =>
+    void message.success(`本赛题的证书将使用模板“${t.name}”`),
+  );
+  const removal = useListMutation(reviewApi.removeTemplate, [reviewKeys.templatesAll, reviewKeys.certRun(question.id)], () => void message.success('证书模板已删除'));
 
   async function use(t: CertificateTemplate) {
     try {
-      await http.post(`/api/review/certificate/relation/${question.id}`, { templateId: t.id });
-      void message.success(`本赛题的证书将使用模板“${t.name}”`);
-      await client.invalidateQueries({ queryKey: reviewKey(question.id, 'certRun') });
+      await choose.mutateAsync(t);
     } catch {
       // the http client has told the user why
     }
@@ -70,11 +72,7 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
   const remove = (t: CertificateTemplate) =>
     confirm(
       `确定删除证书模板“${t.name}”吗？`,
-      async () => {
-        await http.delete(`/api/review/certificate/${t.id}`);
-        void message.success('证书模板已删除');
-        await Promise.all([client.invalidateQueries({ queryKey: TEMPLATES_KEY }), client.invalidateQueries({ queryKey: reviewKey(question.id, 'certRun') })]);
-      },
+      () => removal.mutateAsync(t.id),
       { danger: true },
     );
 
@@ -90,12 +88,8 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
       }
     >
       <Table<CertificateTemplate>
-        rowKey="id"
-        loading={templates.isLoading}
-        dataSource={templates.data?.list}
+        {...list.table}
         scroll={{ x: 1000 }}
-        locale={{ emptyText: '暂无证书模板' }}
-        pagination={pager(templates.data, (page, limit) => setQuery({ page, limit }))}
         columns={[
           {
             title: '模板名称',
@@ -196,41 +190,29 @@ const certificateTask = (c: Certificate): TaskInput => ({
 
 /** The question's certificates, searchable, with downloads and an export. */
 function CertificatesCard({ questionId }: { questionId: number }) {
-  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
-  const certificates = useQuery({ queryKey: reviewKey(questionId, 'certificates', query), queryFn: () => http.get<Page<Certificate>>(`/api/review/certificate/export/${questionId}`, { ...query }) });
-  const [selected, setSelected] = useState<Map<number, Certificate>>(new Map());
-  const selectedTasks = useMemo(() => [...selected.values()].map(certificateTask), [selected]);
-  const allTasks = async () => (await loadAllPages<Certificate>(`/api/review/certificate/export/${questionId}`)).map(certificateTask);
+  const list = usePagedList(useListState<ReviewListParams>(), {
+    queryKey: (q) => reviewKeys.certificates(questionId, q),
+    queryFn: (q) => reviewApi.certificates(questionId, q),
+    emptyText: '暂无证书',
+    selectable: true,
+    exportUrl: reviewUrls.certificates(questionId),
+  });
+  const selectedTasks = useMemo(() => list.selectedRows.map(certificateTask), [list.selectedRows]);
+  const allTasks = async () => (await loadAllPages<Certificate>(reviewUrls.certificates(questionId))).map(certificateTask);
   return (
     <Card
       title="证书列表"
       extra={
         <Space>
           <BulkDownloadButtons all={allTasks} selected={selectedTasks} />
-          <ExportButton url={`/api/review/certificate/export/${questionId}`} query={{ ...query }} />
+          <ExportButton {...list.exportAll} />
         </Space>
       }
     >
-      <Input.Search allowClear placeholder="证书编号、姓名或队伍" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Input.Search allowClear placeholder="证书编号、姓名或队伍" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
       <Table<Certificate>
-        rowKey="id"
-        loading={certificates.isLoading}
-        dataSource={certificates.data?.list}
+        {...list.table}
         scroll={{ x: 1100 }}
-        locale={{ emptyText: '暂无证书' }}
-        rowSelection={{
-          preserveSelectedRowKeys: true,
-          selectedRowKeys: [...selected.keys()],
-          onChange: (keys, rows) => {
-            const next = new Map<number, Certificate>();
-            for (const key of keys) {
-              const row = rows.find((r) => r?.id === key) ?? selected.get(Number(key));
-              if (row) next.set(row.id, row);
-            }
-            setSelected(next);
-          },
-        }}
-        pagination={pager(certificates.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '证书编号', dataIndex: 'certNo', width: 150 },
           { title: '姓名', dataIndex: 'holderName', width: 100 },
@@ -257,7 +239,7 @@ function Certificates({ question }: { question: ManagedQuestion }) {
   const state = run.data?.state;
   // A run that ends changes the list of certificates.
   useEffect(() => {
-    if (state === CERT_RUN_STATE.done || state === CERT_RUN_STATE.failed) void client.invalidateQueries({ queryKey: reviewKey(question.id, 'certificates') });
+    if (state === CERT_RUN_STATE.done || state === CERT_RUN_STATE.failed) void client.invalidateQueries({ queryKey: reviewKeys.certificatesAll(question.id) });
   }, [state, question.id, client]);
   return (
     <Flex vertical gap={16}>

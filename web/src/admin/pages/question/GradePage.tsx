@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  ADMIN_MENU_CODES,
   DISPUTE_STATUS,
   DISPUTE_STATUS_TEXT,
   GRADE_STATE,
@@ -136,7 +137,7 @@ function SummaryCard({ questionId, competitionId }: { questionId: number; compet
 function AnswerModal({ dispute, onClose }: { dispute: Dispute; onClose: () => void }) {
   const { message } = App.useApp();
   const client = useQueryClient();
-  const canAssign = usePermissions().has('review:assign:menu');
+  const canAssign = usePermissions().has(ADMIN_MENU_CODES.reviewAssign);
   const judges = useQuestionJudges(dispute.questionId, canAssign);
   const reviewed = useQuery({
     queryKey: reviewKey(dispute.questionId, 'assignments', { keyword: dispute.teamNo }),

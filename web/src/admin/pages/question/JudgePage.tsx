@@ -6,7 +6,6 @@ import {
   type AssignResult,
   type Assignment,
   type Expert,
-  type Page,
   type QuestionJudge,
 } from '@contest/shared';
 import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
@@ -18,13 +17,14 @@ import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';
 import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, reviewKey, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '../../../api/review.ts';
 
 type Candidate = Pick<Expert, 'userId' | 'username' | 'userName' | 'organization'>;
 type Choice = { value: number; label: string };
@@ -200,45 +200,36 @@ function ReassignModal({ assignment, judges, onClose }: { assignment: Assignment
   );
 }
 
-interface AssignQuery {
-  page: number;
-  limit: number;
-  judgeId?: number;
-  status?: number;
-  keyword?: string;
-}
-
 /** Every work-to-judge assignment of the question: filter, export, reassign, reopen a submitted score. */
 function AssignmentsCard({ questionId }: { questionId: number }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const editable = usePermissions().has(ACTION_CODES.assignEdit);
   const judges = useQuestionJudges(questionId);
-  const [query, setQuery] = useState<AssignQuery>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<AssignmentListParams>(), {
+    queryKey: (q) => reviewKeys.assignments(questionId, q),
+    queryFn: (q) => reviewApi.assignments(questionId, q),
+    emptyText: '暂无评审分配',
+    exportUrl: reviewUrls.assignments(questionId),
+  });
   const [reassigning, setReassigning] = useState<Assignment | null>(null);
-  const assignments = useQuery({ queryKey: reviewKey(questionId, 'assignments', query), queryFn: () => http.get<Page<Assignment>>(`/api/review/assign/page/${questionId}`, { ...query }) });
+  const reopening = useListMutation(reviewApi.reopen, [reviewKeys.question(questionId)], () => void message.success('评分已重新打开'));
 
-  const reopen = (a: Assignment) =>
-    confirm(`确定重新打开作品 ${a.code} 的评分吗？专家“${judgeOf(a)}”可修改后再次提交。`, async () => {
-      await http.post(`/api/review/assign/reopen/${a.id}`);
-      void message.success('评分已重新打开');
-      await client.invalidateQueries({ queryKey: reviewKey(questionId) });
-    });
+  const reopen = (a: Assignment) => confirm(`确定重新打开作品 ${a.code} 的评分吗？专家“${judgeOf(a)}”可修改后再次提交。`, () => reopening.mutateAsync(a.id));
 
   return (
     <Card
       title="评审分配"
       extra={
         <Space>
-          <ExportButton url={`/api/review/assign/page/${questionId}`} query={{ ...query }} />
+          <ExportButton {...list.exportAll} />
           <DownloadButton type="default" size="middle" url={`/api/review/works/review/export/${questionId}`}>
             导出评审明细
           </DownloadButton>
         </Space>
       }
     >
-      <FilterForm<Omit<AssignQuery, 'page' | 'limit'>> withCompetition={false} keywordPlaceholder="作品编号、队伍名称或编号" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
+      <FilterForm<Omit<AssignmentListParams, 'page' | 'limit'>> withCompetition={false} keywordPlaceholder="作品编号、队伍名称或编号" onSearch={list.search}>
         <Form.Item name="judgeId" label="评审专家">
           <Select allowClear placeholder="全部" style={{ width: 180 }} showSearch optionFilterProp="label" options={judges.data?.map((j) => ({ value: j.userId, label: personLabel(j) }))} />
         </Form.Item>
@@ -247,12 +238,8 @@ function AssignmentsCard({ questionId }: { questionId: number }) {
         </Form.Item>
       </FilterForm>
       <Table<Assignment>
-        rowKey="id"
-        loading={assignments.isLoading}
-        dataSource={assignments.data?.list}
+        {...list.table}
         scroll={{ x: 1200 }}
-        locale={{ emptyText: '暂无评审分配' }}
-        pagination={pager(assignments.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '作品编号', dataIndex: 'code', width: 120 },
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },

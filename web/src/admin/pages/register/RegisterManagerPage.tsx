@@ -5,19 +5,15 @@ import {
   REGISTER_STATUS_TEXT,
   batchResultText,
   formatSize,
-  type BatchResult,
-  type Page,
   type Register,
   type RegisterFlow,
-  type Team,
 } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Drawer, Form, List, Segmented, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { registerApi, registerKeys, registerUrls, type RegisterDecision } from '../../../api/register.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { textOptions } from '../../../common/forms.ts';
@@ -25,6 +21,7 @@ import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, usePagedList } from '../../components/usePagedList.ts';
 import { useUrlQuery } from '../../components/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
@@ -33,10 +30,8 @@ const ACTIONS: Record<RegisterFlow['action'], string> = { submit: '提交报名'
 type Filters = { status: number; competitionId: number; keyword: string };
 const FILTERS = { status: 'number', competitionId: 'number', keyword: 'text' } as const;
 
-type Detail = Register & { team: Team; flows: RegisterFlow[] };
-
 function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
-  const { data } = useQuery({ queryKey: ['register', id], queryFn: () => http.get<Detail>(`/api/team/register/${id}`) });
+  const { data } = useQuery({ queryKey: registerKeys.detail(id), queryFn: () => registerApi.detail(id) });
   return (
     <Drawer title="报名详情" open width={760} onClose={onClose} destroyOnHidden>
       {!data ? (
@@ -99,34 +94,36 @@ function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
 export default function RegisterManagerPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const canAudit = usePermissions().has(ACTION_CODES.registerAudit);
   // The filters live in the address: the home page's 待审核报名 opens `?status=0`.
-  const { query, setQuery, filtersKey } = useUrlQuery<Filters>(FILTERS);
+  const list = usePagedList(useUrlQuery<Filters>(FILTERS), { queryKey: registerKeys.list, queryFn: registerApi.list, emptyText: '暂无报名', selectable: true, exportUrl: registerUrls.list });
+  const { query, setQuery } = list;
+  const selected = list.selectedIds;
   const [viewing, setViewing] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<Register | null>(null);
-  const [selected, setSelected] = useState<number[]>([]);
   const [batchRejecting, setBatchRejecting] = useState(false);
-  const registers = useQuery({ queryKey: ['registers', query], queryFn: () => http.get<Page<Register>>('/api/team/register/list', { ...query }) });
-  const reload = () => client.invalidateQueries({ queryKey: ['registers'] });
   const waiting = query.status === REGISTER_STATUS.pending;
 
-  const decide = async (r: Register, action: 'approve' | 'reject', reason?: string) => {
-    await http.post(`/api/team/register/flow/${r.id}`, { action, reason });
-    void message.success(action === 'approve' ? '已审核通过' : '已驳回');
-    await Promise.all([reload(), client.invalidateQueries({ queryKey: ['register', r.id] })]);
-  };
-
-  const decideSelected = async (action: 'approve' | 'reject', reason?: string) => {
-    const result = await http.post<BatchResult>('/api/team/register/flow/batch', { ids: selected, action, reason });
-    const text = batchResultText(action === 'approve' ? '通过' : '驳回', result);
-    void (result.decided || result.notFound ? message.warning(text) : message.success(text));
-    setSelected([]);
-    await reload();
-  };
+  type Decision = { action: RegisterDecision; reason?: string };
+  const decideOne = useListMutation(
+    ({ r, action, reason }: Decision & { r: Register }) => registerApi.decide(r.id, action, reason),
+    [registerKeys.all, registerKeys.details],
+    (_, { action }) => void message.success(action === 'approve' ? '已审核通过' : '已驳回'),
+  );
+  const decide = (r: Register, action: RegisterDecision, reason?: string) => decideOne.mutateAsync({ r, action, reason });
+  const decideBatch = useListMutation(
+    ({ action, reason }: Decision) => registerApi.decideBatch(selected, action, reason),
+    [registerKeys.all],
+    (result, { action }) => {
+      const text = batchResultText(action === 'approve' ? '通过' : '驳回', result);
+      void (result.decided || result.notFound ? message.warning(text) : message.success(text));
+      list.clearSelection();
+    },
+  );
+  const decideSelected = (action: RegisterDecision, reason?: string) => decideBatch.mutateAsync({ action, reason });
 
   return (
-    <Card title="报名管理" extra={<ExportButton url="/api/team/register/list" query={{ ...query }} />}>
+    <Card title="报名管理" extra={<ExportButton {...list.exportAll} />}>
       <Segmented
         style={{ marginBottom: 16 }}
         value={waiting ? 'waiting' : query.status === undefined ? 'all' : undefined}
@@ -137,16 +134,16 @@ export default function RegisterManagerPage() {
         onChange={(v) => setQuery({ ...query, page: 1, status: v === 'waiting' ? REGISTER_STATUS.pending : undefined })}
       />
       <FilterForm<Partial<Filters>>
-        key={filtersKey}
+        key={list.filtersKey}
         initialValues={{ status: query.status, competitionId: query.competitionId, keyword: query.keyword }}
         keywordPlaceholder="队伍名称、编号或报名人"
-        onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}
+        onSearch={list.search}
       >
         <Form.Item name="status" label="审核状态">
           <Select allowClear placeholder="全部" style={{ width: 120 }} options={textOptions(REGISTER_STATUS_TEXT)} />
         </Form.Item>
       </FilterForm>
-      <SelectionBar count={selected.length} onClear={() => setSelected([])}>
+      <SelectionBar count={selected.length} onClear={list.clearSelection}>
         {canAudit && (
           <>
             <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的将跳过。`, () => decideSelected('approve'))}>
@@ -157,16 +154,11 @@ export default function RegisterManagerPage() {
             </Button>
           </>
         )}
-        <ExportButton size="small" label="导出所选" url="/api/team/register/list" query={{ ids: selected.join(',') }} />
+        <ExportButton {...list.exportSelected} />
       </SelectionBar>
       <Table<Register>
-        rowKey="id"
-        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as number[]) }}
-        loading={registers.isLoading}
-        dataSource={registers.data?.list}
+        {...list.table}
         scroll={{ x: 1300 }}
-        locale={{ emptyText: '暂无报名' }}
-        pagination={pager(registers.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '队伍名称', dataIndex: 'teamName', width: 160 },
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },

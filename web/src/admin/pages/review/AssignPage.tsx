@@ -1,4 +1,4 @@
-import type { Page, UnfinishedJudge } from '@contest/shared';
+import { ADMIN_MENU_CODES, type Page, type UnfinishedJudge } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Progress, Segmented, Select, Table } from 'antd';
 import { Link } from 'react-router';
@@ -15,7 +15,7 @@ const FILTERS = { unfinished: 'text', competitionId: 'number' } as const;
 
 /** The judges who still have works to submit, by question, with a link to the question's assignments. */
 function UnfinishedJudges({ competitionId, onCompetition, onPage, page, limit }: { competitionId?: number; onCompetition: (id?: number) => void; onPage: (page: number, limit: number) => void; page: number; limit: number }) {
-  const competitions = useCompetitionOptions(usePermissions().has('competition:competition:menu'));
+  const competitions = useCompetitionOptions(usePermissions().has(ADMIN_MENU_CODES.competition));
   const judges = useQuery({
     queryKey: ['unfinishedJudges', competitionId, page, limit],
     queryFn: () => http.get<Page<UnfinishedJudge>>('/api/system/todo/judges', { page, limit, competitionId }),

@@ -1,15 +1,14 @@
-import { ACTION_CODES, type Expert, type Page } from '@contest/shared';
+import { ACTION_CODES, type Expert } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { expertApi, expertKeys, type ExpertListParams } from '../../../api/expert.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { personLabel } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
 interface Values {
   username: string;
@@ -18,22 +17,20 @@ interface Values {
   title?: string;
 }
 
-const EXPERTS_KEY = ['experts'];
-
 /** Adds a user to the pool (by username; the user gets the judge role), or edits an expert's details. */
 function ExpertModal({ expert, onClose }: { expert: Expert | null; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  async function save({ username, ...details }: Values) {
-    const body = { organization: details.organization, speciality: details.speciality?.trim() || null, title: details.title?.trim() || null };
-    if (expert) await http.put(`/api/review/expert/${expert.userId}`, body);
-    else await http.post('/api/review/expert', { username: username.trim(), ...body });
-    void message.success(expert ? '专家信息已保存' : '已添加评审专家');
-    await client.invalidateQueries({ queryKey: EXPERTS_KEY });
-  }
+  const save = useListMutation(
+    ({ username, ...details }: Values) => {
+      const body = { organization: details.organization, speciality: details.speciality?.trim() || null, title: details.title?.trim() || null };
+      return expert ? expertApi.update(expert.userId, body) : expertApi.add({ username: username.trim(), ...body });
+    },
+    [expertKeys.all],
+    () => void message.success(expert ? '专家信息已保存' : '已添加评审专家'),
+  );
   const initial: Partial<Values> = expert ? { username: expert.username, organization: expert.organization, speciality: expert.speciality ?? '', title: expert.title ?? '' } : {};
   return (
-    <FormModal<Values> title={expert ? `编辑评审专家：${personLabel(expert)}` : '添加评审专家'} name="expert" initialValues={initial} onSave={save} onClose={onClose}>
+    <FormModal<Values> title={expert ? `编辑评审专家：${personLabel(expert)}` : '添加评审专家'} name="expert" initialValues={initial} onSave={save.mutateAsync} onClose={onClose}>
       <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]} extra={expert ? undefined : '填写已注册用户的用户名，添加后该用户获得评审专家角色'}>
         <Input maxLength={50} disabled={Boolean(expert)} />
       </Form.Item>
@@ -54,20 +51,15 @@ function ExpertModal({ expert, onClose }: { expert: Expert | null; onClose: () =
 export default function ExpertPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const editable = usePermissions().has(ACTION_CODES.expertEdit);
-  const [query, setQuery] = useState<{ page: number; limit: number; keyword?: string }>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<ExpertListParams>(), { queryKey: expertKeys.list, queryFn: expertApi.list, emptyText: '暂无评审专家', rowKey: 'userId' });
   const [editing, setEditing] = useState<Expert | null | undefined>(undefined);
-  const experts = useQuery({ queryKey: [...EXPERTS_KEY, query], queryFn: () => http.get<Page<Expert>>('/api/review/expert/page', { ...query }) });
+  const removal = useListMutation(expertApi.remove, [expertKeys.all], () => void message.success('已移出评审专家库'));
 
   const remove = (e: Expert) =>
     confirm(
       `确定将“${personLabel(e)}”移出评审专家库吗？移出后该用户不再是评审专家。`,
-      async () => {
-        await http.delete(`/api/review/expert/${e.userId}`);
-        void message.success('已移出评审专家库');
-        await client.invalidateQueries({ queryKey: EXPERTS_KEY });
-      },
+      () => removal.mutateAsync(e.userId),
       { danger: true },
     );
 
@@ -82,14 +74,10 @@ export default function ExpertPage() {
         )
       }
     >
-      <Input.Search allowClear placeholder="用户名、姓名、单位或专业" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => setQuery({ ...query, page: 1, keyword: v.trim() || undefined })} />
+      <Input.Search allowClear placeholder="用户名、姓名、单位或专业" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
       <Table<Expert>
-        rowKey="userId"
-        loading={experts.isLoading}
-        dataSource={experts.data?.list}
+        {...list.table}
         scroll={{ x: 1200 }}
-        locale={{ emptyText: '暂无评审专家' }}
-        pagination={pager(experts.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '用户名', dataIndex: 'username', width: 120 },
           { title: '姓名', dataIndex: 'userName', width: 100 },

@@ -3,24 +3,15 @@ import {
   PASSWORD_HINT,
   checkPasswordStrength,
   maskPhone,
-  type OrgOption,
-  type Page,
   type UserListItem,
-  type UserListQuery,
 } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
 import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
-
-interface RoleOption {
-  id: number;
-  code: string;
-  name: string;
-}
+import { userApi, userKeys, type UserListParams } from '../../../api/user.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
 type Dialog = { kind: 'roles' | 'org' | 'password'; user: UserListItem } | null;
 
@@ -28,19 +19,31 @@ const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('zh-CN'
 
 export default function UserPage() {
   const { message, modal } = App.useApp();
-  const client = useQueryClient();
   const { has } = usePermissions();
   const { data: me } = useCurrentUser();
   const canEdit = has(ACTION_CODES.userEdit);
-  const [query, setQuery] = useState<UserListQuery>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<UserListParams>(), { queryKey: userKeys.list, queryFn: userApi.list, emptyText: '没有符合条件的用户' });
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dialogForm] = Form.useForm();
   const [saving, setSaving] = useState(false);
 
-  const users = useQuery({ queryKey: ['users', query], queryFn: () => http.get<Page<UserListItem>>('/api/team/userinfo/list', { ...query }) });
-  const roles = useQuery({ queryKey: ['roleOptions'], queryFn: () => http.get<RoleOption[]>('/api/system/role/options') });
-  const orgs = useQuery({ queryKey: ['orgOptions'], queryFn: () => http.get<OrgOption[]>('/api/system/org/options') });
-  const reload = () => client.invalidateQueries({ queryKey: ['users'] });
+  const roles = useQuery({ queryKey: userKeys.roleOptions, queryFn: userApi.roleOptions });
+  const orgs = useQuery({ queryKey: userKeys.orgOptions, queryFn: userApi.orgOptions });
+  const setStatus = useListMutation(({ id, status }: { id: number; status: 0 | 1 }) => userApi.setStatus(id, status), [userKeys.all], (_, { status }) =>
+    void message.success(status ? '账号已启用' : '账号已停用'),
+  );
+  const saveDialog = useListMutation(
+    async ({ kind, id, values }: { kind: NonNullable<Dialog>['kind']; id: number; values: { roleIds?: number[]; orgId?: number; password?: string } }) => {
+      if (kind === 'roles') await userApi.setRoles(id, values.roleIds ?? []);
+      if (kind === 'org') await userApi.setOrg(id, values.orgId ?? null);
+      if (kind === 'password') await userApi.setPassword(id, values.password ?? '');
+    },
+    [userKeys.all],
+    () => {
+      void message.success('已保存');
+      setDialog(null);
+    },
+  );
 
   function toggleStatus(user: UserListItem) {
     const disabling = user.status === 1;
@@ -50,11 +53,7 @@ export default function UserPage() {
       okText: '确定',
       cancelText: '取消',
       okButtonProps: { danger: disabling },
-      onOk: async () => {
-        await http.put(`/api/system/user/${user.id}/status`, { status: disabling ? 0 : 1 });
-        void message.success(disabling ? '账号已停用' : '账号已启用');
-        await reload();
-      },
+      onOk: () => setStatus.mutateAsync({ id: user.id, status: disabling ? 0 : 1 }),
     });
   }
 
@@ -65,13 +64,7 @@ export default function UserPage() {
     const values = await dialogForm.validateFields();
     setSaving(true);
     try {
-      const { id } = dialog.user;
-      if (dialog.kind === 'roles') await http.put(`/api/system/user/${id}/roles`, { roleIds: values.roleIds ?? [] });
-      if (dialog.kind === 'org') await http.put(`/api/system/user/${id}/org`, { orgId: values.orgId ?? null });
-      if (dialog.kind === 'password') await http.put(`/api/system/user/${id}/password`, { password: values.password });
-      void message.success('已保存');
-      setDialog(null);
-      await reload();
+      await saveDialog.mutateAsync({ kind: dialog.kind, id: dialog.user.id, values });
     } catch (err) {
       showFieldErrors(dialogForm, err);
     } finally {
@@ -84,7 +77,7 @@ export default function UserPage() {
       <Form
         layout="inline"
         style={{ marginBottom: 16, rowGap: 8 }}
-        onFinish={(v) => setQuery({ ...v, keyword: v.keyword?.trim() || undefined, page: 1, limit: query.limit })}
+        onFinish={(v) => list.search({ ...v, keyword: v.keyword?.trim() || undefined })}
       >
         <Form.Item name="keyword">
           <Input placeholder="用户名、姓名、手机号或邮箱" allowClear style={{ width: 240 }} />
@@ -103,12 +96,8 @@ export default function UserPage() {
         </Button>
       </Form>
       <Table<UserListItem>
-        rowKey="id"
-        loading={users.isLoading}
-        dataSource={users.data?.list}
+        {...list.table}
         scroll={{ x: 1000 }}
-        locale={{ emptyText: '没有符合条件的用户' }}
-        pagination={pager(users.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           { title: '用户名', dataIndex: 'username' },
           { title: '姓名', dataIndex: 'userName' },

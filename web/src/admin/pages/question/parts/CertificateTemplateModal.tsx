@@ -31,6 +31,7 @@ import { createContext, useContext, useLayoutEffect, useRef, useState, type CSSP
 import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { http } from '../../../../common/http.ts';
+import { reviewKeys } from '../../../../api/review.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 
 /** What the form holds: the body, plus the background's size in pixels, which the preview and positions need. */
@@ -61,7 +62,7 @@ function scaleFields(fields: CertFieldPlacement[], from: { width: number; height
 }
 
 /** Query keys: every template list, and each template by id. */
-export const TEMPLATES_KEY = ['certTemplates'];
+export const TEMPLATES_KEY = reviewKeys.templatesAll;
 const TEMPLATE_KEY = ['certTemplate'];
 export const templateKey = (id: number) => [...TEMPLATE_KEY, id];
 

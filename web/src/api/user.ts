@@ -1,0 +1,28 @@
+import type { OrgOption, Page, UserListItem, UserListQuery } from '@contest/shared';
+import { http } from '../common/http.ts';
+import { params, type ListParams } from './list.ts';
+
+export type UserListParams = ListParams<UserListQuery>;
+export interface RoleOption {
+  id: number;
+  code: string;
+  name: string;
+}
+
+/** Accounts as the back office manages them (spec §7 `/api/team/userinfo/list`, `/api/system/user/*`). */
+export const userKeys = {
+  all: ['users'] as const,
+  list: (q: UserListParams) => [...userKeys.all, q] as const,
+  roleOptions: ['roleOptions'] as const,
+  orgOptions: ['orgOptions'] as const,
+};
+
+export const userApi = {
+  list: (q: UserListParams) => http.get<Page<UserListItem>>('/api/team/userinfo/list', params(q)),
+  roleOptions: () => http.get<RoleOption[]>('/api/system/role/options'),
+  orgOptions: () => http.get<OrgOption[]>('/api/system/org/options'),
+  setStatus: (id: number, status: 0 | 1) => http.put<void>(`/api/system/user/${id}/status`, { status }),
+  setRoles: (id: number, roleIds: number[]) => http.put<void>(`/api/system/user/${id}/roles`, { roleIds }),
+  setOrg: (id: number, orgId: number | null) => http.put<void>(`/api/system/user/${id}/org`, { orgId }),
+  setPassword: (id: number, password: string) => http.put<void>(`/api/system/user/${id}/password`, { password }),
+};
