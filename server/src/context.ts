@@ -1,3 +1,4 @@
+import type { PermissionCode } from '@contest/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
@@ -29,7 +30,7 @@ export interface Actor {
   userId: number;
   username: string;
   orgId: number | null;
-  permissions: ReadonlySet<string>;
+  permissions: ReadonlySet<PermissionCode>;
   sessionId: string;
   via: 'cookie' | 'bearer';
   csrfToken: string;
@@ -41,6 +42,13 @@ export interface Ctx extends Deps {
   ip: string;
   userAgent: string | null;
 }
+
+/** The context of a route whose rule is USER or a permission: the access hook has refused anonymous callers. */
+export interface AuthedCtx extends Ctx {
+  actor: Actor;
+}
+
+export const isAuthed = (ctx: Ctx): ctx is AuthedCtx => ctx.actor !== null;
 
 /**
  * A request's context: the app's dependencies and who is calling. Written out field by field, not spread from `deps`:

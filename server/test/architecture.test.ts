@@ -48,21 +48,10 @@ const QUERY_DEBT = [
 
 /** Who may read an actor's permission set directly: the policy and the request's authentication. */
 const PERMISSION_HOME = /^(policy\.ts|http\/auth\.ts|http\/access\.ts)$/;
-const PERMISSION_DEBT = [
-  'modules/certificates/service.ts',
-  'modules/competitions/service.ts',
-  'modules/grades/service.ts',
-  'modules/invoices/service.ts',
-  'modules/orders/service.ts',
-  'modules/questions/service.ts',
-  'modules/registrations/service.ts',
-  'modules/system/todo.ts',
-  'modules/teams/service.ts',
-  'modules/works/service.ts',
-];
+const PERMISSION_DEBT: string[] = [];
 
 /** Imports of another module's files other than its index.ts: at most this many, lowered as modules get their index. */
-const CROSS_MODULE_IMPORT_CEILING = 75;
+const CROSS_MODULE_IMPORT_CEILING = 65;
 
 const offenders = (rule: (f: { file: string; text: string }) => boolean) => FILES.filter(rule).map((f) => f.file).sort();
 

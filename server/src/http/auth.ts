@@ -1,6 +1,6 @@
-import { CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
+import { CSRF_HEADER, SESSION_COOKIE, isPermissionCode } from '@contest/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requestCtx, type Actor, type Deps } from '../context.ts';
+import { isAuthed, requestCtx, type Actor, type AuthedCtx, type Deps } from '../context.ts';
 import * as repo from '../modules/auth/repo.ts';
 import { sessionId } from '../modules/auth/sessions.ts';
 import { describeRule, type AccessRule } from './access.ts';
@@ -35,7 +35,8 @@ async function resolveActor(deps: Deps, presented: { token: string; bearer: bool
     const expiresAt = ttl ? new Date(now.getTime() + ttl).toISOString() : session.expiresAt;
     await repo.touchSession(deps.db, session.id, now.toISOString(), expiresAt);
   }
-  const permissions = new Set(await repo.permissionCodes(deps.db, session.userId));
+  // A code no longer in the tables (a role saved before a code was retired) grants nothing.
+  const permissions = new Set((await repo.permissionCodes(deps.db, session.userId)).filter(isPermissionCode));
   return {
     userId: session.userId,
     username: session.username,
@@ -98,6 +99,15 @@ function check(req: FastifyRequest, rule: AccessRule | undefined, actor: Actor |
     return forbidden();
   }
   return undefined;
+}
+
+/**
+ * The context of a USER or permission route, typed with its actor: the access hook has already refused anonymous
+ * callers there (401), so services taking an `AuthedCtx` need no `actor!`. On a public route it answers 401 too.
+ */
+export function userCtx(req: FastifyRequest): AuthedCtx {
+  if (!isAuthed(req.ctx)) throw unauthorized();
+  return req.ctx;
 }
 
 declare module 'fastify' {

@@ -19,6 +19,7 @@ import { findUserInfo } from '../users/repo.ts';
 import { SSO_COOKIE, clearSessionCookies, clearSsoCookie, setSessionCookies, setSsoCookie } from './cookies.ts';
 import { OidcClient, STATE_TTL_MS, belongsTo } from './oidc.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 export function authRoutes(app: App, deps: Deps) {
   app.get('/api/auth/config', { config: { rule: PUBLIC }, schema: { tags: ['auth'] } }, async () =>
@@ -53,16 +54,16 @@ export function authRoutes(app: App, deps: Deps) {
   });
 
   app.put('/api/auth/password', { config: { rule: USER }, schema: { tags: ['auth'], body: changePasswordBody } }, async (req) => {
-    await service.changePassword(req.ctx, req.body);
+    await service.changePassword(userCtx(req), req.body);
     return ok(null, '密码已修改，其他设备上的登录已退出');
   });
 
   app.get('/api/auth/sessions', { config: { rule: USER }, schema: { tags: ['auth'] } }, async (req) =>
-    ok(await service.listSessions(req.ctx)),
+    ok(await service.listSessions(userCtx(req))),
   );
 
   app.post('/api/auth/sessions/revokeOthers', { config: { rule: USER }, schema: { tags: ['auth'] } }, async (req) =>
-    ok(await service.revokeOtherSessions(req.ctx), '其他设备上的登录已退出'),
+    ok(await service.revokeOtherSessions(userCtx(req)), '其他设备上的登录已退出'),
   );
 }
 

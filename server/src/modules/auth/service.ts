@@ -5,7 +5,7 @@ import {
   type LoginBody,
   type RegisterBody,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, forbidden, tooMany, unauthorized } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
@@ -172,8 +172,8 @@ export async function logout(ctx: Ctx) {
   if (ctx.actor) await repo.deleteSession(ctx.db, ctx.actor.sessionId);
 }
 
-export async function changePassword(ctx: Ctx, body: ChangePasswordBody) {
-  const actor = ctx.actor!;
+export async function changePassword(ctx: AuthedCtx, body: ChangePasswordBody) {
+  const { actor } = ctx;
   const user = await repo.findUserPassword(ctx.db, actor.userId);
   if (!user?.passwordHash) {
     throw badRequest('该账号通过统一身份认证登录，不能在此修改密码');
@@ -190,14 +190,14 @@ export async function changePassword(ctx: Ctx, body: ChangePasswordBody) {
   await repo.deleteOtherSessions(ctx.db, actor.userId, actor.sessionId);
 }
 
-export async function listSessions(ctx: Ctx) {
-  const actor = ctx.actor!;
+export async function listSessions(ctx: AuthedCtx) {
+  const { actor } = ctx;
   const rows = await repo.listUserSessions(ctx.db, actor.userId, ctx.clock.now().toISOString());
   return rows.map(({ id, ...rest }) => ({ ...rest, current: id === actor.sessionId }));
 }
 
-export async function revokeOtherSessions(ctx: Ctx) {
-  const actor = ctx.actor!;
+export async function revokeOtherSessions(ctx: AuthedCtx) {
+  const { actor } = ctx;
   return { revoked: await repo.deleteOtherSessions(ctx.db, actor.userId, actor.sessionId) };
 }
 

@@ -10,6 +10,7 @@ import { sendStoredFile } from '../files/routes.ts';
 import { uploadCertificateBackground } from '../files/service.ts';
 import { publicOrigin } from '../../http/origin.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const GRADES = perm(ADMIN_MENU_CODES.question);
 const EDIT = perm(ACTION_CODES.gradeEdit);
@@ -36,7 +37,7 @@ export function certificateRoutes(app: App, deps: Deps) {
     const max = deps.config.documentMaxBytes;
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择证书背景图', { file: '请选择证书背景图' });
-    return ok(await uploadCertificateBackground(req.ctx, part.file, part.filename, max), '上传成功');
+    return ok(await uploadCertificateBackground(userCtx(req), part.file, part.filename, max), '上传成功');
   });
   app.post(`${BASE}/relation/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: relationBody } }, async (req) => ok(await service.relate(req.ctx, req.params.id, req.body.templateId), '证书模板已选定'));
   app.get(`${BASE}/cert/push/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req) => ok(await service.progress(req.ctx, req.params.id)));
@@ -48,20 +49,20 @@ export function certificateRoutes(app: App, deps: Deps) {
     if (req.query.export) return sendXlsx(reply, '证书列表.xlsx', '证书', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
-  app.get(`${BASE}/cert/list`, { config: { rule: USER }, schema: { tags, querystring: certListQuery } }, async (req) => ok(await service.mine(req.ctx, req.query.competitionId)));
-  app.get(`${BASE}/person/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.ofTeam(req.ctx, req.params.id)));
-  app.get(`${BASE}/load/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok((await service.load(req.ctx, req.params.id)).certificate));
+  app.get(`${BASE}/cert/list`, { config: { rule: USER }, schema: { tags, querystring: certListQuery } }, async (req) => ok(await service.mine(userCtx(req), req.query.competitionId)));
+  app.get(`${BASE}/person/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.ofTeam(userCtx(req), req.params.id)));
+  app.get(`${BASE}/load/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok((await service.load(userCtx(req), req.params.id)).certificate));
   app.get(`${BASE}/cert/certificate/download/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req, reply) =>
-    sendStoredFile(deps, req, reply, await service.download(req.ctx, req.params.id)),
+    sendStoredFile(deps, req, reply, await service.download(userCtx(req), req.params.id)),
   );
   app.get(`${BASE}/public/verify/:certNo`, { config: { rule: PUBLIC }, schema: { tags, params: z.object({ certNo: z.string().max(32) }), querystring: verifyQuery } }, async (req) =>
     ok(await service.verify(req.ctx, req.params.certNo, req.query.code)),
   );
   app.get(`${BASE}/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req) => ok(await service.getTemplate(req.ctx, req.params.id)));
   app.post(`${BASE}/:competitionId`, { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: templateBody } }, async (req) =>
-    ok(await service.createTemplate(req.ctx, req.params.competitionId, req.body), '证书模板已创建'),
+    ok(await service.createTemplate(userCtx(req), req.params.competitionId, req.body), '证书模板已创建'),
   );
-  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: templateBody } }, async (req) => ok(await service.updateTemplate(req.ctx, req.params.id, req.body), '证书模板已保存'));
+  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: templateBody } }, async (req) => ok(await service.updateTemplate(userCtx(req), req.params.id, req.body), '证书模板已保存'));
   app.delete(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
     await service.deleteTemplate(req.ctx, req.params.id);
     return ok(null, '证书模板已删除');

@@ -17,20 +17,20 @@ import {
   certNoValue,
   normalizeCertInput,
 } from '@contest/shared';
-import type { Ctx, Deps } from '../../context.ts';
+import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 import { badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable } from '../competitions/service.ts';
 import { imageSize } from '../files/service.ts';
 import { loadRule, managedQuestion, teamPeople } from '../review/service.ts';
 import { generateJob } from './jobs.ts';
 import { renderCertificate } from './pdf.ts';
 import { notify } from '../notices/service.ts';
 import { publicUrlMissing } from '../../http/origin.ts';
+import * as policy from '../../policy.ts';
 
 // ---- Templates --------------------------------------------------------------------------------------------------------
 
@@ -38,7 +38,7 @@ type TemplateRow = { id: number; competitionId: number; name: string; background
 const toTemplate = ({ backgroundKey, fieldsJson, ...r }: TemplateRow): CertificateTemplate => ({ ...r, backgroundUri: backgroundKey, fields: JSON.parse(fieldsJson) as CertFieldPlacement[] });
 
 export async function templatePage(ctx: Ctx, competitionId: number, q: { page: number; limit: number }) {
-  await manageable(ctx, competitionId);
+  await policy.managesCompetition(ctx, competitionId);
   const query = ctx.db.selectFrom('certificateTemplates').where('competitionId', '=', competitionId);
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.selectAll().orderBy('id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
@@ -48,7 +48,7 @@ export async function templatePage(ctx: Ctx, competitionId: number, q: { page: n
 async function managedTemplate(ctx: Ctx, id: number) {
   const row = await ctx.db.selectFrom('certificateTemplates').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound('证书模板不存在');
-  await manageable(ctx, row.competitionId).catch(() => {
+  await policy.managesCompetition(ctx, row.competitionId).catch(() => {
     throw notFound('证书模板不存在');
   });
   return row;
@@ -60,7 +60,7 @@ export const getTemplate = async (ctx: Ctx, id: number) => toTemplate(await mana
  * The background must be a built-in layout, or a certificate image uploaded by the caller (or the one the template
  * already has). Every field must start on the page.
  */
-async function checkTemplate(ctx: Ctx, body: TemplateBody, previousKey?: string) {
+async function checkTemplate(ctx: AuthedCtx, body: TemplateBody, previousKey?: string) {
   const builtin = builtinLayoutOf(body.backgroundUri);
   const size = builtin ? CERT_BUILTIN_SIZE[builtin] : await backgroundSize(ctx, body, previousKey);
   const fields: Record<string, string> = {};
@@ -72,9 +72,9 @@ async function checkTemplate(ctx: Ctx, body: TemplateBody, previousKey?: string)
   return size;
 }
 
-async function backgroundSize(ctx: Ctx, body: TemplateBody, previousKey?: string) {
+async function backgroundSize(ctx: AuthedCtx, body: TemplateBody, previousKey?: string) {
   const file = await ctx.db.selectFrom('files').select(['key', 'ownerId', 'purpose']).where('key', '=', body.backgroundUri).executeTakeFirst();
-  if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor!.userId)) {
+  if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor.userId)) {
     throw badRequest('证书背景图无效，请重新上传', { backgroundUri: '证书背景图无效，请重新上传' });
   }
   const size = imageSize(await readAll(ctx, file.key, 1024 * 1024));
@@ -88,8 +88,8 @@ async function readAll(deps: Pick<Deps, 'storage'>, key: string, max?: number): 
   return Buffer.concat(chunks);
 }
 
-export async function createTemplate(ctx: Ctx, competitionId: number, body: TemplateBody) {
-  await manageable(ctx, competitionId);
+export async function createTemplate(ctx: AuthedCtx, competitionId: number, body: TemplateBody) {
+  await policy.managesCompetition(ctx, competitionId);
   const size = await checkTemplate(ctx, body);
   const row = await ctx.db
     .insertInto('certificateTemplates')
@@ -100,7 +100,7 @@ export async function createTemplate(ctx: Ctx, competitionId: number, body: Temp
   return toTemplate(row);
 }
 
-export async function updateTemplate(ctx: Ctx, id: number, body: TemplateBody) {
+export async function updateTemplate(ctx: AuthedCtx, id: number, body: TemplateBody) {
   const before = await managedTemplate(ctx, id);
   const size = await checkTemplate(ctx, body, before.backgroundKey);
   const row = await ctx.db
@@ -307,34 +307,27 @@ export async function questionCertificates(ctx: Ctx, questionId: number, q: { pa
 }
 
 /** The caller's own certificates (as a member), newest first. */
-export async function mine(ctx: Ctx, competitionId?: number) {
-  let query = certificateRows(ctx.db).where('x.userId', '=', ctx.actor!.userId);
+export async function mine(ctx: AuthedCtx, competitionId?: number) {
+  let query = certificateRows(ctx.db).where('x.userId', '=', ctx.actor.userId);
   if (competitionId) query = query.where('x.competitionId', '=', competitionId);
   return (await query.orderBy('x.id', 'desc').execute()).map(toCertificate);
 }
 
-async function isMember(db: Db, teamId: number, userId: number) {
-  return Boolean(await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst());
-}
-async function organises(ctx: Ctx, competitionId: number) {
-  return ctx.actor!.permissions.has(ADMIN_MENU_CODES.question) && (await manageable(ctx, competitionId).then(() => true, () => false));
-}
-
 /** `person/{teamId}`: every certificate of a team (members' and teachers'), for its members and its organisers. */
-export async function ofTeam(ctx: Ctx, teamId: number) {
+export async function ofTeam(ctx: AuthedCtx, teamId: number) {
   const team = await ctx.db.selectFrom('teams').select('competitionId').where('id', '=', teamId).executeTakeFirst();
-  if (!team || !((await isMember(ctx.db, teamId, ctx.actor!.userId)) || (await organises(ctx, team.competitionId)))) throw notFound('队伍不存在');
+  if (!team || !(await policy.memberOrOrganiser(ctx, { id: teamId, competitionId: team.competitionId }, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
   return (await certificateRows(ctx.db).where('x.teamId', '=', teamId).orderBy('x.questionId').orderBy('x.holderKind').orderBy('x.id').execute()).map(toCertificate);
 }
 
 /** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
-export async function load(ctx: Ctx, id: number) {
+export async function load(ctx: AuthedCtx, id: number) {
   const row = await ctx.db.selectFrom('certificates').select(['teamId', 'competitionId', 'fileKey', 'holderName', 'awardName', 'certNo']).where('id', '=', id).executeTakeFirst();
-  if (!row || !row.fileKey || !((await isMember(ctx.db, row.teamId, ctx.actor!.userId)) || (await organises(ctx, row.competitionId)))) throw notFound('证书不存在');
+  if (!row || !row.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, ADMIN_MENU_CODES.question))) throw notFound('证书不存在');
   return { row, certificate: toCertificate(await certificateRows(ctx.db).where('x.id', '=', id).executeTakeFirstOrThrow()) };
 }
 
-export async function download(ctx: Ctx, id: number) {
+export async function download(ctx: AuthedCtx, id: number) {
   const { row } = await load(ctx, id);
   return { key: row.fileKey, name: `${row.holderName}-${row.awardName}-证书${row.certNo}.pdf`, mime: 'application/pdf' };
 }

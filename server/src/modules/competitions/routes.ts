@@ -7,7 +7,9 @@ import { notFound } from '../../http/errors.ts';
 import { readCache } from '../../http/read-cache.ts';
 import { ok, page, sendJson } from '../../http/reply.ts';
 import * as repo from './repo.ts';
+import * as policy from '../../policy.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const EDIT = perm(ACTION_CODES.competitionEdit);
 const AUDIT = perm(ACTION_CODES.competitionAudit);
@@ -32,7 +34,7 @@ export function competitionRoutes(app: App) {
       const competition = await repo.findCompetition(ctx.db, id, ctx.clock.now());
       return competition?.auditStatus === AUDIT_STATUS.online ? JSON.stringify(ok(await load(competition))) : null;
     });
-    return json !== null ? sendJson(reply, json) : ok(await load(await service.readable(ctx, id)));
+    return json !== null ? sendJson(reply, json) : ok(await load(await policy.readsCompetition(ctx, id)));
   };
 
   app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery } }, async (req, reply) => {
@@ -51,7 +53,7 @@ export function competitionRoutes(app: App) {
     }),
   );
   app.get('/api/competition/listAuth', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, querystring: manageListQuery } }, async (req) => {
-    const { list, total } = await service.listAuth(req.ctx, req.query);
+    const { list, total } = await service.listAuth(userCtx(req), req.query);
     return page(list, total, req.query);
   });
   app.get('/api/competition/list', { config: { rule: perm(ADMIN_MENU_CODES.competitionAudit) }, schema: { tags, querystring: manageListQuery } }, async (req) => {
@@ -59,7 +61,7 @@ export function competitionRoutes(app: App) {
     return page(list, total, req.query);
   });
   app.post('/api/competition/', { config: { rule: EDIT }, schema: { tags, body: competitionBody } }, async (req) =>
-    ok(await service.create(req.ctx, req.body), '竞赛已创建'),
+    ok(await service.create(userCtx(req), req.body), '竞赛已创建'),
   );
   app.put('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: competitionBody } }, async (req) => {
     await service.update(req.ctx, req.params.id, req.body);
@@ -97,7 +99,7 @@ export function competitionRoutes(app: App) {
 
   // Stages.
   app.get('/api/competition/stages/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam } }, async (req) => {
-    await service.readable(req.ctx, req.params.competitionId);
+    await policy.readsCompetition(req.ctx, req.params.competitionId);
     return ok(await repo.listStages(req.ctx.db, req.params.competitionId));
   });
   app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody } }, async (req) =>
@@ -119,7 +121,7 @@ export function competitionRoutes(app: App) {
   app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
     const preset = await repo.findPreset(req.ctx.db, req.params.id);
     if (!preset) throw notFound('菜单设置不存在');
-    await service.readable(req.ctx, preset.competitionId);
+    await policy.readsCompetition(req.ctx, preset.competitionId);
     return ok(preset);
   });
   app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) =>
@@ -136,7 +138,7 @@ export function competitionRoutes(app: App) {
 
   // Team statistics.
   app.get('/api/team/statistics/public/statisticsTeamNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) => {
-    await service.readable(req.ctx, req.params.competitionId);
+    await policy.readsCompetition(req.ctx, req.params.competitionId);
     return ok(await repo.teamNum(req.ctx.db, req.params.competitionId));
   });
   app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req, reply) =>

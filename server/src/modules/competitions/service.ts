@@ -1,6 +1,5 @@
 import {
   ACTION_CODES,
-  ADMIN_MENU_CODES,
   AUDIT_STATUS,
   AUDIT_STATUS_TEXT,
   DEFAULT_MENUS,
@@ -23,7 +22,7 @@ import {
   type ReadinessFacts,
   type StageBody,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
@@ -33,37 +32,17 @@ import { notify } from '../notices/service.ts';
 import { methods as paymentMethods } from '../payments/service.ts';
 import * as questions from '../questions/repo.ts';
 import * as repo from './repo.ts';
+import * as policy from '../../policy.ts';
 
 const { draft, pending, rejected, online, offline } = AUDIT_STATUS;
-
-/** Platform administrators see every competition; everybody else only their organisation's. */
-export function seesAll(ctx: Ctx) {
-  return Boolean(ctx.actor?.permissions.has(ACTION_CODES.competitionAudit));
-}
 
 /** Drops the organisation id that scoping needed from what goes back to the browser. */
 export const withoutOrg = <T extends { orgId: number }>({ orgId: _org, ...rest }: T): Omit<T, 'orgId'> => rest;
 
-/** A competition the caller may manage; another organisation's answers as missing. */
-export async function manageable(ctx: Ctx, id: number): Promise<Competition> {
-  const c = await repo.findCompetition(ctx.db, id, ctx.clock.now());
-  if (!c || (!seesAll(ctx) && c.orgId !== ctx.actor?.orgId)) throw notFound('竞赛不存在');
-  return c;
-}
-
-/** Anyone may read an online competition; its organisers and the platform may read it in any state. */
-export async function readable(ctx: Ctx, id: number): Promise<Competition> {
-  const c = await repo.findCompetition(ctx.db, id, ctx.clock.now());
-  if (!c) throw notFound('竞赛不存在');
-  if (c.auditStatus === online) return c;
-  if (ctx.actor && (seesAll(ctx) || (ctx.actor.permissions.has(ADMIN_MENU_CODES.competition) && c.orgId === ctx.actor.orgId))) return c;
-  throw notFound('竞赛不存在');
-}
-
 export const listPublic = (ctx: Ctx, q: Parameters<typeof repo.listPublic>[1]) => repo.listPublic(ctx.db, q, ctx.clock.now());
 
-export function listAuth(ctx: Ctx, q: ManageListQuery) {
-  return repo.listManage(ctx.db, q, ctx.clock.now(), seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null));
+export function listAuth(ctx: AuthedCtx, q: ManageListQuery) {
+  return repo.listManage(ctx.db, q, ctx.clock.now(), policy.orgScope(ctx));
 }
 
 export const listAll = (ctx: Ctx, q: ManageListQuery) => repo.listManage(ctx.db, q, ctx.clock.now(), undefined);
@@ -103,10 +82,10 @@ function columns(body: CompetitionBody) {
   };
 }
 
-export async function create(ctx: Ctx, body: CompetitionBody) {
-  const orgId = seesAll(ctx) ? body.orgId : ctx.actor!.orgId;
+export async function create(ctx: AuthedCtx, body: CompetitionBody) {
+  const orgId = policy.platform(ctx) ? body.orgId : ctx.actor.orgId;
   if (!orgId) {
-    throw seesAll(ctx) ? badRequest('请选择主办组织', { orgId: '请选择主办组织' }) : forbidden('您的账号尚未关联组织，不能创建竞赛');
+    throw policy.platform(ctx) ? badRequest('请选择主办组织', { orgId: '请选择主办组织' }) : forbidden('您的账号尚未关联组织，不能创建竞赛');
   }
   await assertReferences(ctx, body, orgId);
   await assertOwnImage(ctx, 'cover', body.cover);
@@ -116,7 +95,7 @@ export async function create(ctx: Ctx, body: CompetitionBody) {
       ...columns(body),
       orgId,
       auditStatus: draft,
-      createdBy: ctx.actor!.userId,
+      createdBy: ctx.actor.userId,
       createdAt: now,
       updatedAt: now,
     });
@@ -143,9 +122,9 @@ export async function create(ctx: Ctx, body: CompetitionBody) {
 const LOCKED_AFTER_ONLINE = ['name', 'brandId', 'orgId', 'fee', 'allowIndividual', 'minMembers', 'maxMembers', 'maxTeachers'] as const;
 
 export async function update(ctx: Ctx, id: number, body: CompetitionBody) {
-  const before = await manageable(ctx, id);
+  const before = await policy.managesCompetition(ctx, id);
   if (before.auditStatus === pending) throw conflict('竞赛正在审核中，不能修改；如需修改请等待审核结果');
-  const orgId = seesAll(ctx) && body.orgId ? body.orgId : before.orgId;
+  const orgId = policy.platform(ctx) && body.orgId ? body.orgId : before.orgId;
   if (before.auditStatus === online || before.auditStatus === offline) {
     const next = { ...body, orgId };
     const changed = LOCKED_AFTER_ONLINE.filter((k) => next[k] !== undefined && next[k] !== before[k]);
@@ -170,7 +149,7 @@ async function readinessFacts(db: Db, c: Competition, payment: string[]): Promis
 
 /** `GET /readiness/{id}`: the checklist of what the competition still lacks (packages/shared/src/readiness.ts). */
 export async function readiness(ctx: Ctx, id: number): Promise<Readiness> {
-  const c = await manageable(ctx, id);
+  const c = await policy.managesCompetition(ctx, id);
   return competitionReadiness(await readinessFacts(ctx.db, c, await paymentNames(ctx)), ctx.clock.now());
 }
 
@@ -190,7 +169,7 @@ interface Step<T> {
 
 /** One step of the audit workflow; refused with 409 unless the competition is in one of `from`. */
 async function step<T = undefined>(ctx: Ctx, id: number, s: Step<T>): Promise<{ before: Competition; result: T }> {
-  const before = await manageable(ctx, id);
+  const before = await policy.managesCompetition(ctx, id);
   const extra = s.extra ?? {};
   const moved = await ctx.db.transaction().execute(async (trx) => {
     // The conditional UPDATE also holds the row: the editor's menu and stage writes wait for this step (holdUnlessInAudit).
@@ -280,7 +259,7 @@ export const off = async (ctx: Ctx, id: number) => void (await step(ctx, id, { a
 export const on = async (ctx: Ctx, id: number) => void (await step(ctx, id, { action: 'competition.on', from: [offline], to: online }));
 
 export async function remove(ctx: Ctx, id: number) {
-  const before = await manageable(ctx, id);
+  const before = await policy.managesCompetition(ctx, id);
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const ok = await repo.deleteCompetition(trx, id, [draft, rejected]);
     if (ok) await writeAudit(ctx, { action: 'competition.delete', entity: 'competition', entityId: id, before }, trx);
@@ -303,7 +282,7 @@ async function unlessInAudit<T>(ctx: Ctx, competitionId: number, what: string, c
 }
 
 export async function addStage(ctx: Ctx, competitionId: number, body: StageBody) {
-  await manageable(ctx, competitionId);
+  await policy.managesCompetition(ctx, competitionId);
   return unlessInAudit(ctx, competitionId, '竞赛阶段', async (trx) => {
     const id = await repo.insertStage(trx, { competitionId, name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
     await writeAudit(ctx, { action: 'stage.create', entity: 'stage', entityId: id, after: { competitionId, ...body } }, trx);
@@ -314,7 +293,7 @@ export async function addStage(ctx: Ctx, competitionId: number, body: StageBody)
 async function ownStage(ctx: Ctx, id: number) {
   const stage = await repo.findStage(ctx.db, id);
   if (!stage) throw notFound('阶段不存在');
-  await manageable(ctx, stage.competitionId);
+  await policy.managesCompetition(ctx, stage.competitionId);
   return stage;
 }
 
@@ -350,7 +329,7 @@ function presetColumns(body: PresetBody, menuCode: string) {
 export async function editPreset(ctx: Ctx, id: number, body: PresetBody) {
   const before = await repo.findPreset(ctx.db, id);
   if (!before) throw notFound('菜单设置不存在');
-  await manageable(ctx, before.competitionId);
+  await policy.managesCompetition(ctx, before.competitionId);
   if (body.menuCode && body.menuCode !== before.menuCode) throw badRequest('不能修改菜单编码', { menuCode: '不能修改菜单编码' });
   const columns = presetColumns(body, before.menuCode);
   await unlessInAudit(ctx, before.competitionId, '菜单设置', async (trx) => {
@@ -361,7 +340,7 @@ export async function editPreset(ctx: Ctx, id: number, body: PresetBody) {
 
 /** `POST /preset/{competitionId}` sets the preset of `menuCode` (each code exists once per competition). */
 export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBody) {
-  await manageable(ctx, competitionId);
+  await policy.managesCompetition(ctx, competitionId);
   if (!body.menuCode) throw badRequest('请指定菜单编码', { menuCode: '请指定菜单编码' });
   const existing = (await repo.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === body.menuCode);
   if (existing) {
@@ -380,7 +359,7 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
  * (or created, for a competition that lacks it); codes not in the batch stay as they are. Answers the presets as saved.
  */
 export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody): Promise<Preset[]> {
-  await manageable(ctx, competitionId);
+  await policy.managesCompetition(ctx, competitionId);
   const items = Object.entries(body.presets) as [MenuCode, PresetBody][];
   await unlessInAudit(ctx, competitionId, '菜单设置', async (trx) => {
     const existing = new Map((await repo.listPresets(trx, competitionId)).map((p) => [p.menuCode, p]));

@@ -8,6 +8,7 @@ import { AppError, badRequest } from '../../http/errors.ts';
 import { ok } from '../../http/reply.ts';
 import type { ImagePurpose } from './images.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 /** RFC 6266 / 5987: an ASCII fallback plus the UTF-8 name, so Chinese file names survive. */
 export function contentDisposition(name: string): string {
@@ -60,7 +61,7 @@ export function fileRoutes(app: App, deps: Deps) {
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
     const part = await req.file({ limits: { files: 1, fileSize: deps.config.avatarMaxBytes + 1 } });
     if (!part) throw badRequest('请选择要上传的图片', { file: '请选择要上传的图片' });
-    return ok(await service.uploadImage(req.ctx, part.file, part.filename, purpose, deps.config.avatarMaxBytes), '上传成功');
+    return ok(await service.uploadImage(userCtx(req), part.file, part.filename, purpose, deps.config.avatarMaxBytes), '上传成功');
   }
 
   app.post('/api/file/upload/avatar', { config: { rule: USER }, schema: { tags: ['file'] } }, (req) => upload(req, 'avatar'));
@@ -81,7 +82,7 @@ export function fileRoutes(app: App, deps: Deps) {
       const max = deps.config.documentMaxBytes;
       const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
       if (!part) throw badRequest('请选择要上传的文件', { file: '请选择要上传的文件' });
-      return ok(await service.uploadDocument(req.ctx, part.file, part.filename, req.query.purpose, max), '上传成功');
+      return ok(await service.uploadDocument(userCtx(req), part.file, part.filename, req.query.purpose, max), '上传成功');
     },
   );
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Ctx } from '../../context.ts';
+import { isAuthed, type AuthedCtx, type Ctx } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import type { ImagePurpose } from './images.ts';
@@ -28,7 +28,7 @@ export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
 /** A file name as kept and shown: without control characters (NUL, line breaks), at most 255 characters. */
 export const displayName = (name: string) => name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
 
-async function store(ctx: Ctx, content: Readable, originalName: string, o: {
+async function store(ctx: AuthedCtx, content: Readable, originalName: string, o: {
   purpose: string; maxBytes: number; kinds: typeof IMAGE_SIGNATURES; tooLarge: string; wrongType: string; visibility: 'public' | 'private';
 }) {
   let stored;
@@ -50,7 +50,7 @@ async function store(ctx: Ctx, content: Readable, originalName: string, o: {
     mime: kind.mime,
     size: stored.size,
     sha256: stored.sha256,
-    ownerId: ctx.actor!.userId,
+    ownerId: ctx.actor.userId,
     visibility: o.visibility,
     purpose: o.purpose,
     createdAt: ctx.clock.now().toISOString(),
@@ -59,7 +59,7 @@ async function store(ctx: Ctx, content: Readable, originalName: string, o: {
 }
 
 /** Registration attachments and payment vouchers: PDF or pictures, private to the uploader and those the record grants. */
-export function uploadDocument(ctx: Ctx, content: Readable, originalName: string, purpose: DocumentPurpose, maxBytes: number) {
+export function uploadDocument(ctx: AuthedCtx, content: Readable, originalName: string, purpose: DocumentPurpose, maxBytes: number) {
   return store(ctx, content, originalName, {
     purpose,
     maxBytes,
@@ -83,14 +83,14 @@ export async function assertOwnFile(ctx: Ctx, field: string, key: string, purpos
  * Who else may read a private file: each module that points records at private files says so for its purpose
  * (the organisers of a registration may read its attachments, finance may read a voucher).
  */
-export type PrivateReader = (ctx: Ctx, key: string) => Promise<boolean>;
+export type PrivateReader = (ctx: AuthedCtx, key: string) => Promise<boolean>;
 const privateReaders = new Map<string, PrivateReader>();
 export function grantPrivateReads(purpose: string, reader: PrivateReader) {
   privateReaders.set(purpose, reader);
 }
 
 /** Stores an image the user uploaded; the type is judged by content, not by the name or header sent. */
-export function uploadImage(ctx: Ctx, content: Readable, originalName: string, purpose: ImagePurpose, maxBytes: number) {
+export function uploadImage(ctx: AuthedCtx, content: Readable, originalName: string, purpose: ImagePurpose, maxBytes: number) {
   return store(ctx, content, originalName, {
     purpose,
     maxBytes,
@@ -118,7 +118,7 @@ export function imageSize(b: Buffer): { width: number; height: number } | null {
 }
 
 /** A certificate background: PNG or JPEG (what the PDF writer embeds), public, with its size in pixels. */
-export async function uploadCertificateBackground(ctx: Ctx, content: Readable, originalName: string, maxBytes: number) {
+export async function uploadCertificateBackground(ctx: AuthedCtx, content: Readable, originalName: string, maxBytes: number) {
   const kinds = IMAGE_SIGNATURES.filter((k) => k.mime === 'image/png' || k.mime === 'image/jpeg');
   const stored = await store(ctx, content, originalName, {
     purpose: 'certificate',
@@ -141,6 +141,6 @@ export async function readableFile(ctx: Ctx, key: string) {
   if (!file || file.purpose === 'answer') throw notFound('文件不存在');
   if (file.visibility === 'public' || (ctx.actor && file.ownerId === ctx.actor.userId)) return file;
   const reader = privateReaders.get(file.purpose);
-  if (ctx.actor && reader && (await reader(ctx, key))) return file;
+  if (isAuthed(ctx) && reader && (await reader(ctx, key))) return file;
   throw notFound('文件不存在');
 }

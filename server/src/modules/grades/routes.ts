@@ -4,6 +4,7 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const GRADES = perm(ADMIN_MENU_CODES.question);
 const EDIT = perm(ACTION_CODES.gradeEdit);
@@ -45,22 +46,22 @@ export function gradeRoutes(app: App) {
   app.post('/api/review/works/calcFinalScore/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => ok(await service.calculate(req.ctx, req.params.id), '成绩已计算'));
   app.post('/api/review/works/confirmFinalScore/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => ok(await service.confirm(req.ctx, req.params.id), '成绩已确认'));
   app.get('/api/review/works/exportGrade/:id', { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req, reply) =>
-    sendXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportRows(req.ctx, req.params.id, false)),
+    sendXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportRows(userCtx(req), req.params.id, false)),
   );
   app.get('/api/review/works/exportPrize/:id', { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req, reply) =>
-    sendXlsx(reply, '获奖名单.xlsx', '获奖名单', PRIZE_COLUMNS, await service.exportRows(req.ctx, req.params.id, true)),
+    sendXlsx(reply, '获奖名单.xlsx', '获奖名单', PRIZE_COLUMNS, await service.exportRows(userCtx(req), req.params.id, true)),
   );
 
-  app.get('/api/review/works/myGrade/:competitionId', { config: { rule: USER }, schema: { tags, params: competitionIdParam } }, async (req) => ok(await service.myGrades(req.ctx, req.params.competitionId)));
+  app.get('/api/review/works/myGrade/:competitionId', { config: { rule: USER }, schema: { tags, params: competitionIdParam } }, async (req) => ok(await service.myGrades(userCtx(req), req.params.competitionId)));
   app.post('/api/review/works/disputeScore/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: disputeBody } }, async (req) =>
-    ok(await service.fileDispute(req.ctx, req.params.id, req.body.reason), '申诉已提交，请等待答复'),
+    ok(await service.fileDispute(userCtx(req), req.params.id, req.body.reason), '申诉已提交，请等待答复'),
   );
   app.get('/api/review/works/dispute/page/:id', { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: disputePageQuery } }, async (req) => {
     const { list, total } = await service.disputePage(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
   });
   app.put('/api/review/works/dispute/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: disputeAnswerBody } }, async (req) =>
-    ok(await service.answerDispute(req.ctx, req.params.id, req.body), '申诉已答复'),
+    ok(await service.answerDispute(userCtx(req), req.params.id, req.body), '申诉已答复'),
   );
 
   app.get('/api/review/works/awards/:id', { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req) => ok(await service.awardLevels(req.ctx, req.params.id)));
@@ -72,5 +73,5 @@ export function gradeRoutes(app: App) {
   app.put('/api/review/works/awards/team/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: teamAwardBody } }, async (req) =>
     ok(await service.setTeamAward(req.ctx, req.params.id, req.body.teamId, req.body.awardId), '奖项已设置'),
   );
-  app.get('/api/review/works/list/awards/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.teamAwards(req.ctx, req.params.id)));
+  app.get('/api/review/works/list/awards/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.teamAwards(userCtx(req), req.params.id)));
 }

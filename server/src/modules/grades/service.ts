@@ -22,17 +22,17 @@ import {
   type OpenSubmission,
   type TeamAward,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { containsText } from '../../db/like.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as competitions from '../competitions/repo.ts';
-import { manageable } from '../competitions/service.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/service.ts';
 import { rankTeams } from '../test-submissions/index.ts';
 import { notify, teamUserIds } from '../notices/service.ts';
+import * as policy from '../../policy.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -199,7 +199,7 @@ export async function gradePage(ctx: Ctx, questionId: number, q: { page: number;
 }
 
 /** Rows of the grade and prize exports: the grade with the team's people. */
-export async function exportRows(ctx: Ctx, questionId: number, awardedOnly: boolean) {
+export async function exportRows(ctx: AuthedCtx, questionId: number, awardedOnly: boolean) {
   const { list } = await gradePage(ctx, questionId, { page: 1, limit: 10_000 }, 10_000);
   const rows = awardedOnly ? list.filter((g) => g.awardId !== null) : list;
   const teamIds = rows.map((g) => g.teamId);
@@ -227,8 +227,8 @@ const toDispute = (r: DisputeRow): Dispute => ({ ...r, rereview: r.rereview === 
  * The caller's team's grades in a competition: only while GRADE_SET is on and only once confirmed. While a dispute
  * sends a work back for re-review the grade reads as under re-check (no numbers) until it is confirmed again.
  */
-export async function myGrades(ctx: Ctx, competitionId: number): Promise<MyGrade[]> {
-  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+export async function myGrades(ctx: AuthedCtx, competitionId: number): Promise<MyGrade[]> {
+  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', ctx.actor.userId).executeTakeFirst();
   if (!team) return [];
   const now = ctx.clock.now();
   if (!(await gradeSetOpen(ctx.db, competitionId, now))) return [];
@@ -281,9 +281,9 @@ export async function myGrades(ctx: Ctx, competitionId: number): Promise<MyGrade
 }
 
 /** A team member disputes the team's confirmed grade, once, inside the window the rule sets. */
-export async function fileDispute(ctx: Ctx, questionId: number, reason: string): Promise<Dispute> {
+export async function fileDispute(ctx: AuthedCtx, questionId: number, reason: string): Promise<Dispute> {
   const q = await questionOf(ctx.db, questionId);
-  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', q.competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', q.competitionId).where('userId', '=', ctx.actor.userId).executeTakeFirst();
   const grade = team && (await ctx.db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).where('teamId', '=', team.teamId).executeTakeFirst());
   if (!team || !grade) throw notFound('您的队伍在该赛题没有成绩');
   const now = ctx.clock.now();
@@ -295,7 +295,7 @@ export async function fileDispute(ctx: Ctx, questionId: number, reason: string):
     id = await ctx.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('scoreDisputes')
-        .values({ questionId, teamId: team.teamId, userId: ctx.actor!.userId, reason, createdAt: now.toISOString() })
+        .values({ questionId, teamId: team.teamId, userId: ctx.actor.userId, reason, createdAt: now.toISOString() })
         .returning('id')
         .executeTakeFirstOrThrow();
       await writeAudit(ctx, { action: 'grade.dispute.file', entity: 'scoreDispute', entityId: row.id, after: { questionId, teamId: team.teamId, reason } }, trx);
@@ -321,7 +321,7 @@ export async function disputePage(ctx: Ctx, questionId: number, q: DisputePageQu
  * The organiser answers a dispute. Sending the work to a new judge unlocks the question's grades: they are computed
  * and confirmed again once that judge has submitted.
  */
-export async function answerDispute(ctx: Ctx, id: number, body: { answer: string; rereviewJudgeId?: number | null }) {
+export async function answerDispute(ctx: AuthedCtx, id: number, body: { answer: string; rereviewJudgeId?: number | null }) {
   const d = await ctx.db.selectFrom('scoreDisputes').selectAll().where('id', '=', id).executeTakeFirst();
   if (!d) throw notFound('申诉不存在');
   await managedQuestion(ctx, d.questionId).catch(() => {
@@ -332,7 +332,7 @@ export async function answerDispute(ctx: Ctx, id: number, body: { answer: string
     const now = ctx.clock.now().toISOString();
     const { numUpdatedRows } = await trx
       .updateTable('scoreDisputes')
-      .set({ status: DISPUTE_STATUS.answered, answer: body.answer, rereview: body.rereviewJudgeId ? 1 : 0, answeredBy: ctx.actor!.userId, answeredAt: now })
+      .set({ status: DISPUTE_STATUS.answered, answer: body.answer, rereview: body.rereviewJudgeId ? 1 : 0, answeredBy: ctx.actor.userId, answeredAt: now })
       .where('id', '=', id)
       .where('status', '=', DISPUTE_STATUS.pending)
       .executeTakeFirst();
@@ -431,14 +431,10 @@ export async function setTeamAward(ctx: Ctx, questionId: number, teamId: number,
 }
 
 /** `GET list/awards/{teamId}`: the awards of a team on confirmed grades, for its members and its organisers. */
-export async function teamAwards(ctx: Ctx, teamId: number): Promise<TeamAward[]> {
+export async function teamAwards(ctx: AuthedCtx, teamId: number): Promise<TeamAward[]> {
   const team = await ctx.db.selectFrom('teams').select(['id', 'competitionId']).where('id', '=', teamId).executeTakeFirst();
   if (!team) throw notFound('队伍不存在');
-  const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
-  if (!member) {
-    const organiser = ctx.actor!.permissions.has(ADMIN_MENU_CODES.question) && (await manageable(ctx, team.competitionId).then(() => true, () => false));
-    if (!organiser) throw notFound('队伍不存在');
-  }
+  if (!(await policy.memberOrOrganiser(ctx, team, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
   const rows = await ctx.db
     .selectFrom('grades as g')
     .innerJoin('awardLevels as l', 'l.id', 'g.awardId')

@@ -21,6 +21,7 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const EXPORT_COLUMNS: Column<Invoice>[] = [
   { header: '订单号', value: (i) => i.orderNo, width: 24 },
@@ -42,14 +43,14 @@ export function invoiceRoutes(app: App) {
   const tags = ['invoice'];
 
   // Each user's invoice titles.
-  app.get('/api/invoice/title/list', { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.listTitles(req.ctx)));
-  app.post('/api/invoice/title', { config: { rule: USER }, schema: { tags, body: invoiceTitleBody } }, async (req) => ok(await service.createTitle(req.ctx, req.body), '发票抬头已保存'));
+  app.get('/api/invoice/title/list', { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.listTitles(userCtx(req))));
+  app.post('/api/invoice/title', { config: { rule: USER }, schema: { tags, body: invoiceTitleBody } }, async (req) => ok(await service.createTitle(userCtx(req), req.body), '发票抬头已保存'));
   app.put('/api/invoice/title/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: invoiceTitleBody } }, async (req) => {
-    await service.updateTitle(req.ctx, req.params.id, req.body);
+    await service.updateTitle(userCtx(req), req.params.id, req.body);
     return ok(null, '发票抬头已保存');
   });
   app.delete('/api/invoice/title/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => {
-    await service.deleteTitle(req.ctx, req.params.id);
+    await service.deleteTitle(userCtx(req), req.params.id);
     return ok(null, '发票抬头已删除');
   });
 
@@ -58,15 +59,15 @@ export function invoiceRoutes(app: App) {
     const { issuerTaxNo: _t, ...config } = await service.readConfig(req.ctx);
     return ok(config);
   });
-  app.post('/api/invoice/apply', { config: { rule: USER }, schema: { tags, body: invoiceApplyBody } }, async (req) => ok(await service.apply(req.ctx, req.body), '发票申请已提交'));
+  app.post('/api/invoice/apply', { config: { rule: USER }, schema: { tags, body: invoiceApplyBody } }, async (req) => ok(await service.apply(userCtx(req), req.body), '发票申请已提交'));
   app.get('/api/invoice/person/page', { config: { rule: USER }, schema: { tags, querystring: invoiceListQuery } }, async (req) => {
-    const { list, total } = await service.listPerson(req.ctx, req.query);
+    const { list, total } = await service.listPerson(userCtx(req), req.query);
     return page(list, total, req.query);
   });
 
   // Finance.
   app.get('/api/invoice/list', { config: { rule: perm(ADMIN_MENU_CODES.invoice) }, schema: { tags, querystring: invoiceListQuery } }, async (req, reply) => {
-    const { list, total } = await service.listManage(req.ctx, req.query);
+    const { list, total } = await service.listManage(userCtx(req), req.query);
     if (req.query.export) return sendXlsx(reply, '发票列表.xlsx', '发票', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
@@ -75,7 +76,7 @@ export function invoiceRoutes(app: App) {
     return ok(null, '发票已开具');
   });
   app.put('/api/invoice/reject/batch', { config: { rule: perm(ACTION_CODES.invoiceEdit) }, schema: { tags, body: invoiceRejectBatchBody } }, async (req) => {
-    const result = await service.rejectBatch(req.ctx, req.body);
+    const result = await service.rejectBatch(userCtx(req), req.body);
     return ok(result, batchResultText('驳回', result));
   });
   app.put('/api/invoice/reject/:id', { config: { rule: perm(ACTION_CODES.invoiceEdit) }, schema: { tags, params: idParam, body: invoiceRejectBody } }, async (req) => {
@@ -84,7 +85,7 @@ export function invoiceRoutes(app: App) {
   });
   app.get('/api/invoice/config', { config: { rule: perm(ADMIN_MENU_CODES.invoiceConfig) }, schema: { tags } }, async (req) => ok(await service.readConfig(req.ctx)));
   app.put('/api/invoice/config', { config: { rule: perm(ACTION_CODES.invoiceConfigEdit) }, schema: { tags, body: invoiceConfigBody } }, async (req) => {
-    await service.saveConfig(req.ctx, req.body);
+    await service.saveConfig(userCtx(req), req.body);
     return ok(null, '发票配置已保存');
   });
 }

@@ -1,5 +1,4 @@
 import {
-  ADMIN_MENU_CODES,
   batchResult,
   type BatchResult,
   INVOICE_STATUS,
@@ -11,15 +10,16 @@ import {
   type InvoiceListQuery,
   type InvoiceTitleBody,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { seesAll, withoutOrg } from '../competitions/service.ts';
+import { withoutOrg } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { teamOrder } from '../orders/service.ts';
 import * as repo from './repo.ts';
 import { notify } from '../notices/service.ts';
+import * as policy from '../../policy.ts';
 
 // ---- titles: each user's own
 
@@ -33,26 +33,26 @@ const titleColumns = (b: InvoiceTitleBody) => ({
   phone: b.phone ?? null,
 });
 
-export const listTitles = (ctx: Ctx) => repo.listTitles(ctx.db, ctx.actor!.userId);
+export const listTitles = (ctx: AuthedCtx) => repo.listTitles(ctx.db, ctx.actor.userId);
 
-export async function createTitle(ctx: Ctx, body: InvoiceTitleBody) {
+export async function createTitle(ctx: AuthedCtx, body: InvoiceTitleBody) {
   const now = ctx.clock.now().toISOString();
   const { id } = await ctx.db
     .insertInto('invoiceTitles')
-    .values({ ...titleColumns(body), userId: ctx.actor!.userId, createdAt: now, updatedAt: now })
+    .values({ ...titleColumns(body), userId: ctx.actor.userId, createdAt: now, updatedAt: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id };
 }
 
-export async function updateTitle(ctx: Ctx, id: number, body: InvoiceTitleBody) {
-  const r = await ctx.db.updateTable('invoiceTitles').set({ ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+export async function updateTitle(ctx: AuthedCtx, id: number, body: InvoiceTitleBody) {
+  const r = await ctx.db.updateTable('invoiceTitles').set({ ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).where('userId', '=', ctx.actor.userId).executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw notFound('发票抬头不存在');
 }
 
 /** Applications keep their own copy of the title, so a used title may still be deleted. */
-export async function deleteTitle(ctx: Ctx, id: number) {
-  const r = await ctx.db.deleteFrom('invoiceTitles').where('id', '=', id).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+export async function deleteTitle(ctx: AuthedCtx, id: number) {
+  const r = await ctx.db.deleteFrom('invoiceTitles').where('id', '=', id).where('userId', '=', ctx.actor.userId).executeTakeFirst();
   if (Number(r.numDeletedRows) !== 1) throw notFound('发票抬头不存在');
 }
 
@@ -75,7 +75,7 @@ export async function readConfig(ctx: Pick<Ctx, 'db'>): Promise<InvoiceConfig> {
   };
 }
 
-export async function saveConfig(ctx: Ctx, body: InvoiceConfigBody) {
+export async function saveConfig(ctx: AuthedCtx, body: InvoiceConfigBody) {
   const before = await readConfig(ctx);
   const values = {
     enable: body.enable ? 1 : 0,
@@ -94,7 +94,7 @@ export async function saveConfig(ctx: Ctx, body: InvoiceConfigBody) {
 // ---- applications
 
 /** Applies for an invoice on a paid order of the caller's team, with a snapshot of one of the caller's titles. */
-export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
+export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
   const config = await readConfig(ctx);
   const now = ctx.clock.now().toISOString();
   if (!config.enable) throw conflict('暂未开放发票申请');
@@ -102,7 +102,7 @@ export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
   if (!config.allowedTypes.includes(body.type)) throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
   const order = await teamOrder(ctx, body.orderId);
   if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
-  const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor!.userId);
+  const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor.userId);
   if (!title) throw badRequest('发票抬头不存在', { titleId: '发票抬头不存在' });
   if (body.type === 'special' && (title.kind !== 'company' || !title.taxNo || !title.bank || !title.bankAccount || !title.address || !title.phone)) {
     throw badRequest('专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头', { titleId: '专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头' });
@@ -111,7 +111,7 @@ export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
   try {
     const { id } = await ctx.db
       .insertInto('invoices')
-      .values({ orderId: order.id, competitionId: order.competitionId, userId: ctx.actor!.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now })
+      .values({ orderId: order.id, competitionId: order.competitionId, userId: ctx.actor.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { id };
@@ -121,19 +121,25 @@ export async function apply(ctx: Ctx, body: InvoiceApplyBody) {
   }
 }
 
-export async function listPerson(ctx: Ctx, q: InvoiceListQuery) {
-  const { list, total } = await repo.listInvoices(ctx.db, q, { userId: ctx.actor!.userId });
+export async function listPerson(ctx: AuthedCtx, q: InvoiceListQuery) {
+  const { list, total } = await repo.listInvoices(ctx.db, q, { userId: ctx.actor.userId });
   return { list: list.map(withoutOrg), total };
 }
 
-export async function listManage(ctx: Ctx, q: InvoiceListQuery) {
-  const { list, total } = await repo.listInvoices(ctx.db, q, seesAll(ctx) ? {} : { orgId: ctx.actor!.orgId }, q.export ? 10_000 : q.limit);
+/** The finance lists' filter: every organisation's for the platform, else the caller's own. */
+const orgFilter = (ctx: AuthedCtx) => {
+  const orgId = policy.orgScope(ctx);
+  return orgId === undefined ? {} : { orgId };
+};
+
+export async function listManage(ctx: AuthedCtx, q: InvoiceListQuery) {
+  const { list, total } = await repo.listInvoices(ctx.db, q, orgFilter(ctx), q.export ? 10_000 : q.limit);
   return { list: list.map(withoutOrg), total };
 }
 
 async function managed(ctx: Ctx, id: number) {
   const invoice = await repo.findInvoice(ctx.db, id);
-  if (!invoice || (!seesAll(ctx) && invoice.orgId !== ctx.actor!.orgId)) throw notFound('发票申请不存在');
+  if (!invoice || !policy.actsFor(ctx, invoice.orgId)) throw notFound('发票申请不存在');
   return invoice;
 }
 
@@ -164,9 +170,9 @@ export async function reject(ctx: Ctx, id: number, reason: string) {
  * rejected, already decided, or not found (another organisation's). A selection with nothing of the caller's is
  * refused as a single rejection would be. Issuing stays one by one: each invoice has its own number and PDF.
  */
-export async function rejectBatch(ctx: Ctx, body: { ids: number[]; reason: string }): Promise<BatchResult> {
+export async function rejectBatch(ctx: AuthedCtx, body: { ids: number[]; reason: string }): Promise<BatchResult> {
   const ids = [...new Set(body.ids)];
-  const found = new Map((await repo.findInvoices(ctx.db, ids, seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null))).map((i) => [i.id, i]));
+  const found = new Map((await repo.findInvoices(ctx.db, ids, policy.orgScope(ctx))).map((i) => [i.id, i]));
   if (!found.size) throw notFound('发票申请不存在');
   const results: BatchResult['results'] = [];
   for (const id of ids) {
@@ -186,6 +192,5 @@ grantPrivateReads('invoice', async (ctx, key) => {
     .select(['i.userId', 'c.orgId'])
     .where('i.fileKey', '=', key)
     .execute();
-  const finance = ctx.actor!.permissions.has(ADMIN_MENU_CODES.invoice);
-  return rows.some((r) => r.userId === ctx.actor!.userId || (finance && (seesAll(ctx) || r.orgId === ctx.actor!.orgId)));
+  return rows.some((r) => r.userId === ctx.actor.userId || policy.finance(ctx, r.orgId, 'invoice'));
 });

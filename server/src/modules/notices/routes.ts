@@ -6,6 +6,7 @@ import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const BASE = '/api/message/notice';
 const MENU = perm(ADMIN_MENU_CODES.notice);
@@ -18,7 +19,7 @@ const HEARTBEAT_MS = 25_000;
 /** Notices (spec §7 Notice): the back office writes and publishes them; every user reads their own box. */
 export function noticeRoutes(app: App, deps: Deps) {
   const tags = ['notices'];
-  app.get(`${BASE}/check/read`, { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.unread(req.ctx.db, req.ctx.actor!.userId)));
+  app.get(`${BASE}/check/read`, { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.unread(req.ctx.db, userCtx(req).actor.userId)));
   app.get(`${BASE}/page/:id`, { config: { rule: USER }, schema: { tags, params: kindParam, querystring: messagePageQuery } }, async (req) => {
     const { list, total } = await service.box(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
@@ -36,7 +37,7 @@ export function noticeRoutes(app: App, deps: Deps) {
   // Server-sent events: the unread counts now, then again whenever the user's box changes, on any server instance;
   // and a word whenever a scoring finishes on a question, so an open leaderboard redraws itself.
   app.get(`${BASE}/stream`, { config: { rule: USER }, schema: { tags, hide: true } }, async (req, reply) => {
-    const userId = req.ctx.actor!.userId;
+    const userId = userCtx(req).actor.userId;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });

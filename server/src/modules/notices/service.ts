@@ -13,7 +13,7 @@ import { sanitizeRichText } from '../../http/html.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable, seesAll } from '../competitions/service.ts';
+import * as policy from '../../policy.ts';
 import type { Audience } from './hub.ts';
 import { publishJob } from './jobs.ts';
 import * as repo from './repo.ts';
@@ -21,10 +21,10 @@ import * as repo from './repo.ts';
 /** An organiser writes to its own competitions' teams; everyone, or any chosen user, is the platform's to reach. */
 async function checkTarget(ctx: Ctx, target: NoticeTarget) {
   if (target.scope === 'all' || target.scope === 'users') {
-    if (!seesAll(ctx)) throw badRequest('只有平台可以向全体用户或指定用户发送通知', { target: '只有平台可以向全体用户或指定用户发送通知' });
+    if (!policy.platform(ctx)) throw badRequest('只有平台可以向全体用户或指定用户发送通知', { target: '只有平台可以向全体用户或指定用户发送通知' });
     return null;
   }
-  await manageable(ctx, target.competitionId).catch(() => {
+  await policy.managesCompetition(ctx, target.competitionId).catch(() => {
     throw badRequest('请选择本组织的竞赛', { 'target.competitionId': '请选择本组织的竞赛' });
   });
   return target.competitionId;
@@ -40,7 +40,7 @@ export async function countRecipients(ctx: Ctx, target: NoticeTarget) {
 const toNotice = ({ targetJson, orgId: _org, reads, ...r }: repo.NoticeRow): Notice => ({ ...r, target: JSON.parse(targetJson) as NoticeTarget, reads: Number(reads ?? 0) });
 
 /** Whose notices the caller manages: the platform's all (null), an organiser's those of its organisation. */
-const managedOrg = (ctx: Ctx) => (seesAll(ctx) ? null : (ctx.actor!.orgId ?? -1));
+const managedOrg = (ctx: Ctx) => (policy.platform(ctx) ? null : (ctx.actor!.orgId ?? -1));
 
 export async function noticePage(ctx: Ctx, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
   const { rows, total } = await repo.noticePage(ctx.db, managedOrg(ctx), q);
@@ -57,7 +57,7 @@ const content = (body: NoticeBody, competitionId: number | null) => ({ kind: bod
 
 export async function create(ctx: Ctx, body: NoticeBody) {
   const competitionId = await checkTarget(ctx, body.target);
-  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: seesAll(ctx) ? null : ctx.actor!.orgId, authorId: ctx.actor!.userId, now: ctx.clock.now().toISOString() });
+  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: policy.platform(ctx) ? null : ctx.actor!.orgId, authorId: ctx.actor!.userId, now: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'notice.create', entity: 'notice', entityId: id, after: body });
   return toNotice(await managedNotice(ctx, id));
 }

@@ -5,7 +5,9 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { withoutOrg } from '../competitions/service.ts';
+import * as policy from '../../policy.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const MENU = perm(ADMIN_MENU_CODES.order);
 const EDIT = perm(service.FINANCE_EDIT);
@@ -30,33 +32,33 @@ export function orderRoutes(app: App) {
   const tags = ['order'];
 
   app.get('/api/order/person/page', { config: { rule: USER }, schema: { tags, querystring: orderListQuery } }, async (req) => {
-    const { list, total } = await service.listPerson(req.ctx, req.query);
+    const { list, total } = await service.listPerson(userCtx(req), req.query);
     return page(list.map(withoutOrg), total, req.query);
   });
   app.get('/api/order/list', { config: { rule: MENU }, schema: { tags, querystring: orderListQuery } }, async (req, reply) => {
     const q = req.query.export ? { ...req.query, page: 1, limit: 10_000 } : req.query;
-    const { list, total } = await service.listManage(req.ctx, q);
+    const { list, total } = await service.listManage(userCtx(req), q);
     if (req.query.export) return sendXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, list.map(withoutOrg));
     return page(list.map(withoutOrg), total, req.query);
   });
   app.put('/api/order/batch/payment', { config: { rule: EDIT }, schema: { tags, body: batchPaymentBody } }, async (req) => {
-    const result = await service.batchPayment(req.ctx, req.body);
+    const result = await service.batchPayment(userCtx(req), req.body);
     return ok(result, `已确认${result.paid.length}个订单缴费${result.skipped.length ? `，${result.skipped.length}个订单不是待支付状态，已跳过` : ''}`);
   });
   app.get('/api/order/getOrderByTeamNo/:teamNo', { config: { rule: USER }, schema: { tags, params: z.object({ teamNo: z.string().max(30) }) } }, async (req) =>
-    ok(withoutOrg(await service.byTeamNo(req.ctx, req.params.teamNo))),
+    ok(withoutOrg(await service.byTeamNo(userCtx(req), req.params.teamNo))),
   );
-  app.post('/api/order/team/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.reopen(req.ctx, req.params.id), '订单已创建'));
+  app.post('/api/order/team/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.reopen(userCtx(req), req.params.id), '订单已创建'));
   app.put('/api/order/close/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => {
-    await service.close(req.ctx, req.params.id);
+    await service.close(userCtx(req), req.params.id);
     return ok(null, '订单已关闭');
   });
   app.put('/api/order/voucher/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: voucherBody } }, async (req) => {
-    await service.submitVoucher(req.ctx, req.params.id, req.body);
+    await service.submitVoucher(userCtx(req), req.params.id, req.body);
     return ok(null, '转账凭证已提交，请等待财务确认');
   });
   app.put('/api/order/confirm/batch', { config: { rule: EDIT }, schema: { tags, body: orderConfirmBatchBody } }, async (req) => {
-    const result = await service.confirmBatch(req.ctx, req.body);
+    const result = await service.confirmBatch(userCtx(req), req.body);
     return ok(result, batchResultText('确认收款', result));
   });
   app.put('/api/order/confirm/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
@@ -67,5 +69,5 @@ export function orderRoutes(app: App) {
     await service.refund(req.ctx, req.params.id, req.body.reason);
     return ok(null, '已退款');
   });
-  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(withoutOrg(await service.readableOrder(req.ctx, req.params.id))));
+  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(withoutOrg(await policy.readsOrder(userCtx(req), req.params.id))));
 }

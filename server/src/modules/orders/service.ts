@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { ACTION_CODES, ADMIN_MENU_CODES, PAY_STATUS, batchResult, type BatchResult, type OrderListQuery } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import { ACTION_CODES, PAY_STATUS, batchResult, type BatchResult, type OrderListQuery } from '@contest/shared';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { seesAll } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { beijing } from '../../time.ts';
 import * as repo from './repo.ts';
 import { orderMessages } from '../notices/service.ts';
+import * as policy from '../../policy.ts';
 
 /** Order numbers read as the time they were made (Beijing time) plus six random digits, as gateways expect. */
 export function newOrderNo(now: Date): string {
@@ -17,26 +17,14 @@ export function newOrderNo(now: Date): string {
 }
 
 /** Opens the team's order for the competition's fee; the partial unique index keeps it to one open order. */
-export async function openOrder(ctx: Ctx, db: Db, v: { competitionId: number; teamId: number; amount: number }) {
-  return repo.insertOrder(db, { ...v, orderNo: newOrderNo(ctx.clock.now()), userId: ctx.actor!.userId, now: ctx.clock.now().toISOString() });
-}
-
-const isFinance = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has(ADMIN_MENU_CODES.order));
-
-/** An order the caller may read: a member of its team, or finance of its organisation (or the platform). */
-export async function readableOrder(ctx: Ctx, id: number) {
-  const order = await repo.findOrder(ctx.db, id);
-  if (!order) throw notFound('订单不存在');
-  if (isFinance(ctx) && (seesAll(ctx) || order.orgId === ctx.actor!.orgId)) return order;
-  const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', order.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
-  if (!member) throw notFound('订单不存在');
-  return order;
+export async function openOrder(ctx: AuthedCtx, db: Db, v: { competitionId: number; teamId: number; amount: number }) {
+  return repo.insertOrder(db, { ...v, orderNo: newOrderNo(ctx.clock.now()), userId: ctx.actor.userId, now: ctx.clock.now().toISOString() });
 }
 
 /** An order of one of the caller's teams: only members pay, close, send vouchers or ask for invoices. */
-export async function teamOrder(ctx: Ctx, id: number) {
+export async function teamOrder(ctx: AuthedCtx, id: number) {
   const order = await repo.findOrder(ctx.db, id);
-  const member = order && (await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', order.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst());
+  const member = order && (await policy.memberOf(ctx, order.teamId));
   if (!order || !member) throw notFound('订单不存在');
   return order;
 }
@@ -44,26 +32,32 @@ export async function teamOrder(ctx: Ctx, id: number) {
 /** An order finance may act on. */
 async function managedOrder(ctx: Ctx, id: number) {
   const order = await repo.findOrder(ctx.db, id);
-  if (!order || (!seesAll(ctx) && order.orgId !== ctx.actor!.orgId)) throw notFound('订单不存在');
+  if (!order || !policy.actsFor(ctx, order.orgId)) throw notFound('订单不存在');
   return order;
 }
 
-export const listPerson = (ctx: Ctx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { userId: ctx.actor!.userId });
-export const listManage = (ctx: Ctx, q: OrderListQuery) => repo.listOrders(ctx.db, q, seesAll(ctx) ? {} : { orgId: ctx.actor!.orgId });
+/** The finance list's filter: every organisation's for the platform, else the caller's own. */
+const orgFilter = (ctx: AuthedCtx) => {
+  const orgId = policy.orgScope(ctx);
+  return orgId === undefined ? {} : { orgId };
+};
 
-export async function byTeamNo(ctx: Ctx, teamNo: string) {
+export const listPerson = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { userId: ctx.actor.userId });
+export const listManage = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, orgFilter(ctx));
+
+export async function byTeamNo(ctx: AuthedCtx, teamNo: string) {
   const team = await ctx.db.selectFrom('teams').select('id').where('teamNo', '=', teamNo).executeTakeFirst();
   const order = team && (await repo.currentOrderOfTeam(ctx.db, team.id));
   if (!order) throw notFound('该队伍没有订单');
-  return readableOrder(ctx, order.id);
+  return policy.readsOrder(ctx, order.id);
 }
 
 /** A member places a new order after the last one was closed. */
-export async function reopen(ctx: Ctx, teamId: number) {
+export async function reopen(ctx: AuthedCtx, teamId: number) {
   const team = await ctx.db
     .selectFrom('teams as t')
     .innerJoin('competitions as c', 'c.id', 't.competitionId')
-    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 't.id').on('m.userId', '=', ctx.actor!.userId))
+    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 't.id').on('m.userId', '=', ctx.actor.userId))
     .select(['t.id', 't.competitionId', 'c.fee', 'c.regEndTime'])
     .where('t.id', '=', teamId)
     .executeTakeFirst();
@@ -86,7 +80,7 @@ export async function reopen(ctx: Ctx, teamId: number) {
   }
 }
 
-export async function close(ctx: Ctx, id: number) {
+export async function close(ctx: AuthedCtx, id: number) {
   const order = await teamOrder(ctx, id);
   const now = ctx.clock.now().toISOString();
   if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now }))) {
@@ -95,7 +89,7 @@ export async function close(ctx: Ctx, id: number) {
 }
 
 /** The payer of an offline transfer (ICBC, CCB, other) uploads the voucher; finance then confirms. */
-export async function submitVoucher(ctx: Ctx, id: number, body: { payMethod: number; voucher: string }) {
+export async function submitVoucher(ctx: AuthedCtx, id: number, body: { payMethod: number; voucher: string }) {
   const order = await teamOrder(ctx, id);
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   const now = ctx.clock.now().toISOString();
@@ -128,9 +122,9 @@ export async function confirm(ctx: Ctx, id: number) {
  * already decided (paid, closed or refunded), skipped (no voucher yet), or not found (another organisation's).
  * A selection with nothing of the caller's is refused as a single confirmation would be.
  */
-export async function confirmBatch(ctx: Ctx, body: { ids: number[] }): Promise<BatchResult> {
+export async function confirmBatch(ctx: AuthedCtx, body: { ids: number[] }): Promise<BatchResult> {
   const ids = [...new Set(body.ids)];
-  const found = new Map((await repo.findOrders(ctx.db, ids, seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null))).map((o) => [o.id, o]));
+  const found = new Map((await repo.findOrders(ctx.db, ids, policy.orgScope(ctx))).map((o) => [o.id, o]));
   if (!found.size) throw notFound('订单不存在');
   const results: BatchResult['results'] = [];
   for (const id of ids) {
@@ -153,11 +147,11 @@ export async function refund(ctx: Ctx, id: number, reason: string) {
 }
 
 /** Collective payment: an organisation paid for many teams at once. Orders not open are skipped; another organisation's are refused. */
-export async function batchPayment(ctx: Ctx, body: { ids: number[]; payerOrg: string; voucher: string }) {
+export async function batchPayment(ctx: AuthedCtx, body: { ids: number[]; payerOrg: string; voucher: string }) {
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   // An order of another organisation is refused outright, as a single order would be, and nothing is paid.
   const orderIds = [...new Set(body.ids)];
-  const orgId = seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null);
+  const orgId = policy.orgScope(ctx);
   if (orgId !== undefined && (await repo.countOrdersOfOrg(ctx.db, orderIds, orgId)) !== orderIds.length) throw notFound('订单不存在');
   const now = ctx.clock.now().toISOString();
   const values = { payStatus: PAY_STATUS.paid, payMethod: 3, payerOrg: body.payerOrg, voucher: body.voucher, paidAt: now, updatedAt: now };
@@ -185,7 +179,7 @@ export const FINANCE_EDIT = ACTION_CODES.orderEdit;
 grantPrivateReads('voucher', async (ctx, key) => {
   const orders = await ctx.db.selectFrom('orders').select('id').where('voucher', '=', key).execute();
   for (const o of orders) {
-    if (await readableOrder(ctx, o.id).then(() => true, () => false)) return true;
+    if (await policy.readsOrder(ctx, o.id).then(() => true, () => false)) return true;
   }
   return false;
 });

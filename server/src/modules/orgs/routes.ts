@@ -5,14 +5,15 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 export function orgRoutes(app: App) {
   const tags = ['organisation'];
   app.post('/api/competition/partner/apply', { config: { rule: USER }, schema: { tags, body: partnerApplyBody } }, async (req) =>
-    ok(await service.apply(req.ctx, req.body), '申请已提交，请等待平台审核'),
+    ok(await service.apply(userCtx(req), req.body), '申请已提交，请等待平台审核'),
   );
   app.get('/api/competition/partner/mine', { config: { rule: USER }, schema: { tags, querystring: partnerListQuery } }, async (req) => {
-    const { list, total } = await repo.listApplications(req.ctx.db, req.query, req.ctx.actor!.userId);
+    const { list, total } = await repo.listApplications(req.ctx.db, req.query, userCtx(req).actor.userId);
     return page(list, total, req.query);
   });
   app.get('/api/competition/partner/page', { config: { rule: perm(ADMIN_MENU_CODES.partner) }, schema: { tags, querystring: partnerListQuery } }, async (req) => {
@@ -23,7 +24,7 @@ export function orgRoutes(app: App) {
     '/api/competition/partner/audit/:id',
     { config: { rule: perm(ACTION_CODES.partnerAudit) }, schema: { tags, params: idParam, body: partnerAuditBody } },
     async (req) => {
-      await service.audit(req.ctx, req.params.id, req.body.approve, req.body.reason);
+      await service.audit(userCtx(req), req.params.id, req.body.approve, req.body.reason);
       return ok(null, req.body.approve ? '已通过申请' : '已驳回申请');
     },
   );

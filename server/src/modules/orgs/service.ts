@@ -1,11 +1,11 @@
 import { PARTNER_STATUS, ROLE_CODES, type OrganisationBody, type PartnerApplyBody } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as repo from './repo.ts';
 
-export async function apply(ctx: Ctx, body: PartnerApplyBody) {
+export async function apply(ctx: AuthedCtx, body: PartnerApplyBody) {
   try {
     const id = await repo.insertApplication(ctx.db, {
       orgName: body.name,
@@ -14,7 +14,7 @@ export async function apply(ctx: Ctx, body: PartnerApplyBody) {
       contactPhone: body.contactPhone,
       contactEmail: body.contactEmail ?? null,
       description: body.description ?? null,
-      applicantId: ctx.actor!.userId,
+      applicantId: ctx.actor.userId,
       status: PARTNER_STATUS.pending,
       createdAt: ctx.clock.now().toISOString(),
     });
@@ -29,7 +29,7 @@ export async function apply(ctx: Ctx, body: PartnerApplyBody) {
  * Approving makes (or reuses, by name) the organisation and makes the applicant its organiser;
  * rejecting needs a reason the applicant will read. A decided application cannot be decided again.
  */
-export async function audit(ctx: Ctx, id: number, approve: boolean, reason: string | null | undefined) {
+export async function audit(ctx: AuthedCtx, id: number, approve: boolean, reason: string | null | undefined) {
   const application = await repo.findApplication(ctx.db, id);
   if (!application) throw notFound('申请不存在');
   if (!approve && !reason) throw badRequest('请填写驳回原因', { reason: '请填写驳回原因' });
@@ -53,7 +53,7 @@ export async function audit(ctx: Ctx, id: number, approve: boolean, reason: stri
       status: approve ? PARTNER_STATUS.approved : PARTNER_STATUS.rejected,
       reason: reason ?? null,
       orgId,
-      reviewedBy: ctx.actor!.userId,
+      reviewedBy: ctx.actor.userId,
       reviewedAt: now,
     });
     if (!decided) throw conflict('该申请已审核，不能重复审核');

@@ -14,6 +14,7 @@ import { badRequest } from '../../http/errors.ts';
 import { publicOrigin } from '../../http/origin.ts';
 import { ok } from '../../http/reply.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const methodParam = z.object({ method: z.coerce.number().int().refine((m) => Boolean(PAYMENT_METHOD_MENUS[m]), '支付方式不存在') });
 const BODIES: Record<number, z.ZodType> = { 1: wechatSettingsBody, 2: alipaySettingsBody, 4: offlineSettingsBody, 5: offlineSettingsBody, 6: offlineSettingsBody };
@@ -38,7 +39,7 @@ export function paymentRoutes(app: App) {
 
   app.get('/api/payment/methods', { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.methods(req.ctx)));
   app.post('/api/payment/pay/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: payBody } }, async (req) =>
-    ok(await service.pay(req.ctx, req.params.id, req.body.method, publicOrigin(req.ctx.config, req))),
+    ok(await service.pay(userCtx(req), req.params.id, req.body.method, publicOrigin(req.ctx.config, req))),
   );
 
   // Gateways' asynchronous notifications: the raw body is kept, since the signatures are over it.

@@ -12,7 +12,7 @@ import {
 } from '@contest/shared';
 import { StringDecoder } from 'node:string_decoder';
 import QRCode from 'qrcode';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { publicUrlMissing } from '../../http/origin.ts';
 import type { HitResult } from '../../limits/rate-limiter.ts';
@@ -93,7 +93,7 @@ const notifyUrl = (origin: string, channel: 'alipay' | 'wechat') => `${origin}/a
  * Asks the gateway for a code the payer scans, for an unpaid order of the caller's team. `origin` is where the
  * gateway's notifications come back (see `publicOrigin`); without one, nothing is asked of the gateway.
  */
-export async function pay(ctx: Ctx, orderId: number, method: number, origin: string | null): Promise<PayResult> {
+export async function pay(ctx: AuthedCtx, orderId: number, method: number, origin: string | null): Promise<PayResult> {
   const order = await teamOrder(ctx, orderId);
   if (order.payStatus !== PAY_STATUS.unpaid) throw conflict('只有待支付的订单可以支付');
   if (!origin) throw publicUrlMissing('在线支付');

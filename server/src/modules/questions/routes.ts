@@ -5,9 +5,10 @@ import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { ok, page } from '../../http/reply.ts';
-import { readable } from '../competitions/service.ts';
 import * as repo from './repo.ts';
 import * as service from './service.ts';
+import * as policy from '../../policy.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const MENU = perm(ADMIN_MENU_CODES.competition);
 const EDIT = perm(ACTION_CODES.competitionEdit);
@@ -16,13 +17,13 @@ export function questionRoutes(app: App, deps: Deps) {
   const tags = ['question'];
 
   app.get('/api/competition/question/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam } }, async (req) => {
-    await readable(req.ctx, req.params.competitionId);
+    await policy.readsCompetition(req.ctx, req.params.competitionId);
     return ok(await repo.publicQuestions(req.ctx.db, req.params.competitionId));
   });
   app.get('/api/competition/question/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
     const row = await req.ctx.db.selectFrom('questions').select('competitionId').where('id', '=', req.params.id).executeTakeFirst();
     if (!row) throw notFound('赛题不存在');
-    await readable(req.ctx, row.competitionId);
+    await policy.readsCompetition(req.ctx, row.competitionId);
     const [question] = await repo.publicQuestions(req.ctx.db, row.competitionId, req.params.id);
     if (!question) throw notFound('赛题不存在');
     return ok(question);
@@ -30,13 +31,13 @@ export function questionRoutes(app: App, deps: Deps) {
 
   // Back office.
   app.get('/api/competition/question/page', { config: { rule: MENU }, schema: { tags, querystring: questionPageQuery } }, async (req) => {
-    const { list, total } = await service.page(req.ctx, req.query);
+    const { list, total } = await service.page(userCtx(req), req.query);
     return page(list, total, req.query);
   });
   app.get('/api/competition/question/list/:id', { config: { rule: MENU }, schema: { tags, params: idParam } }, async (req) => ok(await service.listOfCompetition(req.ctx, req.params.id)));
   app.get('/api/competition/question/check/:id', { config: { rule: MENU }, schema: { tags, params: idParam } }, async (req) => ok(await service.check(req.ctx, req.params.id)));
   app.post('/api/competition/question/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: questionBody } }, async (req) =>
-    ok(await service.create(req.ctx, req.params.id, req.body), '赛题已创建'),
+    ok(await service.create(userCtx(req), req.params.id, req.body), '赛题已创建'),
   );
   app.put('/api/competition/question/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: questionBody } }, async (req) => {
     await service.update(req.ctx, req.params.id, req.body);
@@ -63,6 +64,6 @@ export function questionRoutes(app: App, deps: Deps) {
     const max = deps.config.answerMaxBytes;
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择答案文件', { file: '请选择答案文件' });
-    return ok(await service.uploadAnswer(req.ctx, req.params.id, part.file, part.filename, max), '答案文件已上传');
+    return ok(await service.uploadAnswer(userCtx(req), req.params.id, part.file, part.filename, max), '答案文件已上传');
   });
 }

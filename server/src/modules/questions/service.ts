@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ACTION_CODES, type EvaluationBody, type QuestionBody, type QuestionPageQuery } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import { type EvaluationBody, type QuestionBody, type QuestionPageQuery } from '@contest/shared';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { CsvError } from '../../scoring/csv.ts';
@@ -9,27 +9,26 @@ import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { displayName } from '../files/service.ts';
-import { manageable, seesAll, withoutOrg } from '../competitions/service.ts';
+import { withoutOrg } from '../competitions/service.ts';
 import * as repo from './repo.ts';
+import * as policy from '../../policy.ts';
 
 /** A question of a competition the caller manages (reviewers of the platform see every one). */
 async function managedQuestion(ctx: Ctx, id: number) {
   const q = await repo.findQuestion(ctx.db, id);
-  const reviewer = ctx.actor?.permissions.has(ACTION_CODES.questionReview);
-  if (!q || (!reviewer && !seesAll(ctx) && q.orgId !== ctx.actor?.orgId)) throw notFound('赛题不存在');
+  if (!q || !(policy.reviewsQuestions(ctx) || policy.actsFor(ctx, q.orgId))) throw notFound('赛题不存在');
   return q;
 }
 
 export const check = async (ctx: Ctx, id: number) => withoutOrg(await managedQuestion(ctx, id));
 
-export async function page(ctx: Ctx, q: QuestionPageQuery) {
-  const reviewer = ctx.actor?.permissions.has(ACTION_CODES.questionReview) || seesAll(ctx);
-  const { list, total } = await repo.listQuestions(ctx.db, q, reviewer ? undefined : (ctx.actor!.orgId ?? null));
+export async function page(ctx: AuthedCtx, q: QuestionPageQuery) {
+  const { list, total } = await repo.listQuestions(ctx.db, q, policy.reviewsQuestions(ctx) ? undefined : (ctx.actor.orgId ?? null));
   return { list: list.map(withoutOrg), total };
 }
 
 export async function listOfCompetition(ctx: Ctx, competitionId: number) {
-  await manageable(ctx, competitionId);
+  await policy.managesCompetition(ctx, competitionId);
   return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, undefined)).list.map(withoutOrg);
 }
 
@@ -41,8 +40,8 @@ const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
   dailyLimit: e?.dailyLimit ?? null,
 });
 
-export async function create(ctx: Ctx, competitionId: number, body: QuestionBody) {
-  await manageable(ctx, competitionId);
+export async function create(ctx: AuthedCtx, competitionId: number, body: QuestionBody) {
+  await policy.managesCompetition(ctx, competitionId);
   const now = ctx.clock.now().toISOString();
   const { id } = await ctx.db
     .insertInto('questions')
@@ -52,7 +51,7 @@ export async function create(ctx: Ctx, competitionId: number, body: QuestionBody
       content: sanitizeRichText(body.content),
       sort: body.sort,
       reviewed: 0,
-      creatorId: ctx.actor!.userId,
+      creatorId: ctx.actor.userId,
       salt: randomBytes(16).toString('hex'),
       ...evaluationColumns(body.evaluation),
       createdAt: now,
@@ -138,7 +137,7 @@ async function dropAnswer(ctx: Ctx, key: string) {
  * Stores the hidden answer file of a question after checking it against the evaluation setting. It is kept under its
  * own purpose, which no download route serves, and replaces the previous one.
  */
-export async function uploadAnswer(ctx: Ctx, id: number, content: Readable, originalName: string, maxBytes: number) {
+export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable, originalName: string, maxBytes: number) {
   const q = await managedQuestion(ctx, id);
   if (!q.evaluation) throw badRequest('请先保存评分设置，再上传答案文件', { evaluation: '请先保存评分设置，再上传答案文件' });
   const secrets = (await repo.findScoringSecrets(ctx.db, id))!;
@@ -160,7 +159,7 @@ export async function uploadAnswer(ctx: Ctx, id: number, content: Readable, orig
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('files')
-      .values({ key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor!.userId, visibility: 'private', purpose: 'answer', createdAt: now })
+      .values({ key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now })
       .execute();
     await trx.updateTable('questions').set({ answerKey: stored.key, answerRows: rows, updatedAt: now }).where('id', '=', id).execute();
   });

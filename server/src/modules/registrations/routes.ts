@@ -4,6 +4,7 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const MENU = perm(ADMIN_MENU_CODES.register);
 
@@ -25,18 +26,18 @@ export function registrationRoutes(app: App) {
   const tags = ['register'];
 
   app.get('/api/team/register/list', { config: { rule: MENU }, schema: { tags, querystring: registerListQuery } }, async (req, reply) => {
-    const { list, total } = await service.list(req.ctx, req.query);
+    const { list, total } = await service.list(userCtx(req), req.query);
     if (req.query.export) return sendXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
-  app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.mine(req.ctx, req.params.id)));
-  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.detail(req.ctx, req.params.id)));
+  app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.mine(userCtx(req), req.params.id)));
+  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.detail(userCtx(req), req.params.id)));
   app.post('/api/team/register/flow/batch', { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody } }, async (req) => {
-    const result = await service.flowBatch(req.ctx, req.body);
+    const result = await service.flowBatch(userCtx(req), req.body);
     return ok(result, batchResultText(req.body.action === 'approve' ? '通过' : '驳回', result));
   });
   app.post('/api/team/register/flow/:id', { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody } }, async (req) => {
-    await service.flow(req.ctx, req.params.id, req.body.action, req.body.reason);
+    await service.flow(userCtx(req), req.params.id, req.body.action, req.body.reason);
     return ok(null, req.body.action === 'approve' ? '已审核通过' : '已驳回');
   });
   app.get('/api/team/register/:competitionId/attachments', { config: { rule: MENU }, schema: { tags, params: competitionIdParam, querystring: attachmentsQuery } }, async (req) =>

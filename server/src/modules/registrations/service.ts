@@ -1,26 +1,23 @@
 import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable, seesAll, withoutOrg } from '../competitions/service.ts';
+import { withoutOrg } from '../competitions/service.ts';
 import { grantPrivateReads } from '../files/service.ts';
 import { readableTeam } from '../teams/service.ts';
 import * as repo from './repo.ts';
 import { notify, teamUserIds } from '../notices/service.ts';
+import * as policy from '../../policy.ts';
 
 /** Exports are capped so one request cannot build an unbounded workbook. */
 export const EXPORT_MAX = 10_000;
 
-const scope = (ctx: Ctx) => (seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null));
-
-export function list(ctx: Ctx, q: RegisterListQuery) {
-  return repo.listRegisters(ctx.db, q, scope(ctx), q.export ? EXPORT_MAX : q.limit);
+export function list(ctx: AuthedCtx, q: RegisterListQuery) {
+  return repo.listRegisters(ctx.db, q, policy.orgScope(ctx), q.export ? EXPORT_MAX : q.limit);
 }
 
-const isManager = (ctx: Ctx) => Boolean(ctx.actor?.permissions.has(ADMIN_MENU_CODES.register));
-
 /** A registration its team's members may read, and the organisers of its competition. */
-export async function detail(ctx: Ctx, id: number) {
+export async function detail(ctx: AuthedCtx, id: number) {
   const register = await repo.findRegister(ctx.db, id);
   if (!register) throw notFound('报名不存在');
   const team = await readableTeam(ctx, register.teamId).catch(() => {
@@ -30,8 +27,8 @@ export async function detail(ctx: Ctx, id: number) {
 }
 
 /** The caller's registration in a competition, or null. */
-export async function mine(ctx: Ctx, competitionId: number) {
-  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+export async function mine(ctx: AuthedCtx, competitionId: number) {
+  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', ctx.actor.userId).executeTakeFirst();
   if (!team) return null;
   const register = await repo.findRegisterOfTeam(ctx.db, team.teamId);
   if (!register) return null;
@@ -43,13 +40,13 @@ export async function mine(ctx: Ctx, competitionId: number) {
  * and audit rows in one transaction, then the team's message. Returns false, changing nothing and telling no one, when
  * the registration was already decided, so two reviewers (or a batch and a single click) decide and notify it once.
  */
-async function decide(ctx: Ctx, register: repo.RegisterWithOrg, action: 'approve' | 'reject', reason: string | null | undefined): Promise<boolean> {
+async function decide(ctx: AuthedCtx, register: repo.RegisterWithOrg, action: 'approve' | 'reject', reason: string | null | undefined): Promise<boolean> {
   const to = action === 'approve' ? REGISTER_STATUS.approved : REGISTER_STATUS.rejected;
   const now = ctx.clock.now().toISOString();
   const id = register.id;
   const moved = await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.transition(trx, id, REGISTER_STATUS.pending, to, { reason: action === 'reject' ? reason! : null, now }))) return false;
-    await repo.insertFlow(trx, { registerId: id, actorId: ctx.actor!.userId, action, fromStatus: REGISTER_STATUS.pending, toStatus: to, reason: reason ?? null, now });
+    await repo.insertFlow(trx, { registerId: id, actorId: ctx.actor.userId, action, fromStatus: REGISTER_STATUS.pending, toStatus: to, reason: reason ?? null, now });
     await writeAudit(ctx, { action: `register.${action}`, entity: 'register', entityId: id, before: { status: register.status }, after: { status: to, reason } }, trx);
     return true;
   });
@@ -65,9 +62,9 @@ async function decide(ctx: Ctx, register: repo.RegisterWithOrg, action: 'approve
 }
 
 /** Approves or rejects a pending registration; every step is recorded in the flow and the audit log. */
-export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', reason: string | null | undefined) {
+export async function flow(ctx: AuthedCtx, id: number, action: 'approve' | 'reject', reason: string | null | undefined) {
   const register = await repo.findRegister(ctx.db, id);
-  if (!register || (!seesAll(ctx) && register.orgId !== ctx.actor!.orgId)) throw notFound('报名不存在');
+  if (!register || !policy.actsFor(ctx, register.orgId)) throw notFound('报名不存在');
   if (!(await decide(ctx, register, action, reason))) throw conflict('该报名已审核，不能重复审核');
 }
 
@@ -76,9 +73,9 @@ export async function flow(ctx: Ctx, id: number, action: 'approve' | 'reject', r
  * id what happened: done, already decided (by anyone, also in a parallel request), or not found (another
  * organisation's, or gone). The per-id answers only name ids the caller sent.
  */
-export async function flowBatch(ctx: Ctx, body: RegisterBatchBody): Promise<BatchResult> {
+export async function flowBatch(ctx: AuthedCtx, body: RegisterBatchBody): Promise<BatchResult> {
   const ids = [...new Set(body.ids)];
-  const found = new Map((await repo.findRegisters(ctx.db, ids, scope(ctx))).map((r) => [r.id, r]));
+  const found = new Map((await repo.findRegisters(ctx.db, ids, policy.orgScope(ctx))).map((r) => [r.id, r]));
   // A selection with nothing of the caller's is refused as a single review of it would be.
   if (!found.size) throw notFound('报名不存在');
   const results: BatchResult['results'] = [];
@@ -93,7 +90,7 @@ export async function flowBatch(ctx: Ctx, body: RegisterBatchBody): Promise<Batc
 
 /** The attachments of a competition's registrations (one team's with `teamId`). */
 export async function attachments(ctx: Ctx, competitionId: number, teamId: number | undefined) {
-  await manageable(ctx, competitionId);
+  await policy.managesCompetition(ctx, competitionId);
   const { list } = await repo.listRegisters(ctx.db, { competitionId, teamId, page: 1, limit: EXPORT_MAX }, undefined, EXPORT_MAX);
   return list.flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));
 }
@@ -103,12 +100,12 @@ grantPrivateReads('attachment', async (ctx, key) => {
   const rows = await ctx.db
     .selectFrom('registers as r')
     .innerJoin('competitions as c', 'c.id', 'r.competitionId')
-    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'r.teamId').on('m.userId', '=', ctx.actor!.userId))
+    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'r.teamId').on('m.userId', '=', ctx.actor.userId))
     .select(['c.orgId', 'r.attachmentsJson', 'm.userId as memberId'])
     .where('r.attachmentsJson', 'like', `%"${key}"%`)
     .execute();
   return rows.some(
-    (r) => (JSON.parse(r.attachmentsJson) as string[]).includes(key) && (r.memberId !== null || (isManager(ctx) && (seesAll(ctx) || r.orgId === ctx.actor!.orgId))),
+    (r) => (JSON.parse(r.attachmentsJson) as string[]).includes(key) && (r.memberId !== null || policy.staffOf(ctx, r.orgId, ADMIN_MENU_CODES.register)),
   );
 });
 

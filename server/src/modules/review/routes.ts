@@ -26,6 +26,7 @@ import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { sendStoredFile } from '../files/routes.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const RULES = perm(ADMIN_MENU_CODES.reviewRules);
 const EXPERTS = perm(ADMIN_MENU_CODES.reviewExpert);
@@ -67,7 +68,7 @@ export function reviewRoutes(app: App, deps: Deps) {
     const { list, total } = await service.expertPage(req.ctx, req.query);
     return page(list, total, req.query);
   });
-  app.post('/api/review/expert', { config: { rule: perm(ACTION_CODES.expertEdit) }, schema: { tags, body: newExpertBody } }, async (req) => ok(await service.addExpert(req.ctx, req.body), '专家已加入专家库'));
+  app.post('/api/review/expert', { config: { rule: perm(ACTION_CODES.expertEdit) }, schema: { tags, body: newExpertBody } }, async (req) => ok(await service.addExpert(userCtx(req), req.body), '专家已加入专家库'));
   app.put('/api/review/expert/:id', { config: { rule: perm(ACTION_CODES.expertEdit) }, schema: { tags, params: idParam, body: expertBody } }, async (req) =>
     ok(await service.updateExpert(req.ctx, req.params.id, req.body)),
   );
@@ -109,14 +110,14 @@ export function reviewRoutes(app: App, deps: Deps) {
     exportScores(req.ctx, req.params.id, reply, { page: 1, limit: 10_000 }),
   );
 
-  app.get('/api/review/center/tasks', { config: { rule: JUDGE }, schema: { tags } }, async (req) => ok(await service.tasks(req.ctx)));
-  app.get('/api/review/center/works', { config: { rule: JUDGE }, schema: { tags, querystring: reviewWorksQuery } }, async (req) => ok(await service.judgeWorks(req.ctx, req.query.questionId)));
-  app.get('/api/review/center/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req) => ok(await service.judgeWork(req.ctx, req.params.id)));
+  app.get('/api/review/center/tasks', { config: { rule: JUDGE }, schema: { tags } }, async (req) => ok(await service.tasks(userCtx(req))));
+  app.get('/api/review/center/works', { config: { rule: JUDGE }, schema: { tags, querystring: reviewWorksQuery } }, async (req) => ok(await service.judgeWorks(userCtx(req), req.query.questionId)));
+  app.get('/api/review/center/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req) => ok(await service.judgeWork(userCtx(req), req.params.id)));
   app.get('/api/review/center/works/:id/download', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req, reply) =>
-    sendStoredFile(deps, req, reply, await service.judgeDownload(req.ctx, req.params.id)),
+    sendStoredFile(deps, req, reply, await service.judgeDownload(userCtx(req), req.params.id)),
   );
   // Spec §7 Works `PUT /{id}`: a judge saves (or submits) the scores of an assigned work.
   app.put('/api/review/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam, body: scoreBody } }, async (req) =>
-    ok(await service.saveScore(req.ctx, req.params.id, req.body), req.body.submit ? '评分已提交' : '草稿已保存'),
+    ok(await service.saveScore(userCtx(req), req.params.id, req.body), req.body.submit ? '评分已提交' : '草稿已保存'),
   );
 }

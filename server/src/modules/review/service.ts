@@ -22,13 +22,13 @@ import {
   type ReviewWorkDetail,
   type ScoreBody,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { containsText } from '../../db/like.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
-import { manageable, seesAll } from '../competitions/service.ts';
+import * as policy from '../../policy.ts';
 
 // ---- Questions and their rules -----------------------------------------------------------------------------------
 
@@ -46,7 +46,7 @@ export async function questionOf(db: Db, questionId: number) {
 /** A question of a competition the caller manages; any other answers as missing. */
 export async function managedQuestion(ctx: Ctx, questionId: number) {
   const q = await questionOf(ctx.db, questionId);
-  await manageable(ctx, q.competitionId).catch(() => {
+  await policy.managesCompetition(ctx, q.competitionId).catch(() => {
     throw notFound('赛题不存在');
   });
   return q;
@@ -152,12 +152,10 @@ type ExpertRow = Awaited<ReturnType<ReturnType<typeof expertRows>['executeTakeFi
 /** The experts the caller may see and assign: all for the platform; its organisation's and the platform's otherwise. */
 function visibleExperts(ctx: Ctx) {
   const query = expertRows(ctx.db);
-  if (seesAll(ctx)) return query;
+  if (policy.platform(ctx)) return query;
   const orgId = ctx.actor?.orgId ?? null;
   return query.where((eb) => (orgId === null ? eb('e.orgId', 'is', null) : eb.or([eb('e.orgId', 'is', null), eb('e.orgId', '=', orgId)])));
 }
-
-const mayChange = (ctx: Ctx, orgId: number | null) => seesAll(ctx) || (orgId !== null && orgId === ctx.actor?.orgId);
 
 const toExpert =
   (ctx: Ctx) =>
@@ -167,7 +165,7 @@ const toExpert =
     assigned: Number(r.assigned ?? 0),
     submitted: Number(r.submitted ?? 0),
     platform: orgId === null,
-    canEdit: mayChange(ctx, orgId),
+    canEdit: policy.actsFor(ctx, orgId),
   });
 
 const expertMatches = (k: string) => [containsText('u.username', k), containsText('u.userName', k), containsText('e.organization', k), containsText('e.speciality', k)];
@@ -194,9 +192,9 @@ async function changeableExpert(ctx: Ctx, userId: number) {
 }
 
 /** Adds a registered user to the caller's pool (the platform's, for the administrator) and gives the judge role. */
-export async function addExpert(ctx: Ctx, body: { username: string; organization: string; speciality?: string | null; title?: string | null }) {
-  const orgId = seesAll(ctx) ? null : ctx.actor!.orgId;
-  if (!seesAll(ctx) && orgId === null) throw forbidden('您的账号尚未关联组织，不能添加专家');
+export async function addExpert(ctx: AuthedCtx, body: { username: string; organization: string; speciality?: string | null; title?: string | null }) {
+  const orgId = policy.platform(ctx) ? null : ctx.actor.orgId;
+  if (!policy.platform(ctx) && orgId === null) throw forbidden('您的账号尚未关联组织，不能添加专家');
   const user = await ctx.db.selectFrom('users').select('id').where('usernameKey', '=', usernameKey(body.username)).executeTakeFirst();
   if (!user) throw badRequest('该用户不存在，请先让专家注册账号', { username: '该用户不存在，请先让专家注册账号' });
   const judgeRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.judge).executeTakeFirstOrThrow();
@@ -483,7 +481,7 @@ export async function reopen(ctx: Ctx, id: number) {
 
 // ---- The review centre: a judge's own assignments ------------------------------------------------------------------
 
-export async function tasks(ctx: Ctx): Promise<ReviewTask[]> {
+export async function tasks(ctx: AuthedCtx): Promise<ReviewTask[]> {
   const rows = await ctx.db
     .selectFrom('reviewAssignments as a')
     .innerJoin('questions as q', 'q.id', 'a.questionId')
@@ -498,7 +496,7 @@ export async function tasks(ctx: Ctx): Promise<ReviewTask[]> {
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number>(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()).as('submitted'),
     ])
-    .where('a.judgeId', '=', ctx.actor!.userId)
+    .where('a.judgeId', '=', ctx.actor.userId)
     .groupBy(['c.id', 'c.name', 'q.id', 'q.title', 'r.blind'])
     .orderBy('c.id', 'desc')
     .orderBy('q.id')
@@ -511,17 +509,10 @@ async function countedWork(db: Db, questionId: number, teamId: number) {
   return db.selectFrom('works').select(['fileKey', 'fileName', 'size', 'sha256']).where('questionId', '=', questionId).where('teamId', '=', teamId).orderBy('version', 'desc').limit(1).executeTakeFirst();
 }
 
-/** One of the caller's assignments; anyone else's answers as missing. */
-async function ownAssignment(ctx: Ctx, id: number) {
-  const a = await ctx.db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).where('judgeId', '=', ctx.actor!.userId).executeTakeFirst();
-  if (!a) throw notFound('评审作品不存在');
-  return a;
-}
-
 type JudgeAssignment = { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string };
 
 /** Assignments of one question as their judge sees them: team details only when the review is not blind. */
-async function reviewWorks(ctx: Ctx, questionId: number, rows: JudgeAssignment[], rule: ReviewRule): Promise<ReviewWork[]> {
+async function reviewWorks(ctx: AuthedCtx, questionId: number, rows: JudgeAssignment[], rule: ReviewRule): Promise<ReviewWork[]> {
   if (!rows.length) return [];
   const q = await questionOf(ctx.db, questionId);
   const teamIds = [...new Set(rows.map((a) => a.teamId))];
@@ -553,14 +544,14 @@ async function reviewWorks(ctx: Ctx, questionId: number, rows: JudgeAssignment[]
 }
 const workFileName = (code: string, original: string) => `作品-${code}${extensionOf(original) ? `.${extensionOf(original)}` : ''}`;
 
-export async function judgeWorks(ctx: Ctx, questionId: number): Promise<ReviewWork[]> {
-  const rows = await ctx.db.selectFrom('reviewAssignments').selectAll().where('questionId', '=', questionId).where('judgeId', '=', ctx.actor!.userId).orderBy('status').orderBy('code').execute();
+export async function judgeWorks(ctx: AuthedCtx, questionId: number): Promise<ReviewWork[]> {
+  const rows = await ctx.db.selectFrom('reviewAssignments').selectAll().where('questionId', '=', questionId).where('judgeId', '=', ctx.actor.userId).orderBy('status').orderBy('code').execute();
   if (!rows.length) return [];
   return reviewWorks(ctx, questionId, rows, await loadRule(ctx.db, questionId));
 }
 
-export async function judgeWork(ctx: Ctx, id: number): Promise<ReviewWorkDetail> {
-  const a = await ownAssignment(ctx, id);
+export async function judgeWork(ctx: AuthedCtx, id: number): Promise<ReviewWorkDetail> {
+  const a = await policy.judgesAssignment(ctx, id);
   const rule = await loadRule(ctx.db, a.questionId);
   const saved = JSON.parse(a.scoresJson) as CriterionScore[];
   const scores = rule.criteria.map((c) => saved.find((s) => s.criterionId === c.id) ?? { criterionId: c.id, score: null, comment: null });
@@ -569,8 +560,8 @@ export async function judgeWork(ctx: Ctx, id: number): Promise<ReviewWorkDetail>
 }
 
 /** Where a judge's download comes from, named by the work's code under blind review. */
-export async function judgeDownload(ctx: Ctx, id: number) {
-  const a = await ownAssignment(ctx, id);
+export async function judgeDownload(ctx: AuthedCtx, id: number) {
+  const a = await policy.judgesAssignment(ctx, id);
   const rule = await loadRule(ctx.db, a.questionId);
   const work = await countedWork(ctx.db, a.questionId, a.teamId);
   if (!work) throw notFound('作品文件不存在');
@@ -581,8 +572,8 @@ export async function judgeDownload(ctx: Ctx, id: number) {
  * Saves a draft or submits. Each score is a number from 0 to its criterion's maximum (`scoreError`, the same check
  * the review centre's form makes); a submission needs every criterion. The total is the points added up.
  */
-export async function saveScore(ctx: Ctx, id: number, body: ScoreBody): Promise<ReviewWorkDetail> {
-  const a = await ownAssignment(ctx, id);
+export async function saveScore(ctx: AuthedCtx, id: number, body: ScoreBody): Promise<ReviewWorkDetail> {
+  const a = await policy.judgesAssignment(ctx, id);
   await ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, a.questionId);
     assertNotConfirmed(rule, '成绩已确认，不能再修改评分');
@@ -612,7 +603,7 @@ export async function saveScore(ctx: Ctx, id: number, body: ScoreBody): Promise<
         updatedAt: now,
       })
       .where('id', '=', id)
-      .where('judgeId', '=', ctx.actor!.userId)
+      .where('judgeId', '=', ctx.actor.userId)
       .where('status', '!=', ASSIGNMENT_STATUS.submitted)
       .executeTakeFirst();
     if (!Number(numUpdatedRows)) throw conflict('评分已提交，如需修改请联系组织方重新打开');

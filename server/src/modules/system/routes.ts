@@ -7,6 +7,7 @@ import { ok, page } from '../../http/reply.ts';
 import { countRoles } from '../roles/repo.ts';
 import { countUsers } from '../users/repo.ts';
 import { todo, unfinishedJudges } from './todo.ts';
+import { userCtx } from '../../http/auth.ts';
 
 export function systemRoutes(app: App, deps: Deps) {
   app.get('/api/health', { config: { rule: PUBLIC }, schema: { tags: ['system'] } }, async (_req, reply) => {
@@ -21,7 +22,7 @@ export function systemRoutes(app: App, deps: Deps) {
 
   /** The back-office route list the caller may open (spec §2.3: path, name, children, redirect, alwaysShow, meta, hidden, component). */
   app.get('/api/system/menu/routers', { config: { rule: USER }, schema: { tags: ['system'] } }, async (req) =>
-    ok(accessibleRoutes(ADMIN_ROUTES, [...req.ctx.actor!.permissions])),
+    ok(accessibleRoutes(ADMIN_ROUTES, [...userCtx(req).actor.permissions])),
   );
 
   app.get('/api/system/dashboard', { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['system'] } }, async (req) => {
@@ -36,10 +37,10 @@ export function systemRoutes(app: App, deps: Deps) {
   });
 
   /** What waits for the caller (the back-office home page's to-do list), scoped by organisation. */
-  app.get('/api/system/todo', { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['system'] } }, async (req) => ok(await todo(req.ctx)));
+  app.get('/api/system/todo', { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['system'] } }, async (req) => ok(await todo(userCtx(req))));
   /** The to-do 未完成评审的专家 as a list: each judge and question with works not yet submitted, in the caller's organisation. */
   app.get('/api/system/todo/judges', { config: { rule: perm(ADMIN_MENU_CODES.reviewAssign) }, schema: { tags: ['system'], querystring: unfinishedJudgesQuery } }, async (req) => {
-    const { list, total } = await unfinishedJudges(req.ctx, req.query);
+    const { list, total } = await unfinishedJudges(userCtx(req), req.query);
     return page(list, total, req.query);
   });
 

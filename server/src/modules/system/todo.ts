@@ -15,9 +15,9 @@ import {
   type UnfinishedJudge,
   type UnfinishedJudgesQuery,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { seesAll } from '../competitions/service.ts';
+import * as policy from '../../policy.ts';
 
 /** How many running competitions the home page shows figures for. */
 export const RUNNING_MAX = 10;
@@ -39,11 +39,10 @@ const n = (row: { n: number | string | bigint } | undefined) => Number(row?.n ??
  * What waits for the caller, one COUNT query per kind, each only when the caller holds the code of the action that
  * clears it, and each limited to the competitions of the caller's organisation (the platform: all).
  */
-export async function todo(ctx: Ctx): Promise<Todo> {
+export async function todo(ctx: AuthedCtx): Promise<Todo> {
   const db = ctx.db;
-  const orgId: Scope = seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null);
-  const can = (code: PermissionCode) => ctx.actor!.permissions.has(code);
-  const when = <T>(code: PermissionCode, run: () => Promise<T>) => (can(code) ? run() : Promise.resolve(null));
+  const orgId: Scope = policy.orgScope(ctx);
+  const when = <T>(code: PermissionCode, run: () => Promise<T>) => (policy.holds(ctx, code) ? run() : Promise.resolve(null));
   const questionsOfOrg = () => db.selectFrom('questions').select('id').where('competitionId', 'in', ofOrg(db, orgId));
 
   const [competitionsToAudit, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished, running] = await Promise.all([
@@ -101,7 +100,7 @@ export async function todo(ctx: Ctx): Promise<Todo> {
           .executeTakeFirst(),
       ),
     ),
-    can(ADMIN_MENU_CODES.competition) ? runningCompetitions(ctx, orgId) : Promise.resolve([]),
+    policy.holds(ctx, ADMIN_MENU_CODES.competition) ? runningCompetitions(ctx, orgId) : Promise.resolve([]),
   ]);
   // Disputes are answered on each question's grade page: the to-do names the questions, so its link can lead there.
   const disputeQuestions = disputesToAnswer ? await questionsWithDisputes(db, orgId) : [];
@@ -128,9 +127,9 @@ async function questionsWithDisputes(db: Db, orgId: Scope): Promise<TodoDisputeQ
  * The judges of the caller's organisation (the platform: all) with works given to them and not yet submitted, one
  * row per judge and question, the least advanced first: the list the to-do 未完成评审的专家 opens.
  */
-export async function unfinishedJudges(ctx: Ctx, query: UnfinishedJudgesQuery): Promise<{ list: UnfinishedJudge[]; total: number }> {
+export async function unfinishedJudges(ctx: AuthedCtx, query: UnfinishedJudgesQuery): Promise<{ list: UnfinishedJudge[]; total: number }> {
   const db = ctx.db;
-  const orgId: Scope = seesAll(ctx) ? undefined : (ctx.actor!.orgId ?? null);
+  const orgId: Scope = policy.orgScope(ctx);
   let q = db
     .selectFrom('reviewAssignments as a')
     .innerJoin('questions as q', 'q.id', 'a.questionId')

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ADMIN_MENU_CODES,
   AUDIT_STATUS,
   INVITATION_STATUS,
   REGISTER_STATUS,
@@ -18,20 +17,20 @@ import {
   type TeamUpdateBody,
   type TeacherBody,
 } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx } from '../../context.ts';
 import { notify } from '../notices/service.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as competitions from '../competitions/repo.ts';
-import { manageable } from '../competitions/service.ts';
 import { assertOwnFile } from '../files/service.ts';
 import { openOrder } from '../orders/service.ts';
 import * as registers from '../registrations/repo.ts';
 import * as repo from './repo.ts';
+import * as policy from '../../policy.ts';
 
 /** The competition a participant acts in, with its registration form and whether team changes are still open. */
-export async function registrationContext(ctx: Ctx, competitionId: number) {
+export async function registrationContext(ctx: AuthedCtx, competitionId: number) {
   const now = ctx.clock.now();
   const competition = await competitions.findCompetition(ctx.db, competitionId, now);
   if (!competition || competition.auditStatus !== AUDIT_STATUS.online) throw notFound('竞赛不存在');
@@ -55,7 +54,7 @@ function assertOpen(rc: RegContext) {
 }
 
 /** Validates a member's form against the REG_SET fields; errors come back under `prefix.<field>`. */
-function parseInfo(ctx: Ctx, fields: readonly PresetField[], raw: unknown, prefix: string): RegistrationInfo {
+function parseInfo(ctx: AuthedCtx, fields: readonly PresetField[], raw: unknown, prefix: string): RegistrationInfo {
   const parsed = registrationFormSchema(fields, ctx.clock.now()).safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const errors: Record<string, string> = {};
@@ -64,7 +63,7 @@ function parseInfo(ctx: Ctx, fields: readonly PresetField[], raw: unknown, prefi
 }
 
 /** The ID number is kept encrypted beside its mask, never inside the stored form. */
-function sealInfo(ctx: Ctx, info: RegistrationInfo) {
+function sealInfo(ctx: AuthedCtx, info: RegistrationInfo) {
   const { idCardNo, ...rest } = info;
   return {
     infoJson: JSON.stringify(rest),
@@ -73,7 +72,7 @@ function sealInfo(ctx: Ctx, info: RegistrationInfo) {
   };
 }
 
-async function assertAttachments(ctx: Ctx, keys: string[]) {
+async function assertAttachments(ctx: AuthedCtx, keys: string[]) {
   for (const [i, key] of keys.entries()) await assertOwnFile(ctx, `attachments.${i}`, key, 'attachment');
 }
 
@@ -81,16 +80,16 @@ async function assertAttachments(ctx: Ctx, keys: string[]) {
 const teamNo = (id: number) => String(id).padStart(10, '0');
 
 /** Registers the caller: a team they lead (or an individual entry), their form, the registration and, for a fee, the order. */
-export async function register(ctx: Ctx, competitionId: number, body: TeamRegisterBody) {
+export async function register(ctx: AuthedCtx, competitionId: number, body: TeamRegisterBody) {
   const rc = await registrationContext(ctx, competitionId);
   assertOpen(rc);
   const { competition } = rc;
   if (body.individual && !competition.allowIndividual) throw badRequest('该竞赛不允许个人参赛', { individual: '该竞赛不允许个人参赛' });
   const info = parseInfo(ctx, rc.fields, body.info, 'info');
-  const name = body.individual ? (info.userName ?? ctx.actor!.username) : body.teamName;
+  const name = body.individual ? (info.userName ?? ctx.actor.username) : body.teamName;
   if (!name) throw badRequest('请输入队伍名称', { teamName: '请输入队伍名称' });
   await assertAttachments(ctx, body.attachments);
-  const userId = ctx.actor!.userId;
+  const userId = ctx.actor.userId;
   if (await repo.findTeamOfUser(ctx.db, competitionId, userId)) throw conflict('您已报名该竞赛或已加入其中一支队伍');
   const now = ctx.clock.now().toISOString();
   try {
@@ -122,7 +121,7 @@ export async function register(ctx: Ctx, competitionId: number, body: TeamRegist
 }
 
 /** Everything the team tab shows; invitations and the join code only for the leader. */
-export async function teamView(ctx: Ctx, team: NonNullable<Awaited<ReturnType<typeof repo.findTeam>>>, competition: Competition): Promise<Team> {
+export async function teamView(ctx: AuthedCtx, team: NonNullable<Awaited<ReturnType<typeof repo.findTeam>>>, competition: Competition): Promise<Team> {
   const [members, teacherList, register, choiceQuestionList] = await Promise.all([
     repo.listMembers(ctx.db, [team.id]),
     repo.listTeachers(ctx.db, team.id),
@@ -152,36 +151,31 @@ export async function teamView(ctx: Ctx, team: NonNullable<Awaited<ReturnType<ty
 }
 
 /** `GET /api/team/competition/{id}`: the caller's team in the competition, or null. */
-export async function myTeam(ctx: Ctx, competitionId: number) {
+export async function myTeam(ctx: AuthedCtx, competitionId: number) {
   const { competition } = await registrationContext(ctx, competitionId);
-  const team = await repo.findTeamOfUser(ctx.db, competitionId, ctx.actor!.userId);
+  const team = await repo.findTeamOfUser(ctx.db, competitionId, ctx.actor.userId);
   return team ? teamView(ctx, team, competition) : null;
 }
 
 /** A team its members may read, and the organisers of its competition. */
-export async function readableTeam(ctx: Ctx, teamId: number) {
-  const team = await repo.findTeam(ctx.db, teamId);
-  if (!team) throw notFound('队伍不存在');
-  if (!(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) {
-    if (!ctx.actor!.permissions.has(ADMIN_MENU_CODES.register)) throw notFound('队伍不存在');
-    await manageable(ctx, team.competitionId);
-  }
+export async function readableTeam(ctx: AuthedCtx, teamId: number) {
+  const team = await policy.readsTeam(ctx, teamId);
   const competition = await competitions.findCompetition(ctx.db, team.competitionId, ctx.clock.now());
   return teamView(ctx, team, competition!);
 }
 
 /** The team the caller leads, with its competition; refuses once the registration window has closed. */
-async function ledTeam(ctx: Ctx, teamId: number, { open = true } = {}) {
+async function ledTeam(ctx: AuthedCtx, teamId: number, { open = true } = {}) {
   const team = await repo.findTeam(ctx.db, teamId);
-  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) throw notFound('队伍不存在');
-  if (team.leaderId !== ctx.actor!.userId) throw forbidden('只有队长可以执行此操作');
+  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor.userId))) throw notFound('队伍不存在');
+  if (team.leaderId !== ctx.actor.userId) throw forbidden('只有队长可以执行此操作');
   const rc = await registrationContext(ctx, team.competitionId);
   if (open && rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
   return { team, rc };
 }
 
 /** The leader renames the team or corrects the form; a rejected registration goes back for review. */
-export async function update(ctx: Ctx, teamId: number, body: TeamUpdateBody) {
+export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBody) {
   const { team, rc } = await ledTeam(ctx, teamId);
   const info = body.info === undefined ? undefined : parseInfo(ctx, rc.fields, body.info, 'info');
   if (body.attachments) await assertAttachments(ctx, body.attachments);
@@ -190,12 +184,12 @@ export async function update(ctx: Ctx, teamId: number, body: TeamUpdateBody) {
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (body.teamName && team.individual === 0) await trx.updateTable('teams').set({ name: body.teamName, updatedAt: now }).where('id', '=', teamId).execute();
-      if (info) await repo.updateMemberInfo(trx, teamId, ctx.actor!.userId, sealInfo(ctx, info));
+      if (info) await repo.updateMemberInfo(trx, teamId, ctx.actor.userId, sealInfo(ctx, info));
       if (register) {
         if (body.attachments) await trx.updateTable('registers').set({ attachmentsJson: JSON.stringify(body.attachments), updatedAt: now }).where('id', '=', register.id).execute();
         if (register.status === REGISTER_STATUS.rejected) {
           await registers.transition(trx, register.id, REGISTER_STATUS.rejected, REGISTER_STATUS.pending, { reason: null, now });
-          await registers.insertFlow(trx, { registerId: register.id, actorId: ctx.actor!.userId, action: 'resubmit', fromStatus: REGISTER_STATUS.rejected, toStatus: REGISTER_STATUS.pending, reason: null, now });
+          await registers.insertFlow(trx, { registerId: register.id, actorId: ctx.actor.userId, action: 'resubmit', fromStatus: REGISTER_STATUS.rejected, toStatus: REGISTER_STATUS.pending, reason: null, now });
         }
       }
     });
@@ -205,7 +199,7 @@ export async function update(ctx: Ctx, teamId: number, body: TeamUpdateBody) {
   }
 }
 
-export async function updateTeachers(ctx: Ctx, teamId: number, list: TeacherBody[]) {
+export async function updateTeachers(ctx: AuthedCtx, teamId: number, list: TeacherBody[]) {
   const { rc } = await ledTeam(ctx, teamId);
   if (list.length > rc.competition.maxTeachers) {
     throw badRequest(`本竞赛每队最多${rc.competition.maxTeachers}名指导老师`, { teacherList: `本竞赛每队最多${rc.competition.maxTeachers}名指导老师` });
@@ -222,12 +216,12 @@ export async function updateTeachers(ctx: Ctx, teamId: number, list: TeacherBody
  * who has entered the competition. Only an account that can join gets the invitation; the others go nowhere. Each
  * user's invitations are counted, so that numbers cannot be tried in bulk.
  */
-export async function invite(ctx: Ctx, teamId: number, account: string) {
+export async function invite(ctx: AuthedCtx, teamId: number, account: string) {
   const { team, rc } = await ledTeam(ctx, teamId);
   assertOpen(rc);
   if (team.individual === 1) throw conflict('个人参赛不能邀请队员');
   if (team.memberCount >= rc.competition.maxMembers) throw conflict('队伍人数已满');
-  const userId = ctx.actor!.userId;
+  const userId = ctx.actor.userId;
   const key = usernameKey(account);
   const phone = account.trim();
   // Only what the leader knows already: their own name or phone number.
@@ -242,7 +236,7 @@ export async function invite(ctx: Ctx, teamId: number, account: string) {
   try {
     const id = await repo.insertInvitation(ctx.db, { teamId, competitionId: team.competitionId, inviterId: userId, inviteeId: invitee?.id ?? null, account: key, now: ctx.clock.now().toISOString() });
     if (invitee) {
-      await notify(ctx, [invitee.id], { title: `队伍邀请：${team.name}`, content: `${ctx.actor!.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`, source: 'invitation' });
+      await notify(ctx, [invitee.id], { title: `队伍邀请：${team.name}`, content: `${ctx.actor.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`, source: 'invitation' });
     }
     return { id, account: key };
   } catch (err) {
@@ -252,11 +246,11 @@ export async function invite(ctx: Ctx, teamId: number, account: string) {
 }
 
 /** What the join page shows: the caller must hold a pending invitation or the team's join code. */
-export async function joinView(ctx: Ctx, teamId: number, code: string | undefined) {
+export async function joinView(ctx: AuthedCtx, teamId: number, code: string | undefined) {
   const team = await repo.findTeam(ctx.db, teamId);
   if (!team) throw notFound('邀请不存在或已失效');
-  const invitation = await repo.findPendingInvitation(ctx.db, teamId, ctx.actor!.userId);
-  const member = await repo.isMember(ctx.db, teamId, ctx.actor!.userId);
+  const invitation = await repo.findPendingInvitation(ctx.db, teamId, ctx.actor.userId);
+  const member = await repo.isMember(ctx.db, teamId, ctx.actor.userId);
   const codeOk = Boolean(code) && code === team.joinCode && team.individual === 0;
   if (!invitation && !codeOk && !member) throw notFound('邀请不存在或已失效');
   const rc = await registrationContext(ctx, team.competitionId);
@@ -278,10 +272,10 @@ export async function joinView(ctx: Ctx, teamId: number, code: string | undefine
 }
 
 /** `POST /api/team/member/agree/{teamId}`: joins by a pending invitation or the join code, taking a seat in the database. */
-export async function agree(ctx: Ctx, teamId: number, code: string | undefined, rawInfo: unknown) {
+export async function agree(ctx: AuthedCtx, teamId: number, code: string | undefined, rawInfo: unknown) {
   const team = await repo.findTeam(ctx.db, teamId);
   if (!team) throw notFound('邀请不存在或已失效');
-  const userId = ctx.actor!.userId;
+  const userId = ctx.actor.userId;
   const invitation = await repo.findPendingInvitation(ctx.db, teamId, userId);
   const codeOk = Boolean(code) && code === team.joinCode;
   if (!invitation && !codeOk) throw notFound('邀请不存在或已失效');
@@ -303,16 +297,16 @@ export async function agree(ctx: Ctx, teamId: number, code: string | undefined, 
   }
 }
 
-export async function refuse(ctx: Ctx, teamId: number) {
-  if (!(await repo.refuseInvitations(ctx.db, teamId, ctx.actor!.userId, ctx.clock.now().toISOString()))) throw notFound('邀请不存在或已失效');
+export async function refuse(ctx: AuthedCtx, teamId: number) {
+  if (!(await repo.refuseInvitations(ctx.db, teamId, ctx.actor.userId, ctx.clock.now().toISOString()))) throw notFound('邀请不存在或已失效');
 }
 
 /** The leader removes a member, or a member leaves; the leader stays. */
-export async function removeMember(ctx: Ctx, teamId: number, userId: number) {
-  const self = userId === ctx.actor!.userId;
+export async function removeMember(ctx: AuthedCtx, teamId: number, userId: number) {
+  const self = userId === ctx.actor.userId;
   const team = await repo.findTeam(ctx.db, teamId);
-  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) throw notFound('队伍不存在');
-  if (!self && team.leaderId !== ctx.actor!.userId) throw forbidden('只有队长可以移除队员');
+  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor.userId))) throw notFound('队伍不存在');
+  if (!self && team.leaderId !== ctx.actor.userId) throw forbidden('只有队长可以移除队员');
   if (userId === team.leaderId) throw conflict('队长不能退出或被移除');
   const rc = await registrationContext(ctx, team.competitionId);
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
@@ -322,16 +316,16 @@ export async function removeMember(ctx: Ctx, teamId: number, userId: number) {
 }
 
 /** A member corrects their own form. */
-export async function updateOwnInfo(ctx: Ctx, teamId: number, rawInfo: unknown) {
+export async function updateOwnInfo(ctx: AuthedCtx, teamId: number, rawInfo: unknown) {
   const team = await repo.findTeam(ctx.db, teamId);
-  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor!.userId))) throw notFound('队伍不存在');
+  if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor.userId))) throw notFound('队伍不存在');
   const rc = await registrationContext(ctx, team.competitionId);
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
-  await repo.updateMemberInfo(ctx.db, teamId, ctx.actor!.userId, sealInfo(ctx, parseInfo(ctx, rc.fields, rawInfo, 'info')));
+  await repo.updateMemberInfo(ctx.db, teamId, ctx.actor.userId, sealInfo(ctx, parseInfo(ctx, rc.fields, rawInfo, 'info')));
 }
 
 /** The leader corrects several members' forms at once; all or nothing. */
-export async function batchUpdateMembers(ctx: Ctx, teamId: number, list: { userId: number; info: unknown }[]) {
+export async function batchUpdateMembers(ctx: AuthedCtx, teamId: number, list: { userId: number; info: unknown }[]) {
   const { rc } = await ledTeam(ctx, teamId);
   const sealed: { userId: number; values: ReturnType<typeof sealInfo> }[] = [];
   for (const [i, m] of list.entries()) {
@@ -344,7 +338,7 @@ export async function batchUpdateMembers(ctx: Ctx, teamId: number, list: { userI
 }
 
 /** The leader hands the team to another member. */
-export async function transferLeader(ctx: Ctx, teamId: number, userId: number) {
+export async function transferLeader(ctx: AuthedCtx, teamId: number, userId: number) {
   await ledTeam(ctx, teamId);
   if (!(await repo.isMember(ctx.db, teamId, userId))) throw badRequest('该用户不在队伍中', { userId: '该用户不在队伍中' });
   const now = ctx.clock.now().toISOString();
@@ -359,7 +353,7 @@ export async function transferLeader(ctx: Ctx, teamId: number, userId: number) {
  * The leader chooses the team's question while the CHOICE_SET window is open; the team must be approved and, for a
  * competition with a fee, paid. Choosing again replaces the choice until the window closes.
  */
-export async function chooseQuestion(ctx: Ctx, teamId: number, questionId: number) {
+export async function chooseQuestion(ctx: AuthedCtx, teamId: number, questionId: number) {
   const { team } = await ledTeam(ctx, teamId, { open: false });
   const now = ctx.clock.now();
   // The shared window rule (lifecycle.ts): the preset's own times, else the choice or works stage, else the end.
@@ -371,8 +365,8 @@ export async function chooseQuestion(ctx: Ctx, teamId: number, questionId: numbe
   const competition = await competitions.findCompetition(ctx.db, team.competitionId, now);
   const notYet = choiceRefusal(register, competition!.fee);
   if (notYet) throw conflict(notYet);
-  const values = { questionId, chosenBy: ctx.actor!.userId, chosenAt: now.toISOString() };
+  const values = { questionId, chosenBy: ctx.actor.userId, chosenAt: now.toISOString() };
   await ctx.db.insertInto('teamChoices').values({ teamId, ...values }).onConflict((oc) => oc.column('teamId').doUpdateSet(values)).execute();
 }
 
-export const myInvitations = (ctx: Ctx, competitionId?: number) => repo.listMyInvitations(ctx.db, ctx.actor!.userId, competitionId);
+export const myInvitations = (ctx: AuthedCtx, competitionId?: number) => repo.listMyInvitations(ctx.db, ctx.actor.userId, competitionId);

@@ -6,6 +6,7 @@ import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { ok } from '../../http/reply.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const questionIdParam = z.object({ questionId: z.coerce.number().int().positive('编号须为正整数') });
 
@@ -18,11 +19,11 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
     const max = deps.config.testMaxBytes;
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择测试文件', { file: '请选择测试文件' });
-    return ok(await service.submit(req.ctx, req.params.questionId, part.file, part.filename, max), '测试文件已提交，正在排队评分');
+    return ok(await service.submit(userCtx(req), req.params.questionId, part.file, part.filename, max), '测试文件已提交，正在排队评分');
   });
-  app.get('/api/review/test/list/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam } }, async (req) => ok(await service.listMine(req.ctx, req.params.questionId)));
+  app.get('/api/review/test/list/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam } }, async (req) => ok(await service.listMine(userCtx(req), req.params.questionId)));
   app.put('/api/review/test/select/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: selectBody } }, async (req) => {
-    await service.select(req.ctx, req.params.id, req.body.selected);
+    await service.select(userCtx(req), req.params.id, req.body.selected);
     return ok(null, req.body.selected ? '已选为最终结果' : '已取消选择');
   });
   app.get('/api/review/test/leaderboard/:questionId', { config: { rule: PUBLIC }, schema: { tags, params: questionIdParam, querystring: leaderboardQuery } }, async (req) =>

@@ -9,7 +9,7 @@ import {
   type MyTests,
   type TestSubmission,
 } from '@contest/shared';
-import type { Ctx, Deps } from '../../context.ts';
+import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
@@ -19,10 +19,10 @@ import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/repo.ts';
-import { manageable, readable } from '../competitions/service.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
 import { scoreJob } from './jobs.ts';
 import * as repo from './repo.ts';
+import * as policy from '../../policy.ts';
 
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
@@ -30,10 +30,10 @@ export function beijingDay(now: Date): string {
 }
 
 /** The caller's team that chose this question, or a 404 that says what is missing. */
-async function teamOfQuestion(ctx: Ctx, questionId: number) {
+async function teamOfQuestion(ctx: AuthedCtx, questionId: number) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
-  const teamId = await repo.teamChoosing(ctx.db, ctx.actor!.userId, question.competitionId, questionId);
+  const teamId = await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId);
   if (!teamId) throw notFound('您的队伍尚未选择该赛题');
   return { question, teamId };
 }
@@ -42,7 +42,7 @@ async function teamOfQuestion(ctx: Ctx, questionId: number) {
  * Takes a prediction file for scoring: inside the SUBMIT_TEST window, within the team's daily limit (a conditional
  * increment in the database), stored first and queued for the scoring job.
  */
-export async function submit(ctx: Ctx, questionId: number, content: Readable, fileName: string, maxBytes: number) {
+export async function submit(ctx: AuthedCtx, questionId: number, content: Readable, fileName: string, maxBytes: number) {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
   const now = ctx.clock.now();
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
@@ -71,7 +71,7 @@ export async function submit(ctx: Ctx, questionId: number, content: Readable, fi
         competitionId: question.competitionId,
         questionId,
         teamId,
-        userId: ctx.actor!.userId,
+        userId: ctx.actor.userId,
         key: stored.key,
         fileName: displayName(fileName),
         size: stored.size,
@@ -117,7 +117,7 @@ type Row = { id: number; questionId: number; teamId: number; username: string; f
 const toSubmission = (r: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
 
 /** The team's submissions for a question, newest first; private scores only once published. */
-export async function listMine(ctx: Ctx, questionId: number): Promise<MyTests> {
+export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTests> {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
   const rows = await repo.teamSubmissions(ctx.db, teamId, questionId);
   const used = await repo.usedToday(ctx.db, teamId, questionId, beijingDay(ctx.clock.now()));
@@ -128,7 +128,7 @@ export async function listMine(ctx: Ctx, questionId: number): Promise<MyTests> {
 }
 
 /** The team picks up to MAX_SELECTED scored submissions for the final ranking. */
-export async function select(ctx: Ctx, id: number, selected: boolean) {
+export async function select(ctx: AuthedCtx, id: number, selected: boolean) {
   const row = await repo.findSubmission(ctx.db, id);
   if (!row) throw notFound('提交记录不存在');
   const { teamId } = await teamOfQuestion(ctx, row.questionId).catch(() => {
@@ -149,13 +149,13 @@ export async function select(ctx: Ctx, id: number, selected: boolean) {
 export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' | 'private'): Promise<Leaderboard> {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question || question.reviewed !== 1 || !question.metric) throw notFound('赛题不存在');
-  await readable(ctx, question.competitionId);
+  await policy.readsCompetition(ctx, question.competitionId);
   const metric = question.metric as Metric;
   const higher = HIGHER_IS_BETTER[metric];
   const published = question.leaderboardPublished === 1;
   // Before publication the private board is closed to everyone but its organisers: an ordinary answer that says so,
   // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
-  if (board === 'private' && !published && !(await manageable(ctx, question.competitionId).then(() => true, () => false))) {
+  if (board === 'private' && !published && !(await policy.manages(ctx, question.competitionId))) {
     return { board, metric, higherIsBetter: higher, published, entries: [] };
   }
   const entries = await rankTeams(ctx.db, questionId, higher, board);
@@ -190,7 +190,7 @@ export async function rankTeams(db: Db, questionId: number, higher: boolean, boa
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
-  await manageable(ctx, question.competitionId);
+  await policy.managesCompetition(ctx, question.competitionId);
   await repo.setLeaderboardPublished(ctx.db, questionId, published);
 }
 
@@ -268,4 +268,4 @@ export async function scoringGaveUp(deps: Deps, submissionId: number) {
 }
 
 // The team's members may read back their own prediction files.
-grantPrivateReads('prediction', (ctx, key) => repo.memberOfFileTeam(ctx.db, key, ctx.actor!.userId));
+grantPrivateReads('prediction', (ctx, key) => repo.memberOfFileTeam(ctx.db, key, ctx.actor.userId));

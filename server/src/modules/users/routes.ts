@@ -13,6 +13,7 @@ import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 const LIST = perm(ADMIN_MENU_CODES.user);
 const EDIT = perm(ACTION_CODES.userEdit);
@@ -24,7 +25,7 @@ export function userRoutes(app: App) {
   );
 
   app.put('/api/team/userinfo/', { config: { rule: USER }, schema: { tags: ['userinfo'], body: userInfoUpdateBody } }, async (req) =>
-    ok(await service.updateOwnProfile(req.ctx, req.body), '个人信息已保存'),
+    ok(await service.updateOwnProfile(userCtx(req), req.body), '个人信息已保存'),
   );
 
   app.get('/api/team/userinfo/permission', { config: { rule: PUBLIC }, schema: { tags: ['userinfo'] } }, async (req) =>
@@ -41,7 +42,7 @@ export function userRoutes(app: App) {
   );
 
   app.put('/api/system/user/:id/status', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userStatusBody } }, async (req) => {
-    await service.setStatus(req.ctx, req.params.id, req.body.status);
+    await service.setStatus(userCtx(req), req.params.id, req.body.status);
     return ok(null, req.body.status ? '账号已启用' : '账号已停用');
   });
 
@@ -51,7 +52,7 @@ export function userRoutes(app: App) {
   });
 
   app.put('/api/system/user/:id/roles', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userRolesBody } }, async (req) => {
-    await service.setRoles(req.ctx, req.params.id, req.body.roleIds);
+    await service.setRoles(userCtx(req), req.params.id, req.body.roleIds);
     return ok(null, '角色已保存');
   });
 

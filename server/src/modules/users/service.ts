@@ -1,5 +1,5 @@
 import type { UserInfoUpdateBody, UserListQuery } from '@contest/shared';
-import type { Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx } from '../../context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { assertOwnImage } from '../files/images.ts';
@@ -11,8 +11,8 @@ export async function currentUser(ctx: Ctx) {
   return ctx.actor ? ((await repo.findUserInfo(ctx.db, ctx.actor.userId)) ?? null) : null;
 }
 
-export async function updateOwnProfile(ctx: Ctx, body: UserInfoUpdateBody) {
-  const userId = ctx.actor!.userId;
+export async function updateOwnProfile(ctx: AuthedCtx, body: UserInfoUpdateBody) {
+  const userId = ctx.actor.userId;
   await assertOwnImage(ctx, 'faceImg', body.faceImg);
   const { atSchool, ...rest } = body;
   await repo.updateUser(ctx.db, userId, {
@@ -41,11 +41,11 @@ async function existing(ctx: Ctx, id: number) {
   return user;
 }
 
-function assertNotSelf(ctx: Ctx, id: number, message: string) {
-  if (ctx.actor!.userId === id) throw badRequest(message);
+function assertNotSelf(ctx: AuthedCtx, id: number, message: string) {
+  if (ctx.actor.userId === id) throw badRequest(message);
 }
 
-export async function setStatus(ctx: Ctx, id: number, status: 0 | 1) {
+export async function setStatus(ctx: AuthedCtx, id: number, status: 0 | 1) {
   assertNotSelf(ctx, id, '不能停用自己的账号');
   const before = await existing(ctx, id);
   await ctx.db.transaction().execute(async (trx) => {
@@ -66,7 +66,7 @@ export async function resetPassword(ctx: Ctx, id: number, password: string) {
   });
 }
 
-export async function setRoles(ctx: Ctx, id: number, roleIds: number[]) {
+export async function setRoles(ctx: AuthedCtx, id: number, roleIds: number[]) {
   const before = await existing(ctx, id);
   const unique = [...new Set(roleIds)];
   if (unique.length > 0) {
@@ -74,7 +74,7 @@ export async function setRoles(ctx: Ctx, id: number, roleIds: number[]) {
     if (found.length !== unique.length) throw badRequest('所选角色不存在', { roleIds: '所选角色不存在' });
   }
   const beforeRoles = ((await repo.userRoles(ctx.db, [id])).get(id) ?? []).map((r) => r.id);
-  if (ctx.actor!.userId === id) {
+  if (ctx.actor.userId === id) {
     // An administrator cannot lock themselves out by removing their own admin role.
     const adminRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirst();
     if (adminRole && beforeRoles.includes(adminRole.id) && !unique.includes(adminRole.id)) {

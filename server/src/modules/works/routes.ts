@@ -19,6 +19,7 @@ import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../files/routes.ts';
 import * as service from './service.ts';
+import { userCtx } from '../../http/auth.ts';
 
 /**
  * tus's file store, except that a write refused for want of disk space says so: tus reports every failed write as
@@ -149,7 +150,7 @@ export function worksRoutes(app: App, deps: Deps) {
     // tus reads the body itself.
     scope.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
     scope.post(UPLOAD_PATH, { config: { rule: USER }, schema: { hide: true } }, async (req, reply) => {
-      const { uploadId, owner } = await service.beginUpload(req.ctx, req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
+      const { uploadId, owner } = await service.beginUpload(userCtx(req), req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
       await receive(req, reply, uploadId, owner);
     });
     scope.route({
@@ -159,7 +160,7 @@ export function worksRoutes(app: App, deps: Deps) {
       schema: { hide: true },
       handler: async (req, reply) => {
         const { uploadId } = req.params as { uploadId: string };
-        const owner = await service.assertUploadOwner(req.ctx, uploadId);
+        const owner = await service.assertUploadOwner(userCtx(req), uploadId);
         if (req.method === 'HEAD') {
           const finished = await service.finishIfComplete(deps, uploadId).catch((err: unknown) => {
             throw err instanceof service.DeadlinePassed ? conflict(err.message) : err;
@@ -182,7 +183,7 @@ export function worksRoutes(app: App, deps: Deps) {
     });
   });
 
-  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.rules(req.ctx, req.params.id)));
+  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.rules(userCtx(req), req.params.id)));
   app.get('/api/review/works/page/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery } }, async (req, reply) => {
     const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);
     if (req.query.export) return sendXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, list);
@@ -203,6 +204,6 @@ export function worksRoutes(app: App, deps: Deps) {
     return reply.send(zip);
   });
   app.get('/api/review/works/:id', { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery } }, async (req) =>
-    ok(await service.teamVersions(req.ctx, req.params.id, req.query.teamId)),
+    ok(await service.teamVersions(userCtx(req), req.params.id, req.query.teamId)),
   );
 }

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ACTION_CODES, ADMIN_MENU_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
-import type { Ctx, Deps } from '../../context.ts';
+import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
-import { manageable } from '../competitions/service.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
 import { containsText } from '../../db/like.ts';
 import { sql } from 'kysely';
+import * as policy from '../../policy.ts';
 
 /** Where tus keeps uploads in progress (shared by all instances); finished ones move into the file store. */
 export const tusDirectory = (deps: Pick<Deps, 'config'>) => deps.config.uploadsDir;
@@ -47,8 +47,8 @@ async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, ques
   };
 }
 
-export async function rules(ctx: Ctx, questionId: number): Promise<WorksRules> {
-  const w = await worksContext(ctx, ctx.actor!.userId, questionId);
+export async function rules(ctx: AuthedCtx, questionId: number): Promise<WorksRules> {
+  const w = await worksContext(ctx, ctx.actor.userId, questionId);
   return { questionId: w.questionId, questionTitle: w.title, maxBytes: w.maxBytes, types: w.types, open: w.open, refusal: w.refusal, deadline: w.deadline };
 }
 
@@ -56,7 +56,7 @@ export async function rules(ctx: Ctx, questionId: number): Promise<WorksRules> {
  * Checks a tus creation request before any byte is stored: the team chose the question, the window is open, the
  * declared size and the file type are within the competition's limits. Records who the upload belongs to.
  */
-export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<{ uploadId: string; owner: string }> {
+export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<{ uploadId: string; owner: string }> {
   const meta = parseUploadMetadata(metadataHeader);
   const questionId = Number(meta.questionId);
   const fileName = displayName(meta.filename ?? meta.name ?? '').trim();
@@ -65,17 +65,17 @@ export async function beginUpload(ctx: Ctx, uploadLength: string | undefined, me
   const size = Number(uploadLength);
   if (!Number.isInteger(size) || size <= 0) throw badRequest('文件为空或大小未知');
   if (meta.sha256 && !/^[0-9a-f]{64}$/.test(meta.sha256)) throw badRequest('文件校验值格式不正确');
-  const row = { uploadId: randomBytes(16).toString('hex'), questionId, userId: ctx.actor!.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() };
+  const row = { uploadId: randomBytes(16).toString('hex'), questionId, userId: ctx.actor.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() };
   if (meta.kind === 'data') {
     // A question's public data file, uploaded by an organiser of its competition: any type, a large limit.
     const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
-    if (!question || !ctx.actor!.permissions.has(ACTION_CODES.competitionEdit)) throw notFound('赛题不存在');
-    await manageable(ctx, question.competitionId);
+    if (!question || !policy.holds(ctx, ACTION_CODES.competitionEdit)) throw notFound('赛题不存在');
+    await policy.managesCompetition(ctx, question.competitionId);
     if (size > ctx.config.dataMaxBytes) throw new AppError(413, `数据文件不能超过${formatSize(ctx.config.dataMaxBytes)}`);
     await ctx.db.insertInto('workUploads').values({ ...row, kind: 'data', competitionId: question.competitionId, teamId: null }).execute();
     return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'data', userId: row.userId, teamId: null }) };
   }
-  const w = await worksContext(ctx, ctx.actor!.userId, questionId);
+  const w = await worksContext(ctx, ctx.actor.userId, questionId);
   if (w.refusal) throw conflict(w.refusal);
   if (size > w.maxBytes) throw new AppError(413, `作品不能超过${w.worksMaxMb}MB`);
   if (!w.types.includes(extensionOf(fileName))) throw badRequest(`只能提交以下格式的作品：${w.types.join('、')}`);
@@ -128,14 +128,14 @@ export async function cancelUpload(deps: Pick<Deps, 'db' | 'config'>, uploadId: 
  * Only the uploading team (for a data file: its uploader) may resume, inspect or cancel an upload. Returns whose
  * upload slots it takes.
  */
-export async function assertUploadOwner(ctx: Ctx, uploadId: string): Promise<string> {
+export async function assertUploadOwner(ctx: AuthedCtx, uploadId: string): Promise<string> {
   const row = await ctx.db
     .selectFrom('workUploads as u')
-    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor!.userId))
+    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor.userId))
     .select(['u.userId', 'u.kind', 'u.teamId', 'm.userId as memberId'])
     .where('u.uploadId', '=', uploadId)
     .executeTakeFirst();
-  const allowed = row && (row.kind === 'data' ? row.userId === ctx.actor!.userId : row.memberId !== null);
+  const allowed = row && (row.kind === 'data' ? row.userId === ctx.actor.userId : row.memberId !== null);
   if (!allowed) throw notFound('上传不存在或已过期');
   return uploadOwner(row);
 }
@@ -271,18 +271,18 @@ type VersionRow = Awaited<ReturnType<ReturnType<typeof versions>['executeTakeFir
 const toVersion = ({ fileKey, size, counts, ...r }: VersionRow): WorkVersion => ({ ...r, fileUri: fileKey, size: Number(size), counts: Boolean(counts) });
 
 /** `GET /api/review/works/{questionId}?teamId`: a team's versions, for its members and the competition's organisers. */
-export async function teamVersions(ctx: Ctx, questionId: number, teamId: number | undefined) {
+export async function teamVersions(ctx: AuthedCtx, questionId: number, teamId: number | undefined) {
   const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
   if (!question) throw notFound('赛题不存在');
   let team = teamId;
-  const mine = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', question.competitionId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
+  const mine = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', question.competitionId).where('userId', '=', ctx.actor.userId).executeTakeFirst();
   if (!team || team !== mine?.teamId) {
-    if (!ctx.actor!.permissions.has(ADMIN_MENU_CODES.competition)) {
+    if (!policy.holds(ctx, ADMIN_MENU_CODES.competition)) {
       // A participant reads their own team's works; naming another team is refused, not quietly answered for their own.
       if (!mine || team) throw notFound('作品不存在');
       team = mine.teamId;
     } else {
-      await manageable(ctx, question.competitionId);
+      await policy.managesCompetition(ctx, question.competitionId);
       if (!team) throw badRequest('请指定队伍', { teamId: '请指定队伍' });
     }
   }
@@ -294,7 +294,7 @@ export async function teamVersions(ctx: Ctx, questionId: number, teamId: number 
 export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQuery, max = q.limit) {
   const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
   if (!question) throw notFound('赛题不存在');
-  await manageable(ctx, question.competitionId);
+  await policy.managesCompetition(ctx, question.competitionId);
   let query = versions(ctx).where('w.questionId', '=', questionId);
   if (q.ids?.length) query = query.where('w.id', 'in', q.ids);
   if (q.keyword) {
@@ -311,7 +311,5 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
 grantPrivateReads('works', async (ctx, key) => {
   const w = await ctx.db.selectFrom('works as w').innerJoin('competitions as c', 'c.id', 'w.competitionId').select(['w.teamId', 'w.competitionId', 'c.orgId']).where('w.fileKey', '=', key).executeTakeFirst();
   if (!w) return false;
-  const member = await ctx.db.selectFrom('teamMembers').select('userId').where('teamId', '=', w.teamId).where('userId', '=', ctx.actor!.userId).executeTakeFirst();
-  if (member) return true;
-  return manageable(ctx, w.competitionId).then(() => ctx.actor!.permissions.has(ADMIN_MENU_CODES.competition), () => false);
+  return policy.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, ADMIN_MENU_CODES.competition);
 });
