@@ -21,7 +21,7 @@ export function noticeRoutes(app: App, deps: Deps) {
   const tags = ['notices'];
   app.get(`${BASE}/check/read`, { config: { rule: USER }, schema: { tags } }, async (req) => ok(await service.unread(req.ctx.db, userCtx(req).actor.userId)));
   app.get(`${BASE}/page/:id`, { config: { rule: USER }, schema: { tags, params: kindParam, querystring: messagePageQuery } }, async (req) => {
-    const { list, total } = await service.box(req.ctx, req.params.id, req.query);
+    const { list, total } = await service.box(userCtx(req), req.params.id, req.query);
     return page(list, total, req.query);
   });
   // A competition's announcements: public, so a visitor's page asks too, but only the notices reaching the caller show.
@@ -30,9 +30,9 @@ export function noticeRoutes(app: App, deps: Deps) {
     return page(list, total, req.query);
   });
   app.put(`${BASE}/user/all`, { config: { rule: USER }, schema: { tags, querystring: z.object({ kind: z.coerce.number().int().min(0).max(1).optional() }) } }, async (req) =>
-    ok(await service.markRead(req.ctx, 'all', req.query.kind), '已全部标为已读'),
+    ok(await service.markRead(userCtx(req), 'all', req.query.kind), '已全部标为已读'),
   );
-  app.put(`${BASE}/user/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.markRead(req.ctx, req.params.id)));
+  app.put(`${BASE}/user/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.markRead(userCtx(req), req.params.id)));
 
   // Server-sent events: the unread counts now, then again whenever the user's box changes, on any server instance;
   // and a word whenever a scoring finishes on a question, so an open leaderboard redraws itself.
@@ -65,18 +65,18 @@ export function noticeRoutes(app: App, deps: Deps) {
   });
 
   app.get(`${BASE}/page`, { config: { rule: MENU }, schema: { tags, querystring: noticePageQuery } }, async (req) => {
-    const { list, total } = await service.noticePage(req.ctx, req.query);
+    const { list, total } = await service.noticePage(userCtx(req), req.query);
     return page(list, total, req.query);
   });
-  app.post(`${BASE}/recipients`, { config: { rule: MENU }, schema: { tags, body: z.strictObject({ target: noticeTarget }) } }, async (req) => ok(await service.countRecipients(req.ctx, req.body.target)));
-  app.post(BASE, { config: { rule: EDIT }, schema: { tags, body: noticeBody } }, async (req) => ok(await service.create(req.ctx, req.body), '通知已保存'));
-  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: noticeBody } }, async (req) => ok(await service.update(req.ctx, req.params.id, req.body), '通知已保存'));
+  app.post(`${BASE}/recipients`, { config: { rule: MENU }, schema: { tags, body: z.strictObject({ target: noticeTarget }) } }, async (req) => ok(await service.countRecipients(userCtx(req), req.body.target)));
+  app.post(BASE, { config: { rule: EDIT }, schema: { tags, body: noticeBody } }, async (req) => ok(await service.create(userCtx(req), req.body), '通知已保存'));
+  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: noticeBody } }, async (req) => ok(await service.update(userCtx(req), req.params.id, req.body), '通知已保存'));
   app.post(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: publishNoticeBody } }, async (req) => {
-    const notice = await service.publish(req.ctx, req.params.id, req.body.publishAt);
+    const notice = await service.publish(userCtx(req), req.params.id, req.body.publishAt);
     return ok(notice, notice.publishedAt ? '通知已发布' : '通知将按时发布');
   });
   app.delete(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
-    await service.remove(req.ctx, req.params.id);
+    await service.remove(userCtx(req), req.params.id);
     return ok(null, '通知已删除');
   });
 }

@@ -7,7 +7,7 @@ import {
   type NoticeTarget,
   type UnreadCount,
 } from '@contest/shared';
-import type { Ctx, Deps } from '../../context.ts';
+import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -19,7 +19,7 @@ import { publishJob } from './jobs.ts';
 import * as repo from './repo.ts';
 
 /** An organiser writes to its own competitions' teams; everyone, or any chosen user, is the platform's to reach. */
-async function checkTarget(ctx: Ctx, target: NoticeTarget) {
+async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
   if (target.scope === 'all' || target.scope === 'users') {
     if (!policy.platform(ctx)) throw badRequest('只有平台可以向全体用户或指定用户发送通知', { target: '只有平台可以向全体用户或指定用户发送通知' });
     return null;
@@ -30,7 +30,7 @@ async function checkTarget(ctx: Ctx, target: NoticeTarget) {
   return target.competitionId;
 }
 
-export async function countRecipients(ctx: Ctx, target: NoticeTarget) {
+export async function countRecipients(ctx: AuthedCtx, target: NoticeTarget) {
   await checkTarget(ctx, target);
   return { count: await repo.countRecipients(ctx.db, target) };
 }
@@ -40,14 +40,14 @@ export async function countRecipients(ctx: Ctx, target: NoticeTarget) {
 const toNotice = ({ targetJson, orgId: _org, reads, ...r }: repo.NoticeRow): Notice => ({ ...r, target: JSON.parse(targetJson) as NoticeTarget, reads: Number(reads ?? 0) });
 
 /** Whose notices the caller manages: the platform's all (null), an organiser's those of its organisation. */
-const managedOrg = (ctx: Ctx) => (policy.platform(ctx) ? null : (ctx.actor!.orgId ?? -1));
+const managedOrg = (ctx: AuthedCtx) => (policy.platform(ctx) ? null : (ctx.actor.orgId ?? -1));
 
-export async function noticePage(ctx: Ctx, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
+export async function noticePage(ctx: AuthedCtx, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
   const { rows, total } = await repo.noticePage(ctx.db, managedOrg(ctx), q);
   return { list: rows.map(toNotice), total };
 }
 
-async function managedNotice(ctx: Ctx, id: number) {
+async function managedNotice(ctx: AuthedCtx, id: number) {
   const row = await repo.findManaged(ctx.db, managedOrg(ctx), id);
   if (!row) throw notFound('通知不存在');
   return row;
@@ -55,14 +55,14 @@ async function managedNotice(ctx: Ctx, id: number) {
 
 const content = (body: NoticeBody, competitionId: number | null) => ({ kind: body.kind, title: body.title, content: sanitizeRichText(body.content), targetJson: JSON.stringify(body.target), competitionId });
 
-export async function create(ctx: Ctx, body: NoticeBody) {
+export async function create(ctx: AuthedCtx, body: NoticeBody) {
   const competitionId = await checkTarget(ctx, body.target);
-  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: policy.platform(ctx) ? null : ctx.actor!.orgId, authorId: ctx.actor!.userId, now: ctx.clock.now().toISOString() });
+  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: policy.platform(ctx) ? null : ctx.actor.orgId, authorId: ctx.actor.userId, now: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'notice.create', entity: 'notice', entityId: id, after: body });
   return toNotice(await managedNotice(ctx, id));
 }
 
-export async function update(ctx: Ctx, id: number, body: NoticeBody) {
+export async function update(ctx: AuthedCtx, id: number, body: NoticeBody) {
   const before = await managedNotice(ctx, id);
   if (before.status === NOTICE_STATUS.published) throw conflict('已发布的通知不能修改');
   const competitionId = await checkTarget(ctx, body.target);
@@ -95,7 +95,7 @@ async function tellBoxes(deps: Pick<Deps, 'hub' | 'log'>, audience: Audience) {
 }
 
 /** `POST /{id}`: publishes at once, or schedules publishing through the job runner. */
-export async function publish(ctx: Ctx, id: number, publishAt: string | null | undefined) {
+export async function publish(ctx: AuthedCtx, id: number, publishAt: string | null | undefined) {
   const before = await managedNotice(ctx, id);
   if (before.status === NOTICE_STATUS.published) throw conflict('该通知已发布');
   const now = ctx.clock.now();
@@ -121,7 +121,7 @@ export async function publishScheduled(deps: Deps, noticeId: number) {
 }
 
 /** Deleting a published notice takes it out of every box too. */
-export async function remove(ctx: Ctx, id: number) {
+export async function remove(ctx: AuthedCtx, id: number) {
   const before = await managedNotice(ctx, id);
   const ids = before.status === NOTICE_STATUS.published ? (before.recipients > 5000 ? 'all' : await repo.recipientIds(ctx.db, id)) : [];
   await repo.deleteNotice(ctx.db, id);
@@ -185,9 +185,9 @@ export async function unread(db: Db, userId: number): Promise<UnreadCount> {
   return { person, system, total: person + system };
 }
 
-export async function box(ctx: Ctx, kind: number, q: { page: number; limit: number; unread?: string }) {
-  await catchUp(ctx.db, ctx.actor!.userId);
-  return messagePage(ctx.db, ctx.actor!.userId, q, (query) => {
+export async function box(ctx: AuthedCtx, kind: number, q: { page: number; limit: number; unread?: string }) {
+  await catchUp(ctx.db, ctx.actor.userId);
+  return messagePage(ctx.db, ctx.actor.userId, q, (query) => {
     const ofKind = query.where('r.kind', '=', kind);
     return q.unread ? ofKind.where('r.readAt', 'is', null) : ofKind;
   });
@@ -201,8 +201,8 @@ async function messagePage(db: Db, userId: number, q: { page: number; limit: num
 }
 
 /** Marks one of the caller's messages read (another user's answers as missing), or all of a kind. */
-export async function markRead(ctx: Ctx, id: number | 'all', kind?: number) {
-  const userId = ctx.actor!.userId;
+export async function markRead(ctx: AuthedCtx, id: number | 'all', kind?: number) {
+  const userId = ctx.actor.userId;
   if (id !== 'all' && !(await repo.hasCopy(ctx.db, userId, id))) throw notFound('消息不存在');
   const changed = await repo.markRead(ctx.db, userId, id === 'all' ? { kind } : { noticeId: id }, ctx.clock.now().toISOString());
   if (changed) await tellBoxes(ctx, [userId]);
