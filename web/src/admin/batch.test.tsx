@@ -324,9 +324,20 @@ describe('the judges not finished', () => {
     expect(within(row).getByText('1/4')).toBeTruthy();
     expect(within(row).getByRole('link', { name: '查看评审分配' }).getAttribute('href')).toBe('/question/judge/7');
     expect(screen.getByTitle('未完成评审的专家').closest('.ant-segmented-item')!.className).toContain('selected');
-    // Back to the questions: the filter leaves the address.
+    // One competition's judges: the choice goes to the address and the server, from the first page.
+    api.answers['/api/system/todo/judges?page=1&limit=20&competitionId=3'] = page([]);
+    fireEvent.mouseDown((await screen.findAllByLabelText('竞赛'))[0]!.closest('.ant-select')!.querySelector('.ant-select-selector')!);
+    const option = await waitFor(() => {
+      const found = document.querySelector<HTMLElement>('.ant-select-item-option[title="泰迪杯"]');
+      expect(found).toBeTruthy();
+      return found!;
+    });
+    fireEvent.click(option);
+    expect(await screen.findByText('评审专家都已提交全部评分')).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/review/assign?unfinished=1&competitionId=3');
+    // Back to the questions: the filter leaves the address, the competition stays chosen.
     fireEvent.click(screen.getByText('按赛题', { selector: '.ant-segmented-item-label' }));
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/review/assign'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/review/assign?competitionId=3'));
   });
 });
 

@@ -14,9 +14,11 @@ vi.mock('./components/RichTextEditor.tsx', () => ({
 /** The API as a table of answers keyed by method and address (GET by address alone); writes are recorded. */
 let answers: Record<string, unknown> = {};
 let writes: { method: string; url: string; body: unknown }[] = [];
+let reads: string[] = [];
 
 beforeEach(() => {
   writes = [];
+  reads = [];
   document.cookie = `${CSRF_COOKIE}=csrf-token`;
   vi.stubGlobal(
     'fetch',
@@ -24,7 +26,9 @@ beforeEach(() => {
       const { pathname, search } = new URL(url, location.href);
       const method = init.method ?? 'GET';
       if (method !== 'GET') writes.push({ method, url: pathname + search, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      const answer = answers[method === 'GET' ? pathname + search : `${method} ${pathname}`];
+      else reads.push(pathname + search);
+      const found = answers[method === 'GET' ? pathname + search : `${method} ${pathname}`];
+      const answer = typeof found === 'function' ? (found as () => unknown)() : found;
       if (answer instanceof Error) {
         const fields = (answer as Error & { fields?: Record<string, string> }).fields;
         return new Response(JSON.stringify({ status: 400, message: answer.message, data: fields ? { fields } : null }), { status: 400, headers: { 'content-type': 'application/json' } });
@@ -180,6 +184,34 @@ describe('the notice page', () => {
     expect(await screen.findByText(/删除后它将从所有接收人的消息中消失/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(writes).toEqual([{ method: 'DELETE', url: '/api/message/notice/5', body: undefined }]));
+  });
+
+  it('searches by kind and title from the first page', async () => {
+    open(ORGANISER, [notice({})]);
+    await screen.findByText('报名截止提醒');
+    answers['/api/message/notice/page?kind=1&keyword=%E5%AE%A1%E6%A0%B8&page=1&limit=20'] = page([notice({ id: 6, kind: 1, title: '审核结果' })]);
+    fireEvent.mouseDown(screen.getByLabelText('类型').closest('.ant-select')!.querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('个人消息'));
+    fireEvent.change(screen.getByPlaceholderText('标题'), { target: { value: ' 审核 ' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    expect(await screen.findByText('审核结果')).toBeTruthy();
+    expect(screen.queryByText('报名截止提醒')).toBeNull();
+    expect(reads.at(-1)).toBe('/api/message/notice/page?kind=1&keyword=%E5%AE%A1%E6%A0%B8&page=1&limit=20');
+  });
+
+  it('reloads the list once a notice is deleted', async () => {
+    let deleted = false;
+    answers = { 'DELETE /api/message/notice/5': () => ((deleted = true), null) };
+    open(ORGANISER, [notice({}), notice({ id: 6, title: '第二则通知' })]);
+    answers['/api/message/notice/page?page=1&limit=20'] = () => page(deleted ? [notice({ id: 6, title: '第二则通知' })] : [notice({}), notice({ id: 6, title: '第二则通知' })]);
+    const row = (await screen.findByText('报名截止提醒')).closest('tr')!;
+    fireEvent.click(await within(row).findByText('删除'));
+    expect(await screen.findByText('确定删除草稿“报名截止提醒”吗？')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    expect(await screen.findByText('通知已删除')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('报名截止提醒')).toBeNull());
+    expect(screen.getByText('第二则通知')).toBeTruthy();
+    expect(reads.filter((r) => r.startsWith('/api/message/notice/page'))).toHaveLength(2);
   });
 
   it('only lets readers read', async () => {

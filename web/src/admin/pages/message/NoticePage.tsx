@@ -13,27 +13,26 @@ import {
   type Notice,
   type NoticeBody,
   type NoticeTarget,
-  type Page,
 } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
+import { noticeApi, noticeKeys, type NoticeListParams } from '../../../api/notice.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';
-import { HttpError, http, sysTime } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { HttpError, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { RichTextField, RichTextView, richTextOrNull } from '../../components/RichTextField.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 import { fromPicker, toPicker } from '../../../common/beijing.ts';
 
-const NOTICES_KEY = ['notices'];
 /**
  * Writing to every user or to named users is the platform's. The server tells the platform by the competition audit
  * action (the same test that lets it see every competition); the preset roles hold it with the audit menu.
@@ -69,13 +68,6 @@ interface Values {
   title: string;
   content?: string | null;
   target: TargetValues;
-}
-interface Query {
-  page: number;
-  limit: number;
-  kind?: number;
-  status?: number;
-  keyword?: string;
 }
 
 const stringOptions = (texts: Record<string, string>) => Object.entries(texts).map(([value, label]) => ({ value, label }));
@@ -156,8 +148,8 @@ function RecipientCount({ target }: { target: NoticeTarget | null }) {
   const settled = useDebounced(target, RECIPIENTS_DEBOUNCE_MS);
   const valid = settled !== null && noticeTarget.safeParse(settled).success;
   const { data, isError } = useQuery({
-    queryKey: ['noticeRecipients', settled],
-    queryFn: () => http.post<{ count: number }>('/api/message/notice/recipients', { target: settled }, { silent: true }),
+    queryKey: noticeKeys.recipients(settled),
+    queryFn: () => noticeApi.recipients(settled!),
     enabled: valid,
     staleTime: 10_000,
   });
@@ -250,23 +242,24 @@ function NoticeFields({ platform }: { platform: boolean }) {
 /** A new draft, or edits to a draft or scheduled notice. */
 function NoticeModal({ notice, platform, onClose }: { notice: Notice | null; platform: boolean; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  async function save(v: Values) {
-    const body: NoticeBody = { kind: v.kind, title: v.title.trim(), content: richTextOrNull(v.content), target: targetOf(v.target)! };
-    try {
-      if (notice) await http.put(`/api/message/notice/${notice.id}`, body);
-      else await http.post('/api/message/notice', body);
-    } catch (err) {
-      throw onTargetFields(err);
-    }
-    void message.success(notice ? '通知已保存' : '已保存为草稿');
-    await client.invalidateQueries({ queryKey: NOTICES_KEY });
-  }
+  const save = useListMutation(
+    (body: NoticeBody) => (notice ? noticeApi.update(notice.id, body) : noticeApi.create(body)).catch((err: unknown) => Promise.reject(onTargetFields(err))),
+    [noticeKeys.all],
+    () => void message.success(notice ? '通知已保存' : '已保存为草稿'),
+  );
   const initial: Partial<Values> = notice
     ? { kind: notice.kind as Values['kind'], title: notice.title, content: notice.content, target: { ...notice.target } }
     : { kind: NOTICE_KIND.system, target: { scope: defaultScope(NOTICE_KIND.system, platform) } };
   return (
-    <FormModal<Values> title={notice ? `编辑通知：${notice.title}` : '新建通知'} name="notice" width={880} okText={notice ? '保存' : '保存草稿'} initialValues={initial} onSave={save} onClose={onClose}>
+    <FormModal<Values>
+      title={notice ? `编辑通知：${notice.title}` : '新建通知'}
+      name="notice"
+      width={880}
+      okText={notice ? '保存' : '保存草稿'}
+      initialValues={initial}
+      onSave={(v) => save.mutateAsync({ kind: v.kind, title: v.title.trim(), content: richTextOrNull(v.content), target: targetOf(v.target)! })}
+      onClose={onClose}
+    >
       <NoticeFields platform={platform} />
     </FormModal>
   );
@@ -275,14 +268,10 @@ function NoticeModal({ notice, platform, onClose }: { notice: Notice | null; pla
 /** Publishes a draft now or at a chosen time; a scheduled notice can be published now or moved. */
 function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
   type PublishValues = { when: 'now' | 'later'; publishAt?: Dayjs | null };
-  async function publish(v: PublishValues) {
-    const publishAt = v.when === 'later' && v.publishAt ? fromPicker(v.publishAt.second(0).millisecond(0)) : null;
-    await http.post(`/api/message/notice/${notice.id}`, { publishAt });
-    void message.success(publishAt ? `将于 ${formatMinute(publishAt)} 发布` : '通知已发布');
-    await client.invalidateQueries({ queryKey: NOTICES_KEY });
-  }
+  const publish = useListMutation((publishAt: string | null) => noticeApi.publish(notice.id, publishAt), [noticeKeys.all], (_, publishAt) =>
+    void message.success(publishAt ? `将于 ${formatMinute(publishAt)} 发布` : '通知已发布'),
+  );
   const scheduled = notice.status === NOTICE_STATUS.scheduled && notice.publishAt;
   return (
     <FormModal<PublishValues>
@@ -290,7 +279,7 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
       name="publish"
       okText="发布"
       initialValues={scheduled ? { when: 'later', publishAt: toPicker(notice.publishAt!) } : { when: 'now' }}
-      onSave={publish}
+      onSave={(v) => publish.mutateAsync(v.when === 'later' && v.publishAt ? fromPicker(v.publishAt.second(0).millisecond(0)) : null)}
       onClose={onClose}
     >
       <Form.Item name="when" label="发布方式">
@@ -359,15 +348,14 @@ function publishTime(n: Notice): string {
 export default function NoticePage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const { has } = usePermissions();
   const canEdit = has(ACTION_CODES.noticeEdit);
   const platform = has(PLATFORM_CODE);
-  const [query, setQuery] = useState<Query>({ page: 1, limit: 20 });
+  const list = usePagedList(useListState<NoticeListParams>(), { queryKey: noticeKeys.list, queryFn: noticeApi.list, emptyText: '暂无通知' });
   const [editing, setEditing] = useState<Notice | null | undefined>(undefined);
   const [publishing, setPublishing] = useState<Notice | null>(null);
   const [viewing, setViewing] = useState<Notice | null>(null);
-  const notices = useQuery({ queryKey: [...NOTICES_KEY, query], queryFn: () => http.get<Page<Notice>>('/api/message/notice/page', { ...query }) });
+  const removal = useListMutation(noticeApi.remove, [noticeKeys.all], () => void message.success('通知已删除'));
 
   const remove = (n: Notice) =>
     confirm(
@@ -376,11 +364,7 @@ export default function NoticePage() {
         : n.status === NOTICE_STATUS.scheduled
           ? `确定删除定时通知“${n.title}”吗？删除后它不会再发布。`
           : `确定删除草稿“${n.title}”吗？`,
-      async () => {
-        await http.delete(`/api/message/notice/${n.id}`);
-        void message.success('通知已删除');
-        await client.invalidateQueries({ queryKey: NOTICES_KEY });
-      },
+      () => removal.mutateAsync(n.id),
       { danger: true },
     );
 
@@ -395,7 +379,7 @@ export default function NoticePage() {
         )
       }
     >
-      <FilterForm<Omit<Query, 'page' | 'limit'>> withCompetition={false} keywordPlaceholder="标题" onSearch={(f) => setQuery({ page: 1, limit: query.limit, ...f })}>
+      <FilterForm<Omit<NoticeListParams, 'page' | 'limit'>> withCompetition={false} keywordPlaceholder="标题" onSearch={list.search}>
         <Form.Item name="kind" label="类型">
           <Select allowClear placeholder="全部" style={{ width: 120 }} options={textOptions(NOTICE_KIND_TEXT)} />
         </Form.Item>
@@ -404,12 +388,8 @@ export default function NoticePage() {
         </Form.Item>
       </FilterForm>
       <Table<Notice>
-        rowKey="id"
-        loading={notices.isLoading}
-        dataSource={notices.data?.list}
+        {...list.table}
         scroll={{ x: 1500 }}
-        locale={{ emptyText: '暂无通知' }}
-        pagination={pager(notices.data, (page, limit) => setQuery({ ...query, page, limit }))}
         columns={[
           {
             title: '标题',

@@ -1,29 +1,19 @@
-import {
-  ACTION_CODES,
-  ADMIN_MENU_CODES,
-  DISPUTE_STATUS,
-  DISPUTE_STATUS_TEXT,
-  GRADE_STATE,
-  GRADE_STATE_TEXT,
-  type Assignment,
-  type Dispute,
-  type Page,
-} from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, DEFAULT_LIMIT, DISPUTE_STATUS, DISPUTE_STATUS_TEXT, GRADE_STATE, GRADE_STATE_TEXT, type Dispute, type PageQuery } from '@contest/shared';
 import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { reviewApi, reviewKeys, type DisputeAnswer, type DisputeListParams } from '../../../api/review.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
-import { personLabel, reviewKey, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
+import { personLabel, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation, usePagedList, type ListSource } from '../../components/usePagedList.ts';
 import { useEarlyWarning, usePublishRefusal, withEarlyWarning } from '../../components/earlyWarning.tsx';
 
 const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [GRADE_STATE.calculated]: 'processing', [GRADE_STATE.confirmed]: 'success' };
@@ -32,38 +22,25 @@ const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [G
 function SummaryCard({ questionId, competitionId }: { questionId: number; competitionId: number }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const permissions = usePermissions();
   const editable = permissions.has(ACTION_CODES.gradeEdit);
-  const [calculating, setCalculating] = useState(false);
   const summary = useGradeSummary(questionId);
   const early = useEarlyWarning(questionId);
   const refusal = usePublishRefusal(questionId);
-  const reload = () => client.invalidateQueries({ queryKey: reviewKey(questionId) });
+  // Calculating and confirming change everything about the question's review: its summary, grades and disputes.
+  const question = [reviewKeys.question(questionId)];
+  const calculation = useListMutation(() => reviewApi.calculate(questionId), question, () => void message.success('成绩已计算，请核对后确认'));
+  const confirmation = useListMutation(() => reviewApi.confirm(questionId), question, () => void message.success('成绩已确认并公布'));
   const s = summary.data;
 
-  async function calculate() {
-    setCalculating(true);
-    try {
-      await http.post(`/api/review/works/calcFinalScore/${questionId}`);
-      void message.success('成绩已计算，请核对后确认');
-      await reload();
-    } finally {
-      setCalculating(false);
-    }
-  }
+  const calculate = () => calculation.mutateAsync();
   function askCalculate() {
     const warning = early('现在计算的成绩可能不是最终成绩');
     if (s?.unfinished.length) confirm(withEarlyWarning(warning, `尚有 ${s.unfinished.length} 位专家未完成评审，未评完的作品将只按已提交的评分计算。确定现在计算吗？`), calculate);
     else if (warning) confirm(withEarlyWarning(warning, null), calculate);
     else calculate().catch(() => undefined); // the http client has told the user why
   }
-  const askConfirm = () =>
-    confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', async () => {
-      await http.post(`/api/review/works/confirmFinalScore/${questionId}`);
-      void message.success('成绩已确认并公布');
-      await reload();
-    });
+  const askConfirm = () => confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', () => confirmation.mutateAsync());
 
   const locked = s?.gradeState === GRADE_STATE.confirmed;
   return (
@@ -75,7 +52,7 @@ function SummaryCard({ questionId, competitionId }: { questionId: number; compet
         s &&
         !locked && (
           <Space>
-            <Button icon={<CalculatorOutlined />} loading={calculating} onClick={askCalculate}>
+            <Button icon={<CalculatorOutlined />} loading={calculation.isPending} onClick={askCalculate}>
               {s.gradeState === GRADE_STATE.none ? '计算成绩' : '重新计算'}
             </Button>
             {s.gradeState === GRADE_STATE.calculated && (
@@ -136,22 +113,28 @@ function SummaryCard({ questionId, competitionId }: { questionId: number; compet
  */
 function AnswerModal({ dispute, onClose }: { dispute: Dispute; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
   const canAssign = usePermissions().has(ADMIN_MENU_CODES.reviewAssign);
   const judges = useQuestionJudges(dispute.questionId, canAssign);
+  // The team's assignments: one page is plenty, a team's work goes to a few judges.
+  const teamAssignments = { page: 1, limit: 100, keyword: dispute.teamNo };
   const reviewed = useQuery({
-    queryKey: reviewKey(dispute.questionId, 'assignments', { keyword: dispute.teamNo }),
+    queryKey: reviewKeys.assignments(dispute.questionId, teamAssignments),
     enabled: canAssign,
-    queryFn: () => http.get<Page<Assignment>>(`/api/review/assign/page/${dispute.questionId}`, { keyword: dispute.teamNo, limit: 100 }),
+    queryFn: () => reviewApi.assignments(dispute.questionId, teamAssignments),
     select: (page) => new Set(page.list.filter((a) => a.teamId === dispute.teamId).map((a) => a.judgeId)),
   });
-  async function save(v: { answer: string; rereviewJudgeId?: number }) {
-    await http.put(`/api/review/works/dispute/${dispute.id}`, { answer: v.answer, rereviewJudgeId: v.rereviewJudgeId ?? null });
-    void message.success(v.rereviewJudgeId ? '已答复，并已安排复评' : '已答复');
-    await client.invalidateQueries({ queryKey: reviewKey(dispute.questionId) });
-  }
+  // An answer may send the work to another judge: the question's assignments and grades change with it.
+  const answer = useListMutation((body: DisputeAnswer) => reviewApi.answerDispute(dispute.id, body), [reviewKeys.question(dispute.questionId)], (_, body) =>
+    void message.success(body.rereviewJudgeId ? '已答复，并已安排复评' : '已答复'),
+  );
   return (
-    <FormModal<{ answer: string; rereviewJudgeId?: number }> title={`答复申诉：${dispute.teamName}（${dispute.teamNo}）`} name="answer" width={640} onSave={save} onClose={onClose}>
+    <FormModal<{ answer: string; rereviewJudgeId?: number }>
+      title={`答复申诉：${dispute.teamName}（${dispute.teamNo}）`}
+      name="answer"
+      width={640}
+      onSave={(v) => answer.mutateAsync({ answer: v.answer, rereviewJudgeId: v.rereviewJudgeId ?? null })}
+      onClose={onClose}
+    >
       <Descriptions size="small" column={1} bordered style={{ marginBottom: 16 }}>
         <Descriptions.Item label="申诉人">{dispute.username}</Descriptions.Item>
         <Descriptions.Item label="申诉时间">{formatMinute(dispute.createdAt)}</Descriptions.Item>
@@ -181,35 +164,55 @@ function AnswerModal({ dispute, onClose }: { dispute: Dispute; onClose: () => vo
   );
 }
 
+/**
+ * The disputes' filter lives in the address, their page in the card (the grade table above has its own): `?dispute=0`
+ * (the home page's 待答复成绩申诉) lists the disputes still waiting for an answer, as `status=0`; 全部 removes it.
+ */
+function useDisputeSource(): ListSource<DisputeListParams> {
+  const [params, setParams] = useSearchParams();
+  const [paging, setPaging] = useState<PageQuery>({ page: 1, limit: DEFAULT_LIMIT });
+  const waiting = params.get('dispute') === String(DISPUTE_STATUS.pending);
+  return {
+    query: { ...paging, ...(waiting ? { status: DISPUTE_STATUS.pending } : {}) },
+    setQuery: ({ page, limit, status }) => {
+      setPaging({ page, limit });
+      if ((status === DISPUTE_STATUS.pending) === waiting) return;
+      const next = new URLSearchParams(params);
+      if (status === DISPUTE_STATUS.pending) next.set('dispute', String(DISPUTE_STATUS.pending));
+      else next.delete('dispute');
+      setParams(next);
+    },
+  };
+}
+
 /** The teams' disputes of their grades, with the answers. */
 function DisputesCard({ questionId }: { questionId: number }) {
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
-  const [query, setQuery] = useState({ page: 1, limit: 20 });
   const [answering, setAnswering] = useState<Dispute | null>(null);
-  // `?dispute=0` (the home page's 待答复成绩申诉) shows the disputes still waiting for an answer; 全部 removes it.
-  const [params, setParams] = useSearchParams();
-  const waiting = params.get('dispute') === String(DISPUTE_STATUS.pending);
-  const filter = { ...query, ...(waiting ? { status: DISPUTE_STATUS.pending } : {}) };
-  const disputes = useQuery({ queryKey: reviewKey(questionId, 'disputes', filter), queryFn: () => http.get<Page<Dispute>>(`/api/review/works/dispute/page/${questionId}`, { ...filter }) });
-  const show = (onlyWaiting: boolean) => {
-    const next = new URLSearchParams(params);
-    if (onlyWaiting) next.set('dispute', String(DISPUTE_STATUS.pending));
-    else next.delete('dispute');
-    setQuery({ ...query, page: 1 });
-    setParams(next);
-  };
+  const source = useDisputeSource();
+  const waiting = source.query.status === DISPUTE_STATUS.pending;
+  const list = usePagedList(source, {
+    queryKey: (q) => reviewKeys.disputes(questionId, q),
+    queryFn: (q) => reviewApi.disputes(questionId, q),
+    emptyText: waiting ? '没有待答复的申诉' : '暂无申诉',
+  });
   return (
     <Card
       title="成绩申诉"
-      extra={<Segmented value={waiting ? 'waiting' : 'all'} onChange={(v) => show(v === 'waiting')} options={[{ value: 'all', label: '全部' }, { value: 'waiting', label: '待答复' }]} />}
+      extra={
+        <Segmented
+          value={waiting ? 'waiting' : 'all'}
+          onChange={(v) => list.refine({ status: v === 'waiting' ? DISPUTE_STATUS.pending : undefined })}
+          options={[
+            { value: 'all', label: '全部' },
+            { value: 'waiting', label: '待答复' },
+          ]}
+        />
+      }
     >
       <Table<Dispute>
-        rowKey="id"
-        loading={disputes.isLoading}
-        dataSource={disputes.data?.list}
+        {...list.table}
         scroll={{ x: 1200 }}
-        locale={{ emptyText: waiting ? '没有待答复的申诉' : '暂无申诉' }}
-        pagination={pager(disputes.data, (page, limit) => setQuery({ page, limit }))}
         columns={[
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
           { title: '队伍名称', dataIndex: 'teamName', width: 150 },

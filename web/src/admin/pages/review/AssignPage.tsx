@@ -1,24 +1,28 @@
-import { ADMIN_MENU_CODES, type Page, type UnfinishedJudge } from '@contest/shared';
-import { useQuery } from '@tanstack/react-query';
+import { ADMIN_MENU_CODES, type UnfinishedJudge } from '@contest/shared';
 import { Card, Flex, Progress, Segmented, Select, Table } from 'antd';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
+import { todoApi, todoKeys, type UnfinishedJudgesParams } from '../../../api/todo.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { personLabel } from '../../components/review.ts';
-import { useUrlQuery } from '../../components/useUrlQuery.ts';
+import { usePagedList, type ListSource } from '../../components/usePagedList.ts';
+import { useUrlQuery, type UrlQuery } from '../../components/useUrlQuery.ts';
 
 type Filters = { unfinished: string; competitionId: number };
 const FILTERS = { unfinished: 'text', competitionId: 'number' } as const;
+type Query = UrlQuery<Filters>;
+
+/** What the list asks the server: the page and the competition (`unfinished` only chooses the view). */
+const judgesParams = ({ page, limit, competitionId }: Query): UnfinishedJudgesParams => ({ page, limit, competitionId });
 
 /** The judges who still have works to submit, by question, with a link to the question's assignments. */
-function UnfinishedJudges({ competitionId, onCompetition, onPage, page, limit }: { competitionId?: number; onCompetition: (id?: number) => void; onPage: (page: number, limit: number) => void; page: number; limit: number }) {
+function UnfinishedJudges({ source }: { source: ListSource<Query> }) {
   const competitions = useCompetitionOptions(usePermissions().has(ADMIN_MENU_CODES.competition));
-  const judges = useQuery({
-    queryKey: ['unfinishedJudges', competitionId, page, limit],
-    queryFn: () => http.get<Page<UnfinishedJudge>>('/api/system/todo/judges', { page, limit, competitionId }),
+  const list = usePagedList(source, {
+    queryKey: (q) => todoKeys.judges(judgesParams(q)),
+    queryFn: (q) => todoApi.judges(judgesParams(q)),
+    emptyText: '评审专家都已提交全部评分',
   });
   return (
     <Card title="未完成评审的专家">
@@ -27,21 +31,19 @@ function UnfinishedJudges({ competitionId, onCompetition, onPage, page, limit }:
           aria-label="竞赛"
           allowClear
           placeholder="全部竞赛"
-          value={competitionId}
+          value={list.query.competitionId}
           style={{ width: 280, maxWidth: '100%', marginBottom: 16 }}
           showSearch
           optionFilterProp="label"
           options={competitions.data}
-          onChange={(id?: number) => onCompetition(id)}
+          onChange={(competitionId?: number) => list.refine({ competitionId })}
         />
       ) : null}
       <Table<UnfinishedJudge>
+        {...list.table}
+        // A judge is listed once per question.
         rowKey={(j) => `${j.questionId}-${j.judgeId}`}
-        loading={judges.isLoading}
-        dataSource={judges.data?.list}
         scroll={{ x: 900 }}
-        locale={{ emptyText: '评审专家都已提交全部评分' }}
-        pagination={pager(judges.data, onPage)}
         columns={[
           { title: '评审专家', width: 180, render: (_, j) => personLabel(j) },
           { title: '竞赛', dataIndex: 'competitionName', width: 200, ellipsis: true },
@@ -61,7 +63,8 @@ function UnfinishedJudges({ competitionId, onCompetition, onPage, page, limit }:
  * page's to-do 未完成评审的专家 opens it (`?unfinished=1`), the judges who have not finished.
  */
 export default function AssignPage() {
-  const { query, setQuery } = useUrlQuery<Filters>(FILTERS);
+  const source = useUrlQuery<Filters>(FILTERS);
+  const { query, setQuery } = source;
   const unfinished = query.unfinished === '1';
   return (
     <Flex vertical gap={16}>
@@ -75,13 +78,7 @@ export default function AssignPage() {
         onChange={(v) => setQuery({ page: 1, limit: query.limit, competitionId: query.competitionId, unfinished: v === 'unfinished' ? '1' : undefined })}
       />
       {unfinished ? (
-        <UnfinishedJudges
-          competitionId={query.competitionId}
-          page={query.page}
-          limit={query.limit}
-          onCompetition={(competitionId) => setQuery({ page: 1, limit: query.limit, unfinished: '1', competitionId })}
-          onPage={(page, limit) => setQuery({ ...query, page, limit })}
-        />
+        <UnfinishedJudges source={source} />
       ) : (
         <CompetitionQuestions title="赛题评审" actionWidth={140} actions={(q) => <Link to={`/question/judge/${q.id}`}>评审专家与分配</Link>} />
       )}
