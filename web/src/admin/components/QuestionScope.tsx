@@ -50,24 +50,27 @@ export function QuestionHeader({ question, current, extra }: { question: Managed
   const pages = useQuestionPages();
   return (
     <Card size="small">
-      <Space style={{ width: '100%', justifyContent: 'space-between' }} wrap>
-        <Space direction="vertical" size={0}>
+      {/* Plain wrapping rows rather than Space: on a phone the page switch may scroll inside the card, never the page. */}
+      <div style={{ display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
+        <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
           <Typography.Title level={5} style={{ margin: 0 }}>
             {question.title}
           </Typography.Title>
           <Typography.Text type="secondary">竞赛：{question.competitionName}</Typography.Text>
         </Space>
-        <Space wrap>
+        <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8, minWidth: 0, maxWidth: '100%' }}>
           {pages.length > 1 && (
-            <Segmented
-              value={current}
-              options={pages.map((p) => ({ value: p.key, label: p.title }))}
-              onChange={(key) => navigate(pages.find((p) => p.key === key)!.path.replace(':questionId', String(question.id)))}
-            />
+            <div style={{ maxWidth: '100%', overflowX: 'auto' }}>
+              <Segmented
+                value={current}
+                options={pages.map((p) => ({ value: p.key, label: p.title }))}
+                onChange={(key) => navigate(pages.find((p) => p.key === key)!.path.replace(':questionId', String(question.id)))}
+              />
+            </div>
           )}
           {extra}
-        </Space>
-      </Space>
+        </div>
+      </div>
     </Card>
   );
 }

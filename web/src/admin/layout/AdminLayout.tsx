@@ -52,6 +52,17 @@ export function AdminLayout() {
     setOpenKeys((keys) => [...new Set([...keys, ...parents])]);
   }, [current]);
 
+  const crumbs = [
+    // Router links, not plain hash addresses: a page with unsaved changes holds back only the router's navigations.
+    { title: <Link to="/index">首页</Link> },
+    ...(current && current.route.path !== '/index'
+      ? [
+          ...current.parents.map((p) => ({ title: p.meta.title })),
+          ...(listRoute ? [{ title: <Link to={listRoute.path}>{listRoute.meta.title}</Link> }] : []),
+          { title: current.route.meta.title },
+        ]
+      : []),
+  ];
   return (
     <Layout style={{ minHeight: '100vh' }}>
       {narrow && drawerOpen && <div className="admin-sider-mask" onClick={() => setDrawerOpen(false)} />}
@@ -84,17 +95,9 @@ export function AdminLayout() {
         <div className="admin-header">
           <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} aria-label={narrow ? (drawerOpen ? '收起菜单' : '打开菜单') : '折叠菜单'} />
           <Breadcrumb
-            items={[
-              // Router links, not plain hash addresses: a page with unsaved changes holds back only the router's navigations.
-              { title: <Link to="/index">首页</Link> },
-              ...(current && current.route.path !== '/index'
-                ? [
-                    ...current.parents.map((p) => ({ title: p.meta.title })),
-                    ...(listRoute ? [{ title: <Link to={listRoute.path}>{listRoute.meta.title}</Link> }] : []),
-                    { title: current.route.meta.title },
-                  ]
-                : []),
-            ]}
+            // On a phone only the page's own title, so the user menu keeps its room.
+            style={{ minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }}
+            items={narrow ? crumbs.slice(-1) : crumbs}
           />
           <div style={{ marginLeft: 'auto' }}>{user && <UserDropdown user={user} items={BACK_TO_FRONT} />}</div>
         </div>
