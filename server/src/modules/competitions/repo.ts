@@ -293,3 +293,7 @@ export async function memberNum(db: Db, competitionId: number) {
   const row = await db.selectFrom('teamMembers').select((eb) => eb.fn.countAll<number>().as('n')).where('competitionId', '=', competitionId).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Whether a row the competition refers to (its brand, type or organisation) exists. */
+export const exists = async (db: Db, table: 'brands' | 'competitionTypes' | 'organisations', id: number) =>
+  Boolean(await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst());

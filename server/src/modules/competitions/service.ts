@@ -49,9 +49,9 @@ export const listAll = (ctx: Ctx, q: ManageListQuery) => repo.listManage(ctx.db,
 
 async function assertReferences(ctx: Ctx, body: CompetitionBody, orgId: number) {
   const [brand, type, org] = await Promise.all([
-    ctx.db.selectFrom('brands').select('id').where('id', '=', body.brandId).executeTakeFirst(),
-    body.typeId ? ctx.db.selectFrom('competitionTypes').select('id').where('id', '=', body.typeId).executeTakeFirst() : Promise.resolve({ id: 0 }),
-    ctx.db.selectFrom('organisations').select('id').where('id', '=', orgId).executeTakeFirst(),
+    repo.exists(ctx.db, 'brands', body.brandId),
+    body.typeId ? repo.exists(ctx.db, 'competitionTypes', body.typeId) : Promise.resolve(true),
+    repo.exists(ctx.db, 'organisations', orgId),
   ]);
   if (!brand) throw badRequest('所选品牌不存在', { brandId: '所选品牌不存在' });
   if (!type) throw badRequest('所选竞赛类型不存在', { typeId: '所选竞赛类型不存在' });

@@ -98,3 +98,14 @@ export async function decideApplication(db: Db, id: number, v: Updateable<Partne
   const res = await db.updateTable('partnerApplications').set(v).where('id', '=', id).where('status', '=', 0).executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/** The applicant joins the organisation and gets the organiser role (kept once if already held). */
+export async function makeOrganiser(db: Db, userId: number, orgId: number | null, roleCode: string, now: string) {
+  await db.updateTable('users').set({ orgId, updatedAt: now }).where('id', '=', userId).execute();
+  const role = await db.selectFrom('roles').select('id').where('code', '=', roleCode).executeTakeFirstOrThrow();
+  await db
+    .insertInto('userRoles')
+    .values({ userId, roleId: role.id })
+    .onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing())
+    .execute();
+}

@@ -58,13 +58,7 @@ export async function audit(ctx: AuthedCtx, id: number, approve: boolean, reason
     });
     if (!decided) throw conflict('该申请已审核，不能重复审核');
     if (approve) {
-      await trx.updateTable('users').set({ orgId, updatedAt: now }).where('id', '=', application.applicantId).execute();
-      const role = await trx.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.organiser).executeTakeFirstOrThrow();
-      await trx
-        .insertInto('userRoles')
-        .values({ userId: application.applicantId, roleId: role.id })
-        .onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing())
-        .execute();
+      await repo.makeOrganiser(trx, application.applicantId, orgId, ROLE_CODES.organiser, now);
     }
     await writeAudit(ctx, { action: approve ? 'partner.approve' : 'partner.reject', entity: 'partnerApplication', entityId: id, before: application, after: { status: approve ? 1 : 2, reason, orgId } }, trx);
   });

@@ -112,3 +112,17 @@ export async function listFlows(db: Db, registerId: number): Promise<RegisterFlo
     .execute();
   return rows.map(({ username, action, ...r }) => ({ ...r, action: action as RegisterFlow['action'], actorName: username ?? '已删除用户' }));
 }
+
+/** The user's team in the competition, if any. */
+export const teamOfUser = async (db: Db, competitionId: number, userId: number) =>
+  (await db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', userId).executeTakeFirst())?.teamId;
+
+/** Registrations whose attachments may hold the file, with their competition's organisation and whether the user is in the team. */
+export const registersWithAttachment = (db: Db, key: string, userId: number) =>
+  db
+    .selectFrom('registers as r')
+    .innerJoin('competitions as c', 'c.id', 'r.competitionId')
+    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'r.teamId').on('m.userId', '=', userId))
+    .select(['c.orgId', 'r.attachmentsJson', 'm.userId as memberId'])
+    .where('r.attachmentsJson', 'like', `%"${key}"%`)
+    .execute();

@@ -28,9 +28,9 @@ export async function detail(ctx: AuthedCtx, id: number) {
 
 /** The caller's registration in a competition, or null. */
 export async function mine(ctx: AuthedCtx, competitionId: number) {
-  const team = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', ctx.actor.userId).executeTakeFirst();
-  if (!team) return null;
-  const register = await repo.findRegisterOfTeam(ctx.db, team.teamId);
+  const teamId = await repo.teamOfUser(ctx.db, competitionId, ctx.actor.userId);
+  if (!teamId) return null;
+  const register = await repo.findRegisterOfTeam(ctx.db, teamId);
   if (!register) return null;
   return { ...withoutOrg(register), flows: await repo.listFlows(ctx.db, register.id) };
 }
@@ -97,13 +97,7 @@ export async function attachments(ctx: Ctx, competitionId: number, teamId: numbe
 
 // The team's members and the organisers of the competition may read a registration's attachments.
 grantPrivateReads('attachment', async (ctx, key) => {
-  const rows = await ctx.db
-    .selectFrom('registers as r')
-    .innerJoin('competitions as c', 'c.id', 'r.competitionId')
-    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'r.teamId').on('m.userId', '=', ctx.actor.userId))
-    .select(['c.orgId', 'r.attachmentsJson', 'm.userId as memberId'])
-    .where('r.attachmentsJson', 'like', `%"${key}"%`)
-    .execute();
+  const rows = await repo.registersWithAttachment(ctx.db, key, ctx.actor.userId);
   return rows.some(
     (r) => (JSON.parse(r.attachmentsJson) as string[]).includes(key) && (r.memberId !== null || policy.staffOf(ctx, r.orgId, ADMIN_MENU_CODES.register)),
   );

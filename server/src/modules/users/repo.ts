@@ -165,3 +165,11 @@ export async function countUsers(db: Db) {
     .executeTakeFirstOrThrow();
   return { users: Number(row.users), activeUsers: Number(row.activeUsers ?? 0) };
 }
+
+export const findUserBrief = (db: Db, id: number) => db.selectFrom('users').select(['id', 'username', 'status', 'orgId']).where('id', '=', id).executeTakeFirst();
+
+export const rolesByIds = (db: Db, ids: number[]) => db.selectFrom('roles').select(['id', 'code']).where('id', 'in', ids).execute();
+
+export const roleByCode = (db: Db, code: string) => db.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirst();
+
+export const organisationExists = async (db: Db, id: number) => Boolean(await db.selectFrom('organisations').select('id').where('id', '=', id).executeTakeFirst());

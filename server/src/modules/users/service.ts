@@ -32,11 +32,7 @@ export async function getUser(ctx: Ctx, id: number) {
 export const listUsers = (ctx: Ctx, q: UserListQuery) => repo.listUsers(ctx.db, q);
 
 async function existing(ctx: Ctx, id: number) {
-  const user = await ctx.db
-    .selectFrom('users')
-    .select(['id', 'username', 'status', 'orgId'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const user = await repo.findUserBrief(ctx.db, id);
   if (!user) throw notFound('用户不存在');
   return user;
 }
@@ -70,13 +66,13 @@ export async function setRoles(ctx: AuthedCtx, id: number, roleIds: number[]) {
   const before = await existing(ctx, id);
   const unique = [...new Set(roleIds)];
   if (unique.length > 0) {
-    const found = await ctx.db.selectFrom('roles').select(['id', 'code']).where('id', 'in', unique).execute();
+    const found = await repo.rolesByIds(ctx.db, unique);
     if (found.length !== unique.length) throw badRequest('所选角色不存在', { roleIds: '所选角色不存在' });
   }
   const beforeRoles = ((await repo.userRoles(ctx.db, [id])).get(id) ?? []).map((r) => r.id);
   if (ctx.actor.userId === id) {
     // An administrator cannot lock themselves out by removing their own admin role.
-    const adminRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirst();
+    const adminRole = await repo.roleByCode(ctx.db, 'admin');
     if (adminRole && beforeRoles.includes(adminRole.id) && !unique.includes(adminRole.id)) {
       throw badRequest('不能移除自己的平台管理员角色');
     }
@@ -90,8 +86,7 @@ export async function setRoles(ctx: AuthedCtx, id: number, roleIds: number[]) {
 export async function setOrganisation(ctx: Ctx, id: number, orgId: number | null) {
   const before = await existing(ctx, id);
   if (orgId !== null) {
-    const org = await ctx.db.selectFrom('organisations').select('id').where('id', '=', orgId).executeTakeFirst();
-    if (!org) throw badRequest('所选组织不存在', { orgId: '所选组织不存在' });
+    if (!(await repo.organisationExists(ctx.db, orgId))) throw badRequest('所选组织不存在', { orgId: '所选组织不存在' });
   }
   await ctx.db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, id, { orgId, updatedAt: ctx.clock.now().toISOString() });
