@@ -31,8 +31,6 @@ const QUERY_DEBT = [
   'modules/desktop-releases/build.ts',
   'modules/files/images.ts',
   'modules/grades/service.ts',
-  'modules/invoices/service.ts',
-  'modules/orders/service.ts',
   'modules/questions/routes.ts',
   'modules/questions/service.ts',
   'modules/review/service.ts',

@@ -1,5 +1,7 @@
 import type { Invoice, InvoiceListQuery, InvoiceTitle, InvoiceType } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import type { Insertable, Updateable } from 'kysely';
+import type { InvoiceConfigTable, InvoicesTable, InvoiceTitlesTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
 
 const TITLE_COLUMNS = ['id', 'kind', 'name', 'taxNo', 'bank', 'bankAccount', 'address', 'phone', 'createdAt'] as const;
@@ -76,3 +78,34 @@ export async function decide(db: Db, id: number, values: { status: number; invoi
   const r = await db.updateTable('invoices').set(values).where('id', '=', id).where('status', '=', 0).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+export async function insertTitle(db: Db, v: Insertable<InvoiceTitlesTable>) {
+  const { id } = await db.insertInto('invoiceTitles').values(v).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** False when the title is not the user's (or is gone). */
+export async function updateOwnTitle(db: Db, id: number, userId: number, v: Updateable<InvoiceTitlesTable>) {
+  const r = await db.updateTable('invoiceTitles').set(v).where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function deleteOwnTitle(db: Db, id: number, userId: number) {
+  const r = await db.deleteFrom('invoiceTitles').where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
+export const findConfig = (db: Db) => db.selectFrom('invoiceConfig').selectAll().where('id', '=', 1).executeTakeFirst();
+
+export async function saveConfig(db: Db, values: Omit<Insertable<InvoiceConfigTable>, 'id'>) {
+  await db.insertInto('invoiceConfig').values({ id: 1, ...values }).onConflict((oc) => oc.column('id').doUpdateSet(values)).execute();
+}
+
+export async function insertInvoice(db: Db, v: Insertable<InvoicesTable>) {
+  const { id } = await db.insertInto('invoices').values(v).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Who may read an issued invoice's file: its applicant and its competition's organisation. */
+export const invoicesWithFile = (db: Db, key: string) =>
+  db.selectFrom('invoices as i').innerJoin('competitions as c', 'c.id', 'i.competitionId').select(['i.userId', 'c.orgId']).where('i.fileKey', '=', key).execute();

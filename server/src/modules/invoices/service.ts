@@ -37,23 +37,16 @@ export const listTitles = (ctx: AuthedCtx) => repo.listTitles(ctx.db, ctx.actor.
 
 export async function createTitle(ctx: AuthedCtx, body: InvoiceTitleBody) {
   const now = ctx.clock.now().toISOString();
-  const { id } = await ctx.db
-    .insertInto('invoiceTitles')
-    .values({ ...titleColumns(body), userId: ctx.actor.userId, createdAt: now, updatedAt: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id };
+  return { id: await repo.insertTitle(ctx.db, { ...titleColumns(body), userId: ctx.actor.userId, createdAt: now, updatedAt: now }) };
 }
 
 export async function updateTitle(ctx: AuthedCtx, id: number, body: InvoiceTitleBody) {
-  const r = await ctx.db.updateTable('invoiceTitles').set({ ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).where('userId', '=', ctx.actor.userId).executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1) throw notFound('发票抬头不存在');
+  if (!(await repo.updateOwnTitle(ctx.db, id, ctx.actor.userId, { ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() }))) throw notFound('发票抬头不存在');
 }
 
 /** Applications keep their own copy of the title, so a used title may still be deleted. */
 export async function deleteTitle(ctx: AuthedCtx, id: number) {
-  const r = await ctx.db.deleteFrom('invoiceTitles').where('id', '=', id).where('userId', '=', ctx.actor.userId).executeTakeFirst();
-  if (Number(r.numDeletedRows) !== 1) throw notFound('发票抬头不存在');
+  if (!(await repo.deleteOwnTitle(ctx.db, id, ctx.actor.userId))) throw notFound('发票抬头不存在');
 }
 
 // ---- configuration
@@ -61,7 +54,7 @@ export async function deleteTitle(ctx: AuthedCtx, id: number) {
 const DEFAULT_CONFIG: InvoiceConfig = { enable: false, issuerName: '', issuerTaxNo: '', allowedTypes: ['normal'], applyStart: null, applyEnd: null, notice: null, updatedAt: null };
 
 export async function readConfig(ctx: Pick<Ctx, 'db'>): Promise<InvoiceConfig> {
-  const row = await ctx.db.selectFrom('invoiceConfig').selectAll().where('id', '=', 1).executeTakeFirst();
+  const row = await repo.findConfig(ctx.db);
   if (!row) return DEFAULT_CONFIG;
   return {
     enable: row.enable === 1,
@@ -87,7 +80,7 @@ export async function saveConfig(ctx: AuthedCtx, body: InvoiceConfigBody) {
     notice: body.notice ?? null,
     updatedAt: ctx.clock.now().toISOString(),
   };
-  await ctx.db.insertInto('invoiceConfig').values({ id: 1, ...values }).onConflict((oc) => oc.column('id').doUpdateSet(values)).execute();
+  await repo.saveConfig(ctx.db, values);
   await writeAudit(ctx, { action: 'invoice.config', entity: 'invoiceConfig', entityId: 1, before, after: body });
 }
 
@@ -109,11 +102,7 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
   }
   const { id: _id, createdAt: _c, ...snapshot } = title;
   try {
-    const { id } = await ctx.db
-      .insertInto('invoices')
-      .values({ orderId: order.id, competitionId: order.competitionId, userId: ctx.actor.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await repo.insertInvoice(ctx.db, { orderId: order.id, competitionId: order.competitionId, userId: ctx.actor.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now });
     return { id };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('该订单已申请过发票');
@@ -186,11 +175,6 @@ export async function rejectBatch(ctx: AuthedCtx, body: { ids: number[]; reason:
 
 // The applicant may read the invoice issued to them, and finance of the competition's organisation.
 grantPrivateReads('invoice', async (ctx, key) => {
-  const rows = await ctx.db
-    .selectFrom('invoices as i')
-    .innerJoin('competitions as c', 'c.id', 'i.competitionId')
-    .select(['i.userId', 'c.orgId'])
-    .where('i.fileKey', '=', key)
-    .execute();
+  const rows = await repo.invoicesWithFile(ctx.db, key);
   return rows.some((r) => r.userId === ctx.actor.userId || policy.finance(ctx, r.orgId, 'invoice'));
 });

@@ -142,3 +142,21 @@ export async function closeExpired(db: Db, createdBefore: string, now: string): 
     .execute();
   return rows.map((r) => r.id);
 }
+
+export const teamIdByNo = async (db: Db, teamNo: string) => (await db.selectFrom('teams').select('id').where('teamNo', '=', teamNo).executeTakeFirst())?.id;
+
+/** The team, when the user is one of its members, with its competition's fee and registration end. */
+export const memberTeamWithFee = (db: Db, teamId: number, userId: number) =>
+  db
+    .selectFrom('teams as t')
+    .innerJoin('competitions as c', 'c.id', 't.competitionId')
+    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 't.id').on('m.userId', '=', userId))
+    .select(['t.id', 't.competitionId', 'c.fee', 'c.regEndTime'])
+    .where('t.id', '=', teamId)
+    .executeTakeFirst();
+
+/** The team's registration now points at its new order. */
+export const pointRegisterAt = (db: Db, teamId: number, orderId: number, now: string) =>
+  db.updateTable('registers').set({ orderId, updatedAt: now }).where('teamId', '=', teamId).execute();
+
+export const ordersWithVoucher = (db: Db, key: string) => db.selectFrom('orders').select('id').where('voucher', '=', key).execute();

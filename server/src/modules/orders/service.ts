@@ -46,21 +46,15 @@ export const listPerson = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders
 export const listManage = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, orgFilter(ctx));
 
 export async function byTeamNo(ctx: AuthedCtx, teamNo: string) {
-  const team = await ctx.db.selectFrom('teams').select('id').where('teamNo', '=', teamNo).executeTakeFirst();
-  const order = team && (await repo.currentOrderOfTeam(ctx.db, team.id));
+  const teamId = await repo.teamIdByNo(ctx.db, teamNo);
+  const order = teamId !== undefined && (await repo.currentOrderOfTeam(ctx.db, teamId));
   if (!order) throw notFound('该队伍没有订单');
   return policy.readsOrder(ctx, order.id);
 }
 
 /** A member places a new order after the last one was closed. */
 export async function reopen(ctx: AuthedCtx, teamId: number) {
-  const team = await ctx.db
-    .selectFrom('teams as t')
-    .innerJoin('competitions as c', 'c.id', 't.competitionId')
-    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 't.id').on('m.userId', '=', ctx.actor.userId))
-    .select(['t.id', 't.competitionId', 'c.fee', 'c.regEndTime'])
-    .where('t.id', '=', teamId)
-    .executeTakeFirst();
+  const team = await repo.memberTeamWithFee(ctx.db, teamId, ctx.actor.userId);
   if (!team) throw notFound('队伍不存在');
   if (team.fee <= 0) throw conflict('该竞赛无需缴费');
   if (ctx.clock.now().toISOString() > team.regEndTime) throw conflict('报名已截止，不能再下单');
@@ -70,7 +64,7 @@ export async function reopen(ctx: AuthedCtx, teamId: number) {
   try {
     const id = await ctx.db.transaction().execute(async (trx) => {
       const orderId = await openOrder(ctx, trx, { competitionId: team.competitionId, teamId, amount: team.fee });
-      await trx.updateTable('registers').set({ orderId, updatedAt: ctx.clock.now().toISOString() }).where('teamId', '=', teamId).execute();
+      await repo.pointRegisterAt(trx, teamId, orderId, ctx.clock.now().toISOString());
       return orderId;
     });
     return { id };
@@ -177,7 +171,7 @@ export const FINANCE_EDIT = ACTION_CODES.orderEdit;
 
 // Finance of the competition's organisation, and the team's members, may read a transfer voucher.
 grantPrivateReads('voucher', async (ctx, key) => {
-  const orders = await ctx.db.selectFrom('orders').select('id').where('voucher', '=', key).execute();
+  const orders = await repo.ordersWithVoucher(ctx.db, key);
   for (const o of orders) {
     if (await policy.readsOrder(ctx, o.id).then(() => true, () => false)) return true;
   }
