@@ -36,7 +36,6 @@ const QUERY_DEBT = [
   'modules/review/service.ts',
   'modules/system/routes.ts',
   'modules/system/todo.ts',
-  'modules/teams/service.ts',
   'modules/works/service.ts',
 ];
 

@@ -165,3 +165,28 @@ export const listChoices = (db: Db, teamId: number) =>
     .select(['tc.questionId', 'q.title'])
     .where('tc.teamId', '=', teamId)
     .execute();
+
+export const setTeamNo = (db: Db, teamId: number, teamNo: string) => db.updateTable('teams').set({ teamNo }).where('id', '=', teamId).execute();
+
+export const renameTeam = (db: Db, teamId: number, name: string, now: string) => db.updateTable('teams').set({ name, updatedAt: now }).where('id', '=', teamId).execute();
+
+export const setAttachments = (db: Db, registerId: number, attachmentsJson: string, now: string) =>
+  db.updateTable('registers').set({ attachmentsJson, updatedAt: now }).where('id', '=', registerId).execute();
+
+export const userKeys = (db: Db, userId: number) => db.selectFrom('users').select(['usernameKey', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
+
+export const userNames = (db: Db, userId: number) => db.selectFrom('users').select(['username', 'userName']).where('id', '=', userId).executeTakeFirstOrThrow();
+
+/** The user becomes the team's only leader (in the caller's transaction). */
+export async function setLeader(db: Db, teamId: number, userId: number, now: string) {
+  await db.updateTable('teamMembers').set({ leader: 0 }).where('teamId', '=', teamId).execute();
+  await db.updateTable('teamMembers').set({ leader: 1 }).where('teamId', '=', teamId).where('userId', '=', userId).execute();
+  await db.updateTable('teams').set({ leaderId: userId, updatedAt: now }).where('id', '=', teamId).execute();
+}
+
+export const questionState = (db: Db, questionId: number) => db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
+
+/** The team's question (one per team): chosen anew or changed. */
+export async function saveChoice(db: Db, teamId: number, values: { questionId: number; chosenBy: number; chosenAt: string }) {
+  await db.insertInto('teamChoices').values({ teamId, ...values }).onConflict((oc) => oc.column('teamId').doUpdateSet(values)).execute();
+}

@@ -103,7 +103,7 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
         joinCode: randomBytes(12).toString('base64url'),
         now,
       });
-      await trx.updateTable('teams').set({ teamNo: teamNo(teamId) }).where('id', '=', teamId).execute();
+      await repo.setTeamNo(trx, teamId, teamNo(teamId));
       await repo.insertMember(trx, { teamId, userId, competitionId, leader: 1, ...sealInfo(ctx, info), createdAt: now });
       await repo.lapseInvitations(trx, competitionId, userId, now);
       const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee }) : null;
@@ -183,10 +183,10 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
   const register = await registers.findRegisterOfTeam(ctx.db, teamId);
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      if (body.teamName && team.individual === 0) await trx.updateTable('teams').set({ name: body.teamName, updatedAt: now }).where('id', '=', teamId).execute();
+      if (body.teamName && team.individual === 0) await repo.renameTeam(trx, teamId, body.teamName, now);
       if (info) await repo.updateMemberInfo(trx, teamId, ctx.actor.userId, sealInfo(ctx, info));
       if (register) {
-        if (body.attachments) await trx.updateTable('registers').set({ attachmentsJson: JSON.stringify(body.attachments), updatedAt: now }).where('id', '=', register.id).execute();
+        if (body.attachments) await repo.setAttachments(trx, register.id, JSON.stringify(body.attachments), now);
         if (register.status === REGISTER_STATUS.rejected) {
           await registers.transition(trx, register.id, REGISTER_STATUS.rejected, REGISTER_STATUS.pending, { reason: null, now });
           await registers.insertFlow(trx, { registerId: register.id, actorId: ctx.actor.userId, action: 'resubmit', fromStatus: REGISTER_STATUS.rejected, toStatus: REGISTER_STATUS.pending, reason: null, now });
@@ -225,7 +225,7 @@ export async function invite(ctx: AuthedCtx, teamId: number, account: string) {
   const key = usernameKey(account);
   const phone = account.trim();
   // Only what the leader knows already: their own name or phone number.
-  const me = await ctx.db.selectFrom('users').select(['usernameKey', 'phone']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const me = await repo.userKeys(ctx.db, userId);
   if (key === me.usernameKey || (me.phone && phone === me.phone)) throw badRequest('不能邀请自己', { account: '不能邀请自己' });
   const { maxPerUser, windowMs } = ctx.config.invitations;
   const hit = await ctx.limiter.hit(`invite:user:${userId}`, maxPerUser, windowMs);
@@ -254,7 +254,7 @@ export async function joinView(ctx: AuthedCtx, teamId: number, code: string | un
   const codeOk = Boolean(code) && code === team.joinCode && team.individual === 0;
   if (!invitation && !codeOk && !member) throw notFound('邀请不存在或已失效');
   const rc = await registrationContext(ctx, team.competitionId);
-  const leader = await ctx.db.selectFrom('users').select(['username', 'userName']).where('id', '=', team.leaderId).executeTakeFirstOrThrow();
+  const leader = await repo.userNames(ctx.db, team.leaderId);
   return {
     id: team.id,
     teamNo: team.teamNo,
@@ -343,9 +343,7 @@ export async function transferLeader(ctx: AuthedCtx, teamId: number, userId: num
   if (!(await repo.isMember(ctx.db, teamId, userId))) throw badRequest('该用户不在队伍中', { userId: '该用户不在队伍中' });
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('teamMembers').set({ leader: 0 }).where('teamId', '=', teamId).execute();
-    await trx.updateTable('teamMembers').set({ leader: 1 }).where('teamId', '=', teamId).where('userId', '=', userId).execute();
-    await trx.updateTable('teams').set({ leaderId: userId, updatedAt: now }).where('id', '=', teamId).execute();
+    await repo.setLeader(trx, teamId, userId, now);
   });
 }
 
@@ -359,14 +357,14 @@ export async function chooseQuestion(ctx: AuthedCtx, teamId: number, questionId:
   // The shared window rule (lifecycle.ts): the preset's own times, else the choice or works stage, else the end.
   const refusal = windowRefusal(await competitions.submissionWindowOf(ctx.db, team.competitionId, 'CHOICE_SET'), now);
   if (refusal) throw conflict(refusal);
-  const question = await ctx.db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
+  const question = await repo.questionState(ctx.db, questionId);
   if (!question || question.competitionId !== team.competitionId || question.reviewed !== 1) throw badRequest('赛题不存在', { questionId: '赛题不存在' });
   const register = await registers.findRegisterOfTeam(ctx.db, teamId);
   const competition = await competitions.findCompetition(ctx.db, team.competitionId, now);
   const notYet = choiceRefusal(register, competition!.fee);
   if (notYet) throw conflict(notYet);
   const values = { questionId, chosenBy: ctx.actor.userId, chosenAt: now.toISOString() };
-  await ctx.db.insertInto('teamChoices').values({ teamId, ...values }).onConflict((oc) => oc.column('teamId').doUpdateSet(values)).execute();
+  await repo.saveChoice(ctx.db, teamId, values);
 }
 
 export const myInvitations = (ctx: AuthedCtx, competitionId?: number) => repo.listMyInvitations(ctx.db, ctx.actor.userId, competitionId);
