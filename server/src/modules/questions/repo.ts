@@ -1,5 +1,7 @@
 import type { EvaluationBody, ManagedQuestion, Metric, PublicQuestion, QuestionPageQuery, ReadinessQuestion } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import type { Insertable, Updateable } from 'kysely';
+import type { FilesTable, QuestionsTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
 
 const base = (db: Db) =>
@@ -113,3 +115,29 @@ export async function markReviewed(db: Db, ids: number[], now: string): Promise<
   const rows = await db.updateTable('questions').set({ reviewed: 1, updatedAt: now }).where('id', 'in', ids).where('reviewed', '=', 0).returning('id').execute();
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
+
+export const competitionOfQuestion = async (db: Db, id: number) => (await db.selectFrom('questions').select('competitionId').where('id', '=', id).executeTakeFirst())?.competitionId;
+
+export async function insertQuestion(db: Db, v: Insertable<QuestionsTable>) {
+  const { id } = await db.insertInto('questions').values(v).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export const updateQuestion = (db: Db, id: number, v: Updateable<QuestionsTable>) => db.updateTable('questions').set(v).where('id', '=', id).execute();
+
+export const deleteQuestion = (db: Db, id: number) => db.deleteFrom('questions').where('id', '=', id).execute();
+
+export const userExists = async (db: Db, id: number) => Boolean(await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst());
+
+/** Whether a team chose the question (it can then no longer be deleted). */
+export const isChosen = async (db: Db, id: number) => Boolean(await db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst());
+
+/** One of the question's public data files, its link and its file record. */
+export async function deleteDataFile(db: Db, questionId: number, key: string) {
+  await db.deleteFrom('questionFiles').where('questionId', '=', questionId).where('fileKey', '=', key).execute();
+  await db.deleteFrom('files').where('key', '=', key).execute();
+}
+
+export const deleteFileRecord = (db: Db, key: string) => db.deleteFrom('files').where('key', '=', key).execute();
+
+export const insertAnswerFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();

@@ -21,10 +21,10 @@ export function questionRoutes(app: App, deps: Deps) {
     return ok(await repo.publicQuestions(req.ctx.db, req.params.competitionId));
   });
   app.get('/api/competition/question/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
-    const row = await req.ctx.db.selectFrom('questions').select('competitionId').where('id', '=', req.params.id).executeTakeFirst();
-    if (!row) throw notFound('赛题不存在');
-    await policy.readsCompetition(req.ctx, row.competitionId);
-    const [question] = await repo.publicQuestions(req.ctx.db, row.competitionId, req.params.id);
+    const competitionId = await repo.competitionOfQuestion(req.ctx.db, req.params.id);
+    if (competitionId === undefined) throw notFound('赛题不存在');
+    await policy.readsCompetition(req.ctx, competitionId);
+    const [question] = await repo.publicQuestions(req.ctx.db, competitionId, req.params.id);
     if (!question) throw notFound('赛题不存在');
     return ok(question);
   });

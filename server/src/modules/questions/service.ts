@@ -43,22 +43,18 @@ const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
 export async function create(ctx: AuthedCtx, competitionId: number, body: QuestionBody) {
   await policy.managesCompetition(ctx, competitionId);
   const now = ctx.clock.now().toISOString();
-  const { id } = await ctx.db
-    .insertInto('questions')
-    .values({
-      competitionId,
-      title: body.title,
-      content: sanitizeRichText(body.content),
-      sort: body.sort,
-      reviewed: 0,
-      creatorId: ctx.actor.userId,
-      salt: randomBytes(16).toString('hex'),
-      ...evaluationColumns(body.evaluation),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await repo.insertQuestion(ctx.db, {
+    competitionId,
+    title: body.title,
+    content: sanitizeRichText(body.content),
+    sort: body.sort,
+    reviewed: 0,
+    creatorId: ctx.actor.userId,
+    salt: randomBytes(16).toString('hex'),
+    ...evaluationColumns(body.evaluation),
+    createdAt: now,
+    updatedAt: now,
+  });
   await writeAudit(ctx, { action: 'question.create', entity: 'question', entityId: id, after: { ...body, content: undefined } });
   return { id };
 }
@@ -85,35 +81,29 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
     // A new metric or column names must still fit the answer file already uploaded.
     if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation)) await checkAnswer(ctx, secrets.answerKey, body.evaluation, secrets.salt!);
   }
-  await ctx.db
-    .updateTable('questions')
-    .set({ title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() })
-    .where('id', '=', id)
-    .execute();
+  await repo.updateQuestion(ctx.db, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined }, after: { ...body, content: undefined } });
 }
 
 export async function setCreator(ctx: Ctx, id: number, creatorId: number) {
   await managedQuestion(ctx, id);
-  const user = await ctx.db.selectFrom('users').select('id').where('id', '=', creatorId).executeTakeFirst();
-  if (!user) throw badRequest('出题人不存在', { creatorId: '出题人不存在' });
-  await ctx.db.updateTable('questions').set({ creatorId, updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
+  if (!(await repo.userExists(ctx.db, creatorId))) throw badRequest('出题人不存在', { creatorId: '出题人不存在' });
+  await repo.updateQuestion(ctx.db, id, { creatorId, updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'question.creator', entity: 'question', entityId: id, after: { creatorId } });
 }
 
 export async function review(ctx: Ctx, id: number, reviewed: boolean) {
   const before = await managedQuestion(ctx, id);
   if (reviewed && !before.evaluation) throw conflict('请先完成评分设置再审核');
-  await ctx.db.updateTable('questions').set({ reviewed: reviewed ? 1 : 0, updatedAt: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
+  await repo.updateQuestion(ctx.db, id, { reviewed: reviewed ? 1 : 0, updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: reviewed ? 'question.review' : 'question.unreview', entity: 'question', entityId: id });
 }
 
 export async function remove(ctx: Ctx, id: number) {
   const before = await managedQuestion(ctx, id);
-  const chosen = await ctx.db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst();
-  if (chosen) throw conflict('已有队伍选择该赛题，不能删除');
+  if (await repo.isChosen(ctx.db, id)) throw conflict('已有队伍选择该赛题，不能删除');
   const secrets = await repo.findScoringSecrets(ctx.db, id);
-  await ctx.db.deleteFrom('questions').where('id', '=', id).execute();
+  await repo.deleteQuestion(ctx.db, id);
   if (secrets?.answerKey) await dropAnswer(ctx, secrets.answerKey);
   await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined } });
 }
@@ -122,14 +112,13 @@ export async function remove(ctx: Ctx, id: number) {
 export async function removeFile(ctx: Ctx, id: number, fileUri: string) {
   const q = await managedQuestion(ctx, id);
   if (!q.files.some((f) => f.fileUri === fileUri)) throw notFound('数据文件不存在');
-  await ctx.db.deleteFrom('questionFiles').where('questionId', '=', id).where('fileKey', '=', fileUri).execute();
-  await ctx.db.deleteFrom('files').where('key', '=', fileUri).execute();
+  await repo.deleteDataFile(ctx.db, id, fileUri);
   await ctx.storage.delete(fileUri);
   await writeAudit(ctx, { action: 'question.file.delete', entity: 'question', entityId: id, before: { fileUri } });
 }
 
 async function dropAnswer(ctx: Ctx, key: string) {
-  await ctx.db.deleteFrom('files').where('key', '=', key).execute();
+  await repo.deleteFileRecord(ctx.db, key);
   await ctx.storage.delete(key);
 }
 
@@ -157,11 +146,8 @@ export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable
   }
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('files')
-      .values({ key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now })
-      .execute();
-    await trx.updateTable('questions').set({ answerKey: stored.key, answerRows: rows, updatedAt: now }).where('id', '=', id).execute();
+    await repo.insertAnswerFile(trx, { key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now });
+    await repo.updateQuestion(trx, id, { answerKey: stored.key, answerRows: rows, updatedAt: now });
   });
   if (secrets.answerKey) await dropAnswer(ctx, secrets.answerKey);
   await writeAudit(ctx, { action: 'question.answer', entity: 'question', entityId: id, after: { rows, size: stored.size, sha256: stored.sha256 } });
