@@ -49,3 +49,6 @@ export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer
     .executeTakeFirstOrThrow();
   return id;
 }
+
+/** Whether a job of this kind is waiting or running (not done, not failed for good). */
+export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());

@@ -5,6 +5,7 @@ import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import * as users from '../users/repo.ts';
+import * as repo from './repo.ts';
 import { ACCOUNT_DISABLED } from './service.ts';
 
 /** How long a started sign-in may take before its state is no longer accepted. */
@@ -68,8 +69,7 @@ export class OidcClient {
     const nonce = b64url(randomBytes(24));
     const codeVerifier = b64url(randomBytes(48));
     const now = ctx.clock.now();
-    await ctx.db.deleteFrom('oidcStates').where('createdAt', '<', new Date(now.getTime() - STATE_TTL_MS).toISOString()).execute();
-    await ctx.db.insertInto('oidcStates').values({ state, nonce, codeVerifier, returnTo, createdAt: now.toISOString() }).execute();
+    await repo.saveOidcState(ctx.db, { state, nonce, codeVerifier, returnTo, createdAt: now.toISOString() }, new Date(now.getTime() - STATE_TTL_MS).toISOString());
     const url = new URL(meta.authorization_endpoint);
     url.search = new URLSearchParams({
       response_type: 'code',
@@ -90,7 +90,7 @@ export class OidcClient {
    */
   async complete(ctx: Ctx, params: { code: string; state: string }, redirectUri: string, browserSecret: string | undefined): Promise<{ userId: number; returnTo: string }> {
     if (!belongsTo(params.state, browserSecret)) throw new AppError(400, SSO_OTHER_BROWSER);
-    const saved = await ctx.db.deleteFrom('oidcStates').where('state', '=', params.state).returningAll().executeTakeFirst();
+    const saved = await repo.takeOidcState(ctx.db, params.state);
     if (!saved || ctx.clock.now().getTime() - Date.parse(saved.createdAt) > STATE_TTL_MS) {
       throw new AppError(400, '登录请求已失效，请重新登录');
     }
@@ -121,12 +121,7 @@ export class OidcClient {
 
   /** The account keyed by (issuer, subject), created on first sign-in as a participant. */
   private async localUser(ctx: Ctx, issuer: string, subject: string, claims: { preferred_username?: string; name?: string; email?: string }) {
-    const existing = await ctx.db
-      .selectFrom('users')
-      .select(['id', 'status'])
-      .where('oidcIssuer', '=', issuer)
-      .where('oidcSubject', '=', subject)
-      .executeTakeFirst();
+    const existing = await repo.findOidcUser(ctx.db, issuer, subject);
     if (existing) {
       if (existing.status !== 1) throw forbidden(ACCOUNT_DISABLED);
       return existing.id;

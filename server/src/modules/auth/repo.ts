@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { SessionsTable } from '../../db/schema.ts';
+import type { OidcStatesTable, SessionsTable } from '../../db/schema.ts';
 
 export async function findUserForLogin(db: Db, usernameKey: string) {
   return db
@@ -87,3 +87,18 @@ export async function setPasswordHash(db: Db, userId: number, passwordHash: stri
 export async function setLastLogin(db: Db, userId: number, now: string) {
   await db.updateTable('users').set({ lastLoginAt: now }).where('id', '=', userId).execute();
 }
+
+/** Keeps a sign-in's state for the identity provider's callback, dropping those older than `expiredBefore`. */
+export async function saveOidcState(db: Db, v: OidcStatesTable, expiredBefore: string) {
+  await db.deleteFrom('oidcStates').where('createdAt', '<', expiredBefore).execute();
+  await db.insertInto('oidcStates').values(v).execute();
+}
+
+/** Takes a sign-in's state once: a second callback with it finds nothing. */
+export const takeOidcState = (db: Db, state: string) => db.deleteFrom('oidcStates').where('state', '=', state).returningAll().executeTakeFirst();
+
+export const findOidcUser = (db: Db, issuer: string, subject: string) =>
+  db.selectFrom('users').select(['id', 'status']).where('oidcIssuer', '=', issuer).where('oidcSubject', '=', subject).executeTakeFirst();
+
+export const countLiveSessions = async (db: Db, now: string) =>
+  Number((await db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('expiresAt', '>', now).executeTakeFirstOrThrow()).n);

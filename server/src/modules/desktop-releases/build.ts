@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildInChild, type BuildStep } from '../../../../desktop/build.ts';
 import type { Ctx, Deps } from '../../context.ts';
 import { conflict } from '../../http/errors.ts';
-import { enqueue } from '../../jobs/define.ts';
+import { enqueue, hasPendingJob } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { CLIENT_PACKAGES, type ClientBuild, type ClientPackage } from '@contest/shared';
 import { buildJob } from './jobs.ts';
@@ -33,7 +33,7 @@ async function writeState(deps: Pick<Deps, 'config'>, state: ClientBuild): Promi
   await fs.promises.rename(temp, stateFile(deps));
 }
 
-const pendingJob = (deps: Pick<Deps, 'db'>) => deps.db.selectFrom('jobs').select('id').where('type', '=', buildJob.id).where('doneAt', 'is', null).executeTakeFirst();
+const pendingJob = (deps: Pick<Deps, 'db'>) => hasPendingJob(deps.db, buildJob);
 
 /** The last build as the back office shows it. */
 export async function buildState(deps: Pick<Deps, 'config' | 'db'>): Promise<ClientBuild> {

@@ -8,3 +8,6 @@ export async function insertFile(db: Db, file: Omit<FilesTable, 'id'>) {
 export async function findFile(db: Db, key: string) {
   return db.selectFrom('files').selectAll().where('key', '=', key).executeTakeFirst();
 }
+
+/** Who uploaded a file and what for (an image reference must name the caller's own image). */
+export const fileOwner = (db: Db, key: string) => db.selectFrom('files').select(['ownerId', 'purpose']).where('key', '=', key).executeTakeFirst();

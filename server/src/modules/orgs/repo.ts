@@ -109,3 +109,8 @@ export async function makeOrganiser(db: Db, userId: number, orgId: number | null
     .onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing())
     .execute();
 }
+
+export const countOrganisations = async (db: Db) => Number((await db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+/** Every organisation's id and name, by name (the user form's choices). */
+export const organisationOptions = (db: Db) => db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute();

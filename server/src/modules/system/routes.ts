@@ -4,6 +4,8 @@ import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
+import { countLiveSessions } from '../auth/repo.ts';
+import { countOrganisations, organisationOptions } from '../orgs/repo.ts';
 import { countRoles } from '../roles/repo.ts';
 import { countUsers } from '../users/repo.ts';
 import { todo, unfinishedJudges } from './todo.ts';
@@ -30,10 +32,10 @@ export function systemRoutes(app: App, deps: Deps) {
     const [users, roles, orgs, sessions] = await Promise.all([
       countUsers(deps.db),
       countRoles(deps.db),
-      deps.db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      deps.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('expiresAt', '>', now).executeTakeFirstOrThrow(),
+      countOrganisations(deps.db),
+      countLiveSessions(deps.db, now),
     ]);
-    return ok<Dashboard>({ ...users, roles, organisations: Number(orgs.n), sessions: Number(sessions.n) });
+    return ok<Dashboard>({ ...users, roles, organisations: orgs, sessions });
   });
 
   /** What waits for the caller (the back-office home page's to-do list), scoped by organisation. */
@@ -45,6 +47,6 @@ export function systemRoutes(app: App, deps: Deps) {
   });
 
   app.get('/api/system/org/options', { config: { rule: perm(ADMIN_MENU_CODES.user) }, schema: { tags: ['system'] } }, async () =>
-    ok(await deps.db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute()),
+    ok(await organisationOptions(deps.db)),
   );
 }
