@@ -1,14 +1,24 @@
 import { CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { unique } from './factories.ts';
 import { ADMIN_PASSWORD, Client, DATABASES, body, createTestApp, loggedIn, registerUser, type TestApp } from './helpers.ts';
 
 describe.each(DATABASES)('accounts on %s', (kind) => {
   let t: TestApp;
-  let now = new Date('2026-11-21T08:00:00Z');
+  const START = new Date('2026-11-21T08:00:00Z');
+  let now = START;
   beforeAll(async () => {
     t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: '2' } });
   });
   afterAll(() => t.close());
+  beforeEach(() => {
+    now = START;
+  });
+  /** A participant of the test's own (an account no other test touches), who types the password Secr3tKey9. */
+  async function someone() {
+    const { username } = await registerUser(t.app, `alice${unique()}`, 'Secr3tKey9');
+    return username;
+  }
 
   describe('registration', () => {
     it('registers a participant who can then log in and read their own info', async () => {
@@ -82,7 +92,8 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('answers a wrong password with one message whether or not the account exists', async () => {
-      const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'alice', password: 'Wrong1234' }, remoteAddress: '10.0.0.9' });
+      const alice = await someone();
+      const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: alice, password: 'Wrong1234' }, remoteAddress: '10.0.0.9' });
       const missing = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'nobody', password: 'Wrong1234' }, remoteAddress: '10.0.0.9' });
       expect(wrong.statusCode).toBe(400);
       expect(body(wrong).message).toBe('用户名或密码错误');
@@ -113,7 +124,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('refuses cookie-authenticated writes without the CSRF header, and accepts them with it', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
+      const client = await loggedIn(t.app, await someone(), 'Secr3tKey9');
       const bare = await t.app.inject({ method: 'PUT', url: '/api/team/userinfo/', payload: { userName: '爱丽丝' }, cookies: { [SESSION_COOKIE]: client.token! } });
       expect(bare.statusCode).toBe(403);
       expect(body(bare).message).toBe('页面已过期，请刷新页面后重试');
@@ -130,11 +141,12 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('issues a bearer token for the desktop client that works without cookies or CSRF', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { username: 'alice', password: 'Secr3tKey9' } });
+      const alice = await someone();
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { username: alice, password: 'Secr3tKey9' } });
       expect(res.statusCode).toBe(200);
       const { token } = body(res).data;
       const auth = { authorization: `Bearer ${token}` };
-      expect(body(await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', headers: auth })).data.username).toBe('alice');
+      expect(body(await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', headers: auth })).data.username).toBe(alice);
       const put = await t.app.inject({ method: 'PUT', url: '/api/team/userinfo/', headers: auth, payload: { city: '广州市' } });
       expect(put.statusCode).toBe(200);
       const bad = await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', headers: { authorization: `Bearer ${'a'.repeat(43)}` } });
@@ -142,7 +154,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('issues a token for the caller’s own browser session', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
+      const client = await loggedIn(t.app, await someone(), 'Secr3tKey9');
       const res = await client.post('/api/auth/token');
       expect(res.statusCode).toBe(200);
       expect(body(res).data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -150,7 +162,7 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('ends the session on logout', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
+      const client = await loggedIn(t.app, await someone(), 'Secr3tKey9');
       const token = client.token!;
       expect((await client.post('/api/auth/logout')).statusCode).toBe(200);
       expect(client.token).toBeUndefined();
@@ -159,11 +171,12 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('expires an idle session, and slides the expiry of an active one', async () => {
-      const client = await loggedIn(t.app, 'alice', 'Secr3tKey9');
+      const alice = await someone();
+      const client = await loggedIn(t.app, alice, 'Secr3tKey9');
       now = new Date(now.getTime() + 90 * 60_000);
-      expect(body(await client.get('/api/team/userinfo/')).data.username).toBe('alice');
+      expect(body(await client.get('/api/team/userinfo/')).data.username).toBe(alice);
       now = new Date(now.getTime() + 90 * 60_000);
-      expect(body(await client.get('/api/team/userinfo/')).data.username).toBe('alice');
+      expect(body(await client.get('/api/team/userinfo/')).data.username).toBe(alice);
       now = new Date(now.getTime() + 121 * 60_000);
       expect(body(await client.get('/api/team/userinfo/')).data).toBeNull();
       expect((await client.put('/api/team/userinfo/', { city: '深圳市' })).statusCode).toBe(401);

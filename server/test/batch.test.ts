@@ -200,8 +200,10 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
   describe('invoices to issue', () => {
     const COMPANY = { kind: 'company', name: '某某科技有限公司', taxNo: '914401011111111110', bank: '工商银行广州分行', bankAccount: '3602000000000000000', address: '广州市天河区', phone: '020-12345678' };
 
-    /** Invoice applications for paid orders of a new competition of the organiser. */
+    /** Invoice applications for paid orders of a new competition of the organiser, the platform allowing normal invoices. */
     async function applications(organiser: Client, n: number) {
+      const cfg = await admin.put('/api/invoice/config', { enable: true, issuerName: '甲大学', issuerTaxNo: COMPANY.taxNo, allowedTypes: ['normal'], notice: null });
+      expect(cfg.statusCode, cfg.body).toBe(200);
       const regs = await registrations(await onlineCompetition(admin, organiser, { fee: 5000 }), n);
       const ids: number[] = [];
       for (const r of regs) {

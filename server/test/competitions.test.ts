@@ -293,7 +293,9 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
   });
 
   it('refuses to delete a brand that still has competitions', async () => {
-    const res = await admin.delete(`/api/competition/brand/${brandId}`);
+    const own = body(await admin.post('/api/competition/brand/', { name: '有竞赛的品牌', shortName: '有赛' })).data.id;
+    expect((await orgA.post('/api/competition/', { ...base(), brandId: own })).statusCode).toBe(200);
+    const res = await admin.delete(`/api/competition/brand/${own}`);
     expect(res.statusCode).toBe(409);
     expect(body(res).message).toMatch(/^该品牌下还有\d+个竞赛，不能删除/);
   });

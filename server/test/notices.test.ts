@@ -1,8 +1,9 @@
 import { SESSION_COOKIE } from '@contest/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { streamEvents } from './sse.ts';
+import { unique } from './factories.ts';
 import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
 
 /** Reads server-sent events from a real HTTP stream, one `data:` payload at a time. */
@@ -13,45 +14,55 @@ async function openStream(base: string, token: string) {
   return streamEvents(res, controller);
 }
 
+const systemNotice = (target: object, title = '缴费提醒') => ({ kind: 0, title, content: '<p>请尽快缴费</p><script>alert(1)</script>', target });
+
 describe.each(DATABASES)('notices and messages on %s', (kind) => {
+  // The shared world, never changed by the tests: the app and the administrator. Each test builds its own organisers,
+  // competitions and teams with `world()`, so that it runs alone and in any order.
   let t: TestApp;
   let admin: Client;
-  let org: Client;
-  let orgB: Client;
-  let competitionId: number;
-  let otherCompetition: number;
-  let now = new Date('2026-03-20T02:00:00Z');
-  const people: Record<string, { client: Client; id: number; teamNo: string; orderId: number }> = {};
-
-  async function registered(key: string, competition: number, approve: boolean) {
-    const username = `nt${key}`;
-    const { id } = await registerUser(t.app, username);
-    const client = await loggedIn(t.app, username);
-    const r = body(await client.post(`/api/team/register/${competition}`, { teamName: `通知${key}队`, info: REG_INFO })).data;
-    if (approve) await (competition === competitionId ? org : orgB).post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
-    const team = body(await client.get(`/api/team/${r.teamId}`)).data;
-    people[key] = { client, id, teamNo: team.teamNo, orderId: r.orderId };
-  }
-  const unread = async (key: string) => body(await people[key]!.client.get('/api/message/notice/check/read')).data;
-  const systemNotice = (target: object, title = '缴费提醒') => ({ kind: 0, title, content: '<p>请尽快缴费</p><script>alert(1)</script>', target });
+  const START = new Date('2026-03-20T02:00:00Z');
+  let now = START;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365), REGISTER_MAX_PER_IP: '100000' } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
-    org = await makeOrganiser(t, admin, 'noticeOrg', '通知大学');
-    orgB = await makeOrganiser(t, admin, 'noticeOrgB', '别的通知大学');
-    competitionId = await onlineCompetition(admin, org, { fee: 10000 });
-    otherCompetition = await onlineCompetition(admin, orgB, { fee: 10000 });
-    await registered('Paid', competitionId, true);
-    await registered('Unpaid', competitionId, true);
-    await registered('Pending', competitionId, false);
-    await registered('Other', otherCompetition, true);
-    const voucher = body(await org.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体缴费.pdf', PDF, 'application/pdf') })).data.fileUri;
-    expect(body(await org.put('/api/order/batch/payment', { ids: [people.Paid!.orderId], payerOrg: '通知大学', voucher })).data.paid).toEqual([people.Paid!.orderId]);
   });
   afterAll(() => t.close());
+  beforeEach(() => {
+    now = START;
+  });
+
+  type Person = { client: Client; id: number; username: string; teamNo: string; orderId: number };
+  /**
+   * Two new organisers (通知大学 and 别的通知大学), each with a competition of 100 yuan; in the first, Paid (approved, paid
+   * by the organisation's collective transfer), Unpaid (approved) and Pending (not yet reviewed); in the second, Other
+   * (approved). Nothing has been sent to anyone yet.
+   */
+  async function world() {
+    const n = unique();
+    const [org, orgB] = await Promise.all([makeOrganiser(t, admin, `noticeOrg${n}`, `通知大学${n}`), makeOrganiser(t, admin, `noticeOrgB${n}`, `别的通知大学${n}`)]);
+    const competitionId = await onlineCompetition(admin, org, { fee: 10000 });
+    const otherCompetition = await onlineCompetition(admin, orgB, { fee: 10000 });
+    const people: Record<'Paid' | 'Unpaid' | 'Pending' | 'Other', Person> = {} as never;
+    const registered = async (key: keyof typeof people, competition: number, approve: boolean) => {
+      const username = `nt${n}${key}`;
+      const { id } = await registerUser(t.app, username);
+      const client = await loggedIn(t.app, username);
+      const r = body(await client.post(`/api/team/register/${competition}`, { teamName: `通知${key}队`, info: REG_INFO })).data;
+      if (approve) await (competition === competitionId ? org : orgB).post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+      const team = body(await client.get(`/api/team/${r.teamId}`)).data;
+      people[key] = { client, id, username, teamNo: team.teamNo, orderId: r.orderId };
+    };
+    await Promise.all([registered('Paid', competitionId, true), registered('Unpaid', competitionId, true), registered('Pending', competitionId, false), registered('Other', otherCompetition, true)]);
+    const voucher = body(await org.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体缴费.pdf', PDF, 'application/pdf') })).data.fileUri;
+    expect(body(await org.put('/api/order/batch/payment', { ids: [people.Paid.orderId], payerOrg: `通知大学${n}`, voucher })).data.paid).toEqual([people.Paid.orderId]);
+    const unread = async (key: keyof typeof people) => body(await people[key].client.get('/api/message/notice/check/read')).data;
+    return { n, org, orgB, competitionId, otherCompetition, people, unread };
+  }
 
   it('reaches exactly the teams a target describes', async () => {
+    const { org, competitionId, people, unread } = await world();
     const count = async (target: object) => body(await org.post('/api/message/notice/recipients', { target })).data.count;
     expect(await count({ scope: 'competition', competitionId })).toBe(3);
     expect(await count({ scope: 'competition', competitionId, payStatus: 'unpaid' })).toBe(2);
@@ -80,6 +91,9 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
   });
 
   it('keeps organisers to their own competitions and the platform’s scopes to the platform', async () => {
+    const { org, orgB, competitionId, otherCompetition, people } = await world();
+    // A draft notice of the organiser's, for organisation B to try to delete.
+    expect((await org.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId }))).statusCode).toBe(200);
     const all = await org.post('/api/message/notice', systemNotice({ scope: 'all' }));
     expect([all.statusCode, body(all).message]).toEqual([400, '只有平台可以向全体用户或指定用户发送通知']);
     expect((await org.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId: otherCompetition }))).statusCode).toBe(400);
@@ -93,7 +107,8 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
   });
 
   it('never lets a user read or mark another user’s personal message', async () => {
-    const notice = body(await admin.post('/api/message/notice', { kind: 1, title: '私信', content: '<p>只给你</p>', target: { scope: 'users', usernames: ['ntUnpaid'] } })).data;
+    const { people, unread } = await world();
+    const notice = body(await admin.post('/api/message/notice', { kind: 1, title: '私信', content: '<p>只给你</p>', target: { scope: 'users', usernames: [people.Unpaid.username] } })).data;
     await admin.post(`/api/message/notice/${notice.id}`, {});
     const before = await unread('Unpaid');
     expect(before.person).toBeGreaterThanOrEqual(1);
@@ -108,19 +123,21 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
   });
 
   it('sends the platform’s automatic messages: registration approved, order paid, invitation', async () => {
-    const titles = async (key: string) => (body(await people[key]!.client.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).map((m) => m.title);
+    const { n, competitionId, people } = await world();
+    const titles = async (key: keyof typeof people) => (body(await people[key].client.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).map((m) => m.title);
     expect(await titles('Paid')).toEqual(expect.arrayContaining(['报名审核通过', '订单已支付']));
     expect(await titles('Pending')).not.toContain('报名审核通过');
-    const { id } = await registerUser(t.app, 'ntInvitee');
-    const invitee = await loggedIn(t.app, 'ntInvitee');
+    const { id, username: inviteeName } = await registerUser(t.app, `ntInvitee${n}`);
+    const invitee = await loggedIn(t.app, inviteeName);
     const team = body(await people.Unpaid!.client.get(`/api/team/competition/${competitionId}`)).data;
-    expect((await people.Unpaid!.client.post('/api/team/member/invitation', { teamId: team.id, account: 'ntInvitee' })).statusCode).toBe(200);
+    expect((await people.Unpaid!.client.post('/api/team/member/invitation', { teamId: team.id, account: inviteeName })).statusCode).toBe(200);
     const box = body(await invitee.get('/api/message/notice/page/1')).data.list as { title: string }[];
     expect(box.map((m) => m.title)).toEqual(['队伍邀请：通知Unpaid队']);
     expect(id).toBeGreaterThan(0);
   });
 
   it('publishes a scheduled notice through the job runner at its time', async () => {
+    const { org, competitionId, unread } = await world();
     const notice = body(await org.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId }, '定时通知'))).data;
     const scheduled = body(await org.post(`/api/message/notice/${notice.id}`, { publishAt: '2026-03-20T12:00:00+08:00' })).data;
     expect(scheduled).toMatchObject({ status: 1, publishedAt: null, publishAt: '2026-03-20T04:00:00.000Z' });
@@ -134,6 +151,7 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
   });
 
   it('keeps counts right while notices are published and read at the same time', async () => {
+    const { org, competitionId, people, unread } = await world();
     await people.Paid!.client.put('/api/message/notice/user/all');
     const ids: number[] = [];
     for (let i = 0; i < 8; i++) ids.push(body(await org.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId }, `并发${i}`))).data.id);
@@ -153,6 +171,7 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
   });
 
   it('pushes new counts to an open stream the moment a notice is published or read', async () => {
+    const { org, competitionId, people } = await world();
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const stream = await openStream(address, people.Pending!.client.token!);
     try {
@@ -168,6 +187,7 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
   });
 
   it.runIf(process.env.TEST_REDIS_URL)('reaches a stream open on another server instance through Redis', async () => {
+    const { n, otherCompetition, people } = await world();
     const redisUrl = process.env.TEST_REDIS_URL!;
     // Two instances on one database, both listening on the Redis channel.
     const one = await buildApp({ config: { ...t.config, redisUrl }, database: t.database, clock: { now: () => now } });
@@ -177,7 +197,7 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
       const stream = await openStream(address, people.Other!.client.token!);
       try {
         const first = await stream.next();
-        const orgBOnOne = await loggedIn(one.app, 'noticeOrgB');
+        const orgBOnOne = await loggedIn(one.app, `noticeOrgB${n}`);
         const notice = body(await orgBOnOne.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId: otherCompetition }, '跨实例'))).data;
         expect((await orgBOnOne.post(`/api/message/notice/${notice.id}`, {})).statusCode).toBe(200);
         expect(await stream.next()).toEqual({ ...first, system: first.system + 1, total: first.total + 1 });

@@ -56,31 +56,42 @@ describe.each(DATABASES)('payments on %s', (kind) => {
 
   describe('configuration', () => {
     it('keeps secrets encrypted, shows only their last characters, and keeps them when left empty', async () => {
-      const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const priv = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-      const pub = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-      const settings = { enable: true, appId: '2021009999', gatewayUrl: 'https://openapi.alipay.com/gateway.do', alipayPublicKey: pub };
-      const missing = await admin.put('/api/payment/config/2', settings);
-      expect(body(missing).data.fields.appPrivateKey).toBe('请填写应用私钥');
-      expect((await admin.put('/api/payment/config/2', { ...settings, appPrivateKey: 'not a key' })).statusCode).toBe(400);
-      expect((await org.put('/api/payment/config/2', { ...settings, appPrivateKey: priv })).statusCode).toBe(403);
-      expect((await admin.put('/api/payment/config/2', { ...settings, appPrivateKey: priv })).statusCode).toBe(200);
-      // Saved again without the secret: the stored one stays.
-      expect((await admin.put('/api/payment/config/2', { ...settings, appId: '2021008888' })).statusCode).toBe(200);
+      // A platform of its own, whose Alipay was never set up: the other tests set it up through the simulator, and a
+      // stored key would be kept when the form leaves it empty.
+      const t = await createTestApp(kind);
+      try {
+        const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+        const org = await makeOrganiser(t, admin, 'payorgKeys', '密钥大学');
+        const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        const priv = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+        const pub = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+        const settings = { enable: true, appId: '2021009999', gatewayUrl: 'https://openapi.alipay.com/gateway.do', alipayPublicKey: pub };
+        const missing = await admin.put('/api/payment/config/2', settings);
+        expect(body(missing).data.fields.appPrivateKey).toBe('请填写应用私钥');
+        expect((await admin.put('/api/payment/config/2', { ...settings, appPrivateKey: 'not a key' })).statusCode).toBe(400);
+        expect((await org.put('/api/payment/config/2', { ...settings, appPrivateKey: priv })).statusCode).toBe(403);
+        expect((await admin.put('/api/payment/config/2', { ...settings, appPrivateKey: priv })).statusCode).toBe(200);
+        // Saved again without the secret: the stored one stays.
+        expect((await admin.put('/api/payment/config/2', { ...settings, appId: '2021008888' })).statusCode).toBe(200);
 
-      const view = await admin.get('/api/payment/config/2');
-      expect(view.body).not.toContain('PRIVATE KEY');
-      expect(body(view).data).toMatchObject({ enable: true, settings: { appId: '2021008888' }, secrets: { appPrivateKey: expect.stringMatching(/^已设置（…/) } });
-      const row = await t.database.db.selectFrom('paymentConfigs').selectAll().where('method', '=', 2).executeTakeFirstOrThrow();
-      expect(row.settingsJson).not.toContain('PRIVATE KEY');
-      expect(JSON.parse(row.settingsJson).appPrivateKey).toMatch(/^v1\./);
-      const audit = await t.database.db.selectFrom('auditLog').select(['afterJson']).where('action', '=', 'payment.config').execute();
-      expect(audit.length).toBeGreaterThanOrEqual(2);
-      expect(audit.every((a) => !a.afterJson!.includes('PRIVATE'))).toBe(true);
-      expect((await org.get('/api/payment/config/2')).statusCode).toBe(403);
+        const view = await admin.get('/api/payment/config/2');
+        expect(view.body).not.toContain('PRIVATE KEY');
+        expect(body(view).data).toMatchObject({ enable: true, settings: { appId: '2021008888' }, secrets: { appPrivateKey: expect.stringMatching(/^已设置（…/) } });
+        const row = await t.database.db.selectFrom('paymentConfigs').selectAll().where('method', '=', 2).executeTakeFirstOrThrow();
+        expect(row.settingsJson).not.toContain('PRIVATE KEY');
+        expect(JSON.parse(row.settingsJson).appPrivateKey).toMatch(/^v1\./);
+        const audit = await t.database.db.selectFrom('auditLog').select(['afterJson']).where('action', '=', 'payment.config').execute();
+        expect(audit.length).toBeGreaterThanOrEqual(2);
+        expect(audit.every((a) => !a.afterJson!.includes('PRIVATE'))).toBe(true);
+        expect((await org.get('/api/payment/config/2')).statusCode).toBe(403);
+      } finally {
+        await t.close();
+      }
     });
 
     it('lists enabled methods with the accounts of offline transfers', async () => {
+      // Alipay is on (the simulator's merchant), as an online method beside the transfer.
+      expect((await admin.post('/api/payment/simulator/configure/2')).statusCode).toBe(200);
       const bad = await admin.put('/api/payment/config/4', { enable: true, accounts: [] });
       expect(body(bad).data.fields.accounts).toBe('请至少填写一个收款账户');
       const account = { name: '工行对公账户', accountName: '支付大学', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '转账时请备注队伍编号' };

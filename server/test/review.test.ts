@@ -2,29 +2,30 @@ import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import * as m0012 from '../src/db/migrations/0012_judge_totals.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { shortCode } from '../src/modules/certificates/service.ts';
 import { CERT_BUILTIN_FIELDS, CERT_BUILTIN_LAYOUTS, CERT_BUILTIN_NAMES, CERT_BUILTIN_SIZE } from '@contest/shared';
+import { ADMIN_PASSWORD, DATABASES, REG_FIELD_LIST, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, registerUser, setSubmissionDeadline, type Client, type TestApp } from './helpers.ts';
 import {
-  ADMIN_PASSWORD,
-  DATABASES,
-  REG_FIELD_LIST,
-  REG_INFO,
-  body,
-  createTestApp,
-  loggedIn,
-  makeOrganiser,
-  multipart,
-  onlineCompetition,
-  registerUser,
-  setSubmissionDeadline,
-  submitWork,
-  type Client,
-  type TestApp,
-} from './helpers.ts';
+  SCHOOL_FIELD,
+  assignWorks,
+  assignmentsOf,
+  confirmGrades,
+  expert,
+  judgesOnQuestion,
+  ok,
+  reviewRule,
+  reviewedQuestion,
+  submitScores,
+  teamWithWork,
+  unique,
+  type Judge,
+  type Rule,
+  type TeamWithWork,
+} from './factories.ts';
 
 /** A 60-point and a 40-point criterion: a judge's total is out of 100. */
 const CRITERIA = [
@@ -33,81 +34,178 @@ const CRITERIA = [
 ];
 /** With CRITERIA, scoring (6s, 4s) gives a judge total of exactly 10 × s out of 100. */
 const both = (s: number) => [6 * s, 4 * s];
+/** The rule the organiser saves: three judges a work, trimmed mean, 70 % review and 30 % test, blind, 3 days to dispute. */
+const RULE = { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 };
+
+const ids = Array.from({ length: 20 }, (_, i) => `r${i}`);
+const truth = ids.map((_, i) => i % 7);
+const ANSWER = ['id,y', ...ids.map((id, i) => `${id},${truth[i]}`)].join('\n');
+/** Predictions off by `err` on every row: RMSE = err on both boards. */
+const prediction = (err: number) => ['id,y', ...ids.map((id, i) => `${id},${truth[i]! + err}`)].join('\n');
+
+/** Four judges: the same school written with full-width letters and a space (judgeJia2's) still counts as 甲大学. */
+const JUDGES = { judgeJia: '甲大学', judgeYi: '乙大学', judgeBing: '丙大学', judgeJia2: ' 甲大学 ' } as const;
+type JudgeKey = keyof typeof JUDGES;
+/** Four teams of one: their school, their member, and how far their test predictions are off (D sent no test). */
+const TEAMS = { A: ['甲大学', '赵一', 1], B: ['乙大学', '钱二', 2], C: ['丙大学', '孙三', 4], D: ['丁大学', '李四', null] } as const;
+type TeamKey = keyof typeof TEAMS;
+
+/**
+ * Hand-computed: a judge's total is the two points added up, out of 60 + 40 = 100; trimmed mean drops the extremes
+ * of three; final = 0.7 review + 0.3 test points.
+ */
+const PLAN: Record<TeamKey, Partial<Record<JudgeKey, number[]>>> = {
+  A: { judgeYi: [50, 30], judgeBing: both(9) }, // 80 and 90: mean 85 (two judges), RMSE 1 is best: 100 points → 89.5
+  B: { judgeJia: both(7), judgeBing: both(9), judgeJia2: both(10) }, // 70, 90, 100 → 90, RMSE 2: 50 points → 78
+  C: { judgeJia: both(6), judgeYi: both(8), judgeJia2: both(7) }, // 60, 80, 70 → 70, RMSE 4: 25 points → 56.5
+  D: { judgeJia: both(10), judgeYi: both(10), judgeBing: both(6) }, // 100, 100, 60 → 100, no test: 0 points → 70
+};
 
 describe.each(DATABASES)('expert review, grades, disputes, awards and certificates on %s', (kind) => {
+  // The shared world, read by the tests and never changed by them: the app, the administrator and two organisers.
+  // Every test builds its own competition, question, judges and teams with the stages below, so it runs alone.
   let t: TestApp;
   let admin: Client;
   let org: Client;
   let orgB: Client;
-  let competitionId: number;
-  let questionId: number;
-  let gradePreset: number;
-  let now = new Date('2026-03-20T02:00:00Z');
-  const judges: Record<string, { client: Client; id: number }> = {};
-  const teams: Record<string, { leader: Client; teamId: number; name: string; person: string; school: string }> = {};
-
-  const ids = Array.from({ length: 20 }, (_, i) => `r${i}`);
-  const truth = ids.map((_, i) => i % 7);
-  /** Predictions off by `err` on every row: RMSE = err on both boards. */
-  const prediction = (err: number) => ['id,y', ...ids.map((id, i) => `${id},${truth[i]! + err}`)].join('\n');
-
-  async function addJudge(username: string, organization: string) {
-    const { id } = await registerUser(t.app, username);
-    const res = await org.post('/api/review/expert', { username, organization, speciality: '机器学习', title: '教授' });
-    expect(res.statusCode, res.body).toBe(200);
-    judges[username] = { client: await loggedIn(t.app, username), id };
-    return id;
-  }
-
-  async function addTeam(key: string, school: string, person: string, err: number | null) {
-    const username = `rv${key}`;
-    await registerUser(t.app, username);
-    const leader = await loggedIn(t.app, username);
-    const name = `评审${key}队`;
-    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: name, info: { ...REG_INFO, userName: person, organization: school } })).data;
-    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
-    await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId });
-    await submitWork(leader, questionId, Buffer.from(`works of ${key}`), `${name}-作品.zip`);
-    if (err !== null) await leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(prediction(err)), 'text/csv') });
-    teams[key] = { leader, teamId: r.teamId, name, person, school };
-  }
-
-  const assignments = async (q = '') => body(await org.get(`/api/review/assign/page/${questionId}?limit=100${q}`)).data.list as { id: number; teamId: number; judgeId: number; code: string; status: number; total: number | null; maxTotal: number }[];
-  const mineOf = async (judge: string) => body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number; code: string; status: number; total: number | null; maxTotal: number; team: unknown }[];
-  const scoreAs = (judge: string, id: number, s: number[], submit = true) =>
-    judges[judge]!.client.put(`/api/review/works/${id}`, { scores: rule.criteria.map((c, i) => ({ criterionId: c.id, score: s[i] ?? null, comment: '好' })), comment: '总评', submit });
-  let rule: { criteria: { id: string }[] };
+  const START = new Date('2026-03-20T02:00:00Z');
+  /** The app's clock: every test starts at START (registration and submission open); a stage or test moves it on. */
+  let now = START;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365), CERT_VERIFY_MAX_FAILURES_PER_IP: '5' } });
+    // Every test registers its own judges and leaders, all from one address: registration is not throttled here.
+    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365), CERT_VERIFY_MAX_FAILURES_PER_IP: '5', REGISTER_MAX_PER_IP: '100000' } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'reviewOrg', '评审主办大学');
     orgB = await makeOrganiser(t, admin, 'reviewOrgB', '别的主办大学');
-    competitionId = await onlineCompetition(admin, org, {}, [...REG_FIELD_LIST, { label: '学校', name: 'organization', otherParams: { required: true } }]);
-    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
-    gradePreset = presets.find((p) => p.menuCode === 'GRADE_SET')!.id;
-    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '评审题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 } })).data.id;
-    const answer = ['id,y', ...ids.map((id, i) => `${id},${truth[i]}`)].join('\n');
-    await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') });
-    await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
-
-    await addJudge('judgeJia', '甲大学');
-    await addJudge('judgeYi', '乙大学');
-    await addJudge('judgeBing', '丙大学');
-    // The same school written with full-width letters and a space still counts as 甲大学.
-    await addJudge('judgeJia2', ' 甲大学 ');
-    await addTeam('A', '甲大学', '赵一', 1);
-    await addTeam('B', '乙大学', '钱二', 2);
-    await addTeam('C', '丙大学', '孙三', 4);
-    await addTeam('D', '丁大学', '李四', null);
-    expect(await runDueJobs(t.deps)).toBe(3);
-    // Team A has a teacher, who gets a certificate too.
-    await teams.A!.leader.put(`/api/team/updateTeacher/${teams.A!.teamId}`, { teacherList: [{ name: '周老师', phone: null, organization: '甲大学', title: '副教授' }] });
   });
   afterAll(() => t.close());
+  beforeEach(() => {
+    now = START;
+  });
+
+  type Team = TeamWithWork & { person: string; school: string };
+
+  /** Stage 1: a new competition of 评审主办大学 (its form asks for the school) and its reviewed question 评审题, with no rule. */
+  async function question() {
+    const n = unique();
+    const q = await reviewedQuestion(admin, org, {
+      fieldList: [...REG_FIELD_LIST, SCHOOL_FIELD],
+      title: '评审题',
+      evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 },
+      answer: ANSWER,
+    });
+    const { competitionId, questionId } = q;
+    const judges = {} as Record<JudgeKey | 'judgeWu', Judge>;
+    const teams = {} as Record<TeamKey, Team>;
+    const w = {
+      n,
+      competitionId,
+      questionId,
+      gradePreset: q.presets.GRADE_SET!,
+      judges,
+      teams,
+      rule: undefined as unknown as Rule,
+      /** A new expert of the organisation (not yet a judge of the question); its username ends in the test's number. */
+      async addJudge(key: JudgeKey | 'judgeWu', organization: string) {
+        judges[key] = await expert(t, org, `${key}${n}`, organization);
+        return judges[key].id;
+      },
+      assignments: () => assignmentsOf(org, questionId),
+      mineOf: async (judge: JudgeKey | 'judgeWu') => body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number; code: string; status: number; total: number | null; maxTotal: number; team: unknown }[],
+      scoreAs: (judge: JudgeKey | 'judgeWu', id: number, s: number[], submit = true) =>
+        judges[judge]!.client.put(`/api/review/works/${id}`, { scores: w.rule.criteria.map((c, i) => ({ criterionId: c.id, score: s[i] ?? null, comment: '好' })), comment: '总评', submit }),
+    };
+    return w;
+  }
+
+  /** Stage 2: four experts in the organisation's pool, and four teams that sent works (and, but D, a scored test); A has a teacher. */
+  async function entered() {
+    const w = await question();
+    // The judges are registered one after the other, so that their ids follow JUDGES: ties in load are broken by id
+    // when works are assigned, and PLAN relies on D going to judgeJia, judgeYi and judgeBing. The teams, whose order
+    // matters to nothing, enter meanwhile (password hashing is most of the time this takes).
+    const judges = async () => {
+      for (const [key, school] of Object.entries(JUDGES)) await w.addJudge(key as JudgeKey, school);
+    };
+    const team = async ([key, [school, person, err]]: [string, (typeof TEAMS)[TeamKey]]) => {
+      const entered = await teamWithWork(t, org, w, {
+        username: `rv${w.n}${key}`,
+        name: `评审${key}队`,
+        info: { ...REG_INFO, userName: person, organization: school },
+        works: Buffer.from(`works of ${key}`),
+        prediction: err === null ? null : prediction(err),
+        teachers: key === 'A' ? [{ name: '周老师', phone: null, organization: '甲大学', title: '副教授' }] : undefined,
+      });
+      w.teams[key as TeamKey] = { ...entered, person, school };
+    };
+    await Promise.all([judges(), ...Object.entries(TEAMS).map(team)]);
+    expect(await runDueJobs(t.deps)).toBe(3);
+    return w;
+  }
+
+  /** Stage 3: the organiser has saved RULE. */
+  async function ruled() {
+    const w = await entered();
+    w.rule = await reviewRule(org, w.questionId, RULE);
+    return w;
+  }
+
+  /** Stage 4: the four experts judge the question, and the works are assigned to them (11 assignments, A one short). */
+  async function assigned() {
+    const w = await ruled();
+    await judgesOnQuestion(org, w.questionId, Object.values(w.judges));
+    await assignWorks(org, w.questionId);
+    return w;
+  }
+
+  /**
+   * Stage 5: grades computed, every judge's scores submitted as in PLAN, submission closed (the deadline is 11:00
+   * Beijing time and the clock passes it) and the grades confirmed; `published` switches GRADE_SET on too.
+   */
+  async function confirmed({ published }: { published: boolean }) {
+    const w = await assigned();
+    ok(await org.post(`/api/review/works/calcFinalScore/${w.questionId}`), 'calculate');
+    const list = await w.assignments();
+    for (const [team, scores] of Object.entries(PLAN)) {
+      for (const [judge, s] of Object.entries(scores)) {
+        const a = list.find((x) => x.teamId === w.teams[team as TeamKey].teamId && x.judgeId === w.judges[judge as JudgeKey].id)!;
+        await submitScores(w.judges[judge as JudgeKey], w.rule, a.id, s);
+      }
+    }
+    await confirmGrades(org, w, '2026-03-20T11:00:00+08:00', () => {
+      now = new Date('2026-03-20T03:00:01Z');
+    });
+    if (published) ok(await org.put(`/api/competition/preset/${w.gradePreset}`, { enable: true }), 'GRADE_SET');
+    return w;
+  }
+
+  /** Stage 6: awards given by rank bands (一等奖 1, 二等奖 2–3) and by hand (优秀奖 to C) on published grades. */
+  async function awarded() {
+    const w = await confirmed({ published: true });
+    const levels = ok<{ id: number; name: string }[]>(
+      await org.put(`/api/review/works/awards/${w.questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }, { name: '优秀奖', rankFrom: null, rankTo: null }] }),
+      'award levels',
+    );
+    ok(await org.post(`/api/review/works/awards/apply/${w.questionId}`), 'apply awards');
+    ok(await org.put(`/api/review/works/awards/team/${w.questionId}`, { teamId: w.teams.C.teamId, awardId: levels.find((l) => l.name === '优秀奖')!.id }), 'award by hand');
+    return w;
+  }
+
+  /** Stage 7: certificates written for the awarded members and A's teacher, on an uploaded background. */
+  async function certified() {
+    const w = await awarded();
+    const background = ok<{ uri: string }>(await org.request({ method: 'POST', url: '/api/review/certificate/cert/imgUrl', ...multipart('bg.png', await QRCode.toBuffer('certificate background', { width: 800 })) }), 'background');
+    const template = ok<{ id: number }>(await org.post(`/api/review/certificate/${w.competitionId}`, { name: '获奖证书', backgroundUri: background.uri, fields: [{ field: 'name', x: 100, y: 100, size: 40, color: '#000000' }] }), 'template');
+    ok(await org.post(`/api/review/certificate/relation/${w.questionId}`, { templateId: template.id }), 'template relation');
+    ok(await org.post(`/api/review/certificate/cert/push/${w.questionId}`), 'push certificates');
+    await runDueJobs(t.deps);
+    return w;
+  }
+
 
   it('validates the review rule and keeps it per question', async () => {
+    const { questionId } = await question();
     const bad = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 2, aggregation: 'trimmed', reviewWeight: 70, testWeight: 20, blind: true, disputeDays: 3 });
     expect(bad.statusCode).toBe(400);
     expect(body(bad).data.fields).toMatchObject({ testWeight: '评审成绩与测试成绩的权重之和须为100', aggregation: '去掉最高分和最低分至少需要3位专家评审' });
@@ -117,7 +215,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(body(weighted).data.fields['criteria.0.weight']).toBe('不支持的字段：weight');
     const res = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
     expect(res.statusCode, res.body).toBe(200);
-    rule = body(res).data;
+    const rule = body(res).data as Rule;
     expect(body(res).data).toMatchObject({ judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, scored: false });
     expect(rule.criteria.map((c) => c.id)).toHaveLength(2);
     expect(body(res).data.criteria.map((c: object) => Object.keys(c).sort())).toEqual([
@@ -127,6 +225,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('assigns works automatically and evenly, never to a judge of the team’s own school', async () => {
+    const { questionId, judges, teams, assignments } = await ruled();
     expect(body(await org.post(`/api/review/works/${questionId}`)).message).toBe('请先为该赛题添加评审专家');
     const add = await org.post(`/api/review/judge/${questionId}`, { userIds: Object.values(judges).map((j) => j.id) });
     expect(add.statusCode, add.body).toBe(200);
@@ -152,6 +251,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('shows a judge only the works assigned to them, and under blind review nothing of the team', async () => {
+    const { questionId, judges, teams, mineOf } = await assigned();
     const mine = await mineOf('judgeYi');
     expect(mine.length).toBeGreaterThan(0);
     const text = JSON.stringify(mine) + JSON.stringify(body(await judges.judgeYi!.client.get(`/api/review/center/works/${mine[0]!.id}`)).data);
@@ -173,6 +273,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('refuses another judge, a participant, another organiser and anonymous callers', async () => {
+    const { questionId, judges, teams, mineOf, scoreAs } = await assigned();
     const yis = await mineOf('judgeYi');
     const bings = (await mineOf('judgeBing')).map((w) => w.id);
     const foreign = yis.find((w) => !bings.includes(w.id))!;
@@ -189,6 +290,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('keeps drafts, checks each score against its maximum, and lets only the organiser reopen a submission', async () => {
+    const { questionId, judges, rule, mineOf, scoreAs, assignments } = await assigned();
     const [w] = await mineOf('judgeYi');
     // Out of range, with a field error naming the criterion: draft or not, nothing is saved.
     const refused = [
@@ -226,10 +328,11 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('computes grades from every judge, lists who has not finished, and confirms only when all have', async () => {
+    const { competitionId, questionId, judges, teams, assignments, scoreAs } = await assigned();
     // Computing is allowed while works and tests may still be submitted (the page asks first).
     const summary = body(await org.post(`/api/review/works/calcFinalScore/${questionId}`)).data;
     expect(summary.gradeState).toBe(1);
-    expect(summary.unfinished.map((u: { username: string }) => u.username).sort()).toEqual(['judgeBing', 'judgeJia', 'judgeJia2', 'judgeYi']);
+    expect(summary.unfinished.map((u: { username: string }) => u.username).sort()).toEqual([judges.judgeBing.username, judges.judgeJia.username, judges.judgeJia2.username, judges.judgeYi.username].sort());
     // Publishing waits for submission to close: the organiser sets the deadline to 11:00 (Beijing), and it passes.
     await setSubmissionDeadline(org, competitionId, '2026-03-20T11:00:00+08:00');
     now = new Date('2026-03-20T03:00:01Z');
@@ -237,20 +340,13 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect([refused.statusCode, body(refused).message]).toEqual([409, '还有11份评审未提交，不能确认成绩']);
     expect(body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data).toEqual([]);
 
-    // Hand-computed: a judge's total is the two points added up, out of 60 + 40 = 100; trimmed mean drops the extremes
-    // of three; final = 0.7 review + 0.3 test points.
-    const plan: Record<string, Record<string, number[]>> = {
-      A: { judgeYi: [50, 30], judgeBing: both(9) }, // 80 and 90: mean 85 (two judges), RMSE 1 is best: 100 points → 89.5
-      B: { judgeJia: both(7), judgeBing: both(9), judgeJia2: both(10) }, // 70, 90, 100 → 90, RMSE 2: 50 points → 78
-      C: { judgeJia: both(6), judgeYi: both(8), judgeJia2: both(7) }, // 60, 80, 70 → 70, RMSE 4: 25 points → 56.5
-      D: { judgeJia: both(10), judgeYi: both(10), judgeBing: both(6) }, // 100, 100, 60 → 100, no test: 0 points → 70
-    };
+    // Every judge scores as PLAN says (hand-computed there).
     const list = await assignments();
-    for (const [team, scores] of Object.entries(plan)) {
+    for (const [team, scores] of Object.entries(PLAN)) {
       for (const [judge, s] of Object.entries(scores)) {
-        const a = list.find((x) => x.teamId === teams[team]!.teamId && x.judgeId === judges[judge]!.id);
+        const a = list.find((x) => x.teamId === teams[team as TeamKey].teamId && x.judgeId === judges[judge as JudgeKey].id);
         expect(a, `${team}/${judge}`).toBeDefined();
-        const res = await scoreAs(judge, a!.id, s);
+        const res = await scoreAs(judge as JudgeKey, a!.id, s);
         expect(res.statusCode, res.body).toBe(200);
       }
     }
@@ -265,7 +361,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       finalScore: number;
       rank: number;
     }[];
-    const byTeam = (k: string) => grades.find((g) => g.teamId === teams[k]!.teamId)!;
+    const byTeam = (k: TeamKey) => grades.find((g) => g.teamId === teams[k].teamId)!;
     expect(byTeam('A')).toMatchObject({ maxTotal: 100, reviewScore: 85, testScore: 1, testPoints: 100, finalScore: 89.5, rank: 1 });
     expect(byTeam('A').reviewScores.sort()).toEqual([80, 90]);
     expect(byTeam('B')).toMatchObject({ reviewScore: 90, testScore: 2, testPoints: 50, finalScore: 78, rank: 2 });
@@ -291,6 +387,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('locks confirmed grades against every change', async () => {
+    const { questionId, rule, assignments } = await confirmed({ published: false });
     const before = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list;
     const [a] = await assignments();
     const attempts = [
@@ -304,6 +401,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('shows a team its grade only while GRADE_SET is on', async () => {
+    const { competitionId, questionId, gradePreset, teams } = await confirmed({ published: false });
     expect(body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data).toEqual([]);
     await org.put(`/api/competition/preset/${gradePreset}`, { enable: true });
     const [g] = body(await teams.A!.leader.get(`/api/review/works/myGrade/${competitionId}`)).data;
@@ -313,12 +411,13 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('takes one dispute per team inside the window, re-reviews it with a new judge and confirms again', async () => {
+    const { n, competitionId, questionId, judges, teams, addJudge, mineOf, scoreAs } = await confirmed({ published: true });
     const c = teams.C!;
     const filed = await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '我们认为评分偏低' });
     expect(filed.statusCode, filed.body).toBe(200);
     expect(body(await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '再次申诉' })).message).toBe('您的队伍已对该赛题提交过申诉');
     expect((await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '' })).statusCode).toBe(400);
-    const lone = await loggedIn(t.app, (await registerUser(t.app, 'rvLone')).username);
+    const lone = await loggedIn(t.app, (await registerUser(t.app, `rvLone${n}`)).username);
     expect((await lone.post(`/api/review/works/disputeScore/${questionId}`, { reason: '路人' })).statusCode).toBe(404);
 
     // 丙大学's judge cannot re-review 丙大学's work; a new judge from elsewhere can.
@@ -347,11 +446,19 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     now = new Date(now.getTime() + 4 * 24 * 3600_000);
     expect(body(await teams.B!.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '晚了' })).message).toBe('已超过成绩申诉期');
 
-    const log = await t.database.db.selectFrom('auditLog').select('action').where('action', 'like', 'grade.%').orderBy('id').execute();
+    // This question's grade actions, and its dispute's: other tests' questions share the log.
+    const log = await t.database.db
+      .selectFrom('auditLog')
+      .select('action')
+      .where('action', 'like', 'grade.%')
+      .where((eb) => eb.or([eb.and([eb('entity', '=', 'question'), eb('entityId', '=', String(questionId))]), eb.and([eb('entity', '=', 'scoreDispute'), eb('entityId', '=', String(disputeId))])]))
+      .orderBy('id')
+      .execute();
     expect(log.map((l) => l.action)).toEqual(['grade.calculate', 'grade.confirm', 'grade.dispute.file', 'grade.dispute.answer', 'grade.confirm']);
   });
 
   it('gives awards by rank bands and by hand, and lists them for the team only', async () => {
+    const { questionId, teams } = await confirmed({ published: true });
     const bad = await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 2 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }] });
     expect(body(bad).data.fields.levels).toBe('“一等奖”与“二等奖”的名次范围重叠');
     const levels = body(await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }, { name: '优秀奖', rankFrom: null, rankTo: null }] })).data as { id: number; name: string }[];
@@ -375,6 +482,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('writes a certificate for every awarded member and teacher, with unique numbers and a public check', async () => {
+    const { competitionId, questionId, teams } = await awarded();
     const background = await QRCode.toBuffer('certificate background', { width: 800 });
     const up = await org.request({ method: 'POST', url: '/api/review/certificate/cert/imgUrl', ...multipart('bg.png', background) });
     expect(body(up).data).toMatchObject({ width: 800, height: 800 });
@@ -441,17 +549,18 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('checks a certificate by its printed number and short code, typed in any case with spaces or dashes, and limits wrong tries per address', async () => {
-    const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode', 'holderName']).where('holderName', '=', '赵一').executeTakeFirstOrThrow();
+    const { n, questionId } = await certified();
+    const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode', 'holderName']).where('questionId', '=', questionId).where('holderName', '=', '赵一').executeTakeFirstOrThrow();
     const printed = shortCode(row.verifyCode);
     const check = (certNo: string, code: string, ip: string) =>
       t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${encodeURIComponent(certNo)}?code=${encodeURIComponent(code)}`, remoteAddress: ip });
     const typed = `${row.certNo.slice(0, 4)} ${row.certNo.slice(4)}`;
-    const ok = await check(typed, ` ${printed.slice(0, 4).toLowerCase()}-${printed.slice(4)} `, '10.9.0.1');
+    const ok = await check(typed, ` ${printed.slice(0, 4).toLowerCase()}-${printed.slice(4)} `, `10.9.${n}.1`);
     expect([ok.statusCode, body(ok).data]).toEqual([200, expect.objectContaining({ certNo: row.certNo, holderName: '赵*', awardName: '一等奖' })]);
     // The QR code's long code still works, typed in capitals too.
-    expect((await check(row.certNo, row.verifyCode.toUpperCase(), '10.9.0.1')).statusCode).toBe(200);
+    expect((await check(row.certNo, row.verifyCode.toUpperCase(), `10.9.${n}.1`)).statusCode).toBe(200);
     // Another certificate's code, a near miss and an unknown number are all the same answer.
-    const other = await t.database.db.selectFrom('certificates').select('verifyCode').where('certNo', '!=', row.certNo).executeTakeFirstOrThrow();
+    const other = await t.database.db.selectFrom('certificates').select('verifyCode').where('questionId', '=', questionId).where('certNo', '!=', row.certNo).executeTakeFirstOrThrow();
     const nearMiss = printed.slice(0, 7) + (printed[7] === '2' ? '3' : '2');
     for (const [no, code] of [
       [row.certNo, shortCode(other.verifyCode)],
@@ -459,19 +568,20 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       ['209900000001', printed],
       [row.certNo, ''],
     ] as const) {
-      const res = await check(no, code, '10.9.0.1');
+      const res = await check(no, code, `10.9.${n}.1`);
       expect([res.statusCode, body(res).message]).toEqual([404, '未找到该证书，或验证码不正确']);
     }
     // Successes do not count: five wrong tries (the limit) are allowed, the sixth and anything after are refused, even right ones.
-    expect((await check(row.certNo, 'ZZZZZZZZ', '10.9.0.1')).statusCode).toBe(404);
-    const refused = await check(row.certNo, printed, '10.9.0.1');
+    expect((await check(row.certNo, 'ZZZZZZZZ', `10.9.${n}.1`)).statusCode).toBe(404);
+    const refused = await check(row.certNo, printed, `10.9.${n}.1`);
     expect(refused.statusCode).toBe(429);
     expect(body(refused).message).toMatch(/^验证失败次数过多，请\d+分钟后再试$/);
     // Another address is not affected.
-    expect((await check(row.certNo, printed, '10.9.0.2')).statusCode).toBe(200);
+    expect((await check(row.certNo, printed, `10.9.${n}.2`)).statusCode).toBe(200);
   });
 
   it.each(CERT_BUILTIN_LAYOUTS)('writes certificates on the built-in %s layout, with a frame, the usual wording, the people, the organiser, the number and code', async (layout) => {
+    const { competitionId, questionId } = await awarded();
     const name = CERT_BUILTIN_NAMES[layout];
     const created = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: CERT_BUILTIN_FIELDS[layout] });
     expect(created.statusCode, created.body).toBe(200);
@@ -518,6 +628,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   });
 
   it('0012 puts judge totals stored as weighted percentages on the plain sums, keeping confirmed grades as published', async () => {
+    const { competitionId, questionId, judges, teams } = await confirmed({ published: true });
     const db = t.database.db;
     const stamp = now.toISOString();
     const A = teams.A!.teamId;

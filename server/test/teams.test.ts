@@ -1,6 +1,6 @@
 import { ID_CARD_MESSAGES, mainlandCheckDigit } from '@contest/shared';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeExpiredOrders } from '../src/modules/orders/service.ts';
 import {
   ADMIN_PASSWORD,
@@ -28,7 +28,8 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
   let orgA: Client;
   let orgB: Client;
   // Inside the registration window of `onlineCompetition` (2026-03-10 to 2026-04-10, Beijing time).
-  let now = new Date('2026-03-20T00:00:00Z');
+  const START = new Date('2026-03-20T00:00:00Z');
+  let now = START;
   let seq = 0;
 
   beforeAll(async () => {
@@ -43,6 +44,10 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
     orgB = await makeOrganiser(t, admin, 'orgB', '乙大学');
   });
   afterAll(() => t.close());
+  // Every test starts inside the window, whatever the one before it did with the clock (or failed to put back).
+  beforeEach(() => {
+    now = START;
+  });
 
   async function participant(prefix = 'player', extra: object = {}) {
     const username = `${prefix}${++seq}`;
