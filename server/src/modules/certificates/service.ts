@@ -19,18 +19,18 @@ import {
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { containsText } from '../../db/like.ts';
 import { badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { imageSize } from '../files/service.ts';
-import { loadRule, managedQuestion, teamPeople } from '../review/service.ts';
+import { loadRule, managedQuestion, teamPeople } from '../review/index.ts';
 import { generateJob } from './jobs.ts';
 import { renderCertificate } from './pdf.ts';
 import { notify } from '../notices/service.ts';
 import { publicUrlMissing } from '../../http/origin.ts';
 import * as policy from '../../policy.ts';
+import * as repo from './repo.ts';
 
 // ---- Templates --------------------------------------------------------------------------------------------------------
 
@@ -39,14 +39,12 @@ const toTemplate = ({ backgroundKey, fieldsJson, ...r }: TemplateRow): Certifica
 
 export async function templatePage(ctx: Ctx, competitionId: number, q: { page: number; limit: number }) {
   await policy.managesCompetition(ctx, competitionId);
-  const query = ctx.db.selectFrom('certificateTemplates').where('competitionId', '=', competitionId);
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.selectAll().orderBy('id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toTemplate), total: Number(total) };
+  const { rows, total } = await repo.templatePage(ctx.db, competitionId, { limit: q.limit, offset: (q.page - 1) * q.limit });
+  return { list: rows.map(toTemplate), total };
 }
 
 async function managedTemplate(ctx: Ctx, id: number) {
-  const row = await ctx.db.selectFrom('certificateTemplates').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await repo.findTemplate(ctx.db, id);
   if (!row) throw notFound('证书模板不存在');
   await policy.managesCompetition(ctx, row.competitionId).catch(() => {
     throw notFound('证书模板不存在');
@@ -73,7 +71,7 @@ async function checkTemplate(ctx: AuthedCtx, body: TemplateBody, previousKey?: s
 }
 
 async function backgroundSize(ctx: AuthedCtx, body: TemplateBody, previousKey?: string) {
-  const file = await ctx.db.selectFrom('files').select(['key', 'ownerId', 'purpose']).where('key', '=', body.backgroundUri).executeTakeFirst();
+  const file = await repo.findFile(ctx.db, body.backgroundUri);
   if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor.userId)) {
     throw badRequest('证书背景图无效，请重新上传', { backgroundUri: '证书背景图无效，请重新上传' });
   }
@@ -91,11 +89,7 @@ async function readAll(deps: Pick<Deps, 'storage'>, key: string, max?: number): 
 export async function createTemplate(ctx: AuthedCtx, competitionId: number, body: TemplateBody) {
   await policy.managesCompetition(ctx, competitionId);
   const size = await checkTemplate(ctx, body);
-  const row = await ctx.db
-    .insertInto('certificateTemplates')
-    .values({ competitionId, name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await repo.insertTemplate(ctx.db, { competitionId, name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'certificate.template.create', entity: 'certificateTemplate', entityId: row.id, after: body });
   return toTemplate(row);
 }
@@ -103,28 +97,22 @@ export async function createTemplate(ctx: AuthedCtx, competitionId: number, body
 export async function updateTemplate(ctx: AuthedCtx, id: number, body: TemplateBody) {
   const before = await managedTemplate(ctx, id);
   const size = await checkTemplate(ctx, body, before.backgroundKey);
-  const row = await ctx.db
-    .updateTable('certificateTemplates')
-    .set({ name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await repo.updateTemplate(ctx.db, id, { name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'certificate.template.update', entity: 'certificateTemplate', entityId: id, before: toTemplate(before), after: body });
   return toTemplate(row);
 }
 
 export async function deleteTemplate(ctx: Ctx, id: number) {
   const before = await managedTemplate(ctx, id);
-  const running = await ctx.db.selectFrom('certificateRuns').select('questionId').where('templateId', '=', id).where('state', '=', CERT_RUN_STATE.running).executeTakeFirst();
-  if (running) throw conflict('该模板正在用于生成证书，请稍后再删除');
-  await ctx.db.deleteFrom('certificateTemplates').where('id', '=', id).execute();
+  if (await repo.templateRunning(ctx.db, id)) throw conflict('该模板正在用于生成证书，请稍后再删除');
+  await repo.deleteTemplate(ctx.db, id);
   await writeAudit(ctx, { action: 'certificate.template.delete', entity: 'certificateTemplate', entityId: id, before: toTemplate(before) });
 }
 
 // ---- Generation -------------------------------------------------------------------------------------------------------
 
 async function runOf(db: Db, questionId: number): Promise<CertificateRun> {
-  const row = await db.selectFrom('certificateRuns').selectAll().where('questionId', '=', questionId).executeTakeFirst();
+  const row = await repo.findRun(db, questionId);
   return row ? { questionId, templateId: row.templateId, state: row.state, total: row.total, done: row.done, error: row.error } : { questionId, templateId: null, state: CERT_RUN_STATE.idle, total: 0, done: 0, error: null };
 }
 
@@ -136,25 +124,17 @@ export async function progress(ctx: Ctx, questionId: number) {
 /** `relation/{questionId}`: the template the question's certificates are written on. */
 export async function relate(ctx: Ctx, questionId: number, templateId: number) {
   const q = await managedQuestion(ctx, questionId);
-  const t = await ctx.db.selectFrom('certificateTemplates').select('competitionId').where('id', '=', templateId).executeTakeFirst();
+  const t = await repo.findTemplate(ctx.db, templateId);
   if (!t || t.competitionId !== q.competitionId) throw badRequest('请选择本竞赛的证书模板', { templateId: '请选择本竞赛的证书模板' });
   const now = ctx.clock.now().toISOString();
-  await ctx.db.insertInto('certificateRuns').values({ questionId, templateId, updatedAt: now }).onConflict((oc) => oc.column('questionId').doUpdateSet({ templateId, updatedAt: now })).execute();
+  await repo.relateTemplate(ctx.db, questionId, templateId, now);
   await writeAudit(ctx, { action: 'certificate.relation', entity: 'question', entityId: questionId, after: { templateId } });
   return runOf(ctx.db, questionId);
 }
 
 /** Everyone a question's certificates go to: each member and teacher of every awarded team. */
 async function holders(db: Db, questionId: number) {
-  const awarded = await db
-    .selectFrom('grades as g')
-    .innerJoin('awardLevels as l', 'l.id', 'g.awardId')
-    .innerJoin('teams as t', 't.id', 'g.teamId')
-    .select(['g.teamId', 't.name as teamName', 'l.name as awardName'])
-    .where('g.questionId', '=', questionId)
-    .orderBy('g.rank')
-    .orderBy('t.teamNo')
-    .execute();
+  const awarded = await repo.awardedTeams(db, questionId);
   const people = await teamPeople(db, awarded.map((a) => a.teamId));
   return awarded.flatMap((a) => {
     const p = people.get(a.teamId)!;
@@ -183,13 +163,7 @@ export async function push(ctx: Ctx, questionId: number, origin: string | null) 
   if (!total) throw conflict('该赛题还没有获奖队伍');
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
-    const { numUpdatedRows } = await trx
-      .updateTable('certificateRuns')
-      .set({ state: CERT_RUN_STATE.running, total, done: 0, error: null, updatedAt: now.toISOString() })
-      .where('questionId', '=', questionId)
-      .where('state', '!=', CERT_RUN_STATE.running)
-      .executeTakeFirst();
-    if (!Number(numUpdatedRows)) throw conflict('证书正在生成中，请稍候');
+    if (!(await repo.startRun(trx, questionId, total, now.toISOString()))) throw conflict('证书正在生成中，请稍候');
     await enqueue(trx, generateJob, { questionId, origin }, now);
     await writeAudit(ctx, { action: 'certificate.push', entity: 'question', entityId: questionId, after: { total } }, trx);
   });
@@ -208,15 +182,9 @@ const dateText = (d: Date) => {
  */
 export async function generate(deps: Deps, questionId: number, origin: string) {
   const run = await runOf(deps.db, questionId);
-  const template = run.templateId ? await deps.db.selectFrom('certificateTemplates').selectAll().where('id', '=', run.templateId).executeTakeFirst() : undefined;
+  const template = run.templateId ? await repo.findTemplate(deps.db, run.templateId) : undefined;
   if (!template) throw new Error('证书模板已被删除');
-  const q = await deps.db
-    .selectFrom('questions as q')
-    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .leftJoin('organisations as o', 'o.id', 'c.orgId')
-    .select(['q.title', 'q.competitionId', 'c.name as competitionName', 'o.name as organizer'])
-    .where('q.id', '=', questionId)
-    .executeTakeFirstOrThrow();
+  const q = await repo.questionHeading(deps.db, questionId);
   const builtin = builtinLayoutOf(template.backgroundKey);
   const background = builtin ? { builtin } : await readAll(deps, template.backgroundKey);
   const fields = JSON.parse(template.fieldsJson) as CertFieldPlacement[];
@@ -226,19 +194,15 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
   const kept: number[] = [];
   let done = 0;
   for (const h of list) {
-    const existing = await deps.db.selectFrom('certificates').select(['id', 'certNo', 'verifyCode', 'fileKey']).where('questionId', '=', questionId).where('teamId', '=', h.teamId).where('holderKind', '=', h.kind).where('holderRef', '=', h.ref).executeTakeFirst();
+    const existing = await repo.findHolderCertificate(deps.db, { questionId, teamId: h.teamId, holderKind: h.kind, holderRef: h.ref });
     const row =
       existing ??
       (await deps.db.transaction().execute(async (trx) => {
         const verifyCode = randomBytes(8).toString('hex');
-        const inserted = await trx
-          .insertInto('certificates')
-          .values({ certNo: `tmp-${randomBytes(8).toString('hex')}`, verifyCode, competitionId: q.competitionId, questionId, teamId: h.teamId, holderKind: h.kind, holderRef: h.ref, userId: h.userId, holderName: h.name, school: h.school, awardName: h.awardName, fileKey: '', createdAt: now.toISOString() })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const certNo = `${year}${String(inserted.id).padStart(8, '0')}`;
-        await trx.updateTable('certificates').set({ certNo }).where('id', '=', inserted.id).execute();
-        return { id: inserted.id, certNo, verifyCode, fileKey: '' };
+        const id = await repo.insertCertificate(trx, { certNo: `tmp-${randomBytes(8).toString('hex')}`, verifyCode, competitionId: q.competitionId, questionId, teamId: h.teamId, holderKind: h.kind, holderRef: h.ref, userId: h.userId, holderName: h.name, school: h.school, awardName: h.awardName, fileKey: '', createdAt: now.toISOString() });
+        const certNo = `${year}${String(id).padStart(8, '0')}`;
+        await repo.updateCertificate(trx, id, { certNo });
+        return { id, certNo, verifyCode, fileKey: '' };
       }));
     const pdf = await renderCertificate({
       background,
@@ -261,70 +225,53 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
       font: deps.config.certFont,
     });
     const stored = await deps.storage.put(Readable.from([pdf]), { prefix: 'certificate-pdf', maxBytes: pdf.length });
-    await deps.db.updateTable('certificates').set({ fileKey: stored.key, holderName: h.name, school: h.school, awardName: h.awardName, userId: h.userId, createdAt: now.toISOString() }).where('id', '=', row.id).execute();
+    await repo.updateCertificate(deps.db, row.id, { fileKey: stored.key, holderName: h.name, school: h.school, awardName: h.awardName, userId: h.userId, createdAt: now.toISOString() });
     if (row.fileKey) await deps.storage.delete(row.fileKey);
     kept.push(row.id);
     done++;
-    await deps.db.updateTable('certificateRuns').set({ done, updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+    await repo.setRunDone(deps.db, questionId, done, deps.clock.now().toISOString());
   }
-  const withdrawn = await deps.db.selectFrom('certificates').select(['id', 'fileKey']).where('questionId', '=', questionId).$if(kept.length > 0, (qb) => qb.where('id', 'not in', kept)).execute();
+  const withdrawn = await repo.certificatesExcept(deps.db, questionId, kept);
   for (const w of withdrawn) {
-    await deps.db.deleteFrom('certificates').where('id', '=', w.id).execute();
+    await repo.deleteCertificate(deps.db, w.id);
     if (w.fileKey) await deps.storage.delete(w.fileKey);
   }
-  await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.done, total: list.length, done, updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+  await repo.finishRun(deps.db, questionId, list.length, done, deps.clock.now().toISOString());
   await notify(deps, list.flatMap((h) => (h.userId ? [h.userId] : [])), { title: '获奖证书已生成', content: `“${q.competitionName}”赛题“${q.title}”的获奖证书已生成，可在竞赛的“我的证书”页面查看和下载。`, source: 'certificate.ready' });
 }
 
 /** The generating job has used up its attempts: the run shows as failed, with the reason. */
 export async function generationGaveUp(deps: Deps, questionId: number, error: string) {
-  await deps.db.updateTable('certificateRuns').set({ state: CERT_RUN_STATE.failed, error: error.slice(0, 1000), updatedAt: deps.clock.now().toISOString() }).where('questionId', '=', questionId).execute();
+  await repo.failRun(deps.db, questionId, error.slice(0, 1000), deps.clock.now().toISOString());
 }
 
 // ---- Reading certificates -----------------------------------------------------------------------------------------------
 
-const certificateRows = (db: Db) =>
-  db
-    .selectFrom('certificates as x')
-    .innerJoin('questions as q', 'q.id', 'x.questionId')
-    .innerJoin('competitions as c', 'c.id', 'x.competitionId')
-    .innerJoin('teams as t', 't.id', 'x.teamId')
-    .select(['x.id', 'x.certNo', 'x.competitionId', 'c.name as competitionName', 'x.questionId', 'q.title as questionTitle', 'x.teamId', 't.name as teamName', 'x.holderKind', 'x.holderName', 'x.school', 'x.awardName', 'x.createdAt'])
-    .where('x.fileKey', '!=', '');
-type CertificateRow = Awaited<ReturnType<ReturnType<typeof certificateRows>['executeTakeFirstOrThrow']>>;
-const toCertificate = (r: CertificateRow): Certificate => ({ ...r, holderKind: r.holderKind as Certificate['holderKind'] });
+const toCertificate = (r: repo.CertificateRow): Certificate => ({ ...r, holderKind: r.holderKind as Certificate['holderKind'] });
 
 export async function questionCertificates(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string }, max = q.limit) {
   await managedQuestion(ctx, questionId);
-  let query = certificateRows(ctx.db).where('x.questionId', '=', questionId);
-  if (q.keyword) {
-    const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('x.holderName', k), containsText('t.name', k), containsText('x.certNo', k)]));
-  }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('x.id').limit(max).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toCertificate), total: Number(total) };
+  const { rows, total } = await repo.questionCertificates(ctx.db, questionId, { keyword: q.keyword, limit: max, offset: (q.page - 1) * q.limit });
+  return { list: rows.map(toCertificate), total };
 }
 
 /** The caller's own certificates (as a member), newest first. */
 export async function mine(ctx: AuthedCtx, competitionId?: number) {
-  let query = certificateRows(ctx.db).where('x.userId', '=', ctx.actor.userId);
-  if (competitionId) query = query.where('x.competitionId', '=', competitionId);
-  return (await query.orderBy('x.id', 'desc').execute()).map(toCertificate);
+  return (await repo.userCertificates(ctx.db, ctx.actor.userId, competitionId)).map(toCertificate);
 }
 
 /** `person/{teamId}`: every certificate of a team (members' and teachers'), for its members and its organisers. */
 export async function ofTeam(ctx: AuthedCtx, teamId: number) {
-  const team = await ctx.db.selectFrom('teams').select('competitionId').where('id', '=', teamId).executeTakeFirst();
-  if (!team || !(await policy.memberOrOrganiser(ctx, { id: teamId, competitionId: team.competitionId }, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
-  return (await certificateRows(ctx.db).where('x.teamId', '=', teamId).orderBy('x.questionId').orderBy('x.holderKind').orderBy('x.id').execute()).map(toCertificate);
+  const competitionId = await repo.teamCompetition(ctx.db, teamId);
+  if (competitionId === undefined || !(await policy.memberOrOrganiser(ctx, { id: teamId, competitionId }, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
+  return (await repo.teamCertificates(ctx.db, teamId)).map(toCertificate);
 }
 
 /** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
 export async function load(ctx: AuthedCtx, id: number) {
-  const row = await ctx.db.selectFrom('certificates').select(['teamId', 'competitionId', 'fileKey', 'holderName', 'awardName', 'certNo']).where('id', '=', id).executeTakeFirst();
+  const row = await repo.findCertificate(ctx.db, id);
   if (!row || !row.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, ADMIN_MENU_CODES.question))) throw notFound('证书不存在');
-  return { row, certificate: toCertificate(await certificateRows(ctx.db).where('x.id', '=', id).executeTakeFirstOrThrow()) };
+  return { row, certificate: toCertificate(await repo.certificateRow(ctx.db, id)) };
 }
 
 export async function download(ctx: AuthedCtx, id: number) {
@@ -371,7 +318,7 @@ export async function verify(ctx: Ctx, certNo: string, code: string): Promise<Ce
   const hit = await ctx.limiter.hit(key, ctx.config.publicWrites.certVerifyFailuresPerIp, ctx.config.publicWrites.windowMs);
   if (!hit.allowed) throw tooMany(`验证失败次数过多，请${retryMinutes(hit.retryAfterMs)}分钟后再试`);
   const number = normalizeCertInput(certNo);
-  const row = number ? await certificateRows(ctx.db).select('x.verifyCode').where('x.certNo', '=', number).executeTakeFirst() : undefined;
+  const row = number ? await repo.certificateByNumber(ctx.db, number) : undefined;
   if (!row || !codeMatches(row.verifyCode, code)) throw notFound(NOT_FOUND);
   await ctx.limiter.release(key);
   return { certNo: row.certNo, holderName: mask(row.holderName), competitionName: row.competitionName, questionTitle: row.questionTitle, awardName: row.awardName, createdAt: row.createdAt };

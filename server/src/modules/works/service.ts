@@ -6,9 +6,8 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/repo.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
-import { containsText } from '../../db/like.ts';
-import { sql } from 'kysely';
 import * as policy from '../../policy.ts';
+import * as repo from './repo.ts';
 
 /** Where tus keeps uploads in progress (shared by all instances); finished ones move into the file store. */
 export const tusDirectory = (deps: Pick<Deps, 'config'>) => deps.config.uploadsDir;
@@ -25,14 +24,7 @@ export function parseUploadMetadata(header: string | undefined): Record<string, 
 
 /** The question the caller's team chose, with the competition's works limits and the SUBMIT_WORKS window. */
 async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, questionId: number) {
-  const row = await ctx.db
-    .selectFrom('questions as q')
-    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .innerJoin('teamChoices as tc', 'tc.questionId', 'q.id')
-    .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'tc.teamId').on('m.userId', '=', userId))
-    .select(['q.id as questionId', 'q.title', 'q.competitionId', 'c.worksMaxMb', 'c.worksTypes', 'tc.teamId'])
-    .where('q.id', '=', questionId)
-    .executeTakeFirst();
+  const row = await repo.chosenQuestion(ctx.db, userId, questionId);
   if (!row) throw notFound('您的队伍尚未选择该赛题');
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
   const window = await competitions.submissionWindowOf(ctx.db, row.competitionId, 'SUBMIT_WORKS');
@@ -68,11 +60,11 @@ export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefin
   const row = { uploadId: randomBytes(16).toString('hex'), questionId, userId: ctx.actor.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() };
   if (meta.kind === 'data') {
     // A question's public data file, uploaded by an organiser of its competition: any type, a large limit.
-    const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
-    if (!question || !policy.holds(ctx, ACTION_CODES.competitionEdit)) throw notFound('赛题不存在');
-    await policy.managesCompetition(ctx, question.competitionId);
+    const competitionId = await repo.questionCompetition(ctx.db, questionId);
+    if (competitionId === undefined || !policy.holds(ctx, ACTION_CODES.competitionEdit)) throw notFound('赛题不存在');
+    await policy.managesCompetition(ctx, competitionId);
     if (size > ctx.config.dataMaxBytes) throw new AppError(413, `数据文件不能超过${formatSize(ctx.config.dataMaxBytes)}`);
-    await ctx.db.insertInto('workUploads').values({ ...row, kind: 'data', competitionId: question.competitionId, teamId: null }).execute();
+    await repo.insertUpload(ctx.db, { ...row, kind: 'data', competitionId, teamId: null });
     return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'data', userId: row.userId, teamId: null }) };
   }
   const w = await worksContext(ctx, ctx.actor.userId, questionId);
@@ -83,26 +75,17 @@ export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefin
   await ctx.db.transaction().execute(async (trx) => {
     // The team's row is locked (SQLite: the transaction holds the write lock), so two uploads started at once cannot
     // both fit in the space only one of them fits in.
-    if (ctx.dialect === 'postgres') await sql`select id from teams where id = ${w.teamId} for update`.execute(trx);
-    const used = await teamStorageUsed(trx, w.teamId);
+    if (ctx.dialect === 'postgres') await repo.lockTeam(trx, w.teamId);
+    const used = await repo.teamStorageUsed(trx, w.teamId);
     if (used + size > quota) {
       throw new AppError(
         413,
         `队伍的作品存储空间不足：上限${formatSize(quota)}，已用${formatSize(used)}（含未完成的上传），本次文件${formatSize(size)}。未完成的上传可在原页面继续完成；放弃的上传会在一周后释放空间`,
       );
     }
-    await trx.insertInto('workUploads').values({ ...row, kind: 'works', competitionId: w.competitionId, teamId: w.teamId }).execute();
+    await repo.insertUpload(trx, { ...row, kind: 'works', competitionId: w.competitionId, teamId: w.teamId });
   });
   return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'works', userId: row.userId, teamId: w.teamId }) };
-}
-
-/** Bytes a team holds: every version of its works, and the declared size of its uploads in progress. */
-async function teamStorageUsed(db: Pick<Ctx, 'db'>['db'], teamId: number) {
-  const [works, uploads] = await Promise.all([
-    db.selectFrom('works').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('teamId', '=', teamId).executeTakeFirst(),
-    db.selectFrom('workUploads').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('teamId', '=', teamId).executeTakeFirst(),
-  ]);
-  return Number(works?.bytes ?? 0) + Number(uploads?.bytes ?? 0);
 }
 
 /** Whose share of the upload slots an upload takes: its team's, or for a question's data file its uploader's. */
@@ -120,7 +103,7 @@ async function removeUploadFiles(deps: Pick<Deps, 'config'>, uploadId: string) {
  * free the moment the client hears so. The row goes first: a PATCH still running on it then finds nothing to finish.
  */
 export async function cancelUpload(deps: Pick<Deps, 'db' | 'config'>, uploadId: string) {
-  await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
+  await repo.deleteUpload(deps.db, uploadId);
   await removeUploadFiles(deps, uploadId);
 }
 
@@ -129,12 +112,7 @@ export async function cancelUpload(deps: Pick<Deps, 'db' | 'config'>, uploadId: 
  * upload slots it takes.
  */
 export async function assertUploadOwner(ctx: AuthedCtx, uploadId: string): Promise<string> {
-  const row = await ctx.db
-    .selectFrom('workUploads as u')
-    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'u.teamId').on('m.userId', '=', ctx.actor.userId))
-    .select(['u.userId', 'u.kind', 'u.teamId', 'm.userId as memberId'])
-    .where('u.uploadId', '=', uploadId)
-    .executeTakeFirst();
+  const row = await repo.uploadWithMembership(ctx.db, uploadId, ctx.actor.userId);
   const allowed = row && (row.kind === 'data' ? row.userId === ctx.actor.userId : row.memberId !== null);
   if (!allowed) throw notFound('上传不存在或已过期');
   return uploadOwner(row);
@@ -152,14 +130,13 @@ export const UPLOAD_IDLE_EXPIRY_MS = 7 * 24 * 3600_000;
  */
 export async function expireUploads(deps: Pick<Deps, 'db' | 'clock' | 'config'>): Promise<number> {
   const cutoff = deps.clock.now().getTime() - UPLOAD_IDLE_EXPIRY_MS;
-  const old = await deps.db.selectFrom('workUploads').select('uploadId').where('createdAt', '<', new Date(cutoff).toISOString()).execute();
+  const old = await repo.uploadsStartedBefore(deps.db, new Date(cutoff).toISOString());
   let dropped = 0;
-  for (const { uploadId } of old) {
+  for (const uploadId of old) {
     const tusFile = path.join(tusDirectory(deps), uploadId);
     const lastWrite = await fs.promises.stat(tusFile).then((st) => st.mtimeMs, () => 0);
     if (lastWrite >= cutoff) continue;
-    const gone = await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).executeTakeFirst();
-    if (Number(gone.numDeletedRows) !== 1) continue;
+    if (!(await repo.deleteUpload(deps.db, uploadId))) continue;
     await removeUploadFiles(deps, uploadId);
     dropped++;
   }
@@ -175,7 +152,7 @@ class AlreadyFinished extends Error {}
  * work is recorded first. Returns the size when it recorded the work now.
  */
 export async function finishIfComplete(deps: Deps, uploadId: string): Promise<number | null> {
-  const u = await deps.db.selectFrom('workUploads').select('size').where('uploadId', '=', uploadId).executeTakeFirst();
+  const u = await repo.findUpload(deps.db, uploadId);
   if (!u) return null;
   const received = await fs.promises.stat(path.join(tusDirectory(deps), uploadId)).then((s) => s.size, () => null);
   if (received !== Number(u.size)) return null;
@@ -188,7 +165,7 @@ export async function finishIfComplete(deps: Deps, uploadId: string): Promise<nu
  * checks the sha256 the client declared, moves the file into the store and records a new version.
  */
 export async function finishUpload(deps: Deps, uploadId: string) {
-  const u = await deps.db.selectFrom('workUploads').selectAll().where('uploadId', '=', uploadId).executeTakeFirst();
+  const u = await repo.findUpload(deps.db, uploadId);
   if (!u) throw notFound('上传不存在或已过期');
   const tusFile = path.join(tusDirectory(deps), uploadId);
   const completedAt = deps.clock.now();
@@ -196,7 +173,7 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   const refusal = window && windowRefusal(window, completedAt);
   const discard = async () => {
     await removeUploadFiles(deps, uploadId);
-    await deps.db.deleteFrom('workUploads').where('uploadId', '=', uploadId).execute();
+    await repo.deleteUpload(deps.db, uploadId);
   };
   if (refusal) {
     await discard();
@@ -214,22 +191,10 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   const t = completedAt.toISOString();
   const record = deps.db.transaction().execute(async (trx) => {
     // Claimed first: of two requests finishing the same upload (a resumed client's HEAD and its last PATCH), one records it.
-    const claimed = await trx.deleteFrom('workUploads').where('uploadId', '=', uploadId).executeTakeFirst();
-    if (Number(claimed.numDeletedRows) !== 1) throw new AlreadyFinished();
-    await trx
-      .insertInto('files')
-      .values({ key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: data ? 'public' : 'private', purpose: data ? 'questionData' : 'works', createdAt: t })
-      .execute();
-    if (data) {
-      const last = await trx.selectFrom('questionFiles').select((eb) => eb.fn.max('sort').as('s')).where('questionId', '=', u.questionId).executeTakeFirst();
-      await trx.insertInto('questionFiles').values({ questionId: u.questionId, fileKey: stored.key, sort: Number(last?.s ?? -1) + 1 }).execute();
-    } else {
-      const last = await trx.selectFrom('works').select((eb) => eb.fn.max('version').as('v')).where('teamId', '=', u.teamId!).where('questionId', '=', u.questionId).executeTakeFirst();
-      await trx
-        .insertInto('works')
-        .values({ competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, version: Number(last?.v ?? 0) + 1, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t })
-        .execute();
-    }
+    if (!(await repo.deleteUpload(trx, uploadId))) throw new AlreadyFinished();
+    await repo.insertFile(trx, { key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: data ? 'public' : 'private', purpose: data ? 'questionData' : 'works', createdAt: t });
+    if (data) await repo.appendQuestionFile(trx, u.questionId, stored.key);
+    else await repo.insertNextVersion(trx, { competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t });
   });
   // Nothing points at the stored copy if the rows could not be written; the tus upload stays for another try.
   const recorded = await record.then(
@@ -244,72 +209,41 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   await removeUploadFiles(deps, uploadId);
 }
 
-/** Versions with `counts`: whether it is its team's last one (works completing after the deadline are refused). */
-const versions = (ctx: Pick<Ctx, 'db'>) =>
-  ctx.db
-    .selectFrom('works as w')
-    .innerJoin('teams as t', 't.id', 'w.teamId')
-    .innerJoin('users as u', 'u.id', 'w.userId')
-    .select((eb) => [
-      'w.id',
-      'w.competitionId',
-      'w.questionId',
-      'w.teamId',
-      't.teamNo',
-      't.name as teamName',
-      'w.version',
-      'w.fileKey',
-      'w.fileName',
-      'w.size',
-      'w.sha256',
-      'u.username',
-      'w.completedAt',
-      eb('w.version', '=', eb.selectFrom('works as last').select((l) => l.fn.max('last.version').as('v')).whereRef('last.teamId', '=', 'w.teamId').whereRef('last.questionId', '=', 'w.questionId')).as('counts'),
-    ]);
-type VersionRow = Awaited<ReturnType<ReturnType<typeof versions>['executeTakeFirstOrThrow']>>;
-
-const toVersion = ({ fileKey, size, counts, ...r }: VersionRow): WorkVersion => ({ ...r, fileUri: fileKey, size: Number(size), counts: Boolean(counts) });
+/** `counts`: whether it is its team's last version (works completing after the deadline are refused). */
+const toVersion = ({ fileKey, size, counts, ...r }: repo.VersionRow): WorkVersion => ({ ...r, fileUri: fileKey, size: Number(size), counts: Boolean(counts) });
 
 /** `GET /api/review/works/{questionId}?teamId`: a team's versions, for its members and the competition's organisers. */
 export async function teamVersions(ctx: AuthedCtx, questionId: number, teamId: number | undefined) {
-  const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
-  if (!question) throw notFound('赛题不存在');
+  const competitionId = await repo.questionCompetition(ctx.db, questionId);
+  if (competitionId === undefined) throw notFound('赛题不存在');
   let team = teamId;
-  const mine = await ctx.db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', question.competitionId).where('userId', '=', ctx.actor.userId).executeTakeFirst();
-  if (!team || team !== mine?.teamId) {
+  const mine = await repo.teamOfUser(ctx.db, competitionId, ctx.actor.userId);
+  if (!team || team !== mine) {
     if (!policy.holds(ctx, ADMIN_MENU_CODES.competition)) {
       // A participant reads their own team's works; naming another team is refused, not quietly answered for their own.
       if (!mine || team) throw notFound('作品不存在');
-      team = mine.teamId;
+      team = mine;
     } else {
-      await policy.managesCompetition(ctx, question.competitionId);
+      await policy.managesCompetition(ctx, competitionId);
       if (!team) throw badRequest('请指定队伍', { teamId: '请指定队伍' });
     }
   }
-  const rows = await versions(ctx).where('w.questionId', '=', questionId).where('w.teamId', '=', team).orderBy('w.version', 'desc').execute();
-  return rows.map(toVersion);
+  return (await repo.teamVersions(ctx.db, questionId, team)).map(toVersion);
 }
 
 /** The back office's list of a question's works, every version, for its organisers. */
 export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQuery, max = q.limit) {
-  const question = await ctx.db.selectFrom('questions').select('competitionId').where('id', '=', questionId).executeTakeFirst();
-  if (!question) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, question.competitionId);
-  let query = versions(ctx).where('w.questionId', '=', questionId);
-  if (q.ids?.length) query = query.where('w.id', 'in', q.ids);
-  if (q.keyword) {
-    const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
-  }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('t.teamNo').orderBy('w.version', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toVersion), total: Number(total) };
+  const competitionId = await repo.questionCompetition(ctx.db, questionId);
+  if (competitionId === undefined) throw notFound('赛题不存在');
+  await policy.managesCompetition(ctx, competitionId);
+  const { rows, total } = await repo.questionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, limit: max, offset: (q.page - 1) * q.limit });
+  return { list: rows.map(toVersion), total };
 }
 
 // A work is read by its team and by the organisers of its competition; judges download theirs through the review
 // centre, named by the work's code.
 grantPrivateReads('works', async (ctx, key) => {
-  const w = await ctx.db.selectFrom('works as w').innerJoin('competitions as c', 'c.id', 'w.competitionId').select(['w.teamId', 'w.competitionId', 'c.orgId']).where('w.fileKey', '=', key).executeTakeFirst();
+  const w = await repo.workOfFile(ctx.db, key);
   if (!w) return false;
   return policy.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, ADMIN_MENU_CODES.competition);
 });
