@@ -42,6 +42,7 @@ import { testSubmissionRoutes } from './modules/test-submissions/routes.ts';
 import { worksRoutes } from './modules/works/routes.ts';
 import { expireUploads } from './modules/works/service.ts';
 import { reviewRoutes } from './modules/review/routes.ts';
+import { judgingRoutes } from './modules/judging/routes.ts';
 import { gradeRoutes } from './modules/grades/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import type { JobRegistry } from './jobs/define.ts';
@@ -314,7 +315,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   mount('invoices', (scope) => invoiceRoutes(scope));
   mount('test-submissions', (scope) => testSubmissionRoutes(scope, deps));
   mount('works', (scope) => worksRoutes(scope, deps));
-  mount('review', (scope) => reviewRoutes(scope, deps));
+  mount('review', (scope) => reviewRoutes(scope));
+  mount('judging', (scope) => judgingRoutes(scope, deps));
   mount('grades', (scope) => gradeRoutes(scope));
   mount('certificates', (scope) => certificateRoutes(scope, deps));
   mount('notices', (scope) => noticeRoutes(scope, deps));

@@ -25,26 +25,14 @@ const QUERY_HOME = /^(db\/|jobs\/|modules\/[^/]+\/repo(\.ts|\/))/;
 const QUERY = /\.(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto)\(/;
 
 /** Modules whose queries still sit in their services or routes (issue 18). */
-const QUERY_DEBT = [
-  'modules/auth/oidc.ts',
-  'modules/certificates/service.ts',
-  'modules/desktop-releases/build.ts',
-  'modules/files/images.ts',
-  'modules/grades/service.ts',
-  'modules/questions/routes.ts',
-  'modules/questions/service.ts',
-  'modules/review/service.ts',
-  'modules/system/routes.ts',
-  'modules/system/todo.ts',
-  'modules/works/service.ts',
-];
+const QUERY_DEBT: string[] = [];
 
 /** Who may read an actor's permission set directly: the policy and the request's authentication. */
 const PERMISSION_HOME = /^(policy\.ts|http\/auth\.ts|http\/access\.ts)$/;
 const PERMISSION_DEBT: string[] = [];
 
 /** Imports of another module's files other than its index.ts: at most this many, lowered as modules get their index. */
-const CROSS_MODULE_IMPORT_CEILING = 65;
+const CROSS_MODULE_IMPORT_CEILING = 64;
 
 const offenders = (rule: (f: { file: string; text: string }) => boolean) => FILES.filter(rule).map((f) => f.file).sort();
 

@@ -1,5 +1,244 @@
+import { ASSIGNMENT_STATUS, type AssignmentPageQuery } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
+
+/** Every query of review: the questions' rules, the expert pool, each question's judges and the assignments. */
+
+// ---- Questions and their rules -----------------------------------------------------------------------------------
+
+/** The question with its competition's name, as review, grades and certificates name it. */
+export const findQuestion = (db: Db, questionId: number) =>
+  db
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .select(['q.id', 'q.title', 'q.competitionId', 'q.metric', 'c.name as competitionName'])
+    .where('q.id', '=', questionId)
+    .executeTakeFirst();
+
+export const findRule = (db: Db, questionId: number) => db.selectFrom('reviewRules').selectAll().where('questionId', '=', questionId).executeTakeFirst();
+
+/** Whether a judge has saved or submitted a score on the question. */
+export const anyScored = async (db: Db, questionId: number) =>
+  Boolean(await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('status', '>', ASSIGNMENT_STATUS.pending).limit(1).executeTakeFirst());
+
+/** Takes the question's rule row lock (a no-op update), held until the transaction ends. */
+export const lockRuleRow = (db: Db, questionId: number) =>
+  db.updateTable('reviewRules').set((eb) => ({ gradeState: eb.ref('gradeState') })).where('questionId', '=', questionId).execute();
+
+export const upsertRule = (
+  db: Db,
+  questionId: number,
+  values: { criteriaJson: string; judgesPerWork: number; aggregation: string; reviewWeight: number; testWeight: number; blind: number; disputeDays: number; updatedAt: string },
+) =>
+  db
+    .insertInto('reviewRules')
+    .values({ questionId, ...values })
+    .onConflict((oc) => oc.column('questionId').doUpdateSet(values))
+    .execute();
+
+// ---- Expert judges ------------------------------------------------------------------------------------------------
+
+/** Which experts a caller sees: every one, or its organisation's (none when it has no organisation) and the platform's. */
+export type ExpertScope = 'all' | { orgId: number | null };
+
+const expertRows = (db: Db) =>
+  db
+    .selectFrom('experts as e')
+    .innerJoin('users as u', 'u.id', 'e.userId')
+    .select((eb) => [
+      'e.userId',
+      'e.orgId',
+      'u.username',
+      'u.userName',
+      'e.organization',
+      'e.speciality',
+      'e.title',
+      'e.createdAt',
+      eb.selectFrom('questionJudges as j').select((s) => s.fn.countAll<number>().as('n')).whereRef('j.userId', '=', 'e.userId').as('questions'),
+      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').as('assigned'),
+      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').where('a.status', '=', ASSIGNMENT_STATUS.submitted).as('submitted'),
+    ]);
+export type ExpertRow = Awaited<ReturnType<ReturnType<typeof expertRows>['executeTakeFirstOrThrow']>>;
+
+function visibleExperts(db: Db, scope: ExpertScope) {
+  const query = expertRows(db);
+  if (scope === 'all') return query;
+  const { orgId } = scope;
+  return query.where((eb) => (orgId === null ? eb('e.orgId', 'is', null) : eb.or([eb('e.orgId', 'is', null), eb('e.orgId', '=', orgId)])));
+}
+
+const expertMatches = (k: string) => [containsText('u.username', k), containsText('u.userName', k), containsText('e.organization', k), containsText('e.speciality', k)];
+
+export async function expertPage(db: Db, scope: ExpertScope, q: { page: number; limit: number; keyword?: string }) {
+  let query = visibleExperts(db, scope);
+  if (q.keyword) query = query.where((eb) => eb.or(expertMatches(q.keyword!)));
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('e.createdAt', 'desc').orderBy('e.userId', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { rows, total: Number(total) };
+}
+
+export const findExpert = (db: Db, scope: ExpertScope, userId: number) => visibleExperts(db, scope).where('e.userId', '=', userId).executeTakeFirst();
+
+/** Visible experts not yet on the question's list, matching the keyword: the first 50 by username. */
+export function judgeCandidates(db: Db, scope: ExpertScope, questionId: number, keyword: string | undefined) {
+  let query = visibleExperts(db, scope).where('e.userId', 'not in', db.selectFrom('questionJudges').select('userId').where('questionId', '=', questionId));
+  if (keyword) query = query.where((eb) => eb.or(expertMatches(keyword)));
+  return query.orderBy('u.username').limit(50).execute();
+}
+
+/** Which of these users are experts the caller sees. */
+export const visibleExpertIds = async (db: Db, scope: ExpertScope, userIds: number[]) =>
+  (await visibleExperts(db, scope).clearSelect().select('e.userId').where('e.userId', 'in', userIds).execute()).map((e) => e.userId);
+
+export const userIdByUsernameKey = async (db: Db, key: string) => (await db.selectFrom('users').select('id').where('usernameKey', '=', key).executeTakeFirst())?.id;
+
+export const roleId = async (db: Db, code: string) => (await db.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
+
+export const insertExpert = (db: Db, v: { userId: number; orgId: number | null; organization: string; speciality: string | null; title: string | null; createdAt: string }) =>
+  db.insertInto('experts').values(v).execute();
+
+export const grantRole = (db: Db, userId: number, roleId: number) =>
+  db
+    .insertInto('userRoles')
+    .values({ userId, roleId })
+    .onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing())
+    .execute();
+
+export const revokeRole = (db: Db, userId: number, roleId: number) => db.deleteFrom('userRoles').where('userId', '=', userId).where('roleId', '=', roleId).execute();
+
+export const updateExpert = (db: Db, userId: number, v: { organization: string; speciality: string | null; title: string | null }) =>
+  db.updateTable('experts').set(v).where('userId', '=', userId).execute();
+
+export const deleteExpert = (db: Db, userId: number) => db.deleteFrom('experts').where('userId', '=', userId).execute();
+
+// ---- A question's judges -----------------------------------------------------------------------------------------
+
+export const questionJudgeRows = (db: Db, questionId: number) =>
+  db
+    .selectFrom('questionJudges as j')
+    .innerJoin('experts as e', 'e.userId', 'j.userId')
+    .innerJoin('users as u', 'u.id', 'j.userId')
+    .select((eb) => [
+      'e.userId',
+      'u.username',
+      'u.userName',
+      'e.organization',
+      'e.speciality',
+      'e.title',
+      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'j.userId').whereRef('a.questionId', '=', 'j.questionId').as('assigned'),
+      eb
+        .selectFrom('reviewAssignments as a')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('a.judgeId', '=', 'j.userId')
+        .whereRef('a.questionId', '=', 'j.questionId')
+        .where('a.status', '=', ASSIGNMENT_STATUS.submitted)
+        .as('submitted'),
+    ])
+    .where('j.questionId', '=', questionId)
+    .orderBy('j.createdAt')
+    .orderBy('j.userId')
+    .execute();
+
+/** Puts the users on the question's list; those already on it stay as they are. */
+export const insertJudges = (db: Db, questionId: number, userIds: number[], now: string) =>
+  db
+    .insertInto('questionJudges')
+    .values(userIds.map((userId) => ({ questionId, userId, createdAt: now })))
+    .onConflict((oc) => oc.columns(['questionId', 'userId']).doNothing())
+    .execute();
+
+export const judgeHasAssignment = async (db: Db, questionId: number, judgeId: number) =>
+  Boolean(await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('judgeId', '=', judgeId).limit(1).executeTakeFirst());
+
+/** Takes the user off the question's list; false when it was not on it. */
+export const deleteJudge = async (db: Db, questionId: number, userId: number) =>
+  Number((await db.deleteFrom('questionJudges').where('questionId', '=', questionId).where('userId', '=', userId).executeTakeFirst()).numDeletedRows) > 0;
+
+/** The question's judges with the organisation their conflicts of interest are checked against. */
+export const judgesOf = (db: Db, questionId: number) =>
+  db.selectFrom('questionJudges as j').innerJoin('experts as e', 'e.userId', 'j.userId').select(['e.userId', 'e.organization']).where('j.questionId', '=', questionId).orderBy('e.userId').execute();
+
+// ---- Teams' people -------------------------------------------------------------------------------------------------
+
+/** The teams' members, leader first, with their registration form and profile. */
+export const teamMemberRows = (db: Db, teamIds: number[]) =>
+  db
+    .selectFrom('teamMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select(['m.teamId', 'm.userId', 'm.infoJson', 'u.username', 'u.userName', 'u.organization'])
+    .where('m.teamId', 'in', teamIds)
+    .orderBy('m.leader', 'desc')
+    .orderBy('m.createdAt')
+    .execute();
+
+export const teamTeacherRows = (db: Db, teamIds: number[]) =>
+  db.selectFrom('teamTeachers').select(['id', 'teamId', 'name', 'organization']).where('teamId', 'in', teamIds).orderBy('sort').orderBy('id').execute();
+
+// ---- Assignments ---------------------------------------------------------------------------------------------------
+
+/** The teams that handed in a work for the question, by id. */
+export const teamsWithWorks = (db: Db, questionId: number) =>
+  db.selectFrom('works as w').innerJoin('teams as t', 't.id', 'w.teamId').select(['t.id', 't.teamNo']).distinct().where('w.questionId', '=', questionId).orderBy('t.id').execute();
+
+export const assignmentsOf = (db: Db, questionId: number) =>
+  db.selectFrom('reviewAssignments').select(['teamId', 'judgeId', 'code', 'rereview']).where('questionId', '=', questionId).execute();
+
+export async function insertAssignments(db: Db, rows: { questionId: number; teamId: number; judgeId: number; code: string; createdAt: string; updatedAt: string }[]) {
+  for (let i = 0; i < rows.length; i += 500) await db.insertInto('reviewAssignments').values(rows.slice(i, i + 500)).execute();
+}
+
+const assignmentRows = (db: Db) =>
+  db
+    .selectFrom('reviewAssignments as a')
+    .innerJoin('teams as t', 't.id', 'a.teamId')
+    .innerJoin('users as u', 'u.id', 'a.judgeId')
+    .select(['a.id', 'a.questionId', 'a.teamId', 't.teamNo', 't.name as teamName', 'a.judgeId', 'u.username as judgeUsername', 'u.userName as judgeName', 'a.code', 'a.status', 'a.total', 'a.rereview', 'a.updatedAt', 'a.submittedAt', 'a.scoresJson', 'a.comment']);
+export type AssignmentRow = Awaited<ReturnType<ReturnType<typeof assignmentRows>['executeTakeFirstOrThrow']>>;
+
+/** A page of the question's assignments by team number; `max` rows at most (the export takes them all). */
+export async function assignmentPage(db: Db, questionId: number, q: AssignmentPageQuery, max: number) {
+  let query = assignmentRows(db).where('a.questionId', '=', questionId);
+  if (q.judgeId) query = query.where('a.judgeId', '=', q.judgeId);
+  if (q.status !== undefined) query = query.where('a.status', '=', q.status);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('a.code', k), containsText('u.username', k), containsText('u.userName', k)]));
+  }
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('t.teamNo').orderBy('a.id').limit(max).offset((q.page - 1) * q.limit).execute();
+  return { rows, total: Number(total) };
+}
+
+export const assignmentView = (db: Db, id: number) => assignmentRows(db).where('a.id', '=', id).executeTakeFirstOrThrow();
+
+export const findAssignment = (db: Db, id: number) => db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** One assignment, if it was given to this judge. */
 export const findAssignmentOfJudge = (db: Db, id: number, judgeId: number) =>
   db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).where('judgeId', '=', judgeId).executeTakeFirst();
+
+export const isAssigned = async (db: Db, questionId: number, teamId: number, judgeId: number) =>
+  Boolean(await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('teamId', '=', teamId).where('judgeId', '=', judgeId).executeTakeFirst());
+
+export const assignmentStatus = async (db: Db, id: number) => (await db.selectFrom('reviewAssignments').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+
+/** Gives the assignment to another judge, starting over. */
+export const reassignTo = (db: Db, id: number, judgeId: number, now: string) =>
+  db
+    .updateTable('reviewAssignments')
+    .set({ judgeId, status: ASSIGNMENT_STATUS.pending, scoresJson: '[]', comment: null, total: null, updatedAt: now })
+    .where('id', '=', id)
+    .execute();
+
+/** Sets a submitted assignment back to draft; false when it was not submitted. */
+export const reopenSubmitted = async (db: Db, id: number, now: string) =>
+  Number(
+    (
+      await db
+        .updateTable('reviewAssignments')
+        .set({ status: ASSIGNMENT_STATUS.draft, submittedAt: null, updatedAt: now })
+        .where('id', '=', id)
+        .where('status', '=', ASSIGNMENT_STATUS.submitted)
+        .executeTakeFirst()
+    ).numUpdatedRows,
+  ) > 0;

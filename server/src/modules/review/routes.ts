@@ -2,7 +2,6 @@ import {
   ACTION_CODES,
   ADMIN_MENU_CODES,
   ASSIGNMENT_STATUS_TEXT,
-  SITE_CODES,
   assignmentPageQuery,
   expertBody,
   expertPageQuery,
@@ -12,26 +11,22 @@ import {
   newExpertBody,
   reassignBody,
   reviewRuleBody,
-  reviewWorksQuery,
-  scoreBody,
   type AssignmentPageQuery,
   type CriterionScore,
 } from '@contest/shared';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Ctx, Deps } from '../../context.ts';
+import type { Ctx } from '../../context.ts';
 import { perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
-import { sendStoredFile } from '../files/routes.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
 const RULES = perm(ADMIN_MENU_CODES.reviewRules);
 const EXPERTS = perm(ADMIN_MENU_CODES.reviewExpert);
 const ASSIGN = perm(ADMIN_MENU_CODES.reviewAssign);
-const JUDGE = perm(SITE_CODES.review);
 const keywordQuery = z.object({ keyword: z.string().trim().max(100).optional() });
 const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });
 
@@ -55,8 +50,8 @@ async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q
   return sendXlsx(reply, '评审明细.xlsx', '评审明细', columns, list);
 }
 
-/** Review rules, the expert pool, each question's judges and assignments, and the review centre of the judges. */
-export function reviewRoutes(app: App, deps: Deps) {
+/** Review rules, the expert pool, each question's judges and the assignment of works to them. */
+export function reviewRoutes(app: App) {
   const tags = ['review'];
 
   app.get('/api/review/rules/:id', { config: { rule: RULES }, schema: { tags, params: idParam } }, async (req) => ok(await service.getRule(req.ctx, req.params.id)));
@@ -108,16 +103,5 @@ export function reviewRoutes(app: App, deps: Deps) {
   // Every judge's scores of the question, one row per assignment and a column per criterion.
   app.get('/api/review/works/review/export/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam } }, async (req, reply) =>
     exportScores(req.ctx, req.params.id, reply, { page: 1, limit: 10_000 }),
-  );
-
-  app.get('/api/review/center/tasks', { config: { rule: JUDGE }, schema: { tags } }, async (req) => ok(await service.tasks(userCtx(req))));
-  app.get('/api/review/center/works', { config: { rule: JUDGE }, schema: { tags, querystring: reviewWorksQuery } }, async (req) => ok(await service.judgeWorks(userCtx(req), req.query.questionId)));
-  app.get('/api/review/center/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req) => ok(await service.judgeWork(userCtx(req), req.params.id)));
-  app.get('/api/review/center/works/:id/download', { config: { rule: JUDGE }, schema: { tags, params: idParam } }, async (req, reply) =>
-    sendStoredFile(deps, req, reply, await service.judgeDownload(userCtx(req), req.params.id)),
-  );
-  // Spec §7 Works `PUT /{id}`: a judge saves (or submits) the scores of an assigned work.
-  app.put('/api/review/works/:id', { config: { rule: JUDGE }, schema: { tags, params: idParam, body: scoreBody } }, async (req) =>
-    ok(await service.saveScore(userCtx(req), req.params.id, req.body), req.body.submit ? '评分已提交' : '草稿已保存'),
   );
 }

@@ -3,42 +3,29 @@ import {
   ASSIGNMENT_STATUS,
   GRADE_STATE,
   ROLE_CODES,
-  extensionOf,
-  judgeTotal,
   maxTotal,
-  scoreError,
   usernameKey,
   type AssignResult,
   type Assignment,
   type AssignmentPageQuery,
   type Criterion,
-  type CriterionScore,
   type Expert,
   type QuestionJudge,
   type ReviewRule,
   type ReviewRuleBody,
-  type ReviewTask,
-  type ReviewWork,
-  type ReviewWorkDetail,
-  type ScoreBody,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { containsText } from '../../db/like.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import * as policy from '../../policy.ts';
+import * as repo from './repo.ts';
 
 // ---- Questions and their rules -----------------------------------------------------------------------------------
 
 export async function questionOf(db: Db, questionId: number) {
-  const q = await db
-    .selectFrom('questions as q')
-    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .select(['q.id', 'q.title', 'q.competitionId', 'q.metric', 'c.name as competitionName'])
-    .where('q.id', '=', questionId)
-    .executeTakeFirst();
+  const q = await repo.findQuestion(db, questionId);
   if (!q) throw notFound('赛题不存在');
   return q;
 }
@@ -55,9 +42,9 @@ export async function managedQuestion(ctx: Ctx, questionId: number) {
 const DEFAULT_RULE = { criteria: [] as Criterion[], judgesPerWork: 2, aggregation: 'mean' as const, reviewWeight: 100, testWeight: 0, blind: true, disputeDays: 3 };
 
 export async function loadRule(db: Db, questionId: number): Promise<ReviewRule> {
-  const row = await db.selectFrom('reviewRules').selectAll().where('questionId', '=', questionId).executeTakeFirst();
-  const scored = await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('status', '>', ASSIGNMENT_STATUS.pending).limit(1).executeTakeFirst();
-  if (!row) return { questionId, ...DEFAULT_RULE, gradeState: GRADE_STATE.none, confirmedAt: null, scored: Boolean(scored) };
+  const row = await repo.findRule(db, questionId);
+  const scored = await repo.anyScored(db, questionId);
+  if (!row) return { questionId, ...DEFAULT_RULE, gradeState: GRADE_STATE.none, confirmedAt: null, scored };
   return {
     questionId,
     criteria: JSON.parse(row.criteriaJson) as Criterion[],
@@ -69,13 +56,13 @@ export async function loadRule(db: Db, questionId: number): Promise<ReviewRule> 
     disputeDays: row.disputeDays,
     gradeState: row.gradeState,
     confirmedAt: row.confirmedAt,
-    scored: Boolean(scored),
+    scored,
   };
 }
 
 /** Takes the question's rule row lock: assignment, scoring against the lock and grade computation run one at a time. */
 export async function lockRule(trx: Db, questionId: number) {
-  await trx.updateTable('reviewRules').set((eb) => ({ gradeState: eb.ref('gradeState') })).where('questionId', '=', questionId).execute();
+  await repo.lockRuleRow(trx, questionId);
   return loadRule(trx, questionId);
 }
 
@@ -115,7 +102,7 @@ export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBod
       disputeDays: body.disputeDays,
       updatedAt: now,
     };
-    await trx.insertInto('reviewRules').values({ questionId, ...values }).onConflict((oc) => oc.column('questionId').doUpdateSet(values)).execute();
+    await repo.upsertRule(trx, questionId, values);
     const after = await loadRule(trx, questionId);
     await writeAudit(ctx, { action: 'review.rule.save', entity: 'question', entityId: questionId, before, after }, trx);
     return after;
@@ -129,37 +116,14 @@ export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBod
  * organisation added, and sees and assigns (never changes) the platform's shared pool, which only the platform
  * administrator changes. The administrator sees and changes every expert. An expert's `organization` decides the
  * conflicts of interest, so no other organisation may rewrite it.
+ *
+ * The experts the caller may see and assign: all for the platform; its organisation's and the platform's otherwise.
  */
-const expertRows = (db: Db) =>
-  db
-    .selectFrom('experts as e')
-    .innerJoin('users as u', 'u.id', 'e.userId')
-    .select((eb) => [
-      'e.userId',
-      'e.orgId',
-      'u.username',
-      'u.userName',
-      'e.organization',
-      'e.speciality',
-      'e.title',
-      'e.createdAt',
-      eb.selectFrom('questionJudges as j').select((s) => s.fn.countAll<number>().as('n')).whereRef('j.userId', '=', 'e.userId').as('questions'),
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').as('assigned'),
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').where('a.status', '=', ASSIGNMENT_STATUS.submitted).as('submitted'),
-    ]);
-type ExpertRow = Awaited<ReturnType<ReturnType<typeof expertRows>['executeTakeFirstOrThrow']>>;
-
-/** The experts the caller may see and assign: all for the platform; its organisation's and the platform's otherwise. */
-function visibleExperts(ctx: Ctx) {
-  const query = expertRows(ctx.db);
-  if (policy.platform(ctx)) return query;
-  const orgId = ctx.actor?.orgId ?? null;
-  return query.where((eb) => (orgId === null ? eb('e.orgId', 'is', null) : eb.or([eb('e.orgId', 'is', null), eb('e.orgId', '=', orgId)])));
-}
+const expertScope = (ctx: Ctx): repo.ExpertScope => (policy.platform(ctx) ? 'all' : { orgId: ctx.actor?.orgId ?? null });
 
 const toExpert =
   (ctx: Ctx) =>
-  ({ orgId, ...r }: ExpertRow): Expert => ({
+  ({ orgId, ...r }: repo.ExpertRow): Expert => ({
     ...r,
     questions: Number(r.questions ?? 0),
     assigned: Number(r.assigned ?? 0),
@@ -168,18 +132,13 @@ const toExpert =
     canEdit: policy.actsFor(ctx, orgId),
   });
 
-const expertMatches = (k: string) => [containsText('u.username', k), containsText('u.userName', k), containsText('e.organization', k), containsText('e.speciality', k)];
-
 export async function expertPage(ctx: Ctx, q: { page: number; limit: number; keyword?: string }) {
-  let query = visibleExperts(ctx);
-  if (q.keyword) query = query.where((eb) => eb.or(expertMatches(q.keyword!)));
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('e.createdAt', 'desc').orderBy('e.userId', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toExpert(ctx)), total: Number(total) };
+  const { rows, total } = await repo.expertPage(ctx.db, expertScope(ctx), q);
+  return { list: rows.map(toExpert(ctx)), total };
 }
 
 async function findExpert(ctx: Ctx, userId: number) {
-  const row = await visibleExperts(ctx).where('e.userId', '=', userId).executeTakeFirst();
+  const row = await repo.findExpert(ctx.db, expertScope(ctx), userId);
   if (!row) throw notFound('专家不存在');
   return toExpert(ctx)(row);
 }
@@ -195,28 +154,25 @@ async function changeableExpert(ctx: Ctx, userId: number) {
 export async function addExpert(ctx: AuthedCtx, body: { username: string; organization: string; speciality?: string | null; title?: string | null }) {
   const orgId = policy.platform(ctx) ? null : ctx.actor.orgId;
   if (!policy.platform(ctx) && orgId === null) throw forbidden('您的账号尚未关联组织，不能添加专家');
-  const user = await ctx.db.selectFrom('users').select('id').where('usernameKey', '=', usernameKey(body.username)).executeTakeFirst();
-  if (!user) throw badRequest('该用户不存在，请先让专家注册账号', { username: '该用户不存在，请先让专家注册账号' });
-  const judgeRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.judge).executeTakeFirstOrThrow();
+  const userId = await repo.userIdByUsernameKey(ctx.db, usernameKey(body.username));
+  if (!userId) throw badRequest('该用户不存在，请先让专家注册账号', { username: '该用户不存在，请先让专家注册账号' });
+  const judgeRole = await repo.roleId(ctx.db, ROLE_CODES.judge);
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('experts')
-        .values({ userId: user.id, orgId, organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null, createdAt: ctx.clock.now().toISOString() })
-        .execute();
-      await trx.insertInto('userRoles').values({ userId: user.id, roleId: judgeRole.id }).onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing()).execute();
-      await writeAudit(ctx, { action: 'review.expert.add', entity: 'user', entityId: user.id, after: { ...body, orgId } }, trx);
+      await repo.insertExpert(trx, { userId, orgId, organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null, createdAt: ctx.clock.now().toISOString() });
+      await repo.grantRole(trx, userId, judgeRole);
+      await writeAudit(ctx, { action: 'review.expert.add', entity: 'user', entityId: userId, after: { ...body, orgId } }, trx);
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('该用户已在专家库中');
     throw err;
   }
-  return findExpert(ctx, user.id);
+  return findExpert(ctx, userId);
 }
 
 export async function updateExpert(ctx: Ctx, userId: number, body: { organization: string; speciality?: string | null; title?: string | null }) {
   const before = await changeableExpert(ctx, userId);
-  await ctx.db.updateTable('experts').set({ organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null }).where('userId', '=', userId).execute();
+  await repo.updateExpert(ctx.db, userId, { organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null });
   await writeAudit(ctx, { action: 'review.expert.update', entity: 'user', entityId: userId, before, after: body });
   return findExpert(ctx, userId);
 }
@@ -224,10 +180,10 @@ export async function updateExpert(ctx: Ctx, userId: number, body: { organizatio
 export async function removeExpert(ctx: Ctx, userId: number) {
   const before = await changeableExpert(ctx, userId);
   if (before.questions > 0) throw conflict('该专家仍在赛题的评审名单中，请先从赛题中移除');
-  const judgeRole = await ctx.db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.judge).executeTakeFirstOrThrow();
+  const judgeRole = await repo.roleId(ctx.db, ROLE_CODES.judge);
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('experts').where('userId', '=', userId).execute();
-    await trx.deleteFrom('userRoles').where('userId', '=', userId).where('roleId', '=', judgeRole.id).execute();
+    await repo.deleteExpert(trx, userId);
+    await repo.revokeRole(trx, userId, judgeRole);
     await writeAudit(ctx, { action: 'review.expert.remove', entity: 'user', entityId: userId, before }, trx);
   });
 }
@@ -236,45 +192,22 @@ export async function removeExpert(ctx: Ctx, userId: number) {
 
 export async function questionJudges(ctx: Ctx, questionId: number): Promise<QuestionJudge[]> {
   await managedQuestion(ctx, questionId);
-  const rows = await ctx.db
-    .selectFrom('questionJudges as j')
-    .innerJoin('experts as e', 'e.userId', 'j.userId')
-    .innerJoin('users as u', 'u.id', 'j.userId')
-    .select((eb) => [
-      'e.userId',
-      'u.username',
-      'u.userName',
-      'e.organization',
-      'e.speciality',
-      'e.title',
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'j.userId').whereRef('a.questionId', '=', 'j.questionId').as('assigned'),
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'j.userId').whereRef('a.questionId', '=', 'j.questionId').where('a.status', '=', ASSIGNMENT_STATUS.submitted).as('submitted'),
-    ])
-    .where('j.questionId', '=', questionId)
-    .orderBy('j.createdAt')
-    .orderBy('j.userId')
-    .execute();
+  const rows = await repo.questionJudgeRows(ctx.db, questionId);
   return rows.map((r) => ({ ...r, assigned: Number(r.assigned ?? 0), submitted: Number(r.submitted ?? 0) }));
 }
 
 export async function judgeCandidates(ctx: Ctx, questionId: number, keyword: string | undefined) {
   await managedQuestion(ctx, questionId);
-  let query = visibleExperts(ctx).where('e.userId', 'not in', ctx.db.selectFrom('questionJudges').select('userId').where('questionId', '=', questionId));
-  if (keyword) query = query.where((eb) => eb.or(expertMatches(keyword)));
-  return (await query.orderBy('u.username').limit(50).execute()).map(toExpert(ctx));
+  return (await repo.judgeCandidates(ctx.db, expertScope(ctx), questionId, keyword)).map(toExpert(ctx));
 }
 
 export async function addJudges(ctx: Ctx, questionId: number, userIds: number[]) {
   await managedQuestion(ctx, questionId);
-  const experts = await visibleExperts(ctx).clearSelect().select('e.userId').where('e.userId', 'in', userIds).execute();
+  const experts = await repo.visibleExpertIds(ctx.db, expertScope(ctx), userIds);
   if (experts.length !== new Set(userIds).size) throw badRequest('只能选择专家库中的专家', { userIds: '只能选择专家库中的专家' });
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('questionJudges')
-      .values([...new Set(userIds)].map((userId) => ({ questionId, userId, createdAt: now })))
-      .onConflict((oc) => oc.columns(['questionId', 'userId']).doNothing())
-      .execute();
+    await repo.insertJudges(trx, questionId, [...new Set(userIds)], now);
     await writeAudit(ctx, { action: 'review.judge.add', entity: 'question', entityId: questionId, after: { userIds } }, trx);
   });
   return questionJudges(ctx, questionId);
@@ -282,10 +215,8 @@ export async function addJudges(ctx: Ctx, questionId: number, userIds: number[])
 
 export async function removeJudge(ctx: Ctx, questionId: number, userId: number) {
   await managedQuestion(ctx, questionId);
-  const assigned = await ctx.db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('judgeId', '=', userId).limit(1).executeTakeFirst();
-  if (assigned) throw conflict('该专家已有分配的作品，请先将作品转派给其他专家');
-  const { numDeletedRows } = await ctx.db.deleteFrom('questionJudges').where('questionId', '=', questionId).where('userId', '=', userId).executeTakeFirst();
-  if (!Number(numDeletedRows)) throw notFound('该专家不在本赛题的评审名单中');
+  if (await repo.judgeHasAssignment(ctx.db, questionId, userId)) throw conflict('该专家已有分配的作品，请先将作品转派给其他专家');
+  if (!(await repo.deleteJudge(ctx.db, questionId, userId))) throw notFound('该专家不在本赛题的评审名单中');
   await writeAudit(ctx, { action: 'review.judge.remove', entity: 'question', entityId: questionId, before: { userId } });
 }
 
@@ -309,14 +240,7 @@ export async function teamPeople(db: Db, teamIds: number[]) {
   const out = new Map<number, TeamPeople>();
   if (!teamIds.length) return out;
   for (const id of teamIds) out.set(id, { members: [], schools: [], teachers: [], organisations: [] });
-  const members = await db
-    .selectFrom('teamMembers as m')
-    .innerJoin('users as u', 'u.id', 'm.userId')
-    .select(['m.teamId', 'm.userId', 'm.infoJson', 'u.username', 'u.userName', 'u.organization'])
-    .where('m.teamId', 'in', teamIds)
-    .orderBy('m.leader', 'desc')
-    .orderBy('m.createdAt')
-    .execute();
+  const members = await repo.teamMemberRows(db, teamIds);
   for (const m of members) {
     const info = JSON.parse(m.infoJson) as { userName?: string; organization?: string };
     const school = info.organization || m.organization || null;
@@ -325,7 +249,7 @@ export async function teamPeople(db: Db, teamIds: number[]) {
     if (school && !team.schools.includes(school)) team.schools.push(school);
     for (const org of [info.organization, m.organization]) if (org?.trim()) team.organisations.push(org);
   }
-  const teachers = await db.selectFrom('teamTeachers').select(['id', 'teamId', 'name', 'organization']).where('teamId', 'in', teamIds).orderBy('sort').orderBy('id').execute();
+  const teachers = await repo.teamTeacherRows(db, teamIds);
   for (const t of teachers) {
     const team = out.get(t.teamId)!;
     team.teachers.push({ id: t.id, name: t.name, school: t.organization });
@@ -341,9 +265,7 @@ const conflicted = (judge: Judge, people: TeamPeople | undefined) =>
       (people.members.some((m) => m.userId === judge.userId) || people.organisations.some((o) => sameOrganisation(o) === sameOrganisation(judge.organization))),
   );
 
-async function judgesOf(db: Db, questionId: number): Promise<Judge[]> {
-  return db.selectFrom('questionJudges as j').innerJoin('experts as e', 'e.userId', 'j.userId').select(['e.userId', 'e.organization']).where('j.questionId', '=', questionId).orderBy('e.userId').execute();
-}
+const judgesOf = (db: Db, questionId: number): Promise<Judge[]> => repo.judgesOf(db, questionId);
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 function newCode(taken: Set<string>) {
@@ -366,9 +288,9 @@ export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignRe
     assertNotConfirmed(rule, '成绩已确认，不能再分配作品');
     const judges = await judgesOf(trx, questionId);
     if (!judges.length) throw conflict('请先为该赛题添加评审专家');
-    const teams = await trx.selectFrom('works as w').innerJoin('teams as t', 't.id', 'w.teamId').select(['t.id', 't.teamNo']).distinct().where('w.questionId', '=', questionId).orderBy('t.id').execute();
+    const teams = await repo.teamsWithWorks(trx, questionId);
     if (!teams.length) throw conflict('该赛题还没有作品');
-    const existing = await trx.selectFrom('reviewAssignments').select(['teamId', 'judgeId', 'code', 'rereview']).where('questionId', '=', questionId).execute();
+    const existing = await repo.assignmentsOf(trx, questionId);
     const people = await teamPeople(trx, teams.map((t) => t.id));
     const load = new Map(judges.map((j) => [j.userId, 0]));
     for (const a of existing) load.set(a.judgeId, (load.get(a.judgeId) ?? 0) + 1);
@@ -391,41 +313,26 @@ export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignRe
       }
       if (chosen.length < p.need) short.push({ teamId: p.team.id, teamNo: p.team.teamNo, missing: p.need - chosen.length });
     }
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto('reviewAssignments').values(rows.slice(i, i + 500)).execute();
+    await repo.insertAssignments(trx, rows);
     await writeAudit(ctx, { action: 'review.assign.auto', entity: 'question', entityId: questionId, after: { created: rows.length, short } }, trx);
     return { created: rows.length, short: short.sort((a, b) => a.teamNo.localeCompare(b.teamNo)) };
   });
 }
 
-const assignmentRows = (db: Db) =>
-  db
-    .selectFrom('reviewAssignments as a')
-    .innerJoin('teams as t', 't.id', 'a.teamId')
-    .innerJoin('users as u', 'u.id', 'a.judgeId')
-    .select(['a.id', 'a.questionId', 'a.teamId', 't.teamNo', 't.name as teamName', 'a.judgeId', 'u.username as judgeUsername', 'u.userName as judgeName', 'a.code', 'a.status', 'a.total', 'a.rereview', 'a.updatedAt', 'a.submittedAt', 'a.scoresJson', 'a.comment']);
-type AssignmentRow = Awaited<ReturnType<ReturnType<typeof assignmentRows>['executeTakeFirstOrThrow']>>;
 const toAssignment =
   (rule: ReviewRule) =>
-  ({ scoresJson: _s, comment: _c, ...r }: AssignmentRow): Assignment => ({ ...r, maxTotal: maxTotal(rule.criteria), rereview: r.rereview === 1 });
+  ({ scoresJson: _s, comment: _c, ...r }: repo.AssignmentRow): Assignment => ({ ...r, maxTotal: maxTotal(rule.criteria), rereview: r.rereview === 1 });
 
 export async function assignmentPage(ctx: Ctx, questionId: number, q: AssignmentPageQuery, max = q.limit) {
   await managedQuestion(ctx, questionId);
   const rule = await loadRule(ctx.db, questionId);
-  let query = assignmentRows(ctx.db).where('a.questionId', '=', questionId);
-  if (q.judgeId) query = query.where('a.judgeId', '=', q.judgeId);
-  if (q.status !== undefined) query = query.where('a.status', '=', q.status);
-  if (q.keyword) {
-    const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('a.code', k), containsText('u.username', k), containsText('u.userName', k)]));
-  }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('t.teamNo').orderBy('a.id').limit(max).offset((q.page - 1) * q.limit).execute();
-  return { list: rows, total: Number(total), rule };
+  const { rows, total } = await repo.assignmentPage(ctx.db, questionId, q, max);
+  return { list: rows, total, rule };
 }
-export const toAssignmentList = (rule: ReviewRule, rows: AssignmentRow[]) => rows.map(toAssignment(rule));
+export const toAssignmentList = (rule: ReviewRule, rows: repo.AssignmentRow[]) => rows.map(toAssignment(rule));
 
 async function managedAssignment(ctx: Ctx, id: number) {
-  const a = await ctx.db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).executeTakeFirst();
+  const a = await repo.findAssignment(ctx.db, id);
   if (!a) throw notFound('评审任务不存在');
   await managedQuestion(ctx, a.questionId).catch(() => {
     throw notFound('评审任务不存在');
@@ -438,8 +345,7 @@ export async function assertEligible(db: Db, questionId: number, teamId: number,
   const judge = (await judgesOf(db, questionId)).find((j) => j.userId === judgeId);
   if (!judge) throw badRequest('请选择本赛题评审名单中的专家', { judgeId: '请选择本赛题评审名单中的专家' });
   if (conflicted(judge, (await teamPeople(db, [teamId])).get(teamId))) throw conflict('该专家与作品所属队伍来自同一单位，需回避');
-  const already = await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('teamId', '=', teamId).where('judgeId', '=', judgeId).executeTakeFirst();
-  if (already) throw conflict('该专家已在评审这份作品');
+  if (await repo.isAssigned(db, questionId, teamId, judgeId)) throw conflict('该专家已在评审这份作品');
 }
 
 /** Gives a work not yet submitted to another judge; a draft's scores stay with the judge who wrote them, so they start over. */
@@ -448,17 +354,12 @@ export async function reassign(ctx: Ctx, id: number, judgeId: number) {
   await ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, a.questionId);
     assertNotConfirmed(rule, '成绩已确认，不能再转派');
-    const current = await trx.selectFrom('reviewAssignments').select('status').where('id', '=', id).executeTakeFirstOrThrow();
-    if (current.status === ASSIGNMENT_STATUS.submitted) throw conflict('已提交的评分不能转派，请先重新打开');
+    if ((await repo.assignmentStatus(trx, id)) === ASSIGNMENT_STATUS.submitted) throw conflict('已提交的评分不能转派，请先重新打开');
     await assertEligible(trx, a.questionId, a.teamId, judgeId);
-    await trx
-      .updateTable('reviewAssignments')
-      .set({ judgeId, status: ASSIGNMENT_STATUS.pending, scoresJson: '[]', comment: null, total: null, updatedAt: ctx.clock.now().toISOString() })
-      .where('id', '=', id)
-      .execute();
+    await repo.reassignTo(trx, id, judgeId, ctx.clock.now().toISOString());
     await writeAudit(ctx, { action: 'review.assign.reassign', entity: 'reviewAssignment', entityId: id, before: { judgeId: a.judgeId }, after: { judgeId } }, trx);
   });
-  return toAssignment(await loadRule(ctx.db, a.questionId))(await assignmentRows(ctx.db).where('a.id', '=', id).executeTakeFirstOrThrow());
+  return toAssignment(await loadRule(ctx.db, a.questionId))(await repo.assignmentView(ctx.db, id));
 }
 
 /** Only the organiser reopens a submitted score; the judge may then change it and submit again. */
@@ -467,147 +368,8 @@ export async function reopen(ctx: Ctx, id: number) {
   await ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, a.questionId);
     assertNotConfirmed(rule, '成绩已确认，不能重新打开评分');
-    const { numUpdatedRows } = await trx
-      .updateTable('reviewAssignments')
-      .set({ status: ASSIGNMENT_STATUS.draft, submittedAt: null, updatedAt: ctx.clock.now().toISOString() })
-      .where('id', '=', id)
-      .where('status', '=', ASSIGNMENT_STATUS.submitted)
-      .executeTakeFirst();
-    if (!Number(numUpdatedRows)) throw conflict('只有已提交的评分可以重新打开');
+    if (!(await repo.reopenSubmitted(trx, id, ctx.clock.now().toISOString()))) throw conflict('只有已提交的评分可以重新打开');
     await writeAudit(ctx, { action: 'review.assign.reopen', entity: 'reviewAssignment', entityId: id, before: { status: a.status, total: a.total } }, trx);
   });
-  return toAssignment(await loadRule(ctx.db, a.questionId))(await assignmentRows(ctx.db).where('a.id', '=', id).executeTakeFirstOrThrow());
-}
-
-// ---- The review centre: a judge's own assignments ------------------------------------------------------------------
-
-export async function tasks(ctx: AuthedCtx): Promise<ReviewTask[]> {
-  const rows = await ctx.db
-    .selectFrom('reviewAssignments as a')
-    .innerJoin('questions as q', 'q.id', 'a.questionId')
-    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .innerJoin('reviewRules as r', 'r.questionId', 'a.questionId')
-    .select((eb) => [
-      'c.id as competitionId',
-      'c.name as competitionName',
-      'q.id as questionId',
-      'q.title as questionTitle',
-      'r.blind',
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()).as('submitted'),
-    ])
-    .where('a.judgeId', '=', ctx.actor.userId)
-    .groupBy(['c.id', 'c.name', 'q.id', 'q.title', 'r.blind'])
-    .orderBy('c.id', 'desc')
-    .orderBy('q.id')
-    .execute();
-  return rows.map((r) => ({ ...r, blind: r.blind === 1, total: Number(r.total), submitted: Number(r.submitted ?? 0) }));
-}
-
-/** The team's counted work: its last version (versions completing after the deadline are refused at upload). */
-async function countedWork(db: Db, questionId: number, teamId: number) {
-  return db.selectFrom('works').select(['fileKey', 'fileName', 'size', 'sha256']).where('questionId', '=', questionId).where('teamId', '=', teamId).orderBy('version', 'desc').limit(1).executeTakeFirst();
-}
-
-type JudgeAssignment = { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string };
-
-/** Assignments of one question as their judge sees them: team details only when the review is not blind. */
-async function reviewWorks(ctx: AuthedCtx, questionId: number, rows: JudgeAssignment[], rule: ReviewRule): Promise<ReviewWork[]> {
-  if (!rows.length) return [];
-  const q = await questionOf(ctx.db, questionId);
-  const teamIds = [...new Set(rows.map((a) => a.teamId))];
-  // Each team's counted work: its last version (versions completing after the deadline are refused at upload).
-  const versions = await ctx.db.selectFrom('works').select(['teamId', 'fileName', 'size']).where('questionId', '=', questionId).where('teamId', 'in', teamIds).orderBy('version', 'desc').execute();
-  const work = (teamId: number) => versions.find((w) => w.teamId === teamId);
-  const people = rule.blind ? undefined : await teamPeople(ctx.db, teamIds);
-  const names = rule.blind ? [] : await ctx.db.selectFrom('teams').select(['id', 'name']).where('id', 'in', teamIds).execute();
-  return rows.map((a) => {
-    const w = work(a.teamId);
-    const p = people?.get(a.teamId);
-    return {
-      id: a.id,
-      questionId: a.questionId,
-      questionTitle: q.title,
-      competitionName: q.competitionName,
-      code: a.code,
-      status: a.status,
-      total: a.total,
-      maxTotal: maxTotal(rule.criteria),
-      rereview: a.rereview === 1,
-      // Under blind review the file's own name may carry the team's name: the judge sees the work's code instead.
-      fileName: w ? (rule.blind ? workFileName(a.code, w.fileName) : w.fileName) : null,
-      size: w ? Number(w.size) : null,
-      team: p ? { teamName: names.find((t) => t.id === a.teamId)?.name ?? '', members: p.members.map((m) => m.name), schools: p.schools } : null,
-      updatedAt: a.updatedAt,
-    };
-  });
-}
-const workFileName = (code: string, original: string) => `作品-${code}${extensionOf(original) ? `.${extensionOf(original)}` : ''}`;
-
-export async function judgeWorks(ctx: AuthedCtx, questionId: number): Promise<ReviewWork[]> {
-  const rows = await ctx.db.selectFrom('reviewAssignments').selectAll().where('questionId', '=', questionId).where('judgeId', '=', ctx.actor.userId).orderBy('status').orderBy('code').execute();
-  if (!rows.length) return [];
-  return reviewWorks(ctx, questionId, rows, await loadRule(ctx.db, questionId));
-}
-
-export async function judgeWork(ctx: AuthedCtx, id: number): Promise<ReviewWorkDetail> {
-  const a = await policy.judgesAssignment(ctx, id);
-  const rule = await loadRule(ctx.db, a.questionId);
-  const saved = JSON.parse(a.scoresJson) as CriterionScore[];
-  const scores = rule.criteria.map((c) => saved.find((s) => s.criterionId === c.id) ?? { criterionId: c.id, score: null, comment: null });
-  const [work] = await reviewWorks(ctx, a.questionId, [a], rule);
-  return { ...work!, criteria: rule.criteria, scores, comment: a.comment };
-}
-
-/** Where a judge's download comes from, named by the work's code under blind review. */
-export async function judgeDownload(ctx: AuthedCtx, id: number) {
-  const a = await policy.judgesAssignment(ctx, id);
-  const rule = await loadRule(ctx.db, a.questionId);
-  const work = await countedWork(ctx.db, a.questionId, a.teamId);
-  if (!work) throw notFound('作品文件不存在');
-  return { key: work.fileKey, name: rule.blind ? workFileName(a.code, work.fileName) : work.fileName, mime: 'application/octet-stream', sha256: work.sha256 };
-}
-
-/**
- * Saves a draft or submits. Each score is a number from 0 to its criterion's maximum (`scoreError`, the same check
- * the review centre's form makes); a submission needs every criterion. The total is the points added up.
- */
-export async function saveScore(ctx: AuthedCtx, id: number, body: ScoreBody): Promise<ReviewWorkDetail> {
-  const a = await policy.judgesAssignment(ctx, id);
-  await ctx.db.transaction().execute(async (trx) => {
-    const rule = await lockRule(trx, a.questionId);
-    assertNotConfirmed(rule, '成绩已确认，不能再修改评分');
-    const fields: Record<string, string> = {};
-    const byId = new Map(body.scores.map((s, i) => [s.criterionId, { ...s, i }]));
-    for (const s of body.scores) if (!rule.criteria.some((c) => c.id === s.criterionId)) throw badRequest('评审标准已变更，请刷新后重新评分');
-    const scores: CriterionScore[] = rule.criteria.map((c) => {
-      const s = byId.get(c.id);
-      if (s?.score !== null && s?.score !== undefined) {
-        const error = scoreError(c, s.score);
-        if (error) fields[`scores.${s.i}.score`] = error;
-      } else if (body.submit) fields[`scores.${s?.i ?? 0}.score`] = `请为“${c.name}”打分`;
-      return { criterionId: c.id, score: s?.score ?? null, comment: s?.comment ?? null };
-    });
-    const first = Object.values(fields)[0];
-    if (first) throw badRequest(first, fields);
-    const total = judgeTotal(rule.criteria, Object.fromEntries(scores.map((s) => [s.criterionId, s.score])));
-    const now = ctx.clock.now().toISOString();
-    const { numUpdatedRows } = await trx
-      .updateTable('reviewAssignments')
-      .set({
-        scoresJson: JSON.stringify(scores),
-        comment: body.comment ?? null,
-        total,
-        status: body.submit ? ASSIGNMENT_STATUS.submitted : ASSIGNMENT_STATUS.draft,
-        submittedAt: body.submit ? now : null,
-        updatedAt: now,
-      })
-      .where('id', '=', id)
-      .where('judgeId', '=', ctx.actor.userId)
-      .where('status', '!=', ASSIGNMENT_STATUS.submitted)
-      .executeTakeFirst();
-    if (!Number(numUpdatedRows)) throw conflict('评分已提交，如需修改请联系组织方重新打开');
-    if (body.submit) await writeAudit(ctx, { action: 'review.score.submit', entity: 'reviewAssignment', entityId: id, after: { total } }, trx);
-  });
-  return judgeWork(ctx, id);
+  return toAssignment(await loadRule(ctx.db, a.questionId))(await repo.assignmentView(ctx.db, id));
 }

@@ -1,0 +1,234 @@
+import { ASSIGNMENT_STATUS, DISPUTE_STATUS, GRADE_STATE, type DisputePageQuery } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
+
+/** Every query of grades: the computed grades, their state on the question's rule, disputes and awards. */
+
+// ---- Computing grades -----------------------------------------------------------------------------------------------
+
+/** The teams that handed in a work for the question. */
+export const teamIdsWithWorks = async (db: Db, questionId: number) =>
+  (await db.selectFrom('works').select('teamId').distinct().where('questionId', '=', questionId).execute()).map((w) => w.teamId);
+
+/** Every assignment of the question with its state and the judge's total. */
+export const assignmentTotals = (db: Db, questionId: number) =>
+  db.selectFrom('reviewAssignments').select(['teamId', 'status', 'total']).where('questionId', '=', questionId).execute();
+
+export type GradeValues = {
+  reviewScoresJson: string;
+  reviewScore: number | null;
+  judgesDone: number;
+  judgesTotal: number;
+  testScore: number | null;
+  testPoints: number | null;
+  finalScore: number | null;
+  rank: number | null;
+  updatedAt: string;
+};
+
+/** Writes the team's computed grade; its award stays as it is. */
+export const upsertGrade = (db: Db, questionId: number, teamId: number, values: GradeValues) =>
+  db
+    .insertInto('grades')
+    .values({ questionId, teamId, ...values })
+    .onConflict((oc) => oc.columns(['questionId', 'teamId']).doUpdateSet(values))
+    .execute();
+
+/** The grade state the question's rule records (none when it has no rule yet). */
+export const gradeStateOf = (db: Db, questionId: number) =>
+  db.selectFrom('reviewRules').select(['gradeState', 'calculatedAt', 'confirmedAt']).where('questionId', '=', questionId).executeTakeFirst();
+
+/** The judges with assignments of the question not yet submitted, and how many. */
+export const unfinishedJudges = (db: Db, questionId: number) =>
+  db
+    .selectFrom('reviewAssignments as a')
+    .innerJoin('users as u', 'u.id', 'a.judgeId')
+    .select((eb) => ['a.judgeId', 'u.username', 'u.userName', eb.fn.countAll<number>().as('pending')])
+    .where('a.questionId', '=', questionId)
+    .where('a.status', '!=', ASSIGNMENT_STATUS.submitted)
+    .groupBy(['a.judgeId', 'u.username', 'u.userName'])
+    .orderBy('a.judgeId')
+    .execute();
+
+export const pendingAssignments = async (db: Db, questionId: number) =>
+  Number(
+    (
+      await db
+        .selectFrom('reviewAssignments')
+        .select((eb) => eb.fn.countAll<number>().as('pending'))
+        .where('questionId', '=', questionId)
+        .where('status', '!=', ASSIGNMENT_STATUS.submitted)
+        .executeTakeFirstOrThrow()
+    ).pending,
+  );
+
+export const markCalculated = (db: Db, questionId: number, now: string) =>
+  db.updateTable('reviewRules').set({ gradeState: GRADE_STATE.calculated, calculatedAt: now }).where('questionId', '=', questionId).execute();
+
+/** Confirms the grades; the first confirmation's time is kept (the dispute window runs from it). */
+export const markConfirmed = (db: Db, questionId: number, now: string) =>
+  db
+    .updateTable('reviewRules')
+    .set((eb) => ({ gradeState: GRADE_STATE.confirmed, calculatedAt: now, confirmedAt: eb.fn.coalesce('confirmedAt', eb.val(now)) }))
+    .where('questionId', '=', questionId)
+    .execute();
+
+/** Unlocks confirmed grades for a re-review: they are computed and confirmed again afterwards. */
+export const markRecalculating = (db: Db, questionId: number) => db.updateTable('reviewRules').set({ gradeState: GRADE_STATE.calculated }).where('questionId', '=', questionId).execute();
+
+export const gradedTeamIds = async (db: Db, questionId: number) => (await db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).execute()).map((g) => g.teamId);
+
+// ---- The grade list -------------------------------------------------------------------------------------------------
+
+const gradeRows = (db: Db) =>
+  db
+    .selectFrom('grades as g')
+    .innerJoin('teams as t', 't.id', 'g.teamId')
+    .leftJoin('awardLevels as l', 'l.id', 'g.awardId')
+    .select(['g.questionId', 'g.teamId', 't.teamNo', 't.name as teamName', 'g.reviewScoresJson', 'g.reviewScore', 'g.judgesDone', 'g.judgesTotal', 'g.testScore', 'g.testPoints', 'g.finalScore', 'g.rank', 'g.awardId', 'l.name as awardName', 'g.awardManual']);
+export type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['executeTakeFirstOrThrow']>>;
+
+/** A page of the question's grades: ranked teams first, by rank, then the rest by team number; `max` rows at most. */
+export async function gradePage(db: Db, questionId: number, q: { page: number; limit: number; keyword?: string }, max: number) {
+  let query = gradeRows(db).where('g.questionId', '=', questionId);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k)]));
+  }
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy((eb) => eb.case().when('g.rank', 'is', null).then(1).else(0).end())
+    .orderBy('g.rank')
+    .orderBy('t.teamNo')
+    .limit(max)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  return { rows, total: Number(total) };
+}
+
+export const gradeView = (db: Db, questionId: number, teamId: number) => gradeRows(db).where('g.questionId', '=', questionId).where('g.teamId', '=', teamId).executeTakeFirstOrThrow();
+
+// ---- What a team sees -------------------------------------------------------------------------------------------------
+
+/** The user's team in the competition. */
+export const teamIdOf = async (db: Db, competitionId: number, userId: number) =>
+  (await db.selectFrom('teamMembers').select('teamId').where('competitionId', '=', competitionId).where('userId', '=', userId).executeTakeFirst())?.teamId;
+
+/** The team's grades on confirmed (or once confirmed) questions, with how many teams got a final score. */
+export const teamGradeRows = (db: Db, teamId: number) =>
+  db
+    .selectFrom('grades as g')
+    .innerJoin('questions as q', 'q.id', 'g.questionId')
+    .innerJoin('reviewRules as r', 'r.questionId', 'g.questionId')
+    .leftJoin('awardLevels as l', 'l.id', 'g.awardId')
+    .select((eb) => [
+      'g.questionId',
+      'q.title as questionTitle',
+      'g.reviewScore',
+      'g.testScore',
+      'q.leaderboardPublished',
+      'g.finalScore',
+      'g.rank',
+      'l.name as awardName',
+      'r.gradeState',
+      'r.confirmedAt',
+      'r.disputeDays',
+      eb.selectFrom('grades as o').select((s) => s.fn.countAll<number>().as('n')).whereRef('o.questionId', '=', 'g.questionId').where('o.finalScore', 'is not', null).as('teams'),
+    ])
+    .where('g.teamId', '=', teamId)
+    .where('r.confirmedAt', 'is not', null)
+    .orderBy('q.sort')
+    .orderBy('q.id')
+    .execute();
+
+export const hasGrade = async (db: Db, questionId: number, teamId: number) =>
+  Boolean(await db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).where('teamId', '=', teamId).executeTakeFirst());
+
+// ---- Disputes ---------------------------------------------------------------------------------------------------------
+
+const disputeRows = (db: Db) =>
+  db
+    .selectFrom('scoreDisputes as d')
+    .innerJoin('teams as t', 't.id', 'd.teamId')
+    .innerJoin('users as u', 'u.id', 'd.userId')
+    .select(['d.id', 'd.questionId', 'd.teamId', 't.teamNo', 't.name as teamName', 'u.username', 'd.reason', 'd.status', 'd.answer', 'd.rereview', 'd.createdAt', 'd.answeredAt']);
+export type DisputeRow = Awaited<ReturnType<ReturnType<typeof disputeRows>['executeTakeFirstOrThrow']>>;
+
+export const teamDisputes = (db: Db, teamId: number) => disputeRows(db).where('d.teamId', '=', teamId).execute();
+
+export const disputeView = (db: Db, id: number) => disputeRows(db).where('d.id', '=', id).executeTakeFirstOrThrow();
+
+export const findDispute = (db: Db, id: number) => db.selectFrom('scoreDisputes').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Files the dispute; a second one of the team on the question is a unique violation. Returns its id. */
+export const insertDispute = async (db: Db, v: { questionId: number; teamId: number; userId: number; reason: string; createdAt: string }) =>
+  (await db.insertInto('scoreDisputes').values(v).returning('id').executeTakeFirstOrThrow()).id;
+
+/** A page of the question's disputes, pending first, newest first. */
+export async function disputePage(db: Db, questionId: number, q: DisputePageQuery) {
+  let query = disputeRows(db).where('d.questionId', '=', questionId);
+  if (q.status !== undefined) query = query.where('d.status', '=', q.status);
+  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.orderBy('d.status').orderBy('d.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  return { rows, total: Number(total) };
+}
+
+/** Answers a pending dispute; false when it was already answered. */
+export const answerPending = async (db: Db, id: number, v: { answer: string; rereview: number; answeredBy: number; answeredAt: string }) =>
+  Number(
+    (await db.updateTable('scoreDisputes').set({ status: DISPUTE_STATUS.answered, ...v }).where('id', '=', id).where('status', '=', DISPUTE_STATUS.pending).executeTakeFirst())
+      .numUpdatedRows,
+  ) > 0;
+
+export const assignmentCodes = async (db: Db, questionId: number) =>
+  new Set((await db.selectFrom('reviewAssignments').select('code').where('questionId', '=', questionId).execute()).map((a) => a.code));
+
+/** Gives the team's work to one more judge, as a re-review. */
+export const insertRereview = (db: Db, v: { questionId: number; teamId: number; judgeId: number; code: string; now: string }) =>
+  db.insertInto('reviewAssignments').values({ questionId: v.questionId, teamId: v.teamId, judgeId: v.judgeId, code: v.code, rereview: 1, createdAt: v.now, updatedAt: v.now }).execute();
+
+// ---- Awards ---------------------------------------------------------------------------------------------------------
+
+export const awardLevelsOf = (db: Db, questionId: number) => db.selectFrom('awardLevels').selectAll().where('questionId', '=', questionId).orderBy('sort').orderBy('id').execute();
+
+/** Removes award levels, taking them off the grades that had them first. */
+export async function deleteAwardLevels(db: Db, ids: number[]) {
+  await db.updateTable('grades').set({ awardId: null, awardManual: 0 }).where('awardId', 'in', ids).execute();
+  await db.deleteFrom('awardLevels').where('id', 'in', ids).execute();
+}
+
+type LevelValues = { name: string; sort: number; rankFrom: number | null; rankTo: number | null };
+
+/** Gives the level a placeholder name, so that kept levels may swap names (names are unique per question). */
+export const parkAwardLevelName = (db: Db, id: number) => db.updateTable('awardLevels').set({ name: `~${id}` }).where('id', '=', id).execute();
+
+export const updateAwardLevel = (db: Db, id: number, values: LevelValues) => db.updateTable('awardLevels').set(values).where('id', '=', id).execute();
+
+export const insertAwardLevel = (db: Db, questionId: number, values: LevelValues) => db.insertInto('awardLevels').values({ questionId, ...values }).execute();
+
+/** The question's grades whose award was not set by hand. */
+export const autoAwardGrades = (db: Db, questionId: number) =>
+  db.selectFrom('grades').select(['teamId', 'rank']).where('questionId', '=', questionId).where('awardManual', '=', 0).execute();
+
+export const setAward = (db: Db, questionId: number, teamId: number, v: { awardId: number | null; awardManual?: number }) =>
+  db.updateTable('grades').set(v).where('questionId', '=', questionId).where('teamId', '=', teamId).execute();
+
+export const gradeAward = (db: Db, questionId: number, teamId: number) =>
+  db.selectFrom('grades').select(['awardId', 'awardManual']).where('questionId', '=', questionId).where('teamId', '=', teamId).executeTakeFirst();
+
+export const findTeam = (db: Db, teamId: number) => db.selectFrom('teams').select(['id', 'competitionId']).where('id', '=', teamId).executeTakeFirst();
+
+/** The team's awards on confirmed grades. */
+export const teamAwardRows = (db: Db, teamId: number) =>
+  db
+    .selectFrom('grades as g')
+    .innerJoin('awardLevels as l', 'l.id', 'g.awardId')
+    .innerJoin('questions as q', 'q.id', 'g.questionId')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .innerJoin('reviewRules as r', 'r.questionId', 'g.questionId')
+    .select(['g.questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName', 'l.name as awardName', 'g.finalScore', 'g.rank'])
+    .where('g.teamId', '=', teamId)
+    .where('r.gradeState', '=', GRADE_STATE.confirmed)
+    .orderBy('q.sort')
+    .orderBy('q.id')
+    .execute();

@@ -1,0 +1,6 @@
+/**
+ * Review: each question's rule, the expert pool, the question's judges and the assignment of works to them.
+ * What other modules may use: the question as review names it, its rule (read, or under its row lock), the eligibility
+ * of a judge for a work, and each team's people (for grades exports and certificates).
+ */
+export { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople, type TeamPeople } from './service.ts';
