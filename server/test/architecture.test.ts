@@ -32,7 +32,7 @@ const PERMISSION_HOME = /^(policy\.ts|http\/auth\.ts|http\/access\.ts)$/;
 const PERMISSION_DEBT: string[] = [];
 
 /** Imports of another module's files other than its index.ts: at most this many, lowered as modules get their index. */
-const CROSS_MODULE_IMPORT_CEILING = 64;
+const CROSS_MODULE_IMPORT_CEILING = 56;
 
 const offenders = (rule: (f: { file: string; text: string }) => boolean) => FILES.filter(rule).map((f) => f.file).sort();
 

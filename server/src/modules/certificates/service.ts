@@ -27,7 +27,7 @@ import { imageSize } from '../files/service.ts';
 import { loadRule, managedQuestion, teamPeople } from '../review/index.ts';
 import { generateJob } from './jobs.ts';
 import { renderCertificate } from './pdf.ts';
-import { notify } from '../notices/service.ts';
+import { notify } from '../notices/index.ts';
 import { publicUrlMissing } from '../../http/origin.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';

@@ -28,7 +28,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import { sanitizeRichText } from '../../http/html.ts';
 import { writeAudit } from '../audit-log/repo.ts';
 import { assertOwnImage } from '../files/images.ts';
-import { notify } from '../notices/service.ts';
+import { notify } from '../notices/index.ts';
 import { methods as paymentMethods } from '../payments/service.ts';
 import * as questions from '../questions/repo.ts';
 import * as repo from './repo.ts';

@@ -29,7 +29,7 @@ import { writeAudit } from '../audit-log/repo.ts';
 import * as competitions from '../competitions/repo.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
 import { rankTeams } from '../test-submissions/index.ts';
-import { notify, teamUserIds } from '../notices/service.ts';
+import { notify, teamUserIds } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 

@@ -18,7 +18,7 @@ import { withoutOrg } from '../competitions/service.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { teamOrder } from '../orders/service.ts';
 import * as repo from './repo.ts';
-import { notify } from '../notices/service.ts';
+import { notify } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 
 // ---- titles: each user's own

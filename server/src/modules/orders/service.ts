@@ -8,7 +8,7 @@ import { writeAudit } from '../audit-log/repo.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
 import { beijing } from '../../time.ts';
 import * as repo from './repo.ts';
-import { orderMessages } from '../notices/service.ts';
+import { orderMessages } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 
 /** Order numbers read as the time they were made (Beijing time) plus six random digits, as gateways expect. */

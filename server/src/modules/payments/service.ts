@@ -22,7 +22,7 @@ import { writeAudit } from '../audit-log/repo.ts';
 import * as orders from '../orders/repo.ts';
 import * as repo from './repo.ts';
 import { teamOrder } from '../orders/service.ts';
-import { orderMessages } from '../notices/service.ts';
+import { orderMessages } from '../notices/index.ts';
 
 export const WECHAT = 1;
 export const ALIPAY = 2;

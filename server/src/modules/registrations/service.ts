@@ -6,7 +6,7 @@ import { withoutOrg } from '../competitions/service.ts';
 import { grantPrivateReads } from '../files/service.ts';
 import { readableTeam } from '../teams/service.ts';
 import * as repo from './repo.ts';
-import { notify, teamUserIds } from '../notices/service.ts';
+import { notify, teamUserIds } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 
 /** Exports are capped so one request cannot build an unbounded workbook. */

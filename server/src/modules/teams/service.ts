@@ -18,7 +18,7 @@ import {
   type TeacherBody,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
-import { notify } from '../notices/service.ts';
+import { notify } from '../notices/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';

@@ -121,8 +121,6 @@ export const markFailed = (db: Db, id: number, reason: string, at: string | null
     .where('id', '=', id)
     .execute();
 
-export const memberIds = async (db: Db, teamId: number) => (await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).execute()).map((r) => r.userId);
-
 /** Whether the user is a member of the team that sent the prediction file. */
 export const memberOfFileTeam = async (db: Db, key: string, userId: number) =>
   Boolean(

@@ -20,6 +20,7 @@ import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/repo.ts';
 import { displayName, grantPrivateReads } from '../files/service.ts';
+import { teamUserIds } from '../notices/index.ts';
 import { scoreJob } from './jobs.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
@@ -256,7 +257,7 @@ export async function scoreQueued(deps: Deps, submissionId: number) {
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     await repo.markFailed(deps.db, s.id, err.message.slice(0, 2000), deps.clock.now().toISOString());
-    tellScored(deps, s.questionId, await repo.memberIds(deps.db, s.teamId));
+    tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
   }
 }
 
@@ -264,7 +265,7 @@ export async function scoreQueued(deps: Deps, submissionId: number) {
 export async function scoringGaveUp(deps: Deps, submissionId: number) {
   await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交', null);
   const s = await repo.findSubmission(deps.db, submissionId);
-  if (s) tellScored(deps, s.questionId, await repo.memberIds(deps.db, s.teamId));
+  if (s) tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
 }
 
 // The team's members may read back their own prediction files.

@@ -10,8 +10,10 @@ import { boardKey } from '../../tests.ts';
 const PAGE_SIZE = 20;
 const MINE = { background: '#e6f4ff', fontWeight: 600 };
 
+const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
+
 /** The metric's name and which way is better, e.g. 「均方根误差（RMSE），越低越好」. */
-export const metricText = (metric: string, higherIsBetter: boolean) => `${METRIC_NAMES[metric as Metric] ?? metric}，${higherIsBetter ? '越高越好' : '越低越好'}`;
+export const metricText = (metric: string, higherIsBetter: boolean) => `${METRIC_NAMES[metric as Metric] ?? metric}，${direction(higherIsBetter)}`;
 
 /** A board row; the team's own row, when it is not on the page shown, is pinned above the page's rows. */
 type Row = LeaderboardEntry & { pinned?: boolean };
@@ -79,7 +81,7 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
               </span>
             ),
           },
-          { title: phone ? '成绩' : `成绩（${data.higherIsBetter ? '越高越好' : '越低越好'}）`, width: phone ? 84 : 130, render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span> },
+          { title: phone ? '成绩' : `成绩（${direction(data.higherIsBetter)}）`, width: phone ? 84 : 130, render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span> },
           { title: '提交次数', dataIndex: 'submissions', width: 90, responsive: ['md'] },
           { title: '最近提交', width: 150, responsive: ['md'], render: (_, e) => formatMinute(e.lastAt) },
         ]}
