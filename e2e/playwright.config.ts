@@ -45,6 +45,8 @@ export default defineConfig({
       SEED_DEMO: '1',
       LOG_LEVEL: 'warn',
       PAYMENT_SIMULATOR: '1',
+      // A reply with a field its route's response schema does not declare fails (500) here rather than losing it.
+      STRICT_RESPONSES: '1',
       PUBLIC_URL: `http://localhost:${port}`,
       // Every spec registers its accounts from this one address; the organiser's journey alone brings a class of 30.
       REGISTER_MAX_PER_IP: '500',

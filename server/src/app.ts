@@ -11,7 +11,6 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -58,6 +57,8 @@ import { userRoutes } from './modules/users/routes.ts';
 import { localFileStore } from './storage/local.ts';
 import { s3FileStore } from './storage/s3.ts';
 import type { FileStore } from './storage/file-store.ts';
+import { responseSerializer } from './http/serialize.ts';
+import { FILE_REPLY } from './http/reply.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -80,7 +81,17 @@ declare module 'fastify' {
   }
 }
 
-export type RouteEntry = RegisteredRoute & { module: string };
+/** What a route's reply is declared to be in its schema: JSON through a response schema, a file or stream, a redirect, or undeclared. */
+export type ReplyKind = 'json' | 'file' | 'redirect' | null;
+export type RouteEntry = RegisteredRoute & { module: string; reply: ReplyKind };
+
+function replyKind(route: RouteOptions): ReplyKind {
+  const response = route.schema?.response as Record<string, { description?: string }> | undefined;
+  if (response?.[302]) return 'redirect';
+  const ok = response?.[200];
+  if (!ok) return null;
+  return ok.description === FILE_REPLY ? 'file' : 'json';
+}
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -139,7 +150,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   // Headers must arrive within 30 s (Node's default is 60 s), so a client trickling header lines holds a socket briefly.
   app.server.headersTimeout = Math.min(30_000, config.requestTimeoutMs);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(config.strictResponses));
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
   const limiter = options.limiter ?? (redis ? redisRateLimiter(redis, `${config.redisPrefix}rl:`) : memoryRateLimiter());
@@ -172,7 +183,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     for (const r of seen) {
       for (const method of [r.method].flat()) {
         if (method === 'HEAD' && r.exposeHeadRoute !== false && seen.some((o) => o.url === r.url && [o.method].flat().includes('GET'))) continue;
-        routes.push({ method, url: r.url, rule: r.config!.rule!, module: r.config!.module ?? 'app' });
+        routes.push({ method, url: r.url, rule: r.config!.rule!, module: r.config!.module ?? 'app', reply: replyKind(r) });
       }
     }
     app.log.debug({ routes: routes.map((r) => `${r.method} ${r.url} ${describeRule(r.rule)}`) }, 'routes');

@@ -99,6 +99,7 @@ const schema = z.object({
   NODE_ENV: z.string().optional(),
   ORDER_TIMEOUT_MINUTES: z.coerce.number().int().positive().default(30),
   PAYMENT_SIMULATOR: bool.default(false),
+  STRICT_RESPONSES: bool.default(false),
   CERT_FONT: z.string().optional(),
   CLIENT_DIR: z.string().optional(),
   CLIENT_MAX_BYTES: z.coerce.number().int().positive().default(300 * 1024 * 1024),
@@ -156,6 +157,11 @@ export type Config = {
   orderTimeoutMs: number;
   /** The development payment simulator: never on in production. */
   paymentSimulator: boolean;
+  /**
+   * A reply carrying a field its route's response schema does not declare fails (500) instead of losing the field:
+   * on in tests, so a schema that drifted from its handler shows; off in production, where the field is dropped.
+   */
+  strictResponses: boolean;
   /** The CJK font certificates are written with (TTF or OTF). */
   certFont: string;
   /** Where the desktop client packages served at `/profile/...` are kept. */
@@ -246,5 +252,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,
     paymentSimulator: e.PAYMENT_SIMULATOR,
+    strictResponses: e.STRICT_RESPONSES,
   };
 }

@@ -63,6 +63,8 @@ export async function createTestApp(
     WEB_DIST: path.join(dataDir, 'no-web'),
     // Tests run jobs themselves (`runDueJobs`), so that nothing happens behind their back.
     JOB_WORKER: '0',
+    // A reply with a field its route's response schema does not declare fails here rather than losing the field.
+    STRICT_RESPONSES: '1',
     ...(pgSchema ? { DATABASE_URL: pgSchema.url } : {}),
     ...options.env,
   });

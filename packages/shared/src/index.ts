@@ -20,6 +20,8 @@ export * from './api/question.ts';
 export * from './api/test.ts';
 export * from './api/works.ts';
 export * from './api/review.ts';
+export * from './api/grade.ts';
+export * from './api/award.ts';
 export * from './api/notice.ts';
 export * from './api/unread.ts';
 export * from './downloads/index.ts';

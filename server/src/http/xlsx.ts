@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { contentDisposition } from '../modules/files/routes.ts';
+import { contentDisposition } from './send-file.ts';
 import { beijing } from '../time.ts';
 
 export interface Column<T> {

@@ -44,15 +44,17 @@ export const invoiceRejectBatchBody = z.strictObject({
  * What happened to one selected row: done now, already decided (by someone else, maybe at the same moment), not
  * waiting for this action (e.g. a transfer without its voucher), or not there for the caller.
  */
-export type BatchOutcome = 'done' | 'decided' | 'skipped' | 'notFound';
+export const BATCH_OUTCOMES = ['done', 'decided', 'skipped', 'notFound'] as const;
+export type BatchOutcome = (typeof BATCH_OUTCOMES)[number];
 
-export interface BatchResult {
-  done: number;
-  decided: number;
-  skipped: number;
-  notFound: number;
-  results: { id: number; outcome: BatchOutcome }[];
-}
+export const batchResultSchema = z.object({
+  done: z.number().int(),
+  decided: z.number().int(),
+  skipped: z.number().int(),
+  notFound: z.number().int(),
+  results: z.array(z.object({ id: z.number().int(), outcome: z.enum(BATCH_OUTCOMES) })),
+});
+export type BatchResult = z.infer<typeof batchResultSchema>;
 
 /** The sentence both the server's reply and the page show, e.g. 「已通过 28 条，2 条已被处理」. */
 export function batchResultText(verb: string, r: Pick<BatchResult, 'done' | 'decided' | 'skipped' | 'notFound'>) {

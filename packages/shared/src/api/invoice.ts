@@ -27,10 +27,19 @@ export const invoiceTitleBody = z
     if (v.kind === 'company' && !v.taxNo) ctx.addIssue({ code: 'custom', path: ['taxNo'], message: '单位抬头须填写纳税人识别号' });
   });
 export type InvoiceTitleBody = z.infer<typeof invoiceTitleBody>;
-export interface InvoiceTitle extends InvoiceTitleBody {
-  id: number;
-  createdAt: string;
-}
+
+/** A title as replies carry it (response schemas: what a route may send; see `envelope` in common.ts). */
+const titleFields = {
+  kind: z.enum(['personal', 'company']),
+  name: z.string(),
+  taxNo: z.string().nullish(),
+  bank: z.string().nullish(),
+  bankAccount: z.string().nullish(),
+  address: z.string().nullish(),
+  phone: z.string().nullish(),
+};
+export const invoiceTitleSchema = z.object({ id: z.number().int(), ...titleFields, createdAt: z.string() });
+export type InvoiceTitle = z.infer<typeof invoiceTitleSchema>;
 
 export const invoiceApplyBody = z.strictObject({
   orderId: z.number({ error: '请选择订单' }).int().positive(),
@@ -43,26 +52,27 @@ export type InvoiceApplyBody = z.infer<typeof invoiceApplyBody>;
 export const INVOICE_STATUS = { pending: 0, issued: 1, rejected: 2 } as const;
 export const INVOICE_STATUS_TEXT: Record<number, string> = { 0: '待开票', 1: '已开票', 2: '已驳回' };
 
-export interface Invoice {
-  id: number;
-  orderId: number;
-  orderNo: string;
-  competitionId: number;
-  competitionName: string;
-  teamName: string;
-  userId: number;
-  username: string;
-  amount: number;
-  type: InvoiceType;
-  title: Omit<InvoiceTitle, 'id' | 'createdAt'>;
-  email: string | null;
-  status: number;
-  invoiceNo: string | null;
-  fileUri: string | null;
-  reason: string | null;
-  issuedAt: string | null;
-  createdAt: string;
-}
+export const invoiceSchema = z.object({
+  id: z.number().int(),
+  orderId: z.number().int(),
+  orderNo: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  teamName: z.string(),
+  userId: z.number().int(),
+  username: z.string(),
+  amount: z.number().int(),
+  type: z.enum(['normal', 'special']),
+  title: z.object(titleFields),
+  email: z.string().nullable(),
+  status: z.number().int(),
+  invoiceNo: z.string().nullable(),
+  fileUri: z.string().nullable(),
+  reason: z.string().nullable(),
+  issuedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
 
 export const invoiceListQuery = pageQuery.extend({
   competitionId: z.coerce.number().int().positive().optional(),
@@ -94,4 +104,16 @@ export const invoiceConfigBody = z
     if (v.applyStart && v.applyEnd && v.applyEnd <= v.applyStart) ctx.addIssue({ code: 'custom', path: ['applyEnd'], message: '申请截止时间须晚于开始时间' });
   });
 export type InvoiceConfigBody = z.infer<typeof invoiceConfigBody>;
-export type InvoiceConfig = InvoiceConfigBody & { updatedAt: string | null };
+export const invoiceConfigSchema = z.object({
+  enable: z.boolean(),
+  issuerName: z.string(),
+  issuerTaxNo: z.string(),
+  allowedTypes: z.array(z.enum(['normal', 'special'])),
+  applyStart: z.string().nullish(),
+  applyEnd: z.string().nullish(),
+  notice: z.string().nullish(),
+  updatedAt: z.string().nullable(),
+});
+export type InvoiceConfig = z.infer<typeof invoiceConfigSchema>;
+/** What a participant sees of the configuration: everything but the issuer's tax number. */
+export const invoicePublicConfigSchema = invoiceConfigSchema.omit({ issuerTaxNo: true });

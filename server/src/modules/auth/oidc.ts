@@ -4,7 +4,7 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
-import * as users from '../users/repo.ts';
+import * as users from '../users/index.ts';
 import * as repo from './repo.ts';
 import { ACCOUNT_DISABLED } from './service.ts';
 

@@ -15,7 +15,7 @@ import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { PUBLIC, USER } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok } from '../../http/reply.ts';
-import { findUserInfo } from '../users/repo.ts';
+import { findUserInfo } from '../users/index.ts';
 import { SSO_COOKIE, clearSessionCookies, clearSsoCookie, setSessionCookies, setSsoCookie } from './cookies.ts';
 import { OidcClient, STATE_TTL_MS, belongsTo } from './oidc.ts';
 import * as service from './service.ts';

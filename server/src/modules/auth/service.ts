@@ -9,7 +9,7 @@ import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, forbidden, tooMany, unauthorized } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
-import * as users from '../users/repo.ts';
+import * as users from '../users/index.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import * as repo from './repo.ts';
 import { createSession, sessionId } from './sessions.ts';

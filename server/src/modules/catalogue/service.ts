@@ -2,8 +2,8 @@ import type { BrandBody, BrandListQuery, BrandNavBody, TypeBody } from '@contest
 import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import { assertOwnImage } from '../files/images.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import { assertOwnImage } from '../files/index.ts';
 import * as repo from './repo.ts';
 
 function duplicate(err: unknown, field: string, message: string): never {

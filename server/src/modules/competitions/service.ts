@@ -26,18 +26,17 @@ import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import { assertOwnImage } from '../files/images.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import { assertOwnImage } from '../files/index.ts';
 import { notify } from '../notices/index.ts';
-import { methods as paymentMethods } from '../payments/service.ts';
-import * as questions from '../questions/repo.ts';
+import { methods as paymentMethods } from '../payments/index.ts';
+import * as questions from '../questions/index.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
 const { draft, pending, rejected, online, offline } = AUDIT_STATUS;
 
 /** Drops the organisation id that scoping needed from what goes back to the browser. */
-export const withoutOrg = <T extends { orgId: number }>({ orgId: _org, ...rest }: T): Omit<T, 'orgId'> => rest;
 
 export const listPublic = (ctx: Ctx, q: Parameters<typeof repo.listPublic>[1]) => repo.listPublic(ctx.db, q, ctx.clock.now());
 

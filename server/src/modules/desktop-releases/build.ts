@@ -5,7 +5,7 @@ import { buildInChild, type BuildStep } from '../../../../desktop/build.ts';
 import type { Ctx, Deps } from '../../context.ts';
 import { conflict } from '../../http/errors.ts';
 import { enqueue, hasPendingJob } from '../../jobs/define.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import { CLIENT_PACKAGES, type ClientBuild, type ClientPackage } from '@contest/shared';
 import { buildJob } from './jobs.ts';
 import { install, workDir } from './service.ts';

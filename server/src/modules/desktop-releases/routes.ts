@@ -9,7 +9,7 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { escapeHtml } from '../../http/html.ts';
 import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { ok } from '../../http/reply.ts';
-import { contentDisposition } from '../files/routes.ts';
+import { contentDisposition } from '../../http/send-file.ts';
 import { buildState, startBuild } from './build.ts';
 import * as service from './service.ts';
 

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { CLIENT_PACKAGES, type ClientPackage, type ClientPlatform, type ClientStatus } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 
 const PLATFORMS = Object.keys(CLIENT_PACKAGES) as ClientPlatform[];
 

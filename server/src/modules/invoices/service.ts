@@ -13,10 +13,10 @@ import {
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import { withoutOrg } from '../competitions/service.ts';
-import { assertOwnFile, grantPrivateReads } from '../files/service.ts';
-import { teamOrder } from '../orders/service.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import { withoutOrg } from '../../http/reply.ts';
+import { assertOwnFile, grantPrivateReads } from '../files/index.ts';
+import { teamOrder } from '../orders/index.ts';
 import * as repo from './repo.ts';
 import { notify } from '../notices/index.ts';
 import * as policy from '../../policy.ts';

@@ -4,7 +4,7 @@ import { perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { userCtx } from '../../http/auth.ts';
 import { ok } from '../../http/reply.ts';
-import { sendStoredFile } from '../files/routes.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import * as service from './service.ts';
 
 const JUDGE = perm(SITE_CODES.review);

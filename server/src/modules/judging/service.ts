@@ -13,7 +13,7 @@ import {
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import { assertNotConfirmed, loadRule, lockRule, questionOf, teamPeople } from '../review/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';

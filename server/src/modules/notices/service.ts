@@ -12,7 +12,7 @@ import type { Db } from '../../db/database.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/define.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import * as policy from '../../policy.ts';
 import type { Audience } from './hub.ts';
 import { publishJob } from './jobs.ts';

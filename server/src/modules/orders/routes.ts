@@ -4,7 +4,7 @@ import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
-import { withoutOrg } from '../competitions/service.ts';
+import { withoutOrg } from '../../http/reply.ts';
 import * as policy from '../../policy.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';

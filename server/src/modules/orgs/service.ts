@@ -2,7 +2,7 @@ import { PARTNER_STATUS, ROLE_CODES, type OrganisationBody, type PartnerApplyBod
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import * as repo from './repo.ts';
 
 export async function apply(ctx: AuthedCtx, body: PartnerApplyBody) {

@@ -18,10 +18,9 @@ import { publicUrlMissing } from '../../http/origin.ts';
 import type { HitResult } from '../../limits/rate-limiter.ts';
 import * as alipay from '../../payments/alipay.ts';
 import * as wechat from '../../payments/wechat.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import * as orders from '../orders/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import * as orders from '../orders/index.ts';
 import * as repo from './repo.ts';
-import { teamOrder } from '../orders/service.ts';
 import { orderMessages } from '../notices/index.ts';
 
 export const WECHAT = 1;
@@ -94,7 +93,7 @@ const notifyUrl = (origin: string, channel: 'alipay' | 'wechat') => `${origin}/a
  * gateway's notifications come back (see `publicOrigin`); without one, nothing is asked of the gateway.
  */
 export async function pay(ctx: AuthedCtx, orderId: number, method: number, origin: string | null): Promise<PayResult> {
-  const order = await teamOrder(ctx, orderId);
+  const order = await orders.teamOrder(ctx, orderId);
   if (order.payStatus !== PAY_STATUS.unpaid) throw conflict('只有待支付的订单可以支付');
   if (!origin) throw publicUrlMissing('在线支付');
   const now = ctx.clock.now();

@@ -7,9 +7,9 @@ import { sanitizeRichText } from '../../http/html.ts';
 import { CsvError } from '../../scoring/csv.ts';
 import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import { displayName } from '../files/service.ts';
-import { withoutOrg } from '../competitions/service.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import { displayName } from '../files/index.ts';
+import { withoutOrg } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 

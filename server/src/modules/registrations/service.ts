@@ -1,10 +1,10 @@
 import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import { withoutOrg } from '../competitions/service.ts';
-import { grantPrivateReads } from '../files/service.ts';
-import { readableTeam } from '../teams/service.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import { withoutOrg } from '../../http/reply.ts';
+import { grantPrivateReads } from '../files/index.ts';
+import { readableTeam } from '../teams/index.ts';
 import * as repo from './repo.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as policy from '../../policy.ts';

@@ -18,7 +18,7 @@ import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 

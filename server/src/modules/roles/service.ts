@@ -2,7 +2,7 @@ import { ROLE_CODES, type RoleBody, type RoleUpdateBody } from '@contest/shared'
 import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import * as repo from './repo.ts';
 
 export const listRoles = (ctx: Ctx) => repo.listRoles(ctx.db);

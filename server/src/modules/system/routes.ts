@@ -6,8 +6,8 @@ import type { App } from '../../http/app-types.ts';
 import { ok, page } from '../../http/reply.ts';
 import { countLiveSessions } from '../auth/index.ts';
 import { countOrganisations, organisationOptions } from '../orgs/index.ts';
-import { countRoles } from '../roles/repo.ts';
-import { countUsers } from '../users/repo.ts';
+import { countRoles } from '../roles/index.ts';
+import { countUsers } from '../users/index.ts';
 import { todo, unfinishedJudges } from './todo.ts';
 import { userCtx } from '../../http/auth.ts';
 

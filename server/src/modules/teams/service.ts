@@ -22,10 +22,10 @@ import { notify } from '../notices/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
-import * as competitions from '../competitions/repo.ts';
-import { assertOwnFile } from '../files/service.ts';
-import { openOrder } from '../orders/service.ts';
-import * as registers from '../registrations/repo.ts';
+import * as competitions from '../competitions/index.ts';
+import { assertOwnFile } from '../files/index.ts';
+import { openOrder } from '../orders/index.ts';
+import * as registers from '../registrations/index.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 

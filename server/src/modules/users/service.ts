@@ -1,10 +1,10 @@
 import type { UserInfoUpdateBody, UserListQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
-import { writeAudit } from '../audit-log/repo.ts';
-import { assertOwnImage } from '../files/images.ts';
-import { deleteUserSessions, setPasswordHash } from '../auth/repo.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import { assertOwnImage } from '../files/index.ts';
+import { deleteUserSessions, setPasswordHash } from '../auth/index.ts';
+import { hashPassword } from '../auth/index.ts';
 import * as repo from './repo.ts';
 
 export async function currentUser(ctx: Ctx) {

@@ -17,7 +17,7 @@ import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull }
 import { ok, page } from '../../http/reply.ts';
 import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
-import { contentDisposition } from '../files/routes.ts';
+import { contentDisposition } from '../../http/send-file.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 

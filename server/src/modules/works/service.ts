@@ -4,8 +4,8 @@ import path from 'node:path';
 import { ACTION_CODES, ADMIN_MENU_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
-import * as competitions from '../competitions/repo.ts';
-import { displayName, grantPrivateReads } from '../files/service.ts';
+import * as competitions from '../competitions/index.ts';
+import { displayName, grantPrivateReads } from '../files/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 

@@ -1,0 +1,5 @@
+/**
+ * Competitions: the brand's contests, their stages, menus, presets and readiness. What other modules may use: a
+ * competition's row, its registration presets, and the submission windows its stages open (one or, for grades, many).
+ */
+export { findCompetition, listPresets, submissionWindowOf, submissionWindowsOf } from './repo.ts';

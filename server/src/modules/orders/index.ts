@@ -1,0 +1,6 @@
+/**
+ * Orders: what a team owes for a competition, paid online or by transfer. What other modules may use: opening a team's
+ * order, reading one the caller may see, and the rows and state changes payments make when a gateway answers.
+ */
+export { openOrder, teamOrder } from './service.ts';
+export { findOrder, findOrderByNo, flagRefund, transition } from './repo.ts';
