@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeNpmRegistry, fakeRuntime, readZip, type FakeRegistry } from '../../desktop/test/fixtures/packages.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { ADMIN_PASSWORD, Client, DATABASES, body, createTestApp, loggedIn, multipart, registerUser, type TestApp } from './helpers.ts';
@@ -15,11 +15,11 @@ const zip = (fill: number, size: number) => Buffer.concat([Buffer.from('PK\x03\x
 describe('desktop client packages', () => {
   let t: TestApp;
   let admin: Client;
-  beforeAll(async () => {
+  beforeEach(async () => {
     t = await createTestApp('sqlite', { env: { CLIENT_MAX_BYTES: String(64 * 1024) } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
   });
-  afterAll(() => t.close());
+  afterEach(() => t.close());
 
   it('says the client is not published yet, then serves what the administrator uploaded', async () => {
     const missing = await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' });
@@ -37,7 +37,10 @@ describe('desktop client packages', () => {
   });
 
   it('keeps the old package when an upload is not a zip, too large, or not the administrator’s', async () => {
+    const published = zip(3, 10_000);
+    expect((await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', published, 'application/zip') })).statusCode).toBe(200);
     const before = (await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' })).rawPayload;
+    expect(before.equals(published)).toBe(true);
     const notZip = await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('evil.zip', Buffer.alloc(5000, 1), 'application/zip') });
     expect([notZip.statusCode, body(notZip).message]).toEqual([415, '客户端安装包须为zip压缩包']);
     const big = await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('big.zip', zip(1, 100_000), 'application/zip') });
@@ -68,11 +71,17 @@ describe.each(DATABASES)('desktop client packages built on the server, on %s', (
     registry = await fakeNpmRegistry({ ...PUBLISHED });
     npmCache = fs.mkdtempSync(path.join(os.tmpdir(), 'client-build-npm-'));
     Object.assign(process.env, { npm_config_registry: registry.url, npm_config_cache: npmCache, npm_config_fetch_retries: '0' });
+  });
+  // Each test starts on a fresh platform of its own, with every runtime published and the clock on time.
+  beforeEach(async () => {
+    registry.published = { ...PUBLISHED };
+    registry.downloads.length = 0;
+    skew = 0;
     t = await createTestApp(kind, { clock: { now: () => new Date(Date.now() + skew) } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
   });
+  afterEach(() => t.close());
   afterAll(async () => {
-    await t?.close();
     await registry?.close();
     if (npmCache) fs.rmSync(npmCache, { recursive: true, force: true });
     for (const [key, value] of [['npm_config_registry', saved.registry], ['npm_config_cache', saved.cache], ['npm_config_fetch_retries', saved.retries]] as const) {
@@ -141,7 +150,10 @@ describe.each(DATABASES)('desktop client packages built on the server, on %s', (
   });
 
   it('keeps the published packages when a build fails, says why, and allows another once the job gives up', async () => {
+    expect((await admin.post('/api/system/client/build')).statusCode).toBe(200);
+    expect(await runDueJobs(t.deps)).toBe(1);
     const before = await status();
+    expect(before.win.available && before.mac.available).toBe(true);
     registry.published = {};
     expect((await admin.post('/api/system/client/build')).statusCode).toBe(200);
     expect(await runDueJobs(t.deps)).toBe(1);

@@ -3,15 +3,21 @@ import { requiredText } from './fields.ts';
 
 /** Award levels of a question, given by rank or by hand, and what a team won (spec /api/review/works/awards*). */
 
-export interface AwardLevel {
-  id: number;
-  questionId: number;
-  name: string;
-  sort: number;
+/** Response schemas (what a route may send; see `envelope` in common.ts) and their types come from the same zod objects. */
+export const awardLevelSchema = z.object({
+  id: z.number().int(),
+  questionId: z.number().int(),
+  name: z.string(),
+  sort: z.number().int(),
   /** Ranks from..to (inclusive) receive this award when awards are given by rank; empty for awards given by hand. */
-  rankFrom: number | null;
-  rankTo: number | null;
-}
+  rankFrom: z.number().int().nullable(),
+  rankTo: z.number().int().nullable(),
+});
+export type AwardLevel = z.infer<typeof awardLevelSchema>;
+
+/** `awards/apply/{id}`: how many teams the ranks gave an award. */
+export const awardApplyResultSchema = z.object({ awarded: z.number().int() });
+export type AwardApplyResult = z.infer<typeof awardApplyResultSchema>;
 
 export const awardLevelsBody = z
   .strictObject({
@@ -43,12 +49,13 @@ export type AwardLevelsBody = z.infer<typeof awardLevelsBody>;
 export const teamAwardBody = z.strictObject({ teamId: z.number().int().positive(), awardId: z.number().int().positive().nullable() });
 
 /** `GET list/awards/{teamId}`: what a team won. */
-export interface TeamAward {
-  questionId: number;
-  questionTitle: string;
-  competitionId: number;
-  competitionName: string;
-  awardName: string;
-  finalScore: number | null;
-  rank: number | null;
-}
+export const teamAwardSchema = z.object({
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  awardName: z.string(),
+  finalScore: z.number().nullable(),
+  rank: z.number().int().nullable(),
+});
+export type TeamAward = z.infer<typeof teamAwardSchema>;

@@ -1,74 +1,91 @@
 import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { requiredText } from './fields.ts';
+import type { OpenSubmission } from '../lifecycle.ts';
 
 /** Grades (judges' totals with the private test board), and the teams' disputes of them (spec /api/review/works/*). */
 
-export interface Grade {
-  questionId: number;
-  teamId: number;
-  teamNo: string;
-  teamName: string;
+/** Response schemas (what a route may send; see `envelope` in common.ts) and their types come from the same zod objects. */
+export const gradeSchema = z.object({
+  questionId: z.number().int(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
   /** Each submitted judge total, points added up out of `maxTotal` (names are not shown to teams). */
-  reviewScores: number[];
-  maxTotal: number;
+  reviewScores: z.array(z.number()),
+  maxTotal: z.number().int(),
   /** Out of 100: see `reviewScore()`. */
-  reviewScore: number | null;
-  judgesDone: number;
-  judgesTotal: number;
-  testScore: number | null;
-  testPoints: number | null;
-  finalScore: number | null;
-  rank: number | null;
-  awardId: number | null;
-  awardName: string | null;
-  awardManual: boolean;
-}
+  reviewScore: z.number().nullable(),
+  judgesDone: z.number().int(),
+  judgesTotal: z.number().int(),
+  testScore: z.number().nullable(),
+  testPoints: z.number().nullable(),
+  finalScore: z.number().nullable(),
+  rank: z.number().int().nullable(),
+  awardId: z.number().int().nullable(),
+  awardName: z.string().nullable(),
+  awardManual: z.boolean(),
+});
+export type Grade = z.infer<typeof gradeSchema>;
 
-export interface GradeSummary {
-  gradeState: number;
-  calculatedAt: string | null;
-  confirmedAt: string | null;
+export const gradeSummarySchema = z.object({
+  gradeState: z.number().int(),
+  calculatedAt: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
   /** Judges that still have works to score. */
-  unfinished: { judgeId: number; username: string; userName: string | null; pending: number }[];
-}
+  unfinished: z.array(z.object({ judgeId: z.number().int(), username: z.string(), userName: z.string().nullable(), pending: z.number().int() })),
+});
+export type GradeSummary = z.infer<typeof gradeSummarySchema>;
+
+/** A submission window still open (or still to open): `OpenSubmission` of lifecycle.ts (which stays zod-free) as a reply carries it. */
+export const openSubmissionSchema = z.object({
+  kind: z.enum(['SUBMIT_WORKS', 'SUBMIT_TEST', 'CHOICE_SET']),
+  name: z.string(),
+  end: z.string(),
+}) satisfies z.ZodType<OpenSubmission>;
+
+/** `grade/summary/{id}`: the summary with the submission window still open, if any (the grade, award and certificate pages). */
+export const gradeOverviewSchema = gradeSummarySchema.extend({ submissionOpen: openSubmissionSchema.nullable() });
+export type GradeOverview = z.infer<typeof gradeOverviewSchema>;
 
 export const gradePageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
-
-/** A team's own grade on one question, shown on the `grade` tab. */
-export interface MyGrade {
-  questionId: number;
-  questionTitle: string;
-  /** A dispute sent the work back for re-review: the numbers are hidden until the grades are confirmed again. */
-  rechecking: boolean;
-  reviewScore: number | null;
-  testScore: number | null;
-  finalScore: number | null;
-  rank: number | null;
-  teams: number;
-  awardName: string | null;
-  confirmedAt: string;
-  disputeUntil: string | null;
-  dispute: Dispute | null;
-}
 
 export const DISPUTE_STATUS = { pending: 0, answered: 1 } as const;
 export const DISPUTE_STATUS_TEXT: Record<number, string> = { 0: '待答复', 1: '已答复' };
 
-export interface Dispute {
-  id: number;
-  questionId: number;
-  teamId: number;
-  teamNo: string;
-  teamName: string;
-  username: string;
-  reason: string;
-  status: number;
-  answer: string | null;
-  rereview: boolean;
-  createdAt: string;
-  answeredAt: string | null;
-}
+export const disputeSchema = z.object({
+  id: z.number().int(),
+  questionId: z.number().int(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+  username: z.string(),
+  reason: z.string(),
+  status: z.number().int(),
+  answer: z.string().nullable(),
+  rereview: z.boolean(),
+  createdAt: z.string(),
+  answeredAt: z.string().nullable(),
+});
+export type Dispute = z.infer<typeof disputeSchema>;
+
+/** A team's own grade on one question, shown on the `grade` tab. */
+export const myGradeSchema = z.object({
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  /** A dispute sent the work back for re-review: the numbers are hidden until the grades are confirmed again. */
+  rechecking: z.boolean(),
+  reviewScore: z.number().nullable(),
+  testScore: z.number().nullable(),
+  finalScore: z.number().nullable(),
+  rank: z.number().int().nullable(),
+  teams: z.number().int(),
+  awardName: z.string().nullable(),
+  confirmedAt: z.string(),
+  disputeUntil: z.string().nullable(),
+  dispute: disputeSchema.nullable(),
+});
+export type MyGrade = z.infer<typeof myGradeSchema>;
 
 export const disputeBody = z.strictObject({ reason: requiredText(1000, '申诉理由') });
 export const disputeAnswerBody = z.strictObject({

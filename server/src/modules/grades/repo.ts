@@ -2,7 +2,10 @@ import { ASSIGNMENT_STATUS, DISPUTE_STATUS, GRADE_STATE, type DisputePageQuery }
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 
-/** Every query of grades: the computed grades, their state on the question's rule, disputes and awards. */
+/**
+ * Every query of grades: the computed grades, their state on the question's rule, and disputes. The award columns of a
+ * grade row are written by awards (its repo), and the award's name comes from awards' index.
+ */
 
 // ---- Computing grades -----------------------------------------------------------------------------------------------
 
@@ -84,8 +87,7 @@ const gradeRows = (db: Db) =>
   db
     .selectFrom('grades as g')
     .innerJoin('teams as t', 't.id', 'g.teamId')
-    .leftJoin('awardLevels as l', 'l.id', 'g.awardId')
-    .select(['g.questionId', 'g.teamId', 't.teamNo', 't.name as teamName', 'g.reviewScoresJson', 'g.reviewScore', 'g.judgesDone', 'g.judgesTotal', 'g.testScore', 'g.testPoints', 'g.finalScore', 'g.rank', 'g.awardId', 'l.name as awardName', 'g.awardManual']);
+    .select(['g.questionId', 'g.teamId', 't.teamNo', 't.name as teamName', 'g.reviewScoresJson', 'g.reviewScore', 'g.judgesDone', 'g.judgesTotal', 'g.testScore', 'g.testPoints', 'g.finalScore', 'g.rank', 'g.awardId', 'g.awardManual']);
 export type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['executeTakeFirstOrThrow']>>;
 
 /** A page of the question's grades: ranked teams first, by rank, then the rest by team number; `max` rows at most. */
@@ -120,7 +122,6 @@ export const teamGradeRows = (db: Db, teamId: number) =>
     .selectFrom('grades as g')
     .innerJoin('questions as q', 'q.id', 'g.questionId')
     .innerJoin('reviewRules as r', 'r.questionId', 'g.questionId')
-    .leftJoin('awardLevels as l', 'l.id', 'g.awardId')
     .select((eb) => [
       'g.questionId',
       'q.title as questionTitle',
@@ -129,7 +130,7 @@ export const teamGradeRows = (db: Db, teamId: number) =>
       'q.leaderboardPublished',
       'g.finalScore',
       'g.rank',
-      'l.name as awardName',
+      'g.awardId',
       'r.gradeState',
       'r.confirmedAt',
       'r.disputeDays',
@@ -186,49 +187,3 @@ export const assignmentCodes = async (db: Db, questionId: number) =>
 /** Gives the team's work to one more judge, as a re-review. */
 export const insertRereview = (db: Db, v: { questionId: number; teamId: number; judgeId: number; code: string; now: string }) =>
   db.insertInto('reviewAssignments').values({ questionId: v.questionId, teamId: v.teamId, judgeId: v.judgeId, code: v.code, rereview: 1, createdAt: v.now, updatedAt: v.now }).execute();
-
-// ---- Awards ---------------------------------------------------------------------------------------------------------
-
-export const awardLevelsOf = (db: Db, questionId: number) => db.selectFrom('awardLevels').selectAll().where('questionId', '=', questionId).orderBy('sort').orderBy('id').execute();
-
-/** Removes award levels, taking them off the grades that had them first. */
-export async function deleteAwardLevels(db: Db, ids: number[]) {
-  await db.updateTable('grades').set({ awardId: null, awardManual: 0 }).where('awardId', 'in', ids).execute();
-  await db.deleteFrom('awardLevels').where('id', 'in', ids).execute();
-}
-
-type LevelValues = { name: string; sort: number; rankFrom: number | null; rankTo: number | null };
-
-/** Gives the level a placeholder name, so that kept levels may swap names (names are unique per question). */
-export const parkAwardLevelName = (db: Db, id: number) => db.updateTable('awardLevels').set({ name: `~${id}` }).where('id', '=', id).execute();
-
-export const updateAwardLevel = (db: Db, id: number, values: LevelValues) => db.updateTable('awardLevels').set(values).where('id', '=', id).execute();
-
-export const insertAwardLevel = (db: Db, questionId: number, values: LevelValues) => db.insertInto('awardLevels').values({ questionId, ...values }).execute();
-
-/** The question's grades whose award was not set by hand. */
-export const autoAwardGrades = (db: Db, questionId: number) =>
-  db.selectFrom('grades').select(['teamId', 'rank']).where('questionId', '=', questionId).where('awardManual', '=', 0).execute();
-
-export const setAward = (db: Db, questionId: number, teamId: number, v: { awardId: number | null; awardManual?: number }) =>
-  db.updateTable('grades').set(v).where('questionId', '=', questionId).where('teamId', '=', teamId).execute();
-
-export const gradeAward = (db: Db, questionId: number, teamId: number) =>
-  db.selectFrom('grades').select(['awardId', 'awardManual']).where('questionId', '=', questionId).where('teamId', '=', teamId).executeTakeFirst();
-
-export const findTeam = (db: Db, teamId: number) => db.selectFrom('teams').select(['id', 'competitionId']).where('id', '=', teamId).executeTakeFirst();
-
-/** The team's awards on confirmed grades. */
-export const teamAwardRows = (db: Db, teamId: number) =>
-  db
-    .selectFrom('grades as g')
-    .innerJoin('awardLevels as l', 'l.id', 'g.awardId')
-    .innerJoin('questions as q', 'q.id', 'g.questionId')
-    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .innerJoin('reviewRules as r', 'r.questionId', 'g.questionId')
-    .select(['g.questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName', 'l.name as awardName', 'g.finalScore', 'g.rank'])
-    .where('g.teamId', '=', teamId)
-    .where('r.gradeState', '=', GRADE_STATE.confirmed)
-    .orderBy('q.sort')
-    .orderBy('q.id')
-    .execute();

@@ -1,5 +1,4 @@
 import {
-  ADMIN_MENU_CODES,
   ASSIGNMENT_STATUS,
   GRADE_STATE,
   HIGHER_IS_BETTER,
@@ -10,27 +9,24 @@ import {
   publishRefusal,
   reviewScore,
   testPoints,
-  type AwardLevel,
-  type AwardLevelsBody,
   type Dispute,
   type DisputePageQuery,
   type Grade,
+  type GradeOverview,
   type GradeSummary,
   type Metric,
   type MyGrade,
-  type OpenSubmission,
-  type TeamAward,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { awardNames } from '../awards/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
 import { rankTeams } from '../test-submissions/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
-import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 
 const DAY = 24 * 3600_000;
@@ -101,7 +97,7 @@ export async function summary(db: Db, questionId: number): Promise<GradeSummary>
  * then ask the organiser to confirm an action of a later phase, and the grade page holds back 确认成绩, which the
  * server refuses until it closes (lifecycle.ts).
  */
-export async function gradeSummary(ctx: Ctx, questionId: number): Promise<GradeSummary & { submissionOpen: OpenSubmission | null }> {
+export async function gradeSummary(ctx: Ctx, questionId: number): Promise<GradeOverview> {
   const q = await managedQuestion(ctx, questionId);
   const [s, windows] = await Promise.all([summary(ctx.db, questionId), competitions.submissionWindowsOf(ctx.db, q.competitionId)]);
   return { ...s, submissionOpen: openSubmission(windows, ctx.clock.now()) };
@@ -149,25 +145,39 @@ export async function confirm(ctx: Ctx, questionId: number) {
 }
 
 const toGrade =
-  (max: number) =>
-  ({ reviewScoresJson, awardManual, ...r }: repo.GradeRow): Grade => ({ ...r, reviewScores: JSON.parse(reviewScoresJson) as number[], maxTotal: max, awardManual: awardManual === 1 });
+  (max: number, names: Map<number, string>) =>
+  ({ reviewScoresJson, awardManual, ...r }: repo.GradeRow): Grade => ({
+    ...r,
+    reviewScores: JSON.parse(reviewScoresJson) as number[],
+    maxTotal: max,
+    awardName: r.awardId === null ? null : (names.get(r.awardId) ?? null),
+    awardManual: awardManual === 1,
+  });
+const awardIds = (rows: { awardId: number | null }[]) => rows.flatMap((r) => (r.awardId === null ? [] : [r.awardId]));
 /** The criteria cannot change once a judge has scored, so every stored judge total of the question is out of this. */
 const maxOf = async (db: Db, questionId: number) => maxTotal((await loadRule(db, questionId)).criteria);
 
 export async function gradePage(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string }, max = q.limit) {
   await managedQuestion(ctx, questionId);
   const { rows, total } = await repo.gradePage(ctx.db, questionId, q, max);
-  return { list: rows.map(toGrade(await maxOf(ctx.db, questionId))), total };
+  return { list: rows.map(toGrade(await maxOf(ctx.db, questionId), await awardNames(ctx.db, awardIds(rows)))), total };
 }
 
-/** Rows of the grade and prize exports: the grade with the team's people. */
-export async function exportRows(ctx: AuthedCtx, questionId: number, awardedOnly: boolean) {
+/** One team's grade on the question as the grade list shows it (awards answer a team's award set by hand with it). */
+export async function teamGrade(db: Db, questionId: number, teamId: number): Promise<Grade> {
+  const row = await repo.gradeView(db, questionId, teamId);
+  return toGrade(await maxOf(db, questionId), await awardNames(db, awardIds([row])))(row);
+}
+
+/** Rows of the grade export (and, keeping only the awarded, awards' prize export): the grade with the team's people. */
+export async function exportRows(ctx: AuthedCtx, questionId: number, keep: (g: Grade) => boolean = () => true) {
   const { list } = await gradePage(ctx, questionId, { page: 1, limit: 10_000 }, 10_000);
-  const rows = awardedOnly ? list.filter((g) => g.awardId !== null) : list;
+  const rows = list.filter(keep);
   const teamIds = rows.map((g) => g.teamId);
   const people = await teamPeople(ctx.db, teamIds);
   return rows.map((g) => ({ ...g, ...(people.get(g.teamId) ?? { members: [], schools: [], teachers: [] }) }));
 }
+export type ExportRow = Awaited<ReturnType<typeof exportRows>>[number];
 
 // ---- What a team sees -------------------------------------------------------------------------------------------------
 
@@ -188,6 +198,7 @@ export async function myGrades(ctx: AuthedCtx, competitionId: number): Promise<M
   const now = ctx.clock.now();
   if (!(await gradeSetOpen(ctx.db, competitionId, now))) return [];
   const rows = await repo.teamGradeRows(ctx.db, teamId);
+  const names = await awardNames(ctx.db, awardIds(rows));
   const disputes = await repo.teamDisputes(ctx.db, teamId);
   const out: MyGrade[] = [];
   for (const r of rows) {
@@ -203,7 +214,7 @@ export async function myGrades(ctx: AuthedCtx, competitionId: number): Promise<M
       finalScore: rechecking ? null : r.finalScore,
       rank: rechecking ? null : r.rank,
       teams: Number(r.teams ?? 0),
-      awardName: rechecking ? null : r.awardName,
+      awardName: rechecking || r.awardId === null ? null : (names.get(r.awardId) ?? null),
       confirmedAt: r.confirmedAt!,
       disputeUntil: r.disputeDays > 0 ? new Date(new Date(r.confirmedAt!).getTime() + r.disputeDays * DAY).toISOString() : null,
       dispute: dispute ? toDispute(dispute) : null,
@@ -268,90 +279,4 @@ export async function answerDispute(ctx: AuthedCtx, id: number, body: { answer: 
   });
   await notify(ctx, await teamUserIds(ctx.db, [d.teamId]), { title: '成绩申诉已答复', content: body.answer, source: 'dispute.answered' });
   return toDispute(await repo.disputeView(ctx.db, id));
-}
-
-// ---- Awards ---------------------------------------------------------------------------------------------------------
-
-const toLevel = (r: { id: number; questionId: number; name: string; sort: number; rankFrom: number | null; rankTo: number | null }): AwardLevel => r;
-
-export async function awardLevels(ctx: Ctx, questionId: number) {
-  await managedQuestion(ctx, questionId);
-  return (await repo.awardLevelsOf(ctx.db, questionId)).map(toLevel);
-}
-
-/** Replaces the question's award levels: rows with an id are updated, new rows added, missing ones removed. */
-export async function saveAwardLevels(ctx: Ctx, questionId: number, body: AwardLevelsBody) {
-  await managedQuestion(ctx, questionId);
-  const before = await awardLevels(ctx, questionId);
-  const known = new Set(before.map((l) => l.id));
-  for (const l of body.levels) if (l.id && !known.has(l.id)) throw badRequest('奖项不存在，请刷新后重试');
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      const keep = body.levels.filter((l) => l.id).map((l) => l.id!);
-      const removed = before.filter((l) => !keep.includes(l.id)).map((l) => l.id);
-      if (removed.length) {
-        await repo.deleteAwardLevels(trx, removed);
-      }
-      // Names are unique per question: clear the kept rows' names first so two levels can swap names.
-      for (const id of keep) await repo.parkAwardLevelName(trx, id);
-      for (const [sort, l] of body.levels.entries()) {
-        const values = { name: l.name, sort, rankFrom: l.rankFrom, rankTo: l.rankTo };
-        if (l.id) await repo.updateAwardLevel(trx, l.id, values);
-        else await repo.insertAwardLevel(trx, questionId, values);
-      }
-      await writeAudit(ctx, { action: 'award.levels', entity: 'question', entityId: questionId, before, after: body.levels }, trx);
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict('奖项名称不能重复');
-    throw err;
-  }
-  return awardLevels(ctx, questionId);
-}
-
-async function assertConfirmed(db: Db, questionId: number) {
-  const rule = await loadRule(db, questionId);
-  if (rule.gradeState !== GRADE_STATE.confirmed) throw conflict('请先确认成绩再评奖');
-}
-
-/** Gives each ranked team the award whose rank band holds its rank; awards set by hand are kept. */
-export async function applyAwards(ctx: Ctx, questionId: number) {
-  const levels = await awardLevels(ctx, questionId);
-  const bands = levels.filter((l) => l.rankFrom !== null && l.rankTo !== null);
-  if (!bands.length) throw conflict('请先设置按名次评奖的奖项');
-  return ctx.db.transaction().execute(async (trx) => {
-    await lockRule(trx, questionId);
-    await assertConfirmed(trx, questionId);
-    const grades = await repo.autoAwardGrades(trx, questionId);
-    let awarded = 0;
-    for (const g of grades) {
-      const band = g.rank === null ? undefined : bands.find((l) => l.rankFrom! <= g.rank! && g.rank! <= l.rankTo!);
-      if (band) awarded++;
-      await repo.setAward(trx, questionId, g.teamId, { awardId: band?.id ?? null });
-    }
-    await writeAudit(ctx, { action: 'award.apply', entity: 'question', entityId: questionId, after: { awarded } }, trx);
-    return { awarded };
-  });
-}
-
-/** Sets (or clears) one team's award by hand; automatic awarding leaves it alone afterwards. */
-export async function setTeamAward(ctx: Ctx, questionId: number, teamId: number, awardId: number | null) {
-  const levels = await awardLevels(ctx, questionId);
-  if (awardId !== null && !levels.some((l) => l.id === awardId)) throw badRequest('请选择本赛题的奖项', { awardId: '请选择本赛题的奖项' });
-  await ctx.db.transaction().execute(async (trx) => {
-    await lockRule(trx, questionId);
-    await assertConfirmed(trx, questionId);
-    const before = await repo.gradeAward(trx, questionId, teamId);
-    if (!before) throw notFound('该队伍在本赛题没有成绩');
-    await repo.setAward(trx, questionId, teamId, { awardId, awardManual: 1 });
-    await writeAudit(ctx, { action: 'award.team', entity: 'question', entityId: questionId, before: { teamId, ...before }, after: { teamId, awardId } }, trx);
-  });
-  return toGrade(await maxOf(ctx.db, questionId))(await repo.gradeView(ctx.db, questionId, teamId));
-}
-
-/** `GET list/awards/{teamId}`: the awards of a team on confirmed grades, for its members and its organisers. */
-export async function teamAwards(ctx: AuthedCtx, teamId: number): Promise<TeamAward[]> {
-  const team = await repo.findTeam(ctx.db, teamId);
-  if (!team) throw notFound('队伍不存在');
-  if (!(await policy.memberOrOrganiser(ctx, team, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
-  return repo.teamAwardRows(ctx.db, teamId);
 }
