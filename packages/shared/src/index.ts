@@ -10,6 +10,7 @@ export * from './api/system.ts';
 export * from './validation/index.ts';
 export * from './format.ts';
 export * from './api/catalogue.ts';
+export * from './api/competition.ts';
 export * from './lifecycle.ts';
 export * from './api/team.ts';
 export * from './api/batch.ts';

@@ -8,6 +8,7 @@
  * adds later or decides otherwise (questions published when the contest starts, stages, the payment methods the
  * platform opens); they are said plainly and never refuse anything.
  */
+import { z } from 'zod';
 import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
 import { METRIC_NAMES, type Metric } from './api/question.ts';
 import { fenToYuan } from './format.ts';
@@ -19,26 +20,29 @@ export type EditorTab = keyof typeof EDITOR_TABS;
 
 export type ReadinessLevel = 'blocking' | 'advisory';
 
-export interface ReadinessItem {
+export const readinessItemSchema = z.object({
   /** Stable key: `dates`, `regForm`, `question:12`... */
-  key: string;
-  label: string;
-  ok: boolean;
-  level: ReadinessLevel;
+  key: z.string(),
+  label: z.string(),
+  ok: z.boolean(),
+  level: z.enum(['blocking', 'advisory']),
   /** When ok, what is set; when not, what is missing and what it means for participants. */
-  detail: string;
+  detail: z.string(),
   /**
    * Where it is fixed: the editor's tab, said in words; `adminPath` when the platform's back office fixes it instead
    * (a page the organiser cannot open: the platform administrator's).
    */
-  fix: { tab: EditorTab; text: string; adminPath?: string };
-}
+  fix: z.object({ tab: z.enum(Object.keys(EDITOR_TABS) as [EditorTab, ...EditorTab[]]), text: z.string(), adminPath: z.string().optional() }),
+});
+export type ReadinessItem = z.infer<typeof readinessItemSchema>;
 
-export interface Readiness {
+/** `GET /api/competition/readiness/{id}`. */
+export const readinessSchema = z.object({
   /** No blocking gap: the competition may be submitted for audit. */
-  ready: boolean;
-  items: ReadinessItem[];
-}
+  ready: z.boolean(),
+  items: z.array(readinessItemSchema),
+});
+export type Readiness = z.infer<typeof readinessSchema>;
 
 /** A question as readiness and the audit read it. `answerRows` is null while no answer file is uploaded. */
 export interface ReadinessQuestion {

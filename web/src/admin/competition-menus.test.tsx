@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
-import { ACTION_CODES, CSRF_COOKIE, MENU_CODES, MENU_NAMES, REG_FIELDS, type MenuCode, type Preset } from '@contest/shared';
+import { ACTION_CODES, MENU_CODES, MENU_NAMES, REG_FIELDS, type MenuCode, type Preset } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { Link, RouterProvider, createMemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeApi } from '../test/fakeApi.tsx';
 import CompetitionEditPage from './pages/competition/CompetitionEditPage.tsx';
 import { PresetsPanel } from './pages/competition/parts/PresetsPanel.tsx';
 
@@ -13,33 +14,9 @@ vi.mock('./components/RichTextEditor.tsx', () => ({
   default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
 }));
 
-/** The API as a table of answers keyed by method and address (GET by address alone); writes are recorded. */
-let answers: Record<string, unknown> = {};
-let writes: { method: string; url: string; body: unknown }[] = [];
-
-beforeEach(() => {
-  writes = [];
-  document.cookie = `${CSRF_COOKIE}=csrf-token`;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const { pathname, search } = new URL(url, location.href);
-      const method = init.method ?? 'GET';
-      if (method !== 'GET') writes.push({ method, url: pathname + search, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      const answer = answers[method === 'GET' ? pathname + search : `${method} ${pathname}`];
-      if (answer instanceof Error) {
-        const fields = (answer as Error & { fields?: Record<string, string> }).fields;
-        return new Response(JSON.stringify({ status: 400, message: answer.message, data: fields ? { fields } : null }), { status: 400, headers: { 'content-type': 'application/json' } });
-      }
-      const data = typeof answer === 'function' ? answer(init.body ? JSON.parse(String(init.body)) : undefined) : answer;
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: data ?? null }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+/** The API as a table of answers (test/fakeApi.tsx); the writes are the requests other than GET. */
+const api = useFakeApi();
+const writes = () => api.requests.filter((r) => r.method !== 'GET');
 
 /** How long an answer may take to show on a busy machine: the editor renders ten cards with date pickers. */
 const SLOW = 10_000;
@@ -62,9 +39,9 @@ const presets = (): Preset[] =>
 
 /** The batch call as the server answers it: the presets with the batch applied. */
 function serverSaves() {
-  answers[BATCH] = (body: { presets: Partial<Record<MenuCode, Partial<Preset>>> }) => {
-    const saved = (answers[LIST] as Preset[]).map((p) => ({ ...p, ...body.presets[p.menuCode] }));
-    answers[LIST] = saved;
+  api.answers[BATCH] = (body: { presets: Partial<Record<MenuCode, Partial<Preset>>> }) => {
+    const saved = (api.answers[LIST] as Preset[]).map((p) => ({ ...p, ...body.presets[p.menuCode] }));
+    api.answers[LIST] = saved;
     return saved;
   };
 }
@@ -74,7 +51,7 @@ function client() {
 }
 
 function openPanel() {
-  answers = { [LIST]: presets() };
+  api.answers = { [LIST]: presets() };
   render(
     <AntApp>
       <QueryClientProvider client={client()}>
@@ -108,7 +85,7 @@ describe('the menus of a competition, on one form', () => {
     serverSaves();
     fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
     await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull(), { timeout: SLOW });
-    expect(writes).toEqual([{ method: 'PUT', url: `/api/competition/preset/batch/${COMPETITION}`, body: { presets: { CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null }, SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null } } } }]);
+    expect(writes()).toEqual([{ method: 'PUT', url: `/api/competition/preset/batch/${COMPETITION}`, body: { presets: { CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null }, SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null } } } }]);
     expect(screen.queryAllByText('未保存')).toHaveLength(0);
     expect(within(card('选择赛题')).getByText('开放中')).toBeTruthy();
     expect(within(card('提交作品')).getByText('开放中')).toBeTruthy();
@@ -126,7 +103,7 @@ describe('the menus of a competition, on one form', () => {
     fireEvent.click(screen.getByRole('button', { name: /重\s*置/ }));
     await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull());
     expect(screen.getByRole('switch', { name: '启用赛题与数据' }).getAttribute('aria-checked')).toBe('true');
-    expect(writes).toEqual([]);
+    expect(writes()).toEqual([]);
   });
 
   it('puts a refused menu’s error beside its field and keeps every change unsaved', async () => {
@@ -134,7 +111,7 @@ describe('the menus of a competition, on one form', () => {
     await screen.findByRole('switch', { name: '启用选择赛题' });
     toggle('选择赛题');
     toggle('提交测试');
-    answers[BATCH] = Object.assign(new Error('结束时间须晚于开始时间'), { fields: { 'presets.SUBMIT_TEST.enableEndTime': '结束时间须晚于开始时间' } });
+    api.answers[BATCH] = Object.assign(new Error('结束时间须晚于开始时间'), { fields: { 'presets.SUBMIT_TEST.enableEndTime': '结束时间须晚于开始时间' } });
     fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
     expect(await within(card('提交测试')).findByText('结束时间须晚于开始时间', {}, { timeout: SLOW })).toBeTruthy();
     expect(within(card('选择赛题')).queryByText('结束时间须晚于开始时间')).toBeNull();
@@ -164,7 +141,7 @@ describe('leaving the competition editor with unsaved menus', () => {
    * for the layout's ways out (sidebar, tag tabs, breadcrumb), which are all router navigations. Returns the router.
    */
   async function openEditorWithChange() {
-    answers = {
+    api.answers = {
       '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
       '/api/team/userinfo/permission': ['competition:competition:menu', ACTION_CODES.competitionEdit],
       [`/api/competition/public/${COMPETITION}`]: {
@@ -241,7 +218,7 @@ describe('leaving the competition editor with unsaved menus', () => {
     const later = new Event('beforeunload', { cancelable: true });
     window.dispatchEvent(later);
     expect(later.defaultPrevented).toBe(false);
-    expect(writes).toEqual([]);
+    expect(writes()).toEqual([]);
   });
 
   it('holds back the browser’s back button and the layout’s links until the organiser chooses to drop the changes', async () => {
@@ -265,6 +242,6 @@ describe('leaving the competition editor with unsaved menus', () => {
     fireEvent.click(within(await nextDialog(2)).getByRole('button', { name: '放弃修改', hidden: true }));
     expect(await screen.findByText('首页内容', {}, { timeout: SLOW })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/index');
-    expect(writes).toEqual([]);
+    expect(writes()).toEqual([]);
   });
 });

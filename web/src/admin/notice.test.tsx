@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { CSRF_COOKIE, type Notice, type Page } from '@contest/shared';
+import type { Notice, Page } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useFakeApi } from '../test/fakeApi.tsx';
 import NoticePage, { targetSummary } from './pages/message/NoticePage.tsx';
 
 // wangEditor does not run in happy-dom: a text area stands in for it.
@@ -11,36 +12,10 @@ vi.mock('./components/RichTextEditor.tsx', () => ({
   default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea aria-label="内容" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
 }));
 
-/** The API as a table of answers keyed by method and address (GET by address alone); writes are recorded. */
-let answers: Record<string, unknown> = {};
-let writes: { method: string; url: string; body: unknown }[] = [];
-let reads: string[] = [];
-
-beforeEach(() => {
-  writes = [];
-  reads = [];
-  document.cookie = `${CSRF_COOKIE}=csrf-token`;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const { pathname, search } = new URL(url, location.href);
-      const method = init.method ?? 'GET';
-      if (method !== 'GET') writes.push({ method, url: pathname + search, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      else reads.push(pathname + search);
-      const found = answers[method === 'GET' ? pathname + search : `${method} ${pathname}`];
-      const answer = typeof found === 'function' ? (found as () => unknown)() : found;
-      if (answer instanceof Error) {
-        const fields = (answer as Error & { fields?: Record<string, string> }).fields;
-        return new Response(JSON.stringify({ status: 400, message: answer.message, data: fields ? { fields } : null }), { status: 400, headers: { 'content-type': 'application/json' } });
-      }
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answer ?? null }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+/** The API as a table of answers (test/fakeApi.tsx); the writes are the requests other than GET, the reads the others. */
+const api = useFakeApi();
+const writes = () => api.requests.filter((r) => r.method !== 'GET');
+const reads = () => api.requests.filter((r) => r.method === 'GET').map((r) => r.url);
 
 const ORGANISER = ['message:notice:menu', 'message:notice:edit', 'competition:competition:menu'];
 const PLATFORM = [...ORGANISER, 'competition:competitionAudit:menu', 'competition:competition:audit'];
@@ -65,8 +40,8 @@ const notice = (over: Partial<Notice>): Notice => ({
 const page = (list: Notice[]): Page<Notice> => ({ list, total: list.length, page: 1, limit: 20 });
 
 function open(codes: string[], list: Notice[]) {
-  answers = {
-    ...answers,
+  api.answers = {
+    ...api.answers,
     '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
     '/api/team/userinfo/permission': codes,
     '/api/competition/listAuth?limit=100': { list: [{ id: 3, name: '泰迪杯' }], total: 1, page: 1, limit: 100 },
@@ -107,7 +82,7 @@ describe('the notice page', () => {
   });
 
   it('writes a personal message to users, counting its recipients, and saves it as a draft', async () => {
-    answers = { 'POST /api/message/notice/recipients': { count: 2 } };
+    api.answers = { 'POST /api/message/notice/recipients': { count: 2 } };
     open(PLATFORM, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -118,18 +93,18 @@ describe('the notice page', () => {
     fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '请补交材料' } });
     fireEvent.change(within(dialog).getByLabelText('接收人用户名'), { target: { value: 'alice, bob,' } });
     expect(await within(dialog).findByText('将发送给 2 位用户', {}, { timeout: 3000 })).toBeTruthy();
-    expect(writes.find((w) => w.url === '/api/message/notice/recipients')?.body).toEqual({ target: { scope: 'users', usernames: ['alice', 'bob'] } });
+    expect(writes().find((w) => w.url === '/api/message/notice/recipients')?.body).toEqual({ target: { scope: 'users', usernames: ['alice', 'bob'] } });
 
     fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
-    await waitFor(() => expect(writes.some((w) => w.url === '/api/message/notice')).toBe(true));
-    expect(writes.find((w) => w.url === '/api/message/notice')).toMatchObject({
+    await waitFor(() => expect(writes().some((w) => w.url === '/api/message/notice')).toBe(true));
+    expect(writes().find((w) => w.url === '/api/message/notice')).toMatchObject({
       method: 'POST',
       body: { kind: 1, title: '请补交材料', content: null, target: { scope: 'users', usernames: ['alice', 'bob'] } },
     });
   });
 
   it('shows the server’s field errors next to the fields', async () => {
-    answers = { 'POST /api/message/notice': Object.assign(new Error('参数错误'), { fields: { 'target.usernames.1': '用户不存在：bob' } }) };
+    api.answers = { 'POST /api/message/notice': Object.assign(new Error('参数错误'), { fields: { 'target.usernames.1': '用户不存在：bob' } }) };
     open(PLATFORM, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -141,7 +116,7 @@ describe('the notice page', () => {
   });
 
   it('lets an organiser write to its competitions’ users and teams only', async () => {
-    answers = { 'POST /api/message/notice/recipients': { count: 8 } };
+    api.answers = { 'POST /api/message/notice/recipients': { count: 8 } };
     open(ORGANISER, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -155,7 +130,7 @@ describe('the notice page', () => {
   });
 
   it('turns a target the server refuses into an error next to the scope', async () => {
-    answers = { 'POST /api/message/notice': Object.assign(new Error('只有平台可以向全体用户或指定用户发送通知'), { fields: { target: '只有平台可以向全体用户或指定用户发送通知' } }) };
+    api.answers = { 'POST /api/message/notice': Object.assign(new Error('只有平台可以向全体用户或指定用户发送通知'), { fields: { target: '只有平台可以向全体用户或指定用户发送通知' } }) };
     open(PLATFORM, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -164,18 +139,18 @@ describe('the notice page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
     const error = await within(dialog).findAllByText('只有平台可以向全体用户或指定用户发送通知');
     expect(error.some((e) => e.closest('.ant-form-item-explain'))).toBe(true);
-    expect(writes.find((w) => w.url === '/api/message/notice')?.body).toEqual({ kind: 0, title: '全站维护', content: null, target: { scope: 'all' } });
+    expect(writes().find((w) => w.url === '/api/message/notice')?.body).toEqual({ kind: 0, title: '全站维护', content: null, target: { scope: 'all' } });
   });
 
   it('publishes a draft now', async () => {
-    answers = { 'POST /api/message/notice/recipients': { count: 12 } };
+    api.answers = { 'POST /api/message/notice/recipients': { count: 12 } };
     open(ORGANISER, [notice({})]);
     fireEvent.click(await screen.findByText('发布'));
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('将发送给 12 位用户')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: /发\s*布/ }));
-    await waitFor(() => expect(writes.some((w) => w.url === '/api/message/notice/5')).toBe(true));
-    expect(writes.find((w) => w.url === '/api/message/notice/5')).toMatchObject({ method: 'POST', body: { publishAt: null } });
+    await waitFor(() => expect(writes().some((w) => w.url === '/api/message/notice/5')).toBe(true));
+    expect(writes().find((w) => w.url === '/api/message/notice/5')).toMatchObject({ method: 'POST', body: { publishAt: null } });
   });
 
   it('warns that deleting a published notice takes it from every box', async () => {
@@ -183,27 +158,27 @@ describe('the notice page', () => {
     fireEvent.click(await screen.findByText('删除'));
     expect(await screen.findByText(/删除后它将从所有接收人的消息中消失/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(writes).toEqual([{ method: 'DELETE', url: '/api/message/notice/5', body: undefined }]));
+    await waitFor(() => expect(writes()).toEqual([{ method: 'DELETE', url: '/api/message/notice/5', body: undefined }]));
   });
 
   it('searches by kind and title from the first page', async () => {
     open(ORGANISER, [notice({})]);
     await screen.findByText('报名截止提醒');
-    answers['/api/message/notice/page?kind=1&keyword=%E5%AE%A1%E6%A0%B8&page=1&limit=20'] = page([notice({ id: 6, kind: 1, title: '审核结果' })]);
+    api.answers['/api/message/notice/page?kind=1&keyword=%E5%AE%A1%E6%A0%B8&page=1&limit=20'] = page([notice({ id: 6, kind: 1, title: '审核结果' })]);
     fireEvent.mouseDown(screen.getByLabelText('类型').closest('.ant-select')!.querySelector('.ant-select-selector')!);
     fireEvent.click(await screen.findByTitle('个人消息'));
     fireEvent.change(screen.getByPlaceholderText('标题'), { target: { value: ' 审核 ' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
     expect(await screen.findByText('审核结果')).toBeTruthy();
     expect(screen.queryByText('报名截止提醒')).toBeNull();
-    expect(reads.at(-1)).toBe('/api/message/notice/page?kind=1&keyword=%E5%AE%A1%E6%A0%B8&page=1&limit=20');
+    expect(reads().at(-1)).toBe('/api/message/notice/page?kind=1&keyword=%E5%AE%A1%E6%A0%B8&page=1&limit=20');
   });
 
   it('reloads the list once a notice is deleted', async () => {
     let deleted = false;
-    answers = { 'DELETE /api/message/notice/5': () => ((deleted = true), null) };
+    api.answers = { 'DELETE /api/message/notice/5': () => ((deleted = true), null) };
     open(ORGANISER, [notice({}), notice({ id: 6, title: '第二则通知' })]);
-    answers['/api/message/notice/page?page=1&limit=20'] = () => page(deleted ? [notice({ id: 6, title: '第二则通知' })] : [notice({}), notice({ id: 6, title: '第二则通知' })]);
+    api.answers['/api/message/notice/page?page=1&limit=20'] = () => page(deleted ? [notice({ id: 6, title: '第二则通知' })] : [notice({}), notice({ id: 6, title: '第二则通知' })]);
     const row = (await screen.findByText('报名截止提醒')).closest('tr')!;
     fireEvent.click(await within(row).findByText('删除'));
     expect(await screen.findByText('确定删除草稿“报名截止提醒”吗？')).toBeTruthy();
@@ -211,7 +186,7 @@ describe('the notice page', () => {
     expect(await screen.findByText('通知已删除')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('报名截止提醒')).toBeNull());
     expect(screen.getByText('第二则通知')).toBeTruthy();
-    expect(reads.filter((r) => r.startsWith('/api/message/notice/page'))).toHaveLength(2);
+    expect(reads().filter((r) => r.startsWith('/api/message/notice/page'))).toHaveLength(2);
   });
 
   it('only lets readers read', async () => {

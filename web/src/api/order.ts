@@ -3,6 +3,8 @@ import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
 export type OrderListParams = ListParams<OrderListQuery>;
+/** The caller's own orders (the site's user centre): a page, optionally of one payment state. */
+export type MyOrderParams = { page?: number; limit: number; payStatus?: number };
 
 /** Orders (spec §7 `/api/order/*`). */
 export const orderUrls = { list: '/api/order/list' } as const;
@@ -10,6 +12,10 @@ export const orderUrls = { list: '/api/order/list' } as const;
 export const orderKeys = {
   all: ['orders'] as const,
   list: (q: OrderListParams) => [...orderKeys.all, q] as const,
+  mineAll: ['myOrders'] as const,
+  /** A page of the caller's orders, or `'paid'`: those an invoice may be applied for. */
+  mine: (q: MyOrderParams | 'paid') => [...orderKeys.mineAll, q] as const,
+  detail: (id: number) => ['order', id] as const,
 };
 
 export const orderApi = {
@@ -18,4 +24,12 @@ export const orderApi = {
   confirmBatch: (ids: number[]) => http.put<BatchResult>('/api/order/confirm/batch', { ids }),
   batchPayment: (body: { ids: number[]; payerOrg: string; voucher: string | undefined }) => http.put<{ paid: number[]; skipped: number[] }>('/api/order/batch/payment', body),
   refund: (id: number, reason: string) => http.put<void>(`/api/order/refund/${id}`, { reason }),
+  mine: (q: MyOrderParams) => http.get<Page<Order>>('/api/order/person/page', { ...q }),
+  /** Silent: the payment page says why the order cannot be shown. */
+  detail: (id: number) => http.get<Order>(`/api/order/${id}`, undefined, { silent: true }),
+  /** A new order for the team's registration (after one was closed). */
+  createForTeam: (teamId: number) => http.post<{ id: number }>(`/api/order/team/${teamId}`),
+  /** An offline payment's transfer voucher. */
+  voucher: (id: number, body: { payMethod: number; voucher: string }) => http.put<void>(`/api/order/voucher/${id}`, body),
+  close: (id: number) => http.put<void>(`/api/order/close/${id}`),
 };

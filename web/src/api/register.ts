@@ -1,9 +1,9 @@
-import type { BatchResult, Page, Register, RegisterFlow, RegisterListQuery, Team } from '@contest/shared';
+import type { BatchResult, Page, Register, RegisterDetail, RegisterListQuery } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
 export type RegisterListParams = ListParams<RegisterListQuery>;
-export type RegisterDetail = Register & { team: Team; flows: RegisterFlow[] };
+export type { RegisterDetail } from '@contest/shared';
 export type RegisterDecision = 'approve' | 'reject';
 
 /** Registrations as the back office reviews them (spec §7 `/api/team/register/*`). */

@@ -1,4 +1,4 @@
-import type { Assignment, AssignmentPageQuery, Certificate, CertificateTemplate, Dispute, DisputePageQuery, Grade, Page, PageQuery } from '@contest/shared';
+import type { AssignResult, Assignment, AssignmentPageQuery, Certificate, CertificateTemplate, Dispute, DisputePageQuery, Expert, Grade, Page, PageQuery, QuestionJudge, ReviewRule, ReviewRuleBody } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
@@ -10,6 +10,8 @@ export interface DisputeAnswer {
   answer: string;
   rereviewJudgeId: number | null;
 }
+/** An expert of the pool who may be added to a question's judges. */
+export type JudgeCandidate = Pick<Expert, 'userId' | 'username' | 'userName' | 'organization'>;
 
 /**
  * Keys of everything about one question's review (judges, rule, grades, awards, certificates): a write that may
@@ -25,6 +27,9 @@ export const reviewKeys = {
   certificatesAll: (questionId: number) => reviewKey(questionId, 'certificates'),
   certificates: (questionId: number, q: ReviewListParams) => reviewKey(questionId, 'certificates', q),
   certRun: (questionId: number) => reviewKey(questionId, 'certRun'),
+  judges: (questionId: number) => reviewKey(questionId, 'judges'),
+  candidates: (questionId: number, keyword: string) => reviewKey(questionId, 'candidates', keyword),
+  rule: (questionId: number) => reviewKey(questionId, 'rule'),
   /** A competition's certificate templates (not one question's). */
   templatesAll: ['certTemplates'] as const,
   templates: (competitionId: number, q: PageQuery) => [...reviewKeys.templatesAll, competitionId, q] as const,
@@ -36,6 +41,8 @@ export const reviewUrls = {
   assignments: (questionId: number) => `/api/review/assign/page/${questionId}`,
   disputes: (questionId: number) => `/api/review/works/dispute/page/${questionId}`,
   certificates: (questionId: number) => `/api/review/certificate/export/${questionId}`,
+  /** Every judge's scores of every work, as xlsx. */
+  reviewExport: (questionId: number) => `/api/review/works/review/export/${questionId}`,
 };
 
 export const reviewApi = {
@@ -52,4 +59,14 @@ export const reviewApi = {
   templates: (competitionId: number, q: PageQuery) => http.get<Page<CertificateTemplate>>(`/api/review/certificate/page/${competitionId}`, params(q)),
   useTemplate: (questionId: number, templateId: number) => http.post<void>(`/api/review/certificate/relation/${questionId}`, { templateId }),
   removeTemplate: (templateId: number) => http.delete<void>(`/api/review/certificate/${templateId}`),
+  /** The question's judges with their workload. */
+  judges: (questionId: number) => http.get<QuestionJudge[]>(`/api/review/judge/${questionId}`),
+  candidates: (questionId: number, keyword: string) => http.get<JudgeCandidate[]>(`/api/review/judge/candidates/${questionId}`, { keyword: keyword || undefined }),
+  addJudges: (questionId: number, userIds: number[]) => http.post<void>(`/api/review/judge/${questionId}`, { userIds }),
+  removeJudge: (questionId: number, userId: number) => http.delete<void>(`/api/review/judge/${questionId}/${userId}`),
+  /** Gives the works that lack judges to the question's judges. */
+  autoAssign: (questionId: number) => http.post<AssignResult>(`/api/review/works/${questionId}`),
+  reassign: (assignmentId: number, judgeId: number) => http.put<void>(`/api/review/assign/${assignmentId}`, { judgeId }),
+  rule: (questionId: number) => http.get<ReviewRule>(`/api/review/rules/${questionId}`),
+  saveRule: (questionId: number, body: ReviewRuleBody) => http.put<void>(`/api/review/rules/${questionId}`, body),
 };

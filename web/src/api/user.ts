@@ -1,13 +1,9 @@
-import type { OrgOption, Page, UserListItem, UserListQuery } from '@contest/shared';
+import type { OrgOption, Page, RoleRef as RoleOption, UserListItem, UserListQuery } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
 export type UserListParams = ListParams<UserListQuery>;
-export interface RoleOption {
-  id: number;
-  code: string;
-  name: string;
-}
+export type { RoleRef as RoleOption } from '@contest/shared';
 
 /** Accounts as the back office manages them (spec §7 `/api/team/userinfo/list`, `/api/system/user/*`). */
 export const userKeys = {

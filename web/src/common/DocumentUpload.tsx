@@ -1,17 +1,18 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, Upload, type UploadFile } from 'antd';
+import { fileUrls, type DocumentPurpose } from '../api/file.ts';
 import { uploadError, uploadHeaders } from './upload.ts';
 
 export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';
 
 /** Private PDF or picture uploads (registration attachments, transfer vouchers); the list keeps the server's file URIs. */
-export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: 'attachment' | 'voucher' | 'invoice'; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
+export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: DocumentPurpose; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
   const { message } = App.useApp();
   return (
     <Upload
       name="file"
       accept={DOCUMENT_ACCEPT}
-      action={`/api/file/upload/document?purpose=${purpose}`}
+      action={fileUrls.uploadDocument(purpose)}
       headers={uploadHeaders()}
       fileList={files}
       maxCount={max}

@@ -1,16 +1,16 @@
 import type { PermissionCode, UserInfo } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal } from 'antd';
-import { http } from './http.ts';
+import { accountApi, accountKeys } from '../api/account.ts';
 import { LOGIN_FLAG_KEY } from './storage.ts';
 
-export const USER_QUERY_KEY = ['userinfo'] as const;
-export const PERMISSION_QUERY_KEY = ['permission'] as const;
+/** The current user's cache entry (`accountKeys.current`). */
+export const USER_QUERY_KEY = accountKeys.current;
 
 /** Loads the current user; keeps the login flag of spec §4 in step with the answer. */
 export async function fetchCurrentUser(): Promise<UserInfo | null> {
   try {
-    const user = await http.get<UserInfo | null>('/api/team/userinfo/', undefined, { silent: true });
+    const user = await accountApi.current();
     if (user) localStorage.setItem(LOGIN_FLAG_KEY, '1');
     else localStorage.removeItem(LOGIN_FLAG_KEY);
     return user;
@@ -21,15 +21,15 @@ export async function fetchCurrentUser(): Promise<UserInfo | null> {
 }
 
 export function useCurrentUser() {
-  return useQuery({ queryKey: USER_QUERY_KEY, queryFn: fetchCurrentUser, staleTime: 60_000, retry: false });
+  return useQuery({ queryKey: accountKeys.current, queryFn: fetchCurrentUser, staleTime: 60_000, retry: false });
 }
 
 /** The caller's permission codes, fetched after the user info loads (spec §6). */
 export function usePermissions() {
   const { data: user } = useCurrentUser();
   const query = useQuery({
-    queryKey: [...PERMISSION_QUERY_KEY, user?.id ?? 0],
-    queryFn: () => http.get<string[]>('/api/team/userinfo/permission', undefined, { silent: true }),
+    queryKey: accountKeys.permissions(user?.id ?? 0),
+    queryFn: () => accountApi.permissions(),
     enabled: Boolean(user),
     staleTime: 60_000,
   });
@@ -40,7 +40,7 @@ export function usePermissions() {
 
 export function useRefreshUser() {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: USER_QUERY_KEY });
+  return () => client.invalidateQueries({ queryKey: accountKeys.current });
 }
 
 /** Spec §8: confirmation first, then `/logout` ends the session and clears local storage. */

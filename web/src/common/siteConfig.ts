@@ -1,11 +1,10 @@
-import type { AuthConfig } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { http } from './http.ts';
+import { authApi, authKeys } from '../api/auth.ts';
 
 export function useAuthConfig() {
   return useQuery({
-    queryKey: ['authConfig'],
-    queryFn: () => http.get<AuthConfig>('/api/auth/config', undefined, { silent: true }),
+    queryKey: authKeys.config,
+    queryFn: () => authApi.config(),
     staleTime: Infinity,
   });
 }

@@ -1,4 +1,5 @@
 import { Upload as TusUpload } from 'tus-js-client';
+import { worksUrls } from '../api/works.ts';
 import { uploadHeaders } from './upload.ts';
 
 /** Files up to this size get a checksum computed in the browser, which the server verifies. */
@@ -31,7 +32,7 @@ export async function resumableUpload(
 ) {
   const checksum = await sha256(file);
   const upload = new TusUpload(file, {
-    endpoint: '/api/review/works/upload',
+    endpoint: worksUrls.upload,
     chunkSize: 5 * 1024 * 1024,
     retryDelays: [0, 1000, 3000, 5000, 10000],
     headers: uploadHeaders(),

@@ -1,14 +1,14 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '@contest/shared';
+import { fileUrls, type ImagePurpose } from '../api/file.ts';
 import { readCookie } from './storage.ts';
 
-/** Images a back-office user uploads, by what they are for (the server keeps them apart). */
-export type ImagePurpose = 'logo' | 'cover' | 'content';
+export type { ImagePurpose };
 
 export const IMAGE_ACCEPT = 'image/png,image/jpeg,image/gif,image/webp';
 /** The server's default upload limit (`AVATAR_MAX_BYTES`); checked here first to spare a useless upload. */
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
-export const imageUploadUrl = (purpose: ImagePurpose) => `/api/file/upload/image?purpose=${purpose}`;
+export const imageUploadUrl = fileUrls.uploadImage;
 
 /**
  * Headers for uploads that do not go through the http client (antd Upload, the rich-text editor):

@@ -1,8 +1,10 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES as CLIENT_PACKAGE_FILES, type ClientPlatform, type ClientStatus } from '@contest/shared';
+import { CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES as CLIENT_PACKAGE_FILES, formatSize, type ClientPlatform, type ClientStatus } from '@contest/shared';
 import { Alert, Button, Modal, Space, Steps, Typography, message } from 'antd';
 import { useEffect, useState } from 'react';
-import { ERROR_TOAST_SECONDS, http } from '../common/http.ts';
+import { clientApi } from '../api/client.ts';
+import { ERROR_TOAST_SECONDS } from '../common/http.ts';
+import { formatDay } from '../common/time.ts';
 
 export type ClientOs = ClientPlatform;
 
@@ -27,7 +29,7 @@ function useClientStatus(open: boolean): ClientStatus | null {
   useEffect(() => {
     if (!open) return;
     let live = true;
-    http.get<ClientStatus>('/api/system/client/status', undefined, { silent: true }).then(
+    clientApi.status().then(
       (s) => live && setStatus(s),
       () => undefined,
     );
@@ -63,9 +65,16 @@ export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolea
   const offered = (Object.keys(CLIENT_PACKAGES) as ClientOs[]).filter((k) => published(status, k));
   const download = os ? (
     published(status, os) ? (
-      <Button type="primary" icon={<DownloadOutlined />} href={CLIENT_PACKAGES[os]} download>
-        下载{OS_NAMES[os]}客户端
-      </Button>
+      <Space wrap>
+        <Button type="primary" icon={<DownloadOutlined />} href={CLIENT_PACKAGES[os]} download>
+          下载{OS_NAMES[os]}客户端
+        </Button>
+        {status?.[os]?.size && status[os].updatedAt ? (
+          <Typography.Text type="secondary" data-testid="client-size">
+            {formatSize(status[os].size)} · 更新于 {formatDay(status[os].updatedAt)}
+          </Typography.Text>
+        ) : null}
+      </Space>
     ) : (
       missing
     )

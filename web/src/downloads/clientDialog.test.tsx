@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLIENT_NOT_PUBLISHED as NOT_PUBLISHED_TEXT, type ClientStatus } from '@contest/shared';
 import { CLIENT_PACKAGES, ClientDialog } from './ClientDialog.tsx';
@@ -33,9 +33,9 @@ describe('the download client dialog and unpublished packages', () => {
   it('links a published package', async () => {
     status = { win: pkg(false), mac: pkg(true) };
     render(<ClientDialog open os="mac" onClose={() => undefined} />);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    // Let the answer arrive: a published package keeps its link.
-    await act(() => new Promise((r) => setTimeout(r, 20)));
+    // Once the answer arrives, a published package keeps its link and shows its size and date.
+    expect((await screen.findByTestId('client-size')).textContent).toBe('28.61 MB · 更新于 2026/05/01');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('link', { name: /下载Mac客户端/ }).getAttribute('href')).toBe(CLIENT_PACKAGES.mac);
     expect(screen.queryByTestId('client-missing')).toBeNull();
   });

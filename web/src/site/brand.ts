@@ -1,6 +1,5 @@
-import type { BrandNav } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../common/http.ts';
+import { brandApi, brandKeys } from '../api/catalogue.ts';
 import { BRAND_ID_KEY } from '../common/storage.ts';
 
 /** The brand the visitor is browsing, kept in session storage (spec §9) so competition pages keep its look. */
@@ -11,8 +10,8 @@ export function currentBrandId(): number | null {
 
 export function useBrandNav(brandId: number | null) {
   return useQuery({
-    queryKey: ['brandNav', brandId],
-    queryFn: () => http.get<BrandNav | null>('/api/competition/brand/nav/public/nav', { brandId: brandId! }, { silent: true }),
+    queryKey: brandKeys.nav(brandId),
+    queryFn: () => brandApi.publicNav(brandId!),
     enabled: brandId !== null,
     staleTime: 5 * 60_000,
   });

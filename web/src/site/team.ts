@@ -1,9 +1,6 @@
-import type { Team, TeamInvitation } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { teamApi, teamKeys } from '../api/team.ts';
 import { useCurrentUser } from '../common/auth.ts';
-import { http } from '../common/http.ts';
-
-export const teamKey = (competitionId: number) => ['team', competitionId] as const;
 
 /**
  * Spec §4 "Team": the team is loaded once per competition and reused from the cache; loading it brings its
@@ -12,8 +9,8 @@ export const teamKey = (competitionId: number) => ['team', competitionId] as con
 export function useTeam(competitionId: number) {
   const { data: user } = useCurrentUser();
   return useQuery({
-    queryKey: [...teamKey(competitionId), user?.id ?? 0],
-    queryFn: () => http.get<{ team: Team | null; invitations: TeamInvitation[] }>(`/api/team/competition/${competitionId}/detail`),
+    queryKey: teamKeys.mine(competitionId, user?.id ?? 0),
+    queryFn: () => teamApi.mine(competitionId),
     enabled: Boolean(user) && competitionId > 0,
     staleTime: Infinity,
   });
@@ -21,7 +18,7 @@ export function useTeam(competitionId: number) {
 
 export function useReloadTeam(competitionId: number) {
   const client = useQueryClient();
-  return () => client.invalidateQueries({ queryKey: teamKey(competitionId) });
+  return () => client.invalidateQueries({ queryKey: teamKeys.competition(competitionId) });
 }
 
 export const joinLink = (competitionId: number, teamId: number, code: string) =>

@@ -1,18 +1,12 @@
 import { STREAM_EVENT, UNREAD_CHECK_DELAY_MS, type BoardEvent, type UnreadCount } from '@contest/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiBase, http } from '../common/http.ts';
+import { messageApi, messageKeys, messageUrls } from '../api/notice.ts';
+import { apiBase } from '../common/http.ts';
 import { isDesktopApp } from '../common/storage.ts';
 import { scoringFinished } from './tests.ts';
 
-/** One cache entry for the unread counts: the header badge, the message page's tabs and its mark-read replies share it. */
-export const UNREAD_QUERY_KEY = ['unread'] as const;
-/** Prefix of the message page's lists, refreshed when the server tells of a change. */
-export const MESSAGES_QUERY_KEY = ['messages'] as const;
-export const UNREAD_CHECK_URL = '/api/message/notice/check/read';
-export const UNREAD_STREAM_URL = '/api/message/notice/stream';
-
-const fetchUnread = () => http.get<UnreadCount>(UNREAD_CHECK_URL, undefined, { silent: true });
+const fetchUnread = () => messageApi.unread();
 
 function isUnreadCount(v: unknown): v is UnreadCount {
   const c = v as UnreadCount | null;
@@ -21,12 +15,12 @@ function isUnreadCount(v: unknown): v is UnreadCount {
 
 /** Puts counts the server sent (a mark-read reply, a stream event) where every reader sees them. */
 export function setUnread(client: QueryClient, counts: UnreadCount): void {
-  if (isUnreadCount(counts)) client.setQueryData(UNREAD_QUERY_KEY, counts);
+  if (isUnreadCount(counts)) client.setQueryData(messageKeys.unread, counts);
 }
 
 /** The unread counts for a page that needs them now (the message page). */
 export function useUnread(enabled: boolean) {
-  return useQuery({ queryKey: UNREAD_QUERY_KEY, queryFn: fetchUnread, enabled });
+  return useQuery({ queryKey: messageKeys.unread, queryFn: fetchUnread, enabled });
 }
 
 /**
@@ -43,13 +37,13 @@ export function useUnreadBadge(loggedIn: boolean): UnreadCount {
     const timer = setTimeout(() => setDue(true), UNREAD_CHECK_DELAY_MS);
     return () => clearTimeout(timer);
   }, []);
-  const { data } = useQuery({ queryKey: UNREAD_QUERY_KEY, queryFn: fetchUnread, enabled: due && loggedIn });
+  const { data } = useQuery({ queryKey: messageKeys.unread, queryFn: fetchUnread, enabled: due && loggedIn });
   const live = due && loggedIn && data !== undefined;
 
   useEffect(() => {
     // The desktop app signs its calls with a bearer header, which EventSource cannot send.
     if (!live || typeof EventSource === 'undefined' || isDesktopApp()) return;
-    const source = new EventSource(`${apiBase()}${UNREAD_STREAM_URL}`, { withCredentials: true });
+    const source = new EventSource(`${apiBase()}${messageUrls.stream}`, { withCredentials: true });
     source.addEventListener(STREAM_EVENT.board, (event) => {
       try {
         const { questionId } = JSON.parse((event as MessageEvent<string>).data) as BoardEvent;
@@ -66,10 +60,10 @@ export function useUnreadBadge(loggedIn: boolean): UnreadCount {
         return;
       }
       if (!isUnreadCount(counts)) return;
-      const before = client.getQueryData<UnreadCount>(UNREAD_QUERY_KEY);
-      client.setQueryData(UNREAD_QUERY_KEY, counts);
+      const before = client.getQueryData<UnreadCount>(messageKeys.unread);
+      client.setQueryData(messageKeys.unread, counts);
       // A message came or went: an open message page shows it.
-      if (before && (before.person !== counts.person || before.system !== counts.system)) void client.invalidateQueries({ queryKey: MESSAGES_QUERY_KEY });
+      if (before && (before.person !== counts.person || before.system !== counts.system)) void client.invalidateQueries({ queryKey: messageKeys.all });
     });
     return () => source.close();
   }, [live, client]);

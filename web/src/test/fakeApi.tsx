@@ -16,6 +16,7 @@ export interface FakeApi {
   /**
    * The answers by address: a GET by its path and query (`/api/x?page=1&limit=20`, or with `GET ` before it, or
    * `GET /api/x` for any query), another method by `METHOD /path`. A function is called with the request's body.
+   * An Error (or a function's Error) is a refusal: status 400 with its message, and its `fields` if it has any.
    * Anything else answers `data: null`. Reset before each test.
    */
   answers: Record<string, unknown>;
@@ -45,6 +46,10 @@ export function useFakeApi(): FakeApi {
         const found = keys.find((k) => k in api.answers);
         const answer = found === undefined ? null : api.answers[found];
         const data = typeof answer === 'function' ? (answer as (body: unknown) => unknown)(body) : answer;
+        if (data instanceof Error) {
+          const fields = (data as Error & { fields?: Record<string, string> }).fields;
+          return new Response(JSON.stringify({ status: 400, message: data.message, data: fields ? { fields } : null }), { status: 400, headers: { 'content-type': 'application/json' } });
+        }
         return new Response(JSON.stringify({ status: 200, message: '操作成功', data: data ?? null }), { headers: { 'content-type': 'application/json' } });
       }),
     );

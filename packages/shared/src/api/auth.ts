@@ -42,14 +42,34 @@ export const changePasswordBody = z.strictObject({
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
 /** Public sign-in options the login page needs. */
-export interface AuthConfig {
-  oidcEnabled: boolean;
-  oidcName: string;
+export const authConfigSchema = z.object({
+  oidcEnabled: z.boolean(),
+  oidcName: z.string(),
   /** Where the dropdown's account-security link goes (spec §2.2: an external link). */
-  accountSecurityUrl: string;
-}
+  accountSecurityUrl: z.string(),
+});
+export type AuthConfig = z.infer<typeof authConfigSchema>;
 
-export interface TokenReply {
-  token: string;
-  expiresAt: string;
-}
+/** `POST /api/auth/token`: a bearer token for the desktop client. */
+export const tokenReplySchema = z.object({ token: z.string(), expiresAt: z.string() });
+export type TokenReply = z.infer<typeof tokenReplySchema>;
+
+/** `POST /api/auth/register`: the new account. */
+export const registeredSchema = z.object({ id: z.number().int(), username: z.string() });
+export type Registered = z.infer<typeof registeredSchema>;
+
+/** `GET /api/auth/sessions`: one live session of the caller (the account page's devices). */
+export const authSessionSchema = z.object({
+  kind: z.enum(['browser', 'token']),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  /** The session of this very request. */
+  current: z.boolean(),
+});
+export type AuthSession = z.infer<typeof authSessionSchema>;
+
+/** `POST /api/auth/sessions/revokeOthers`: how many other sessions were ended. */
+export const revokedSchema = z.object({ revoked: z.number().int() });

@@ -72,54 +72,58 @@ export function batchResult(results: BatchResult['results']): BatchResult {
 }
 
 /** `GET /api/system/todo`: what waits for the caller, in the caller's organisation (the platform: everywhere). */
-export interface TodoCounts {
+export const todoCountsSchema = z.object({
   /** Each count is null when the caller may not act on it (lacks the action's permission code). */
-  competitionsToAudit: number | null;
-  registrationsToReview: number | null;
-  transfersToConfirm: number | null;
-  invoicesToIssue: number | null;
-  disputesToAnswer: number | null;
+  competitionsToAudit: z.number().int().nullable(),
+  registrationsToReview: z.number().int().nullable(),
+  transfersToConfirm: z.number().int().nullable(),
+  invoicesToIssue: z.number().int().nullable(),
+  disputesToAnswer: z.number().int().nullable(),
   /** Judges with at least one assignment not yet submitted. */
-  judgesNotFinished: number | null;
-}
+  judgesNotFinished: z.number().int().nullable(),
+});
+export type TodoCounts = z.infer<typeof todoCountsSchema>;
 
 /** How many days the home page's registration trend covers, today included. */
 export const TREND_DAYS = 14;
 
 /** The key figures of a competition running now (registration open or in progress). */
-export interface RunningCompetition {
-  id: number;
-  name: string;
-  registrations: number;
+export const runningCompetitionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  registrations: z.number().int(),
   /** Registrations approved. */
-  approved: number;
+  approved: z.number().int(),
   /** Orders paid. */
-  paid: number;
+  paid: z.number().int(),
   /** Teams that submitted works. */
-  submissions: number;
+  submissions: z.number().int(),
   /** Review assignments submitted, of all. */
-  reviewsDone: number;
-  reviewsTotal: number;
+  reviewsDone: z.number().int(),
+  reviewsTotal: z.number().int(),
   /** Registrations made on each of the last `TREND_DAYS` days (Beijing calendar days), oldest first, today last. */
-  daily: number[];
-}
+  daily: z.array(z.number().int()),
+});
+export type RunningCompetition = z.infer<typeof runningCompetitionSchema>;
 
 /** A question with disputes of its grades waiting for an answer: where the to-do 待答复成绩申诉 leads. */
-export interface TodoDisputeQuestion {
-  questionId: number;
-  questionTitle: string;
-  competitionName: string;
-  pending: number;
-}
+export const todoDisputeQuestionSchema = z.object({
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  competitionName: z.string(),
+  pending: z.number().int(),
+});
+export type TodoDisputeQuestion = z.infer<typeof todoDisputeQuestionSchema>;
 
-export interface Todo {
-  counts: TodoCounts;
-  running: RunningCompetition[];
+export const todoSchema = z.object({
+  counts: todoCountsSchema,
+  running: z.array(runningCompetitionSchema),
   /** The Beijing dates (YYYY-MM-DD) of the running competitions' `daily` figures, oldest first. */
-  days: string[];
+  days: z.array(z.string()),
   /** The questions behind `counts.disputesToAnswer` (empty when the caller may not answer disputes), most waiting first. */
-  disputeQuestions: TodoDisputeQuestion[];
-}
+  disputeQuestions: z.array(todoDisputeQuestionSchema),
+});
+export type Todo = z.infer<typeof todoSchema>;
 
 /**
  * `GET /api/review/works/dispute/page/{questionId}`'s query with the filter the to-do 待答复成绩申诉 opens:
@@ -136,15 +140,16 @@ export const unfinishedJudgesQuery = pageQuery.extend({
 });
 export type UnfinishedJudgesQuery = z.infer<typeof unfinishedJudgesQuery>;
 
-export interface UnfinishedJudge {
-  questionId: number;
-  questionTitle: string;
-  competitionId: number;
-  competitionName: string;
-  judgeId: number;
-  username: string;
-  userName: string | null;
+export const unfinishedJudgeSchema = z.object({
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  judgeId: z.number().int(),
+  username: z.string(),
+  userName: z.string().nullable(),
   /** Works given to the judge on this question, and those submitted. */
-  assigned: number;
-  submitted: number;
-}
+  assigned: z.number().int(),
+  submitted: z.number().int(),
+});
+export type UnfinishedJudge = z.infer<typeof unfinishedJudgeSchema>;

@@ -12,11 +12,8 @@ export { isoTime };
 
 export const typeBody = z.object({ name: requiredText(50, '类型名称'), sort: z.coerce.number().int().min(0).max(9999).default(0) });
 export type TypeBody = z.infer<typeof typeBody>;
-export interface CompetitionType {
-  id: number;
-  name: string;
-  sort: number;
-}
+export const competitionTypeSchema = z.object({ id: z.number().int(), name: z.string(), sort: z.number().int() });
+export type CompetitionType = z.infer<typeof competitionTypeSchema>;
 
 // ---- Brands ------------------------------------------------------------------------------------------------
 
@@ -28,16 +25,20 @@ export const brandBody = z.strictObject({
   description: text(500, '品牌介绍'),
 });
 export type BrandBody = z.infer<typeof brandBody>;
-export interface Brand {
-  id: number;
-  name: string;
-  shortName: string;
-  logo: string | null;
-  sort: number;
-  recommend: boolean;
-  description: string | null;
-  competitionNum: number;
-}
+export const brandSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  shortName: z.string(),
+  logo: z.string().nullable(),
+  sort: z.number().int(),
+  recommend: z.boolean(),
+  description: z.string().nullable(),
+  /** Its competitions online. */
+  competitionNum: z.number().int(),
+});
+export type Brand = z.infer<typeof brandSchema>;
+/** `PUT /api/competition/brand/recommend/{id}`: whether the brand is recommended now. */
+export const brandRecommendSchema = z.object({ recommend: z.boolean() });
 export const brandListQuery = pageQuery.extend({
   keyword: z.string().trim().max(100).optional(),
   recommend: z.enum(['0', '1']).transform((v) => v === '1').optional(),
@@ -63,7 +64,20 @@ export const brandNavBody = z.strictObject({
   copyright: text(200, '版权信息'),
 });
 export type BrandNavBody = z.infer<typeof brandNavBody>;
-export type BrandNav = Omit<BrandNavBody, 'navList'> & { id: number; navList: (NavLink & { children: NavLink[] })[] };
+/** A brand's navigation as replies carry it. */
+const navLinkSchema = z.object({ name: z.string(), url: z.string(), type: z.union([z.literal(0), z.literal(1)]) });
+export const brandNavSchema = z.object({
+  id: z.number().int(),
+  brandId: z.number().int(),
+  navList: z.array(navLinkSchema.extend({ children: z.array(navLinkSchema) })),
+  sublinksList: z.array(navLinkSchema),
+  frendlinksList: z.array(navLinkSchema),
+  topLogoPath: z.string().nullable(),
+  bottomLogoPath: z.string().nullable(),
+  rcodePath: z.string().nullable(),
+  copyright: z.string().nullable(),
+});
+export type BrandNav = z.infer<typeof brandNavSchema>;
 
 // ---- Organisations and partner applications ----------------------------------------------------------------
 
@@ -88,17 +102,18 @@ export const organisationBody = z.strictObject({
   contactEmail,
 });
 export type OrganisationBody = z.infer<typeof organisationBody>;
-export interface Organisation {
-  id: number;
-  name: string;
-  kind: OrgKind;
-  contactName: string | null;
-  contactPhone: string | null;
-  contactEmail: string | null;
-  memberNum: number;
-  competitionNum: number;
-  createdAt: string;
-}
+export const organisationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(['school', 'company']),
+  contactName: z.string().nullable(),
+  contactPhone: z.string().nullable(),
+  contactEmail: z.string().nullable(),
+  memberNum: z.number().int(),
+  competitionNum: z.number().int(),
+  createdAt: z.string(),
+});
+export type Organisation = z.infer<typeof organisationSchema>;
 
 export const partnerApplyBody = organisationBody.extend({
   contactName: requiredText(50, '联系人'),
@@ -107,22 +122,23 @@ export const partnerApplyBody = organisationBody.extend({
 });
 export type PartnerApplyBody = z.infer<typeof partnerApplyBody>;
 export const PARTNER_STATUS = { pending: 0, approved: 1, rejected: 2 } as const;
-export interface PartnerApplication {
-  id: number;
-  orgName: string;
-  kind: OrgKind;
-  contactName: string;
-  contactPhone: string;
-  contactEmail: string | null;
-  description: string | null;
-  applicantId: number;
-  applicantName: string;
-  status: number;
-  reason: string | null;
-  orgId: number | null;
-  createdAt: string;
-  reviewedAt: string | null;
-}
+export const partnerApplicationSchema = z.object({
+  id: z.number().int(),
+  orgName: z.string(),
+  kind: z.enum(['school', 'company']),
+  contactName: z.string(),
+  contactPhone: z.string(),
+  contactEmail: z.string().nullable(),
+  description: z.string().nullable(),
+  applicantId: z.number().int(),
+  applicantName: z.string(),
+  status: z.number().int(),
+  reason: z.string().nullable(),
+  orgId: z.number().int().nullable(),
+  createdAt: z.string(),
+  reviewedAt: z.string().nullable(),
+});
+export type PartnerApplication = z.infer<typeof partnerApplicationSchema>;
 export const partnerAuditBody = z.strictObject({
   approve: z.boolean({ error: '请选择通过或驳回' }),
   reason: text(500, '原因'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { html, isoTime, requiredText } from './fields.ts';
-import { NOTICE_KIND } from './unread.ts';
+import { NOTICE_KIND, type UnreadCount } from './unread.ts';
 
 export const NOTICE_KIND_TEXT: Record<number, string> = { 0: '系统通知', 1: '个人消息' };
 export const NOTICE_STATUS = { draft: 0, scheduled: 1, published: 2 } as const;
@@ -47,25 +47,43 @@ export type NoticeBody = z.infer<typeof noticeBody>;
 /** `POST /{id}`: publish now, or at a later moment through the job runner. */
 export const publishNoticeBody = z.strictObject({ publishAt: isoTime.nullable().optional() });
 
+/** Who a notice reaches, as replies carry it (the same shapes as {@link noticeTarget}, unchecked). */
+export const noticeTargetSchema = z.discriminatedUnion('scope', [
+  z.object({ scope: z.literal('all') }),
+  z.object({
+    scope: z.literal('competition'),
+    competitionId: z.number().int(),
+    registerStatus: z.enum(['pending', 'approved', 'rejected']).nullable().optional(),
+    payStatus: z.enum(['paid', 'unpaid']).nullable().optional(),
+    works: z.enum(['submitted', 'missing']).nullable().optional(),
+  }),
+  z.object({ scope: z.literal('users'), usernames: z.array(z.string()) }),
+  z.object({ scope: z.literal('teams'), competitionId: z.number().int(), teamNos: z.array(z.string()) }),
+]);
+
 /** A notice as the back office lists it. */
-export interface Notice {
-  id: number;
-  kind: number;
-  title: string;
-  content: string | null;
-  target: NoticeTarget;
-  competitionName: string | null;
-  status: number;
-  publishAt: string | null;
-  publishedAt: string | null;
+export const noticeSchema = z.object({
+  id: z.number().int(),
+  kind: z.number().int(),
+  title: z.string(),
+  content: z.string().nullable(),
+  target: noticeTargetSchema,
+  competitionName: z.string().nullable(),
+  status: z.number().int(),
+  publishAt: z.string().nullable(),
+  publishedAt: z.string().nullable(),
   /** Set for messages the platform sends by itself (invitation, review result, payment...). */
-  source: string | null;
-  recipients: number;
-  reads: number;
-  author: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  source: z.string().nullable(),
+  recipients: z.number().int(),
+  reads: z.number().int(),
+  author: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Notice = z.infer<typeof noticeSchema>;
+
+/** `POST /recipients`: how many users a target reaches now. */
+export const recipientCountSchema = z.object({ count: z.number().int() });
 
 export const noticePageQuery = pageQuery.extend({
   kind: z.coerce.number().int().min(0).max(1).optional(),
@@ -74,13 +92,23 @@ export const noticePageQuery = pageQuery.extend({
 });
 
 /** One message in a user's box. */
-export interface Message {
-  id: number;
-  kind: number;
-  title: string;
-  content: string | null;
-  publishedAt: string;
-  read: boolean;
-}
+export const messageSchema = z.object({
+  id: z.number().int(),
+  kind: z.number().int(),
+  title: z.string(),
+  content: z.string().nullable(),
+  publishedAt: z.string(),
+  read: z.boolean(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+/**
+ * `GET /check/read` and the mark-read replies: {@link UnreadCount}, whose declaration stays in zod-free unread.ts
+ * (the site's first screen); the check below keeps the two in step.
+ */
+export const unreadCountSchema = z.object({ person: z.number().int(), system: z.number().int(), total: z.number().int() });
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _unreadAgrees: Same<z.infer<typeof unreadCountSchema>, UnreadCount> = true;
+void _unreadAgrees;
 export const messagePageQuery = pageQuery.extend({ unread: z.enum(['1']).optional() });
 

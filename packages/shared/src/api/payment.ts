@@ -59,28 +59,44 @@ export const offlineSettingsBody = z.strictObject({
 export type OfflineSettingsBody = z.infer<typeof offlineSettingsBody>;
 
 /** What the back office reads back: secrets only as "set or not" with their last characters. */
-export interface PaymentConfigView {
-  method: number;
-  enable: boolean;
-  settings: Record<string, unknown>;
-  secrets: Record<string, string | null>;
-  updatedAt: string | null;
-  simulator: boolean;
-}
+export const paymentConfigViewSchema = z.object({
+  method: z.number().int(),
+  enable: z.boolean(),
+  /** The method's stored settings but its secrets: free-form, each method has its own (the settings bodies above). */
+  settings: z.record(z.string(), z.unknown()),
+  secrets: z.record(z.string(), z.string().nullable()),
+  updatedAt: z.string().nullable(),
+  simulator: z.boolean(),
+});
+export type PaymentConfigView = z.infer<typeof paymentConfigViewSchema>;
+
+/** An offline method's receiving account as the payer reads it. */
+export const offlineAccountSchema = z.object({
+  name: z.string(),
+  accountName: z.string(),
+  accountNo: z.string(),
+  bankName: z.string().nullish(),
+  instructions: z.string().nullish(),
+});
 
 /** What a payer sees on the payment page. */
-export interface PaymentMethodOption {
-  method: number;
-  name: string;
-  online: boolean;
-  accounts: OfflineAccount[];
-}
+export const paymentMethodOptionSchema = z.object({
+  method: z.number().int(),
+  name: z.string(),
+  online: z.boolean(),
+  accounts: z.array(offlineAccountSchema),
+});
+export type PaymentMethodOption = z.infer<typeof paymentMethodOptionSchema>;
 
 export const payBody = z.strictObject({ method: z.union([z.literal(1), z.literal(2)], { error: '请选择微信支付或支付宝' }) });
 
-export interface PayResult {
-  method: number;
+export const payResultSchema = z.object({
+  method: z.number().int(),
   /** What the payer scans: the gateway's QR content, and the same as an image. */
-  codeUrl: string;
-  qrImage: string;
-}
+  codeUrl: z.string(),
+  qrImage: z.string(),
+});
+export type PayResult = z.infer<typeof payResultSchema>;
+
+/** What WeChat Pay's notification is answered with (its protocol, not the envelope). */
+export const wechatNoticeReplySchema = z.object({ code: z.enum(['SUCCESS', 'FAIL']), message: z.string() });

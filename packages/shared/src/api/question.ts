@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PublicQuestion } from './catalogue.ts';
 import { pageQuery } from './common.ts';
 import { html, requiredText, sort } from './fields.ts';
 
@@ -35,25 +36,56 @@ export const questionBody = z.strictObject({
 });
 export type QuestionBody = z.infer<typeof questionBody>;
 
+/** A question's evaluation setting as replies carry it. */
+export const evaluationSchema = z.object({
+  metric: z.enum(METRICS),
+  idColumn: z.string(),
+  targetColumn: z.string(),
+  publicPercent: z.number().int(),
+  dailyLimit: z.number().int(),
+});
+
+/** A public data file of a question, in its order. */
+export const questionFileSchema = z.object({ fileUri: z.string(), name: z.string(), size: z.number().int() });
+
 /** A question as its organisers see it; the answer file itself never leaves the server. */
-export interface ManagedQuestion {
-  id: number;
-  competitionId: number;
-  competitionName: string;
-  title: string;
-  content: string | null;
-  sort: number;
-  reviewed: boolean;
-  creatorId: number | null;
-  creatorName: string | null;
-  evaluation: EvaluationBody | null;
+export const managedQuestionSchema = z.object({
+  id: z.number().int(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  title: z.string(),
+  content: z.string().nullable(),
+  sort: z.number().int(),
+  reviewed: z.boolean(),
+  creatorId: z.number().int().nullable(),
+  creatorName: z.string().nullable(),
+  evaluation: evaluationSchema.nullable(),
   /** Rows in the answer file, or null when none is uploaded. */
-  answerRows: number | null;
+  answerRows: z.number().int().nullable(),
   /** Public data files, in their order. */
-  files: { fileUri: string; name: string; size: number }[];
-  createdAt: string;
-  updatedAt: string;
-}
+  files: z.array(questionFileSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ManagedQuestion = z.infer<typeof managedQuestionSchema>;
+
+/**
+ * A reviewed question as participants read it (`PublicQuestion`, declared in catalogue.ts beside the competition's
+ * other public reads; `_publicQuestionAgrees` keeps the two the same).
+ */
+export const publicQuestionSchema = z.object({
+  id: z.number().int(),
+  competitionId: z.number().int(),
+  title: z.string(),
+  content: z.string().nullable(),
+  files: z.array(questionFileSchema),
+});
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _publicQuestionAgrees: Same<z.infer<typeof publicQuestionSchema>, PublicQuestion> = true;
+void _publicQuestionAgrees;
+
+/** `POST /api/competition/question/{id}/answer`: the rows read from the answer file. */
+export const answerUploadSchema = z.object({ rows: z.number().int() });
 
 export const questionPageQuery = pageQuery.extend({
   competitionId: z.coerce.number().int().positive().optional(),

@@ -4,14 +4,16 @@ import { requiredText, text } from './fields.ts';
 
 // ---- Review rules ------------------------------------------------------------------------------------------------
 
-export interface Criterion {
+/** Response schemas (what a route may send; see `envelope` in common.ts) and their types come from the same zod objects. */
+export const criterionSchema = z.object({
   /** Stable within the question's rule: scores refer to it. */
-  id: string;
-  name: string;
-  description: string | null;
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
   /** Also what the criterion weighs: a judge's total adds the points up, so a 60-point criterion counts 1.5 times a 40-point one. */
-  maxScore: number;
-}
+  maxScore: z.number().int(),
+});
+export type Criterion = z.infer<typeof criterionSchema>;
 
 /** How the scores of a work's judges combine: the mean, or the mean after dropping the highest and the lowest. */
 export const AGGREGATIONS = ['mean', 'trimmed'] as const;
@@ -22,22 +24,23 @@ export const AGGREGATION_NAMES: Record<Aggregation, string> = { mean: '取平均
 export const GRADE_STATE = { none: 0, calculated: 1, confirmed: 2 } as const;
 export const GRADE_STATE_TEXT: Record<number, string> = { 0: '未计算', 1: '已计算，待确认', 2: '已确认' };
 
-export interface ReviewRule {
-  questionId: number;
-  criteria: Criterion[];
-  judgesPerWork: number;
-  aggregation: Aggregation;
+export const reviewRuleSchema = z.object({
+  questionId: z.number().int(),
+  criteria: z.array(criterionSchema),
+  judgesPerWork: z.number().int(),
+  aggregation: z.enum(AGGREGATIONS),
   /** Percent of the final score from the review; the rest comes from the automatic test score (private board). */
-  reviewWeight: number;
-  testWeight: number;
-  blind: boolean;
+  reviewWeight: z.number().int(),
+  testWeight: z.number().int(),
+  blind: z.boolean(),
   /** Days after the grades are confirmed during which a team may dispute its grade; 0 allows none. */
-  disputeDays: number;
-  gradeState: number;
-  confirmedAt: string | null;
+  disputeDays: z.number().int(),
+  gradeState: z.number().int(),
+  confirmedAt: z.string().nullable(),
   /** Whether any judge has saved a score: the criteria are then fixed. */
-  scored: boolean;
-}
+  scored: z.boolean(),
+});
+export type ReviewRule = z.infer<typeof reviewRuleSchema>;
 
 const criterionBody = z.strictObject({
   id: z.string().trim().max(20).regex(/^[A-Za-z0-9_-]*$/, '评审标准编号无效').optional(),
@@ -150,23 +153,24 @@ export const round2 = (v: number) => Math.round(v * 100 + Number.EPSILON * 100) 
 
 // ---- Expert judges -----------------------------------------------------------------------------------------------
 
-export interface Expert {
-  userId: number;
-  username: string;
-  userName: string | null;
-  organization: string;
-  speciality: string | null;
-  title: string | null;
+export const expertSchema = z.object({
+  userId: z.number().int(),
+  username: z.string(),
+  userName: z.string().nullable(),
+  organization: z.string(),
+  speciality: z.string().nullable(),
+  title: z.string().nullable(),
   /** Questions whose judge list names this expert, and works assigned / submitted across them. */
-  questions: number;
-  assigned: number;
-  submitted: number;
-  createdAt: string;
+  questions: z.number().int(),
+  assigned: z.number().int(),
+  submitted: z.number().int(),
+  createdAt: z.string(),
   /** In the platform's shared pool (added by the platform), not an organisation's own. */
-  platform: boolean;
+  platform: z.boolean(),
   /** Whether the caller may change or remove the expert: the platform any, an organiser only its organisation's. */
-  canEdit: boolean;
-}
+  canEdit: z.boolean(),
+});
+export type Expert = z.infer<typeof expertSchema>;
 
 export const expertBody = z.strictObject({
   organization: requiredText(100, '所在单位'),
@@ -176,10 +180,8 @@ export const expertBody = z.strictObject({
 export const newExpertBody = expertBody.extend({ username: requiredText(50, '用户名') });
 export const expertPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
 
-export interface QuestionJudge extends Pick<Expert, 'userId' | 'username' | 'userName' | 'organization' | 'speciality' | 'title'> {
-  assigned: number;
-  submitted: number;
-}
+export const questionJudgeSchema = expertSchema.pick({ userId: true, username: true, userName: true, organization: true, speciality: true, title: true, assigned: true, submitted: true });
+export type QuestionJudge = z.infer<typeof questionJudgeSchema>;
 export const judgesBody = z.strictObject({ userIds: z.array(z.number().int().positive(), { error: '请选择评审专家' }).min(1, '请选择评审专家').max(100) });
 
 // ---- Assignments and scores ----------------------------------------------------------------------------------------
@@ -187,37 +189,40 @@ export const judgesBody = z.strictObject({ userIds: z.array(z.number().int().pos
 export const ASSIGNMENT_STATUS = { pending: 0, draft: 1, submitted: 2 } as const;
 export const ASSIGNMENT_STATUS_TEXT: Record<number, string> = { 0: '未评', 1: '草稿', 2: '已提交' };
 
-export interface CriterionScore {
-  criterionId: string;
-  score: number | null;
-  comment: string | null;
-}
+export const criterionScoreSchema = z.object({
+  criterionId: z.string(),
+  score: z.number().nullable(),
+  comment: z.string().nullable(),
+});
+export type CriterionScore = z.infer<typeof criterionScoreSchema>;
 
 /** One work given to one judge, as the back office sees it. */
-export interface Assignment {
-  id: number;
-  questionId: number;
-  teamId: number;
-  teamNo: string;
-  teamName: string;
-  judgeId: number;
-  judgeUsername: string;
-  judgeName: string | null;
-  code: string;
-  status: number;
+export const assignmentSchema = z.object({
+  id: z.number().int(),
+  questionId: z.number().int(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+  judgeId: z.number().int(),
+  judgeUsername: z.string(),
+  judgeName: z.string().nullable(),
+  code: z.string(),
+  status: z.number().int(),
   /** The judge's total (points added up), out of `maxTotal`. */
-  total: number | null;
-  maxTotal: number;
-  rereview: boolean;
-  updatedAt: string;
-  submittedAt: string | null;
-}
+  total: z.number().nullable(),
+  maxTotal: z.number().int(),
+  rereview: z.boolean(),
+  updatedAt: z.string(),
+  submittedAt: z.string().nullable(),
+});
+export type Assignment = z.infer<typeof assignmentSchema>;
 
-export interface AssignResult {
-  created: number;
+export const assignResultSchema = z.object({
+  created: z.number().int(),
   /** Works that still lack judges, because too few judges are free of a conflict of interest. */
-  short: { teamId: number; teamNo: string; missing: number }[];
-}
+  short: z.array(z.object({ teamId: z.number().int(), teamNo: z.string(), missing: z.number().int() })),
+});
+export type AssignResult = z.infer<typeof assignResultSchema>;
 
 export const reassignBody = z.strictObject({ judgeId: z.number({ error: '请选择评审专家' }).int().positive('请选择评审专家') });
 export const assignmentPageQuery = pageQuery.extend({
@@ -229,39 +234,42 @@ export const assignmentPageQuery = pageQuery.extend({
 export type AssignmentPageQuery = z.infer<typeof assignmentPageQuery>;
 
 /** What the review centre lists: the judge's questions with progress. */
-export interface ReviewTask {
-  competitionId: number;
-  competitionName: string;
-  questionId: number;
-  questionTitle: string;
-  total: number;
-  submitted: number;
-  blind: boolean;
-}
+export const reviewTaskSchema = z.object({
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  total: z.number().int(),
+  submitted: z.number().int(),
+  blind: z.boolean(),
+});
+export type ReviewTask = z.infer<typeof reviewTaskSchema>;
 
 /** A work as its judge sees it: team details only when the review is not blind. */
-export interface ReviewWork {
-  id: number;
-  questionId: number;
-  questionTitle: string;
-  competitionName: string;
-  code: string;
-  status: number;
+export const reviewWorkSchema = z.object({
+  id: z.number().int(),
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  competitionName: z.string(),
+  code: z.string(),
+  status: z.number().int(),
   /** The judge's total (points added up), out of `maxTotal`. */
-  total: number | null;
-  maxTotal: number;
-  rereview: boolean;
-  fileName: string | null;
-  size: number | null;
-  team: { teamName: string; members: string[]; schools: string[] } | null;
-  updatedAt: string;
-}
+  total: z.number().nullable(),
+  maxTotal: z.number().int(),
+  rereview: z.boolean(),
+  fileName: z.string().nullable(),
+  size: z.number().int().nullable(),
+  team: z.object({ teamName: z.string(), members: z.array(z.string()), schools: z.array(z.string()) }).nullable(),
+  updatedAt: z.string(),
+});
+export type ReviewWork = z.infer<typeof reviewWorkSchema>;
 
-export interface ReviewWorkDetail extends ReviewWork {
-  criteria: Criterion[];
-  scores: CriterionScore[];
-  comment: string | null;
-}
+export const reviewWorkDetailSchema = reviewWorkSchema.extend({
+  criteria: z.array(criterionSchema),
+  scores: z.array(criterionScoreSchema),
+  comment: z.string().nullable(),
+});
+export type ReviewWorkDetail = z.infer<typeof reviewWorkDetailSchema>;
 
 export const scoreBody = z.strictObject({
   scores: z
@@ -332,19 +340,21 @@ export function certFieldText(f: Pick<CertFieldPlacement, 'field' | 'text'>, val
 /** What the 证书编号 field's `{}` stands for: the number and, beside it, the short verification code. */
 export const certNoValue = (certNo: string, code: string) => `${certNo}　验证码：${code}`;
 
-export type CertAlign = 'left' | 'center' | 'right';
-export interface CertFieldPlacement {
-  field: CertField;
+export const CERT_ALIGNS = ['left', 'center', 'right'] as const;
+export type CertAlign = (typeof CERT_ALIGNS)[number];
+export const certFieldPlacementSchema = z.object({
+  field: z.enum(CERT_FIELDS),
   /** Position of the field's anchor (its top-left corner, or top-centre / top-right as `align` says), in pixels of the page. */
-  x: number;
-  y: number;
+  x: z.number().int(),
+  y: z.number().int(),
   /** Font size in page pixels; for the QR code, its side. */
-  size: number;
-  color: string;
-  align?: CertAlign;
+  size: z.number().int(),
+  color: z.string(),
+  align: z.enum(CERT_ALIGNS).optional(),
   /** The wording around the value, `{}` standing for it (e.g. 荣获{}); for 固定文字, the text itself. */
-  text?: string;
-}
+  text: z.string().optional(),
+});
+export type CertFieldPlacement = z.infer<typeof certFieldPlacementSchema>;
 
 /** Layouts drawn by the server, with no background image: a frame and the usual wording. `backgroundUri` names them. */
 export const CERT_BUILTIN_LAYOUTS = ['landscape', 'portrait'] as const;
@@ -390,17 +400,22 @@ export const CERT_BUILTIN_FIELDS: Record<CertBuiltinLayout, CertFieldPlacement[]
   ],
 };
 
-export interface CertificateTemplate {
-  id: number;
-  competitionId: number;
-  name: string;
+export const certificateTemplateSchema = z.object({
+  id: z.number().int(),
+  competitionId: z.number().int(),
+  name: z.string(),
   /** An uploaded background's file key, or `builtin:landscape` / `builtin:portrait`. */
-  backgroundUri: string;
-  width: number;
-  height: number;
-  fields: CertFieldPlacement[];
-  updatedAt: string;
-}
+  backgroundUri: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  fields: z.array(certFieldPlacementSchema),
+  updatedAt: z.string(),
+});
+export type CertificateTemplate = z.infer<typeof certificateTemplateSchema>;
+
+/** `POST /api/review/certificate/cert/imgUrl`: the uploaded background's file key and its size in pixels. */
+export const certBackgroundSchema = z.object({ uri: z.string(), width: z.number().int(), height: z.number().int() });
+export type CertBackground = z.infer<typeof certBackgroundSchema>;
 
 const placement = z.strictObject({
   field: z.enum(CERT_FIELDS, { error: '证书字段无效' }),
@@ -408,7 +423,7 @@ const placement = z.strictObject({
   y: z.number({ error: '纵坐标须为数字' }).int('坐标须为整数').min(0, '坐标不能小于0').max(10000, '坐标过大'),
   size: z.number({ error: '字号须为数字' }).int('字号须为整数').min(8, '字号至少为8').max(600, '字号至多为600'),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/, '颜色须为#RRGGBB格式').default('#000000'),
-  align: z.enum(['left', 'center', 'right'], { error: '对齐方式无效' }).optional(),
+  align: z.enum(CERT_ALIGNS, { error: '对齐方式无效' }).optional(),
   text: z.string().max(100, '文字至多100个字符').optional(),
 });
 export const templateBody = z
@@ -432,40 +447,43 @@ export type TemplateBody = z.infer<typeof templateBody>;
 export const relationBody = z.strictObject({ templateId: z.number({ error: '请选择证书模板' }).int().positive('请选择证书模板') });
 
 export const CERT_RUN_STATE = { idle: 0, running: 1, done: 2, failed: 3 } as const;
-export interface CertificateRun {
-  questionId: number;
-  templateId: number | null;
-  state: number;
-  total: number;
-  done: number;
-  error: string | null;
-}
+export const certificateRunSchema = z.object({
+  questionId: z.number().int(),
+  templateId: z.number().int().nullable(),
+  state: z.number().int(),
+  total: z.number().int(),
+  done: z.number().int(),
+  error: z.string().nullable(),
+});
+export type CertificateRun = z.infer<typeof certificateRunSchema>;
 
-export interface Certificate {
-  id: number;
-  certNo: string;
-  competitionId: number;
-  competitionName: string;
-  questionId: number;
-  questionTitle: string;
-  teamId: number;
-  teamName: string;
-  holderKind: 'member' | 'teacher';
-  holderName: string;
-  school: string | null;
-  awardName: string;
-  createdAt: string;
-}
+export const certificateSchema = z.object({
+  id: z.number().int(),
+  certNo: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  teamId: z.number().int(),
+  teamName: z.string(),
+  holderKind: z.enum(['member', 'teacher']),
+  holderName: z.string(),
+  school: z.string().nullable(),
+  awardName: z.string(),
+  createdAt: z.string(),
+});
+export type Certificate = z.infer<typeof certificateSchema>;
 
 /** What the public verification page shows: enough to confirm a certificate, with the holder's name masked. */
-export interface CertificateCheck {
-  certNo: string;
-  holderName: string;
-  competitionName: string;
-  questionTitle: string;
-  awardName: string;
-  createdAt: string;
-}
+export const certificateCheckSchema = z.object({
+  certNo: z.string(),
+  holderName: z.string(),
+  competitionName: z.string(),
+  questionTitle: z.string(),
+  awardName: z.string(),
+  createdAt: z.string(),
+});
+export type CertificateCheck = z.infer<typeof certificateCheckSchema>;
 
 export const certPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), export: z.enum(['xlsx']).optional() });
 export const certListQuery = z.object({ competitionId: z.coerce.number().int().positive().optional() });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { ALL_PERMISSION_CODES, isPermissionCode } from '../permissions.ts';
+import type { AdminRoute as MenuRoute } from '../menu.ts';
+import { ALL_PERMISSION_CODES, isPermissionCode, type PermissionCode } from '../permissions.ts';
 import { passwordField } from './auth.ts';
+import { roleRefSchema } from './userinfo.ts';
 import { pageQuery } from './common.ts';
 
 export const userListQuery = pageQuery.extend({
@@ -11,19 +13,20 @@ export const userListQuery = pageQuery.extend({
 });
 export type UserListQuery = z.infer<typeof userListQuery>;
 
-export interface UserListItem {
-  id: number;
-  username: string;
-  userName: string | null;
-  phone: string | null;
-  email: string | null;
-  status: number;
-  orgId: number | null;
-  orgName: string | null;
-  roles: { id: number; code: string; name: string }[];
-  createdAt: string;
-  lastLoginAt: string | null;
-}
+export const userListItemSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  userName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  status: z.number().int(),
+  orgId: z.number().int().nullable(),
+  orgName: z.string().nullable(),
+  roles: z.array(roleRefSchema),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type UserListItem = z.infer<typeof userListItemSchema>;
 
 export const userStatusBody = z.strictObject({
   status: z.union([z.literal(0), z.literal(1)], { error: '状态须为0（停用）或1（启用）' }),
@@ -36,15 +39,16 @@ export const userOrgBody = z.strictObject({
   orgId: z.number().int().positive().nullable(),
 });
 
-export interface Role {
-  id: number;
-  code: string;
-  name: string;
-  description: string | null;
-  builtin: boolean;
-  permissions: string[];
-  userCount: number;
-}
+export const roleSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  builtin: z.boolean(),
+  permissions: z.array(z.string()),
+  userCount: z.number().int(),
+});
+export type Role = z.infer<typeof roleSchema>;
 
 const permissionCode = z
   .string()
@@ -64,15 +68,51 @@ export const roleUpdateBody = roleBody.omit({ code: true });
 export type RoleBody = z.infer<typeof roleBody>;
 export type RoleUpdateBody = z.infer<typeof roleUpdateBody>;
 
-export interface OrgOption {
-  id: number;
-  name: string;
-}
+export const orgOptionSchema = z.object({ id: z.number().int(), name: z.string() });
+export type OrgOption = z.infer<typeof orgOptionSchema>;
 
-export interface Dashboard {
-  users: number;
-  activeUsers: number;
-  roles: number;
-  organisations: number;
-  sessions: number;
-}
+export const dashboardSchema = z.object({
+  users: z.number().int(),
+  activeUsers: z.number().int(),
+  roles: z.number().int(),
+  organisations: z.number().int(),
+  sessions: z.number().int(),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+/** `GET /api/health`: the database answers (a 503 carries `status: 'down'`). */
+export const healthSchema = z.object({ status: z.enum(['ok', 'down']), database: z.enum(['sqlite', 'postgres']) });
+export type Health = z.infer<typeof healthSchema>;
+
+const permissionCodeSchema = z.enum(ALL_PERMISSION_CODES as [PermissionCode, ...PermissionCode[]]);
+
+/** `GET /api/system/menu/routers`: the back-office routes the caller may open (menu.ts's {@link MenuRoute}). */
+export const adminRouteSchema = z.object({
+  path: z.string(),
+  name: z.string(),
+  component: z.string().optional(),
+  redirect: z.string().optional(),
+  hidden: z.boolean().optional(),
+  alwaysShow: z.boolean().optional(),
+  meta: z.object({
+    title: z.string(),
+    icon: z.string().optional(),
+    permission: z.union([permissionCodeSchema, z.array(permissionCodeSchema)]).optional(),
+    affix: z.boolean().optional(),
+    activeMenu: z.string().optional(),
+  }),
+  get children(): z.ZodOptional<z.ZodArray<typeof adminRouteSchema>> {
+    return z.array(adminRouteSchema).optional();
+  },
+});
+/** menu.ts keeps its own zod-free declaration of a route; the two must agree both ways. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _routesAgree: Same<z.infer<typeof adminRouteSchema>, MenuRoute> = true;
+void _routesAgree;
+
+/** `POST /api/file/upload/*`: the stored file, referred to by `fileUri` in the record it belongs to. */
+export const uploadedFileSchema = z.object({ fileUri: z.string(), size: z.number().int(), name: z.string() });
+export type UploadedFile = z.infer<typeof uploadedFileSchema>;
+/** `POST /api/file/upload/avatar` and `/image`: a public picture, shown by its `fileUri`. */
+export const uploadedImageSchema = uploadedFileSchema.pick({ fileUri: true, size: true });
+export type UploadedImage = z.infer<typeof uploadedImageSchema>;

@@ -3,28 +3,30 @@ import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { isCityOf, isProvince } from '../regions.ts';
 import { isValidPhone, validateIdCard } from '../validation/index.ts';
 import type { PresetField, RegFieldName } from './catalogue.ts';
+import { presetFieldSchema } from './competition.ts';
 import { selectedIds } from './batch.ts';
 import { pageQuery } from './common.ts';
 import { requiredFileUri, requiredText, text } from './fields.ts';
 
 // ---- Registration form (REG_SET preset) -----------------------------------------------------------------------
 
-/** What a member filled in; `idCardNo` is only ever sent back masked. */
-export type RegistrationInfo = {
-  userName?: string | null;
-  idCardNo?: string | null;
-  tel?: string | null;
-  email?: string | null;
-  sex?: 0 | 1 | null;
-  atSchool?: boolean | null;
-  organization?: string | null;
-  department?: string | null;
-  speciality?: string | null;
-  grade?: string | null;
-  province?: string | null;
-  city?: string | null;
-  address?: string | null;
-};
+/** What a member filled in; `idCardNo` is only ever sent back masked. Only the fields the form asks for are kept. */
+export const registrationInfoSchema = z.object({
+  userName: z.string().nullish(),
+  idCardNo: z.string().nullish(),
+  tel: z.string().nullish(),
+  email: z.string().nullish(),
+  sex: z.literal([0, 1]).nullish(),
+  atSchool: z.boolean().nullish(),
+  organization: z.string().nullish(),
+  department: z.string().nullish(),
+  speciality: z.string().nullish(),
+  grade: z.string().nullish(),
+  province: z.string().nullish(),
+  city: z.string().nullish(),
+  address: z.string().nullish(),
+});
+export type RegistrationInfo = z.infer<typeof registrationInfoSchema>;
 
 const blankToNull = (v: unknown) => (typeof v === 'string' ? v.trim() || null : v === undefined ? null : v);
 const present = (v: unknown) => v !== null && v !== undefined && v !== '';
@@ -97,15 +99,16 @@ export function registrationFormSchema(fields: readonly PresetField[], today: Da
 
 // ---- Teams ---------------------------------------------------------------------------------------------------
 
-export interface TeamMember {
-  userId: number;
-  username: string;
+export const teamMemberSchema = z.object({
+  userId: z.number().int(),
+  username: z.string(),
   /** Display name: the form's name if given, else the account name. */
-  name: string;
-  leader: boolean;
-  info: RegistrationInfo;
-  createdAt: string;
-}
+  name: z.string(),
+  leader: z.boolean(),
+  info: registrationInfoSchema,
+  createdAt: z.string(),
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 export const teacherBody = z.strictObject({
   name: requiredText(50, '老师姓名'),
@@ -114,85 +117,137 @@ export const teacherBody = z.strictObject({
   title: text(50, '老师职称'),
 });
 export type TeacherBody = z.infer<typeof teacherBody>;
-export interface TeamTeacher extends TeacherBody {
-  id: number;
-}
+export const teamTeacherSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  organization: z.string().nullable(),
+  title: z.string().nullable(),
+});
+export type TeamTeacher = z.infer<typeof teamTeacherSchema>;
 export const updateTeacherBody = z.strictObject({ teacherList: z.array(teacherBody).max(10, '指导老师最多10人') });
 
 export const INVITATION_STATUS = { pending: 0, agreed: 1, refused: 2, cancelled: 3 } as const;
 export const INVITATION_STATUS_TEXT: Record<number, string> = { 0: '待回复', 1: '已同意', 2: '已拒绝', 3: '已撤回' };
-export interface TeamInvitation {
-  id: number;
-  teamId: number;
-  teamName: string;
-  competitionId: number;
-  competitionName: string;
-  inviterName: string;
+export const teamInvitationSchema = z.object({
+  id: z.number().int(),
+  teamId: z.number().int(),
+  teamName: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  inviterName: z.string(),
   /**
    * The invitee, in the invitee's own list. In the leader's list: null, and `inviteeName` is the username or phone
    * number the leader typed, since who owns an account is not told before they join.
    */
-  inviteeId: number | null;
-  inviteeName: string;
-  status: number;
-  createdAt: string;
-}
+  inviteeId: z.number().int().nullable(),
+  inviteeName: z.string(),
+  status: z.number().int(),
+  createdAt: z.string(),
+});
+export type TeamInvitation = z.infer<typeof teamInvitationSchema>;
+
+/** `POST /api/team/member/invitation`: the invitation, by the account as the leader typed it (its lookup key). */
+export const invitationSentSchema = z.object({ id: z.number().int(), account: z.string() });
 
 export const REGISTER_STATUS = { pending: 0, approved: 1, rejected: 2 } as const;
 export const REGISTER_STATUS_TEXT: Record<number, string> = { 0: '待审核', 1: '审核通过', 2: '审核驳回' };
 
-export interface RegisterFlow {
-  id: number;
-  action: 'submit' | 'resubmit' | 'approve' | 'reject';
-  actorName: string;
-  fromStatus: number | null;
-  toStatus: number;
-  reason: string | null;
-  createdAt: string;
-}
+export const registerFlowSchema = z.object({
+  id: z.number().int(),
+  action: z.enum(['submit', 'resubmit', 'approve', 'reject']),
+  actorName: z.string(),
+  fromStatus: z.number().int().nullable(),
+  toStatus: z.number().int(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type RegisterFlow = z.infer<typeof registerFlowSchema>;
 
-export interface Register {
-  id: number;
-  competitionId: number;
-  competitionName: string;
-  teamId: number;
-  teamNo: string;
-  teamName: string;
-  individual: boolean;
-  userId: number;
-  username: string;
-  status: number;
-  reason: string | null;
-  orderId: number | null;
-  payStatus: number | null;
-  memberNum: number;
-  attachments: { fileUri: string; name: string; size: number }[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** A registration's attachment: a private file of the registrant's. */
+export const attachmentSchema = z.object({ fileUri: z.string(), name: z.string(), size: z.number().int() });
 
-export interface Team {
-  id: number;
-  competitionId: number;
-  teamNo: string;
-  name: string;
-  individual: boolean;
-  leaderId: number;
-  memberList: TeamMember[];
-  teacherList: TeamTeacher[];
-  choiceQuestionList: { questionId: number; title: string }[];
+export const registerSchema = z.object({
+  id: z.number().int(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+  individual: z.boolean(),
+  userId: z.number().int(),
+  username: z.string(),
+  status: z.number().int(),
+  reason: z.string().nullable(),
+  orderId: z.number().int().nullable(),
+  payStatus: z.number().int().nullable(),
+  memberNum: z.number().int(),
+  attachments: z.array(attachmentSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Register = z.infer<typeof registerSchema>;
+
+export const teamSchema = z.object({
+  id: z.number().int(),
+  competitionId: z.number().int(),
+  teamNo: z.string(),
+  name: z.string(),
+  individual: z.boolean(),
+  leaderId: z.number().int(),
+  memberList: z.array(teamMemberSchema),
+  teacherList: z.array(teamTeacherSchema),
+  choiceQuestionList: z.array(z.object({ questionId: z.number().int(), title: z.string() })),
   /** Only the leader sees the pending invitations and the join code. */
-  invitationList: TeamInvitation[];
-  joinCode: string | null;
-  register: Register | null;
+  invitationList: z.array(teamInvitationSchema),
+  joinCode: z.string().nullable(),
+  register: registerSchema.nullable(),
   /** Team rules of the competition, so the page can show the seats left. */
-  minMembers: number;
-  maxMembers: number;
-  maxTeachers: number;
+  minMembers: z.number().int(),
+  maxMembers: z.number().int(),
+  maxTeachers: z.number().int(),
   /** Team changes lock once the registration window has closed. */
-  locked: boolean;
-  createdAt: string;
-}
+  locked: z.boolean(),
+  createdAt: z.string(),
+});
+export type Team = z.infer<typeof teamSchema>;
+
+/** `GET /api/team/competition/{id}/detail`: the caller's team or, with none, the invitations waiting for the caller. */
+export const teamDetailSchema = z.object({ team: teamSchema.nullable(), invitations: z.array(teamInvitationSchema) });
+export type TeamDetail = z.infer<typeof teamDetailSchema>;
+
+/** `POST /api/team/register/{competitionId}`: the new team, its registration and, for a fee, the order to pay. */
+export const teamRegisteredSchema = z.object({ teamId: z.number().int(), registerId: z.number().int(), orderId: z.number().int().nullable() });
+
+/** `GET /api/team/team/{id}`: a team as a join link or an invitation shows it to the invitee, with the form to fill. */
+export const joinViewSchema = z.object({
+  id: z.number().int(),
+  teamNo: z.string(),
+  name: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  leaderName: z.string(),
+  memberNum: z.number().int(),
+  maxMembers: z.number().int(),
+  locked: z.boolean(),
+  member: z.boolean(),
+  invitationId: z.number().int().nullable(),
+  fieldList: z.array(presetFieldSchema),
+});
+export type JoinView = z.infer<typeof joinViewSchema>;
+
+/** `GET /api/team/register/item/{competitionId}`: the caller's registration with its history. */
+export const myRegisterSchema = registerSchema.extend({ flows: z.array(registerFlowSchema) });
+/** `GET /api/team/register/{id}`: a registration with its team and its history. */
+export const registerDetailSchema = registerSchema.extend({ team: teamSchema, flows: z.array(registerFlowSchema) });
+export type RegisterDetail = z.infer<typeof registerDetailSchema>;
+/** `GET /api/team/register/{competitionId}/attachments`: each attachment with the registration and team it came with. */
+export const registerAttachmentSchema = attachmentSchema.extend({
+  registerId: z.number().int(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+});
 
 /**
  * Why the team cannot choose a question yet, or null: its registration must be approved and, for a competition with a
@@ -268,33 +323,37 @@ export const PAY_STATUS = { unpaid: 0, paid: 1, closed: 2, refunded: 3 } as cons
 export const PAY_STATUS_TEXT: Record<number, string> = { 0: '待支付', 1: '已支付', 2: '已关闭', 3: '已退款' };
 export const PAY_METHOD_TEXT: Record<number, string> = { 1: '微信支付', 2: '支付宝', 3: '集体缴费', 4: '工商银行转账', 5: '建设银行转账', 6: '其他方式' };
 
-export interface Order {
-  id: number;
-  orderNo: string;
-  competitionId: number;
-  competitionName: string;
-  teamId: number;
-  teamNo: string;
-  teamName: string;
-  userId: number;
-  username: string;
+export const orderSchema = z.object({
+  id: z.number().int(),
+  orderNo: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+  userId: z.number().int(),
+  username: z.string(),
   /** Fen. */
-  amount: number;
-  payStatus: number;
-  payMethod: number | null;
-  tradeNo: string | null;
-  payerOrg: string | null;
-  voucher: string | null;
-  paidAt: string | null;
-  closedAt: string | null;
-  refundedAt: string | null;
-  refundReason: string | null;
+  amount: z.number().int(),
+  payStatus: z.number().int(),
+  payMethod: z.number().int().nullable(),
+  tradeNo: z.string().nullable(),
+  payerOrg: z.string().nullable(),
+  voucher: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  refundedAt: z.string().nullable(),
+  refundReason: z.string().nullable(),
   /** A notification arrived for this order after it was closed: money to give back. */
-  refundFlag: boolean;
+  refundFlag: z.boolean(),
   /** Paid (or free): the team may see the competition's paid content. */
-  competitionVisible: boolean;
-  createdAt: string;
-}
+  competitionVisible: z.boolean(),
+  createdAt: z.string(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** `PUT /api/order/batch/payment`: the orders marked paid, and those skipped as not waiting for payment. */
+export const batchPaymentResultSchema = z.object({ paid: z.array(z.number().int()), skipped: z.array(z.number().int()) });
 
 export const orderListQuery = pageQuery.extend({
   competitionId: z.coerce.number().int().positive().optional(),

@@ -1,35 +1,40 @@
 import { z } from 'zod';
 import { emailField, phoneField } from './auth.ts';
 
+/** A role as a user's record names it. */
+export const roleRefSchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
+export type RoleRef = z.infer<typeof roleRefSchema>;
+
 /** The current user's fields (spec §3 "Current user info"), plus account fields. */
-export interface UserInfo {
-  id: number;
-  userId: number;
-  username: string;
-  faceImg: string | null;
-  area: string | null;
-  userName: string | null;
-  birthday: string | null;
-  sex: 0 | 1 | null;
-  education: string | null;
-  admissionDate: string | null;
-  atSchool: boolean | null;
-  organization: string | null;
-  department: string | null;
-  speciality: string | null;
-  grade: string | null;
-  studentIdCard: string | null;
-  province: string | null;
-  city: string | null;
-  address: string | null;
-  company: string | null;
-  position: string | null;
-  phone: string | null;
-  email: string | null;
-  orgId: number | null;
-  orgName: string | null;
-  roles: { id: number; code: string; name: string }[];
-}
+export const userInfoSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  username: z.string(),
+  faceImg: z.string().nullable(),
+  area: z.string().nullable(),
+  userName: z.string().nullable(),
+  birthday: z.string().nullable(),
+  sex: z.union([z.literal(0), z.literal(1)]).nullable(),
+  education: z.string().nullable(),
+  admissionDate: z.string().nullable(),
+  atSchool: z.boolean().nullable(),
+  organization: z.string().nullable(),
+  department: z.string().nullable(),
+  speciality: z.string().nullable(),
+  grade: z.string().nullable(),
+  studentIdCard: z.string().nullable(),
+  province: z.string().nullable(),
+  city: z.string().nullable(),
+  address: z.string().nullable(),
+  company: z.string().nullable(),
+  position: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  orgId: z.number().int().nullable(),
+  orgName: z.string().nullable(),
+  roles: z.array(roleRefSchema),
+});
+export type UserInfo = z.infer<typeof userInfoSchema>;
 
 const text = (max: number) =>
   z.preprocess(

@@ -3,34 +3,36 @@ import { selectedIds } from './batch.ts';
 import { pageQuery } from './common.ts';
 
 /** One completed upload of a team's works; the last one completed before the deadline is the one that counts. */
-export interface WorkVersion {
-  id: number;
-  competitionId: number;
-  questionId: number;
-  teamId: number;
-  teamNo: string;
-  teamName: string;
-  version: number;
-  fileUri: string;
-  fileName: string;
-  size: number;
-  sha256: string;
-  username: string;
-  completedAt: string;
-  counts: boolean;
-}
+export const workVersionSchema = z.object({
+  id: z.number().int(),
+  competitionId: z.number().int(),
+  questionId: z.number().int(),
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+  version: z.number().int(),
+  fileUri: z.string(),
+  fileName: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  username: z.string(),
+  completedAt: z.string(),
+  counts: z.boolean(),
+});
+export type WorkVersion = z.infer<typeof workVersionSchema>;
 
 /** What the works tab needs before an upload: the limits and the window. */
-export interface WorksRules {
-  questionId: number;
-  questionTitle: string;
-  maxBytes: number;
-  types: string[];
-  open: boolean;
+export const worksRulesSchema = z.object({
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  maxBytes: z.number().int(),
+  types: z.array(z.string()),
+  open: z.boolean(),
   /** Why works cannot be submitted now, naming the time that matters (「提交作品已于 … 截止」); null while open. */
-  refusal: string | null;
-  deadline: string | null;
-}
+  refusal: z.string().nullable(),
+  deadline: z.string().nullable(),
+});
+export type WorksRules = z.infer<typeof worksRulesSchema>;
 
 export const worksQuery = z.object({ teamId: z.coerce.number().int().positive().optional() });
 export const worksPageQuery = pageQuery.extend({

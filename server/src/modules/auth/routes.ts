@@ -1,20 +1,25 @@
 import {
   RETURN_TO_MAX_LENGTH,
   SESSION_COOKIE,
+  authConfigSchema,
+  authSessionSchema,
   changePasswordBody,
   loginBody,
   registerBody,
+  registeredSchema,
+  revokedSchema,
   safeReturnTo,
-  type AuthConfig,
+  tokenReplySchema,
+  userInfoSchema,
 } from '@contest/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Ctx, Deps } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { PUBLIC, USER } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { ok } from '../../http/reply.ts';
+import { noDataReply, ok, redirectReply, replies } from '../../http/reply.ts';
 import { findUserInfo } from '../users/index.ts';
 import { SSO_COOKIE, clearSessionCookies, clearSsoCookie, setSessionCookies, setSsoCookie } from './cookies.ts';
 import { OidcClient, STATE_TTL_MS, belongsTo } from './oidc.ts';
@@ -22,47 +27,50 @@ import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
 export function authRoutes(app: App, deps: Deps) {
-  app.get('/api/auth/config', { config: { rule: PUBLIC }, schema: { tags: ['auth'] } }, async () =>
-    ok<AuthConfig>({
+  app.get('/api/auth/config', { config: { rule: PUBLIC }, schema: { tags: ['auth'], response: replies(authConfigSchema) } }, async () =>
+    ok({
       oidcEnabled: Boolean(deps.config.oidc),
       oidcName: deps.config.oidc?.name ?? '',
       accountSecurityUrl: deps.config.accountSecurityUrl,
     }),
   );
 
-  app.post('/api/auth/register', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: registerBody } }, async (req) => {
+  app.post('/api/auth/register', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: registerBody, response: replies(registeredSchema) } }, async (req) => {
     await service.throttleRegistration(req.ctx);
     return ok(await service.register(req.ctx, req.body), '注册成功');
   });
 
-  app.post('/api/auth/login', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody } }, async (req, reply) => {
+  app.post('/api/auth/login', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody, response: replies(userInfoSchema) } }, async (req, reply) => {
     const { session, userId } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
     setSessionCookies(reply, deps.config, session);
-    return ok(await findUserInfo(deps.db, userId), '登录成功');
+    const user = await findUserInfo(deps.db, userId);
+    // Found by authenticate() a moment ago: only an account deleted in between is missing.
+    if (!user) throw notFound('用户不存在');
+    return ok(user, '登录成功');
   });
 
   app.post(
     '/api/auth/token',
-    { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody.nullish() } },
+    { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody.nullish(), response: replies(tokenReplySchema) } },
     async (req) => ok(await service.issueToken(req.ctx, req.body ?? undefined)),
   );
 
-  app.post('/api/auth/logout', { config: { rule: PUBLIC }, schema: { tags: ['auth'] } }, async (req, reply) => {
+  app.post('/api/auth/logout', { config: { rule: PUBLIC }, schema: { tags: ['auth'], response: noDataReply } }, async (req, reply) => {
     await service.logout(req.ctx);
     clearSessionCookies(reply, deps.config);
     return ok(null, '已退出登录');
   });
 
-  app.put('/api/auth/password', { config: { rule: USER }, schema: { tags: ['auth'], body: changePasswordBody } }, async (req) => {
+  app.put('/api/auth/password', { config: { rule: USER }, schema: { tags: ['auth'], body: changePasswordBody, response: noDataReply } }, async (req) => {
     await service.changePassword(userCtx(req), req.body);
     return ok(null, '密码已修改，其他设备上的登录已退出');
   });
 
-  app.get('/api/auth/sessions', { config: { rule: USER }, schema: { tags: ['auth'] } }, async (req) =>
+  app.get('/api/auth/sessions', { config: { rule: USER }, schema: { tags: ['auth'], response: replies(z.array(authSessionSchema)) } }, async (req) =>
     ok(await service.listSessions(userCtx(req))),
   );
 
-  app.post('/api/auth/sessions/revokeOthers', { config: { rule: USER }, schema: { tags: ['auth'] } }, async (req) =>
+  app.post('/api/auth/sessions/revokeOthers', { config: { rule: USER }, schema: { tags: ['auth'], response: replies(revokedSchema) } }, async (req) =>
     ok(await service.revokeOtherSessions(userCtx(req)), '其他设备上的登录已退出'),
   );
 }
@@ -81,7 +89,7 @@ export function oidcRoutes(app: App, deps: Deps) {
 
   app.get(
     '/api/auth/oidc/login',
-    { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }) } },
+    { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }), response: redirectReply } },
     async (req, reply) => {
       if (!client) throw disabled();
       await throttle(req.ctx, 'start');
@@ -95,7 +103,7 @@ export function oidcRoutes(app: App, deps: Deps) {
     '/api/auth/oidc/callback',
     {
       config: { rule: PUBLIC },
-      schema: { tags: ['auth'], querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional() }) },
+      schema: { tags: ['auth'], querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional() }), response: redirectReply },
     },
     async (req, reply) => {
       if (!client) throw disabled();

@@ -1,10 +1,28 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, certListQuery, certPageQuery, competitionIdParam, idParam, pageQuery, relationBody, templateBody, verifyQuery, type Certificate } from '@contest/shared';
+import {
+  ACTION_CODES,
+  ADMIN_MENU_CODES,
+  certBackgroundSchema,
+  certListQuery,
+  certPageQuery,
+  certificateCheckSchema,
+  certificateRunSchema,
+  certificateSchema,
+  certificateTemplateSchema,
+  competitionIdParam,
+  idParam,
+  pageOf,
+  pageQuery,
+  relationBody,
+  templateBody,
+  verifyQuery,
+  type Certificate,
+} from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
-import { ok, page } from '../../http/reply.ts';
+import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import { uploadCertificateBackground } from '../files/index.ts';
@@ -28,42 +46,42 @@ const EXPORT_COLUMNS: Column<Certificate>[] = [
 /** Certificates (spec §7 Certificates): templates, generation with progress, the holders' copies, public verification. */
 export function certificateRoutes(app: App, deps: Deps) {
   const tags = ['certificates'];
-  app.get(`${BASE}/page/:competitionId`, { config: { rule: GRADES }, schema: { tags, params: competitionIdParam, querystring: pageQuery } }, async (req) => {
+  app.get(`${BASE}/page/:competitionId`, { config: { rule: GRADES }, schema: { tags, params: competitionIdParam, querystring: pageQuery, response: replies(pageOf(certificateTemplateSchema)) } }, async (req) => {
     const { list, total } = await service.templatePage(req.ctx, req.params.competitionId, req.query);
     return page(list, total, req.query);
   });
-  app.post(`${BASE}/cert/imgUrl`, { config: { rule: EDIT }, schema: { tags } }, async (req) => {
+  app.post(`${BASE}/cert/imgUrl`, { config: { rule: EDIT }, schema: { tags, response: replies(certBackgroundSchema) } }, async (req) => {
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
     const max = deps.config.documentMaxBytes;
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择证书背景图', { file: '请选择证书背景图' });
     return ok(await uploadCertificateBackground(userCtx(req), part.file, part.filename, max), '上传成功');
   });
-  app.post(`${BASE}/relation/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: relationBody } }, async (req) => ok(await service.relate(req.ctx, req.params.id, req.body.templateId), '证书模板已选定'));
-  app.get(`${BASE}/cert/push/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req) => ok(await service.progress(req.ctx, req.params.id)));
-  app.post(`${BASE}/cert/push/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) =>
+  app.post(`${BASE}/relation/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: relationBody, response: replies(certificateRunSchema) } }, async (req) => ok(await service.relate(req.ctx, req.params.id, req.body.templateId), '证书模板已选定'));
+  app.get(`${BASE}/cert/push/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam, response: replies(certificateRunSchema) } }, async (req) => ok(await service.progress(req.ctx, req.params.id)));
+  app.post(`${BASE}/cert/push/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, response: replies(certificateRunSchema) } }, async (req) =>
     ok(await service.push(req.ctx, req.params.id, publicOrigin(deps.config, req)), '证书开始生成'),
   );
-  app.get(`${BASE}/export/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: certPageQuery } }, async (req, reply) => {
+  app.get(`${BASE}/export/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: certPageQuery, response: replies(pageOf(certificateSchema)) } }, async (req, reply) => {
     const { list, total } = await service.questionCertificates(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);
     if (req.query.export) return sendXlsx(reply, '证书列表.xlsx', '证书', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
-  app.get(`${BASE}/cert/list`, { config: { rule: USER }, schema: { tags, querystring: certListQuery } }, async (req) => ok(await service.mine(userCtx(req), req.query.competitionId)));
-  app.get(`${BASE}/person/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.ofTeam(userCtx(req), req.params.id)));
-  app.get(`${BASE}/load/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok((await service.load(userCtx(req), req.params.id)).certificate));
-  app.get(`${BASE}/cert/certificate/download/:id`, { config: { rule: USER }, schema: { tags, params: idParam } }, async (req, reply) =>
+  app.get(`${BASE}/cert/list`, { config: { rule: USER }, schema: { tags, querystring: certListQuery, response: replies(z.array(certificateSchema)) } }, async (req) => ok(await service.mine(userCtx(req), req.query.competitionId)));
+  app.get(`${BASE}/person/:id`, { config: { rule: USER }, schema: { tags, params: idParam, response: replies(z.array(certificateSchema)) } }, async (req) => ok(await service.ofTeam(userCtx(req), req.params.id)));
+  app.get(`${BASE}/load/:id`, { config: { rule: USER }, schema: { tags, params: idParam, response: replies(certificateSchema) } }, async (req) => ok((await service.load(userCtx(req), req.params.id)).certificate));
+  app.get(`${BASE}/cert/certificate/download/:id`, { config: { rule: USER }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
     sendStoredFile(deps, req, reply, await service.download(userCtx(req), req.params.id)),
   );
-  app.get(`${BASE}/public/verify/:certNo`, { config: { rule: PUBLIC }, schema: { tags, params: z.object({ certNo: z.string().max(32) }), querystring: verifyQuery } }, async (req) =>
+  app.get(`${BASE}/public/verify/:certNo`, { config: { rule: PUBLIC }, schema: { tags, params: z.object({ certNo: z.string().max(32) }), querystring: verifyQuery, response: replies(certificateCheckSchema) } }, async (req) =>
     ok(await service.verify(req.ctx, req.params.certNo, req.query.code)),
   );
-  app.get(`${BASE}/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam } }, async (req) => ok(await service.getTemplate(req.ctx, req.params.id)));
-  app.post(`${BASE}/:competitionId`, { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: templateBody } }, async (req) =>
+  app.get(`${BASE}/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam, response: replies(certificateTemplateSchema) } }, async (req) => ok(await service.getTemplate(req.ctx, req.params.id)));
+  app.post(`${BASE}/:competitionId`, { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: templateBody, response: replies(certificateTemplateSchema) } }, async (req) =>
     ok(await service.createTemplate(userCtx(req), req.params.competitionId, req.body), '证书模板已创建'),
   );
-  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: templateBody } }, async (req) => ok(await service.updateTemplate(userCtx(req), req.params.id, req.body), '证书模板已保存'));
-  app.delete(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.put(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, body: templateBody, response: replies(certificateTemplateSchema) } }, async (req) => ok(await service.updateTemplate(userCtx(req), req.params.id, req.body), '证书模板已保存'));
+  app.delete(`${BASE}/:id`, { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.deleteTemplate(req.ctx, req.params.id);
     return ok(null, '证书模板已删除');
   });

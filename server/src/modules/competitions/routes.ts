@@ -1,11 +1,35 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, activeStageId, auditReplyQuery, competitionBody, competitionIdParam, idParam, manageListQuery, presetBatchBody, presetBody, publicListQuery, stageBody, type Competition } from '@contest/shared';
+import {
+  ACTION_CODES,
+  ADMIN_MENU_CODES,
+  AUDIT_STATUS,
+  activeStageId,
+  approveResultSchema,
+  auditReplyQuery,
+  competitionBody,
+  competitionDetailSchema,
+  competitionIdParam,
+  competitionListEntrySchema,
+  createdIdSchema,
+  idParam,
+  manageListQuery,
+  pageOf,
+  presetBatchBody,
+  presetBody,
+  presetSchema,
+  publicListQuery,
+  readinessSchema,
+  stageBody,
+  stageSchema,
+  type Competition,
+} from '@contest/shared';
+import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { notFound } from '../../http/errors.ts';
 import { readCache } from '../../http/read-cache.ts';
-import { ok, page, sendJson } from '../../http/reply.ts';
+import { noDataReply, ok, page, replies, sendJson } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 import * as service from './service.ts';
@@ -37,14 +61,14 @@ export function competitionRoutes(app: App) {
     return json !== null ? sendJson(reply, json) : ok(await load(await policy.readsCompetition(ctx, id)));
   };
 
-  app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery } }, async (req, reply) => {
+  app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery, response: replies(pageOf(competitionListEntrySchema)) } }, async (req, reply) => {
     const json = await publicReads(req.ctx, `list ${JSON.stringify(req.query)}`, async () => {
       const { list, total } = await service.listPublic(req.ctx, req.query);
       return JSON.stringify(page(list, total, req.query));
     });
     return sendJson(reply, json);
   });
-  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req, reply) =>
+  app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(competitionDetailSchema) } }, async (req, reply) =>
     pageRead(req.ctx, reply, `competition ${req.params.id}`, req.params.id, async (competition) => {
       const now = req.ctx.clock.now();
       const [stages, phases] = await Promise.all([repo.listStages(req.ctx.db, competition.id), repo.phasesOf(req.ctx.db, [competition], now)]);
@@ -52,96 +76,96 @@ export function competitionRoutes(app: App) {
       return { ...competition, stages, activeStageId: activeStageId(stages, now), phase: phases.get(competition.id)! };
     }),
   );
-  app.get('/api/competition/listAuth', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, querystring: manageListQuery } }, async (req) => {
+  app.get('/api/competition/listAuth', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, querystring: manageListQuery, response: replies(pageOf(competitionListEntrySchema)) } }, async (req) => {
     const { list, total } = await service.listAuth(userCtx(req), req.query);
     return page(list, total, req.query);
   });
-  app.get('/api/competition/list', { config: { rule: perm(ADMIN_MENU_CODES.competitionAudit) }, schema: { tags, querystring: manageListQuery } }, async (req) => {
+  app.get('/api/competition/list', { config: { rule: perm(ADMIN_MENU_CODES.competitionAudit) }, schema: { tags, querystring: manageListQuery, response: replies(pageOf(competitionListEntrySchema)) } }, async (req) => {
     const { list, total } = await service.listAll(req.ctx, req.query);
     return page(list, total, req.query);
   });
-  app.post('/api/competition/', { config: { rule: EDIT }, schema: { tags, body: competitionBody } }, async (req) =>
+  app.post('/api/competition/', { config: { rule: EDIT }, schema: { tags, body: competitionBody, response: replies(createdIdSchema) } }, async (req) =>
     ok(await service.create(userCtx(req), req.body), '竞赛已创建'),
   );
-  app.put('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: competitionBody } }, async (req) => {
+  app.put('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: competitionBody, response: noDataReply } }, async (req) => {
     await service.update(req.ctx, req.params.id, req.body);
     return ok(null, '竞赛已保存');
   });
-  app.put('/api/competition/publish/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.put('/api/competition/publish/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.publish(req.ctx, req.params.id);
     return ok(null, '已提交审核');
   });
   // What the competition still lacks before audit: read like the editor's other reads, of a competition the caller manages.
-  app.get('/api/competition/readiness/:id', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, params: idParam } }, async (req) =>
+  app.get('/api/competition/readiness/:id', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, params: idParam, response: replies(readinessSchema) } }, async (req) =>
     ok(await service.readiness(req.ctx, req.params.id)),
   );
-  app.put('/api/competition/audit/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.put('/api/competition/audit/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam, response: replies(approveResultSchema) } }, async (req) => {
     const result = await service.approve(req.ctx, req.params.id);
     const n = result.questionsApproved.length;
     return ok(result, n ? `审核通过，竞赛已上线，${n} 道赛题一并审核通过` : '审核通过，竞赛已上线');
   });
-  app.put('/api/competition/audit/reply/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam, querystring: auditReplyQuery } }, async (req) => {
+  app.put('/api/competition/audit/reply/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam, querystring: auditReplyQuery, response: noDataReply } }, async (req) => {
     await service.reject(req.ctx, req.params.id, req.query.reply);
     return ok(null, '已驳回');
   });
-  app.delete('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.delete('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.remove(req.ctx, req.params.id);
     return ok(null, '竞赛已删除');
   });
-  app.post('/api/competition/:id/off', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.post('/api/competition/:id/off', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.off(req.ctx, req.params.id);
     return ok(null, '竞赛已下线');
   });
-  app.post('/api/competition/:id/on', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.post('/api/competition/:id/on', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.on(req.ctx, req.params.id);
     return ok(null, '竞赛已上线');
   });
 
   // Stages.
-  app.get('/api/competition/stages/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam } }, async (req) => {
+  app.get('/api/competition/stages/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam, response: replies(z.array(stageSchema)) } }, async (req) => {
     await policy.readsCompetition(req.ctx, req.params.competitionId);
     return ok(await repo.listStages(req.ctx.db, req.params.competitionId));
   });
-  app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody } }, async (req) =>
+  app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody, response: replies(createdIdSchema) } }, async (req) =>
     ok(await service.addStage(req.ctx, req.params.id, req.body), '阶段已添加'),
   );
-  app.put('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody } }, async (req) => {
+  app.put('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody, response: noDataReply } }, async (req) => {
     await service.editStage(req.ctx, req.params.id, req.body);
     return ok(null, '阶段已保存');
   });
-  app.delete('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam } }, async (req) => {
+  app.delete('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.removeStage(req.ctx, req.params.id);
     return ok(null, '阶段已删除');
   });
 
   // Menu presets.
-  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req, reply) =>
+  app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(z.array(presetSchema)) } }, async (req, reply) =>
     pageRead(req.ctx, reply, `presets ${req.params.id}`, req.params.id, () => repo.listPresets(req.ctx.db, req.params.id)),
   );
-  app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam } }, async (req) => {
+  app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(presetSchema) } }, async (req) => {
     const preset = await repo.findPreset(req.ctx.db, req.params.id);
     if (!preset) throw notFound('菜单设置不存在');
     await policy.readsCompetition(req.ctx, preset.competitionId);
     return ok(preset);
   });
-  app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) =>
+  app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody, response: replies(createdIdSchema) } }, async (req) =>
     ok(await service.savePreset(req.ctx, req.params.id, req.body), '菜单设置已保存'),
   );
   // All the menus of the editor's one form in one request: saved together or not at all.
-  app.put('/api/competition/preset/batch/:competitionId', { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: presetBatchBody } }, async (req) =>
+  app.put('/api/competition/preset/batch/:competitionId', { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: presetBatchBody, response: replies(z.array(presetSchema)) } }, async (req) =>
     ok(await service.savePresets(req.ctx, req.params.competitionId, req.body), '菜单设置已保存'),
   );
-  app.put('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody } }, async (req) => {
+  app.put('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody, response: noDataReply } }, async (req) => {
     await service.editPreset(req.ctx, req.params.id, req.body);
     return ok(null, '菜单设置已保存');
   });
 
   // Team statistics.
-  app.get('/api/team/statistics/public/statisticsTeamNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req) => {
+  app.get('/api/team/statistics/public/statisticsTeamNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam, response: replies(z.number().int()) } }, async (req) => {
     await policy.readsCompetition(req.ctx, req.params.competitionId);
     return ok(await repo.teamNum(req.ctx.db, req.params.competitionId));
   });
-  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam } }, async (req, reply) =>
+  app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam, response: replies(z.number().int()) } }, async (req, reply) =>
     pageRead(req.ctx, reply, `memberNum ${req.params.competitionId}`, req.params.competitionId, () => repo.memberNum(req.ctx.db, req.params.competitionId)),
   );
 }

@@ -10,6 +10,7 @@ import {
   isGap,
   questionScorable,
   readinessRefusal,
+  type ApproveResult,
   type AuditStatus,
   type Competition,
   type CompetitionBody,
@@ -35,8 +36,6 @@ import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
 const { draft, pending, rejected, online, offline } = AUDIT_STATUS;
-
-/** Drops the organisation id that scoping needed from what goes back to the browser. */
 
 export const listPublic = (ctx: Ctx, q: Parameters<typeof repo.listPublic>[1]) => repo.listPublic(ctx.db, q, ctx.clock.now());
 
@@ -210,13 +209,6 @@ export async function publish(ctx: Ctx, id: number) {
     content: `${before.orgName}提交了竞赛“${before.name}”，请在管理后台「竞赛管理 → 竞赛审核」中审核，或打开 ${VIEW_PATH(id)}`,
     source: 'competition.submitted',
   });
-}
-
-export interface ApproveResult {
-  /** Questions approved with the competition: those that can be scored. */
-  questionsApproved: number[];
-  /** Questions still waiting for their own review (no evaluation or no answer file yet). */
-  questionsWaiting: number[];
 }
 
 /** Approves a competition and, in the same transaction, its questions that can be scored; its organisers are told. */

@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ACTION_CODES, ADMIN_MENU_CODES, CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES, type ClientPlatform } from '@contest/shared';
+import {
+  ACTION_CODES,
+  ADMIN_MENU_CODES,
+  CLIENT_NOT_PUBLISHED,
+  CLIENT_PACKAGES,
+  clientBuildSchema,
+  clientPackageSchema,
+  clientStatusSchema,
+  type ClientPlatform,
+} from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
@@ -8,7 +17,7 @@ import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { escapeHtml } from '../../http/html.ts';
 import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
-import { ok } from '../../http/reply.ts';
+import { fileReply, ok, replies } from '../../http/reply.ts';
 import { contentDisposition } from '../../http/send-file.ts';
 import { buildState, startBuild } from './build.ts';
 import * as service from './service.ts';
@@ -27,7 +36,7 @@ const notPublishedPage = (message: string) =>
  */
 export function desktopReleaseRoutes(app: App, deps: Deps) {
   const tags = ['client'];
-  app.get('/profile/:fileName', { config: { rule: PUBLIC }, schema: { hide: true, params: z.object({ fileName: z.string().max(50) }) } }, async (req, reply) => {
+  app.get('/profile/:fileName', { config: { rule: PUBLIC }, schema: { hide: true, params: z.object({ fileName: z.string().max(50) }), response: { ...fileReply, 404: fileReply[200] } } }, async (req, reply) => {
     const platform = (Object.keys(CLIENT_PACKAGES) as ClientPlatform[]).find((p) => CLIENT_PACKAGES[p] === req.params.fileName);
     const file = platform && path.join(service.clientDir(deps), CLIENT_PACKAGES[platform]);
     const stat = file && (await fs.promises.stat(file).catch(() => null));
@@ -38,20 +47,20 @@ export function desktopReleaseRoutes(app: App, deps: Deps) {
     reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
     return reply.send(fs.createReadStream(file));
   });
-  app.get('/api/system/client/status', { config: { rule: PUBLIC }, schema: { tags } }, async (_req, reply) => {
+  app.get('/api/system/client/status', { config: { rule: PUBLIC }, schema: { tags, response: replies(clientStatusSchema) } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
     return ok(await service.status(deps));
   });
-  app.get('/api/system/client', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags } }, async () => ok(await service.list(deps)));
-  app.get('/api/system/client/build', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags } }, async () => ok(await buildState(deps)));
-  app.post('/api/system/client/build', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags } }, async (req) => {
+  app.get('/api/system/client', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags, response: replies(z.array(clientPackageSchema)) } }, async () => ok(await service.list(deps)));
+  app.get('/api/system/client/build', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags, response: replies(clientBuildSchema) } }, async () => ok(await buildState(deps)));
+  app.post('/api/system/client/build', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags, response: replies(clientBuildSchema) } }, async (req) => {
     // The packages' config.json carries the address the client connects to: PUBLIC_URL (outside production, this
     // request's own origin).
     const origin = publicOrigin(deps.config, req);
     if (!origin) throw publicUrlMissing('生成客户端');
     return ok(await startBuild(req.ctx, origin), '客户端开始生成');
   });
-  app.post('/api/system/client/:platform', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags, params: z.object({ platform: z.string().max(10) }) } }, async (req) => {
+  app.post('/api/system/client/:platform', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags, params: z.object({ platform: z.string().max(10) }), response: replies(clientPackageSchema) } }, async (req) => {
     const platform = service.assertPlatform(req.params.platform);
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
     const part = await req.file({ limits: { files: 1, fileSize: deps.config.clientMaxBytes + 1 } });

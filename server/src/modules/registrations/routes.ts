@@ -1,7 +1,26 @@
-import { ADMIN_MENU_CODES, attachmentsQuery, batchResultText, registerBatchBody, competitionIdParam, idParam, PAY_STATUS_TEXT, REGISTER_STATUS_TEXT, registerFlowBody, registerListQuery, type Register } from '@contest/shared';
+import {
+  ADMIN_MENU_CODES,
+  attachmentsQuery,
+  batchResultSchema,
+  batchResultText,
+  competitionIdParam,
+  idParam,
+  myRegisterSchema,
+  pageOf,
+  PAY_STATUS_TEXT,
+  REGISTER_STATUS_TEXT,
+  registerAttachmentSchema,
+  registerBatchBody,
+  registerDetailSchema,
+  registerFlowBody,
+  registerListQuery,
+  registerSchema,
+  type Register,
+} from '@contest/shared';
+import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { ok, page } from '../../http/reply.ts';
+import { noDataReply, ok, page, replies, withoutOrg } from '../../http/reply.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
@@ -25,22 +44,22 @@ const EXPORT_COLUMNS: Column<Register>[] = [
 export function registrationRoutes(app: App) {
   const tags = ['register'];
 
-  app.get('/api/team/register/list', { config: { rule: MENU }, schema: { tags, querystring: registerListQuery } }, async (req, reply) => {
+  app.get('/api/team/register/list', { config: { rule: MENU }, schema: { tags, querystring: registerListQuery, response: replies(pageOf(registerSchema)) } }, async (req, reply) => {
     const { list, total } = await service.list(userCtx(req), req.query);
     if (req.query.export) return sendXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, list);
-    return page(list, total, req.query);
+    return page(list.map(withoutOrg), total, req.query);
   });
-  app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.mine(userCtx(req), req.params.id)));
-  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.detail(userCtx(req), req.params.id)));
-  app.post('/api/team/register/flow/batch', { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody } }, async (req) => {
+  app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(myRegisterSchema.nullable()) } }, async (req) => ok(await service.mine(userCtx(req), req.params.id)));
+  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(registerDetailSchema) } }, async (req) => ok(await service.detail(userCtx(req), req.params.id)));
+  app.post('/api/team/register/flow/batch', { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody, response: replies(batchResultSchema) } }, async (req) => {
     const result = await service.flowBatch(userCtx(req), req.body);
     return ok(result, batchResultText(req.body.action === 'approve' ? '通过' : '驳回', result));
   });
-  app.post('/api/team/register/flow/:id', { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody } }, async (req) => {
+  app.post('/api/team/register/flow/:id', { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody, response: noDataReply } }, async (req) => {
     await service.flow(userCtx(req), req.params.id, req.body.action, req.body.reason);
     return ok(null, req.body.action === 'approve' ? '已审核通过' : '已驳回');
   });
-  app.get('/api/team/register/:competitionId/attachments', { config: { rule: MENU }, schema: { tags, params: competitionIdParam, querystring: attachmentsQuery } }, async (req) =>
+  app.get('/api/team/register/:competitionId/attachments', { config: { rule: MENU }, schema: { tags, params: competitionIdParam, querystring: attachmentsQuery, response: replies(z.array(registerAttachmentSchema)) } }, async (req) =>
     ok(await service.attachments(req.ctx, req.params.competitionId, req.query.teamId)),
   );
 }

@@ -21,6 +21,7 @@ import type { AuthedCtx } from '../../context.ts';
 import { notify } from '../notices/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
+import { withoutOrg } from '../../http/reply.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertOwnFile } from '../files/index.ts';
@@ -141,7 +142,8 @@ export async function teamView(ctx: AuthedCtx, team: NonNullable<Awaited<ReturnT
     choiceQuestionList,
     invitationList: leader ? await repo.listTeamInvitations(ctx.db, team.id) : [],
     joinCode: leader && team.individual === 0 ? team.joinCode : null,
-    register: register ?? null,
+    // The registration's organisation id served the organisers' scope; it stays on the server.
+    register: register ? withoutOrg(register) : null,
     minMembers: competition.minMembers,
     maxMembers: team.individual === 1 ? 1 : competition.maxMembers,
     maxTeachers: competition.maxTeachers,

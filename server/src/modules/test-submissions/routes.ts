@@ -1,10 +1,10 @@
-import { ACTION_CODES, idParam, leaderboardQuery, publishBody, selectBody } from '@contest/shared';
+import { ACTION_CODES, idParam, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, selectBody, testSubmittedSchema } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
-import { ok } from '../../http/reply.ts';
+import { noDataReply, ok, replies } from '../../http/reply.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -14,22 +14,22 @@ const questionIdParam = z.object({ questionId: z.coerce.number().int().positive(
 export function testSubmissionRoutes(app: App, deps: Deps) {
   const tags = ['test'];
 
-  app.post('/api/review/test/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam } }, async (req) => {
+  app.post('/api/review/test/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam, response: replies(testSubmittedSchema) } }, async (req) => {
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
     const max = deps.config.testMaxBytes;
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择测试文件', { file: '请选择测试文件' });
     return ok(await service.submit(userCtx(req), req.params.questionId, part.file, part.filename, max), '测试文件已提交，正在排队评分');
   });
-  app.get('/api/review/test/list/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam } }, async (req) => ok(await service.listMine(userCtx(req), req.params.questionId)));
-  app.put('/api/review/test/select/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: selectBody } }, async (req) => {
+  app.get('/api/review/test/list/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam, response: replies(myTestsSchema) } }, async (req) => ok(await service.listMine(userCtx(req), req.params.questionId)));
+  app.put('/api/review/test/select/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: selectBody, response: noDataReply } }, async (req) => {
     await service.select(userCtx(req), req.params.id, req.body.selected);
     return ok(null, req.body.selected ? '已选为最终结果' : '已取消选择');
   });
-  app.get('/api/review/test/leaderboard/:questionId', { config: { rule: PUBLIC }, schema: { tags, params: questionIdParam, querystring: leaderboardQuery } }, async (req) =>
+  app.get('/api/review/test/leaderboard/:questionId', { config: { rule: PUBLIC }, schema: { tags, params: questionIdParam, querystring: leaderboardQuery, response: replies(leaderboardSchema) } }, async (req) =>
     ok(await service.leaderboard(req.ctx, req.params.questionId, req.query.board)),
   );
-  app.put('/api/review/test/publish/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, body: publishBody } }, async (req) => {
+  app.put('/api/review/test/publish/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, body: publishBody, response: noDataReply } }, async (req) => {
     await service.publish(req.ctx, req.params.questionId, req.body.published);
     return ok(null, req.body.published ? '私榜已公布' : '已撤回私榜');
   });

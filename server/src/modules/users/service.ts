@@ -20,7 +20,7 @@ export async function updateOwnProfile(ctx: AuthedCtx, body: UserInfoUpdateBody)
     ...(atSchool === undefined ? {} : { atSchool: atSchool === null ? null : atSchool ? 1 : 0 }),
     updatedAt: ctx.clock.now().toISOString(),
   });
-  return repo.findUserInfo(ctx.db, userId);
+  return getUser(ctx, userId);
 }
 
 export async function getUser(ctx: Ctx, id: number) {

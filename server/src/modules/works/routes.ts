@@ -6,7 +6,8 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
-import { ADMIN_MENU_CODES, formatSize, idParam, versionedFileName, worksPageQuery, worksQuery, worksZipQuery, type WorkVersion } from '@contest/shared';
+import { ADMIN_MENU_CODES, formatSize, idParam, pageOf, versionedFileName, workVersionSchema, worksPageQuery, worksQuery, worksRulesSchema, worksZipQuery, type WorkVersion } from '@contest/shared';
+import { z } from 'zod';
 import archiver from 'archiver';
 import type { Deps } from '../../context.ts';
 import { USER, perm } from '../../http/access.ts';
@@ -14,7 +15,7 @@ import type { App } from '../../http/app-types.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull } from '../../http/errors.ts';
-import { ok, page } from '../../http/reply.ts';
+import { fileReply, ok, page, replies } from '../../http/reply.ts';
 import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../../http/send-file.ts';
@@ -147,9 +148,10 @@ export function worksRoutes(app: App, deps: Deps) {
   };
 
   app.register(async (scope) => {
-    // tus reads the body itself.
+    // tus reads the body itself, and answers in its own protocol (status and headers, no JSON envelope): declared as
+    // `fileReply`, a reply the serializer never sees.
     scope.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
-    scope.post(UPLOAD_PATH, { config: { rule: USER }, schema: { hide: true } }, async (req, reply) => {
+    scope.post(UPLOAD_PATH, { config: { rule: USER }, schema: { hide: true, response: fileReply } }, async (req, reply) => {
       const { uploadId, owner } = await service.beginUpload(userCtx(req), req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
       await receive(req, reply, uploadId, owner);
     });
@@ -157,7 +159,8 @@ export function worksRoutes(app: App, deps: Deps) {
       method: ['HEAD', 'PATCH', 'DELETE'],
       url: `${UPLOAD_PATH}/:uploadId`,
       config: { rule: USER },
-      schema: { hide: true },
+      // 204: a cancelled upload, answered as tus answers a termination.
+      schema: { hide: true, response: { ...fileReply, 204: fileReply[200] } },
       handler: async (req, reply) => {
         const { uploadId } = req.params as { uploadId: string };
         const owner = await service.assertUploadOwner(userCtx(req), uploadId);
@@ -183,14 +186,14 @@ export function worksRoutes(app: App, deps: Deps) {
     });
   });
 
-  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam } }, async (req) => ok(await service.rules(userCtx(req), req.params.id)));
-  app.get('/api/review/works/page/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery } }, async (req, reply) => {
+  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(worksRulesSchema) } }, async (req) => ok(await service.rules(userCtx(req), req.params.id)));
+  app.get('/api/review/works/page/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery, response: replies(pageOf(workVersionSchema)) } }, async (req, reply) => {
     const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);
     if (req.query.export) return sendXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
   // The counted version of every team, or the selected versions (`?ids=`), streamed as one zip with a folder per team.
-  app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksZipQuery } }, async (req, reply) => {
+  app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksZipQuery, response: fileReply } }, async (req, reply) => {
     const { ids } = req.query;
     const { list } = await service.questionWorks(req.ctx, req.params.id, { page: 1, limit: 10_000, ids }, 10_000);
     const chosen = ids ? list : list.filter((w) => w.counts);
@@ -203,7 +206,7 @@ export function worksRoutes(app: App, deps: Deps) {
     void zip.finalize();
     return reply.send(zip);
   });
-  app.get('/api/review/works/:id', { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery } }, async (req) =>
+  app.get('/api/review/works/:id', { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery, response: replies(z.array(workVersionSchema)) } }, async (req) =>
     ok(await service.teamVersions(userCtx(req), req.params.id, req.query.teamId)),
   );
 }

@@ -4,8 +4,7 @@ import { Card, Empty, Select, Table, Tag } from 'antd';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../common/auth.ts';
-import { http } from '../../common/http.ts';
-import { competitionKey } from '../pages/competition/parts/useCompetition.ts';
+import { questionApi, questionKeys } from '../../api/question.ts';
 import { useCompetitionOptions } from './options.ts';
 
 /** The competition list and the question list are those of the competition manager (spec §6). */
@@ -24,9 +23,9 @@ export function CompetitionQuestions({ title, actions, actionWidth = 220 }: { ti
   const chosen = Number(params.get('competitionId')) || null;
   const competitionId = chosen ?? competitions.data?.[0]?.value ?? null;
   const questions = useQuery({
-    queryKey: competitionKey(competitionId ?? 0, 'questions'),
+    queryKey: questionKeys.list(competitionId ?? 0),
     enabled: Boolean(competitionId),
-    queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${competitionId}`),
+    queryFn: () => questionApi.list(competitionId!),
   });
 
   const picker = competitions.data?.length ? (

@@ -4,7 +4,7 @@ import { Card, Segmented, Skeleton, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { usePermissions } from '../../common/auth.ts';
-import { http } from '../../common/http.ts';
+import { questionApi, questionKeys } from '../../api/question.ts';
 import { useIdParam } from './useIdParam.ts';
 
 /** The pages of one question (`/question/<page>/:questionId`), in the order the header offers them. */
@@ -13,7 +13,7 @@ export type QuestionPageKey = (typeof QUESTION_PAGES)[number];
 
 /** The question of a page's `:questionId`, as the question pages share it in the cache. */
 export function useQuestion(questionId: number | null) {
-  return useQuery({ queryKey: ['question', questionId], enabled: Boolean(questionId), queryFn: () => http.get<ManagedQuestion>(`/api/competition/question/check/${questionId}`) });
+  return useQuery({ queryKey: questionKeys.one(questionId), enabled: Boolean(questionId), queryFn: () => questionApi.check(questionId!) });
 }
 
 /**

@@ -1,10 +1,11 @@
-import { MAX_LIMIT, type Brand, type CompetitionListItem, type CompetitionType, type OrgOption, type Page } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../common/http.ts';
+import { brandApi, brandKeys, competitionApi, competitionKeys, typeApi, typeKeys } from '../../api/catalogue.ts';
+import { userApi, userKeys } from '../../api/user.ts';
 
-export const BRAND_OPTIONS_KEY = ['brandOptions'] as const;
-export const TYPE_OPTIONS_KEY = ['typeOptions'] as const;
-export const ORG_OPTIONS_KEY = ['orgOptions'] as const;
+/** The options' keys, for the pages whose writes change them. */
+export const BRAND_OPTIONS_KEY = brandKeys.options;
+export const TYPE_OPTIONS_KEY = typeKeys.options;
+export const ORG_OPTIONS_KEY = userKeys.orgOptions;
 
 /**
  * Brands to choose from. Read from the public list: organisers pick a brand for their competitions
@@ -13,7 +14,7 @@ export const ORG_OPTIONS_KEY = ['orgOptions'] as const;
 export function useBrandOptions() {
   return useQuery({
     queryKey: BRAND_OPTIONS_KEY,
-    queryFn: () => http.get<Page<Brand>>('/api/competition/brand/public/page', { limit: MAX_LIMIT }),
+    queryFn: brandApi.options,
     select: (page) => page.list.map((b) => ({ value: b.id, label: b.name })),
     staleTime: 60_000,
   });
@@ -22,7 +23,7 @@ export function useBrandOptions() {
 export function useTypeOptions() {
   return useQuery({
     queryKey: TYPE_OPTIONS_KEY,
-    queryFn: () => http.get<CompetitionType[]>('/api/competition/type/public/list'),
+    queryFn: typeApi.options,
     select: (types) => types.map((t) => ({ value: t.id, label: t.name })),
     staleTime: 60_000,
   });
@@ -32,19 +33,18 @@ export function useTypeOptions() {
 export function useOrgOptions(enabled: boolean) {
   return useQuery({
     queryKey: ORG_OPTIONS_KEY,
-    queryFn: () => http.get<OrgOption[]>('/api/system/org/options'),
+    queryFn: userApi.orgOptions,
     select: (orgs) => orgs.map((o) => ({ value: o.id, label: o.name })),
     enabled,
     staleTime: 60_000,
   });
 }
 
-
 /** The competitions a back-office user manages (all of them for the platform), to filter lists by. */
 export function useCompetitionOptions(enabled: boolean) {
   return useQuery({
-    queryKey: ['competitionOptions'],
-    queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', { limit: MAX_LIMIT }),
+    queryKey: competitionKeys.options,
+    queryFn: competitionApi.options,
     select: (page) => page.list.map((c) => ({ value: c.id, label: c.name })),
     enabled,
     staleTime: 60_000,

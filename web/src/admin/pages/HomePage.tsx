@@ -4,7 +4,8 @@ import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typog
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser, usePermissions } from '../../common/auth.ts';
-import { http } from '../../common/http.ts';
+import { systemApi, systemKeys } from '../../api/system.ts';
+import { todoApi, todoKeys } from '../../api/todo.ts';
 
 // ECharts is loaded after the to-do list has shown, and only when there is a running competition to draw.
 const RunningCharts = lazy(() => import('./RunningCharts.tsx'));
@@ -61,8 +62,8 @@ function DisputeQuestions({ questions, children }: { questions: TodoDisputeQuest
 export default function HomePage() {
   const { data: user } = useCurrentUser();
   const isPlatform = usePermissions().has(ADMIN_MENU_CODES.user);
-  const todo = useQuery({ queryKey: ['todo'], queryFn: () => http.get<Todo>('/api/system/todo') });
-  const stats = useQuery({ queryKey: ['dashboard'], queryFn: () => http.get<Dashboard>('/api/system/dashboard'), enabled: isPlatform });
+  const todo = useQuery({ queryKey: todoKeys.summary, queryFn: todoApi.summary });
+  const stats = useQuery({ queryKey: systemKeys.dashboard, queryFn: systemApi.dashboard, enabled: isPlatform });
   const items = TODO_LINKS.filter((t) => todo.data && todo.data.counts[t.key] !== null);
   const running = todo.data?.running ?? [];
 

@@ -2,9 +2,10 @@ import { ASSIGNMENT_STATUS, formatSize, judgeTotal, maxTotal, scoreError, totalT
 import { Alert, App, Breadcrumb, Button, Card, Col, Descriptions, Divider, Empty, Form, Input, InputNumber, Result, Row, Space, Spin, Statistic, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
+import { judgingApi } from '../../api/judging.ts';
 import { DownloadButton } from '../../common/DownloadButton.tsx';
 import { showFieldErrors } from '../../common/forms.ts';
-import { HttpError, http } from '../../common/http.ts';
+import { HttpError } from '../../common/http.ts';
 import { formatMinute } from '../../common/time.ts';
 import { useReloadReview, useReviewWork, workDownloadUrl } from '../api.ts';
 import { StatusTags, TeamInfo } from './QuestionWorksPage.tsx';
@@ -77,7 +78,7 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
   async function save(submit: boolean) {
     setSaving(submit ? 'submit' : 'draft');
     try {
-      await http.put(`/api/review/works/${work.id}`, toBody(work, form.getFieldsValue(true), submit));
+      await judgingApi.score(work.id, toBody(work, form.getFieldsValue(true), submit));
       void message.success(submit ? '评分已提交' : '草稿已保存');
       await reload();
     } catch (err) {

@@ -1,13 +1,14 @@
-import { NOTICE_KIND, unreadKind, type Brand, type UnreadCount } from '@contest/shared';
+import { NOTICE_KIND, unreadKind, type UnreadCount } from '@contest/shared';
 import { BellOutlined, DownOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Space } from 'antd';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
+import { brandApi, brandKeys } from '../../api/catalogue.ts';
 import { useCurrentUser } from '../../common/auth.ts';
 import { isMobile } from '../../common/device.ts';
 import { avatarUrl } from '../../common/files.ts';
-import { goLogin, http } from '../../common/http.ts';
+import { goLogin } from '../../common/http.ts';
 import { scrollToTop, sectionMode } from '../../common/scroll.ts';
 import { BRAND_ID_KEY } from '../../common/storage.ts';
 import { DownloadLauncher } from '../../downloads/DownloadLauncher.tsx';
@@ -100,8 +101,8 @@ export function MainLayout() {
   useSectionScroll(pathname);
   const { data: nav } = useBrandNav(brandId);
   const { data: brand } = useQuery({
-    queryKey: ['brand', brandId],
-    queryFn: () => http.get<Brand>(`/api/competition/brand/public/${brandId}`, undefined, { silent: true }),
+    queryKey: brandKeys.detail(brandId),
+    queryFn: () => brandApi.detail(brandId!, true),
     enabled: brandId !== null,
     staleTime: 5 * 60_000,
   });

@@ -1,15 +1,15 @@
-import { ACTION_CODES, type Brand, type BrandNav, type BrandNavBody } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ACTION_CODES, type BrandNavBody } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Divider, Form, Input, Row, Skeleton, Space } from 'antd';
-import { useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { http } from '../../../common/http.ts';
+import { brandApi, brandKeys } from '../../../api/catalogue.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { LinkListEditor } from '../../components/LinkListEditor.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
+import { useListMutation } from '../../components/usePagedList.ts';
 
 type NavValues = Omit<BrandNavBody, 'brandId'>;
 
@@ -20,29 +20,23 @@ export default function BrandNavPage() {
   const brandId = useIdParam('brandId');
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.brandEdit);
   const [form] = Form.useForm<NavValues>();
-  const [saving, setSaving] = useState(false);
 
-  const brand = useQuery({ queryKey: ['brand', brandId], queryFn: () => http.get<Brand>(`/api/competition/brand/public/${brandId}`), enabled: brandId !== null });
-  const nav = useQuery({ queryKey: ['brandNav', brandId], queryFn: () => http.get<BrandNav | null>(`/api/competition/brand/nav/byBrandId/${brandId}`), enabled: brandId !== null });
+  const brand = useQuery({ queryKey: brandKeys.detail(brandId), queryFn: () => brandApi.detail(brandId!), enabled: brandId !== null });
+  const nav = useQuery({ queryKey: brandKeys.nav(brandId), queryFn: () => brandApi.nav(brandId!), enabled: brandId !== null });
+  // A brand has no navigation until it is first saved: then it is created, afterwards updated.
+  const saving = useListMutation((body: BrandNavBody) => (nav.data ? brandApi.updateNav(nav.data.id, body) : brandApi.createNav(body)), [brandKeys.nav(brandId)], () =>
+    void message.success('品牌导航已保存'),
+  );
 
   if (brandId === null || brand.isError) return <Navigate to="/404" replace />;
 
   async function save(values: NavValues) {
-    setSaving(true);
     try {
-      const body: BrandNavBody = { ...EMPTY, ...values, brandId: brandId! };
-      // A brand has no navigation until it is first saved: then it is created, afterwards updated.
-      if (nav.data) await http.put(`/api/competition/brand/nav/${nav.data.id}`, body);
-      else await http.post('/api/competition/brand/nav/', body);
-      void message.success('品牌导航已保存');
-      await client.invalidateQueries({ queryKey: ['brandNav', brandId] });
+      await saving.mutateAsync({ ...EMPTY, ...values, brandId: brandId! });
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -87,7 +81,7 @@ export default function BrandNavPage() {
           </Form.Item>
           {canEdit && (
             <Space>
-              <GuardedButton type="primary" htmlType="submit" loading={saving}>
+              <GuardedButton type="primary" htmlType="submit" loading={saving.isPending}>
                 保存
               </GuardedButton>
               <Button disabled={false} onClick={() => navigate('/competition/brand')}>

@@ -13,7 +13,8 @@ import { PresetsPanel } from './parts/PresetsPanel.tsx';
 import { ReadinessCard, readinessSummary } from './parts/ReadinessCard.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
-import { competitionKey, useCompetition } from './parts/useCompetition.ts';
+import { competitionDetailKeys } from '../../../api/competition.ts';
+import { useCompetition } from './parts/useCompetition.ts';
 import { useReadiness } from './parts/useReadiness.ts';
 import { useUnsavedGuard } from './parts/useUnsavedGuard.ts';
 
@@ -69,7 +70,7 @@ export default function CompetitionEditPage() {
   async function saved(savedId: number) {
     if (c) {
       void message.success('竞赛已保存');
-      await client.invalidateQueries({ queryKey: competitionKey(savedId) });
+      await client.invalidateQueries({ queryKey: competitionDetailKeys.detail(savedId) });
     } else {
       void message.success('竞赛已创建，可继续设置阶段和菜单');
       navigate(`/competition/edit/${savedId}`, { replace: true });

@@ -1,13 +1,13 @@
 import { ACTION_CODES, INVOICE_TYPES, TAX_NO, TAX_NO_MESSAGE, type InvoiceConfig } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
+import { invoiceApi, invoiceKeys } from '../../../api/invoice.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
+import { useListMutation } from '../../components/usePagedList.ts';
 import { fromPickerOrNull, toPickerOrNull } from '../../../common/beijing.ts';
 
 type Values = Omit<InvoiceConfig, 'applyStart' | 'applyEnd' | 'updatedAt'> & { applyStart?: Dayjs | null; applyEnd?: Dayjs | null };
@@ -15,23 +15,17 @@ type Values = Omit<InvoiceConfig, 'applyStart' | 'applyEnd' | 'updatedAt'> & { a
 /** Who issues the invoices, which types may be asked for, and when. */
 export default function InvoiceConfigPage() {
   const { message } = App.useApp();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.invoiceConfigEdit);
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
-  const { data, isLoading } = useQuery({ queryKey: ['invoiceConfig'], queryFn: () => http.get<InvoiceConfig>('/api/invoice/config') });
+  const { data, isLoading } = useQuery({ queryKey: invoiceKeys.config, queryFn: invoiceApi.config });
+  const saving = useListMutation(invoiceApi.saveConfig, [invoiceKeys.config], () => void message.success('发票配置已保存'));
   if (isLoading || !data) return <Spin />;
 
   async function save(v: Values) {
-    setSaving(true);
     try {
-      await http.put('/api/invoice/config', { ...v, applyStart: fromPickerOrNull(v.applyStart), applyEnd: fromPickerOrNull(v.applyEnd) });
-      void message.success('发票配置已保存');
-      await client.invalidateQueries({ queryKey: ['invoiceConfig'] });
+      await saving.mutateAsync({ ...v, applyStart: fromPickerOrNull(v.applyStart), applyEnd: fromPickerOrNull(v.applyEnd) });
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -68,7 +62,7 @@ export default function InvoiceConfigPage() {
           <Input.TextArea rows={3} maxLength={1000} showCount />
         </Form.Item>
         {canEdit && (
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={saving.isPending}>
             保存
           </Button>
         )}

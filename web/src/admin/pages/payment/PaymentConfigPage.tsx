@@ -1,13 +1,14 @@
 import { ACTION_CODES, PAYMENT_METHOD_MENUS, type PaymentConfigView } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Spin, Switch, Typography } from 'antd';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
+import { paymentApi, paymentKeys } from '../../../api/payment.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation } from '../../components/usePagedList.ts';
 
 const KEY_PLACEHOLDER = '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----';
 
@@ -25,13 +26,12 @@ function SecretItem({ name, label, view, textarea }: { name: string; label: stri
 function ConfigCard({ method, children }: { method: number; children: (view: PaymentConfigView) => ReactNode }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const canEdit = usePermissions().has(ACTION_CODES.paymentEdit);
   const [form] = Form.useForm();
-  const [saving, setSaving] = useState(false);
   const menu = PAYMENT_METHOD_MENUS[method]!;
-  const { data: view, isLoading } = useQuery({ queryKey: ['paymentConfig', method], queryFn: () => http.get<PaymentConfigView>(`/api/payment/config/${method}`) });
-  const reload = () => client.invalidateQueries({ queryKey: ['paymentConfig', method] });
+  const { data: view, isLoading } = useQuery({ queryKey: paymentKeys.config(method), queryFn: () => paymentApi.config(method) });
+  const saving = useListMutation((values: Record<string, unknown>) => paymentApi.saveConfig(method, values), [paymentKeys.config(method)], () => void message.success('支付配置已保存'));
+  const simulating = useListMutation(() => paymentApi.useSimulator(method), [paymentKeys.config(method)], () => void message.success('已填入支付模拟器的配置'));
   // After each save the form shows what was stored, with the secret inputs emptied again.
   useEffect(() => {
     if (!view) return;
@@ -41,15 +41,10 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
   if (isLoading || !view) return <Spin />;
 
   async function save(values: Record<string, unknown>) {
-    setSaving(true);
     try {
-      await http.put(`/api/payment/config/${method}`, values);
-      void message.success('支付配置已保存');
-      await reload();
+      await saving.mutateAsync(values);
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -62,11 +57,7 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
         (method === 1 || method === 2) && (
           <Button
             onClick={() =>
-              confirm('用开发支付模拟器的密钥覆盖当前配置吗？模拟器只用于开发与测试，不会产生真实扣款。', async () => {
-                await http.post(`/api/payment/simulator/configure/${method}`);
-                void message.success('已填入支付模拟器的配置');
-                await reload();
-              })
+              confirm('用开发支付模拟器的密钥覆盖当前配置吗？模拟器只用于开发与测试，不会产生真实扣款。', () => simulating.mutateAsync())
             }
           >
             使用支付模拟器
@@ -81,7 +72,7 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
         </Form.Item>
         {children(view)}
         {canEdit && (
-          <Button type="primary" htmlType="submit" loading={saving}>
+          <Button type="primary" htmlType="submit" loading={saving.isPending}>
             保存
           </Button>
         )}

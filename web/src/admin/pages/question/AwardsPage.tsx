@@ -3,15 +3,16 @@ import { DeleteOutlined, PlusOutlined, SaveOutlined, TrophyOutlined } from '@ant
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select, Space, Tag, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
+import { gradeApi, gradeKeys, gradeUrls } from '../../../api/grade.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
 import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { reviewKey, useGradeSummary } from '../../components/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useListMutation } from '../../components/usePagedList.ts';
 
 const MAX_LEVELS = 20;
 const PRESET = ['特等奖', '一等奖', '二等奖', '三等奖', '优秀奖'];
@@ -20,7 +21,7 @@ type Row = AwardLevelsBody['levels'][number];
 type Values = { levels: Row[] };
 
 const useAwardLevels = (questionId: number) =>
-  useQuery({ queryKey: reviewKey(questionId, 'awards'), queryFn: () => http.get<AwardLevel[]>(`/api/review/works/awards/${questionId}`) });
+  useQuery({ queryKey: gradeKeys.awards(questionId), queryFn: () => gradeApi.awards(questionId) });
 
 const toRows = (levels: AwardLevel[]): Row[] => levels.map((l) => ({ id: l.id, name: l.name, rankFrom: l.rankFrom, rankTo: l.rankTo }));
 
@@ -34,10 +35,12 @@ function LevelsCard({ questionId }: { questionId: number }) {
   const confirmed = useGradeSummary(questionId).data?.gradeState === GRADE_STATE.confirmed;
   const early = useEarlyWarning(questionId);
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
   // Changes the user made and has not saved; programmatic fills (load, save) do not count.
   const [dirty, setDirty] = useState(false);
-  const reload = () => client.invalidateQueries({ queryKey: reviewKey(questionId) });
+  // Levels and awards change the question's grades (their awards) as well.
+  const question = [reviewKey(questionId)];
+  const saving = useListMutation((body: AwardLevelsBody) => gradeApi.saveAwards(questionId, body), question, () => void message.success('奖项设置已保存'));
+  const applying = useListMutation(() => gradeApi.applyAwards(questionId), question, () => void message.success('已按名次评奖'));
 
   // The saved levels fill the form, unless the user has started changing it.
   useEffect(() => {
@@ -51,20 +54,14 @@ function LevelsCard({ questionId }: { questionId: number }) {
     } catch {
       return;
     }
-    setSaving(true);
     try {
-      const body: AwardLevelsBody = { levels: (v.levels ?? []).map((l) => ({ ...(l.id ? { id: l.id } : {}), name: l.name.trim(), rankFrom: l.rankFrom ?? null, rankTo: l.rankTo ?? null })) };
-      await http.put(`/api/review/works/awards/${questionId}`, body);
-      void message.success('奖项设置已保存');
-      await reload();
+      await saving.mutateAsync({ levels: (v.levels ?? []).map((l) => ({ ...(l.id ? { id: l.id } : {}), name: l.name.trim(), rankFrom: l.rankFrom ?? null, rankTo: l.rankTo ?? null })) });
       // Start again from what the server kept (new rows now have ids), with nothing left unsaved.
       form.resetFields();
-      form.setFieldsValue({ levels: toRows(client.getQueryData<AwardLevel[]>(reviewKey(questionId, 'awards')) ?? []) });
+      form.setFieldsValue({ levels: toRows(client.getQueryData<AwardLevel[]>(gradeKeys.awards(questionId)) ?? []) });
       setDirty(false);
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -84,11 +81,9 @@ function LevelsCard({ questionId }: { questionId: number }) {
       void message.warning('奖项设置有未保存的修改，请先保存');
       return;
     }
-    confirm(withEarlyWarning(early('现在评定的奖项可能不是最终结果'), '将按各奖项的名次范围为队伍评奖，名次不在任何范围内的队伍将没有奖项；手动设置过奖项的队伍保持不变。确定评奖吗？'), async () => {
-      await http.post(`/api/review/works/awards/apply/${questionId}`);
-      void message.success('已按名次评奖');
-      await reload();
-    });
+    confirm(withEarlyWarning(early('现在评定的奖项可能不是最终结果'), '将按各奖项的名次范围为队伍评奖，名次不在任何范围内的队伍将没有奖项；手动设置过奖项的队伍保持不变。确定评奖吗？'), () =>
+      applying.mutateAsync(),
+    );
   };
 
   return (
@@ -99,7 +94,7 @@ function LevelsCard({ questionId }: { questionId: number }) {
         editable && (
           <Space>
             <Button onClick={preset}>预设奖项</Button>
-            <Button icon={<SaveOutlined />} loading={saving} onClick={save}>
+            <Button icon={<SaveOutlined />} loading={saving.isPending} onClick={save}>
               保存
             </Button>
             <Button type="primary" icon={<TrophyOutlined />} disabled={!confirmed || !levels.data?.some((l) => l.rankFrom !== null)} onClick={apply}>
@@ -176,18 +171,15 @@ function LevelsCard({ questionId }: { questionId: number }) {
 /** A team's award, chosen by hand among the saved levels. */
 function AwardPicker({ grade, levels }: { grade: Grade; levels: AwardLevel[] }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  const [saving, setSaving] = useState(false);
+  const setting = useListMutation((awardId: number | null) => gradeApi.setTeamAward(grade.questionId, grade.teamId, awardId), [reviewKey(grade.questionId)], (_, awardId) =>
+    void message.success(awardId ? '奖项已设置' : '已取消该队伍的奖项'),
+  );
+  const saving = setting.isPending;
   async function change(awardId: number | null) {
-    setSaving(true);
     try {
-      await http.put(`/api/review/works/awards/team/${grade.questionId}`, { teamId: grade.teamId, awardId });
-      void message.success(awardId ? '奖项已设置' : '已取消该队伍的奖项');
-      await client.invalidateQueries({ queryKey: reviewKey(grade.questionId) });
+      await setting.mutateAsync(awardId);
     } catch {
       // the http client has told the user why
-    } finally {
-      setSaving(false);
     }
   }
   return (
@@ -217,7 +209,7 @@ export default function AwardsPage() {
           <QuestionHeader question={question} current="awards" />
           <LevelsCard questionId={question.id} />
           <Card title="获奖名单" extra={
-              <DownloadButton type="default" size="middle" url={`/api/review/works/exportPrize/${question.id}`}>
+              <DownloadButton type="default" size="middle" url={gradeUrls.exportPrizes(question.id)}>
                 导出获奖名单
               </DownloadButton>
             }>

@@ -15,20 +15,19 @@ import { FileDoneOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Input, Progress, Space, Table, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
+import { certificateApi, certificateKeys, certificateUrls } from '../../../api/certificate.ts';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { formatMinute } from '../../../common/time.ts';
 import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
 import { dirOf } from '../../../downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
-import { reviewKey } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 import { reviewApi, reviewKeys, reviewUrls, type ReviewListParams } from '../../../api/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
-import { CertificateTemplateModal, templateKey } from './parts/CertificateTemplateModal.tsx';
+import { CertificateTemplateModal } from './parts/CertificateTemplateModal.tsx';
 
 const HOLDER_KIND = { member: '队员', teacher: '指导老师' } as const;
 
@@ -38,8 +37,8 @@ const HOLDER_KIND = { member: '队员', teacher: '指导老师' } as const;
  */
 function useCertificateRun(questionId: number) {
   return useQuery({
-    queryKey: reviewKey(questionId, 'certRun'),
-    queryFn: () => http.get<CertificateRun>(`/api/review/certificate/cert/push/${questionId}`),
+    queryKey: certificateKeys.run(questionId),
+    queryFn: () => certificateApi.run(questionId),
     refetchInterval: (q) => (q.state.data?.state === CERT_RUN_STATE.running ? 1000 : false),
   });
 }
@@ -133,22 +132,20 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
 function GenerateCard({ questionId, run }: { questionId: number; run: CertificateRun | undefined }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
   const template = useQuery({
-    queryKey: templateKey(run?.templateId ?? 0),
+    queryKey: certificateKeys.template(run?.templateId ?? 0),
     enabled: Boolean(run?.templateId),
-    queryFn: () => http.get<CertificateTemplate>(`/api/review/certificate/${run!.templateId}`),
+    queryFn: () => certificateApi.template(run!.templateId!),
   });
+  const generating = useListMutation(() => certificateApi.generate(questionId), [certificateKeys.run(questionId)], () => void message.success('已开始生成证书'));
   const running = run?.state === CERT_RUN_STATE.running;
   const early = useEarlyWarning(questionId);
 
   const generate = () =>
-    confirm(withEarlyWarning(early('现在生成的证书可能不是最终结果'), `将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`), async () => {
-      await http.post(`/api/review/certificate/cert/push/${questionId}`);
-      void message.success('已开始生成证书');
-      await client.invalidateQueries({ queryKey: reviewKey(questionId, 'certRun') });
-    });
+    confirm(withEarlyWarning(early('现在生成的证书可能不是最终结果'), `将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`), () =>
+      generating.mutateAsync(),
+    );
 
   const percent = run?.total ? Math.floor((run.done / run.total) * 100) : 0;
   const status = run?.state === CERT_RUN_STATE.failed ? 'exception' : run?.state === CERT_RUN_STATE.done ? 'success' : 'active';
@@ -179,7 +176,7 @@ function GenerateCard({ questionId, run }: { questionId: number; run: Certificat
   );
 }
 
-const certificateUrl = (id: number) => `/api/review/certificate/cert/certificate/download/${id}`;
+const certificateUrl = certificateUrls.download;
 
 /** A certificate as a download task: `<question title>/<team>/<holder>-<award>-证书<number>.pdf` (the server's name). */
 const certificateTask = (c: Certificate): TaskInput => ({

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { gradeUrls } from '../../../api/grade.ts';
 import { reviewApi, reviewKeys, type DisputeAnswer, type DisputeListParams } from '../../../api/review.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
@@ -253,7 +254,7 @@ export default function GradePage() {
         <Flex vertical gap={16}>
           <QuestionHeader question={question} current="grade" />
           <SummaryCard questionId={question.id} competitionId={question.competitionId} />
-          <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={`/api/review/works/exportGrade/${question.id}`}>导出成绩</DownloadButton>}>
+          <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={gradeUrls.exportGrades(question.id)}>导出成绩</DownloadButton>}>
             <Typography.Paragraph type="secondary">{HOW_GRADES_ADD_UP}</Typography.Paragraph>
             <GradeTable questionId={question.id} full />
           </Card>

@@ -5,28 +5,25 @@ import {
   totalText,
   type AssignResult,
   type Assignment,
-  type Expert,
   type QuestionJudge,
 } from '@contest/shared';
 import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Progress, Select, Space, Table, Tag, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
-import { personLabel, reviewKey, useQuestionJudges } from '../../components/review.ts';
+import { personLabel, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '../../../api/review.ts';
 
-type Candidate = Pick<Expert, 'userId' | 'username' | 'userName' | 'organization'>;
 type Choice = { value: number; label: string };
 
 const judgeOf = (a: Assignment) => personLabel({ username: a.judgeUsername, userName: a.judgeName });
@@ -35,24 +32,21 @@ const STATUS_COLORS: Record<number, string> = { [ASSIGNMENT_STATUS.pending]: 'de
 /** Picks experts of the pool to judge the question; the pool is searched on the server as the user types. */
 function AddJudgesModal({ questionId, onClose }: { questionId: number; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
   const [keyword, setKeyword] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const candidates = useQuery({
-    queryKey: reviewKey(questionId, 'candidates', keyword),
-    queryFn: () => http.get<Candidate[]>(`/api/review/judge/candidates/${questionId}`, { keyword: keyword || undefined }),
+    queryKey: reviewKeys.candidates(questionId, keyword),
+    queryFn: () => reviewApi.candidates(questionId, keyword),
   });
   function search(text: string) {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setKeyword(text.trim()), 300);
   }
-  async function save({ judges }: { judges: Choice[] }) {
-    await http.post(`/api/review/judge/${questionId}`, { userIds: judges.map((j) => j.value) });
-    void message.success(`已添加${judges.length}位评审专家`);
-    await client.invalidateQueries({ queryKey: reviewKey(questionId) });
-  }
+  const adding = useListMutation((userIds: number[]) => reviewApi.addJudges(questionId, userIds), [reviewKeys.question(questionId)], (_, userIds) =>
+    void message.success(`已添加${userIds.length}位评审专家`),
+  );
   return (
-    <FormModal<{ judges: Choice[] }> title="添加评审专家" name="judges" width={600} onSave={save} onClose={onClose}>
+    <FormModal<{ judges: Choice[] }> title="添加评审专家" name="judges" width={600} onSave={({ judges }) => adding.mutateAsync(judges.map((j) => j.value))} onClose={onClose}>
       <Form.Item name="judges" label="评审专家" rules={[{ required: true, message: '请选择评审专家' }]} extra="只列出专家库中尚未评审本题的专家；可按用户名、姓名或单位搜索">
         <Select
           mode="multiple"
@@ -91,30 +85,20 @@ function AssignResultAlert({ result, onClose }: { result: AssignResult; onClose:
 function JudgesCard({ questionId }: { questionId: number }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const editable = usePermissions().has(ACTION_CODES.assignEdit);
   const judges = useQuestionJudges(questionId);
   const [adding, setAdding] = useState(false);
   const [result, setResult] = useState<AssignResult | null>(null);
-  const reload = () => client.invalidateQueries({ queryKey: reviewKey(questionId) });
+  const question = [reviewKeys.question(questionId)];
+  const assignment = useListMutation(() => reviewApi.autoAssign(questionId), question, (r) => {
+    setResult(r);
+    void message.success(`自动分配完成，新分配 ${r.created} 份`);
+  });
+  const removal = useListMutation((userId: number) => reviewApi.removeJudge(questionId, userId), question, () => void message.success('已移除评审专家'));
 
   const assign = () =>
-    confirm('将按评审规则为尚缺评审专家的作品自动分配专家（已有的分配保持不变），并尽量均衡各专家的工作量。确定分配吗？', async () => {
-      const r = await http.post<AssignResult>(`/api/review/works/${questionId}`);
-      setResult(r);
-      void message.success(`自动分配完成，新分配 ${r.created} 份`);
-      await reload();
-    });
-  const remove = (j: QuestionJudge) =>
-    confirm(
-      `确定将“${personLabel(j)}”移出本题的评审专家吗？`,
-      async () => {
-        await http.delete(`/api/review/judge/${questionId}/${j.userId}`);
-        void message.success('已移除评审专家');
-        await reload();
-      },
-      { danger: true },
-    );
+    confirm('将按评审规则为尚缺评审专家的作品自动分配专家（已有的分配保持不变），并尽量均衡各专家的工作量。确定分配吗？', () => assignment.mutateAsync());
+  const remove = (j: QuestionJudge) => confirm(`确定将“${personLabel(j)}”移出本题的评审专家吗？`, () => removal.mutateAsync(j.userId), { danger: true });
 
   return (
     <Card
@@ -176,12 +160,8 @@ function JudgesCard({ questionId }: { questionId: number }) {
 /** Gives an assignment to another of the question's judges. */
 function ReassignModal({ assignment, judges, onClose }: { assignment: Assignment; judges: QuestionJudge[]; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  async function save({ judgeId }: { judgeId: number }) {
-    await http.put(`/api/review/assign/${assignment.id}`, { judgeId });
-    void message.success('已转派');
-    await client.invalidateQueries({ queryKey: reviewKey(assignment.questionId) });
-  }
+  const reassigning = useListMutation((judgeId: number) => reviewApi.reassign(assignment.id, judgeId), [reviewKeys.question(assignment.questionId)], () => void message.success('已转派'));
+  const save = ({ judgeId }: { judgeId: number }) => reassigning.mutateAsync(judgeId);
   const others = judges.filter((j) => j.userId !== assignment.judgeId);
   return (
     <FormModal<{ judgeId: number }> title={`转派作品 ${assignment.code}`} name="reassign" onSave={save} onClose={onClose}>
@@ -223,7 +203,7 @@ function AssignmentsCard({ questionId }: { questionId: number }) {
       extra={
         <Space>
           <ExportButton {...list.exportAll} />
-          <DownloadButton type="default" size="middle" url={`/api/review/works/review/export/${questionId}`}>
+          <DownloadButton type="default" size="middle" url={reviewUrls.reviewExport(questionId)}>
             导出评审明细
           </DownloadButton>
         </Space>

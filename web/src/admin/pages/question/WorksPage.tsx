@@ -1,16 +1,16 @@
-import { formatSize, versionedFileName, type ManagedQuestion, type TaskInput, type WorkVersion } from '@contest/shared';
+import { formatSize, versionedFileName, type TaskInput, type WorkVersion } from '@contest/shared';
 import { DownloadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Input, Space, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
-import { downloadBlob, http, saveBlob } from '../../../common/http.ts';
+import { downloadBlob, saveBlob } from '../../../common/http.ts';
 import { worksApi, worksKeys, worksUrls, type WorksListParams } from '../../../api/works.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
 import { dirOf } from '../../../downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
+import { useQuestion } from '../../components/QuestionScope.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
 import { useListState, usePagedList } from '../../components/usePagedList.ts';
@@ -26,7 +26,7 @@ export const workTask = (questionTitle: string, v: WorkVersion): TaskInput => ({
 export default function WorksPage() {
   const questionId = useIdParam('questionId');
   const [zipping, setZipping] = useState<'all' | 'selected' | null>(null);
-  const question = useQuery({ queryKey: ['question', questionId], enabled: Boolean(questionId), queryFn: () => http.get<ManagedQuestion>(`/api/competition/question/check/${questionId}`) });
+  const question = useQuestion(questionId);
   // Without a question (an address that does not parse), nothing is asked for and the page leaves.
   const id = questionId ?? 0;
   const list = usePagedList(useListState<WorksListParams>(), {

@@ -8,18 +8,17 @@ import {
   maxTotal,
   type Aggregation,
   type ManagedQuestion,
-  type ReviewRule,
   type ReviewRuleBody,
 } from '@contest/shared';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Col, Empty, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { http } from '../../../common/http.ts';
+import { reviewApi, reviewKeys } from '../../../api/review.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
-import { reviewKey } from '../../components/review.ts';
+import { useListMutation } from '../../components/usePagedList.ts';
 
 const MAX_CRITERIA = 20;
 type Values = ReviewRuleBody;
@@ -135,9 +134,10 @@ function AggregationRule() {
 /** The review rule of one question; read-only for those who may not edit it. */
 function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
   const editable = usePermissions().has(ACTION_CODES.reviewRulesEdit);
-  const rule = useQuery({ queryKey: reviewKey(question.id, 'rule'), queryFn: () => http.get<ReviewRule>(`/api/review/rules/${question.id}`) });
+  const rule = useQuery({ queryKey: reviewKeys.rule(question.id), queryFn: () => reviewApi.rule(question.id) });
+  // The rule decides how the question's grades are made: everything about its review is read again.
+  const saving = useListMutation((body: ReviewRuleBody) => reviewApi.saveRule(question.id, body), [reviewKeys.question(question.id)], () => void message.success('评审规则已保存'));
   const title = `评审规则：${question.title}`;
 
   if (!rule.data) {
@@ -150,15 +150,11 @@ function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: 
 
   const r = rule.data;
   const confirmed = r.gradeState === GRADE_STATE.confirmed;
-  async function save(v: Values) {
-    const body: ReviewRuleBody = {
+  const save = (v: Values) =>
+    saving.mutateAsync({
       ...v,
       criteria: v.criteria.map((c) => ({ ...(c.id ? { id: c.id } : {}), name: c.name, description: c.description?.trim() || null, maxScore: c.maxScore })),
-    };
-    await http.put(`/api/review/rules/${question.id}`, body);
-    void message.success('评审规则已保存');
-    await client.invalidateQueries({ queryKey: reviewKey(question.id) });
-  }
+    });
   const initial: Values = {
     criteria: r.criteria.length ? r.criteria : [{ name: '', description: '', maxScore: 100 }],
     judgesPerWork: r.judgesPerWork,

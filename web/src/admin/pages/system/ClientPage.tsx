@@ -1,10 +1,10 @@
 import { BuildOutlined, UploadOutlined } from '@ant-design/icons';
-import { ACTION_CODES, formatSize, type ClientBuild, type ClientPackage } from '@contest/shared';
+import { ACTION_CODES, formatSize, type ClientBuild } from '@contest/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
+import { clientApi, clientKeys, clientUrls } from '../../../api/client.ts';
 import { uploadError, uploadHeaders } from '../../../common/upload.ts';
 import { formatMinute } from '../../../common/time.ts';
 
@@ -12,8 +12,6 @@ const PLATFORMS = [
   { platform: 'win' as const, title: 'Windows', fileName: 'clientApp-win.zip' },
   { platform: 'mac' as const, title: 'Mac', fileName: 'clientApp-mac.zip' },
 ];
-const KEY = ['system', 'client'];
-const BUILD_KEY = ['system', 'client', 'build'];
 const ACTIVE: ClientBuild['state'][] = ['queued', 'running', 'retrying'];
 /** How often a build under way is asked about. */
 export const BUILD_POLL_MS = 1500;
@@ -58,17 +56,17 @@ export default function ClientPage() {
   const client = useQueryClient();
   const permissions = usePermissions();
   const editable = permissions.has(ACTION_CODES.clientEdit);
-  const packages = useQuery({ queryKey: KEY, queryFn: () => http.get<ClientPackage[]>('/api/system/client') });
+  const packages = useQuery({ queryKey: clientKeys.packages, queryFn: clientApi.packages });
   const build = useQuery({
-    queryKey: BUILD_KEY,
-    queryFn: () => http.get<ClientBuild>('/api/system/client/build'),
+    queryKey: clientKeys.build,
+    queryFn: clientApi.build,
     refetchInterval: (q) => (q.state.data && ACTIVE.includes(q.state.data.state) ? BUILD_POLL_MS : false),
   });
   const start = useMutation({
-    mutationFn: () => http.post<ClientBuild>('/api/system/client/build'),
+    mutationFn: clientApi.startBuild,
     onSuccess: (state) => {
       void message.success('客户端开始生成');
-      client.setQueryData(BUILD_KEY, state);
+      client.setQueryData(clientKeys.build, state);
     },
   });
   // A build that ends replaces the packages: read them again.
@@ -76,7 +74,7 @@ export default function ClientPage() {
   const state = build.data?.state;
   useEffect(() => {
     if (lastState.current && ACTIVE.includes(lastState.current) && state && !ACTIVE.includes(state)) {
-      void client.invalidateQueries({ queryKey: KEY, exact: true });
+      void client.invalidateQueries({ queryKey: clientKeys.packages, exact: true });
       if (state === 'done') void message.success('客户端已生成');
     }
     lastState.current = state;
@@ -176,7 +174,7 @@ export default function ClientPage() {
                       <Upload
                         name="file"
                         accept=".zip,application/zip"
-                        action={`/api/system/client/${r.platform}`}
+                        action={clientUrls.upload(r.platform)}
                         headers={uploadHeaders()}
                         showUploadList={false}
                         disabled={building}
@@ -186,7 +184,7 @@ export default function ClientPage() {
                             setProgress(({ [r.platform]: _, ...rest }) => rest);
                             if (file.status === 'done') {
                               void message.success(`${r.title}客户端已发布`);
-                              void client.invalidateQueries({ queryKey: KEY, exact: true });
+                              void client.invalidateQueries({ queryKey: clientKeys.packages, exact: true });
                             } else void message.error(uploadError(file.response), 5);
                           }
                         }}

@@ -1,23 +1,34 @@
 import { ACTION_CODES, PERMISSION_CATALOGUE, type Role, type RoleBody } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Divider, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
+import { roleApi, roleKeys } from '../../../api/role.ts';
+import { useListMutation } from '../../components/usePagedList.ts';
 
 type Editing = { role: Role | null } | null;
 
 export default function RolePage() {
   const { message, modal } = App.useApp();
-  const client = useQueryClient();
   const { has } = usePermissions();
   const canEdit = has(ACTION_CODES.roleEdit);
   const [editing, setEditing] = useState<Editing>(null);
-  const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<RoleBody>();
-  const roles = useQuery({ queryKey: ['roles'], queryFn: () => http.get<Role[]>('/api/system/role/list') });
-  const reload = () => client.invalidateQueries({ queryKey: ['roles'] });
+  const roles = useQuery({ queryKey: roleKeys.all, queryFn: roleApi.list });
+  const saving = useListMutation(
+    (values: RoleBody) => {
+      if (!editing?.role) return roleApi.create(values);
+      const { code: _code, ...rest } = values;
+      return roleApi.update(editing.role.id, rest);
+    },
+    [roleKeys.all],
+    () => {
+      void message.success('角色已保存');
+      setEditing(null);
+    },
+  );
+  const removal = useListMutation(roleApi.remove, [roleKeys.all], () => void message.success('角色已删除'));
 
   function open(role: Role | null) {
     form.resetFields();
@@ -27,21 +38,10 @@ export default function RolePage() {
 
   async function save() {
     const values = await form.validateFields();
-    setSaving(true);
     try {
-      if (editing?.role) {
-        const { code: _code, ...rest } = values;
-        await http.put(`/api/system/role/${editing.role.id}`, rest);
-      } else {
-        await http.post('/api/system/role', values);
-      }
-      void message.success('角色已保存');
-      setEditing(null);
-      await reload();
+      await saving.mutateAsync(values);
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -52,11 +52,7 @@ export default function RolePage() {
       okText: '确定',
       cancelText: '取消',
       okButtonProps: { danger: true },
-      onOk: async () => {
-        await http.delete(`/api/system/role/${role.id}`);
-        void message.success('角色已删除');
-        await reload();
-      },
+      onOk: () => removal.mutateAsync(role.id),
     });
   }
 
@@ -103,7 +99,7 @@ export default function RolePage() {
         title={editing?.role ? `编辑角色：${editing.role.name}` : '新建角色'}
         okText="保存"
         cancelText="取消"
-        confirmLoading={saving}
+        confirmLoading={saving.isPending}
         onOk={save}
         onCancel={() => setEditing(null)}
       >

@@ -1,11 +1,12 @@
-import { safeReturnTo, type LoginBody, type UserInfo } from '@contest/shared';
+import { safeReturnTo, type LoginBody } from '@contest/shared';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { authApi, authUrls } from '../../../api/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { http, takeLoginRedirect } from '../../../common/http.ts';
+import { takeLoginRedirect } from '../../../common/http.ts';
 import { useAuthConfig } from '../../../common/siteConfig.ts';
 import { LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY } from '../../../common/storage.ts';
 
@@ -14,12 +15,12 @@ export default function LoginPage() {
   const [submitting, setSubmitting] = useState(false);
   const { data: config } = useAuthConfig();
   const ssoError = new URLSearchParams(location.search).get('ssoError');
-  const ssoHref = `/api/auth/oidc/login?returnTo=${encodeURIComponent(safeReturnTo(localStorage.getItem(LOGIN_REDIRECT_KEY)))}`;
+  const ssoHref = authUrls.oidcLogin(safeReturnTo(localStorage.getItem(LOGIN_REDIRECT_KEY)));
 
   async function onFinish(values: LoginBody) {
     setSubmitting(true);
     try {
-      await http.post<UserInfo>('/api/auth/login', values);
+      await authApi.login(values);
       localStorage.setItem(LOGIN_FLAG_KEY, '1');
       // A full page load: the remembered address may belong to another entry (back office, review centre).
       location.href = takeLoginRedirect();

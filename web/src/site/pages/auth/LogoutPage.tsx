@@ -1,12 +1,12 @@
 import { Spin } from 'antd';
 import { useEffect } from 'react';
-import { http } from '../../../common/http.ts';
+import { authApi } from '../../../api/auth.ts';
 
 /** `/logout`: ends the session, clears local storage and returns home (spec §7). */
 export default function LogoutPage() {
   useEffect(() => {
-    http
-      .post('/api/auth/logout', undefined, { silent: true })
+    authApi
+      .logout()
       .catch(() => undefined)
       .finally(() => {
         localStorage.clear();

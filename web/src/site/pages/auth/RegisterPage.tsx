@@ -2,9 +2,9 @@ import { EMAIL_MESSAGE, PASSWORD_HINT, USERNAME_MESSAGE, checkPasswordStrength, 
 import { App, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { authApi } from '../../../api/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
 
 type Values = RegisterBody & { confirm: string };
 
@@ -17,7 +17,7 @@ export default function RegisterPage() {
   async function onFinish({ confirm: _confirm, ...values }: Values) {
     setSubmitting(true);
     try {
-      await http.post('/api/auth/register', values);
+      await authApi.register(values);
       void message.success('注册成功，请登录');
       navigate('/login');
     } catch (err) {

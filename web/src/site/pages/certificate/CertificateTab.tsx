@@ -1,10 +1,11 @@
-import type { Certificate, TeamAward } from '@contest/shared';
 import { TrophyOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, List, Result, Spin, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
+import { certificateApi, certificateKeys } from '../../../api/certificate.ts';
+import { myGradeApi, myGradeKeys } from '../../../api/grade.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, http } from '../../../common/http.ts';
+import { goLogin } from '../../../common/http.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 import { CertificateTable } from './CertificateTable.tsx';
@@ -16,11 +17,11 @@ export default function CertificateTab() {
   const { data: user } = useCurrentUser();
   const { data, isLoading } = useTeam(competition.id);
   const teamId = data?.team?.id;
-  const awards = useQuery({ queryKey: ['teamAwards', teamId], enabled: Boolean(teamId), queryFn: () => http.get<TeamAward[]>(`/api/review/works/list/awards/${teamId}`) });
+  const awards = useQuery({ queryKey: myGradeKeys.awards(teamId), enabled: Boolean(teamId), queryFn: () => myGradeApi.awards(teamId!) });
   const certificates = useQuery({
-    queryKey: ['certificates', 'team', teamId],
+    queryKey: certificateKeys.team(teamId),
     enabled: Boolean(teamId),
-    queryFn: () => http.get<Certificate[]>(`/api/review/certificate/person/${teamId}`),
+    queryFn: () => certificateApi.team(teamId!),
   });
   if (!user) return <Result status="info" title="登录后查看证书" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
   if (isLoading) return <Spin />;

@@ -2,6 +2,7 @@ import type { Certificate } from '@contest/shared';
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
+import { certificateUrls } from '../../../api/certificate.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { viewFile } from '../../../common/download.ts';
 import { formatDay } from '../../../common/time.ts';
@@ -9,7 +10,7 @@ import { formatDay } from '../../../common/time.ts';
 export const HOLDER_KIND_TEXT: Record<Certificate['holderKind'], string> = { member: '队员', teacher: '指导教师' };
 
 /** The certificate's PDF (served as an attachment): shown in a new tab from a blob to view, or saved by the download helper. */
-export const certificatePdfUrl = (id: number) => `/api/review/certificate/cert/certificate/download/${id}`;
+export const certificatePdfUrl = certificateUrls.download;
 
 export function CertificateActions({ certificate }: { certificate: Certificate }) {
   const [opening, setOpening] = useState(false);

@@ -1,9 +1,10 @@
-import { normalizeCertInput, type CertificateCheck } from '@contest/shared';
+import { normalizeCertInput } from '@contest/shared';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Spin, Tag } from 'antd';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { HttpError, http } from '../../../common/http.ts';
+import { certificateApi, certificateKeys } from '../../../api/certificate.ts';
+import { HttpError } from '../../../common/http.ts';
 import { formatDay } from '../../../common/time.ts';
 
 const NOT_FOUND = '未找到该证书，或验证码不正确';
@@ -56,9 +57,9 @@ function VerifyForm({ certNo, code }: Typed) {
 /** The result of a check: the certificate's facts (holder masked), or why there is none. */
 function Check({ certNo, code }: Typed) {
   const { data, error, isLoading } = useQuery({
-    queryKey: ['certificateCheck', certNo, code],
+    queryKey: certificateKeys.check(certNo, code),
     retry: false,
-    queryFn: () => http.get<CertificateCheck>(`/api/review/certificate/public/verify/${encodeURIComponent(certNo)}`, { code }, { silent: true }),
+    queryFn: () => certificateApi.verify(certNo, code),
   });
   if (isLoading) return <Spin style={{ display: 'block', margin: '40px auto' }} />;
   if (!data) {

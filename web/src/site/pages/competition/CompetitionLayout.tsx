@@ -1,9 +1,10 @@
-import { fenToYuan, presetOpen, type Competition, type MenuCode, type Preset, type Stage } from '@contest/shared';
+import { fenToYuan, presetOpen, type MenuCode, type Preset, type Stage } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
+import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '../../../api/competition.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { goLogin, sysTime } from '../../../common/http.ts';
 import { useTeam } from '../../team.ts';
 import { formatDay, formatMinute } from '../../../common/time.ts';
 import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
@@ -13,7 +14,7 @@ import { Suspense, lazy } from 'react';
 /** The competition's announcements (「公告」), only for a logged-in user who has some. */
 const CompetitionNotices = lazy(() => import('./CompetitionNotices.tsx'));
 
-export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };
+export type { CompetitionDetail };
 
 /**
  * The competition's sub-menu (spec §2.1). `introduce` is always there; each other tab appears only while
@@ -86,9 +87,9 @@ export default function CompetitionLayout() {
   const navigate = useNavigate();
   const valid = /^\d+$/.test(competitionId ?? '');
   const id = Number(competitionId);
-  const competition = useQuery({ queryKey: ['competition', id], enabled: valid, queryFn: () => http.get<CompetitionDetail>(`/api/competition/public/${id}`, undefined, { silent: true }) });
-  const presets = useQuery({ queryKey: ['presets', id], enabled: valid, queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${id}`, undefined, { silent: true }) });
-  const memberNum = useQuery({ queryKey: ['memberNum', id], enabled: valid, queryFn: () => http.get<number>(`/api/team/statistics/public/statisticsMemberNum/${id}`, undefined, { silent: true }) });
+  const competition = useQuery({ queryKey: publicCompetitionKeys.detail(id), enabled: valid, queryFn: () => publicCompetitionApi.detail(id) });
+  const presets = useQuery({ queryKey: publicCompetitionKeys.presets(id), enabled: valid, queryFn: () => publicCompetitionApi.presets(id) });
+  const memberNum = useQuery({ queryKey: publicCompetitionKeys.memberNum(id), enabled: valid, queryFn: () => publicCompetitionApi.memberNum(id) });
 
   // Spec §2.1: the competition id is digits; anything else is an unknown page.
   if (!valid) return <Navigate to="/404" replace />;

@@ -1,12 +1,14 @@
-import { type Brand, type CompetitionListItem, type Page } from '@contest/shared';
+import type { CompetitionListItem } from '@contest/shared';
 import { TeamOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Col, Empty, Row, Space, Spin, Tag } from 'antd';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { brandApi, brandKeys } from '../../../api/catalogue.ts';
+import { publicCompetitionApi, publicCompetitionKeys } from '../../../api/competition.ts';
 import { avatarUrl } from '../../../common/files.ts';
 import { desktopRedirectTarget } from '../../../common/desktop.ts';
-import { http, sysTime } from '../../../common/http.ts';
+import { sysTime } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { DESKTOP_TOKEN_KEY, readCookie } from '../../../common/storage.ts';
 import { formatDay } from '../../../common/time.ts';
@@ -91,8 +93,8 @@ function groupByBrand(list: CompetitionListItem[]) {
 function RecommendedBrands() {
   const navigate = useNavigate();
   const { data } = useQuery({
-    queryKey: ['recommendedBrands'],
-    queryFn: () => http.get<Page<Brand>>('/api/competition/brand/public/page', { recommend: 1, limit: BRAND_PAGE_SIZE }),
+    queryKey: brandKeys.recommended,
+    queryFn: () => brandApi.recommended(BRAND_PAGE_SIZE),
   });
   if (!data?.list.length) return null;
   return (
@@ -146,13 +148,13 @@ export default function CompetitionListPage() {
   }, [search]);
 
   const { data: brand } = useQuery({
-    queryKey: ['brand', Number(brandId)],
-    queryFn: () => http.get<Brand>(`/api/competition/brand/public/${brandId}`),
+    queryKey: brandKeys.detail(Number(brandId)),
+    queryFn: () => brandApi.detail(Number(brandId)),
     enabled: Boolean(brandId),
   });
   const { data, isLoading } = useQuery({
-    queryKey: ['competitions', brandId, status, paging],
-    queryFn: () => http.get<Page<CompetitionListItem>>('/api/competition/public/list', { brandId, status, ...paging }),
+    queryKey: publicCompetitionKeys.list({ brandId, status, ...paging }),
+    queryFn: () => publicCompetitionApi.list({ brandId, status, ...paging }),
   });
   const cardsPainted = usePaintedAfter(data !== undefined);
 

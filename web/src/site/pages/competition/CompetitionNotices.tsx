@@ -1,34 +1,32 @@
-import { NOTICE_KIND, type Message, type Page, type UnreadCount } from '@contest/shared';
+import { NOTICE_KIND, type Message, type Page } from '@contest/shared';
 import { NotificationOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Card, Collapse, Pagination, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { messageApi, messageKeys } from '../../../api/notice.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { http } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
-import { MESSAGES_QUERY_KEY, setUnread } from '../../unread.ts';
+import { setUnread } from '../../unread.ts';
 
 const LIMIT = 5;
-
-/** Under the message lists' prefix: the server's `unread` events refresh it when a notice comes or goes. */
-const noticesKey = (competitionId: number, page: number) => [...MESSAGES_QUERY_KEY, 'competition', competitionId, page] as const;
 
 function Announcements({ competitionId }: { competitionId: number }) {
   const client = useQueryClient();
   const [page, setPage] = useState(1);
   const [expanded, setExpanded] = useState<string[]>([]);
   const { data } = useQuery({
-    queryKey: noticesKey(competitionId, page),
-    queryFn: () => http.get<Page<Message>>(`/api/message/notice/competition/${competitionId}`, { page, limit: LIMIT }, { silent: true }),
+    // Under the message lists' key: the server's `unread` events refresh it when a notice comes or goes.
+    queryKey: messageKeys.competition(competitionId, page),
+    queryFn: () => messageApi.competition(competitionId, { page, limit: LIMIT }),
   });
   if (!data?.total) return null;
   const unread = data.list.filter((m) => !m.read).length;
 
   async function markRead(message: Message) {
-    setUnread(client, await http.put<UnreadCount>(`/api/message/notice/user/${message.id}`));
+    setUnread(client, await messageApi.markRead(message.id));
     // The same copy is read on the message page and here.
-    client.setQueriesData<Page<Message>>({ queryKey: MESSAGES_QUERY_KEY }, (p) => p && { ...p, list: p.list.map((m) => (m.id === message.id ? { ...m, read: true } : m)) });
+    client.setQueriesData<Page<Message>>({ queryKey: messageKeys.all }, (p) => p && { ...p, list: p.list.map((m) => (m.id === message.id ? { ...m, read: true } : m)) });
   }
 
   function onExpand(keys: string | string[]) {

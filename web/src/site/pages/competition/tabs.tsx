@@ -1,8 +1,9 @@
-import { formatSize, type PublicQuestion } from '@contest/shared';
+import { formatSize } from '@contest/shared';
 import { DownloadOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, List, Result, Spin, Typography } from 'antd';
-import { http } from '../../../common/http.ts';
+import { fileUrls } from '../../../api/file.ts';
+import { publicQuestionApi, publicQuestionKeys } from '../../../api/question.ts';
 import { useCompetition } from './CompetitionLayout.tsx';
 
 /** Organiser content, sanitised by the server when it was saved. */
@@ -49,8 +50,8 @@ export function ToolsTab() {
 export function QuestionTab() {
   const { competition } = useCompetition();
   const { data, isLoading } = useQuery({
-    queryKey: ['questions', competition.id],
-    queryFn: () => http.get<PublicQuestion[]>(`/api/competition/question/public/list/${competition.id}`),
+    queryKey: publicQuestionKeys.list(competition.id),
+    queryFn: () => publicQuestionApi.list(competition.id),
   });
   if (isLoading) return <Spin />;
   if (!data?.length) return <Empty description="赛题尚未发布" />;
@@ -68,7 +69,7 @@ export function QuestionTab() {
               renderItem={(f) => (
                 <List.Item
                   actions={[
-                    <a key="download" href={`/api/file/common/download?fileUri=${encodeURIComponent(f.fileUri)}`} download>
+                    <a key="download" href={fileUrls.download(f.fileUri)} download>
                       <DownloadOutlined /> 下载
                     </a>,
                   ]}

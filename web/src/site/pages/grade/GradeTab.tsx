@@ -3,23 +3,22 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { myGradeApi, myGradeKeys } from '../../../api/grade.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { goLogin, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 import { showRank, showScore, showTestScore } from './format.ts';
 
-const myGradeKey = (competitionId: number) => ['myGrade', competitionId] as const;
-
 function DisputeModal({ grade, competitionId, onClose }: { grade: MyGrade; competitionId: number; onClose: () => void }) {
   const { message } = App.useApp();
   const client = useQueryClient();
   async function save(values: { reason: string }) {
-    await http.post(`/api/review/works/disputeScore/${grade.questionId}`, values);
+    await myGradeApi.dispute(grade.questionId, values);
     void message.success('申诉已提交，请等待组织方答复');
-    await client.invalidateQueries({ queryKey: myGradeKey(competitionId) });
+    await client.invalidateQueries({ queryKey: myGradeKeys.grades(competitionId) });
   }
   return (
     <FormModal<{ reason: string }> title={`成绩申诉：${grade.questionTitle}`} name="dispute" okText="提交申诉" onSave={save} onClose={onClose}>
@@ -109,9 +108,9 @@ export default function GradeTab() {
   const { data, isLoading } = useTeam(competition.id);
   const [disputing, setDisputing] = useState<MyGrade | null>(null);
   const grades = useQuery({
-    queryKey: myGradeKey(competition.id),
+    queryKey: myGradeKeys.grades(competition.id),
     enabled: Boolean(data?.team),
-    queryFn: () => http.get<MyGrade[]>(`/api/review/works/myGrade/${competition.id}`),
+    queryFn: () => myGradeApi.grades(competition.id),
   });
   if (!user) return <Result status="info" title="登录后查看成绩" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
   if (isLoading) return <Spin />;

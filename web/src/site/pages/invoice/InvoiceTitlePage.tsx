@@ -3,11 +3,10 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
+import { invoiceApi, invoiceKeys } from '../../../api/invoice.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { http } from '../../../common/http.ts';
 
-export const TITLES_KEY = ['invoiceTitles'] as const;
-export const useInvoiceTitles = () => useQuery({ queryKey: TITLES_KEY, queryFn: () => http.get<InvoiceTitle[]>('/api/invoice/title/list') });
+export const useInvoiceTitles = () => useQuery({ queryKey: invoiceKeys.titles, queryFn: () => invoiceApi.titles() });
 
 /** Bank details matter for a company title only (and are required for a special VAT invoice). */
 function CompanyFields() {
@@ -43,10 +42,10 @@ function TitleModal({ title, onClose }: { title: InvoiceTitle | null; onClose: (
   const { message } = App.useApp();
   const client = useQueryClient();
   async function save(values: InvoiceTitleBody) {
-    if (title) await http.put(`/api/invoice/title/${title.id}`, values);
-    else await http.post('/api/invoice/title', values);
+    if (title) await invoiceApi.updateTitle(title.id, values);
+    else await invoiceApi.createTitle(values);
     void message.success('发票抬头已保存');
-    await client.invalidateQueries({ queryKey: TITLES_KEY });
+    await client.invalidateQueries({ queryKey: invoiceKeys.titles });
   }
   return (
     <FormModal<InvoiceTitleBody> title={title ? '编辑发票抬头' : '新增发票抬头'} name="title" initialValues={title ?? { kind: 'personal' }} onSave={save} onClose={onClose}>
@@ -74,9 +73,9 @@ export default function InvoiceTitlePage() {
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        await http.delete(`/api/invoice/title/${t.id}`);
+        await invoiceApi.removeTitle(t.id);
         void message.success('发票抬头已删除');
-        await client.invalidateQueries({ queryKey: TITLES_KEY });
+        await client.invalidateQueries({ queryKey: invoiceKeys.titles });
       },
     });
   return (

@@ -6,16 +6,15 @@ import {
   type Invoice,
   type InvoiceApplyBody,
   type InvoiceConfig,
-  type Order,
-  type Page,
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Form, Grid, Input, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { invoiceApi, invoiceKeys } from '../../../api/invoice.ts';
+import { orderApi, orderKeys } from '../../../api/order.ts';
 import { fileUrl } from '../../../common/files.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { useInvoiceTitles } from './InvoiceTitlePage.tsx';
@@ -26,12 +25,12 @@ function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invo
   const { message } = App.useApp();
   const client = useQueryClient();
   const titles = useInvoiceTitles();
-  const paid = useQuery({ queryKey: ['myOrders', 'paid'], queryFn: () => http.get<Page<Order>>('/api/order/person/page', { payStatus: PAY_STATUS.paid, limit: 100 }) });
+  const paid = useQuery({ queryKey: orderKeys.mine('paid'), queryFn: () => orderApi.mine({ payStatus: PAY_STATUS.paid, limit: 100 }) });
   const orders = (paid.data?.list ?? []).filter((o) => !invoiced.has(o.id));
   async function save(values: InvoiceApplyBody) {
-    await http.post('/api/invoice/apply', values);
+    await invoiceApi.apply(values);
     void message.success('发票申请已提交');
-    await client.invalidateQueries({ queryKey: ['myInvoices'] });
+    await client.invalidateQueries({ queryKey: invoiceKeys.mineAll });
   }
   return (
     <FormModal<InvoiceApplyBody> title="申请发票" name="apply" okText="提交申请" initialValues={{ type: config.allowedTypes[0] }} onSave={save} onClose={onClose}>
@@ -92,10 +91,10 @@ function InvoiceDetails({ invoice }: { invoice: Invoice }) {
 export default function MyInvoicePage() {
   const [query, setQuery] = useState({ page: 1, limit: 20 });
   const [applying, setApplying] = useState(false);
-  const invoices = useQuery({ queryKey: ['myInvoices', query], queryFn: () => http.get<Page<Invoice>>('/api/invoice/person/page', { ...query }) });
-  const config = useQuery({ queryKey: ['invoiceConfig', 'public'], queryFn: () => http.get<InvoiceConfig>('/api/invoice/config/public') });
+  const invoices = useQuery({ queryKey: invoiceKeys.mine(query), queryFn: () => invoiceApi.mine(query) });
+  const config = useQuery({ queryKey: invoiceKeys.publicConfig, queryFn: () => invoiceApi.publicConfig() });
   // Orders with an application pending or issued cannot be applied for again.
-  const all = useQuery({ queryKey: ['myInvoices', 'all'], queryFn: () => http.get<Page<Invoice>>('/api/invoice/person/page', { limit: 100 }) });
+  const all = useQuery({ queryKey: invoiceKeys.mine('all'), queryFn: () => invoiceApi.mine({ limit: 100 }) });
   const phone = Grid.useBreakpoint().md === false;
   const invoiced = new Set((all.data?.list ?? []).filter((i) => i.status !== 2).map((i) => i.orderId));
   return (

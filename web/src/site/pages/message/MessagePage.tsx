@@ -3,11 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Collapse, Empty, Pagination, Result, Space, Spin, Switch, Tabs } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { messageApi, messageKeys } from '../../../api/notice.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, http } from '../../../common/http.ts';
+import { goLogin } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
-import { MESSAGES_QUERY_KEY, setUnread, useUnread } from '../../unread.ts';
+import { setUnread, useUnread } from '../../unread.ts';
 
 const KINDS = [NOTICE_KIND.system, NOTICE_KIND.personal] as const;
 type Kind = (typeof KINDS)[number];
@@ -41,8 +42,8 @@ function MessageBox() {
   const [markingAll, setMarkingAll] = useState(false);
   const { data: counts } = useUnread(true);
   const messages = useQuery({
-    queryKey: [...MESSAGES_QUERY_KEY, kind, { ...paging, unreadOnly }],
-    queryFn: () => http.get<Page<Message>>(`/api/message/notice/page/${kind}`, { ...paging, unread: unreadOnly ? 1 : undefined }),
+    queryKey: messageKeys.list(kind, { ...paging, unreadOnly }),
+    queryFn: () => messageApi.list(kind, { ...paging, unreadOnly }),
   });
   const unreadOfKind = counts?.[COUNT_OF[kind]] ?? 0;
 
@@ -53,16 +54,16 @@ function MessageBox() {
   }
 
   async function markRead(message: Message) {
-    setUnread(client, await http.put<UnreadCount>(`/api/message/notice/user/${message.id}`));
-    client.setQueriesData<Page<Message>>({ queryKey: MESSAGES_QUERY_KEY }, (page) => markedRead(page, (m) => m.id === message.id));
+    setUnread(client, await messageApi.markRead(message.id));
+    client.setQueriesData<Page<Message>>({ queryKey: messageKeys.all }, (page) => markedRead(page, (m) => m.id === message.id));
   }
 
   async function markAllRead() {
     setMarkingAll(true);
     try {
-      setUnread(client, await http.put<UnreadCount>('/api/message/notice/user/all', undefined, { params: { kind } }));
-      client.setQueriesData<Page<Message>>({ queryKey: [...MESSAGES_QUERY_KEY, kind] }, (page) => markedRead(page, () => true));
-      if (unreadOnly) await client.invalidateQueries({ queryKey: [...MESSAGES_QUERY_KEY, kind] });
+      setUnread(client, await messageApi.markAllRead(kind));
+      client.setQueriesData<Page<Message>>({ queryKey: messageKeys.kind(kind) }, (page) => markedRead(page, () => true));
+      if (unreadOnly) await client.invalidateQueries({ queryKey: messageKeys.kind(kind) });
     } finally {
       setMarkingAll(false);
     }

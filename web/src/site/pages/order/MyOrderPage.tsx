@@ -1,10 +1,10 @@
-import { PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order, type Page } from '@contest/shared';
+import { PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, Grid, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { orderApi, orderKeys, type MyOrderParams } from '../../../api/order.ts';
 import { textOptions } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { PAY_STATUS_COLORS } from './PaymentPage.tsx';
@@ -34,8 +34,8 @@ function OrderDetails({ order }: { order: Order }) {
 
 /** `/userCenter/myOrder`: the orders of every team the user is in. */
 export default function MyOrderPage() {
-  const [query, setQuery] = useState<{ page: number; limit: number; payStatus?: number }>({ page: 1, limit: 20 });
-  const { data, isLoading } = useQuery({ queryKey: ['myOrders', query], queryFn: () => http.get<Page<Order>>('/api/order/person/page', { ...query }) });
+  const [query, setQuery] = useState<MyOrderParams & { page: number }>({ page: 1, limit: 20 });
+  const { data, isLoading } = useQuery({ queryKey: orderKeys.mine(query), queryFn: () => orderApi.mine(query) });
   // On a phone each order is a card with its key fields; the table's columns would not fit.
   const phone = Grid.useBreakpoint().md === false;
   const pagination = pager(data, (page, limit) => setQuery({ ...query, page, limit }));

@@ -3,9 +3,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Empty, Image, Radio, Result, Space, Spin, Tag, Typography, type UploadFile } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { orderApi, orderKeys } from '../../../api/order.ts';
+import { paymentApi, paymentKeys } from '../../../api/payment.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { HttpError, goLogin, http } from '../../../common/http.ts';
+import { HttpError, goLogin } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { useReloadTeam } from '../../team.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
@@ -21,7 +23,7 @@ function OfflinePanel({ order, method, onDone }: { order: Order; method: Payment
       void message.error('请上传转账凭证');
       return;
     }
-    await http.put(`/api/order/voucher/${order.id}`, { payMethod: method.method, voucher });
+    await orderApi.voucher(order.id, { payMethod: method.method, voucher });
     void message.success('转账凭证已提交，请等待财务确认');
     onDone();
   };
@@ -62,10 +64,10 @@ export default function PaymentPage() {
   const [method, setMethod] = useState<number>();
   const [code, setCode] = useState<PayResult | null>(null);
   const order = useQuery({
-    queryKey: ['order', id],
+    queryKey: orderKeys.detail(id),
     enabled: valid && Boolean(user),
     retry: false,
-    queryFn: () => http.get<Order>(`/api/order/${id}`, undefined, { silent: true }),
+    queryFn: () => orderApi.detail(id),
     // While a QR code is shown, watch for the gateway's notification to land.
     refetchInterval: (q) => (code && q.state.data?.payStatus === PAY_STATUS.unpaid ? 2000 : false),
   });
@@ -74,7 +76,7 @@ export default function PaymentPage() {
   useEffect(() => {
     if (status !== undefined && status !== PAY_STATUS.unpaid) void reloadTeam();
   }, [status]);
-  const methods = useQuery({ queryKey: ['paymentMethods'], enabled: Boolean(user), queryFn: () => http.get<PaymentMethodOption[]>('/api/payment/methods') });
+  const methods = useQuery({ queryKey: paymentKeys.methods, enabled: Boolean(user), queryFn: () => paymentApi.methods() });
 
   if (!valid) return <Navigate to="/404" replace />;
   if (userLoading || order.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;
@@ -84,13 +86,13 @@ export default function PaymentPage() {
     return <Result status="404" title={order.error instanceof HttpError ? order.error.message : '订单不存在'} extra={<Link to="/userCenter/myOrder">我的订单</Link>} />;
   }
   const reload = async () => {
-    await client.invalidateQueries({ queryKey: ['order', id] });
+    await client.invalidateQueries({ queryKey: orderKeys.detail(id) });
     await reloadTeam();
   };
   const chosen = methods.data?.find((m) => m.method === method);
 
   async function createCode() {
-    setCode(await http.post<PayResult>(`/api/payment/pay/${id}`, { method }));
+    setCode(await paymentApi.pay(id, method));
   }
   function closeOrder() {
     modal.confirm({
@@ -99,7 +101,7 @@ export default function PaymentPage() {
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        await http.put(`/api/order/close/${id}`);
+        await orderApi.close(id);
         void message.success('订单已关闭');
         setCode(null);
         await reload();
@@ -107,7 +109,7 @@ export default function PaymentPage() {
     });
   }
   async function reorder() {
-    const r = await http.post<{ id: number }>(`/api/order/team/${o!.teamId}`);
+    const r = await orderApi.createForTeam(o!.teamId);
     await reloadTeam();
     navigate(`/payment/${cid}/${r.id}`, { replace: true });
   }

@@ -3,15 +3,17 @@ import { CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tag, Tooltip } from 'antd';
 import { Link } from 'react-router';
+import { publicQuestionApi, publicQuestionKeys } from '../../../api/question.ts';
+import { teamApi } from '../../../api/team.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { goLogin, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { Countdown } from '../../../common/Countdown.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 
 export const usePublicQuestions = (competitionId: number) =>
-  useQuery({ queryKey: ['questions', competitionId], queryFn: () => http.get<PublicQuestion[]>(`/api/competition/question/public/list/${competitionId}`) });
+  useQuery({ queryKey: publicQuestionKeys.list(competitionId), queryFn: () => publicQuestionApi.list(competitionId) });
 
 /**
  * `competition/:id/choice`: the leader picks the team's question while the choice window is open (the shared rule: the
@@ -45,7 +47,7 @@ export default function ChoiceTab() {
       cancelText: '取消',
       onOk: async () => {
         try {
-          await http.put(`/api/team/choiceQuestion/${team.id}`, { questionId: q.id });
+          await teamApi.chooseQuestion(team.id, q.id);
           void message.success('已选择赛题');
         } catch {
           // Refused (the window closed or the registration changed meanwhile): the server's reason is already shown;

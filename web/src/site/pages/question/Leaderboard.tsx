@@ -1,11 +1,11 @@
-import { METRIC_NAMES, formatTestScore, type Leaderboard as Board, type LeaderboardEntry, type Metric } from '@contest/shared';
+import { METRIC_NAMES, formatTestScore, type LeaderboardEntry, type Metric } from '@contest/shared';
 import { PushpinOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { HttpError, http } from '../../../common/http.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../../../api/testSubmission.ts';
+import { HttpError } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
-import { boardKey } from '../../tests.ts';
 
 const PAGE_SIZE = 20;
 const MINE = { background: '#e6f4ff', fontWeight: 600 };
@@ -27,9 +27,9 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
   // On a phone the direction is said once above the board, so the score column keeps a short title and the team room.
   const phone = Grid.useBreakpoint().md === false;
   const { data, error, isLoading } = useQuery({
-    queryKey: [...boardKey(questionId), board],
+    queryKey: testSubmissionKeys.board(questionId, board),
     retry: false,
-    queryFn: () => http.get<Board>(`/api/review/test/leaderboard/${questionId}`, { board }, { silent: true }),
+    queryFn: () => testSubmissionApi.board(questionId, board),
   });
   if (isLoading) return <Spin />;
   if (!data) return <Alert type="info" showIcon message={error instanceof HttpError ? error.message : '暂无排行'} />;

@@ -4,13 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { testSubmissionApi, testSubmissionKeys, testSubmissionUrls } from '../../../api/testSubmission.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { goLogin, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { Countdown } from '../../../common/Countdown.tsx';
 import { uploadError, uploadHeaders } from '../../../common/upload.ts';
 import { useTeam } from '../../team.ts';
-import { scoringFinished, testsKey } from '../../tests.ts';
+import { scoringFinished } from '../../tests.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 import { Leaderboard, metricText } from './Leaderboard.tsx';
 import { TestHistory } from './TestHistory.tsx';
@@ -56,9 +57,9 @@ function FileFormat({ format }: { format: TestFormat }) {
 function useMyTests(questionId: number | undefined) {
   const client = useQueryClient();
   const mine = useQuery({
-    queryKey: testsKey(questionId ?? 0),
+    queryKey: testSubmissionKeys.mine(questionId ?? 0),
     enabled: Boolean(questionId),
-    queryFn: () => http.get<MyTests>(`/api/review/test/list/${questionId}`),
+    queryFn: () => testSubmissionApi.mine(questionId!),
     refetchInterval: (q) => (pendingCount(q.state.data) ? 2000 : false),
   });
   const pending = pendingCount(mine.data);
@@ -95,7 +96,7 @@ export default function TestTab() {
   const scored = quota?.list.filter((s) => s.status === TEST_STATUS.scored && s.publicScore !== null) ?? [];
   const select = async (s: TestSubmission, selected: boolean) => {
     // A refusal (a third selection) is shown by http as a toast; the list is reloaded either way.
-    await http.put(`/api/review/test/select/${s.id}`, { selected }).catch(() => undefined);
+    await testSubmissionApi.select(s.id, selected).catch(() => undefined);
     await reload();
   };
 
@@ -120,7 +121,7 @@ export default function TestTab() {
             name="file"
             accept=".csv,text/csv"
             disabled={Boolean(blocked)}
-            action={`/api/review/test/${questionId}`}
+            action={testSubmissionUrls.upload(questionId)}
             headers={uploadHeaders()}
             fileList={files}
             maxCount={1}

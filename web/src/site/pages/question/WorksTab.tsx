@@ -1,12 +1,13 @@
-import { formatLimit, formatSize, type WorkVersion, type WorksRules } from '@contest/shared';
+import { formatLimit, formatSize, type WorkVersion } from '@contest/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Grid, List, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { worksApi, worksKeys } from '../../../api/works.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
-import { goLogin, http } from '../../../common/http.ts';
+import { goLogin } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { Countdown } from '../../../common/Countdown.tsx';
 import { resumableUpload } from '../../../common/tusUpload.ts';
@@ -25,8 +26,8 @@ export default function WorksTab() {
   // On a phone each version is a card: the table's columns would hide the file name.
   const phone = Grid.useBreakpoint().md === false;
   const questionId = data?.team?.choiceQuestionList[0]?.questionId;
-  const rules = useQuery({ queryKey: ['worksRules', questionId], enabled: Boolean(questionId), queryFn: () => http.get<WorksRules>(`/api/review/works/rules/${questionId}`) });
-  const versions = useQuery({ queryKey: ['works', questionId], enabled: Boolean(questionId), queryFn: () => http.get<WorkVersion[]>(`/api/review/works/${questionId}`) });
+  const rules = useQuery({ queryKey: worksKeys.rules(questionId), enabled: Boolean(questionId), queryFn: () => worksApi.rules(questionId!) });
+  const versions = useQuery({ queryKey: worksKeys.mine(questionId), enabled: Boolean(questionId), queryFn: () => worksApi.mine(questionId!) });
   if (!user) return <Result status="info" title="登录后提交作品" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
   if (isLoading) return <Spin />;
   if (!data?.team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
@@ -48,7 +49,7 @@ export default function WorksTab() {
       success: () => {
         void message.success('作品已提交');
         setProgress(null);
-        void client.invalidateQueries({ queryKey: ['works', questionId] });
+        void client.invalidateQueries({ queryKey: worksKeys.mine(questionId) });
       },
     });
   }

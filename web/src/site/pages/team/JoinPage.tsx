@@ -1,29 +1,14 @@
-import type { PresetField } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Form, Result, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
+import { teamApi, teamKeys } from '../../../api/team.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { HttpError, goLogin, http } from '../../../common/http.ts';
+import { HttpError, goLogin } from '../../../common/http.ts';
 import { useReloadTeam } from '../../team.ts';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
-
-interface JoinView {
-  id: number;
-  teamNo: string;
-  name: string;
-  competitionId: number;
-  competitionName: string;
-  leaderName: string;
-  memberNum: number;
-  maxMembers: number;
-  locked: boolean;
-  member: boolean;
-  invitationId: number | null;
-  fieldList: PresetField[];
-}
 
 /** Joining a team from an invitation or a join link: the team, the invitee's own form, agree or refuse. */
 export function JoinPanel({ competitionId, teamId }: { competitionId: number; teamId: number }) {
@@ -36,10 +21,10 @@ export function JoinPanel({ competitionId, teamId }: { competitionId: number; te
   const [saving, setSaving] = useState(false);
   const reloadTeam = useReloadTeam(competitionId);
   const view = useQuery({
-    queryKey: ['join', teamId, code],
+    queryKey: teamKeys.join(teamId, code),
     enabled: Boolean(user),
     retry: false,
-    queryFn: () => http.get<JoinView>(`/api/team/team/${teamId}`, code ? { code } : undefined, { silent: true }),
+    queryFn: () => teamApi.join(teamId, code),
   });
   if (userLoading || view.isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   if (!user) return <Result status="403" title="请先登录" subTitle="登录后即可查看邀请并加入队伍" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
@@ -54,7 +39,7 @@ export function JoinPanel({ competitionId, teamId }: { competitionId: number; te
   async function agree(values: { info: RegFormValues }) {
     setSaving(true);
     try {
-      await http.post(`/api/team/member/agree/${teamId}${code ? `?code=${encodeURIComponent(code)}` : ''}`, { info: toInfo(values.info) });
+      await teamApi.agree(teamId, code, toInfo(values.info));
       void message.success('已加入队伍');
       await reloadTeam();
       navigate(`/competition/${competitionId}/team`);
@@ -72,7 +57,7 @@ export function JoinPanel({ competitionId, teamId }: { competitionId: number; te
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        await http.put(`/api/team/member/refuse/${teamId}`);
+        await teamApi.refuse(teamId);
         void message.success('已拒绝邀请');
         await reloadTeam();
         navigate(`/competition/${competitionId}/team`);

@@ -1,15 +1,16 @@
-import { fenToYuan, type Preset, type TeamRegisterBody } from '@contest/shared';
+import { fenToYuan, type TeamRegisterBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, type UploadFile } from 'antd';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { publicCompetitionApi, publicCompetitionKeys } from '../../../api/competition.ts';
+import { teamApi } from '../../../api/team.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { goLogin, sysTime } from '../../../common/http.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
-import type { CompetitionDetail } from '../competition/CompetitionLayout.tsx';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
 
 type Values = { individual: boolean; teamName?: string; info: RegFormValues };
@@ -26,8 +27,8 @@ export default function RegistrationPage() {
   const [saving, setSaving] = useState(false);
   const submitted = useRef(false);
   const reloadTeam = useReloadTeam(id);
-  const competition = useQuery({ queryKey: ['competition', id], enabled: valid, queryFn: () => http.get<CompetitionDetail>(`/api/competition/public/${id}`, undefined, { silent: true }) });
-  const presets = useQuery({ queryKey: ['presets', id], enabled: valid, queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${id}`, undefined, { silent: true }) });
+  const competition = useQuery({ queryKey: publicCompetitionKeys.detail(id), enabled: valid, queryFn: () => publicCompetitionApi.detail(id) });
+  const presets = useQuery({ queryKey: publicCompetitionKeys.presets(id), enabled: valid, queryFn: () => publicCompetitionApi.presets(id) });
   const team = useTeam(valid ? id : 0);
   const individual = Form.useWatch('individual', form);
 
@@ -46,7 +47,7 @@ export default function RegistrationPage() {
     setSaving(true);
     try {
       const body: TeamRegisterBody = { individual: values.individual, teamName: values.individual ? null : values.teamName, info: toInfo(values.info), attachments: uploadedUris(files) };
-      const result = await http.post<{ teamId: number; orderId: number | null }>(`/api/team/register/${id}`, body);
+      const result = await teamApi.register(id, body);
       void message.success('报名成功');
       // With the team loaded this page sends a registered user to the team tab; not the one who just registered.
       submitted.current = true;

@@ -14,11 +14,13 @@ import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, List, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { orderApi } from '../../../api/order.ts';
+import { teamApi } from '../../../api/team.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
-import { goLogin, http, sysTime } from '../../../common/http.ts';
+import { goLogin, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { joinLink, useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
@@ -31,7 +33,7 @@ function TeachersModal({ team, onClose }: { team: Team; onClose: () => void }) {
   const { message } = App.useApp();
   const reload = useReloadTeam(team.competitionId);
   async function save(values: { teacherList?: Omit<TeamTeacher, 'id'>[] }) {
-    await http.put(`/api/team/updateTeacher/${team.id}`, { teacherList: values.teacherList ?? [] });
+    await teamApi.updateTeachers(team.id, values.teacherList ?? []);
     void message.success('指导老师已保存');
     await reload();
   }
@@ -76,8 +78,8 @@ function EditRegistrationModal({ team, me, onClose }: { team: Team; me: TeamMemb
   const reload = useReloadTeam(team.competitionId);
   const leader = me.leader;
   async function save(values: { teamName?: string; info: RegFormValues }) {
-    if (leader) await http.put(`/api/team/update/${team.id}`, { teamName: team.individual ? null : values.teamName, info: toInfo(values.info) });
-    else await http.put(`/api/team/member/${team.id}`, { info: toInfo(values.info) });
+    if (leader) await teamApi.update(team.id, { teamName: team.individual ? null : values.teamName, info: toInfo(values.info) });
+    else await teamApi.updateMember(team.id, toInfo(values.info));
     void message.success(leader && team.register?.status === REGISTER_STATUS.rejected ? '已重新提交审核' : '报名信息已保存');
     await reload();
   }
@@ -102,7 +104,7 @@ function InvitePanel({ team }: { team: Team }) {
   async function invite(values: { account: string }) {
     try {
       // The reply is the same for every account, so it names the account typed, never a person.
-      await http.post('/api/team/member/invitation', { teamId: team.id, account: values.account });
+      await teamApi.invite(team.id, values.account);
       void message.success(`已向 ${values.account.trim()} 发出邀请：对方如可加入本队，会在“我的队伍”中看到邀请；也可以把加入链接发给对方`);
       form.resetFields();
       await reload();
@@ -164,7 +166,7 @@ function TeamView({ team }: { team: Team }) {
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        await http.delete(`/api/team/member/${team.id}`, { params: { userId: m.userId } });
+        await teamApi.removeMember(team.id, m.userId);
         void message.success(self ? '已退出队伍' : '已移除队员');
         await reload();
       },
@@ -172,7 +174,7 @@ function TeamView({ team }: { team: Team }) {
   }
 
   async function reorder() {
-    const r = await http.post<{ id: number }>(`/api/order/team/${team.id}`);
+    const r = await orderApi.createForTeam(team.id);
     await reload();
     navigate(`/payment/${team.competitionId}/${r.id}`);
   }
@@ -291,7 +293,7 @@ export default function TeamTab() {
               <Link to={`/competition/${competition.id}/team/${i.teamId}`}>查看并加入</Link>
               <a
                 onClick={async () => {
-                  await http.put(`/api/team/member/refuse/${i.teamId}`);
+                  await teamApi.refuse(i.teamId);
                   void message.success('已拒绝邀请');
                   await reload();
                 }}

@@ -1,19 +1,10 @@
 import { PASSWORD_HINT, checkPasswordStrength, describeUserAgent, type ChangePasswordBody } from '@contest/shared';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
+import { authApi, authKeys, type SessionRow } from '../../../api/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
-
-interface SessionRow {
-  kind: 'browser' | 'token';
-  ip: string | null;
-  userAgent: string | null;
-  createdAt: string;
-  lastSeenAt: string;
-  current: boolean;
-}
 
 const time = (iso: string) => new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
 
@@ -21,15 +12,17 @@ export default function AccountSetPage() {
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<ChangePasswordBody & { confirm: string }>();
   const [saving, setSaving] = useState(false);
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => http.get<SessionRow[]>('/api/auth/sessions') });
+  const client = useQueryClient();
+  const sessions = useQuery({ queryKey: authKeys.sessions, queryFn: () => authApi.sessions() });
+  const reloadSessions = () => client.invalidateQueries({ queryKey: authKeys.sessions });
 
   async function changePassword({ confirm: _c, ...values }: ChangePasswordBody & { confirm: string }) {
     setSaving(true);
     try {
-      await http.put('/api/auth/password', values);
+      await authApi.changePassword(values);
       void message.success('密码已修改，其他设备上的登录已退出');
       form.resetFields();
-      await sessions.refetch();
+      await reloadSessions();
     } catch (err) {
       showFieldErrors(form, err);
     } finally {
@@ -44,9 +37,9 @@ export default function AccountSetPage() {
       okText: '确定',
       cancelText: '取消',
       onOk: async () => {
-        const { revoked } = await http.post<{ revoked: number }>('/api/auth/sessions/revokeOthers');
+        const { revoked } = await authApi.revokeOthers();
         void message.success(`已退出${revoked}个其他登录`);
-        await sessions.refetch();
+        await reloadSessions();
       },
     });
   }

@@ -3,11 +3,12 @@ import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Card, Col, DatePicker, Descriptions, Form, Input, Radio, Row, Space, Upload } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { accountApi } from '../../../api/account.ts';
+import { fileUrls } from '../../../api/file.ts';
 import { useCurrentUser, useRefreshUser } from '../../../common/auth.ts';
 import { avatarUrl } from '../../../common/files.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
 import { uploadHeaders } from '../../../common/upload.ts';
 
 type FormValues = Omit<UserInfoUpdateBody, 'birthday' | 'admissionDate'> & { birthday?: Dayjs | null; admissionDate?: Dayjs | null };
@@ -63,7 +64,7 @@ export default function MyInfoPage() {
   async function save(values: FormValues) {
     setSaving(true);
     try {
-      await http.put('/api/team/userinfo/', { ...values, birthday: fromDate(values.birthday), admissionDate: fromDate(values.admissionDate) });
+      await accountApi.update({ ...values, birthday: fromDate(values.birthday), admissionDate: fromDate(values.admissionDate) });
       void message.success('个人信息已保存');
       await refresh();
       setEditing(false);
@@ -75,7 +76,7 @@ export default function MyInfoPage() {
   }
 
   async function setAvatar(fileUri: string) {
-    await http.put('/api/team/userinfo/', { faceImg: fileUri });
+    await accountApi.update({ faceImg: fileUri });
     void message.success('头像已更新');
     await refresh();
   }
@@ -87,7 +88,7 @@ export default function MyInfoPage() {
         <Upload
           name="file"
           accept="image/png,image/jpeg,image/gif,image/webp"
-          action="/api/file/upload/avatar"
+          action={fileUrls.uploadAvatar}
           headers={uploadHeaders()}
           showUploadList={false}
           beforeUpload={(file) => {

@@ -1,9 +1,9 @@
-import { ORG_KINDS, PARTNER_STATUS, type Page, type PartnerApplication, type PartnerApplyBody } from '@contest/shared';
-import { useQuery } from '@tanstack/react-query';
+import { ORG_KINDS, PARTNER_STATUS, type PartnerApplication, type PartnerApplyBody } from '@contest/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { http } from '../../../common/http.ts';
+import { partnerApi, partnerKeys } from '../../../api/catalogue.ts';
 import { formatMinute } from '../../../common/time.ts';
 
 const STATUS: Record<number, { text: string; color: string }> = {
@@ -16,15 +16,16 @@ const STATUS: Record<number, { text: string; color: string }> = {
 export default function PartnerPage() {
   const { message } = App.useApp();
   const [form] = Form.useForm<PartnerApplyBody>();
-  const mine = useQuery({ queryKey: ['myApplications'], queryFn: () => http.get<Page<PartnerApplication>>('/api/competition/partner/mine') });
+  const client = useQueryClient();
+  const mine = useQuery({ queryKey: partnerKeys.mine, queryFn: () => partnerApi.mine() });
   const pending = mine.data?.list.some((a) => a.status === PARTNER_STATUS.pending);
 
   async function submit(values: PartnerApplyBody) {
     try {
-      await http.post('/api/competition/partner/apply', values);
+      await partnerApi.apply(values);
       void message.success('申请已提交，请等待平台审核');
       form.resetFields();
-      await mine.refetch();
+      await client.invalidateQueries({ queryKey: partnerKeys.mine });
     } catch (err) {
       showFieldErrors(form, err);
     }

@@ -1,16 +1,17 @@
 import { ACTION_CODES, AUDIT_STATUS, METRIC_NAMES, questionGap, type ManagedQuestion } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Table, Tag, Typography } from 'antd';
 import { usePermissions } from '../../../../common/auth.ts';
-import { http } from '../../../../common/http.ts';
+import { competitionDetailKeys } from '../../../../api/competition.ts';
+import { questionApi, questionKeys } from '../../../../api/question.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { competitionKey } from './useCompetition.ts';
+import { useListMutation } from '../../../components/usePagedList.ts';
 
 /** A competition's questions, read for its audit. */
 export function useCompetitionQuestions(competitionId: number, enabled = true) {
   return useQuery({
-    queryKey: competitionKey(competitionId, 'questions'),
-    queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${competitionId}`),
+    queryKey: questionKeys.list(competitionId),
+    queryFn: () => questionApi.list(competitionId),
     enabled,
   });
 }
@@ -23,17 +24,15 @@ export function useCompetitionQuestions(competitionId: number, enabled = true) {
 export function AuditQuestions({ competitionId, auditStatus }: { competitionId: number; auditStatus: number }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const reviewer = usePermissions().has(ACTION_CODES.questionReview);
   const questions = useCompetitionQuestions(competitionId);
   const inAudit = auditStatus === AUDIT_STATUS.pending;
 
+  // A question approved changes the competition's readiness as well as its questions.
+  const approval = useListMutation((id: number) => questionApi.review(id, true), [competitionDetailKeys.detail(competitionId)], () => void message.success('赛题已审核，参赛者可见'));
+
   const approve = (q: ManagedQuestion) =>
-    confirm(`审核通过赛题“${q.title}”吗？通过后参赛者可以看到并选择它，组织方无需再单独操作。`, async () => {
-      await http.put(`/api/competition/question/review/${q.id}`, { reviewed: true });
-      void message.success('赛题已审核，参赛者可见');
-      await client.invalidateQueries({ queryKey: competitionKey(competitionId) });
-    });
+    confirm(`审核通过赛题“${q.title}”吗？通过后参赛者可以看到并选择它，组织方无需再单独操作。`, () => approval.mutateAsync(q.id));
 
   return (
     <Table<ManagedQuestion>

@@ -1,11 +1,11 @@
 import { ACTION_CODES, AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } from '@contest/shared';
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { usePermissions } from '../../../../common/auth.ts';
 import { GuardedButton } from '../../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../../common/forms.ts';
-import { http } from '../../../../common/http.ts';
+import { competitionDetailApi } from '../../../../api/competition.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
 import { ImageUpload } from '../../../components/ImageUpload.tsx';
 import { useBrandOptions, useOrgOptions, useTypeOptions } from '../../../components/options.ts';
@@ -107,7 +107,13 @@ interface CompetitionFormProps {
 /** The competition's own fields (`competitionBody`); creates it when there is none yet. */
 export function CompetitionForm({ competition, editable, onSaved }: CompetitionFormProps) {
   const [form] = Form.useForm<Values>();
-  const [saving, setSaving] = useState(false);
+  // The caller tells the user and reloads what the save changed (`onSaved`), before the button stops spinning.
+  const saving = useMutation({
+    mutationFn: async (body: CompetitionBody) => {
+      if (competition) await competitionDetailApi.update(competition.id, body);
+      await onSaved(competition?.id ?? (await competitionDetailApi.create(body)).id);
+    },
+  });
   const isPlatform = usePermissions().has(ACTION_CODES.competitionAudit);
   const brands = useBrandOptions();
   const types = useTypeOptions();
@@ -119,20 +125,10 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
   const lockedOff = locked || !editable;
 
   async function save(values: Values) {
-    setSaving(true);
     try {
-      const body = toBody(values, isPlatform);
-      if (competition) {
-        await http.put(`/api/competition/${competition.id}`, body);
-        await onSaved(competition.id);
-      } else {
-        const { id } = await http.post<{ id: number }>('/api/competition/', body);
-        await onSaved(id);
-      }
+      await saving.mutateAsync(toBody(values, isPlatform));
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -280,7 +276,7 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
 
       {editable && (
         <Space>
-          <GuardedButton type="primary" htmlType="submit" loading={saving}>
+          <GuardedButton type="primary" htmlType="submit" loading={saving.isPending}>
             {competition ? '保存' : '创建竞赛'}
           </GuardedButton>
         </Space>

@@ -1,14 +1,14 @@
 import { MENU_DESCRIPTIONS, presetOpen, type MenuCode, type PresetBatchBody, type Preset, type PresetField } from '@contest/shared';
 import { ExclamationCircleOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Row, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
-import { HttpError, http, sysTime } from '../../../../common/http.ts';
+import { competitionDetailKeys, presetApi } from '../../../../api/competition.ts';
+import { HttpError, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';
 import { checkRegFields, RegFieldDesigner } from './RegFieldDesigner.tsx';
-import { competitionKey } from './useCompetition.ts';
 import { fromPickerOrNull, toPickerOrNull } from '../../../../common/beijing.ts';
 
 const UNSAVED = '有未保存的修改';
@@ -155,7 +155,15 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
   const { message } = App.useApp();
   const client = useQueryClient();
   const [form] = Form.useForm<MenusValues>();
-  const [saving, setSaving] = useState(false);
+  const saving = useMutation({
+    mutationFn: (body: PresetBatchBody) => presetApi.saveBatch(competitionId, body),
+    onSuccess: (saved) => {
+      void message.success('菜单设置已保存');
+      // The form starts again from what the server now holds.
+      client.setQueryData(competitionDetailKeys.part(competitionId, 'presets'), saved);
+      onSaved();
+    },
+  });
   const [refusal, setRefusal] = useState<string | null>(null);
   const initialValues = useMemo(() => Object.fromEntries(presets.map((p) => [p.menuCode, toValues(p)])) as MenusValues, [presets]);
   const values = Form.useWatch((all: MenusValues) => all, { form, preserve: true });
@@ -178,13 +186,8 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
       return;
     }
     const body: PresetBatchBody = { presets: Object.fromEntries(changed.map((p) => [p.menuCode, toBody(p.menuCode, all[p.menuCode]!)])) };
-    setSaving(true);
     try {
-      const saved = await http.put<Preset[]>(`/api/competition/preset/batch/${competitionId}`, body);
-      void message.success('菜单设置已保存');
-      // The form starts again from what the server now holds.
-      client.setQueryData(competitionKey(competitionId, 'presets'), saved);
-      onSaved();
+      await saving.mutateAsync(body);
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
       const fields = Object.entries(err.fields ?? {});
@@ -192,8 +195,6 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
       form.setFields(placed.map(([name, msg]) => ({ name, errors: [msg] })) as Parameters<typeof form.setFields>[0]);
       if (placed.length) form.scrollToField(placed[0]![0]!, { block: 'center' });
       setRefusal(placed.length ? '未保存：请按提示修改标红的菜单后再保存，其他菜单的修改也尚未保存。' : err.message);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -225,10 +226,10 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
           )}
         </span>
         <Space>
-          <Button onClick={reset} disabled={!dirty || saving}>
+          <Button onClick={reset} disabled={!dirty || saving.isPending}>
             重置
           </Button>
-          <Button type="primary" htmlType="submit" loading={saving} disabled={!dirty}>
+          <Button type="primary" htmlType="submit" loading={saving.isPending} disabled={!dirty}>
             保存菜单设置
           </Button>
         </Space>
@@ -267,8 +268,8 @@ export function PresetsPanel({
   onDirtyChange?: (dirty: boolean) => void;
 }) {
   const presets = useQuery({
-    queryKey: competitionKey(competitionId, 'presets'),
-    queryFn: () => http.get<Preset[]>(`/api/competition/preset/public/list/${competitionId}`),
+    queryKey: competitionDetailKeys.part(competitionId, 'presets'),
+    queryFn: () => presetApi.list(competitionId),
   });
   // Only a save starts the form again, from the list the save answered; a refetch for another reason (another tab of
   // the editor saved the competition) updates the saved-state tags and leaves the form as the organiser typed it.

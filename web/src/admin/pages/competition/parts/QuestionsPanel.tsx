@@ -7,25 +7,23 @@ import { Link } from 'react-router';
 import { usePermissions } from '../../../../common/auth.ts';
 import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
-import { http } from '../../../../common/http.ts';
 import { resumableUpload } from '../../../../common/tusUpload.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { competitionKey } from './useCompetition.ts';
+import { useListMutation } from '../../../components/usePagedList.ts';
+import { questionApi, questionKeys, questionUrls } from '../../../../api/question.ts';
+import { testSubmissionApi } from '../../../../api/testSubmission.ts';
 
 type Values = Omit<QuestionBody, 'evaluation'> & { scored: boolean; evaluation?: QuestionBody['evaluation'] };
 
 function QuestionModal({ competitionId, question, onClose }: { competitionId: number; question: ManagedQuestion | null; onClose: () => void }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
-  async function save(v: Values) {
-    const body: QuestionBody = { title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? v.evaluation : null };
-    if (question) await http.put(`/api/competition/question/${question.id}`, body);
-    else await http.post(`/api/competition/question/${competitionId}`, body);
-    void message.success('赛题已保存');
-    await client.invalidateQueries({ queryKey: competitionKey(competitionId, 'questions') });
-  }
+  const saving = useListMutation((body: QuestionBody) => (question ? questionApi.update(question.id, body) : questionApi.create(competitionId, body)), [questionKeys.list(competitionId)], () =>
+    void message.success('赛题已保存'),
+  );
+  const save = (v: Values) =>
+    saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? v.evaluation : null });
   const initial: Partial<Values> = question
     ? { title: question.title, content: question.content, sort: question.sort, scored: Boolean(question.evaluation), evaluation: question.evaluation ?? undefined }
     : { sort: 0, scored: true, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 } };
@@ -87,10 +85,11 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const key = competitionKey(question.competitionId, 'questions');
-  const { data } = useQuery({ queryKey: key, queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${question.competitionId}`) });
+  const key = questionKeys.list(question.competitionId);
+  const { data } = useQuery({ queryKey: key, queryFn: () => questionApi.list(question.competitionId) });
   const files = data?.find((q) => q.id === question.id)?.files ?? question.files;
   const reload = () => client.invalidateQueries({ queryKey: key });
+  const removal = useListMutation((fileUri: string) => questionApi.removeFile(question.id, fileUri), [key], () => void message.success('数据文件已删除'));
   return (
     <Modal title={`数据文件：${question.title}`} open onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} width={720}>
       <input
@@ -137,11 +136,7 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
             render: (_, f) => (
               <a
                 onClick={() =>
-                  confirm(`确定删除数据文件“${f.name}”吗？`, async () => {
-                    await http.delete(`/api/competition/question/${question.id}/file`, { params: { fileUri: f.fileUri } });
-                    void message.success('数据文件已删除');
-                    await reload();
-                  }, { danger: true })
+                  confirm(`确定删除数据文件“${f.name}”吗？`, () => removal.mutateAsync(f.fileUri), { danger: true })
                 }
               >
                 删除
@@ -164,9 +159,14 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const reviewer = perms.has(ACTION_CODES.questionReview);
   const [editing, setEditing] = useState<ManagedQuestion | null | undefined>(undefined);
   const [dataOf, setDataOf] = useState<ManagedQuestion | null>(null);
-  const key = competitionKey(competitionId, 'questions');
-  const questions = useQuery({ queryKey: key, queryFn: () => http.get<ManagedQuestion[]>(`/api/competition/question/list/${competitionId}`) });
+  const key = questionKeys.list(competitionId);
+  const questions = useQuery({ queryKey: key, queryFn: () => questionApi.list(competitionId) });
   const reload = () => client.invalidateQueries({ queryKey: key });
+  const reviewing = useListMutation((q: ManagedQuestion) => questionApi.review(q.id, !q.reviewed), [key], (_, q) =>
+    void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见'),
+  );
+  const publishing = useListMutation(testSubmissionApi.publish, [], () => void message.success('私榜已公布'));
+  const removal = useListMutation(questionApi.remove, [key], () => void message.success('赛题已删除'));
 
   return (
     <>
@@ -201,7 +201,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                   <Upload
                     name="file"
                     accept=".csv,text/csv"
-                    action={`/api/competition/question/${q.id}/answer`}
+                    action={questionUrls.answer(q.id)}
                     headers={uploadHeaders()}
                     showUploadList={false}
                     onChange={({ file }) => {
@@ -220,11 +220,9 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {reviewer && (
                   <a
                     onClick={() =>
-                      confirm(q.reviewed ? `撤回“${q.title}”的审核？参赛者将看不到它。` : `审核通过“${q.title}”？通过后参赛者可以看到并选择它。`, async () => {
-                        await http.put(`/api/competition/question/review/${q.id}`, { reviewed: !q.reviewed });
-                        void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见');
-                        await reload();
-                      })
+                      confirm(q.reviewed ? `撤回“${q.title}”的审核？参赛者将看不到它。` : `审核通过“${q.title}”？通过后参赛者可以看到并选择它。`, () =>
+                        reviewing.mutateAsync(q),
+                      )
                     }
                   >
                     {q.reviewed ? '撤回审核' : '审核通过'}
@@ -233,10 +231,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {editable && q.evaluation && (
                   <a
                     onClick={() =>
-                      confirm('公布私榜后，参赛者可以看到最终排名与私榜成绩。确定公布吗？', async () => {
-                        await http.put(`/api/review/test/publish/${q.id}`, { published: true });
-                        void message.success('私榜已公布');
-                      })
+                      confirm('公布私榜后，参赛者可以看到最终排名与私榜成绩。确定公布吗？', () => publishing.mutateAsync(q.id))
                     }
                   >
                     公布私榜
@@ -245,15 +240,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {editable && (
                   <a
                     onClick={() =>
-                      confirm(
-                        `确定删除赛题“${q.title}”吗？`,
-                        async () => {
-                          await http.delete(`/api/competition/question/${q.id}`);
-                          void message.success('赛题已删除');
-                          await reload();
-                        },
-                        { danger: true },
-                      )
+                      confirm(`确定删除赛题“${q.title}”吗？`, () => removal.mutateAsync(q.id), { danger: true })
                     }
                   >
                     删除

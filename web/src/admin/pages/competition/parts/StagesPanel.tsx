@@ -1,14 +1,15 @@
-import { activeStageId, type Stage } from '@contest/shared';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { activeStageId, type Stage, type StageBody } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { http, sysTime } from '../../../../common/http.ts';
+import { competitionDetailKeys, stageApi } from '../../../../api/competition.ts';
+import { sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { competitionKey } from './useCompetition.ts';
+import { useListMutation } from '../../../components/usePagedList.ts';
 import { fromPicker, fromPickerOrNull, toPicker, toPickerOrNull } from '../../../../common/beijing.ts';
 
 interface StageValues {
@@ -24,33 +25,22 @@ type Editing = { stage: Stage | null } | null;
 export function StagesPanel({ competitionId, editable }: { competitionId: number; editable: boolean }) {
   const { message } = App.useApp();
   const confirm = useConfirm();
-  const client = useQueryClient();
   const [editing, setEditing] = useState<Editing>(null);
   const stages = useQuery({
-    queryKey: competitionKey(competitionId, 'stages'),
-    queryFn: () => http.get<Stage[]>(`/api/competition/stages/public/list/${competitionId}`),
+    queryKey: competitionDetailKeys.part(competitionId, 'stages'),
+    queryFn: () => stageApi.list(competitionId),
   });
-  const reload = () => client.invalidateQueries({ queryKey: competitionKey(competitionId) });
+  // Stages change the competition's active stage and readiness: everything of the competition is read again.
+  const competition = [competitionDetailKeys.detail(competitionId)];
   const active = activeStageId(stages.data ?? [], sysTime());
 
-  async function save(v: StageValues) {
-    const body = { name: v.name, startDate: fromPicker(v.startDate), endDate: fromPickerOrNull(v.endDate), sort: v.sort };
-    if (editing?.stage) await http.put(`/api/competition/stages/${editing.stage.id}`, body);
-    else await http.post(`/api/competition/stages/${competitionId}`, body);
-    void message.success('阶段已保存');
-    await reload();
-  }
+  const saving = useListMutation((body: StageBody) => (editing?.stage ? stageApi.update(editing.stage.id, body) : stageApi.create(competitionId, body)), competition, () =>
+    void message.success('阶段已保存'),
+  );
+  const removal = useListMutation(stageApi.remove, competition, () => void message.success('阶段已删除'));
+  const save = (v: StageValues) => saving.mutateAsync({ name: v.name, startDate: fromPicker(v.startDate), endDate: fromPickerOrNull(v.endDate), sort: v.sort });
 
-  const remove = (stage: Stage) =>
-    confirm(
-      `确定删除阶段“${stage.name}”吗？`,
-      async () => {
-        await http.delete(`/api/competition/stages/${stage.id}`);
-        void message.success('阶段已删除');
-        await reload();
-      },
-      { danger: true },
-    );
+  const remove = (stage: Stage) => confirm(`确定删除阶段“${stage.name}”吗？`, () => removal.mutateAsync(stage.id), { danger: true });
 
   const initial = (stage: Stage | null): Partial<StageValues> =>
     stage

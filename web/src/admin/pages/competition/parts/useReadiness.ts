@@ -1,8 +1,6 @@
-import type { Readiness } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { http } from '../../../../common/http.ts';
-import { competitionKey } from './useCompetition.ts';
+import { competitionDetailApi, competitionDetailKeys } from '../../../../api/competition.ts';
 
 /**
  * The competition's readiness checklist (packages/shared/src/readiness.ts, computed by the server). It is read again
@@ -11,13 +9,14 @@ import { competitionKey } from './useCompetition.ts';
  */
 export function useReadiness(id: number | null, enabled = true) {
   const client = useQueryClient();
-  const key = competitionKey(id ?? 0, 'readiness');
-  const query = useQuery({ queryKey: key, queryFn: () => http.get<Readiness>(`/api/competition/readiness/${id}`), enabled: Boolean(id) && enabled });
+  const key = competitionDetailKeys.part(id ?? 0, 'readiness');
+  const query = useQuery({ queryKey: key, queryFn: () => competitionDetailApi.readiness(id!), enabled: Boolean(id) && enabled });
   useEffect(() => {
     if (!id || !enabled) return;
+    const [root] = competitionDetailKeys.all;
     return client.getQueryCache().subscribe((event) => {
-      const [root, of, part] = event.query.queryKey as unknown[];
-      if (event.type !== 'updated' || event.action.type !== 'success' || root !== 'competition' || of !== id || part === 'readiness') return;
+      const [of, which, part] = event.query.queryKey as unknown[];
+      if (event.type !== 'updated' || event.action.type !== 'success' || of !== root || which !== id || part === 'readiness') return;
       void client.invalidateQueries({ queryKey: key, exact: true });
     });
     // `key` is derived from `id` alone.

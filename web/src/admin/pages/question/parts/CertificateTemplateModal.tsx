@@ -17,21 +17,18 @@ import {
   type CertBuiltinLayout,
   type CertField,
   type CertFieldPlacement,
-  type Certificate,
-  type Grade,
-  type CertificateTemplate,
-  type Page,
   type TemplateBody,
 } from '@contest/shared';
 import { DeleteOutlined, LoadingOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { App, Button, Col, ColorPicker, Empty, Form, Input, InputNumber, Modal, Radio, Row, Select, Skeleton, Space, Tooltip, Upload } from 'antd';
 import type { Color } from 'antd/es/color-picker';
 import { createContext, useContext, useLayoutEffect, useRef, useState, type CSSProperties, type PointerEvent, type RefObject } from 'react';
 import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
-import { http } from '../../../../common/http.ts';
+import { certificateApi, certificateKeys, certificateUrls } from '../../../../api/certificate.ts';
 import { reviewKeys } from '../../../../api/review.ts';
+import { useListMutation } from '../../../components/usePagedList.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 
 /** What the form holds: the body, plus the background's size in pixels, which the preview and positions need. */
@@ -60,11 +57,6 @@ function scaleFields(fields: CertFieldPlacement[], from: { width: number; height
   const ry = to.height / from.height;
   return fields.map((f) => ({ ...f, x: Math.round(f.x * rx), y: Math.round(f.y * ry), size: Math.min(600, Math.max(8, Math.round(f.size * Math.min(rx, ry)))) }));
 }
-
-/** Query keys: every template list, and each template by id. */
-export const TEMPLATES_KEY = reviewKeys.templatesAll;
-const TEMPLATE_KEY = ['certTemplate'];
-export const templateKey = (id: number) => [...TEMPLATE_KEY, id];
 
 /** A sensible first place for a field: texts down the left side, the QR code in the bottom-right corner. */
 function defaultPlacement(field: CertField, order: number, width: number, height: number): CertFieldPlacement {
@@ -109,7 +101,7 @@ function BackgroundUpload({ value, onChange }: { value?: string; onChange?: (uri
       <Upload
         name="file"
         accept="image/png,image/jpeg"
-        action="/api/review/certificate/cert/imgUrl"
+        action={certificateUrls.background}
         headers={uploadHeaders()}
         showUploadList={false}
         onChange={({ file }) => {
@@ -460,18 +452,17 @@ export function CertificateTemplateModal({
   question?: { id: number; title: string; competitionName: string };
 }) {
   const { message } = App.useApp();
-  const client = useQueryClient();
   const written = useQuery({
-    queryKey: ['certPreviewHolder', question?.id ?? 0],
+    queryKey: certificateKeys.previewHolder(question?.id ?? 0),
     enabled: Boolean(question),
-    queryFn: () => http.get<Page<Certificate>>(`/api/review/certificate/export/${question!.id}`, { page: 1, limit: 1 }, { silent: true }),
+    queryFn: () => certificateApi.previewHolder(question!.id),
   });
   const holder = written.data?.list[0];
   // Before any certificate is written, the best-ranked team with an award stands in for the holder's team and award.
   const ranked = useQuery({
-    queryKey: ['certPreviewTeam', question?.id ?? 0],
+    queryKey: certificateKeys.previewTeam(question?.id ?? 0),
     enabled: Boolean(question) && written.isSuccess && !holder,
-    queryFn: () => http.get<Page<Grade>>(`/api/review/works/grade/${question!.id}`, { page: 1, limit: 1 }, { silent: true }),
+    queryFn: () => certificateApi.previewTeam(question!.id),
   });
   const top = ranked.data?.list.find((g) => g.awardName);
   const sample: Sample = {
@@ -480,7 +471,13 @@ export function CertificateTemplateModal({
     ...(top ? { team: top.teamName, award: top.awardName! } : {}),
     ...(holder ? { name: holder.holderName, team: holder.teamName, school: holder.school ?? '', award: holder.awardName, certNo: holder.certNo } : {}),
   };
-  const template = useQuery({ queryKey: templateKey(templateId ?? 0), enabled: Boolean(templateId), queryFn: () => http.get<CertificateTemplate>(`/api/review/certificate/${templateId}`) });
+  const template = useQuery({ queryKey: certificateKeys.template(templateId ?? 0), enabled: Boolean(templateId), queryFn: () => certificateApi.template(templateId!) });
+  // Every template list, and each template by id.
+  const saving = useListMutation(
+    (body: TemplateBody) => (templateId ? certificateApi.updateTemplate(templateId, body) : certificateApi.createTemplate(competitionId, body)),
+    [reviewKeys.templatesAll, certificateKeys.templatesAll],
+    () => void message.success('证书模板已保存'),
+  );
   const title = templateId ? (readOnly ? '查看证书模板' : '编辑证书模板') : '新建证书模板';
 
   if (templateId && !template.data) {
@@ -496,7 +493,7 @@ export function CertificateTemplateModal({
   const initial: Partial<Values> = t
     ? { name: t.name, backgroundUri: t.backgroundUri, width: t.width, height: t.height, fields: t.fields }
     : { name: '获奖证书', backgroundUri: `${CERT_BUILTIN_PREFIX}landscape`, ...CERT_BUILTIN_SIZE.landscape, fields: CERT_BUILTIN_FIELDS.landscape };
-  async function save(v: Values) {
+  function save(v: Values) {
     const body: TemplateBody = {
       name: v.name,
       backgroundUri: v.backgroundUri,
@@ -510,10 +507,7 @@ export function CertificateTemplateModal({
         ...(field === 'wording' ? { text: text ?? '' } : text && field !== 'qrcode' ? { text } : {}),
       })),
     };
-    if (templateId) await http.put(`/api/review/certificate/${templateId}`, body);
-    else await http.post(`/api/review/certificate/${competitionId}`, body);
-    void message.success('证书模板已保存');
-    await Promise.all([client.invalidateQueries({ queryKey: TEMPLATES_KEY }), client.invalidateQueries({ queryKey: TEMPLATE_KEY })]);
+    return saving.mutateAsync(body);
   }
 
   return (

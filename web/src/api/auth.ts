@@ -1,0 +1,29 @@
+import type { AuthConfig, AuthSession as SessionRow, ChangePasswordBody, LoginBody, RegisterBody, UserInfo } from '@contest/shared';
+import { http } from '../common/http.ts';
+
+/** A signed-in session of the caller, as the account page lists them. */
+export type { AuthSession as SessionRow } from '@contest/shared';
+
+/** Signing in and out, registration, password and sessions (spec §7 `/api/auth/*`). */
+export const authUrls = {
+  /** Single sign-on: a full page load, back to `returnTo` (a path on this site) afterwards. */
+  oidcLogin: (returnTo: string) => `/api/auth/oidc/login?returnTo=${encodeURIComponent(returnTo)}`,
+};
+
+export const authKeys = {
+  /** What the login page offers (single sign-on); fixed while the page lives. */
+  config: ['authConfig'] as const,
+  sessions: ['sessions'] as const,
+};
+
+export const authApi = {
+  /** Silent: without it the login form still works. */
+  config: () => http.get<AuthConfig>('/api/auth/config', undefined, { silent: true }),
+  login: (body: LoginBody) => http.post<UserInfo>('/api/auth/login', body),
+  register: (body: RegisterBody) => http.post<void>('/api/auth/register', body),
+  /** Silent: leaving ends the local session whatever the server says. */
+  logout: () => http.post<void>('/api/auth/logout', undefined, { silent: true }),
+  sessions: () => http.get<SessionRow[]>('/api/auth/sessions'),
+  changePassword: (body: ChangePasswordBody) => http.put<void>('/api/auth/password', body),
+  revokeOthers: () => http.post<{ revoked: number }>('/api/auth/sessions/revokeOthers'),
+};

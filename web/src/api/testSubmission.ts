@@ -1,0 +1,30 @@
+import type { Leaderboard, MyTests } from '@contest/shared';
+import { http } from '../common/http.ts';
+
+/**
+ * A team's test submissions and a question's boards as the site shows them. The site's header keeps these keys (the
+ * message stream's `board` event reloads them): types only from the shared package, no zod (ARCHITECTURE §9).
+ */
+export const testSubmissionUrls = {
+  /** The upload action of a prediction file for the question. */
+  upload: (questionId: number) => `/api/review/test/${questionId}`,
+};
+
+export const testSubmissionKeys = {
+  /** The team's own submissions for a question (the test tab's history, chart and quota). */
+  mine: (questionId: number) => ['tests', questionId] as const,
+  /** A question's leaderboards, public and private. */
+  boards: (questionId: number) => ['leaderboard', questionId] as const,
+  board: (questionId: number, board: 'public' | 'private') => [...testSubmissionKeys.boards(questionId), board] as const,
+};
+
+/** Test submissions and their boards, as the back office manages them (spec §7 `/api/review/test/*`). */
+export const testSubmissionApi = {
+  /** Shows the private board and the final ranking to the participants. */
+  publish: (questionId: number) => http.put<void>(`/api/review/test/publish/${questionId}`, { published: true }),
+  mine: (questionId: number) => http.get<MyTests>(`/api/review/test/list/${questionId}`),
+  /** Silent: the tab says why there is no board. */
+  board: (questionId: number, board: 'public' | 'private') => http.get<Leaderboard>(`/api/review/test/leaderboard/${questionId}`, { board }, { silent: true }),
+  /** One of the (at most two) submissions counted for the private board. */
+  select: (id: number, selected: boolean) => http.put<void>(`/api/review/test/select/${id}`, { selected }),
+};
