@@ -11,8 +11,8 @@
  *
  * Usage: `npm run desktop:build -- [OUT_DIR] [--out=DIR] [--platform-url=URL] [--targets=win,mac]
  * [--mac-arch=universal|arm64|x64] [--node-version=20.x.y] [--cache-dir=DIR] [--json]`; environment:
- * `DESKTOP_DIST_DIR`, `PLATFORM_URL`, `DESKTOP_TARGETS`, `DESKTOP_MAC_ARCH`, `DESKTOP_NODE_VERSION`,
- * `DESKTOP_CACHE_DIR`. Default output: desktop/dist/. The runtimes are kept in `<out>/.cache/runtimes/` (or the cache
+ * `DESKTOP_DIST_DIR`, `PLATFORM_URL` (else the platform's `PUBLIC_URL`, else http://localhost:3000), `DESKTOP_TARGETS`,
+ * `DESKTOP_MAC_ARCH`, `DESKTOP_NODE_VERSION`, `DESKTOP_CACHE_DIR`. Default output: desktop/dist/. The runtimes are kept in `<out>/.cache/runtimes/` (or the cache
  * folder), so a rebuild does not download them again. `--json` prints the progress and the result as JSON lines on
  * stdout and the log on stderr: the protocol of `buildInChild`, which is how the server's build job runs it.
  */
@@ -700,7 +700,8 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
   const cacheDir = flags.get('cache-dir') ?? env.DESKTOP_CACHE_DIR;
   const options: BuildOptions = {
     outDir: flags.get('out') ?? positional[0] ?? env.DESKTOP_DIST_DIR ?? path.join(HERE, 'dist'),
-    platformUrl: flags.get('platform-url') ?? env.PLATFORM_URL ?? DEFAULT_PLATFORM_URL,
+    // The platform's own PUBLIC_URL when run beside it, so that the packages are set up for it (spec §2.4, §7).
+    platformUrl: flags.get('platform-url') ?? env.PLATFORM_URL ?? env.PUBLIC_URL ?? DEFAULT_PLATFORM_URL,
     targets: targets as Target[],
     macArch: macArch as MacArch,
   };

@@ -59,6 +59,7 @@ import { localFileStore } from './storage/local.ts';
 import { s3FileStore } from './storage/s3.ts';
 import type { FileStore } from './storage/file-store.ts';
 import { responseSerializer } from './http/serialize.ts';
+import { refuseNonNumericParams } from './http/numeric-params.ts';
 import { FILE_REPLY } from './http/reply.ts';
 
 export interface BuildOptions {
@@ -174,6 +175,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   const seen: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     seen.push(route as RouteOptions);
+    refuseNonNumericParams(route as RouteOptions);
   });
   // The app refuses to start when any route lacks its access rule.
   app.addHook('onReady', async () => {

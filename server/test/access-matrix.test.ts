@@ -93,6 +93,8 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/file/upload/document': { owner: 'none', query: 'purpose=attachment', file: { name: 'a.pdf', content: PDF, type: 'application/pdf' } },
     // A public route whose object is T's: the voucher T uploaded for its order.
     'GET /api/file/common/download': team({ query: `fileUri=${encodeURIComponent(i.voucherUri)}` }),
+    // The same download as a form-encoded POST (spec §7 Files).
+    'POST /api/file/common/download': team({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `fileUri=${encodeURIComponent(i.voucherUri)}` }),
 
     // Platform back office: users, roles, organisations, catalogue, settings.
     'GET /api/team/userinfo/list': platform,
@@ -293,6 +295,7 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/review/works/calcFinalScore/:id': org({ params: { id: i.question } }),
     'POST /api/review/works/confirmFinalScore/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/exportGrade/:id': org({ params: { id: i.question } }),
+    'GET /api/review/works/review/exportGrade/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/exportPrize/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/myGrade/:competitionId': none,
     'POST /api/review/works/disputeScore/:id': { owner: 'none', params: { id: i.question }, payload: { reason: '矩阵申诉' } },
@@ -307,11 +310,14 @@ function routeCases(w: World): Record<string, Case> {
     // Certificates.
     'GET /api/review/certificate/page/:competitionId': org(),
     'POST /api/review/certificate/cert/imgUrl': { owner: 'none', file: png },
+    'POST /api/review/certificate/upload/:id': org({ params: { id: i.question }, file: png }),
+    'GET /api/review/certificate/upload/:id': org({ params: { id: i.question } }),
     'POST /api/review/certificate/relation/:id': org({ params: { id: i.question }, payload: { templateId: i.template } }),
     'GET /api/review/certificate/cert/push/:id': org({ params: { id: i.question } }),
     'POST /api/review/certificate/cert/push/:id': org({ params: { id: i.question } }),
     'GET /api/review/certificate/export/:id': org({ params: { id: i.question } }),
     'GET /api/review/certificate/cert/list': none,
+    'GET /api/review/certificate/cert/cbda/list': none,
     'GET /api/review/certificate/person/:id': team({ params: { id: i.team } }),
     'GET /api/review/certificate/load/:id': team({ params: { id: i.certificate } }),
     'GET /api/review/certificate/cert/certificate/download/:id': team({ params: { id: i.certificate } }),

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import archiver from 'archiver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeNpmRegistry, fakeRuntime, readZip, type FakeRegistry } from '../../desktop/test/fixtures/packages.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
@@ -50,6 +52,90 @@ describe('desktop client packages', () => {
     const user = await loggedIn(t.app, 'clientUser');
     expect((await user.request({ method: 'POST', url: '/api/system/client/win', ...multipart('x.zip', zip(2, 100), 'application/zip') })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' })).rawPayload.equals(before)).toBe(true);
+  });
+});
+
+/** A real zip, as archiver (which desktop/build.ts uses) writes it. */
+async function realZip(entries: { name: string; data: Buffer; store?: boolean }[]): Promise<Buffer> {
+  const archive = archiver('zip', { zlib: { level: 9 } });
+  const chunks: Buffer[] = [];
+  archive.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise((resolve, reject) => {
+    archive.on('end', resolve);
+    archive.on('error', reject);
+  });
+  for (const e of entries) archive.append(e.data, { name: e.name, store: e.store ?? false });
+  await archive.finalize();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+/** Every entry's CRC-32 in the central directory matches its content (what an unzip tool checks). */
+function crcsMatch(zipFile: Buffer): boolean {
+  const entries = readZip(zipFile);
+  let eocd = zipFile.length - 22;
+  while (zipFile.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let pos = zipFile.readUInt32LE(eocd + 16);
+  for (let i = 0; i < zipFile.readUInt16LE(eocd + 10); i++) {
+    const nameLen = zipFile.readUInt16LE(pos + 28);
+    const name = zipFile.subarray(pos + 46, pos + 46 + nameLen).toString('utf8');
+    if (zlib.crc32(entries.get(name)!.data) !== zipFile.readUInt32LE(pos + 16)) return false;
+    pos += 46 + nameLen + zipFile.readUInt16LE(pos + 30) + zipFile.readUInt16LE(pos + 32);
+  }
+  return true;
+}
+
+/**
+ * Spec §2.4, §7: whoever downloads a package from a server gets one set up for that server, whatever address it was
+ * built or uploaded with (here the command-line build's default).
+ */
+describe('a downloaded desktop package is set up for the server it came from', () => {
+  let t: TestApp;
+  let admin: Client;
+  beforeEach(async () => {
+    t = await createTestApp('sqlite', { env: { PUBLIC_URL: 'https://contest.example.com/', CLIENT_MAX_BYTES: String(1024 * 1024) } });
+    admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+  });
+  afterEach(() => t.close());
+
+  const runtime = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 251));
+  const client = Buffer.from('console.log("client");\n'.repeat(500));
+  const stale = Buffer.from(JSON.stringify({ platformUrl: 'http://localhost:3000', concurrency: 5 }, null, 2) + '\n');
+
+  it('serves config.json with PUBLIC_URL and every other entry unchanged, in a zip an unzip tool accepts', async () => {
+    const uploaded = await realZip([
+      { name: 'runtime/node.exe', data: runtime },
+      { name: 'config.json', data: stale },
+      { name: 'app/client.mjs', data: client },
+      { name: '使用说明.txt', data: Buffer.from('说明'), store: true },
+    ]);
+    expect((await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', uploaded, 'application/zip') })).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' });
+    expect([res.statusCode, res.headers['content-type'], Number(res.headers['content-length'])]).toEqual([200, 'application/zip', res.rawPayload.length]);
+    const entries = readZip(res.rawPayload);
+    expect(JSON.parse(entries.get('config.json')!.data.toString())).toEqual({ platformUrl: 'https://contest.example.com', concurrency: 5 });
+    expect([...entries.keys()]).toEqual(['runtime/node.exe', 'config.json', 'app/client.mjs', '使用说明.txt']);
+    expect(entries.get('runtime/node.exe')!.data.equals(runtime)).toBe(true);
+    expect(entries.get('app/client.mjs')!.data.equals(client)).toBe(true);
+    expect(entries.get('使用说明.txt')!.data.toString()).toBe('说明');
+    expect(crcsMatch(res.rawPayload)).toBe(true);
+    // The stored package itself is what the administrator uploaded.
+    expect(fs.readFileSync(path.join(t.config.clientDir, 'clientApp-win.zip')).equals(uploaded)).toBe(true);
+  });
+
+  it('also when the package sits in one top folder, and leaves a package without config.json as it is', async () => {
+    const foldered = await realZip([
+      { name: 'clientApp-mac/config.json', data: stale },
+      { name: 'clientApp-mac/app/client.mjs', data: client },
+    ]);
+    expect((await admin.request({ method: 'POST', url: '/api/system/client/mac', ...multipart('clientApp-mac.zip', foldered, 'application/zip') })).statusCode).toBe(200);
+    const mac = readZip((await t.app.inject({ method: 'GET', url: '/profile/clientApp-mac.zip' })).rawPayload);
+    expect(JSON.parse(mac.get('clientApp-mac/config.json')!.data.toString()).platformUrl).toBe('https://contest.example.com');
+    expect(mac.get('clientApp-mac/app/client.mjs')!.data.equals(client)).toBe(true);
+
+    const bare = await realZip([{ name: 'app/client.mjs', data: client }]);
+    expect((await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', bare, 'application/zip') })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' })).rawPayload.equals(bare)).toBe(true);
   });
 });
 

@@ -50,6 +50,23 @@ describe.each(DATABASES)('HTTP conventions on %s', (kind) => {
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('answers a word where a route reads a number as no such address (404), on every route, after the login check', async () => {
+    // `/api/review/certificate/upload` is no certificate template number NaN: it is no address at all.
+    const anonymous = await t.app.inject({ method: 'GET', url: '/api/competition/public/abc' });
+    expect([anonymous.statusCode, body(anonymous).message]).toEqual([404, '接口不存在']);
+    expect((await t.app.inject({ method: 'GET', url: '/api/review/certificate/abc' })).statusCode).toBe(401);
+    const zero = await t.app.inject({ method: 'GET', url: '/api/competition/public/0' });
+    expect([zero.statusCode, body(zero).message]).toEqual([400, '编号须为正整数']);
+    const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    const withParams = t.routes.filter((r) => r.url.startsWith('/api/') && r.url.includes('/:') && r.method !== 'HEAD' && r.module !== 'payments');
+    expect(withParams.length).toBeGreaterThan(100);
+    for (const r of withParams) {
+      const res = await admin.request({ method: r.method, url: r.url.replace(/:[A-Za-z]+/g, 'abc') });
+      expect(res.statusCode, `${r.method} ${r.url}`).toBeLessThan(500);
+      expect(res.body, `${r.method} ${r.url}`).not.toContain('NaN');
+    }
+  });
+
   it('names the offending fields of a bad body', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'x', role: 'admin' } });
     expect(Object.keys(body(res).data.fields)).toContain('role');

@@ -80,7 +80,7 @@ describe.each(DATABASES)('a competition’s announcements on %s', (kind) => {
     const stranger = await loggedIn(t.app, 'ncStranger');
     expect(await titles(stranger)).toEqual([]);
     expect(body(await stranger.get('/api/message/notice/check/read')).data).toEqual({ person: 0, system: 0, total: 0 });
-    expect((await t.app.inject({ method: 'GET', url: '/api/message/notice/competition/abc' })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: '/api/message/notice/competition/abc' })).statusCode).toBe(404);
   });
 
   it('gives a participant who registers later the notices to all participants, unread, and no narrower ones', async () => {

@@ -118,6 +118,15 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         meta: { title: '作品管理', permission: M.competition, activeMenu: '/competition/manager' },
       },
       {
+        // Spec §2.3: a question's works, the question given in the query (`?questionId=`); the competition's question
+        // list opens it.
+        path: '/question/questionWorks',
+        name: 'QuestionWorks',
+        component: 'question/questionWorks',
+        hidden: true,
+        meta: { title: '赛题作品', permission: M.competition, activeMenu: '/competition/manager' },
+      },
+      {
         path: '/competition/audit',
         name: 'CompetitionAudit',
         component: 'competition/audit',

@@ -4,6 +4,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { Navigate, useNavigate, useParams, useRouteError, type RouteObject } from 'react-router';
 import { usePermissions } from '../common/auth.ts';
 import { ErrorPage } from '../common/ErrorPage.tsx';
+import { guardIds, type IdRouteHandle } from '../common/idRoutes.tsx';
 import { AdminLayout } from './layout/AdminLayout.tsx';
 import { RouteGuard } from './layout/RouteGuard.tsx';
 
@@ -21,6 +22,8 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'competition/view': lazy(() => import('./pages/competition/CompetitionViewPage.tsx')),
   'competition/audit': lazy(() => import('./pages/competition/CompetitionAuditPage.tsx')),
   'question/work': lazy(() => import('./pages/question/WorksPage.tsx')),
+  // Spec §2.3 `/question/questionWorks`: the same works page, for the question of `?questionId=`.
+  'question/questionWorks': lazy(() => import('./pages/question/WorksPage.tsx')),
   'question/judge': lazy(() => import('./pages/question/JudgePage.tsx')),
   'question/grade': lazy(() => import('./pages/question/GradePage.tsx')),
   'question/awards': lazy(() => import('./pages/question/AwardsPage.tsx')),
@@ -42,6 +45,11 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'system/user': lazy(() => import('./pages/system/UserPage.tsx')),
   'system/role': lazy(() => import('./pages/system/RolePage.tsx')),
   'system/client': lazy(() => import('./pages/system/ClientPage.tsx')),
+};
+
+/** The routes that take their id in the query rather than the path (the shared list has paths only). */
+const QUERY_IDS: Record<string, IdRouteHandle> = {
+  '/question/questionWorks': { queryIds: ['questionId'] },
 };
 
 function RedirectHelper() {
@@ -70,34 +78,41 @@ function Rethrow(): never {
   throw useRouteError();
 }
 
-/** The back office's routes, for the hash data router of `main.tsx` (and memory routers in tests). */
-export const adminRoutes: RouteObject[] = [
-  {
-    element: <AdminLayout />,
-    errorElement: <Rethrow />,
-    children: [
-      { path: '/', element: <Navigate to="/index" replace /> },
-      { path: '/redirect/*', element: <RedirectHelper /> },
-      { path: '/404', element: <AdminErrorPage code={404} /> },
-      { path: '/401', element: <AdminErrorPage code={401} /> },
-      ...flattenRoutes(ADMIN_ROUTES).map(({ route }) => {
-        const Page = PAGES[route.component!]!;
-        return {
-          path: route.path,
-          element: (
-            <RouteGuard permission={route.meta.permission}>
-              <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
-                <Page />
-              </Suspense>
-            </RouteGuard>
-          ),
-        };
-      }),
-      ...flattenRoutes(ADMIN_ROUTES)
-        .flatMap(({ parents }) => parents)
-        .filter((p, i, all) => p.redirect && all.indexOf(p) === i)
-        .map((p) => ({ path: p.path, element: <GroupRedirect path={p.path} /> })),
-      { path: '*', element: <Navigate to="/404" replace /> },
-    ],
-  },
-];
+/**
+ * The back office's routes, for the hash data router of `main.tsx` (and memory routers in tests). An id that is not
+ * digits (spec §2.3) is the 404 page before the layout or a page mounts.
+ */
+export const adminRoutes: RouteObject[] = guardIds(
+  [
+    {
+      element: <AdminLayout />,
+      errorElement: <Rethrow />,
+      children: [
+        { path: '/', element: <Navigate to="/index" replace /> },
+        { path: '/redirect/*', element: <RedirectHelper /> },
+        { path: '/404', element: <AdminErrorPage code={404} /> },
+        { path: '/401', element: <AdminErrorPage code={401} /> },
+        ...flattenRoutes(ADMIN_ROUTES).map(({ route }) => {
+          const Page = PAGES[route.component!]!;
+          return {
+            path: route.path,
+            handle: QUERY_IDS[route.path],
+            element: (
+              <RouteGuard permission={route.meta.permission}>
+                <Suspense fallback={<Spin style={{ display: 'block', margin: '80px auto' }} />}>
+                  <Page />
+                </Suspense>
+              </RouteGuard>
+            ),
+          };
+        }),
+        ...flattenRoutes(ADMIN_ROUTES)
+          .flatMap(({ parents }) => parents)
+          .filter((p, i, all) => p.redirect && all.indexOf(p) === i)
+          .map((p) => ({ path: p.path, element: <GroupRedirect path={p.path} /> })),
+        { path: '*', element: <Navigate to="/404" replace /> },
+      ],
+    },
+  ],
+  { errorElement: <Rethrow /> },
+);

@@ -1,4 +1,4 @@
-import type { AuthConfig, AuthSession as SessionRow, ChangePasswordBody, LoginBody, RegisterBody, UserInfo } from '@contest/shared';
+import type { AuthConfig, AuthSession as SessionRow, ChangePasswordBody, LoginBody, RegisterBody, TokenReply, UserInfo } from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /** A signed-in session of the caller, as the account page lists them. */
@@ -21,6 +21,8 @@ export const authApi = {
   config: () => http.get<AuthConfig>('/api/auth/config', undefined, { silent: true }),
   login: (body: LoginBody) => http.post<UserInfo>('/api/auth/login', body),
   register: (body: RegisterBody) => http.post<void>('/api/auth/register', body),
+  /** A bearer token for the desktop client, from the session just signed in (spec §7 `/login?state=app`). */
+  desktopToken: () => http.post<TokenReply>('/api/auth/token'),
   /** Silent: leaving ends the local session whatever the server says. */
   logout: () => http.post<void>('/api/auth/logout', undefined, { silent: true }),
   sessions: () => http.get<SessionRow[]>('/api/auth/sessions'),

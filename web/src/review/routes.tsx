@@ -2,6 +2,7 @@ import { Spin } from 'antd';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { ErrorPage } from '../common/ErrorPage.tsx';
+import { guardIds } from '../common/idRoutes.tsx';
 import { ReviewShell } from './ReviewShell.tsx';
 
 function page(load: () => Promise<{ default: ComponentType }>) {
@@ -15,8 +16,11 @@ function page(load: () => Promise<{ default: ComponentType }>) {
 
 const home = () => (location.hash = '#/');
 
-/** The review centre's pages, in the hash like the back office's: tasks, a question's works, scoring one work. */
-export const reviewRoutes: RouteObject[] = [
+/**
+ * The review centre's pages, in the hash like the back office's: tasks, a question's works, scoring one work. An id
+ * that is not digits is the 404 page.
+ */
+export const reviewRoutes: RouteObject[] = guardIds([
   {
     element: <ReviewShell />,
     children: [
@@ -27,7 +31,7 @@ export const reviewRoutes: RouteObject[] = [
       { path: '*', element: <Navigate to="/404" replace /> },
     ],
   },
-];
+]);
 
 /** Rendered inside a HashRouter; no route needs the data router (see the site's routes). */
 export function ReviewRoutes() {

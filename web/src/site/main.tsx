@@ -6,9 +6,9 @@ import { Providers } from '../common/providers.tsx';
 import { SiteRoutes } from './routes.tsx';
 import './site.css';
 
-// Spec §2.1: the desktop client opens competitionList with electron=app. What it hands over is kept before the first
-// request, so that the app's calls carry its token from the start (spec §7).
-if (location.pathname.startsWith('/competitionList')) captureDesktopLaunch();
+// Spec §2.1, §7: the desktop client opens competitionList with electron=app, and signs in again at /login?state=app.
+// What it hands over is kept before the first request, so that the app's calls carry its token from the start.
+captureDesktopLaunch();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, useParams, useRoutes, type RouteObject } from 'react-router';
 import { Spin } from 'antd';
+import { guardIds } from '../common/idRoutes.tsx';
 import { MainLayout } from './layouts/MainLayout.tsx';
 
 function page(load: () => Promise<{ default: ComponentType }>) {
@@ -30,7 +31,8 @@ function errorPage(code: 404 | 401) {
   return page(() => import('../common/ErrorPage.tsx').then((m) => ({ default: () => <m.ErrorPage code={code} onHome={home} /> })));
 }
 
-const siteRoutes: RouteObject[] = [
+/** The site's routes; an id that is not digits (spec §2.1: `:brandId`, `:competitionId`… are digits) is the 404 page. */
+export const siteRoutes: RouteObject[] = guardIds([
   { path: '/', element: <Navigate to="/competitionList" replace /> },
   { path: '/redirect/*', element: <RedirectHelper /> },
   { path: '/404', element: errorPage(404) },
@@ -87,7 +89,7 @@ const siteRoutes: RouteObject[] = [
     ],
   },
   { path: '*', element: <Navigate to="/404" replace /> },
-];
+]);
 
 /**
  * Rendered inside a BrowserRouter: no route uses loaders, actions or the other data-router features, and leaving the

@@ -169,6 +169,20 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(screen.getByRole('cell', { name: '2026/03/20 11:05' })).toBeTruthy();
   });
 
+  it('says plainly that a question without automatic scoring has no test, offering no upload and asking for no board', async () => {
+    // The organiser removed the evaluation after approval: the list answers with no format and no daily limit.
+    answers = { '/api/review/test/list/11': { ...mine, dailyLimit: null, usedToday: 0, format: null } };
+    open();
+    const notice = await screen.findByTestId('no-scoring');
+    expect(notice.textContent).toContain('该赛题没有自动评分');
+    expect(notice.textContent).toContain('无需上传预测文件');
+    expect(screen.queryByRole('button', { name: /上传预测文件/ })).toBeNull();
+    expect(screen.queryByTestId('quota')).toBeNull();
+    expect(document.body.textContent).not.toContain('今日已提交');
+    expect(document.body.textContent).not.toContain('赛题不存在');
+    expect(requests.some((r) => r.startsWith('/api/review/test/leaderboard/'))).toBe(false);
+  });
+
   it('draws the team\'s scores in submission order with the best so far, labelled in Beijing time', () => {
     const at = (id: number, createdAt: string, publicScore: number) => ({ id, questionId: 11, teamId: 9, username: 'z', fileName: `${id}.csv`, size: 1, status: 2, reason: null, publicScore, privateScore: null, selected: false, createdAt, scoredAt: createdAt });
     const list = [at(3, '2026-03-21T16:30:00.000Z', 0.7), at(1, '2026-03-20T02:00:00.000Z', 0.8), at(2, '2026-03-20T03:00:00.000Z', 0.9)];

@@ -444,6 +444,17 @@ export const templateBody = z
   });
 export type TemplateBody = z.infer<typeof templateBody>;
 
+/**
+ * `POST /api/review/certificate/{competitionId}` (query): the template as query parameters, when no JSON body is sent.
+ * `fields` is JSON text: the array of placements, or one placement per repeated `fields` parameter.
+ */
+export const templateQuery = z.object({
+  name: z.string().optional(),
+  backgroundUri: z.string().optional(),
+  fields: z.union([z.string().max(20_000, '证书字段过长'), z.array(z.string().max(2_000, '证书字段过长')).max(CERT_FIELDS.length, '证书字段过多')]).optional(),
+});
+export type TemplateQuery = z.infer<typeof templateQuery>;
+
 export const relationBody = z.strictObject({ templateId: z.number({ error: '请选择证书模板' }).int().positive('请选择证书模板') });
 
 export const CERT_RUN_STATE = { idle: 0, running: 1, done: 2, failed: 3 } as const;
@@ -486,6 +497,8 @@ export const certificateCheckSchema = z.object({
 export type CertificateCheck = z.infer<typeof certificateCheckSchema>;
 
 export const certPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), export: z.enum(['xlsx']).optional() });
-export const certListQuery = z.object({ competitionId: z.coerce.number().int().positive().optional() });
+export const certListQuery = z.object({ competitionId: z.coerce.number({ error: '竞赛编号须为正整数' }).int('竞赛编号须为正整数').positive('竞赛编号须为正整数').optional() });
+/** `GET upload/{questionId}`: one of the question's certificate uploads; without `fileUri`, its template's background. */
+export const certUploadQuery = z.object({ fileUri: z.string().min(1, '请指定文件').max(200).optional() });
 export const verifyQuery = z.object({ code: z.string().trim().max(64).default('') });
 

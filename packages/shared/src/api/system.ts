@@ -71,11 +71,16 @@ export type RoleUpdateBody = z.infer<typeof roleUpdateBody>;
 export const orgOptionSchema = z.object({ id: z.number().int(), name: z.string() });
 export type OrgOption = z.infer<typeof orgOptionSchema>;
 
+/**
+ * The home page's counters. `platform`: the whole platform's. `organisation`: an organiser's own organisation — its
+ * users, the roles those users hold and their live sessions; `organisations` is then null (there is only its own).
+ */
 export const dashboardSchema = z.object({
+  scope: z.enum(['platform', 'organisation']),
   users: z.number().int(),
   activeUsers: z.number().int(),
   roles: z.number().int(),
-  organisations: z.number().int(),
+  organisations: z.number().int().nullable(),
   sessions: z.number().int(),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
@@ -116,3 +121,8 @@ export type UploadedFile = z.infer<typeof uploadedFileSchema>;
 /** `POST /api/file/upload/avatar` and `/image`: a public picture, shown by its `fileUri`. */
 export const uploadedImageSchema = uploadedFileSchema.pick({ fileUri: true, size: true });
 export type UploadedImage = z.infer<typeof uploadedImageSchema>;
+/**
+ * The file a download sends (spec §7 Files): the query of `GET /api/file/common/download`, and the form-encoded body of
+ * its `POST` (`fileUri=…`, nothing else).
+ */
+export const fileDownloadBody = z.strictObject({ fileUri: z.string({ error: '请指定文件' }).min(1, '请指定文件').max(200) });

@@ -100,5 +100,14 @@ export const takeOidcState = (db: Db, state: string) => db.deleteFrom('oidcState
 export const findOidcUser = (db: Db, issuer: string, subject: string) =>
   db.selectFrom('users').select(['id', 'status']).where('oidcIssuer', '=', issuer).where('oidcSubject', '=', subject).executeTakeFirst();
 
-export const countLiveSessions = async (db: Db, now: string) =>
-  Number((await db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('expiresAt', '>', now).executeTakeFirstOrThrow()).n);
+/** Sessions not expired: all (`undefined`), or those of the organisation's users (`null`: none). */
+export const countLiveSessions = async (db: Db, now: string, orgId?: number | null) => {
+  if (orgId === null) return 0;
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('expiresAt', '>', now)
+    .$if(orgId !== undefined, (q) => q.where('userId', 'in', db.selectFrom('users').select('id').where('orgId', '=', orgId!)))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+};

@@ -31,6 +31,14 @@ export const templateRunning = async (db: Db, templateId: number) =>
 /** A stored file, as a template's background is checked against it. */
 export const findFile = (db: Db, key: string) => db.selectFrom('files').select(['key', 'ownerId', 'purpose']).where('key', '=', key).executeTakeFirst();
 
+/** An uploaded certificate file, as `upload/{questionId}` serves it. */
+export const findUpload = (db: Db, key: string) =>
+  db.selectFrom('files').select(['key', 'ownerId', 'originalName', 'mime', 'sha256']).where('key', '=', key).where('purpose', '=', 'certificate').executeTakeFirst();
+
+/** Whether one of the competition's templates is written on the background `key`. */
+export const competitionUsesBackground = async (db: Db, competitionId: number, key: string) =>
+  Boolean(await db.selectFrom('certificateTemplates').select('id').where('competitionId', '=', competitionId).where('backgroundKey', '=', key).executeTakeFirst());
+
 // ---- Generation runs --------------------------------------------------------------------------------------------------
 
 export const findRun = (db: Db, questionId: number) => db.selectFrom('certificateRuns').selectAll().where('questionId', '=', questionId).executeTakeFirst();

@@ -8,14 +8,17 @@ import {
   CERT_RUN_STATE,
   GRADE_STATE,
   type Certificate,
+  type CertBackground,
   type CertificateCheck,
   type CertificateRun,
   type CertificateTemplate,
   type CertFieldPlacement,
   type TemplateBody,
+  type TemplateQuery,
   builtinLayoutOf,
   certNoValue,
   normalizeCertInput,
+  templateBody,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
@@ -86,6 +89,33 @@ async function readAll(deps: Pick<Deps, 'storage'>, key: string, max?: number): 
   return Buffer.concat(chunks);
 }
 
+/**
+ * `POST /{competitionId}` (query): the template from its query parameters when no JSON body came; `fields` is the
+ * placements as JSON text (the whole array, or one placement per repeated parameter). Checked as a body is.
+ */
+export function templateInput(body: TemplateBody | null | undefined, query: TemplateQuery): TemplateBody {
+  if (body) return body;
+  const raw = query.fields === undefined ? [] : Array.isArray(query.fields) ? query.fields : [query.fields];
+  let fields: unknown[] = [];
+  try {
+    for (const text of raw) {
+      const value: unknown = JSON.parse(text);
+      fields = fields.concat(Array.isArray(value) ? value : [value]);
+    }
+  } catch {
+    throw badRequest('证书字段须为JSON格式', { fields: '证书字段须为JSON格式' });
+  }
+  const parsed = templateBody.safeParse({ name: query.name, backgroundUri: query.backgroundUri, fields });
+  if (parsed.success) return parsed.data;
+  const errors: Record<string, string> = {};
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.join('.') || '_';
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) errors[path === '_' ? key : `${path}.${key}`] ??= `不支持的字段：${key}`;
+    else errors[path] ??= issue.message;
+  }
+  throw badRequest(Object.values(errors)[0]!, errors);
+}
+
 export async function createTemplate(ctx: AuthedCtx, competitionId: number, body: TemplateBody) {
   await policy.managesCompetition(ctx, competitionId);
   const size = await checkTemplate(ctx, body);
@@ -107,6 +137,33 @@ export async function deleteTemplate(ctx: Ctx, id: number) {
   if (await repo.templateRunning(ctx.db, id)) throw conflict('该模板正在用于生成证书，请稍后再删除');
   await repo.deleteTemplate(ctx.db, id);
   await writeAudit(ctx, { action: 'certificate.template.delete', entity: 'certificateTemplate', entityId: id, before: toTemplate(before) });
+}
+
+// ---- Uploads (`upload/{questionId}`) -----------------------------------------------------------------------------------
+
+/** A background uploaded for the question's certificates: only by those who may edit them (the question's organisers). */
+export async function uploadBackground(ctx: AuthedCtx, questionId: number, receive: () => Promise<CertBackground>) {
+  await managedQuestion(ctx, questionId);
+  return receive();
+}
+
+/**
+ * A certificate upload served to those who may edit the question's certificates: a background the caller uploaded or
+ * one of the competition's templates is written on; without a key, the background of the question's template.
+ */
+export async function uploadedFile(ctx: AuthedCtx, questionId: number, fileUri?: string) {
+  const q = await managedQuestion(ctx, questionId);
+  let key = fileUri;
+  if (!key) {
+    const run = await runOf(ctx.db, questionId);
+    const template = run.templateId ? await repo.findTemplate(ctx.db, run.templateId) : undefined;
+    if (!template) throw notFound('该赛题还没有选择证书模板');
+    if (builtinLayoutOf(template.backgroundKey)) throw notFound('该赛题的证书模板使用内置版式，没有背景图');
+    key = template.backgroundKey;
+  }
+  const file = await repo.findUpload(ctx.db, key);
+  if (!file || (file.ownerId !== ctx.actor.userId && !(await repo.competitionUsesBackground(ctx.db, q.competitionId, key)))) throw notFound('文件不存在');
+  return { key: file.key, name: file.originalName, mime: file.mime, sha256: file.sha256 };
 }
 
 // ---- Generation -------------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
 import { contentDisposition } from '../../http/send-file.ts';
 import { buildState, startBuild } from './build.ts';
+import { servedPackage } from './served-config.ts';
 import * as service from './service.ts';
 
 /** A browser that follows a link to a missing package gets a page saying what to do, not an error body. */
@@ -44,8 +45,12 @@ export function desktopReleaseRoutes(app: App, deps: Deps) {
       if (!platform || !(req.headers.accept ?? '').includes('text/html')) throw notFound(CLIENT_NOT_PUBLISHED);
       return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notPublishedPage(CLIENT_NOT_PUBLISHED));
     }
-    reply.header('content-type', 'application/zip').header('content-length', stat.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
-    return reply.send(fs.createReadStream(file));
+    // Spec §2.4, §7: the package is set up for the server it is downloaded from, whatever address it was built or
+    // uploaded with: its config.json goes out with PUBLIC_URL (outside production, this request's own origin).
+    const address = publicOrigin(deps.config, req);
+    const served = await servedPackage(file, address && new URL(address).origin);
+    reply.header('content-type', 'application/zip').header('content-length', served?.size ?? stat.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
+    return reply.send(served?.body ?? fs.createReadStream(file));
   });
   app.get('/api/system/client/status', { config: { rule: PUBLIC }, schema: { tags, response: replies(clientStatusSchema) } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');

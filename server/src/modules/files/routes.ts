@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
-import { SITE_CODES, uploadedFileSchema, uploadedImageSchema } from '@contest/shared';
-import type { FastifyRequest } from 'fastify';
+import { SITE_CODES, fileDownloadBody, uploadedFileSchema, uploadedImageSchema } from '@contest/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
@@ -42,16 +42,55 @@ export function fileRoutes(app: App, deps: Deps) {
     },
   );
 
+  /** Sends the file if the caller may read it: a private file anyone else may not read answers like a missing one. */
+  async function download(req: FastifyRequest, reply: FastifyReply, fileUri: string) {
+    const file = await service.readableFile(req.ctx, fileUri);
+    if (file.visibility === 'public') reply.header('cache-control', 'public, max-age=86400, immutable');
+    return sendStoredFile(deps, req, reply, { key: file.key, name: file.originalName, mime: file.mime, sha256: file.sha256 });
+  }
+
   app.get(
     '/api/file/common/download',
     {
       config: { rule: PUBLIC },
-      schema: { tags: ['file'], querystring: z.object({ fileUri: z.string({ error: '请指定文件' }).min(1, '请指定文件').max(200) }), response: fileReply },
+      schema: { tags: ['file'], querystring: z.object({ fileUri: fileDownloadBody.shape.fileUri }), response: fileReply },
     },
-    async (req, reply) => {
-      const file = await service.readableFile(req.ctx, req.query.fileUri);
-      if (file.visibility === 'public') reply.header('cache-control', 'public, max-age=86400, immutable');
-      return sendStoredFile(deps, req, reply, { key: file.key, name: file.originalName, mime: file.mime, sha256: file.sha256 });
-    },
+    (req, reply) => download(req, reply, req.query.fileUri),
   );
+
+  /*
+   * Spec §7 Files: "a form-encoded POST download that returns a blob": the same download as a POST of `fileUri=…`,
+   * with the GET's bytes, headers and access rules. Form bodies are parsed in this scope only; every other route
+   * still refuses them (415).
+   *
+   * A POST is not a safe method, so the CSRF protection of http/auth.ts applies before the body is read: a browser
+   * session must echo its CSRF token in the header, and an Origin of another site is refused (403). A form another
+   * site makes the visitor's browser post carries neither, so it gets a 403, never a file; bearer tokens (the desktop
+   * client) are not sent by browsers on their own and need no token.
+   */
+  app.register(async (child) => {
+    const scope = child as unknown as App;
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, text, done) => done(null, parseForm(text as string)));
+    scope.post(
+      '/api/file/common/download',
+      { config: { rule: PUBLIC }, schema: { tags: ['file'], body: fileDownloadBody, response: fileReply } },
+      (req, reply) => download(req, reply, req.body.fileUri),
+    );
+  });
+}
+
+/** A download form is one short field: anything much longer is not one (413). */
+const FORM_LIMIT = 4096;
+
+/**
+ * An `application/x-www-form-urlencoded` body as an object of its fields, without a prototype (a field named
+ * `__proto__` is just a field); a field sent twice becomes a list, which no string field of a schema accepts.
+ */
+function parseForm(text: string): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(text)) {
+    const seen = fields[name];
+    fields[name] = seen === undefined ? value : [seen, value].flat();
+  }
+  return fields;
 }

@@ -54,9 +54,13 @@ export function gradeRoutes(app: App) {
   app.post('/api/review/works/confirmFinalScore/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: replies(gradeSummarySchema) } }, async (req) =>
     ok(await service.confirm(req.ctx, req.params.id), '成绩已确认'),
   );
-  app.get('/api/review/works/exportGrade/:id', { config: { rule: GRADES }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-    sendXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportRows(userCtx(req), req.params.id)),
-  );
+  // Spec §7 Works names two export bases for the grade workbook, `exportGrade/` and `review/exportGrade/`: one rule,
+  // one handler, the same file under both.
+  for (const url of ['/api/review/works/exportGrade/:id', '/api/review/works/review/exportGrade/:id']) {
+    app.get(url, { config: { rule: GRADES }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
+      sendXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportRows(userCtx(req), req.params.id)),
+    );
+  }
 
   app.get('/api/review/works/myGrade/:competitionId', { config: { rule: USER }, schema: { tags, params: competitionIdParam, response: replies(z.array(myGradeSchema)) } }, async (req) =>
     ok(await service.myGrades(userCtx(req), req.params.competitionId)),

@@ -62,7 +62,18 @@ export async function deleteRole(db: Db, id: number) {
   await db.deleteFrom('roles').where('id', '=', id).execute();
 }
 
-export async function countRoles(db: Db) {
+/** Every role (`undefined`: the platform), or the distinct roles the organisation's users hold (`null`: none). */
+export async function countRoles(db: Db, orgId?: number | null) {
+  if (orgId === null) return 0;
+  if (orgId !== undefined) {
+    const held = await db
+      .selectFrom('userRoles')
+      .innerJoin('users', 'users.id', 'userRoles.userId')
+      .select((eb) => eb.fn.count<number>('userRoles.roleId').distinct().as('n'))
+      .where('users.orgId', '=', orgId)
+      .executeTakeFirstOrThrow();
+    return Number(held.n);
+  }
   const row = await db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -25,6 +25,7 @@ import { countRoles } from '../roles/index.ts';
 import { countUsers } from '../users/index.ts';
 import { todo, unfinishedJudges } from './todo.ts';
 import { userCtx } from '../../http/auth.ts';
+import * as policy from '../../policy.ts';
 
 export function systemRoutes(app: App, deps: Deps) {
   app.get('/api/health', { config: { rule: PUBLIC }, schema: { tags: ['system'], response: { ...replies(healthSchema), 503: envelope(healthSchema.nullable()) } } }, async (_req, reply) => {
@@ -44,13 +45,15 @@ export function systemRoutes(app: App, deps: Deps) {
 
   app.get('/api/system/dashboard', { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['system'], response: replies(dashboardSchema) } }, async (req) => {
     const now = req.ctx.clock.now().toISOString();
+    // Scoped as every organiser view is: the platform sees all, an organiser its own organisation (none: zeros).
+    const orgId = policy.orgScope(userCtx(req));
     const [users, roles, orgs, sessions] = await Promise.all([
-      countUsers(deps.db),
-      countRoles(deps.db),
-      countOrganisations(deps.db),
-      countLiveSessions(deps.db, now),
+      countUsers(deps.db, orgId),
+      countRoles(deps.db, orgId),
+      orgId === undefined ? countOrganisations(deps.db) : Promise.resolve(null),
+      countLiveSessions(deps.db, now, orgId),
     ]);
-    return ok({ ...users, roles, organisations: orgs, sessions });
+    return ok({ scope: orgId === undefined ? ('platform' as const) : ('organisation' as const), ...users, roles, organisations: orgs, sessions });
   });
 
   /** What waits for the caller (the back-office home page's to-do list), scoped by organisation. */

@@ -25,6 +25,10 @@ import { scoreJob } from './jobs.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
+/** What a question without an evaluation (never set, or removed after approval) answers instead of a board or a score. */
+const NO_SCORING_BOARD = '该赛题没有自动评分，没有排行榜';
+const NO_SCORING_FILE = '该赛题没有自动评分，不接受测试文件';
+
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
   return beijing(now).slice(0, 10);
@@ -49,7 +53,8 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
   const refusal = windowRefusal(await competitions.submissionWindowOf(ctx.db, question.competitionId, 'SUBMIT_TEST'), now);
   if (refusal) throw conflict(refusal);
-  if (!question.answerKey || !question.metric) throw conflict('该赛题尚未开放测试');
+  if (!question.metric) throw conflict(NO_SCORING_FILE);
+  if (!question.answerKey) throw conflict('该赛题尚未开放测试');
   let stored;
   try {
     stored = await ctx.storage.put(content, { prefix: 'prediction', maxBytes });
@@ -149,8 +154,10 @@ export async function select(ctx: AuthedCtx, id: number, selected: boolean) {
  */
 export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' | 'private'): Promise<Leaderboard> {
   const question = await repo.scoringQuestion(ctx.db, questionId);
-  if (!question || question.reviewed !== 1 || !question.metric) throw notFound('赛题不存在');
+  if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
   await policy.readsCompetition(ctx, question.competitionId);
+  // The question exists but its organiser set no evaluation (or removed it): there is no board to show.
+  if (!question.metric) throw notFound(NO_SCORING_BOARD);
   const metric = question.metric as Metric;
   const higher = HIGHER_IS_BETTER[metric];
   const published = question.leaderboardPublished === 1;

@@ -155,13 +155,16 @@ export async function setUserRoles(db: Db, userId: number, roleIds: number[]) {
   }
 }
 
-export async function countUsers(db: Db) {
+/** Users and enabled accounts: of the organisation, or (`undefined`) of the platform; `null` (no organisation): none. */
+export async function countUsers(db: Db, orgId?: number | null) {
+  if (orgId === null) return { users: 0, activeUsers: 0 };
   const row = await db
     .selectFrom('users')
     .select((eb) => [
       eb.fn.countAll<number>().as('users'),
       eb.fn.sum<number>(eb.case().when('status', '=', 1).then(1).else(0).end()).as('activeUsers'),
     ])
+    .$if(orgId !== undefined, (q) => q.where('orgId', '=', orgId!))
     .executeTakeFirstOrThrow();
   return { users: Number(row.users), activeUsers: Number(row.activeUsers ?? 0) };
 }

@@ -41,7 +41,8 @@ export function AdminLayout() {
     () => flat.find(({ route }) => matchPath(route.path, location.pathname) && routeAllowed(route.meta.permission, codes)),
     [flat, location.pathname, codes],
   );
-  const tags = useTags(current?.route, location.pathname);
+  // With the query: a page may take its record there (`/question/questionWorks?questionId=`), and its tab returns to it.
+  const tags = useTags(current?.route, location.pathname + location.search);
   // A hidden page lights up the list it belongs to.
   const activeMenu = current?.route.meta.activeMenu;
   const listRoute = activeMenu ? flat.find(({ route }) => route.path === activeMenu)?.route : undefined;

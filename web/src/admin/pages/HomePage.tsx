@@ -1,21 +1,30 @@
-import { ADMIN_MENU_CODES, type Dashboard, type Todo, type TodoCounts, type TodoDisputeQuestion } from '@contest/shared';
+import { type Dashboard, type Todo, type TodoCounts, type TodoDisputeQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useCurrentUser, usePermissions } from '../../common/auth.ts';
+import { useCurrentUser } from '../../common/auth.ts';
 import { systemApi, systemKeys } from '../../api/system.ts';
 import { todoApi, todoKeys } from '../../api/todo.ts';
 
 // ECharts is loaded after the to-do list has shown, and only when there is a running competition to draw.
 const RunningCharts = lazy(() => import('./RunningCharts.tsx'));
 
-const STATS: [keyof Dashboard, string][] = [
+type Counter = Exclude<keyof Dashboard, 'scope'>;
+/** The platform's counters, for the platform administrator. */
+const PLATFORM_STATS: [Counter, string][] = [
   ['users', '注册用户'],
   ['activeUsers', '启用账号'],
   ['organisations', '组织机构'],
   ['roles', '角色'],
   ['sessions', '在线会话'],
+];
+/** An organiser's: its organisation's users, the roles they hold and their live sessions, each label saying so. */
+const ORGANISATION_STATS: [Counter, string][] = [
+  ['users', '本组织用户'],
+  ['activeUsers', '本组织启用账号'],
+  ['roles', '本组织用户持有的角色'],
+  ['sessions', '本组织用户的在线会话'],
 ];
 
 /** A question's grade page opened on its disputes waiting for an answer. */
@@ -58,12 +67,13 @@ function DisputeQuestions({ questions, children }: { questions: TodoDisputeQuest
   );
 }
 
-/** The back-office home page: what waits for this person, the running competitions' figures, and for the platform its counters. */
+/** The back-office home page: what waits for this person, the running competitions' figures, and the counters of the platform or of the organiser's organisation. */
 export default function HomePage() {
   const { data: user } = useCurrentUser();
-  const isPlatform = usePermissions().has(ADMIN_MENU_CODES.user);
   const todo = useQuery({ queryKey: todoKeys.summary, queryFn: todoApi.summary });
-  const stats = useQuery({ queryKey: systemKeys.dashboard, queryFn: systemApi.dashboard, enabled: isPlatform });
+  // The server scopes the counters as every organiser view: the platform's for the platform, else the caller's organisation.
+  const stats = useQuery({ queryKey: systemKeys.dashboard, queryFn: systemApi.dashboard });
+  const own = stats.data?.scope === 'organisation';
   const items = TODO_LINKS.filter((t) => todo.data && todo.data.counts[t.key] !== null);
   const running = todo.data?.running ?? [];
 
@@ -109,12 +119,12 @@ export default function HomePage() {
           </Suspense>
         </Card>
       )}
-      {isPlatform && (
-        <Card title="平台概况">
+      {stats.data && (
+        <Card title={own ? '本组织概况' : '平台概况'} extra={own ? <Typography.Text type="secondary">仅统计本组织的用户</Typography.Text> : undefined} data-testid="dashboard">
           <Row gutter={[16, 16]}>
-            {STATS.map(([key, title]) => (
-              <Col xs={12} md={8} lg={4} key={key}>
-                <Statistic loading={stats.isLoading} title={title} value={stats.data?.[key] ?? 0} />
+            {(own ? ORGANISATION_STATS : PLATFORM_STATS).map(([key, title]) => (
+              <Col xs={12} md={8} lg={own ? 6 : 4} key={key}>
+                <Statistic title={title} value={stats.data[key] ?? 0} />
               </Col>
             ))}
           </Row>

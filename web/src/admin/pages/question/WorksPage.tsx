@@ -22,7 +22,10 @@ export const workTask = (questionTitle: string, v: WorkVersion): TaskInput => ({
   fileName: versionedFileName(v),
 });
 
-/** `/question/work/:questionId`: every version of every team's works for a question, with exports. */
+/**
+ * `/question/work/:questionId` and spec §2.3 `/question/questionWorks?questionId=` (opened from the competition's
+ * question list): every version of every team's works for a question, with exports.
+ */
 export default function WorksPage() {
   const questionId = useIdParam('questionId');
   const [zipping, setZipping] = useState<'all' | 'selected' | null>(null);

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { authApi, authUrls } from '../../../api/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { takeLoginRedirect } from '../../../common/http.ts';
+import { afterLogin } from '../../../common/desktopLaunch.ts';
 import { useAuthConfig } from '../../../common/siteConfig.ts';
 import { LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY } from '../../../common/storage.ts';
 
@@ -22,8 +22,9 @@ export default function LoginPage() {
     try {
       await authApi.login(values);
       localStorage.setItem(LOGIN_FLAG_KEY, '1');
-      // A full page load: the remembered address may belong to another entry (back office, review centre).
-      location.href = takeLoginRedirect();
+      // A full page load: the remembered address may belong to another entry (back office, review centre). The
+      // desktop app's login (`/login?state=app`) goes on to hand a token over to the desktop app (spec §2.1, §7).
+      location.href = await afterLogin();
     } catch (err) {
       showFieldErrors(form, err);
       setSubmitting(false);

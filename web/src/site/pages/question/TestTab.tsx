@@ -86,8 +86,28 @@ export default function TestTab() {
   if (isLoading) return <Spin />;
   if (!data?.team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
   if (!questionId) return <Result status="info" title="请先选择赛题" extra={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />;
-  const reload = () => scoringFinished(client, questionId);
+  // Wait for the question's setting before offering anything: an upload or boards shown for a question that turns out to
+  // have no scoring would be taken back a moment later.
+  if (mine.isLoading) return <Spin />;
+  const title = data.team.choiceQuestionList[0]!.title;
   const quota = mine.data;
+  // No format means the question has no evaluation (the organiser never set one, or removed it after approval): there is
+  // nothing to upload, no daily quota and no board, so the page says that instead of a quota of "0 / " and a 404.
+  if (quota && !quota.format) {
+    return (
+      <Card type="inner" className="wrap-card-head" title={`提交测试：${title}`}>
+        <div data-testid="no-scoring">
+          <Result
+            status="info"
+            title="该赛题没有自动评分"
+            subTitle="本赛题不进行在线测试评分，无需上传预测文件，也没有公榜与私榜。请留意赛题说明与竞赛通知中的提交要求。"
+            extra={<Link to={`/competition/${competition.id}/question`}>查看赛题与数据</Link>}
+          />
+        </div>
+      </Card>
+    );
+  }
+  const reload = () => scoringFinished(client, questionId);
   // The deadline the server applies to test submissions (the shared SUBMIT_TEST window).
   const testWindow = submissionWindow(competition, competition.stages, presets, 'SUBMIT_TEST');
   // Offered only when it can succeed: within the window and the day's quota, said beside the disabled button otherwise.
@@ -102,7 +122,7 @@ export default function TestTab() {
 
   return (
     <>
-      <Card type="inner" className="wrap-card-head" title={`提交测试：${data.team.choiceQuestionList[0]!.title}`} style={{ marginBottom: 16 }}>
+      <Card type="inner" className="wrap-card-head" title={`提交测试：${title}`} style={{ marginBottom: 16 }}>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>
             上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码）'}。

@@ -18,12 +18,30 @@ import { testSubmissionApi } from '../../../../api/testSubmission.ts';
 type Values = Omit<QuestionBody, 'evaluation'> & { scored: boolean; evaluation?: QuestionBody['evaluation'] };
 
 function QuestionModal({ competitionId, question, onClose }: { competitionId: number; question: ManagedQuestion | null; onClose: () => void }) {
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const saving = useListMutation((body: QuestionBody) => (question ? questionApi.update(question.id, body) : questionApi.create(competitionId, body)), [questionKeys.list(competitionId)], () =>
     void message.success('赛题已保存'),
   );
-  const save = (v: Values) =>
-    saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? v.evaluation : null });
+  const save = async (v: Values) => {
+    // Participants already see an approved question and may have chosen it for its test: turning its scoring off takes
+    // the upload and both boards away from them, so the organiser confirms that consequence first.
+    if (question?.reviewed && question.evaluation && !v.scored) {
+      const confirmed = await new Promise<boolean>((resolve) =>
+        modal.confirm({
+          title: '关闭自动评分？',
+          content: `“${question.title}”已审核通过，参赛者可以看到并选择它。关闭自动评分后，参赛者将不能再在“提交测试”页上传预测文件，公榜与私榜也不再显示。确定关闭吗？`,
+          okText: '确定关闭',
+          cancelText: '取消',
+          okButtonProps: { danger: true },
+          onOk: () => resolve(true),
+          onCancel: () => resolve(false),
+        }),
+      );
+      // A rejection keeps the edit dialog open with what was typed (FormModal shows field errors of HTTP errors only).
+      if (!confirmed) throw new Error('cancelled');
+    }
+    return saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? v.evaluation : null });
+  };
   const initial: Partial<Values> = question
     ? { title: question.title, content: question.content, sort: question.sort, scored: Boolean(question.evaluation), evaluation: question.evaluation ?? undefined }
     : { sort: 0, scored: true, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 } };
@@ -196,7 +214,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
               <Space wrap>
                 {editable && <a onClick={() => setEditing(q)}>编辑</a>}
                 {editable && <a onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</a>}
-                <Link to={`/question/work/${q.id}`}>作品</Link>
+                <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>
                 {editable && q.evaluation && (
                   <Upload
                     name="file"
