@@ -20,7 +20,13 @@ describe.each(DATABASES)('the expert pool kept apart per organisation on %s', (k
     t.database.db.selectFrom('experts').innerJoin('users', 'users.id', 'experts.userId').select(['experts.organization', 'experts.title']).where('users.username', '=', username).executeTakeFirst();
   const judgeRoles = (username: string) =>
     t.database.db.selectFrom('userRoles').innerJoin('roles', 'roles.id', 'userRoles.roleId').innerJoin('users', 'users.id', 'userRoles.userId').select('roles.code').where('users.username', '=', username).where('roles.code', '=', 'judge').execute();
-  const pool = async (c: Client) => (body(await c.get('/api/review/expert/page?limit=100')).data.list as Expert[]).map((e) => [e.username, e.platform, e.canEdit]).sort();
+  /**
+   * The pool as `c` sees it. Other tests add experts of their own (named `pool3…`); what a test checks of the pool is
+   * the experts made in beforeAll, and that nothing of the other organisation shows at all.
+   */
+  const SHARED_WORLD = ['poolOfA', 'poolOfB', 'poolShared'];
+  const everyone = async (c: Client) => (body(await c.get('/api/review/expert/page?limit=100')).data.list as Expert[]).map((e) => [e.username, e.platform, e.canEdit] as const);
+  const pool = async (c: Client) => (await everyone(c)).filter(([u]) => SHARED_WORLD.includes(u)).sort();
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -47,6 +53,8 @@ describe.each(DATABASES)('the expert pool kept apart per organisation on %s', (k
       ['poolOfB', false, true],
       ['poolShared', true, true],
     ]);
+    expect((await everyone(orgA)).filter(([u]) => u.includes('OfB'))).toEqual([]);
+    expect((await everyone(orgB)).filter(([u]) => u.includes('OfA'))).toEqual([]);
   });
 
   it('refuses another organisation’s expert to an organiser: no edit, no removal, the organisation unchanged', async () => {
@@ -73,7 +81,8 @@ describe.each(DATABASES)('the expert pool kept apart per organisation on %s', (k
     const competition = await onlineCompetition(admin, orgB);
     const question = body(await orgB.post(`/api/competition/question/${competition}`, { title: '池题' })).data.id as number;
     const candidates = body(await orgB.get(`/api/review/judge/candidates/${question}`)).data as Expert[];
-    expect(candidates.map((e) => e.username).sort()).toEqual(['poolOfB', 'poolShared']);
+    expect(candidates.map((e) => e.username).filter((u) => SHARED_WORLD.includes(u)).sort()).toEqual(['poolOfB', 'poolShared']);
+    expect(candidates.filter((e) => e.username.includes('OfA'))).toEqual([]);
     const foreign = await orgB.post(`/api/review/judge/${question}`, { userIds: [id.poolOfA] });
     expect([foreign.statusCode, body(foreign).data.fields.userIds]).toEqual([400, '只能选择专家库中的专家']);
     const judges = body(await orgB.post(`/api/review/judge/${question}`, { userIds: [id.poolShared, id.poolOfB] })).data as Expert[];
@@ -81,17 +90,20 @@ describe.each(DATABASES)('the expert pool kept apart per organisation on %s', (k
   });
 
   it('lets an organiser change and remove its own experts, and the platform any', async () => {
-    const own = await orgA.put(`/api/review/expert/${id.poolOfA}`, { organization: '甲大学附属医院', speciality: '影像', title: '主任医师' });
+    // Experts of this test's own: those of beforeAll, which the other tests read, stay as they were.
+    await expert(admin, 'pool3Shared', '平台评审中心');
+    await expert(orgA, 'pool3OfA', '甲评审中心');
+    await expert(orgB, 'pool3OfB', '乙评审中心');
+    const own = await orgA.put(`/api/review/expert/${id.pool3OfA}`, { organization: '甲大学附属医院', speciality: '影像', title: '主任医师' });
     expect(own.statusCode, own.body).toBe(200);
     expect(body(own).data).toMatchObject({ organization: '甲大学附属医院', platform: false, canEdit: true });
-    for (const username of ['poolOfA', 'poolOfB', 'poolShared']) {
+    for (const username of ['pool3OfA', 'pool3OfB', 'pool3Shared']) {
       const res = await admin.put(`/api/review/expert/${id[username]}`, { organization: `${username}单位`, speciality: null, title: null });
       expect(res.statusCode, res.body).toBe(200);
       expect(await row(username)).toEqual({ organization: `${username}单位`, title: null });
     }
-    await expert(orgA, 'poolOfA2', '甲评审中心');
-    expect((await orgA.delete(`/api/review/expert/${id.poolOfA2}`)).statusCode).toBe(200);
-    expect(await row('poolOfA2')).toBeUndefined();
-    expect(await judgeRoles('poolOfA2')).toEqual([]);
+    expect((await orgA.delete(`/api/review/expert/${id.pool3OfA}`)).statusCode).toBe(200);
+    expect(await row('pool3OfA')).toBeUndefined();
+    expect(await judgeRoles('pool3OfA')).toEqual([]);
   });
 });
