@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTask, fnv1a64 } from '@contest/shared/downloads/index';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, registerUser, type TestApp } from '../../server/test/helpers.ts';
 import { startBridge, type Bridge } from '../src/bridge.ts';
 import { appUrl, fetchToken } from '../src/main.ts';
@@ -413,20 +413,26 @@ describe('a truncated or altered file is detected and never renamed into place',
   });
 
   it('a file changed on the server between pause and resume', async () => {
-    const root = freshRoot();
-    const { engine } = engineFor(root, { maxBytesPerSecond: 2 * 1024 * 1024 });
-    const task = await engine.add({ downloadPath: `${lying.url}/changing`, fileName: 'file.bin' });
-    await reached(engine, task.key, lying.a.length * 0.3);
-    await engine.pause(task.key);
-    lying.change();
-    engine.resume(task.key);
-    expect(await engine.whenSettled(task.key)).toMatchObject({ state: 'failed', errorCode: 'SHA256_MISMATCH' });
-    expect(exists(task.savePath)).toBe(false);
-    expect(exists(task.savePath + '.part')).toBe(false);
-    // Resuming the failed task starts clean and gets the new file whole.
-    engine.resume(task.key);
-    expect((await engine.whenSettled(task.key))?.state).toBe('completed');
-    expect(fs.readFileSync(task.savePath).equals(lying.b)).toBe(true);
+    // A server of its own: the shared one must keep serving its first file to the other tests.
+    const changing = await tamperServer();
+    try {
+      const root = freshRoot();
+      const { engine } = engineFor(root, { maxBytesPerSecond: 2 * 1024 * 1024 });
+      const task = await engine.add({ downloadPath: `${changing.url}/changing`, fileName: 'file.bin' });
+      await reached(engine, task.key, changing.a.length * 0.3);
+      await engine.pause(task.key);
+      changing.change();
+      engine.resume(task.key);
+      expect(await engine.whenSettled(task.key)).toMatchObject({ state: 'failed', errorCode: 'SHA256_MISMATCH' });
+      expect(exists(task.savePath)).toBe(false);
+      expect(exists(task.savePath + '.part')).toBe(false);
+      // Resuming the failed task starts clean and gets the new file whole.
+      engine.resume(task.key);
+      expect((await engine.whenSettled(task.key))?.state).toBe('completed');
+      expect(fs.readFileSync(task.savePath).equals(changing.b)).toBe(true);
+    } finally {
+      await changing.close();
+    }
   });
 });
 
@@ -445,12 +451,13 @@ describe('bridge', () => {
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
     });
 
-  beforeAll(async () => {
+  // Each test gets an engine, root and bridge of its own: tasks queued or a root set by one test are not seen by another.
+  beforeEach(async () => {
     root = freshRoot();
     engine = new DownloadEngine({ root, token, origin: base, progressIntervalMs: 20, maxBytesPerSecond: RATE * 2 });
     bridge = await startBridge({ engine, origin: base });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await bridge.close();
     await engine.close();
   });
@@ -588,6 +595,5 @@ describe('bridge', () => {
     expect(await set.json()).toEqual({ root: next });
     expect(fs.statSync(next).isDirectory()).toBe(true);
     expect(engine.getRoot()).toBe(next);
-    await call('/root', { method: 'PUT', body: { root } });
   });
 });

@@ -16,9 +16,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const errorToast = vi.spyOn(message, 'error');
-beforeEach(() => {
+/** Each test starts signed out, with nothing stored and no toast shown; one that needs a session signs in itself. */
+beforeEach(async () => {
+  localStorage.clear();
+  await http.post('/api/auth/logout');
   errorToast.mockClear();
 });
+
+const logIn = () => http.post('/api/auth/login', { username: 'httpuser', password: 'Passw0rd1' });
 
 describe('the http client', () => {
   it('resolves to the envelope data and keeps the server time', async () => {
@@ -36,18 +41,20 @@ describe('the http client', () => {
   });
 
   it('sends the AJAX and CSRF headers, so a logged-in write goes through', async () => {
-    await http.post('/api/auth/login', { username: 'httpuser', password: 'Passw0rd1' });
+    await logIn();
     const user = await http.put<{ city: string }>('/api/team/userinfo/', { city: '杭州市' });
     expect(user.city).toBe('杭州市');
   });
 
   it('toasts the server message on 403 and rejects', async () => {
+    await logIn();
     const err = await http.get('/api/team/userinfo/list').catch((e: unknown) => e);
     expect((err as HttpError).status).toBe(403);
     expect(errorToast).toHaveBeenCalledWith('没有权限执行此操作', 5);
   });
 
   it('stays silent when asked, still rejecting', async () => {
+    await logIn();
     await expect(http.get('/api/team/userinfo/list', undefined, { silent: true })).rejects.toBeInstanceOf(HttpError);
     expect(errorToast).not.toHaveBeenCalled();
   });
