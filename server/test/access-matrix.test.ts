@@ -255,6 +255,7 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/review/test/select/:id': team({ params: { id: i.testSubmission }, payload: { selected: true } }),
     'GET /api/review/test/leaderboard/:questionId': none,
     'PUT /api/review/test/publish/:questionId': org({ payload: { published: false } }),
+    'GET /api/review/test/rescore/:questionId': org(),
 
     // Works.
     'POST /api/review/works/upload': { owner: 'none', headers: { ...TUS, 'upload-length': '10' } },

@@ -61,11 +61,12 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
   it('refuses a file that cannot be parsed before it counts against the day, naming what is wrong', async () => {
     const { leader } = await team();
     const refusals: [string | Buffer, string][] = [
-      ['ID,label\nu0,1\n', '表头须包含“id”和“y”两列，当前表头为：ID,label'],
+      ['ID,label\nu0,1\n', '第1行：表头须包含“id”和“y”两列，当前表头为：ID,label'],
       ['', '文件为空'],
       ['\n\n', '文件为空'],
       ['id,y\n', '文件只有表头，没有预测数据'],
-      [Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]), '文件不是文本格式的CSV'],
+      [Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]), 'ZIP压缩包已损坏或不完整，无法解压，请重新压缩后上传'],
+      [Buffer.from([0x69, 0x64, 0x2c, 0x79, 0x0a, 0x00, 0xff]), '第2行：含有空字符（NUL），不是文本格式的CSV；若为不带BOM的UTF-16文件，请另存为UTF-8编码的CSV'],
     ];
     for (const [content, message] of refusals) {
       const res = await submit(leader, content as string);
@@ -75,7 +76,7 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(await mine(leader)).toMatchObject({ list: [], usedToday: 0 });
     expect(await runDueJobs(t.deps)).toBe(0);
     for (let i = 0; i < 3; i++) expect((await submit(leader, prediction(1))).statusCode).toBe(200);
-    expect(body(await submit(leader, 'x,y\n')).message).toBe('表头须包含“id”和“y”两列，当前表头为：x,y');
+    expect(body(await submit(leader, 'x,y\n')).message).toBe('第1行：表头须包含“id”和“y”两列，当前表头为：x,y');
     expect((await submit(leader, prediction(1))).statusCode).toBe(429);
     await runDueJobs(t.deps);
   });
@@ -130,6 +131,12 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
   });
 
   it('re-queues a submission whose worker died mid-scoring, and fails one whose job keeps failing', async () => {
+    // Jobs other tests left queued or backing off run first (a day on), so that the counts below are this test's.
+    for (let i = 0; i < 4; i++) {
+      now = new Date(new Date('2026-03-20T02:00:00Z').getTime() + (i + 1) * 24 * 3600_000);
+      while (await runDueJobs(t.deps));
+    }
+    now = new Date('2026-03-20T02:00:00Z');
     const { leader } = await team();
     await submit(leader, prediction(3));
     const job = await claim(t.database.db, 'dead-worker', now);
@@ -241,6 +248,46 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     await org.put(`/api/review/test/publish/${questionId}`, { published: false });
     await db.deleteFrom('grades').where('questionId', '=', questionId).execute();
     await db.deleteFrom('reviewRules').where('questionId', '=', questionId).execute();
+  });
+
+  it('scores a prediction of several classes (a column per class) and keeps the settings a metric reads (issue 21)', async () => {
+    const classes = ['猫', '狗', 'bird'];
+    const answer = ['id,species', ...IDS.map((id, i) => `${id},${classes[i % 3]}`)].join('\n');
+    const q3 = body(
+      await org.post(`/api/competition/question/${competitionId}`, { title: '多分类题', evaluation: { metric: 'multiLogLoss', idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5 } }),
+    ).data.id as number;
+    expect((await org.request({ method: 'POST', url: `/api/competition/question/${q3}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') })).statusCode).toBe(200);
+    await admin.put(`/api/competition/question/review/${q3}`, { reviewed: true });
+    const username = `multi${++seq}x`;
+    await registerUser(t.app, username);
+    const leader = await loggedIn(t.app, username);
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: '多分类队', info })).data;
+    await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
+    expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId: q3 })).statusCode).toBe(200);
+    const upload = (text: string) => leader.request({ method: 'POST', url: `/api/review/test/${q3}`, ...multipart('pred.csv', Buffer.from(text), 'text/csv') });
+    // The header has no target column: one column per class, in any order; the true class always gets 0.5.
+    const rows = IDS.map((id, i) => `${id},${classes.map((c) => (c === classes[i % 3] ? '0.5' : '0.25')).reverse().join(',')}`);
+    expect((await upload(['id,bird,狗,猫', ...rows].join('\n'))).statusCode).toBe(200);
+    await runDueJobs(t.deps);
+    const scored = body(await leader.get(`/api/review/test/list/${q3}`)).data;
+    expect(scored.format).toMatchObject({ metric: 'multiLogLoss', higherIsBetter: false, idColumn: 'id' });
+    expect(scored.list[0].status).toBe(2);
+    expect(scored.list[0].publicScore).toBeCloseTo(Math.log(2), 12);
+    // A header lacking the id column is refused at once, naming the format.
+    expect(body(await upload('bird,狗,猫\n0.5,0.25,0.25\n')).message).toContain('表头须包含“id”列和每个类别一列（列名为类别标签），当前表头为：bird,狗,猫');
+
+    // The positive label and K are kept for the metrics that read them, and shown to the teams.
+    const edit = (evaluation: object) => org.put(`/api/competition/question/${q3}`, { title: '多分类题', evaluation: { idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5, ...evaluation } });
+    const stored = async () => (body(await org.get(`/api/competition/question/list/${competitionId}`)).data as { id: number; evaluation: object }[]).find((q) => q.id === q3)!.evaluation;
+    expect((await edit({ metric: 'mapAtK', k: 3, positiveLabel: '猫' })).statusCode).toBe(200);
+    expect(await stored()).toEqual({ metric: 'mapAtK', idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5, k: 3 });
+    expect(body(await leader.get(`/api/review/test/list/${q3}`)).data.format).toMatchObject({ metric: 'mapAtK', k: 3 });
+    expect((await edit({ metric: 'precision', positiveLabel: '猫' })).statusCode).toBe(200);
+    expect(await stored()).toMatchObject({ metric: 'precision', positiveLabel: '猫' });
+    expect((await edit({ metric: 'recall' })).statusCode).toBe(200);
+    expect(body(await leader.get(`/api/review/test/list/${q3}`)).data.format).toMatchObject({ metric: 'recall', positiveLabel: '1' });
+    const bad = body(await edit({ metric: 'mapAtK', k: 0 }));
+    expect(bad.message).toBe('K至少为1');
   });
 
   it('tells open message streams when a scoring finishes: everyone of a scored file, the team alone of a refused one', async () => {

@@ -13,6 +13,8 @@ import * as m0009 from './migrations/0009_notices.ts';
 import * as m0010 from './migrations/0010_indexes.ts';
 import * as m0011 from './migrations/0011_lookalikes_pools_invitations.ts';
 import * as m0012 from './migrations/0012_judge_totals.ts';
+import * as m0013 from './migrations/0013_scoring_version.ts';
+import * as m0014 from './migrations/0014_metric_options.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -30,6 +32,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0010_indexes': m0010,
   '0011_lookalikes_pools_invitations': m0011,
   '0012_judge_totals': m0012,
+  '0013_scoring_version': m0013,
+  '0014_metric_options': m0014,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

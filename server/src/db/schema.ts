@@ -230,6 +230,12 @@ export interface QuestionsTable {
   answerKey: string | null;
   answerRows: number | null;
   leaderboardPublished: Generated<number>;
+  /** The positive label of f1, precision and recall; null for the default '1'. */
+  positiveLabel: string | null;
+  /** The K of mapAtK; null for the default 10. */
+  topK: number | null;
+  /** Goes up when the metric, public share or answer file changes; boards rank submissions of this version only. */
+  scoringVersion: Generated<number>;
 }
 
 export interface TeamChoicesTable {
@@ -433,6 +439,8 @@ export interface TestSubmissionsTable {
   day: string;
   createdAt: string;
   scoredAt: string | null;
+  /** The question's scoring version this submission was last scored (or refused) under. */
+  scoringVersion: Generated<number>;
 }
 
 export interface TestQuotaTable {

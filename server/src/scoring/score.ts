@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { CsvError, csvBatches, type CsvProblem } from './csv.ts';
-import { NUMERIC_PREDICTION, accumulator, type Accumulator, type Metric } from './metrics.ts';
+import { CsvError, readCsv, type CsvInput, type CsvProblem, type CsvRecord } from './csv.ts';
+import { NUMERIC_PREDICTION, accumulator, metricKind, valueProblem, type Accumulator, type Metric } from './metrics.ts';
 
 export interface Evaluation {
   metric: Metric;
@@ -11,11 +10,45 @@ export interface Evaluation {
   publicShare: number;
   /** Per-question secret that decides which rows are public, so nobody can tell from the ids. */
   salt: string;
+  /** The positive class of f1, precision and recall ('1' when not set). */
+  positiveLabel?: string;
+  /** The K of mapAtK (10 when not set). */
+  k?: number;
+}
+
+/**
+ * Answer ids to their row, for any number of rows: a JavaScript Map holds at most 2^24 (16.7 million) entries, so the
+ * index is a list of maps, a new one begun when the last is full. Up to 2^24 ids this is one Map, as fast as before;
+ * past it, a lookup tries the maps in turn (two for 20 million ids).
+ */
+export class IdIndex {
+  private readonly shards: Map<string, number>[] = [new Map()];
+  constructor(private readonly perShard = 2 ** 24 - 1) {}
+  get size(): number {
+    return this.shards.reduce((n, m) => n + m.size, 0);
+  }
+  get(id: string): number | undefined {
+    for (const m of this.shards) {
+      const at = m.get(id);
+      if (at !== undefined) return at;
+    }
+    return undefined;
+  }
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+  /** Adds an id not yet present (callers check `has` first). */
+  set(id: string, at: number): this {
+    let last = this.shards[this.shards.length - 1]!;
+    if (last.size >= this.perShard) this.shards.push((last = new Map()));
+    last.set(id, at);
+    return this;
+  }
 }
 
 /** The hidden answers, indexed for one pass over a submission. */
 export interface Answers {
-  index: Map<string, number>;
+  index: IdIndex;
   ids: string[];
   truth: (string | number)[];
   isPublic: Uint8Array;
@@ -30,13 +63,16 @@ function headerIndexes(fields: string[], ev: Evaluation, line: number) {
   const id = names.indexOf(ev.idColumn);
   const target = names.indexOf(ev.targetColumn);
   if (id < 0 || target < 0) throw new CsvError([{ line, message: `表头须包含“${ev.idColumn}”和“${ev.targetColumn}”两列` }]);
+  const twice = [ev.idColumn, ev.targetColumn].find((c) => names.lastIndexOf(c) !== names.indexOf(c));
+  if (twice) throw new CsvError([{ line, message: `表头中“${show(twice)}”列出现了不止一次` }]);
   return { id, target, width: names.length };
 }
 
 /** Checks one value for the metric; returns the parsed value or a problem text. */
 function parseValue(metric: Metric, raw: string, side: 'truth' | 'prediction'): string | number | { problem: string } {
   const v = raw.trim();
-  if (!NUMERIC_PREDICTION[metric]) return v === '' ? { problem: '值为空' } : v;
+  // A ranking may be empty (no item predicted for the row); a label may not.
+  if (!NUMERIC_PREDICTION[metric]) return v === '' && !(side === 'prediction' && metricKind(metric) === 'ranking') ? { problem: '值为空' } : v;
   const n = Number(v);
   // Number() alone accepts what the pattern does, plus '' and 0x/0b/0o literals (and infinities, refused below), so
   // the pattern is needed only for values it would refuse anyway: a million rows are not run through a regex.
@@ -44,10 +80,44 @@ function parseValue(metric: Metric, raw: string, side: 'truth' | 'prediction'): 
     if (v === '' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(v)) return { problem: `不是数字：${show(v)}` };
     return { problem: `不是有限的数字：${show(v)}` };
   }
-  if ((metric === 'auc' || metric === 'logLoss') && side === 'truth' && n !== 0 && n !== 1) return { problem: '真实值须为0或1' };
-  if (metric === 'logLoss' && side === 'prediction' && (n < 0 || n > 1)) return { problem: `概率须在0到1之间：${show(v)}` };
-  if (metric === 'mape' && side === 'truth' && n === 0) return { problem: '真实值为0，不能计算MAPE' };
-  return n;
+  const problem = valueProblem(metric, n, side);
+  return problem ? { problem } : n;
+}
+
+/**
+ * The header of a prediction for the metrics of several classes: the id column and one column per class, named by the
+ * class label; every class of the answers must have its column. A column for a class the answers lack is a class too
+ * (its probability counts in the row's sum of 1).
+ */
+function classColumns(fields: string[], answers: Answers, ev: Evaluation, line: number) {
+  const names = fields.map((f) => f.trim());
+  const id = names.indexOf(ev.idColumn);
+  const format = `表头须为“${ev.idColumn}”列加每个类别一列（列名为类别标签）`;
+  if (id < 0) throw new CsvError([{ line, message: `${format}，缺少“${ev.idColumn}”列` }]);
+  const columns = names.map((_, i) => i).filter((i) => i !== id);
+  const classes = columns.map((i) => names[i]!);
+  const twice = classes.find((c, i) => classes.indexOf(c) !== i);
+  if (twice !== undefined) throw new CsvError([{ line, message: twice ? `表头中类别“${show(twice)}”重复` : '表头有空列名' }]);
+  if (classes.includes('')) throw new CsvError([{ line, message: '表头有空列名' }]);
+  const index = new Map(classes.map((c, i) => [c, i]));
+  const lacking = [...new Set(answers.truth.map(String))].filter((c) => !index.has(c));
+  if (lacking.length) throw new CsvError([{ line, message: `${format}，缺少类别：${lacking.slice(0, 5).map(show).join('、')}${lacking.length > 5 ? ` 等${lacking.length}个` : ''}` }]);
+  return { id, width: names.length, columns, classes, index };
+}
+
+/** One row's probabilities, in the order of the class columns; each in [0, 1], summing to 1 within 1e-6. */
+function parseProbabilities(fields: string[], cols: ReturnType<typeof classColumns>): Float64Array | { problem: string } {
+  const p = new Float64Array(cols.columns.length);
+  let sum = 0;
+  for (let c = 0; c < p.length; c++) {
+    // The binary log-loss reads one probability exactly as a class column needs: a finite number in [0, 1].
+    const v = parseValue('logLoss', fields[cols.columns[c]!]!, 'prediction');
+    if (typeof v !== 'number') return { problem: `类别“${show(cols.classes[c]!)}”：${typeof v === 'object' ? v.problem : v}` };
+    p[c] = v;
+    sum += v;
+  }
+  if (Math.abs(sum - 1) > 1e-6) return { problem: `各类别概率之和为${sum}，须为1（误差不超过1e-6）` };
+  return p;
 }
 
 export function isPublicRow(id: string, ev: Pick<Evaluation, 'salt' | 'publicShare'>): boolean {
@@ -56,13 +126,67 @@ export function isPublicRow(id: string, ev: Pick<Evaluation, 'salt' | 'publicSha
   return h.readUInt32BE(0) / 2 ** 32 < ev.publicShare;
 }
 
+/** Metrics ranking the probability of a positive class: truth 0 or 1, and both present. */
+const BINARY_RANKING = new Set<string>(['auc', 'gini', 'averagePrecision']);
+/** Metrics over the probabilities of several classes: the truth names a class, and two at least are needed. */
+const MULTI_CLASS = new Set<string>(['multiLogLoss', 'multiAuc']);
+const METRIC_LABEL: Record<string, string> = { auc: 'AUC', gini: 'Gini', averagePrecision: '平均精度（AP）', multiLogLoss: '多分类对数损失', multiAuc: '多分类AUC' };
+
+/**
+ * What the metric needs of one true value beyond being read (keyed by metric code, so it holds whichever metrics
+ * exist): 0 or 1 for the ranking metrics, no zero for MAPE, nothing negative for RMSLE, whole grades for QWK.
+ */
+function truthProblem(metric: string, value: string | number): string | null {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (BINARY_RANKING.has(metric) && n !== 0 && n !== 1) return '真实值须为0或1';
+  if (metric === 'mape' && n === 0) return '真实值为0，不能计算MAPE';
+  if (metric === 'rmsle' && !(n >= 0)) return `RMSLE的真实值不能为负数：${show(String(value))}`;
+  if (metric === 'qwk' && !(typeof value === 'number' ? Number.isInteger(value) : /^[+-]?\d+$/.test(value.trim()))) return `QWK的真实值须为整数等级：${show(String(value))}`;
+  return null;
+}
+
+/**
+ * What the metric needs of the answers as a whole, checked once they are read: both classes for the ranking metrics,
+ * in each board's share of the rows too (a board whose rows hold one class could never be scored), and two classes
+ * at least for the multi-class metrics.
+ */
+function answersProblem(metric: string, answers: Answers): string | null {
+  const name = METRIC_LABEL[metric] ?? metric;
+  if (BINARY_RANKING.has(metric)) {
+    // [public, private] × [negatives, positives]
+    const counts = [
+      [0, 0],
+      [0, 0],
+    ];
+    for (let i = 0; i < answers.truth.length; i++) counts[answers.isPublic[i] ? 0 : 1]![Number(answers.truth[i]) === 1 ? 1 : 0]!++;
+    const [pubNeg, pubPos] = counts[0]!;
+    const [privNeg, privPos] = counts[1]!;
+    if (!(pubPos! + privPos!) || !(pubNeg! + privNeg!)) return `答案只有一个类别（全部为${pubPos! + privPos! ? 1 : 0}），${name}需要0和1两类都出现`;
+    for (const [board, neg, pos] of [['公榜', pubNeg!, pubPos!], ['私榜', privNeg!, privPos!]] as const) {
+      if (neg + pos > 0 && (!neg || !pos)) return `按公榜比例划分后，${board}部分的答案只有一个类别，${name}无法计算；请增加样本或调整公榜比例`;
+    }
+  }
+  if (MULTI_CLASS.has(metric)) {
+    const first = answers.truth[0];
+    if (answers.truth.every((t) => t === first)) return `答案只有一个类别（${show(String(first))}），${name}至少需要两个类别`;
+  }
+  return null;
+}
+
 /** Reads the organiser's answer file; its problems are reported to the organiser at upload, with line numbers. */
-export async function loadAnswers(source: Readable, ev: Evaluation): Promise<Answers> {
-  const answers: Answers = { index: new Map(), ids: [], truth: [], isPublic: new Uint8Array(0) };
+export async function loadAnswers(source: CsvInput, ev: Evaluation): Promise<Answers> {
+  // The reader decides the encoding on the whole file; a file two encodings read differently is refused (csv.ts).
+  const same = (a: Answers, b: Answers) => a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i] && a.truth[i] === b.truth[i]);
+  return readCsv(source, (batches) => answersFrom(batches, ev), { same });
+}
+
+async function answersFrom(batches: AsyncIterable<CsvRecord[]>, ev: Evaluation): Promise<Answers> {
+  if (ev.idColumn.trim() === ev.targetColumn.trim()) throw new CsvError([{ line: 0, message: '编号列与目标列不能是同一列' }]);
+  const answers: Answers = { index: new IdIndex(), ids: [], truth: [], isPublic: new Uint8Array(0) };
   const publicFlags: number[] = [];
   const problems: CsvProblem[] = [];
   let cols: ReturnType<typeof headerIndexes> | undefined;
-  read: for await (const batch of csvBatches(source)) {
+  read: for await (const batch of batches) {
     for (const { line, fields } of batch) {
       if (!cols) {
         cols = headerIndexes(fields, ev, line);
@@ -74,6 +198,7 @@ export async function loadAnswers(source: Readable, ev: Evaluation): Promise<Ans
       else if (!id) problems.push({ line, message: '编号为空' });
       else if (answers.index.has(id)) problems.push({ line, message: `编号“${show(id)}”重复` });
       else if (typeof value === 'object') problems.push({ line, message: value.problem });
+      else if (truthProblem(ev.metric, value)) problems.push({ line, message: truthProblem(ev.metric, value)! });
       else {
         answers.index.set(id, answers.ids.length);
         answers.ids.push(id);
@@ -87,6 +212,8 @@ export async function loadAnswers(source: Readable, ev: Evaluation): Promise<Ans
   if (problems.length) throw new CsvError(problems);
   if (!answers.ids.length) throw new CsvError([{ line: 0, message: '文件没有数据行' }]);
   answers.isPublic = Uint8Array.from(publicFlags);
+  const problem = answersProblem(ev.metric, answers);
+  if (problem) throw new CsvError([{ line: 0, message: problem }]);
   return answers;
 }
 
@@ -100,20 +227,36 @@ export interface ScoreResult {
  * Scores a prediction file in one streaming pass: the header must name the id and target columns, every answer id must
  * appear exactly once and no other; problems come back with their line numbers and never show an answer value.
  */
-export async function scoreSubmission(source: Readable, answers: Answers, ev: Evaluation): Promise<ScoreResult> {
+export async function scoreSubmission(source: CsvInput, answers: Answers, ev: Evaluation): Promise<ScoreResult> {
+  // A file two encodings read differently: the reading whose ids and labels the answers recognise wins (csv.ts).
+  const same = (a: ScoreResult, b: ScoreResult) => Object.is(a.publicScore, b.publicScore) && Object.is(a.privateScore, b.privateScore) && a.rows === b.rows;
+  // Labels are compared as text; numbers read the same in both encodings, so only the ids tell those readings apart.
+  const known = () => ({ [ev.idColumn]: answers.index, ...(typeof answers.truth[0] === 'string' && { [ev.targetColumn]: new Set(answers.truth as string[]) }) });
+  return readCsv(source, (batches) => scoreFrom(batches, answers, ev), { same, known });
+}
+
+async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, ev: Evaluation): Promise<ScoreResult> {
   const seen = new Uint8Array(answers.ids.length);
-  const pub = accumulator(ev.metric) as Accumulator<unknown, unknown>;
-  const priv = accumulator(ev.metric) as Accumulator<unknown, unknown>;
+  const options = { positiveLabel: ev.positiveLabel, k: ev.k };
+  let pub = accumulator(ev.metric, options) as Accumulator<unknown, unknown>;
+  let priv = accumulator(ev.metric, options) as Accumulator<unknown, unknown>;
+  // For the metrics of several classes: the class columns, read from the header.
+  let classes: ReturnType<typeof classColumns> | undefined;
   const problems: CsvProblem[] = [];
   let cols: ReturnType<typeof headerIndexes> | undefined;
   let rows = 0;
   // Prediction files usually keep the answer file's order: comparing with the id expected next is far cheaper than a
   // lookup in a million-entry map, which stays the fallback.
   let next = 0;
-  read: for await (const batch of csvBatches(source)) {
+  read: for await (const batch of batches) {
     for (const { line, fields } of batch) {
       if (!cols) {
-        cols = headerIndexes(fields, ev, line);
+        if (metricKind(ev.metric) === 'classProbabilities') {
+          classes = classColumns(fields, answers, ev, line);
+          cols = { id: classes.id, target: -1, width: classes.width };
+          pub = accumulator(ev.metric, { ...options, classes: classes.classes }) as Accumulator<unknown, unknown>;
+          priv = accumulator(ev.metric, { ...options, classes: classes.classes }) as Accumulator<unknown, unknown>;
+        } else cols = headerIndexes(fields, ev, line);
         continue;
       }
       rows++;
@@ -125,9 +268,14 @@ export async function scoreSubmission(source: Readable, answers: Answers, ev: Ev
       else if (seen[at]) problems.push({ line, message: `编号“${show(id)}”重复` });
       else {
         seen[at] = 1;
-        const value = fields.length === cols.width ? parseValue(ev.metric, fields[cols.target]!, 'prediction') : { problem: '列数与表头不一致' };
-        if (typeof value === 'object') problems.push({ line, message: value.problem });
-        else (answers.isPublic[at] ? pub : priv).add(answers.truth[at], value);
+        const value =
+          fields.length !== cols.width
+            ? { problem: '列数与表头不一致' }
+            : classes
+              ? parseProbabilities(fields, classes)
+              : parseValue(ev.metric, fields[cols.target]!, 'prediction');
+        if (typeof value === 'object' && !(value instanceof Float64Array)) problems.push({ line, message: value.problem });
+        else (answers.isPublic[at] ? pub : priv).add(classes ? classes.index.get(String(answers.truth[at])) : answers.truth[at], value);
       }
       if (problems.length >= MAX_PROBLEMS) break read;
     }

@@ -1,4 +1,4 @@
-import type { Leaderboard, MyTests } from '@contest/shared';
+import type { Leaderboard, MyTests, RescoreProgress } from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /**
@@ -16,6 +16,8 @@ export const testSubmissionKeys = {
   /** A question's leaderboards, public and private. */
   boards: (questionId: number) => ['leaderboard', questionId] as const,
   board: (questionId: number, board: 'public' | 'private') => [...testSubmissionKeys.boards(questionId), board] as const,
+  /** How far the scoring again of a question's submissions has gone (its organisers, after a change of setting). */
+  rescoring: (questionId: number) => ['rescoring', questionId] as const,
 };
 
 /** Test submissions and their boards, as the back office manages them (spec §7 `/api/review/test/*`). */
@@ -27,4 +29,6 @@ export const testSubmissionApi = {
   board: (questionId: number, board: 'public' | 'private') => http.get<Leaderboard>(`/api/review/test/leaderboard/${questionId}`, { board }, { silent: true }),
   /** One of the (at most two) submissions counted for the private board. */
   select: (id: number, selected: boolean) => http.put<void>(`/api/review/test/select/${id}`, { selected }),
+  /** Silent: a row of the question list shows it, and says nothing when it cannot be read. */
+  rescoring: (questionId: number) => http.get<RescoreProgress>(`/api/review/test/rescore/${questionId}`, undefined, { silent: true }),
 };

@@ -98,12 +98,27 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(within(format).getByText('customer_id')).toBeTruthy();
     expect(within(format).getByText('churn')).toBeTruthy();
     expect(format.textContent).toContain('评分指标：AUC，越高越好');
+    expect(screen.getByTestId('metric-definition').textContent).toBe('指标定义：ROC曲线下面积：随机取一正一负样本，正样本得分更高的概率（并列计一半）。');
     expect(screen.getByTestId('sample-csv').textContent).toBe('customer_id,churn\n1,0.92\n2,0.13');
     const link = screen.getByTestId('sample-download');
     expect(link.getAttribute('download')).toBe('sample_submission.csv');
     const href = link.getAttribute('href')!;
     expect(href.startsWith('data:text/csv;charset=utf-8,')).toBe(true);
     expect(decodeURIComponent(href.slice('data:text/csv;charset=utf-8,'.length))).toBe('\uFEFFcustomer_id,churn\r\n1,0.92\r\n2,0.13\r\n');
+  });
+
+  it('explains a prediction of several classes and the setting a metric reads', async () => {
+    answers = { '/api/review/test/list/11': { ...mine, format: { metric: 'multiLogLoss', higherIsBetter: false, idColumn: 'id', targetColumn: 'species' } } };
+    open();
+    const format = await screen.findByTestId('file-format');
+    expect(format.textContent).toContain('和每个类别一列（列名为类别标签）；此后每行一个测试集编号及其属于各类别的概率，每行概率之和为1');
+    expect(format.textContent).not.toContain('species');
+    expect(screen.getByTestId('sample-csv').textContent).toBe('id,A,B\n1,0.7,0.3\n2,0.3,0.7');
+    cleanup();
+    answers = { '/api/review/test/list/11': { ...mine, format: { metric: 'mapAtK', higherIsBetter: true, idColumn: 'user', targetColumn: 'items', k: 5 } } };
+    open();
+    expect((await screen.findByTestId('metric-definition')).textContent).toContain('；K = 5。');
+    expect(screen.getByTestId('sample-csv').textContent).toBe('user,items\n1,item7 item2 item9\n2,item4');
   });
 
   it('makes a sample that fits the metric and quotes awkward column names', () => {

@@ -1,8 +1,14 @@
 import { z } from 'zod';
-import { METRICS, type Metric } from './question.ts';
+import { METRICS, METRIC_INFO, type MetricKind } from './question.ts';
 
 /** A test (prediction) submission: queued, scoring, scored, or failed with the reason. */
 export const TEST_STATUS = { queued: 0, scoring: 1, scored: 2, failed: 3 } as const;
+/**
+ * What a prediction or answer file may be: a CSV (UTF-8 with or without BOM, GBK/GB18030, UTF-16 with BOM), the same
+ * compressed as .csv.gz, or a .zip holding one CSV; the size limit applies to the unpacked CSV (issue 21).
+ */
+export const SCORING_FILE_ACCEPT = '.csv,.gz,.zip,text/csv,application/gzip,application/zip';
+export const SCORING_FILE_FORMATS = 'UTF-8、GBK或带BOM的UTF-16编码，可压缩为.csv.gz或只含一个CSV的.zip';
 export const TEST_STATUS_TEXT: Record<number, string> = { 0: '排队中', 1: '评分中', 2: '已评分', 3: '失败' };
 /** A team picks at most this many submissions for the final (private) ranking. */
 export const MAX_SELECTED = 2;
@@ -34,6 +40,10 @@ export const testFormatSchema = z.object({
   higherIsBetter: z.boolean(),
   idColumn: z.string(),
   targetColumn: z.string(),
+  /** For f1, precision and recall: the positive label. */
+  positiveLabel: z.string().optional(),
+  /** For mapAtK: the K. */
+  k: z.number().int().optional(),
 });
 export type TestFormat = z.infer<typeof testFormatSchema>;
 
@@ -49,22 +59,29 @@ export const myTestsSchema = z.object({
 });
 export type MyTests = z.infer<typeof myTestsSchema>;
 
-/** Two made-up prediction values that fit the metric: probabilities, class labels or numbers. */
-const SAMPLE_VALUES: Record<Metric, [string, string]> = {
-  auc: ['0.92', '0.13'],
-  logLoss: ['0.92', '0.13'],
-  accuracy: ['1', '0'],
-  macroF1: ['1', '0'],
-  rmse: ['12.5', '3.8'],
-  mae: ['12.5', '3.8'],
-  mape: ['12.5', '3.8'],
+/** Two made-up prediction values that fit the metric's kind: probabilities, class labels, numbers or rankings. */
+const SAMPLE_VALUES: Record<MetricKind, [string, string]> = {
+  probability: ['0.92', '0.13'],
+  label: ['1', '0'],
+  grade: ['3', '1'],
+  number: ['12.5', '3.8'],
+  ranking: ['item7 item2 item9', 'item4'],
+  classProbabilities: ['0.7', '0.3'],
 };
 
-/** A sample prediction file: the header with the question's column names and two example rows (CRLF, as Excel writes). */
+/**
+ * A sample prediction file: the header with the question's column names and two example rows (CRLF, as Excel writes).
+ * For the metrics of several classes the header holds one column per class, named by its label (two made-up ones here).
+ */
 export function sampleCsv(format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>): string {
   const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const [a, b] = SAMPLE_VALUES[format.metric];
-  return [[format.idColumn, format.targetColumn], ['1', a], ['2', b]].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+  const kind = METRIC_INFO[format.metric].kind;
+  const [a, b] = SAMPLE_VALUES[kind];
+  const rows =
+    kind === 'classProbabilities'
+      ? [[format.idColumn, 'A', 'B'], ['1', a, b], ['2', b, a]]
+      : [[format.idColumn, format.targetColumn], ['1', a], ['2', b]];
+  return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
 export const leaderboardEntrySchema = z.object({
@@ -82,6 +99,8 @@ export const leaderboardSchema = z.object({
   metric: z.enum(METRICS),
   higherIsBetter: z.boolean(),
   published: z.boolean(),
+  /** The question's setting changed and earlier submissions are being scored again: the board is not complete yet. */
+  rescoring: z.boolean().optional(),
   entries: z.array(leaderboardEntrySchema),
 });
 export type Leaderboard = z.infer<typeof leaderboardSchema>;
@@ -89,3 +108,10 @@ export type Leaderboard = z.infer<typeof leaderboardSchema>;
 export const selectBody = z.strictObject({ selected: z.boolean({ error: '请选择是否作为最终结果' }) });
 export const leaderboardQuery = z.object({ board: z.enum(['public', 'private']).default('public') });
 export const publishBody = z.strictObject({ published: z.boolean({ error: '请选择是否公布' }) });
+
+/**
+ * `GET /api/review/test/rescore/{questionId}`, for the question's organisers: after its metric, public share or answer
+ * file changed, how many of its settled submissions are scored under the new setting (`done`) of `total`.
+ */
+export const rescoreProgressSchema = z.object({ total: z.number().int(), done: z.number().int(), running: z.boolean() });
+export type RescoreProgress = z.infer<typeof rescoreProgressSchema>;

@@ -25,6 +25,8 @@ const base = (db: Db) =>
       'q.targetColumn',
       'q.publicPercent',
       'q.dailyLimit',
+      'q.positiveLabel',
+      'q.topK',
       'q.answerRows',
       'q.createdAt',
       'q.updatedAt',
@@ -32,13 +34,15 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type QuestionWithOrg = ManagedQuestion & { orgId: number };
 
-type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit'>;
-/** A question's evaluation setting, when all of its columns are set. */
-const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit }: EvaluationColumns): EvaluationBody | null =>
-  metric && idColumn && targetColumn && publicPercent && dailyLimit ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit } : null;
+type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit' | 'positiveLabel' | 'topK'>;
+/** A question's evaluation setting, when all of its columns are set; the metric's own settings only when stored. */
+const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK }: EvaluationColumns): EvaluationBody | null =>
+  metric && idColumn && targetColumn && publicPercent && dailyLimit
+    ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit, ...(positiveLabel !== null && { positiveLabel }), ...(topK !== null && { k: topK }) }
+    : null;
 
-function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, ...r }: Row): Omit<QuestionWithOrg, 'files'> {
-  return { ...r, reviewed: reviewed === 1, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit }) };
+function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, ...r }: Row): Omit<QuestionWithOrg, 'files'> {
+  return { ...r, reviewed: reviewed === 1, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK }) };
 }
 
 async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
@@ -101,7 +105,7 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
 export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
   const rows = await db
     .selectFrom('questions')
-    .select(['id', 'title', 'reviewed', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit'])
+    .select(['id', 'title', 'reviewed', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK'])
     .where('competitionId', '=', competitionId)
     .orderBy('sort')
     .orderBy('id')

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { type EvaluationBody, type QuestionBody, type QuestionPageQuery } from '@contest/shared';
+import { METRIC_INFO, type EvaluationBody, type QuestionBody, type QuestionPageQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
-import { CsvError } from '../../scoring/csv.ts';
+import { CsvError, storedCsv } from '../../scoring/csv.ts';
 import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { startRescoring } from '../test-submissions/index.ts';
 import { displayName } from '../files/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
 import * as repo from './repo.ts';
@@ -38,10 +39,32 @@ const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
   targetColumn: e?.targetColumn ?? null,
   publicPercent: e?.publicPercent ?? null,
   dailyLimit: e?.dailyLimit ?? null,
+  // Kept only for the metrics that read them, so that a stray setting never differs between two equal evaluations.
+  positiveLabel: e && METRIC_INFO[e.metric].option === 'positiveLabel' ? (e.positiveLabel ?? null) : null,
+  topK: e && METRIC_INFO[e.metric].option === 'k' ? (e.k ?? null) : null,
 });
+
+/** The id and target columns name two different columns of the files. */
+function checkColumns(e: EvaluationBody | null | undefined) {
+  if (e && e.idColumn.trim() === e.targetColumn.trim()) throw badRequest('编号列与目标列不能是同一列', { targetColumn: '编号列与目标列不能是同一列' });
+}
+
+/**
+ * Whether a change of setting changes the scores: anything but the column names and the daily limit (the metric, the
+ * public share, and whatever the metric reads, such as a positive label or a k).
+ */
+function changesScores(before: EvaluationBody | null, after: EvaluationBody) {
+  // Compared as stored: a setting the metric does not read (a stray positive label, say) changes nothing.
+  const scoring = (e: EvaluationBody | null) => {
+    const { idColumn: _id, targetColumn: _target, dailyLimit: _limit, ...rest } = evaluationColumns(e);
+    return JSON.stringify(rest);
+  };
+  return scoring(before) !== scoring(after);
+}
 
 export async function create(ctx: AuthedCtx, competitionId: number, body: QuestionBody) {
   await policy.managesCompetition(ctx, competitionId);
+  checkColumns(body.evaluation);
   const now = ctx.clock.now().toISOString();
   const id = await repo.insertQuestion(ctx.db, {
     competitionId,
@@ -60,13 +83,14 @@ export async function create(ctx: AuthedCtx, competitionId: number, body: Questi
 }
 
 function evaluationOf(e: EvaluationBody, salt: string): Evaluation {
-  return { metric: e.metric, idColumn: e.idColumn, targetColumn: e.targetColumn, publicShare: e.publicPercent / 100, salt };
+  return { metric: e.metric, idColumn: e.idColumn, targetColumn: e.targetColumn, publicShare: e.publicPercent / 100, salt, positiveLabel: e.positiveLabel, k: e.k };
 }
 
 /** Reads the stored answer file under an evaluation setting; its problems come back as a 400 for the organiser. */
 async function checkAnswer(ctx: Ctx, key: string, evaluation: EvaluationBody, salt: string) {
   try {
-    return await loadAnswers(await ctx.storage.get(key), evaluationOf(evaluation, salt));
+    // A CSV, .csv.gz or .zip holding one CSV; the size limit applies to the unpacked CSV.
+    return await loadAnswers(storedCsv(ctx.storage, key, ctx.config.answerMaxBytes), evaluationOf(evaluation, salt));
   } catch (err) {
     if (err instanceof CsvError) throw badRequest(`答案文件有误：${err.message}`, { answer: err.message });
     throw err;
@@ -75,13 +99,19 @@ async function checkAnswer(ctx: Ctx, key: string, evaluation: EvaluationBody, sa
 
 export async function update(ctx: Ctx, id: number, body: QuestionBody) {
   const before = await managedQuestion(ctx, id);
+  checkColumns(body.evaluation);
   const secrets = (await repo.findScoringSecrets(ctx.db, id))!;
   if (secrets.answerKey) {
     if (!body.evaluation) throw badRequest('已上传答案文件的赛题须保留评分设置', { evaluation: '已上传答案文件的赛题须保留评分设置' });
     // A new metric or column names must still fit the answer file already uploaded.
     if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation)) await checkAnswer(ctx, secrets.answerKey, body.evaluation, secrets.salt!);
   }
-  await repo.updateQuestion(ctx.db, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() });
+  // Scores computed under the old setting are scored again under the new one; until then the boards leave them out.
+  const rescore = Boolean(secrets.answerKey && body.evaluation && changesScores(before.evaluation, body.evaluation));
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateQuestion(trx, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() });
+    if (rescore) await startRescoring(trx, id, ctx.clock.now());
+  });
   await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined }, after: { ...body, content: undefined } });
 }
 
@@ -148,6 +178,8 @@ export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertAnswerFile(trx, { key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now });
     await repo.updateQuestion(trx, id, { answerKey: stored.key, answerRows: rows, updatedAt: now });
+    // A new answer file: every submission scored against the old one is scored again.
+    if (secrets.answerKey) await startRescoring(trx, id, ctx.clock.now());
   });
   if (secrets.answerKey) await dropAnswer(ctx, secrets.answerKey);
   await writeAudit(ctx, { action: 'question.answer', entity: 'question', entityId: id, after: { rows, size: stored.size, sha256: stored.sha256 } });

@@ -2,4 +2,4 @@
  * Test (prediction) submissions, scored automatically, and the leaderboards (spec paths under /api/review/test).
  * What other modules may use: the boards' ranking, which grades read for the test score.
  */
-export { rankTeams } from './service.ts';
+export { rankTeams, startRescoring } from './service.ts';

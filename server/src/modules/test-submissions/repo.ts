@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.ts';
 export const scoringQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions')
-    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'salt', 'answerKey', 'leaderboardPublished'])
+    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'salt', 'answerKey', 'leaderboardPublished', 'scoringVersion'])
     .where('id', '=', questionId)
     .executeTakeFirst();
 
@@ -38,6 +38,17 @@ export async function takeQuota(db: Db, v: { teamId: number; questionId: number;
     .executeTakeFirst();
   return Number(taken.numInsertedOrUpdatedRows ?? 0) === 1;
 }
+
+/** Gives back the attempt a submission took: a file refused with a reason never counts against the day's limit. */
+export const releaseQuota = (db: Db, v: { teamId: number; questionId: number; day: string }) =>
+  db
+    .updateTable('testQuota')
+    .set((eb) => ({ used: eb('used', '-', 1) }))
+    .where('teamId', '=', v.teamId)
+    .where('questionId', '=', v.questionId)
+    .where('day', '=', v.day)
+    .where('used', '>', 0)
+    .execute();
 
 export const usedToday = async (db: Db, teamId: number, questionId: number, day: string) =>
   (await db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', day).executeTakeFirst())?.used ?? 0;
@@ -71,7 +82,7 @@ export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
     .execute();
 
 export const findSubmission = (db: Db, id: number) =>
-  db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status']).where('id', '=', id).executeTakeFirst();
+  db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status', 'day']).where('id', '=', id).executeTakeFirst();
 
 /**
  * Marks a submission selected or not and counts the team's selections for the question, in the caller's transaction.
@@ -90,14 +101,19 @@ export async function setSelected(trx: Db, v: { id: number; teamId: number; ques
   return Number(n);
 }
 
-/** The question's scored submissions with their team names, oldest first: what the boards rank. */
+/**
+ * The question's scored submissions with their team names, oldest first: what the boards rank. Only those scored under
+ * the question's current scoring version: while older ones are scored again, a board never mixes two metrics or splits.
+ */
 export const scoredSubmissions = (db: Db, questionId: number) =>
   db
     .selectFrom('testSubmissions as s')
     .innerJoin('teams as t', 't.id', 's.teamId')
-    .select(['s.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
+    .innerJoin('questions as q', 'q.id', 's.questionId')
+    .select(['s.id', 's.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
     .where('s.questionId', '=', questionId)
     .where('s.status', '=', TEST_STATUS.scored)
+    .whereRef('s.scoringVersion', '=', 'q.scoringVersion')
     .orderBy('s.id')
     .execute();
 
@@ -106,20 +122,88 @@ export const setLeaderboardPublished = (db: Db, questionId: number, published: b
 
 export const markScoring = (db: Db, id: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', id).execute();
 
-export const markScored = (db: Db, id: number, v: { publicScore: number | null; privateScore: number | null; rows: number; at: string }) =>
+/** How a scoring ended: the scores, or the reason the file was refused. */
+export type Outcome = { publicScore: number | null; privateScore: number | null; rows: number } | { reason: string };
+
+/**
+ * Stores a scoring's outcome, stamped with the scoring version it was computed under, if that is still the question's
+ * version; answers false (storing nothing) when the setting changed meanwhile, so the caller scores again. The question's
+ * row is locked first (a no-op update, which both databases lock), so a change of setting, which bumps the version under
+ * the same lock, is seen either before or after, never in between.
+ */
+export async function settle(db: Db, v: { id: number; questionId: number; version: number; outcome: Outcome; at: string }): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const q = await trx
+      .updateTable('questions')
+      .set((eb) => ({ scoringVersion: eb.ref('scoringVersion') }))
+      .where('id', '=', v.questionId)
+      .returning('scoringVersion')
+      .executeTakeFirst();
+    if (!q || q.scoringVersion !== v.version) return false;
+    const o = v.outcome;
+    await trx
+      .updateTable('testSubmissions')
+      .set(
+        'reason' in o
+          ? { status: TEST_STATUS.failed, reason: o.reason, publicScore: null, privateScore: null, scoredAt: v.at, scoringVersion: v.version }
+          : { status: TEST_STATUS.scored, publicScore: o.publicScore, privateScore: o.privateScore, rows: o.rows, reason: null, scoredAt: v.at, scoringVersion: v.version },
+      )
+      .where('id', '=', v.id)
+      .execute();
+    return true;
+  });
+}
+
+/** The job gave up: the submission fails under the question's current version (the time it was scored is unknown). */
+export const markFailed = (db: Db, id: number, reason: string) =>
   db
     .updateTable('testSubmissions')
-    .set({ status: TEST_STATUS.scored, publicScore: v.publicScore, privateScore: v.privateScore, rows: v.rows, reason: null, scoredAt: v.at })
+    .set((eb) => ({
+      status: TEST_STATUS.failed,
+      reason,
+      scoringVersion: eb.selectFrom('questions').select('questions.scoringVersion').whereRef('questions.id', '=', 'testSubmissions.questionId'),
+    }))
     .where('id', '=', id)
     .execute();
 
-/** `at` null when the job gave up (the time it was scored is unknown). */
-export const markFailed = (db: Db, id: number, reason: string, at: string | null) =>
+/** Raises the question's scoring version (a change of metric, public share or answer file); answers the new one. */
+export const bumpScoringVersion = async (db: Db, questionId: number) =>
+  (
+    await db
+      .updateTable('questions')
+      .set((eb) => ({ scoringVersion: eb('scoringVersion', '+', 1) }))
+      .where('id', '=', questionId)
+      .returning('scoringVersion')
+      .executeTakeFirstOrThrow()
+  ).scoringVersion;
+
+const SETTLED = [TEST_STATUS.scored, TEST_STATUS.failed];
+
+/** Settled submissions of the question scored under an older version than `version`, oldest first. */
+export const staleSubmissions = (db: Db, questionId: number, version: number, limit: number) =>
   db
-    .updateTable('testSubmissions')
-    .set(at ? { status: TEST_STATUS.failed, reason, scoredAt: at } : { status: TEST_STATUS.failed, reason })
-    .where('id', '=', id)
+    .selectFrom('testSubmissions')
+    .select(['id', 'questionId', 'teamId', 'fileKey', 'status'])
+    .where('questionId', '=', questionId)
+    .where('status', 'in', SETTLED)
+    .where('scoringVersion', '<', version)
+    .orderBy('id')
+    .limit(limit)
     .execute();
+
+/** Of the question's settled submissions, how many there are and how many are scored under its current version. */
+export async function rescoreProgress(db: Db, questionId: number, version: number) {
+  const r = await db
+    .selectFrom('testSubmissions')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(eb.case().when('scoringVersion', '=', version).then(1).else(0).end()).as('done'),
+    ])
+    .where('questionId', '=', questionId)
+    .where('status', 'in', SETTLED)
+    .executeTakeFirstOrThrow();
+  return { total: Number(r.total), done: Number(r.done ?? 0) };
+}
 
 /** Whether the user is a member of the team that sent the prediction file. */
 export const memberOfFileTeam = async (db: Db, key: string, userId: number) =>

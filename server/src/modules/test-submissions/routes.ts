@@ -1,4 +1,4 @@
-import { ACTION_CODES, idParam, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, selectBody, testSubmittedSchema } from '@contest/shared';
+import { ACTION_CODES, idParam, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, rescoreProgressSchema, selectBody, testSubmittedSchema } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
@@ -33,4 +33,7 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
     await service.publish(req.ctx, req.params.questionId, req.body.published);
     return ok(null, req.body.published ? '私榜已公布' : '已撤回私榜');
   });
+  app.get('/api/review/test/rescore/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, response: replies(rescoreProgressSchema) } }, async (req) =>
+    ok(await service.rescoring(req.ctx, req.params.questionId)),
+  );
 }

@@ -1,12 +1,16 @@
 import type { Readable } from 'node:stream';
 import {
+  DEFAULT_K,
+  DEFAULT_POSITIVE_LABEL,
   HIGHER_IS_BETTER,
   MAX_SELECTED,
+  METRIC_INFO,
   TEST_STATUS,
   windowRefusal,
   type Leaderboard,
   type Metric,
   type MyTests,
+  type RescoreProgress,
   type TestSubmission,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
@@ -14,14 +18,14 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/define.ts';
-import { CsvError, csvBatches } from '../../scoring/csv.ts';
+import { CsvError, readCsv, storedCsv } from '../../scoring/csv.ts';
 import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import { teamUserIds } from '../notices/index.ts';
-import { scoreJob } from './jobs.ts';
+import { rescoreJob, scoreJob } from './jobs.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -63,7 +67,9 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
     throw err;
   }
   // A file that cannot be read as the expected CSV is refused here, before the day's quota is touched.
-  const problem = await headProblem(ctx, stored.key, question.idColumn!, question.targetColumn!);
+  // A prediction of several classes has a column per class instead of the target column (checked when scored).
+  const target = METRIC_INFO[question.metric as Metric].kind === 'classProbabilities' ? null : question.targetColumn!;
+  const problem = await headProblem(ctx, stored.key, question.idColumn!, target, maxBytes);
   if (problem) {
     await ctx.storage.delete(stored.key);
     throw badRequest(problem, { file: problem });
@@ -96,26 +102,38 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
 }
 
 /**
- * Reads the start of a stored prediction file and says what keeps it from being scored at all: not text, an unknown
- * encoding, empty, a header without the id and target columns, or no data row. Row-level problems are left to scoring.
+ * Reads a stored prediction file (a CSV, a .csv.gz or a .zip holding one CSV) through once and says what keeps it
+ * from being scored at all: not text, an unknown encoding, too large once unpacked, a broken archive, empty, a header
+ * without the id and target columns (or naming one twice), or no data row. Row-level problems are left to scoring.
  */
-async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: string, targetColumn: string): Promise<string | null> {
-  const stream = await ctx.storage.get(key);
-  try {
+async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: string, targetColumn: string | null, maxBytes: number): Promise<string | null> {
+  const check = async (batches: AsyncIterable<{ line: number; fields: string[] }[]>) => {
     let header: string[] | null = null;
-    for await (const batch of csvBatches(stream)) {
-      for (const { fields } of batch) {
-        if (header) return null;
+    let rows = 0;
+    const fail = (line: number, message: string) => new CsvError([{ line, message }]);
+    for await (const batch of batches) {
+      for (const { line, fields } of batch) {
+        if (header) {
+          rows++;
+          continue;
+        }
         header = fields.map((f) => f.trim());
-        if (!header.includes(idColumn) || !header.includes(targetColumn)) return `表头须包含“${idColumn}”和“${targetColumn}”两列，当前表头为：${header.join(',').slice(0, 80)}`;
+        const shown = header.join(',').slice(0, 80);
+        if (targetColumn === null && !header.includes(idColumn)) throw fail(line, `表头须包含“${idColumn}”列和每个类别一列（列名为类别标签），当前表头为：${shown}`);
+        if (targetColumn !== null && (!header.includes(idColumn) || !header.includes(targetColumn))) throw fail(line, `表头须包含“${idColumn}”和“${targetColumn}”两列，当前表头为：${shown}`);
+        const twice = [idColumn, targetColumn].find((c) => c !== null && header!.indexOf(c) !== header!.lastIndexOf(c));
+        if (twice) throw fail(line, `表头中“${twice}”列出现了不止一次`);
       }
     }
-    return header ? '文件只有表头，没有预测数据' : '文件为空';
+    if (!header) throw fail(0, '文件为空');
+    if (!rows) throw fail(0, '文件只有表头，没有预测数据');
+  };
+  try {
+    await readCsv(storedCsv(ctx.storage, key, maxBytes), check, { same: () => true });
+    return null;
   } catch (err) {
     if (err instanceof CsvError) return err.message;
     throw err;
-  } finally {
-    stream.destroy();
   }
 }
 
@@ -128,7 +146,18 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
   const rows = await repo.teamSubmissions(ctx.db, teamId, questionId);
   const used = await repo.usedToday(ctx.db, teamId, questionId, beijingDay(ctx.clock.now()));
   const metric = question.metric as Metric | null;
-  const format = metric && question.idColumn && question.targetColumn ? { metric, higherIsBetter: HIGHER_IS_BETTER[metric], idColumn: question.idColumn, targetColumn: question.targetColumn } : null;
+  const format =
+    metric && question.idColumn && question.targetColumn
+      ? {
+          metric,
+          higherIsBetter: HIGHER_IS_BETTER[metric],
+          idColumn: question.idColumn,
+          targetColumn: question.targetColumn,
+          // The setting the metric reads, with its default, so that the team knows what it is scored by.
+          ...(METRIC_INFO[metric].option === 'positiveLabel' && { positiveLabel: question.positiveLabel ?? DEFAULT_POSITIVE_LABEL }),
+          ...(METRIC_INFO[metric].option === 'k' && { k: question.topK ?? DEFAULT_K }),
+        }
+      : null;
   const published = question.leaderboardPublished === 1;
   return { list: rows.map((r) => toSubmission(r, published)), dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
 }
@@ -167,10 +196,15 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
     return { board, metric, higherIsBetter: higher, published, entries: [] };
   }
   const entries = await rankTeams(ctx.db, questionId, higher, board);
-  return { board, metric, higherIsBetter: higher, published, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
+  const { total, done } = await repo.rescoreProgress(ctx.db, questionId, question.scoringVersion);
+  return { board, metric, higherIsBetter: higher, published, rescoring: done < total, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
 }
 
-/** Each team's board score, best first (ties: the earlier last submission first). Grades read the private board. */
+/**
+ * Each team's board score, best first. Ties go to the team that reached its score first: each team's earliest
+ * submission with its board score is the one that counts, and of two teams tied, the earlier of those ranks first (as
+ * on Kaggle). Grades read the private board.
+ */
 export async function rankTeams(db: Db, questionId: number, higher: boolean, board: 'public' | 'private') {
   const rows = await repo.scoredSubmissions(db, questionId);
   const better = (a: number, b: number) => (higher ? a > b : a < b);
@@ -180,19 +214,21 @@ export async function rankTeams(db: Db, questionId: number, higher: boolean, boa
     entry.rows.push(r);
     byTeam.set(r.teamId, entry);
   }
+  // Rows come oldest first and only a strictly better score replaces the best so far: the earliest of equals is kept.
   const pick = (list: typeof rows, key: 'publicScore' | 'privateScore') =>
     list.filter((r) => r[key] !== null).reduce<(typeof rows)[number] | null>((best, r) => (!best || better(r[key]!, best[key]!) ? r : best), null);
   const entries = [...byTeam.entries()].flatMap(([teamId, { teamName, rows: list }]) => {
     let score: number | null;
-    if (board === 'public') score = pick(list, 'publicScore')?.publicScore ?? null;
+    let by: (typeof rows)[number] | null;
+    if (board === 'public') score = (by = pick(list, 'publicScore'))?.publicScore ?? null;
     else {
       const chosen = list.filter((r) => r.selected === 1);
-      score = chosen.length ? pick(chosen, 'privateScore')?.privateScore ?? null : pick(list, 'publicScore')?.privateScore ?? null;
+      score = (by = chosen.length ? pick(chosen, 'privateScore') : pick(list, 'publicScore'))?.privateScore ?? null;
     }
-    return score === null ? [] : [{ teamId, teamName, score, submissions: list.length, lastAt: list[list.length - 1]!.createdAt }];
+    return score === null || !by ? [] : [{ teamId, teamName, score, submissions: list.length, lastAt: list[list.length - 1]!.createdAt, reachedBy: by.id }];
   });
-  entries.sort((a, b) => (a.score === b.score ? a.lastAt.localeCompare(b.lastAt) : better(a.score, b.score) ? -1 : 1));
-  return entries;
+  entries.sort((a, b) => (a.score === b.score ? a.reachedBy - b.reachedBy : better(a.score, b.score) ? -1 : 1));
+  return entries.map(({ reachedBy: _reachedBy, ...e }) => e);
 }
 
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
@@ -208,7 +244,7 @@ function cachedAnswers(deps: Deps, key: string, ev: Evaluation): Promise<Answers
   const id = JSON.stringify([key, ev]);
   let hit = answersCache.get(id);
   if (!hit) {
-    hit = deps.storage.get(key).then((stream) => loadAnswers(stream, ev));
+    hit = loadAnswers(storedCsv(deps.storage, key, deps.config.answerMaxBytes), ev);
     hit.catch(() => answersCache.delete(id));
     answersCache.set(id, hit);
     while (answersCache.size > 2) answersCache.delete(answersCache.keys().next().value!);
@@ -245,34 +281,134 @@ function tellScored(deps: Pick<Deps, 'hub' | 'log'>, questionId: number, team: n
   }, BOARD_TELL_MS).unref();
 }
 
+type ScoringQuestion = NonNullable<Awaited<ReturnType<typeof repo.scoringQuestion>>>;
+
+/** What a score that is not a finite number tells the team (an overflow, or a board's rows the metric cannot score). */
+export const NOT_FINITE = '得分不是有限的数字（预测值可能过大，或超出该指标可计算的范围），未计入排行榜；请检查预测文件后重新提交';
+
+/**
+ * Scores one prediction file under the question's current setting. A file the engine refuses, or whose score is not a
+ * finite number, ends as a reason for its team, never as a job failure; a board with answer rows always gets a score.
+ */
+async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion): Promise<repo.Outcome> {
+  if (!q.answerKey || !q.metric) throw new Error('question has no answer or metric');
+  const ev: Evaluation = {
+    metric: q.metric as Metric,
+    idColumn: q.idColumn!,
+    targetColumn: q.targetColumn!,
+    publicShare: q.publicPercent! / 100,
+    salt: q.salt!,
+    positiveLabel: q.positiveLabel ?? undefined,
+    k: q.topK ?? undefined,
+  };
+  let answers: Answers;
+  try {
+    answers = await cachedAnswers(deps, q.answerKey, ev);
+  } catch (err) {
+    // An answer file accepted before a stricter reader refuses it now: the team is told, the job does not fail.
+    if (!(err instanceof CsvError)) throw err;
+    return { reason: `答案文件有误，请联系主办方：${err.message}`.slice(0, 2000) };
+  }
+  try {
+    const result = await scoreSubmission(storedCsv(deps.storage, fileKey, deps.config.testMaxBytes), answers, ev);
+    const hasPublic = answers.isPublic.includes(1);
+    const hasPrivate = answers.isPublic.includes(0);
+    const fine = (score: number | null, hasRows: boolean) => (score === null ? !hasRows : Number.isFinite(score));
+    if (!fine(result.publicScore, hasPublic) || !fine(result.privateScore, hasPrivate)) return { reason: NOT_FINITE };
+    return result;
+  } catch (err) {
+    if (!(err instanceof CsvError)) throw err;
+    return { reason: err.message.slice(0, 2000) };
+  }
+}
+
+/** Tells who may see a settled submission: a score may move the board (everyone); a refusal concerns its team. */
+async function tellSettled(deps: Deps, s: { questionId: number; teamId: number }, outcome: repo.Outcome) {
+  tellScored(deps, s.questionId, 'reason' in outcome ? await teamUserIds(deps.db, [s.teamId]) : null);
+}
+
 /**
  * Scores one queued submission (the scoring job, see jobs.ts); a file the engine refuses ends as failed with its
- * reasons, which is not a job failure.
+ * reasons, which is not a job failure. The outcome is stored only if the question's setting is still the one it was
+ * computed under; if the setting changed meanwhile, the file is scored again under the new one.
  */
 export async function scoreQueued(deps: Deps, submissionId: number) {
   const s = await repo.findSubmission(deps.db, submissionId);
   if (!s || s.status === TEST_STATUS.scored || s.status === TEST_STATUS.failed) return;
-  const q = await repo.scoringQuestion(deps.db, s.questionId);
-  if (!q?.answerKey || !q.metric) throw new Error('question has no answer or metric');
   await repo.markScoring(deps.db, s.id);
-  const ev: Evaluation = { metric: q.metric as Metric, idColumn: q.idColumn!, targetColumn: q.targetColumn!, publicShare: q.publicPercent! / 100, salt: q.salt! };
-  const answers = await cachedAnswers(deps, q.answerKey, ev);
-  try {
-    const result = await scoreSubmission(await deps.storage.get(s.fileKey), answers, ev);
-    await repo.markScored(deps.db, s.id, { publicScore: result.publicScore, privateScore: result.privateScore, rows: result.rows, at: deps.clock.now().toISOString() });
-    tellScored(deps, s.questionId, null);
-  } catch (err) {
-    if (!(err instanceof CsvError)) throw err;
-    await repo.markFailed(deps.db, s.id, err.message.slice(0, 2000), deps.clock.now().toISOString());
-    tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const q = await repo.scoringQuestion(deps.db, s.questionId);
+    if (!q) return;
+    const outcome = await evaluate(deps, s.fileKey, q);
+    if (await repo.settle(deps.db, { id: s.id, questionId: s.questionId, version: q.scoringVersion, outcome, at: deps.clock.now().toISOString() })) {
+      // A file refused with a reason gives its attempt back (issue 21): only a score counts against the day's limit.
+      if ('reason' in outcome) await repo.releaseQuota(deps.db, s);
+      await tellSettled(deps, s, outcome);
+      return;
+    }
   }
+  throw new Error('the question setting kept changing while the submission was scored');
 }
 
 /** The scoring job has used up its attempts: the submission fails, asking the team to submit again. */
 export async function scoringGaveUp(deps: Deps, submissionId: number) {
-  await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交', null);
+  await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交');
   const s = await repo.findSubmission(deps.db, submissionId);
+  if (s) await repo.releaseQuota(deps.db, s);
   if (s) tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
+}
+
+/** Submissions scored again by one run of the rescoring job; it queues itself again for the rest. */
+export const RESCORE_BATCH = 10;
+
+/**
+ * The question's metric, public share or answer file changed: its scoring version goes up, so the boards rank only
+ * submissions scored under the new setting, and a job scores every earlier one again. Called in the transaction that
+ * saves the change.
+ */
+export async function startRescoring(db: Db, questionId: number, now: Date) {
+  const version = await repo.bumpScoringVersion(db, questionId);
+  await enqueue(db, rescoreJob, { questionId, version }, now);
+}
+
+/**
+ * One run of the rescoring job: scores again up to RESCORE_BATCH submissions settled under an older version, then
+ * queues the next run if any are left. A newer change (a higher version) supersedes it: its own job does the work.
+ */
+export async function rescoreSome(deps: Deps, questionId: number, version: number) {
+  const q = await repo.scoringQuestion(deps.db, questionId);
+  if (!q || q.scoringVersion !== version) return;
+  const batch = await repo.staleSubmissions(deps.db, questionId, version, RESCORE_BATCH);
+  for (const s of batch) {
+    const outcome = !q.answerKey || !q.metric ? { reason: NO_SCORING_FILE } : await evaluate(deps, s.fileKey, q);
+    if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
+    if ('reason' in outcome) await tellSettled(deps, s, outcome);
+  }
+  if (batch.length) tellScored(deps, questionId, null);
+  if (batch.length === RESCORE_BATCH) await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now());
+}
+
+/**
+ * The rescoring job used up its attempts. Submissions are scored again oldest first and each leaves the stale ones once
+ * stored, so the oldest stale submission is the one that kept failing (its file unreadable, say): it alone fails, asking
+ * for a new submission, and the job goes on with the rest.
+ */
+export async function rescoringGaveUp(deps: Deps, questionId: number, version: number) {
+  const [s] = await repo.staleSubmissions(deps.db, questionId, version, 1);
+  if (!s) return;
+  const outcome = { reason: '重新评分出错，请重新提交' };
+  if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
+  await tellSettled(deps, s, outcome);
+  await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now());
+}
+
+/** How far the scoring again of a question's submissions has gone, for its organisers. */
+export async function rescoring(ctx: Ctx, questionId: number): Promise<RescoreProgress> {
+  const question = await repo.scoringQuestion(ctx.db, questionId);
+  if (!question) throw notFound('赛题不存在');
+  await policy.managesCompetition(ctx, question.competitionId);
+  const { total, done } = await repo.rescoreProgress(ctx.db, questionId, question.scoringVersion);
+  return { total, done, running: done < total };
 }
 
 // The team's members may read back their own prediction files.

@@ -44,10 +44,14 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
+      {data.rescoring && <Alert type="info" showIcon data-testid="board-rescoring" message="评分设置已更新，正在按新设置重新评分，排行榜暂只显示已重新评分的提交" />}
       <Typography.Text type="secondary" data-testid="board-metric">
         评分指标：{metricText(data.metric, data.higherIsBetter)}
         {board === 'public' ? '。公榜按测试集的一部分评分，私榜用其余部分决定最终名次' : ''}
         {mine ? `；我的队伍第 ${mine.rank} 名` : ''}
+      </Typography.Text>
+      <Typography.Text type="secondary" data-testid="board-ties">
+        同分时，先提交出该成绩的队伍排名在前。
       </Typography.Text>
       <Table<Row>
         rowKey={(e) => (e.pinned ? `pinned-${e.teamId}` : e.teamId)}

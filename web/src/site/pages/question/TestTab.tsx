@@ -1,4 +1,4 @@
-import { TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import { METRIC_INFO, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
@@ -22,6 +22,7 @@ const ScoreChart = lazy(() => import('./ScoreChart.tsx'));
 /** The expected prediction file, with the question's own column names and a sample made in the browser. */
 function FileFormat({ format }: { format: TestFormat }) {
   const sample = sampleCsv(format);
+  const info = METRIC_INFO[format.metric] as (typeof METRIC_INFO)[keyof typeof METRIC_INFO] | undefined;
   // A BOM so that Excel opens the UTF-8 sample with the right encoding.
   const href = `data:text/csv;charset=utf-8,${encodeURIComponent(`\uFEFF${sample}`)}`;
   return (
@@ -31,11 +32,25 @@ function FileFormat({ format }: { format: TestFormat }) {
       message="文件格式"
       description={
         <Space direction="vertical" size={4} style={{ width: '100%' }}>
-          <span>
-            CSV文件（UTF-8或GBK编码），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text> 和预测列{' '}
-            <Typography.Text code>{format.targetColumn}</Typography.Text>；此后每行一个测试集编号及其预测值，每个编号恰好一行。
-          </span>
+          {info?.kind === 'classProbabilities' ? (
+            <span>
+              CSV文件（{SCORING_FILE_FORMATS}），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text>{' '}
+              和每个类别一列（列名为类别标签）；此后每行一个测试集编号及其属于各类别的概率，每行概率之和为1，每个编号恰好一行。
+            </span>
+          ) : (
+            <span>
+              CSV文件（{SCORING_FILE_FORMATS}），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text> 和预测列{' '}
+              <Typography.Text code>{format.targetColumn}</Typography.Text>；此后每行一个测试集编号及其预测值，每个编号恰好一行。
+            </span>
+          )}
           <span>评分指标：{metricText(format.metric, format.higherIsBetter)}。</span>
+          {info && (
+            <span data-testid="metric-definition">
+              指标定义：{info.definition}
+              {format.positiveLabel !== undefined && <>；正类标签为 <Typography.Text code>{format.positiveLabel}</Typography.Text></>}
+              {format.k !== undefined && <>；K = {format.k}</>}。
+            </span>
+          )}
           <pre data-testid="sample-csv" style={{ margin: 0, padding: '4px 8px', background: 'rgba(0,0,0,0.04)', borderRadius: 4, overflowX: 'auto' }}>
             {sample.trimEnd().replace(/\r\n/g, '\n')}
           </pre>
@@ -125,7 +140,7 @@ export default function TestTab() {
       <Card type="inner" className="wrap-card-head" title={`提交测试：${title}`} style={{ marginBottom: 16 }}>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text>
-            上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码）'}。
+            上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码，可压缩为.csv.gz或.zip）'}。
             {testWindow.end && windowState(testWindow, sysTime()) === 'open' && (
               <span data-testid="test-deadline" style={{ marginInlineEnd: 8 }}>
                 截止时间 {formatMinute(testWindow.end)} <Countdown deadline={testWindow.end} onExpire={() => void reload()} />
@@ -139,7 +154,7 @@ export default function TestTab() {
           </Typography.Text>
           <Upload
             name="file"
-            accept=".csv,text/csv"
+            accept={SCORING_FILE_ACCEPT}
             disabled={Boolean(blocked)}
             action={testSubmissionUrls.upload(questionId)}
             headers={uploadHeaders()}

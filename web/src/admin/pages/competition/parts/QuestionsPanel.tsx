@@ -1,7 +1,7 @@
-import { ACTION_CODES, METRICS, METRIC_NAMES, formatSize, type ManagedQuestion, type QuestionBody } from '@contest/shared';
+import { ACTION_CODES, DEFAULT_K, SCORING_FILE_ACCEPT, DEFAULT_POSITIVE_LABEL, METRICS, METRIC_INFO, METRIC_NAMES, formatSize, type EvaluationBody, type ManagedQuestion, type Metric, type QuestionBody } from '@contest/shared';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Col, Form, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Upload } from 'antd';
+import { App, Button, Col, Form, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../../common/auth.ts';
@@ -13,9 +13,53 @@ import { RichTextField, richTextOrNull } from '../../../components/RichTextField
 import { useConfirm } from '../../../components/useConfirm.ts';
 import { useListMutation } from '../../../components/usePagedList.ts';
 import { questionApi, questionKeys, questionUrls } from '../../../../api/question.ts';
-import { testSubmissionApi } from '../../../../api/testSubmission.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../../../../api/testSubmission.ts';
 
 type Values = Omit<QuestionBody, 'evaluation'> & { scored: boolean; evaluation?: QuestionBody['evaluation'] };
+
+const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
+
+/** The chosen metric's definition and direction under its select, and the setting it reads (a positive label or K). */
+function MetricHelp() {
+  const metric = Form.useWatch(['evaluation', 'metric'], Form.useFormInstance()) as Metric | undefined;
+  const info = metric ? METRIC_INFO[metric] : undefined;
+  if (!info) return null;
+  return (
+    <>
+      <Col span={24}>
+        <Typography.Paragraph type="secondary" data-testid="metric-definition" style={{ marginTop: -16 }}>
+          {info.name}：{info.definition}（{direction(info.higherIsBetter)}）
+        </Typography.Paragraph>
+      </Col>
+      {info.option === 'positiveLabel' && (
+        <Col span={12}>
+          <Form.Item name={['evaluation', 'positiveLabel']} label="正类标签" extra={`与答案文件中的标签按文本比较，不填为“${DEFAULT_POSITIVE_LABEL}”`}>
+            <Input maxLength={64} placeholder={DEFAULT_POSITIVE_LABEL} />
+          </Form.Item>
+        </Col>
+      )}
+      {info.option === 'k' && (
+        <Col span={12}>
+          <Form.Item name={['evaluation', 'k']} label="K（每行计前K个）" extra={`不填为${DEFAULT_K}`}>
+            <InputNumber min={1} max={1000} placeholder={String(DEFAULT_K)} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      )}
+    </>
+  );
+}
+
+/** Keeps the positive label or K only for the metric that reads it, and leaves an empty one to its default. */
+function evaluationToSave(e: EvaluationBody | null | undefined): EvaluationBody | null | undefined {
+  if (!e) return e;
+  const { positiveLabel, k, ...rest } = e;
+  const option = METRIC_INFO[e.metric]?.option;
+  return {
+    ...rest,
+    ...(option === 'positiveLabel' && positiveLabel?.trim() && { positiveLabel: positiveLabel.trim() }),
+    ...(option === 'k' && typeof k === 'number' && { k }),
+  };
+}
 
 function QuestionModal({ competitionId, question, onClose }: { competitionId: number; question: ManagedQuestion | null; onClose: () => void }) {
   const { message, modal } = App.useApp();
@@ -40,7 +84,7 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
       // A rejection keeps the edit dialog open with what was typed (FormModal shows field errors of HTTP errors only).
       if (!confirmed) throw new Error('cancelled');
     }
-    return saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? v.evaluation : null });
+    return saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? evaluationToSave(v.evaluation) : null });
   };
   const initial: Partial<Values> = question
     ? { title: question.title, content: question.content, sort: question.sort, scored: Boolean(question.evaluation), evaluation: question.evaluation ?? undefined }
@@ -65,7 +109,7 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
             <Row gutter={16}>
               <Col span={12}>
                 <Form.Item name={['evaluation', 'metric']} label="评分指标" rules={[{ required: true, message: '请选择评分指标' }]}>
-                  <Select options={METRICS.map((m) => ({ value: m, label: METRIC_NAMES[m] }))} />
+                  <Select showSearch optionFilterProp="label" options={METRICS.map((m) => ({ value: m, label: `${METRIC_NAMES[m]}（${direction(METRIC_INFO[m].higherIsBetter)}）` }))} />
                 </Form.Item>
               </Col>
               <Col span={6}>
@@ -88,6 +132,7 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
                   <InputNumber min={1} max={100} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
+              <MetricHelp />
             </Row>
           )
         }
@@ -167,6 +212,27 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
   );
 }
 
+/**
+ * After a change of metric, public share or answer file, the question's submissions are scored again in the background
+ * and the boards show only those already done: the organiser sees how far it has gone, refreshed until it is over.
+ */
+function RescoreStatus({ questionId }: { questionId: number }) {
+  const { data } = useQuery({
+    queryKey: testSubmissionKeys.rescoring(questionId),
+    queryFn: () => testSubmissionApi.rescoring(questionId),
+    refetchInterval: (query) => (query.state.data?.running ? 3000 : false),
+  });
+  if (!data?.running) return null;
+  return (
+    <div data-testid="rescoring">
+      <Tag color="processing">
+        重新评分中 {data.done}/{data.total}
+      </Tag>
+      <Progress size="small" percent={Math.floor((data.done / data.total) * 100)} showInfo={false} />
+    </div>
+  );
+}
+
 /** A competition's questions: statement, evaluation setting, hidden answer file, review and the private board. */
 export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const { message } = App.useApp();
@@ -204,7 +270,18 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
           { title: '赛题', dataIndex: 'title', width: 200 },
           { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
           { title: '评分指标', width: 170, render: (_, q) => (q.evaluation ? METRIC_NAMES[q.evaluation.metric] : '不自动评分') },
-          { title: '答案文件', width: 110, render: (_, q) => (q.answerRows === null ? <Tag color="warning">未上传</Tag> : `${q.answerRows} 行`) },
+          {
+            title: '答案文件',
+            width: 130,
+            render: (_, q) =>
+              q.answerRows === null ? (
+                <Tag color="warning">未上传</Tag>
+              ) : (
+                <>
+                  {q.answerRows} 行{editable && q.evaluation && <RescoreStatus questionId={q.id} />}
+                </>
+              ),
+          },
           { title: '出题人', dataIndex: 'creatorName', width: 110 },
           {
             title: '操作',
@@ -218,7 +295,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {editable && q.evaluation && (
                   <Upload
                     name="file"
-                    accept=".csv,text/csv"
+                    accept={SCORING_FILE_ACCEPT}
                     action={questionUrls.answer(q.id)}
                     headers={uploadHeaders()}
                     showUploadList={false}
@@ -226,6 +303,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                       if (file.status === 'done') {
                         void message.success(`答案文件已上传（${file.response.data.rows} 行）`);
                         void reload();
+                        void client.invalidateQueries({ queryKey: testSubmissionKeys.rescoring(q.id) });
                       }
                       if (file.status === 'error') void message.error(uploadError(file.response), 8);
                     }}
@@ -270,7 +348,17 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
         ]}
       />
       {dataOf && <DataFilesModal question={dataOf} onClose={() => setDataOf(null)} />}
-      {editing !== undefined && <QuestionModal competitionId={competitionId} question={editing} onClose={() => setEditing(undefined)} />}
+      {editing !== undefined && (
+        <QuestionModal
+          competitionId={competitionId}
+          question={editing}
+          onClose={() => {
+            setEditing(undefined);
+            // A new metric or public share starts the scoring again of the question's submissions.
+            if (editing) void client.invalidateQueries({ queryKey: testSubmissionKeys.rescoring(editing.id) });
+          }}
+        />
+      )}
     </>
   );
 }
