@@ -205,6 +205,23 @@ export async function rescoreProgress(db: Db, questionId: number, version: numbe
   return { total: Number(r.total), done: Number(r.done ?? 0) };
 }
 
+/**
+ * Whether some settled submission of the question is still scored under an older version (the board is being
+ * re-scored). Versions only go up, so this is one seek on (question_id, scoring_version), cheap enough for every read of
+ * a board, where counting all of a question's submissions is not.
+ */
+export async function rescoringPending(db: Db, questionId: number, version: number) {
+  const stale = await db
+    .selectFrom('testSubmissions')
+    .select('id')
+    .where('questionId', '=', questionId)
+    .where('scoringVersion', '<', version)
+    .where('status', 'in', SETTLED)
+    .limit(1)
+    .executeTakeFirst();
+  return stale !== undefined;
+}
+
 /** Whether the user is a member of the team that sent the prediction file. */
 export const memberOfFileTeam = async (db: Db, key: string, userId: number) =>
   Boolean(

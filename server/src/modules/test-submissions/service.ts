@@ -196,8 +196,8 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
     return { board, metric, higherIsBetter: higher, published, entries: [] };
   }
   const entries = await rankTeams(ctx.db, questionId, higher, board);
-  const { total, done } = await repo.rescoreProgress(ctx.db, questionId, question.scoringVersion);
-  return { board, metric, higherIsBetter: higher, published, rescoring: done < total, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
+  const rescoring = await repo.rescoringPending(ctx.db, questionId, question.scoringVersion);
+  return { board, metric, higherIsBetter: higher, published, rescoring, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
 }
 
 /**
