@@ -1,5 +1,6 @@
 import { ASSIGNMENT_STATUS, DISPUTE_STATUS, GRADE_STATE, type DisputePageQuery } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import type { GradesTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
 
 /**
@@ -17,17 +18,8 @@ export const teamIdsWithWorks = async (db: Db, questionId: number) =>
 export const assignmentTotals = (db: Db, questionId: number) =>
   db.selectFrom('reviewAssignments').select(['teamId', 'status', 'total']).where('questionId', '=', questionId).execute();
 
-export type GradeValues = {
-  reviewScoresJson: string;
-  reviewScore: number | null;
-  judgesDone: number;
-  judgesTotal: number;
-  testScore: number | null;
-  testPoints: number | null;
-  finalScore: number | null;
-  rank: number | null;
-  updatedAt: string;
-};
+/** A grade row's computed columns (its award columns are the awards module's). */
+export type GradeValues = Omit<GradesTable, 'questionId' | 'teamId' | 'awardId' | 'awardManual'>;
 
 /** Writes the team's computed grade; its award stays as it is. */
 export const upsertGrade = (db: Db, questionId: number, teamId: number, values: GradeValues) =>
