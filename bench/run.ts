@@ -11,6 +11,7 @@ import { seedIfEmpty } from '../server/src/db/seed/index.ts';
 import { FIRST_SCREEN_BUDGET_KB, measureFirstScreen, type FirstScreen } from './first-screen.ts';
 import { ADMIN_PASSWORD, ROOT, startServer, useBuiltServer } from './processes.ts';
 import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './rush.ts';
+import { largeAnswersBenchmark, type LargeResult } from './answers.ts';
 import { scoringBenchmark, type ScoringResult } from './scoring.ts';
 import { seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
 import { startupComparison, type StartupResult } from './startup.ts';
@@ -23,13 +24,16 @@ import { CONNECTIONS, compare, type Comparison } from './throughput.ts';
  * the same sources run through tsx (bench/startup.ts). Writes bench/results/latest.json. BENCH_PG_URL names the PostgreSQL server (a fresh database is created on it and dropped).
  */
 
+const MB = 1024 * 1024;
 // Bounded scoring memory: a fixed allowance for a 1,000,000-row file, far below what holding its rows would take.
 const SCORING_HEAP_BYTES = 64 * 1024 * 1024;
 // The built server (`npm start`) against the same sources through tsx: at least this much less idle memory.
 const BUILT_RSS_SAVING_BYTES = 40 * 1024 * 1024;
-const GOALS = { rpsRatio: 0.4, p99Ms: 50, scoringRatio: 2, scoringHeapBytes: SCORING_HEAP_BYTES, firstScreenKb: FIRST_SCREEN_BUDGET_KB, rssBytes: RSS_BUDGET_BYTES, builtRssSavingBytes: BUILT_RSS_SAVING_BYTES };
+// Large answer files (bench/answers.ts): a cold load at most twice a plain read of the CSV, every load under 1 GB, a
+// streaming metric's memory flat on ten million rows, and a metric that keeps a number per row under 40 bytes a row.
+const LARGE = { coldRatio: 2, loadRssBytes: 1024 * MB, streamingGrowthBytes: 64 * MB, rowKeepingBytesPerRow: 40 };
+const GOALS = { large: LARGE, rpsRatio: 0.4, p99Ms: 50, scoringRatio: 2, scoringHeapBytes: SCORING_HEAP_BYTES, firstScreenKb: FIRST_SCREEN_BUDGET_KB, rssBytes: RSS_BUDGET_BYTES, builtRssSavingBytes: BUILT_RSS_SAVING_BYTES };
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const MB = 1024 * 1024;
 
 interface DbResult {
   seedSeconds: number;
@@ -159,7 +163,7 @@ async function machine() {
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const verdict = (ok: boolean) => (ok ? 'pass' : 'FAIL');
 
-function report(results: Record<string, unknown> & { sqlite: DbResult; postgres: DbResult | Skipped; scoring: ScoringResult; firstScreen: FirstScreen | Skipped; startup: StartupResult }) {
+function report(results: Record<string, unknown> & { sqlite: DbResult; postgres: DbResult | Skipped; scoring: ScoringResult; largeAnswers: LargeResult; firstScreen: FirstScreen | Skipped; startup: StartupResult }) {
   const rows: string[][] = [['figure', 'measured', 'baseline (same run)', 'ratio', 'goal', '']];
   for (const [label, r] of [['SQLite', results.sqlite], ['PostgreSQL', results.postgres]] as const) {
     if ('skipped' in r) {
@@ -187,6 +191,20 @@ function report(results: Record<string, unknown> & { sqlite: DbResult; postgres:
     const judged = metric === 'rmse';
     rows.push([`scoring ${fmt(s.rows)} rows (${metric.toUpperCase()})`, `${fmt(m.platformSeconds, 2)} s`, `${fmt(m.plainSeconds, 2)} s read+split`, fmt(m.ratio, 2), judged ? `<= ${GOALS.scoringRatio}` : '(shown)', judged ? verdict(m.ratio <= GOALS.scoringRatio) : '']);
     rows.push([`scoring peak heap growth (${metric.toUpperCase()})`, `${fmt(m.heapGrowthBytes / MB, 1)} MB`, `${fmt(m.fileBytes / MB, 1)} MB file`, fmt(m.heapGrowthBytes / m.fileBytes, 2), `< ${GOALS.scoringHeapBytes / MB} MB`, verdict(m.heapGrowthBytes < GOALS.scoringHeapBytes)]);
+  }
+  const a = results.largeAnswers;
+  const rowsText = `${fmt(a.rows / 1e6)}M rows`;
+  const cold = a.coldLoad;
+  rows.push([`answers ${rowsText}: cold load (stored form, median of 3)`, `${fmt(cold.seconds, 2)} s`, `${fmt(a.plainSeconds, 2)} s read+split CSV`, fmt(cold.seconds / a.plainSeconds, 2), `<= ${LARGE.coldRatio}`, verdict(cold.seconds / a.plainSeconds <= LARGE.coldRatio)]);
+  rows.push([`answers ${rowsText}: cold load peak RSS`, `${fmt(cold.peakRssBytes / MB)} MB`, `${fmt(a.storedBytes / MB)} MB stored`, fmt(cold.peakRssBytes / a.storedBytes, 2), `< ${LARGE.loadRssBytes / MB} MB`, verdict(cold.peakRssBytes < LARGE.loadRssBytes)]);
+  rows.push([`answers ${rowsText}: load from CSV at upload`, `${fmt(a.csvLoad.seconds, 2)} s`, `${fmt(a.plainSeconds, 2)} s read+split CSV`, fmt(a.csvLoad.seconds / a.plainSeconds, 2), '(shown)', '']);
+  rows.push([`answers ${rowsText}: load from CSV peak RSS`, `${fmt(a.csvLoad.peakRssBytes / MB)} MB`, `${fmt(a.answerFileBytes / MB)} MB CSV`, fmt(a.csvLoad.peakRssBytes / a.answerFileBytes, 2), `< ${LARGE.loadRssBytes / MB} MB`, verdict(a.csvLoad.peakRssBytes < LARGE.loadRssBytes)]);
+  for (const sc of a.scoring) {
+    const growth = sc.peakRssBytes - sc.baseRssBytes;
+    const streaming = sc.metric === 'rmse';
+    const bound = streaming ? LARGE.streamingGrowthBytes : LARGE.rowKeepingBytesPerRow * a.rows;
+    rows.push([`scoring ${rowsText} prediction (${sc.metric.toUpperCase()})`, `${fmt(sc.seconds, 2)} s`, `${fmt(sc.plainSeconds, 2)} s read+split`, fmt(sc.seconds / sc.plainSeconds, 2), '(shown)', '']);
+    rows.push([`scoring ${rowsText} RSS growth (${sc.metric.toUpperCase()}${streaming ? ', streaming' : ', keeps rows'})`, `${fmt(growth / MB)} MB`, `${fmt(sc.fileBytes / MB)} MB file`, fmt(growth / sc.fileBytes, 2), `< ${fmt(bound / MB)} MB`, verdict(growth < bound)]);
   }
   const f = results.firstScreen;
   if ('skipped' in f) rows.push(['first screen JavaScript', f.skipped, '', '', '', 'SKIP']);
@@ -229,6 +247,7 @@ async function main() {
     const startup = await startupComparison(startupDir, built.entry);
     log('scoring');
     const scoring = scoringBenchmark();
+    const largeAnswers = largeAnswersBenchmark(log);
     const results = {
       date: new Date().toISOString(),
       seconds: Math.round((Date.now() - started) / 1000),
@@ -238,6 +257,7 @@ async function main() {
       sqlite,
       postgres,
       scoring,
+      largeAnswers,
       firstScreen,
       startup,
     };

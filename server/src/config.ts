@@ -84,8 +84,9 @@ const schema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   AVATAR_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
-  ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
-  TEST_MAX_BYTES: z.coerce.number().int().positive().default(200 * 1024 * 1024),
+  ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
+  TEST_MAX_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  ANSWER_CACHE_MB: z.coerce.number().int().positive().default(1024),
   DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
   OIDC_ISSUER: z.string().url().optional(),
@@ -143,6 +144,8 @@ export type Config = {
   documentMaxBytes: number;
   answerMaxBytes: number;
   testMaxBytes: number;
+  /** Memory the loaded answer files of recent questions may hold together (the newest one is always kept). */
+  answerCacheBytes: number;
   /** A question's public data file. */
   dataMaxBytes: number;
   /** Run the job worker in this process (`npm start`); off where a separate worker runs jobs. */
@@ -236,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,
     answerMaxBytes: e.ANSWER_MAX_BYTES,
     testMaxBytes: e.TEST_MAX_BYTES,
+    answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
     oidc:

@@ -23,12 +23,25 @@ async function refusal(text: string, e: Evaluation): Promise<string> {
 }
 
 describe('the answer id index', () => {
-  it('holds more ids than one Map can (2^24), spread over several maps', () => {
-    const index = new IdIndex(1000);
-    for (let i = 0; i < 2500; i++) index.set(`id${i}`, i);
-    expect(index.size).toBe(2500);
-    expect([index.get('id0'), index.get('id999'), index.get('id1000'), index.get('id2499'), index.get('id2500')]).toEqual([0, 999, 1000, 2499, undefined]);
-    expect([index.has('id2001'), index.has('nope')]).toEqual([true, false]);
+  it('finds every id it holds, finds each repeat against its first row, and reads ids of any script back', () => {
+    const index = new IdIndex();
+    const ids = Array.from({ length: 50_000 }, (_, i) => (i % 7 === 0 ? `编号-${i}` : i % 11 === 0 ? `😀${i}` : `id${i}`));
+    for (const id of ids) index.push(id);
+    // Repeats: twice the same id, and one id seventy times (a bucket too large to compare pair by pair).
+    for (const id of ['id1', '编号-7', '😀11', 'id1', ...Array(70).fill('id2')]) index.push(id);
+    const repeats = index.build();
+    expect(repeats.slice(0, 4)).toEqual([
+      { row: 50_000, first: 1 },
+      { row: 50_001, first: 7 },
+      { row: 50_002, first: 11 },
+      { row: 50_003, first: 1 },
+    ]);
+    expect(repeats.length).toBe(74);
+    expect(repeats.slice(4).every((r, i) => r.row === 50_004 + i && r.first === 2)).toBe(true);
+    expect(ids.every((id, i) => index.get(id) === i && index.equalsAt(i, id) && index.idAt(i) === id)).toBe(true);
+    // Near misses: a prefix, an extension, another script of the same length, the empty id, another case.
+    expect(['id', 'id10x', 'id1 ', '编号-8', '😀12', '', 'ID1'].map((id) => index.get(id))).toEqual(Array(7).fill(undefined));
+    expect([index.equalsAt(1, 'id2'), index.equalsAt(7, '编号-8'), index.equalsAt(1, 'id1')]).toEqual([false, false, true]);
   });
 });
 

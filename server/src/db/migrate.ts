@@ -15,6 +15,7 @@ import * as m0011 from './migrations/0011_lookalikes_pools_invitations.ts';
 import * as m0012 from './migrations/0012_judge_totals.ts';
 import * as m0013 from './migrations/0013_scoring_version.ts';
 import * as m0014 from './migrations/0014_metric_options.ts';
+import * as m0015 from './migrations/0015_prepared_answers.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0012_judge_totals': m0012,
   '0013_scoring_version': m0013,
   '0014_metric_options': m0014,
+  '0015_prepared_answers': m0015,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

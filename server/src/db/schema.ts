@@ -236,6 +236,11 @@ export interface QuestionsTable {
   topK: number | null;
   /** Goes up when the metric, public share or answer file changes; boards rank submissions of this version only. */
   scoringVersion: Generated<number>;
+  /** How the public rows are drawn (scoring/split.ts): 'keyed', or 'sha256' for answer files uploaded before 0015. */
+  splitRule: Generated<string>;
+  /** The answer file as loaded under the current setting (scoring/prepared.ts), and that setting's tag. */
+  answerIndexKey: string | null;
+  answerIndexTag: string | null;
 }
 
 export interface TeamChoicesTable {

@@ -1,6 +1,10 @@
-import { hash } from 'node:crypto';
 import { CsvError, readCsv, type CsvInput, type CsvProblem, type CsvRecord } from './csv.ts';
+import { IdIndex } from './ids.ts';
 import { NUMERIC_PREDICTION, accumulator, metricKind, valueProblem, type Accumulator, type Metric } from './metrics.ts';
+import { splitter, type SplitRule } from './split.ts';
+
+export { IdIndex } from './ids.ts';
+export { isPublicRow, type SplitRule } from './split.ts';
 
 export interface Evaluation {
   metric: Metric;
@@ -14,44 +18,22 @@ export interface Evaluation {
   positiveLabel?: string;
   /** The K of mapAtK (10 when not set). */
   k?: number;
-}
-
-/**
- * Answer ids to their row, for any number of rows: a JavaScript Map holds at most 2^24 (16.7 million) entries, so the
- * index is a list of maps, a new one begun when the last is full. Up to 2^24 ids this is one Map, as fast as before;
- * past it, a lookup tries the maps in turn (two for 20 million ids).
- */
-export class IdIndex {
-  private readonly shards: Map<string, number>[] = [new Map()];
-  constructor(private readonly perShard = 2 ** 24 - 1) {}
-  get size(): number {
-    return this.shards.reduce((n, m) => n + m.size, 0);
-  }
-  get(id: string): number | undefined {
-    for (const m of this.shards) {
-      const at = m.get(id);
-      if (at !== undefined) return at;
-    }
-    return undefined;
-  }
-  has(id: string): boolean {
-    return this.get(id) !== undefined;
-  }
-  /** Adds an id not yet present (callers check `has` first). */
-  set(id: string, at: number): this {
-    let last = this.shards[this.shards.length - 1]!;
-    if (last.size >= this.perShard) this.shards.push((last = new Map()));
-    last.set(id, at);
-    return this;
-  }
+  /** How the public rows are drawn (split.ts); `keyed` when not set. */
+  split?: SplitRule;
 }
 
 /** The hidden answers, indexed for one pass over a submission. */
 export interface Answers {
+  /** The ids, row by row (ids.ts). */
   index: IdIndex;
-  ids: string[];
-  truth: (string | number)[];
+  /** The true value of each row: numbers for the numeric metrics, else text (a label held once however many rows have it). */
+  truth: Float64Array | string[];
   isPublic: Uint8Array;
+}
+
+/** Bytes an answer file takes once loaded, for the cache's bound (a number in an array: 8; a label: shared). */
+export function answersBytes(a: Answers): number {
+  return a.index.byteSize + (a.truth instanceof Float64Array ? a.truth.byteLength : a.truth.length * 8) + a.isPublic.byteLength;
 }
 
 /** Submissions stop being read after this many problems: enough to fix a file, not a flood. */
@@ -68,21 +50,38 @@ function headerIndexes(fields: string[], ev: Evaluation, line: number) {
   return { id, target, width: names.length };
 }
 
-/** Checks one value for the metric; returns the parsed value or a problem text. */
-function parseValue(metric: Metric, raw: string, side: 'truth' | 'prediction'): string | number | { problem: string } {
-  const v = raw.trim();
-  // A ranking may be empty (no item predicted for the row); a label may not.
-  if (!NUMERIC_PREDICTION[metric]) return v === '' && !(side === 'prediction' && metricKind(metric) === 'ranking') ? { problem: '值为空' } : v;
-  const n = Number(v);
-  // Number() alone accepts what the pattern does, plus '' and 0x/0b/0o literals (and infinities, refused below), so
-  // the pattern is needed only for values it would refuse anyway: a million rows are not run through a regex.
-  if (v === '' || !Number.isFinite(n) || (v[0] === '0' && v.length > 1 && 'xXbBoO'.includes(v[1]!))) {
-    if (v === '' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(v)) return { problem: `不是数字：${show(v)}` };
-    return { problem: `不是有限的数字：${show(v)}` };
+type Parsed = string | number | { problem: string };
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * How one value of a column is read for the metric (made once per file: a million rows are not sent through the
+ * metric's table each): the parsed value, or a problem text. Number() accepts what the NUMBER pattern does, plus ''
+ * and 0x/0b/0o literals (and infinities, refused as not finite), so the pattern runs only on values refused anyway.
+ */
+function valueParser(metric: Metric, side: 'truth' | 'prediction'): (raw: string) => Parsed {
+  if (!NUMERIC_PREDICTION[metric]) {
+    // A ranking may be empty (no item predicted for the row); a label may not.
+    const mayBeEmpty = side === 'prediction' && metricKind(metric) === 'ranking';
+    return (raw) => {
+      const v = raw.trim();
+      return v === '' && !mayBeEmpty ? { problem: '值为空' } : v;
+    };
   }
-  const problem = valueProblem(metric, n, side);
-  return problem ? { problem } : n;
+  // Most numeric metrics take any finite number; the others check each one (valueProblem, and truthProblem for answers).
+  const checked = [0.5, -1, 0, 2].some((n) => valueProblem(metric, n, side) !== null || (side === 'truth' && truthProblem(metric, n) !== null));
+  return (raw) => {
+    const v = raw.trim();
+    const n = +v;
+    if (v === '' || n - n !== 0 || (v.charCodeAt(0) === 48 && v.length > 1 && 'xXbBoO'.includes(v[1]!))) {
+      return { problem: v === '' || !NUMBER.test(v) ? `不是数字：${show(v)}` : `不是有限的数字：${show(v)}` };
+    }
+    if (!checked) return n;
+    const problem = valueProblem(metric, n, side) ?? (side === 'truth' ? truthProblem(metric, n) : null);
+    return problem ? { problem } : n;
+  };
 }
+
+const probability = valueParser('logLoss', 'prediction');
 
 /**
  * The header of a prediction for the metrics of several classes: the id column and one column per class, named by the
@@ -100,7 +99,7 @@ function classColumns(fields: string[], answers: Answers, ev: Evaluation, line: 
   if (twice !== undefined) throw new CsvError([{ line, message: twice ? `表头中类别“${show(twice)}”重复` : '表头有空列名' }]);
   if (classes.includes('')) throw new CsvError([{ line, message: '表头有空列名' }]);
   const index = new Map(classes.map((c, i) => [c, i]));
-  const lacking = [...new Set(answers.truth.map(String))].filter((c) => !index.has(c));
+  const lacking = [...new Set(Array.from(answers.truth, String))].filter((c) => !index.has(c));
   if (lacking.length) throw new CsvError([{ line, message: `${format}，缺少类别：${lacking.slice(0, 5).map(show).join('、')}${lacking.length > 5 ? ` 等${lacking.length}个` : ''}` }]);
   return { id, width: names.length, columns, classes, index };
 }
@@ -111,19 +110,13 @@ function parseProbabilities(fields: string[], cols: ReturnType<typeof classColum
   let sum = 0;
   for (let c = 0; c < p.length; c++) {
     // The binary log-loss reads one probability exactly as a class column needs: a finite number in [0, 1].
-    const v = parseValue('logLoss', fields[cols.columns[c]!]!, 'prediction');
+    const v = probability(fields[cols.columns[c]!]!);
     if (typeof v !== 'number') return { problem: `类别“${show(cols.classes[c]!)}”：${typeof v === 'object' ? v.problem : v}` };
     p[c] = v;
     sum += v;
   }
   if (Math.abs(sum - 1) > 1e-6) return { problem: `各类别概率之和为${sum}，须为1（误差不超过1e-6）` };
   return p;
-}
-
-export function isPublicRow(id: string, ev: Pick<Evaluation, 'salt' | 'publicShare'>): boolean {
-  // The one-shot hash: a Hash object per row made loading a million-row answer file mostly garbage collection.
-  const h = hash('sha256', `${ev.salt}\0${id}`, 'buffer');
-  return h.readUInt32BE(0) / 2 ** 32 < ev.publicShare;
 }
 
 /** Metrics ranking the probability of a positive class: truth 0 or 1, and both present. */
@@ -167,8 +160,8 @@ function answersProblem(metric: string, answers: Answers): string | null {
     }
   }
   if (MULTI_CLASS.has(metric)) {
-    const first = answers.truth[0];
-    if (answers.truth.every((t) => t === first)) return `答案只有一个类别（${show(String(first))}），${name}至少需要两个类别`;
+    const first = answers.truth[0]!;
+    if (Array.from(answers.truth as ArrayLike<string | number>).every((t) => t === first)) return `答案只有一个类别（${show(String(first))}），${name}至少需要两个类别`;
   }
   return null;
 }
@@ -176,42 +169,67 @@ function answersProblem(metric: string, answers: Answers): string | null {
 /** Reads the organiser's answer file; its problems are reported to the organiser at upload, with line numbers. */
 export async function loadAnswers(source: CsvInput, ev: Evaluation): Promise<Answers> {
   // The reader decides the encoding on the whole file; a file two encodings read differently is refused (csv.ts).
-  const same = (a: Answers, b: Answers) => a.ids.length === b.ids.length && a.ids.every((id, i) => id === b.ids[i] && a.truth[i] === b.truth[i]);
+  const same = (a: Answers, b: Answers) => {
+    if (a.index.size !== b.index.size) return false;
+    for (let i = 0; i < a.index.size; i++) if (a.truth[i] !== b.truth[i] || !a.index.equalsAt(i, b.index.idAt(i))) return false;
+    return true;
+  };
   return readCsv(source, (batches) => answersFrom(batches, ev), { same });
 }
 
 async function answersFrom(batches: AsyncIterable<CsvRecord[]>, ev: Evaluation): Promise<Answers> {
   if (ev.idColumn.trim() === ev.targetColumn.trim()) throw new CsvError([{ line: 0, message: '编号列与目标列不能是同一列' }]);
-  const answers: Answers = { index: new IdIndex(), ids: [], truth: [], isPublic: new Uint8Array(0) };
-  const publicFlags: number[] = [];
+  const index = new IdIndex();
+  const truth: (string | number)[] = [];
+  const split = splitter(ev);
+  const parse = valueParser(ev.metric, 'truth');
+  const flags: Uint8Array[] = [];
+  // Each row's line, for a repeated id found once every id is in.
+  let lines = new Uint32Array(1 << 12);
+  // Labels repeat: each is kept once (up to 65,536 of them), not once per row. Rankings are a set per row.
+  const labels = metricKind(ev.metric) === 'ranking' ? null : new Map<string, string>();
   const problems: CsvProblem[] = [];
   let cols: ReturnType<typeof headerIndexes> | undefined;
   read: for await (const batch of batches) {
+    const accepted: string[] = [];
     for (const { line, fields } of batch) {
       if (!cols) {
         cols = headerIndexes(fields, ev, line);
         continue;
       }
       const id = (fields[cols.id] ?? '').trim();
-      const value = parseValue(ev.metric, fields[cols.target] ?? '', 'truth');
+      let value = parse(fields[cols.target] ?? '');
+      const problem = typeof value === 'object' ? value.problem : null;
       if (fields.length !== cols.width) problems.push({ line, message: '列数与表头不一致' });
       else if (!id) problems.push({ line, message: '编号为空' });
-      else if (answers.index.has(id)) problems.push({ line, message: `编号“${show(id)}”重复` });
-      else if (typeof value === 'object') problems.push({ line, message: value.problem });
-      else if (truthProblem(ev.metric, value)) problems.push({ line, message: truthProblem(ev.metric, value)! });
+      else if (problem) problems.push({ line, message: problem });
       else {
-        answers.index.set(id, answers.ids.length);
-        answers.ids.push(id);
-        answers.truth.push(value);
-        publicFlags.push(isPublicRow(id, ev) ? 1 : 0);
+        if (typeof value === 'string' && labels) {
+          const held = labels.get(value);
+          if (held !== undefined) value = held;
+          else if (labels.size < 65_536) labels.set(value, value);
+        }
+        if (index.size === lines.length) {
+          const more = new Uint32Array(lines.length * 2);
+          more.set(lines);
+          lines = more;
+        }
+        lines[index.size] = line;
+        index.push(id);
+        truth.push(value as string | number);
+        accepted.push(id);
       }
       if (problems.length >= MAX_PROBLEMS) break read;
     }
+    if (!problems.length && accepted.length) flags.push(split(accepted));
   }
   if (!cols) throw new CsvError([{ line: 0, message: '文件为空' }]);
-  if (problems.length) throw new CsvError(problems);
-  if (!answers.ids.length) throw new CsvError([{ line: 0, message: '文件没有数据行' }]);
-  answers.isPublic = Uint8Array.from(publicFlags);
+  if (problems.length < MAX_PROBLEMS) {
+    for (const { row } of index.build()) problems.push({ line: lines[row]!, message: `编号“${show(index.idAt(row))}”重复` });
+  }
+  if (problems.length) throw new CsvError(problems.sort((a, b) => a.line - b.line).slice(0, MAX_PROBLEMS));
+  if (!index.size) throw new CsvError([{ line: 0, message: '文件没有数据行' }]);
+  const answers: Answers = { index, truth: NUMERIC_PREDICTION[ev.metric] ? Float64Array.from(truth as number[]) : (truth as string[]), isPublic: Buffer.concat(flags) };
   const problem = answersProblem(ev.metric, answers);
   if (problem) throw new CsvError([{ line: 0, message: problem }]);
   return answers;
@@ -236,7 +254,8 @@ export async function scoreSubmission(source: CsvInput, answers: Answers, ev: Ev
 }
 
 async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, ev: Evaluation): Promise<ScoreResult> {
-  const seen = new Uint8Array(answers.ids.length);
+  const seen = new Uint8Array(answers.index.size);
+  const parse = valueParser(ev.metric, 'prediction');
   const options = { positiveLabel: ev.positiveLabel, k: ev.k };
   let pub = accumulator(ev.metric, options) as Accumulator<unknown, unknown>;
   let priv = accumulator(ev.metric, options) as Accumulator<unknown, unknown>;
@@ -261,7 +280,7 @@ async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, 
       }
       rows++;
       const id = (fields[cols.id] ?? '').trim();
-      const at = answers.ids[next] === id ? next : answers.index.get(id);
+      const at = next < seen.length && answers.index.equalsAt(next, id) ? next : answers.index.get(id);
       if (at !== undefined) next = at + 1;
       // A known id counts as present even when the rest of its row is wrong, so it is reported once, not also as missing.
       if (at === undefined) problems.push({ line, message: id ? `编号“${show(id)}”不在测试集中` : '编号为空' });
@@ -273,7 +292,7 @@ async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, 
             ? { problem: '列数与表头不一致' }
             : classes
               ? parseProbabilities(fields, classes)
-              : parseValue(ev.metric, fields[cols.target]!, 'prediction');
+              : parse(fields[cols.target]!);
         if (typeof value === 'object' && !(value instanceof Float64Array)) problems.push({ line, message: value.problem });
         else (answers.isPublic[at] ? pub : priv).add(classes ? classes.index.get(String(answers.truth[at])) : answers.truth[at], value);
       }
@@ -287,7 +306,7 @@ async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, 
     for (let i = 0; i < seen.length; i++) {
       if (!seen[i]) {
         count++;
-        if (missing.length < 3) missing.push(answers.ids[i]!);
+        if (missing.length < 3) missing.push(answers.index.idAt(i));
       }
     }
     if (count) problems.push({ line: 0, message: `缺少${count}个编号的预测，例如：${missing.map(show).join('、')}` });

@@ -79,7 +79,7 @@ export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number 
 }
 
 /** The answer's key and the scoring secret: server-side only. */
-export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt']).where('id', '=', id).executeTakeFirst();
+export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt', 'splitRule', 'answerIndexKey']).where('id', '=', id).executeTakeFirst();
 
 /** Reviewed questions of a competition, with their public data files. */
 export async function publicQuestions(db: Db, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {

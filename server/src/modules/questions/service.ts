@@ -5,7 +5,8 @@ import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { CsvError, storedCsv } from '../../scoring/csv.ts';
-import { loadAnswers, type Evaluation } from '../../scoring/score.ts';
+import { preparedTag, storePrepared } from '../../scoring/prepared.ts';
+import { loadAnswers, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { startRescoring } from '../test-submissions/index.ts';
@@ -82,18 +83,33 @@ export async function create(ctx: AuthedCtx, competitionId: number, body: Questi
   return { id };
 }
 
-function evaluationOf(e: EvaluationBody, salt: string): Evaluation {
-  return { metric: e.metric, idColumn: e.idColumn, targetColumn: e.targetColumn, publicShare: e.publicPercent / 100, salt, positiveLabel: e.positiveLabel, k: e.k };
+type Secrets = { salt: string | null; splitRule: string };
+
+function evaluationOf(e: EvaluationBody, secrets: Secrets): Evaluation {
+  return { metric: e.metric, idColumn: e.idColumn, targetColumn: e.targetColumn, publicShare: e.publicPercent / 100, salt: secrets.salt!, split: secrets.splitRule as SplitRule, positiveLabel: e.positiveLabel, k: e.k };
 }
 
 /** Reads the stored answer file under an evaluation setting; its problems come back as a 400 for the organiser. */
-async function checkAnswer(ctx: Ctx, key: string, evaluation: EvaluationBody, salt: string) {
+async function checkAnswer(ctx: Ctx, key: string, evaluation: EvaluationBody, secrets: Secrets) {
   try {
     // A CSV, .csv.gz or .zip holding one CSV; the size limit applies to the unpacked CSV.
-    return await loadAnswers(storedCsv(ctx.storage, key, ctx.config.answerMaxBytes), evaluationOf(evaluation, salt));
+    return await loadAnswers(storedCsv(ctx.storage, key, ctx.config.answerMaxBytes), evaluationOf(evaluation, secrets));
   } catch (err) {
     if (err instanceof CsvError) throw badRequest(`答案文件有误：${err.message}`, { answer: err.message });
     throw err;
+  }
+}
+
+/**
+ * Stores the answers as loaded (scoring/prepared.ts), so that scoring reads them back instead of the CSV; a store that
+ * fails only costs that speed (scoring then reads the CSV), never the upload.
+ */
+async function prepare(ctx: Ctx, answerKey: string, answers: Answers, evaluation: EvaluationBody, secrets: Secrets) {
+  try {
+    return { answerIndexKey: await storePrepared(ctx.storage, answers), answerIndexTag: preparedTag(answerKey, evaluationOf(evaluation, secrets)) };
+  } catch (err) {
+    ctx.log.error({ err }, 'storing the loaded answers failed');
+    return { answerIndexKey: null, answerIndexTag: null };
   }
 }
 
@@ -101,17 +117,21 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
   const before = await managedQuestion(ctx, id);
   checkColumns(body.evaluation);
   const secrets = (await repo.findScoringSecrets(ctx.db, id))!;
+  let prepared: Awaited<ReturnType<typeof prepare>> | null = null;
   if (secrets.answerKey) {
     if (!body.evaluation) throw badRequest('已上传答案文件的赛题须保留评分设置', { evaluation: '已上传答案文件的赛题须保留评分设置' });
     // A new metric or column names must still fit the answer file already uploaded.
-    if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation)) await checkAnswer(ctx, secrets.answerKey, body.evaluation, secrets.salt!);
+    if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation)) {
+      prepared = await prepare(ctx, secrets.answerKey, await checkAnswer(ctx, secrets.answerKey, body.evaluation, secrets), body.evaluation, secrets);
+    }
   }
   // Scores computed under the old setting are scored again under the new one; until then the boards leave them out.
   const rescore = Boolean(secrets.answerKey && body.evaluation && changesScores(before.evaluation, body.evaluation));
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateQuestion(trx, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), updatedAt: ctx.clock.now().toISOString() });
+    await repo.updateQuestion(trx, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), ...prepared, updatedAt: ctx.clock.now().toISOString() });
     if (rescore) await startRescoring(trx, id, ctx.clock.now());
   });
+  if (prepared && secrets.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
   await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined }, after: { ...body, content: undefined } });
 }
 
@@ -135,6 +155,7 @@ export async function remove(ctx: Ctx, id: number) {
   const secrets = await repo.findScoringSecrets(ctx.db, id);
   await repo.deleteQuestion(ctx.db, id);
   if (secrets?.answerKey) await dropAnswer(ctx, secrets.answerKey);
+  if (secrets?.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
   await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined } });
 }
 
@@ -167,21 +188,24 @@ export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable
     if (err instanceof FileTooLargeError) throw new AppError(413, `答案文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
     throw err;
   }
-  let rows: number;
+  let answers: Answers;
   try {
-    rows = (await checkAnswer(ctx, stored.key, q.evaluation, secrets.salt!)).ids.length;
+    answers = await checkAnswer(ctx, stored.key, q.evaluation, secrets);
   } catch (err) {
     await ctx.storage.delete(stored.key);
     throw err;
   }
+  const rows = answers.index.size;
+  const prepared = await prepare(ctx, stored.key, answers, q.evaluation, secrets);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     await repo.insertAnswerFile(trx, { key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now });
-    await repo.updateQuestion(trx, id, { answerKey: stored.key, answerRows: rows, updatedAt: now });
+    await repo.updateQuestion(trx, id, { answerKey: stored.key, answerRows: rows, ...prepared, updatedAt: now });
     // A new answer file: every submission scored against the old one is scored again.
     if (secrets.answerKey) await startRescoring(trx, id, ctx.clock.now());
   });
   if (secrets.answerKey) await dropAnswer(ctx, secrets.answerKey);
+  if (secrets.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
   await writeAudit(ctx, { action: 'question.answer', entity: 'question', entityId: id, after: { rows, size: stored.size, sha256: stored.sha256 } });
   return { rows };
 }

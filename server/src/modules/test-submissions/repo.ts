@@ -7,7 +7,7 @@ import type { Db } from '../../db/database.ts';
 export const scoringQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions')
-    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'salt', 'answerKey', 'leaderboardPublished', 'scoringVersion'])
+    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'salt', 'splitRule', 'answerKey', 'answerIndexKey', 'answerIndexTag', 'leaderboardPublished', 'scoringVersion'])
     .where('id', '=', questionId)
     .executeTakeFirst();
 

@@ -19,7 +19,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { CsvError, readCsv, storedCsv } from '../../scoring/csv.ts';
-import { loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../../scoring/score.ts';
+import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
+import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/index.ts';
@@ -238,19 +239,54 @@ export async function publish(ctx: Ctx, questionId: number, published: boolean) 
   await repo.setLeaderboardPublished(ctx.db, questionId, published);
 }
 
-/** The answers of the last questions scored, so a burst of submissions reads a large answer file once. */
-const answersCache = new Map<string, Promise<Answers>>();
-function cachedAnswers(deps: Deps, key: string, ev: Evaluation): Promise<Answers> {
-  const id = JSON.stringify([key, ev]);
-  let hit = answersCache.get(id);
-  if (!hit) {
-    hit = loadAnswers(storedCsv(deps.storage, key, deps.config.answerMaxBytes), ev);
-    hit.catch(() => answersCache.delete(id));
+/**
+ * The answers of the questions scored last, so a burst of submissions reads a large answer file once. The cache is
+ * bounded by the memory the answers take (ANSWER_CACHE_MB), not by their number: the least recently used are dropped
+ * first, and the newest is always kept, however large.
+ */
+const answersCache = new Map<string, { answers: Promise<Answers>; bytes: number }>();
+export function cachedAnswers(deps: Pick<Deps, 'storage' | 'config'>, q: AnswerSource, ev: Evaluation): Promise<Answers> {
+  const id = JSON.stringify([q.answerKey, ev]);
+  const hit = answersCache.get(id);
+  if (hit) {
+    answersCache.delete(id);
     answersCache.set(id, hit);
-    while (answersCache.size > 2) answersCache.delete(answersCache.keys().next().value!);
+    return hit.answers;
   }
-  return hit;
+  const entry = { answers: loadCold(deps, q, ev), bytes: 0 };
+  answersCache.set(id, entry);
+  entry.answers.then(
+    (answers) => {
+      entry.bytes = answersBytes(answers);
+      let total = [...answersCache.values()].reduce((sum, e) => sum + e.bytes, 0);
+      for (const [other, e] of answersCache) {
+        if (total <= deps.config.answerCacheBytes) break;
+        if (e === entry || !e.bytes) continue;
+        answersCache.delete(other);
+        total -= e.bytes;
+      }
+    },
+    () => answersCache.get(id) === entry && answersCache.delete(id),
+  );
+  return entry.answers;
 }
+
+type AnswerSource = { answerKey: string; answerIndexKey: string | null; answerIndexTag: string | null };
+
+/**
+ * Answers not held in memory: read back from the form stored at upload when it was loaded under the current setting
+ * (scoring/prepared.ts), else read from the CSV (an answer file uploaded before that form existed, or a failed store).
+ */
+async function loadCold(deps: Pick<Deps, 'storage' | 'config'>, q: AnswerSource, ev: Evaluation): Promise<Answers> {
+  if (q.answerIndexKey && q.answerIndexTag === preparedTag(q.answerKey, ev)) {
+    const restored = await readPrepared(deps.storage, q.answerIndexKey).catch(() => null);
+    if (restored) return restored;
+  }
+  return loadAnswers(storedCsv(deps.storage, q.answerKey, deps.config.answerMaxBytes), ev);
+}
+
+/** The answer files held now, oldest first, with the bytes each takes (tests and the bench). */
+export const cachedAnswerBytes = () => [...answersCache.values()].map((e) => e.bytes);
 
 /** At most one word per question and BOARD_TELL_MS to every open stream: the first at once, the burst's last after. */
 export const BOARD_TELL_MS = 2000;
@@ -298,12 +334,13 @@ async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion): Promis
     targetColumn: q.targetColumn!,
     publicShare: q.publicPercent! / 100,
     salt: q.salt!,
+    split: q.splitRule as SplitRule,
     positiveLabel: q.positiveLabel ?? undefined,
     k: q.topK ?? undefined,
   };
   let answers: Answers;
   try {
-    answers = await cachedAnswers(deps, q.answerKey, ev);
+    answers = await cachedAnswers(deps, { answerKey: q.answerKey, answerIndexKey: q.answerIndexKey, answerIndexTag: q.answerIndexTag }, ev);
   } catch (err) {
     // An answer file accepted before a stricter reader refuses it now: the team is told, the job does not fail.
     if (!(err instanceof CsvError)) throw err;
