@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,7 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
     await admin.put(`/api/competition/question/review/${id}`, { reviewed: true });
     return id;
   }
-  async function scoredBy(questionId: number, offset: number) {
+  async function scoredBy(questionId: number, offset: number, pack = false) {
     const username = `big${kind}${++seq}`;
     await registerUser(t.app, username);
     const leader = await loggedIn(t.app, username);
@@ -179,7 +180,8 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
     await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
     expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
     const prediction = csv(IDS.map((id, i) => [id, i + offset]));
-    expect((await leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(prediction), 'text/csv') })).statusCode).toBe(200);
+    const file = pack ? multipart('pred.csv.gz', gzipSync(prediction), 'application/gzip') : multipart('pred.csv', Buffer.from(prediction), 'text/csv');
+    expect((await leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...file })).statusCode).toBe(200);
     await runDueJobs(t.deps);
     return (body(await leader.get(`/api/review/test/list/${questionId}`)).data as { list: { publicScore: number | null; reason: string | null }[] }).list[0]!;
   }
@@ -204,6 +206,18 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
     expect(await t.deps.storage.size(before.answerIndexKey!)).toBeNull();
     await t.deps.storage.delete(after.answerIndexKey!);
     expect(await scoredBy(id, 2)).toMatchObject({ publicScore: 2, reason: null });
+  });
+
+  it('records a packed answer or prediction file as what it is, not as text/csv', async () => {
+    const id = await question();
+    const packed = gzipSync(ANSWER);
+    expect((await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv.gz', packed, 'application/octet-stream') })).statusCode).toBe(200);
+    const q = await stored(id);
+    const file = await t.deps.db.selectFrom('files').select('mime').where('key', '=', q.answerKey!).executeTakeFirstOrThrow();
+    expect(file.mime).toBe('application/gzip');
+    expect(await scoredBy(id, 1, true)).toMatchObject({ publicScore: 1, reason: null });
+    const predictions = await t.deps.db.selectFrom('files').select('mime').where('purpose', '=', 'prediction').execute();
+    expect(predictions.map((f) => f.mime).sort()).toEqual(['application/gzip', ...Array(predictions.length - 1).fill('text/csv')]);
   });
 
   it('drops the stored form with its question', async () => {

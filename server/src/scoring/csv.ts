@@ -2,7 +2,7 @@ import { ACCEPTED_ENCODINGS, CsvError, DecodeInvalid, DecodeRestart, ENCODING_NA
 import { openBytes, rereadable, type CsvInput } from './unpack.ts';
 
 export { CsvError, type CsvProblem } from './decode.ts';
-export { memoryCsv, storedCsv, type CsvFile, type CsvInput } from './unpack.ts';
+export { csvMime, memoryCsv, storedCsv, type CsvFile, type CsvInput } from './unpack.ts';
 
 export interface CsvRecord {
   line: number;

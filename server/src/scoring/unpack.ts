@@ -78,6 +78,14 @@ const ZIP = (b: Buffer) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && (b
  * The bytes of the CSV an input holds: a plain CSV, a gzip file (`.csv.gz`) or a ZIP archive holding one CSV, told
  * apart by their first bytes, never by the name. Declared sizes over the limit are refused before anything is inflated.
  */
+/** The media type a stored answer or prediction file is recorded with: what its first bytes say it is. */
+export async function csvMime(file: CsvFile): Promise<string> {
+  const size = await file.size();
+  if (!size) return 'text/csv';
+  const head = await readAll(await file.read({ start: 0, end: Math.min(size, 4) - 1 }));
+  return GZIP(head) ? 'application/gzip' : ZIP(head) ? 'application/zip' : 'text/csv';
+}
+
 export async function openBytes(input: CsvInput): Promise<AsyncIterable<Buffer | string>> {
   if (!isCsvFile(input)) {
     if (typeof input === 'string' || Buffer.isBuffer(input)) return openBytes(memoryCsv(input));

@@ -4,7 +4,7 @@ import { METRIC_INFO, type EvaluationBody, type QuestionBody, type QuestionPageQ
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
-import { CsvError, storedCsv } from '../../scoring/csv.ts';
+import { CsvError, csvMime, storedCsv } from '../../scoring/csv.ts';
 import { preparedTag, storePrepared } from '../../scoring/prepared.ts';
 import { loadAnswers, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
@@ -196,10 +196,11 @@ export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable
     throw err;
   }
   const rows = answers.index.size;
+  const mime = await csvMime(storedCsv(ctx.storage, stored.key, ctx.config.answerMaxBytes));
   const prepared = await prepare(ctx, stored.key, answers, q.evaluation, secrets);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertAnswerFile(trx, { key: stored.key, originalName: displayName(originalName), mime: 'text/csv', size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now });
+    await repo.insertAnswerFile(trx, { key: stored.key, originalName: displayName(originalName), mime, size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now });
     await repo.updateQuestion(trx, id, { answerKey: stored.key, answerRows: rows, ...prepared, updatedAt: now });
     // A new answer file: every submission scored against the old one is scored again.
     if (secrets.answerKey) await startRescoring(trx, id, ctx.clock.now());

@@ -56,11 +56,11 @@ export const usedToday = async (db: Db, teamId: number, questionId: number, day:
 /** The stored prediction file's record and the queued submission; returns the submission's id. */
 export async function insertSubmission(
   db: Db,
-  v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; size: number; sha256: string; day: string; now: string },
+  v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; mime: string; size: number; sha256: string; day: string; now: string },
 ) {
   await db
     .insertInto('files')
-    .values({ key: v.key, originalName: v.fileName, mime: 'text/csv', size: v.size, sha256: v.sha256, ownerId: v.userId, visibility: 'private', purpose: 'prediction', createdAt: v.now })
+    .values({ key: v.key, originalName: v.fileName, mime: v.mime, size: v.size, sha256: v.sha256, ownerId: v.userId, visibility: 'private', purpose: 'prediction', createdAt: v.now })
     .execute();
   const { id } = await db
     .insertInto('testSubmissions')

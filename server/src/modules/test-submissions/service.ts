@@ -18,7 +18,7 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/define.ts';
-import { CsvError, readCsv, storedCsv } from '../../scoring/csv.ts';
+import { CsvError, csvMime, readCsv, storedCsv } from '../../scoring/csv.ts';
 import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
 import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
@@ -75,6 +75,7 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
     await ctx.storage.delete(stored.key);
     throw badRequest(problem, { file: problem });
   }
+  const mime = await csvMime(storedCsv(ctx.storage, stored.key, maxBytes));
   const day = beijingDay(now);
   const t = now.toISOString();
   try {
@@ -87,6 +88,7 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
         userId: ctx.actor.userId,
         key: stored.key,
         fileName: displayName(fileName),
+        mime,
         size: stored.size,
         sha256: stored.sha256,
         day,
