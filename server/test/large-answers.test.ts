@@ -165,6 +165,7 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
   });
   afterAll(() => t.close());
 
+  const managed = async (id: number) => body(await org.get(`/api/competition/question/check/${id}`)).data as { evaluation: Record<string, unknown> };
   const stored = (id: number) => t.deps.db.selectFrom('questions').select(['answerKey', 'answerIndexKey', 'answerIndexTag', 'splitRule']).where('id', '=', id).executeTakeFirstOrThrow();
   async function question() {
     const id = body(await org.post(`/api/competition/question/${competitionId}`, { title: `大题${++seq}`, evaluation: EVAL })).data.id as number;
@@ -218,6 +219,22 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
     expect(await scoredBy(id, 1, true)).toMatchObject({ publicScore: 1, reason: null });
     const predictions = await t.deps.db.selectFrom('files').select('mime').where('purpose', '=', 'prediction').execute();
     expect(predictions.map((f) => f.mime).sort()).toEqual(['application/gzip', ...Array(predictions.length - 1).fill('text/csv')]);
+  });
+
+  it('keeps the stored form when only the daily limit changes, and refuses renaming columns once files were sent', async () => {
+    const id = await question();
+    const before = await stored(id);
+    expect((await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, dailyLimit: 3 } })).statusCode).toBe(200);
+    expect((await stored(id)).answerIndexKey).toBe(before.answerIndexKey);
+    // Before any file is sent, the columns may still be renamed (to columns the answer file has).
+    const wide = ['id,y,sample,label', ...IDS.map((u, i) => `${u},${i},${u},${i}`)].join('\n');
+    expect((await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(wide), 'text/csv') })).statusCode).toBe(200);
+    expect((await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, dailyLimit: 3, idColumn: 'sample', targetColumn: 'label' } })).statusCode).toBe(200);
+    expect((await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, dailyLimit: 3 } })).statusCode).toBe(200);
+    expect(await scoredBy(id, 1)).toMatchObject({ publicScore: 1, reason: null });
+    const res = await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, metric: 'mae', targetColumn: 'label' } });
+    expect([res.statusCode, body(res).message]).toEqual([409, '已有队伍提交测试结果，不能再修改编号列或目标列的列名（已提交的文件按原列名读取，改名后将无法重新评分）']);
+    expect((await managed(id)).evaluation).toMatchObject({ metric: 'rmse', targetColumn: 'y', dailyLimit: 3 });
   });
 
   it('drops the stored form with its question', async () => {

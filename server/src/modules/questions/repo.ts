@@ -79,7 +79,7 @@ export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number 
 }
 
 /** The answer's key and the scoring secret: server-side only. */
-export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt', 'splitRule', 'answerIndexKey']).where('id', '=', id).executeTakeFirst();
+export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt', 'splitRule', 'answerIndexKey', 'answerIndexTag']).where('id', '=', id).executeTakeFirst();
 
 /** Reviewed questions of a competition, with their public data files. */
 export async function publicQuestions(db: Db, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {
@@ -134,6 +134,9 @@ export const deleteQuestion = (db: Db, id: number) => db.deleteFrom('questions')
 export const userExists = async (db: Db, id: number) => Boolean(await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst());
 
 /** Whether a team chose the question (it can then no longer be deleted). */
+/** Whether any team has sent a prediction file for the question. */
+export const hasTestSubmissions = async (db: Db, id: number) => Boolean(await db.selectFrom('testSubmissions').select('id').where('questionId', '=', id).executeTakeFirst());
+
 export const isChosen = async (db: Db, id: number) => Boolean(await db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst());
 
 /** One of the question's public data files, its link and its file record. */

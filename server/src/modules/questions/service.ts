@@ -120,8 +120,15 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
   let prepared: Awaited<ReturnType<typeof prepare>> | null = null;
   if (secrets.answerKey) {
     if (!body.evaluation) throw badRequest('已上传答案文件的赛题须保留评分设置', { evaluation: '已上传答案文件的赛题须保留评分设置' });
-    // A new metric or column names must still fit the answer file already uploaded.
-    if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation)) {
+    // Files already sent name the columns as they were: renamed, those files could never be scored again.
+    const renamed = before.evaluation && (before.evaluation.idColumn !== body.evaluation.idColumn || before.evaluation.targetColumn !== body.evaluation.targetColumn);
+    if (renamed && (await repo.hasTestSubmissions(ctx.db, id))) {
+      throw conflict('已有队伍提交测试结果，不能再修改编号列或目标列的列名（已提交的文件按原列名读取，改名后将无法重新评分）');
+    }
+    // A new metric or column names must still fit the answer file already uploaded; the answers are loaded again (and
+    // stored, scoring/prepared.ts) only when what loading reads changed, not for a daily limit.
+    const tag = preparedTag(secrets.answerKey, evaluationOf(body.evaluation, secrets));
+    if (JSON.stringify(body.evaluation) !== JSON.stringify(before.evaluation) && tag !== secrets.answerIndexTag) {
       prepared = await prepare(ctx, secrets.answerKey, await checkAnswer(ctx, secrets.answerKey, body.evaluation, secrets), body.evaluation, secrets);
     }
   }
