@@ -76,6 +76,12 @@ describe('answers validated for their metric', () => {
     expect(await refusal(rows(['cat', 'dog']), ev('multiAuc'))).toBe('accepted');
   });
 
+  it('refuses NaN and infinities in an answer file, as pandas and Excel write them, each with its line', async () => {
+    expect(await refusal(rows([1, 'NaN', 'nan', 'inf', '-inf', 'Infinity', '1e999', '', 2]), ev('rmse'))).toBe(
+      ['第3行：不是数字：NaN', '第4行：不是数字：nan', '第5行：不是数字：inf', '第6行：不是数字：-inf', '第7行：不是数字：Infinity', '第8行：不是有限的数字：1e999', '第9行：不是数字：'].join('；'),
+    );
+  });
+
   it('refuses an id column that is the target column', async () => {
     expect(await refusal(rows([1, 2]), ev('rmse', { targetColumn: 'id' }))).toBe('编号列与目标列不能是同一列');
   });
