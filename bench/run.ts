@@ -229,12 +229,19 @@ async function main() {
     cleanups.push(built.remove);
     log(`server built in ${built.buildSeconds.toFixed(1)} s: ${path.relative(ROOT, built.entry)}`);
     let firstScreen: FirstScreen | Skipped = { skipped: 'not measured' };
+    // Built before any server starts: a server serves the site only if web/dist exists when it starts.
+    let webBuilt: Error | null = null;
+    try {
+      ensureWebBuilt();
+    } catch (err) {
+      webBuilt = err as Error;
+    }
     const sqliteDir = path.join(workDir, 'sqlite');
     fs.mkdirSync(sqliteDir);
     const sqlite = await benchDatabase('SQLite', sqliteDir, undefined, async (url) => {
       log('first screen');
       try {
-        ensureWebBuilt();
+        if (webBuilt) throw webBuilt;
         firstScreen = await measureFirstScreen(url);
       } catch (err) {
         firstScreen = { skipped: `first screen not measured: ${(err as Error).message.split('\n')[0]}` };
