@@ -115,7 +115,7 @@ export async function useBuiltServer(): Promise<{ entry: string; buildSeconds: n
 }
 
 /** The platform as `npm start` runs it (the built server, once `useBuiltServer` ran), on the given data directory or PostgreSQL database. */
-export async function startServer(dataDir: string, databaseUrl?: string, entry = serverEntry): Promise<Spawned> {
+export async function startServer(dataDir: string, databaseUrl?: string, entry = serverEntry, extraEnv: Record<string, string> = {}): Promise<Spawned> {
   const port = await freePort();
   return spawnNode(
     entry,
@@ -129,6 +129,7 @@ export async function startServer(dataDir: string, databaseUrl?: string, entry =
       SEED_DEMO: '0',
       CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
       NODE_ENV: 'production',
+      ...extraEnv,
     },
     port,
     '/api/competition/public/list',

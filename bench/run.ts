@@ -13,7 +13,8 @@ import { ADMIN_PASSWORD, ROOT, startServer, useBuiltServer } from './processes.t
 import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './rush.ts';
 import { largeAnswersBenchmark, type LargeResult } from './answers.ts';
 import { scoringBenchmark, type ScoringResult } from './scoring.ts';
-import { seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
+import { BUDGETS, broadcast, exportAll, singleRequests, type ScaleResult } from './scale.ts';
+import { HOT, SCALE, seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
 import { startupComparison, type StartupResult } from './startup.ts';
 import { CONNECTIONS, compare, type Comparison } from './throughput.ts';
 
@@ -39,6 +40,7 @@ interface DbResult {
   seedSeconds: number;
   rows: Record<string, number>;
   throughput: Record<string, Comparison>;
+  scale: ScaleResult;
   rush: RushResult;
 }
 
@@ -106,13 +108,27 @@ async function benchDatabase(label: string, dataDir: string, databaseUrl: string
   if (onServer) await onServer(server.url);
   await server.stop();
 
+  // Single requests at volume, on a fresh process reporting its event-loop delay; then the export on another fresh
+  // one (its memory high-water mark is the export's), which then sends a broadcast with its job worker running.
+  const reportFile = path.join(dataDir, 'event-loop.jsonl');
+  const quiet = await startServer(dataDir, databaseUrl, undefined, { EVENT_LOOP_REPORT: reportFile });
+  cleanups.push(() => quiet.stop());
+  const singles = await singleRequests(quiet, seeded, reportFile, (t) => log(`${label}: ${t}`));
+  await quiet.stop();
+  const exporter = await startServer(dataDir, databaseUrl, undefined, { JOB_WORKER: '1' });
+  cleanups.push(() => exporter.stop());
+  const exported = await exportAll(exporter, seeded, dataDir, (t) => log(`${label}: ${t}`));
+  const sent = await broadcast(exporter, seeded, (t) => log(`${label}: ${t}`));
+  await exporter.stop();
+  const scale: ScaleResult = { scale: SCALE, ...singles, broadcast: sent, export: exported };
+
   // A fresh process, so that its memory high-water mark is the rush's.
   const rushServer = await startServer(dataDir, databaseUrl);
   cleanups.push(() => rushServer.stop());
   log(`${label}: deadline rush, ${RUSH_TEAMS} x ${WORK_BYTES / MB} MB`);
   const rush = await deadlineRush(rushServer, database, dataDir, seeded.rush);
   await rushServer.stop();
-  return { seedSeconds: seeded.seconds, rows: seeded.counts, throughput, rush };
+  return { seedSeconds: seeded.seconds, rows: seeded.counts, throughput, scale, rush };
 }
 
 /** A database of its own on the PostgreSQL server, dropped afterwards whatever happens. */
@@ -175,6 +191,16 @@ function report(results: Record<string, unknown> & { sqlite: DbResult; postgres:
       rows.push([`${label} ${what} rps (${fmt(c.bodyBytes)} B)`, `${fmt(c.server.rps)}/s`, `${fmt(c.baseline.rps)}/s bare Fastify`, fmt(c.ratio, 2), `>= ${GOALS.rpsRatio}`, verdict(c.ratio >= GOALS.rpsRatio && c.server.failures === 0)]);
       rows.push([`${label} ${what} p99`, `${fmt(c.server.p99Ms)} ms`, `${fmt(c.baseline.p99Ms)} ms`, fmt(c.server.p99Ms / Math.max(1, c.baseline.p99Ms), 1), `< ${GOALS.p99Ms} ms`, verdict(c.server.p99Ms < GOALS.p99Ms)]);
     }
+    const sc = r.scale;
+    for (const one of sc.singles) {
+      const fine = one.medianMs < one.budgetMs && !one.failures.length;
+      rows.push([`${label} ${SCALE}x: ${one.name}`, `${fmt(one.medianMs, 1)} ms median`, `${fmt(one.maxMs, 1)} ms max${one.failures.length ? `, ${one.failures.length} failed: ${one.failures[0]}` : ''}`, fmt(one.medianMs / one.budgetMs, 2), `< ${one.budgetMs} ms`, verdict(fine)]);
+    }
+    rows.push([`${label} ${SCALE}x: event loop, longest delay during those`, `${fmt(sc.eventLoopMaxMs, 1)} ms`, '', fmt(sc.eventLoopMaxMs / BUDGETS.eventLoopMs, 2), `< ${BUDGETS.eventLoopMs} ms`, verdict(sc.eventLoopMaxMs < BUDGETS.eventLoopMs)]);
+    const b = sc.broadcast;
+    rows.push([`${label} ${SCALE}x: notice to all users, answer`, `${fmt(b.answerMs, 1)} ms`, `${fmt(b.recipients)} recipients, delivered ${b.deliveredSeconds === null ? `? (${b.progress})` : `in ${fmt(b.deliveredSeconds, 1)} s`}`, fmt(b.answerMs / BUDGETS.listMs, 2), `< ${BUDGETS.listMs} ms`, verdict(b.answerMs < BUDGETS.listMs && b.deliveredSeconds !== null)]);
+    const x = sc.export;
+    rows.push([`${label} ${SCALE}x: export of ${fmt(x.rows)} registrations, peak RSS`, `${fmt(x.peakRssBytes / MB)} MB`, `${fmt(x.seconds, 1)} s, ${fmt(x.bytes / MB, 1)} MB file${x.status === 200 ? '' : `, status ${x.status}`}`, fmt(x.peakRssBytes / BUDGETS.exportRssBytes, 2), `< ${BUDGETS.exportRssBytes / MB} MB`, verdict(x.status === 200 && x.peakRssBytes < BUDGETS.exportRssBytes)]);
     const u = r.rush;
     const landed = u.acknowledged === u.uploads && u.inDatabase === u.uploads && u.onDisk === u.uploads;
     rows.push([`${label} rush: acknowledged / in DB / on disk`, `${u.acknowledged} / ${u.inDatabase} / ${u.onDisk}`, `${u.uploads} uploads`, fmt(u.onDisk / u.uploads, 2), 'all', verdict(landed)]);
@@ -259,6 +285,8 @@ async function main() {
       date: new Date().toISOString(),
       seconds: Math.round((Date.now() - started) / 1000),
       machine: info,
+      scale: SCALE,
+      hot: HOT,
       volumes: { ...VOLUMES, rushUploads: RUSH_TEAMS, rushWorkBytes: WORK_BYTES, scoringRows: scoring.rows },
       goals: { ...GOALS, connections: CONNECTIONS },
       sqlite,
@@ -270,7 +298,7 @@ async function main() {
     };
     const table = report(results);
     process.stdout.write(`\n${table}\n\n`);
-    const out = path.join(ROOT, 'bench/results/latest.json');
+    const out = path.join(ROOT, SCALE === 1 ? 'bench/results/latest.json' : `bench/results/latest-${SCALE}x.json`);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, `${JSON.stringify({ ...results, table: table.split('\n') }, null, 2)}\n`);
     log(`written to ${path.relative(process.cwd(), out)} in ${results.seconds} s`);

@@ -7,6 +7,14 @@ import { mulberry32 } from '../server/test/mulberry32.ts';
 
 /** The volumes issue 9 asks for; everything else (presets, stages, members...) follows from them. */
 export const VOLUMES = { brands: 50, competitions: 1_000, teams: 30_000, users: 100_000, testSubmissions: 200_000 };
+/** `BENCH_SCALE=10 npm run bench` seeds ten times the volumes (a national contest, issue 22); 1 is the default. */
+export const SCALE = Math.max(1, Number(process.env.BENCH_SCALE ?? 1));
+/**
+ * The hot competition (issue 22), seeded on top of the volumes at every scale: competition 2 with this many more teams,
+ * all on its first question, which holds this many scored test submissions; and broadcast notices read by a share of
+ * their recipients.
+ */
+export const HOT = { competitionId: 2, questionId: 3, teams: 30_000, testSubmissions: 200_000, notices: 10, noticeRecipients: 20_000 };
 /** Teams of the deadline-rush competition, each with its leader's bearer token. */
 export const RUSH_TEAMS = 200;
 
@@ -22,6 +30,9 @@ export interface Seeded {
   onlineIds: number[];
   brandIds: number[];
   rush: { competitionId: number; questionId: number; tokens: string[]; teamIds: number[] };
+  /** Bearer tokens: the administrator's, and the leader's of a team on the hot question's board. */
+  adminToken: string;
+  hotLeaderToken: string;
   seconds: number;
 }
 
@@ -56,6 +67,14 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
   const at = (days: number) => new Date(now.getTime() + days * DAY).toISOString();
   const counts: Record<string, number> = {};
   const tokens: string[] = [];
+  const V = { brands: VOLUMES.brands, competitions: VOLUMES.competitions * SCALE, teams: VOLUMES.teams * SCALE, users: VOLUMES.users * SCALE, testSubmissions: VOLUMES.testSubmissions * SCALE };
+  const bearer = (userId: number) => {
+    const token = randomBytes(32).toString('base64url');
+    return { token, row: { id: createHash('sha256').update(token).digest('hex'), userId, kind: 'token', csrfToken: randomBytes(16).toString('hex'), ip: null, userAgent: 'bench', createdAt: iso, lastSeenAt: iso, expiresAt: at(1) } };
+  };
+  const adminId = (await db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+  const admin = bearer(adminId);
+  let hotLeaderToken = '';
 
   const participantRole = (await db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.participant).executeTakeFirstOrThrow()).id;
   const userBase = Number((await db.selectFrom('users').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
@@ -69,23 +88,29 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     const orgs = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, name: `基准大学${i + 1}`, kind: 'school', contactName: '王老师', contactPhone: '13800138000', contactEmail: null, createdAt: iso }));
     await put('organisations', orgs);
     await put('competitionTypes', ['数据挖掘', '机器学习', '数据可视化', '自然语言处理', '计算机视觉', '运筹优化', '统计建模', '创新创业'].map((name, i) => ({ id: i + 1, name, sort: i, createdAt: iso })));
-    await put('brands', Array.from({ length: VOLUMES.brands }, (_, i) => ({ id: i + 1, name: `基准品牌${i + 1}`, shortName: `品牌${i + 1}`, logo: null, sort: i, recommend: i < 8 ? 1 : 0, description: `第${i + 1}个竞赛品牌，面向高校的系列赛事`, createdAt: iso, updatedAt: iso })));
+    await put('brands', Array.from({ length: V.brands }, (_, i) => ({ id: i + 1, name: `基准品牌${i + 1}`, shortName: `品牌${i + 1}`, logo: null, sort: i, recommend: i < 8 ? 1 : 0, description: `第${i + 1}个竞赛品牌，面向高校的系列赛事`, createdAt: iso, updatedAt: iso })));
 
-    const users = Array.from({ length: VOLUMES.users }, (_, i) => {
+    const users = Array.from({ length: V.users }, (_, i) => {
       const id = userBase + 1 + i;
       return { id, username: `bench${id}`, usernameKey: `bench${id}`, passwordHash: null, phone: `138${String(id).padStart(8, '0')}`, email: null, status: 1, userName: `选手${id}`, organization: `基准大学${(id % 100) + 1}`, province: '广东省', city: '广州市', createdAt: iso, updatedAt: iso };
     });
+    // The hot competition's teams need members of their own: up to three each.
+    const hotUsers = Array.from({ length: HOT.teams * 3 }, (_, i) => {
+      const id = userBase + 1 + V.users + i;
+      return { id, username: `hot${id}`, usernameKey: `hot${id}`, passwordHash: null, phone: `139${String(id).padStart(8, '0')}`, email: null, status: 1, userName: `热门选手${id}`, organization: `基准大学${(id % 100) + 1}`, province: '北京市', city: '北京市', createdAt: iso, updatedAt: iso };
+    });
+    users.push(...hotUsers);
     await put('users', users);
     await put('userRoles', users.map((u) => ({ userId: u.id, roleId: participantRole })));
 
     // Competition 1 is the deadline-rush one: online, registration open, works window open around now.
-    const competitions = Array.from({ length: VOLUMES.competitions }, (_, i) => {
+    const competitions = Array.from({ length: V.competitions }, (_, i) => {
       const id = i + 1;
       const start = id === 1 ? -10 : Math.floor(rnd() * 460) - 400;
       return {
         id,
         name: `第${id}届基准数据挑战赛`,
-        brandId: (i % VOLUMES.brands) + 1,
+        brandId: (i % V.brands) + 1,
         typeId: (i % 8) + 1,
         orgId: (i % orgs.length) + 1,
         cover: null,
@@ -102,7 +127,7 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
         maxMembers: 3,
         maxTeachers: 2,
         fee: id % 5 === 0 ? 5000 : 0,
-        auditStatus: id === 1 ? 3 : pick(AUDIT_MIX),
+        auditStatus: id === 1 || id === HOT.competitionId ? 3 : pick(AUDIT_MIX),
         auditReply: null,
         createdBy: 1,
         createdAt: iso,
@@ -140,9 +165,9 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     const sessions: Record<string, unknown>[] = [];
     const teamQuestion: { teamId: number; competitionId: number; questionId: number; userId: number }[] = [];
     let nextUser = userBase + 1;
-    for (let i = 0; i < VOLUMES.teams; i++) {
+    for (let i = 0; i < V.teams; i++) {
       const id = i + 1;
-      const competitionId = i < RUSH_TEAMS ? 1 : 2 + Math.floor(rnd() ** 2 * (VOLUMES.competitions - 1));
+      const competitionId = i < RUSH_TEAMS ? 1 : 2 + Math.floor(rnd() ** 2 * (V.competitions - 1));
       const size = 1 + Math.floor(rnd() * 3);
       const leaderId = nextUser;
       teams.push({ id, competitionId, teamNo: `B${String(id).padStart(8, '0')}`, name: `队伍${id}`, individual: size === 1 ? 1 : 0, leaderId, memberCount: size, joinCode: randomBytes(8).toString('hex'), createdAt: iso, updatedAt: iso });
@@ -160,6 +185,26 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
         sessions.push({ id: createHash('sha256').update(token).digest('hex'), userId: leaderId, kind: 'token', csrfToken: randomBytes(16).toString('hex'), ip: null, userAgent: 'bench', createdAt: iso, lastSeenAt: iso, expiresAt: at(1) });
       }
     }
+    // The hot competition: HOT.teams more teams, every one on its first question.
+    let hotUser = userBase + 1 + V.users;
+    const hotTeams: { teamId: number; userId: number }[] = [];
+    for (let i = 0; i < HOT.teams; i++) {
+      const id = teams.length + 1;
+      const size = 1 + Math.floor(rnd() * 3);
+      const leaderId = hotUser;
+      teams.push({ id, competitionId: HOT.competitionId, teamNo: `H${String(id).padStart(8, '0')}`, name: `热门队伍${id}`, individual: size === 1 ? 1 : 0, leaderId, memberCount: size, joinCode: randomBytes(8).toString('hex'), createdAt: iso, updatedAt: iso });
+      for (let k = 0; k < size; k++) {
+        members.push({ teamId: id, userId: hotUser, competitionId: HOT.competitionId, leader: k === 0 ? 1 : 0, infoJson: JSON.stringify({ userName: `热门选手${hotUser}`, tel: '13900139000' }), idCardEnc: null, idCardMask: null, createdAt: iso });
+        hotUser++;
+      }
+      hotUser += 3 - size;
+      registers.push({ id, competitionId: HOT.competitionId, teamId: id, userId: leaderId, status: 1, reason: null, orderId: null, attachmentsJson: '[]', createdAt: iso, updatedAt: iso });
+      choices.push({ teamId: id, questionId: HOT.questionId, chosenBy: leaderId, chosenAt: iso });
+      hotTeams.push({ teamId: id, userId: leaderId });
+    }
+    const hotLeader = bearer(hotTeams[0]!.userId);
+    sessions.push(admin.row, hotLeader.row);
+    hotLeaderToken = hotLeader.token;
     await put('teams', teams);
     await put('teamMembers', members);
     await put('registers', registers);
@@ -167,17 +212,37 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     await put('sessions', sessions);
 
     const submissions: Record<string, unknown>[] = [];
-    for (let i = 0; i < VOLUMES.testSubmissions; i++) {
+    for (let i = 0; i < V.testSubmissions; i++) {
       const t = teamQuestion[RUSH_TEAMS + Math.floor(rnd() * (teamQuestion.length - RUSH_TEAMS))]!;
       const day = at(-Math.floor(rnd() * 60));
       const score = rnd() * 10;
       submissions.push({ id: i + 1, competitionId: t.competitionId, questionId: t.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
     }
+    // The hot question's board: HOT.testSubmissions scored files spread over its teams, the first team among them.
+    for (let i = 0; i < HOT.testSubmissions; i++) {
+      const t = hotTeams[i < hotTeams.length ? i : Math.floor(rnd() * hotTeams.length)]!;
+      const day = at(-Math.floor(rnd() * 60));
+      const score = rnd() * 10;
+      submissions.push({ id: submissions.length + 1, competitionId: HOT.competitionId, questionId: HOT.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
+    }
     await put('testSubmissions', submissions);
+
+    // Broadcast notices of the past, each delivered to HOT.noticeRecipients x SCALE users, a third of whom read it.
+    const notices: Record<string, unknown>[] = [];
+    const recipients: Record<string, unknown>[] = [];
+    for (let n = 0; n < HOT.notices; n++) {
+      const id = n + 1;
+      const count = Math.min(users.length, HOT.noticeRecipients * SCALE);
+      notices.push({ id, kind: 0, title: `系统通知${id}`, content: `<p>${PARAGRAPH}</p>`, targetJson: JSON.stringify({ scope: 'all' }), competitionId: null, orgId: null, status: 1, publishAt: null, publishedAt: at(-n), source: null, recipients: count, authorId: adminId, createdAt: at(-n), updatedAt: at(-n) });
+      const from = Math.floor(rnd() * (users.length - count));
+      for (let k = 0; k < count; k++) recipients.push({ noticeId: id, userId: users[from + k]!.id, kind: 0, publishedAt: at(-n), readAt: k % 3 === 0 ? at(-n) : null });
+    }
+    await put('notices', notices);
+    for (let i = 0; i < recipients.length; i += 200_000) await put('noticeRecipients', recipients.slice(i, i + 200_000));
   });
 
   if (database.dialect === 'postgres') {
-    for (const table of ['organisations', 'competition_types', 'brands', 'users', 'competitions', 'competition_stages', 'competition_presets', 'questions', 'teams', 'registers', 'test_submissions']) {
+    for (const table of ['organisations', 'competition_types', 'brands', 'users', 'competitions', 'competition_stages', 'competition_presets', 'questions', 'teams', 'registers', 'test_submissions', 'notices']) {
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
     }
   }
@@ -195,6 +260,8 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     onlineIds: online.map((r) => r.id),
     brandIds: Array.from({ length: VOLUMES.brands }, (_, i) => i + 1),
     rush: { competitionId: 1, questionId: 1, tokens, teamIds: Array.from({ length: RUSH_TEAMS }, (_, i) => i + 1) },
+    adminToken: admin.token,
+    hotLeaderToken,
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -87,6 +87,7 @@ const schema = z.object({
   ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   TEST_MAX_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
   ANSWER_CACHE_MB: z.coerce.number().int().positive().default(1024),
+  EVENT_LOOP_REPORT: z.string().optional(),
   DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
   OIDC_ISSUER: z.string().url().optional(),
@@ -146,6 +147,8 @@ export type Config = {
   testMaxBytes: number;
   /** Memory the loaded answer files of recent questions may hold together (the newest one is always kept). */
   answerCacheBytes: number;
+  /** A file the server appends each second's longest event-loop delay to (the bench); unset: not measured. */
+  eventLoopReport?: string;
   /** A question's public data file. */
   dataMaxBytes: number;
   /** Run the job worker in this process (`npm start`); off where a separate worker runs jobs. */
@@ -240,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     answerMaxBytes: e.ANSWER_MAX_BYTES,
     testMaxBytes: e.TEST_MAX_BYTES,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
+    eventLoopReport: e.EVENT_LOOP_REPORT,
     dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
     oidc:

@@ -4,6 +4,7 @@ import { systemClock } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed/index.ts';
+import { reportEventLoopDelay } from './http/event-loop.ts';
 
 const config = loadConfig();
 // Until the app's logger exists, a dropped database connection is told on stderr.
@@ -16,6 +17,7 @@ const accounts = await seedIfEmpty(database.db, config, systemClock);
 const { app } = await buildApp({ config, database });
 connectionLost = (err) => app.log.warn({ err }, 'database connection lost; the pool reconnects on the next query');
 await app.listen({ port: config.port, host: config.host });
+if (config.eventLoopReport) reportEventLoopDelay(config.eventLoopReport);
 
 const url = `http://localhost:${config.port}`;
 // Printed to the terminal once, never to the log.
