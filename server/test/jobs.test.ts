@@ -26,7 +26,7 @@ describe('the job registry', () => {
       const exports = (await import(file)) as Record<string, unknown>;
       defined.push(...Object.values(exports).filter(isJob));
     }
-    expect(defined.map((j) => j.id).sort()).toEqual(['certificate.generate', 'client.build', 'notice.publish', 'test.rescore', 'test.score']);
+    expect(defined.map((j) => j.id).sort()).toEqual(['certificate.generate', 'client.build', 'notice.deliver', 'notice.publish', 'test.rescore', 'test.score']);
     const ids = JOB_DEFINITIONS.map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
     // The very objects the modules define, not look-alikes.

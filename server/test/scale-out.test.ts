@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
+import { HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +20,10 @@ import { seedIfEmpty } from '../src/db/seed/index.ts';
 import { defineJob, enqueue, jobRegistry } from '../src/jobs/define.ts';
 import { JOB_DEFINITIONS } from '../src/jobs/registry.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
+import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/index.ts';
+import { RedisLocker } from '../src/modules/works/redis-locker.ts';
 import { ADMIN_PASSWORD, Client, PNG, REG_INFO, body, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type TestApp } from './helpers.ts';
-import { s3Env, startS3 } from './s3-server.ts';
+import { S3_ACCESS_KEY_ID, S3_BUCKET, S3_SECRET_ACCESS_KEY, s3Env, startS3 } from './s3-server.ts';
 import { streamEvents } from './sse.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -155,7 +158,7 @@ const TEST_JOBS = jobRegistry([...JOB_DEFINITIONS, scaleOutJob, longJob]);
 describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behind one port (needs TEST_DATABASE_URL and TEST_REDIS_URL)', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const redisPrefix = `test-${randomBytes(6).toString('hex')}:`;
-  const uploadsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-shared-uploads-'));
+  // Each instance has only its own DATA_DIR (UPLOADS_DIR under it): works uploads in progress live in the bucket.
   let s3: Awaited<ReturnType<typeof startS3>>;
   let one: Instance;
   let two: Instance;
@@ -176,12 +179,11 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
       REDIS_URL: REDIS!,
       REDIS_PREFIX: redisPrefix,
       ...s3Env(s3.endpoint),
-      UPLOADS_DIR: uploadsDir,
       SECRET_KEY: randomBytes(32).toString('hex'),
       CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(uploadsDir, 'no-web'),
+      WEB_DIST: path.join(os.tmpdir(), `contest-no-web-${schema}`),
       TRUST_PROXY: '1',
       JOB_WORKER: '1',
     };
@@ -204,7 +206,6 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     await admin.connect();
     await admin.query(`drop schema if exists ${schema} cascade`);
     await admin.end();
-    fs.rmSync(uploadsDir, { recursive: true, force: true });
   });
 
   const register = async (username: string) => {
@@ -360,48 +361,71 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     expect(boxes).toEqual([{ userId }]);
   });
 
-  it('resumes a works upload on another instance than the one it began on (shared UPLOADS_DIR)', async () => {
-    // The competition is set up directly on one instance; the upload then goes through the port in front.
+  /** A team that has chosen a works question of a competition open for works (set up directly on one instance). */
+  async function worksTeam(prefix: string) {
     const t = { app: one.app } as TestApp;
     const admin = await loggedIn(one.app, 'admin', ADMIN_PASSWORD);
-    const org = await makeOrganiser(t, admin, 'scaleOrg', '扩展大学');
+    const org = await makeOrganiser(t, admin, `${prefix}Org`, `${prefix}大学`);
     const day = 24 * 3600_000;
     const at = (ms: number) => new Date(Date.now() + ms).toISOString();
-    const competitionId = await onlineCompetition(admin, org, { regStartTime: at(-day), regEndTime: at(10 * day), endTime: at(30 * day), worksMaxMb: 1, worksTypes: 'zip' });
+    const competitionId = await onlineCompetition(admin, org, { regStartTime: at(-day), regEndTime: at(10 * day), endTime: at(30 * day), worksMaxMb: 20, worksTypes: 'zip' });
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable: true });
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, { enable: true, enableEndTime: at(10 * day) });
     const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '作品题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id;
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
-    await registerUser(one.app, 'scaleLeader');
-    const leader = await loggedIn(one.app, 'scaleLeader');
-    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: '扩展队', info: REG_INFO })).data;
+    await registerUser(one.app, `${prefix}Leader`);
+    const leader = await loggedIn(one.app, `${prefix}Leader`);
+    const r = body(await leader.post(`/api/team/register/${competitionId}`, { teamName: `${prefix}队`, info: REG_INFO })).data;
     expect((await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' })).statusCode).toBe(200);
     expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
-
     const browser = new Browser(proxy.url);
     browser.cookies.set(SESSION_COOKIE, leader.token!);
     browser.cookies.set(CSRF_COOKIE, leader.csrf!);
-    const content = randomBytes(300_000);
+    return { questionId, leader, browser };
+  }
+
+  const TUS = { 'tus-resumable': '1.0.0' };
+  async function createUpload(browser: Browser, questionId: number, content: Buffer) {
     const sha256 = createHash('sha256').update(content).digest('hex');
-    const tus = { 'tus-resumable': '1.0.0' };
     const meta = { questionId: String(questionId), filename: 'works.zip', sha256 };
     const created = await browser.fetch('/api/review/works/upload', {
       method: 'POST',
-      headers: { ...tus, 'upload-length': String(content.length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',') },
+      headers: { ...TUS, 'upload-length': String(content.length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',') },
     });
     expect(created.status).toBe(201);
-    const location = new URL(created.headers.get('location')!, proxy.url).pathname;
-    const served = [created.headers.get('x-instance')];
-    const half = content.length / 2;
-    const first = await browser.fetch(location, { method: 'PATCH', headers: { ...tus, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, body: content.subarray(0, half) });
-    expect(first.status).toBe(204);
-    served.push(first.headers.get('x-instance'));
-    const offset = await browser.fetch(location, { method: 'HEAD', headers: tus });
-    expect(offset.headers.get('upload-offset')).toBe(String(half));
-    const rest = await browser.fetch(location, { method: 'PATCH', headers: { ...tus, 'upload-offset': String(half), 'content-type': 'application/offset+octet-stream' }, body: content.subarray(half) });
-    expect(rest.status).toBe(204);
-    served.push(rest.headers.get('x-instance'));
+    return { location: new URL(created.headers.get('location')!, proxy.url).pathname, sha256, instance: created.headers.get('x-instance') };
+  }
+  const patch = (browser: Browser, location: string, offset: number, chunk: Buffer) =>
+    browser.fetch(location, { method: 'PATCH', headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: chunk });
+
+  const bucket = () =>
+    new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY } });
+  const tusObjects = async (client: S3Client) => ((await client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET, Prefix: 'tus/' }))).Contents ?? []).map((o) => o.Key!);
+  const tusMultiparts = async (client: S3Client) => ((await client.send(new ListMultipartUploadsCommand({ Bucket: S3_BUCKET, Prefix: 'tus/' }))).Uploads ?? []).map((u) => u.Key!);
+
+  it('takes one resumable works upload on both instances in turn with no shared folder, through the bucket, and keeps the right bytes', async () => {
+    const { questionId, leader, browser } = await worksTeam('scale');
+    // Over S3's 5 MiB part minimum, so the upload becomes a real multipart upload; sent in four pieces, each PATCH to
+    // the other instance than the one before (the port in front takes turns), the small ones waiting as a tail object.
+    const content = randomBytes(11 * 1024 * 1024 + 12_345);
+    const { location, sha256, instance } = await createUpload(browser, questionId, content);
+    const served = [instance];
+    const cuts = [0, 700_000, 6 * 1024 * 1024, 9 * 1024 * 1024, content.length];
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const res = await patch(browser, location, cuts[i]!, content.subarray(cuts[i], cuts[i + 1]));
+      expect(res.status).toBe(204);
+      expect(res.headers.get('upload-offset')).toBe(String(cuts[i + 1]));
+      served.push(res.headers.get('x-instance'));
+      if (i === 1) {
+        // Between PATCHes, whichever instance is asked reports where the upload stands.
+        const head = await browser.fetch(location, { method: 'HEAD', headers: TUS });
+        expect(head.headers.get('upload-offset')).toBe(String(cuts[2]));
+        served.push(head.headers.get('x-instance'));
+      }
+    }
+    // Strictly alternating: every instance took its share of the one upload.
+    for (let i = 1; i < served.length; i++) expect(served[i]).not.toBe(served[i - 1]);
     expect(new Set(served)).toEqual(new Set(['one', 'two']));
 
     const versions = body(await new Client(two.app).request({ method: 'GET', url: `/api/review/works/${questionId}`, headers: { cookie: `${SESSION_COOKIE}=${leader.token}` } })).data as { fileUri: string; sha256: string; size: number }[];
@@ -409,6 +433,72 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     expect(versions[0]).toMatchObject({ sha256, size: content.length });
     const download = await browser.fetch(`/api/file/common/download?fileUri=${encodeURIComponent(versions[0]!.fileUri)}`);
     expect(download.status).toBe(200);
-    expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
+    const got = Buffer.from(await download.arrayBuffer());
+    expect(createHash('sha256').update(got).digest('hex')).toBe(sha256);
+    // The finished upload left nothing behind in the bucket's upload area, and no instance has an uploads folder.
+    const client = bucket();
+    expect(await tusObjects(client)).toEqual([]);
+    expect(await tusMultiparts(client)).toEqual([]);
+    for (const instance of [one, two]) expect(fs.existsSync(instance.deps.config.uploadsDir)).toBe(false);
+  });
+
+  it('drops an upload left idle past the expiry from the bucket: its multipart upload, its parts and its objects', async () => {
+    const { questionId, browser } = await worksTeam('idle');
+    const content = randomBytes(6 * 1024 * 1024 + 100);
+    const { location } = await createUpload(browser, questionId, content);
+    // Part one goes up as a part of the multipart upload, the rest waits as the tail object.
+    expect((await patch(browser, location, 0, content.subarray(0, 5 * 1024 * 1024 + 10))).status).toBe(204);
+    const client = bucket();
+    const uploadId = location.split('/').pop()!;
+    expect((await tusObjects(client)).some((k) => k === `tus/${uploadId}.info`)).toBe(true);
+    expect(await tusMultiparts(client)).toContain(`tus/${uploadId}`);
+
+    // Not yet idle long enough: kept.
+    expect(await expireUploads(one.deps)).toBe(0);
+    const later = { ...one.deps, clock: { now: () => new Date(Date.now() + UPLOAD_IDLE_EXPIRY_MS + 60_000) } };
+    expect(await expireUploads(later)).toBe(1);
+    expect((await tusObjects(client)).filter((k) => k.startsWith(`tus/${uploadId}`))).toEqual([]);
+    expect(await tusMultiparts(client)).not.toContain(`tus/${uploadId}`);
+    // The client coming back is told the upload is gone, on either instance.
+    for (const instance of [one, two]) {
+      const head = await browser.via(instance.url).fetch(location, { method: 'HEAD', headers: TUS });
+      expect(head.status).toBe(404);
+    }
+    await client.send(new HeadObjectCommand({ Bucket: S3_BUCKET, Key: `tus/${uploadId}` })).then(
+      () => expect.fail('the object should be gone'),
+      (err: { $metadata?: { httpStatusCode?: number } }) => expect(err.$metadata?.httpStatusCode).toBe(404),
+    );
+  });
+
+  it('lets one request at a time write an upload across instances: a second asks the holder to let go, and takes over', async () => {
+    const prefix = `${redisPrefix}lock-test:`;
+    const a = new RedisLocker(new Redis(REDIS!), prefix, { ttlMs: 2_000, retryMs: 10 });
+    const b = new RedisLocker(new Redis(REDIS!), prefix, { ttlMs: 2_000, retryMs: 10 });
+    try {
+      const first = a.newLock('u1');
+      let asked = 0;
+      await first.lock(new AbortController().signal, async () => {
+        asked++;
+        await first.unlock();
+      });
+      expect(await redis.get(`${prefix}u1`)).toBeTruthy();
+      // The second instance's request waits for the lock, asking its holder (on the other instance) to let go.
+      const second = b.newLock('u1');
+      await second.lock(new AbortController().signal, async () => undefined);
+      expect(asked).toBe(1);
+      // Only the holder's token unlocks: the first lock's late unlock would not free the second's.
+      const token = await redis.get(`${prefix}u1`);
+      expect(token).toBeTruthy();
+      await second.unlock();
+      expect(await redis.get(`${prefix}u1`)).toBeNull();
+      // A holder that does not let go (a request still writing) keeps the upload: the other gives up at its timeout.
+      const busy = b.newLock('u2');
+      await busy.lock(new AbortController().signal, async () => undefined);
+      await expect(a.newLock('u2').lock(AbortSignal.timeout(200), async () => undefined)).rejects.toBeTruthy();
+      await busy.unlock();
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 });

@@ -181,7 +181,7 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const stranger = await loggedIn(t.app, (await registerUser(t.app, `stranger${++seq}`)).username);
     for (const who of [a.leader, stranger]) {
       const closed = await who.get(`/api/review/test/leaderboard/${questionId}?board=private`);
-      expect([closed.statusCode, body(closed).data]).toEqual([200, { board: 'private', metric: 'rmse', higherIsBetter: false, published: false, entries: [] }]);
+      expect([closed.statusCode, body(closed).data]).toEqual([200, { board: 'private', metric: 'rmse', higherIsBetter: false, published: false, entries: [], total: 0 }]);
     }
     const anon = await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}?board=private` });
     expect([anon.statusCode, body(anon).data.entries]).toEqual([200, []]);

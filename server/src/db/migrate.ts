@@ -16,6 +16,9 @@ import * as m0012 from './migrations/0012_judge_totals.ts';
 import * as m0013 from './migrations/0013_scoring_version.ts';
 import * as m0014 from './migrations/0014_metric_options.ts';
 import * as m0015 from './migrations/0015_prepared_answers.ts';
+import * as m0016 from './migrations/0016_board_scores.ts';
+import * as m0017 from './migrations/0017_search_indexes.ts';
+import * as m0018 from './migrations/0018_notice_delivery.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -36,6 +39,9 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0013_scoring_version': m0013,
   '0014_metric_options': m0014,
   '0015_prepared_answers': m0015,
+  '0016_board_scores': m0016,
+  '0017_search_indexes': m0017,
+  '0018_notice_delivery': m0018,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

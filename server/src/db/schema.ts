@@ -241,6 +241,8 @@ export interface QuestionsTable {
   /** The answer file as loaded under the current setting (scoring/prepared.ts), and that setting's tag. */
   answerIndexKey: string | null;
   answerIndexTag: string | null;
+  /** Goes up whenever one of the question's boards may have moved (a score stored, a selection): the boards' cache key. */
+  boardVersion: Generated<number>;
 }
 
 export interface TeamChoicesTable {
@@ -448,6 +450,21 @@ export interface TestSubmissionsTable {
   scoringVersion: Generated<number>;
 }
 
+/** Each team's best score per board of a question, under one scoring version (0016; test-submissions `refreshTeamBoards`). */
+export interface BoardScoresTable {
+  questionId: number;
+  board: 'public' | 'private';
+  teamId: number;
+  scoringVersion: number;
+  score: number;
+  /** The score, negated when higher is better: boards rank by rankKey, then reachedBy, ascending. */
+  rankKey: number;
+  /** The submission that set the score (the earlier of equals ranks first). */
+  reachedBy: number;
+  submissions: number;
+  lastAt: string;
+}
+
 export interface TestQuotaTable {
   teamId: number;
   questionId: number;
@@ -618,7 +635,15 @@ export interface NoticesTable {
   publishAt: string | null;
   publishedAt: string | null;
   source: string | null;
+  /** How many users it is to reach: counted when published, exact once delivered (and grows with late joiners). */
   recipients: Generated<number>;
+  /** Copies in users' boxes so far, and how many of them are read (counters kept with the copies). */
+  delivered: Generated<number>;
+  reads: Generated<number>;
+  /** Delivery in batches: the last user id done, the greatest user id when published, and when it finished. */
+  deliveryCursor: Generated<number>;
+  deliveryCeiling: number | null;
+  deliveredAt: string | null;
   authorId: number | null;
   createdAt: string;
   updatedAt: string;
@@ -666,6 +691,7 @@ export interface DB {
   invoiceConfig: InvoiceConfigTable;
   jobs: JobsTable;
   testSubmissions: TestSubmissionsTable;
+  boardScores: BoardScoresTable;
   testQuota: TestQuotaTable;
   workUploads: WorkUploadsTable;
   works: WorksTable;

@@ -31,6 +31,8 @@ const notice = (over: Partial<Notice>): Notice => ({
   publishedAt: null,
   source: null,
   recipients: 0,
+  delivered: 0,
+  deliveredAt: null,
   reads: 0,
   author: '李老师',
   createdAt: '2026-05-01T02:00:00.000Z',
@@ -39,13 +41,13 @@ const notice = (over: Partial<Notice>): Notice => ({
 });
 const page = (list: Notice[]): Page<Notice> => ({ list, total: list.length, page: 1, limit: 20 });
 
-function open(codes: string[], list: Notice[]) {
+function open(codes: string[], list: Notice[] | (() => Page<Notice>)) {
   api.answers = {
     ...api.answers,
     '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
     '/api/team/userinfo/permission': codes,
     '/api/competition/listAuth?limit=100': { list: [{ id: 3, name: '泰迪杯' }], total: 1, page: 1, limit: 100 },
-    '/api/message/notice/page?page=1&limit=20': page(list),
+    '/api/message/notice/page?page=1&limit=20': typeof list === 'function' ? list : page(list),
   };
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -187,6 +189,27 @@ describe('the notice page', () => {
     await waitFor(() => expect(screen.queryByText('报名截止提醒')).toBeNull());
     expect(screen.getByText('第二则通知')).toBeTruthy();
     expect(reads().filter((r) => r.startsWith('/api/message/notice/page'))).toHaveLength(2);
+  });
+
+  it('shows a broadcast delivery under way and reloads until it has reached everyone', async () => {
+    const published = { status: 2, publishedAt: '2026-05-02T02:00:00.000Z', target: { scope: 'all' } as const, recipients: 30000 };
+    let delivered = 10000;
+    open(ORGANISER, () => page([notice({ ...published, delivered, deliveredAt: delivered === 30000 ? '2026-05-02T02:00:09.000Z' : null })]));
+    expect(await screen.findByText('投递中 10000/30000')).toBeTruthy();
+    expect(screen.getByLabelText('投递进度')).toBeTruthy();
+    delivered = 30000;
+    // The list reloads by itself while a notice is being delivered, then shows the count alone.
+    const row = await waitFor(
+      () => {
+        const r = screen.getByText('报名截止提醒').closest('tr')!;
+        expect(within(r).queryByText(/投递中/)).toBeNull();
+        return r;
+      },
+      { timeout: 6000 },
+    );
+    expect(within(row).getByText('30000')).toBeTruthy();
+    const loads = reads().filter((r) => r.startsWith('/api/message/notice/page')).length;
+    expect(loads).toBeGreaterThanOrEqual(2);
   });
 
   it('only lets readers read', async () => {

@@ -15,7 +15,7 @@ export const testSubmissionKeys = {
   mine: (questionId: number) => ['tests', questionId] as const,
   /** A question's leaderboards, public and private. */
   boards: (questionId: number) => ['leaderboard', questionId] as const,
-  board: (questionId: number, board: 'public' | 'private') => [...testSubmissionKeys.boards(questionId), board] as const,
+  board: (questionId: number, board: 'public' | 'private', page = 1) => [...testSubmissionKeys.boards(questionId), board, page] as const,
   /** How far the scoring again of a question's submissions has gone (its organisers, after a change of setting). */
   rescoring: (questionId: number) => ['rescoring', questionId] as const,
 };
@@ -25,8 +25,12 @@ export const testSubmissionApi = {
   /** Shows the private board and the final ranking to the participants. */
   publish: (questionId: number) => http.put<void>(`/api/review/test/publish/${questionId}`, { published: true }),
   mine: (questionId: number) => http.get<MyTests>(`/api/review/test/list/${questionId}`),
-  /** Silent: the tab says why there is no board. */
-  board: (questionId: number, board: 'public' | 'private') => http.get<Leaderboard>(`/api/review/test/leaderboard/${questionId}`, { board }, { silent: true }),
+  /**
+   * One page of a board (the server's page size), with the caller's team's row and rank wherever it is. Silent: the tab
+   * says why there is no board.
+   */
+  board: (questionId: number, board: 'public' | 'private', page = 1) =>
+    http.get<Leaderboard>(`/api/review/test/leaderboard/${questionId}`, page > 1 ? { board, page } : { board }, { silent: true }),
   /** One of the (at most two) submissions counted for the private board. */
   select: (id: number, selected: boolean) => http.put<void>(`/api/review/test/select/${id}`, { selected }),
   /** Silent: a row of the question list shows it, and says nothing when it cannot be read. */

@@ -35,14 +35,14 @@ function show() {
 
 describe('the leaderboard’s notes', () => {
   it('says that of two equal scores the one reached first ranks first', async () => {
-    board = { board: 'public', metric: 'rmse', higherIsBetter: false, published: false, rescoring: false, entries: [entry(1, 1, '甲队', 1), entry(2, 2, '乙队', 1)] };
+    board = { board: 'public', metric: 'rmse', higherIsBetter: false, published: false, rescoring: false, entries: [entry(1, 1, '甲队', 1), entry(2, 2, '乙队', 1)], total: 2 };
     show();
     expect((await screen.findByTestId('board-ties')).textContent).toBe('同分时，先提交出该成绩的队伍排名在前。');
     expect(screen.queryByTestId('board-rescoring')).toBeNull();
   });
 
   it('says so while the submissions are scored again under a new setting', async () => {
-    board = { board: 'public', metric: 'mae', higherIsBetter: false, published: false, rescoring: true, entries: [] };
+    board = { board: 'public', metric: 'mae', higherIsBetter: false, published: false, rescoring: true, entries: [], total: 0 };
     show();
     expect((await screen.findByTestId('board-rescoring')).textContent).toContain('正在按新设置重新评分');
   });

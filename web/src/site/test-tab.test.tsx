@@ -33,8 +33,8 @@ const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
 const team = { id: 9, name: '数据先锋队', choiceQuestionList: [{ questionId: 11, title: 'A题 客户流失预测' }], memberList: [], teacherList: [] };
 const mine: MyTests = { list: [], dailyLimit: 5, usedToday: 1, format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' }, leaderboardPublished: false };
 const entry = (rank: number, teamId: number, teamName: string, score: number) => ({ rank, teamId, teamName, score, submissions: 2, lastAt: '2026-03-20T02:00:00.000Z' });
-const publicBoard: Leaderboard = { board: 'public', metric: 'auc', higherIsBetter: true, published: false, entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)] };
-const closedPrivate: Leaderboard = { board: 'private', metric: 'auc', higherIsBetter: true, published: false, entries: [] };
+const publicBoard: Leaderboard = { board: 'public', metric: 'auc', higherIsBetter: true, published: false, entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)], total: 3, mine: entry(2, 9, '数据先锋队', 0.91) };
+const closedPrivate: Leaderboard = { board: 'private', metric: 'auc', higherIsBetter: true, published: false, entries: [], total: 0 };
 
 /** The SUBMIT_TEST menu as the competition has it: on, and open unless a test says otherwise. */
 let testPreset = { id: 2, competitionId: 3, menuCode: 'SUBMIT_TEST', name: '提交测试', enable: true, enableStartTime: null as string | null, enableEndTime: null as string | null, fieldList: [] };
@@ -159,15 +159,18 @@ describe('the test tab', { timeout: 60_000 }, () => {
   });
 
   it('pins the team\'s own row on top of a page it is not on, and follows it when paged', async () => {
-    const many = Array.from({ length: 25 }, (_, i) => entry(i + 1, i === 22 ? 9 : 100 + i, i === 22 ? '数据先锋队' : `队伍${i + 1}`, 0.99 - i / 100));
-    answers = { '/api/review/test/leaderboard/11?board=public': { ...publicBoard, entries: many } };
+    // The server pages the board (50 a page) and sends the team's own row and rank with every page.
+    const many = Array.from({ length: 120 }, (_, i) => entry(i + 1, i === 72 ? 9 : 100 + i, i === 72 ? '数据先锋队' : `队伍${i + 1}`, 0.99 - i / 1000));
+    const pageOf = (n: number) => ({ ...publicBoard, entries: many.slice((n - 1) * 50, n * 50), total: 120, mine: many[72] });
+    answers = { '/api/review/test/leaderboard/11?board=public': pageOf(1), '/api/review/test/leaderboard/11?board=public&page=2': pageOf(2) };
     open();
     const pinned = await screen.findByTestId('my-row-pinned');
-    expect(pinned.textContent).toContain('23');
+    expect(pinned.textContent).toContain('73');
     expect(pinned.textContent).toContain('数据先锋队');
     expect(screen.queryByTestId('my-row')).toBeNull();
-    expect(screen.getByTestId('board-metric').textContent).toContain('我的队伍第 23 名');
+    expect(screen.getByTestId('board-metric').textContent).toContain('我的队伍第 73 名');
     fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(requests).toContain('/api/review/test/leaderboard/11?board=public&page=2'));
     const row = await screen.findByTestId('my-row');
     expect(row.textContent).toContain('数据先锋队');
     expect(screen.queryByTestId('my-row-pinned')).toBeNull();

@@ -74,7 +74,13 @@ export const noticeSchema = z.object({
   publishedAt: z.string().nullable(),
   /** Set for messages the platform sends by itself (invitation, review result, payment...). */
   source: z.string().nullable(),
+  /** How many users it is to reach: counted when published, exact once delivered. */
   recipients: z.number().int(),
+  /** Copies in users' boxes so far; the job delivers a large audience in batches. */
+  delivered: z.number().int(),
+  /** When delivery finished; null while it is under way (or not yet published). */
+  deliveredAt: z.string().nullable(),
+  /** Copies read (a counter kept as recipients read them). */
   reads: z.number().int(),
   author: z.string().nullable(),
   createdAt: z.string(),

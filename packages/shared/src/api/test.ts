@@ -101,12 +101,25 @@ export const leaderboardSchema = z.object({
   published: z.boolean(),
   /** The question's setting changed and earlier submissions are being scored again: the board is not complete yet. */
   rescoring: z.boolean().optional(),
+  /** The page asked for (`page`, `limit`), best first; `rank` counts from the top of the board. */
   entries: z.array(leaderboardEntrySchema),
+  /** How many teams the board ranks. */
+  total: z.number().int(),
+  /** The caller's team's row and rank, wherever it is on the board (only for a member of a team on it). */
+  mine: leaderboardEntrySchema.optional(),
 });
 export type Leaderboard = z.infer<typeof leaderboardSchema>;
 
+/** A board's default page size; a page holds at most LEADERBOARD_MAX_LIMIT teams. */
+export const LEADERBOARD_LIMIT = 50;
+export const LEADERBOARD_MAX_LIMIT = 200;
+
 export const selectBody = z.strictObject({ selected: z.boolean({ error: '请选择是否作为最终结果' }) });
-export const leaderboardQuery = z.object({ board: z.enum(['public', 'private']).default('public') });
+export const leaderboardQuery = z.object({
+  board: z.enum(['public', 'private']).default('public'),
+  page: z.coerce.number().int().min(1, '页码须为正整数').default(1),
+  limit: z.coerce.number().int().min(1, '每页条数须为正整数').max(LEADERBOARD_MAX_LIMIT, `每页最多${LEADERBOARD_MAX_LIMIT}条`).default(LEADERBOARD_LIMIT),
+});
 export const publishBody = z.strictObject({ published: z.boolean({ error: '请选择是否公布' }) });
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
-import { sendXlsx, type Column } from '../../http/xlsx.ts';
+import { streamXlsx, type Column } from '../../http/xlsx.ts';
 import { TEAM_COLUMNS, type ExportRow } from '../grades/index.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
@@ -38,6 +38,6 @@ export function awardRoutes(app: App) {
     ok(await service.teamAwards(userCtx(req), req.params.id)),
   );
   app.get('/api/review/works/exportPrize/:id', { config: { rule: GRADES }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-    sendXlsx(reply, '获奖名单.xlsx', '获奖名单', PRIZE_COLUMNS, await service.prizeRows(userCtx(req), req.params.id)),
+    streamXlsx(reply, '获奖名单.xlsx', '获奖名单', PRIZE_COLUMNS, await service.prizeBatches(userCtx(req), req.params.id)),
   );
 }

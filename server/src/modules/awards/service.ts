@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
-import { exportRows, teamGrade } from '../grades/index.ts';
+import { exportBatches, exportRows, teamGrade } from '../grades/index.ts';
 import { loadRule, lockRule, managedQuestion } from '../review/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
@@ -101,3 +101,5 @@ export async function teamAwards(ctx: AuthedCtx, teamId: number): Promise<TeamAw
 
 /** Rows of the prize export (获奖名单): the awarded teams' grades with their people. */
 export const prizeRows = (ctx: AuthedCtx, questionId: number) => exportRows(ctx, questionId, (g) => g.awardId !== null);
+/** The prize export's rows (the awarded teams' grades), in batches. */
+export const prizeBatches = (ctx: AuthedCtx, questionId: number, batchSize?: number) => exportBatches(ctx, questionId, (g) => g.awardId !== null, batchSize);

@@ -2,6 +2,7 @@ import { CERT_RUN_STATE } from '@contest/shared';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
+import { keysetBatches } from '../../db/batches.ts';
 import type { CertificatesTable, CertificateTemplatesTable } from '../../db/schema.ts';
 
 /** Every query of certificates: the templates, each question's generation run, and the certificates written. */
@@ -139,6 +140,17 @@ export async function questionCertificates(db: Db, questionId: number, q: { keyw
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('x.id').limit(q.limit).offset(q.offset).execute();
   return { rows, total: Number(total) };
+}
+
+/** Every certificate of a question the keyword keeps, in `questionCertificates`' order (`x.id`), in batches: the export. */
+export function exportQuestionCertificates(db: Db, questionId: number, q: { keyword?: string }, size?: number) {
+  let query = certificateRows(db).where('x.questionId', '=', questionId);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('x.holderName', k), containsText('t.name', k), containsText('x.certNo', k)]));
+  }
+  const filtered = query;
+  return keysetBatches((after: number | undefined, limit) => (after === undefined ? filtered : filtered.where('x.id', '>', after)).orderBy('x.id').limit(limit).execute(), (r) => r.id, size);
 }
 
 /** A user's own certificates (as a member), newest first, optionally of one competition. */

@@ -26,7 +26,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
-import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 import { uploadCertificateBackground } from '../files/index.ts';
 import { publicOrigin } from '../../http/origin.ts';
@@ -75,8 +75,8 @@ export function certificateRoutes(app: App, deps: Deps) {
     ok(await service.push(req.ctx, req.params.id, publicOrigin(deps.config, req)), '证书开始生成'),
   );
   app.get(`${BASE}/export/:id`, { config: { rule: GRADES }, schema: { tags, params: idParam, querystring: certPageQuery, response: replies(pageOf(certificateSchema)) } }, async (req, reply) => {
-    const { list, total } = await service.questionCertificates(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);
-    if (req.query.export) return sendXlsx(reply, '证书列表.xlsx', '证书', EXPORT_COLUMNS, list);
+    if (req.query.export) return streamXlsx(reply, '证书列表.xlsx', '证书', EXPORT_COLUMNS, await service.exportQuestionCertificates(req.ctx, req.params.id, req.query));
+    const { list, total } = await service.questionCertificates(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
   });
   app.get(`${BASE}/cert/list`, { config: { rule: USER }, schema: { tags, querystring: certListQuery, response: replies(z.array(certificateSchema)) } }, async (req) => ok(await service.mine(userCtx(req), req.query.competitionId)));

@@ -312,6 +312,15 @@ export async function questionCertificates(ctx: Ctx, questionId: number, q: { pa
   return { list: rows.map(toCertificate), total };
 }
 
+/** Every certificate of a question (those the keyword keeps), for its organisers, in batches: the export. */
+export async function exportQuestionCertificates(ctx: Ctx, questionId: number, q: { keyword?: string }, batchSize?: number) {
+  await managedQuestion(ctx, questionId);
+  const batches = repo.exportQuestionCertificates(ctx.db, questionId, q, batchSize);
+  return (async function* () {
+    for await (const rows of batches) yield rows.map(toCertificate);
+  })();
+}
+
 /** The caller's own certificates (as a member), newest first. */
 export async function mine(ctx: AuthedCtx, competitionId?: number) {
   return (await repo.userCertificates(ctx.db, ctx.actor.userId, competitionId)).map(toCertificate);

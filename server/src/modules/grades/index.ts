@@ -6,5 +6,5 @@
  * prize list). Grades reads the award names of its rows through awards' index; certificates read the confirmed grade
  * rows in their own repo and the grade state through review's rule.
  */
-export { exportRows, teamGrade, type ExportRow } from './service.ts';
+export { exportBatches, exportRows, teamGrade, type ExportRow } from './service.ts';
 export { TEAM_COLUMNS } from './columns.ts';

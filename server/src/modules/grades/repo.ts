@@ -2,6 +2,7 @@ import { ASSIGNMENT_STATUS, DISPUTE_STATUS, GRADE_STATE, type DisputePageQuery }
 import type { Db } from '../../db/database.ts';
 import type { GradesTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
+import { keysetBatches } from '../../db/batches.ts';
 
 /**
  * Every query of grades: the computed grades, their state on the question's rule, and disputes. The award columns of a
@@ -98,6 +99,32 @@ export async function gradePage(db: Db, questionId: number, q: { page: number; l
     .offset((q.page - 1) * q.limit)
     .execute();
   return { rows, total: Number(total) };
+}
+
+/**
+ * Every grade of the question in `gradePage`'s order (ranked teams by rank, then the rest, each by team number), in
+ * batches: the exports. Keyset on (ranked or not, rank, team number); the team number is unique.
+ */
+export function exportGradeRows(db: Db, questionId: number, size?: number) {
+  const all = gradeRows(db).where('g.questionId', '=', questionId);
+  return keysetBatches(
+    (after: { rank: number | null; teamNo: string } | undefined, limit) => {
+      let query = all;
+      if (after && after.rank === null) query = query.where('g.rank', 'is', null).where('t.teamNo', '>', after.teamNo);
+      else if (after) {
+        const { rank, teamNo } = after;
+        query = query.where((eb) => eb.or([eb('g.rank', 'is', null), eb('g.rank', '>', rank!), eb.and([eb('g.rank', '=', rank!), eb('t.teamNo', '>', teamNo)])]));
+      }
+      return query
+        .orderBy((eb) => eb.case().when('g.rank', 'is', null).then(1).else(0).end())
+        .orderBy('g.rank')
+        .orderBy('t.teamNo')
+        .limit(limit)
+        .execute();
+    },
+    (r) => ({ rank: r.rank, teamNo: r.teamNo }),
+    size,
+  );
 }
 
 export const gradeView = (db: Db, questionId: number, teamId: number) => gradeRows(db).where('g.questionId', '=', questionId).where('g.teamId', '=', teamId).executeTakeFirstOrThrow();

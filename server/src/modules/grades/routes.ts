@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { fileReply, ok, page, replies } from '../../http/reply.ts';
-import { sendXlsx, type Column } from '../../http/xlsx.ts';
+import { streamXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 import { TEAM_COLUMNS } from './columns.ts';
 import { userCtx } from '../../http/auth.ts';
@@ -58,7 +58,7 @@ export function gradeRoutes(app: App) {
   // one handler, the same file under both.
   for (const url of ['/api/review/works/exportGrade/:id', '/api/review/works/review/exportGrade/:id']) {
     app.get(url, { config: { rule: GRADES }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-      sendXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportRows(userCtx(req), req.params.id)),
+      streamXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportBatches(userCtx(req), req.params.id)),
     );
   }
 

@@ -48,7 +48,7 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
   let best: number | null = null;
   const higher = q.metric ? HIGHER_IS_BETTER[q.metric as Metric] : true;
   if (rule.testWeight > 0 && q.metric) {
-    const board = await rankTeams(trx, questionId, higher, 'private');
+    const board = await rankTeams(trx, questionId, 'private');
     for (const e of board) test.set(e.teamId, e.score);
     best = board[0]?.score ?? null;
   }
@@ -169,15 +169,31 @@ export async function teamGrade(db: Db, questionId: number, teamId: number): Pro
   return toGrade(await maxOf(db, questionId), await awardNames(db, awardIds([row])))(row);
 }
 
-/** Rows of the grade export (and, keeping only the awarded, awards' prize export): the grade with the team's people. */
-export async function exportRows(ctx: AuthedCtx, questionId: number, keep: (g: Grade) => boolean = () => true) {
-  const { list } = await gradePage(ctx, questionId, { page: 1, limit: 10_000 }, 10_000);
-  const rows = list.filter(keep);
-  const teamIds = rows.map((g) => g.teamId);
-  const people = await teamPeople(ctx.db, teamIds);
-  return rows.map((g) => ({ ...g, ...(people.get(g.teamId) ?? { members: [], schools: [], teachers: [] }) }));
+/**
+ * Rows of the grade export (and, keeping only the awarded, awards' prize export): every grade of the question in the
+ * list's order with the team's people, in batches. The organiser check runs before the first row is read.
+ */
+export async function exportBatches(ctx: AuthedCtx, questionId: number, keep: (g: Grade) => boolean = () => true, batchSize?: number) {
+  await managedQuestion(ctx, questionId);
+  const max = await maxOf(ctx.db, questionId);
+  const batches = repo.exportGradeRows(ctx.db, questionId, batchSize);
+  return (async function* () {
+    for await (const batch of batches) {
+      const rows = batch.map(toGrade(max, await awardNames(ctx.db, awardIds(batch)))).filter(keep);
+      if (!rows.length) continue;
+      const people = await teamPeople(ctx.db, rows.map((g) => g.teamId));
+      yield rows.map((g) => ({ ...g, ...(people.get(g.teamId) ?? { members: [], schools: [], teachers: [] }) }));
+    }
+  })();
 }
-export type ExportRow = Awaited<ReturnType<typeof exportRows>>[number];
+export type ExportRow = Awaited<ReturnType<typeof exportBatches>> extends AsyncIterable<(infer R)[]> ? R : never;
+
+/** Every row of the grade export at once (see `exportBatches`). */
+export async function exportRows(ctx: AuthedCtx, questionId: number, keep: (g: Grade) => boolean = () => true): Promise<ExportRow[]> {
+  const out: ExportRow[] = [];
+  for await (const batch of await exportBatches(ctx, questionId, keep)) out.push(...batch);
+  return out;
+}
 
 // ---- What a team sees -------------------------------------------------------------------------------------------------
 

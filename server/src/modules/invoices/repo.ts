@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { InvoiceConfigTable, InvoicesTable, InvoiceTitlesTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
+import { keysetBatches } from '../../db/batches.ts';
 
 const TITLE_COLUMNS = ['id', 'kind', 'name', 'taxNo', 'bank', 'bankAccount', 'address', 'phone', 'createdAt'] as const;
 
@@ -71,6 +72,28 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('i.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
   return { list: rows.map(toInvoice), total: Number(total) };
+}
+
+/**
+ * Every invoice application the filters keep, newest first, in batches (keyset on `i.id`): what the export streams.
+ * The same filters and scope as `listInvoices`; no page, no cap.
+ */
+export function exportInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
+  let query = base(db);
+  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
+  if (q.competitionId) query = query.where('i.competitionId', '=', q.competitionId);
+  if (q.status !== undefined) query = query.where('i.status', '=', q.status);
+  if (q.ids?.length) query = query.where('i.id', 'in', q.ids);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]));
+  }
+  const filtered = query;
+  return keysetBatches(
+    async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('i.id', '<', after)).orderBy('i.id', 'desc').limit(limit).execute()).map(toInvoice),
+    (i) => i.id,
+    size,
+  );
 }
 
 /** Moves an application out of pending; false when it was no longer pending. */

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
-import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -75,8 +75,8 @@ export function invoiceRoutes(app: App) {
 
   // Finance.
   app.get('/api/invoice/list', { config: { rule: perm(ADMIN_MENU_CODES.invoice) }, schema: { tags, querystring: invoiceListQuery, response: replies(pageOf(invoiceSchema)) } }, async (req, reply) => {
+    if (req.query.export) return streamXlsx(reply, '发票列表.xlsx', '发票', EXPORT_COLUMNS, service.exportManage(userCtx(req), req.query));
     const { list, total } = await service.listManage(userCtx(req), req.query);
-    if (req.query.export) return sendXlsx(reply, '发票列表.xlsx', '发票', EXPORT_COLUMNS, list);
     return page(list, total, req.query);
   });
   app.put('/api/invoice/issue/:id', { config: { rule: perm(ACTION_CODES.invoiceEdit) }, schema: { tags, params: idParam, body: invoiceIssueBody, response: noDataReply } }, async (req) => {

@@ -122,9 +122,12 @@ const orgFilter = (ctx: AuthedCtx) => {
 };
 
 export async function listManage(ctx: AuthedCtx, q: InvoiceListQuery) {
-  const { list, total } = await repo.listInvoices(ctx.db, q, orgFilter(ctx), q.export ? 10_000 : q.limit);
+  const { list, total } = await repo.listInvoices(ctx.db, q, orgFilter(ctx), q.limit);
   return { list: list.map(withoutOrg), total };
 }
+
+/** Every invoice application of the finance list's filters and scope, in batches: the export. */
+export const exportManage = (ctx: AuthedCtx, q: InvoiceListQuery, batchSize?: number) => repo.exportInvoices(ctx.db, q, orgFilter(ctx), batchSize);
 
 async function managed(ctx: Ctx, id: number) {
   const invoice = await repo.findInvoice(ctx.db, id);

@@ -1,5 +1,5 @@
 import { NOTICE_STATUS, PAY_STATUS, REGISTER_STATUS, usernameKey, type NoticeTarget } from '@contest/shared';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { DB, TeamMembersTable } from '../../db/schema.ts';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
@@ -10,22 +10,34 @@ type MemberEb = ExpressionBuilder<DB & { m: TeamMembersTable }, 'm'>;
 
 // ---- Who a target reaches ---------------------------------------------------------------------------------------------
 
-/** The ids of the users a target reaches now, as a query (so publishing copies them with one INSERT ... SELECT). */
-export function recipientQuery(db: Db, target: NoticeTarget) {
+/** A slice of user ids, `after` < id <= `upTo`: what one delivery batch covers (keyset on the user id). */
+export type UserRange = { after: number; upTo: number };
+
+/**
+ * The ids of the users a target reaches now, as a query (so delivering copies them with one INSERT ... SELECT),
+ * optionally only those in a range of user ids: every branch filters on its own user id column, so a batch reads the
+ * index from where the previous one stopped.
+ */
+export function recipientQuery(db: Db, target: NoticeTarget, range?: UserRange) {
   switch (target.scope) {
     case 'all':
-      return db.selectFrom('users').select('users.id as userId');
-    case 'users':
-      return db.selectFrom('users').select('users.id as userId').where('usernameKey', 'in', target.usernames.map(usernameKey));
-    case 'teams':
-      return db
+    case 'users': {
+      let q = db.selectFrom('users').select('users.id as userId');
+      if (target.scope === 'users') q = q.where('usernameKey', 'in', target.usernames.map(usernameKey));
+      return range ? q.where('users.id', '>', range.after).where('users.id', '<=', range.upTo) : q;
+    }
+    case 'teams': {
+      const q = db
         .selectFrom('teamMembers as m')
         .innerJoin('teams as t', 't.id', 'm.teamId')
         .select('m.userId')
         .where('t.competitionId', '=', target.competitionId)
         .where('t.teamNo', 'in', target.teamNos);
+      return range ? q.where('m.userId', '>', range.after).where('m.userId', '<=', range.upTo) : q;
+    }
     case 'competition': {
       let q = db.selectFrom('teamMembers as m').select('m.userId').where('m.competitionId', '=', target.competitionId);
+      if (range) q = q.where('m.userId', '>', range.after).where('m.userId', '<=', range.upTo);
       if (target.registerStatus) {
         const status = REGISTER_STATUS[target.registerStatus];
         q = q.where((eb) => eb.exists(eb.selectFrom('registers as r').select('r.id').whereRef('r.teamId', '=', 'm.teamId').where('r.status', '=', status)));
@@ -44,12 +56,35 @@ export function recipientQuery(db: Db, target: NoticeTarget) {
   }
 }
 
-export async function countRecipients(db: Db, target: NoticeTarget) {
+/** How many users a target reaches now (up to the user id `upTo`, when given). */
+export async function countRecipients(db: Db, target: NoticeTarget, upTo?: number) {
   const { count } = await db
-    .selectFrom(recipientQuery(db, target).distinct().as('r'))
+    .selectFrom(recipientQuery(db, target, upTo === undefined ? undefined : { after: 0, upTo }).distinct().as('r'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(count);
+}
+
+/** The greatest user id now: a notice reaches the users of its moment, none registered while it is being delivered. */
+export async function maxUserId(db: Db) {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return row?.id == null ? 0 : Number(row.id);
+}
+
+/**
+ * The last user id of the next batch of `size` recipients after `after` (keyset on the user id, reading at most `size`
+ * index entries), or undefined when fewer remain up to `ceiling`: that batch is the last.
+ */
+export async function batchEnd(db: Db, target: NoticeTarget, after: number, ceiling: number, size: number) {
+  // Each scope's builder has its own tables; all that matters here is the one column they share.
+  const users = recipientQuery(db, target, { after, upTo: ceiling }) as unknown as SelectQueryBuilder<DB, 'users', { userId: number }>;
+  const row = await users
+    .distinct()
+    .orderBy('userId')
+    .limit(1)
+    .offset(size - 1)
+    .executeTakeFirst();
+  return row ? Number(row.userId) : undefined;
 }
 
 // ---- Notices, as the back office manages them ------------------------------------------------------------------------------
@@ -59,7 +94,7 @@ const noticeRows = (db: Db) =>
     .selectFrom('notices as n')
     .leftJoin('competitions as c', 'c.id', 'n.competitionId')
     .leftJoin('users as u', 'u.id', 'n.authorId')
-    .select((eb) => [
+    .select([
       'n.id',
       'n.kind',
       'n.title',
@@ -71,11 +106,13 @@ const noticeRows = (db: Db) =>
       'n.publishedAt',
       'n.source',
       'n.recipients',
+      'n.delivered',
+      'n.deliveredAt',
+      'n.reads',
       'u.username as author',
       'n.orgId',
       'n.createdAt',
       'n.updatedAt',
-      eb.selectFrom('noticeRecipients as r').select((s) => s.fn.countAll<number>().as('n')).whereRef('r.noticeId', '=', 'n.id').where('r.readAt', 'is not', null).as('reads'),
     ]);
 export type NoticeRow = Awaited<ReturnType<ReturnType<typeof noticeRows>['executeTakeFirstOrThrow']>>;
 
@@ -124,27 +161,72 @@ export const findState = (db: Db, id: number) => db.selectFrom('notices').select
 export const deleteNotice = (db: Db, id: number) => db.deleteFrom('notices').where('id', '=', id).execute();
 
 /**
- * Marks the notice published if it is still in one of the `expected` states, copies it into the boxes of the target's
- * users of now (one INSERT ... SELECT) and keeps its recipient count; in the caller's transaction. False when another
- * publisher came first.
+ * Marks the notice published if it is still in one of the `expected` states, and sets out its delivery: how many users
+ * it is to reach (those of now, up to the greatest user id of now), nothing delivered yet. In the caller's transaction;
+ * returns that count, or null when another publisher came first.
  */
-export async function publishCopies(trx: Db, id: number, v: { kind: number; target: NoticeTarget; expected: number[]; now: string }) {
+export async function startDelivery(trx: Db, id: number, v: { target: NoticeTarget; expected: number[]; now: string }) {
   const { numUpdatedRows } = await trx
     .updateTable('notices')
     .set({ status: NOTICE_STATUS.published, publishedAt: v.now, updatedAt: v.now })
     .where('id', '=', id)
     .where('status', 'in', v.expected)
     .executeTakeFirst();
-  if (!Number(numUpdatedRows)) return false;
-  const users = recipientQuery(trx, v.target).distinct();
-  await trx
+  if (!Number(numUpdatedRows)) return null;
+  const ceiling = await maxUserId(trx);
+  const recipients = await countRecipients(trx, v.target, ceiling);
+  await trx.updateTable('notices').set({ recipients, delivered: 0, reads: 0, deliveryCursor: 0, deliveryCeiling: ceiling, deliveredAt: null }).where('id', '=', id).execute();
+  return recipients;
+}
+
+/** Where a published notice's delivery stands. */
+export const deliveryState = (db: Db, id: number) =>
+  db
+    .selectFrom('notices')
+    .select(['kind', 'targetJson', 'status', 'publishedAt', 'deliveryCursor', 'deliveryCeiling', 'deliveredAt'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+
+/**
+ * Copies the notice into the boxes of the target's users in `range` that have none yet (one INSERT ... SELECT; the
+ * (notice, user) key with insert-or-ignore makes a batch run twice add nobody twice). Returns the users given a copy.
+ */
+export async function insertCopies(trx: Db, v: { noticeId: number; kind: number; publishedAt: string; target: NoticeTarget; range: UserRange }) {
+  const users = recipientQuery(trx, v.target, v.range).distinct();
+  const rows = await trx
     .insertInto('noticeRecipients')
     .columns(['noticeId', 'userId', 'kind', 'publishedAt'])
-    .expression(trx.selectFrom(users.as('x')).select((eb) => [eb.val(id).as('noticeId'), 'x.userId', eb.val(v.kind).as('kind'), eb.val(v.now).as('publishedAt')]))
+    .expression(
+      trx
+        .selectFrom(users.as('x'))
+        .select((eb) => [eb.val(v.noticeId).as('noticeId'), 'x.userId', eb.val(v.kind).as('kind'), eb.val(v.publishedAt).as('publishedAt')])
+        // Also keeps SQLite from reading ON CONFLICT as a join constraint of the SELECT.
+        .where('x.userId', '>', v.range.after),
+    )
+    .onConflict((oc) => oc.columns(['noticeId', 'userId']).doNothing())
+    .returning('userId')
     .execute();
-  const { n } = await trx.selectFrom('noticeRecipients').select((eb) => eb.fn.countAll<number>().as('n')).where('noticeId', '=', id).executeTakeFirstOrThrow();
-  await trx.updateTable('notices').set({ recipients: Number(n) }).where('id', '=', id).execute();
-  return true;
+  return rows.map((r) => r.userId);
+}
+
+/**
+ * Records a delivered batch: `added` more copies, delivery now up to `cursor`, and, when `done`, finished, with its
+ * recipient count made exact (the copies there are). Only from the cursor the batch started at, so of two runners of
+ * one notice only one records a batch; false for the other.
+ */
+export async function advanceDelivery(trx: Db, id: number, v: { after: number; cursor: number; added: number; done: boolean; now: string }) {
+  const { numUpdatedRows } = await trx
+    .updateTable('notices')
+    .set((eb) => ({
+      delivered: eb('delivered', '+', v.added),
+      deliveryCursor: v.cursor,
+      ...(v.done ? { recipients: eb('delivered', '+', v.added), deliveredAt: v.now } : {}),
+    }))
+    .where('id', '=', id)
+    .where('deliveryCursor', '=', v.after)
+    .where('deliveredAt', 'is', null)
+    .executeTakeFirst();
+  return Number(numUpdatedRows) > 0;
 }
 
 export const recipientIds = async (db: Db, noticeId: number) => (await db.selectFrom('noticeRecipients').select('userId').where('noticeId', '=', noticeId).execute()).map((r) => r.userId);
@@ -174,9 +256,10 @@ export async function addCopies(db: Db, userId: number, notices: { id: number; k
     .returning('noticeId')
     .execute();
   if (added.length) {
+    // One user: each notice gained one copy.
     await db
       .updateTable('notices')
-      .set((eb) => ({ recipients: eb.selectFrom('noticeRecipients as r').select((s) => s.fn.countAll<number>().as('n')).whereRef('r.noticeId', '=', 'notices.id') }))
+      .set((eb) => ({ recipients: eb('recipients', '+', 1), delivered: eb('delivered', '+', 1) }))
       .where('id', 'in', added.map((a) => a.noticeId))
       .execute();
   }
@@ -215,13 +298,27 @@ export async function copiesPage(db: Db, userId: number, q: { page: number; limi
 export const hasCopy = async (db: Db, userId: number, noticeId: number) =>
   Boolean(await db.selectFrom('noticeRecipients').select('noticeId').where('noticeId', '=', noticeId).where('userId', '=', userId).executeTakeFirst());
 
-/** Marks the user's unread copies read: one notice, all of a kind, or all; returns how many changed. */
-export async function markRead(db: Db, userId: number, which: { noticeId?: number; kind?: number }, now: string) {
-  let q = db.updateTable('noticeRecipients').set({ readAt: now }).where('userId', '=', userId).where('readAt', 'is', null);
+const READ_CHUNK = 500;
+
+/**
+ * Marks the user's unread copies read: one notice, all of a kind, or all; returns how many changed. Each notice's read
+ * counter grows by the copies this statement turned from unread to read (never one already read, whoever marked it at
+ * the same time), in the caller's transaction.
+ */
+export async function markRead(trx: Db, userId: number, which: { noticeId?: number; kind?: number }, now: string) {
+  let q = trx.updateTable('noticeRecipients').set({ readAt: now }).where('userId', '=', userId).where('readAt', 'is', null);
   if (which.noticeId !== undefined) q = q.where('noticeId', '=', which.noticeId);
   else if (which.kind !== undefined) q = q.where('kind', '=', which.kind);
-  const { numUpdatedRows } = await q.executeTakeFirst();
-  return Number(numUpdatedRows);
+  const flipped = (await q.returning('noticeId').execute()).map((r) => r.noticeId).sort((a, b) => a - b);
+  // In id order, so two users marking many notices read at once take the notices' rows in the same order.
+  for (let i = 0; i < flipped.length; i += READ_CHUNK) {
+    await trx
+      .updateTable('notices')
+      .set((eb) => ({ reads: eb('reads', '+', 1) }))
+      .where('id', 'in', flipped.slice(i, i + READ_CHUNK))
+      .execute();
+  }
+  return flipped.length;
 }
 
 // ---- For the automatic messages ------------------------------------------------------------------------------------------

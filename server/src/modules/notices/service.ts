@@ -15,7 +15,7 @@ import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as policy from '../../policy.ts';
 import type { Audience } from './hub.ts';
-import { publishJob } from './jobs.ts';
+import { deliverJob, publishJob } from './jobs.ts';
 import * as repo from './repo.ts';
 
 /** An organiser writes to its own competitions' teams; everyone, or any chosen user, is the platform's to reach. */
@@ -37,7 +37,7 @@ export async function countRecipients(ctx: AuthedCtx, target: NoticeTarget) {
 
 // ---- Writing and publishing -----------------------------------------------------------------------------------------------
 
-const toNotice = ({ targetJson, orgId: _org, reads, ...r }: repo.NoticeRow): Notice => ({ ...r, target: JSON.parse(targetJson) as NoticeTarget, reads: Number(reads ?? 0) });
+const toNotice = ({ targetJson, orgId: _org, ...r }: repo.NoticeRow): Notice => ({ ...r, target: JSON.parse(targetJson) as NoticeTarget });
 
 /** Whose notices the caller manages: the platform's all (null), an organiser's those of its organisation. */
 const managedOrg = (ctx: AuthedCtx) => (policy.platform(ctx) ? null : (ctx.actor.orgId ?? -1));
@@ -71,22 +71,81 @@ export async function update(ctx: AuthedCtx, id: number, body: NoticeBody) {
   return toNotice(await managedNotice(ctx, id));
 }
 
+/** An audience this small is delivered inside the publishing transaction (a users/teams list, an automatic message). */
+export const INLINE_DELIVERY = 1000;
+
+type DeliverDeps = Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>;
+
+/** Another runner recorded this batch first (a job run twice): this one's copies are rolled back, nothing is lost. */
+class BatchTaken extends Error {}
+
 /**
- * Copies the recipients into their boxes and marks the notice published, once: the conditional update from an
- * unpublished state lets one of several concurrent publishers through.
+ * One batch of a published notice's delivery, in the caller's transaction: copies for the next `size` recipients after
+ * the notice's cursor (keyset on user id, never beyond the greatest user id when it was published), then the cursor,
+ * the delivered counter and, at the end, the finished mark, moved only from where the batch started. Null when there is
+ * nothing to deliver (deleted, or finished already). The one code path of every delivery, inline or by the job.
  */
-async function deliver(deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>, id: number, expected: number[]): Promise<boolean> {
-  const now = deps.clock.now().toISOString();
-  const done = await deps.db.transaction().execute(async (trx) => {
+async function deliverBatch(trx: Db, id: number, size: number, now: string): Promise<{ users: number[]; done: boolean } | null> {
+  const s = await repo.deliveryState(trx, id);
+  if (!s || s.status !== NOTICE_STATUS.published || s.deliveredAt !== null || !s.publishedAt) return null;
+  const target = JSON.parse(s.targetJson) as NoticeTarget;
+  const after = s.deliveryCursor;
+  const ceiling = s.deliveryCeiling ?? 0;
+  const end = after < ceiling ? await repo.batchEnd(trx, target, after, ceiling, size) : undefined;
+  const upTo = end ?? ceiling;
+  const users = upTo > after ? await repo.insertCopies(trx, { noticeId: id, kind: s.kind, publishedAt: s.publishedAt, target, range: { after, upTo } }) : [];
+  const done = upTo >= ceiling;
+  if (!(await repo.advanceDelivery(trx, id, { after, cursor: upTo, added: users.length, done, now }))) throw new BatchTaken();
+  return { users, done };
+}
+
+/**
+ * Publishes a notice, once: the conditional update from an unpublished state lets one of several concurrent publishers
+ * through, and saves how many users it is to reach. A small audience is delivered in the same transaction; a larger one
+ * by the delivery job (jobs.ts), enqueued in it too, so the request answers at once and the sender watches the progress.
+ */
+async function deliver(deps: DeliverDeps, id: number, expected: number[]): Promise<boolean> {
+  const now = deps.clock.now();
+  const users = await deps.db.transaction().execute(async (trx) => {
     const notice = await repo.findState(trx, id);
     if (!notice) return null;
     const target = JSON.parse(notice.targetJson) as NoticeTarget;
-    if (!(await repo.publishCopies(trx, id, { kind: notice.kind, target, expected, now }))) return null;
-    return target.scope === 'all' ? ('all' as const) : id;
+    const recipients = await repo.startDelivery(trx, id, { target, expected, now: now.toISOString() });
+    if (recipients === null) return null;
+    if (recipients <= INLINE_DELIVERY) {
+      const batch = await deliverBatch(trx, id, INLINE_DELIVERY + 1, now.toISOString());
+      if (batch?.done) return batch.users;
+    }
+    await enqueue(trx, deliverJob, { noticeId: id }, now);
+    return [];
   });
-  if (done === null) return false;
-  await tellBoxes(deps, done === 'all' ? 'all' : await repo.recipientIds(deps.db, id));
+  if (users === null) return false;
+  if (users.length) await tellBoxes(deps, users);
   return true;
+}
+
+/**
+ * The delivery job's run: one batch of `size` recipients, and the job again for the next one until done, enqueued in
+ * the batch's transaction so a batch is never recorded without its successor. The users of each batch hear of it on
+ * their open message streams as soon as it is committed (one hub event per batch, naming them).
+ */
+export async function deliverNext(deps: DeliverDeps, noticeId: number, size: number) {
+  // Between two batches the event loop serves whatever waits (SQLite's queries run on it).
+  await new Promise((resolve) => setImmediate(resolve));
+  const now = deps.clock.now();
+  let batch: Awaited<ReturnType<typeof deliverBatch>>;
+  try {
+    batch = await deps.db.transaction().execute(async (trx) => {
+      const b = await deliverBatch(trx, noticeId, size, now.toISOString());
+      if (b && !b.done) await enqueue(trx, deliverJob, { noticeId }, now);
+      return b;
+    });
+  } catch (err) {
+    // A second runner of the same notice: the first carries on, this chain ends here.
+    if (err instanceof BatchTaken) return;
+    throw err;
+  }
+  if (batch?.users.length) await tellBoxes(deps, batch.users);
 }
 
 /** A change of unread counts reaches the open streams; a failing channel never undoes what was saved. */
@@ -123,7 +182,7 @@ export async function publishScheduled(deps: Deps, noticeId: number) {
 /** Deleting a published notice takes it out of every box too. */
 export async function remove(ctx: AuthedCtx, id: number) {
   const before = await managedNotice(ctx, id);
-  const ids = before.status === NOTICE_STATUS.published ? (before.recipients > 5000 ? 'all' : await repo.recipientIds(ctx.db, id)) : [];
+  const ids = before.status === NOTICE_STATUS.published ? (before.delivered > 5000 ? 'all' : await repo.recipientIds(ctx.db, id)) : [];
   await repo.deleteNotice(ctx.db, id);
   await writeAudit(ctx, { action: 'notice.delete', entity: 'notice', entityId: id, before: toNotice(before) });
   if (ids === 'all' || ids.length) await tellBoxes(ctx, ids);
@@ -204,7 +263,8 @@ async function messagePage(db: Db, userId: number, q: { page: number; limit: num
 export async function markRead(ctx: AuthedCtx, id: number | 'all', kind?: number) {
   const userId = ctx.actor.userId;
   if (id !== 'all' && !(await repo.hasCopy(ctx.db, userId, id))) throw notFound('消息不存在');
-  const changed = await repo.markRead(ctx.db, userId, id === 'all' ? { kind } : { noticeId: id }, ctx.clock.now().toISOString());
+  const now = ctx.clock.now().toISOString();
+  const changed = await ctx.db.transaction().execute((trx) => repo.markRead(trx, userId, id === 'all' ? { kind } : { noticeId: id }, now));
   if (changed) await tellBoxes(ctx, [userId]);
   return unread(ctx.db, userId);
 }

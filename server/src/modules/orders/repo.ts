@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { OrdersTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
+import { keysetBatches } from '../../db/batches.ts';
 
 const base = (db: Db) =>
   db
@@ -88,6 +89,30 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('o.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
   return { list: rows.map(toOrder), total: Number(total) };
+}
+
+/**
+ * Every order the filters keep, newest first, in batches (keyset on `o.id`): what the export streams. The same filters
+ * and scope as `listOrders`; no page, no cap.
+ */
+export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
+  let query = base(db);
+  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
+  if (q.competitionId) query = query.where('o.competitionId', '=', q.competitionId);
+  if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
+  if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
+  if (q.waiting) query = query.where('o.payStatus', '=', PAY_STATUS.unpaid).where('o.voucher', 'is not', null);
+  if (q.ids?.length) query = query.where('o.id', 'in', q.ids);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
+  }
+  const filtered = query;
+  return keysetBatches(
+    async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).orderBy('o.id', 'desc').limit(limit).execute()).map(toOrder),
+    (o) => o.id,
+    size,
+  );
 }
 
 export async function insertOrder(db: Db, v: { orderNo: string; competitionId: number; teamId: number; userId: number; amount: number; now: string }) {

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
-import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import { withoutOrg } from '../../http/reply.ts';
 import * as policy from '../../policy.ts';
 import * as service from './service.ts';
@@ -54,9 +54,8 @@ export function orderRoutes(app: App) {
     return page(list.map(withoutOrg), total, req.query);
   });
   app.get('/api/order/list', { config: { rule: MENU }, schema: { tags, querystring: orderListQuery, response: replies(pageOf(orderSchema)) } }, async (req, reply) => {
-    const q = req.query.export ? { ...req.query, page: 1, limit: 10_000 } : req.query;
-    const { list, total } = await service.listManage(userCtx(req), q);
-    if (req.query.export) return sendXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, list.map(withoutOrg));
+    if (req.query.export) return streamXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, service.exportManage(userCtx(req), req.query));
+    const { list, total } = await service.listManage(userCtx(req), req.query);
     return page(list.map(withoutOrg), total, req.query);
   });
   app.put('/api/order/batch/payment', { config: { rule: EDIT }, schema: { tags, body: batchPaymentBody, response: replies(batchPaymentResultSchema) } }, async (req) => {

@@ -44,6 +44,8 @@ const orgFilter = (ctx: AuthedCtx) => {
 
 export const listPerson = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { userId: ctx.actor.userId });
 export const listManage = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, orgFilter(ctx));
+/** Every order of the finance list's filters and scope, in batches: the export. */
+export const exportManage = (ctx: AuthedCtx, q: OrderListQuery, batchSize?: number) => repo.exportOrders(ctx.db, q, orgFilter(ctx), batchSize);
 
 export async function byTeamNo(ctx: AuthedCtx, teamNo: string) {
   const teamId = await repo.teamIdByNo(ctx.db, teamNo);

@@ -1,6 +1,10 @@
 import type { Register, RegisterFlow, RegisterListQuery } from '@contest/shared';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
+import { keysetBatches } from '../../db/batches.ts';
+import { orderColumn, pageWindow, trigramFilter } from '../../db/search.ts';
+import type { DB } from '../../db/schema.ts';
 
 export async function insertRegister(db: Db, v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; now: string }) {
   const row = await db
@@ -86,20 +90,47 @@ export async function findRegisterOfTeam(db: Db, teamId: number) {
   return row && (await withAttachments(db, [row]))[0];
 }
 
+/**
+ * A page of registrations, newest first. The count and the page's ids read `registers` and only what the filters
+ * need; the page's rows alone are joined for display. The page is read from the nearer end of the list. A keyword of
+ * three or more characters finds its teams and registrants through the trigram indexes (db/search.ts); a shorter one
+ * is checked registration by registration. Either way the same LIKEs decide.
+ */
 export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: number }, orgId: number | null | undefined, max = q.limit) {
-  let query = base(db);
+  let query = db.selectFrom('registers as r');
   if (q.teamId) query = query.where('r.teamId', '=', q.teamId);
-  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  if (orgId !== undefined) query = query.where('r.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where('c.orgId', '=', orgId ?? -1));
   if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('r.status', '=', q.status);
   if (q.ids?.length) query = query.where('r.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
+    const teamLike = (eb: ExpressionBuilder<DB, 'teams'>) => eb.or([containsText('teams.teamNo', k), containsText('teams.name', k)]);
+    const userLike = () => containsText('users.username', k);
+    if ([...k.toLowerCase()].length >= 3) {
+      const teamHits = trigramFilter(db, 'teams.id', 'teams', ['team_no', 'name'], k);
+      const userHits = trigramFilter(db, 'users.id', 'users', ['username'], k);
+      query = query.where((eb) =>
+        eb.or([
+          eb('r.teamId', 'in', db.selectFrom('teams').select('teams.id').$if(Boolean(teamHits), (s) => s.where(teamHits!)).where(teamLike)),
+          eb('r.userId', 'in', db.selectFrom('users').select('users.id').$if(Boolean(userHits), (s) => s.where(userHits!)).where(userLike)),
+        ]),
+      );
+    } else {
+      query = query.where((eb) =>
+        eb.or([
+          eb.exists(eb.selectFrom('teams').select('teams.id').whereRef('teams.id', '=', 'r.teamId').where(teamLike)),
+          eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.id', '=', 'r.userId').where(userLike)),
+        ]),
+      );
+    }
   }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('r.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
-  return { list: await withAttachments(db, rows), total: Number(total) };
+  const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+  const window = pageWindow(total, q.page, q.limit, max);
+  if (!window) return { list: [], total };
+  const ids = (await query.select('r.id').orderBy(orderColumn('r.id', q.keyword, total), window.reverse ? 'asc' : 'desc').limit(window.limit).offset(window.offset).execute()).map((r) => r.id);
+  const rows = ids.length ? await base(db).where('r.id', 'in', ids).orderBy('r.id', 'desc').execute() : [];
+  return { list: await withAttachments(db, rows), total };
 }
 
 export async function listFlows(db: Db, registerId: number): Promise<RegisterFlow[]> {
@@ -126,3 +157,27 @@ export const registersWithAttachment = (db: Db, key: string, userId: number) =>
     .select(['c.orgId', 'r.attachmentsJson', 'm.userId as memberId'])
     .where('r.attachmentsJson', 'like', `%"${key}"%`)
     .execute();
+
+/**
+ * Every registration the filters keep, newest first, in batches (keyset on `r.id`) with their attachments: what the
+ * export streams. The same filters as the list (`listRegisters`), decided by the same LIKEs; no page, no cap.
+ */
+export function exportRegisters(db: Db, q: Omit<RegisterListQuery, 'page' | 'limit'> & { teamId?: number }, orgId: number | null | undefined, size?: number) {
+  let query = base(db);
+  if (q.teamId) query = query.where('r.teamId', '=', q.teamId);
+  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+  if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
+  if (q.status !== undefined) query = query.where('r.status', '=', q.status);
+  if (q.ids?.length) query = query.where('r.id', 'in', q.ids);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
+  }
+  const filtered = query;
+  return keysetBatches(
+    async (after: number | undefined, limit) =>
+      withAttachments(db, await (after === undefined ? filtered : filtered.where('r.id', '<', after)).orderBy('r.id', 'desc').limit(limit).execute()),
+    (r) => r.id,
+    size,
+  );
+}

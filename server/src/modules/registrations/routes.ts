@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { noDataReply, ok, page, replies, withoutOrg } from '../../http/reply.ts';
-import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -45,8 +45,8 @@ export function registrationRoutes(app: App) {
   const tags = ['register'];
 
   app.get('/api/team/register/list', { config: { rule: MENU }, schema: { tags, querystring: registerListQuery, response: replies(pageOf(registerSchema)) } }, async (req, reply) => {
+    if (req.query.export) return streamXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, service.exportList(userCtx(req), req.query));
     const { list, total } = await service.list(userCtx(req), req.query);
-    if (req.query.export) return sendXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, list);
     return page(list.map(withoutOrg), total, req.query);
   });
   app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(myRegisterSchema.nullable()) } }, async (req) => ok(await service.mine(userCtx(req), req.params.id)));

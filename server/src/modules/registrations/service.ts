@@ -9,11 +9,13 @@ import * as repo from './repo.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 
-/** Exports are capped so one request cannot build an unbounded workbook. */
-export const EXPORT_MAX = 10_000;
-
 export function list(ctx: AuthedCtx, q: RegisterListQuery) {
-  return repo.listRegisters(ctx.db, q, policy.orgScope(ctx), q.export ? EXPORT_MAX : q.limit);
+  return repo.listRegisters(ctx.db, q, policy.orgScope(ctx), q.limit);
+}
+
+/** Every registration of the list's filters, in the caller's organisation's competitions, in batches: the export. */
+export function exportList(ctx: AuthedCtx, q: RegisterListQuery, batchSize?: number) {
+  return repo.exportRegisters(ctx.db, q, policy.orgScope(ctx), batchSize);
 }
 
 /** A registration its team's members may read, and the organisers of its competition. */
@@ -91,7 +93,8 @@ export async function flowBatch(ctx: AuthedCtx, body: RegisterBatchBody): Promis
 /** The attachments of a competition's registrations (one team's with `teamId`). */
 export async function attachments(ctx: Ctx, competitionId: number, teamId: number | undefined) {
   await policy.managesCompetition(ctx, competitionId);
-  const { list } = await repo.listRegisters(ctx.db, { competitionId, teamId, page: 1, limit: EXPORT_MAX }, undefined, EXPORT_MAX);
+  const list: repo.RegisterWithOrg[] = [];
+  for await (const batch of repo.exportRegisters(ctx.db, { competitionId, teamId }, undefined)) list.push(...batch.filter((r) => r.attachments.length));
   return list.flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));
 }
 

@@ -1,5 +1,6 @@
-import { TEST_STATUS } from '@contest/shared';
+import { HIGHER_IS_BETTER, TEST_STATUS, type Metric } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import { teamBoardRows, type BoardName } from './boards.ts';
 
 /** Every query of test (prediction) submissions: the submissions, the daily quota and the question's evaluation. */
 
@@ -7,7 +8,7 @@ import type { Db } from '../../db/database.ts';
 export const scoringQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions')
-    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'salt', 'splitRule', 'answerKey', 'answerIndexKey', 'answerIndexTag', 'leaderboardPublished', 'scoringVersion'])
+    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'salt', 'splitRule', 'answerKey', 'answerIndexKey', 'answerIndexTag', 'leaderboardPublished', 'scoringVersion', 'boardVersion'])
     .where('id', '=', questionId)
     .executeTakeFirst();
 
@@ -85,11 +86,14 @@ export const findSubmission = (db: Db, id: number) =>
   db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status', 'day']).where('id', '=', id).executeTakeFirst();
 
 /**
- * Marks a submission selected or not and counts the team's selections for the question, in the caller's transaction.
- * The team's row lock is taken first, so two selections made at once are counted one after the other.
+ * Marks a submission selected or not and counts the team's selections for the question, in the caller's transaction;
+ * the team's private row follows. Locks are taken in the order every board write takes them (the question's row, then
+ * the team's, then the submission's: see `settle`), so two selections made at once are counted one after the other and
+ * a selection never deadlocks with a scoring.
  */
 export async function setSelected(trx: Db, v: { id: number; teamId: number; questionId: number; selected: boolean }) {
-  await trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', v.teamId).execute();
+  const q = await lockBoards(trx, v.questionId);
+  await lockTeam(trx, v.teamId);
   await trx.updateTable('testSubmissions').set({ selected: v.selected ? 1 : 0 }).where('id', '=', v.id).execute();
   const { n } = await trx
     .selectFrom('testSubmissions')
@@ -98,23 +102,121 @@ export async function setSelected(trx: Db, v: { id: number; teamId: number; ques
     .where('questionId', '=', v.questionId)
     .where('selected', '=', 1)
     .executeTakeFirstOrThrow();
+  if (q) await refreshTeamBoards(trx, { questionId: v.questionId, teamId: v.teamId, ...q });
   return Number(n);
 }
 
 /**
- * The question's scored submissions with their team names, oldest first: what the boards rank. Only those scored under
- * the question's current scoring version: while older ones are scored again, a board never mixes two metrics or splits.
+ * Locks the question's row (an update, which both databases lock) and raises its board version, which the boards'
+ * cache is keyed by; answers the scoring version and whether a higher score is better.
  */
-export const scoredSubmissions = (db: Db, questionId: number) =>
+async function lockBoards(trx: Db, questionId: number) {
+  const q = await trx
+    .updateTable('questions')
+    .set((eb) => ({ boardVersion: eb('boardVersion', '+', 1) }))
+    .where('id', '=', questionId)
+    .returning(['scoringVersion', 'metric'])
+    .executeTakeFirst();
+  return q && { version: q.scoringVersion, higher: q.metric ? HIGHER_IS_BETTER[q.metric as Metric] : true };
+}
+
+/** The team's row lock (a no-op update): a team's board rows are written one writer at a time. */
+const lockTeam = (trx: Db, teamId: number) => trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', teamId).execute();
+
+/**
+ * Writes the team's rows of the boards' table (0016) from its scored submissions of `version`: its best score on each
+ * board (boards.ts), or no row where it has none. Called under the question's and the team's row locks.
+ */
+export async function refreshTeamBoards(trx: Db, v: { questionId: number; teamId: number; version: number; higher: boolean }) {
+  const rows = await trx
+    .selectFrom('testSubmissions')
+    .select(['id', 'publicScore', 'privateScore', 'selected', 'createdAt'])
+    .where('teamId', '=', v.teamId)
+    .where('questionId', '=', v.questionId)
+    .where('status', '=', TEST_STATUS.scored)
+    .where('scoringVersion', '=', v.version)
+    .orderBy('id')
+    .execute();
+  const boards = teamBoardRows(rows, v.higher);
+  for (const board of ['public', 'private'] as const) {
+    const row = boards[board];
+    if (!row) {
+      await trx.deleteFrom('boardScores').where('questionId', '=', v.questionId).where('board', '=', board).where('teamId', '=', v.teamId).execute();
+      continue;
+    }
+    const values = { scoringVersion: v.version, ...row };
+    await trx
+      .insertInto('boardScores')
+      .values({ questionId: v.questionId, board, teamId: v.teamId, ...values })
+      .onConflict((oc) => oc.columns(['questionId', 'board', 'teamId']).doUpdateSet(values))
+      .execute();
+  }
+}
+
+/** One page of a board of the question's `version`, best first, with the team names. */
+export const boardPage = (db: Db, v: { questionId: number; board: BoardName; version: number; offset: number; limit: number }) =>
   db
-    .selectFrom('testSubmissions as s')
-    .innerJoin('teams as t', 't.id', 's.teamId')
-    .innerJoin('questions as q', 'q.id', 's.questionId')
-    .select(['s.id', 's.teamId', 't.name as teamName', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt'])
-    .where('s.questionId', '=', questionId)
-    .where('s.status', '=', TEST_STATUS.scored)
-    .whereRef('s.scoringVersion', '=', 'q.scoringVersion')
-    .orderBy('s.id')
+    .selectFrom('boardScores as b')
+    .innerJoin('teams as t', 't.id', 'b.teamId')
+    .select(['b.teamId', 't.name as teamName', 'b.score', 'b.submissions', 'b.lastAt'])
+    .where('b.questionId', '=', v.questionId)
+    .where('b.board', '=', v.board)
+    .where('b.scoringVersion', '=', v.version)
+    .orderBy('b.rankKey')
+    .orderBy('b.reachedBy')
+    .limit(v.limit)
+    .offset(v.offset)
+    .execute();
+
+/** How many teams a board of the question's `version` ranks. */
+export const boardTotal = async (db: Db, v: { questionId: number; board: BoardName; version: number }) =>
+  Number(
+    (
+      await db
+        .selectFrom('boardScores')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('questionId', '=', v.questionId)
+        .where('board', '=', v.board)
+        .where('scoringVersion', '=', v.version)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** A team's row on a board of the question's `version` and its rank (1 + the rows ahead of it), without the board. */
+export async function boardRowOf(db: Db, v: { questionId: number; board: BoardName; version: number; teamId: number }) {
+  const row = await db
+    .selectFrom('boardScores as b')
+    .innerJoin('teams as t', 't.id', 'b.teamId')
+    .select(['b.teamId', 't.name as teamName', 'b.score', 'b.submissions', 'b.lastAt', 'b.rankKey', 'b.reachedBy'])
+    .where('b.questionId', '=', v.questionId)
+    .where('b.board', '=', v.board)
+    .where('b.teamId', '=', v.teamId)
+    .where('b.scoringVersion', '=', v.version)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { ahead } = await db
+    .selectFrom('boardScores')
+    .select((eb) => eb.fn.countAll<number>().as('ahead'))
+    .where('questionId', '=', v.questionId)
+    .where('board', '=', v.board)
+    .where('scoringVersion', '=', v.version)
+    .where((eb) => eb.or([eb('rankKey', '<', row.rankKey), eb.and([eb('rankKey', '=', row.rankKey), eb('reachedBy', '<', row.reachedBy)])]))
+    .executeTakeFirstOrThrow();
+  const { rankKey: _rankKey, reachedBy: _reachedBy, ...entry } = row;
+  return { rank: Number(ahead) + 1, ...entry };
+}
+
+/** A whole board of the question's current scoring version, best first (grades read the private board). */
+export const wholeBoard = (db: Db, questionId: number, board: BoardName) =>
+  db
+    .selectFrom('boardScores as b')
+    .innerJoin('teams as t', 't.id', 'b.teamId')
+    .innerJoin('questions as q', (j) => j.onRef('q.id', '=', 'b.questionId').onRef('q.scoringVersion', '=', 'b.scoringVersion'))
+    .select(['b.teamId', 't.name as teamName', 'b.score', 'b.submissions', 'b.lastAt'])
+    .where('b.questionId', '=', questionId)
+    .where('b.board', '=', board)
+    .orderBy('b.rankKey')
+    .orderBy('b.reachedBy')
     .execute();
 
 export const setLeaderboardPublished = (db: Db, questionId: number, published: boolean) =>
@@ -128,18 +230,17 @@ export type Outcome = { publicScore: number | null; privateScore: number | null;
 /**
  * Stores a scoring's outcome, stamped with the scoring version it was computed under, if that is still the question's
  * version; answers false (storing nothing) when the setting changed meanwhile, so the caller scores again. The question's
- * row is locked first (a no-op update, which both databases lock), so a change of setting, which bumps the version under
- * the same lock, is seen either before or after, never in between.
+ * row is locked first (an update, which both databases lock), so a change of setting, which bumps the version under
+ * the same lock, is seen either before or after, never in between. The team's board rows follow in the same
+ * transaction, under the team's row lock (the order every board write takes: question, team, submission).
  */
 export async function settle(db: Db, v: { id: number; questionId: number; version: number; outcome: Outcome; at: string }): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const q = await trx
-      .updateTable('questions')
-      .set((eb) => ({ scoringVersion: eb.ref('scoringVersion') }))
-      .where('id', '=', v.questionId)
-      .returning('scoringVersion')
-      .executeTakeFirst();
-    if (!q || q.scoringVersion !== v.version) return false;
+    const q = await lockBoards(trx, v.questionId);
+    if (!q || q.version !== v.version) return false;
+    const s = await findSubmission(trx, v.id);
+    if (!s) return true;
+    await lockTeam(trx, s.teamId);
     const o = v.outcome;
     await trx
       .updateTable('testSubmissions')
@@ -150,21 +251,26 @@ export async function settle(db: Db, v: { id: number; questionId: number; versio
       )
       .where('id', '=', v.id)
       .execute();
+    await refreshTeamBoards(trx, { questionId: v.questionId, teamId: s.teamId, ...q });
     return true;
   });
 }
 
-/** The job gave up: the submission fails under the question's current version (the time it was scored is unknown). */
-export const markFailed = (db: Db, id: number, reason: string) =>
-  db
-    .updateTable('testSubmissions')
-    .set((eb) => ({
-      status: TEST_STATUS.failed,
-      reason,
-      scoringVersion: eb.selectFrom('questions').select('questions.scoringVersion').whereRef('questions.id', '=', 'testSubmissions.questionId'),
-    }))
-    .where('id', '=', id)
-    .execute();
+/**
+ * The job gave up: the submission fails under the question's current version (the time it was scored is unknown); its
+ * team's board rows follow, under the locks `settle` takes.
+ */
+export async function markFailed(db: Db, id: number, reason: string) {
+  const s = await findSubmission(db, id);
+  if (!s) return;
+  await db.transaction().execute(async (trx) => {
+    const q = await lockBoards(trx, s.questionId);
+    if (!q) return;
+    await lockTeam(trx, s.teamId);
+    await trx.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason, scoringVersion: q.version }).where('id', '=', id).execute();
+    await refreshTeamBoards(trx, { questionId: s.questionId, teamId: s.teamId, ...q });
+  });
+}
 
 /** Raises the question's scoring version (a change of metric, public share or answer file); answers the new one. */
 export const bumpScoringVersion = async (db: Db, questionId: number) =>

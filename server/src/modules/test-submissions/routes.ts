@@ -27,7 +27,7 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
     return ok(null, req.body.selected ? '已选为最终结果' : '已取消选择');
   });
   app.get('/api/review/test/leaderboard/:questionId', { config: { rule: PUBLIC }, schema: { tags, params: questionIdParam, querystring: leaderboardQuery, response: replies(leaderboardSchema) } }, async (req) =>
-    ok(await service.leaderboard(req.ctx, req.params.questionId, req.query.board)),
+    ok(await service.leaderboard(req.ctx, req.params.questionId, req.query)),
   );
   app.put('/api/review/test/publish/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, body: publishBody, response: noDataReply } }, async (req) => {
     await service.publish(req.ctx, req.params.questionId, req.body.published);

@@ -27,6 +27,8 @@ import * as competitions from '../competitions/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import { teamUserIds } from '../notices/index.ts';
 import { rescoreJob, scoreJob } from './jobs.ts';
+import type { BoardName } from './boards.ts';
+import { readCache } from '../../http/read-cache.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -181,10 +183,20 @@ export async function select(ctx: AuthedCtx, id: number, selected: boolean) {
 }
 
 /**
- * The public board ranks each team's best public score; the private board, once published, ranks the best private
- * score among the submissions the team selected (or, when it selected none, of its best public submission).
+ * How long a board's page may be kept by one process (team names changed elsewhere show within it). Scores never wait:
+ * the cache is keyed by the question's board version, which every stored score and selection raises in the database.
  */
-export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' | 'private'): Promise<Leaderboard> {
+const BOARD_TTL_MS = 5_000;
+const boardReads = readCache(['teams'], BOARD_TTL_MS);
+
+/**
+ * The public board ranks each team's best public score; the private board, once published, ranks the best private
+ * score among the submissions the team selected (or, when it selected none, of its best public submission). Read a page
+ * at a time from the boards' table (repo.refreshTeamBoards keeps it), cached per question, board and page; the caller's
+ * team's row and rank come with it, read on their own.
+ */
+export async function leaderboard(ctx: Ctx, questionId: number, query: { board: BoardName; page: number; limit: number }): Promise<Leaderboard> {
+  const { board, page, limit } = query;
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
   await policy.readsCompetition(ctx, question.competitionId);
@@ -196,43 +208,30 @@ export async function leaderboard(ctx: Ctx, questionId: number, board: 'public' 
   // Before publication the private board is closed to everyone but its organisers: an ordinary answer that says so,
   // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
   if (board === 'private' && !published && !(await policy.manages(ctx, question.competitionId))) {
-    return { board, metric, higherIsBetter: higher, published, entries: [] };
+    return { board, metric, higherIsBetter: higher, published, entries: [], total: 0 };
   }
-  const entries = await rankTeams(ctx.db, questionId, higher, board);
-  const rescoring = await repo.rescoringPending(ctx.db, questionId, question.scoringVersion);
-  return { board, metric, higherIsBetter: higher, published, rescoring, entries: entries.map((e, i) => ({ rank: i + 1, ...e })) };
+  const version = question.scoringVersion;
+  const key = [questionId, board, version, question.boardVersion, published, page, limit].join(' ');
+  const view = await boardReads(ctx, key, async () => {
+    const offset = (page - 1) * limit;
+    const [rows, total, rescoring] = await Promise.all([
+      repo.boardPage(ctx.db, { questionId, board, version, offset, limit }),
+      repo.boardTotal(ctx.db, { questionId, board, version }),
+      repo.rescoringPending(ctx.db, questionId, version),
+    ]);
+    return { rescoring, total, entries: rows.map((e, i) => ({ rank: offset + i + 1, ...e })) };
+  });
+  const teamId = ctx.actor ? await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId) : undefined;
+  const mine = teamId ? await repo.boardRowOf(ctx.db, { questionId, board, version, teamId }) : undefined;
+  return { board, metric, higherIsBetter: higher, published, ...view, ...(mine && { mine }) };
 }
 
 /**
- * Each team's board score, best first. Ties go to the team that reached its score first: each team's earliest
- * submission with its board score is the one that counts, and of two teams tied, the earlier of those ranks first (as
- * on Kaggle). Grades read the private board.
+ * Each team's board score, best first, from the boards' table. Ties go to the team that reached its score first: each
+ * team's earliest submission with its board score is the one that counts, and of two teams tied, the earlier of those
+ * ranks first (as on Kaggle). Grades read the private board.
  */
-export async function rankTeams(db: Db, questionId: number, higher: boolean, board: 'public' | 'private') {
-  const rows = await repo.scoredSubmissions(db, questionId);
-  const better = (a: number, b: number) => (higher ? a > b : a < b);
-  const byTeam = new Map<number, { teamName: string; rows: typeof rows }>();
-  for (const r of rows) {
-    const entry = byTeam.get(r.teamId) ?? { teamName: r.teamName, rows: [] };
-    entry.rows.push(r);
-    byTeam.set(r.teamId, entry);
-  }
-  // Rows come oldest first and only a strictly better score replaces the best so far: the earliest of equals is kept.
-  const pick = (list: typeof rows, key: 'publicScore' | 'privateScore') =>
-    list.filter((r) => r[key] !== null).reduce<(typeof rows)[number] | null>((best, r) => (!best || better(r[key]!, best[key]!) ? r : best), null);
-  const entries = [...byTeam.entries()].flatMap(([teamId, { teamName, rows: list }]) => {
-    let score: number | null;
-    let by: (typeof rows)[number] | null;
-    if (board === 'public') score = (by = pick(list, 'publicScore'))?.publicScore ?? null;
-    else {
-      const chosen = list.filter((r) => r.selected === 1);
-      score = (by = chosen.length ? pick(chosen, 'privateScore') : pick(list, 'publicScore'))?.privateScore ?? null;
-    }
-    return score === null || !by ? [] : [{ teamId, teamName, score, submissions: list.length, lastAt: list[list.length - 1]!.createdAt, reachedBy: by.id }];
-  });
-  entries.sort((a, b) => (a.score === b.score ? a.reachedBy - b.reachedBy : better(a.score, b.score) ? -1 : 1));
-  return entries.map(({ reachedBy: _reachedBy, ...e }) => e);
-}
+export const rankTeams = (db: Db, questionId: number, board: BoardName) => repo.wholeBoard(db, questionId, board);
 
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
   const question = await repo.scoringQuestion(ctx.db, questionId);

@@ -3,6 +3,7 @@ import type { UserInfo, UserListItem, UserListQuery } from '@contest/shared';
 import { usernameSkeleton } from '@contest/shared/skeleton';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
+import { orderColumn, pageWindow, trigramFilter } from '../../db/search.ts';
 import type { Updateable } from 'kysely';
 import type { UsersTable } from '../../db/schema.ts';
 
@@ -102,10 +103,17 @@ export async function updateUser(db: Db, id: number, values: Updateable<UsersTab
   await db.updateTable('users').set(values).where('id', '=', id).execute();
 }
 
+/**
+ * A page of users, newest first. The count reads `users` alone; the page's ids are read from the nearer end of the
+ * list, then only those rows are joined to their organisation. A keyword of three or more characters is looked up in
+ * the trigram index (see db/search.ts); shorter ones are compared row by row, with the same LIKE.
+ */
 export async function listUsers(db: Db, q: UserListQuery): Promise<{ list: UserListItem[]; total: number }> {
-  let base = db.selectFrom('users').leftJoin('organisations', 'organisations.id', 'users.orgId');
+  let base = db.selectFrom('users');
   if (q.keyword) {
     const like = contains(q.keyword);
+    const indexed = trigramFilter(db, 'users.id', 'users', ['username_key', 'user_name', 'phone', 'email'], q.keyword);
+    if (indexed) base = base.where(indexed);
     base = base.where((eb) =>
       eb.or([
         eb('users.usernameKey', 'like', like),
@@ -123,8 +131,21 @@ export async function listUsers(db: Db, q: UserListQuery): Promise<{ list: UserL
       eb.selectFrom('userRoles').select('userRoles.userId').where('userRoles.roleId', '=', roleId),
     );
   }
-  const [{ total }] = await base.select((eb) => eb.fn.countAll<number>().as('total')).execute();
-  const rows = await base
+  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+  const window = pageWindow(total, q.page, q.limit);
+  if (!window) return { list: [], total };
+  const ids = (
+    await base
+      .select('users.id')
+      .orderBy(orderColumn('users.id', q.keyword, total), window.reverse ? 'asc' : 'desc')
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute()
+  ).map((r) => r.id);
+  if (!ids.length) return { list: [], total };
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('organisations', 'organisations.id', 'users.orgId')
     .select([
       'users.id',
       'users.username',
@@ -137,12 +158,11 @@ export async function listUsers(db: Db, q: UserListQuery): Promise<{ list: UserL
       'users.createdAt',
       'users.lastLoginAt',
     ])
+    .where('users.id', 'in', ids)
     .orderBy('users.id', 'desc')
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit)
     .execute();
-  const roles = await userRoles(db, rows.map((r) => r.id));
-  return { list: rows.map((r) => ({ ...r, roles: roles.get(r.id) ?? [] })), total: Number(total) };
+  const roles = await userRoles(db, ids);
+  return { list: rows.map((r) => ({ ...r, roles: roles.get(r.id) ?? [] })), total };
 }
 
 export async function setUserRoles(db: Db, userId: number, roleIds: number[]) {

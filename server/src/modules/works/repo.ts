@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
+import { keysetBatches } from '../../db/batches.ts';
 import type { FilesTable, WorkUploadsTable } from '../../db/schema.ts';
 
 /** Every query of works: the uploads in progress, the recorded versions and the files they leave behind. */
@@ -128,6 +129,33 @@ export async function questionVersions(db: Db, questionId: number, q: { ids?: nu
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('t.teamNo').orderBy('w.version', 'desc').limit(q.limit).offset(q.offset).execute();
   return { rows, total: Number(total) };
+}
+
+/**
+ * Every version of a question's works the filters keep, in `questionVersions`' order (team number, then newest
+ * version first), in batches: the export. Keyset on (team number, version), unique within a question.
+ */
+export function exportQuestionVersions(db: Db, questionId: number, q: { ids?: number[]; keyword?: string }, size?: number) {
+  let query = versions(db).where('w.questionId', '=', questionId);
+  if (q.ids?.length) query = query.where('w.id', 'in', q.ids);
+  if (q.keyword) {
+    const k = q.keyword;
+    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
+  }
+  const filtered = query;
+  return keysetBatches(
+    (after: { teamNo: string; version: number } | undefined, limit) =>
+      (after === undefined
+        ? filtered
+        : filtered.where((eb) => eb.or([eb('t.teamNo', '>', after.teamNo), eb.and([eb('t.teamNo', '=', after.teamNo), eb('w.version', '<', after.version)])]))
+      )
+        .orderBy('t.teamNo')
+        .orderBy('w.version', 'desc')
+        .limit(limit)
+        .execute(),
+    (r) => ({ teamNo: r.teamNo, version: r.version }),
+    size,
+  );
 }
 
 /** The team and competition of the work stored under a file key. */

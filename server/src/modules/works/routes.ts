@@ -1,11 +1,7 @@
-import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { FileStore } from '@tus/file-store';
 import { Server as TusServer } from '@tus/server';
+import { Redis } from 'ioredis';
 import { ADMIN_MENU_CODES, formatSize, idParam, pageOf, versionedFileName, workVersionSchema, worksPageQuery, worksQuery, worksRulesSchema, worksZipQuery, type WorkVersion } from '@contest/shared';
 import { z } from 'zod';
 import archiver from 'archiver';
@@ -17,33 +13,12 @@ import { isDatabaseUnavailable } from '../../db/errors.ts';
 import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull } from '../../http/errors.ts';
 import { fileReply, ok, page, replies } from '../../http/reply.ts';
 import { fairSemaphore } from '../../http/semaphore.ts';
-import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../../http/send-file.ts';
+import { RedisLocker } from './redis-locker.ts';
 import * as service from './service.ts';
+import { uploadArea } from './upload-area.ts';
 import { userCtx } from '../../http/auth.ts';
-
-/**
- * tus's file store, except that a write refused for want of disk space says so: tus reports every failed write as
- * the same 500, and the participant should learn that waiting, not re-sending, is what helps.
- */
-class UploadStore extends FileStore {
-  override async write(readable: Readable, fileId: string, offset: number): Promise<number> {
-    let received = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        received += chunk.length;
-        done(null, chunk);
-      },
-    });
-    try {
-      await pipeline(readable, count, fs.createWriteStream(path.join(this.directory, fileId), { flags: 'r+', start: offset }));
-    } catch (err) {
-      if (isStorageFull(err)) throw err;
-      throw { status_code: 500, body: '作品接收中断，请从断点继续上传' };
-    }
-    return offset + received;
-  }
-}
 
 const UPLOAD_PATH = '/api/review/works/upload';
 /**
@@ -84,9 +59,13 @@ const EXPORT_COLUMNS: Column<WorkVersion>[] = [
  */
 export function worksRoutes(app: App, deps: Deps) {
   const tags = ['works'];
-  // Made on the first upload: an instance that never takes works touches no upload folder.
-  let server: TusServer | undefined;
-  const tus = () => (server ??= makeTus());
+  // Made on the first upload: an instance that never takes works touches no upload folder, bucket or lock.
+  let server: Promise<TusServer> | undefined;
+  const tus = () =>
+    (server ??= makeTus().catch((err: unknown) => {
+      server = undefined;
+      throw err;
+    }));
   const { idleTimeoutMs, slots, slotsPerTeam } = deps.config.uploads;
   // Upload bodies received at once by this instance, and by one team (or one uploader of data files). The rest wait
   // with their sockets paused (TCP holds their bytes in the clients), so memory follows `slots`, not the size of the
@@ -104,17 +83,26 @@ export function worksRoutes(app: App, deps: Deps) {
     return slotsFor(owner, async () => {
       idleLimit(req, idleTimeoutMs);
       try {
-        await tus().handle(req.raw, reply.raw);
+        await (await tus()).handle(req.raw, reply.raw);
       } finally {
         idleLimit(req, deps.config.connectionTimeoutMs);
       }
     });
   };
-  const makeTus = () => {
-    fs.mkdirSync(service.tusDirectory(deps), { recursive: true });
+  // With Redis, instances may take the same upload's requests (a shared UPLOADS_DIR, or the bucket when S3 is
+  // configured): one PATCH at a time per upload across all of them. Alone, tus's in-memory locker does.
+  let locker: RedisLocker | undefined;
+  app.addHook('onClose', async () => {
+    await locker?.close();
+  });
+  const makeTus = async () => {
+    const datastore = await uploadArea(deps.config).datastore();
+    const { redisUrl, redisPrefix } = deps.config;
+    if (redisUrl) locker = new RedisLocker(new Redis(redisUrl), `${redisPrefix}tus-lock:`);
     return new TusServer({
       path: UPLOAD_PATH,
-      datastore: new UploadStore({ directory: service.tusDirectory(deps) }),
+      datastore,
+      locker,
       relativeLocation: true,
       namingFunction: (req) => {
         const id = uploadIdOf(req);
@@ -123,7 +111,11 @@ export function worksRoutes(app: App, deps: Deps) {
       },
       getFileIdFromRequest: (req) => uploadIdOf(req),
       async onResponseError(_req, err) {
-        if ('status_code' in err) return undefined;
+        if ('status_code' in err) {
+          // A write that failed midway (answered 「作品接收中断」) carries why.
+          if ('cause' in err && err.cause) deps.log.warn({ err: err.cause }, 'works upload interrupted');
+          return undefined;
+        }
         deps.log.error({ err }, 'works upload failed');
         // The bytes received so far stay; the client resumes from the offset a HEAD reports once there is room again.
         if (isStorageFull(err)) return { status_code: 507, body: STORAGE_FULL };
@@ -181,15 +173,15 @@ export function worksRoutes(app: App, deps: Deps) {
         }
         uploadOf.set(req.raw, uploadId);
         reply.hijack();
-        await tus().handle(req.raw, reply.raw);
+        await (await tus()).handle(req.raw, reply.raw);
       },
     });
   });
 
   app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(worksRulesSchema) } }, async (req) => ok(await service.rules(userCtx(req), req.params.id)));
   app.get('/api/review/works/page/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery, response: replies(pageOf(workVersionSchema)) } }, async (req, reply) => {
-    const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query, req.query.export ? 10_000 : req.query.limit);
-    if (req.query.export) return sendXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, list);
+    if (req.query.export) return streamXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, await service.exportQuestionWorks(req.ctx, req.params.id, req.query));
+    const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
   });
   // The counted version of every team, or the selected versions (`?ids=`), streamed as one zip with a folder per team.

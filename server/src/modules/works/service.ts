@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { ACTION_CODES, ADMIN_MENU_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -8,9 +6,7 @@ import * as competitions from '../competitions/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
-
-/** Where tus keeps uploads in progress (shared by all instances); finished ones move into the file store. */
-export const tusDirectory = (deps: Pick<Deps, 'config'>) => deps.config.uploadsDir;
+import { uploadArea } from './upload-area.ts';
 
 /** Parses the tus `Upload-Metadata` header: comma-separated `key base64value` pairs. */
 export function parseUploadMetadata(header: string | undefined): Record<string, string> {
@@ -91,12 +87,11 @@ export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefin
 /** Whose share of the upload slots an upload takes: its team's, or for a question's data file its uploader's. */
 const uploadOwner = (u: { kind: string; userId: number; teamId: number | null }) => (u.kind === 'data' || u.teamId === null ? `user:${u.userId}` : `team:${u.teamId}`);
 
-/** The bytes tus holds for an upload in progress, and what it knows of them. */
-async function removeUploadFiles(deps: Pick<Deps, 'config'>, uploadId: string) {
-  const tusFile = path.join(tusDirectory(deps), uploadId);
-  await fs.promises.rm(tusFile, { force: true });
-  await fs.promises.rm(`${tusFile}.json`, { force: true });
-}
+/**
+ * Drops the bytes tus holds for an upload in progress, and what it knows of them: in UPLOADS_DIR, or with S3 the
+ * multipart upload and the objects under `tus/` (upload-area.ts).
+ */
+const removeUploadFiles = (deps: Pick<Deps, 'config'>, uploadId: string) => uploadArea(deps.config).remove(uploadId);
 
 /**
  * A cancelled upload (tus DELETE) is dropped with its bytes before the answer, so its share of the team's quota is
@@ -123,8 +118,8 @@ export const UPLOAD_IDLE_EXPIRY_MS = 7 * 24 * 3600_000;
 
 /**
  * Drops the uploads in progress that were started, and last written to, more than UPLOAD_IDLE_EXPIRY_MS ago: their
- * clients are gone, and what they received would otherwise stay on the shared uploads folder for ever. The last write
- * is the tus file's modification time. The row goes first, by a conditional delete, so of several instances sweeping
+ * clients are gone, and what they received would otherwise stay in the uploads folder or the bucket for ever. The last
+ * write is the tus file's modification time, or with S3 the newest of the upload's objects and parts. The row goes first, by a conditional delete, so of several instances sweeping
  * at once one removes each upload, and a client coming back is told 「上传不存在或已过期」 and starts again.
  * Returns how many were dropped.
  */
@@ -133,8 +128,7 @@ export async function expireUploads(deps: Pick<Deps, 'db' | 'clock' | 'config'>)
   const old = await repo.uploadsStartedBefore(deps.db, new Date(cutoff).toISOString());
   let dropped = 0;
   for (const uploadId of old) {
-    const tusFile = path.join(tusDirectory(deps), uploadId);
-    const lastWrite = await fs.promises.stat(tusFile).then((st) => st.mtimeMs, () => 0);
+    const lastWrite = await uploadArea(deps.config).lastWrite(uploadId);
     if (lastWrite >= cutoff) continue;
     if (!(await repo.deleteUpload(deps.db, uploadId))) continue;
     await removeUploadFiles(deps, uploadId);
@@ -154,7 +148,7 @@ class AlreadyFinished extends Error {}
 export async function finishIfComplete(deps: Deps, uploadId: string): Promise<number | null> {
   const u = await repo.findUpload(deps.db, uploadId);
   if (!u) return null;
-  const received = await fs.promises.stat(path.join(tusDirectory(deps), uploadId)).then((s) => s.size, () => null);
+  const received = await uploadArea(deps.config).received(uploadId);
   if (received !== Number(u.size)) return null;
   await finishUpload(deps, uploadId);
   return received;
@@ -167,7 +161,6 @@ export async function finishIfComplete(deps: Deps, uploadId: string): Promise<nu
 export async function finishUpload(deps: Deps, uploadId: string) {
   const u = await repo.findUpload(deps.db, uploadId);
   if (!u) throw notFound('上传不存在或已过期');
-  const tusFile = path.join(tusDirectory(deps), uploadId);
   const completedAt = deps.clock.now();
   const window = u.kind === 'data' ? null : await competitions.submissionWindowOf(deps.db, u.competitionId, 'SUBMIT_WORKS');
   const refusal = window && windowRefusal(window, completedAt);
@@ -180,8 +173,9 @@ export async function finishUpload(deps: Deps, uploadId: string) {
     throw new DeadlinePassed(`${refusal}，本次上传未被接收；此前提交的版本不受影响`);
   }
   const data = u.kind === 'data';
-  // The store hashes what it writes, so the file is read once; a copy that fails the declared checksum is removed.
-  const stored = await deps.storage.put(fs.createReadStream(tusFile), { prefix: data ? 'question-data' : 'works', maxBytes: Number(u.size) });
+  // The store hashes what it writes, so the upload is read once (from UPLOADS_DIR, or from the bucket); a copy that
+  // fails the declared checksum is removed.
+  const stored = await deps.storage.put(await uploadArea(deps.config).read(uploadId), { prefix: data ? 'question-data' : 'works', maxBytes: Number(u.size) });
   const sha256 = stored.sha256;
   if (u.sha256 && u.sha256 !== sha256) {
     await deps.storage.delete(stored.key).catch(() => {});
@@ -238,6 +232,17 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
   await policy.managesCompetition(ctx, competitionId);
   const { rows, total } = await repo.questionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, limit: max, offset: (q.page - 1) * q.limit });
   return { list: rows.map(toVersion), total };
+}
+
+/** Every version of a question's works the filters keep, for its organisers, in batches: the export. */
+export async function exportQuestionWorks(ctx: Ctx, questionId: number, q: { ids?: number[]; keyword?: string }, batchSize?: number) {
+  const competitionId = await repo.questionCompetition(ctx.db, questionId);
+  if (competitionId === undefined) throw notFound('赛题不存在');
+  await policy.managesCompetition(ctx, competitionId);
+  const batches = repo.exportQuestionVersions(ctx.db, questionId, q, batchSize);
+  return (async function* () {
+    for await (const rows of batches) yield rows.map(toVersion);
+  })();
 }
 
 // A work is read by its team and by the organisers of its competition; judges download theirs through the review

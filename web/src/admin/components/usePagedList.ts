@@ -33,6 +33,8 @@ export interface PagedListOptions<Q extends PageQuery, T> {
   selectable?: boolean;
   /** The list's address, which also exports it as xlsx with the same filters (`ExportButton`). */
   exportUrl?: string;
+  /** Reloads the page every so many milliseconds while this answers a number (work under way on the server). */
+  refetchInterval?: (page: Page<T> | undefined) => number | false;
 }
 
 /**
@@ -42,7 +44,13 @@ export interface PagedListOptions<Q extends PageQuery, T> {
  */
 export function usePagedList<Q extends PageQuery, T extends object>(source: ListSource<Q>, options: PagedListOptions<Q, T>) {
   const { query, setQuery, filtersKey } = source;
-  const result = useQuery({ queryKey: options.queryKey(query), queryFn: () => options.queryFn(query), enabled: options.enabled });
+  const { refetchInterval } = options;
+  const result = useQuery<Page<T>>({
+    queryKey: options.queryKey(query),
+    queryFn: () => options.queryFn(query),
+    enabled: options.enabled,
+    refetchInterval: refetchInterval && ((q) => refetchInterval(q.state.data)),
+  });
   const rowKey = options.rowKey ?? ('id' as keyof T & string);
   // The selected rows by key, kept across pages and searches so a selection can be built up page by page.
   const [selection, setSelection] = useState<ReadonlyMap<Key, T>>(new Map());

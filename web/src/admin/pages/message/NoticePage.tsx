@@ -16,7 +16,7 @@ import {
 } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Progress, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { noticeApi, noticeKeys, type NoticeListParams } from '../../../api/notice.ts';
@@ -316,6 +316,29 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
   );
 }
 
+/** A published notice still being copied into its recipients' boxes (a large audience goes in batches). */
+export const delivering = (n: Notice) => n.status === NOTICE_STATUS.published && n.deliveredAt === null;
+
+/** How far delivery has come: 「投递中」 with the boxes reached out of the audience, then just the count. */
+export function DeliveryCell({ notice }: { notice: Notice }) {
+  if (notice.status !== NOTICE_STATUS.published) return null;
+  if (!delivering(notice)) return <>{notice.recipients}</>;
+  const percent = notice.recipients ? Math.min(99, Math.floor((notice.delivered / notice.recipients) * 100)) : 0;
+  return (
+    <Tooltip title={`投递中：已送达 ${notice.delivered} / ${notice.recipients} 人`}>
+      <div style={{ minWidth: 80 }}>
+        <Progress percent={percent} size="small" status="active" aria-label="投递进度" />
+        <span style={{ fontSize: 12 }}>
+          投递中 {notice.delivered}/{notice.recipients}
+        </span>
+      </div>
+    </Tooltip>
+  );
+}
+
+/** While a notice on the page is being delivered, the list reloads every two seconds to show its progress. */
+const DELIVERY_POLL_MS = 2000;
+
 /** A notice as its recipients read it, with whom it went to. */
 function ViewModal({ notice, onClose }: { notice: Notice; onClose: () => void }) {
   return (
@@ -329,6 +352,11 @@ function ViewModal({ notice, onClose }: { notice: Notice; onClose: () => void })
         {notice.status === NOTICE_STATUS.published && (
           <Descriptions.Item label="已读">
             {notice.reads} / {notice.recipients}
+          </Descriptions.Item>
+        )}
+        {delivering(notice) && (
+          <Descriptions.Item label="投递">
+            <DeliveryCell notice={notice} />
           </Descriptions.Item>
         )}
         {notice.source && <Descriptions.Item label="来源">{notice.source}</Descriptions.Item>}
@@ -351,7 +379,12 @@ export default function NoticePage() {
   const { has } = usePermissions();
   const canEdit = has(ACTION_CODES.noticeEdit);
   const platform = has(PLATFORM_CODE);
-  const list = usePagedList(useListState<NoticeListParams>(), { queryKey: noticeKeys.list, queryFn: noticeApi.list, emptyText: '暂无通知' });
+  const list = usePagedList(useListState<NoticeListParams>(), {
+    queryKey: noticeKeys.list,
+    queryFn: noticeApi.list,
+    emptyText: '暂无通知',
+    refetchInterval: (page) => (page?.list.some(delivering) ? DELIVERY_POLL_MS : false),
+  });
   const [editing, setEditing] = useState<Notice | null | undefined>(undefined);
   const [publishing, setPublishing] = useState<Notice | null>(null);
   const [viewing, setViewing] = useState<Notice | null>(null);
@@ -409,7 +442,7 @@ export default function NoticePage() {
           { title: '发送对象', width: 280, ellipsis: true, render: (_, n) => targetSummary(n.target, n.competitionName) },
           { title: '状态', width: 100, render: (_, n) => <Tag color={STATUS_COLORS[n.status]}>{NOTICE_STATUS_TEXT[n.status]}</Tag> },
           { title: '发布时间', width: 170, render: (_, n) => publishTime(n) },
-          { title: '接收人数', width: 90, render: (_, n) => (n.status === NOTICE_STATUS.published ? n.recipients : '') },
+          { title: '接收人数', width: 120, render: (_, n) => <DeliveryCell notice={n} /> },
           { title: '已读', width: 80, render: (_, n) => (n.status === NOTICE_STATUS.published ? n.reads : '') },
           { title: '作者', dataIndex: 'author', width: 110 },
           {

@@ -1,13 +1,12 @@
-import { METRIC_NAMES, formatTestScore, type LeaderboardEntry, type Metric } from '@contest/shared';
+import { LEADERBOARD_LIMIT, METRIC_NAMES, formatTestScore, type LeaderboardEntry, type Metric } from '@contest/shared';
 import { PushpinOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { testSubmissionApi, testSubmissionKeys } from '../../../api/testSubmission.ts';
 import { HttpError } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
 
-const PAGE_SIZE = 20;
 const MINE = { background: '#e6f4ff', fontWeight: 600 };
 
 const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
@@ -19,28 +18,29 @@ export const metricText = (metric: string, higherIsBetter: boolean) => `${METRIC
 type Row = LeaderboardEntry & { pinned?: boolean };
 
 /**
- * One leaderboard of a question (public, or private once published). Reloaded when a scoring finishes on the question
- * (the message stream's `board` event); the team's own row is highlighted, and pinned on top when it is on another page.
+ * One leaderboard of a question (public, or private once published), read a page at a time. Reloaded when a scoring
+ * finishes on the question (the message stream's `board` event); the team's own row (which the server sends with every
+ * page) is highlighted, and pinned on top when it is on another page.
  */
 export function Leaderboard({ questionId, board, teamId }: { questionId: number; board: 'public' | 'private'; teamId: number }) {
   const [page, setPage] = useState(1);
   // On a phone the direction is said once above the board, so the score column keeps a short title and the team room.
   const phone = Grid.useBreakpoint().md === false;
   const { data, error, isLoading } = useQuery({
-    queryKey: testSubmissionKeys.board(questionId, board),
+    queryKey: testSubmissionKeys.board(questionId, board, page),
     retry: false,
-    queryFn: () => testSubmissionApi.board(questionId, board),
+    // The page shown stays while the next one loads, so the pager does not jump.
+    placeholderData: keepPreviousData,
+    queryFn: () => testSubmissionApi.board(questionId, board, page),
   });
   if (isLoading) return <Spin />;
   if (!data) return <Alert type="info" showIcon message={error instanceof HttpError ? error.message : '暂无排行'} />;
   const closed = board === 'private' && !data.published;
   // Participants get no entries before publication; an organiser looking at the site still sees them, marked as such.
   if (closed && !data.entries.length) return <Empty data-testid="private-closed" description="私榜尚未公布，将在成绩公布后显示" />;
-  const mine = data.entries.find((e) => e.teamId === teamId);
-  const pages = Math.max(1, Math.ceil(data.entries.length / PAGE_SIZE));
-  const current = Math.min(page, pages);
-  const shown: Row[] = data.entries.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
-  const rows = mine && !shown.includes(mine) ? [{ ...mine, pinned: true }, ...shown] : shown;
+  const mine = data.mine ?? data.entries.find((e) => e.teamId === teamId);
+  const shown: Row[] = data.entries;
+  const rows = mine && !shown.some((e) => e.teamId === mine.teamId) ? [{ ...mine, pinned: true }, ...shown] : shown;
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
@@ -90,8 +90,18 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
           { title: '最近提交', width: 150, responsive: ['md'], render: (_, e) => formatMinute(e.lastAt) },
         ]}
       />
-      {data.entries.length > PAGE_SIZE && (
-        <Pagination size="small" align="end" current={current} pageSize={PAGE_SIZE} total={data.entries.length} showSizeChanger={false} showTotal={(t) => `共 ${t} 支队伍`} onChange={setPage} />
+      {data.total > LEADERBOARD_LIMIT && (
+        <Pagination
+          size="small"
+          align="end"
+          current={page}
+          pageSize={LEADERBOARD_LIMIT}
+          total={data.total}
+          showSizeChanger={false}
+          showLessItems={phone}
+          showTotal={phone ? undefined : (t) => `共 ${t} 支队伍`}
+          onChange={setPage}
+        />
       )}
     </Space>
   );
