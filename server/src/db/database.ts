@@ -68,10 +68,11 @@ function sqliteDialect(file: string): Dialect {
       sqlite.pragma('synchronous = FULL');
       sqlite.pragma('foreign_keys = ON');
       sqlite.pragma('busy_timeout = 5000');
-      // A 64 MB page cache per connection (the default is 2 MB) and reads through a 256 MB memory map, so lists and
-      // counts over a national year's tables walk memory rather than re-reading pages from the file.
-      sqlite.pragma('cache_size = -65536');
-      sqlite.pragma('mmap_size = 268435456');
+      // A 32 MB page cache per connection (the default is 2 MB), so lists and counts over a national year's tables keep
+      // their indexes' inner pages in memory. No memory map: its pages count in the process's resident memory, and an
+      // export reading every registration would push the server past its memory budget with them (the kernel's page
+      // cache serves re-reads of the file as well, outside the process).
+      sqlite.pragma('cache_size = -32768');
       return withStatementCache(sqlite);
     },
   };

@@ -58,7 +58,8 @@ export async function findInvoices(db: Db, ids: number[], orgId: number | null |
   return (await query.execute()).map(toInvoice);
 }
 
-export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?: number; orgId?: number | null }, max = q.limit) {
+/** The invoice applications a list's filters and the caller's scope keep (an applicant: its own; an organiser: its own). */
+function filteredInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: { userId?: number; orgId?: number | null }) {
   let query = base(db);
   if (scope.userId !== undefined) query = query.where('i.userId', '=', scope.userId);
   if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
@@ -69,6 +70,11 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]));
   }
+  return query;
+}
+
+export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?: number; orgId?: number | null }, max = q.limit) {
+  const query = filteredInvoices(db, q, scope);
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('i.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
   return { list: rows.map(toInvoice), total: Number(total) };
@@ -79,16 +85,7 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?
  * The same filters and scope as `listInvoices`; no page, no cap.
  */
 export function exportInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
-  let query = base(db);
-  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
-  if (q.competitionId) query = query.where('i.competitionId', '=', q.competitionId);
-  if (q.status !== undefined) query = query.where('i.status', '=', q.status);
-  if (q.ids?.length) query = query.where('i.id', 'in', q.ids);
-  if (q.keyword) {
-    const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]));
-  }
-  const filtered = query;
+  const filtered = filteredInvoices(db, q, scope);
   return keysetBatches(
     async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('i.id', '<', after)).orderBy('i.id', 'desc').limit(limit).execute()).map(toInvoice),
     (i) => i.id,

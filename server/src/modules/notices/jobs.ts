@@ -10,7 +10,7 @@ export const publishJob = defineJob({
 });
 
 /** Recipients per run of the delivery job. */
-export const DELIVERY_BATCH = 5000;
+export const DELIVERY_BATCH = 2500;
 
 /**
  * Delivers a published notice in batches of `batch` recipients (keyset on user id), one batch per run, enqueueing

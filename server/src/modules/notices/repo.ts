@@ -56,8 +56,16 @@ export function recipientQuery(db: Db, target: NoticeTarget, range?: UserRange) 
   }
 }
 
-/** How many users a target reaches now (up to the user id `upTo`, when given). */
+/**
+ * How many users a target reaches now (up to the user id `upTo`, when given). Everyone is the users table's count, which
+ * both databases answer without reading each row's id against `upTo` (taken in the same transaction as the greatest id,
+ * it is the same number; a user registering in between is put right when delivery ends).
+ */
 export async function countRecipients(db: Db, target: NoticeTarget, upTo?: number) {
+  if (target.scope === 'all') {
+    const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    return Number(count);
+  }
   const { count } = await db
     .selectFrom(recipientQuery(db, target, upTo === undefined ? undefined : { after: 0, upTo }).distinct().as('r'))
     .select((eb) => eb.fn.countAll<number>().as('count'))

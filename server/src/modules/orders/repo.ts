@@ -69,7 +69,8 @@ export async function currentOrderOfTeam(db: Db, teamId: number): Promise<OrderW
   return pick && toOrder(pick);
 }
 
-export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: number; orgId?: number | null }) {
+/** The orders a list's filters and the caller's scope keep (a member: its teams' orders; an organiser: its own). */
+function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { userId?: number; orgId?: number | null }) {
   let query = base(db);
   if (scope.userId !== undefined) {
     const userId = scope.userId;
@@ -86,6 +87,11 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
   }
+  return query;
+}
+
+export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: number; orgId?: number | null }) {
+  const query = filteredOrders(db, q, scope);
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('o.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
   return { list: rows.map(toOrder), total: Number(total) };
@@ -96,18 +102,7 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
  * and scope as `listOrders`; no page, no cap.
  */
 export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
-  let query = base(db);
-  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
-  if (q.competitionId) query = query.where('o.competitionId', '=', q.competitionId);
-  if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
-  if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
-  if (q.waiting) query = query.where('o.payStatus', '=', PAY_STATUS.unpaid).where('o.voucher', 'is not', null);
-  if (q.ids?.length) query = query.where('o.id', 'in', q.ids);
-  if (q.keyword) {
-    const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
-  }
-  const filtered = query;
+  const filtered = filteredOrders(db, q, scope);
   return keysetBatches(
     async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).orderBy('o.id', 'desc').limit(limit).execute()).map(toOrder),
     (o) => o.id,
