@@ -79,6 +79,7 @@ export async function singleRequests(server: Spawned, seeded: Seeded, reportFile
   const publicLast = await last('/api/competition/public/list');
   const registersLast = await last('/api/team/register/list', admin);
   const usersLast = await last('/api/team/userinfo/list', admin);
+  const competitionsLast = await last('/api/competition/list', admin);
   const list: [string, number, Ask][] = [
     ['public competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?page=${publicLast(r)}&limit=${limit(r)}` })],
     ['public competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?keyword=${encodeURIComponent(`第${31 + r}届`)}` })],
@@ -88,6 +89,11 @@ export async function singleRequests(server: Spawned, seeded: Seeded, reportFile
     ['users, keyword search', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?keyword=${encodeURIComponent(`选手${1201 + r}`)}`, token: admin })],
     ['users, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?page=${usersLast(r)}&limit=${limit(r)}`, token: admin })],
     ['back-office notice list', BUDGETS.listMs, (r) => ({ path: `/api/message/notice/page?page=1&limit=${limit(r)}`, token: admin })],
+    ['back-office competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?page=${competitionsLast(r)}&limit=${limit(r)}`, token: admin })],
+    ['back-office competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?keyword=${encodeURIComponent(`第${41 + r}届`)}`, token: admin })],
+    ['back-office question list', BUDGETS.listMs, (r) => ({ path: `/api/competition/question/page?page=1&limit=${limit(r)}`, token: admin })],
+    ['back-office orders list', BUDGETS.listMs, (r) => ({ path: `/api/order/list?page=1&limit=${limit(r)}`, token: admin })],
+    ["hot question, a team's own submissions", BUDGETS.listMs, () => ({ path: `/api/review/test/list/${HOT.questionId}`, token: seeded.hotLeaderToken })],
     ['hot question leaderboard', BUDGETS.boardMs, (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 1}&limit=50` })],
     ["hot question leaderboard, a team's own rank", BUDGETS.boardMs, (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 2}&limit=50`, token: seeded.hotLeaderToken })],
   ];

@@ -319,20 +319,22 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
 /** A published notice still being copied into its recipients' boxes (a large audience goes in batches). */
 export const delivering = (n: Notice) => n.status === NOTICE_STATUS.published && n.deliveredAt === null;
 
-/** How far delivery has come: 「投递中」 with the boxes reached out of the audience, then just the count. */
-export function DeliveryCell({ notice }: { notice: Notice }) {
-  if (notice.status !== NOTICE_STATUS.published) return null;
-  if (!delivering(notice)) return <>{notice.recipients}</>;
+/**
+ * A notice's state; a published one still being delivered says 「投递中」 with the boxes reached so far out of its
+ * audience, as a bar and in numbers.
+ */
+export function NoticeState({ notice }: { notice: Notice }) {
+  const tag = <Tag color={STATUS_COLORS[notice.status]}>{NOTICE_STATUS_TEXT[notice.status]}</Tag>;
+  if (!delivering(notice)) return tag;
   const percent = notice.recipients ? Math.min(99, Math.floor((notice.delivered / notice.recipients) * 100)) : 0;
   return (
-    <Tooltip title={`投递中：已送达 ${notice.delivered} / ${notice.recipients} 人`}>
-      <div style={{ minWidth: 80 }}>
-        <Progress percent={percent} size="small" status="active" aria-label="投递进度" />
-        <span style={{ fontSize: 12 }}>
-          投递中 {notice.delivered}/{notice.recipients}
-        </span>
-      </div>
-    </Tooltip>
+    <div style={{ minWidth: 110 }}>
+      {tag}
+      <Progress percent={percent} size="small" status="active" aria-label="投递进度" />
+      <span style={{ fontSize: 12, color: 'rgba(0,0,0,0.55)' }}>
+        投递中 {notice.delivered}/{notice.recipients}
+      </span>
+    </div>
   );
 }
 
@@ -345,7 +347,9 @@ function ViewModal({ notice, onClose }: { notice: Notice; onClose: () => void })
     <Modal open title={notice.title} width={800} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>}>
       <Descriptions column={2} size="small" style={{ marginBottom: 16 }}>
         <Descriptions.Item label="类型">{NOTICE_KIND_TEXT[notice.kind]}</Descriptions.Item>
-        <Descriptions.Item label="状态">{NOTICE_STATUS_TEXT[notice.status]}</Descriptions.Item>
+        <Descriptions.Item label="状态">
+          <NoticeState notice={notice} />
+        </Descriptions.Item>
         <Descriptions.Item label="发送对象" span={2}>
           {targetSummary(notice.target, notice.competitionName)}
         </Descriptions.Item>
@@ -354,11 +358,7 @@ function ViewModal({ notice, onClose }: { notice: Notice; onClose: () => void })
             {notice.reads} / {notice.recipients}
           </Descriptions.Item>
         )}
-        {delivering(notice) && (
-          <Descriptions.Item label="投递">
-            <DeliveryCell notice={notice} />
-          </Descriptions.Item>
-        )}
+
         {notice.source && <Descriptions.Item label="来源">{notice.source}</Descriptions.Item>}
       </Descriptions>
       <RichTextView html={notice.content} />
@@ -440,9 +440,9 @@ export default function NoticePage() {
           },
           { title: '类型', width: 100, render: (_, n) => NOTICE_KIND_TEXT[n.kind] },
           { title: '发送对象', width: 280, ellipsis: true, render: (_, n) => targetSummary(n.target, n.competitionName) },
-          { title: '状态', width: 100, render: (_, n) => <Tag color={STATUS_COLORS[n.status]}>{NOTICE_STATUS_TEXT[n.status]}</Tag> },
+          { title: '状态', width: 150, render: (_, n) => <NoticeState notice={n} /> },
           { title: '发布时间', width: 170, render: (_, n) => publishTime(n) },
-          { title: '接收人数', width: 120, render: (_, n) => <DeliveryCell notice={n} /> },
+          { title: '接收人数', width: 90, render: (_, n) => (n.status === NOTICE_STATUS.published ? n.recipients : '') },
           { title: '已读', width: 80, render: (_, n) => (n.status === NOTICE_STATUS.published ? n.reads : '') },
           { title: '作者', dataIndex: 'author', width: 110 },
           {
