@@ -2,7 +2,7 @@
  * How exports read the database: in batches of `size` rows. Tests make it small to see several batches, and may watch
  * each read through `onRead` (the number of rows it returned).
  */
-export const exportBatches: { size: number; onRead?: (rows: number) => void } = { size: 1000 };
+export const exportBatches: { size: number; onRead?: (rows: number) => void } = { size: 250 };
 
 /**
  * Reads a query's rows in batches, each starting after the last row of the one before (keyset paging on the list's
