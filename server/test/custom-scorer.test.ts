@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CsvError, memoryCsv } from '../src/scoring/csv.ts';
+import { ProgramFailure, readScore, runProgram, splitBoards } from '../src/scoring/custom.ts';
+import { runFolder } from '../src/scoring/sandbox.ts';
+import { isPublicRow } from '../src/scoring/split.ts';
+
+const SETTING = { salt: 'custom-scorer-test', publicShare: 0.5, split: 'keyed' as const };
+const IDS = Array.from({ length: 60 }, (_, i) => `r${i}`);
+const ANSWER = ['id,y,weight', ...IDS.map((id, i) => `${id},${i % 3},"${i},5"`)].join('\n');
+/** Predictions right on every row but those in `wrong`. */
+const prediction = (wrong: Set<string> = new Set()) => ['id,y', ...IDS.map((id, i) => `${id},${wrong.has(id) ? 9 : i % 3}`)].join('\n');
+
+/** A scorer as an organiser writes it: pandas, accuracy on the rows it is given, the score as JSON on the last line. */
+const SCORER = `
+import json, sys
+import pandas as pd
+a = pd.read_csv(sys.argv[1]); p = pd.read_csv(sys.argv[2])
+m = a.merge(p, on="id", suffixes=("_a", "_p"))
+assert len(m) == len(a) == len(p), "rows differ"
+print("rows:", len(m))
+print(json.dumps({"score": float((m.y_a == m.y_p).mean())}))
+`;
+
+function withFolder<T>(run: (dir: string) => Promise<T>) {
+  const folder = runFolder(path.join(os.tmpdir(), 'contest-custom-test'));
+  return run(folder.dir).finally(folder.done);
+}
+function programFiles(dir: string, text: string) {
+  const file = path.join(dir, 'score.py');
+  fs.writeFileSync(file, text);
+  return [{ name: 'score.py', hostPath: file }];
+}
+
+/** Organisers' own scoring programs (issue 23, item 2): the contract around the program. */
+describe('a custom scoring program', () => {
+  it('gives each board its own rows of both files, headers kept, quoted fields intact', async () => {
+    await withFolder(async (dir) => {
+      const boards = await splitBoards(memoryCsv(ANSWER), memoryCsv(prediction()), 'id', SETTING, dir);
+      const expected = IDS.filter((id) => isPublicRow(id, SETTING));
+      expect(boards.public.rows).toBe(expected.length);
+      expect(boards.private.rows).toBe(IDS.length - expected.length);
+      const pub = fs.readFileSync(boards.public.answer, 'utf8').trim().split('\n');
+      expect(pub[0]).toBe('id,y,weight');
+      expect(pub.slice(1).map((l) => l.split(',')[0])).toEqual(expected);
+      expect(pub[1]).toMatch(/^r\d+,\d,"\d+,5"$/);
+      const pubPred = fs.readFileSync(boards.public.prediction, 'utf8').trim().split('\n');
+      expect(pubPred.slice(1).map((l) => l.split(',')[0])).toEqual(expected);
+      const priv = fs.readFileSync(boards.private.prediction, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[0]);
+      expect(priv.some((id) => expected.includes(id!))).toBe(false);
+    });
+  });
+
+  it('refuses a prediction with unknown, repeated or missing ids before running anything, naming the lines', async () => {
+    await withFolder(async (dir) => {
+      const bad = [...prediction().split('\n').slice(0, 50), 'zz,1', 'r1,1'].join('\n');
+      const err = await splitBoards(memoryCsv(ANSWER), memoryCsv(bad), 'id', SETTING, dir).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CsvError);
+      const message = (err as CsvError).message;
+      expect(message).toContain('第51行：编号“zz”不在测试集中');
+      expect(message).toContain('第52行：编号“r1”重复出现');
+      expect(message).toContain('缺少11个测试集编号的预测');
+      const noId = await splitBoards(memoryCsv(ANSWER), memoryCsv('key,y\nr1,1\n'), 'id', SETTING, dir).catch((e: unknown) => e);
+      expect((noId as CsvError).message).toContain('表头须包含“id”列');
+    });
+  });
+
+  it('runs the program once per board in the sandbox and reads both scores', async () => {
+    await withFolder(async (dir) => {
+      const wrong = new Set(IDS.filter((id) => isPublicRow(id, SETTING)).slice(0, 3));
+      const boards = await splitBoards(memoryCsv(ANSWER), memoryCsv(prediction(wrong)), 'id', SETTING, dir);
+      const scores = await runProgram(programFiles(dir, SCORER), boards, { timeLimitSec: 30, memoryBytes: 1024 ** 3 });
+      expect(scores.publicScore).toBeCloseTo(1 - 3 / boards.public.rows, 12);
+      expect(scores.privateScore).toBe(1);
+    });
+  });
+
+  it('fails a program that breaks its contract, with its standard error for the organiser only', async () => {
+    await withFolder(async (dir) => {
+      const boards = await splitBoards(memoryCsv(ANSWER), memoryCsv(prediction()), 'id', SETTING, dir);
+      const failing = programFiles(dir, 'import sys\nprint("answer row 1 is", open(sys.argv[1]).readlines()[1], file=sys.stderr)\nraise SystemExit(3)\n');
+      const err = await runProgram(failing, boards, { timeLimitSec: 30, memoryBytes: 1024 ** 3 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProgramFailure);
+      expect((err as ProgramFailure).message).toBe('评分程序异常退出（退出码3）');
+      // The team's message says nothing of the answers; the organiser's detail has what the program wrote.
+      expect((err as ProgramFailure).message).not.toContain('answer row');
+      expect((err as ProgramFailure).stderr).toContain('answer row 1 is');
+    });
+  });
+
+  it('reads the score only from a last line {"score": <finite number>}', () => {
+    const run = (stdout: string, over: object = {}) => ({ exitCode: 0, signal: null, timedOut: false, outputCapped: false, stdout, stderr: '', seconds: 0, ...over });
+    expect(readScore(run('log\n{"score": 0.5}\n\n'))).toEqual({ score: 0.5 });
+    expect(readScore(run('{"score": 0.5}\nbye'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
+    expect(readScore(run('{"score": "0.5"}'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
+    expect(readScore(run('{"score": NaN}'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
+    expect(readScore(run('{"score": 1e999}'))).toEqual({ failure: '评分程序输出的得分不是有限的数字' });
+    expect(readScore(run(''))).toEqual({ failure: '评分程序没有输出得分' });
+    expect(readScore(run('{"score": 1}', { timedOut: true, exitCode: null }))).toEqual({ failure: '评分程序超过时间限制，已被终止' });
+    expect(readScore(run('{"score": 1}', { exitCode: null }))).toEqual({ failure: '评分程序被终止（可能超出内存限制）' });
+  });
+});
