@@ -5,8 +5,9 @@ import { readCookie, isDesktopApp } from './storage.ts';
 
 afterEach(() => {
   localStorage.clear();
-  document.cookie = 'state=; path=/; max-age=0';
-  document.cookie = 'appOrigin=; path=/; max-age=0';
+  // A date in the past, not max-age=0: happy-dom keeps a cookie that expires in the very millisecond it was cleared.
+  document.cookie = 'state=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  document.cookie = 'appOrigin=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
   vi.unstubAllGlobals();
 });
 
