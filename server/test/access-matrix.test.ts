@@ -256,6 +256,7 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/review/test/leaderboard/:questionId': none,
     'PUT /api/review/test/publish/:questionId': org({ payload: { published: false } }),
     'GET /api/review/test/rescore/:questionId': org(),
+    'POST /api/question/rescore/:id': org({ params: { id: i.question } }),
 
     // Works.
     'POST /api/review/works/upload': { owner: 'none', headers: { ...TUS, 'upload-length': '10' } },

@@ -210,6 +210,43 @@ describe.each(DATABASES)('scores a board can trust on %s', (kind) => {
     expect([last.entries[0].teamName, last.entries[0].score]).toEqual([a.name, 0]);
   });
 
+  it('scores every submission again when an organiser asks, with progress, and lets nobody else ask', async () => {
+    const q = await question('重新评分题');
+    // Nothing to score yet: said so, nothing started.
+    const empty = await org.post(`/api/question/rescore/${q}`);
+    expect([empty.statusCode, body(empty).message, body(empty).data]).toEqual([200, '该赛题还没有需要评分的测试提交', { total: 0, done: 0, running: false }]);
+    expect(await runDueJobs(t.deps)).toBe(0);
+
+    const a = await team(q);
+    await submit(a.leader, q, prediction(1));
+    await submit(a.leader, q, 'id,y\nnope,1\n');
+    await runDueJobs(t.deps);
+    const before = (await board(q)).entries;
+    expect(before.map((e: { score: number }) => e.score)).toEqual([1]);
+
+    // A participant, another organiser and a visitor cannot start it; an unknown question is 404.
+    const other = await makeOrganiser(t, admin, `intOther${++seq}`, `别的评分大学${seq}`);
+    expect((await a.leader.post(`/api/question/rescore/${q}`)).statusCode).toBe(403);
+    expect((await other.post(`/api/question/rescore/${q}`)).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: `/api/question/rescore/${q}` })).statusCode).toBe(401);
+    expect((await org.post('/api/question/rescore/999999')).statusCode).toBe(404);
+
+    const res = await org.post(`/api/question/rescore/${q}`);
+    expect([res.statusCode, body(res).message, body(res).data]).toEqual([200, '已开始重新评分（共2个提交）', { total: 2, done: 0, running: true }]);
+    expect(await progress(q)).toEqual({ total: 2, done: 0, running: true });
+    // Until the job has run, the board shows only what is scored again: nothing yet, and says it is being re-scored.
+    expect(await board(q)).toMatchObject({ rescoring: true, entries: [] });
+    await runDueJobs(t.deps);
+    expect(await progress(q)).toEqual({ total: 2, done: 2, running: false });
+    const after = await board(q);
+    expect([after.rescoring, after.entries.map((e: { score: number }) => e.score)]).toEqual([false, [1]]);
+    // The team's list still has one scored file and one refused, with its reason.
+    const mine = body(await a.leader.get(`/api/review/test/list/${q}`)).data.list as { status: number; reason: string | null }[];
+    expect(mine.map((m) => m.status).sort()).toEqual([2, 3]);
+    const audit = await t.database.db.selectFrom('auditLog').select('action').where('action', '=', 'question.rescore').where('entityId', '=', String(q)).execute();
+    expect(audit).toHaveLength(1);
+  });
+
   it('re-scores a submission that failed under the old setting, and fails one the new setting refuses', async () => {
     const q = await question('改答案题');
     const a = await team(q);

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { ACTION_CODES, CSRF_COOKIE, type ManagedQuestion, type RescoreProgress } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, configure, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -34,14 +34,17 @@ beforeEach(() => {
   document.cookie = `${CSRF_COOKIE}=csrf-token`;
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => {
+    vi.fn(async (url: string, init?: RequestInit) => {
       const { pathname } = new URL(url, location.href);
-      asked.push(pathname);
+      asked.push(init?.method && init.method !== 'GET' ? `${init.method} ${pathname}` : pathname);
+      // The organiser starts it: from then on the progress says it runs.
+      if (pathname === '/api/question/rescore/11') progress = { total: 4, done: 0, running: true };
       const answers: Record<string, unknown> = {
         '/api/team/userinfo/': { id: 2, username: 'org', userName: '组织者', faceImg: null },
         '/api/team/userinfo/permission': [ACTION_CODES.competitionEdit],
         '/api/competition/question/list/7': [question],
         '/api/review/test/rescore/11': progress,
+        '/api/question/rescore/11': progress,
       };
       return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
     }),
@@ -73,6 +76,18 @@ describe('the scoring again of a question’s submissions', { timeout: 60_000 },
     progress = { total: 10, done: 10, running: false };
     await waitFor(() => expect(screen.queryByTestId('rescoring')).toBeNull());
     expect(screen.getByText(/100 行/)).toBeTruthy();
+  });
+
+  it('scores every submission again on the organiser’s word, after a confirmation, and shows it running', async () => {
+    progress = { total: 4, done: 4, running: false };
+    show();
+    fireEvent.click(await screen.findByText('重新评分'));
+    expect(await screen.findByText(/确定重新评分“A题 客户流失预测”的全部测试提交吗/)).toBeTruthy();
+    expect(asked).not.toContain('POST /api/question/rescore/11');
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(asked).toContain('POST /api/question/rescore/11'));
+    expect(await screen.findByText('已开始重新评分（共4个提交）')).toBeTruthy();
+    expect((await screen.findByTestId('rescoring')).textContent).toContain('重新评分中 0/4');
   });
 
   it('shows nothing when no scoring again is under way', async () => {

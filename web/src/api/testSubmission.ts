@@ -35,4 +35,6 @@ export const testSubmissionApi = {
   select: (id: number, selected: boolean) => http.put<void>(`/api/review/test/select/${id}`, { selected }),
   /** Silent: a row of the question list shows it, and says nothing when it cannot be read. */
   rescoring: (questionId: number) => http.get<RescoreProgress>(`/api/review/test/rescore/${questionId}`, undefined, { silent: true }),
+  /** Scores every settled submission of the question again (its organisers); answers the progress at the start. */
+  rescore: (questionId: number) => http.post<RescoreProgress>(`/api/question/rescore/${questionId}`),
 };

@@ -36,4 +36,10 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
   app.get('/api/review/test/rescore/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, response: replies(rescoreProgressSchema) } }, async (req) =>
     ok(await service.rescoring(req.ctx, req.params.questionId)),
   );
+  // Every settled submission of the question scored again in the background (after its answer file was corrected, say);
+  // the progress is the GET above, and the boards show the submissions done so far.
+  app.post('/api/question/rescore/:id', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: idParam, response: replies(rescoreProgressSchema) } }, async (req) => {
+    const progress = await service.rescoreAll(userCtx(req), req.params.id);
+    return ok(progress, progress.total ? `已开始重新评分（共${progress.total}个提交）` : '该赛题还没有需要评分的测试提交');
+  });
 }

@@ -23,6 +23,7 @@ import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
 import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import { teamUserIds } from '../notices/index.ts';
@@ -438,6 +439,24 @@ export async function rescoringGaveUp(deps: Deps, questionId: number, version: n
   if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
   await tellSettled(deps, s, outcome);
   await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now());
+}
+
+/**
+ * Scores again every settled submission of the question, asked by its organisers (the answer file was corrected, the
+ * scoring had a fault): the question's scoring version goes up and the rescoring job does the work, as after a change of
+ * setting. Answers the progress at its start; nothing starts when there is nothing to score.
+ */
+export async function rescoreAll(ctx: AuthedCtx, questionId: number): Promise<RescoreProgress> {
+  const question = await repo.scoringQuestion(ctx.db, questionId);
+  if (!question) throw notFound('赛题不存在');
+  await policy.managesCompetition(ctx, question.competitionId);
+  if (!question.metric) throw conflict('该赛题没有自动评分');
+  if (!question.answerKey) throw conflict('该赛题尚未上传答案文件，无法评分');
+  const { total } = await repo.rescoreProgress(ctx.db, questionId, question.scoringVersion);
+  if (!total) return { total: 0, done: 0, running: false };
+  await ctx.db.transaction().execute((trx) => startRescoring(trx, questionId, ctx.clock.now()));
+  await writeAudit(ctx, { action: 'question.rescore', entity: 'question', entityId: questionId, after: { submissions: total } });
+  return { total, done: 0, running: true };
 }
 
 /** How far the scoring again of a question's submissions has gone, for its organisers. */

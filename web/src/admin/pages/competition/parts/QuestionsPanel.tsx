@@ -250,6 +250,15 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
     void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见'),
   );
   const publishing = useListMutation(testSubmissionApi.publish, [], () => void message.success('私榜已公布'));
+  // The progress shows under the answer file's row count (RescoreStatus) until every submission is scored again.
+  const rescoring = useListMutation(
+    (q: ManagedQuestion) => testSubmissionApi.rescore(q.id),
+    [],
+    (progress, q) => {
+      void message.success(progress.total ? `已开始重新评分（共${progress.total}个提交）` : '该赛题还没有需要评分的测试提交');
+      void client.invalidateQueries({ queryKey: testSubmissionKeys.rescoring(q.id) });
+    },
+  );
   const removal = useListMutation(questionApi.remove, [key], () => void message.success('赛题已删除'));
 
   return (
@@ -331,6 +340,18 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                     }
                   >
                     公布私榜
+                  </a>
+                )}
+                {editable && q.evaluation && q.answerRows !== null && (
+                  <a
+                    onClick={() =>
+                      confirm(
+                        `确定重新评分“${q.title}”的全部测试提交吗？评分在后台进行，完成前排行榜只显示已重新评分的提交。`,
+                        () => rescoring.mutateAsync(q),
+                      )
+                    }
+                  >
+                    重新评分
                   </a>
                 )}
                 {editable && (
