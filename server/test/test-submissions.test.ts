@@ -58,6 +58,33 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(await mine(leader)).toMatchObject({ dailyLimit: 3, usedToday: 1, format: { metric: 'rmse', higherIsBetter: false, idColumn: 'id', targetColumn: 'y' }, leaderboardPublished: false });
   });
 
+  it('tells a waiting submission its place in the queue and, once the pace is known, about how long it waits', async () => {
+    await runDueJobs(t.deps);
+    // An hour on, nothing has been scored in the last minutes: no pace yet, so no estimate.
+    now = new Date('2026-03-20T03:00:00Z');
+    try {
+      const a = await team();
+      const b = await team();
+      for (const [who, err] of [[a, 1], [a, 2], [b, 3]] as const) expect((await submit(who.leader, prediction(err))).statusCode).toBe(200);
+      const queues = async (who: Client) => ((await mine(who)).list as { queue?: unknown }[]).map((s) => s.queue);
+      // Newest first: A's second file has A's first before it, B's file both of A's.
+      expect(await queues(a.leader)).toEqual([
+        { ahead: 1, waitSeconds: null },
+        { ahead: 0, waitSeconds: null },
+      ]);
+      expect(await queues(b.leader)).toEqual([{ ahead: 2, waitSeconds: null }]);
+      // One scored in the last ten minutes: a pace of one per 600 s, and each waits for those before it and itself.
+      let ran = 0;
+      await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
+      expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 600 }, undefined]);
+      expect(await queues(b.leader)).toEqual([{ ahead: 1, waitSeconds: 1200 }]);
+      await runDueJobs(t.deps);
+      expect(await queues(b.leader)).toEqual([undefined]);
+    } finally {
+      now = new Date('2026-03-20T02:00:00Z');
+    }
+  });
+
   it('refuses a file that cannot be parsed before it counts against the day, naming what is wrong', async () => {
     const { leader } = await team();
     const refusals: [string | Buffer, string][] = [

@@ -52,3 +52,31 @@ export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer
 
 /** Whether a job of this kind is waiting or running (not done, not failed for good). */
 export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
+
+/**
+ * Where a pending job stands in the queue (workers take due jobs oldest first, whatever their kind): the id of the
+ * pending job of this kind and payload, and how many pending jobs come before it. Undefined when there is none.
+ */
+export async function queuePlace<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>): Promise<{ jobId: number; ahead: number } | undefined> {
+  const row = await db.selectFrom('jobs').select('id').where('doneAt', 'is', null).where('type', '=', job.id).where('payload', '=', JSON.stringify(payload)).executeTakeFirst();
+  if (!row) return undefined;
+  const { n } = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('doneAt', 'is', null)
+    .where('id', '<', row.id)
+    .executeTakeFirstOrThrow();
+  return { jobId: row.id, ahead: Number(n) };
+}
+
+/** How many jobs of this kind finished (done, not failed) since `since`: the queue's recent pace. */
+export async function jobsDoneSince(db: Db, job: AnyJob, since: Date): Promise<number> {
+  const { n } = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('type', '=', job.id)
+    .where('failed', '=', 0)
+    .where('doneAt', '>=', since.toISOString())
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}

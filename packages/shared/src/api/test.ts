@@ -13,6 +13,21 @@ export const TEST_STATUS_TEXT: Record<number, string> = { 0: '排队中', 1: '�
 /** A team picks at most this many submissions for the final (private) ranking. */
 export const MAX_SELECTED = 2;
 
+/**
+ * Where a waiting submission stands: the submissions and other background work queued before it, and an estimate of
+ * the wait from the pace of the last minutes (null while nothing has been scored lately to measure it by).
+ */
+export const testQueueSchema = z.object({ ahead: z.number().int(), waitSeconds: z.number().int().nullable() });
+export type TestQueue = z.infer<typeof testQueueSchema>;
+
+/** 「前面还有 3 个，预计约 2 分钟」, as the test tab says it under 排队中. */
+export function queueText(q: TestQueue): string {
+  const place = q.ahead ? `前面还有 ${q.ahead} 个` : '下一个评分';
+  if (q.waitSeconds === null) return place;
+  const wait = q.waitSeconds < 60 ? '不到 1 分钟' : `约 ${Math.ceil(q.waitSeconds / 60)} 分钟`;
+  return `${place}，预计等待${wait}`;
+}
+
 export const testSubmissionSchema = z.object({
   id: z.number().int(),
   questionId: z.number().int(),
@@ -28,6 +43,8 @@ export const testSubmissionSchema = z.object({
   selected: z.boolean(),
   createdAt: z.string(),
   scoredAt: z.string().nullable(),
+  /** Only while it waits to be scored. */
+  queue: testQueueSchema.optional(),
 });
 export type TestSubmission = z.infer<typeof testSubmissionSchema>;
 

@@ -17,7 +17,7 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
-import { enqueue } from '../../jobs/define.ts';
+import { enqueue, jobsDoneSince, queuePlace } from '../../jobs/define.ts';
 import { CsvError, csvMime, readCsv, storedCsv } from '../../scoring/csv.ts';
 import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
 import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
@@ -146,6 +146,25 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
 type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null };
 const toSubmission = (r: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
 
+/** The minutes over which the queue's pace is measured for the wait estimate. */
+const PACE_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Adds to each waiting submission where it stands in the queue and, from the pace of the last minutes (scorings done,
+ * by every worker), about how long it will wait. The test tab reloads while any waits, so both move as the queue does.
+ */
+async function withQueuePlaces(db: Db, list: TestSubmission[], now: Date) {
+  const waiting = list.filter((s) => s.status === TEST_STATUS.queued);
+  if (!waiting.length) return;
+  const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS));
+  const perSecond = done / (PACE_WINDOW_MS / 1000);
+  for (const s of waiting) {
+    const place = await queuePlace(db, scoreJob, { submissionId: s.id });
+    if (!place) continue;
+    s.queue = { ahead: place.ahead, waitSeconds: perSecond > 0 ? Math.round((place.ahead + 1) / perSecond) : null };
+  }
+}
+
 /** The team's submissions for a question, newest first; private scores only once published. */
 export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTests> {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
@@ -165,7 +184,9 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
         }
       : null;
   const published = question.leaderboardPublished === 1;
-  return { list: rows.map((r) => toSubmission(r, published)), dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
+  const list = rows.map((r) => toSubmission(r, published));
+  await withQueuePlaces(ctx.db, list, ctx.clock.now());
+  return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
 }
 
 /** The team picks up to MAX_SELECTED scored submissions for the final ranking. */

@@ -1,4 +1,4 @@
-import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, formatTestScore, type TestSubmission } from '@contest/shared';
+import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, formatTestScore, queueText, type TestSubmission } from '@contest/shared';
 import { Grid, List, Switch, Table, Tag, Typography } from 'antd';
 import { formatMinute } from '../../../common/time.ts';
 
@@ -22,6 +22,14 @@ function Problems({ reason }: { reason: string | null }) {
 const NOTE = { color: 'rgba(0, 0, 0, 0.45)', fontSize: 13, overflowWrap: 'anywhere' } as const;
 
 const statusTag = (s: TestSubmission) => <Tag color={STATUS_COLORS[s.status]}>{TEST_STATUS_TEXT[s.status]}</Tag>;
+
+/** Where a waiting submission stands in the scoring queue, and about how long it will wait. */
+const QueueNote = ({ s }: { s: TestSubmission }) =>
+  s.queue ? (
+    <span data-testid="test-queue" style={NOTE}>
+      {queueText(s.queue)}
+    </span>
+  ) : null;
 
 /**
  * The team's submission history for a question, newest first: file, time, who, scores, status and the problems of a
@@ -52,6 +60,7 @@ export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[
             <div style={NOTE}>
               {formatMinute(s.createdAt)} · {s.username} · {formatSize(s.size)}
             </div>
+            <QueueNote s={s} />
             <Problems reason={s.reason} />
             {s.status === TEST_STATUS.scored && <div className="order-card-action">作为最终结果 {select(s)}</div>}
           </List.Item>
@@ -86,7 +95,15 @@ export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[
         { title: '状态', width: 84, render: (_, s) => statusTag(s) },
         { title: '公榜成绩', width: 100, render: (_, s) => <span data-testid="public-score">{formatTestScore(s.publicScore)}</span> },
         { title: '私榜成绩', width: 100, render: (_, s) => formatTestScore(s.privateScore) },
-        { title: '问题', render: (_, s) => <Problems reason={s.reason} /> },
+        {
+          title: '说明',
+          render: (_, s) => (
+            <>
+              <QueueNote s={s} />
+              <Problems reason={s.reason} />
+            </>
+          ),
+        },
         { title: '作为最终结果', width: 104, render: (_, s) => select(s) },
       ]}
     />

@@ -1,0 +1,41 @@
+// @vitest-environment happy-dom
+import type { TestSubmission } from '@contest/shared';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TestHistory } from './pages/question/TestHistory.tsx';
+
+const submission = (over: Partial<TestSubmission>): TestSubmission => ({
+  id: 1,
+  questionId: 3,
+  teamId: 4,
+  username: 'alice',
+  fileName: 'pred.csv',
+  size: 2048,
+  status: 0,
+  reason: null,
+  publicScore: null,
+  privateScore: null,
+  selected: false,
+  createdAt: '2026-03-20T02:00:00.000Z',
+  scoredAt: null,
+  ...over,
+});
+
+afterEach(cleanup);
+
+describe('the test history of a waiting submission', () => {
+  it('says where it stands in the queue and about how long it waits, and nothing once scored', () => {
+    render(
+      <TestHistory
+        loading={false}
+        onSelect={() => undefined}
+        list={[submission({ id: 2, fileName: 'second.csv', queue: { ahead: 4, waitSeconds: 300 } }), submission({ id: 1, status: 2, publicScore: 0.8, fileName: 'first.csv' })]}
+      />,
+    );
+    const notes = screen.getAllByTestId('test-queue');
+    expect(notes.map((n) => n.textContent)).toEqual(['前面还有 4 个，预计等待约 5 分钟']);
+    const waiting = screen.getByText('second.csv').closest('tr')!;
+    expect(within(waiting).getByText('排队中')).toBeTruthy();
+    expect(within(waiting).getByTestId('test-queue')).toBeTruthy();
+  });
+});
