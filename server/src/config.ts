@@ -90,6 +90,7 @@ const schema = z.object({
   EVENT_LOOP_REPORT: z.string().optional(),
   DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
+  SCORING_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -153,6 +154,8 @@ export type Config = {
   dataMaxBytes: number;
   /** Run the job worker in this process (`npm start`); off where a separate worker runs jobs. */
   jobWorker: boolean;
+  /** Jobs (scorings above all) one worker process runs at once. */
+  scoringConcurrency: number;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
   accountSecurityUrl: string;
   logLevel: string;
@@ -246,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventLoopReport: e.EVENT_LOOP_REPORT,
     dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
+    scoringConcurrency: e.SCORING_CONCURRENCY,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineJob, enqueue, jobRegistry, type AnyJob } from '../src/jobs/define.ts';
 import { JOB_DEFINITIONS, JOBS } from '../src/jobs/registry.ts';
-import { runDueJobs } from '../src/jobs/runner.ts';
+import { runDueJobs, startWorker } from '../src/jobs/runner.ts';
 import { publishJob } from '../src/modules/notices/jobs.ts';
 import { scoreJob } from '../src/modules/test-submissions/jobs.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, type TestApp } from './helpers.ts';
@@ -66,6 +66,60 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     await expect(enqueue(t.database.db, scoreJob, { submissionId: 0 }, now)).rejects.toThrow();
     expect(await t.database.db.selectFrom('jobs').select('type').where('type', '=', scoreJob.id).execute()).toEqual([]);
     expect(await runDueJobs(t.deps)).toBe(1);
+  });
+
+  it('runs as many jobs at once as SCORING_CONCURRENCY allows, and no more', async () => {
+    // Jobs that each wait until released: how many run at the same moment shows the worker's slots.
+    let running = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const slowJob = defineJob({
+      id: 'test.slow',
+      payload: z.object({ n: z.number() }),
+      run: async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => release.push(resolve));
+        running--;
+      },
+    });
+    const jobs = jobRegistry([...JOB_DEFINITIONS, slowJob]);
+    for (const concurrency of [1, 3]) {
+      most = 0;
+      for (let n = 0; n < 4; n++) await enqueue(t.database.db, slowJob, { n }, now);
+      const stop = startWorker(t.deps, { jobs, concurrency, intervalMs: 10 });
+      // Let every slot claim what it can, then let the jobs finish one by one.
+      const until = async (check: () => boolean) => {
+        for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+      };
+      await until(() => running === concurrency);
+      expect(running).toBe(concurrency);
+      // Given time, no slot beyond them takes a job.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(running).toBe(concurrency);
+      let finished = 0;
+      while (finished < 4) {
+        await until(() => release.length > 0);
+        expect(running).toBeLessThanOrEqual(concurrency);
+        release.shift()!();
+        finished++;
+      }
+      await stop();
+      expect(most).toBe(concurrency);
+    }
+  });
+
+  it('takes a team’s later submissions after the other teams’ firsts: by priority, then oldest first', async () => {
+    const order: number[] = [];
+    const probe = defineJob({ id: 'test.probe', payload: z.object({ n: z.number() }), run: async (_deps, { n }) => void order.push(n) });
+    const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
+    await enqueue(t.database.db, probe, { n: 1 }, now, now, 0);
+    await enqueue(t.database.db, probe, { n: 2 }, now, now, 1);
+    await enqueue(t.database.db, probe, { n: 3 }, now, now, 2);
+    await enqueue(t.database.db, probe, { n: 4 }, now, now, 0);
+    await enqueue(t.database.db, probe, { n: 5 }, now, now, 1);
+    await runDueJobs(t.deps, undefined, { jobs });
+    expect(order).toEqual([1, 4, 2, 5, 3]);
   });
 
   it('fails a job whose stored payload is malformed at once, with a clear log, and goes on with the next', async () => {

@@ -58,7 +58,7 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(await mine(leader)).toMatchObject({ dailyLimit: 3, usedToday: 1, format: { metric: 'rmse', higherIsBetter: false, idColumn: 'id', targetColumn: 'y' }, leaderboardPublished: false });
   });
 
-  it('tells a waiting submission its place in the queue and, once the pace is known, about how long it waits', async () => {
+  it('queues fairly, and tells a waiting submission its place and, once the pace is known, about how long it waits', async () => {
     await runDueJobs(t.deps);
     // An hour on, nothing has been scored in the last minutes: no pace yet, so no estimate.
     now = new Date('2026-03-20T03:00:00Z');
@@ -67,19 +67,24 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
       const b = await team();
       for (const [who, err] of [[a, 1], [a, 2], [b, 3]] as const) expect((await submit(who.leader, prediction(err))).statusCode).toBe(200);
       const queues = async (who: Client) => ((await mine(who)).list as { queue?: unknown }[]).map((s) => s.queue);
-      // Newest first: A's second file has A's first before it, B's file both of A's.
+      // A fair queue: B's first file waits only for A's first, not for A's second, which waits for both.
       expect(await queues(a.leader)).toEqual([
-        { ahead: 1, waitSeconds: null },
+        { ahead: 2, waitSeconds: null },
         { ahead: 0, waitSeconds: null },
       ]);
-      expect(await queues(b.leader)).toEqual([{ ahead: 2, waitSeconds: null }]);
+      expect(await queues(b.leader)).toEqual([{ ahead: 1, waitSeconds: null }]);
       // One scored in the last ten minutes: a pace of one per 600 s, and each waits for those before it and itself.
       let ran = 0;
       await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
-      expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 600 }, undefined]);
-      expect(await queues(b.leader)).toEqual([{ ahead: 1, waitSeconds: 1200 }]);
-      await runDueJobs(t.deps);
+      expect(await queues(b.leader)).toEqual([{ ahead: 0, waitSeconds: 600 }]);
+      expect(await queues(a.leader)).toEqual([{ ahead: 1, waitSeconds: 1200 }, undefined]);
+      // The workers take them in that order: B's first before A's second (two done now: one per 300 s).
+      ran = 0;
+      await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
       expect(await queues(b.leader)).toEqual([undefined]);
+      expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 300 }, undefined]);
+      await runDueJobs(t.deps);
+      expect(await queues(a.leader)).toEqual([undefined, undefined]);
     } finally {
       now = new Date('2026-03-20T02:00:00Z');
     }

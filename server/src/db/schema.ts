@@ -426,6 +426,8 @@ export interface JobsTable {
   doneAt: string | null;
   failed: Generated<number>;
   createdAt: string;
+  /** Workers take due jobs by priority, then oldest first (0019): lower first. */
+  priority: Generated<number>;
 }
 
 export interface TestSubmissionsTable {

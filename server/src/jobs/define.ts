@@ -40,11 +40,11 @@ export function jobRegistry(definitions: readonly AnyJob[]): JobRegistry {
  * Adds a job due at `runAt` (by default at once). The payload is checked against the definition here too, so a
  * payload that slipped past the types is refused where it is made rather than when it runs.
  */
-export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date, runAt: Date = now): Promise<number> {
+export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date, runAt: Date = now, priority = 0): Promise<number> {
   job.payload.parse(payload);
   const { id } = await db
     .insertInto('jobs')
-    .values({ type: job.id, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: now.toISOString() })
+    .values({ type: job.id, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: now.toISOString(), priority })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -54,17 +54,18 @@ export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer
 export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
 
 /**
- * Where a pending job stands in the queue (workers take due jobs oldest first, whatever their kind): the id of the
+ * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind): the id of the
  * pending job of this kind and payload, and how many pending jobs come before it. Undefined when there is none.
  */
 export async function queuePlace<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>): Promise<{ jobId: number; ahead: number } | undefined> {
-  const row = await db.selectFrom('jobs').select('id').where('doneAt', 'is', null).where('type', '=', job.id).where('payload', '=', JSON.stringify(payload)).executeTakeFirst();
+  const row = await db.selectFrom('jobs').select(['id', 'priority']).where('doneAt', 'is', null).where('type', '=', job.id).where('payload', '=', JSON.stringify(payload)).executeTakeFirst();
   if (!row) return undefined;
+  // Before it in the workers' order (runner.ts `claim`): a lower priority, or the same and older.
   const { n } = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('doneAt', 'is', null)
-    .where('id', '<', row.id)
+    .where((eb) => eb.or([eb('priority', '<', row.priority), eb.and([eb('priority', '=', row.priority), eb('id', '<', row.id)])]))
     .executeTakeFirstOrThrow();
   return { jobId: row.id, ahead: Number(n) };
 }

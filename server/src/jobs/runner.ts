@@ -49,6 +49,8 @@ export async function claim(db: Db, worker: string, now: Date) {
       .where('doneAt', 'is', null)
       .where('runAt', '<=', t)
       .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', t)]))
+      // By priority (a team's later submissions wait behind the other teams' firsts: 0019), then oldest first.
+      .orderBy('priority')
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
@@ -126,27 +128,34 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
 }
 
 /**
- * Polls for due jobs in this process. The returned function stops it: no job is claimed after it is called, and the
- * promise it returns settles when the job running then (if any) has finished.
+ * Polls for due jobs in this process, running up to `concurrency` at once (SCORING_CONCURRENCY: each slot claims and
+ * runs jobs one after another, so a long scoring holds one slot and the others go on). The returned function stops it:
+ * no job is claimed after it is called, and the promise it returns settles when the jobs running then have finished.
  */
-export function startWorker(deps: Deps, { intervalMs = 1000, jobs = JOBS }: { intervalMs?: number; jobs?: JobRegistry } = {}): () => Promise<void> {
+export function startWorker(
+  deps: Deps,
+  { intervalMs = 1000, jobs = JOBS, concurrency = deps.config.scoringConcurrency }: { intervalMs?: number; jobs?: JobRegistry; concurrency?: number } = {},
+): () => Promise<void> {
   let stopped = false;
-  let running: Promise<void> | null = null;
+  const running: (Promise<void> | null)[] = Array.from({ length: Math.max(1, concurrency) }, () => null);
   const timer = setInterval(() => {
-    if (running || stopped) return;
-    running = runDueJobs(deps, undefined, { jobs, stopping: () => stopped })
-      .then(
-        () => undefined,
-        (err: unknown) => deps.log.error({ err }, 'job runner failed'),
-      )
-      .finally(() => {
-        running = null;
-      });
+    if (stopped) return;
+    running.forEach((slot, i) => {
+      if (slot) return;
+      running[i] = runDueJobs(deps, undefined, { jobs, stopping: () => stopped })
+        .then(
+          () => undefined,
+          (err: unknown) => deps.log.error({ err }, 'job runner failed'),
+        )
+        .finally(() => {
+          running[i] = null;
+        });
+    });
   }, intervalMs);
   timer.unref();
   return async () => {
     stopped = true;
     clearInterval(timer);
-    await running;
+    await Promise.all(running);
   };
 }

@@ -55,6 +55,19 @@ export const usedToday = async (db: Db, teamId: number, questionId: number, day:
   (await db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', day).executeTakeFirst())?.used ?? 0;
 
 /** The stored prediction file's record and the queued submission; returns the submission's id. */
+/** How many of the team's submissions for the question wait to be scored, before the submission `before`. */
+export async function teamWaiting(db: Db, v: { teamId: number; questionId: number; before: number }) {
+  const { n } = await db
+    .selectFrom('testSubmissions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('teamId', '=', v.teamId)
+    .where('questionId', '=', v.questionId)
+    .where('status', '=', TEST_STATUS.queued)
+    .where('id', '<', v.before)
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
 export async function insertSubmission(
   db: Db,
   v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; mime: string; size: number; sha256: string; day: string; now: string },

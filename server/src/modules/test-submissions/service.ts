@@ -97,7 +97,9 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
         day,
         now: t,
       });
-      await enqueue(trx, scoreJob, { submissionId: id }, now);
+      // A fair queue: the team's files already waiting for this question go first, the other teams' firsts with them.
+      const waiting = await repo.teamWaiting(trx, { teamId, questionId, before: id });
+      await enqueue(trx, scoreJob, { submissionId: id }, now, now, waiting);
       return { id, status: TEST_STATUS.queued };
     });
   } catch (err) {
