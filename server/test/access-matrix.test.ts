@@ -257,6 +257,7 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/review/test/publish/:questionId': org({ payload: { published: false } }),
     'GET /api/review/test/rescore/:questionId': org(),
     'POST /api/question/rescore/:id': org({ params: { id: i.question } }),
+    'GET /api/review/test/queue/:id': org({ params: { id: i.competition } }),
 
     // Works.
     'POST /api/review/works/upload': { owner: 'none', headers: { ...TUS, 'upload-length': '10' } },

@@ -60,8 +60,8 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
 
   it('queues fairly, and tells a waiting submission its place and, once the pace is known, about how long it waits', async () => {
     await runDueJobs(t.deps);
-    // An hour on, nothing has been scored in the last minutes: no pace yet, so no estimate.
-    now = new Date('2026-03-20T03:00:00Z');
+    // Hours on, nothing has been scored in the last minutes: no pace yet, so no estimate.
+    now = new Date('2026-03-20T05:00:00Z');
     try {
       const a = await team();
       const b = await team();
@@ -83,8 +83,18 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
       await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
       expect(await queues(b.leader)).toEqual([undefined]);
       expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 300 }, undefined]);
+      // The organisers see the competition's queue: one waiting; a refused file counts as failed in the last hour.
+      const queue = async () => body(await org.get(`/api/review/test/queue/${competitionId}`)).data;
+      expect(await queue()).toEqual({ waiting: 1, running: 0, failedLastHour: 0 });
+      expect((await submit(b.leader, 'id,y\nnope,1\n')).statusCode).toBe(200);
+      expect(await queue()).toEqual({ waiting: 2, running: 0, failedLastHour: 0 });
       await runDueJobs(t.deps);
       expect(await queues(a.leader)).toEqual([undefined, undefined]);
+      expect(await queue()).toEqual({ waiting: 0, running: 0, failedLastHour: 1 });
+      // An hour later the failure has left the count; a participant cannot look.
+      now = new Date('2026-03-20T06:00:01Z');
+      expect(await queue()).toEqual({ waiting: 0, running: 0, failedLastHour: 0 });
+      expect((await a.leader.get(`/api/review/test/queue/${competitionId}`)).statusCode).toBe(403);
     } finally {
       now = new Date('2026-03-20T02:00:00Z');
     }

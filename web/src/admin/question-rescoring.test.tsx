@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { ACTION_CODES, CSRF_COOKIE, type ManagedQuestion, type RescoreProgress } from '@contest/shared';
+import { ACTION_CODES, CSRF_COOKIE, type ManagedQuestion, type RescoreProgress, type ScoringQueue } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -10,6 +10,7 @@ import { QuestionsPanel } from './pages/competition/parts/QuestionsPanel.tsx';
 /** Issue 21: after a change of metric, public share or answer file, the organiser sees the scoring again progress. */
 
 let progress: RescoreProgress = { total: 0, done: 0, running: false };
+let queue: ScoringQueue | null = null;
 const asked: string[] = [];
 
 const question: ManagedQuestion = {
@@ -31,6 +32,7 @@ const question: ManagedQuestion = {
 
 beforeEach(() => {
   asked.length = 0;
+  queue = null;
   document.cookie = `${CSRF_COOKIE}=csrf-token`;
   vi.stubGlobal(
     'fetch',
@@ -45,6 +47,7 @@ beforeEach(() => {
         '/api/competition/question/list/7': [question],
         '/api/review/test/rescore/11': progress,
         '/api/question/rescore/11': progress,
+        '/api/review/test/queue/7': queue,
       };
       return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
     }),
@@ -88,6 +91,13 @@ describe('the scoring again of a question’s submissions', { timeout: 60_000 },
     await waitFor(() => expect(asked).toContain('POST /api/question/rescore/11'));
     expect(await screen.findByText('已开始重新评分（共4个提交）')).toBeTruthy();
     expect((await screen.findByTestId('rescoring')).textContent).toContain('重新评分中 0/4');
+  });
+
+  it('shows the competition’s scoring queue: waiting, being scored, failed in the last hour', async () => {
+    queue = { waiting: 7, running: 1, failedLastHour: 2 };
+    show();
+    const line = await screen.findByTestId('scoring-queue');
+    expect(line.textContent).toBe('评分队列：等待 7评分中 1近一小时失败 2');
   });
 
   it('shows nothing when no scoring again is under way', async () => {

@@ -1,4 +1,4 @@
-import type { Leaderboard, MyTests, RescoreProgress } from '@contest/shared';
+import type { Leaderboard, MyTests, RescoreProgress, ScoringQueue } from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /**
@@ -18,6 +18,8 @@ export const testSubmissionKeys = {
   board: (questionId: number, board: 'public' | 'private', page = 1) => [...testSubmissionKeys.boards(questionId), board, page] as const,
   /** How far the scoring again of a question's submissions has gone (its organisers, after a change of setting). */
   rescoring: (questionId: number) => ['rescoring', questionId] as const,
+  /** A competition's scoring queue (its organisers). */
+  queue: (competitionId: number) => ['scoringQueue', competitionId] as const,
 };
 
 /** Test submissions and their boards, as the back office manages them (spec §7 `/api/review/test/*`). */
@@ -37,4 +39,6 @@ export const testSubmissionApi = {
   rescoring: (questionId: number) => http.get<RescoreProgress>(`/api/review/test/rescore/${questionId}`, undefined, { silent: true }),
   /** Scores every settled submission of the question again (its organisers); answers the progress at the start. */
   rescore: (questionId: number) => http.post<RescoreProgress>(`/api/question/rescore/${questionId}`),
+  /** Waiting, being scored and failed in the last hour, over the competition's questions. Silent: a line of the page. */
+  queue: (competitionId: number) => http.get<ScoringQueue>(`/api/review/test/queue/${competitionId}`, undefined, { silent: true }),
 };

@@ -145,3 +145,7 @@ export const publishBody = z.strictObject({ published: z.boolean({ error: 'è¯·é€
  */
 export const rescoreProgressSchema = z.object({ total: z.number().int(), done: z.number().int(), running: z.boolean() });
 export type RescoreProgress = z.infer<typeof rescoreProgressSchema>;
+
+/** A competition's scoring queue, for its organisers: waiting, being scored, and failed in the last hour. */
+export const scoringQueueSchema = z.object({ waiting: z.number().int(), running: z.number().int(), failedLastHour: z.number().int() });
+export type ScoringQueue = z.infer<typeof scoringQueueSchema>;

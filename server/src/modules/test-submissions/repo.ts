@@ -273,14 +273,14 @@ export async function settle(db: Db, v: { id: number; questionId: number; versio
  * The job gave up: the submission fails under the question's current version (the time it was scored is unknown); its
  * team's board rows follow, under the locks `settle` takes.
  */
-export async function markFailed(db: Db, id: number, reason: string) {
+export async function markFailed(db: Db, id: number, reason: string, at: string) {
   const s = await findSubmission(db, id);
   if (!s) return;
   await db.transaction().execute(async (trx) => {
     const q = await lockBoards(trx, s.questionId);
     if (!q) return;
     await lockTeam(trx, s.teamId);
-    await trx.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason, scoringVersion: q.version }).where('id', '=', id).execute();
+    await trx.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason, scoredAt: at, scoringVersion: q.version }).where('id', '=', id).execute();
     await refreshTeamBoards(trx, { questionId: s.questionId, teamId: s.teamId, ...q });
   });
 }
@@ -351,3 +351,19 @@ export const memberOfFileTeam = async (db: Db, key: string, userId: number) =>
       .where('s.fileKey', '=', key)
       .executeTakeFirst(),
   );
+
+/**
+ * A competition's scoring queue as its organisers watch it: submissions waiting, being scored, and failed (refused or
+ * given up) between `since` and `until`.
+ */
+export async function competitionQueue(db: Db, competitionId: number, since: string, until: string) {
+  const rows = await db
+    .selectFrom('testSubmissions')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('competitionId', '=', competitionId)
+    .where((eb) => eb.or([eb('status', 'in', [TEST_STATUS.queued, TEST_STATUS.scoring]), eb.and([eb('status', '=', TEST_STATUS.failed), eb('scoredAt', '>=', since), eb('scoredAt', '<=', until)])]))
+    .groupBy('status')
+    .execute();
+  const count = (status: number) => Number(rows.find((r) => r.status === status)?.n ?? 0);
+  return { waiting: count(TEST_STATUS.queued), running: count(TEST_STATUS.scoring), failedLastHour: count(TEST_STATUS.failed) };
+}

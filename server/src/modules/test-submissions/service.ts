@@ -11,6 +11,7 @@ import {
   type Metric,
   type MyTests,
   type RescoreProgress,
+  type ScoringQueue,
   type TestSubmission,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
@@ -414,7 +415,7 @@ export async function scoreQueued(deps: Deps, submissionId: number) {
 
 /** The scoring job has used up its attempts: the submission fails, asking the team to submit again. */
 export async function scoringGaveUp(deps: Deps, submissionId: number) {
-  await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交');
+  await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交', deps.clock.now().toISOString());
   const s = await repo.findSubmission(deps.db, submissionId);
   if (s) await repo.releaseQuota(deps.db, s);
   if (s) tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
@@ -480,6 +481,13 @@ export async function rescoreAll(ctx: AuthedCtx, questionId: number): Promise<Re
   await ctx.db.transaction().execute((trx) => startRescoring(trx, questionId, ctx.clock.now()));
   await writeAudit(ctx, { action: 'question.rescore', entity: 'question', entityId: questionId, after: { submissions: total } });
   return { total, done: 0, running: true };
+}
+
+/** A competition's scoring queue for its organisers: waiting, being scored, failed in the last hour. */
+export async function competitionQueue(ctx: Ctx, competitionId: number): Promise<ScoringQueue> {
+  await policy.managesCompetition(ctx, competitionId);
+  const now = ctx.clock.now();
+  return repo.competitionQueue(ctx.db, competitionId, new Date(now.getTime() - 3600_000).toISOString(), now.toISOString());
 }
 
 /** How far the scoring again of a question's submissions has gone, for its organisers. */

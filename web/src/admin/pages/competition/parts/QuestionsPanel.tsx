@@ -233,6 +233,27 @@ function RescoreStatus({ questionId }: { questionId: number }) {
   );
 }
 
+/**
+ * The competition's scoring queue, as the organisers watch it near a deadline: files waiting, being scored, and failed
+ * in the last hour; refreshed every few seconds while anything waits, every half minute otherwise.
+ */
+function ScoringQueueLine({ competitionId }: { competitionId: number }) {
+  const { data } = useQuery({
+    queryKey: testSubmissionKeys.queue(competitionId),
+    queryFn: () => testSubmissionApi.queue(competitionId),
+    refetchInterval: (query) => (query.state.data && query.state.data.waiting + query.state.data.running > 0 ? 3000 : 30_000),
+  });
+  if (!data) return null;
+  return (
+    <Space wrap size={4} data-testid="scoring-queue" style={{ marginBottom: 12 }}>
+      <span style={{ color: 'rgba(0,0,0,0.55)' }}>评分队列：</span>
+      <Tag>等待 {data.waiting}</Tag>
+      <Tag color={data.running ? 'processing' : 'default'}>评分中 {data.running}</Tag>
+      <Tag color={data.failedLastHour ? 'error' : 'default'}>近一小时失败 {data.failedLastHour}</Tag>
+    </Space>
+  );
+}
+
 /** A competition's questions: statement, evaluation setting, hidden answer file, review and the private board. */
 export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const { message } = App.useApp();
@@ -268,6 +289,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
           新建赛题
         </Button>
       )}
+      {editable && questions.data?.some((q) => q.evaluation) && <ScoringQueueLine competitionId={competitionId} />}
       <Table<ManagedQuestion>
         rowKey="id"
         loading={questions.isLoading}
