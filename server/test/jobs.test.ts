@@ -56,6 +56,10 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
   const row = (id: number) => t.database.db.selectFrom('jobs').select(['attempts', 'failed', 'doneAt', 'lastError']).where('id', '=', id).executeTakeFirstOrThrow();
 
   it('takes the payload its definition declares, at compile time and when enqueued', async () => {
+    // What other tests left due runs first, and their scoring jobs are counted, so that what follows is this test's.
+    while (await runDueJobs(t.deps));
+    const scoreJobs = async () => (await t.database.db.selectFrom('jobs').select('id').where('type', '=', scoreJob.id).execute()).length;
+    const before = await scoreJobs();
     // @ts-expect-error a payload that does not fit the definition does not compile
     const wrongType = () => enqueue(t.database.db, scoreJob, { submissionId: '7' }, now);
     // @ts-expect-error nor does one with a field the definition does not have
@@ -64,7 +68,7 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     // At run time the schema lets an unknown field pass (z.object): there the types are what refuse it.
     await expect(extraField()).resolves.toBeGreaterThan(0);
     await expect(enqueue(t.database.db, scoreJob, { submissionId: 0 }, now)).rejects.toThrow();
-    expect(await t.database.db.selectFrom('jobs').select('type').where('type', '=', scoreJob.id).execute()).toEqual([]);
+    expect(await scoreJobs()).toBe(before);
     expect(await runDueJobs(t.deps)).toBe(1);
   });
 

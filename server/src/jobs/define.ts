@@ -54,30 +54,33 @@ export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer
 export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
 
 /**
- * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind): the id of the
- * pending job of this kind and payload, and how many pending jobs come before it. Undefined when there is none.
+ * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind): the
+ * id of the pending job of this kind and payload, and how many due jobs come before it. Undefined when there is none.
  */
-export async function queuePlace<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>): Promise<{ jobId: number; ahead: number } | undefined> {
+export async function queuePlace<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date): Promise<{ jobId: number; ahead: number } | undefined> {
   const row = await db.selectFrom('jobs').select(['id', 'priority']).where('doneAt', 'is', null).where('type', '=', job.id).where('payload', '=', JSON.stringify(payload)).executeTakeFirst();
   if (!row) return undefined;
-  // Before it in the workers' order (runner.ts `claim`): a lower priority, or the same and older.
+  // Before it in the workers' order (runner.ts `claim`): due now, with a lower priority, or the same and older. (A job
+  // backing off after a failure waits for its time, and is not counted.)
   const { n } = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('doneAt', 'is', null)
+    .where('runAt', '<=', now.toISOString())
     .where((eb) => eb.or([eb('priority', '<', row.priority), eb.and([eb('priority', '=', row.priority), eb('id', '<', row.id)])]))
     .executeTakeFirstOrThrow();
   return { jobId: row.id, ahead: Number(n) };
 }
 
-/** How many jobs of this kind finished (done, not failed) since `since`: the queue's recent pace. */
-export async function jobsDoneSince(db: Db, job: AnyJob, since: Date): Promise<number> {
+/** How many jobs of this kind finished (done, not failed) between `since` and `until`: the queue's recent pace. */
+export async function jobsDoneSince(db: Db, job: AnyJob, since: Date, until: Date): Promise<number> {
   const { n } = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('type', '=', job.id)
     .where('failed', '=', 0)
     .where('doneAt', '>=', since.toISOString())
+    .where('doneAt', '<=', until.toISOString())
     .executeTakeFirstOrThrow();
   return Number(n);
 }

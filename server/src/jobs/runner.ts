@@ -13,7 +13,8 @@ import { JOBS } from './registry.ts';
  * succeed. Jobs are declared with `defineJob` and listed in registry.ts; `enqueue` is in define.ts.
  */
 export const MAX_ATTEMPTS = 3;
-const LEASE_MS = 5 * 60_000;
+/** A job whose worker died is claimed again a minute after the last renewal (renewed every 20 s while it runs). */
+const LEASE_MS = 60_000;
 const backoffMs = (attempts: number) => 5_000 * 2 ** (attempts - 1);
 
 export interface RunOptions {

@@ -159,10 +159,10 @@ const PACE_WINDOW_MS = 10 * 60_000;
 async function withQueuePlaces(db: Db, list: TestSubmission[], now: Date) {
   const waiting = list.filter((s) => s.status === TEST_STATUS.queued);
   if (!waiting.length) return;
-  const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS));
+  const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS), now);
   const perSecond = done / (PACE_WINDOW_MS / 1000);
   for (const s of waiting) {
-    const place = await queuePlace(db, scoreJob, { submissionId: s.id });
+    const place = await queuePlace(db, scoreJob, { submissionId: s.id }, now);
     if (!place) continue;
     s.queue = { ahead: place.ahead, waitSeconds: perSecond > 0 ? Math.round((place.ahead + 1) / perSecond) : null };
   }
