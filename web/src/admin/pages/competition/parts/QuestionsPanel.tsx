@@ -245,7 +245,7 @@ function ScoringQueueLine({ competitionId }: { competitionId: number }) {
   });
   if (!data) return null;
   return (
-    <Space wrap size={4} data-testid="scoring-queue" style={{ marginBottom: 12 }}>
+    <Space wrap size={4} data-testid="scoring-queue" style={{ marginBottom: 16, marginLeft: 16 }}>
       <span style={{ color: 'rgba(0,0,0,0.55)' }}>评分队列：</span>
       <Tag>等待 {data.waiting}</Tag>
       <Tag color={data.running ? 'processing' : 'default'}>评分中 {data.running}</Tag>
