@@ -1,7 +1,7 @@
 import { ACTION_CODES, DEFAULT_K, SCORING_FILE_ACCEPT, DEFAULT_POSITIVE_LABEL, METRICS, METRIC_INFO, METRIC_NAMES, formatSize, type EvaluationBody, type ManagedQuestion, type Metric, type QuestionBody } from '@contest/shared';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Col, Form, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Typography, Upload } from 'antd';
+import { App, Button, Col, Form, Grid, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../../common/auth.ts';
@@ -261,6 +261,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const client = useQueryClient();
   const perms = usePermissions();
   const editable = perms.has(ACTION_CODES.competitionEdit);
+  const phone = Grid.useBreakpoint().md === false;
   const reviewer = perms.has(ACTION_CODES.questionReview);
   const [editing, setEditing] = useState<ManagedQuestion | null | undefined>(undefined);
   const [dataOf, setDataOf] = useState<ManagedQuestion | null>(null);
@@ -316,10 +317,11 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
           { title: '出题人', dataIndex: 'creatorName', width: 110 },
           {
             title: '操作',
-            width: 360,
+            // On a phone the fixed column would cover the whole width: narrower, its links wrap under each other.
+            width: phone ? 130 : 360,
             fixed: 'right',
             render: (_, q) => (
-              <Space wrap>
+              <Space wrap size={phone ? [8, 4] : undefined}>
                 {editable && <a onClick={() => setEditing(q)}>编辑</a>}
                 {editable && <a onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</a>}
                 <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>
