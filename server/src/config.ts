@@ -91,6 +91,7 @@ const schema = z.object({
   DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
   SCORING_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -156,6 +157,8 @@ export type Config = {
   jobWorker: boolean;
   /** Jobs (scorings above all) one worker process runs at once. */
   scoringConcurrency: number;
+  /** How long a claimed job is held before another worker may take it, unless renewed (a dead worker's job). */
+  jobLeaseMs: number;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
   accountSecurityUrl: string;
   logLevel: string;
@@ -250,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
     scoringConcurrency: e.SCORING_CONCURRENCY,
+    jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }

@@ -13,8 +13,11 @@ import { JOBS } from './registry.ts';
  * succeed. Jobs are declared with `defineJob` and listed in registry.ts; `enqueue` is in define.ts.
  */
 export const MAX_ATTEMPTS = 3;
-/** A job whose worker died is claimed again a minute after the last renewal (renewed every 20 s while it runs). */
-const LEASE_MS = 60_000;
+/**
+ * A job whose worker died is claimed again a minute after the last renewal (renewed every third of it while it runs);
+ * JOB_LEASE_SECONDS changes it.
+ */
+export const LEASE_MS = 60_000;
 const backoffMs = (attempts: number) => 5_000 * 2 ** (attempts - 1);
 
 export interface RunOptions {
@@ -41,7 +44,7 @@ function readPayload(text: string, schema: z.ZodType): { payload: unknown } | { 
 }
 
 /** Claims the oldest due job for `worker`, or nothing; safe against any number of competing workers. */
-export async function claim(db: Db, worker: string, now: Date) {
+export async function claim(db: Db, worker: string, now: Date, leaseMs = LEASE_MS) {
   const t = now.toISOString();
   for (let tries = 0; tries < 5; tries++) {
     const due = await db
@@ -58,7 +61,7 @@ export async function claim(db: Db, worker: string, now: Date) {
     if (!due) return null;
     const job = await db
       .updateTable('jobs')
-      .set((eb) => ({ lockedBy: worker, lockedUntil: new Date(now.getTime() + LEASE_MS).toISOString(), attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({ lockedBy: worker, lockedUntil: new Date(now.getTime() + leaseMs).toISOString(), attempts: eb('attempts', '+', 1) }))
       .where('id', '=', due.id)
       .where('doneAt', 'is', null)
       .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', t)]))
@@ -73,12 +76,14 @@ export async function claim(db: Db, worker: string, now: Date) {
  * Runs due jobs one after another until none is left; returns how many ran. While a job runs its lease is renewed
  * every `renewMs`, so a job longer than the lease is not taken for abandoned and run a second time elsewhere.
  */
-export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs = LEASE_MS / 3, jobs = JOBS, stopping }: RunOptions = {}): Promise<number> {
+export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs, jobs = JOBS, stopping }: RunOptions = {}): Promise<number> {
+  const leaseMs = deps.config.jobLeaseMs;
+  const renewEvery = renewMs ?? leaseMs / 3;
   let ran = 0;
   for (;;) {
     if (stopping?.()) return ran;
     const now = deps.clock.now();
-    const job = await claim(deps.db, worker, now);
+    const job = await claim(deps.db, worker, now, leaseMs);
     if (!job) return ran;
     ran++;
     const definition = jobs.get(job.type);
@@ -97,13 +102,13 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
     const renew = setInterval(() => {
       deps.db
         .updateTable('jobs')
-        .set({ lockedUntil: new Date(deps.clock.now().getTime() + LEASE_MS).toISOString() })
+        .set({ lockedUntil: new Date(deps.clock.now().getTime() + leaseMs).toISOString() })
         .where('id', '=', job.id)
         .where('lockedBy', '=', worker)
         .where('doneAt', 'is', null)
         .execute()
         .catch((err: unknown) => deps.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'));
-    }, renewMs);
+    }, renewEvery);
     renew.unref();
     try {
       if (!definition) throw new Error(`no definition for job type ${job.type}`);
