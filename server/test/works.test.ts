@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportBatches } from '../src/db/batches.ts';
 import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/service.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
@@ -160,6 +161,31 @@ describe.each(DATABASES)('works on %s', (kind) => {
     expect(bytes.includes(Buffer.from(`${teamNo}-导出甲队/new.zip`))).toBe(true);
     expect(bytes.includes(Buffer.from('导出甲队/old.zip'))).toBe(false);
     expect(bytes.includes(Buffer.from('new content'))).toBe(true);
+  });
+
+  it('zips the counted version of every team, however many batches they are read in', async () => {
+    const teams = [await team('批量甲队'), await team('批量乙队'), await team('批量丙队')];
+    for (const [i, tm] of teams.entries()) {
+      await (await upload(tm.leader, Buffer.from(`draft ${i}`), `draft${i}.zip`)).finish();
+      await (await upload(tm.leader, Buffer.from(`final ${i}`), `final${i}.zip`)).finish();
+    }
+    // One version read at a time: the zip still holds every team's counted version, and no earlier one.
+    const size = exportBatches.size;
+    exportBatches.size = 1;
+    let bytes: Buffer;
+    try {
+      const zip = await org.get(`/api/review/works/export/${questionId}`);
+      expect(zip.statusCode).toBe(200);
+      bytes = zip.rawPayload;
+    } finally {
+      exportBatches.size = size;
+    }
+    for (const [i, tm] of teams.entries()) {
+      const teamNo = (await t.database.db.selectFrom('teams').select('teamNo').where('id', '=', tm.teamId).executeTakeFirstOrThrow()).teamNo;
+      expect(bytes.includes(Buffer.from(`${teamNo}-批量${'甲乙丙'[i]}队/final${i}.zip`))).toBe(true);
+      expect(bytes.includes(Buffer.from(`final ${i}`))).toBe(true);
+      expect(bytes.includes(Buffer.from(`draft${i}.zip`))).toBe(false);
+    }
   });
 
   it('exports and zips only the selected versions, an earlier version named by its number, and nothing of another organisation', async () => {

@@ -450,6 +450,8 @@ export interface TestSubmissionsTable {
   scoredAt: string | null;
   /** The question's scoring version this submission was last scored (or refused) under. */
   scoringVersion: Generated<number>;
+  /** The job that scores it when sent (0019): where it stands in the queue while it waits. */
+  scoreJobId: number | null;
 }
 
 /** Each team's best score per board of a question, under one scoring version (0016; test-submissions `refreshTeamBoards`). */

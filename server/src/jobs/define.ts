@@ -54,11 +54,11 @@ export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer
 export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
 
 /**
- * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind): the
- * id of the pending job of this kind and payload, and how many due jobs come before it. Undefined when there is none.
+ * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind):
+ * how many due jobs come before it. Undefined when it is no longer pending (running or done).
  */
-export async function queuePlace<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date): Promise<{ jobId: number; ahead: number } | undefined> {
-  const row = await db.selectFrom('jobs').select(['id', 'priority']).where('doneAt', 'is', null).where('type', '=', job.id).where('payload', '=', JSON.stringify(payload)).executeTakeFirst();
+export async function jobsAhead(db: Db, jobId: number, now: Date): Promise<number | undefined> {
+  const row = await db.selectFrom('jobs').select(['id', 'priority']).where('id', '=', jobId).where('doneAt', 'is', null).executeTakeFirst();
   if (!row) return undefined;
   // Before it in the workers' order (runner.ts `claim`): due now, with a lower priority, or the same and older. (A job
   // backing off after a failure waits for its time, and is not counted.)
@@ -69,7 +69,7 @@ export async function queuePlace<P>(db: Db, job: JobDefinition<P>, payload: NoIn
     .where('runAt', '<=', now.toISOString())
     .where((eb) => eb.or([eb('priority', '<', row.priority), eb.and([eb('priority', '=', row.priority), eb('id', '<', row.id)])]))
     .executeTakeFirstOrThrow();
-  return { jobId: row.id, ahead: Number(n) };
+  return Number(n);
 }
 
 /** How many jobs of this kind finished (done, not failed) between `since` and `until`: the queue's recent pace. */

@@ -17,7 +17,7 @@ export const MAX_ATTEMPTS = 3;
  * A job whose worker died is claimed again a minute after the last renewal (renewed every third of it while it runs);
  * JOB_LEASE_SECONDS changes it.
  */
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 const backoffMs = (attempts: number) => 5_000 * 2 ** (attempts - 1);
 
 export interface RunOptions {

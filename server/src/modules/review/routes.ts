@@ -26,7 +26,8 @@ import type { Ctx } from '../../context.ts';
 import { perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
-import { beijingTime, sendXlsx, type Column } from '../../http/xlsx.ts';
+import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
+import { exportBatches } from '../../db/batches.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -36,9 +37,14 @@ const ASSIGN = perm(ADMIN_MENU_CODES.reviewAssign);
 const keywordQuery = z.object({ keyword: z.string().trim().max(100).optional() });
 const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });
 
-/** The scores of a question's assignments (those the filters keep) as xlsx: a row per assignment, a column per criterion. */
+/**
+ * The scores of a question's assignments (those the filters keep) as xlsx: a row per assignment, a column per
+ * criterion. Every assignment, read a page at a time in the list's order and streamed (no cap).
+ */
 async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q: AssignmentPageQuery) {
-  const { list, rule } = await service.assignmentPage(ctx, questionId, { ...q, page: 1, limit: 10_000 }, 10_000);
+  const size = exportBatches.size;
+  const first = await service.assignmentPage(ctx, questionId, { ...q, page: 1, limit: size }, size);
+  const { list, rule } = first;
   type Row = (typeof list)[number];
   const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
   const columns: Column<Row>[] = [
@@ -53,7 +59,15 @@ async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q
     { header: '总评', value: (r) => r.comment ?? '', width: 40 },
     { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
   ];
-  return sendXlsx(reply, '评审明细.xlsx', '评审明细', columns, list);
+  async function* pages() {
+    let rows = list;
+    for (let page = 2; ; page++) {
+      if (rows.length) yield rows;
+      if (rows.length < size) return;
+      rows = (await service.assignmentPage(ctx, questionId, { ...q, page, limit: size }, size)).list;
+    }
+  }
+  return streamXlsx(reply, '评审明细.xlsx', '评审明细', columns, pages());
 }
 
 /** Review rules, the expert pool, each question's judges and the assignment of works to them. */
@@ -108,6 +122,6 @@ export function reviewRoutes(app: App) {
   );
   // Every judge's scores of the question, one row per assignment and a column per criterion.
   app.get('/api/review/works/review/export/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-    exportScores(req.ctx, req.params.id, reply, { page: 1, limit: 10_000 }),
+    exportScores(req.ctx, req.params.id, reply, { page: 1, limit: exportBatches.size }),
   );
 }

@@ -54,7 +54,6 @@ export const releaseQuota = (db: Db, v: { teamId: number; questionId: number; da
 export const usedToday = async (db: Db, teamId: number, questionId: number, day: string) =>
   (await db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', day).executeTakeFirst())?.used ?? 0;
 
-/** The stored prediction file's record and the queued submission; returns the submission's id. */
 /** How many of the team's submissions for the question wait to be scored, before the submission `before`. */
 export async function teamWaiting(db: Db, v: { teamId: number; questionId: number; before: number }) {
   const { n } = await db
@@ -68,6 +67,10 @@ export async function teamWaiting(db: Db, v: { teamId: number; questionId: numbe
   return Number(n);
 }
 
+/** Records the job that scores a submission sent just now. */
+export const setScoreJob = (db: Db, id: number, jobId: number) => db.updateTable('testSubmissions').set({ scoreJobId: jobId }).where('id', '=', id).execute();
+
+/** The stored prediction file's record and the queued submission; returns the submission's id. */
 export async function insertSubmission(
   db: Db,
   v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; mime: string; size: number; sha256: string; day: string; now: string },
@@ -89,7 +92,7 @@ export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
   db
     .selectFrom('testSubmissions as s')
     .innerJoin('users as u', 'u.id', 's.userId')
-    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt'])
+    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt', 's.scoreJobId'])
     .where('s.teamId', '=', teamId)
     .where('s.questionId', '=', questionId)
     .orderBy('s.id', 'desc')

@@ -18,7 +18,7 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
-import { enqueue, jobsDoneSince, queuePlace } from '../../jobs/define.ts';
+import { enqueue, jobsAhead, jobsDoneSince } from '../../jobs/define.ts';
 import { CsvError, csvMime, readCsv, storedCsv } from '../../scoring/csv.ts';
 import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
 import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
@@ -100,7 +100,7 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
       });
       // A fair queue: the team's files already waiting for this question go first, the other teams' firsts with them.
       const waiting = await repo.teamWaiting(trx, { teamId, questionId, before: id });
-      await enqueue(trx, scoreJob, { submissionId: id }, now, now, waiting);
+      await repo.setScoreJob(trx, id, await enqueue(trx, scoreJob, { submissionId: id }, now, now, waiting));
       return { id, status: TEST_STATUS.queued };
     });
   } catch (err) {
@@ -146,8 +146,8 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
   }
 }
 
-type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null };
-const toSubmission = (r: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
+type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null; scoreJobId: number | null };
+const toSubmission = ({ scoreJobId: _job, ...r }: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
 
 /** The minutes over which the queue's pace is measured for the wait estimate. */
 const PACE_WINDOW_MS = 10 * 60_000;
@@ -156,15 +156,15 @@ const PACE_WINDOW_MS = 10 * 60_000;
  * Adds to each waiting submission where it stands in the queue and, from the pace of the last minutes (scorings done,
  * by every worker), about how long it will wait. The test tab reloads while any waits, so both move as the queue does.
  */
-async function withQueuePlaces(db: Db, list: TestSubmission[], now: Date) {
-  const waiting = list.filter((s) => s.status === TEST_STATUS.queued);
+async function withQueuePlaces(db: Db, rows: Row[], list: TestSubmission[], now: Date) {
+  const waiting = rows.flatMap((r, i) => (r.status === TEST_STATUS.queued && r.scoreJobId !== null ? [{ jobId: r.scoreJobId, s: list[i]! }] : []));
   if (!waiting.length) return;
   const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS), now);
   const perSecond = done / (PACE_WINDOW_MS / 1000);
-  for (const s of waiting) {
-    const place = await queuePlace(db, scoreJob, { submissionId: s.id }, now);
-    if (!place) continue;
-    s.queue = { ahead: place.ahead, waitSeconds: perSecond > 0 ? Math.round((place.ahead + 1) / perSecond) : null };
+  for (const { jobId, s } of waiting) {
+    const ahead = await jobsAhead(db, jobId, now);
+    if (ahead === undefined) continue;
+    s.queue = { ahead, waitSeconds: perSecond > 0 ? Math.round((ahead + 1) / perSecond) : null };
   }
 }
 
@@ -188,7 +188,7 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
       : null;
   const published = question.leaderboardPublished === 1;
   const list = rows.map((r) => toSubmission(r, published));
-  await withQueuePlaces(ctx.db, list, ctx.clock.now());
+  await withQueuePlaces(ctx.db, rows, list, ctx.clock.now());
   return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
 }
 

@@ -184,18 +184,63 @@ export function worksRoutes(app: App, deps: Deps) {
     const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query);
     return page(list, total, req.query);
   });
-  // The counted version of every team, or the selected versions (`?ids=`), streamed as one zip with a folder per team.
+  // The counted version of every team, or the selected versions (`?ids=`), streamed as one zip with a folder per team:
+  // every one of them, read in batches, each file opened only when the zip is ready for it.
   app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksZipQuery, response: fileReply } }, async (req, reply) => {
     const { ids } = req.query;
-    const { list } = await service.questionWorks(req.ctx, req.params.id, { page: 1, limit: 10_000, ids }, 10_000);
-    const chosen = ids ? list : list.filter((w) => w.counts);
-    if (!chosen.length) throw new AppError(404, ids ? '所选作品不存在' : '该赛题还没有作品');
+    const batches = (await service.exportQuestionWorks(req.ctx, req.params.id, { ids }))[Symbol.asyncIterator]();
+    const nextChosen = async (): Promise<WorkVersion[] | undefined> => {
+      for (;;) {
+        const next = await batches.next();
+        if (next.done) return undefined;
+        const chosen = ids ? next.value : next.value.filter((w) => w.counts);
+        if (chosen.length) return chosen;
+      }
+    };
+    // The first works are read before the first byte, so that nothing to send is still a 404 with its message.
+    const first = await nextChosen();
+    if (!first) throw new AppError(404, ids ? '所选作品不存在' : '该赛题还没有作品');
     const zip = archiver('zip', { zlib: { level: 0 } });
     reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}${ids ? '所选' : ''}作品.zip`));
     // Each part is one path segment: a name like `../../x.zip` must not climb out of the folder when unpacked.
     const segment = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
-    for (const w of chosen) zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(versionedFileName(w))}` });
-    void zip.finalize();
+    const raw = reply.raw;
+    let gone = false;
+    raw.once('close', () => {
+      gone = !raw.writableFinished;
+    });
+    // Resolves once the zip has taken the entry in whole (it waits for the client), or the client has gone.
+    const entered = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          zip.off('entry', done);
+          raw.off('close', done);
+          resolve();
+        };
+        zip.once('entry', done);
+        raw.once('close', done);
+      });
+    void (async () => {
+      try {
+        for (let batch: WorkVersion[] | undefined = first; batch && !gone; batch = await nextChosen()) {
+          for (const w of batch) {
+            if (gone) break;
+            const taken = entered();
+            zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(versionedFileName(w))}` });
+            await taken;
+          }
+        }
+        if (gone) zip.abort();
+        else await zip.finalize();
+      } catch (err) {
+        // Part way: the connection is cut, so nobody takes a short zip for the whole.
+        req.log.error({ err }, 'works zip failed part way; connection closed');
+        zip.abort();
+        raw.destroy(err instanceof Error ? err : new Error(String(err)));
+      } finally {
+        await batches.return?.(undefined).catch(() => undefined);
+      }
+    })();
     return reply.send(zip);
   });
   app.get('/api/review/works/:id', { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery, response: replies(z.array(workVersionSchema)) } }, async (req) =>

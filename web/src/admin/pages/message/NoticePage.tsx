@@ -317,13 +317,13 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
 }
 
 /** A published notice still being copied into its recipients' boxes (a large audience goes in batches). */
-export const delivering = (n: Notice) => n.status === NOTICE_STATUS.published && n.deliveredAt === null;
+const delivering = (n: Notice) => n.status === NOTICE_STATUS.published && n.deliveredAt === null;
 
 /**
  * A notice's state; a published one still being delivered says 「投递中」 with the boxes reached so far out of its
  * audience, as a bar and in numbers.
  */
-export function NoticeState({ notice }: { notice: Notice }) {
+function NoticeState({ notice }: { notice: Notice }) {
   const tag = <Tag color={STATUS_COLORS[notice.status]}>{NOTICE_STATUS_TEXT[notice.status]}</Tag>;
   if (!delivering(notice)) return tag;
   const percent = notice.recipients ? Math.min(99, Math.floor((notice.delivered / notice.recipients) * 100)) : 0;
@@ -358,7 +358,6 @@ function ViewModal({ notice, onClose }: { notice: Notice; onClose: () => void })
             {notice.reads} / {notice.recipients}
           </Descriptions.Item>
         )}
-
         {notice.source && <Descriptions.Item label="来源">{notice.source}</Descriptions.Item>}
       </Descriptions>
       <RichTextView html={notice.content} />
