@@ -21,7 +21,7 @@ test('an organiser creates a competition and sets its menus, the administrator a
   const brandDialog = adminPage.getByRole('dialog');
   await brandDialog.getByLabel('品牌名称').fill(brandName);
   await brandDialog.getByLabel('品牌简称').fill('流程杯');
-  await brandDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(adminPage, /保\s*存|确\s*定/);
   await expect(adminPage.getByRole('cell', { name: brandName })).toBeVisible();
 
   const orgContext = await browser.newContext();

@@ -94,10 +94,11 @@ test('an organiser bulk-downloads the works of a question into a folder tree thr
   });
   const { orgPage, questionId, questionTitle, works } = await questionWithWorks(browser, orgContext);
 
-  // The network is slowed so that there is time to pause in the middle.
+  // The network is slowed (12 MB at 512 kB/s, about 24 s) so that there is time to pause in the middle on a loaded
+  // machine; it is restored once resumed.
   const cdp = await orgContext.newCDPSession(orgPage);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 2 * 1024 * 1024, uploadThroughput: -1 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 512 * 1024, uploadThroughput: -1 });
 
   await orgPage.goto(`/backadmin.html#/question/work/${questionId}`);
   await orgPage.getByRole('button', { name: /下载全部$/ }).click();
@@ -123,7 +124,10 @@ test('an organiser bulk-downloads the works of a question through the desktop cl
   // The client signs in for a bearer token by itself (no browser session, hence no CSRF token).
   const tokenReply = await fetch(`${baseURL}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: organiserName, password: 'Passw0rd1' }) });
   const token = ((await tokenReply.json()) as { data: { token: string } }).data.token;
-  const engine = new DownloadEngine({ root, concurrency: 3, origin: baseURL!, token: () => token, maxBytesPerSecond: 2 * 1024 * 1024 });
+  // 256 kB/s per download leaves each 6 MB work about 24 s to run, time enough to pause on a loaded machine; the cap is
+  // lifted before resuming (each transfer reads it when it starts).
+  const options = { root, concurrency: 3, origin: baseURL!, token: () => token, maxBytesPerSecond: 256 * 1024 };
+  const engine = new DownloadEngine(options);
   const secret = randomBytes(24).toString('base64url');
   const bridge = await startBridge({ engine, origin: baseURL!, secret, port: 0 });
   try {
@@ -137,6 +141,7 @@ test('an organiser bulk-downloads the works of a question through the desktop cl
     await expect(drawer.locator('.ant-progress').first()).toBeVisible();
     await drawer.getByRole('button', { name: /全部暂停/ }).click();
     await expect(drawer.getByRole('button', { name: /全部继续/ })).toBeEnabled();
+    options.maxBytesPerSecond = 0;
     await drawer.getByRole('button', { name: /全部继续/ }).click();
     await expect(drawer.getByRole('tab', { name: /已下载.*2/ })).toBeVisible({ timeout: 60_000 });
     const files: Record<string, string> = {};

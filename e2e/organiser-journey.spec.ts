@@ -92,7 +92,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await expect(questionDialog.getByLabel('自动评分（提交测试）')).toBeChecked();
   await expect(questionDialog.getByLabel('编号列名')).toHaveValue('id');
   await expect(questionDialog.getByLabel('目标列名')).toHaveValue('label');
-  await questionDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: questionTitle })).toBeVisible();
   const gap = readiness.getByTestId('readiness-item').filter({ hasText: questionTitle });
   await expect(gap).toContainText('未上传答案文件');
@@ -113,7 +113,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await stageDialog.getByLabel('阶段名称').fill('提交作品');
   await fillDate(orgPage, '开始时间', local(-day / 2));
   await fillDate(orgPage, '结束时间', local(30 * day));
-  await stageDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '提交作品' })).toContainText('当前阶段');
   // The participants will need to choose the question and submit works: both menus on, saved with the form's one button.
   await orgPage.getByRole('tab', { name: '菜单设置' }).click();
@@ -198,7 +198,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await orgPage.goto(`/backadmin.html#/competition/edit/${competitionId}?tab=stages`);
   await orgPage.locator('.ant-table-row').filter({ hasText: '提交作品' }).getByRole('button', { name: /编\s*辑/ }).click();
   await fillDate(orgPage, '结束时间', local(-60_000));
-  await orgPage.getByRole('dialog').getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.getByText('阶段已保存')).toBeVisible();
   await leader.reload();
   await expect(leader.getByText(/提交作品已于 \d{4}[-/]\d\d[-/]\d\d \d\d:\d\d 截止/)).toBeVisible();
@@ -228,7 +228,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   const expertDialog = orgPage.getByRole('dialog');
   await expertDialog.getByLabel('用户名').fill(judgeName);
   await expertDialog.getByLabel('所在单位').fill('北方大学');
-  await expertDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: judgeName })).toBeVisible();
 
   await orgPage.goto(`/backadmin.html#/question/judge/${questionId}`);
@@ -237,7 +237,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await judgesDialog.locator('.ant-select-selector').click();
   await orgPage.keyboard.type(judgeName);
   await orgPage.locator('.ant-select-item-option').filter({ hasText: judgeName }).click();
-  await judgesDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.getByText('已添加1位评审专家')).toBeVisible();
   await orgPage.getByRole('button', { name: '自动分配' }).click();
   await pressInDialog(orgPage, /确\s*定/);
@@ -297,7 +297,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await templateDialog.getByLabel('模板名称').fill('获奖证书');
   await templateDialog.getByText('内置模板 · A4横向').click();
   await expect(templateDialog.getByText(/荣获/).first()).toBeVisible();
-  await templateDialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+  await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.getByText('证书模板已保存')).toBeVisible();
   await orgPage.locator('.ant-table-row').filter({ hasText: '获奖证书' }).getByText('用于本赛题').click();
   await expect(orgPage.getByText('本赛题使用', { exact: true })).toBeVisible();

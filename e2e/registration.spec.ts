@@ -99,7 +99,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await leader.page.getByRole('dialog').getByRole('button', { name: /保\s*存/ }).click();
   await expect(leader.page.getByText('老师手机号格式不正确')).toBeVisible();
   await leader.page.getByRole('dialog').getByPlaceholder('手机号').fill('13900139000');
-  await leader.page.getByRole('dialog').getByRole('button', { name: /保\s*存/ }).click();
+  await pressInDialog(leader.page, /保\s*存/);
   await expect(leader.page.getByRole('cell', { name: '王老师' })).toBeVisible();
   const member = await participant(browser);
   await leader.page.getByPlaceholder('用户名或手机号').fill(member.username);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -92,6 +93,10 @@ const schema = z.object({
   JOB_WORKER: bool.default(true),
   SCORING_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  SCORER_RUNNER: z.enum(['bwrap', 'docker', 'podman']).default('bwrap'),
+  SCORER_IMAGE: z.string().min(1).default('python:3-slim'),
+  SCORER_MEMORY_MB: z.coerce.number().int().min(64).max(65536).default(2048),
+  SCORER_WORK_DIR: z.string().min(1).optional(),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -157,6 +162,8 @@ export type Config = {
   jobWorker: boolean;
   /** Jobs (scorings above all) one worker process runs at once. */
   scoringConcurrency: number;
+  /** Organisers' own scoring programs (issue 23): the sandbox, its image (docker, podman), memory and host folder. */
+  scorer: { runner: 'bwrap' | 'docker' | 'podman'; image: string; memoryBytes: number; workDir: string; hidden: string[] };
   /** How long a claimed job is held before another worker may take it, unless renewed (a dead worker's job). */
   jobLeaseMs: number;
   oidc?: { issuer: string; clientId: string; clientSecret: string; name: string };
@@ -253,6 +260,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
     scoringConcurrency: e.SCORING_CONCURRENCY,
+    scorer: {
+      runner: e.SCORER_RUNNER,
+      image: e.SCORER_IMAGE,
+      memoryBytes: e.SCORER_MEMORY_MB * 1024 * 1024,
+      // Outside the data directory: the unprivileged user programs run as must reach it, and nothing else there.
+      workDir: e.SCORER_WORK_DIR ?? path.join(os.tmpdir(), 'contest-scoring'),
+      // The platform's own folders (its code and node_modules, data, uploads, client packages): a program sees none of
+      // them even when one lies inside the system folders it is shown (an install under /usr/local, say).
+      hidden: [...new Set([path.resolve(import.meta.dirname, '../..'), path.resolve(e.DATA_DIR), path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')), path.resolve(e.CLIENT_DIR ?? path.join(e.DATA_DIR, 'client'))])],
+    },
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET

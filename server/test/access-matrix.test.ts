@@ -258,6 +258,10 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/review/test/rescore/:questionId': org(),
     'POST /api/question/rescore/:id': org({ params: { id: i.question } }),
     'GET /api/review/test/queue/:id': org({ params: { id: i.competition } }),
+    'GET /api/review/test/failures/:id': org({ params: { id: i.competition } }),
+    'GET /api/question/scorer/:id': org({ params: { id: i.question } }),
+    'POST /api/question/scorer/:id': org({ params: { id: i.question }, file: { name: 'score.py', content: Buffer.from('print(1)\n'), type: 'text/x-python' } }),
+    'POST /api/question/scorer/try/:id': org({ params: { id: i.question }, file: { name: 'p.csv', content: Buffer.from('id,y\nr0,1\n'), type: 'text/csv' } }),
 
     // Works.
     'POST /api/review/works/upload': { owner: 'none', headers: { ...TUS, 'upload-length': '10' } },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CsvError, memoryCsv } from '../src/scoring/csv.ts';
-import { ProgramFailure, readScore, runProgram, splitBoards } from '../src/scoring/custom.ts';
+import { ProgramFailure, readScore, runProgram, scoreWithProgram, splitBoards } from '../src/scoring/custom.ts';
 import { runFolder } from '../src/scoring/sandbox.ts';
 import { isPublicRow } from '../src/scoring/split.ts';
 
@@ -67,6 +67,21 @@ describe('a custom scoring program', () => {
     });
   });
 
+  it('gives the program the reading of a file that was checked, when UTF-8 Chinese also reads as GBK', async () => {
+    // “猫咪” in UTF-8 is valid GB18030 too: the file is read both ways, and the UTF-8 reading is the one kept.
+    const labels = ['猫咪', '狗狗', '小鸟'];
+    const answer = ['id,label', ...IDS.map((id, i) => `${id},${labels[i % 3]}`)].join('\n');
+    const guess = ['id,label', ...IDS.map((id, i) => `${id},${labels[(i + 1) % 3]}`)].join('\n');
+    await withFolder(async (dir) => {
+      const boards = await splitBoards(memoryCsv(Buffer.from(answer)), memoryCsv(Buffer.from(guess)), 'id', SETTING, dir);
+      const read = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+      for (const board of ['public', 'private'] as const) {
+        expect(new Set(read(boards[board].answer))).toEqual(new Set(labels));
+        expect(new Set(read(boards[board].prediction))).toEqual(new Set(labels));
+      }
+    });
+  });
+
   it('runs the program once per board in the sandbox and reads both scores', async () => {
     await withFolder(async (dir) => {
       const wrong = new Set(IDS.filter((id) => isPublicRow(id, SETTING)).slice(0, 3));
@@ -91,7 +106,7 @@ describe('a custom scoring program', () => {
   });
 
   it('reads the score only from a last line {"score": <finite number>}', () => {
-    const run = (stdout: string, over: object = {}) => ({ exitCode: 0, signal: null, timedOut: false, outputCapped: false, stdout, stderr: '', seconds: 0, ...over });
+    const run = (stdout: string, over: object = {}) => ({ exitCode: 0, signal: null, timedOut: false, outputCapped: false, memoryExceeded: false, stdout, stderr: '', seconds: 0, ...over });
     expect(readScore(run('log\n{"score": 0.5}\n\n'))).toEqual({ score: 0.5 });
     expect(readScore(run('{"score": 0.5}\nbye'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
     expect(readScore(run('{"score": "0.5"}'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
@@ -100,5 +115,26 @@ describe('a custom scoring program', () => {
     expect(readScore(run(''))).toEqual({ failure: '评分程序没有输出得分' });
     expect(readScore(run('{"score": 1}', { timedOut: true, exitCode: null }))).toEqual({ failure: '评分程序超过时间限制，已被终止' });
     expect(readScore(run('{"score": 1}', { exitCode: null }))).toEqual({ failure: '评分程序被终止（可能超出内存限制）' });
+    expect(readScore(run('', { exitCode: 137, memoryExceeded: true }))).toEqual({ failure: '评分程序的进程合计超出内存限制，已被终止' });
+    // A program whose own child was killed for memory, and which still printed its score and ended well, is scored.
+    expect(readScore(run('{"score": 1}', { memoryExceeded: true }))).toEqual({ score: 1 });
+  });
+
+  it('lets the program read its files and modules whatever the server’s umask', async () => {
+    const saved = process.umask(0o077);
+    try {
+      const program = [
+        { name: 'score.py', data: Buffer.from('import json\nfrom lib.rows import count\nprint(json.dumps({"score": count()}))\n') },
+        { name: 'lib/__init__.py', data: Buffer.from('') },
+        { name: 'lib/rows.py', data: Buffer.from('def count():\n    return sum(1 for _ in open("answer.csv")) - 1\n') },
+      ];
+      const out = await scoreWithProgram(
+        { answer: memoryCsv(ANSWER), prediction: memoryCsv(prediction()), program, idColumn: 'id', split: SETTING, timeLimitSec: 30 },
+        { runner: 'bwrap', image: '', memoryBytes: 1024 ** 3, workDir: path.join(os.tmpdir(), 'contest-custom-umask') },
+      );
+      expect(out.publicScore! + out.privateScore!).toBe(IDS.length);
+    } finally {
+      process.umask(saved);
+    }
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { NOTICE_STATUS } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJob, enqueue, jobRegistry, type AnyJob } from '../src/jobs/define.ts';
+import { QUEUE_COUNT_CAP, defineJob, enqueue, jobRegistry, jobsAhead, type AnyJob } from '../src/jobs/define.ts';
 import { JOB_DEFINITIONS, JOBS } from '../src/jobs/registry.ts';
 import { runDueJobs, startWorker } from '../src/jobs/runner.ts';
 import { publishJob } from '../src/modules/notices/jobs.ts';
@@ -124,6 +124,20 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     await enqueue(t.database.db, probe, { n: 5 }, now, now, 1);
     await runDueJobs(t.deps, undefined, { jobs });
     expect(order).toEqual([1, 4, 2, 5, 3]);
+  });
+
+  it('counts a waiting job’s place up to QUEUE_COUNT_CAP, so a poll’s count stays bounded however long the queue', async () => {
+    const probe = defineJob({ id: 'test.place', payload: z.object({ n: z.number() }), run: async () => undefined });
+    const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
+    while (await runDueJobs(t.deps, undefined, { jobs }));
+    const first = await enqueue(t.database.db, probe, { n: 0 }, now);
+    const values = Array.from({ length: QUEUE_COUNT_CAP + 5 }, (_, n) => ({ type: probe.id, payload: JSON.stringify({ n }), runAt: now.toISOString(), createdAt: now.toISOString() }));
+    for (let i = 0; i < values.length; i += 200) await t.database.db.insertInto('jobs').values(values.slice(i, i + 200)).execute();
+    const last = await enqueue(t.database.db, probe, { n: -1 }, now);
+    expect(await jobsAhead(t.database.db, first, now)).toBe(0);
+    expect(await jobsAhead(t.database.db, last, now)).toBe(QUEUE_COUNT_CAP);
+    while (await runDueJobs(t.deps, undefined, { jobs }));
+    expect(await jobsAhead(t.database.db, last, now)).toBeUndefined();
   });
 
   it('fails a job whose stored payload is malformed at once, with a clear log, and goes on with the next', async () => {

@@ -3,7 +3,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFolder, runSandboxed, sandboxCommand, sandboxStatus, STDERR_TAIL } from '../src/scoring/sandbox.ts';
+import { readScore } from '../src/scoring/custom.ts';
+import { runFolder, runGroups, runSandboxed, sandboxCommand, sandboxStatus, STDERR_TAIL, sweepGroups } from '../src/scoring/sandbox.ts';
 
 /**
  * Organisers' scoring programs run under bubblewrap (issue 23, item 3): real programs, each trying one way out, each
@@ -50,8 +51,8 @@ describe('the scoring sandbox', () => {
     }
   }
 
-  it('is available on this machine', () => {
-    expect(sandboxStatus()).toEqual({ ok: true });
+  it('is available on this machine', async () => {
+    expect(await sandboxStatus()).toEqual({ ok: true });
   });
 
   it('runs a correct scorer with pandas and scikit-learn and reads its score from the last line', async () => {
@@ -104,6 +105,48 @@ print("cwd", sorted(os.listdir(".")))
     // Its own PID namespace: only the sandbox's processes (bubblewrap's init and python).
     expect(Number(/processes (\d+)/.exec(r.stdout)![1])).toBeLessThanOrEqual(3);
     expect(r.stdout).toContain("cwd ['answer.csv', 'prediction.csv', 'score.py']");
+  });
+
+  it('covers the platform’s own folders where they lie inside the system folders a program is shown', async () => {
+    // An install under /usr/local: its code, data and secret would be in the read-only /usr a program sees.
+    const install = fs.mkdtempSync('/usr/local/share/contest-install-');
+    try {
+      fs.mkdirSync(path.join(install, 'data'));
+      fs.writeFileSync(path.join(install, 'data', 'contest.sqlite'), 'SQLite format 3\0 the platform database');
+      fs.chmodSync(install, 0o755);
+      fs.chmodSync(path.join(install, 'data'), 0o755);
+      fs.chmodSync(path.join(install, 'data', 'contest.sqlite'), 0o644);
+      const program = `
+import os
+target = ${JSON.stringify(path.join(install, 'data', 'contest.sqlite'))}
+try:
+    print("READ", open(target).read()[:6])
+except OSError as e:
+    print("hidden", type(e).__name__)
+print("listing", os.listdir(${JSON.stringify(install)}))
+`;
+      const files = (dir: string) => {
+        const file = path.join(dir, 'score.py');
+        fs.writeFileSync(file, program);
+        return [{ name: 'score.py', hostPath: file }];
+      };
+      const folder = runFolder(base);
+      try {
+        const args = ['/usr/bin/python3', 'score.py'];
+        // Without the cover, the program would read it: the test's install is where a program looks.
+        const bare = await runSandboxed(files(folder.dir), args, LIMITS);
+        expect(bare.stdout).toContain('READ SQLite');
+        const covered = await runSandboxed(files(folder.dir), args, LIMITS, { hidden: [install, '/nonexistent/contest', dataDir] });
+        expect(covered.exitCode).toBe(0);
+        expect(covered.stdout).toContain('hidden FileNotFoundError');
+        expect(covered.stdout).toContain('listing []');
+        expect(covered.stdout).not.toContain('SQLite');
+      } finally {
+        folder.done();
+      }
+    } finally {
+      fs.rmSync(install, { recursive: true, force: true });
+    }
   });
 
   it('lets it write only in its own directory, within its size, and not over its input files', async () => {
@@ -173,6 +216,70 @@ while True:
     expect(r.stderr).toContain('MemoryError');
   });
 
+  it('holds all of a program’s processes together to its memory limit, each run in a group and a user of its own', async () => {
+    // Four processes of 200 MB each: every one within the per-process limit, together beyond it.
+    const program = `
+import os, sys, time
+print("uid", os.getuid(), flush=True)
+kids = []
+for i in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(200 * 1024 * 1024)
+        for j in range(0, len(block), 4096):
+            block[j] = 1
+        time.sleep(3)
+        os._exit(0)
+    kids.append(pid)
+killed = sum(1 for k in kids if os.waitpid(k, 0)[1] != 0)
+print("killed", killed, flush=True)
+sys.exit(1 if killed else 0)
+`;
+    const roots = runGroups();
+    // This machine lets the server (root) make control groups: without them this test fails rather than skips.
+    expect(roots).not.toBeNull();
+    // Runs' groups with no process left in them (other test files may be scoring in groups of their own meanwhile).
+    const ours = () =>
+      [roots!.memory, roots!.pids]
+        .filter((d) => d !== null)
+        .flatMap((d) => fs.readdirSync(d!).filter((n) => n.startsWith('contest-score-')).map((n) => path.join(d!, n)))
+        .filter((dir) => {
+          try {
+            return fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').trim() === '';
+          } catch {
+            return false;
+          }
+        });
+    const before = ours();
+    const [a, b] = await Promise.all([run(program, { ...LIMITS, memoryBytes: 512 * 1024 ** 2 }), run('import os\nprint("uid", os.getuid())\n')]);
+    expect(a.stdout).toMatch(/killed [1-4]/);
+    expect(a.exitCode).toBe(1);
+    expect(a.memoryExceeded).toBe(true);
+    expect(readScore(a)).toEqual({ failure: '评分程序的进程合计超出内存限制，已被终止' });
+    expect([b.exitCode, b.memoryExceeded]).toEqual([0, false]);
+    // Two runs at once, two users of their own, neither root nor nobody: their process limits are not shared.
+    const uid = (r: { stdout: string }) => Number(/uid (\d+)/.exec(r.stdout)?.[1]);
+    expect(uid(a)).toBeGreaterThanOrEqual(0x70000000);
+    expect(uid(b)).toBeGreaterThanOrEqual(0x70000000);
+    expect(uid(a)).not.toBe(uid(b));
+    // The runs' groups are removed once they have ended: none is left empty behind.
+    await expect.poll(() => ours().filter((n) => !before.includes(n)), { timeout: 10_000 }).toEqual([]);
+  });
+
+  it('sweeps the empty groups of runs that a killed process left behind, and no group in use or just made', () => {
+    const roots = runGroups()!;
+    const left = path.join(roots.memory, `contest-score-left${process.pid}`);
+    fs.mkdirSync(left);
+    // Just made: it may belong to a run about to join it.
+    sweepGroups(roots);
+    expect(fs.existsSync(left)).toBe(true);
+    // Made two minutes ago and empty: a leftover (other test files' groups, younger or in use, are not touched).
+    const old = new Date(Date.now() - 120_000);
+    fs.utimesSync(left, old, old);
+    sweepGroups(roots);
+    expect(fs.existsSync(left)).toBe(false);
+  });
+
   it('kills a program that loops for ever at its time limit', async () => {
     const r = await run('while True:\n    pass\n', { ...LIMITS, timeLimitSec: 2 });
     expect([r.timedOut, r.exitCode]).toEqual([true, null]);
@@ -187,11 +294,42 @@ while True:
   });
 
   it('builds a container command with no network, a read-only root, limits and the files read-only', () => {
-    const { command, args } = sandboxCommand('podman', [{ name: 'score.py', hostPath: '/srv/x/score.py' }], ['python3', 'score.py'], { timeLimitSec: 60, memoryBytes: 2 * 1024 ** 3 }, { image: 'contest-scorer' });
+    const { command, args } = sandboxCommand('podman', [{ name: 'score.py', hostPath: '/srv/x/score.py' }], ['python3', 'score.py'], { timeLimitSec: 60, memoryBytes: 2 * 1024 ** 3 }, { image: 'contest-scorer', name: 'contest-score-1' });
     expect(command).toBe('podman');
+    // Named, so that the container itself is killed at the time limit.
+    expect(args.join(' ')).toContain('--name contest-score-1');
     expect(args.join(' ')).toContain('--network none --read-only --cap-drop ALL');
     expect(args.join(' ')).toContain(`--memory ${2 * 1024 ** 3}`);
     expect(args).toContain('/srv/x/score.py:/work/score.py:ro');
     expect(args.slice(-3)).toEqual(['contest-scorer', 'python3', 'score.py']);
+  });
+});
+
+describe('whether a sandbox can run here', () => {
+  it('says why not, and looks again a while later instead of refusing for good', async () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-fake-runner-'));
+    const saved = process.env.PATH;
+    const realNow = Date.now;
+    let now = realNow();
+    Date.now = () => now;
+    try {
+      process.env.PATH = `${bin}:${saved}`;
+      const first = await sandboxStatus('podman', 'probe-test-image');
+      expect(first.ok).toBe(false);
+      expect(!first.ok && first.reason).toMatch(/^无法启动评分沙箱（podman）：/);
+      // The runtime is installed meanwhile (here a stand-in that answers as one would).
+      fs.writeFileSync(path.join(bin, 'podman'), '#!/bin/sh\necho 1\n', { mode: 0o755 });
+      expect((await sandboxStatus('podman', 'probe-test-image')).ok).toBe(false);
+      now += 31_000;
+      expect(await sandboxStatus('podman', 'probe-test-image')).toEqual({ ok: true });
+      // A success holds.
+      fs.rmSync(path.join(bin, 'podman'));
+      now += 3_600_000;
+      expect(await sandboxStatus('podman', 'probe-test-image')).toEqual({ ok: true });
+    } finally {
+      Date.now = realNow;
+      process.env.PATH = saved;
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

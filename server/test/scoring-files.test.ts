@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { TextDecoder } from 'node:util';
-import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CsvError, memoryCsv, type CsvFile } from '../src/scoring/csv.ts';
 import { type Metric } from '../src/scoring/metrics.ts';
 import { loadAnswers, scoreSubmission, type Evaluation } from '../src/scoring/score.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
+import { zip } from './zip.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
 /**
@@ -207,44 +208,6 @@ describe('hostile bytes end in a message with the line', () => {
     expect(await problems(scoreSubmission('id,label\n1,a\n2,b\n3,"c\n', await answers(), ev()))).toEqual([{ line: 4, message: '引号没有闭合' }]);
   });
 });
-
-// --- ZIP archives, built here (local headers, central directory, end record) -----------------------------------------
-function zip(entries: { name: string; data: Buffer; store?: boolean; declaredSize?: number }[]): Buffer {
-  const locals: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const packed = e.store ? e.data : deflateRawSync(e.data);
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(0x800, 6);
-    header.writeUInt16LE(e.store ? 0 : 8, 8);
-    header.writeUInt32LE(crc32(e.data), 14);
-    header.writeUInt32LE(packed.length, 18);
-    header.writeUInt32LE(e.declaredSize ?? e.data.length, 22);
-    header.writeUInt16LE(name.length, 26);
-    const cd = Buffer.alloc(46);
-    cd.writeUInt32LE(0x02014b50, 0);
-    cd.writeUInt16LE(20, 4);
-    cd.writeUInt16LE(20, 6);
-    header.copy(cd, 8, 6, 30); // flags, method, time, date, crc, sizes, name length
-    cd.writeUInt16LE(0, 30);
-    cd.writeUInt32LE(offset, 42);
-    locals.push(header, name, packed);
-    central.push(cd, name);
-    offset += header.length + name.length + packed.length;
-  }
-  const cdBuf = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cdBuf.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, cdBuf, end]);
-}
 
 describe('.csv.gz and .zip holding one CSV; the limit is on the unpacked bytes and bombs are refused early', () => {
   const text = table(ROWS, '\r\n', false);

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
-import { METRIC_NAMES, type Metric } from './api/question.ts';
+import { CUSTOM_METRIC, metricName, type EvaluationMetric } from './api/question.ts';
 import { fenToYuan } from './format.ts';
 import { beijingMinute, submissionWindow, WINDOW_NAMES, type LifecycleStage, type SubmissionKind } from './lifecycle.ts';
 
@@ -48,8 +48,10 @@ export type Readiness = z.infer<typeof readinessSchema>;
 export interface ReadinessQuestion {
   id: number;
   title: string;
-  evaluation: { metric: Metric } | null;
+  evaluation: { metric: EvaluationMetric } | null;
   answerRows: number | null;
+  /** An own scoring program is uploaded (what `custom` scores by); anything truthy, as the question list's `scorer`. */
+  scorer?: unknown;
   reviewed: boolean;
 }
 
@@ -66,13 +68,14 @@ export interface ReadinessFacts {
 }
 
 /** Why a question cannot be scored, or null when it can: an evaluation setting and, for it, the answer file. */
-export function questionGap(q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows'>): string | null {
+export function questionGap(q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows' | 'scorer'>): string | null {
   if (!q.evaluation) return '未设置评分方式，无法评分，也不能审核公开';
-  if (q.answerRows === null) return `已设置评分指标（${METRIC_NAMES[q.evaluation.metric]}），但未上传答案文件，提交的测试无法评分`;
+  if (q.answerRows === null) return `已设置评分指标（${metricName(q.evaluation.metric)}），但未上传答案文件，提交的测试无法评分`;
+  if (q.evaluation.metric === CUSTOM_METRIC && !q.scorer) return '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分';
   return null;
 }
 /** A question that can be scored: approving its competition approves it too. */
-export const questionScorable = (q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows'>) => questionGap(q) === null;
+export const questionScorable = (q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows' | 'scorer'>) => questionGap(q) === null;
 
 /** Rich text with nothing a reader would see. */
 function blankHtml(html: string | null | undefined): boolean {
@@ -220,8 +223,11 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
       label: `赛题「${q.title}」`,
       ok: gap === null,
       level: 'blocking',
-      detail: gap ?? `评分指标 ${METRIC_NAMES[q.evaluation!.metric]}，答案文件 ${q.answerRows} 行${q.reviewed ? '，已审核公开' : ''}`,
-      fix: { tab: 'questions', text: gap && !q.evaluation ? '在「赛题」中编辑该题，开启自动评分并设置评分指标' : '在「赛题」中为该题上传答案文件' },
+      detail: gap ?? `评分指标 ${metricName(q.evaluation!.metric)}，答案文件 ${q.answerRows} 行${q.reviewed ? '，已审核公开' : ''}`,
+      fix: {
+        tab: 'questions',
+        text: gap && !q.evaluation ? '在「赛题」中编辑该题，开启自动评分并设置评分指标' : q.answerRows !== null && gap ? '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' : '在「赛题」中为该题上传答案文件',
+      },
     });
   }
 

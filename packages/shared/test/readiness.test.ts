@@ -96,6 +96,15 @@ describe('the readiness of a competition before audit', () => {
     expect(questionGap(questions[2]!)).toBeNull();
   });
 
+  it('wants the program of a question scored by its organiser’s own program', () => {
+    const own = { id: 4, title: '自定义', evaluation: { metric: 'custom' as const }, answerRows: 50, reviewed: false };
+    const f = facts({ questions: [own] });
+    expect(gapKeys(f)).toEqual(['question:4']);
+    expect(item(f, 'question:4')).toMatchObject({ detail: '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分', fix: { text: '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' } });
+    expect(questionScorable({ ...own, scorer: true })).toBe(true);
+    expect(item(facts({ questions: [{ ...own, scorer: true }] }), 'question:4')).toMatchObject({ ok: true, detail: '评分指标 自定义评分程序，答案文件 50 行' });
+  });
+
   it('refuses deadlines out of order: registration, stages outside the competition, a submission window closing before it opens', () => {
     expect(gapKeys(facts({ competition: { ...competition, regEndTime: competition.regStartTime } }))).toEqual(['dates']);
     const endsEarly = facts({ competition: { ...competition, endTime: '2026-04-01T00:00:00.000Z' } });

@@ -20,6 +20,7 @@ import * as m0016 from './migrations/0016_board_scores.ts';
 import * as m0017 from './migrations/0017_search_indexes.ts';
 import * as m0018 from './migrations/0018_notice_delivery.ts';
 import * as m0019 from './migrations/0019_job_priority.ts';
+import * as m0020 from './migrations/0020_scoring_programs.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0017_search_indexes': m0017,
   '0018_notice_delivery': m0018,
   '0019_job_priority': m0019,
+  '0020_scoring_programs': m0020,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

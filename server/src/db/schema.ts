@@ -243,6 +243,10 @@ export interface QuestionsTable {
   answerIndexTag: string | null;
   /** Goes up whenever one of the question's boards may have moved (a score stored, a selection): the boards' cache key. */
   boardVersion: Generated<number>;
+  /** An own program's direction (1 higher is better, 0 lower), its runs' time limit, and its file (0020). */
+  higherIsBetter: number | null;
+  timeLimitSec: number | null;
+  scorerKey: string | null;
 }
 
 export interface TeamChoicesTable {
@@ -452,6 +456,8 @@ export interface TestSubmissionsTable {
   scoringVersion: Generated<number>;
   /** The job that scores it when sent (0019): where it stands in the queue while it waits. */
   scoreJobId: number | null;
+  /** The end of an own program's standard error when it failed on this file (0020), for the organisers only. */
+  scorerLog: string | null;
 }
 
 /** Each team's best score per board of a question, under one scoring version (0016; test-submissions `refreshTeamBoards`). */

@@ -53,21 +53,30 @@ export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer
 /** Whether a job of this kind is waiting or running (not done, not failed for good). */
 export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
 
+/** Jobs counted ahead of a waiting one at most: past it a place reads “more than”, and a poll's count stays bounded. */
+export const QUEUE_COUNT_CAP = 1000;
+
 /**
  * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind):
- * how many due jobs come before it. Undefined when it is no longer pending (running or done).
+ * how many due jobs come before it, counted up to QUEUE_COUNT_CAP (a count of the cap means at least that many).
+ * Undefined when it is no longer pending (running or done).
  */
 export async function jobsAhead(db: Db, jobId: number, now: Date): Promise<number | undefined> {
   const row = await db.selectFrom('jobs').select(['id', 'priority']).where('id', '=', jobId).where('doneAt', 'is', null).executeTakeFirst();
   if (!row) return undefined;
   // Before it in the workers' order (runner.ts `claim`): due now, with a lower priority, or the same and older. (A job
   // backing off after a failure waits for its time, and is not counted.)
-  const { n } = await db
+  const ahead = db
     .selectFrom('jobs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select('id')
     .where('doneAt', 'is', null)
     .where('runAt', '<=', now.toISOString())
     .where((eb) => eb.or([eb('priority', '<', row.priority), eb.and([eb('priority', '=', row.priority), eb('id', '<', row.id)])]))
+    .limit(QUEUE_COUNT_CAP)
+    .as('ahead');
+  const { n } = await db
+    .selectFrom(ahead)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(n);
 }

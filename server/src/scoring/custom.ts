@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CsvError, readCsv, type CsvInput, type CsvProblem, type CsvRecord } from './csv.ts';
-import { runSandboxed, type SandboxLimits, type SandboxRun, type ScorerRunner } from './sandbox.ts';
+import { writeProgram, type ProgramFiles } from './program.ts';
+import { runFolder, runSandboxed, type SandboxLimits, type SandboxRun, type ScorerRunner } from './sandbox.ts';
 import { splitter, type SplitSetting } from './split.ts';
 
 /**
@@ -33,17 +34,24 @@ const MAX_PROBLEMS = 20;
  */
 export async function splitBoards(answer: CsvInput, prediction: CsvInput, idColumn: string, setting: SplitSetting, dir: string): Promise<Record<BoardName, BoardFiles>> {
   const isPublic = splitter(setting);
-  const files = (board: BoardName): BoardFiles => {
-    fs.mkdirSync(path.join(dir, board), { recursive: true, mode: 0o711 });
-    return { answer: path.join(dir, board, 'answer.csv'), prediction: path.join(dir, board, 'prediction.csv'), rows: 0 };
+  for (const board of ['public', 'private']) fs.mkdirSync(path.join(dir, board), { recursive: true, mode: 0o711 });
+  // Reachable by the unprivileged user programs run as, whatever the process's umask.
+  for (const folder of [dir, path.join(dir, 'public'), path.join(dir, 'private')]) fs.chmodSync(folder, 0o711);
+  // A file valid in two encodings is read twice (csv.ts readCsv), and either reading may be the one kept: each reading
+  // writes files of its own, and the one kept names its files, so the program reads exactly what was checked.
+  let reading = 0;
+  const outputs = (name: 'answer' | 'prediction') => {
+    const n = ++reading;
+    const file = (board: BoardName) => path.join(dir, board, `${name}.${n}.csv`);
+    const paths = { public: file('public'), private: file('private') };
+    return { paths, out: { public: fs.createWriteStream(paths.public), private: fs.createWriteStream(paths.private) } };
   };
-  const boards: Record<BoardName, BoardFiles> = { public: files('public'), private: files('private') };
-  // Each answer id and its board (1 public, 0 private); 2 once the prediction has given it.
-  const ids = await readCsv(
+  // Each answer id and its board (1 public, 0 private).
+  const answers = await readCsv(
     answer,
     async (batches) => {
       const seen = new Map<string, number>();
-      const out = { public: fs.createWriteStream(boards.public.answer), private: fs.createWriteStream(boards.private.answer) };
+      const { paths, out } = outputs('answer');
       try {
         let column = -1;
         for await (const batch of batches) {
@@ -64,16 +72,21 @@ export async function splitBoards(answer: CsvInput, prediction: CsvInput, idColu
             out[flags[i] ? 'public' : 'private'].write(csvLine(r.fields));
           });
         }
-        return seen;
+        return { seen, paths };
       } finally {
         await Promise.all([close(out.public), close(out.private)]);
       }
     },
-    { same: (a, b) => a.size === b.size },
+    { same: (a, b) => a.seen.size === b.seen.size },
   );
+  const ids = answers.seen;
+  const boards: Record<BoardName, BoardFiles> = {
+    public: { answer: answers.paths.public, prediction: '', rows: 0 },
+    private: { answer: answers.paths.private, prediction: '', rows: 0 },
+  };
   for (const id of ids.values()) boards[id ? 'public' : 'private'].rows++;
 
-  await readCsv(
+  const predicted = await readCsv(
     prediction,
     async (batches) => {
       const given = new Set<string>();
@@ -81,7 +94,7 @@ export async function splitBoards(answer: CsvInput, prediction: CsvInput, idColu
       const problem = (p: CsvProblem) => {
         if (problems.length < MAX_PROBLEMS) problems.push(p);
       };
-      const out = { public: fs.createWriteStream(boards.public.prediction), private: fs.createWriteStream(boards.private.prediction) };
+      const { paths, out } = outputs('prediction');
       try {
         let column = -1;
         let header = false;
@@ -109,13 +122,48 @@ export async function splitBoards(answer: CsvInput, prediction: CsvInput, idColu
         const missing = ids.size - given.size;
         if (missing > 0 && problems.length < MAX_PROBLEMS) problems.push({ line: 0, message: `缺少${missing}个测试集编号的预测` });
         if (problems.length) throw new CsvError(problems);
+        return paths;
       } finally {
         await Promise.all([close(out.public), close(out.private)]);
       }
     },
+    // Every id known in both readings: which reading wins changes no id, only values the program reads as it will.
     { same: () => true },
   );
+  boards.public.prediction = predicted.public;
+  boards.private.prediction = predicted.private;
   return boards;
+}
+
+/**
+ * Checks an answer file for an own program at upload: it parses, has the id column, and no id twice. Answers its rows.
+ * What else it holds is the program's to read.
+ */
+export async function checkAnswerIds(answer: CsvInput, idColumn: string): Promise<number> {
+  return readCsv(
+    answer,
+    async (batches) => {
+      const seen = new Set<string>();
+      let column = -1;
+      for await (const batch of batches) {
+        let records: CsvRecord[] = batch;
+        if (column < 0) {
+          column = batch[0]!.fields.map((f) => f.trim()).indexOf(idColumn);
+          if (column < 0) throw new CsvError([{ line: batch[0]!.line, message: `答案文件表头缺少“${idColumn}”列` }]);
+          records = batch.slice(1);
+        }
+        for (const r of records) {
+          const id = (r.fields[column] ?? '').trim();
+          if (seen.has(id)) throw new CsvError([{ line: r.line, message: `答案文件中编号“${id.slice(0, 40)}”重复` }]);
+          seen.add(id);
+        }
+      }
+      if (column < 0) throw new CsvError([{ line: 0, message: '文件为空' }]);
+      if (!seen.size) throw new CsvError([{ line: 0, message: '答案文件只有表头，没有数据' }]);
+      return seen.size;
+    },
+    { same: (a, b) => a === b },
+  );
 }
 
 const close = (stream: fs.WriteStream) => new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -124,7 +172,10 @@ const close = (stream: fs.WriteStream) => new Promise<void>((resolve, reject) =>
 export function readScore(run: SandboxRun): { score: number } | { failure: string } {
   if (run.timedOut) return { failure: '评分程序超过时间限制，已被终止' };
   if (run.outputCapped) return { failure: '评分程序输出过多，已被终止' };
-  if (run.exitCode !== 0) return { failure: run.exitCode === null ? '评分程序被终止（可能超出内存限制）' : `评分程序异常退出（退出码${run.exitCode}）` };
+  if (run.exitCode !== 0) {
+    if (run.memoryExceeded) return { failure: '评分程序的进程合计超出内存限制，已被终止' };
+    return { failure: run.exitCode === null ? '评分程序被终止（可能超出内存限制）' : `评分程序异常退出（退出码${run.exitCode}）` };
+  }
   const last = run.stdout.split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
   if (!last) return { failure: '评分程序没有输出得分' };
   let value: unknown;
@@ -142,6 +193,12 @@ export function readScore(run: SandboxRun): { score: number } | { failure: strin
 export interface ProgramOutcome {
   publicScore: number | null;
   privateScore: number | null;
+  /** The end of the last run's standard error (shown to the organiser who tries the program). */
+  stderr: string;
+  /** Seconds the runs took together. */
+  seconds: number;
+  /** Answer rows scored, both boards together. */
+  rows: number;
 }
 /** A run that failed: what the team is told (nothing of the answers) and what the organiser sees (standard error). */
 export class ProgramFailure extends Error {
@@ -162,9 +219,9 @@ export async function runProgram(
   program: { name: string; hostPath: string }[],
   boards: Record<BoardName, BoardFiles>,
   limits: SandboxLimits,
-  options: { runner?: ScorerRunner; image?: string } = {},
+  options: { runner?: ScorerRunner; image?: string; hidden?: string[] } = {},
 ): Promise<ProgramOutcome> {
-  const scores: ProgramOutcome = { publicScore: null, privateScore: null };
+  const scores: ProgramOutcome = { publicScore: null, privateScore: null, stderr: '', seconds: 0, rows: boards.public.rows + boards.private.rows };
   for (const board of ['public', 'private'] as const) {
     const files = boards[board];
     if (!files.rows) continue;
@@ -174,9 +231,40 @@ export async function runProgram(
       limits,
       options,
     );
+    scores.seconds += run.seconds;
+    scores.stderr = run.stderr;
     const read = readScore(run);
     if ('failure' in read) throw new ProgramFailure(read.failure, board, run.stderr);
     scores[board === 'public' ? 'publicScore' : 'privateScore'] = read.score;
   }
   return scores;
+}
+
+/** Where and how a program runs: the sandbox's runner and image, its memory, and the host folder for runs' files. */
+export interface ProgramSetting {
+  runner: ScorerRunner;
+  image: string;
+  memoryBytes: number;
+  workDir: string;
+  /** Host folders a program must not see though they lie inside the system folders it is shown. */
+  hidden?: string[];
+}
+
+/**
+ * The whole of scoring a prediction with an own program, in a folder of its own removed at the end: the prediction is
+ * checked and both files split by board (a CsvError for the team), the program written beside them, and run once per
+ * board (a ProgramFailure for the organiser).
+ */
+export async function scoreWithProgram(
+  input: { answer: CsvInput; prediction: CsvInput; program: ProgramFiles; idColumn: string; split: SplitSetting; timeLimitSec: number },
+  setting: ProgramSetting,
+): Promise<ProgramOutcome> {
+  const run = runFolder(setting.workDir);
+  try {
+    const boards = await splitBoards(input.answer, input.prediction, input.idColumn, input.split, path.join(run.dir, 'boards'));
+    const program = writeProgram(input.program, path.join(run.dir, 'program'));
+    return await runProgram(program, boards, { timeLimitSec: input.timeLimitSec, memoryBytes: setting.memoryBytes }, { runner: setting.runner, image: setting.image, hidden: setting.hidden });
+  } finally {
+    run.done();
+  }
 }

@@ -125,7 +125,7 @@ async function oneShot(source: Readable | AsyncIterable<Buffer | string>): Promi
   return rest;
 }
 
-interface ZipEntry {
+export interface ZipEntry {
   name: string;
   method: number;
   flags: number;
@@ -145,7 +145,7 @@ const zipName = (raw: Buffer, utf8: boolean) => {
 };
 
 /** Entries a packer adds by itself (folders, macOS resource forks and Finder files), which are not the CSV. */
-const incidental = (name: string) => {
+export const incidental = (name: string) => {
   const base = name.split('/').pop()!;
   return name.endsWith('/') || name.startsWith('__MACOSX/') || base.startsWith('._') || base === '.DS_Store' || base === 'Thumbs.db';
 };
@@ -160,7 +160,11 @@ async function openZip(file: CsvFile, size: number, max: number): Promise<AsyncI
   }
 }
 
-async function readZip(file: CsvFile, size: number, max: number): Promise<AsyncIterable<Buffer>> {
+/**
+ * The entries of a ZIP archive, from its central directory (ZIP64 too). Throws a CsvError for an archive that is not
+ * one, and a RangeError for a field pointing outside it (openZip tells both as a damaged archive).
+ */
+export async function zipEntries(file: CsvFile, size: number): Promise<ZipEntry[]> {
   const bad = broken('ZIP压缩包');
   // The end of central directory record is in the last 22 + 65535 bytes.
   const tailStart = Math.max(0, size - 22 - 65535);
@@ -224,6 +228,11 @@ async function readZip(file: CsvFile, size: number, max: number): Promise<AsyncI
     entries.push(entry);
     p += 46 + nameLen + extraLen + commentLen;
   }
+  return entries;
+}
+
+async function readZip(file: CsvFile, size: number, max: number): Promise<AsyncIterable<Buffer>> {
+  const entries = await zipEntries(file, size);
   const files = entries.filter((e) => !incidental(e.name));
   if (files.length !== 1) {
     const names = files.slice(0, 3).map((e) => e.name).join('、');
@@ -231,6 +240,12 @@ async function readZip(file: CsvFile, size: number, max: number): Promise<AsyncI
   }
   const entry = files[0]!;
   if (!/\.(csv|txt)$/i.test(entry.name)) throw new CsvError([{ line: 0, message: `ZIP压缩包中的文件须为CSV文件，现为：${entry.name}` }]);
+  return zipEntryBytes(file, size, entry, max);
+}
+
+/** The unpacked bytes of one entry, at most `max` of them (a CsvError beyond). */
+export async function zipEntryBytes(file: CsvFile, size: number, entry: ZipEntry, max: number): Promise<AsyncIterable<Buffer>> {
+  const bad = broken('ZIP压缩包');
   if (entry.flags & 1) throw new CsvError([{ line: 0, message: 'ZIP压缩包已加密，请上传不加密的压缩包' }]);
   if (entry.method !== 0 && entry.method !== 8) throw new CsvError([{ line: 0, message: 'ZIP压缩包使用了不支持的压缩方式，请使用标准的ZIP（Deflate）压缩' }]);
   if (!Number.isFinite(entry.size) || entry.size > max) throw tooLarge(max);

@@ -16,6 +16,13 @@ export class FileTooLargeError extends Error {
   }
 }
 
+/** A stored file's bytes in memory (its first `max` bytes when given): for small files only. */
+export async function readStored(storage: Pick<FileStore, 'get'>, key: string, max?: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of await storage.get(key, max ? { start: 0, end: max - 1 } : undefined)) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks);
+}
+
 /** Where file contents live: local disk by default; an S3-compatible store implements the same interface. */
 export interface FileStore {
   /** Streams the content in; resolves only once it is durable. Throws FileTooLargeError past maxBytes. */

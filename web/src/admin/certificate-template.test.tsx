@@ -72,7 +72,8 @@ function open(onClose = () => {}) {
   );
 }
 
-const preview = () => screen.getByRole('img', { name: '证书预览' });
+// By its label: a role query walks the whole dialog's styles on every call, and the preview is read in many waits.
+const preview = () => screen.getByLabelText('证书预览');
 const field = (name: string) => preview().querySelector<HTMLElement>(`[data-field="${name}"]`)!;
 const xOf = (row: number) => document.getElementById(`certTemplate_fields_${row}_x`) as HTMLInputElement;
 

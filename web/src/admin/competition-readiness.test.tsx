@@ -96,6 +96,7 @@ const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
   creatorId: 2,
   creatorName: 'org',
   evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 },
+  scorer: null,
   answerRows: 100,
   files: [],
   createdAt: '2026-02-01T00:00:00.000Z',

@@ -50,6 +50,7 @@ const question = (evaluation: EvaluationBody): ManagedQuestion => ({
   creatorId: null,
   creatorName: null,
   evaluation,
+  scorer: null,
   answerRows: null,
   files: [],
   createdAt: '2026-03-01T00:00:00.000Z',

@@ -24,6 +24,7 @@ const question: ManagedQuestion = {
   creatorId: null,
   creatorName: null,
   evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 },
+  scorer: null,
   answerRows: 100,
   files: [],
   createdAt: '2026-03-01T00:00:00.000Z',
@@ -97,7 +98,7 @@ describe('the scoring again of a question’s submissions', { timeout: 60_000 },
     queue = { waiting: 7, running: 1, failedLastHour: 2 };
     show();
     const line = await screen.findByTestId('scoring-queue');
-    expect(line.textContent).toBe('评分队列：等待 7评分中 1近一小时失败 2');
+    expect(line.textContent).toBe('评分队列：等待 7评分中 1近一小时失败 2失败记录');
   });
 
   it('shows nothing when no scoring again is under way', async () => {

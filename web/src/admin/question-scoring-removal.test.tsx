@@ -51,6 +51,7 @@ const question = (reviewed: boolean): ManagedQuestion => ({
   creatorId: null,
   creatorName: null,
   evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 },
+  scorer: null,
   answerRows: null,
   files: [],
   createdAt: '2026-03-01T00:00:00.000Z',

@@ -1,4 +1,4 @@
-import type { ManagedQuestion, PublicQuestion, QuestionBody } from '@contest/shared';
+import { MAX_TIME_LIMIT_SEC, type ManagedQuestion, type PublicQuestion, type QuestionBody, type Scorer, type ScorerTry } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { competitionDetailKeys } from './competition.ts';
 
@@ -24,6 +24,16 @@ export const questionApi = {
   remove: (id: number) => http.delete<void>(`/api/competition/question/${id}`),
   removeFile: (id: number, fileUri: string) => http.delete<void>(`/api/competition/question/${id}/file`, { params: { fileUri } }),
   review: (id: number, reviewed: boolean) => http.put<void>(`/api/competition/question/review/${id}`, { reviewed }),
+  /** The question's own scoring program (issue 23). */
+  uploadScorer: (id: number, file: File) => http.post<Scorer>(`/api/question/scorer/${id}`, formOf(file), { silent: true }),
+  /** Runs the program on a prediction file, once per board: as long as two runs may take, and the upload. */
+  tryScorer: (id: number, file: File) => http.post<ScorerTry>(`/api/question/scorer/try/${id}`, formOf(file), { silent: true, timeoutMs: (2 * MAX_TIME_LIMIT_SEC + 120) * 1000 }),
+};
+
+const formOf = (file: File) => {
+  const form = new FormData();
+  form.append('file', file);
+  return form;
 };
 
 /** A competition's published questions as the participant site shows them. */

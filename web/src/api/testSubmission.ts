@@ -1,4 +1,4 @@
-import type { Leaderboard, MyTests, RescoreProgress, ScoringQueue } from '@contest/shared';
+import type { Leaderboard, MyTests, RescoreProgress, ScoringFailure, ScoringQueue } from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /**
@@ -20,6 +20,8 @@ export const testSubmissionKeys = {
   rescoring: (questionId: number) => ['rescoring', questionId] as const,
   /** A competition's scoring queue (its organisers). */
   queue: (competitionId: number) => ['scoringQueue', competitionId] as const,
+  /** A competition's latest failed submissions (its organisers). */
+  failures: (competitionId: number) => ['scoringFailures', competitionId] as const,
 };
 
 /** Test submissions and their boards, as the back office manages them (spec §7 `/api/review/test/*`). */
@@ -41,4 +43,6 @@ export const testSubmissionApi = {
   rescore: (questionId: number) => http.post<RescoreProgress>(`/api/question/rescore/${questionId}`),
   /** Waiting, being scored and failed in the last hour, over the competition's questions. Silent: a line of the page. */
   queue: (competitionId: number) => http.get<ScoringQueue>(`/api/review/test/queue/${competitionId}`, undefined, { silent: true }),
+  /** The latest failed submissions, with an own program's standard error. */
+  failures: (competitionId: number) => http.get<ScoringFailure[]>(`/api/review/test/failures/${competitionId}`),
 };

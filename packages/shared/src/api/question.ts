@@ -82,10 +82,31 @@ export const HIGHER_IS_BETTER = Object.fromEntries(METRICS.map((m) => [m, METRIC
 export const DEFAULT_POSITIVE_LABEL = '1';
 export const DEFAULT_K = 10;
 
+/**
+ * The organiser's own scoring program (issue 23): `python3 score.py answer.csv prediction.csv` in a sandbox, once per
+ * board, printing `{"score": <number>}` last; its direction and time limit are the evaluation's.
+ */
+export const CUSTOM_METRIC = 'custom';
+export const EVALUATION_METRICS = [...METRICS, CUSTOM_METRIC] as const;
+export type EvaluationMetric = (typeof EVALUATION_METRICS)[number];
+export const CUSTOM_METRIC_NAME = '自定义评分程序';
+export const DEFAULT_TIME_LIMIT_SEC = 60;
+export const MAX_TIME_LIMIT_SEC = 600;
+/** The scoring program's file: a `.py`, or a `.zip` with `score.py` at its root. */
+export const SCORER_ACCEPT = '.py,.zip';
+export const SCORER_MAX_BYTES = 20 * 1024 * 1024;
+
+/** A metric's name, the organiser's own program included. */
+export const metricName = (metric: EvaluationMetric) => (metric === CUSTOM_METRIC ? CUSTOM_METRIC_NAME : METRIC_NAMES[metric]);
+/** Whether a higher score ranks first: the metric's own direction, or for an own program the one its organiser set. */
+export const higherIsBetterOf = (e: { metric: EvaluationMetric | string; higherIsBetter?: boolean | null }) =>
+  e.metric === CUSTOM_METRIC ? (e.higherIsBetter ?? true) : (HIGHER_IS_BETTER[e.metric as Metric] ?? true);
+
 export const evaluationBody = z.strictObject({
-  metric: z.enum(METRICS, { error: '请选择评分指标' }),
+  metric: z.enum(EVALUATION_METRICS, { error: '请选择评分指标' }),
   idColumn: requiredText(64, '编号列名'),
-  targetColumn: requiredText(64, '目标列名'),
+  /** The column a built-in metric reads; an own program reads whichever columns it wants, so it may leave it out. */
+  targetColumn: requiredText(64, '目标列名').optional(),
   /** Share of the answer rows behind the public leaderboard, in percent. */
   publicPercent: z.number({ error: '公榜比例须为整数' }).int('公榜比例须为整数').min(1, '公榜比例至少为1%').max(99, '公榜比例至多为99%'),
   dailyLimit: z.number({ error: '每日提交次数须为整数' }).int('每日提交次数须为整数').min(1, '每日提交次数至少为1').max(100, '每日提交次数至多为100'),
@@ -93,6 +114,17 @@ export const evaluationBody = z.strictObject({
   positiveLabel: z.string({ error: '正类标签须为文本' }).trim().min(1, '请输入正类标签').max(64, '正类标签至多64个字符').optional(),
   /** The K of mapAtK; 10 when left out. */
   k: z.number({ error: 'K须为整数' }).int('K须为整数').min(1, 'K至少为1').max(1000, 'K至多为1000').optional(),
+  /** Own program only: whether a higher score ranks first (true when left out). */
+  higherIsBetter: z.boolean({ error: '请选择得分方向' }).optional(),
+  /** Own program only: seconds each run may take before it is killed (60 when left out). */
+  timeLimitSec: z
+    .number({ error: '时间限制须为整数秒' })
+    .int('时间限制须为整数秒')
+    .min(1, '时间限制至少为1秒')
+    .max(MAX_TIME_LIMIT_SEC, `时间限制至多为${MAX_TIME_LIMIT_SEC}秒`)
+    .optional(),
+}).superRefine((e, ctx) => {
+  if (e.metric !== CUSTOM_METRIC && !e.targetColumn) ctx.addIssue({ code: 'custom', path: ['targetColumn'], message: '请输入目标列名' });
 });
 export type EvaluationBody = z.infer<typeof evaluationBody>;
 
@@ -106,14 +138,72 @@ export type QuestionBody = z.infer<typeof questionBody>;
 
 /** A question's evaluation setting as replies carry it. */
 export const evaluationSchema = z.object({
-  metric: z.enum(METRICS),
+  metric: z.enum(EVALUATION_METRICS),
   idColumn: z.string(),
-  targetColumn: z.string(),
+  targetColumn: z.string().optional(),
   publicPercent: z.number().int(),
   dailyLimit: z.number().int(),
   positiveLabel: z.string().optional(),
   k: z.number().int().optional(),
+  higherIsBetter: z.boolean().optional(),
+  timeLimitSec: z.number().int().optional(),
 });
+
+/** `GET /api/question/scorer/{id}`: the question's current scoring program, or null when none is uploaded. */
+export const scorerSchema = z.object({
+  name: z.string(),
+  size: z.number().int(),
+  sha256: z.string(),
+  uploadedAt: z.string(),
+  uploaderName: z.string().nullable(),
+});
+export type Scorer = z.infer<typeof scorerSchema>;
+
+/**
+ * `POST /api/question/scorer/try/{id}`: the program run on a prediction file without a submission: both boards'
+ * scores, or the failure with the end of the program's standard error (null for a board without rows).
+ */
+export const scorerTrySchema = z.object({
+  ok: z.boolean(),
+  publicScore: z.number().nullable(),
+  privateScore: z.number().nullable(),
+  /** Why it failed, in the words a team would read. */
+  message: z.string().nullable(),
+  /** The last 4 kB of the program's standard error (of the failed run, or of the last run). */
+  stderr: z.string(),
+  seconds: z.number(),
+});
+export type ScorerTry = z.infer<typeof scorerTrySchema>;
+
+/** The program's contract, shown next to its upload (question editor) and in docs/scoring-programs.md. */
+export const SCORER_CONTRACT = [
+  '上传一个 .py 文件，或根目录含 score.py 的 .zip（可附带其他文件）。',
+  '平台先像内置指标一样检查预测文件：能读取、有编号列、答案中的每个编号恰好出现一次。',
+  '然后在只含这些文件的全新目录中运行 python3 score.py answer.csv prediction.csv，公榜行与私榜行各运行一次，每次只看到该部分的行（表头不变）。',
+  '程序须在标准输出的最后一行打印 JSON：{"score": 有限数字}；没有这一行、得分不是有限数字、退出码非0或超过时间限制都算评分失败，失败不计入队伍的提交次数。',
+  '程序在沙箱中运行：不能联网，看不到平台的其他文件，只能写自己的目录，内存有上限（默认2 GiB）；可以使用服务器提供的 numpy、pandas、scikit-learn。',
+];
+
+/** A program organisers can download and start from: the mean absolute error of one column, with pandas. */
+export const EXAMPLE_SCORER = `import json
+import sys
+
+import pandas as pd
+
+# python3 score.py answer.csv prediction.csv
+answer = pd.read_csv(sys.argv[1], dtype={"id": str})
+prediction = pd.read_csv(sys.argv[2], dtype={"id": str})
+
+# The platform has checked that every answer id appears exactly once in the prediction.
+merged = answer.merge(prediction, on="id", suffixes=("_true", "_pred"))
+error = (merged["label_true"] - merged["label_pred"]).abs().mean()
+
+# Diagnostics go to standard error: the organiser sees them when a run fails.
+print(f"rows: {len(merged)}", file=sys.stderr)
+
+# The last line of standard output is the score.
+print(json.dumps({"score": float(error)}))
+`;
 
 /** A public data file of a question, in its order. */
 export const questionFileSchema = z.object({ fileUri: z.string(), name: z.string(), size: z.number().int() });
@@ -130,6 +220,8 @@ export const managedQuestionSchema = z.object({
   creatorId: z.number().int().nullable(),
   creatorName: z.string().nullable(),
   evaluation: evaluationSchema.nullable(),
+  /** The own scoring program, for an evaluation by `custom`. */
+  scorer: scorerSchema.nullable(),
   /** Rows in the answer file, or null when none is uploaded. */
   answerRows: z.number().int().nullable(),
   /** Public data files, in their order. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METRICS, METRIC_INFO, type MetricKind } from './question.ts';
+import { CUSTOM_METRIC, EVALUATION_METRICS, METRIC_INFO, type MetricKind } from './question.ts';
 
 /** A test (prediction) submission: queued, scoring, scored, or failed with the reason. */
 export const TEST_STATUS = { queued: 0, scoring: 1, scored: 2, failed: 3 } as const;
@@ -17,14 +17,19 @@ export const MAX_SELECTED = 2;
  * Where a waiting submission stands: the submissions and other background work queued before it, and an estimate of
  * the wait from the pace of the last minutes (null while nothing has been scored lately to measure it by).
  */
-export const testQueueSchema = z.object({ ahead: z.number().int(), waitSeconds: z.number().int().nullable() });
+export const testQueueSchema = z.object({
+  ahead: z.number().int(),
+  waitSeconds: z.number().int().nullable(),
+  /** `ahead` is a lower bound: the queue before the file is longer than the platform counts. */
+  atLeast: z.boolean().optional(),
+});
 export type TestQueue = z.infer<typeof testQueueSchema>;
 
 /** 「前面还有 3 个，预计约 2 分钟」, as the test tab says it under 排队中. */
 export function queueText(q: TestQueue): string {
-  const place = q.ahead ? `前面还有 ${q.ahead} 个` : '下一个评分';
+  const place = q.atLeast ? `前面还有 ${q.ahead} 个以上` : q.ahead ? `前面还有 ${q.ahead} 个` : '下一个评分';
   if (q.waitSeconds === null) return place;
-  const wait = q.waitSeconds < 60 ? '不到 1 分钟' : `约 ${Math.ceil(q.waitSeconds / 60)} 分钟`;
+  const wait = q.waitSeconds < 60 ? '不到 1 分钟' : `${q.atLeast ? '超过 ' : '约 '}${Math.ceil(q.waitSeconds / 60)} 分钟`;
   return `${place}，预计等待${wait}`;
 }
 
@@ -53,10 +58,11 @@ export const testSubmittedSchema = z.object({ id: z.number().int(), status: z.nu
 
 /** What a prediction file must look like: the question's id and target columns, scored by its metric. */
 export const testFormatSchema = z.object({
-  metric: z.enum(METRICS),
+  metric: z.enum(EVALUATION_METRICS),
   higherIsBetter: z.boolean(),
   idColumn: z.string(),
-  targetColumn: z.string(),
+  /** Absent for an own program, which reads the columns it wants. */
+  targetColumn: z.string().optional(),
   /** For f1, precision and recall: the positive label. */
   positiveLabel: z.string().optional(),
   /** For mapAtK: the K. */
@@ -92,12 +98,12 @@ const SAMPLE_VALUES: Record<MetricKind, [string, string]> = {
  */
 export function sampleCsv(format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>): string {
   const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const kind = METRIC_INFO[format.metric].kind;
+  const kind = format.metric === CUSTOM_METRIC ? 'number' : METRIC_INFO[format.metric].kind;
   const [a, b] = SAMPLE_VALUES[kind];
   const rows =
     kind === 'classProbabilities'
       ? [[format.idColumn, 'A', 'B'], ['1', a, b], ['2', b, a]]
-      : [[format.idColumn, format.targetColumn], ['1', a], ['2', b]];
+      : [[format.idColumn, format.targetColumn ?? 'prediction'], ['1', a], ['2', b]];
   return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
 }
 
@@ -113,7 +119,7 @@ export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 
 export const leaderboardSchema = z.object({
   board: z.enum(['public', 'private']),
-  metric: z.enum(METRICS),
+  metric: z.enum(EVALUATION_METRICS),
   higherIsBetter: z.boolean(),
   published: z.boolean(),
   /** The question's setting changed and earlier submissions are being scored again: the board is not complete yet. */
@@ -149,3 +155,19 @@ export type RescoreProgress = z.infer<typeof rescoreProgressSchema>;
 /** A competition's scoring queue, for its organisers: waiting, being scored, and failed in the last hour. */
 export const scoringQueueSchema = z.object({ waiting: z.number().int(), running: z.number().int(), failedLastHour: z.number().int() });
 export type ScoringQueue = z.infer<typeof scoringQueueSchema>;
+
+/**
+ * `GET /api/review/test/failures/{competitionId}`: the competition's latest failed submissions (at most 50), for its
+ * organisers: what the team was told and, when an own scoring program failed, the end of its standard error.
+ */
+export const scoringFailureSchema = z.object({
+  id: z.number().int(),
+  questionTitle: z.string(),
+  teamName: z.string(),
+  fileName: z.string(),
+  reason: z.string().nullable(),
+  scorerLog: z.string().nullable(),
+  scoredAt: z.string().nullable(),
+});
+export type ScoringFailure = z.infer<typeof scoringFailureSchema>;
+export const SCORING_FAILURES_SHOWN = 50;

@@ -24,6 +24,7 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
+import { readStored } from '../../storage/file-store.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { imageSize } from '../files/index.ts';
@@ -78,15 +79,9 @@ async function backgroundSize(ctx: AuthedCtx, body: TemplateBody, previousKey?: 
   if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor.userId)) {
     throw badRequest('证书背景图无效，请重新上传', { backgroundUri: '证书背景图无效，请重新上传' });
   }
-  const size = imageSize(await readAll(ctx, file.key, 1024 * 1024));
+  const size = imageSize(await readStored(ctx.storage, file.key, 1024 * 1024));
   if (!size) throw badRequest('无法读取证书背景图的尺寸，请重新上传', { backgroundUri: '无法读取证书背景图的尺寸，请重新上传' });
   return size;
-}
-
-async function readAll(deps: Pick<Deps, 'storage'>, key: string, max?: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of await deps.storage.get(key, max ? { start: 0, end: max - 1 } : undefined)) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -243,7 +238,7 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
   if (!template) throw new Error('证书模板已被删除');
   const q = await repo.questionHeading(deps.db, questionId);
   const builtin = builtinLayoutOf(template.backgroundKey);
-  const background = builtin ? { builtin } : await readAll(deps, template.backgroundKey);
+  const background = builtin ? { builtin } : await readStored(deps.storage, template.backgroundKey);
   const fields = JSON.parse(template.fieldsJson) as CertFieldPlacement[];
   const list = await holders(deps.db, questionId);
   const now = deps.clock.now();

@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { CLIENT_PACKAGES, type ClientPackage, type ClientPlatform, type ClientStatus } from '@contest/shared';
 import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
+import { FileTooLargeError, spool } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
 
 const PLATFORMS = Object.keys(CLIENT_PACKAGES) as ClientPlatform[];
@@ -44,33 +44,24 @@ export async function install(deps: Pick<Deps, 'config'>, meta: ClientPackage, f
 }
 
 /**
- * Replaces a platform's package: streamed to a temporary file within the size limit, checked to be a zip, hashed,
- * then renamed over the old one, so a download never sees half a package.
+ * Replaces a platform's package: spooled to a temporary file within the size limit (as every upload is), checked to be
+ * a zip, then renamed over the old one, so a download never sees half a package. A refused upload leaves nothing.
  */
 export async function upload(ctx: Ctx, platform: ClientPlatform, content: Readable, maxBytes: number): Promise<ClientPackage> {
   const dir = workDir(ctx);
   await fs.promises.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
-  const hash = createHash('sha256');
-  let size = 0;
-  let head = Buffer.alloc(0);
+  const tooLarge = () => new AppError(413, `客户端安装包不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
   try {
-    await pipeline(
-      content,
-      new Transform({
-        transform(chunk: Buffer, _e, done) {
-          size += chunk.length;
-          if (size > maxBytes) return done(new AppError(413, `客户端安装包不能超过${Math.round(maxBytes / 1024 / 1024)}MB`));
-          if (head.length < 4) head = Buffer.concat([head, chunk.subarray(0, 4 - head.length)]);
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      }),
-      fs.createWriteStream(temp),
-    );
-    if ((content as { truncated?: boolean }).truncated) throw new AppError(413, `客户端安装包不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
+    const { size, sha256 } = await spool(content, temp, maxBytes).catch((err: unknown) => {
+      throw err instanceof FileTooLargeError ? tooLarge() : err;
+    });
+    if ((content as { truncated?: boolean }).truncated) throw tooLarge();
+    const head = Buffer.alloc(4);
+    const file = await fs.promises.open(temp);
+    await file.read(head, 0, 4, 0).finally(() => file.close());
     if (!head.equals(Buffer.from('PK\x03\x04', 'latin1'))) throw new AppError(415, '客户端安装包须为zip压缩包');
-    const meta: ClientPackage = { platform, fileName: CLIENT_PACKAGES[platform], size, sha256: hash.digest('hex'), updatedAt: ctx.clock.now().toISOString(), source: 'upload' };
+    const meta: ClientPackage = { platform, fileName: CLIENT_PACKAGES[platform], size, sha256, updatedAt: ctx.clock.now().toISOString(), source: 'upload' };
     await install(ctx, meta, temp);
     await writeAudit(ctx, { action: 'client.upload', entity: 'clientPackage', entityId: platform, after: meta });
     return meta;

@@ -1,7 +1,6 @@
 import {
   ASSIGNMENT_STATUS,
   GRADE_STATE,
-  HIGHER_IS_BETTER,
   finalScore,
   maxTotal,
   openSubmission,
@@ -14,7 +13,6 @@ import {
   type Grade,
   type GradeOverview,
   type GradeSummary,
-  type Metric,
   type MyGrade,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
@@ -25,7 +23,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import { awardNames } from '../awards/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
-import { rankTeams } from '../test-submissions/index.ts';
+import { boardHigherIsBetter, rankTeams } from '../test-submissions/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as repo from './repo.ts';
 
@@ -46,7 +44,8 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
   const assignments = await repo.assignmentTotals(trx, questionId);
   const test = new Map<number, number>();
   let best: number | null = null;
-  const higher = q.metric ? HIGHER_IS_BETTER[q.metric as Metric] : true;
+  // The boards' own direction: a metric's, or the one an own scoring program was given.
+  const higher = await boardHigherIsBetter(trx, questionId);
   if (rule.testWeight > 0 && q.metric) {
     const board = await rankTeams(trx, questionId, 'private');
     for (const e of board) test.set(e.teamId, e.score);

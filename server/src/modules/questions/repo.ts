@@ -1,4 +1,4 @@
-import type { EvaluationBody, ManagedQuestion, Metric, PublicQuestion, QuestionPageQuery, ReadinessQuestion } from '@contest/shared';
+import { CUSTOM_METRIC, type EvaluationBody, type EvaluationMetric, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type ReadinessQuestion, type Scorer } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { FilesTable, QuestionsTable } from '../../db/schema.ts';
@@ -9,6 +9,8 @@ const base = (db: Db) =>
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
     .leftJoin('users as u', 'u.id', 'q.creatorId')
+    .leftJoin('files as sf', 'sf.key', 'q.scorerKey')
+    .leftJoin('users as su', 'su.id', 'sf.ownerId')
     .select([
       'q.id',
       'q.competitionId',
@@ -27,6 +29,13 @@ const base = (db: Db) =>
       'q.dailyLimit',
       'q.positiveLabel',
       'q.topK',
+      'q.higherIsBetter',
+      'q.timeLimitSec',
+      'sf.originalName as scorerName',
+      'sf.size as scorerSize',
+      'sf.sha256 as scorerSha256',
+      'sf.createdAt as scorerUploadedAt',
+      'su.username as scorerUploaderName',
       'q.answerRows',
       'q.createdAt',
       'q.updatedAt',
@@ -34,15 +43,34 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type QuestionWithOrg = ManagedQuestion & { orgId: number };
 
-type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit' | 'positiveLabel' | 'topK'>;
-/** A question's evaluation setting, when all of its columns are set; the metric's own settings only when stored. */
-const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK }: EvaluationColumns): EvaluationBody | null =>
-  metric && idColumn && targetColumn && publicPercent && dailyLimit
-    ? { metric: metric as Metric, idColumn, targetColumn, publicPercent, dailyLimit, ...(positiveLabel !== null && { positiveLabel }), ...(topK !== null && { k: topK }) }
+type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit' | 'positiveLabel' | 'topK' | 'higherIsBetter' | 'timeLimitSec'>;
+/**
+ * A question's evaluation setting, when all of its columns are set (an own program reads no target column); the
+ * metric's own settings only when stored.
+ */
+const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec }: EvaluationColumns): EvaluationBody | null =>
+  metric && idColumn && (targetColumn || metric === CUSTOM_METRIC) && publicPercent && dailyLimit
+    ? {
+        metric: metric as EvaluationMetric,
+        idColumn,
+        ...(targetColumn !== null && { targetColumn }),
+        publicPercent,
+        dailyLimit,
+        ...(positiveLabel !== null && { positiveLabel }),
+        ...(topK !== null && { k: topK }),
+        ...(higherIsBetter !== null && { higherIsBetter: higherIsBetter === 1 }),
+        ...(timeLimitSec !== null && { timeLimitSec }),
+      }
     : null;
 
-function toQuestion({ reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, ...r }: Row): Omit<QuestionWithOrg, 'files'> {
-  return { ...r, reviewed: reviewed === 1, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK }) };
+function toQuestion(row: Row): Omit<QuestionWithOrg, 'files'> {
+  const { reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, ...r } = row;
+  const { scorerName, scorerSize, scorerSha256, scorerUploadedAt, scorerUploaderName, ...rest } = r;
+  const scorer: Scorer | null =
+    scorerName !== null && scorerSize !== null && scorerSha256 !== null && scorerUploadedAt !== null
+      ? { name: scorerName, size: Number(scorerSize), sha256: scorerSha256, uploadedAt: scorerUploadedAt, uploaderName: scorerUploaderName }
+      : null;
+  return { ...rest, reviewed: reviewed === 1, scorer, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec }) };
 }
 
 async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
@@ -79,7 +107,7 @@ export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number 
 }
 
 /** The answer's key and the scoring secret: server-side only. */
-export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt', 'splitRule', 'answerIndexKey', 'answerIndexTag']).where('id', '=', id).executeTakeFirst();
+export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt', 'splitRule', 'answerIndexKey', 'answerIndexTag', 'scorerKey']).where('id', '=', id).executeTakeFirst();
 
 /** Reviewed questions of a competition, with their public data files. */
 export async function publicQuestions(db: Db, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {
@@ -105,12 +133,12 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
 export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
   const rows = await db
     .selectFrom('questions')
-    .select(['id', 'title', 'reviewed', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK'])
+    .select(['id', 'title', 'reviewed', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'scorerKey'])
     .where('competitionId', '=', competitionId)
     .orderBy('sort')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, title: r.title, evaluation: evaluationOf(r), answerRows: r.answerRows, reviewed: r.reviewed === 1 }));
+  return rows.map((r) => ({ id: r.id, title: r.title, evaluation: evaluationOf(r), answerRows: r.answerRows, scorer: r.scorerKey !== null, reviewed: r.reviewed === 1 }));
 }
 
 /** Marks the questions given reviewed, each only if it was not yet (a conditional UPDATE); answers those it changed. */
@@ -147,4 +175,5 @@ export async function deleteDataFile(db: Db, questionId: number, key: string) {
 
 export const deleteFileRecord = (db: Db, key: string) => db.deleteFrom('files').where('key', '=', key).execute();
 
-export const insertAnswerFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();
+/** The file record of an answer file or a scoring program (each under its own purpose, which no download route serves). */
+export const insertHiddenFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();

@@ -12,6 +12,9 @@ import {
   questionBody,
   questionPageQuery,
   reviewBody,
+  SCORER_MAX_BYTES,
+  scorerSchema,
+  scorerTrySchema,
 } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
@@ -23,6 +26,7 @@ import * as repo from './repo.ts';
 import * as service from './service.ts';
 import * as policy from '../../policy.ts';
 import { userCtx } from '../../http/auth.ts';
+import { idleLimit } from '../../http/socket.ts';
 
 const MENU = perm(ADMIN_MENU_CODES.competition);
 const EDIT = perm(ACTION_CODES.competitionEdit);
@@ -79,5 +83,28 @@ export function questionRoutes(app: App, deps: Deps) {
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择答案文件', { file: '请选择答案文件' });
     return ok(await service.uploadAnswer(userCtx(req), req.params.id, part.file, part.filename, max), '答案文件已上传');
+  });
+
+  // The question's own scoring program (issue 23): its description, its upload, and a try on a prediction file.
+  app.get('/api/question/scorer/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: replies(scorerSchema.nullable()) } }, async (req) => ok(await service.scorer(req.ctx, req.params.id)));
+  app.post('/api/question/scorer/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: replies(scorerSchema) } }, async (req) => {
+    if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
+    const part = await req.file({ limits: { files: 1, fileSize: SCORER_MAX_BYTES + 1 } });
+    if (!part) throw badRequest('请选择评分程序文件', { file: '请选择评分程序文件' });
+    return ok(await service.uploadScorer(userCtx(req), req.params.id, part.file, part.filename), '评分程序已上传');
+  });
+  app.post('/api/question/scorer/try/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: replies(scorerTrySchema) } }, async (req) => {
+    if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
+    const max = deps.config.testMaxBytes;
+    const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
+    if (!part) throw badRequest('请选择预测文件', { file: '请选择预测文件' });
+    // Nothing is sent while the program runs (twice, up to its time limit each): the socket may stay silent meanwhile.
+    idleLimit(req, 0);
+    try {
+      const result = await service.tryScorer(userCtx(req), req.params.id, part.file, max);
+      return ok(result, result.ok ? '试运行完成' : '评分程序运行失败');
+    } finally {
+      idleLimit(req, deps.config.connectionTimeoutMs);
+    }
   });
 }

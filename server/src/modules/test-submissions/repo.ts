@@ -1,4 +1,4 @@
-import { HIGHER_IS_BETTER, TEST_STATUS, type Metric } from '@contest/shared';
+import { TEST_STATUS, higherIsBetterOf } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 import { teamBoardRows, type BoardName } from './boards.ts';
 
@@ -8,7 +8,7 @@ import { teamBoardRows, type BoardName } from './boards.ts';
 export const scoringQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions')
-    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'salt', 'splitRule', 'answerKey', 'answerIndexKey', 'answerIndexTag', 'leaderboardPublished', 'scoringVersion', 'boardVersion'])
+    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'scorerKey', 'salt', 'splitRule', 'answerKey', 'answerIndexKey', 'answerIndexTag', 'leaderboardPublished', 'scoringVersion', 'boardVersion'])
     .where('id', '=', questionId)
     .executeTakeFirst();
 
@@ -131,10 +131,14 @@ async function lockBoards(trx: Db, questionId: number) {
     .updateTable('questions')
     .set((eb) => ({ boardVersion: eb('boardVersion', '+', 1) }))
     .where('id', '=', questionId)
-    .returning(['scoringVersion', 'metric'])
+    .returning(['scoringVersion', 'metric', 'higherIsBetter'])
     .executeTakeFirst();
-  return q && { version: q.scoringVersion, higher: q.metric ? HIGHER_IS_BETTER[q.metric as Metric] : true };
+  return q && { version: q.scoringVersion, higher: higherOf(q) };
 }
+
+/** Whether a question's boards rank a higher score first: its metric's direction, or the one its own program was given. */
+export const higherOf = (q: { metric: string | null; higherIsBetter: number | null }) =>
+  q.metric ? higherIsBetterOf({ metric: q.metric, higherIsBetter: q.higherIsBetter === null ? null : q.higherIsBetter === 1 }) : true;
 
 /** The team's row lock (a no-op update): a team's board rows are written one writer at a time. */
 const lockTeam = (trx: Db, teamId: number) => trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', teamId).execute();
@@ -240,8 +244,8 @@ export const setLeaderboardPublished = (db: Db, questionId: number, published: b
 
 export const markScoring = (db: Db, id: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', id).execute();
 
-/** How a scoring ended: the scores, or the reason the file was refused. */
-export type Outcome = { publicScore: number | null; privateScore: number | null; rows: number } | { reason: string };
+/** How a scoring ended: the scores, or why there are none (with, when an own program failed, the end of its standard error for the organisers). */
+export type Outcome = { publicScore: number | null; privateScore: number | null; rows: number } | { reason: string; log?: string };
 
 /**
  * Stores a scoring's outcome, stamped with the scoring version it was computed under, if that is still the question's
@@ -262,8 +266,8 @@ export async function settle(db: Db, v: { id: number; questionId: number; versio
       .updateTable('testSubmissions')
       .set(
         'reason' in o
-          ? { status: TEST_STATUS.failed, reason: o.reason, publicScore: null, privateScore: null, scoredAt: v.at, scoringVersion: v.version }
-          : { status: TEST_STATUS.scored, publicScore: o.publicScore, privateScore: o.privateScore, rows: o.rows, reason: null, scoredAt: v.at, scoringVersion: v.version },
+          ? { status: TEST_STATUS.failed, reason: o.reason, scorerLog: o.log ?? null, publicScore: null, privateScore: null, scoredAt: v.at, scoringVersion: v.version }
+          : { status: TEST_STATUS.scored, publicScore: o.publicScore, privateScore: o.privateScore, rows: o.rows, reason: null, scorerLog: null, scoredAt: v.at, scoringVersion: v.version },
       )
       .where('id', '=', v.id)
       .execute();
@@ -370,3 +374,20 @@ export async function competitionQueue(db: Db, competitionId: number, since: str
   const count = (status: number) => Number(rows.find((r) => r.status === status)?.n ?? 0);
   return { waiting: count(TEST_STATUS.queued), running: count(TEST_STATUS.scoring), failedLastHour: count(TEST_STATUS.failed) };
 }
+
+/**
+ * The competition's latest failed submissions, newest first, for its organisers: the reason the team read and, when an
+ * own program failed, the end of its standard error.
+ */
+export const recentFailures = (db: Db, competitionId: number, limit: number) =>
+  db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('questions as q', 'q.id', 's.questionId')
+    .innerJoin('teams as t', 't.id', 's.teamId')
+    .select(['s.id', 'q.title as questionTitle', 't.name as teamName', 's.fileName', 's.reason', 's.scorerLog', 's.scoredAt'])
+    .where('s.competitionId', '=', competitionId)
+    .where('s.status', '=', TEST_STATUS.failed)
+    .orderBy('s.scoredAt', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(limit)
+    .execute();

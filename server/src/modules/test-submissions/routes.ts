@@ -1,4 +1,4 @@
-import { ACTION_CODES, idParam, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, rescoreProgressSchema, scoringQueueSchema, selectBody, testSubmittedSchema } from '@contest/shared';
+import { ACTION_CODES, idParam, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, rescoreProgressSchema, scoringFailureSchema, scoringQueueSchema, selectBody, testSubmittedSchema } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
@@ -38,6 +38,9 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
   );
   app.get('/api/review/test/queue/:id', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: idParam, response: replies(scoringQueueSchema) } }, async (req) =>
     ok(await service.competitionQueue(req.ctx, req.params.id)),
+  );
+  app.get('/api/review/test/failures/:id', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: idParam, response: replies(z.array(scoringFailureSchema)) } }, async (req) =>
+    ok(await service.competitionFailures(req.ctx, req.params.id)),
   );
   // Every settled submission of the question scored again in the background (after its answer file was corrected, say);
   // the progress is the GET above, and the boards show the submissions done so far.

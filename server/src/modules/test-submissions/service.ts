@@ -1,16 +1,20 @@
 import type { Readable } from 'node:stream';
 import {
+  CUSTOM_METRIC,
   DEFAULT_K,
   DEFAULT_POSITIVE_LABEL,
-  HIGHER_IS_BETTER,
+  DEFAULT_TIME_LIMIT_SEC,
   MAX_SELECTED,
+  SCORING_FAILURES_SHOWN,
   METRIC_INFO,
   TEST_STATUS,
   windowRefusal,
   type Leaderboard,
   type Metric,
   type MyTests,
+  type EvaluationMetric,
   type RescoreProgress,
+  type ScoringFailure,
   type ScoringQueue,
   type TestSubmission,
 } from '@contest/shared';
@@ -18,9 +22,11 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
-import { enqueue, jobsAhead, jobsDoneSince } from '../../jobs/define.ts';
+import { QUEUE_COUNT_CAP, enqueue, jobsAhead, jobsDoneSince } from '../../jobs/define.ts';
 import { CsvError, csvMime, readCsv, storedCsv } from '../../scoring/csv.ts';
+import { ProgramFailure, scoreWithProgram } from '../../scoring/custom.ts';
 import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
+import { loadProgram } from '../../scoring/program.ts';
 import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
@@ -63,7 +69,8 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   const refusal = windowRefusal(await competitions.submissionWindowOf(ctx.db, question.competitionId, 'SUBMIT_TEST'), now);
   if (refusal) throw conflict(refusal);
   if (!question.metric) throw conflict(NO_SCORING_FILE);
-  if (!question.answerKey) throw conflict('该赛题尚未开放测试');
+  const custom = question.metric === CUSTOM_METRIC;
+  if (!question.answerKey || (custom && !question.scorerKey)) throw conflict('该赛题尚未开放测试');
   let stored;
   try {
     stored = await ctx.storage.put(content, { prefix: 'prediction', maxBytes });
@@ -72,8 +79,9 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
     throw err;
   }
   // A file that cannot be read as the expected CSV is refused here, before the day's quota is touched.
-  // A prediction of several classes has a column per class instead of the target column (checked when scored).
-  const target = METRIC_INFO[question.metric as Metric].kind === 'classProbabilities' ? null : question.targetColumn!;
+  // A prediction of several classes has a column per class instead of the target column (checked when scored); an own
+  // program reads whichever columns it wants besides the id.
+  const target = custom ? null : METRIC_INFO[question.metric as Metric].kind === 'classProbabilities' ? 'classes' : question.targetColumn!;
   const problem = await headProblem(ctx, stored.key, question.idColumn!, target, maxBytes);
   if (problem) {
     await ctx.storage.delete(stored.key);
@@ -114,8 +122,10 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
  * Reads a stored prediction file (a CSV, a .csv.gz or a .zip holding one CSV) through once and says what keeps it
  * from being scored at all: not text, an unknown encoding, too large once unpacked, a broken archive, empty, a header
  * without the id and target columns (or naming one twice), or no data row. Row-level problems are left to scoring.
+ * `target` is the target column, 'classes' for a column per class, or null for the id column alone (an own program).
  */
-async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: string, targetColumn: string | null, maxBytes: number): Promise<string | null> {
+async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: string, target: string | null, maxBytes: number): Promise<string | null> {
+  const targetColumn = target === 'classes' ? null : target;
   const check = async (batches: AsyncIterable<{ line: number; fields: string[] }[]>) => {
     let header: string[] | null = null;
     let rows = 0;
@@ -128,7 +138,8 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
         }
         header = fields.map((f) => f.trim());
         const shown = header.join(',').slice(0, 80);
-        if (targetColumn === null && !header.includes(idColumn)) throw fail(line, `表头须包含“${idColumn}”列和每个类别一列（列名为类别标签），当前表头为：${shown}`);
+        if (target === null && !header.includes(idColumn)) throw fail(line, `表头须包含“${idColumn}”列，当前表头为：${shown}`);
+        if (target === 'classes' && !header.includes(idColumn)) throw fail(line, `表头须包含“${idColumn}”列和每个类别一列（列名为类别标签），当前表头为：${shown}`);
         if (targetColumn !== null && (!header.includes(idColumn) || !header.includes(targetColumn))) throw fail(line, `表头须包含“${idColumn}”和“${targetColumn}”两列，当前表头为：${shown}`);
         const twice = [idColumn, targetColumn].find((c) => c !== null && header!.indexOf(c) !== header!.lastIndexOf(c));
         if (twice) throw fail(line, `表头中“${twice}”列出现了不止一次`);
@@ -164,7 +175,7 @@ async function withQueuePlaces(db: Db, rows: Row[], list: TestSubmission[], now:
   for (const { jobId, s } of waiting) {
     const ahead = await jobsAhead(db, jobId, now);
     if (ahead === undefined) continue;
-    s.queue = { ahead, waitSeconds: perSecond > 0 ? Math.round((ahead + 1) / perSecond) : null };
+    s.queue = { ahead, waitSeconds: perSecond > 0 ? Math.round((ahead + 1) / perSecond) : null, ...(ahead >= QUEUE_COUNT_CAP && { atLeast: true }) };
   }
 }
 
@@ -173,17 +184,18 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
   const rows = await repo.teamSubmissions(ctx.db, teamId, questionId);
   const used = await repo.usedToday(ctx.db, teamId, questionId, beijingDay(ctx.clock.now()));
-  const metric = question.metric as Metric | null;
+  const metric = question.metric as EvaluationMetric | null;
+  const option = metric && metric !== CUSTOM_METRIC ? METRIC_INFO[metric].option : undefined;
   const format =
-    metric && question.idColumn && question.targetColumn
+    metric && question.idColumn && (question.targetColumn || metric === CUSTOM_METRIC)
       ? {
           metric,
-          higherIsBetter: HIGHER_IS_BETTER[metric],
+          higherIsBetter: repo.higherOf(question),
           idColumn: question.idColumn,
-          targetColumn: question.targetColumn,
+          ...(question.targetColumn && { targetColumn: question.targetColumn }),
           // The setting the metric reads, with its default, so that the team knows what it is scored by.
-          ...(METRIC_INFO[metric].option === 'positiveLabel' && { positiveLabel: question.positiveLabel ?? DEFAULT_POSITIVE_LABEL }),
-          ...(METRIC_INFO[metric].option === 'k' && { k: question.topK ?? DEFAULT_K }),
+          ...(option === 'positiveLabel' && { positiveLabel: question.positiveLabel ?? DEFAULT_POSITIVE_LABEL }),
+          ...(option === 'k' && { k: question.topK ?? DEFAULT_K }),
         }
       : null;
   const published = question.leaderboardPublished === 1;
@@ -227,8 +239,8 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
   await policy.readsCompetition(ctx, question.competitionId);
   // The question exists but its organiser set no evaluation (or removed it): there is no board to show.
   if (!question.metric) throw notFound(NO_SCORING_BOARD);
-  const metric = question.metric as Metric;
-  const higher = HIGHER_IS_BETTER[metric];
+  const metric = question.metric as EvaluationMetric;
+  const higher = repo.higherOf(question);
   const published = question.leaderboardPublished === 1;
   // Before publication the private board is closed to everyone but its organisers: an ordinary answer that says so,
   // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
@@ -257,6 +269,12 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
  * ranks first (as on Kaggle). Grades read the private board.
  */
 export const rankTeams = (db: Db, questionId: number, board: BoardName) => repo.wholeBoard(db, questionId, board);
+
+/** Whether the question's boards rank a higher score first (its metric's direction, or its own program's). */
+export async function boardHigherIsBetter(db: Db, questionId: number) {
+  const q = await repo.scoringQuestion(db, questionId);
+  return q ? repo.higherOf(q) : true;
+}
 
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
@@ -345,6 +363,35 @@ function tellScored(deps: Pick<Deps, 'hub' | 'log'>, questionId: number, team: n
 
 type ScoringQuestion = NonNullable<Awaited<ReturnType<typeof repo.scoringQuestion>>>;
 
+
+/**
+ * Scores a prediction file with the organiser's own program (scoring/custom.ts). A file that does not fit the answers
+ * is the team's to fix, as with the built-in metrics; a program that fails is the platform's problem: the team reads
+ * “评分失败” and a reason that says nothing of the answers, the organisers read the program's standard error.
+ */
+async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuestion, fresh: boolean): Promise<repo.Outcome> {
+  if (!q.scorerKey) return { reason: '评分失败：主办方尚未上传评分程序' };
+  try {
+    const out = await scoreWithProgram(
+      {
+        answer: storedCsv(deps.storage, q.answerKey!, deps.config.answerMaxBytes),
+        prediction: storedCsv(deps.storage, fileKey, deps.config.testMaxBytes),
+        program: await loadProgram(deps.storage, q.scorerKey),
+        idColumn: q.idColumn!,
+        split: { salt: q.salt!, publicShare: q.publicPercent! / 100, split: q.splitRule as SplitRule },
+        timeLimitSec: q.timeLimitSec ?? DEFAULT_TIME_LIMIT_SEC,
+      },
+      deps.config.scorer,
+    );
+    return { publicScore: out.publicScore, privateScore: out.privateScore, rows: out.rows };
+  } catch (err) {
+    if (err instanceof CsvError) return { reason: err.message.slice(0, 2000) };
+    // A file scored as it arrives gives its attempt back (scoreQueued); one scored again later was counted long ago.
+    if (err instanceof ProgramFailure) return { reason: `评分失败：${err.message}，${fresh ? '本次提交不计入次数，请稍后重新提交或联系主办方' : '请联系主办方'}`, log: err.stderr };
+    throw err;
+  }
+}
+
 /** What a score that is not a finite number tells the team (an overflow, or a board's rows the metric cannot score). */
 export const NOT_FINITE = '得分不是有限的数字（预测值可能过大，或超出该指标可计算的范围），未计入排行榜；请检查预测文件后重新提交';
 
@@ -352,8 +399,9 @@ export const NOT_FINITE = '得分不是有限的数字（预测值可能过大�
  * Scores one prediction file under the question's current setting. A file the engine refuses, or whose score is not a
  * finite number, ends as a reason for its team, never as a job failure; a board with answer rows always gets a score.
  */
-async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion): Promise<repo.Outcome> {
+async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion, fresh = true): Promise<repo.Outcome> {
   if (!q.answerKey || !q.metric) throw new Error('question has no answer or metric');
+  if (q.metric === CUSTOM_METRIC) return evaluateWithProgram(deps, fileKey, q, fresh);
   const ev: Evaluation = {
     metric: q.metric as Metric,
     idColumn: q.idColumn!,
@@ -443,7 +491,7 @@ export async function rescoreSome(deps: Deps, questionId: number, version: numbe
   if (!q || q.scoringVersion !== version) return;
   const batch = await repo.staleSubmissions(deps.db, questionId, version, RESCORE_BATCH);
   for (const s of batch) {
-    const outcome = !q.answerKey || !q.metric ? { reason: NO_SCORING_FILE } : await evaluate(deps, s.fileKey, q);
+    const outcome = !q.answerKey || !q.metric ? { reason: NO_SCORING_FILE } : await evaluate(deps, s.fileKey, q, false);
     if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
     if ('reason' in outcome) await tellSettled(deps, s, outcome);
   }
@@ -488,6 +536,12 @@ export async function competitionQueue(ctx: Ctx, competitionId: number): Promise
   await policy.managesCompetition(ctx, competitionId);
   const now = ctx.clock.now();
   return repo.competitionQueue(ctx.db, competitionId, new Date(now.getTime() - 3600_000).toISOString(), now.toISOString());
+}
+
+/** A competition's latest failed submissions, with an own program's standard error, for its organisers. */
+export async function competitionFailures(ctx: Ctx, competitionId: number): Promise<ScoringFailure[]> {
+  await policy.managesCompetition(ctx, competitionId);
+  return repo.recentFailures(ctx.db, competitionId, SCORING_FAILURES_SHOWN);
 }
 
 /** How far the scoring again of a question's submissions has gone, for its organisers. */

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import { Server as TusServer } from '@tus/server';
 import { Redis } from 'ioredis';
 import { ADMIN_MENU_CODES, formatSize, idParam, pageOf, versionedFileName, workVersionSchema, worksPageQuery, worksQuery, worksRulesSchema, worksZipQuery, type WorkVersion } from '@contest/shared';
 import { z } from 'zod';
 import archiver from 'archiver';
 import type { Deps } from '../../context.ts';
+import { idleLimit } from '../../http/socket.ts';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -26,14 +26,6 @@ const UPLOAD_PATH = '/api/review/works/upload';
  * the URL or a header: the id it writes to is always the one whose owner was checked, and always one the server chose.
  */
 const uploadOf = new WeakMap<IncomingMessage, string>();
-/**
- * Sets how long the request's socket may stay silent before the HTTP server closes it (0: no limit). Requests
- * injected by tests have no real socket.
- */
-const idleLimit = (req: FastifyRequest, ms: number) => {
-  const socket = req.raw.socket as Socket | undefined;
-  if (typeof socket?.setTimeout === 'function') socket.setTimeout(ms);
-};
 const uploadIdOf = (req: Request) => {
   const raw = (req as Request & { runtime?: { node?: { req: IncomingMessage } } }).runtime?.node?.req;
   return raw && uploadOf.get(raw);

@@ -1,4 +1,4 @@
-import { ADMIN_MENU_CODES, METRIC_NAMES, type ManagedQuestion } from '@contest/shared';
+import { ADMIN_MENU_CODES, metricName, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Select, Table, Tag } from 'antd';
 import type { ReactNode } from 'react';
@@ -55,7 +55,7 @@ export function CompetitionQuestions({ title, actions, actionWidth = 220 }: { ti
         columns={[
           { title: '赛题', dataIndex: 'title', width: 240 },
           { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
-          { title: '自动评分', width: 170, render: (_, q) => (q.evaluation ? METRIC_NAMES[q.evaluation.metric] : '不自动评分') },
+          { title: '自动评分', width: 170, render: (_, q) => (q.evaluation ? metricName(q.evaluation.metric) : '不自动评分') },
           { title: '出题人', dataIndex: 'creatorName', width: 110 },
           { title: '操作', width: actionWidth, fixed: 'right', render: (_, q) => actions(q) },
         ]}

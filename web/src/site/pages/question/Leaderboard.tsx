@@ -1,4 +1,4 @@
-import { LEADERBOARD_LIMIT, METRIC_NAMES, formatTestScore, type LeaderboardEntry, type Metric } from '@contest/shared';
+import { LEADERBOARD_LIMIT, METRIC_NAMES, formatTestScore, metricName, type EvaluationMetric, type LeaderboardEntry } from '@contest/shared';
 import { PushpinOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
@@ -12,7 +12,7 @@ const MINE = { background: '#e6f4ff', fontWeight: 600 };
 const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
 
 /** The metric's name and which way is better, e.g. 「均方根误差（RMSE），越低越好」. */
-export const metricText = (metric: string, higherIsBetter: boolean) => `${METRIC_NAMES[metric as Metric] ?? metric}，${direction(higherIsBetter)}`;
+export const metricText = (metric: string, higherIsBetter: boolean) => `${(metric in METRIC_NAMES || metric === 'custom' ? metricName(metric as EvaluationMetric) : metric)}，${direction(higherIsBetter)}`;
 
 /** A board row; the team's own row, when it is not on the page shown, is pinned above the page's rows. */
 type Row = LeaderboardEntry & { pinned?: boolean };

@@ -1,4 +1,4 @@
-import { METRIC_INFO, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import { CUSTOM_METRIC, METRIC_INFO, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
@@ -21,10 +21,12 @@ const ScoreChart = lazy(() => import('./ScoreChart.tsx'));
 
 /** The expected prediction file, with the question's own column names and a sample made in the browser. */
 function FileFormat({ format }: { format: TestFormat }) {
-  const sample = sampleCsv(format);
-  const info = METRIC_INFO[format.metric] as (typeof METRIC_INFO)[keyof typeof METRIC_INFO] | undefined;
+  const custom = format.metric === CUSTOM_METRIC;
+  // An own program with no target column reads columns only the question's statement names: no sample is made up.
+  const sample = custom && !format.targetColumn ? null : sampleCsv(format);
+  const info = custom ? undefined : METRIC_INFO[format.metric as Metric];
   // A BOM so that Excel opens the UTF-8 sample with the right encoding.
-  const href = `data:text/csv;charset=utf-8,${encodeURIComponent(`\uFEFF${sample}`)}`;
+  const href = sample && `data:text/csv;charset=utf-8,${encodeURIComponent(`\uFEFF${sample}`)}`;
   return (
     <Alert
       type="info"
@@ -32,7 +34,17 @@ function FileFormat({ format }: { format: TestFormat }) {
       message="文件格式"
       description={
         <Space direction="vertical" size={4} style={{ width: '100%' }}>
-          {info?.kind === 'classProbabilities' ? (
+          {custom ? (
+            <span>
+              CSV文件（{SCORING_FILE_FORMATS}），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text>
+              {format.targetColumn && (
+                <>
+                  {' '}和预测列 <Typography.Text code>{format.targetColumn}</Typography.Text>
+                </>
+              )}
+              ；此后每行一个测试集编号及其预测，每个编号恰好一行。由主办方的评分程序评分，其他列与评分方法见赛题描述。
+            </span>
+          ) : info?.kind === 'classProbabilities' ? (
             <span>
               CSV文件（{SCORING_FILE_FORMATS}），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text>{' '}
               和每个类别一列（列名为类别标签）；此后每行一个测试集编号及其属于各类别的概率，每行概率之和为1，每个编号恰好一行。
@@ -51,13 +63,17 @@ function FileFormat({ format }: { format: TestFormat }) {
               {format.k !== undefined && <>；K = {format.k}</>}。
             </span>
           )}
-          <pre data-testid="sample-csv" style={{ margin: 0, padding: '4px 8px', background: 'rgba(0,0,0,0.04)', borderRadius: 4, overflowX: 'auto' }}>
-            {sample.trimEnd().replace(/\r\n/g, '\n')}
-          </pre>
-          <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download">
-            下载示例文件
-          </Button>
-          <Typography.Text type="secondary">示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。</Typography.Text>
+          {sample && href && (
+            <>
+              <pre data-testid="sample-csv" style={{ margin: 0, padding: '4px 8px', background: 'rgba(0,0,0,0.04)', borderRadius: 4, overflowX: 'auto' }}>
+                {sample.trimEnd().replace(/\r\n/g, '\n')}
+              </pre>
+              <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download">
+                下载示例文件
+              </Button>
+              <Typography.Text type="secondary">示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。</Typography.Text>
+            </>
+          )}
         </Space>
       }
     />

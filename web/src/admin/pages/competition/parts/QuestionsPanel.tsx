@@ -1,4 +1,23 @@
-import { ACTION_CODES, DEFAULT_K, SCORING_FILE_ACCEPT, DEFAULT_POSITIVE_LABEL, METRICS, METRIC_INFO, METRIC_NAMES, formatSize, type EvaluationBody, type ManagedQuestion, type Metric, type QuestionBody } from '@contest/shared';
+import {
+  ACTION_CODES,
+  CUSTOM_METRIC,
+  CUSTOM_METRIC_NAME,
+  DEFAULT_K,
+  DEFAULT_POSITIVE_LABEL,
+  DEFAULT_TIME_LIMIT_SEC,
+  MAX_TIME_LIMIT_SEC,
+  METRICS,
+  METRIC_INFO,
+  METRIC_NAMES,
+  SCORING_FILE_ACCEPT,
+  formatSize,
+  metricName,
+  type EvaluationBody,
+  type EvaluationMetric,
+  type ManagedQuestion,
+  type Metric,
+  type QuestionBody,
+} from '@contest/shared';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Col, Form, Grid, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Typography, Upload } from 'antd';
@@ -14,14 +33,57 @@ import { useConfirm } from '../../../components/useConfirm.ts';
 import { useListMutation } from '../../../components/usePagedList.ts';
 import { questionApi, questionKeys, questionUrls } from '../../../../api/question.ts';
 import { testSubmissionApi, testSubmissionKeys } from '../../../../api/testSubmission.ts';
+import { ScorerContract, ScorerPanel } from './ScorerPanel.tsx';
+import { ScoringFailuresModal } from './ScoringFailures.tsx';
 
 type Values = Omit<QuestionBody, 'evaluation'> & { scored: boolean; evaluation?: QuestionBody['evaluation'] };
 
 const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
 
+/**
+ * An own program's setting: its direction and time limit, and the program itself (its upload and try) once the
+ * question is saved with it; before that, its contract and example.
+ */
+function CustomHelp({ question: opened }: { question: ManagedQuestion | null }) {
+  // Read from the list, so that an upload shows its new program at once.
+  const { data } = useQuery({ queryKey: questionKeys.list(opened?.competitionId ?? 0), queryFn: () => questionApi.list(opened!.competitionId), enabled: Boolean(opened) });
+  const question = data?.find((q) => q.id === opened?.id) ?? opened;
+  const saved = question?.evaluation?.metric === CUSTOM_METRIC;
+  return (
+    <>
+      <Col xs={24} md={12}>
+        <Form.Item name={['evaluation', 'higherIsBetter']} label="得分方向" rules={[{ required: true, message: '请选择得分方向' }]}>
+          <Select options={[{ value: true, label: '越高越好' }, { value: false, label: '越低越好' }]} />
+        </Form.Item>
+      </Col>
+      <Col xs={24} md={12}>
+        <Form.Item name={['evaluation', 'timeLimitSec']} label="每次运行时间限制（秒）" extra={`1-${MAX_TIME_LIMIT_SEC}秒，不填为${DEFAULT_TIME_LIMIT_SEC}秒`}>
+          <InputNumber min={1} max={MAX_TIME_LIMIT_SEC} placeholder={String(DEFAULT_TIME_LIMIT_SEC)} style={{ width: '100%' }} />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
+        <Typography.Title level={5} style={{ marginTop: 0 }}>
+          评分程序
+        </Typography.Title>
+        {saved && question ? (
+          <ScorerPanel question={question} />
+        ) : (
+          <>
+            <Typography.Paragraph type="warning" data-testid="scorer-after-save">
+              保存赛题后，在此处（或赛题列表的“评分程序”）上传评分程序并用预测文件试运行。
+            </Typography.Paragraph>
+            <ScorerContract />
+          </>
+        )}
+      </Col>
+    </>
+  );
+}
+
 /** The chosen metric's definition and direction under its select, and the setting it reads (a positive label or K). */
-function MetricHelp() {
-  const metric = Form.useWatch(['evaluation', 'metric'], Form.useFormInstance()) as Metric | undefined;
+function MetricHelp({ question }: { question: ManagedQuestion | null }) {
+  const metric = Form.useWatch(['evaluation', 'metric'], Form.useFormInstance()) as EvaluationMetric | undefined;
+  if (metric === CUSTOM_METRIC) return <CustomHelp question={question} />;
   const info = metric ? METRIC_INFO[metric] : undefined;
   if (!info) return null;
   return (
@@ -49,15 +111,22 @@ function MetricHelp() {
   );
 }
 
-/** Keeps the positive label or K only for the metric that reads it, and leaves an empty one to its default. */
+/**
+ * Keeps the positive label or K only for the metric that reads it, a direction and time limit only for an own program
+ * (which has no target column), and leaves an empty one to its default.
+ */
 function evaluationToSave(e: EvaluationBody | null | undefined): EvaluationBody | null | undefined {
   if (!e) return e;
-  const { positiveLabel, k, ...rest } = e;
-  const option = METRIC_INFO[e.metric]?.option;
+  const { positiveLabel, k, higherIsBetter, timeLimitSec, targetColumn, ...rest } = e;
+  const custom = e.metric === CUSTOM_METRIC;
+  const option = custom ? undefined : METRIC_INFO[e.metric as Metric]?.option;
   return {
     ...rest,
+    ...(!custom && { targetColumn }),
     ...(option === 'positiveLabel' && positiveLabel?.trim() && { positiveLabel: positiveLabel.trim() }),
     ...(option === 'k' && typeof k === 'number' && { k }),
+    ...(custom && { higherIsBetter: higherIsBetter !== false }),
+    ...(custom && typeof timeLimitSec === 'number' && { timeLimitSec }),
   };
 }
 
@@ -104,24 +173,47 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
         <Switch />
       </Form.Item>
       <Form.Item noStyle shouldUpdate={(a, b) => a.scored !== b.scored}>
-        {({ getFieldValue }) =>
+        {({ getFieldValue, setFieldValue }) =>
           getFieldValue('scored') && (
             <Row gutter={16}>
               <Col span={12}>
                 <Form.Item name={['evaluation', 'metric']} label="评分指标" rules={[{ required: true, message: '请选择评分指标' }]}>
-                  <Select showSearch optionFilterProp="label" options={METRICS.map((m) => ({ value: m, label: `${METRIC_NAMES[m]}（${direction(METRIC_INFO[m].higherIsBetter)}）` }))} />
+                  <Select
+                    showSearch
+                    optionFilterProp="label"
+                    onChange={(m) => {
+                      // An own program starts with a direction, which the organiser then sets.
+                      if (m === CUSTOM_METRIC && getFieldValue(['evaluation', 'higherIsBetter']) === undefined) setFieldValue(['evaluation', 'higherIsBetter'], true);
+                    }}
+                    options={[
+                      ...METRICS.map((m) => ({ value: m, label: `${METRIC_NAMES[m]}（${direction(METRIC_INFO[m].higherIsBetter)}）` })),
+                      { value: CUSTOM_METRIC, label: `${CUSTOM_METRIC_NAME}（上传Python程序）` },
+                    ]}
+                  />
                 </Form.Item>
               </Col>
-              <Col span={6}>
-                <Form.Item name={['evaluation', 'idColumn']} label="编号列名" rules={[{ required: true, whitespace: true, message: '请输入编号列名' }]}>
-                  <Input maxLength={64} />
-                </Form.Item>
-              </Col>
-              <Col span={6}>
-                <Form.Item name={['evaluation', 'targetColumn']} label="目标列名" rules={[{ required: true, whitespace: true, message: '请输入目标列名' }]}>
-                  <Input maxLength={64} />
-                </Form.Item>
-              </Col>
+              <Form.Item noStyle shouldUpdate={(a, b) => a.evaluation?.metric !== b.evaluation?.metric}>
+                {/* An own program reads whichever columns it wants: the statement names them, not a setting. */}
+                {() => {
+                  const custom = getFieldValue(['evaluation', 'metric']) === CUSTOM_METRIC;
+                  return (
+                    <>
+                      <Col span={custom ? 12 : 6}>
+                        <Form.Item name={['evaluation', 'idColumn']} label="编号列名" rules={[{ required: true, whitespace: true, message: '请输入编号列名' }]}>
+                          <Input maxLength={64} />
+                        </Form.Item>
+                      </Col>
+                      {!custom && (
+                        <Col span={6}>
+                          <Form.Item name={['evaluation', 'targetColumn']} label="目标列名" rules={[{ required: true, whitespace: true, message: '请输入目标列名' }]}>
+                            <Input maxLength={64} />
+                          </Form.Item>
+                        </Col>
+                      )}
+                    </>
+                  );
+                }}
+              </Form.Item>
               <Col span={12}>
                 <Form.Item name={['evaluation', 'publicPercent']} label="公榜比例（%）" rules={[{ required: true, message: '请输入公榜比例' }]}>
                   <InputNumber min={1} max={99} style={{ width: '100%' }} />
@@ -132,7 +224,7 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
                   <InputNumber min={1} max={100} style={{ width: '100%' }} />
                 </Form.Item>
               </Col>
-              <MetricHelp />
+              <MetricHelp question={question} />
             </Row>
           )
         }
@@ -238,6 +330,7 @@ function RescoreStatus({ questionId }: { questionId: number }) {
  * in the last hour; refreshed every few seconds while anything waits, every half minute otherwise.
  */
 function ScoringQueueLine({ competitionId }: { competitionId: number }) {
+  const [failures, setFailures] = useState(false);
   const { data } = useQuery({
     queryKey: testSubmissionKeys.queue(competitionId),
     queryFn: () => testSubmissionApi.queue(competitionId),
@@ -250,6 +343,8 @@ function ScoringQueueLine({ competitionId }: { competitionId: number }) {
       <Tag>等待 {data.waiting}</Tag>
       <Tag color={data.running ? 'processing' : 'default'}>评分中 {data.running}</Tag>
       <Tag color={data.failedLastHour ? 'error' : 'default'}>近一小时失败 {data.failedLastHour}</Tag>
+      <a onClick={() => setFailures(true)}>失败记录</a>
+      {failures && <ScoringFailuresModal competitionId={competitionId} onClose={() => setFailures(false)} />}
     </Space>
   );
 }
@@ -265,6 +360,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const reviewer = perms.has(ACTION_CODES.questionReview);
   const [editing, setEditing] = useState<ManagedQuestion | null | undefined>(undefined);
   const [dataOf, setDataOf] = useState<ManagedQuestion | null>(null);
+  const [scorerOf, setScorerOf] = useState<number | null>(null);
   const key = questionKeys.list(competitionId);
   const questions = useQuery({ queryKey: key, queryFn: () => questionApi.list(competitionId) });
   const reload = () => client.invalidateQueries({ queryKey: key });
@@ -282,6 +378,8 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
     },
   );
   const removal = useListMutation(questionApi.remove, [key], () => void message.success('赛题已删除'));
+  // Read from the list, so that an upload shows its new program at once.
+  const scorerQuestion = scorerOf === null ? undefined : questions.data?.find((q) => q.id === scorerOf);
 
   return (
     <>
@@ -301,7 +399,25 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
         columns={[
           { title: '赛题', dataIndex: 'title', width: 200 },
           { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
-          { title: '评分指标', width: 170, render: (_, q) => (q.evaluation ? METRIC_NAMES[q.evaluation.metric] : '不自动评分') },
+          {
+            title: '评分指标',
+            width: 170,
+            render: (_, q) =>
+              !q.evaluation ? (
+                '不自动评分'
+              ) : q.evaluation.metric === CUSTOM_METRIC ? (
+                <>
+                  {CUSTOM_METRIC_NAME}
+                  {!q.scorer && (
+                    <div>
+                      <Tag color="warning">未上传程序</Tag>
+                    </div>
+                  )}
+                </>
+              ) : (
+                metricName(q.evaluation.metric)
+              ),
+          },
           {
             title: '答案文件',
             width: 130,
@@ -324,6 +440,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
               <Space wrap size={phone ? [8, 4] : undefined}>
                 {editable && <a onClick={() => setEditing(q)}>编辑</a>}
                 {editable && <a onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</a>}
+                {editable && q.evaluation?.metric === CUSTOM_METRIC && <a onClick={() => setScorerOf(q.id)}>评分程序</a>}
                 <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>
                 {editable && q.evaluation && (
                   <Upload
@@ -393,6 +510,11 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
         ]}
       />
       {dataOf && <DataFilesModal question={dataOf} onClose={() => setDataOf(null)} />}
+      {scorerQuestion && (
+        <Modal title={`评分程序：${scorerQuestion.title}`} open onCancel={() => setScorerOf(null)} footer={<Button onClick={() => setScorerOf(null)}>关闭</Button>} width={760}>
+          <ScorerPanel question={scorerQuestion} />
+        </Modal>
+      )}
       {editing !== undefined && (
         <QuestionModal
           competitionId={competitionId}

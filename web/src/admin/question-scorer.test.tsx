@@ -1,0 +1,201 @@
+// @vitest-environment happy-dom
+import { ACTION_CODES, CSRF_COOKIE, EXAMPLE_SCORER, type EvaluationBody, type ManagedQuestion, type Scorer, type ScorerTry } from '@contest/shared';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { App as AntApp } from 'antd';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QuestionsPanel } from './pages/competition/parts/QuestionsPanel.tsx';
+
+/** Issue 23, item 1: the organiser uploads and tries the question's own scoring program from the back office. */
+
+vi.mock('./components/RichTextEditor.tsx', () => ({
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+}));
+
+const CUSTOM: EvaluationBody = { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 120 };
+const UPLOADED: Scorer = { name: 'score.py', size: 2048, sha256: 'ab'.repeat(32), uploadedAt: '2026-03-01T08:30:00.000Z', uploaderName: 'org' };
+
+let questions: ManagedQuestion[] = [];
+let writes: { at: string; body: unknown }[] = [];
+/** What the next write answers: the envelope's status, message and data. */
+let reply: { status: number; message: string; data: unknown } = { status: 200, message: '操作成功', data: null };
+
+const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
+  id: 11,
+  competitionId: 7,
+  competitionName: '泰迪杯',
+  title: 'A题 目标检测',
+  content: null,
+  sort: 0,
+  reviewed: false,
+  creatorId: null,
+  creatorName: null,
+  evaluation: CUSTOM,
+  scorer: null,
+  answerRows: 200,
+  files: [],
+  createdAt: '2026-03-01T00:00:00.000Z',
+  updatedAt: '2026-03-01T00:00:00.000Z',
+  ...over,
+});
+
+beforeEach(() => {
+  writes = [];
+  reply = { status: 200, message: '操作成功', data: null };
+  document.cookie = `${CSRF_COOKIE}=csrf-token`;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const { pathname } = new URL(url, location.href);
+      const method = init.method ?? 'GET';
+      if (method !== 'GET') {
+        const sent = init.body instanceof FormData ? (init.body.get('file') as File).name : init.body ? JSON.parse(String(init.body)) : null;
+        writes.push({ at: `${method} ${pathname}`, body: sent });
+        // The upload stored: the list now describes the program.
+        if (pathname === '/api/question/scorer/11' && reply.status === 200) questions = questions.map((q) => ({ ...q, scorer: UPLOADED }));
+        return new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } });
+      }
+      const answers: Record<string, unknown> = {
+        '/api/team/userinfo/': { id: 2, username: 'org', userName: '组织者', faceImg: null },
+        '/api/team/userinfo/permission': [ACTION_CODES.competitionEdit],
+        '/api/competition/question/list/7': questions,
+        '/api/review/test/queue/7': { waiting: 0, running: 0, failedLastHour: 1 },
+        '/api/review/test/failures/7': [
+          {
+            id: 91,
+            questionTitle: 'A题 目标检测',
+            teamName: '视觉先锋',
+            fileName: 'boxes.csv',
+            reason: '评分失败：评分程序异常退出（退出码1），本次提交不计入次数，请稍后重新提交或联系主办方',
+            scorerLog: 'Traceback (most recent call last):\nZeroDivisionError: division by zero',
+            scoredAt: '2026-03-01T08:40:00.000Z',
+          },
+        ],
+      };
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
+    }),
+  );
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+configure({ asyncUtilTimeout: 15_000 });
+
+function show() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/', element: <QuestionsPanel competitionId={7} /> }]);
+  render(
+    <AntApp>
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </AntApp>,
+  );
+}
+
+const pick = (input: HTMLElement, name: string, text = 'x') => fireEvent.change(input, { target: { files: [new File([text], name)] } });
+
+async function openScorer() {
+  show();
+  fireEvent.click(await screen.findByText('评分程序'));
+  return (await screen.findByText(/^评分程序：/)).closest('.ant-modal') as HTMLElement;
+}
+
+describe('a question’s own scoring program in the back office', { timeout: 60_000 }, () => {
+  it('says the program is missing, with its contract and example, and cannot be tried before it is uploaded', async () => {
+    questions = [question({})];
+    show();
+    expect(await screen.findByText('未上传程序')).toBeTruthy();
+    fireEvent.click(await screen.findByText('评分程序'));
+    const dialog = (await screen.findByText(/^评分程序：/)).closest('.ant-modal') as HTMLElement;
+    expect(within(dialog).getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: /用预测文件试运行/ }).hasAttribute('disabled')).toBe(true);
+    expect(within(dialog).getByText('请先上传评分程序，才能试运行')).toBeTruthy();
+    const contract = within(dialog).getByTestId('scorer-contract').textContent!;
+    expect(contract).toContain('python3 score.py answer.csv prediction.csv');
+    expect(contract).toContain('{"score": 有限数字}');
+    expect(contract).toContain('每次运行限时120秒');
+
+    // The example downloads as score.py, holding the shared example.
+    const blobs: Blob[] = [];
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: (b: Blob) => (blobs.push(b), 'blob:example'), revokeObjectURL: () => {} }));
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this.download);
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: /下载示例 score\.py/ }));
+    expect(clicked).toEqual(['score.py']);
+    expect(await blobs[0]!.text()).toBe(EXAMPLE_SCORER);
+    click.mockRestore();
+  });
+
+  it('uploads a program and shows what it is; a refusal is shown with its reason', async () => {
+    questions = [question({})];
+    const dialog = await openScorer();
+    reply = { status: 409, message: '服务器无法安全运行评分程序：服务器未安装沙箱程序 bubblewrap（/usr/bin/bwrap），无法安全运行评分程序。', data: null };
+    pick(within(dialog).getByTestId('scorer-input'), 'score.py');
+    expect((await within(dialog).findByTestId('scorer-error')).textContent).toContain('服务器未安装沙箱程序 bubblewrap');
+    expect(within(dialog).queryByTestId('scorer-current')).toBeNull();
+
+    reply = { status: 200, message: '评分程序已上传', data: UPLOADED };
+    pick(within(dialog).getByTestId('scorer-input'), 'score.py');
+    const current = await within(dialog).findByTestId('scorer-current');
+    expect(current.textContent).toContain('score.py');
+    expect(current.textContent).toContain('2.00 KB');
+    expect(current.textContent).toContain('abababababababab…');
+    expect(writes.map((w) => [w.at, w.body])).toEqual([
+      ['POST /api/question/scorer/11', 'score.py'],
+      ['POST /api/question/scorer/11', 'score.py'],
+    ]);
+    expect(within(dialog).queryByTestId('scorer-error')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: /用预测文件试运行/ }).hasAttribute('disabled')).toBe(false);
+  });
+
+  it('tries the program: both scores, or the failure with the program’s standard error', async () => {
+    questions = [question({ scorer: UPLOADED })];
+    const dialog = await openScorer();
+    const ok: ScorerTry = { ok: true, publicScore: 0.8125, privateScore: 0.79, message: null, stderr: 'rows: 60', seconds: 1.52 };
+    reply = { status: 200, message: '试运行完成', data: ok };
+    pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
+    const result = await within(dialog).findByTestId('scorer-try-result');
+    expect(result.textContent).toContain('试运行成功：公榜得分 0.8125，私榜得分 0.79（用时1.5秒）');
+    expect(within(dialog).getByTestId('scorer-stderr').textContent).toBe('rows: 60');
+
+    const failed: ScorerTry = { ok: false, publicScore: null, privateScore: null, message: '公榜部分运行失败：评分程序异常退出（退出码1）', stderr: 'Traceback (most recent call last):\nKeyError: label', seconds: 0 };
+    reply = { status: 200, message: '评分程序运行失败', data: failed };
+    pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
+    await waitFor(() => expect(within(dialog).getByTestId('scorer-try-result').textContent).toContain('公榜部分运行失败：评分程序异常退出（退出码1）'));
+    expect(within(dialog).getByTestId('scorer-stderr').textContent).toContain('KeyError: label');
+    expect(writes.map((w) => w.at)).toEqual(['POST /api/question/scorer/try/11', 'POST /api/question/scorer/try/11']);
+  });
+
+  it('saves an own program’s direction and time limit, without a target column, from the question editor', async () => {
+    // A target column sent through the API before is dropped: the program reads the columns the statement names.
+    questions = [question({ evaluation: { ...CUSTOM, timeLimitSec: 90, targetColumn: 'label' }, scorer: UPLOADED })];
+    show();
+    fireEvent.click(await screen.findByText('编辑'));
+    const dialog = (await screen.findByText('编辑赛题')).closest('.ant-modal') as HTMLElement;
+    // The editor holds the program too: what is uploaded, its upload and try.
+    expect((await within(dialog).findByTestId('scorer-current')).textContent).toContain('score.py');
+    expect(within(dialog).queryByText('目标列名')).toBeNull();
+    expect((within(dialog).getByLabelText('每次运行时间限制（秒）') as HTMLInputElement).value).toBe('90');
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]!.body).toMatchObject({ evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 90 } });
+    expect((writes[0]!.body as { evaluation: object }).evaluation).not.toHaveProperty('targetColumn');
+  });
+
+  it('lists the competition’s failed submissions, with the program’s standard error the team never sees', async () => {
+    questions = [question({ scorer: UPLOADED })];
+    show();
+    fireEvent.click(await screen.findByText('失败记录'));
+    const dialog = (await screen.findByText('评分失败记录')).closest('.ant-modal') as HTMLElement;
+    const row = (await within(dialog).findByText('视觉先锋')).closest('tr')!;
+    expect(row.textContent).toContain('评分失败：评分程序异常退出（退出码1）');
+    expect(row.textContent).toContain('boxes.csv');
+    fireEvent.click(within(row).getByRole('button'));
+    expect((await within(dialog).findByTestId('failure-stderr')).textContent).toContain('ZeroDivisionError: division by zero');
+  });
+});
