@@ -10,8 +10,13 @@ import {
   SqliteDriver,
   SqliteIntrospector,
   SqliteQueryCompiler,
+  sql,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
   type Dialect,
+  type SchemaMetadata,
+  type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
@@ -84,6 +89,39 @@ function sqliteDialect(file: string): Dialect {
   };
 }
 
+/**
+ * Kysely's PostgreSQL introspector reads the tables of every schema in the database and looks each schema up again by
+ * name; a schema dropped while it runs (another platform's, another test file's, in the same database) fails it with
+ * "schema … does not exist", and with it the migrations. Its one user here, the migrator, asks only whether its own
+ * tables exist in the schema this connection works in, so that is all this one reads.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(this.db);
+    return rows.flatMap((r) => (r.name ? [{ name: r.name }] : []));
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, n.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(this.db);
+    return rows.map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', columns: [] }));
+  }
+
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
+class CurrentSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 /** Every handle counts its writes (see write-watch.ts), for the caches of public reads. */
 function watched(db: Db): Db {
   const watch = new WriteWatch();
@@ -101,7 +139,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string; s
     // A connection lost while checked out, just after its query failed, emits on the client itself; the failed query
     // has already reported it, and the pool discards the client when it comes back.
     pool.on('connect', (client) => client.on('error', () => {}));
-    const db = watched(new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }));
+    const db = watched(new Kysely<DB>({ dialect: new CurrentSchemaPostgresDialect({ pool }), plugins: [new CamelCasePlugin()] }));
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }
   const file = options.sqliteFile ?? path.join(options.dataDir, 'contest.sqlite');
