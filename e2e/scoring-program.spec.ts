@@ -51,8 +51,17 @@ test('an organiser scores a question with an own program, tries it in the editor
   await expect(editor.getByText('目标列名')).toHaveCount(0);
   await expect(editor.getByTestId('scorer-after-save')).toBeVisible();
   await expect(editor.getByTestId('scorer-contract')).toContainText('python3 score.py answer.csv prediction.csv');
+  // No direction is assumed: saving asks for it.
+  await editor.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(editor.getByText('请选择得分方向')).toBeVisible();
   await choose('得分方向', '越低越好');
-  await pressInDialog(orgPage, /保\s*存/);
+  // (Not pressInDialog: another dialog follows this one.)
+  await editor.getByRole('button', { name: /保\s*存/ }).click();
+  // Saved, the question's program window opens: that is what comes next.
+  const programWindow = orgPage.getByRole('dialog').filter({ hasText: '评分程序：运输成本预测' });
+  await expect(programWindow.getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeVisible();
+  await programWindow.getByRole('button', { name: /关\s*闭/ }).last().click();
+  await expect(orgPage.getByRole('dialog')).toHaveCount(0);
   const row = orgPage.locator('.ant-table-row').filter({ hasText: '运输成本预测' });
   await expect(row).toContainText('自定义评分程序');
   await expect(row).toContainText('未上传程序');

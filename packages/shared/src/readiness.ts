@@ -204,6 +204,8 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
     fix: { tab: 'stages', text: '在「竞赛阶段」中添加或修改阶段' },
   });
 
+  const on = (code: Preset['menuCode']) => facts.presets.some((p) => p.menuCode === code && p.enable);
+
   // Questions: none yet is normal (they are often published when the contest starts); each one present must be scorable.
   const scorable = facts.questions.filter(questionScorable).length;
   add({
@@ -231,6 +233,24 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
     });
   }
 
+  // The menus a team goes through once there are questions: choosing one, and submitting works and, where a question
+  // is scored automatically, test results. Often opened when the contest starts, so advice, but said before approval:
+  // a team that finds them closed has no way on.
+  if (facts.questions.length) {
+    const needed: Preset['menuCode'][] = ['CHOICE_SET', 'SUBMIT_WORKS', ...(facts.questions.some((q) => q.evaluation) ? (['SUBMIT_TEST'] as const) : [])];
+    const off = needed.filter((code) => !on(code));
+    add({
+      key: 'flowMenus',
+      label: '选题与提交栏目',
+      ok: off.length === 0,
+      level: 'advisory',
+      detail: off.length
+        ? `${off.map((code) => `「${MENU_NAMES[code]}」`).join('')}尚未启用：启用之前，参赛队伍${off.map((code) => FLOW_GAPS[code]).join('，也')}（可以到开放时再启用）`
+        : needed.map((code) => `「${MENU_NAMES[code]}」`).join('') + '已启用',
+      fix: { tab: 'presets', text: `在「菜单设置」中启用${off.map((code) => `「${MENU_NAMES[code]}」`).join('')}并设置开放时间` },
+    });
+  }
+
   add({
     key: 'introduce',
     label: '竞赛介绍',
@@ -241,7 +261,6 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
   });
 
   // Menus turned on whose page would be empty.
-  const on = (code: Preset['menuCode']) => facts.presets.some((p) => p.menuCode === code && p.enable);
   const empty = [
     on('COMP_INFO') && blankHtml(c.information) ? `「${MENU_NAMES.COMP_INFO}」已启用，但竞赛信息为空` : null,
     on('BEFORE_GUIDE') && blankHtml(c.guide) ? `「${MENU_NAMES.BEFORE_GUIDE}」已启用，但赛前指导为空` : null,
@@ -258,6 +277,13 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
 
   return { ready: !items.some(isGap), items };
 }
+
+/** What a team cannot do while a menu of the contest's flow is off. */
+const FLOW_GAPS: Partial<Record<Preset['menuCode'], string>> = {
+  CHOICE_SET: '无法选择赛题',
+  SUBMIT_WORKS: '无法提交作品',
+  SUBMIT_TEST: '无法提交测试结果',
+};
 
 /** A blocking item not met: it refuses the submission for audit. */
 export const isGap = (i: ReadinessItem) => !i.ok && i.level === 'blocking';

@@ -154,6 +154,21 @@ describe('the readiness of a competition before audit', () => {
     expect(item(facts({ competition: { ...competition, introduce: '<p><img src="a.png"></p>' } }), 'introduce').ok).toBe(true);
   });
 
+  it('advises turning on the menus a team goes through once there are questions: choosing, works, and tests where scored', () => {
+    const scored = { id: 3, title: '题A', evaluation: { metric: 'accuracy' as const }, answerRows: 10, reviewed: false };
+    // No questions yet: nothing to choose or submit, nothing said.
+    expect(item(facts(), 'flowMenus')).toBeUndefined();
+    const closed = item(facts({ questions: [scored] }), 'flowMenus');
+    expect(closed).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'presets', text: '在「菜单设置」中启用「选择赛题」「提交作品」「提交测试」并设置开放时间' } });
+    expect(closed.detail).toBe('「选择赛题」「提交作品」「提交测试」尚未启用：启用之前，参赛队伍无法选择赛题，也无法提交作品，也无法提交测试结果（可以到开放时再启用）');
+    expect(competitionReadiness(facts({ questions: [scored] }), NOW).ready).toBe(true);
+    // A question without scoring needs no test menu.
+    const unscored = { ...scored, evaluation: null, answerRows: null };
+    const open = presets().map((p) => (['CHOICE_SET', 'SUBMIT_WORKS'].includes(p.menuCode) ? { ...p, enable: true } : p));
+    expect(item(facts({ questions: [unscored], presets: open }), 'flowMenus')).toMatchObject({ ok: true, detail: '「选择赛题」「提交作品」已启用' });
+    expect(item(facts({ questions: [scored], presets: open }), 'flowMenus').detail).toBe('「提交测试」尚未启用：启用之前，参赛队伍无法提交测试结果（可以到开放时再启用）');
+  });
+
   it('lists every blocking gap in one refusal', () => {
     const f = facts({
       presets: withPreset('REG_SET', { enable: false }),

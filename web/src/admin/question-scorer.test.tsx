@@ -187,6 +187,40 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     expect((writes[0]!.body as { evaluation: object }).evaluation).not.toHaveProperty('targetColumn');
   });
 
+  it('asks a new question’s direction instead of assuming one, and opens its program’s window once it is saved', async () => {
+    questions = [];
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: /新建赛题/ }));
+    const dialog = (await screen.findByText('新建赛题', { selector: '.ant-modal-title' })).closest('.ant-modal') as HTMLElement;
+    fireEvent.change(within(dialog).getByLabelText('赛题名称'), { target: { value: 'B题 运输成本' } });
+    const choose = async (label: string, option: string, search?: string) => {
+      const input = within(dialog).getByLabelText(label);
+      fireEvent.mouseDown(input.closest('.ant-select')!.querySelector('.ant-select-selector')!);
+      // The metrics' list is long and virtual: the option is found as an organiser would, by typing.
+      if (search) fireEvent.change(input, { target: { value: search } });
+      fireEvent.click(await screen.findByTitle(option));
+    };
+    await choose('评分指标', '自定义评分程序（上传Python程序）', '自定义');
+    // The example computes an error, lower is better: nothing is chosen for the organiser.
+    await within(dialog).findByLabelText('得分方向');
+    expect(within(dialog).getByText('保存赛题后会打开“评分程序”窗口，在其中上传评分程序并用预测文件试运行（之后也可在赛题列表中点“评分程序”）。')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: /下载示例 score\.py（算平均绝对误差，得分越低越好）/ })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    expect(await within(dialog).findByText('请选择得分方向')).toBeTruthy();
+    expect(writes).toEqual([]);
+
+    await choose('得分方向', '越低越好');
+    reply = { status: 200, message: '赛题已创建', data: { id: 11 } };
+    questions = [question({ title: 'B题 运输成本', answerRows: null })];
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(writes).toHaveLength(1));
+    expect(writes[0]).toMatchObject({ at: 'POST /api/competition/question/7', body: { title: 'B题 运输成本', evaluation: { metric: 'custom', higherIsBetter: false } } });
+    // What comes next for such a question is its program: its window opens on the question just made.
+    const scorer = (await screen.findByText('评分程序：B题 运输成本')).closest('.ant-modal') as HTMLElement;
+    expect(within(scorer).getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('新建赛题', { selector: '.ant-modal-title' })).toBeNull());
+  });
+
   it('lists the competition’s failed submissions, with the program’s standard error the team never sees', async () => {
     questions = [question({ scorer: UPLOADED })];
     show();

@@ -19,7 +19,7 @@ export const questionApi = {
   /** A question the caller may manage (refused otherwise). */
   check: (id: number) => http.get<ManagedQuestion>(`/api/competition/question/check/${id}`),
   list: (competitionId: number) => http.get<ManagedQuestion[]>(`/api/competition/question/list/${competitionId}`),
-  create: (competitionId: number, body: QuestionBody) => http.post<void>(`/api/competition/question/${competitionId}`, body),
+  create: (competitionId: number, body: QuestionBody) => http.post<{ id: number }>(`/api/competition/question/${competitionId}`, body),
   update: (id: number, body: QuestionBody) => http.put<void>(`/api/competition/question/${id}`, body),
   remove: (id: number) => http.delete<void>(`/api/competition/question/${id}`),
   removeFile: (id: number, fileUri: string) => http.delete<void>(`/api/competition/question/${id}/file`, { params: { fileUri } }),

@@ -53,7 +53,9 @@ function CustomHelp({ question: opened }: { question: ManagedQuestion | null }) 
     <>
       <Col xs={24} md={12}>
         <Form.Item name={['evaluation', 'higherIsBetter']} label="得分方向" rules={[{ required: true, message: '请选择得分方向' }]}>
-          <Select options={[{ value: true, label: '越高越好' }, { value: false, label: '越低越好' }]} />
+          {/* No default: a program's score may be an error (lower is better, as the example's) or an accuracy; a board
+              ranked the wrong way round is worse than a question that asks. */}
+          <Select placeholder="请选择：程序算出的得分越高越好，还是越低越好" options={[{ value: true, label: '越高越好' }, { value: false, label: '越低越好' }]} />
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
@@ -70,7 +72,7 @@ function CustomHelp({ question: opened }: { question: ManagedQuestion | null }) 
         ) : (
           <>
             <Typography.Paragraph type="warning" data-testid="scorer-after-save">
-              保存赛题后，在此处（或赛题列表的“评分程序”）上传评分程序并用预测文件试运行。
+              保存赛题后会打开“评分程序”窗口，在其中上传评分程序并用预测文件试运行（之后也可在赛题列表中点“评分程序”）。
             </Typography.Paragraph>
             <ScorerContract />
           </>
@@ -130,11 +132,26 @@ function evaluationToSave(e: EvaluationBody | null | undefined): EvaluationBody 
   };
 }
 
-function QuestionModal({ competitionId, question, onClose }: { competitionId: number; question: ManagedQuestion | null; onClose: () => void }) {
+function QuestionModal({
+  competitionId,
+  question,
+  onClose,
+  onScorer,
+}: {
+  competitionId: number;
+  question: ManagedQuestion | null;
+  onClose: () => void;
+  /** A question just set to be scored by an own program: its program is what the organiser does next. */
+  onScorer: (id: number) => void;
+}) {
   const { message, modal } = App.useApp();
-  const saving = useListMutation((body: QuestionBody) => (question ? questionApi.update(question.id, body) : questionApi.create(competitionId, body)), [questionKeys.list(competitionId)], () =>
-    void message.success('赛题已保存'),
-  );
+  /** Saves the question and answers its id (a new one's from the server). */
+  const write = async (body: QuestionBody): Promise<{ id: number }> => {
+    if (!question) return questionApi.create(competitionId, body);
+    await questionApi.update(question.id, body);
+    return { id: question.id };
+  };
+  const saving = useListMutation(write, [questionKeys.list(competitionId)], () => void message.success('赛题已保存'));
   const save = async (v: Values) => {
     // Participants already see an approved question and may have chosen it for its test: turning its scoring off takes
     // the upload and both boards away from them, so the organiser confirms that consequence first.
@@ -153,7 +170,9 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
       // A rejection keeps the edit dialog open with what was typed (FormModal shows field errors of HTTP errors only).
       if (!confirmed) throw new Error('cancelled');
     }
-    return saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation: v.scored ? evaluationToSave(v.evaluation) : null });
+    const evaluation = v.scored ? evaluationToSave(v.evaluation) : null;
+    const saved = await saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation });
+    if (evaluation?.metric === CUSTOM_METRIC && question?.evaluation?.metric !== CUSTOM_METRIC) onScorer(saved.id);
   };
   const initial: Partial<Values> = question
     ? { title: question.title, content: question.content, sort: question.sort, scored: Boolean(question.evaluation), evaluation: question.evaluation ?? undefined }
@@ -173,7 +192,7 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
         <Switch />
       </Form.Item>
       <Form.Item noStyle shouldUpdate={(a, b) => a.scored !== b.scored}>
-        {({ getFieldValue, setFieldValue }) =>
+        {({ getFieldValue }) =>
           getFieldValue('scored') && (
             <Row gutter={16}>
               <Col span={12}>
@@ -181,10 +200,6 @@ function QuestionModal({ competitionId, question, onClose }: { competitionId: nu
                   <Select
                     showSearch
                     optionFilterProp="label"
-                    onChange={(m) => {
-                      // An own program starts with a direction, which the organiser then sets.
-                      if (m === CUSTOM_METRIC && getFieldValue(['evaluation', 'higherIsBetter']) === undefined) setFieldValue(['evaluation', 'higherIsBetter'], true);
-                    }}
                     options={[
                       ...METRICS.map((m) => ({ value: m, label: `${METRIC_NAMES[m]}（${direction(METRIC_INFO[m].higherIsBetter)}）` })),
                       { value: CUSTOM_METRIC, label: `${CUSTOM_METRIC_NAME}（上传Python程序）` },
@@ -519,6 +534,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
         <QuestionModal
           competitionId={competitionId}
           question={editing}
+          onScorer={setScorerOf}
           onClose={() => {
             setEditing(undefined);
             // A new metric or public share starts the scoring again of the question's submissions.

@@ -23,7 +23,7 @@ export function ScorerContract({ timeLimitSec }: { timeLimitSec?: number }) {
         <li>每次运行限时{timeLimitSec ?? DEFAULT_TIME_LIMIT_SEC}秒（在评分设置中修改），超时即终止。</li>
       </ol>
       <Button size="small" icon={<DownloadOutlined />} onClick={download}>
-        下载示例 score.py
+        下载示例 score.py（算平均绝对误差，得分越低越好）
       </Button>
     </div>
   );
