@@ -141,12 +141,31 @@ test('an organiser scores a question with an own program, tries it in the editor
   const log = orgPage.getByRole('dialog').filter({ hasText: '评分失败记录' });
   const failure = log.locator('.ant-table-row').filter({ hasText: 'again.csv' });
   await expect(failure).toContainText('成本控制队');
+  // The program failed, not the team's file: it is marked as the organisers' to fix.
+  await expect(failure).toContainText('需主办方处理');
   await failure.getByRole('button').click();
   await expect(log.getByTestId('failure-stderr').first()).toContainText('Traceback: KeyError cost');
   if (process.env.UPDATE_SCREENSHOTS) {
     await expect(orgPage.locator('.ant-message-notice')).toHaveCount(0, { timeout: 15_000 });
     await log.locator('.ant-modal-content').screenshot({ path: 'docs/screenshots/scoring-failures.png' });
   }
+  await log.getByRole('button', { name: /^关\s*闭$/ }).click();
+
+  // On a phone each failure is a card, its standard error folded under it, nothing wider than the screen.
+  await orgPage.setViewportSize({ width: 390, height: 844 });
+  await orgPage.getByText('失败记录').click();
+  const card = orgPage.getByRole('dialog').getByTestId('failure-card').filter({ hasText: 'again.csv' });
+  await expect(card).toContainText('成本控制队');
+  await expect(card).toContainText('需主办方处理');
+  await expect(card).toContainText('评分失败：评分程序异常退出（退出码1）');
+  await card.getByText('标准错误输出').click();
+  await expect(card.getByTestId('failure-stderr')).toContainText('Traceback: KeyError cost');
+  const right = await card.getByTestId('failure-stderr').evaluate((el) => el.getBoundingClientRect().right);
+  expect(right).toBeLessThanOrEqual(390);
+  await expect.poll(() => orgPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.UPDATE_SCREENSHOTS) await orgPage.getByRole('dialog').screenshot({ path: 'docs/screenshots/scoring-failures-phone.png' });
+  await orgPage.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
+  await orgPage.setViewportSize({ width: 1280, height: 800 });
 
   if (process.env.UPDATE_SCREENSHOTS) {
     await page.setViewportSize({ width: 390, height: 844 });

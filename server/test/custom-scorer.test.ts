@@ -116,6 +116,15 @@ describe('a custom scoring program', () => {
     expect(readScore(run('{"score": 1}', { timedOut: true, exitCode: null }))).toEqual({ failure: '评分程序超过时间限制，已被终止' });
     expect(readScore(run('{"score": 1}', { exitCode: null }))).toEqual({ failure: '评分程序被终止（可能超出内存限制）' });
     expect(readScore(run('', { exitCode: 137, memoryExceeded: true }))).toEqual({ failure: '评分程序的进程合计超出内存限制，已被终止' });
+    // A refusal of the file, for the team: whatever the exit code, on one line, cut at 300 characters.
+    expect(readScore(run('checking\n{"error": "缺少 label 列"}'))).toEqual({ failure: '缺少 label 列', refusal: true });
+    expect(readScore(run('{"error": "第3行\\n取值越界"}', { exitCode: 2 }))).toEqual({ failure: '第3行 取值越界', refusal: true });
+    expect(readScore(run(JSON.stringify({ error: '长'.repeat(400) })))).toEqual({ failure: '长'.repeat(300), refusal: true });
+    // An empty or non-text error is no explanation: the failure is the program's.
+    expect(readScore(run('{"error": "  "}', { exitCode: 1 }))).toEqual({ failure: '评分程序异常退出（退出码1）' });
+    expect(readScore(run('{"error": 3}'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
+    // A time limit or the memory limit is the program's failure, whatever it printed.
+    expect(readScore(run('{"error": "x"}', { timedOut: true, exitCode: null }))).toEqual({ failure: '评分程序超过时间限制，已被终止' });
     // A program whose own child was killed for memory, and which still printed its score and ended well, is scored.
     expect(readScore(run('{"score": 1}', { memoryExceeded: true }))).toEqual({ score: 1 });
   });

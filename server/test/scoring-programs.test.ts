@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_COOKIE, CSRF_HEADER, EXAMPLE_SCORER, SESSION_COOKIE } from '@contest/shared';
+import { CSRF_COOKIE, CSRF_HEADER, EXAMPLE_SCORER, SESSION_COOKIE, failureSide } from '@contest/shared';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 import { zipOf } from './zip.ts';
@@ -213,13 +213,14 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     await drain();
     const tests = await mine(a.leader, q);
     const [s] = tests.list;
-    expect([s.status, s.reason]).toEqual([3, '评分失败：评分程序异常退出（退出码3），本次提交不计入次数，请稍后重新提交或联系主办方']);
+    expect([s.status, s.reason]).toEqual([3, '评分失败：评分程序异常退出（退出码3），本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方']);
     expect(JSON.stringify(tests)).not.toContain('secret-answer');
     // The day's only attempt is given back.
     expect(tests.usedToday).toBe(0);
     const failures = body(await org.get(`/api/review/test/failures/${competitionId}`)).data;
     const mineFailed = failures.find((f: { id: number }) => f.id === s.id);
     expect(mineFailed).toMatchObject({ questionTitle: '失败题', teamName: a.name, reason: s.reason });
+    expect(failureSide(mineFailed)).toBe('organiser');
     expect(mineFailed.scorerLog).toContain('Traceback: KeyError secret-answer-u7');
     expect((await stranger.get(`/api/review/test/failures/${competitionId}`)).statusCode).toBe(404);
     expect(body(await org.get(`/api/review/test/queue/${competitionId}`)).data.failedLastHour).toBeGreaterThanOrEqual(1);
@@ -279,6 +280,19 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     const example = body(await tryProgram(q, prediction(3))).data;
     expect(example).toMatchObject({ ok: true, publicScore: 3, privateScore: 3 });
     expect(example.stderr).toMatch(/^rows: \d+/);
+
+    // It refuses a file without its column, telling the team what to fix; the organiser's try says what the team reads.
+    const noLabel = prediction(3).replace(/,label/, ',price');
+    expect(body(await tryProgram(q, noLabel)).data).toMatchObject({ ok: false, message: '公榜部分：评分程序拒绝了该文件，队伍会看到“预测文件缺少 label 列”' });
+    const a = await team(q);
+    expect((await submit(a.leader, q, noLabel)).statusCode).toBe(200);
+    await drain();
+    const tests = await mine(a.leader, q);
+    expect(tests.list[0]).toMatchObject({ status: 3, reason: '未通过评分程序的检查：预测文件缺少 label 列（本次提交不计入次数，请修改后重新提交）' });
+    expect(tests.usedToday).toBe(0);
+    // The organisers see it as the team's file, not a failure of their program.
+    const failure = body(await org.get(`/api/review/test/failures/${competitionId}`)).data.find((f: { id: number }) => f.id === tests.list[0].id);
+    expect(failureSide(failure)).toBe('team');
   });
 });
 

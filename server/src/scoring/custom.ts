@@ -168,22 +168,39 @@ export async function checkAnswerIds(answer: CsvInput, idColumn: string): Promis
 
 const close = (stream: fs.WriteStream) => new Promise<void>((resolve, reject) => stream.end((err?: Error | null) => (err ? reject(err) : resolve())));
 
-/** The score a run printed: the last non-empty line of its standard output as `{"score": <finite number>}`, or why not. */
-export function readScore(run: SandboxRun): { score: number } | { failure: string } {
+/** The longest explanation a program may give a team for refusing its file. */
+export const REFUSAL_MAX_CHARS = 300;
+
+/** The last line's JSON, if it is one. */
+function lastJson(stdout: string): { line: string | undefined; value: unknown } {
+  const line = stdout.split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
+  if (!line) return { line, value: undefined };
+  try {
+    return { line, value: JSON.parse(line) };
+  } catch {
+    return { line, value: undefined };
+  }
+}
+
+/**
+ * The score a run printed: the last non-empty line of its standard output as `{"score": <finite number>}`, or why not.
+ * A program may refuse a file instead, with `{"error": "<what the team should fix>"}` (whatever its exit code): that
+ * explanation is for the team, on one line, cut at REFUSAL_MAX_CHARS.
+ */
+export function readScore(run: SandboxRun): { score: number } | { failure: string; refusal?: true } {
   if (run.timedOut) return { failure: '评分程序超过时间限制，已被终止' };
   if (run.outputCapped) return { failure: '评分程序输出过多，已被终止' };
-  if (run.exitCode !== 0) {
-    if (run.memoryExceeded) return { failure: '评分程序的进程合计超出内存限制，已被终止' };
-    return { failure: run.exitCode === null ? '评分程序被终止（可能超出内存限制）' : `评分程序异常退出（退出码${run.exitCode}）` };
+  if (run.memoryExceeded && run.exitCode !== 0) return { failure: '评分程序的进程合计超出内存限制，已被终止' };
+  const { line: last, value } = lastJson(run.stdout);
+  const said = (value as { error?: unknown } | null)?.error;
+  if (typeof value === 'object' && value !== null && typeof said === 'string') {
+    // eslint-disable-next-line no-control-regex
+    const explanation = said.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, REFUSAL_MAX_CHARS);
+    if (explanation) return { failure: explanation, refusal: true };
   }
-  const last = run.stdout.split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
+  if (run.exitCode !== 0) return { failure: run.exitCode === null ? '评分程序被终止（可能超出内存限制）' : `评分程序异常退出（退出码${run.exitCode}）` };
   if (!last) return { failure: '评分程序没有输出得分' };
-  let value: unknown;
-  try {
-    value = JSON.parse(last);
-  } catch {
-    return { failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' };
-  }
+  if (value === undefined) return { failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' };
   const score = (value as { score?: unknown } | null)?.score;
   if (typeof value !== 'object' || value === null || typeof score !== 'number') return { failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' };
   if (!Number.isFinite(score)) return { failure: '评分程序输出的得分不是有限的数字' };
@@ -200,12 +217,17 @@ export interface ProgramOutcome {
   /** Answer rows scored, both boards together. */
   rows: number;
 }
-/** A run that failed: what the team is told (nothing of the answers) and what the organiser sees (standard error). */
+/**
+ * A run that failed: what the team is told and what the organiser sees (standard error). A refusal is the program's own
+ * explanation of what is wrong with the file; any other failure names only how the program failed (nothing of the
+ * answers).
+ */
 export class ProgramFailure extends Error {
   constructor(
     message: string,
     readonly board: BoardName,
     readonly stderr: string,
+    readonly refusal = false,
   ) {
     super(message);
   }
@@ -234,7 +256,7 @@ export async function runProgram(
     scores.seconds += run.seconds;
     scores.stderr = run.stderr;
     const read = readScore(run);
-    if ('failure' in read) throw new ProgramFailure(read.failure, board, run.stderr);
+    if ('failure' in read) throw new ProgramFailure(read.failure, board, run.stderr, read.refusal === true);
     scores[board === 'public' ? 'publicScore' : 'privateScore'] = read.score;
   }
   return scores;

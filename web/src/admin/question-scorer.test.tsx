@@ -71,6 +71,15 @@ beforeEach(() => {
             scorerLog: 'Traceback (most recent call last):\nZeroDivisionError: division by zero',
             scoredAt: '2026-03-01T08:40:00.000Z',
           },
+          {
+            id: 92,
+            questionTitle: 'A题 目标检测',
+            teamName: '数据猎人',
+            fileName: 'short.csv',
+            reason: '缺少50个测试集编号的预测',
+            scorerLog: null,
+            scoredAt: '2026-03-01T08:41:00.000Z',
+          },
         ],
       };
       return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
@@ -229,6 +238,11 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     const row = (await within(dialog).findByText('视觉先锋')).closest('tr')!;
     expect(row.textContent).toContain('评分失败：评分程序异常退出（退出码1）');
     expect(row.textContent).toContain('boxes.csv');
+    // Whose side each failure is on: the program's crash is the organisers' to fix, a short file the team's.
+    expect(row.textContent).toContain('需主办方处理');
+    const refused = within(dialog).getByText('数据猎人').closest('tr')!;
+    expect(refused.textContent).toContain('队伍文件有误');
+    expect(within(refused).queryByRole('button')).toBeNull();
     fireEvent.click(within(row).getByRole('button'));
     expect((await within(dialog).findByTestId('failure-stderr')).textContent).toContain('ZeroDivisionError: division by zero');
   });

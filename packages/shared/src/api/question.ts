@@ -181,6 +181,7 @@ export const SCORER_CONTRACT = [
   '平台先像内置指标一样检查预测文件：能读取、有编号列、答案中的每个编号恰好出现一次。',
   '然后在只含这些文件的全新目录中运行 python3 score.py answer.csv prediction.csv，公榜行与私榜行各运行一次，每次只看到该部分的行（表头不变）。',
   '程序须在标准输出的最后一行打印 JSON：{"score": 有限数字}；没有这一行、得分不是有限数字、退出码非0或超过时间限制都算评分失败，失败不计入队伍的提交次数。',
+  '预测文件不合要求时（例如缺少某列），程序可在最后一行打印 {"error": "给参赛队伍的说明"}：队伍会看到这句说明（最多300字），这次提交同样不计入次数；其他失败时队伍只看到失败的方式（如“异常退出”）。',
   '程序在沙箱中运行：不能联网，看不到平台的其他文件，只能写自己的目录，内存有上限（默认2 GiB）；可以使用服务器提供的 numpy、pandas、scikit-learn。',
 ];
 
@@ -195,6 +196,11 @@ answer = pd.read_csv(sys.argv[1], dtype={"id": str})
 prediction = pd.read_csv(sys.argv[2], dtype={"id": str})
 
 # The platform has checked that every answer id appears exactly once in the prediction.
+if "label" not in prediction.columns:
+    # What the team should fix: the last line {"error": ...} refuses the file, and the attempt is not counted.
+    print(json.dumps({"error": "预测文件缺少 label 列"}, ensure_ascii=False))
+    sys.exit(0)
+
 merged = answer.merge(prediction, on="id", suffixes=("_true", "_pred"))
 error = (merged["label_true"] - merged["label_pred"]).abs().mean()
 

@@ -171,3 +171,18 @@ export const scoringFailureSchema = z.object({
 });
 export type ScoringFailure = z.infer<typeof scoringFailureSchema>;
 export const SCORING_FAILURES_SHOWN = 50;
+
+/** How a team's reason begins when an own scoring program failed (crashed, timed out, printed no score, is missing). */
+export const PROGRAM_FAILED = '评分失败：';
+/** How it begins when the program refused the file with its own explanation (`{"error": ...}`). */
+export const PROGRAM_REFUSED = '未通过评分程序的检查：';
+/** How it begins when the organiser's answer file cannot be read any more. */
+export const ANSWER_BROKEN = '答案文件有误，请联系主办方：';
+
+/**
+ * Whose side a failure is on: the organisers' (their program failed, or their answer file), or the team's (its file
+ * refused by the platform's checks or by the program).
+ */
+export function failureSide(f: Pick<ScoringFailure, 'reason'>): 'organiser' | 'team' {
+  return f.reason?.startsWith(PROGRAM_FAILED) || f.reason?.startsWith(ANSWER_BROKEN) ? 'organiser' : 'team';
+}

@@ -334,7 +334,8 @@ export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, m
   } catch (err) {
     if (err instanceof CsvError) throw badRequest(`预测文件有误：${err.message}`, { file: err.message });
     if (err instanceof ProgramFailure) {
-      const message = `${err.board === 'public' ? '公榜' : '私榜'}部分运行失败：${err.message}`;
+      const part = err.board === 'public' ? '公榜' : '私榜';
+      const message = err.refusal ? `${part}部分：评分程序拒绝了该文件，队伍会看到“${err.message}”` : `${part}部分运行失败：${err.message}`;
       return { ok: false, publicScore: null, privateScore: null, message, stderr: err.stderr, seconds: 0 };
     }
     throw err;

@@ -5,6 +5,9 @@ import {
   DEFAULT_POSITIVE_LABEL,
   DEFAULT_TIME_LIMIT_SEC,
   MAX_SELECTED,
+  ANSWER_BROKEN,
+  PROGRAM_FAILED,
+  PROGRAM_REFUSED,
   SCORING_FAILURES_SHOWN,
   METRIC_INFO,
   TEST_STATUS,
@@ -370,7 +373,7 @@ type ScoringQuestion = NonNullable<Awaited<ReturnType<typeof repo.scoringQuestio
  * “评分失败” and a reason that says nothing of the answers, the organisers read the program's standard error.
  */
 async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuestion, fresh: boolean): Promise<repo.Outcome> {
-  if (!q.scorerKey) return { reason: '评分失败：主办方尚未上传评分程序' };
+  if (!q.scorerKey) return { reason: `${PROGRAM_FAILED}主办方尚未上传评分程序` };
   try {
     const out = await scoreWithProgram(
       {
@@ -387,7 +390,10 @@ async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuesti
   } catch (err) {
     if (err instanceof CsvError) return { reason: err.message.slice(0, 2000) };
     // A file scored as it arrives gives its attempt back (scoreQueued); one scored again later was counted long ago.
-    if (err instanceof ProgramFailure) return { reason: `评分失败：${err.message}，${fresh ? '本次提交不计入次数，请稍后重新提交或联系主办方' : '请联系主办方'}`, log: err.stderr };
+    if (err instanceof ProgramFailure) {
+      if (err.refusal) return { reason: `${PROGRAM_REFUSED}${err.message}${fresh ? '（本次提交不计入次数，请修改后重新提交）' : ''}`, log: err.stderr };
+      return { reason: `${PROGRAM_FAILED}${err.message}，${fresh ? '本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方' : '请联系主办方'}`, log: err.stderr };
+    }
     throw err;
   }
 }
@@ -418,7 +424,7 @@ async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion, fresh =
   } catch (err) {
     // An answer file accepted before a stricter reader refuses it now: the team is told, the job does not fail.
     if (!(err instanceof CsvError)) throw err;
-    return { reason: `答案文件有误，请联系主办方：${err.message}`.slice(0, 2000) };
+    return { reason: `${ANSWER_BROKEN}${err.message}`.slice(0, 2000) };
   }
   try {
     const result = await scoreSubmission(storedCsv(deps.storage, fileKey, deps.config.testMaxBytes), answers, ev);
