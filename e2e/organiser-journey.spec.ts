@@ -77,6 +77,15 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await orgPage.getByRole('button', { name: '创建竞赛' }).click();
   await expect(orgPage).toHaveURL(/#\/competition\/edit\/[1-9]\d*$/);
   const competitionId = Number(/edit\/(\d+)/.exec(orgPage.url())![1]);
+  // On a phone the editor fits the screen: the cover image's upload wraps under its preview.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await orgPage.context().storageState() });
+  const phonePage = await phone.newPage();
+  await phonePage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
+  const upload = phonePage.getByRole('button', { name: /上传图片/ }).first();
+  await expect(upload).toBeVisible();
+  expect(await upload.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
+  await expect.poll(() => phonePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await phone.close();
 
   // ---- The readiness checklist says what is missing; the organiser follows it.
   const readiness = orgPage.getByTestId('readiness');
@@ -116,11 +125,15 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '提交作品' })).toContainText('当前阶段');
   // The participants will need to choose the question and submit works: both menus on, saved with the form's one button.
+  // The menus a team goes through are still off: the checklist advises turning them on, without blocking.
+  const flowMenus = readiness.getByTestId('readiness-item').filter({ hasText: '选题与提交栏目' });
+  await expect(flowMenus).toContainText('「选择赛题」「提交作品」「提交测试」尚未启用');
   await orgPage.getByRole('tab', { name: '菜单设置' }).click();
   for (const menu of ['选择赛题', '提交作品', '我的成绩', '我的证书']) await orgPage.getByRole('switch', { name: `启用${menu}` }).click();
   const menusBar = orgPage.getByRole('toolbar', { name: '菜单设置操作' });
   await menusBar.getByRole('button', { name: '保存菜单设置' }).click();
   await expect(orgPage.getByText('菜单设置已保存')).toBeVisible();
+  await expect(flowMenus).toContainText('「提交测试」尚未启用：启用之前，参赛队伍无法提交测试结果');
   await expect(readiness).not.toContainText('必须补齐');
 
   await orgPage.getByRole('button', { name: '提交审核' }).click();

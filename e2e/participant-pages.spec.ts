@@ -240,9 +240,10 @@ const competitionVisits: Visit[] = [
   {
     name: 'competition-team',
     path: (w) => `/competition/${w.competitionId}/team`,
-    ready: (p) => p.getByRole('cell', { name: '欧阳晓静' }),
+    // A table at 1440 px, cards on a phone: the members' schools and the teacher in sight either way.
+    ready: (p) => p.getByText('欧阳晓静').first(),
     headers: ['姓名', '用户名', '学校', '单位'],
-    texts: [TEAM, '已支付', '王小明'],
+    texts: [TEAM, '已支付', '王小明', '华东师范大学统计学院', '周建华'],
   },
   { name: 'competition-choice', path: (w) => `/competition/${w.competitionId}/choice`, ready: (p) => p.getByTestId('chosen-question'), texts: [QUESTION] },
   {

@@ -23,8 +23,9 @@ export function ImageUpload({ value, onChange, purpose, disabled, width = 120, h
   // Undefined rather than false, so a disabled form around the field still disables it.
   const off = disabled || uploading || undefined;
   return (
-    <Space align="start" size={12}>
-      <div className="admin-image-box" style={{ width, height }}>
+    // Wrapping: on a phone the button and its hint go under the preview instead of past the card's edge.
+    <Space align="start" size={12} wrap>
+      <div className="admin-image-box" style={{ width, height, maxWidth: '100%' }}>
         {value ? <Image src={avatarUrl(value)} alt="" width={width} height={height} style={{ objectFit: 'contain' }} /> : <span>暂无图片</span>}
       </div>
       <Space direction="vertical" size={4}>

@@ -11,7 +11,7 @@ import {
   type TeamTeacher,
 } from '@contest/shared';
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, List, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Descriptions, Empty, Form, Grid, Input, List, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { orderApi } from '../../../api/order.ts';
@@ -180,6 +180,9 @@ function TeamView({ team }: { team: Team }) {
   }
 
   const payStatus = register?.payStatus ?? null;
+  const phone = Grid.useBreakpoint().md === false;
+  const memberAction = (m: TeamMember) =>
+    !team.locked && !m.leader && (leader || m.userId === user?.id) ? <a onClick={() => remove(m)}>{m.userId === user?.id ? '退出队伍' : '移除'}</a> : null;
   return (
     <>
       {team.locked && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="报名已截止，队伍信息已锁定" />}
@@ -213,33 +216,63 @@ function TeamView({ team }: { team: Team }) {
       </Descriptions>
 
       <Card type="inner" title="队员" style={{ marginTop: 16 }}>
-        {/* Wider than a phone: the table scrolls in its card, its cells keep to one line. */}
-        <Table<TeamMember>
-          rowKey="userId"
-          size="small"
-          className="team-table"
-          scroll={{ x: 'max-content' }}
-          pagination={false}
-          dataSource={team.memberList}
-          columns={[
-            { title: '姓名', render: (_, m) => <>{m.name} {m.leader && <Tag color="blue">队长</Tag>}</> },
-            { title: '用户名', dataIndex: 'username' },
-            { title: '手机号', render: (_, m) => m.info.tel ?? '' },
-            { title: '身份证号', render: (_, m) => m.info.idCardNo ?? '' },
-            { title: '学校', render: (_, m) => m.info.organization ?? '' },
-            {
-              title: '操作',
-              render: (_, m) =>
-                !team.locked && !m.leader && (leader || m.userId === user?.id) ? (
-                  <a onClick={() => remove(m)}>{m.userId === user?.id ? '退出队伍' : '移除'}</a>
-                ) : null,
-            },
-          ]}
-        />
+        {phone ? (
+          // On a phone each member is a card: every field and the action in sight, none behind a sideways scroll.
+          <List<TeamMember>
+            dataSource={team.memberList}
+            renderItem={(m) => (
+              <List.Item key={m.userId} className="order-card" data-testid="member-card">
+                <div className="order-card-head">
+                  <span className="order-card-title">
+                    {m.name} {m.leader && <Tag color="blue">队长</Tag>}
+                  </span>
+                  {memberAction(m)}
+                </div>
+                <div className="order-card-note">
+                  {[m.username, m.info.tel, m.info.idCardNo].filter(Boolean).join(' · ')}
+                </div>
+                {m.info.organization && <div className="order-card-note">{m.info.organization}</div>}
+              </List.Item>
+            )}
+          />
+        ) : (
+          // Wider than the card: the table scrolls in it, its cells keep to one line.
+          <Table<TeamMember>
+            rowKey="userId"
+            size="small"
+            className="team-table"
+            scroll={{ x: 'max-content' }}
+            pagination={false}
+            dataSource={team.memberList}
+            columns={[
+              { title: '姓名', render: (_, m) => <>{m.name} {m.leader && <Tag color="blue">队长</Tag>}</> },
+              { title: '用户名', dataIndex: 'username' },
+              { title: '手机号', render: (_, m) => m.info.tel ?? '' },
+              { title: '身份证号', render: (_, m) => m.info.idCardNo ?? '' },
+              { title: '学校', render: (_, m) => m.info.organization ?? '' },
+              { title: '操作', render: (_, m) => memberAction(m) },
+            ]}
+          />
+        )}
       </Card>
 
       <Card type="inner" title="指导老师" style={{ marginTop: 16 }}>
-        {team.teacherList.length ? (
+        {!team.teacherList.length ? (
+          <Empty description="暂无指导老师" image={Empty.PRESENTED_IMAGE_SIMPLE} />
+        ) : phone ? (
+          <List<TeamTeacher>
+            dataSource={team.teacherList}
+            renderItem={(t) => (
+              <List.Item key={t.id} className="order-card" data-testid="teacher-card">
+                <div className="order-card-head">
+                  <span className="order-card-title">{t.name}</span>
+                  {t.title && <span className="order-card-note">{t.title}</span>}
+                </div>
+                <div className="order-card-note">{[t.phone, t.organization].filter(Boolean).join(' · ')}</div>
+              </List.Item>
+            )}
+          />
+        ) : (
           <Table<TeamTeacher>
             rowKey="id"
             size="small"
@@ -254,8 +287,6 @@ function TeamView({ team }: { team: Team }) {
               { title: '职称', dataIndex: 'title' },
             ]}
           />
-        ) : (
-          <Empty description="暂无指导老师" image={Empty.PRESENTED_IMAGE_SIMPLE} />
         )}
       </Card>
 
