@@ -165,7 +165,8 @@ test('on a phone a participant with a team and an order never scrolls a page sid
   await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
 
   await page.goto(`/competition/${competitionId}/team`);
-  await expect(page.getByRole('cell', { name: '华东师范大学数据科学与工程学院', exact: true })).toBeVisible();
+  // Its members are cards on a phone, each field in sight.
+  await expect(page.getByTestId('member-card').getByText('华东师范大学数据科学与工程学院', { exact: true })).toBeVisible();
   await expectNoSideScroll(page, '我的队伍');
 
   await page.goto('/userCenter/myOrder');
