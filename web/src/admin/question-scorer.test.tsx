@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
-import { ACTION_CODES, CSRF_COOKIE, EXAMPLE_SCORER, type EvaluationBody, type ManagedQuestion, type Scorer, type ScorerTry } from '@contest/shared';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { App as AntApp } from 'antd';
-import { RouterProvider, createMemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACTION_CODES, EXAMPLE_SCORER, type EvaluationBody, type ManagedQuestion, type Scorer, type ScorerTry } from '@contest/shared';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderPage, useFakeApi } from '../test/fakeApi.tsx';
 import { QuestionsPanel } from './pages/competition/parts/QuestionsPanel.tsx';
 
 /** Issue 23, item 1: the organiser uploads and tries the question's own scoring program from the back office. */
@@ -17,9 +15,10 @@ const CUSTOM: EvaluationBody = { metric: 'custom', idColumn: 'id', publicPercent
 const UPLOADED: Scorer = { name: 'score.py', size: 2048, sha256: 'ab'.repeat(32), uploadedAt: '2026-03-01T08:30:00.000Z', uploaderName: 'org' };
 
 let questions: ManagedQuestion[] = [];
-let writes: { at: string; body: unknown }[] = [];
-/** What the next write answers: the envelope's status, message and data. */
-let reply: { status: number; message: string; data: unknown } = { status: 200, message: '操作成功', data: null };
+const api = useFakeApi();
+/** The writes the page sent, in order: a multipart upload by its file's name. */
+const writes = () =>
+  api.requests.filter((r) => r.method !== 'GET').map((r) => ({ at: `${r.method} ${r.url}`, body: r.body instanceof FormData ? (r.body.get('file') as File).name : r.body }));
 
 const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
   id: 11,
@@ -41,68 +40,43 @@ const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
 });
 
 beforeEach(() => {
-  writes = [];
-  reply = { status: 200, message: '操作成功', data: null };
-  document.cookie = `${CSRF_COOKIE}=csrf-token`;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const { pathname } = new URL(url, location.href);
-      const method = init.method ?? 'GET';
-      if (method !== 'GET') {
-        const sent = init.body instanceof FormData ? (init.body.get('file') as File).name : init.body ? JSON.parse(String(init.body)) : null;
-        writes.push({ at: `${method} ${pathname}`, body: sent });
-        // The upload stored: the list now describes the program.
-        if (pathname === '/api/question/scorer/11' && reply.status === 200) questions = questions.map((q) => ({ ...q, scorer: UPLOADED }));
-        return new Response(JSON.stringify(reply), { headers: { 'content-type': 'application/json' } });
-      }
-      const answers: Record<string, unknown> = {
-        '/api/team/userinfo/': { id: 2, username: 'org', userName: '组织者', faceImg: null },
-        '/api/team/userinfo/permission': [ACTION_CODES.competitionEdit],
-        '/api/competition/question/list/7': questions,
-        '/api/review/test/queue/7': { waiting: 0, running: 0, failedLastHour: 1 },
-        '/api/review/test/failures/7': [
-          {
-            id: 91,
-            questionTitle: 'A题 目标检测',
-            teamName: '视觉先锋',
-            fileName: 'boxes.csv',
-            reason: '评分失败：评分程序异常退出（退出码1），本次提交不计入次数，请稍后重新提交或联系主办方',
-            scorerLog: 'Traceback (most recent call last):\nZeroDivisionError: division by zero',
-            scoredAt: '2026-03-01T08:40:00.000Z',
-          },
-          {
-            id: 92,
-            questionTitle: 'A题 目标检测',
-            teamName: '数据猎人',
-            fileName: 'short.csv',
-            reason: '缺少50个测试集编号的预测',
-            scorerLog: null,
-            scoredAt: '2026-03-01T08:41:00.000Z',
-          },
-        ],
-      };
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
+  Object.assign(api.answers, {
+    '/api/team/userinfo/': { id: 2, username: 'org', userName: '组织者', faceImg: null },
+    '/api/team/userinfo/permission': [ACTION_CODES.competitionEdit],
+    // Read live: an upload changes what the list describes.
+    'GET /api/competition/question/list/7': () => questions,
+    '/api/review/test/queue/7': { waiting: 0, running: 0, failedLastHour: 1 },
+    '/api/review/test/failures/7': [
+      {
+        id: 91,
+        questionTitle: 'A题 目标检测',
+        teamName: '视觉先锋',
+        fileName: 'boxes.csv',
+        reason: '评分失败：评分程序异常退出（退出码1），本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方',
+        scorerLog: 'Traceback (most recent call last):\nZeroDivisionError: division by zero',
+        scoredAt: '2026-03-01T08:40:00.000Z',
+      },
+      {
+        id: 92,
+        questionTitle: 'A题 目标检测',
+        teamName: '数据猎人',
+        fileName: 'short.csv',
+        reason: '缺少50个测试集编号的预测',
+        scorerLog: null,
+        scoredAt: '2026-03-01T08:41:00.000Z',
+      },
+    ],
+  });
 });
 configure({ asyncUtilTimeout: 15_000 });
 
-function show() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const router = createMemoryRouter([{ path: '/', element: <QuestionsPanel competitionId={7} /> }]);
-  render(
-    <AntApp>
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </AntApp>,
-  );
-}
+const show = () => renderPage(<QuestionsPanel competitionId={7} />, '/');
+
+/** The upload stored: the list now describes the program. */
+const stored = () => {
+  questions = questions.map((q) => ({ ...q, scorer: UPLOADED }));
+  return UPLOADED;
+};
 
 const pick = (input: HTMLElement, name: string, text = 'x') => fireEvent.change(input, { target: { files: [new File([text], name)] } });
 
@@ -143,18 +117,18 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
   it('uploads a program and shows what it is; a refusal is shown with its reason', async () => {
     questions = [question({})];
     const dialog = await openScorer();
-    reply = { status: 409, message: '服务器无法安全运行评分程序：服务器未安装沙箱程序 bubblewrap（/usr/bin/bwrap），无法安全运行评分程序。', data: null };
+    api.answers['POST /api/question/scorer/11'] = new Error('服务器无法安全运行评分程序：服务器未安装沙箱程序 bubblewrap（/usr/bin/bwrap），无法安全运行评分程序。');
     pick(within(dialog).getByTestId('scorer-input'), 'score.py');
     expect((await within(dialog).findByTestId('scorer-error')).textContent).toContain('服务器未安装沙箱程序 bubblewrap');
     expect(within(dialog).queryByTestId('scorer-current')).toBeNull();
 
-    reply = { status: 200, message: '评分程序已上传', data: UPLOADED };
+    api.answers['POST /api/question/scorer/11'] = stored;
     pick(within(dialog).getByTestId('scorer-input'), 'score.py');
     const current = await within(dialog).findByTestId('scorer-current');
     expect(current.textContent).toContain('score.py');
     expect(current.textContent).toContain('2.00 KB');
     expect(current.textContent).toContain('abababababababab…');
-    expect(writes.map((w) => [w.at, w.body])).toEqual([
+    expect(writes().map((w) => [w.at, w.body])).toEqual([
       ['POST /api/question/scorer/11', 'score.py'],
       ['POST /api/question/scorer/11', 'score.py'],
     ]);
@@ -166,18 +140,18 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     questions = [question({ scorer: UPLOADED })];
     const dialog = await openScorer();
     const ok: ScorerTry = { ok: true, publicScore: 0.8125, privateScore: 0.79, message: null, stderr: 'rows: 60', seconds: 1.52 };
-    reply = { status: 200, message: '试运行完成', data: ok };
+    api.answers['POST /api/question/scorer/try/11'] = ok;
     pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
     const result = await within(dialog).findByTestId('scorer-try-result');
     expect(result.textContent).toContain('试运行成功：公榜得分 0.8125，私榜得分 0.79（用时1.5秒）');
     expect(within(dialog).getByTestId('scorer-stderr').textContent).toBe('rows: 60');
 
     const failed: ScorerTry = { ok: false, publicScore: null, privateScore: null, message: '公榜部分运行失败：评分程序异常退出（退出码1）', stderr: 'Traceback (most recent call last):\nKeyError: label', seconds: 0 };
-    reply = { status: 200, message: '评分程序运行失败', data: failed };
+    api.answers['POST /api/question/scorer/try/11'] = failed;
     pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
     await waitFor(() => expect(within(dialog).getByTestId('scorer-try-result').textContent).toContain('公榜部分运行失败：评分程序异常退出（退出码1）'));
     expect(within(dialog).getByTestId('scorer-stderr').textContent).toContain('KeyError: label');
-    expect(writes.map((w) => w.at)).toEqual(['POST /api/question/scorer/try/11', 'POST /api/question/scorer/try/11']);
+    expect(writes().map((w) => w.at)).toEqual(['POST /api/question/scorer/try/11', 'POST /api/question/scorer/try/11']);
   });
 
   it('saves an own program’s direction and time limit, without a target column, from the question editor', async () => {
@@ -191,9 +165,9 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     expect(within(dialog).queryByText('目标列名')).toBeNull();
     expect((within(dialog).getByLabelText('每次运行时间限制（秒）') as HTMLInputElement).value).toBe('90');
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(writes).toHaveLength(1));
-    expect(writes[0]!.body).toMatchObject({ evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 90 } });
-    expect((writes[0]!.body as { evaluation: object }).evaluation).not.toHaveProperty('targetColumn');
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]!.body).toMatchObject({ evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 90 } });
+    expect((writes()[0]!.body as { evaluation: object }).evaluation).not.toHaveProperty('targetColumn');
   });
 
   it('asks a new question’s direction instead of assuming one, and opens its program’s window once it is saved', async () => {
@@ -216,14 +190,14 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     expect(within(dialog).getByRole('button', { name: /下载示例 score\.py（算平均绝对误差，得分越低越好）/ })).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await within(dialog).findByText('请选择得分方向')).toBeTruthy();
-    expect(writes).toEqual([]);
+    expect(writes()).toEqual([]);
 
     await choose('得分方向', '越低越好');
-    reply = { status: 200, message: '赛题已创建', data: { id: 11 } };
+    api.answers['POST /api/competition/question/7'] = { id: 11 };
     questions = [question({ title: 'B题 运输成本', answerRows: null })];
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
-    await waitFor(() => expect(writes).toHaveLength(1));
-    expect(writes[0]).toMatchObject({ at: 'POST /api/competition/question/7', body: { title: 'B题 运输成本', evaluation: { metric: 'custom', higherIsBetter: false } } });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(writes()[0]).toMatchObject({ at: 'POST /api/competition/question/7', body: { title: 'B题 运输成本', evaluation: { metric: 'custom', higherIsBetter: false } } });
     // What comes next for such a question is its program: its window opens on the question just made.
     const scorer = (await screen.findByText('评分程序：B题 运输成本')).closest('.ant-modal') as HTMLElement;
     expect(within(scorer).getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeTruthy();
