@@ -152,7 +152,8 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(leader.page.locator('.ant-table-row').filter({ hasText: '数据先锋队' })).toContainText('已支付');
   await leader.page.goto('/userCenter/invoiceTitle');
   await leader.page.getByRole('button', { name: /新增抬头/ }).click();
-  await leader.page.getByLabel('单位').check();
+  // A click while the dialog is still zooming in can miss the radio: checked again until it holds.
+  await expect(async () => leader.page.getByLabel('单位').check({ timeout: 2000 })).toPass({ timeout: 20_000 });
   await leader.page.getByRole('textbox', { name: '发票抬头' }).fill('某某数据科技有限公司');
   await leader.page.getByLabel('纳税人识别号').fill('12345');
   await leader.page.getByRole('button', { name: /保\s*存/ }).click();
