@@ -102,8 +102,8 @@ print("cwd", sorted(os.listdir(".")))
     expect(r.exitCode).toBe(0);
     expect(r.stdout).not.toMatch(/LISTED|READ/);
     expect(r.stdout).not.toContain('SQLite format');
-    // Its own PID namespace: only the sandbox's processes (bubblewrap's init and python).
-    expect(Number(/processes (\d+)/.exec(r.stdout)![1])).toBeLessThanOrEqual(3);
+    // Its own PID namespace: only the program itself (it is process 1).
+    expect(Number(/processes (\d+)/.exec(r.stdout)![1])).toBe(1);
     expect(r.stdout).toContain("cwd ['answer.csv', 'prediction.csv', 'score.py']");
   });
 
@@ -147,6 +147,123 @@ print("listing", os.listdir(${JSON.stringify(install)}))
     } finally {
       fs.rmSync(install, { recursive: true, force: true });
     }
+  });
+
+  it('starts every process of the chain with an empty environment: no secret of the server is readable anywhere', async () => {
+    const secret = `sandbox-secret-${process.pid}-${Date.now()}`;
+    const saved = { SECRET_KEY: process.env.SECRET_KEY, DATABASE_URL: process.env.DATABASE_URL };
+    process.env.SECRET_KEY = secret;
+    process.env.DATABASE_URL = `postgres://contest:${secret}@db/contest`;
+    try {
+      const r = await run(`
+import os
+found = []
+for pid in [d for d in os.listdir("/proc") if d.isdigit()] + ["self"]:
+    for part in ["environ", "cmdline"]:
+        try:
+            if ${JSON.stringify(secret)}.encode() in open(f"/proc/{pid}/{part}", "rb").read(): found.append(f"{pid}/{part}")
+        except OSError as e:
+            print("unreadable", pid, part, type(e).__name__)
+print("found", found)
+print("pids", sorted(int(d) for d in os.listdir("/proc") if d.isdigit()))
+print("pid", os.getpid(), "ppid", os.getppid())
+print("pid1", open("/proc/1/cmdline", "rb").read().split(b"\\0")[:2])
+print("env", sorted(os.environ))
+`);
+      expect(r.stderr).toBe('');
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('found []');
+      // The program is the sandbox's process 1: no process of bubblewrap's is left inside to read.
+      expect(r.stdout).toContain('pid 1 ppid 0');
+      expect(r.stdout).toContain("pid1 [b'/usr/bin/python3', b'score.py']");
+      expect(r.stdout).toContain("env ['HOME', 'LANG', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'TMPDIR']");
+      expect(r.stdout + r.stderr).not.toContain(secret);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    // The chain itself is started with nothing of the server's environment.
+    expect(sandboxCommand('bwrap', [], ['/usr/bin/python3'], LIMITS).env).toEqual({});
+  });
+
+  it('keeps it from making namespaces, mounts and the kernel calls the filter denies, while threads still work', async () => {
+    const r = await run(`
+import ctypes, errno, os, threading
+libc = ctypes.CDLL(None, use_errno=True)
+def call(name, *args):
+    ctypes.set_errno(0)
+    ret = getattr(libc, name)(*args)
+    e = ctypes.get_errno()
+    if ret == 0 and name == "syscall" and args[0] == 56:
+        os._exit(0)
+    print(name, args[0] if name == "syscall" else "", "ok" if ret >= 0 else errno.errorcode.get(e, e), flush=True)
+os.mkdir("m")
+for flag in [0x10000000, 0x20000, 0x40000000, 0x20000000, 0x08000000, 0x04000000, 0x02000000]:
+    call("unshare", flag)
+call("mount", b"none", b"m", b"tmpfs", 0, None)
+call("syscall", 56, 0x10000000 | 17, 0, 0, 0, 0)
+call("syscall", 435, 0, 0)
+call("syscall", 319, b"x", 0)
+call("syscall", 29, 0, 1 << 20, 0o1600)
+call("syscall", 321, 0, 0, 0)
+call("syscall", 425, 8, 0)
+call("syscall", 101, 16, 1, 0, 0)
+call("syscall", 250, 0, 0, 0, 0)
+call("syscall", 0x40000000 | 39)
+call("syscall", 39)
+t = threading.Thread(target=lambda: print("thread ran", flush=True)); t.start(); t.join()
+pid = os.fork()
+if pid == 0:
+    os._exit(7)
+print("child", os.waitpid(pid, 0)[1] >> 8)
+`);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.startsWith('unshare'))).toEqual(Array(7).fill('unshare  EPERM'));
+    expect(lines).toContain('mount  EPERM');
+    // clone with CLONE_NEWUSER; clone3, whose flags no filter reads, is not there (the C library falls back to clone).
+    expect(lines).toContain('syscall 56 EPERM');
+    expect(lines).toContain('syscall 435 ENOSYS');
+    // memfd_create, shmget, bpf, io_uring_setup, ptrace, keyctl
+    for (const nr of [319, 29, 321, 425, 101, 250]) expect(lines).toContain(`syscall ${nr} EPERM`);
+    // The x32 table is closed; the ordinary getpid answers.
+    expect(lines).toContain(`syscall ${0x40000000 | 39} ENOSYS`);
+    expect(lines).toContain('syscall 39 ok');
+    expect(lines).toContain('thread ran');
+    expect(lines).toContain('child 7');
+  });
+
+  it('holds /dev/shm within its directory’s quota and leaves /dev itself read-only', async () => {
+    const r = await run(`
+import os
+for target in ["/dev/shm/big", "big"]:
+    written = 0
+    try:
+        with open(target, "wb") as f:
+            for _ in range(1024):
+                f.write(b"x" * (1 << 20)); f.flush(); written += 1
+    except OSError as e:
+        print("full", target, type(e).__name__)
+    print("wrote", target, written, "MB", flush=True)
+try:
+    open("/dev/extra", "w").write("x"); print("WROTE /dev")
+except OSError as e:
+    print("dev read-only", type(e).__name__)
+open("/dev/null", "w").write("x")
+print("null fine")
+`, { ...LIMITS, diskBytes: 64 * 1024 ** 2 });
+    expect(r.exitCode).toBe(0);
+    const wrote = (target: string) => Number(new RegExp(`wrote ${target} (\\d+) MB`).exec(r.stdout)?.[1]);
+    // 64 MB in all: /dev/shm a sixteenth of it, the directory the rest.
+    expect(wrote('/dev/shm/big')).toBeLessThanOrEqual(4);
+    expect(wrote('big')).toBeLessThanOrEqual(60);
+    expect(wrote('/dev/shm/big') + wrote('big')).toBeLessThanOrEqual(64);
+    expect(r.stdout).toContain('full /dev/shm/big');
+    expect(r.stdout).toContain('dev read-only');
+    expect(r.stdout).not.toContain('WROTE /dev');
+    expect(r.stdout).toContain('null fine');
   });
 
   it('lets it write only in its own directory, within its size, and not over its input files', async () => {

@@ -2,16 +2,20 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { seccompFilter } from './seccomp.ts';
 
 /**
- * Runs an organiser's scoring program where it can harm nothing (issue 23): under bubblewrap, as an unprivileged user
- * of its own, in control groups of its own where they can be made (memory and processes of the whole run), with no
- * network, a read-only view of the system's Python and libraries and nothing else of the machine (no data directory,
- * configuration, database file, other questions' answers, other teams' files or other processes), its working
- * directory a size-limited memory filesystem holding only the files given to it, read-only, and what it writes itself;
- * its address space, processes, file sizes and CPU time limited, its whole process tree killed at the time limit, and
- * its output capped. A container runtime (docker or podman) may be used instead. Where neither can be had, nothing
- * runs: `sandboxStatus` says why, and `runSandboxed` refuses.
+ * Runs an organiser's scoring program where it can harm nothing (issues 23 and 32; the threat model is in
+ * docs/decisions.md): under bubblewrap, as an unprivileged user of its own, in control groups of its own where they can
+ * be made (memory and processes of the whole run), with no network, a read-only view of the system's Python and
+ * libraries and nothing else of the machine (no data directory, configuration, database file, other questions'
+ * answers, other teams' files or other processes), an empty environment at every layer (nothing of the server's is
+ * passed to any process of the chain, and the program itself is the sandbox's process 1), a system-call filter that
+ * keeps it from making namespaces or mounts (seccomp.ts), its working directory and /dev/shm size-limited memory
+ * filesystems holding only the files given to it, read-only, and what it writes itself; its address space,
+ * processes, file sizes and CPU time limited, its whole process tree killed at the time limit, and its output capped.
+ * A container runtime (docker or podman) may be used instead. Where neither can be had, nothing runs: `sandboxStatus`
+ * says why, and `runSandboxed` refuses.
  */
 
 export type ScorerRunner = 'bwrap' | 'docker' | 'podman';
@@ -87,24 +91,42 @@ class Tail {
   }
 }
 
-/** The command that runs `args` (a command inside the sandbox) in `dir`'s files under `runner`. */
+/** Of its directory's quota, what /dev/shm may hold (POSIX shared memory and semaphores, which multiprocessing uses). */
+const shmBytes = (disk: number) => Math.min(16 * 1024 ** 2, Math.floor(disk / 16));
+
+/** The file descriptor the system-call filter is handed to bubblewrap on (`--seccomp 3`). */
+export const SECCOMP_FD = 3;
+
+/**
+ * Variables a container runtime's client may need to reach its engine. Nothing else of the server's environment is
+ * passed to it (the container gets only what `-e` sets), and nothing at all to bubblewrap's chain.
+ */
+const CLIENT_ENV = ['PATH', 'HOME', 'XDG_RUNTIME_DIR', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINER_HOST', 'CONTAINERS_CONF'];
+
+/**
+ * The command that runs `args` (a command inside the sandbox) in `dir`'s files under `runner`, with the environment
+ * it is started with. Under bubblewrap the chain is started with an empty environment and the filter on SECCOMP_FD.
+ */
 export function sandboxCommand(
   runner: ScorerRunner,
   files: { name: string; hostPath: string }[],
   args: string[],
   limits: SandboxLimits,
   options: { image?: string; asRoot?: boolean; name?: string; groups?: string[]; hidden?: string[] } = {},
-): { command: string; args: string[] } {
+): { command: string; args: string[]; env: Record<string, string> } {
   const disk = limits.diskBytes ?? DEFAULT_DISK_BYTES;
   const processes = limits.processes ?? DEFAULT_PROCESSES;
+  const shm = shmBytes(disk);
   if (runner === 'docker' || runner === 'podman') {
     const mounts = files.flatMap((f) => ['-v', `${f.hostPath}:/work/${f.name}:ro`]);
+    const env = Object.fromEntries(CLIENT_ENV.flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]!]])));
     return {
       command: runner,
+      env,
       args: [
         'run', '--rm', '-i', ...(options.name ? ['--name', options.name] : []), '--network', 'none', '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
         '--user', `${NOBODY}:${NOBODY}`, '--memory', String(limits.memoryBytes), '--memory-swap', String(limits.memoryBytes),
-        '--pids-limit', String(processes), '--tmpfs', `/work:rw,size=${disk},mode=1777`, '-w', '/work', ...mounts,
+        '--pids-limit', String(processes), '--tmpfs', `/work:rw,size=${disk - shm},mode=1777`, '--shm-size', String(shm), '-w', '/work', ...mounts,
         '-e', 'HOME=/work', '-e', 'TMPDIR=/work', '-e', 'OPENBLAS_NUM_THREADS=1', '-e', 'OMP_NUM_THREADS=1',
         options.image ?? 'python:3-slim', ...args,
       ],
@@ -115,16 +137,21 @@ export function sandboxCommand(
   // A folder of the platform's inside a shown one (an install under /usr/local, say) is covered by an empty one.
   const covers = hiddenInside(shown, options.hidden ?? []).flatMap((p) => ['--tmpfs', p]);
   const bwrap = [
-    BWRAP, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
+    // A user namespace of its own in which no further one can be made, and the program as process 1: no process of
+    // bubblewrap's is left inside for it to read.
+    BWRAP, '--unshare-all', '--unshare-user', '--disable-userns', '--as-pid-1', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     ...binds, ...covers, '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin',
     '--proc', '/proc', '--dev', '/dev',
-    '--size', String(disk), '--perms', '0777', '--tmpfs', '/work',
+    // /dev/shm within the quota, and /dev itself read-only (its memory filesystem has no size of its own).
+    '--size', String(shm), '--perms', '01777', '--tmpfs', '/dev/shm', '--remount-ro', '/dev',
+    '--size', String(disk - shm), '--perms', '0777', '--tmpfs', '/work',
     ...files.flatMap((f) => ['--ro-bind', f.hostPath, `/work/${f.name}`]),
-    // Everything but /work is read-only, bwrap's own root included.
+    // Everything but /work and /dev/shm is read-only, bwrap's own root included.
     '--remount-ro', '/',
     '--chdir', '/work', '--clearenv',
     '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/work', '--setenv', 'TMPDIR', '/work', '--setenv', 'LANG', 'C.UTF-8',
     '--setenv', 'OPENBLAS_NUM_THREADS', '1', '--setenv', 'OMP_NUM_THREADS', '1', '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
+    '--seccomp', String(SECCOMP_FD),
     ...args,
   ];
   // RLIMIT_NPROC counts the processes of a user: as the run's own user, only this program's (root is not held by it).
@@ -137,7 +164,23 @@ export function sandboxCommand(
   const groups = options.groups ?? [];
   const join = groups.length ? ['/bin/sh', '-c', JOIN_GROUPS, 'sh', String(groups.length), ...groups] : [];
   const all = [...join, ...setpriv, ...prlimit, ...bwrap];
-  return { command: all[0]!, args: all.slice(1) };
+  return { command: all[0]!, args: all.slice(1), env: {} };
+}
+
+/**
+ * Starts a sandbox command: under bubblewrap the system-call filter is written to SECCOMP_FD, which bubblewrap reads
+ * to its end before it starts the program. `detached` gives it a process group of its own.
+ */
+function startSandbox(runner: ScorerRunner, command: { command: string; args: string[]; env: Record<string, string> }, detached: boolean) {
+  const filter = runner === 'bwrap' ? seccompFilter() : null;
+  const child = spawn(command.command, command.args, { stdio: ['ignore', 'pipe', 'pipe', ...(filter ? ['pipe' as const] : [])], detached, env: command.env });
+  if (filter) {
+    const channel = child.stdio[SECCOMP_FD] as NodeJS.WritableStream & { on(e: 'error', f: () => void): void };
+    // A chain that fails before reading it (a missing binary) closes it: that failure is reported by the exit.
+    channel.on('error', () => undefined);
+    channel.end(filter);
+  }
+  return child;
 }
 
 /** Of `hidden`, the existing folders (by their real paths) that lie inside a `shown` one, which they must not be. */
@@ -332,21 +375,29 @@ export function sandboxStatus(runner: ScorerRunner = 'bwrap', image?: string): P
   }
 }
 
-/** Runs a command, answering its exit code and output; never rejects (a missing binary is an `error`). */
-function run(command: string, args: string[], timeoutMs: number): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
+/** Runs a sandbox command, answering its exit code and output; never rejects (a missing binary is an `error`). */
+function run(runner: ScorerRunner, command: ReturnType<typeof sandboxCommand>, timeoutMs: number): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
+    const child = startSandbox(runner, command, false);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', (error) => resolve({ status: null, stdout, stderr, error }));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ status: null, stdout, stderr, error });
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 
 async function probe(runner: ScorerRunner, image?: string): Promise<Status> {
   if (runner === 'bwrap') {
+    if (!seccompFilter()) return { ok: false, reason: `服务器的处理器架构（${process.arch}）没有系统调用过滤规则，无法安全运行评分程序；请使用容器运行时（SCORER_RUNNER）` };
     for (const [file, what] of [
       [BWRAP, '沙箱程序 bubblewrap（/usr/bin/bwrap）'],
       [PYTHON, 'Python（/usr/bin/python3）'],
@@ -356,8 +407,8 @@ async function probe(runner: ScorerRunner, image?: string): Promise<Status> {
     }
     if (process.getuid?.() === 0 && !fs.existsSync(SETPRIV)) return { ok: false, reason: '服务器未安装 setpriv，无法以非特权用户运行评分程序' };
   }
-  const { command, args } = sandboxCommand(runner, [], [runner === 'bwrap' ? PYTHON : 'python3', '-c', 'print(1)'], { timeLimitSec: 20, memoryBytes: DEFAULT_MEMORY_BYTES }, { image });
-  const r = await run(command, args, 60_000);
+  const command = sandboxCommand(runner, [], [runner === 'bwrap' ? PYTHON : 'python3', '-c', 'print(1)'], { timeLimitSec: 20, memoryBytes: DEFAULT_MEMORY_BYTES }, { image });
+  const r = await run(runner, command, 60_000);
   if (r.error) return { ok: false, reason: `无法启动评分沙箱（${runner}）：${r.error.message}` };
   if (r.status !== 0 || r.stdout.trim() !== '1') return { ok: false, reason: `评分沙箱（${runner}）无法运行：${(r.stderr || r.stdout).trim().slice(0, 200)}` };
   return { ok: true };
@@ -387,12 +438,12 @@ export async function runSandboxed(
   const name = runner === 'bwrap' ? undefined : `contest-score-${randomBytes(8).toString('hex')}`;
   // A container is its own group; under bubblewrap the run gets control groups of its own where they can be made.
   const groups = runner === 'bwrap' ? makeRunGroups(limits) : null;
-  const { command, args: argv } = sandboxCommand(runner, files, args, limits, { image: options.image, name, groups: groups?.dirs, hidden: options.hidden });
+  const command = sandboxCommand(runner, files, args, limits, { image: options.image, name, groups: groups?.dirs, hidden: options.hidden });
   const started = performance.now();
   return new Promise((resolve) => {
     // Its own process group: at the time limit the group is killed, and bubblewrap's --die-with-parent and its own PID
     // namespace take every process the program started with it.
-    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = startSandbox(runner, command, true);
     const out = new Tail(OUTPUT_TAIL);
     const err = new Tail(STDERR_TAIL);
     let timedOut = false;
@@ -403,7 +454,7 @@ export async function runSandboxed(
       } catch {
         child.kill('SIGKILL');
       }
-      if (name) spawn(runner, ['kill', name], { stdio: 'ignore' }).on('error', () => undefined);
+      if (name) spawn(runner, ['kill', name], { stdio: 'ignore', env: command.env }).on('error', () => undefined);
       groups?.kill();
     };
     const timer = setTimeout(() => {
@@ -417,8 +468,8 @@ export async function runSandboxed(
         kill();
       }
     };
-    child.stdout.on('data', take(out));
-    child.stderr.on('data', take(err));
+    child.stdout!.on('data', take(out));
+    child.stderr!.on('data', take(err));
     child.on('error', (e) => {
       err.push(Buffer.from(String(e)));
     });
