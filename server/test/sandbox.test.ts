@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readScore } from '../src/scoring/custom.ts';
-import { runFolder, runGroups, runSandboxed, sandboxCommand, sandboxStatus, STDERR_TAIL, sweepGroups } from '../src/scoring/sandbox.ts';
+import { runFolder, runGroups, runSandboxed, sandboxCommand, sandboxStatus, STDERR_TAIL, sweepGroups, type SandboxLimits } from '../src/scoring/sandbox.ts';
 
 /**
  * Organisers' scoring programs run under bubblewrap (issue 23, item 3): real programs, each trying one way out, each
@@ -36,7 +36,7 @@ describe('the scoring sandbox', () => {
 
   const LIMITS = { timeLimitSec: 20, memoryBytes: 1024 ** 3 };
   /** Runs `program` as score.py beside an answer and a prediction file. */
-  async function run(program: string, limits = LIMITS) {
+  async function run(program: string, limits: SandboxLimits = LIMITS) {
     const folder = runFolder(base);
     try {
       const put = (name: string, text: string) => {

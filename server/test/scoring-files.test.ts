@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { TextDecoder } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CsvError, memoryCsv, type CsvFile } from '../src/scoring/csv.ts';
+import { CsvError, MAX_FIELD_CHARS, MAX_RECORD_CHARS, memoryCsv, type CsvFile } from '../src/scoring/csv.ts';
 import { type Metric } from '../src/scoring/metrics.ts';
 import { loadAnswers, scoreSubmission, type Evaluation } from '../src/scoring/score.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
@@ -207,6 +207,28 @@ describe('hostile bytes end in a message with the line', () => {
   it('an unclosed quote on the last line', async () => {
     expect(await problems(scoreSubmission('id,label\n1,a\n2,b\n3,"c\n', await answers(), ev()))).toEqual([{ line: 4, message: '引号没有闭合' }]);
   });
+  it('a field or a record longer than the reader takes is refused naming the line it starts on, in every path', async () => {
+    const field = { line: 3, message: `有一个字段超过${MAX_FIELD_CHARS}个字符，请检查是否有引号没有闭合或缺少换行` };
+    const record = { line: 3, message: `这一行超过${MAX_RECORD_CHARS}个字符，请检查是否缺少换行` };
+    const long = 'x'.repeat(MAX_FIELD_CHARS + 1);
+    const cases: [string, Buffer, typeof field][] = [
+      // A whole line in one chunk, and the same cut into small chunks (the character-by-character path).
+      ['a long field on a line', Buffer.from(`id,label\n1,a\n2,${long}\n3,c\n`), field],
+      ['a long quoted field', Buffer.from(`id,label\n1,a\n2,"${long}"\n3,c\n`), field],
+      ['an unclosed quote before much text', Buffer.from(`id,label\n1,a\n2,"b\n${'3,c\n'.repeat(MAX_FIELD_CHARS / 3)}`), field],
+      ['a field with no line end at all', Buffer.from(`id,label\n1,a\n${long}`), field],
+      ['a record of many short fields', Buffer.from(`id,label\n1,a\n2,${'ab,'.repeat(MAX_RECORD_CHARS / 3 + 1)}\n`), record],
+    ];
+    for (const [what, bytes, problem] of cases) {
+      for (const size of [bytes.length, 4096]) {
+        expect([what, size, await problems(scoreSubmission(chunked(bytes, size), await answers(), ev()))]).toEqual([what, size, [problem]]);
+        expect([what, size, await problems(loadAnswers(chunked(bytes, size), ev()))]).toEqual([what, size, [problem]]);
+      }
+    }
+    // Just within both limits is read.
+    const within = Buffer.from(`id,label\n1,${'y'.repeat(MAX_FIELD_CHARS)}\n2,b\n3,c\n`);
+    expect((await scoreSubmission(chunked(within, 4096), await answers(), ev())).publicScore).toBe(2 / 3);
+  });
 });
 
 describe('.csv.gz and .zip holding one CSV; the limit is on the unpacked bytes and bombs are refused early', () => {
@@ -237,7 +259,7 @@ describe('.csv.gz and .zip holding one CSV; the limit is on the unpacked bytes a
   });
   it('a compression bomb is refused from its declared size, or after the limit when it lies, without unpacking it', async () => {
     const limit = 1 << 20;
-    const bomb = Buffer.alloc(256 << 20, 0x31); // 256 MB of "1"
+    const bomb = Buffer.concat([Buffer.from('id,label\n'), Buffer.alloc(256 << 20, '\n')]); // a header and 256 MB of blank lines
     const gz = gzipSync(bomb, { level: 1 });
     const tooLarge = [{ line: 0, message: '解压后的文件超过1MB，请减小文件后重新上传' }];
     const answers = await answersOf();
@@ -382,8 +404,8 @@ describe.each(DATABASES)('uploads of hostile files on %s', (kind) => {
 
   it('a compression bomb and a file over the limit once unpacked are refused at upload, before the quota', async () => {
     const leader = await team();
-    const bomb = gzipSync(Buffer.alloc(64 << 20, 0x31), { level: 1 });
-    for (const bytes of [bomb, zip([{ name: 'a.csv', data: Buffer.alloc(64 << 20, 0x31), declaredSize: 1 }])]) {
+    const bomb = gzipSync(Buffer.concat([Buffer.from('id,label\n'), Buffer.alloc(64 << 20, '\n')]), { level: 1 });
+    for (const bytes of [bomb, zip([{ name: 'a.csv', data: Buffer.concat([Buffer.from('id,label\n'), Buffer.alloc(64 << 20, '\n')]), declaredSize: 1 }])]) {
       const res = await submit(leader, 'bomb.csv.gz', bytes);
       expect([res.statusCode, body(res).message]).toEqual([400, '解压后的文件超过1MB，请减小文件后重新上传']);
     }

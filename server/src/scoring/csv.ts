@@ -26,6 +26,16 @@ export interface ReadOptions {
 }
 
 /**
+ * The longest field and record (line, or lines of one quoted record) any CSV path reads, in characters (issue 32): a
+ * file of one endless field must not grow the reader's memory until the process dies. Past either, the file is
+ * refused naming the line the record starts on.
+ */
+export const MAX_FIELD_CHARS = 100_000;
+export const MAX_RECORD_CHARS = 1_000_000;
+const fieldTooLong = (line: number) => new CsvError([{ line, message: `有一个字段超过${MAX_FIELD_CHARS}个字符，请检查是否有引号没有闭合或缺少换行` }]);
+const recordTooLong = (line: number) => new CsvError([{ line, message: `这一行超过${MAX_RECORD_CHARS}个字符，请检查是否缺少换行` }]);
+
+/**
  * The records of a CSV file, a decoded chunk's worth at a time: scoring a million rows through one promise per record
  * would spend more time in the generator than in the data. A line with no quote is split as a whole; a record with
  * quotes, or one cut by the end of a chunk, goes through the character-by-character state machine, which carries its
@@ -35,6 +45,8 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
   const report = options.report ?? newReport();
   let field = '';
   let fields: string[] = [];
+  // Characters of the current record held in `fields` (the slow path's), with a separator each.
+  let held = 0;
   let quoted = false;
   let afterQuote = false;
   let line = 1;
@@ -47,9 +59,14 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
     fields.push(field);
     if (!(fields.length === 1 && fields[0] === '')) out.push({ line: recordLine, fields });
     fields = [];
+    held = 0;
     field = '';
     afterQuote = false;
     fresh = true;
+  };
+  const grew = () => {
+    if (field.length > MAX_FIELD_CHARS) throw fieldTooLong(recordLine);
+    if (held + field.length > MAX_RECORD_CHARS) throw recordTooLong(recordLine);
   };
   const texts = decodeBytes(await openBytes(source), options.encoding ?? null, report);
   try {
@@ -70,7 +87,12 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
           if (end !== Infinity) {
             nextQuote = after(nextQuote, '"', i);
             if (nextQuote > end) {
-              if (end > i) out.push({ line: recordLine, fields: text.slice(i, end).split(',') });
+              if (end - i > MAX_RECORD_CHARS) throw recordTooLong(recordLine);
+              if (end > i) {
+                const split = text.slice(i, end).split(',');
+                if (end - i > MAX_FIELD_CHARS && split.some((f) => f.length > MAX_FIELD_CHARS)) throw fieldTooLong(recordLine);
+                out.push({ line: recordLine, fields: split });
+              }
               line++;
               recordLine = line;
               i = end;
@@ -104,6 +126,7 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
           } else {
             if (c === '\n') line++;
             field += c;
+            grew();
           }
           continue;
         }
@@ -117,8 +140,10 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
           else field += c;
         } else if (c === ',') {
           fields.push(field);
+          held += field.length + 1;
           field = '';
           afterQuote = false;
+          grew();
         } else if (c === '\n' || c === '\r') {
           endRecord();
           line++;
@@ -127,6 +152,7 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
         } else {
           field += c;
           afterQuote = false;
+          grew();
         }
       }
       if (nul >= 0) throw new CsvError([{ line, message: '含有空字符（NUL），不是文本格式的CSV；若为不带BOM的UTF-16文件，请另存为UTF-8编码的CSV' }]);

@@ -12,6 +12,7 @@ import {
   METRIC_INFO,
   TEST_STATUS,
   windowRefusal,
+  windowState,
   type Leaderboard,
   type Metric,
   type MyTests,
@@ -62,14 +63,15 @@ async function teamOfQuestion(ctx: AuthedCtx, questionId: number) {
 }
 
 /**
- * Takes a prediction file for scoring: inside the SUBMIT_TEST window, within the team's daily limit (a conditional
- * increment in the database), stored first and queued for the scoring job.
+ * Takes a prediction file for scoring: inside the SUBMIT_TEST window when it starts and again when it has arrived whole
+ * (its time is then: a body that trickles in past the deadline is refused), within the team's daily limit (a
+ * conditional increment in the database), stored first and queued for the scoring job.
  */
 export async function submit(ctx: AuthedCtx, questionId: number, content: Readable, fileName: string, maxBytes: number) {
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
-  const now = ctx.clock.now();
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
-  const refusal = windowRefusal(await competitions.submissionWindowOf(ctx.db, question.competitionId, 'SUBMIT_TEST'), now);
+  const window = () => competitions.submissionWindowOf(ctx.db, question.competitionId, 'SUBMIT_TEST');
+  const refusal = windowRefusal(await window(), ctx.clock.now());
   if (refusal) throw conflict(refusal);
   if (!question.metric) throw conflict(NO_SCORING_FILE);
   const custom = question.metric === CUSTOM_METRIC;
@@ -80,6 +82,14 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   } catch (err) {
     if (err instanceof FileTooLargeError) throw new AppError(413, `测试文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
     throw err;
+  }
+  // The file's time is when its last byte arrived: the window is asked again, as it may have closed meanwhile.
+  const now = ctx.clock.now();
+  const after = await window();
+  const late = windowRefusal(after, now);
+  if (late) {
+    await ctx.storage.delete(stored.key);
+    throw conflict(`${late}${windowState(after, now) === 'closed' ? '（文件传完时已过截止时间）' : ''}，本次提交未被接收`);
   }
   // A file that cannot be read as the expected CSV is refused here, before the day's quota is touched.
   // A prediction of several classes has a column per class instead of the target column (checked when scored); an own
