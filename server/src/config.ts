@@ -70,6 +70,7 @@ const schema = z.object({
   UPLOAD_SLOTS: z.coerce.number().int().positive().default(24),
   UPLOAD_SLOTS_PER_TEAM: z.coerce.number().int().positive().default(3),
   TEAM_STORAGE_QUOTA_MB: z.coerce.number().int().positive().default(2048),
+  FAILED_TEST_FILES_MB: z.coerce.number().int().min(0).default(200),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
@@ -92,6 +93,7 @@ const schema = z.object({
   DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
   SCORING_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
+  PROGRAM_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(1),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   SCORER_RUNNER: z.enum(['bwrap', 'docker', 'podman']).default('bwrap'),
   SCORER_IMAGE: z.string().min(1).default('python:3-slim'),
@@ -152,6 +154,8 @@ export type Config = {
   documentMaxBytes: number;
   answerMaxBytes: number;
   testMaxBytes: number;
+  /** What a team's failed test files may keep in all (for rescoring once a fault is fixed); past it the oldest go. */
+  failedTestFilesBytes: number;
   /** Memory the loaded answer files of recent questions may hold together (the newest one is always kept). */
   answerCacheBytes: number;
   /** A file the server appends each second's longest event-loop delay to (the bench); unset: not measured. */
@@ -160,8 +164,10 @@ export type Config = {
   dataMaxBytes: number;
   /** Run the job worker in this process (`npm start`); off where a separate worker runs jobs. */
   jobWorker: boolean;
-  /** Jobs (scorings above all) one worker process runs at once. */
+  /** Jobs of the general lane (built-in scorings above all) one worker process runs at once. */
   scoringConcurrency: number;
+  /** Jobs of the program lane (organisers' own programs) one worker process runs at once, beside the general lane's. */
+  programConcurrency: number;
   /** Organisers' own scoring programs (issue 23): the sandbox, its image (docker, podman), memory and host folder. */
   scorer: { runner: 'bwrap' | 'docker' | 'podman'; image: string; memoryBytes: number; workDir: string; hidden: string[] };
   /** How long a claimed job is held before another worker may take it, unless renewed (a dead worker's job). */
@@ -255,11 +261,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,
     answerMaxBytes: e.ANSWER_MAX_BYTES,
     testMaxBytes: e.TEST_MAX_BYTES,
+    failedTestFilesBytes: e.FAILED_TEST_FILES_MB * 1024 * 1024,
     answerCacheBytes: e.ANSWER_CACHE_MB * 1024 * 1024,
     eventLoopReport: e.EVENT_LOOP_REPORT,
     dataMaxBytes: e.DATA_MAX_BYTES,
     jobWorker: e.JOB_WORKER,
     scoringConcurrency: e.SCORING_CONCURRENCY,
+    programConcurrency: e.PROGRAM_CONCURRENCY,
     scorer: {
       runner: e.SCORER_RUNNER,
       image: e.SCORER_IMAGE,

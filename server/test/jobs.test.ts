@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { QUEUE_COUNT_CAP, defineJob, enqueue, jobRegistry, jobsAhead, type AnyJob } from '../src/jobs/define.ts';
 import { JOB_DEFINITIONS, JOBS } from '../src/jobs/registry.ts';
-import { runDueJobs, startWorker } from '../src/jobs/runner.ts';
+import { claim, runDueJobs, startWorker } from '../src/jobs/runner.ts';
 import { publishJob } from '../src/modules/notices/jobs.ts';
 import { scoreJob } from '../src/modules/test-submissions/jobs.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, type TestApp } from './helpers.ts';
@@ -26,7 +26,7 @@ describe('the job registry', () => {
       const exports = (await import(file)) as Record<string, unknown>;
       defined.push(...Object.values(exports).filter(isJob));
     }
-    expect(defined.map((j) => j.id).sort()).toEqual(['certificate.generate', 'client.build', 'notice.deliver', 'notice.publish', 'test.rescore', 'test.score']);
+    expect(defined.map((j) => j.id).sort()).toEqual(['certificate.generate', 'client.build', 'notice.deliver', 'notice.publish', 'test.release', 'test.rescore', 'test.score']);
     const ids = JOB_DEFINITIONS.map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
     // The very objects the modules define, not look-alikes.
@@ -138,6 +138,85 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     expect(await jobsAhead(t.database.db, last, now)).toBe(QUEUE_COUNT_CAP);
     while (await runDueJobs(t.deps, undefined, { jobs }));
     expect(await jobsAhead(t.database.db, last, now)).toBeUndefined();
+  });
+
+  it('keeps organisers’ programs in a lane of their own: a general slot never takes one, a program slot nothing else', async () => {
+    const probe = defineJob({ id: 'test.lane', payload: z.object({ n: z.number() }), run: async () => undefined });
+    const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
+    while (await runDueJobs(t.deps, undefined, { jobs }));
+    // The program job is older and first by priority: a general slot still passes it by.
+    const program = await enqueue(t.database.db, probe, { n: 1 }, now, now, 0, { lane: 'program', tenant: 7 });
+    const general = await enqueue(t.database.db, probe, { n: 2 }, now, now, 5);
+    expect((await claim(t.database.db, 'w-general', now, 60_000, 'general'))?.id).toBe(general);
+    expect(await claim(t.database.db, 'w-general', now, 60_000, 'general')).toBeNull();
+    expect((await claim(t.database.db, 'w-program', now, 60_000, 'program'))?.id).toBe(program);
+    expect(await claim(t.database.db, 'w-program', now, 60_000, 'program')).toBeNull();
+    await t.database.db.updateTable('jobs').set({ doneAt: now.toISOString(), lockedUntil: null }).where('id', 'in', [program, general]).execute();
+  });
+
+  it('serves organisations in turn in the program lane: the one running fewest, then the one served least recently', async () => {
+    const probe = defineJob({ id: 'test.turns', payload: z.object({ n: z.number() }), run: async () => undefined });
+    const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
+    while (await runDueJobs(t.deps, undefined, { jobs }));
+    const tenantOf = new Map<number, string>();
+    const add = async (tenant: number, name: string, priority = 0) => tenantOf.set(await enqueue(t.database.db, probe, { n: 0 }, now, now, priority, { lane: 'program', tenant }), name);
+    // Organisation 101 floods the lane first; 102 and 103 send one each afterwards.
+    for (let i = 0; i < 4; i++) await add(101, `a${i}`);
+    await add(102, 'b0');
+    await add(103, 'c0');
+    await add(102, 'b1', 1);
+    let at = now.getTime();
+    const take = async () => {
+      at += 1000;
+      const job = await claim(t.database.db, 'w-turns', new Date(at), 60_000, 'program');
+      return job && { id: job.id, name: tenantOf.get(job.id)! };
+    };
+    const finish = (id: number) => t.database.db.updateTable('jobs').set({ doneAt: new Date(at).toISOString(), lockedUntil: null }).where('id', '=', id).execute();
+    // One at a time (one program slot): a0, then the organisations not yet served, then in turn.
+    const order: string[] = [];
+    for (let job = await take(); job; job = await take()) {
+      order.push(job.name);
+      await finish(job.id);
+    }
+    expect(order).toEqual(['a0', 'b0', 'c0', 'a1', 'b1', 'a2', 'a3']);
+
+    // Two slots: an organisation running a program waits while another runs none, though it was served less recently
+    // and its file is older.
+    await add(101, 'x0');
+    await add(101, 'x1');
+    const x0 = (await take())!;
+    expect(x0.name).toBe('x0');
+    await add(102, 'y0');
+    await add(102, 'y1');
+    const y0 = (await take())!;
+    expect(y0.name).toBe('y0');
+    await finish(y0.id);
+    const y1 = (await take())!;
+    expect(y1.name).toBe('y1');
+    // With no other organisation waiting, 101 may take a second slot rather than leave it idle.
+    const x1 = (await take())!;
+    expect(x1.name).toBe('x1');
+    for (const job of [x0, y1, x1]) await finish(job.id);
+    expect(await take()).toBeNull();
+  });
+
+  it('places a waiting program job behind its organisation’s own and one turn of each other organisation', async () => {
+    const probe = defineJob({ id: 'test.ahead', payload: z.object({ n: z.number() }), run: async () => undefined });
+    const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
+    while (await runDueJobs(t.deps, undefined, { jobs }));
+    const add = (tenant: number) => enqueue(t.database.db, probe, { n: 0 }, now, now, 0, { lane: 'program', tenant });
+    for (let i = 0; i < 10; i++) await add(201);
+    const newcomer = await add(202);
+    const mineFirst = await add(203);
+    const mineSecond = await add(203);
+    // A general job waiting meanwhile is in another queue.
+    await enqueue(t.database.db, probe, { n: 1 }, now);
+    // 202's only file: one turn of 201's and one of 203's before it.
+    expect(await jobsAhead(t.database.db, newcomer, now)).toBe(2);
+    expect(await jobsAhead(t.database.db, mineFirst, now)).toBe(2);
+    // 203's second: its own first, and two turns of 201's, one of 202's.
+    expect(await jobsAhead(t.database.db, mineSecond, now)).toBe(4);
+    while (await runDueJobs(t.deps, undefined, { jobs }));
   });
 
   it('fails a job whose stored payload is malformed at once, with a clear log, and goes on with the next', async () => {

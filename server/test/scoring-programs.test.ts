@@ -43,9 +43,10 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
   let competitionId: number;
   let seq = 0;
 
+  // Inside the competition's registration and submission windows.
+  let now = new Date('2026-03-20T02:00:00Z');
+
   beforeAll(async () => {
-    // Inside the competition's registration and submission windows.
-    const now = new Date('2026-03-20T02:00:00Z');
     t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'progOrg', '程序大学');
@@ -83,6 +84,14 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
   const board = async (questionId: number) => body(await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}` })).data;
   const drain = async () => {
     while (await runDueJobs(t.deps));
+  };
+  /**
+   * A program's failure on a file sent now is held until the longest its runs could take has passed since its scoring
+   * began (issue 32): the clock moves past both boards' time limits, and the held outcomes are stored.
+   */
+  const release = async () => {
+    now = new Date(now.getTime() + (2 * EVAL.timeLimitSec + 1) * 1000);
+    await drain();
   };
 
   it('takes a .py or a .zip with score.py at its root, describes it, and refuses anything else with why', async () => {
@@ -211,6 +220,10 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     const a = await team(q);
     expect((await submit(a.leader, q, prediction())).statusCode).toBe(200);
     await drain();
+    // Held: still being scored for the team, its attempt still taken, nothing of the failure shown yet.
+    const held = await mine(a.leader, q);
+    expect([held.list[0].status, held.list[0].reason, held.usedToday]).toEqual([1, null, 1]);
+    await release();
     const tests = await mine(a.leader, q);
     const [s] = tests.list;
     expect([s.status, s.reason]).toEqual([3, '评分失败：评分程序异常退出（退出码3），本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方']);
@@ -287,6 +300,7 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     const a = await team(q);
     expect((await submit(a.leader, q, noLabel)).statusCode).toBe(200);
     await drain();
+    await release();
     const tests = await mine(a.leader, q);
     expect(tests.list[0]).toMatchObject({ status: 3, reason: '未通过评分程序的检查：预测文件缺少 label 列（本次提交不计入次数，请修改后重新提交）' });
     expect(tests.usedToday).toBe(0);

@@ -432,6 +432,16 @@ export interface JobsTable {
   createdAt: string;
   /** Workers take due jobs by priority, then oldest first (0019): lower first. */
   priority: Generated<number>;
+  /** 'program' for jobs that run organisers' programs, which only the program lane's slots take (0021); null for the rest. */
+  lane: string | null;
+  /** The organisation a program job runs for: the program lane serves organisations in turn (0021). */
+  tenant: number | null;
+}
+
+/** When each organisation last had a program job claimed (0021): the least recently served goes next. */
+export interface JobTurnsTable {
+  tenant: number;
+  lastClaimAt: string;
 }
 
 export interface TestSubmissionsTable {
@@ -458,6 +468,8 @@ export interface TestSubmissionsTable {
   scoreJobId: number | null;
   /** The end of an own program's standard error when it failed on this file (0020), for the organisers only. */
   scorerLog: string | null;
+  /** When the file of a submission that failed on arrival (its attempt given back) was deleted (0021). */
+  fileRemovedAt: string | null;
 }
 
 /** Each team's best score per board of a question, under one scoring version (0016; test-submissions `refreshTeamBoards`). */
@@ -700,6 +712,7 @@ export interface DB {
   invoices: InvoicesTable;
   invoiceConfig: InvoiceConfigTable;
   jobs: JobsTable;
+  jobTurns: JobTurnsTable;
   testSubmissions: TestSubmissionsTable;
   boardScores: BoardScoresTable;
   testQuota: TestQuotaTable;

@@ -37,3 +37,32 @@ export function fairSemaphore(limit: number, perKey: number) {
     }
   };
 }
+
+/**
+ * Slots taken without waiting: at most `limit` held at once in all and `perKey` by one key (an organisation). `take`
+ * answers a release function, or why not: 'busy' when every slot is held, 'own' when the key holds its share. A key's
+ * share is what keeps one tenant from taking every slot.
+ */
+export function tenantSlots(limit: number, perKey: number) {
+  let held = 0;
+  const byKey = new Map<string, number>();
+  return {
+    take(key: string): (() => void) | 'busy' | 'own' {
+      if ((byKey.get(key) ?? 0) >= perKey) return 'own';
+      if (held >= limit) return 'busy';
+      held++;
+      byKey.set(key, (byKey.get(key) ?? 0) + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held--;
+        const left = byKey.get(key)! - 1;
+        if (left) byKey.set(key, left);
+        else byKey.delete(key);
+      };
+    },
+    /** Slots held now, in all and by `key`. */
+    held: (key?: string) => (key === undefined ? held : (byKey.get(key) ?? 0)),
+  };
+}

@@ -10,10 +10,20 @@ import type { Db } from '../db/database.ts';
  * This file imports no module, so services may import `enqueue` and their own `jobs.ts` without a cycle through the
  * registry (which imports every `jobs.ts`).
  */
+/**
+ * The lanes workers take jobs from (issue 32): organisers' programs in a lane of their own, so that no program, however
+ * slow, holds back any other job (built-in scoring above all); everything else in the general lane.
+ */
+export type Lane = 'general' | 'program';
+
+/** Where a job is queued: the program lane with the organisation it runs for (0 for none), or the general lane. */
+export type JobPlace = { lane: 'program'; tenant: number } | { lane?: 'general' };
+
 export interface JobDefinition<P = unknown> {
   readonly id: string;
   readonly payload: z.ZodType<P>;
-  run(deps: Deps, payload: P): Promise<void>;
+  /** `run.lane` is the lane the job was taken from. */
+  run(deps: Deps, payload: P, run: { lane: Lane }): Promise<void>;
   /** Called once when the job has used up its attempts (never for a payload that fails the schema). */
   failed?(deps: Deps, payload: P, error: string): Promise<void>;
 }
@@ -37,17 +47,39 @@ export function jobRegistry(definitions: readonly AnyJob[]): JobRegistry {
 }
 
 /**
- * Adds a job due at `runAt` (by default at once). The payload is checked against the definition here too, so a
- * payload that slipped past the types is refused where it is made rather than when it runs.
+ * Adds a job due at `runAt` (by default at once), in the lane `place` names. The payload is checked against the
+ * definition here too, so a payload that slipped past the types is refused where it is made rather than when it runs.
  */
-export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date, runAt: Date = now, priority = 0): Promise<number> {
+export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date, runAt: Date = now, priority = 0, place: JobPlace = {}): Promise<number> {
   job.payload.parse(payload);
   const { id } = await db
     .insertInto('jobs')
-    .values({ type: job.id, payload: JSON.stringify(payload), runAt: runAt.toISOString(), createdAt: now.toISOString(), priority })
+    .values({
+      type: job.id,
+      payload: JSON.stringify(payload),
+      runAt: runAt.toISOString(),
+      createdAt: now.toISOString(),
+      priority,
+      lane: place.lane === 'program' ? 'program' : null,
+      tenant: place.lane === 'program' ? place.tenant : null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
+}
+
+/** The idle workers of this process, woken when a job has been queued here (startWorker). */
+const queuedListeners = new Set<() => void>();
+export function onJobsQueued(listener: () => void) {
+  queuedListeners.add(listener);
+  return () => void queuedListeners.delete(listener);
+}
+/**
+ * Tells this process's workers that a job is waiting (call it once the transaction that queued it has committed), so
+ * that they take it now rather than at their next poll. Workers of other processes poll (every second).
+ */
+export function jobsQueued() {
+  for (const listener of queuedListeners) listener();
 }
 
 /** Whether a job of this kind is waiting or running (not done, not failed for good). */
@@ -57,36 +89,50 @@ export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.sel
 export const QUEUE_COUNT_CAP = 1000;
 
 /**
- * Where a pending job stands in the queue (workers take due jobs by priority, then oldest first, whatever their kind):
- * how many due jobs come before it, counted up to QUEUE_COUNT_CAP (a count of the cap means at least that many).
- * Undefined when it is no longer pending (running or done).
+ * Where a pending job stands in its lane's queue: how many due jobs come before it, counted up to QUEUE_COUNT_CAP (a
+ * count of the cap means at least that many). In the general lane that is the workers' order (priority, then oldest
+ * first). The program lane serves organisations in turn, so before the job come its own organisation's jobs ahead of it
+ * (k) and, of every other organisation waiting, as many as k + 1 turns give it. Undefined when it is no longer pending
+ * (running or done).
  */
 export async function jobsAhead(db: Db, jobId: number, now: Date): Promise<number | undefined> {
-  const row = await db.selectFrom('jobs').select(['id', 'priority']).where('id', '=', jobId).where('doneAt', 'is', null).executeTakeFirst();
+  const row = await db.selectFrom('jobs').select(['id', 'priority', 'lane', 'tenant']).where('id', '=', jobId).where('doneAt', 'is', null).executeTakeFirst();
   if (!row) return undefined;
-  // Before it in the workers' order (runner.ts `claim`): due now, with a lower priority, or the same and older. (A job
-  // backing off after a failure waits for its time, and is not counted.)
-  const ahead = db
+  const t = now.toISOString();
+  // Before it in its lane's order (runner.ts): due now, with a lower priority, or the same and older. (A job backing off
+  // after a failure waits for its time, and is not counted.)
+  let ahead = db
     .selectFrom('jobs')
     .select('id')
     .where('doneAt', 'is', null)
-    .where('runAt', '<=', now.toISOString())
-    .where((eb) => eb.or([eb('priority', '<', row.priority), eb.and([eb('priority', '=', row.priority), eb('id', '<', row.id)])]))
-    .limit(QUEUE_COUNT_CAP)
-    .as('ahead');
+    .where('runAt', '<=', t)
+    .where((eb) => eb.or([eb('priority', '<', row.priority), eb.and([eb('priority', '=', row.priority), eb('id', '<', row.id)])]));
+  ahead = row.lane === 'program' ? ahead.where('lane', '=', 'program').where('tenant', '=', row.tenant) : ahead.where('lane', 'is', null);
   const { n } = await db
-    .selectFrom(ahead)
+    .selectFrom(ahead.limit(QUEUE_COUNT_CAP).as('ahead'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return Number(n);
+  const own = Number(n);
+  if (row.lane !== 'program') return own;
+  const others = await db
+    .selectFrom('jobs')
+    .select(['tenant', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('lane', '=', 'program')
+    .where('doneAt', 'is', null)
+    .where('runAt', '<=', t)
+    .where('tenant', '<>', row.tenant)
+    .groupBy('tenant')
+    .execute();
+  return Math.min(QUEUE_COUNT_CAP, others.reduce((sum, o) => sum + Math.min(Number(o.n), own + 1), own));
 }
 
-/** How many jobs of this kind finished (done, not failed) between `since` and `until`: the queue's recent pace. */
-export async function jobsDoneSince(db: Db, job: AnyJob, since: Date, until: Date): Promise<number> {
+/** How many jobs of this kind and lane finished (done, not failed) between `since` and `until`: the lane's recent pace. */
+export async function jobsDoneSince(db: Db, job: AnyJob, since: Date, until: Date, lane: Lane = 'general'): Promise<number> {
   const { n } = await db
     .selectFrom('jobs')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('type', '=', job.id)
+    .where('lane', lane === 'program' ? '=' : 'is', lane === 'program' ? 'program' : null)
     .where('failed', '=', 0)
     .where('doneAt', '>=', since.toISOString())
     .where('doneAt', '<=', until.toISOString())

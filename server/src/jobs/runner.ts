@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { Deps } from '../context.ts';
 import type { Db } from '../db/database.ts';
-import type { JobRegistry } from './define.ts';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { onJobsQueued, type JobRegistry, type Lane } from './define.ts';
 import { JOBS } from './registry.ts';
 
 /**
@@ -23,6 +25,8 @@ const backoffMs = (attempts: number) => 5_000 * 2 ** (attempts - 1);
 export interface RunOptions {
   /** How often a running job's lease is renewed. */
   renewMs?: number;
+  /** The lane to take jobs from; every lane when none is given (tests drain the whole queue). */
+  lane?: Lane;
   /** The job definitions to run (tests add their own); the registry's by default. */
   jobs?: JobRegistry;
   /** Asked before each claim: once true, the runner takes no more jobs and returns. */
@@ -43,31 +47,69 @@ function readPayload(text: string, schema: z.ZodType): { payload: unknown } | { 
   return { problem: `payload does not match the job's schema (${issues.join('; ')})` };
 }
 
-/** Claims the oldest due job for `worker`, or nothing; safe against any number of competing workers. */
-export async function claim(db: Db, worker: string, now: Date, leaseMs = LEASE_MS) {
+const unlocked = (t: string) => (eb: ExpressionBuilder<DB, 'jobs'>) => eb.or([eb('jobs.lockedUntil', 'is', null), eb('jobs.lockedUntil', '<', t)]);
+
+/**
+ * The next due job of `lane` (of any lane when none is given, as tests drain the queue). The general lane is taken by
+ * priority, then oldest first. The program lane serves organisations in turn: the one with the fewest programs
+ * running goes first (an organisation runs a second program at once only when no other has one waiting), then the one
+ * served least recently, and within an organisation by priority, then oldest first.
+ */
+async function nextDue(db: Db, t: string, lane: Lane | undefined) {
+  if (lane !== 'program') {
+    let q = db.selectFrom('jobs').select(['id', 'lane', 'tenant']).where('doneAt', 'is', null).where('runAt', '<=', t).where(unlocked(t));
+    if (lane === 'general') q = q.where('lane', 'is', null);
+    // By priority (a team's later submissions wait behind the other teams' firsts: 0019), then oldest first.
+    return q.orderBy('priority').orderBy('id').limit(1).executeTakeFirst();
+  }
+  const running = db
+    .selectFrom('jobs')
+    .select(['tenant', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('lane', '=', 'program')
+    .where('doneAt', 'is', null)
+    .where('lockedUntil', '>=', t)
+    .groupBy('tenant')
+    .as('r');
+  return db
+    .selectFrom('jobs')
+    .leftJoin(running, 'r.tenant', 'jobs.tenant')
+    .leftJoin('jobTurns as turn', 'turn.tenant', 'jobs.tenant')
+    .select(['jobs.id', 'jobs.lane', 'jobs.tenant'])
+    .where('jobs.lane', '=', 'program')
+    .where('jobs.doneAt', 'is', null)
+    .where('jobs.runAt', '<=', t)
+    .where(unlocked(t))
+    .orderBy(sql`coalesce(r.n, 0)`)
+    .orderBy(sql`coalesce(turn.last_claim_at, '')`)
+    .orderBy('jobs.priority')
+    .orderBy('jobs.id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Claims the next due job of `lane` for `worker` (see nextDue), or nothing; safe against any number of competing workers. */
+export async function claim(db: Db, worker: string, now: Date, leaseMs = LEASE_MS, lane?: Lane) {
   const t = now.toISOString();
   for (let tries = 0; tries < 5; tries++) {
-    const due = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('doneAt', 'is', null)
-      .where('runAt', '<=', t)
-      .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', t)]))
-      // By priority (a team's later submissions wait behind the other teams' firsts: 0019), then oldest first.
-      .orderBy('priority')
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
+    const due = await nextDue(db, t, lane);
     if (!due) return null;
     const job = await db
       .updateTable('jobs')
       .set((eb) => ({ lockedBy: worker, lockedUntil: new Date(now.getTime() + leaseMs).toISOString(), attempts: eb('attempts', '+', 1) }))
       .where('id', '=', due.id)
       .where('doneAt', 'is', null)
-      .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<', t)]))
+      .where(unlocked(t))
       .returningAll()
       .executeTakeFirst();
-    if (job) return job;
+    if (!job) continue;
+    if (job.lane === 'program' && job.tenant !== null) {
+      await db
+        .insertInto('jobTurns')
+        .values({ tenant: job.tenant, lastClaimAt: t })
+        .onConflict((oc) => oc.column('tenant').doUpdateSet({ lastClaimAt: t }))
+        .execute();
+    }
+    return job;
   }
   return null;
 }
@@ -76,14 +118,14 @@ export async function claim(db: Db, worker: string, now: Date, leaseMs = LEASE_M
  * Runs due jobs one after another until none is left; returns how many ran. While a job runs its lease is renewed
  * every `renewMs`, so a job longer than the lease is not taken for abandoned and run a second time elsewhere.
  */
-export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs, jobs = JOBS, stopping }: RunOptions = {}): Promise<number> {
+export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs, jobs = JOBS, stopping, lane }: RunOptions = {}): Promise<number> {
   const leaseMs = deps.config.jobLeaseMs;
   const renewEvery = renewMs ?? leaseMs / 3;
   let ran = 0;
   for (;;) {
     if (stopping?.()) return ran;
     const now = deps.clock.now();
-    const job = await claim(deps.db, worker, now, leaseMs);
+    const job = await claim(deps.db, worker, now, leaseMs, lane);
     if (!job) return ran;
     ran++;
     const definition = jobs.get(job.type);
@@ -112,7 +154,7 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
     renew.unref();
     try {
       if (!definition) throw new Error(`no definition for job type ${job.type}`);
-      await definition.run(deps, payload);
+      await definition.run(deps, payload, { lane: job.lane === 'program' ? 'program' : 'general' });
       clearInterval(renew);
       await deps.db.updateTable('jobs').set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null }).where('id', '=', job.id).execute();
     } catch (err) {
@@ -134,21 +176,29 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
 }
 
 /**
- * Polls for due jobs in this process, running up to `concurrency` at once (SCORING_CONCURRENCY: each slot claims and
- * runs jobs one after another, so a long scoring holds one slot and the others go on). The returned function stops it:
- * no job is claimed after it is called, and the promise it returns settles when the jobs running then have finished.
+ * Polls for due jobs in this process: `concurrency` slots of the general lane (SCORING_CONCURRENCY) and
+ * `programConcurrency` of the program lane (PROGRAM_CONCURRENCY), each claiming and running its lane's jobs one after
+ * another, so a long scoring holds one slot and the others go on. A job queued by this process (`jobsQueued`) wakes the
+ * idle slots at once instead of at the next poll. The returned function stops it: no job is claimed after it is called,
+ * and the promise it returns settles when the jobs running then have finished.
  */
 export function startWorker(
   deps: Deps,
-  { intervalMs = 1000, jobs = JOBS, concurrency = deps.config.scoringConcurrency }: { intervalMs?: number; jobs?: JobRegistry; concurrency?: number } = {},
+  {
+    intervalMs = 1000,
+    jobs = JOBS,
+    concurrency = deps.config.scoringConcurrency,
+    programConcurrency = deps.config.programConcurrency,
+  }: { intervalMs?: number; jobs?: JobRegistry; concurrency?: number; programConcurrency?: number } = {},
 ): () => Promise<void> {
   let stopped = false;
-  const running: (Promise<void> | null)[] = Array.from({ length: Math.max(1, concurrency) }, () => null);
-  const timer = setInterval(() => {
+  const lanes: Lane[] = [...Array<Lane>(Math.max(1, concurrency)).fill('general'), ...Array<Lane>(Math.max(0, programConcurrency)).fill('program')];
+  const running: (Promise<void> | null)[] = lanes.map(() => null);
+  const poll = () => {
     if (stopped) return;
     running.forEach((slot, i) => {
       if (slot) return;
-      running[i] = runDueJobs(deps, undefined, { jobs, stopping: () => stopped })
+      running[i] = runDueJobs(deps, undefined, { jobs, stopping: () => stopped, lane: lanes[i] })
         .then(
           () => undefined,
           (err: unknown) => deps.log.error({ err }, 'job runner failed'),
@@ -157,11 +207,14 @@ export function startWorker(
           running[i] = null;
         });
     });
-  }, intervalMs);
+  };
+  const timer = setInterval(poll, intervalMs);
   timer.unref();
+  const unsubscribe = onJobsQueued(poll);
   return async () => {
     stopped = true;
     clearInterval(timer);
+    unsubscribe();
     await Promise.all(running);
   };
 }

@@ -218,9 +218,10 @@ export interface ProgramOutcome {
   rows: number;
 }
 /**
- * A run that failed: what the team is told and what the organiser sees (standard error). A refusal is the program's own
- * explanation of what is wrong with the file; any other failure names only how the program failed (nothing of the
- * answers).
+ * A scoring that failed: what the team is told and what the organiser sees (standard error of the board that failed
+ * first, and which board that was). A refusal is the program's own explanation of what is wrong with the file; any
+ * other failure names only how the program failed (nothing of the answers). Every board was run all the same (issue
+ * 32): `runs` is how many, so that the caller can release the outcome at a time that does not depend on the rows.
  */
 export class ProgramFailure extends Error {
   constructor(
@@ -228,6 +229,9 @@ export class ProgramFailure extends Error {
     readonly board: BoardName,
     readonly stderr: string,
     readonly refusal = false,
+    readonly runs = 1,
+    /** What the runs gave all the same: the other board's score when it succeeded, and their seconds (for the try). */
+    readonly partial: Pick<ProgramOutcome, 'publicScore' | 'privateScore' | 'seconds'> = { publicScore: null, privateScore: null, seconds: 0 },
   ) {
     super(message);
   }
@@ -235,7 +239,9 @@ export class ProgramFailure extends Error {
 
 /**
  * Runs the program (`program`: its files, `score.py` among them at the top) on each board that has rows, and answers
- * both scores; throws ProgramFailure at the first run that fails.
+ * both scores. Every board runs even when one has failed, so that neither the time a failure takes nor which board it
+ * came from tells a team which rows are public; then the first failure (the public board's before the private's) is
+ * thrown as a ProgramFailure.
  */
 export async function runProgram(
   program: { name: string; hostPath: string }[],
@@ -244,9 +250,12 @@ export async function runProgram(
   options: { runner?: ScorerRunner; image?: string; hidden?: string[] } = {},
 ): Promise<ProgramOutcome> {
   const scores: ProgramOutcome = { publicScore: null, privateScore: null, stderr: '', seconds: 0, rows: boards.public.rows + boards.private.rows };
+  let failure: { board: BoardName; run: SandboxRun; read: { failure: string; refusal?: true } } | null = null;
+  let runs = 0;
   for (const board of ['public', 'private'] as const) {
     const files = boards[board];
     if (!files.rows) continue;
+    runs++;
     const run = await runSandboxed(
       [...program, { name: 'answer.csv', hostPath: files.answer }, { name: 'prediction.csv', hostPath: files.prediction }],
       ['python3', 'score.py', 'answer.csv', 'prediction.csv'].map((a, i) => (i === 0 && (options.runner ?? 'bwrap') === 'bwrap' ? '/usr/bin/python3' : a)),
@@ -256,9 +265,10 @@ export async function runProgram(
     scores.seconds += run.seconds;
     scores.stderr = run.stderr;
     const read = readScore(run);
-    if ('failure' in read) throw new ProgramFailure(read.failure, board, run.stderr, read.refusal === true);
-    scores[board === 'public' ? 'publicScore' : 'privateScore'] = read.score;
+    if ('failure' in read) failure ??= { board, run, read };
+    else scores[board === 'public' ? 'publicScore' : 'privateScore'] = read.score;
   }
+  if (failure) throw new ProgramFailure(failure.read.failure, failure.board, failure.run.stderr, failure.read.refusal === true, runs, scores);
   return scores;
 }
 

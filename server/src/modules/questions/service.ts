@@ -4,6 +4,7 @@ import { CUSTOM_METRIC, DEFAULT_TIME_LIMIT_SEC, METRIC_INFO, SCORER_MAX_BYTES, t
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
+import { tenantSlots } from '../../http/semaphore.ts';
 import { CsvError, csvMime, storedCsv } from '../../scoring/csv.ts';
 import { checkAnswerIds, ProgramFailure, scoreWithProgram } from '../../scoring/custom.ts';
 import { loadProgram, ProgramError, readProgram } from '../../scoring/program.ts';
@@ -298,14 +299,21 @@ export async function uploadScorer(ctx: AuthedCtx, id: number, content: Readable
   return (await managedQuestion(ctx, id)).scorer!;
 }
 
-/** Tries of programs running at once in this process: each is a sandbox of up to SCORER_MEMORY_MB. */
-const TRIES_AT_ONCE = 2;
-let tries = 0;
+/**
+ * Tries of programs running at once in this process: each is a sandbox of up to SCORER_MEMORY_MB, so a few at most, and
+ * one per organisation, so that one organisation's slow programs never hold every slot (issue 32).
+ */
+export const TRIES_AT_ONCE = 2;
+export const TRIES_PER_ORG = 1;
+const trySlots = tenantSlots(TRIES_AT_ONCE, TRIES_PER_ORG);
+const orgKey = (orgId: number | null) => String(orgId ?? 'platform');
+/** Tries running now in this process, in all or of one organisation (tests watch a try start). */
+export const triesRunning = (orgId?: number | null) => trySlots.held(orgId === undefined ? undefined : orgKey(orgId));
 
 /**
  * Runs the question's program on a prediction file as scoring would, without a submission: answers both boards'
- * scores, or the failure with the end of the program's standard error. A prediction that does not fit the answers is
- * a 400 saying why, as a team would be told.
+ * scores, or the failure with the end of the program's standard error (and the other board's score when it ran well).
+ * A prediction that does not fit the answers is a 400 saying why, as a team would be told.
  */
 export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, maxBytes: number): Promise<ScorerTry> {
   const q = await customQuestion(ctx, id);
@@ -313,8 +321,9 @@ export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, m
   if (!secrets.scorerKey) throw conflict('请先上传评分程序');
   if (!secrets.answerKey) throw conflict('请先上传答案文件：试运行时评分程序读取答案文件');
   await requireSandbox(ctx);
-  if (tries >= TRIES_AT_ONCE) throw tooMany('正在试运行的评分程序较多，请稍后再试');
-  tries++;
+  const slot = trySlots.take(orgKey(q.orgId));
+  if (slot === 'own') throw tooMany('本单位已有一个评分程序正在试运行，请等它结束后再试');
+  if (slot === 'busy') throw tooMany('正在试运行的评分程序较多，请稍后再试');
   let stored: { key: string } | null = null;
   try {
     stored = await putHidden(ctx, content, 'trial', maxBytes, '测试文件');
@@ -336,11 +345,11 @@ export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, m
     if (err instanceof ProgramFailure) {
       const part = err.board === 'public' ? '公榜' : '私榜';
       const message = err.refusal ? `${part}部分：评分程序拒绝了该文件，队伍会看到“${err.message}”` : `${part}部分运行失败：${err.message}`;
-      return { ok: false, publicScore: null, privateScore: null, message, stderr: err.stderr, seconds: 0 };
+      return { ok: false, publicScore: err.partial.publicScore, privateScore: err.partial.privateScore, message, stderr: err.stderr, seconds: err.partial.seconds };
     }
     throw err;
   } finally {
-    tries--;
+    slot();
     if (stored) await ctx.storage.delete(stored.key);
   }
 }

@@ -7,9 +7,10 @@ import { teamBoardRows, type BoardName } from './boards.ts';
 /** The question's evaluation setting and state, as scoring and the boards read them. */
 export const scoringQuestion = (db: Db, questionId: number) =>
   db
-    .selectFrom('questions')
-    .select(['id', 'competitionId', 'reviewed', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'scorerKey', 'salt', 'splitRule', 'answerKey', 'answerIndexKey', 'answerIndexTag', 'leaderboardPublished', 'scoringVersion', 'boardVersion'])
-    .where('id', '=', questionId)
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .select(['q.id', 'q.competitionId', 'c.orgId', 'q.reviewed', 'q.metric', 'q.idColumn', 'q.targetColumn', 'q.publicPercent', 'q.dailyLimit', 'q.positiveLabel', 'q.topK', 'q.higherIsBetter', 'q.timeLimitSec', 'q.scorerKey', 'q.salt', 'q.splitRule', 'q.answerKey', 'q.answerIndexKey', 'q.answerIndexTag', 'q.leaderboardPublished', 'q.scoringVersion', 'q.boardVersion'])
+    .where('q.id', '=', questionId)
     .executeTakeFirst();
 
 /** The user's team in the competition, when it chose the question. */
@@ -100,6 +101,31 @@ export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
 
 export const findSubmission = (db: Db, id: number) =>
   db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status', 'day']).where('id', '=', id).executeTakeFirst();
+
+/** A team's failed submissions that still have their file, newest first, with its size. */
+export const failedFilesOf = (db: Db, teamId: number) =>
+  db
+    .selectFrom('testSubmissions')
+    .select(['id', 'fileKey', 'size'])
+    .where('teamId', '=', teamId)
+    .where('status', '=', TEST_STATUS.failed)
+    .where('fileRemovedAt', 'is', null)
+    .orderBy('id', 'desc')
+    .execute();
+
+/**
+ * A failed submission's file is given up: its file's record goes and the submission says when (the caller deletes the
+ * stored bytes). Its outcome stays.
+ */
+export async function markFileRemoved(db: Db, v: { id: number; key: string; at: string }) {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('testSubmissions').set({ fileRemovedAt: v.at }).where('id', '=', v.id).execute();
+    await trx.deleteFrom('files').where('key', '=', v.key).execute();
+  });
+}
+
+/** Puts a submission back in the queue (its job was moved to another lane, or its setting changed while it was held). */
+export const markQueued = (db: Db, id: number, jobId: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.queued, scoreJobId: jobId }).where('id', '=', id).execute();
 
 /**
  * Marks a submission selected or not and counts the team's selections for the question, in the caller's transaction;
@@ -305,7 +331,10 @@ export const bumpScoringVersion = async (db: Db, questionId: number) =>
 
 const SETTLED = [TEST_STATUS.scored, TEST_STATUS.failed];
 
-/** Settled submissions of the question scored under an older version than `version`, oldest first. */
+/**
+ * Settled submissions of the question scored under an older version than `version`, oldest first: those that still
+ * have their file (a file that failed on arrival was deleted; its team sends it again).
+ */
 export const staleSubmissions = (db: Db, questionId: number, version: number, limit: number) =>
   db
     .selectFrom('testSubmissions')
@@ -313,11 +342,12 @@ export const staleSubmissions = (db: Db, questionId: number, version: number, li
     .where('questionId', '=', questionId)
     .where('status', 'in', SETTLED)
     .where('scoringVersion', '<', version)
+    .where('fileRemovedAt', 'is', null)
     .orderBy('id')
     .limit(limit)
     .execute();
 
-/** Of the question's settled submissions, how many there are and how many are scored under its current version. */
+/** Of the question's settled submissions that have their file, how many there are and how many are scored under its current version. */
 export async function rescoreProgress(db: Db, questionId: number, version: number) {
   const r = await db
     .selectFrom('testSubmissions')
@@ -327,6 +357,7 @@ export async function rescoreProgress(db: Db, questionId: number, version: numbe
     ])
     .where('questionId', '=', questionId)
     .where('status', 'in', SETTLED)
+    .where('fileRemovedAt', 'is', null)
     .executeTakeFirstOrThrow();
   return { total: Number(r.total), done: Number(r.done ?? 0) };
 }
@@ -343,6 +374,7 @@ export async function rescoringPending(db: Db, questionId: number, version: numb
     .where('questionId', '=', questionId)
     .where('scoringVersion', '<', version)
     .where('status', 'in', SETTLED)
+    .where('fileRemovedAt', 'is', null)
     .limit(1)
     .executeTakeFirst();
   return stale !== undefined;

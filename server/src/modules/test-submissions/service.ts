@@ -26,7 +26,7 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
-import { QUEUE_COUNT_CAP, enqueue, jobsAhead, jobsDoneSince } from '../../jobs/define.ts';
+import { QUEUE_COUNT_CAP, enqueue, jobsAhead, jobsDoneSince, jobsQueued, type JobPlace, type Lane } from '../../jobs/define.ts';
 import { CsvError, csvMime, readCsv, storedCsv } from '../../scoring/csv.ts';
 import { ProgramFailure, scoreWithProgram } from '../../scoring/custom.ts';
 import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
@@ -38,7 +38,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import { teamUserIds } from '../notices/index.ts';
-import { rescoreJob, scoreJob } from './jobs.ts';
+import { releaseJob, rescoreJob, scoreJob } from './jobs.ts';
 import type { BoardName } from './boards.ts';
 import { readCache } from '../../http/read-cache.ts';
 import * as repo from './repo.ts';
@@ -104,7 +104,7 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   const day = beijingDay(now);
   const t = now.toISOString();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    const submitted = await ctx.db.transaction().execute(async (trx) => {
       if (!(await repo.takeQuota(trx, { teamId, questionId, day, limit: question.dailyLimit! }))) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
       const id = await repo.insertSubmission(trx, {
         competitionId: question.competitionId,
@@ -121,9 +121,11 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
       });
       // A fair queue: the team's files already waiting for this question go first, the other teams' firsts with them.
       const waiting = await repo.teamWaiting(trx, { teamId, questionId, before: id });
-      await repo.setScoreJob(trx, id, await enqueue(trx, scoreJob, { submissionId: id }, now, now, waiting));
+      await repo.setScoreJob(trx, id, await enqueue(trx, scoreJob, { submissionId: id }, now, now, waiting, laneOf(question)));
       return { id, status: TEST_STATUS.queued };
     });
+    jobsQueued();
+    return submitted;
   } catch (err) {
     await ctx.storage.delete(stored.key);
     if (isUniqueViolation(err)) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
@@ -177,13 +179,13 @@ const toSubmission = ({ scoreJobId: _job, ...r }: Row, showPrivate: boolean): Te
 const PACE_WINDOW_MS = 10 * 60_000;
 
 /**
- * Adds to each waiting submission where it stands in the queue and, from the pace of the last minutes (scorings done,
- * by every worker), about how long it will wait. The test tab reloads while any waits, so both move as the queue does.
+ * Adds to each waiting submission where it stands in its lane's queue and, from the lane's pace of the last minutes
+ * (scorings done, by every worker), about how long it will wait. The test tab reloads while any waits, so both move as the queue does.
  */
-async function withQueuePlaces(db: Db, rows: Row[], list: TestSubmission[], now: Date) {
+async function withQueuePlaces(db: Db, rows: Row[], list: TestSubmission[], now: Date, lane: Lane) {
   const waiting = rows.flatMap((r, i) => (r.status === TEST_STATUS.queued && r.scoreJobId !== null ? [{ jobId: r.scoreJobId, s: list[i]! }] : []));
   if (!waiting.length) return;
-  const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS), now);
+  const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS), now, lane);
   const perSecond = done / (PACE_WINDOW_MS / 1000);
   for (const { jobId, s } of waiting) {
     const ahead = await jobsAhead(db, jobId, now);
@@ -213,7 +215,7 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
       : null;
   const published = question.leaderboardPublished === 1;
   const list = rows.map((r) => toSubmission(r, published));
-  await withQueuePlaces(ctx.db, rows, list, ctx.clock.now());
+  await withQueuePlaces(ctx.db, rows, list, ctx.clock.now(), laneOf(question).lane ?? 'general');
   return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
 }
 
@@ -375,6 +377,11 @@ function tellScored(deps: Pick<Deps, 'hub' | 'log'>, questionId: number, team: n
 }
 
 type ScoringQuestion = NonNullable<Awaited<ReturnType<typeof repo.scoringQuestion>>>;
+/** An outcome, and for a program's failure on a file sent now, the seconds after the scoring began it is held back. */
+type Evaluated = repo.Outcome & { holdSec?: number };
+
+/** The lane a question's scoring jobs run in: its organisation's turn of the program lane, or the general lane. */
+const laneOf = (q: Pick<ScoringQuestion, 'metric' | 'orgId'>): JobPlace => (q.metric === CUSTOM_METRIC ? { lane: 'program', tenant: q.orgId ?? 0 } : {});
 
 
 /**
@@ -382,7 +389,7 @@ type ScoringQuestion = NonNullable<Awaited<ReturnType<typeof repo.scoringQuestio
  * is the team's to fix, as with the built-in metrics; a program that fails is the platform's problem: the team reads
  * “评分失败” and a reason that says nothing of the answers, the organisers read the program's standard error.
  */
-async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuestion, fresh: boolean): Promise<repo.Outcome> {
+async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuestion, fresh: boolean): Promise<Evaluated> {
   if (!q.scorerKey) return { reason: `${PROGRAM_FAILED}主办方尚未上传评分程序` };
   try {
     const out = await scoreWithProgram(
@@ -401,8 +408,11 @@ async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuesti
     if (err instanceof CsvError) return { reason: err.message.slice(0, 2000) };
     // A file scored as it arrives gives its attempt back (scoreQueued); one scored again later was counted long ago.
     if (err instanceof ProgramFailure) {
-      if (err.refusal) return { reason: `${PROGRAM_REFUSED}${err.message}${fresh ? '（本次提交不计入次数，请修改后重新提交）' : ''}`, log: err.stderr };
-      return { reason: `${PROGRAM_FAILED}${err.message}，${fresh ? '本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方' : '请联系主办方'}`, log: err.stderr };
+      // The outcome of a file sent now waits for the longest its runs could have taken (issue 32): how soon a failure
+      // shows must not tell its team which board's rows made the program fail.
+      const hold = fresh ? { holdSec: err.runs * (q.timeLimitSec ?? DEFAULT_TIME_LIMIT_SEC) } : {};
+      if (err.refusal) return { reason: `${PROGRAM_REFUSED}${err.message}${fresh ? '（本次提交不计入次数，请修改后重新提交）' : ''}`, log: err.stderr, ...hold };
+      return { reason: `${PROGRAM_FAILED}${err.message}，${fresh ? '本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方' : '请联系主办方'}`, log: err.stderr, ...hold };
     }
     throw err;
   }
@@ -415,7 +425,7 @@ export const NOT_FINITE = '得分不是有限的数字（预测值可能过大�
  * Scores one prediction file under the question's current setting. A file the engine refuses, or whose score is not a
  * finite number, ends as a reason for its team, never as a job failure; a board with answer rows always gets a score.
  */
-async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion, fresh = true): Promise<repo.Outcome> {
+async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion, fresh = true): Promise<Evaluated> {
   if (!q.answerKey || !q.metric) throw new Error('question has no answer or metric');
   if (q.metric === CUSTOM_METRIC) return evaluateWithProgram(deps, fileKey, q, fresh);
   const ev: Evaluation = {
@@ -457,32 +467,92 @@ async function tellSettled(deps: Deps, s: { questionId: number; teamId: number }
 /**
  * Scores one queued submission (the scoring job, see jobs.ts); a file the engine refuses ends as failed with its
  * reasons, which is not a job failure. The outcome is stored only if the question's setting is still the one it was
- * computed under; if the setting changed meanwhile, the file is scored again under the new one.
+ * computed under; if the setting changed meanwhile, the file is scored again under the new one. A job found in the
+ * wrong lane (the question's metric changed while it waited) is moved to the right one. A program's failure is held
+ * until the longest its runs could have taken since the scoring began (the release job), then stored like any other.
  */
-export async function scoreQueued(deps: Deps, submissionId: number) {
+export async function scoreQueued(deps: Deps, submissionId: number, lane: Lane = 'general') {
   const s = await repo.findSubmission(deps.db, submissionId);
   if (!s || s.status === TEST_STATUS.scored || s.status === TEST_STATUS.failed) return;
+  const first = await repo.scoringQuestion(deps.db, s.questionId);
+  if (!first) return;
+  const place = laneOf(first);
+  if ((place.lane ?? 'general') !== lane) return requeue(deps, s);
   await repo.markScoring(deps.db, s.id);
+  const began = performance.now();
   for (let attempt = 0; attempt < 3; attempt++) {
-    const q = await repo.scoringQuestion(deps.db, s.questionId);
+    const q = attempt ? await repo.scoringQuestion(deps.db, s.questionId) : first;
     if (!q) return;
-    const outcome = await evaluate(deps, s.fileKey, q);
-    if (await repo.settle(deps.db, { id: s.id, questionId: s.questionId, version: q.scoringVersion, outcome, at: deps.clock.now().toISOString() })) {
-      // A file refused with a reason gives its attempt back (issue 21): only a score counts against the day's limit.
-      if ('reason' in outcome) await repo.releaseQuota(deps.db, s);
-      await tellSettled(deps, s, outcome);
+    const { holdSec, ...outcome } = await evaluate(deps, s.fileKey, q);
+    const heldMs = holdSec ? holdSec * 1000 - (performance.now() - began) : 0;
+    if (heldMs > 0 && 'reason' in outcome) {
+      const now = deps.clock.now();
+      await enqueue(deps.db, releaseJob, { submissionId: s.id, version: q.scoringVersion, reason: outcome.reason, log: outcome.log ?? null }, now, new Date(now.getTime() + heldMs));
       return;
     }
+    if (await settleFresh(deps, s, q.scoringVersion, outcome)) return;
   }
   throw new Error('the question setting kept changing while the submission was scored');
+}
+
+/**
+ * Stores the outcome of a file scored as it arrived, if the question's setting is still `version` (false otherwise).
+ * A file refused with a reason gives its attempt back (issue 21).
+ */
+async function settleFresh(deps: Deps, s: Submission, version: number, outcome: repo.Outcome) {
+  if (!(await repo.settle(deps.db, { id: s.id, questionId: s.questionId, version, outcome, at: deps.clock.now().toISOString() }))) return false;
+  if ('reason' in outcome) await giveBack(deps, s);
+  await tellSettled(deps, s, outcome);
+  return true;
+}
+
+type Submission = NonNullable<Awaited<ReturnType<typeof repo.findSubmission>>>;
+
+/**
+ * A failed file gives back the attempt it took. Since failures cost nothing, what a team's failed files keep is bounded
+ * (FAILED_TEST_FILES_MB, issue 32): the newest stay, to be scored again once the organisers fix a fault, and past the
+ * bound the oldest are deleted, their outcomes kept.
+ */
+async function giveBack(deps: Deps, s: Submission) {
+  await repo.releaseQuota(deps.db, s);
+  let kept = 0;
+  for (const f of await repo.failedFilesOf(deps.db, s.teamId)) {
+    kept += Number(f.size);
+    if (kept <= deps.config.failedTestFilesBytes) continue;
+    await repo.markFileRemoved(deps.db, { id: f.id, key: f.fileKey, at: deps.clock.now().toISOString() });
+    await deps.storage.delete(f.fileKey);
+  }
+}
+
+/** Queues a submission's scoring again, in the lane its question's scoring needs now. */
+async function requeue(deps: Deps, s: Submission) {
+  const q = await repo.scoringQuestion(deps.db, s.questionId);
+  if (!q) return;
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    const waiting = await repo.teamWaiting(trx, { teamId: s.teamId, questionId: s.questionId, before: s.id });
+    await repo.markQueued(trx, s.id, await enqueue(trx, scoreJob, { submissionId: s.id }, now, now, waiting, laneOf(q)));
+  });
+  jobsQueued();
+}
+
+/**
+ * The held failure of a file is due (scoreQueued): stored now, under the setting it was computed under. If that
+ * setting changed meanwhile, the file is scored again instead.
+ */
+export async function releaseHeld(deps: Deps, p: { submissionId: number; version: number; reason: string; log: string | null }) {
+  const s = await repo.findSubmission(deps.db, p.submissionId);
+  if (!s || s.status !== TEST_STATUS.scoring) return;
+  if (!(await settleFresh(deps, s, p.version, { reason: p.reason, ...(p.log !== null && { log: p.log }) }))) await requeue(deps, s);
 }
 
 /** The scoring job has used up its attempts: the submission fails, asking the team to submit again. */
 export async function scoringGaveUp(deps: Deps, submissionId: number) {
   await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交', deps.clock.now().toISOString());
   const s = await repo.findSubmission(deps.db, submissionId);
-  if (s) await repo.releaseQuota(deps.db, s);
-  if (s) tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
+  if (!s) return;
+  await giveBack(deps, s);
+  tellScored(deps, s.questionId, await teamUserIds(deps.db, [s.teamId]));
 }
 
 /** Submissions scored again by one run of the rescoring job; it queues itself again for the rest. */
@@ -495,16 +565,20 @@ export const RESCORE_BATCH = 10;
  */
 export async function startRescoring(db: Db, questionId: number, now: Date) {
   const version = await repo.bumpScoringVersion(db, questionId);
-  await enqueue(db, rescoreJob, { questionId, version }, now);
+  const q = await repo.scoringQuestion(db, questionId);
+  await enqueue(db, rescoreJob, { questionId, version }, now, now, 0, q ? laneOf(q) : {});
 }
 
 /**
  * One run of the rescoring job: scores again up to RESCORE_BATCH submissions settled under an older version, then
- * queues the next run if any are left. A newer change (a higher version) supersedes it: its own job does the work.
+ * queues the next run if any are left. A newer change (a higher version) supersedes it: its own job does the work. Found
+ * in the wrong lane (its question's metric changed), it moves to the right one.
  */
-export async function rescoreSome(deps: Deps, questionId: number, version: number) {
+export async function rescoreSome(deps: Deps, questionId: number, version: number, lane: Lane = 'general') {
   const q = await repo.scoringQuestion(deps.db, questionId);
   if (!q || q.scoringVersion !== version) return;
+  const place = laneOf(q);
+  if ((place.lane ?? 'general') !== lane) return void (await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now(), deps.clock.now(), 0, place));
   const batch = await repo.staleSubmissions(deps.db, questionId, version, RESCORE_BATCH);
   for (const s of batch) {
     const outcome = !q.answerKey || !q.metric ? { reason: NO_SCORING_FILE } : await evaluate(deps, s.fileKey, q, false);
@@ -512,7 +586,7 @@ export async function rescoreSome(deps: Deps, questionId: number, version: numbe
     if ('reason' in outcome) await tellSettled(deps, s, outcome);
   }
   if (batch.length) tellScored(deps, questionId, null);
-  if (batch.length === RESCORE_BATCH) await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now());
+  if (batch.length === RESCORE_BATCH) await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now(), deps.clock.now(), 0, place);
 }
 
 /**
@@ -526,7 +600,8 @@ export async function rescoringGaveUp(deps: Deps, questionId: number, version: n
   const outcome = { reason: '重新评分出错，请重新提交' };
   if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
   await tellSettled(deps, s, outcome);
-  await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now());
+  const q = await repo.scoringQuestion(deps.db, questionId);
+  await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now(), deps.clock.now(), 0, q ? laneOf(q) : {});
 }
 
 /**
