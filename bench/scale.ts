@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { memoryCsv } from '../server/src/scoring/csv.ts';
+import { zipEntries, zipEntryBytes } from '../server/src/scoring/unpack.ts';
 import type { Spawned } from './processes.ts';
 import { HOT, SCALE, type Seeded } from './seed.ts';
 
@@ -18,7 +20,9 @@ export interface Single {
   budgetMs: number;
   medianMs: number;
   maxMs: number;
-  /** Statuses other than 200 seen (a failed request is a failed figure). */
+  /** What the answers held (rows of how many), so that a fast answer over nothing shows as such. */
+  held: string;
+  /** Statuses other than 200, and answers that did not hold what the figure names (either fails the figure). */
   failures: string[];
 }
 
@@ -28,7 +32,8 @@ export interface ScaleResult {
   /** The longest event-loop delay of any second while the single requests ran. */
   eventLoopMaxMs: number;
   broadcast: { answerMs: number; recipients: number; deliveredSeconds: number | null; progress: string; eventLoopMaxMs: number };
-  export: { rows: number; seconds: number; bytes: number; peakRssBytes: number; idleRssBytes: number; status: number };
+  /** `rows`: the data rows counted in the workbook; `expected`: the registrations seeded. */
+  export: { rows: number; expected: number; seconds: number; bytes: number; peakRssBytes: number; idleRssBytes: number; status: number };
 }
 
 type Ask = (round: number) => { path: string; token?: string; method?: string; body?: unknown };
@@ -46,18 +51,55 @@ async function once(server: Spawned, a: ReturnType<Ask>): Promise<{ ms: number; 
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function single(server: Spawned, name: string, budgetMs: number, ask: Ask): Promise<Single> {
+/**
+ * What an answer must hold for its figure to count: `check` reads the answer's data and says what it held, and what is
+ * wrong with it (an empty page, a board without its teams, a search that found nothing).
+ */
+type Check = (data: Record<string, any>, round: number) => { held: string; problem?: string };
+
+async function single(server: Spawned, name: string, budgetMs: number, ask: Ask, check: Check): Promise<Single> {
   // One request first, not counted: the process's first use of a statement or a page of the database.
   await once(server, ask(ROUNDS));
   const times: number[] = [];
   const failures: string[] = [];
+  let held = '';
   for (let round = 0; round < ROUNDS; round++) {
     const r = await once(server, ask(round));
     times.push(r.ms);
-    if (r.status !== 200) failures.push(`${r.status} ${r.body.slice(0, 120)}`);
+    if (r.status !== 200) {
+      failures.push(`${r.status} ${r.body.slice(0, 120)}`);
+      continue;
+    }
+    const c = check((JSON.parse(r.body) as { data: Record<string, any> }).data, round);
+    held = c.held;
+    if (c.problem) failures.push(c.problem);
   }
-  return { name, budgetMs, medianMs: median(times), maxMs: Math.max(...times), failures };
+  return { name, budgetMs, medianMs: median(times), maxMs: Math.max(...times), held, failures };
 }
+
+const count = (n: number) => n.toLocaleString('en-US');
+/** A page of a list: as many rows as the page should hold of the total, and a total of at least `least`. */
+const page =
+  (limit: (round: number) => number, pageOf: (round: number) => number, least = 1, exact?: number): Check =>
+  (data, round) => {
+    const total = Number(data.total);
+    const rows = (data.list as unknown[]).length;
+    const want = Math.max(0, Math.min(limit(round), total - (pageOf(round) - 1) * limit(round)));
+    const held = `${count(rows)} rows of ${count(total)}`;
+    if (exact !== undefined && total !== exact) return { held, problem: `total ${total}, seeded ${exact}` };
+    if (total < least) return { held, problem: `total ${total}, expected at least ${least}` };
+    return rows === want && rows > 0 ? { held } : { held, problem: `page held ${rows} rows, expected ${want}` };
+  };
+/** A keyword search: at least one match, each holding the keyword in `field`. */
+const matches =
+  (keyword: (round: number) => string, field: string): Check =>
+  (data, round) => {
+    const list = data.list as Record<string, unknown>[];
+    const held = `${count(list.length)} matches of ${count(Number(data.total))}`;
+    if (!list.length) return { held, problem: `no match for ${keyword(round)}` };
+    const stray = list.find((row) => !String(row[field]).includes(keyword(round)));
+    return stray ? { held, problem: `${String(stray[field])} does not hold ${keyword(round)}` } : { held };
+  };
 
 const json = async (server: Spawned, a: ReturnType<Ask>) => JSON.parse((await once(server, a)).body) as { data: Record<string, unknown> };
 
@@ -80,26 +122,57 @@ export async function singleRequests(server: Spawned, seeded: Seeded, reportFile
   const registersLast = await last('/api/team/register/list', admin);
   const usersLast = await last('/api/team/userinfo/list', admin);
   const competitionsLast = await last('/api/competition/list', admin);
-  const list: [string, number, Ask][] = [
-    ['public competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?page=${publicLast(r)}&limit=${limit(r)}` })],
-    ['public competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?keyword=${encodeURIComponent(`第${31 + r}届`)}` })],
-    ['registrations of all competitions, page 1', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?page=1&limit=${limit(r)}`, token: admin })],
-    ['registrations of all competitions, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?page=${registersLast(r)}&limit=${limit(r)}`, token: admin })],
-    ['registrations of the hot competition, keyword', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?competitionId=${HOT.competitionId}&keyword=${encodeURIComponent(`热门队伍${301 + r}`)}`, token: admin })],
-    ['users, keyword search', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?keyword=${encodeURIComponent(`选手${1201 + r}`)}`, token: admin })],
-    ['users, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?page=${usersLast(r)}&limit=${limit(r)}`, token: admin })],
-    ['back-office notice list', BUDGETS.listMs, (r) => ({ path: `/api/message/notice/page?page=1&limit=${limit(r)}`, token: admin })],
-    ['back-office competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?page=${competitionsLast(r)}&limit=${limit(r)}`, token: admin })],
-    ['back-office competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?keyword=${encodeURIComponent(`第${41 + r}届`)}`, token: admin })],
-    ['back-office question list', BUDGETS.listMs, (r) => ({ path: `/api/competition/question/page?page=1&limit=${limit(r)}`, token: admin })],
-    ['back-office orders list', BUDGETS.listMs, (r) => ({ path: `/api/order/list?page=1&limit=${limit(r)}`, token: admin })],
-    ["hot question, a team's own submissions", BUDGETS.listMs, () => ({ path: `/api/review/test/list/${HOT.questionId}`, token: seeded.hotLeaderToken })],
-    ['hot question leaderboard', BUDGETS.boardMs, (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 1}&limit=50` })],
-    ["hot question leaderboard, a team's own rank", BUDGETS.boardMs, (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 2}&limit=50`, token: seeded.hotLeaderToken })],
+  const online = seeded.onlineIds;
+  const e = seeded.expect;
+  const one = () => 1;
+  const publicKeyword = (r: number) => `第${online[30 + r]}届`;
+  const officeKeyword = (r: number) => `第${41 + r}届`;
+  const hotKeyword = (r: number) => `热门队伍${301 + r}`;
+  const userKeyword = (r: number) => `选手${1201 + r}`;
+  const board: Check = (data, round) => {
+    const entries = data.entries as unknown[];
+    const held = `${count(entries.length)} teams of ${count(Number(data.total))} on the board`;
+    if (data.total !== e.hotBoardTeams) return { held, problem: `board total ${data.total}, seeded teams with a score ${e.hotBoardTeams}` };
+    return entries.length === 50 ? { held } : { held, problem: `page ${round + 1} held ${entries.length} teams` };
+  };
+  const list: [string, number, Ask, Check][] = [
+    ['public competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?page=${publicLast(r)}&limit=${limit(r)}` }), page(limit, publicLast)],
+    ['public competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?keyword=${encodeURIComponent(publicKeyword(r))}` }), matches(publicKeyword, 'name')],
+    ['registrations of all competitions, page 1', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, 1, e.registers)],
+    ['registrations of all competitions, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?page=${registersLast(r)}&limit=${limit(r)}`, token: admin }), page(limit, registersLast, 1, e.registers)],
+    ['registrations of the hot competition, keyword', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?competitionId=${HOT.competitionId}&keyword=${encodeURIComponent(hotKeyword(r))}`, token: admin }), matches(hotKeyword, 'teamName')],
+    ['users, keyword search', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?keyword=${encodeURIComponent(userKeyword(r))}`, token: admin }), matches(userKeyword, 'userName')],
+    ['users, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?page=${usersLast(r)}&limit=${limit(r)}`, token: admin }), page(limit, usersLast, e.users)],
+    ['back-office notice list', BUDGETS.listMs, (r) => ({ path: `/api/message/notice/page?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, HOT.notices)],
+    ['back-office competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?page=${competitionsLast(r)}&limit=${limit(r)}`, token: admin }), page(limit, competitionsLast, 1000 * SCALE)],
+    ['back-office competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?keyword=${encodeURIComponent(officeKeyword(r))}`, token: admin }), matches(officeKeyword, 'name')],
+    ['back-office question list', BUDGETS.listMs, (r) => ({ path: `/api/competition/question/page?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, 2000 * SCALE)],
+    ['back-office orders list', BUDGETS.listMs, (r) => ({ path: `/api/order/list?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, 1, e.orders)],
+    [
+      "hot question, a team's own submissions",
+      BUDGETS.listMs,
+      () => ({ path: `/api/review/test/list/${HOT.questionId}`, token: seeded.hotLeaderToken }),
+      (data) => {
+        const n = (data.list as unknown[]).length;
+        return { held: `${n} submissions`, ...(n !== e.hotLeaderSubmissions && { problem: `${n} submissions listed, seeded ${e.hotLeaderSubmissions}` }) };
+      },
+    ],
+    ['hot question leaderboard', BUDGETS.boardMs, (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 1}&limit=50` }), board],
+    [
+      "hot question leaderboard, a team's own rank",
+      BUDGETS.boardMs,
+      (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 2}&limit=50`, token: seeded.hotLeaderToken }),
+      (data, round) => {
+        const b = board(data, round + 1);
+        const rank = Number(data.mine?.rank);
+        if (b.problem) return b;
+        return rank >= 1 && rank <= e.hotBoardTeams ? { held: `${b.held}, own rank ${count(rank)}` } : { held: b.held, problem: `own rank ${data.mine?.rank}` };
+      },
+    ],
   ];
-  for (const [name, budget, ask] of list) {
+  for (const [name, budget, ask, check] of list) {
     log(`single requests: ${name}`);
-    singles.push(await single(server, name, budget, ask));
+    singles.push(await single(server, name, budget, ask, check));
   }
   // The report is written once a second: wait for the second that holds the last request.
   await new Promise((r) => setTimeout(r, 1200));
@@ -148,7 +221,10 @@ export async function broadcast(server: Spawned, seeded: Seeded, reportFile: str
   return { answerMs: r.ms, recipients, deliveredSeconds, progress, eventLoopMaxMs: eventLoopMax(reportFile, started, Date.now()) };
 }
 
-/** The registrations export of every competition, streamed: its time, size and the server's peak memory. */
+/**
+ * The registrations export of every competition, streamed: its time, size and the server's peak memory, and the rows
+ * its workbook holds (counted in the sheet, which must hold every registration seeded).
+ */
 export async function exportAll(server: Spawned, seeded: Seeded, dir: string, log: (t: string) => void): Promise<ScaleResult['export']> {
   log('export of every registration');
   const idleRssBytes = server.rss();
@@ -163,8 +239,25 @@ export async function exportAll(server: Spawned, seeded: Seeded, dir: string, lo
   }
   await new Promise((r) => out.end(r));
   const seconds = (performance.now() - t) / 1000;
+  const rows = res.status === 200 ? (await sheetRows(file)) - 1 : 0;
   fs.rmSync(file, { force: true });
-  return { rows: seeded.counts.registers ?? 0, seconds, bytes, peakRssBytes: server.peakRss(), idleRssBytes, status: res.status };
+  return { rows, expected: seeded.expect.registers, seconds, bytes, peakRssBytes: server.peakRss(), idleRssBytes, status: res.status };
+}
+
+/** The rows of a workbook's first sheet (its header among them), counted in the sheet's XML as it inflates. */
+async function sheetRows(file: string): Promise<number> {
+  const bytes = fs.readFileSync(file);
+  const zip = memoryCsv(bytes);
+  const sheet = (await zipEntries(zip, bytes.length)).find((entry) => /^xl\/worksheets\/sheet1\.xml$/.test(entry.name));
+  if (!sheet) return 0;
+  let rows = 0;
+  let carry = '';
+  for await (const chunk of await zipEntryBytes(zip, bytes.length, sheet, Number.MAX_SAFE_INTEGER)) {
+    const text = carry + chunk.toString('latin1');
+    rows += text.split('<row ').length - 1;
+    carry = text.slice(-4);
+  }
+  return rows;
 }
 
 export const scaleLabel = () => `${SCALE}x`;

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MENU_CODES, MENU_NAMES, REG_FIELDS, ROLE_CODES } from '@contest/shared';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database_ } from '../server/src/db/database.ts';
+import { backfillBoards } from '../server/src/db/migrations/0016_board_scores.ts';
 import type { DB } from '../server/src/db/schema.ts';
 import { mulberry32 } from '../server/test/mulberry32.ts';
 
@@ -33,6 +34,12 @@ export interface Seeded {
   /** Bearer tokens: the administrator's, and the leader's of a team on the hot question's board. */
   adminToken: string;
   hotLeaderToken: string;
+  /**
+   * What the figures must find, counted as the rows were made: the hot question's teams with a score (its board's
+   * total), the hot leader's team's submissions, the registrations and users in all, the online competitions (ids), and
+   * the orders.
+   */
+  expect: { hotBoardTeams: number; hotLeaderSubmissions: number; registers: number; users: number; orders: number };
   seconds: number;
 }
 
@@ -75,6 +82,8 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
   const adminId = (await db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
   const admin = bearer(adminId);
   let hotLeaderToken = '';
+  let hotBoardTeams = 0;
+  let hotLeaderSubmissions = 0;
 
   const participantRole = (await db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.participant).executeTakeFirstOrThrow()).id;
   const userBase = Number((await db.selectFrom('users').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
@@ -163,6 +172,7 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     const registers: Record<string, unknown>[] = [];
     const choices: Record<string, unknown>[] = [];
     const sessions: Record<string, unknown>[] = [];
+    const orders: Record<string, unknown>[] = [];
     const teamQuestion: { teamId: number; competitionId: number; questionId: number; userId: number }[] = [];
     let nextUser = userBase + 1;
     for (let i = 0; i < V.teams; i++) {
@@ -175,7 +185,14 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
         members.push({ teamId: id, userId: nextUser, competitionId, leader: k === 0 ? 1 : 0, infoJson: JSON.stringify({ userName: `选手${nextUser}`, tel: '13800138000' }), idCardEnc: null, idCardMask: null, createdAt: iso });
         nextUser++;
       }
-      registers.push({ id, competitionId, teamId: id, userId: leaderId, status: 1, reason: null, orderId: null, attachmentsJson: '[]', createdAt: iso, updatedAt: iso });
+      // A competition with a fee: the registration has its order, most of them paid, as the finance lists show them.
+      const fee = competitions[competitionId - 1]!.fee;
+      const orderId = fee ? orders.length + 1 : null;
+      if (orderId) {
+        const paid = rnd() < 0.8;
+        orders.push({ id: orderId, orderNo: `B${String(orderId).padStart(12, '0')}`, competitionId, teamId: id, userId: leaderId, amount: fee, payStatus: paid ? 1 : 0, payMethod: paid ? 1 + (orderId % 2) : null, tradeNo: paid ? `T${orderId}` : null, payerOrg: null, voucher: null, paidAt: paid ? iso : null, closedAt: null, refundedAt: null, refundReason: null, createdAt: iso, updatedAt: iso });
+      }
+      registers.push({ id, competitionId, teamId: id, userId: leaderId, status: 1, reason: null, orderId, attachmentsJson: '[]', createdAt: iso, updatedAt: iso });
       const questionId = (competitionId - 1) * QUESTIONS_PER_COMPETITION + 1 + (id % QUESTIONS_PER_COMPETITION === 0 || i < RUSH_TEAMS ? 0 : 1);
       choices.push({ teamId: id, questionId, chosenBy: leaderId, chosenAt: iso });
       teamQuestion.push({ teamId: id, competitionId, questionId, userId: leaderId });
@@ -207,6 +224,7 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     hotLeaderToken = hotLeader.token;
     await put('teams', teams);
     await put('teamMembers', members);
+    await put('orders', orders);
     await put('registers', registers);
     await put('teamChoices', choices);
     await put('sessions', sessions);
@@ -219,13 +237,21 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       submissions.push({ id: i + 1, competitionId: t.competitionId, questionId: t.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
     }
     // The hot question's board: HOT.testSubmissions scored files spread over its teams, the first team among them.
+    const hotScored = new Set<number>();
     for (let i = 0; i < HOT.testSubmissions; i++) {
       const t = hotTeams[i < hotTeams.length ? i : Math.floor(rnd() * hotTeams.length)]!;
+      hotScored.add(t.teamId);
+      if (t === hotTeams[0]) hotLeaderSubmissions++;
       const day = at(-Math.floor(rnd() * 60));
       const score = rnd() * 10;
       submissions.push({ id: submissions.length + 1, competitionId: HOT.competitionId, questionId: HOT.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
     }
     await put('testSubmissions', submissions);
+    // The boards' table as the product keeps it: each team's best score per board, by the rule the scoring job writes
+    // (the same statement that filled it at migration 0016, checked against that rule in boards.test.ts).
+    await backfillBoards(trx as unknown as Kysely<unknown>);
+    counts.boardScores = Number((await trx.selectFrom('boardScores').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    hotBoardTeams = hotScored.size;
 
     // Broadcast notices of the past, each delivered to HOT.noticeRecipients x SCALE users, a third of whom read it.
     const notices: Record<string, unknown>[] = [];
@@ -242,7 +268,7 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
   });
 
   if (database.dialect === 'postgres') {
-    for (const table of ['organisations', 'competition_types', 'brands', 'users', 'competitions', 'competition_stages', 'competition_presets', 'questions', 'teams', 'registers', 'test_submissions', 'notices']) {
+    for (const table of ['organisations', 'competition_types', 'brands', 'users', 'competitions', 'competition_stages', 'competition_presets', 'questions', 'teams', 'orders', 'registers', 'test_submissions', 'notices']) {
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
     }
   }
@@ -262,6 +288,7 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     rush: { competitionId: 1, questionId: 1, tokens, teamIds: Array.from({ length: RUSH_TEAMS }, (_, i) => i + 1) },
     adminToken: admin.token,
     hotLeaderToken,
+    expect: { hotBoardTeams, hotLeaderSubmissions, registers: counts.registers ?? 0, users: (counts.users ?? 0) + userBase, orders: counts.orders ?? 0 },
     seconds: (performance.now() - started) / 1000,
   };
 }

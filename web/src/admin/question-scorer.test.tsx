@@ -151,7 +151,14 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
     await waitFor(() => expect(within(dialog).getByTestId('scorer-try-result').textContent).toContain('公榜部分运行失败：评分程序异常退出（退出码1）'));
     expect(within(dialog).getByTestId('scorer-stderr').textContent).toContain('KeyError: label');
-    expect(writes().map((w) => w.at)).toEqual(['POST /api/question/scorer/try/11', 'POST /api/question/scorer/try/11']);
+    expect(within(dialog).queryByTestId('scorer-try-other')).toBeNull();
+
+    // Both parts always run: the one that ran well is shown with its score.
+    api.answers['POST /api/question/scorer/try/11'] = { ...failed, message: '私榜部分运行失败：评分程序异常退出（退出码1）', publicScore: 0.75, seconds: 2.04 };
+    pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
+    await waitFor(() => expect(within(dialog).getByTestId('scorer-try-result').textContent).toContain('私榜部分运行失败'));
+    expect(within(dialog).getByTestId('scorer-try-other').textContent).toBe('公榜部分正常，得分 0.75（用时2.0秒）');
+    expect(writes().map((w) => w.at)).toEqual(['POST /api/question/scorer/try/11', 'POST /api/question/scorer/try/11', 'POST /api/question/scorer/try/11']);
   });
 
   it('saves an own program’s direction and time limit, without a target column, from the question editor', async () => {

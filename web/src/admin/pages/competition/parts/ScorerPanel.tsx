@@ -29,15 +29,29 @@ export function ScorerContract({ timeLimitSec }: { timeLimitSec?: number }) {
   );
 }
 
-/** What a try answered: both scores, or why the program failed, with the end of its standard error. */
+/**
+ * What a try answered: both scores, or why the program failed (and the other board's score when that part ran well:
+ * both always run), with the end of its standard error.
+ */
 function TryResult({ result }: { result: ScorerTry }) {
   const score = (v: number | null) => (v === null ? '（该部分没有行）' : String(v));
+  const other = result.publicScore !== null ? `公榜部分正常，得分 ${result.publicScore}` : result.privateScore !== null ? `私榜部分正常，得分 ${result.privateScore}` : null;
   return (
     <div data-testid="scorer-try-result" style={{ marginTop: 12 }}>
       {result.ok ? (
         <Alert type="success" showIcon message={`试运行成功：公榜得分 ${score(result.publicScore)}，私榜得分 ${score(result.privateScore)}（用时${result.seconds.toFixed(1)}秒）`} />
       ) : (
-        <Alert type="error" showIcon message={result.message ?? '评分程序运行失败'} description="参赛队伍只会看到“评分失败”和失败原因，看不到下面的标准错误输出。" />
+        <Alert
+          type="error"
+          showIcon
+          message={result.message ?? '评分程序运行失败'}
+          description={
+            <>
+              {other && <div data-testid="scorer-try-other">{other}（用时{result.seconds.toFixed(1)}秒）</div>}
+              参赛队伍只会看到“评分失败”和失败原因，看不到下面的标准错误输出；为免从时间上看出哪些行属于公榜，队伍要在两部分的时限都过去后才看到这一结果。
+            </>
+          }
+        />
       )}
       {result.stderr && (
         <>
