@@ -230,14 +230,16 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     await put('sessions', sessions);
 
     const submissions: Record<string, unknown>[] = [];
+    // The teams with a score on the hot question: its board's total. Teams of the volume that chose it count too.
+    const hotScored = new Set<number>();
     for (let i = 0; i < V.testSubmissions; i++) {
       const t = teamQuestion[RUSH_TEAMS + Math.floor(rnd() * (teamQuestion.length - RUSH_TEAMS))]!;
+      if (t.questionId === HOT.questionId) hotScored.add(t.teamId);
       const day = at(-Math.floor(rnd() * 60));
       const score = rnd() * 10;
       submissions.push({ id: i + 1, competitionId: t.competitionId, questionId: t.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
     }
     // The hot question's board: HOT.testSubmissions scored files spread over its teams, the first team among them.
-    const hotScored = new Set<number>();
     for (let i = 0; i < HOT.testSubmissions; i++) {
       const t = hotTeams[i < hotTeams.length ? i : Math.floor(rnd() * hotTeams.length)]!;
       hotScored.add(t.teamId);

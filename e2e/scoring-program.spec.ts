@@ -55,6 +55,8 @@ test('an organiser scores a question with an own program, tries it in the editor
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   await expect(editor.getByText('请选择得分方向')).toBeVisible();
   await choose('得分方向', '越低越好');
+  // Runs of 5 s at most: a failure reaches its team once both boards' limits have passed (issue 32).
+  await editor.getByLabel('每次运行时间限制（秒）').fill('5');
   // (Not pressInDialog: another dialog follows this one.)
   await editor.getByRole('button', { name: /保\s*存/ }).click();
   // Saved, the question's program window opens: that is what comes next.
@@ -134,6 +136,9 @@ test('an organiser scores a question with an own program, tries it in the editor
   await orgPage.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
   await page.locator('input[type=file]').setInputFiles({ name: 'again.csv', mimeType: 'text/csv', buffer: Buffer.from(prediction(0)) });
   const failed = page.locator('.ant-table-row').filter({ hasText: 'again.csv' });
+  // Held while both boards' 5 s could still be running, whatever the program did: its timing tells nothing of the split.
+  await expect(failed).toContainText('评分中', { timeout: 30_000 });
+  await expect(failed.getByTestId('test-problems')).toHaveCount(0);
   await expect(failed.getByTestId('test-problems')).toContainText('评分失败：评分程序异常退出（退出码1），本次提交不计入次数', { timeout: 30_000 });
   await expect(page.getByTestId('quota')).toContainText('今日已提交 1 / 5 次');
   await expect(page.getByText('KeyError')).toHaveCount(0);

@@ -3,14 +3,6 @@ import type { Deps } from '../context.ts';
 import type { Db } from '../db/database.ts';
 
 /**
- * A kind of job, declared once in its module's `jobs.ts`: its id (the `type` column), the zod schema of its payload,
- * its handler and, optionally, what to do when it has used up its attempts. `enqueue` takes the definition, so a
- * payload that does not fit does not compile; the runner checks the stored payload against the schema before running.
- *
- * This file imports no module, so services may import `enqueue` and their own `jobs.ts` without a cycle through the
- * registry (which imports every `jobs.ts`).
- */
-/**
  * The lanes workers take jobs from (issue 32): organisers' programs in a lane of their own, so that no program, however
  * slow, holds back any other job (built-in scoring above all); everything else in the general lane.
  */
@@ -19,6 +11,14 @@ export type Lane = 'general' | 'program';
 /** Where a job is queued: the program lane with the organisation it runs for (0 for none), or the general lane. */
 export type JobPlace = { lane: 'program'; tenant: number } | { lane?: 'general' };
 
+/**
+ * A kind of job, declared once in its module's `jobs.ts`: its id (the `type` column), the zod schema of its payload,
+ * its handler and, optionally, what to do when it has used up its attempts. `enqueue` takes the definition, so a
+ * payload that does not fit does not compile; the runner checks the stored payload against the schema before running.
+ *
+ * This file imports no module, so services may import `enqueue` and their own `jobs.ts` without a cycle through the
+ * registry (which imports every `jobs.ts`).
+ */
 export interface JobDefinition<P = unknown> {
   readonly id: string;
   readonly payload: z.ZodType<P>;

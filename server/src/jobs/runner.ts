@@ -57,7 +57,7 @@ const unlocked = (t: string) => (eb: ExpressionBuilder<DB, 'jobs'>) => eb.or([eb
  */
 async function nextDue(db: Db, t: string, lane: Lane | undefined) {
   if (lane !== 'program') {
-    let q = db.selectFrom('jobs').select(['id', 'lane', 'tenant']).where('doneAt', 'is', null).where('runAt', '<=', t).where(unlocked(t));
+    let q = db.selectFrom('jobs').select('id').where('doneAt', 'is', null).where('runAt', '<=', t).where(unlocked(t));
     if (lane === 'general') q = q.where('lane', 'is', null);
     // By priority (a team's later submissions wait behind the other teams' firsts: 0019), then oldest first.
     return q.orderBy('priority').orderBy('id').limit(1).executeTakeFirst();
@@ -74,7 +74,7 @@ async function nextDue(db: Db, t: string, lane: Lane | undefined) {
     .selectFrom('jobs')
     .leftJoin(running, 'r.tenant', 'jobs.tenant')
     .leftJoin('jobTurns as turn', 'turn.tenant', 'jobs.tenant')
-    .select(['jobs.id', 'jobs.lane', 'jobs.tenant'])
+    .select('jobs.id')
     .where('jobs.lane', '=', 'program')
     .where('jobs.doneAt', 'is', null)
     .where('jobs.runAt', '<=', t)
