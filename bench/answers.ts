@@ -20,6 +20,8 @@ export const LARGE_ROWS = Number(process.env.BENCH_LARGE_ROWS ?? 10_000_000);
 
 export interface Timed {
   seconds: number;
+  /** The rows the work covered (loaded or scored): the file's, or the figure is not the one it names. */
+  rows: number;
   /** Peak resident memory of the process, and what it was just before the measured work (imports done). */
   peakRssBytes: number;
   baseRssBytes: number;
@@ -89,7 +91,7 @@ async function child(mode: string, args: string[]) {
   let out: Record<string, unknown>;
   if (mode === 'plain') {
     await plainLoop(args[0]!);
-    out = { seconds: seconds() };
+    out = { seconds: seconds(), rows: 0 };
   } else if (mode === 'csv-load') {
     const [file, metric, stored] = args as [string, 'rmse' | 'auc', string];
     const answers = await loadAnswers(fs.createReadStream(file), evaluation(metric));
@@ -112,7 +114,7 @@ async function child(mode: string, args: string[]) {
     const s = performance.now();
     const result = await scoreSubmission(fs.createReadStream(prediction), answers, evaluation(metric));
     clearInterval(sampler);
-    out = { seconds: (performance.now() - s) / 1000, peakRssBytes: Math.max(peak, process.memoryUsage.rss()), baseRssBytes: base, score: result.publicScore };
+    out = { seconds: (performance.now() - s) / 1000, peakRssBytes: Math.max(peak, process.memoryUsage.rss()), baseRssBytes: base, score: result.publicScore, rows: result.rows };
   }
   process.stdout.write(JSON.stringify({ peakRssBytes: maxRss(), baseRssBytes, ...out }));
 }
@@ -148,7 +150,7 @@ export function largeAnswersBenchmark(log: (text: string) => void): LargeResult 
       log(`large answers: scoring a ${LARGE_ROWS}-row prediction (${metric})`);
       const prediction = file(`${metric}-prediction.csv`);
       const scored = run('score', file(`${metric}.idx`), prediction, metric);
-      scoring.push({ metric, seconds: scored.seconds, peakRssBytes: scored.peakRssBytes, baseRssBytes: scored.baseRssBytes, plainSeconds: run('plain', prediction).seconds, fileBytes: fs.statSync(prediction).size });
+      scoring.push({ metric, seconds: scored.seconds, rows: scored.rows, peakRssBytes: scored.peakRssBytes, baseRssBytes: scored.baseRssBytes, plainSeconds: run('plain', prediction).seconds, fileBytes: fs.statSync(prediction).size });
     }
     return {
       rows: LARGE_ROWS,
@@ -156,7 +158,7 @@ export function largeAnswersBenchmark(log: (text: string) => void): LargeResult 
       storedBytes: fs.statSync(file('rmse.idx')).size,
       plainSeconds: median(plain, (x) => x),
       coldLoad: median(cold, (x) => x.seconds),
-      csvLoad: { seconds: csvLoad.seconds, peakRssBytes: csvLoad.peakRssBytes, baseRssBytes: csvLoad.baseRssBytes },
+      csvLoad: { seconds: csvLoad.seconds, rows: csvLoad.rows, peakRssBytes: csvLoad.peakRssBytes, baseRssBytes: csvLoad.baseRssBytes },
       scoring,
     };
   } finally {

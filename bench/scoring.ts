@@ -19,6 +19,8 @@ export interface ScoringRun {
   answersSeconds: number;
   fileBytes: number;
   score: number | null;
+  /** The rows the platform scored: the file's, or the figure is not the one it names. */
+  rowsScored: number;
 }
 
 export interface ScoringResult {
@@ -77,6 +79,7 @@ async function run(dir: string, metric: 'rmse' | 'auc'): Promise<ScoringRun> {
   const plain: number[] = [];
   const platform: number[] = [];
   let score: number | null = null;
+  let rowsScored = 0;
   let heapGrowthBytes = 0;
   let rssGrowthBytes = 0;
   for (let round = 0; round < 5; round++) {
@@ -96,12 +99,13 @@ async function run(dir: string, metric: 'rmse' | 'auc'): Promise<ScoringRun> {
     platform.push((performance.now() - t) / 1000);
     clearInterval(sampler);
     score = result.publicScore;
+    rowsScored = result.rows;
     heapGrowthBytes = Math.max(heapGrowthBytes, heapPeak - heap0);
     rssGrowthBytes = Math.max(rssGrowthBytes, rssPeak - rss0);
   }
   const platformSeconds = median(platform);
   const plainSeconds = median(plain);
-  return { platformSeconds, plainSeconds, ratio: platformSeconds / plainSeconds, heapGrowthBytes, rssGrowthBytes, answersSeconds, fileBytes: fs.statSync(predictionFile).size, score };
+  return { platformSeconds, plainSeconds, ratio: platformSeconds / plainSeconds, heapGrowthBytes, rssGrowthBytes, answersSeconds, fileBytes: fs.statSync(predictionFile).size, score, rowsScored };
 }
 
 /** Runs the scoring benchmark in a process of its own, so that its memory figures are the scoring's alone. */

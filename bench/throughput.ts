@@ -20,6 +20,8 @@ export interface Comparison {
   /** What was requested, in the order each connection cycles through. */
   paths: string[];
   bodyBytes: number;
+  /** Items the answers held, the fewest of any path (a list page's rows; 1 for an object). */
+  items: number;
   server: LoadResult;
   baseline: LoadResult;
   /** Server rps / baseline rps. */
@@ -55,15 +57,27 @@ async function measurePair(baselineUrl: string, serverUrl: string, paths: string
   return { baseline: pick(rounds.baseline), server: pick(rounds.server) };
 }
 
+/**
+ * The bodies each path answers, which the baseline then serves; each must hold what its figure names (a page of a list
+ * holds items, a competition its data), or the load would measure an empty answer.
+ */
 async function capture(server: Spawned, paths: string[]): Promise<Record<string, string>> {
   const bodies: Record<string, string> = {};
   for (const p of paths) {
     const res = await fetch(server.url + p);
     if (!res.ok) throw new Error(`GET ${p} answered ${res.status}`);
     bodies[p] = await res.text();
+    const data = (JSON.parse(bodies[p]!) as { data?: { list?: unknown[] } | null }).data;
+    if (data === null || data === undefined || (Array.isArray(data.list) && !data.list.length)) throw new Error(`GET ${p} answered nothing to measure: ${bodies[p]!.slice(0, 120)}`);
   }
   return bodies;
 }
+
+/** Items a list page of `body` holds (1 for a single object). */
+const itemsOf = (body: string) => {
+  const data = (JSON.parse(body) as { data: { list?: unknown[] } }).data;
+  return Array.isArray(data.list) ? data.list.length : 1;
+};
 
 /**
  * Each scenario against the running server and against a bare Fastify process serving the same bodies as constants,
@@ -80,7 +94,7 @@ export async function compare(server: Spawned, scenarios: Record<string, string[
     for (const [name, paths] of Object.entries(scenarios)) {
       const { baseline: base, server: real } = await measurePair(baseline.url, server.url, paths);
       const bodyBytes = Math.round(paths.reduce((n, p) => n + Buffer.byteLength(bodies[p]!), 0) / paths.length);
-      out[name] = { paths, bodyBytes, server: real, baseline: base, ratio: real.rps / base.rps };
+      out[name] = { paths, bodyBytes, items: Math.min(...paths.map((p) => itemsOf(bodies[p]!))), server: real, baseline: base, ratio: real.rps / base.rps };
     }
     return out;
   } finally {
