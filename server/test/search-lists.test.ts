@@ -119,6 +119,28 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     }
   });
 
+  it('finds by keyword exactly the orders whose number, team number, team name or payer contains it, and pages from both ends', async () => {
+    const regs = await allRegs();
+    const now = new Date().toISOString();
+    for (const [i, r] of regs.entries()) {
+      await db.insertInto('orders').values({ orderNo: `DD${kind}${String(i).padStart(6, '0')}`, competitionId: r.competitionId, teamId: r.teamId, userId: r.userId, amount: 100, payStatus: i % 3 === 0 ? 1 : 0, createdAt: now, updatedAt: now }).execute();
+    }
+    const orders = (await db.selectFrom('orders').select(['id', 'orderNo', 'teamId', 'userId', 'competitionId', 'payStatus']).orderBy('id', 'desc').execute()).map((o) => ({ ...o, reg: regs.find((r) => r.teamId === o.teamId)! }));
+    const match = (o: (typeof orders)[number], k: string) => has(o.orderNo, k) || has(o.reg.team.teamNo, k) || has(o.reg.team.name, k) || has(o.reg.user.username, k);
+    for (const k of [...KEYWORDS, 'DD', `dd${kind}00001`, '星火队', '0']) {
+      const expected = orders.filter((o) => match(o, k)).map((o) => o.id);
+      const got = await pages(`/api/order/list?keyword=${encodeURIComponent(k)}`, 50);
+      expect(got.ids, k).toEqual(expected);
+      expect(got.total, k).toBe(expected.length);
+      const paid = orders.filter((o) => o.competitionId === competitions[0] && o.payStatus === 1 && match(o, k)).map((o) => o.id);
+      expect((await pages(`/api/order/list?competitionId=${competitions[0]}&payStatus=1&keyword=${encodeURIComponent(k)}`, 50)).ids, k).toEqual(paid);
+    }
+    // Every page, the last ones read from the far end, holds what the whole list holds at its place.
+    expect((await pages('/api/order/list?', 7)).ids).toEqual(orders.map((o) => o.id));
+    // The next test deletes teams and users: these orders would hold them.
+    await db.deleteFrom('orders').where('id', 'in', orders.map((o) => o.id)).execute();
+  });
+
   it('sees renames, new rows and deletions at once (the FTS triggers)', async () => {
     const [victim, renamed] = (await allUsers()).filter((u) => u.userName && !u.userName.includes('诸葛'));
     await db.updateTable('users').set({ userName: '诸葛孔明', email: 'kongming@shu.example' }).where('id', '=', renamed!.id).execute();

@@ -1,9 +1,10 @@
 import { PAY_STATUS, type Order, type OrderListQuery } from '@contest/shared';
-import type { Updateable } from 'kysely';
+import type { ExpressionBuilder, Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { OrdersTable } from '../../db/schema.ts';
+import type { DB, OrdersTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
 import { keysetBatches } from '../../db/batches.ts';
+import { orderColumn, pageWindow, trigramFilter } from '../../db/search.ts';
 
 const base = (db: Db) =>
   db
@@ -69,15 +70,23 @@ export async function currentOrderOfTeam(db: Db, teamId: number): Promise<OrderW
   return pick && toOrder(pick);
 }
 
-/** The orders a list's filters and the caller's scope keep (a member: its teams' orders; an organiser: its own). */
+/**
+ * The orders a list's filters and the caller's scope keep (a member: its teams' orders; an organiser: its own), read
+ * from `orders` and only what the filters need: the list counts and pages them, the export reads them in batches, and
+ * the rows of a page or a batch alone are joined for display. A keyword of three or more characters finds its teams
+ * and users through the trigram indexes (db/search.ts); a shorter one is checked order by order. The same LIKEs decide.
+ */
 function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { userId?: number; orgId?: number | null }) {
-  let query = base(db);
+  let query = db.selectFrom('orders as o');
   if (scope.userId !== undefined) {
     const userId = scope.userId;
     // A member sees the orders of every team they are in, whoever placed them.
     query = query.where((eb) => eb.exists(eb.selectFrom('teamMembers as m').select('m.userId').whereRef('m.teamId', '=', 'o.teamId').where('m.userId', '=', userId)));
   }
-  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
+  if (scope.orgId !== undefined) {
+    const orgId = scope.orgId ?? -1;
+    query = query.where('o.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where('c.orgId', '=', orgId));
+  }
   if (q.competitionId) query = query.where('o.competitionId', '=', q.competitionId);
   if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
   if (q.payMethod !== undefined) query = query.where('o.payMethod', '=', q.payMethod);
@@ -85,16 +94,42 @@ function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope
   if (q.ids?.length) query = query.where('o.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('t.teamNo', k), containsText('t.name', k), containsText('u.username', k)]));
+    const teamLike = (eb: ExpressionBuilder<DB, 'teams'>) => eb.or([containsText('teams.teamNo', k), containsText('teams.name', k)]);
+    const userLike = () => containsText('users.username', k);
+    if ([...k.toLowerCase()].length >= 3) {
+      const teamHits = trigramFilter(db, 'teams.id', 'teams', ['team_no', 'name'], k);
+      const userHits = trigramFilter(db, 'users.id', 'users', ['username'], k);
+      query = query.where((eb) =>
+        eb.or([
+          containsText('o.orderNo', k),
+          eb('o.teamId', 'in', db.selectFrom('teams').select('teams.id').$if(Boolean(teamHits), (s) => s.where(teamHits!)).where(teamLike)),
+          eb('o.userId', 'in', db.selectFrom('users').select('users.id').$if(Boolean(userHits), (s) => s.where(userHits!)).where(userLike)),
+        ]),
+      );
+    } else {
+      query = query.where((eb) =>
+        eb.or([
+          containsText('o.orderNo', k),
+          eb.exists(eb.selectFrom('teams').select('teams.id').whereRef('teams.id', '=', 'o.teamId').where(teamLike)),
+          eb.exists(eb.selectFrom('users').select('users.id').whereRef('users.id', '=', 'o.userId').where(userLike)),
+        ]),
+      );
+    }
   }
   return query;
 }
 
+/** The orders of `ids` with what a list shows of them, newest first. */
+const ordersOf = async (db: Db, ids: number[]) => (ids.length ? (await base(db).where('o.id', 'in', ids).orderBy('o.id', 'desc').execute()).map(toOrder) : []);
+
+/** A page of orders, newest first, read from the nearer end of the list (db/search.ts `pageWindow`). */
 export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: number; orgId?: number | null }) {
   const query = filteredOrders(db, q, scope);
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('o.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
-  return { list: rows.map(toOrder), total: Number(total) };
+  const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+  const window = pageWindow(total, q.page, q.limit);
+  if (!window) return { list: [], total };
+  const ids = (await query.select('o.id').orderBy(orderColumn('o.id', q.keyword, total), window.reverse ? 'asc' : 'desc').limit(window.limit).offset(window.offset).execute()).map((r) => r.id);
+  return { list: await ordersOf(db, ids), total };
 }
 
 /**
@@ -104,7 +139,7 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
 export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
   const filtered = filteredOrders(db, q, scope);
   return keysetBatches(
-    async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).orderBy('o.id', 'desc').limit(limit).execute()).map(toOrder),
+    async (after: number | undefined, limit) => ordersOf(db, (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).select('o.id').orderBy('o.id', 'desc').limit(limit).execute()).map((r) => r.id)),
     (o) => o.id,
     size,
   );
