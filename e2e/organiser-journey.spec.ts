@@ -97,8 +97,9 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   const questionDialog = orgPage.getByRole('dialog');
   const questionTitle = '共享单车需求预测';
   await questionDialog.getByLabel('赛题名称').fill(questionTitle);
-  // A new question is scored automatically by AUC on columns id and label unless the organiser changes it.
-  await expect(questionDialog.getByLabel('自动评分（提交测试）')).toBeChecked();
+  // The organiser says how the question is judged; scored automatically, it starts from AUC on columns id and label.
+  await expect(questionDialog.getByLabel('评分指标')).toHaveCount(0);
+  await questionDialog.getByLabel('专家评审 + 自动评分').check();
   await expect(questionDialog.getByLabel('编号列名')).toHaveValue('id');
   await expect(questionDialog.getByLabel('目标列名')).toHaveValue('label');
   await pressInDialog(orgPage, /保\s*存|确\s*定/);

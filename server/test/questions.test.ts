@@ -51,15 +51,17 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
 
   it('shows a question publicly only after the platform reviews it', async () => {
     const id = await newQuestion();
-    const unscored = await newQuestion({ evaluation: null });
+    // A question without an evaluation is judged by experts alone (issue 33): it is reviewed like any other.
+    const paper = await newQuestion({ evaluation: null });
     const visible = async () => body(await t.app.inject({ method: 'GET', url: `/api/competition/question/public/list/${competitionId}` })).data.map((q: { id: number }) => q.id);
     expect(await visible()).not.toContain(id);
     expect((await orgA.put(`/api/competition/question/review/${id}`, { reviewed: true })).statusCode).toBe(403);
-    expect(body(await admin.put(`/api/competition/question/review/${unscored}`, { reviewed: true })).message).toBe('请先完成评分设置再审核');
     expect((await admin.put(`/api/competition/question/review/${id}`, { reviewed: true })).statusCode).toBe(200);
     expect(await visible()).toContain(id);
     expect((await t.app.inject({ method: 'GET', url: `/api/competition/question/public/${id}` })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/api/competition/question/public/${unscored}` })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: `/api/competition/question/public/${paper}` })).statusCode).toBe(404);
+    expect((await admin.put(`/api/competition/question/review/${paper}`, { reviewed: true })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/api/competition/question/public/${paper}` })).statusCode).toBe(200);
   });
 
   it('checks the answer file against the evaluation and never hands it out', async () => {
@@ -126,7 +128,7 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
 
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: hidden })).data.fields.questionId).toBe('赛题不存在');
       expect((await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).statusCode).toBe(200);
-      expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList).toEqual([{ questionId: q1, title: expect.any(String) }]);
+      expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList).toEqual([{ questionId: q1, title: expect.any(String), judging: 'both' }]);
       expect((await leader.put(`/api/team/choiceQuestion/${teamId}/${q2}`)).statusCode).toBe(200);
       expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList.map((c: { questionId: number }) => c.questionId)).toEqual([q2]);
 

@@ -111,7 +111,8 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     const id = await draft();
     const reg = (await presets(id)).find((p) => p.menuCode === 'REG_SET')!;
     expect((await orgA.put(`/api/competition/preset/batch/${id}`, { presets: { REG_SET: { enable: false } } })).statusCode).toBe(200);
-    const unscored = await question(id, '没有评分的题', null);
+    // A question without an evaluation is judged by experts alone: nothing is missing for it (issue 33).
+    const paper = await question(id, '没有评分的题', null);
     const noAnswer = await question(id, '没有答案的题');
     const late = body(await orgA.post(`/api/competition/stages/${id}`, { name: '颁奖', startDate: '2026-07-01T00:00:00+08:00' })).data.id as number;
     const adminBefore = await titles(admin);
@@ -119,9 +120,11 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     const refused = await orgA.put(`/api/competition/publish/${id}`);
     expect(refused.statusCode).toBe(409);
     const { message, data } = body(refused);
-    expect(message).toMatch(/^还有 4 项必须补齐才能提交审核：/);
-    for (const words of ['报名表：「报名设置」未启用', '赛题「没有评分的题」：未设置评分方式', '赛题「没有答案的题」：已设置评分指标', '竞赛阶段：阶段「颁奖」开始于']) expect(message).toContain(words);
-    expect(Object.keys(data.fields).sort()).toEqual(['question:' + noAnswer, 'question:' + unscored, 'regForm', 'stages'].sort());
+    expect(message).toMatch(/^还有 3 项必须补齐才能提交审核：/);
+    for (const words of ['报名表：「报名设置」未启用', '赛题「没有答案的题」：已设置评分指标', '竞赛阶段：阶段「颁奖」开始于']) expect(message).toContain(words);
+    expect(message).not.toContain('没有评分的题');
+    expect(Object.keys(data.fields).sort()).toEqual(['question:' + noAnswer, 'regForm', 'stages'].sort());
+    expect(item((await readiness(id)).items, `question:${paper}`)).toMatchObject({ ok: true, detail: expect.stringContaining('专家评审（提交作品）') });
     expect((await readiness(id)).ready).toBe(false);
     // Nothing changed: still a draft, no audit entry, nobody told.
     expect(await detail(id)).toMatchObject({ auditStatus: 0 });
@@ -130,13 +133,11 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
 
     // The organiser fixes each gap where the checklist says.
     expect((await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList: [{ label: '姓名', name: 'userName', otherParams: { required: true } }] })).statusCode).toBe(200);
-    expect((await orgA.put(`/api/competition/question/${unscored}`, { title: '没有评分的题', evaluation: EVAL })).statusCode).toBe(200);
-    await answer(unscored);
     await answer(noAnswer);
     expect((await orgA.put(`/api/competition/stages/${late}`, { name: '颁奖', startDate: '2026-06-20T00:00:00+08:00' })).statusCode).toBe(200);
     const r = await readiness(id);
     expect(r.ready).toBe(true);
-    expect(item(r.items, `question:${noAnswer}`)).toMatchObject({ ok: true, detail: '评分指标 平均绝对误差（MAE），答案文件 10 行' });
+    expect(item(r.items, `question:${noAnswer}`)).toMatchObject({ ok: true, detail: '专家评审 + 自动评分：评分指标 平均绝对误差（MAE），答案文件 10 行' });
     expect((await orgA.put(`/api/competition/publish/${id}`)).statusCode).toBe(200);
     expect(await detail(id)).toMatchObject({ auditStatus: 1 });
   });

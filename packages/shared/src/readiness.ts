@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
-import { CUSTOM_METRIC, metricName, type EvaluationMetric } from './api/question.ts';
+import { CUSTOM_METRIC, JUDGING_NAMES, metricName, scoredAutomatically, judgedByExperts, type EvaluationMetric, type Judging } from './api/question.ts';
 import { fenToYuan } from './format.ts';
 import { beijingMinute, submissionWindow, WINDOW_NAMES, type LifecycleStage, type SubmissionKind } from './lifecycle.ts';
 
@@ -48,6 +48,8 @@ export type Readiness = z.infer<typeof readinessSchema>;
 export interface ReadinessQuestion {
   id: number;
   title: string;
+  /** How its result is made (question.ts `JUDGING`): a question judged by experts alone needs no evaluation. */
+  judging: Judging;
   evaluation: { metric: EvaluationMetric } | null;
   answerRows: number | null;
   /** An own scoring program is uploaded (what `custom` scores by); anything truthy, as the question list's `scorer`. */
@@ -67,15 +69,27 @@ export interface ReadinessFacts {
   paymentMethods: readonly string[];
 }
 
-/** Why a question cannot be scored, or null when it can: an evaluation setting and, for it, the answer file. */
-export function questionGap(q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows' | 'scorer'>): string | null {
-  if (!q.evaluation) return '未设置评分方式，无法评分，也不能审核公开';
+/**
+ * Why a question cannot run as its judging says, or null when it can: a question judged by experts alone needs nothing
+ * here (its review rule is set before judging starts); one scored automatically needs its evaluation and, for it, the
+ * answer file (and an own program).
+ */
+export function questionGap(q: Pick<ReadinessQuestion, 'judging' | 'evaluation' | 'answerRows' | 'scorer'>): string | null {
+  if (!scoredAutomatically(q.judging)) return null;
+  if (!q.evaluation) return `评判方式为“${JUDGING_NAMES[q.judging]}”，但未设置评分指标，提交的测试无法评分，也不能审核公开`;
   if (q.answerRows === null) return `已设置评分指标（${metricName(q.evaluation.metric)}），但未上传答案文件，提交的测试无法评分`;
   if (q.evaluation.metric === CUSTOM_METRIC && !q.scorer) return '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分';
   return null;
 }
-/** A question that can be scored: approving its competition approves it too. */
-export const questionScorable = (q: Pick<ReadinessQuestion, 'evaluation' | 'answerRows' | 'scorer'>) => questionGap(q) === null;
+/** A question that can run: approving its competition approves it too. */
+export const questionScorable = (q: Pick<ReadinessQuestion, 'judging' | 'evaluation' | 'answerRows' | 'scorer'>) => questionGap(q) === null;
+
+/** What a question that can run is, in the readiness checklist's words. */
+function questionReady(q: ReadinessQuestion) {
+  const reviewed = q.reviewed ? '，已审核公开' : '';
+  if (q.judging === 'review') return `${JUDGING_NAMES.review}：参赛队伍提交作品，由专家评审（评审规则在「评审管理」中设置）${reviewed}`;
+  return `${JUDGING_NAMES[q.judging]}：评分指标 ${metricName(q.evaluation!.metric)}，答案文件 ${q.answerRows} 行${reviewed}`;
+}
 
 /** Rich text with nothing a reader would see. */
 function blankHtml(html: string | null | undefined): boolean {
@@ -214,7 +228,7 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
     ok: facts.questions.length > 0,
     level: 'advisory',
     detail: facts.questions.length
-      ? `共 ${facts.questions.length} 道赛题，其中 ${scorable} 道已设置评分和答案文件；竞赛审核通过时，可评分的赛题一并审核公开`
+      ? `共 ${facts.questions.length} 道赛题，其中 ${scorable} 道已准备好（专家评审的赛题无需评分设置，自动评分的赛题需评分指标和答案文件）；竞赛审核通过时，准备好的赛题一并审核公开`
       : '尚未添加赛题。赛题可在上线后添加（例如比赛开始时再公布），添加后需平台审核才对参赛者可见',
     fix: { tab: 'questions', text: '在「赛题」中新建赛题' },
   });
@@ -225,7 +239,7 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
       label: `赛题「${q.title}」`,
       ok: gap === null,
       level: 'blocking',
-      detail: gap ?? `评分指标 ${metricName(q.evaluation!.metric)}，答案文件 ${q.answerRows} 行${q.reviewed ? '，已审核公开' : ''}`,
+      detail: gap ?? questionReady(q),
       fix: {
         tab: 'questions',
         text: gap && !q.evaluation ? '在「赛题」中编辑该题，开启自动评分并设置评分指标' : q.answerRows !== null && gap ? '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' : '在「赛题」中为该题上传答案文件',
@@ -237,7 +251,12 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
   // is scored automatically, test results. Often opened when the contest starts, so advice, but said before approval:
   // a team that finds them closed has no way on.
   if (facts.questions.length) {
-    const needed: Preset['menuCode'][] = ['CHOICE_SET', 'SUBMIT_WORKS', ...(facts.questions.some((q) => q.evaluation) ? (['SUBMIT_TEST'] as const) : [])];
+    // Works where experts judge a question, test files where one is scored automatically.
+    const needed: Preset['menuCode'][] = [
+      'CHOICE_SET',
+      ...(facts.questions.some((q) => judgedByExperts(q.judging)) ? (['SUBMIT_WORKS'] as const) : []),
+      ...(facts.questions.some((q) => scoredAutomatically(q.judging)) ? (['SUBMIT_TEST'] as const) : []),
+    ];
     const off = needed.filter((code) => !on(code));
     add({
       key: 'flowMenus',

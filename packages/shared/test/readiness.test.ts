@@ -78,31 +78,42 @@ describe('the readiness of a competition before audit', () => {
     expect(gapKeys(facts({ presets: withPreset('REG_SET', { enableStartTime: '2026-03-12T00:00:00.000Z', enableEndTime: '2026-04-01T00:00:00.000Z' }) }))).toEqual([]);
   });
 
-  it('refuses a question that exists but cannot be scored, and says what it lacks', () => {
+  it('refuses a question scored automatically that cannot be scored, and says what it lacks; a question judged by experts needs no evaluation', () => {
     const questions = [
-      { id: 1, title: '无评分', evaluation: null, answerRows: null, reviewed: false },
-      { id: 2, title: '无答案', evaluation: { metric: 'auc' as const }, answerRows: null, reviewed: false },
-      { id: 3, title: '齐全', evaluation: { metric: 'rmse' as const }, answerRows: 120, reviewed: false },
+      { id: 1, title: '无评分', judging: 'both' as const, evaluation: null, answerRows: null, reviewed: false },
+      { id: 2, title: '无答案', judging: 'auto' as const, evaluation: { metric: 'auc' as const }, answerRows: null, reviewed: false },
+      { id: 3, title: '齐全', judging: 'both' as const, evaluation: { metric: 'rmse' as const }, answerRows: 120, reviewed: false },
+      { id: 5, title: '论文题', judging: 'review' as const, evaluation: null, answerRows: null, reviewed: false },
     ];
     const f = facts({ questions });
     expect(gapKeys(f)).toEqual(['question:1', 'question:2']);
-    expect(item(f, 'question:1')).toMatchObject({ label: '赛题「无评分」', detail: '未设置评分方式，无法评分，也不能审核公开', fix: { tab: 'questions' } });
+    expect(item(f, 'question:1')).toMatchObject({ label: '赛题「无评分」', detail: '评判方式为“专家评审 + 自动评分”，但未设置评分指标，提交的测试无法评分，也不能审核公开', fix: { tab: 'questions' } });
     expect(item(f, 'question:1').fix.text).toContain('开启自动评分');
     expect(item(f, 'question:2').detail).toBe('已设置评分指标（AUC），但未上传答案文件，提交的测试无法评分');
     expect(item(f, 'question:2').fix.text).toContain('上传答案文件');
-    expect(item(f, 'question:3')).toMatchObject({ ok: true, detail: '评分指标 均方根误差（RMSE），答案文件 120 行' });
-    expect(item(f, 'questions')).toMatchObject({ ok: true, detail: '共 3 道赛题，其中 1 道已设置评分和答案文件；竞赛审核通过时，可评分的赛题一并审核公开' });
-    expect(questions.map(questionScorable)).toEqual([false, false, true]);
+    expect(item(f, 'question:3')).toMatchObject({ ok: true, detail: '专家评审 + 自动评分：评分指标 均方根误差（RMSE），答案文件 120 行' });
+    expect(item(f, 'question:5')).toMatchObject({ ok: true, detail: '专家评审（提交作品）：参赛队伍提交作品，由专家评审（评审规则在「评审管理」中设置）' });
+    expect(item(f, 'questions')).toMatchObject({ ok: true, detail: '共 4 道赛题，其中 2 道已准备好（专家评审的赛题无需评分设置，自动评分的赛题需评分指标和答案文件）；竞赛审核通过时，准备好的赛题一并审核公开' });
+    expect(questions.map(questionScorable)).toEqual([false, false, true, true]);
     expect(questionGap(questions[2]!)).toBeNull();
   });
 
+  it('asks for the works menu only where experts judge, and the test menu only where files are scored', () => {
+    const paper = { id: 6, title: '论文题', judging: 'review' as const, evaluation: null, answerRows: null, reviewed: true };
+    const prediction = { id: 7, title: '预测题', judging: 'auto' as const, evaluation: { metric: 'rmse' as const }, answerRows: 10, reviewed: true };
+    expect(item(facts({ questions: [paper] }), 'flowMenus').detail).toContain('「选择赛题」「提交作品」尚未启用');
+    expect(item(facts({ questions: [paper] }), 'flowMenus').detail).not.toContain('提交测试');
+    expect(item(facts({ questions: [prediction] }), 'flowMenus').detail).toContain('「选择赛题」「提交测试」尚未启用');
+    expect(item(facts({ questions: [paper, prediction] }), 'flowMenus').detail).toContain('「选择赛题」「提交作品」「提交测试」尚未启用');
+  });
+
   it('wants the program of a question scored by its organiser’s own program', () => {
-    const own = { id: 4, title: '自定义', evaluation: { metric: 'custom' as const }, answerRows: 50, reviewed: false };
+    const own = { id: 4, title: '自定义', judging: 'auto' as const, evaluation: { metric: 'custom' as const }, answerRows: 50, reviewed: false };
     const f = facts({ questions: [own] });
     expect(gapKeys(f)).toEqual(['question:4']);
     expect(item(f, 'question:4')).toMatchObject({ detail: '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分', fix: { text: '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' } });
     expect(questionScorable({ ...own, scorer: true })).toBe(true);
-    expect(item(facts({ questions: [{ ...own, scorer: true }] }), 'question:4')).toMatchObject({ ok: true, detail: '评分指标 自定义评分程序，答案文件 50 行' });
+    expect(item(facts({ questions: [{ ...own, scorer: true }] }), 'question:4')).toMatchObject({ ok: true, detail: '自动评分（提交测试）：评分指标 自定义评分程序，答案文件 50 行' });
   });
 
   it('refuses deadlines out of order: registration, stages outside the competition, a submission window closing before it opens', () => {
@@ -155,15 +166,15 @@ describe('the readiness of a competition before audit', () => {
   });
 
   it('advises turning on the menus a team goes through once there are questions: choosing, works, and tests where scored', () => {
-    const scored = { id: 3, title: '题A', evaluation: { metric: 'accuracy' as const }, answerRows: 10, reviewed: false };
+    const scored = { id: 3, title: '题A', judging: 'both' as const, evaluation: { metric: 'accuracy' as const }, answerRows: 10, reviewed: false };
     // No questions yet: nothing to choose or submit, nothing said.
     expect(item(facts(), 'flowMenus')).toBeUndefined();
     const closed = item(facts({ questions: [scored] }), 'flowMenus');
     expect(closed).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'presets', text: '在「菜单设置」中启用「选择赛题」「提交作品」「提交测试」并设置开放时间' } });
     expect(closed.detail).toBe('「选择赛题」「提交作品」「提交测试」尚未启用：启用之前，参赛队伍无法选择赛题，也无法提交作品，也无法提交测试结果（可以到开放时再启用）');
     expect(competitionReadiness(facts({ questions: [scored] }), NOW).ready).toBe(true);
-    // A question without scoring needs no test menu.
-    const unscored = { ...scored, evaluation: null, answerRows: null };
+    // A question judged by experts alone needs no test menu.
+    const unscored = { ...scored, judging: 'review' as const, evaluation: null, answerRows: null };
     const open = presets().map((p) => (['CHOICE_SET', 'SUBMIT_WORKS'].includes(p.menuCode) ? { ...p, enable: true } : p));
     expect(item(facts({ questions: [unscored], presets: open }), 'flowMenus')).toMatchObject({ ok: true, detail: '「选择赛题」「提交作品」已启用' });
     expect(item(facts({ questions: [scored], presets: open }), 'flowMenus').detail).toBe('「提交测试」尚未启用：启用之前，参赛队伍无法提交测试结果（可以到开放时再启用）');
@@ -172,10 +183,10 @@ describe('the readiness of a competition before audit', () => {
   it('lists every blocking gap in one refusal', () => {
     const f = facts({
       presets: withPreset('REG_SET', { enable: false }),
-      questions: [{ id: 9, title: '题A', evaluation: null, answerRows: null, reviewed: false }],
+      questions: [{ id: 9, title: '题A', judging: 'auto', evaluation: null, answerRows: null, reviewed: false }],
     });
     expect(readinessRefusal(competitionReadiness(f, NOW))).toBe(
-      '还有 2 项必须补齐才能提交审核：1. 报名表：「报名设置」未启用，参赛者无法报名；2. 赛题「题A」：未设置评分方式，无法评分，也不能审核公开',
+      '还有 2 项必须补齐才能提交审核：1. 报名表：「报名设置」未启用，参赛者无法报名；2. 赛题「题A」：评判方式为“自动评分（提交测试）”，但未设置评分指标，提交的测试无法评分，也不能审核公开',
     );
   });
 });

@@ -22,6 +22,7 @@ import * as m0018 from './migrations/0018_notice_delivery.ts';
 import * as m0019 from './migrations/0019_job_priority.ts';
 import * as m0020 from './migrations/0020_scoring_programs.ts';
 import * as m0021 from './migrations/0021_scoring_tenants.ts';
+import * as m0022 from './migrations/0022_question_judging.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0019_job_priority': m0019,
   '0020_scoring_programs': m0020,
   '0021_scoring_tenants': m0021,
+  '0022_question_judging': m0022,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

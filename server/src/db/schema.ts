@@ -221,6 +221,8 @@ export interface QuestionsTable {
   createdAt: string;
   updatedAt: string;
   creatorId: number | null;
+  /** How its result is made: 'review', 'auto' or 'both' (0022; question.ts `JUDGING`). */
+  judging: Generated<string>;
   metric: string | null;
   idColumn: string | null;
   targetColumn: string | null;

@@ -95,6 +95,7 @@ const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
   reviewed: false,
   creatorId: 2,
   creatorName: 'org',
+  judging: 'both',
   evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 },
   scorer: null,
   answerRows: 100,
@@ -133,7 +134,7 @@ const item = async (key: string) => (await screen.findAllByTestId('readiness-ite
 
 describe('the readiness checklist in the competition editor', () => {
   it('shows each gap with its fix, keeps 提交审核 waiting for them, and a fix link opens the tab that fixes it', async () => {
-    const gapQuestion = { id: 5, title: '没有答案的题', evaluation: { metric: 'auc' as const }, answerRows: null, reviewed: false };
+    const gapQuestion = { id: 5, title: '没有答案的题', judging: 'both' as const, evaluation: { metric: 'auc' as const }, answerRows: null, reviewed: false };
     answers = {
       [`/api/competition/public/${ID}`]: competition,
       [`/api/competition/preset/public/list/${ID}`]: presets(false),

@@ -22,7 +22,7 @@ beforeEach(() => {
     '/api/team/userinfo/': { id: 1, username: 'org', userName: '组织者' },
     '/api/team/userinfo/permission': [ACTION_CODES.gradeEdit, ADMIN_MENU_CODES.question],
     [`/api/competition/question/check/${QUESTION}`]: { id: QUESTION, title: 'A题', competitionId: 7, competitionName: '泰迪杯' },
-    [SUMMARY]: { gradeState: 0, calculatedAt: null, confirmedAt: null, unfinished: [], submissionOpen: OPEN },
+    [SUMMARY]: { gradeState: 0, calculatedAt: null, confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: OPEN },
     [`GET /api/review/works/grade/${QUESTION}`]: page([]),
     [`GET ${DISPUTES}`]: page([]),
   };
@@ -62,7 +62,7 @@ describe('early actions on the grade page', () => {
   });
 
   it('computes at once once submission has closed', async () => {
-    api.answers[SUMMARY] = { gradeState: 0, calculatedAt: null, confirmedAt: null, unfinished: [], submissionOpen: null };
+    api.answers[SUMMARY] = { gradeState: 0, calculatedAt: null, confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: null };
     open();
     fireEvent.click(await screen.findByRole('button', { name: /计算成绩/ }, { timeout: 10_000 }));
     await waitFor(() => expect(writes()).toEqual([`POST /api/review/works/calcFinalScore/${QUESTION}`]));
@@ -70,7 +70,7 @@ describe('early actions on the grade page', () => {
   });
 
   it('holds back 确认成绩 while submission is open, naming the deadline as the server does', async () => {
-    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], submissionOpen: OPEN };
+    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: OPEN };
     open();
     const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
@@ -86,7 +86,7 @@ describe('early actions on the grade page', () => {
   });
 
   it('confirms once submission has closed, asking only what confirming does', async () => {
-    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], submissionOpen: null };
+    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: null };
     open();
     const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
@@ -99,7 +99,7 @@ describe('early actions on the grade page', () => {
   });
 
   it('lets a deadline that has passed on this clock through, though the summary was read before it', async () => {
-    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], submissionOpen: { ...OPEN, end: '2000-01-01T00:00:00.000Z' } };
+    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: { ...OPEN, end: '2000-01-01T00:00:00.000Z' } };
     open();
     const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
     expect(button.disabled).toBe(false);

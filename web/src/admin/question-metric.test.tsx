@@ -49,6 +49,7 @@ const question = (evaluation: EvaluationBody): ManagedQuestion => ({
   reviewed: false,
   creatorId: null,
   creatorName: null,
+  judging: 'both',
   evaluation,
   scorer: null,
   answerRows: null,

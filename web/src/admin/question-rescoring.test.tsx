@@ -23,6 +23,7 @@ const question: ManagedQuestion = {
   reviewed: true,
   creatorId: null,
   creatorName: null,
+  judging: 'both',
   evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 },
   scorer: null,
   answerRows: 100,

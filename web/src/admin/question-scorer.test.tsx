@@ -30,6 +30,7 @@ const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
   reviewed: false,
   creatorId: null,
   creatorName: null,
+  judging: 'both',
   evaluation: CUSTOM,
   scorer: null,
   answerRows: 200,
@@ -190,6 +191,10 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
       if (search) fireEvent.change(input, { target: { value: search } });
       fireEvent.click(await screen.findByTitle(option));
     };
+    // No judging is assumed either: the metric's fields come with a choice that scores files.
+    expect(within(dialog).queryByLabelText('评分指标')).toBeNull();
+    fireEvent.click(within(dialog).getByLabelText('自动评分（提交测试）'));
+    expect(within(dialog).getByTestId('judging-hint').textContent).toContain('按私榜得分排名');
     await choose('评分指标', '自定义评分程序（上传Python程序）', '自定义');
     // The example computes an error, lower is better: nothing is chosen for the organiser.
     await within(dialog).findByLabelText('得分方向');
@@ -204,7 +209,7 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     questions = [question({ title: 'B题 运输成本', answerRows: null })];
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes()).toHaveLength(1));
-    expect(writes()[0]).toMatchObject({ at: 'POST /api/competition/question/7', body: { title: 'B题 运输成本', evaluation: { metric: 'custom', higherIsBetter: false } } });
+    expect(writes()[0]).toMatchObject({ at: 'POST /api/competition/question/7', body: { title: 'B题 运输成本', judging: 'auto', evaluation: { metric: 'custom', higherIsBetter: false } } });
     // What comes next for such a question is its program: its window opens on the question just made.
     const scorer = (await screen.findByText('评分程序：B题 运输成本')).closest('.ant-modal') as HTMLElement;
     expect(within(scorer).getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeTruthy();

@@ -50,6 +50,7 @@ const question = (reviewed: boolean): ManagedQuestion => ({
   reviewed,
   creatorId: null,
   creatorName: null,
+  judging: 'both',
   evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 },
   scorer: null,
   answerRows: null,
@@ -73,7 +74,8 @@ async function turnScoringOffAndSave() {
   );
   fireEvent.click(await screen.findByText('编辑'));
   const dialog = (await screen.findByText('编辑赛题')).closest('.ant-modal') as HTMLElement;
-  fireEvent.click(within(dialog).getByRole('switch'));
+  // Judged by experts alone: no automatic scoring any more.
+  fireEvent.click(within(dialog).getByLabelText('专家评审（提交作品）'));
   fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
 }
 
@@ -101,7 +103,7 @@ describe('removing automatic scoring from a question', { timeout: 60_000 }, () =
       return open!;
     });
     fireEvent.click(within(again).getByRole('button', { name: '确定关闭' }));
-    await waitFor(() => expect(writes).toEqual([{ at: 'PUT /api/competition/question/11', body: { title: 'A题 客户流失预测', content: null, sort: 0, evaluation: null } }]));
+    await waitFor(() => expect(writes).toEqual([{ at: 'PUT /api/competition/question/11', body: { title: 'A题 客户流失预测', content: null, sort: 0, judging: 'review', evaluation: null } }]));
   });
 
   it('saves a question not yet approved without asking', async () => {

@@ -1,4 +1,4 @@
-import type { AwardLevel, AwardLevelsBody, GradeSummary, MyGrade, TeamAward } from '@contest/shared';
+import type { AwardLevel, AwardLevelsBody, GradeOverview, MyGrade, TeamAward } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { reviewKey } from './review.ts';
 
@@ -18,7 +18,7 @@ export const gradeKeys = {
 
 export const gradeApi = {
   /** Where the question's grades stand (the calculate / confirm steps gate awarding). */
-  summary: (questionId: number) => http.get<GradeSummary>(`/api/review/works/grade/summary/${questionId}`),
+  summary: (questionId: number) => http.get<GradeOverview>(`/api/review/works/grade/summary/${questionId}`),
   awards: (questionId: number) => http.get<AwardLevel[]>(`/api/review/works/awards/${questionId}`),
   saveAwards: (questionId: number, body: AwardLevelsBody) => http.put<void>(`/api/review/works/awards/${questionId}`, body),
   /** Gives the awards by rank. */

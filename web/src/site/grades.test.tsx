@@ -73,9 +73,12 @@ const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOSt
 const grade = (over: Partial<MyGrade>): MyGrade => ({
   questionId: 11,
   questionTitle: 'A题 客户流失预测',
+  judging: 'both',
+  formula: '最终成绩 = 评审成绩 × 70% + 测试得分 × 30%；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均；测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）',
   rechecking: false,
   reviewScore: 85.5,
   testScore: 0.912345678,
+  testPoints: 95.5,
   finalScore: 88.25,
   rank: 2,
   teams: 40,
@@ -122,6 +125,9 @@ describe('the grade tab', () => {
     expect(screen.getByText('88.25')).toBeTruthy();
     expect(screen.getByText('第 2 名（共 40 支队伍）')).toBeTruthy();
     expect(screen.getByText('一等奖')).toBeTruthy();
+    // Its parts and how they make the final score, in words.
+    expect(screen.getByText('95.5')).toBeTruthy();
+    expect(screen.getByTestId('grade-formula').textContent).toContain('最终成绩 = 评审成绩 × 70% + 测试得分 × 30%');
 
     fireEvent.click(screen.getByRole('button', { name: /申\s*诉/ }));
     const dialog = await screen.findByRole('dialog');
@@ -159,6 +165,28 @@ describe('the grade tab', () => {
     expect(screen.getByText('已复核，维持原成绩')).toBeTruthy();
     expect(screen.getByText('该赛题的成绩正在复评')).toBeTruthy();
     expect(screen.getByText('已安排复评', { selector: '.ant-tag' })).toBeTruthy();
+  });
+});
+
+describe('the parts of a grade follow its question’s judging', () => {
+  beforeEach(() => {
+    answers = { '/api/team/userinfo/': user, '/api/team/competition/3/detail': { team, invitations: [] } };
+  });
+
+  it('shows a paper question’s review score alone, and a prediction question’s private score alone', async () => {
+    answers['/api/review/works/myGrade/3'] = [
+      grade({ judging: 'review', formula: '最终成绩 = 评审成绩；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均', testScore: null, testPoints: null, finalScore: 85.5 }),
+      grade({ questionId: 12, questionTitle: 'B题 销量预测', judging: 'auto', formula: '最终成绩 = 私榜得分：队伍选定的提交中私榜得分最好的一次', reviewScore: null, testScore: 0.812, testPoints: null, finalScore: 0.812 }),
+    ];
+    open('/competition/3/grade');
+    const [paper, prediction] = await screen.findAllByTestId('my-grade');
+    expect(paper!.textContent).toContain('专家评审（提交作品）');
+    expect(paper!.textContent).toContain('评审成绩');
+    expect(paper!.textContent).not.toContain('私榜得分');
+    expect(prediction!.textContent).toContain('自动评分（提交测试）');
+    expect(prediction!.textContent).toContain('私榜得分');
+    expect(prediction!.textContent).not.toContain('评审成绩');
+    expect(within(prediction!).getByTestId('grade-formula').textContent).toContain('最终成绩 = 私榜得分');
   });
 });
 

@@ -38,6 +38,15 @@ describe('competition tabs', () => {
     expect(visibleTabs(list, now).map((t) => t.key)).toEqual(['introduce', 'grade']);
     expect(visibleTabs(presets({ GRADE_SET: { enable: true }, CERTIFICATE_SET: { enable: true } }), now).map((t) => t.key)).toEqual(['introduce', 'grade', 'certificate']);
   });
+
+  it('takes a team through the submissions its question’s judging has: works, tests, or both', () => {
+    const list = presets({ CHOICE_SET: { enable: true }, SUBMIT_WORKS: { enable: true }, SUBMIT_TEST: { enable: true } });
+    const keys = (judging?: 'review' | 'auto' | 'both') => visibleTabs(list, now, judging).map((t) => t.key);
+    expect(keys()).toEqual(['introduce', 'choice', 'works', 'test']);
+    expect(keys('both')).toEqual(['introduce', 'choice', 'works', 'test']);
+    expect(keys('review')).toEqual(['introduce', 'choice', 'works']);
+    expect(keys('auto')).toEqual(['introduce', 'choice', 'test']);
+  });
 });
 
 describe('section modes (spec §2.1)', () => {

@@ -402,5 +402,7 @@ export interface PublicQuestion {
   competitionId: number;
   title: string;
   content: string | null;
+  /** How its result is made (question.ts `JUDGING`): which of works and tests a team hands in. */
+  judging: 'review' | 'auto' | 'both';
   files: { fileUri: string; name: string; size: number }[];
 }

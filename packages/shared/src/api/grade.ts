@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { requiredText } from './fields.ts';
 import type { OpenSubmission } from '../lifecycle.ts';
+import { JUDGING, type Judging } from './question.ts';
+import { REVIEW_SCORE_RULE, type Aggregation } from './review.ts';
 
 /** Grades (judges' totals with the private test board), and the teams' disputes of them (spec /api/review/works/*). */
 
@@ -45,7 +47,11 @@ export const openSubmissionSchema = z.object({
 }) satisfies z.ZodType<OpenSubmission>;
 
 /** `grade/summary/{id}`: the summary with the submission window still open, if any (the grade, award and certificate pages). */
-export const gradeOverviewSchema = gradeSummarySchema.extend({ submissionOpen: openSubmissionSchema.nullable() });
+export const gradeOverviewSchema = gradeSummarySchema.extend({
+  submissionOpen: openSubmissionSchema.nullable(),
+  /** How the question's result is made (question.ts `JUDGING`): which parts its grades have. */
+  judging: z.enum(JUDGING),
+});
 export type GradeOverview = z.infer<typeof gradeOverviewSchema>;
 
 export const gradePageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
@@ -69,14 +75,32 @@ export const disputeSchema = z.object({
 });
 export type Dispute = z.infer<typeof disputeSchema>;
 
+/**
+ * How a question's final score is made, in the words a participant reads beside its parts (issue 33): by its judging
+ * and, where experts judge, by its rule's weights and how judges' totals combine.
+ */
+export function gradeFormula(judging: Judging, rule: { reviewWeight: number; testWeight: number; aggregation: Aggregation }): string {
+  const review = REVIEW_SCORE_RULE[rule.aggregation];
+  if (judging === 'auto') return '最终成绩 = 私榜得分：队伍选定的提交中私榜得分最好的一次（未选定时，取公榜得分最好的一次提交的私榜得分），按评分指标的方向排名';
+  if (judging === 'review' || !rule.testWeight) return `最终成绩 = 评审成绩；${review}`;
+  const test = '测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）';
+  if (!rule.reviewWeight) return `最终成绩 = 测试得分；${test}`;
+  return `最终成绩 = 评审成绩 × ${rule.reviewWeight}% + 测试得分 × ${rule.testWeight}%；${review}；${test}`;
+}
+
 /** A team's own grade on one question, shown on the `grade` tab. */
 export const myGradeSchema = z.object({
   questionId: z.number().int(),
   questionTitle: z.string(),
+  /** How the question's result is made (question.ts `JUDGING`), and its final score in words (`gradeFormula`). */
+  judging: z.enum(JUDGING),
+  formula: z.string(),
   /** A dispute sent the work back for re-review: the numbers are hidden until the grades are confirmed again. */
   rechecking: z.boolean(),
   reviewScore: z.number().nullable(),
   testScore: z.number().nullable(),
+  /** The test score as points out of 100 against the best team (a question of both parts). */
+  testPoints: z.number().nullable(),
   finalScore: z.number().nullable(),
   rank: z.number().int().nullable(),
   teams: z.number().int(),

@@ -128,12 +128,40 @@ export const evaluationBody = z.strictObject({
 });
 export type EvaluationBody = z.infer<typeof evaluationBody>;
 
-export const questionBody = z.strictObject({
-  title: requiredText(200, '赛题名称'),
-  content: html('赛题描述'),
-  sort,
-  evaluation: evaluationBody.nullable().optional(),
-});
+/**
+ * How a question's result is made, as its organiser chooses (issue 33): experts judge the works (`review`), the test
+ * files are scored automatically and the private board is the result (`auto`), or both, combined by the review rule's
+ * weights (`both`). Readiness, the audit, the participant's tabs, grades, awards and certificates follow it.
+ */
+export const JUDGING = ['review', 'auto', 'both'] as const;
+export type Judging = (typeof JUDGING)[number];
+export const JUDGING_NAMES: Record<Judging, string> = { review: '专家评审（提交作品）', auto: '自动评分（提交测试）', both: '专家评审 + 自动评分' };
+/** What each judging asks of a team and how it is ranked, in the words the editor and the participant read. */
+export const JUDGING_HINTS: Record<Judging, string> = {
+  review: '参赛队伍提交作品，由专家按评审规则评分，按评审成绩排名；不设自动评分和排行榜',
+  auto: '参赛队伍提交预测结果，自动评分，按私榜得分排名（以队伍选定的提交为准）；不需要提交作品和专家评审',
+  both: '参赛队伍提交作品和预测结果，最终成绩由评审成绩与测试得分按评审规则中的权重合成',
+};
+/** A question's judging when a body does not say: with an evaluation, both (as before issue 33); without, review. */
+export const judgingOf = (judging: Judging | null | undefined, evaluation: unknown): Judging => judging ?? (evaluation ? 'both' : 'review');
+/** The judging's parts: whether experts judge works, whether test files are scored. */
+export const judgedByExperts = (j: Judging) => j !== 'auto';
+export const scoredAutomatically = (j: Judging) => j !== 'review';
+
+export const questionBody = z
+  .strictObject({
+    title: requiredText(200, '赛题名称'),
+    content: html('赛题描述'),
+    sort,
+    /** Left out: `judgingOf` the evaluation. */
+    judging: z.enum(JUDGING, { error: '请选择评判方式' }).optional(),
+    evaluation: evaluationBody.nullable().optional(),
+  })
+  .superRefine((q, ctx) => {
+    const judging = judgingOf(q.judging, q.evaluation);
+    if (judging === 'review' && q.evaluation) ctx.addIssue({ code: 'custom', path: ['judging'], message: '评判方式为专家评审的赛题不设自动评分：请关闭自动评分，或将评判方式改为自动评分或两者结合' });
+    if (judging !== 'review' && !q.evaluation) ctx.addIssue({ code: 'custom', path: ['evaluation'], message: '该评判方式需要自动评分：请设置评分指标' });
+  });
 export type QuestionBody = z.infer<typeof questionBody>;
 
 /** A question's evaluation setting as replies carry it. */
@@ -226,6 +254,7 @@ export const managedQuestionSchema = z.object({
   reviewed: z.boolean(),
   creatorId: z.number().int().nullable(),
   creatorName: z.string().nullable(),
+  judging: z.enum(JUDGING),
   evaluation: evaluationSchema.nullable(),
   /** The own scoring program, for an evaluation by `custom`. */
   scorer: scorerSchema.nullable(),
@@ -247,6 +276,7 @@ export const publicQuestionSchema = z.object({
   competitionId: z.number().int(),
   title: z.string(),
   content: z.string().nullable(),
+  judging: z.enum(JUDGING),
   files: z.array(questionFileSchema),
 });
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

@@ -7,6 +7,7 @@ import { presetFieldSchema } from './competition.ts';
 import { selectedIds } from './batch.ts';
 import { pageQuery } from './common.ts';
 import { requiredFileUri, requiredText, text } from './fields.ts';
+import { JUDGING } from './question.ts';
 
 // ---- Registration form (REG_SET preset) -----------------------------------------------------------------------
 
@@ -197,7 +198,8 @@ export const teamSchema = z.object({
   leaderId: z.number().int(),
   memberList: z.array(teamMemberSchema),
   teacherList: z.array(teamTeacherSchema),
-  choiceQuestionList: z.array(z.object({ questionId: z.number().int(), title: z.string() })),
+  /** The question the team chose, with how its result is made (question.ts `JUDGING`): which tabs it goes through. */
+  choiceQuestionList: z.array(z.object({ questionId: z.number().int(), title: z.string(), judging: z.enum(JUDGING) })),
   /** Only the leader sees the pending invitations and the join code. */
   invitationList: z.array(teamInvitationSchema),
   joinCode: z.string().nullable(),

@@ -30,6 +30,13 @@ export const upsertGrade = (db: Db, questionId: number, teamId: number, values: 
     .onConflict((oc) => oc.columns(['questionId', 'teamId']).doUpdateSet(values))
     .execute();
 
+/** Removes the grades of the question's teams but `keep` (teams no longer on its private board). */
+export const deleteGradesExcept = (db: Db, questionId: number, keep: number[]) => {
+  let q = db.deleteFrom('grades').where('questionId', '=', questionId);
+  if (keep.length) q = q.where('teamId', 'not in', keep);
+  return q.execute();
+};
+
 /** The grade state the question's rule records (none when it has no rule yet). */
 export const gradeStateOf = (db: Db, questionId: number) =>
   db.selectFrom('reviewRules').select(['gradeState', 'calculatedAt', 'confirmedAt']).where('questionId', '=', questionId).executeTakeFirst();
@@ -144,8 +151,13 @@ export const teamGradeRows = (db: Db, teamId: number) =>
     .select((eb) => [
       'g.questionId',
       'q.title as questionTitle',
+      'q.judging',
+      'r.reviewWeight',
+      'r.testWeight',
+      'r.aggregation',
       'g.reviewScore',
       'g.testScore',
+      'g.testPoints',
       'q.leaderboardPublished',
       'g.finalScore',
       'g.rank',

@@ -2,17 +2,22 @@ import {
   ASSIGNMENT_STATUS,
   GRADE_STATE,
   finalScore,
+  judgedByExperts,
   maxTotal,
   openSubmission,
   presetOpen,
   publishRefusal,
   reviewScore,
+  scoredAutomatically,
   testPoints,
+  gradeFormula,
+  type Aggregation,
   type Dispute,
   type DisputePageQuery,
   type Grade,
   type GradeOverview,
   type GradeSummary,
+  type Judging,
   type MyGrade,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
@@ -22,8 +27,8 @@ import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { awardNames } from '../awards/index.ts';
 import * as competitions from '../competitions/index.ts';
-import { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
-import { boardHigherIsBetter, rankTeams } from '../test-submissions/index.ts';
+import { assertEligible, assertNotConfirmed, loadRule, lockGradeRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
+import { boardHigherIsBetter, publishPrivateBoard, rankTeams } from '../test-submissions/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as repo from './repo.ts';
 
@@ -40,13 +45,16 @@ const DAY = 24 * 3600_000;
 async function compute(trx: Db, ctx: Ctx, questionId: number) {
   const rule = await loadRule(trx, questionId);
   const q = await questionOf(trx, questionId);
+  if (q.judging === 'auto') return computeFromBoard(trx, ctx, questionId);
+  // A question judged by experts alone weighs the review alone, whatever weights a rule kept from an earlier judging.
+  const weights = q.judging === 'review' ? { reviewWeight: 100, testWeight: 0 } : rule;
   const teams = await repo.teamIdsWithWorks(trx, questionId);
   const assignments = await repo.assignmentTotals(trx, questionId);
   const test = new Map<number, number>();
   let best: number | null = null;
   // The boards' own direction: a metric's, or the one an own scoring program was given.
   const higher = await boardHigherIsBetter(trx, questionId);
-  if (rule.testWeight > 0 && q.metric) {
+  if (weights.testWeight > 0 && q.metric) {
     const board = await rankTeams(trx, questionId, 'private');
     for (const e of board) test.set(e.teamId, e.score);
     best = board[0]?.score ?? null;
@@ -56,8 +64,8 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
     const totals = mine.filter((a) => a.status === ASSIGNMENT_STATUS.submitted && a.total !== null).map((a) => a.total!);
     const review = reviewScore(totals, maxTotal(rule.criteria), rule.aggregation);
     const testScore = test.get(teamId) ?? null;
-    const points = rule.testWeight > 0 ? (testPoints(testScore, best, higher) ?? 0) : null;
-    return { teamId, totals, review, judgesDone: totals.length, judgesTotal: mine.length, testScore, points, final: finalScore(review, points, rule) };
+    const points = weights.testWeight > 0 ? (testPoints(testScore, best, higher) ?? 0) : null;
+    return { teamId, totals, review, judgesDone: totals.length, judgesTotal: mine.length, testScore, points, final: finalScore(review, points, weights) };
   });
   const ranked = rows.filter((r) => r.final !== null).sort((a, b) => b.final! - a.final!);
   const rank = new Map<number, number>();
@@ -80,6 +88,24 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
   return rows.length;
 }
 
+/**
+ * The grades of a question ranked by its private board alone (issue 33, `auto`): every team on the board, its score
+ * (the best private score of its selected submissions, boards.ts) as its final score, ranked as the board ranks it
+ * (its metric's direction) with equal scores sharing a rank. A team no longer on the board (its submissions rescored
+ * away) loses its grade; grades are only computed before they are confirmed, when no award is set yet.
+ */
+async function computeFromBoard(trx: Db, ctx: Ctx, questionId: number) {
+  const board = await rankTeams(trx, questionId, 'private');
+  const now = ctx.clock.now().toISOString();
+  let rank = 0;
+  for (const [i, e] of board.entries()) {
+    if (i === 0 || e.score !== board[i - 1]!.score) rank = i + 1;
+    await repo.upsertGrade(trx, questionId, e.teamId, { reviewScoresJson: '[]', reviewScore: null, judgesDone: 0, judgesTotal: 0, testScore: e.score, testPoints: null, finalScore: e.score, rank, updatedAt: now });
+  }
+  await repo.deleteGradesExcept(trx, questionId, board.map((e) => e.teamId));
+  return board.length;
+}
+
 export async function summary(db: Db, questionId: number): Promise<GradeSummary> {
   const rule = await repo.gradeStateOf(db, questionId);
   const unfinished = await repo.unfinishedJudges(db, questionId);
@@ -99,15 +125,15 @@ export async function summary(db: Db, questionId: number): Promise<GradeSummary>
 export async function gradeSummary(ctx: Ctx, questionId: number): Promise<GradeOverview> {
   const q = await managedQuestion(ctx, questionId);
   const [s, windows] = await Promise.all([summary(ctx.db, questionId), competitions.submissionWindowsOf(ctx.db, q.competitionId)]);
-  return { ...s, submissionOpen: openSubmission(windows, ctx.clock.now()) };
+  return { ...s, submissionOpen: openSubmission(windows, ctx.clock.now()), judging: q.judging };
 }
 
 /** `calcFinalScore`: a re-runnable preview; judges who have not finished are listed, their works count what is in. */
 export async function calculate(ctx: Ctx, questionId: number) {
-  await managedQuestion(ctx, questionId);
+  const q = await managedQuestion(ctx, questionId);
   await ctx.db.transaction().execute(async (trx) => {
-    const rule = await lockRule(trx, questionId);
-    if (!rule.criteria.length) throw conflict('请先设置该赛题的评审规则');
+    const rule = await lockGradeRule(trx, q, ctx.clock.now());
+    if (judgedByExperts(q.judging) && !rule.criteria.length) throw conflict('请先设置该赛题的评审规则');
     assertNotConfirmed(rule, '成绩已确认，不能重新计算');
     const teams = await compute(trx, ctx, questionId);
     await repo.markCalculated(trx, questionId, ctx.clock.now().toISOString());
@@ -124,18 +150,20 @@ export async function calculate(ctx: Ctx, questionId: number) {
 export async function confirm(ctx: Ctx, questionId: number) {
   const q = await managedQuestion(ctx, questionId);
   await ctx.db.transaction().execute(async (trx) => {
-    const rule = await lockRule(trx, questionId);
-    if (!rule.criteria.length) throw conflict('请先设置该赛题的评审规则');
+    const rule = await lockGradeRule(trx, q, ctx.clock.now());
+    if (judgedByExperts(q.judging) && !rule.criteria.length) throw conflict('请先设置该赛题的评审规则');
     assertNotConfirmed(rule, '成绩已确认');
     const early = publishRefusal(await competitions.submissionWindowsOf(trx, q.competitionId), ctx.clock.now());
     if (early) throw conflict(early);
     const pending = await repo.pendingAssignments(trx, questionId);
     if (pending > 0) throw conflict(`还有${pending}份评审未提交，不能确认成绩`);
     const teams = await compute(trx, ctx, questionId);
-    if (!teams) throw conflict('该赛题还没有作品，无法确认成绩');
+    if (!teams) throw conflict(q.judging === 'auto' ? '该赛题的私榜上还没有队伍，无法确认成绩' : '该赛题还没有作品，无法确认成绩');
     const now = ctx.clock.now().toISOString();
     // The dispute window runs from the first confirmation; a re-confirmation after a re-review does not reopen it.
     await repo.markConfirmed(trx, questionId, now);
+    // The results are published in one step: the private board a test score comes from goes public with the grades.
+    if (scoredAutomatically(q.judging)) await publishPrivateBoard(trx, questionId);
     await writeAudit(ctx, { action: 'grade.confirm', entity: 'question', entityId: questionId, after: { teams } }, trx);
   });
   const teamIds = await repo.gradedTeamIds(ctx.db, questionId);
@@ -219,14 +247,20 @@ export async function myGrades(ctx: AuthedCtx, competitionId: number): Promise<M
   for (const r of rows) {
     const dispute = disputes.find((d) => d.questionId === r.questionId);
     const rechecking = r.gradeState !== GRADE_STATE.confirmed;
+    const judging = r.judging as Judging;
+    // The test score is the private board's: it stays hidden until that board is published (with the grades).
+    const testHidden = rechecking || r.leaderboardPublished !== 1;
     out.push({
       questionId: r.questionId,
       questionTitle: r.questionTitle,
+      judging,
+      formula: gradeFormula(judging, { reviewWeight: r.reviewWeight, testWeight: r.testWeight, aggregation: r.aggregation as Aggregation }),
       rechecking,
       reviewScore: rechecking ? null : r.reviewScore,
-      // The test score is the private board's: it stays hidden until the organiser publishes that board.
-      testScore: rechecking || r.leaderboardPublished !== 1 ? null : r.testScore,
-      finalScore: rechecking ? null : r.finalScore,
+      testScore: testHidden ? null : r.testScore,
+      testPoints: testHidden ? null : r.testPoints,
+      // A question ranked by its private board has that board's score as its final score: hidden with it.
+      finalScore: rechecking || (judging === 'auto' && testHidden) ? null : r.finalScore,
       rank: rechecking ? null : r.rank,
       teams: Number(r.teams ?? 0),
       awardName: rechecking || r.awardId === null ? null : (names.get(r.awardId) ?? null),

@@ -1,4 +1,4 @@
-import { CUSTOM_METRIC, type EvaluationBody, type EvaluationMetric, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type ReadinessQuestion, type Scorer } from '@contest/shared';
+import { CUSTOM_METRIC, type EvaluationBody, type EvaluationMetric, type Judging, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type ReadinessQuestion, type Scorer } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { FilesTable, QuestionsTable } from '../../db/schema.ts';
@@ -22,6 +22,7 @@ const base = (db: Db) =>
       'q.reviewed',
       'q.creatorId',
       'u.username as creatorName',
+      'q.judging',
       'q.metric',
       'q.idColumn',
       'q.targetColumn',
@@ -70,7 +71,7 @@ function toQuestion(row: Row): Omit<QuestionWithOrg, 'files'> {
     scorerName !== null && scorerSize !== null && scorerSha256 !== null && scorerUploadedAt !== null
       ? { name: scorerName, size: Number(scorerSize), sha256: scorerSha256, uploadedAt: scorerUploadedAt, uploaderName: scorerUploaderName }
       : null;
-  return { ...rest, reviewed: reviewed === 1, scorer, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec }) };
+  return { ...rest, judging: rest.judging as Judging, reviewed: reviewed === 1, scorer, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec }) };
 }
 
 async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
@@ -111,7 +112,7 @@ export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questio
 
 /** Reviewed questions of a competition, with their public data files. */
 export async function publicQuestions(db: Db, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {
-  let q = db.selectFrom('questions').select(['id', 'competitionId', 'title', 'content']).where('competitionId', '=', competitionId).where('reviewed', '=', 1);
+  let q = db.selectFrom('questions').select(['id', 'competitionId', 'title', 'content', 'judging']).where('competitionId', '=', competitionId).where('reviewed', '=', 1);
   if (questionId) q = q.where('id', '=', questionId);
   const questions = await q.orderBy('sort').orderBy('id').execute();
   if (questions.length === 0) return [];
@@ -125,6 +126,7 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
     .execute();
   return questions.map((x) => ({
     ...x,
+    judging: x.judging as Judging,
     files: files.filter((f) => f.questionId === x.id).map(({ fileUri, name, size }) => ({ fileUri, name, size: Number(size) })),
   }));
 }
@@ -133,12 +135,12 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
 export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
   const rows = await db
     .selectFrom('questions')
-    .select(['id', 'title', 'reviewed', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'scorerKey'])
+    .select(['id', 'title', 'reviewed', 'judging', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'scorerKey'])
     .where('competitionId', '=', competitionId)
     .orderBy('sort')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, title: r.title, evaluation: evaluationOf(r), answerRows: r.answerRows, scorer: r.scorerKey !== null, reviewed: r.reviewed === 1 }));
+  return rows.map((r) => ({ id: r.id, title: r.title, judging: r.judging as Judging, evaluation: evaluationOf(r), answerRows: r.answerRows, scorer: r.scorerKey !== null, reviewed: r.reviewed === 1 }));
 }
 
 /** Marks the questions given reviewed, each only if it was not yet (a conditional UPDATE); answers those it changed. */

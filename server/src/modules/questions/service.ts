@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { CUSTOM_METRIC, DEFAULT_TIME_LIMIT_SEC, METRIC_INFO, SCORER_MAX_BYTES, type EvaluationBody, type Metric, type QuestionBody, type QuestionPageQuery, type ScorerTry } from '@contest/shared';
+import {
+  CUSTOM_METRIC,
+  DEFAULT_TIME_LIMIT_SEC,
+  GRADE_STATE,
+  METRIC_INFO,
+  SCORER_MAX_BYTES,
+  judgingOf,
+  type EvaluationBody,
+  type Judging,
+  type Metric,
+  type QuestionBody,
+  type QuestionPageQuery,
+  type ScorerTry,
+} from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
@@ -13,6 +26,7 @@ import { preparedTag, storePrepared } from '../../scoring/prepared.ts';
 import { loadAnswers, type Answers, type Evaluation, type SplitRule } from '../../scoring/score.ts';
 import { FileTooLargeError, readStored } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { loadRule } from '../review/index.ts';
 import { startRescoring } from '../test-submissions/index.ts';
 import { displayName } from '../files/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
@@ -87,6 +101,7 @@ export async function create(ctx: AuthedCtx, competitionId: number, body: Questi
     reviewed: 0,
     creatorId: ctx.actor.userId,
     salt: randomBytes(16).toString('hex'),
+    judging: judgingOf(body.judging, body.evaluation),
     ...evaluationColumns(body.evaluation),
     createdAt: now,
     updatedAt: now,
@@ -134,9 +149,22 @@ async function prepare(ctx: Ctx, answerKey: string, answers: Answers | null, eva
   }
 }
 
+/**
+ * The judging an update leaves: the one it names, else the question's own while it keeps an evaluation (an `auto`
+ * question stays so), else what the evaluation implies. Once grades are confirmed it cannot change: they were made by it.
+ */
+async function judgingAfter(ctx: Ctx, before: { id: number; judging: Judging }, body: QuestionBody): Promise<Judging> {
+  const after = body.judging ?? (body.evaluation && before.judging !== 'review' ? before.judging : judgingOf(undefined, body.evaluation));
+  if (after !== before.judging && (await loadRule(ctx.db, before.id)).gradeState === GRADE_STATE.confirmed) {
+    throw conflict('该赛题的成绩已确认，不能再修改评判方式');
+  }
+  return after;
+}
+
 export async function update(ctx: Ctx, id: number, body: QuestionBody) {
   const before = await managedQuestion(ctx, id);
   checkColumns(body.evaluation);
+  const judging = await judgingAfter(ctx, before, body);
   const secrets = (await repo.findScoringSecrets(ctx.db, id))!;
   let prepared: Awaited<ReturnType<typeof prepare>> | null = null;
   if (secrets.answerKey) {
@@ -161,7 +189,7 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
   // Scores computed under the old setting are scored again under the new one; until then the boards leave them out.
   const rescore = Boolean(secrets.answerKey && body.evaluation && changesScores(before.evaluation, body.evaluation));
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateQuestion(trx, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, ...evaluationColumns(body.evaluation), ...prepared, updatedAt: ctx.clock.now().toISOString() });
+    await repo.updateQuestion(trx, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, judging, ...evaluationColumns(body.evaluation), ...prepared, updatedAt: ctx.clock.now().toISOString() });
     if (rescore) await startRescoring(trx, id, ctx.clock.now());
   });
   if (prepared && secrets.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
@@ -176,8 +204,7 @@ export async function setCreator(ctx: Ctx, id: number, creatorId: number) {
 }
 
 export async function review(ctx: Ctx, id: number, reviewed: boolean) {
-  const before = await managedQuestion(ctx, id);
-  if (reviewed && !before.evaluation) throw conflict('请先完成评分设置再审核');
+  await managedQuestion(ctx, id);
   await repo.updateQuestion(ctx.db, id, { reviewed: reviewed ? 1 : 0, updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: reviewed ? 'question.review' : 'question.unreview', entity: 'question', entityId: id });
 }

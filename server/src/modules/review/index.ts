@@ -3,4 +3,4 @@
  * What other modules may use: the question as review names it, its rule (read, or under its row lock), the eligibility
  * of a judge for a work, and each team's people (for grades exports and certificates).
  */
-export { assertEligible, assertNotConfirmed, loadRule, lockRule, managedQuestion, questionOf, teamPeople, type TeamPeople } from './service.ts';
+export { assertEligible, assertNotConfirmed, loadRule, lockGradeRule, lockRule, managedQuestion, questionOf, teamPeople, type TeamPeople } from './service.ts';

@@ -11,7 +11,7 @@ export const findQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .select(['q.id', 'q.title', 'q.competitionId', 'q.metric', 'c.name as competitionName'])
+    .select(['q.id', 'q.title', 'q.competitionId', 'q.judging', 'q.metric', 'c.name as competitionName'])
     .where('q.id', '=', questionId)
     .executeTakeFirst();
 
@@ -24,6 +24,17 @@ export const anyScored = async (db: Db, questionId: number) =>
 /** Takes the question's rule row lock (a no-op update), held until the transaction ends. */
 export const lockRuleRow = (db: Db, questionId: number) =>
   db.updateTable('reviewRules').set((eb) => ({ gradeState: eb.ref('gradeState') })).where('questionId', '=', questionId).execute();
+
+/**
+ * The rule row a question's grade state is kept in, made when missing with the weights of a question judged by its
+ * private board alone (no criteria, all weight on the test score): such a question has no rule of its own to save.
+ */
+export const ensureBoardRule = (db: Db, questionId: number, now: string) =>
+  db
+    .insertInto('reviewRules')
+    .values({ questionId, criteriaJson: '[]', judgesPerWork: 1, aggregation: 'mean', reviewWeight: 0, testWeight: 100, blind: 1, disputeDays: 3, updatedAt: now })
+    .onConflict((oc) => oc.column('questionId').doNothing())
+    .execute();
 
 export const upsertRule = (
   db: Db,

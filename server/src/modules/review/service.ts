@@ -3,6 +3,7 @@ import {
   ASSIGNMENT_STATUS,
   GRADE_STATE,
   ROLE_CODES,
+  judgedByExperts,
   maxTotal,
   usernameKey,
   type AssignResult,
@@ -10,6 +11,7 @@ import {
   type AssignmentPageQuery,
   type Criterion,
   type Expert,
+  type Judging,
   type QuestionJudge,
   type ReviewRule,
   type ReviewRuleBody,
@@ -27,7 +29,7 @@ import * as repo from './repo.ts';
 export async function questionOf(db: Db, questionId: number) {
   const q = await repo.findQuestion(db, questionId);
   if (!q) throw notFound('赛题不存在');
-  return q;
+  return { ...q, judging: q.judging as Judging };
 }
 
 /** A question of a competition the caller manages; any other answers as missing. */
@@ -66,6 +68,15 @@ export async function lockRule(trx: Db, questionId: number) {
   return loadRule(trx, questionId);
 }
 
+/**
+ * The rule lock grades take: a question ranked by its private board alone (`auto`) has no rule of its own to save, so
+ * its row (which keeps its grade state) is made here, with all the weight on the test score.
+ */
+export async function lockGradeRule(trx: Db, q: { id: number; judging: Judging }, now: Date) {
+  if (q.judging === 'auto') await repo.ensureBoardRule(trx, q.id, now.toISOString());
+  return lockRule(trx, q.id);
+}
+
 export function assertNotConfirmed(rule: ReviewRule, message: string) {
   if (rule.gradeState === GRADE_STATE.confirmed) throw conflict(message);
 }
@@ -77,8 +88,18 @@ export async function getRule(ctx: Ctx, questionId: number) {
 
 const shape = (c: Criterion[]) => JSON.stringify(c.map(({ id, maxScore }) => [id, maxScore]));
 
-export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBody) {
+/** What an organiser is told of a question ranked by its private board alone: no experts judge it. */
+const NOT_JUDGED = '该赛题的评判方式为自动评分，按私榜排名，不需要评审规则和评审专家；如需专家评审，请先在赛题中修改评判方式';
+
+/** A question of the caller's whose judging has experts judge works; any other is refused, saying why. */
+async function judgedQuestion(ctx: Ctx, questionId: number) {
   const q = await managedQuestion(ctx, questionId);
+  if (!judgedByExperts(q.judging)) throw conflict(NOT_JUDGED);
+  return q;
+}
+
+export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBody) {
+  const q = await judgedQuestion(ctx, questionId);
   if (body.testWeight > 0 && !q.metric) throw badRequest('该赛题未设置自动评测，测试成绩权重须为0', { testWeight: '该赛题未设置自动评测，测试成绩权重须为0' });
   return ctx.db.transaction().execute(async (trx) => {
     const before = await lockRule(trx, questionId);
@@ -202,7 +223,7 @@ export async function judgeCandidates(ctx: Ctx, questionId: number, keyword: str
 }
 
 export async function addJudges(ctx: Ctx, questionId: number, userIds: number[]) {
-  await managedQuestion(ctx, questionId);
+  await judgedQuestion(ctx, questionId);
   const experts = await repo.visibleExpertIds(ctx.db, expertScope(ctx), userIds);
   if (experts.length !== new Set(userIds).size) throw badRequest('只能选择专家库中的专家', { userIds: '只能选择专家库中的专家' });
   const now = ctx.clock.now().toISOString();
@@ -281,7 +302,7 @@ function newCode(taken: Set<string>) {
  * so the load stays balanced. Re-running fills only the places still missing (new works, new judges).
  */
 export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignResult> {
-  await managedQuestion(ctx, questionId);
+  await judgedQuestion(ctx, questionId);
   return ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, questionId);
     if (!rule.criteria.length) throw conflict('请先设置该赛题的评审规则');

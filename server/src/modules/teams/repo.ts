@@ -1,4 +1,4 @@
-import type { RegistrationInfo, TeamInvitation, TeamMember, TeamTeacher } from '@contest/shared';
+import type { Judging, RegistrationInfo, TeamInvitation, TeamMember, TeamTeacher } from '@contest/shared';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { TeamMembersTable } from '../../db/schema.ts';
@@ -158,13 +158,15 @@ export async function findUserByAccount(db: Db, usernameKey: string, phone: stri
   return byName ?? db.selectFrom('users').select(['id', 'username', 'status']).where('phone', '=', phone).orderBy('id').executeTakeFirst();
 }
 
-export const listChoices = (db: Db, teamId: number) =>
-  db
-    .selectFrom('teamChoices as tc')
-    .innerJoin('questions as q', 'q.id', 'tc.questionId')
-    .select(['tc.questionId', 'q.title'])
-    .where('tc.teamId', '=', teamId)
-    .execute();
+export const listChoices = async (db: Db, teamId: number) =>
+  (
+    await db
+      .selectFrom('teamChoices as tc')
+      .innerJoin('questions as q', 'q.id', 'tc.questionId')
+      .select(['tc.questionId', 'q.title', 'q.judging'])
+      .where('tc.teamId', '=', teamId)
+      .execute()
+  ).map((c) => ({ ...c, judging: c.judging as Judging }));
 
 export const setTeamNo = (db: Db, teamId: number, teamNo: string) => db.updateTable('teams').set({ teamNo }).where('id', '=', teamId).execute();
 

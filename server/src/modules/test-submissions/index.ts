@@ -1,5 +1,6 @@
 /**
  * Test (prediction) submissions, scored automatically, and the leaderboards (spec paths under /api/review/test).
- * What other modules may use: the boards' ranking and its direction, which grades read for the test score.
+ * What other modules may use: the boards' ranking and its direction, which grades read for the test score, and the
+ * private board's publication, which the confirmation of grades does.
  */
-export { boardHigherIsBetter, rankTeams, startRescoring } from './service.ts';
+export { boardHigherIsBetter, publishPrivateBoard, rankTeams, startRescoring } from './service.ts';

@@ -291,6 +291,9 @@ export async function boardHigherIsBetter(db: Db, questionId: number) {
   return q ? repo.higherOf(q) : true;
 }
 
+/** Publishes the question's private board: done with the confirmation of its grades (issue 33), which it ranks. */
+export const publishPrivateBoard = (db: Db, questionId: number) => repo.setLeaderboardPublished(db, questionId, true);
+
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');

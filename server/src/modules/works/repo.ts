@@ -15,7 +15,7 @@ export const chosenQuestion = (db: Db, userId: number, questionId: number) =>
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
     .innerJoin('teamChoices as tc', 'tc.questionId', 'q.id')
     .innerJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'tc.teamId').on('m.userId', '=', userId))
-    .select(['q.id as questionId', 'q.title', 'q.competitionId', 'c.worksMaxMb', 'c.worksTypes', 'tc.teamId'])
+    .select(['q.id as questionId', 'q.title', 'q.judging', 'q.competitionId', 'c.worksMaxMb', 'c.worksTypes', 'tc.teamId'])
     .where('q.id', '=', questionId)
     .executeTakeFirst();
 

@@ -18,13 +18,17 @@ export function parseUploadMetadata(header: string | undefined): Record<string, 
   return out;
 }
 
+/** What a team is told of a question whose result is its private board alone, which takes no works. */
+const NO_WORKS = '该赛题按自动评分的私榜排名，不需要提交作品';
+
 /** The question the caller's team chose, with the competition's works limits and the SUBMIT_WORKS window. */
 async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, questionId: number) {
   const row = await repo.chosenQuestion(ctx.db, userId, questionId);
   if (!row) throw notFound('您的队伍尚未选择该赛题');
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
   const window = await competitions.submissionWindowOf(ctx.db, row.competitionId, 'SUBMIT_WORKS');
-  const refusal = windowRefusal(window, ctx.clock.now());
+  // A question ranked by its private board alone takes no works (issue 33).
+  const refusal = row.judging === 'auto' ? NO_WORKS : windowRefusal(window, ctx.clock.now());
   return {
     ...row,
     maxBytes: row.worksMaxMb * 1024 * 1024,

@@ -1,6 +1,6 @@
-import { ADMIN_MENU_CODES, metricName, type ManagedQuestion } from '@contest/shared';
+import { ADMIN_MENU_CODES, JUDGING_NAMES, judgedByExperts, metricName, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Empty, Select, Table, Tag } from 'antd';
+import { Card, Empty, Select, Table, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../common/auth.ts';
@@ -15,7 +15,18 @@ const COMPETITION_MENU = ADMIN_MENU_CODES.competition;
  * The choice lives in the address (`?competitionId=`), so the list comes back as it was after visiting a question;
  * without one, the first competition is shown.
  */
-export function CompetitionQuestions({ title, actions, actionWidth = 220 }: { title: string; actions: (q: ManagedQuestion) => ReactNode; actionWidth?: number }) {
+export function CompetitionQuestions({
+  title,
+  actions,
+  actionWidth = 220,
+  judgedOnly = false,
+}: {
+  title: string;
+  actions: (q: ManagedQuestion) => ReactNode;
+  actionWidth?: number;
+  /** The page is about experts' review: a question ranked by its private board alone says it needs none, instead of its actions. */
+  judgedOnly?: boolean;
+}) {
   const perms = usePermissions();
   const allowed = perms.has(COMPETITION_MENU);
   const competitions = useCompetitionOptions(allowed);
@@ -50,14 +61,27 @@ export function CompetitionQuestions({ title, actions, actionWidth = 220 }: { ti
         loading={competitions.isLoading || questions.isLoading}
         dataSource={questions.data}
         pagination={false}
-        scroll={{ x: 900 }}
+        scroll={{ x: 1050 }}
         locale={{ emptyText: '该竞赛暂无赛题' }}
         columns={[
           { title: '赛题', dataIndex: 'title', width: 240 },
           { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
+          { title: '评判方式', width: 150, render: (_, q) => JUDGING_NAMES[q.judging] },
           { title: '自动评分', width: 170, render: (_, q) => (q.evaluation ? metricName(q.evaluation.metric) : '不自动评分') },
           { title: '出题人', dataIndex: 'creatorName', width: 110 },
-          { title: '操作', width: actionWidth, fixed: 'right', render: (_, q) => actions(q) },
+          {
+            title: '操作',
+            width: actionWidth,
+            fixed: 'right',
+            render: (_, q) =>
+              judgedOnly && !judgedByExperts(q.judging) ? (
+                <Typography.Text type="secondary" data-testid="not-judged">
+                  按私榜排名，无需评审
+                </Typography.Text>
+              ) : (
+                actions(q)
+              ),
+          },
         ]}
       />
     );

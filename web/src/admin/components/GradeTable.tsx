@@ -1,4 +1,4 @@
-import { totalText, type Grade } from '@contest/shared';
+import { judgedByExperts, scoredAutomatically, totalText, type Grade, type Judging } from '@contest/shared';
 import { Input, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
@@ -11,7 +11,7 @@ const score = (v: number | null) => (v === null ? '—' : v);
  * A question's grades, searchable and paged. `full` adds every judge's total and the parts of the final score
  * (the grade page); without it the table is what awarding needs. `award` renders the award cell (a picker).
  */
-export function GradeTable({ questionId, full, award }: { questionId: number; full?: boolean; award?: (g: Grade) => ReactNode }) {
+export function GradeTable({ questionId, full, award, judging = 'both' }: { questionId: number; full?: boolean; award?: (g: Grade) => ReactNode; judging?: Judging }) {
   const list = usePagedList(useListState<ReviewListParams>(), {
     queryKey: (q) => reviewKeys.grades(questionId, q),
     queryFn: (q) => reviewApi.grades(questionId, q),
@@ -24,15 +24,17 @@ export function GradeTable({ questionId, full, award }: { questionId: number; fu
     { title: '名次', width: 70, render: (_, g) => score(g.rank) },
     { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
     { title: '队伍名称', dataIndex: 'teamName', width: 180 },
-    ...(full
+    // The parts the question's judging has: the judges' scores where experts judge, the private board's where files are
+    // scored (and its points out of 100 where both combine).
+    ...(full && judgedByExperts(judging)
       ? ([
           ...Array.from({ length: judges }, (_, i) => ({ title: `评分${i + 1}`, width: 100, render: (_: unknown, g: Grade) => (g.reviewScores[i] === undefined ? '—' : totalText(g.reviewScores[i]!, g.maxTotal)) })),
           { title: '评审成绩', width: 90, render: (_, g) => score(g.reviewScore) },
           { title: '评审进度', width: 90, render: (_, g) => <Tag color={g.judgesDone >= g.judgesTotal ? 'success' : 'warning'}>{`${g.judgesDone}/${g.judgesTotal}`}</Tag> },
-          { title: '测试成绩', width: 90, render: (_, g) => score(g.testScore) },
-          { title: '测试得分', width: 90, render: (_, g) => score(g.testPoints) },
         ] satisfies ColumnsType<Grade>)
       : []),
+    ...(full && scoredAutomatically(judging) ? ([{ title: '私榜得分', width: 90, render: (_, g) => score(g.testScore) }] satisfies ColumnsType<Grade>) : []),
+    ...(full && judging === 'both' ? ([{ title: '测试得分', width: 90, render: (_, g) => score(g.testPoints) }] satisfies ColumnsType<Grade>) : []),
     { title: '最终成绩', width: 90, render: (_, g) => <b>{score(g.finalScore)}</b> },
     {
       title: '奖项',

@@ -1,12 +1,11 @@
-import { earlyWarningText, publishRefusalText, type GradeSummary, type OpenSubmission } from '@contest/shared';
+import { earlyWarningText, publishRefusalText, type OpenSubmission } from '@contest/shared';
 import { Alert } from 'antd';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useGradeSummary } from './review.ts';
 
 /** The submission window the grade summary says is still open (or still to open), if any. */
 function useOpenSubmission(questionId: number): OpenSubmission | null {
-  const summary = useGradeSummary(questionId).data as (GradeSummary & { submissionOpen?: OpenSubmission | null }) | undefined;
-  return summary?.submissionOpen ?? null;
+  return useGradeSummary(questionId).data?.submissionOpen ?? null;
 }
 /** The window, while its deadline has not passed on this clock (the page may have been open a while). */
 const stillOpen = (open: OpenSubmission | null) => (open && Date.now() <= Date.parse(open.end) ? open : null);

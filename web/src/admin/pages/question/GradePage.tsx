@@ -1,4 +1,4 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, DEFAULT_LIMIT, DISPUTE_STATUS, DISPUTE_STATUS_TEXT, GRADE_STATE, GRADE_STATE_TEXT, type Dispute, type PageQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, DEFAULT_LIMIT, DISPUTE_STATUS, DISPUTE_STATUS_TEXT, GRADE_STATE, GRADE_STATE_TEXT, type Dispute, type Judging, type PageQuery } from '@contest/shared';
 import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
@@ -91,7 +91,9 @@ function SummaryCard({ questionId, competitionId }: { questionId: number; compet
               }
             />
           )}
-          {s.unfinished.length ? (
+          {s.judging === 'auto' ? (
+            <Alert type="info" showIcon style={{ marginTop: 12 }} data-testid="board-judged" message="该赛题按自动评分的私榜排名，不需要专家评审" description="计算成绩即按私榜排名；确认成绩后，成绩与私榜一并公布。" />
+          ) : s.unfinished.length ? (
             <Alert
               type="warning"
               showIcon
@@ -242,9 +244,29 @@ function DisputesCard({ questionId }: { questionId: number }) {
   );
 }
 
-/** What the columns are, in the organiser's words; the rule's own aggregation and shares are on the rules page. */
-const HOW_GRADES_ADD_UP =
-  '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均（评审规则为去掉最高分和最低分时，先去掉再平均）；最终成绩 = 评审成绩 × 评审成绩权重 + 测试得分 × 测试成绩权重。';
+/** What the columns are for each judging, in the organiser's words; the rule's own aggregation and shares are on the rules page. */
+const HOW_GRADES_ADD_UP: Record<Judging, string> = {
+  review: '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均（评审规则为去掉最高分和最低分时，先去掉再平均）；最终成绩 = 评审成绩。',
+  auto: '该赛题按自动评分的私榜排名：私榜得分为队伍选定的提交中最好的一次（未选定时，取公榜最好的一次提交），最终成绩即私榜得分，名次按评分指标的方向排列，得分相同名次相同。确认成绩时私榜一并公布。',
+  both: '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均（评审规则为去掉最高分和最低分时，先去掉再平均）；测试得分 = 私榜得分相对私榜第一名折算的百分制；最终成绩 = 评审成绩 × 评审成绩权重 + 测试得分 × 测试成绩权重。确认成绩时私榜一并公布。',
+};
+
+/** The grades' card: its columns and their explanation follow the question's judging (from the summary). */
+function GradesCard({ questionId }: { questionId: number }) {
+  const judging = useGradeSummary(questionId).data?.judging;
+  return (
+    <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={gradeUrls.exportGrades(questionId)}>导出成绩</DownloadButton>}>
+      {judging && (
+        <>
+          <Typography.Paragraph type="secondary" data-testid="how-grades-add-up">
+            {HOW_GRADES_ADD_UP[judging]}
+          </Typography.Paragraph>
+          <GradeTable questionId={questionId} full judging={judging} />
+        </>
+      )}
+    </Card>
+  );
+}
 
 /** `/question/grade/:questionId`: calculate and confirm the question's grades, and answer the disputes. */
 export default function GradePage() {
@@ -254,10 +276,7 @@ export default function GradePage() {
         <Flex vertical gap={16}>
           <QuestionHeader question={question} current="grade" />
           <SummaryCard questionId={question.id} competitionId={question.competitionId} />
-          <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={gradeUrls.exportGrades(question.id)}>导出成绩</DownloadButton>}>
-            <Typography.Paragraph type="secondary">{HOW_GRADES_ADD_UP}</Typography.Paragraph>
-            <GradeTable questionId={question.id} full />
-          </Card>
+          <GradesCard questionId={question.id} />
           <DisputesCard questionId={question.id} />
         </Flex>
       )}

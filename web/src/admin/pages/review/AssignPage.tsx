@@ -80,7 +80,7 @@ export default function AssignPage() {
       {unfinished ? (
         <UnfinishedJudges source={source} />
       ) : (
-        <CompetitionQuestions title="赛题评审" actionWidth={140} actions={(q) => <Link to={`/question/judge/${q.id}`}>评审专家与分配</Link>} />
+        <CompetitionQuestions title="赛题评审" actionWidth={140} judgedOnly actions={(q) => <Link to={`/question/judge/${q.id}`}>评审专家与分配</Link>} />
       )}
     </Flex>
   );

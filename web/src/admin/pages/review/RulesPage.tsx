@@ -218,7 +218,7 @@ export default function RulesPage() {
   const [editing, setEditing] = useState<ManagedQuestion | null>(null);
   return (
     <>
-      <CompetitionQuestions title="评审规则" actionWidth={120} actions={(q) => <a onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</a>} />
+      <CompetitionQuestions title="评审规则" actionWidth={140} judgedOnly actions={(q) => <a onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</a>} />
       {editing && <RuleModal question={editing} onClose={() => setEditing(null)} />}
     </>
   );

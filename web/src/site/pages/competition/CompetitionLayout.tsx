@@ -1,4 +1,4 @@
-import { fenToYuan, presetOpen, type MenuCode, type Preset, type Stage } from '@contest/shared';
+import { fenToYuan, judgedByExperts, presetOpen, scoredAutomatically, type Judging, type MenuCode, type Preset, type Stage } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
@@ -36,8 +36,13 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
   { key: 'certificate', label: '我的证书', menuCode: 'CERTIFICATE_SET' },
 ];
 
-export function visibleTabs(presets: Preset[], now: Date) {
-  return COMPETITION_TABS.filter((t) => !t.menuCode || presets.some((p) => p.menuCode === t.menuCode && (t.anyTime ? p.enable : presetOpen(p, now))));
+/**
+ * The tabs open now. A team that chose a question goes through the submissions its judging has (issue 33): no works
+ * for a question ranked by its private board, no tests for one judged by experts alone.
+ */
+export function visibleTabs(presets: Preset[], now: Date, judging?: Judging) {
+  const skipped = (key: string) => (key === 'works' && judging && !judgedByExperts(judging)) || (key === 'test' && judging && !scoredAutomatically(judging));
+  return COMPETITION_TABS.filter((t) => !skipped(t.key) && (!t.menuCode || presets.some((p) => p.menuCode === t.menuCode && (t.anyTime ? p.enable : presetOpen(p, now)))));
 }
 
 export function useCompetition() {
@@ -90,6 +95,7 @@ export default function CompetitionLayout() {
   const competition = useQuery({ queryKey: publicCompetitionKeys.detail(id), enabled: valid, queryFn: () => publicCompetitionApi.detail(id) });
   const presets = useQuery({ queryKey: publicCompetitionKeys.presets(id), enabled: valid, queryFn: () => publicCompetitionApi.presets(id) });
   const memberNum = useQuery({ queryKey: publicCompetitionKeys.memberNum(id), enabled: valid, queryFn: () => publicCompetitionApi.memberNum(id) });
+  const team = useTeam(valid ? id : 0);
 
   // Spec §2.1: the competition id is digits; anything else is an unknown page.
   if (!valid) return <Navigate to="/404" replace />;
@@ -99,7 +105,7 @@ export default function CompetitionLayout() {
   }
   const c = competition.data;
   const { next } = phaseOf(c, sysTime());
-  const tabs = visibleTabs(presets.data, sysTime());
+  const tabs = visibleTabs(presets.data, sysTime(), team.data?.team?.choiceQuestionList[0]?.judging);
   const active = pathname.split('/')[3] ?? 'introduce';
   if (!tabs.some((t) => t.key === active)) {
     return <Result status="403" title="该栏目暂未开放" extra={<Link to={`/competition/${id}/introduce`}>返回竞赛介绍</Link>} />;

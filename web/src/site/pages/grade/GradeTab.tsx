@@ -1,4 +1,4 @@
-import { DISPUTE_STATUS, DISPUTE_STATUS_TEXT, type Dispute, type MyGrade } from '@contest/shared';
+import { DISPUTE_STATUS, DISPUTE_STATUS_TEXT, JUDGING_NAMES, judgedByExperts, scoredAutomatically, type Dispute, type MyGrade } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -79,8 +79,11 @@ function GradeCard({ grade, onDispute }: { grade: MyGrade; onDispute: () => void
         <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="该赛题的成绩正在复评" description="复评结束、组织方重新确认后，将在此公布新的成绩。" />
       )}
       <Descriptions column={{ xs: 1, sm: 2, md: 3 }} size="small">
-        <Descriptions.Item label="评审成绩">{showScore(grade.reviewScore)}</Descriptions.Item>
-        <Descriptions.Item label="测试成绩">{showTestScore(grade.testScore)}</Descriptions.Item>
+        <Descriptions.Item label="评判方式">{JUDGING_NAMES[grade.judging]}</Descriptions.Item>
+        {/* The parts the judging has: a paper question has no test score, a prediction question no review score. */}
+        {judgedByExperts(grade.judging) && <Descriptions.Item label="评审成绩">{showScore(grade.reviewScore)}</Descriptions.Item>}
+        {scoredAutomatically(grade.judging) && <Descriptions.Item label="私榜得分">{showTestScore(grade.testScore)}</Descriptions.Item>}
+        {grade.judging === 'both' && <Descriptions.Item label="测试得分（百分制）">{showScore(grade.testPoints)}</Descriptions.Item>}
         <Descriptions.Item label="最终成绩">
           <Typography.Text strong style={{ fontSize: 16 }}>
             {showScore(grade.finalScore)}
@@ -90,6 +93,9 @@ function GradeCard({ grade, onDispute }: { grade: MyGrade; onDispute: () => void
         <Descriptions.Item label="奖项">{grade.awardName ? <Tag color="gold">{grade.awardName}</Tag> : grade.rechecking ? '—' : '未获奖'}</Descriptions.Item>
         <Descriptions.Item label="成绩公布">{formatMinute(grade.confirmedAt)}</Descriptions.Item>
       </Descriptions>
+      <Typography.Paragraph type="secondary" data-testid="grade-formula" style={{ marginTop: 8 }}>
+        {grade.formula}
+      </Typography.Paragraph>
       {grade.dispute ? (
         <DisputeInfo dispute={grade.dispute} />
       ) : open ? (

@@ -5,22 +5,28 @@ import {
   DEFAULT_K,
   DEFAULT_POSITIVE_LABEL,
   DEFAULT_TIME_LIMIT_SEC,
+  JUDGING,
+  JUDGING_HINTS,
+  JUDGING_NAMES,
   MAX_TIME_LIMIT_SEC,
   METRICS,
   METRIC_INFO,
   METRIC_NAMES,
   SCORING_FILE_ACCEPT,
   formatSize,
+  judgedByExperts,
   metricName,
+  scoredAutomatically,
   type EvaluationBody,
   type EvaluationMetric,
+  type Judging,
   type ManagedQuestion,
   type Metric,
   type QuestionBody,
 } from '@contest/shared';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Col, Form, Grid, Input, InputNumber, Modal, Progress, Row, Select, Space, Switch, Table, Tag, Typography, Upload } from 'antd';
+import { App, Button, Col, Form, Grid, Input, InputNumber, Modal, Progress, Radio, Row, Select, Space, Table, Tag, Typography, Upload } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../../common/auth.ts';
@@ -36,7 +42,13 @@ import { testSubmissionApi, testSubmissionKeys } from '../../../../api/testSubmi
 import { ScorerContract, ScorerPanel } from './ScorerPanel.tsx';
 import { ScoringFailuresModal } from './ScoringFailures.tsx';
 
-type Values = Omit<QuestionBody, 'evaluation'> & { scored: boolean; evaluation?: QuestionBody['evaluation'] };
+type Values = Omit<QuestionBody, 'evaluation' | 'judging'> & { judging: Judging; evaluation?: QuestionBody['evaluation'] };
+
+/** What the chosen judging asks of teams and how they are ranked, under the choice. */
+function JudgingHint() {
+  const judging = Form.useWatch('judging', Form.useFormInstance()) as Judging | undefined;
+  return judging ? <span data-testid="judging-hint">{JUDGING_HINTS[judging]}</span> : null;
+}
 
 const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
 
@@ -153,9 +165,10 @@ function QuestionModal({
   };
   const saving = useListMutation(write, [questionKeys.list(competitionId)], () => void message.success('赛题已保存'));
   const save = async (v: Values) => {
+    const scored = scoredAutomatically(v.judging);
     // Participants already see an approved question and may have chosen it for its test: turning its scoring off takes
     // the upload and both boards away from them, so the organiser confirms that consequence first.
-    if (question?.reviewed && question.evaluation && !v.scored) {
+    if (question?.reviewed && question.evaluation && !scored) {
       const confirmed = await new Promise<boolean>((resolve) =>
         modal.confirm({
           title: '关闭自动评分？',
@@ -170,13 +183,13 @@ function QuestionModal({
       // A rejection keeps the edit dialog open with what was typed (FormModal shows field errors of HTTP errors only).
       if (!confirmed) throw new Error('cancelled');
     }
-    const evaluation = v.scored ? evaluationToSave(v.evaluation) : null;
-    const saved = await saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, evaluation });
+    const evaluation = scored ? evaluationToSave(v.evaluation) : null;
+    const saved = await saving.mutateAsync({ title: v.title, content: richTextOrNull(v.content), sort: v.sort ?? 0, judging: v.judging, evaluation });
     if (evaluation?.metric === CUSTOM_METRIC && question?.evaluation?.metric !== CUSTOM_METRIC) onScorer(saved.id);
   };
   const initial: Partial<Values> = question
-    ? { title: question.title, content: question.content, sort: question.sort, scored: Boolean(question.evaluation), evaluation: question.evaluation ?? undefined }
-    : { sort: 0, scored: true, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 } };
+    ? { title: question.title, content: question.content, sort: question.sort, judging: question.judging, evaluation: question.evaluation ?? undefined }
+    : { sort: 0, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 } };
   return (
     <FormModal<Values> title={question ? '编辑赛题' : '新建赛题'} name="question" width={880} initialValues={initial} onSave={save} onClose={onClose}>
       <Form.Item name="title" label="赛题名称" rules={[{ required: true, whitespace: true, message: '请输入赛题名称' }]}>
@@ -188,12 +201,13 @@ function QuestionModal({
       <Form.Item name="sort" label="排序">
         <InputNumber min={0} max={9999} />
       </Form.Item>
-      <Form.Item name="scored" label="自动评分（提交测试）" valuePropName="checked">
-        <Switch />
+      {/* No default: whether experts judge works, files are scored, or both, is the contest's shape (issue 33). */}
+      <Form.Item name="judging" label="评判方式" rules={[{ required: true, message: '请选择评判方式' }]} extra={<JudgingHint />}>
+        <Radio.Group options={JUDGING.map((j) => ({ value: j, label: JUDGING_NAMES[j] }))} />
       </Form.Item>
-      <Form.Item noStyle shouldUpdate={(a, b) => a.scored !== b.scored}>
+      <Form.Item noStyle shouldUpdate={(a, b) => a.judging !== b.judging}>
         {({ getFieldValue }) =>
-          getFieldValue('scored') && (
+          scoredAutomatically(getFieldValue('judging') ?? 'review') && (
             <Row gutter={16}>
               <Col span={12}>
                 <Form.Item name={['evaluation', 'metric']} label="评分指标" rules={[{ required: true, message: '请选择评分指标' }]}>
@@ -409,11 +423,12 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
         loading={questions.isLoading}
         dataSource={questions.data}
         pagination={false}
-        scroll={{ x: 1100 }}
+        scroll={{ x: 1230 }}
         locale={{ emptyText: '暂无赛题' }}
         columns={[
           { title: '赛题', dataIndex: 'title', width: 200 },
           { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
+          { title: '评判方式', width: 130, render: (_, q) => <span data-testid="question-judging">{JUDGING_NAMES[q.judging]}</span> },
           {
             title: '评分指标',
             width: 170,
@@ -437,7 +452,9 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
             title: '答案文件',
             width: 130,
             render: (_, q) =>
-              q.answerRows === null ? (
+              !q.evaluation ? (
+                '—'
+              ) : q.answerRows === null ? (
                 <Tag color="warning">未上传</Tag>
               ) : (
                 <>
@@ -456,7 +473,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {editable && <a onClick={() => setEditing(q)}>编辑</a>}
                 {editable && <a onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</a>}
                 {editable && q.evaluation?.metric === CUSTOM_METRIC && <a onClick={() => setScorerOf(q.id)}>评分程序</a>}
-                <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>
+                {judgedByExperts(q.judging) && <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>}
                 {editable && q.evaluation && (
                   <Upload
                     name="file"
