@@ -14,7 +14,7 @@ const shoot = async (page: Page, name: string, part?: string) => {
   await page.setViewportSize({ width: 1280, height: 800 });
 };
 
-test('an approved question whose scoring the organiser removes, after a warning, says so on the test tab', async ({ browser }) => {
+test('an approved question whose scoring the organiser removes, after a warning, leaves its teams without a test tab', async ({ browser }) => {
   test.setTimeout(120_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -42,7 +42,8 @@ test('an approved question whose scoring the organiser removes, after a warning,
   await orgPage.getByRole('tab', { name: '赛题' }).click();
   await orgPage.locator('.ant-table-row').filter({ hasText: '开放探索题' }).getByText('编辑').click();
   const dialog = orgPage.getByRole('dialog');
-  await dialog.getByRole('switch').click();
+  await dialog.getByText('专家评审（提交作品）', { exact: true }).click();
+  await expect(dialog.getByLabel('专家评审（提交作品）')).toBeChecked();
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   const warning = orgPage.locator('.ant-modal-confirm');
   await expect(warning).toContainText('关闭自动评分后，参赛者将不能再在“提交测试”页上传预测文件');
@@ -51,8 +52,12 @@ test('an approved question whose scoring the organiser removes, after a warning,
   await expect(orgPage.getByText('赛题已保存')).toBeVisible();
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '开放探索题' })).toContainText('不自动评分');
 
+  // The team's question is now judged by experts alone (issue 33): its test tab is gone, and its address says so.
+  await page.goto(`/competition/${competitionId}/introduce`);
+  await expect(page.getByRole('tab', { name: '竞赛介绍' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: '提交测试' })).toHaveCount(0);
   await page.goto(`/competition/${competitionId}/test`);
-  await expect(page.getByTestId('no-scoring')).toContainText('该赛题没有自动评分');
+  await expect(page.getByText('该栏目暂未开放')).toBeVisible();
   await expect(page.getByRole('button', { name: /上传预测文件/ })).toHaveCount(0);
   await expect(page.getByText('今日已提交')).toHaveCount(0);
   await expect(page.getByText('赛题不存在')).toHaveCount(0);

@@ -99,7 +99,8 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await questionDialog.getByLabel('赛题名称').fill(questionTitle);
   // The organiser says how the question is judged; scored automatically, it starts from AUC on columns id and label.
   await expect(questionDialog.getByLabel('评分指标')).toHaveCount(0);
-  await questionDialog.getByLabel('专家评审 + 自动评分').check();
+  await questionDialog.getByText('专家评审 + 自动评分', { exact: true }).click();
+  await expect(questionDialog.getByLabel('专家评审 + 自动评分')).toBeChecked();
   await expect(questionDialog.getByLabel('编号列名')).toHaveValue('id');
   await expect(questionDialog.getByLabel('目标列名')).toHaveValue('label');
   await pressInDialog(orgPage, /保\s*存|确\s*定/);

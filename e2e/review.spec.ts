@@ -37,7 +37,7 @@ async function scoreInReviewCentre(page: Page, questionTitle: string, [depth, re
   await expect(page.getByText('评分已提交').first()).toBeVisible();
 }
 
-test('two judges score a work in the review centre; the organiser confirms grades, answers a dispute and awards; the team downloads its certificate', async ({ browser }) => {
+test('a paper-only contest: two judges score a work in the review centre; the organiser confirms grades, answers a dispute and awards; the team downloads its certificate', async ({ browser }) => {
   test.setTimeout(180_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -49,11 +49,13 @@ test('two judges score a work in the review centre; the organiser confirms grade
   ];
   const competitionId = await openCompetition(orgPage, adminPage, 0, fields);
   const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
-  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'GRADE_SET', 'CERTIFICATE_SET']) {
+  // Tests are on for the competition, as a contest with other questions might have them: this question takes none.
+  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST', 'GRADE_SET', 'CERTIFICATE_SET']) {
     await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
   }
+  // A paper question (issue 33): judged by experts alone, no metric, no answer file, approved as it is.
   const questionTitle = '城市交通数据分析';
-  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, { title: questionTitle, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } });
+  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, { title: questionTitle, judging: 'review' });
   await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
 
   // A team of 华东大学 registers, chooses the question and submits its works.
@@ -66,6 +68,9 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
   await api(page, 'PUT', `/api/team/choiceQuestion/${teamId}`, { questionId });
   await page.goto(`/competition/${competitionId}/works`);
+  // Its tabs are the paper's: works, no tests.
+  await expect(page.getByRole('tab', { name: '提交作品' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: '提交测试' })).toHaveCount(0);
   // The rules (types, size, deadline) are loaded before a file is given: the page checks the file against them.
   await expect(page.getByText(/可提交 .* 格式/)).toBeVisible();
   await page.getByTestId('works-input').setInputFiles({ name: `${teamName}作品.zip`, mimeType: 'application/zip', buffer: Buffer.alloc(300_000, 7) });
@@ -131,10 +136,13 @@ test('two judges score a work in the review centre; the organiser confirms grade
   await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('成绩已确认并公布')).toBeVisible();
 
-  // The team sees its grade and disputes it.
+  // The team sees its grade, what it is made of, and disputes it.
   await page.goto(`/competition/${competitionId}/grade`);
   await expect(page.getByText(questionTitle)).toBeVisible();
   await expect(page.getByTestId('my-grade')).toContainText('85');
+  await expect(page.getByTestId('my-grade')).toContainText('专家评审（提交作品）');
+  await expect(page.getByTestId('my-grade')).not.toContainText('私榜得分');
+  await expect(page.getByTestId('grade-formula')).toHaveText('最终成绩 = 评审成绩；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均');
   await page.getByTestId('dispute-button').click();
   await page.getByRole('dialog').locator('textarea').fill('报告质量一项评分偏低，请复核');
   await page.getByRole('dialog').getByRole('button', { name: /提交申诉/ }).click();

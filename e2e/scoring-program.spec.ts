@@ -37,7 +37,8 @@ test('an organiser scores a question with an own program, tries it in the editor
   await orgPage.getByRole('button', { name: '新建赛题' }).click();
   const editor = orgPage.getByRole('dialog');
   await editor.getByLabel('赛题名称').fill('运输成本预测');
-  await editor.getByLabel('专家评审 + 自动评分').check();
+  await editor.getByText('专家评审 + 自动评分', { exact: true }).click();
+  await expect(editor.getByLabel('专家评审 + 自动评分')).toBeChecked();
   const choose = async (label: string, option: string, search = false) => {
     // The list of an earlier choice may still be closing: wait until it is gone, so that no option of it is clicked.
     await expect(orgPage.locator('.ant-select-dropdown:visible')).toHaveCount(0);

@@ -27,7 +27,8 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   const dialog = orgPage.getByRole('dialog');
   await dialog.getByLabel('赛题名称').fill('用户流失预测');
   // Judged by experts and scored automatically: the works and the test files both count.
-  await dialog.getByLabel('专家评审 + 自动评分').check();
+  await dialog.getByText('专家评审 + 自动评分', { exact: true }).click();
+  await expect(dialog.getByLabel('专家评审 + 自动评分')).toBeChecked();
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
   const row = orgPage.locator('.ant-table-row').filter({ hasText: '用户流失预测' });
   await expect(row).toContainText('AUC');

@@ -1,11 +1,12 @@
-import { judgedByExperts, scoredAutomatically, totalText, type Grade, type Judging } from '@contest/shared';
+import { formatScore, formatTestScore, judgedByExperts, scoredAutomatically, totalText, type Grade, type Judging } from '@contest/shared';
 import { Input, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { reviewApi, reviewKeys, type ReviewListParams } from '../../api/review.ts';
 import { useListState, usePagedList } from './usePagedList.ts';
 
-const score = (v: number | null) => (v === null ? '—' : v);
+/** A score rounded as the site shows it (two decimals; a metric's value six), its exact value on hover. */
+const score = (v: number | null, metric = false) => (v === null ? '—' : <span title={String(v)}>{metric ? formatTestScore(v) : formatScore(v)}</span>);
 
 /**
  * A question's grades, searchable and paged. `full` adds every judge's total and the parts of the final score
@@ -33,9 +34,10 @@ export function GradeTable({ questionId, full, award, judging = 'both' }: { ques
           { title: '评审进度', width: 90, render: (_, g) => <Tag color={g.judgesDone >= g.judgesTotal ? 'success' : 'warning'}>{`${g.judgesDone}/${g.judgesTotal}`}</Tag> },
         ] satisfies ColumnsType<Grade>)
       : []),
-    ...(full && scoredAutomatically(judging) ? ([{ title: '私榜得分', width: 90, render: (_, g) => score(g.testScore) }] satisfies ColumnsType<Grade>) : []),
+    ...(full && scoredAutomatically(judging) ? ([{ title: '私榜得分', width: 100, render: (_, g) => score(g.testScore, true) }] satisfies ColumnsType<Grade>) : []),
     ...(full && judging === 'both' ? ([{ title: '测试得分', width: 90, render: (_, g) => score(g.testPoints) }] satisfies ColumnsType<Grade>) : []),
-    { title: '最终成绩', width: 90, render: (_, g) => <b>{score(g.finalScore)}</b> },
+    // A question ranked by its private board has that board's score as its final score: a metric's value.
+    { title: '最终成绩', width: 100, render: (_, g) => <b>{score(g.finalScore, judging === 'auto')}</b> },
     {
       title: '奖项',
       width: award ? 200 : 140,

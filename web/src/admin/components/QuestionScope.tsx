@@ -1,4 +1,4 @@
-import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes, type ManagedQuestion } from '@contest/shared';
+import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes, judgedByExperts, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Segmented, Skeleton, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -47,7 +47,8 @@ function useQuestionPages() {
 /** Which question a page is about (title and competition), with a switch to the question's other pages. */
 export function QuestionHeader({ question, current, extra }: { question: ManagedQuestion; current: QuestionPageKey; extra?: ReactNode }) {
   const navigate = useNavigate();
-  const pages = useQuestionPages();
+  // A question ranked by its private board alone has no works or judges: their pages are not offered.
+  const pages = useQuestionPages().filter((p) => judgedByExperts(question.judging) || (p.key !== 'work' && p.key !== 'judge'));
   return (
     <Card size="small">
       {/* Plain wrapping rows rather than Space: on a phone the page switch may scroll inside the card, never the page. */}

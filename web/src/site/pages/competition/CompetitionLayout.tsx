@@ -30,7 +30,8 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
   { key: 'team', label: '我的队伍', menuCode: 'REG_SET', anyTime: true },
   { key: 'choice', label: '选择赛题', menuCode: 'CHOICE_SET', anyTime: true },
   { key: 'works', label: '提交作品', menuCode: 'SUBMIT_WORKS', anyTime: true },
-  { key: 'test', label: '提交测试', menuCode: 'SUBMIT_TEST' },
+  // The test tab holds the boards too: it stays once submission has closed (its upload then says why it is closed).
+  { key: 'test', label: '提交测试', menuCode: 'SUBMIT_TEST', anyTime: true },
   // The organiser opens these once grades are confirmed and certificates generated; the window bounds them too.
   { key: 'grade', label: '我的成绩', menuCode: 'GRADE_SET' },
   { key: 'certificate', label: '我的证书', menuCode: 'CERTIFICATE_SET' },

@@ -86,7 +86,8 @@ function GradeCard({ grade, onDispute }: { grade: MyGrade; onDispute: () => void
         {grade.judging === 'both' && <Descriptions.Item label="测试得分（百分制）">{showScore(grade.testPoints)}</Descriptions.Item>}
         <Descriptions.Item label="最终成绩">
           <Typography.Text strong style={{ fontSize: 16 }}>
-            {showScore(grade.finalScore)}
+            {/* Ranked by its private board, a question's final score is that board's: a metric's value. */}
+            {grade.judging === 'auto' ? showTestScore(grade.finalScore) : showScore(grade.finalScore)}
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label="排名">{showRank(grade.rank, grade.teams)}</Descriptions.Item>
