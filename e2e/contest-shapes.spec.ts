@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ADMIN, api, closeSubmissions, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName, upload } from './fixtures.ts';
+import { ADMIN, api, closeSubmissions, generateCertificates, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName, upload } from './fixtures.ts';
 
 /**
  * Issue 33 through the screens: a prediction-only contest, from the question's creation to a certificate. The
@@ -123,26 +122,7 @@ test('a prediction-only contest: the question is scored automatically, teams sen
   await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '风控先锋' })).toContainText('一等奖');
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '数据侦探' })).toContainText('二等奖');
-  const csrf = (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
-  const bg = await orgPage.request.post('/api/review/certificate/cert/imgUrl', {
-    headers: { 'x-csrf-token': csrf },
-    multipart: { file: { name: 'bg.png', mimeType: 'image/png', buffer: await QRCode.toBuffer('background', { width: 1000 }) } },
-  });
-  await api(orgPage, 'POST', `/api/review/certificate/${competitionId}`, {
-    name: '预测赛证书',
-    backgroundUri: (await bg.json()).data.uri,
-    fields: [
-      { field: 'name', x: 120, y: 120, size: 48, color: '#000000' },
-      { field: 'team', x: 120, y: 200, size: 32, color: '#000000' },
-      { field: 'award', x: 120, y: 260, size: 32, color: '#aa0000' },
-    ],
-  });
-  await orgPage.goto(`/backadmin.html#/question/certificate/${questionId}`);
-  await orgPage.locator('.ant-table-row').filter({ hasText: '预测赛证书' }).getByText('用于本赛题').click();
-  await expect(orgPage.getByText('本赛题使用', { exact: true })).toBeVisible();
-  await orgPage.getByRole('button', { name: '生成证书' }).click();
-  await pressInDialog(orgPage, /确\s*定/);
-  await expect(orgPage.locator('.ant-progress-text').filter({ hasText: '2 / 2' })).toBeVisible({ timeout: 30_000 });
+  await generateCertificates(orgPage, competitionId, questionId, '预测赛证书', 2);
 
   // The winner sees its grade as the private board made it, the board itself, and downloads its certificate.
   const page = first.page;

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import QRCode from 'qrcode';
 
 export const ADMIN = { username: 'admin', password: 'Admin12345' };
 
@@ -131,4 +132,28 @@ export async function upload(page: Page, url: string, file: { name: string; mime
   const body = await res.json();
   expect(res.status(), JSON.stringify(body)).toBe(200);
   return body.data;
+}
+
+/**
+ * A certificate template of the competition on an uploaded background (the organiser's upload, then the template's
+ * save), used for the question and generated there through its page's button, until `count` certificates are written.
+ */
+export async function generateCertificates(organiser: Page, competitionId: number, questionId: number, name: string, count: number) {
+  const background = await upload(organiser, '/api/review/certificate/cert/imgUrl', { name: 'bg.png', mimeType: 'image/png', buffer: await QRCode.toBuffer('background', { width: 1000 }) });
+  await api(organiser, 'POST', `/api/review/certificate/${competitionId}`, {
+    name,
+    backgroundUri: background.uri,
+    fields: [
+      { field: 'name', x: 120, y: 120, size: 48, color: '#000000' },
+      { field: 'team', x: 120, y: 200, size: 32, color: '#000000' },
+      { field: 'award', x: 120, y: 260, size: 32, color: '#aa0000' },
+      { field: 'qrcode', x: 800, y: 800, size: 160, color: '#000000' },
+    ],
+  });
+  await organiser.goto(`/backadmin.html#/question/certificate/${questionId}`);
+  await organiser.locator('.ant-table-row').filter({ hasText: name }).getByText('用于本赛题').click();
+  await expect(organiser.getByText('本赛题使用', { exact: true })).toBeVisible();
+  await organiser.getByRole('button', { name: '生成证书' }).click();
+  await pressInDialog(organiser, /确\s*定/);
+  await expect(organiser.locator('.ant-progress-text').filter({ hasText: `${count} / ${count}` })).toBeVisible({ timeout: 30_000 });
 }

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import QRCode from 'qrcode';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ADMIN, api, closeSubmissions, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
+import { ADMIN, api, closeSubmissions, generateCertificates, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 /** A judge account added to the expert pool by the organiser, logged in on its own page. */
 async function newJudge(browser: import('@playwright/test').Browser, orgPage: Page, organization: string) {
@@ -166,28 +165,7 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: teamName })).toContainText('一等奖');
 
   // A certificate template on a background, then generation with progress.
-  const csrf = (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
-  const bg = await orgPage.request.post('/api/review/certificate/cert/imgUrl', {
-    headers: { 'x-csrf-token': csrf },
-    multipart: { file: { name: 'bg.png', mimeType: 'image/png', buffer: await QRCode.toBuffer('background', { width: 1000 }) } },
-  });
-  const background = (await bg.json()).data;
-  await api(orgPage, 'POST', `/api/review/certificate/${competitionId}`, {
-    name: '获奖证书',
-    backgroundUri: background.uri,
-    fields: [
-      { field: 'name', x: 120, y: 120, size: 48, color: '#000000' },
-      { field: 'team', x: 120, y: 200, size: 32, color: '#000000' },
-      { field: 'award', x: 120, y: 260, size: 32, color: '#aa0000' },
-      { field: 'qrcode', x: 800, y: 800, size: 160, color: '#000000' },
-    ],
-  });
-  await orgPage.goto(`/backadmin.html#/question/certificate/${questionId}`);
-  await orgPage.locator('.ant-table-row').filter({ hasText: '获奖证书' }).getByText('用于本赛题').click();
-  await expect(orgPage.getByText('本赛题使用', { exact: true })).toBeVisible();
-  await orgPage.getByRole('button', { name: '生成证书' }).click();
-  await pressInDialog(orgPage, /确\s*定/);
-  await expect(orgPage.locator('.ant-progress-text').filter({ hasText: '1 / 1' })).toBeVisible({ timeout: 30_000 });
+  await generateCertificates(orgPage, competitionId, questionId, '获奖证书', 1);
 
   // The team downloads its certificate; the PDF's text holds the member's and the team's names.
   await page.goto(`/competition/${competitionId}/certificate`);
