@@ -78,16 +78,24 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
         { ahead: 0, waitSeconds: null },
       ]);
       expect(await queues(b.leader)).toEqual([{ ahead: 1, waitSeconds: null }]);
-      // One scored in the last ten minutes: a pace of one per 600 s, and each waits for those before it and itself.
+      // One scored in the last ten minutes, taking (say) 3 s: each waits for the scorings before it and its own, 3 s
+      // each with one worker taking them (not the ten minutes over the count, which said 600 s for it: issue 33).
+      const took = (ms: number) => t.database.db.updateTable('jobs').set({ runMs: ms }).where('type', '=', 'test.score').where('doneAt', 'is not', null).execute();
       let ran = 0;
       await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
-      expect(await queues(b.leader)).toEqual([{ ahead: 0, waitSeconds: 600 }]);
-      expect(await queues(a.leader)).toEqual([{ ahead: 1, waitSeconds: 1200 }, undefined]);
-      // The workers take them in that order: B's first before A's second (two done now: one per 300 s).
+      await took(3000);
+      expect(await queues(b.leader)).toEqual([{ ahead: 0, waitSeconds: 3 }]);
+      expect(await queues(a.leader)).toEqual([{ ahead: 1, waitSeconds: 6 }, undefined]);
+      // The workers take them in that order: B's first before A's second; the scorings took 3 s and 5 s on average 4.
       ran = 0;
       await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
+      await t.database.db.updateTable('jobs').set({ runMs: 5000 }).where('type', '=', 'test.score').where('doneAt', 'is not', null).where('runMs', '<>', 3000).execute();
       expect(await queues(b.leader)).toEqual([undefined]);
-      expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 300 }, undefined]);
+      expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 4 }, undefined]);
+      // Two workers scoring at once share the files before one and its own: three files, two rounds of 4 s.
+      const busy = await t.database.db.insertInto('jobs').values([0, 1].map(() => ({ type: 'test.score', payload: '{"submissionId":1}', runAt: now.toISOString(), createdAt: now.toISOString(), lockedBy: 'w-other', lockedUntil: new Date(now.getTime() + 60_000).toISOString() }))).returning('id').execute();
+      expect(await queues(a.leader)).toEqual([{ ahead: 2, waitSeconds: 8 }, undefined]);
+      await t.database.db.deleteFrom('jobs').where('id', 'in', busy.map((j) => j.id)).execute();
       // The organisers see the competition's queue: one waiting; a refused file counts as failed in the last hour.
       // (Other tests may have left files waiting for a later day: counted from what was there before.)
       const queue = async () => body(await org.get(`/api/review/test/queue/${competitionId}`)).data as { waiting: number; running: number; failedLastHour: number };

@@ -438,6 +438,8 @@ export interface JobsTable {
   lane: string | null;
   /** The organisation a program job runs for: the program lane serves organisations in turn (0021). */
   tenant: number | null;
+  /** How long it ran to its end, in milliseconds (0023): the pace a waiting job's estimate is made from. */
+  runMs: number | null;
 }
 
 /** When each organisation last had a program job claimed (0021): the least recently served goes next. */

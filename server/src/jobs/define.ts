@@ -126,16 +126,25 @@ export async function jobsAhead(db: Db, jobId: number, now: Date): Promise<numbe
   return Math.min(QUEUE_COUNT_CAP, others.reduce((sum, o) => sum + Math.min(Number(o.n), own + 1), own));
 }
 
-/** How many jobs of this kind and lane finished (done, not failed) between `since` and `until`: the lane's recent pace. */
-export async function jobsDoneSince(db: Db, job: AnyJob, since: Date, until: Date, lane: Lane = 'general'): Promise<number> {
-  const { n } = await db
-    .selectFrom('jobs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('type', '=', job.id)
-    .where('lane', lane === 'program' ? '=' : 'is', lane === 'program' ? 'program' : null)
+/**
+ * The pace of a lane for jobs of this kind: how long one took on average among those finished (done, not failed)
+ * between `since` and `until` (null when none did), and how many run at once now (at least one: the workers taking
+ * them). A waiting job waits about (jobs before it + 1) / workers such runs.
+ */
+export async function lanePace(db: Db, job: AnyJob, since: Date, until: Date, lane: Lane = 'general'): Promise<{ seconds: number | null; workers: number }> {
+  const laneIs = (q: typeof base) => q.where('lane', lane === 'program' ? '=' : 'is', lane === 'program' ? 'program' : null);
+  const base = db.selectFrom('jobs').where('type', '=', job.id);
+  const done = await laneIs(base)
+    .select((eb) => eb.fn.avg<number>('runMs').as('ms'))
     .where('failed', '=', 0)
+    .where('runMs', 'is not', null)
     .where('doneAt', '>=', since.toISOString())
     .where('doneAt', '<=', until.toISOString())
     .executeTakeFirstOrThrow();
-  return Number(n);
+  const running = await laneIs(base)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('doneAt', 'is', null)
+    .where('lockedUntil', '>=', until.toISOString())
+    .executeTakeFirstOrThrow();
+  return { seconds: done.ms === null ? null : Number(done.ms) / 1000, workers: Math.max(1, Number(running.n)) };
 }

@@ -152,11 +152,13 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
         .catch((err: unknown) => deps.log.warn({ err, jobId: job.id }, 'renewing a job lease failed'));
     }, renewEvery);
     renew.unref();
+    const began = performance.now();
     try {
       if (!definition) throw new Error(`no definition for job type ${job.type}`);
       await definition.run(deps, payload, { lane: job.lane === 'program' ? 'program' : 'general' });
       clearInterval(renew);
-      await deps.db.updateTable('jobs').set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null }).where('id', '=', job.id).execute();
+      const runMs = Math.round(performance.now() - began);
+      await deps.db.updateTable('jobs').set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null, runMs }).where('id', '=', job.id).execute();
     } catch (err) {
       clearInterval(renew);
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);

@@ -15,7 +15,8 @@ export const MAX_SELECTED = 2;
 
 /**
  * Where a waiting submission stands: the submissions and other background work queued before it, and an estimate of
- * the wait from the pace of the last minutes (null while nothing has been scored lately to measure it by).
+ * the wait: those and itself, shared by the workers scoring now, at the time a scoring took lately (null while nothing
+ * has been scored lately to measure it by).
  */
 export const testQueueSchema = z.object({
   ahead: z.number().int(),

@@ -26,7 +26,7 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
-import { QUEUE_COUNT_CAP, enqueue, jobsAhead, jobsDoneSince, jobsQueued, type JobPlace, type Lane } from '../../jobs/define.ts';
+import { QUEUE_COUNT_CAP, enqueue, jobsAhead, jobsQueued, lanePace, type JobPlace, type Lane } from '../../jobs/define.ts';
 import { CsvError, csvMime, readCsv, storedCsv } from '../../scoring/csv.ts';
 import { ProgramFailure, scoreWithProgram } from '../../scoring/custom.ts';
 import { preparedTag, readPrepared } from '../../scoring/prepared.ts';
@@ -179,18 +179,19 @@ const toSubmission = ({ scoreJobId: _job, ...r }: Row, showPrivate: boolean): Te
 const PACE_WINDOW_MS = 10 * 60_000;
 
 /**
- * Adds to each waiting submission where it stands in its lane's queue and, from the lane's pace of the last minutes
- * (scorings done, by every worker), about how long it will wait. The test tab reloads while any waits, so both move as the queue does.
+ * Adds to each waiting submission where it stands in its lane's queue and about how long it will wait: the scorings
+ * before it and its own, shared by the workers taking them, at the time a scoring of the lane took lately (issue 33;
+ * unknown when none finished in the last minutes). The test tab reloads while any waits, so both move as the queue does.
  */
 async function withQueuePlaces(db: Db, rows: Row[], list: TestSubmission[], now: Date, lane: Lane) {
   const waiting = rows.flatMap((r, i) => (r.status === TEST_STATUS.queued && r.scoreJobId !== null ? [{ jobId: r.scoreJobId, s: list[i]! }] : []));
   if (!waiting.length) return;
-  const done = await jobsDoneSince(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS), now, lane);
-  const perSecond = done / (PACE_WINDOW_MS / 1000);
+  const pace = await lanePace(db, scoreJob, new Date(now.getTime() - PACE_WINDOW_MS), now, lane);
   for (const { jobId, s } of waiting) {
     const ahead = await jobsAhead(db, jobId, now);
     if (ahead === undefined) continue;
-    s.queue = { ahead, waitSeconds: perSecond > 0 ? Math.round((ahead + 1) / perSecond) : null, ...(ahead >= QUEUE_COUNT_CAP && { atLeast: true }) };
+    const waitSeconds = pace.seconds === null ? null : Math.round(Math.ceil((ahead + 1) / pace.workers) * pace.seconds);
+    s.queue = { ahead, waitSeconds, ...(ahead >= QUEUE_COUNT_CAP && { atLeast: true }) };
   }
 }
 
