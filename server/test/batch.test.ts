@@ -108,6 +108,31 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect(approved.map((n, i) => n + rejected[i])).toEqual(Array(8).fill(1));
     });
 
+    it('skips and names the unpaid registrations of a batch approval, which a single approval still takes', async () => {
+      const id = await onlineCompetition(admin, orgA, { fee: 5000 });
+      const regs = await registrations(id, 4);
+      // Two teams paid (the organiser confirmed their transfers), two did not.
+      for (const r of regs.slice(0, 2)) {
+        const voucher = body(await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
+        expect((await r.leader.put(`/api/order/voucher/${r.orderId}`, { payMethod: 4, voucher })).statusCode).toBe(200);
+        expect((await orgA.put(`/api/order/confirm/${r.orderId}`)).statusCode).toBe(200);
+      }
+      const teams = await t.database.db.selectFrom('registers as r').innerJoin('teams as t', 't.id', 'r.teamId').select(['r.id', 't.name', 't.teamNo']).where('r.id', 'in', regs.map((r) => r.id)).orderBy('r.id').execute();
+      const res = await orgA.post('/api/team/register/flow/batch', { ids: regs.map((r) => r.id), action: 'approve' });
+      expect(res.statusCode, res.body).toBe(200);
+      const { data, message } = body(res);
+      const unpaid = teams.slice(2).map((t) => `${t.name}（${t.teamNo}）`);
+      expect(message).toBe(`已通过 2 条，2 条尚未缴费，已跳过：${unpaid.join('、')}`);
+      expect([data.done, data.skipped, data.skippedNames]).toEqual([2, 2, unpaid]);
+      expect(data.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: { id: number }) => r.id)).toEqual(regs.slice(2).map((r) => r.id));
+      expect(await statuses(regs.map((r) => r.id))).toEqual([1, 1, 0, 0]);
+      expect(await messages('register.approved', regs.map((r) => r.username))).toEqual([1, 1, 0, 0]);
+      // Rejecting is not held back by payment, and the organiser may approve an unpaid team on its own.
+      expect(body(await orgA.post('/api/team/register/flow/batch', { ids: [regs[2].id], action: 'reject', reason: '材料不全' })).message).toBe('已驳回 1 条');
+      expect((await orgA.post(`/api/team/register/flow/${regs[3].id}`, { action: 'approve' })).statusCode).toBe(200);
+      expect(await statuses(regs.map((r) => r.id))).toEqual([1, 1, 2, 1]);
+    });
+
     it('requires one reason to reject, refuses participants, and exports the selection', async () => {
       const id = await onlineCompetition(admin, orgA);
       const regs = await registrations(id, 3);
@@ -363,8 +388,10 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect(all.counts.transfersToConfirm).toBe(before.counts.transfersToConfirm + 2);
 
       // Clearing work lowers the counts and raises the figures.
-      await orgC.post('/api/team/register/flow/batch', { ids: regs.map((r) => r.id), action: 'approve' });
       await orgC.put('/api/order/confirm/batch', { ids: regs.map((r) => r.orderId) });
+      // The batch approves the two paid teams; the unpaid one is approved on its own.
+      expect(body(await orgC.post('/api/team/register/flow/batch', { ids: regs.map((r) => r.id), action: 'approve' })).data.skipped).toBe(1);
+      for (const r of regs) await orgC.post(`/api/team/register/flow/${r.id}`, { action: 'approve' });
       const after = body(await orgC.get('/api/system/todo')).data;
       expect([after.counts.registrationsToReview, after.counts.transfersToConfirm]).toEqual([0, 0]);
       expect(after.running[0]).toMatchObject({ registrations: 3, approved: 3, paid: 2 });

@@ -50,10 +50,10 @@ function open(codes: string[], entry: string, children: ReactNode) {
 }
 
 describe('the registration list', () => {
-  it('approves the selected registrations at once and says how many were already decided', async () => {
+  it('approves the selected registrations at once and says how many were already decided and which unpaid ones waited', async () => {
     api.answers = {
       '/api/team/register/list?page=1&limit=20': page([register(1), register(2), register(3)]),
-      'POST /api/team/register/flow/batch': { done: 1, decided: 1, notFound: 0, results: [] },
+      'POST /api/team/register/flow/batch': { done: 1, decided: 1, skipped: 1, notFound: 0, results: [], skippedWhy: '尚未缴费', skippedNames: ['队伍9（T9）'] },
     };
     open(ORGANISER, '/register/manager', <RegisterManagerPage />);
     const row1 = (await screen.findByText('队伍1')).closest('tr')!;
@@ -61,12 +61,27 @@ describe('the registration list', () => {
     fireEvent.click(within(screen.getByText('队伍3').closest('tr')!).getByRole('checkbox'));
     expect(await screen.findByText('已选择 2 条')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '批量通过' }));
-    expect(await screen.findByText('确定通过所选的 2 条报名吗？已审核的将跳过。')).toBeTruthy();
+    expect(await screen.findByText('确定通过所选的 2 条报名吗？已审核的和尚未缴费的将跳过，跳过的队伍会列出。')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
-    expect(await screen.findByText('已通过 1 条，1 条已被处理')).toBeTruthy();
+    expect(await screen.findByText('已通过 1 条，1 条已被处理，1 条尚未缴费，已跳过：队伍9（T9）')).toBeTruthy();
     expect(api.requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/batch', body: { ids: [1, 3], action: 'approve' } });
     // The selection is cleared and the list reloaded.
     await waitFor(() => expect(screen.queryByText(/已选择/)).toBeNull());
+  });
+
+  it('warns before approving one registration that has not paid', async () => {
+    api.answers = {
+      '/api/team/register/list?page=1&limit=20': page([register(1), register(2, { orderId: 7, payStatus: 0 })]),
+      'POST /api/team/register/flow/2': null,
+    };
+    open(ORGANISER, '/register/manager', <RegisterManagerPage />);
+    fireEvent.click(await within((await screen.findByText('队伍1')).closest('tr')!).findByText('通过'));
+    expect(await screen.findByText('确定通过队伍“队伍1”的报名吗？')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /取\s*消/ }));
+    fireEvent.click(within(screen.getByText('队伍2').closest('tr')!).getByText('通过'));
+    const warning = await screen.findByText('队伍“队伍2”尚未缴费（待支付），确定不等缴费就通过它的报名吗？');
+    fireEvent.click(within(warning.closest('.ant-modal-content') as HTMLElement).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/2', body: { action: 'approve' } }));
   });
 
   it('rejects the selection with one required reason', async () => {
@@ -81,11 +96,11 @@ describe('the registration list', () => {
     fireEvent.click(await screen.findByRole('button', { name: '批量驳回' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('驳回所选的 2 条报名')).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /驳\s*回/ }));
     expect(await within(dialog).findByText('请填写驳回原因')).toBeTruthy();
     expect(api.requests.some((r) => r.method === 'POST')).toBe(false);
     fireEvent.change(within(dialog).getByLabelText('驳回原因'), { target: { value: '材料不全' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /驳\s*回/ }));
     expect(await screen.findByText('已驳回 2 条')).toBeTruthy();
     expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ ids: [1, 2], action: 'reject', reason: '材料不全' });
   });
@@ -207,7 +222,7 @@ describe('the invoice list', () => {
     fireEvent.click(await screen.findByRole('button', { name: '批量驳回' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('驳回原因'), { target: { value: '税号有误' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /驳\s*回/ }));
     expect(await screen.findByText('已驳回 2 条')).toBeTruthy();
     expect(api.requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/invoice/reject/batch', body: { ids: [1, 2], reason: '税号有误' } });
   });

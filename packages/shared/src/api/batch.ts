@@ -53,14 +53,27 @@ export const batchResultSchema = z.object({
   skipped: z.number().int(),
   notFound: z.number().int(),
   results: z.array(z.object({ id: z.number().int(), outcome: z.enum(BATCH_OUTCOMES) })),
+  /** Why the skipped rows were skipped and what they are, when the action names them (e.g. the unpaid teams). */
+  skippedWhy: z.string().optional(),
+  skippedNames: z.array(z.string()).optional(),
 });
 export type BatchResult = z.infer<typeof batchResultSchema>;
 
-/** The sentence both the server's reply and the page show, e.g. 「已通过 28 条，2 条已被处理」. */
-export function batchResultText(verb: string, r: Pick<BatchResult, 'done' | 'decided' | 'skipped' | 'notFound'>) {
+/** How many skipped rows a batch's sentence names; the rest are counted. */
+export const BATCH_NAMES_SHOWN = 10;
+
+/**
+ * The sentence both the server's reply and the page show, e.g. 「已通过 28 条，2 条已被处理」, or with the skipped
+ * rows named 「已通过 3 条，2 条尚未缴费，已跳过：批量队1、批量队2」.
+ */
+export function batchResultText(verb: string, r: Pick<BatchResult, 'done' | 'decided' | 'skipped' | 'notFound' | 'skippedWhy' | 'skippedNames'>) {
   const parts = [`已${verb} ${r.done} 条`];
   if (r.decided) parts.push(`${r.decided} 条已被处理`);
-  if (r.skipped) parts.push(`${r.skipped} 条不符合条件，已跳过`);
+  if (r.skipped) {
+    const names = r.skippedNames ?? [];
+    const named = names.length ? `：${names.slice(0, BATCH_NAMES_SHOWN).join('、')}${names.length > BATCH_NAMES_SHOWN ? ` 等${names.length}个` : ''}` : '';
+    parts.push(`${r.skipped} 条${r.skippedWhy ?? '不符合条件'}，已跳过${named}`);
+  }
   if (r.notFound) parts.push(`${r.notFound} 条不存在`);
   return parts.join('，');
 }

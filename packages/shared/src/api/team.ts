@@ -189,6 +189,9 @@ export const registerSchema = z.object({
 });
 export type Register = z.infer<typeof registerSchema>;
 
+/** A registration without a fee, or whose order is paid: one a batch approves (an unpaid one is approved alone, warned). */
+export const paidOrFree = (r: Pick<Register, 'orderId' | 'payStatus'>) => r.orderId === null || r.payStatus === PAY_STATUS.paid;
+
 export const teamSchema = z.object({
   id: z.number().int(),
   competitionId: z.number().int(),

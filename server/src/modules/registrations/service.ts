@@ -1,4 +1,4 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
@@ -81,13 +81,19 @@ export async function flowBatch(ctx: AuthedCtx, body: RegisterBatchBody): Promis
   // A selection with nothing of the caller's is refused as a single review of it would be.
   if (!found.size) throw notFound('报名不存在');
   const results: BatchResult['results'] = [];
+  const unpaid: string[] = [];
   for (const id of ids) {
     const register = found.get(id);
     if (!register) results.push({ id, outcome: 'notFound' });
     else if (register.status !== REGISTER_STATUS.pending) results.push({ id, outcome: 'decided' });
-    else results.push({ id, outcome: (await decide(ctx, register, body.action, body.reason)) ? 'done' : 'decided' });
+    else if (body.action === 'approve' && !paidOrFree(register)) {
+      // A batch approves only what a reviewer would approve without a second look: an unpaid team waits to be
+      // approved one by one (the single approval warns about it) or until it has paid.
+      results.push({ id, outcome: 'skipped' });
+      unpaid.push(`${register.teamName}（${register.teamNo}）`);
+    } else results.push({ id, outcome: (await decide(ctx, register, body.action, body.reason)) ? 'done' : 'decided' });
   }
-  return batchResult(results);
+  return { ...batchResult(results), ...(unpaid.length ? { skippedWhy: '尚未缴费', skippedNames: unpaid } : {}) };
 }
 
 /** The attachments of a competition's registrations (one team's with `teamId`). */

@@ -5,7 +5,7 @@ import { FormModal } from '../../common/FormModal.tsx';
 /** Asks why something is rejected: the reason is required, and shown to the one who asked. */
 export function ReasonModal({ title, onSubmit, onClose }: { title: ReactNode; onSubmit: (reason: string) => Promise<unknown>; onClose: () => void }) {
   return (
-    <FormModal<{ reason: string }> title={title} onSave={({ reason }) => onSubmit(reason.trim())} onClose={onClose}>
+    <FormModal<{ reason: string }> title={title} okText="驳回" onSave={({ reason }) => onSubmit(reason.trim())} onClose={onClose}>
       <Form.Item
         name="reason"
         label="驳回原因"

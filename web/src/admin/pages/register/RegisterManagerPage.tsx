@@ -5,6 +5,7 @@ import {
   REGISTER_STATUS_TEXT,
   batchResultText,
   formatSize,
+  paidOrFree,
   type Register,
   type RegisterFlow,
 } from '@contest/shared';
@@ -116,7 +117,7 @@ export default function RegisterManagerPage() {
     [registerKeys.all],
     (result, { action }) => {
       const text = batchResultText(action === 'approve' ? '通过' : '驳回', result);
-      void (result.decided || result.notFound ? message.warning(text) : message.success(text));
+      void (result.decided || result.skipped || result.notFound ? message.warning(text, result.skipped ? 8 : undefined) : message.success(text));
       list.clearSelection();
     },
   );
@@ -146,7 +147,7 @@ export default function RegisterManagerPage() {
       <SelectionBar count={selected.length} onClear={list.clearSelection}>
         {canAudit && (
           <>
-            <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的将跳过。`, () => decideSelected('approve'))}>
+            <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的和尚未缴费的将跳过，跳过的队伍会列出。`, () => decideSelected('approve'))}>
               批量通过
             </Button>
             <Button size="small" danger onClick={() => setBatchRejecting(true)}>
@@ -179,7 +180,16 @@ export default function RegisterManagerPage() {
                 <a onClick={() => setViewing(r.id)}>查看</a>
                 {canAudit && r.status === REGISTER_STATUS.pending && (
                   <>
-                    <a onClick={() => confirm(`确定通过队伍“${r.teamName}”的报名吗？`, () => decide(r, 'approve'))}>通过</a>
+                    <a
+                      onClick={() =>
+                        confirm(
+                          paidOrFree(r) ? `确定通过队伍“${r.teamName}”的报名吗？` : `队伍“${r.teamName}”尚未缴费（${PAY_STATUS_TEXT[r.payStatus ?? 0]}），确定不等缴费就通过它的报名吗？`,
+                          () => decide(r, 'approve'),
+                        )
+                      }
+                    >
+                      通过
+                    </a>
                     <a onClick={() => setRejecting(r)}>驳回</a>
                   </>
                 )}
