@@ -96,6 +96,40 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     expect(body(await q.get('/api/invoice/config/public')).data).toMatchObject({ enable: true, allowedTypes: ['normal', 'special'] });
   });
 
+  it('takes applications only for a competition whose organiser opened invoices, which readiness says', async () => {
+    const closedId = await onlineCompetition(admin, orgA, { fee: 12000, invoiceEnable: false });
+    const username = `inv${++seq}c`;
+    await registerUser(t.app, username);
+    const p = await loggedIn(t.app, username);
+    const orderId = body(await p.post(`/api/team/register/${closedId}`, { teamName: `关票队${seq}`, info })).data.orderId as number;
+    await p.put(`/api/order/voucher/${orderId}`, { payMethod: 4, voucher: await upload(p, 'voucher') });
+    expect((await orgA.put(`/api/order/confirm/${orderId}`)).statusCode).toBe(200);
+    const titleId = body(await p.post('/api/invoice/title', { kind: 'personal', name: '钱七' })).data.id;
+
+    // The team's order says so before it applies, and an application is refused with the competition named.
+    const detail = body(await p.get(`/api/competition/public/${closedId}`)).data;
+    expect(detail.invoiceEnable).toBe(false);
+    expect(body(await p.get('/api/order/person/page')).data.list.find((o: { id: number }) => o.id === orderId)).toMatchObject({ invoiceEnable: false, payStatus: 1 });
+    const refused = await p.post('/api/invoice/apply', { orderId, titleId, type: 'normal' });
+    expect([refused.statusCode, body(refused).message]).toEqual([409, `竞赛“${detail.name}”未开放发票申请，如需发票请联系主办方`]);
+    expect(body(await p.get('/api/invoice/person/page')).data.total).toBe(0);
+    const readiness = body(await orgA.get(`/api/competition/readiness/${closedId}`)).data.items.find((i: { key: string }) => i.key === 'invoice');
+    expect(readiness).toMatchObject({ ok: false, level: 'advisory', detail: '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）' });
+
+    // The organiser opens them (the fee and team rules unchanged, as an online competition requires): the same application passes.
+    const { id: _id, stages: _s, activeStageId: _a, phase: _p, ...rest } = detail;
+    const edit = {
+      name: rest.name, brandId: rest.brandId, regStartTime: rest.regStartTime, regEndTime: rest.regEndTime, endTime: rest.endTime,
+      minMembers: rest.minMembers, maxMembers: rest.maxMembers, maxTeachers: rest.maxTeachers, allowIndividual: rest.allowIndividual, fee: rest.fee, invoiceEnable: true,
+    };
+    expect((await orgB.put(`/api/competition/${closedId}`, edit)).statusCode).toBe(404);
+    const opened = await orgA.put(`/api/competition/${closedId}`, edit);
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(body(await orgA.get(`/api/competition/readiness/${closedId}`)).data.items.find((i: { key: string }) => i.key === 'invoice')).toMatchObject({ ok: true });
+    expect((await p.post('/api/invoice/apply', { orderId, titleId, type: 'normal' })).statusCode).toBe(200);
+    expect(body(await orgA.get(`/api/invoice/list?competitionId=${closedId}`)).data.total).toBe(1);
+  });
+
   it('lets finance of the organisation issue with a PDF or reject with a reason, and the applicant see and download it', async () => {
     const { p, orderId } = await paidOrder();
     const titleId = body(await p.post('/api/invoice/title', { kind: 'personal', name: '赵六' })).data.id;

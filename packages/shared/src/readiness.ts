@@ -60,13 +60,15 @@ export interface ReadinessQuestion {
 export interface ReadinessFacts {
   competition: Pick<
     Competition,
-    'regStartTime' | 'regEndTime' | 'endTime' | 'fee' | 'allowIndividual' | 'minMembers' | 'maxMembers' | 'maxTeachers' | 'introduce' | 'information' | 'guide' | 'trainingUrl'
+    'regStartTime' | 'regEndTime' | 'endTime' | 'fee' | 'invoiceEnable' | 'allowIndividual' | 'minMembers' | 'maxMembers' | 'maxTeachers' | 'introduce' | 'information' | 'guide' | 'trainingUrl'
   >;
   stages: readonly LifecycleStage[];
   presets: readonly Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime' | 'fieldList'>[];
   questions: readonly ReadinessQuestion[];
   /** The names of the payment methods participants can choose now (the platform's, enabled). */
   paymentMethods: readonly string[];
+  /** The platform's 发票配置 takes applications (its switch is on): a competition's own switch decides the rest. */
+  platformInvoices: boolean;
 }
 
 /**
@@ -169,6 +171,24 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
           : `报名费 ${fenToYuan(c.fee)} 元，但平台尚未开通任何支付方式：参赛者只能联系主办方线下缴费，再由财务登记集体缴费。请联系平台管理员在「支付配置」中开通，或将报名费改为 0`,
     fix: { ...basic('修改报名费'), adminPath: '/payment/custom' },
   });
+
+  // Invoices of the fee: Chinese universities reimburse a fee against an invoice, so a paid competition without them
+  // is said plainly; whether to open them is the organiser's choice.
+  if (c.fee > 0) {
+    const invoiceOk = c.invoiceEnable && facts.platformInvoices;
+    add({
+      key: 'invoice',
+      label: '发票申请',
+      ok: invoiceOk,
+      level: 'advisory',
+      detail: !c.invoiceEnable
+        ? '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）'
+        : !facts.platformInvoices
+          ? '本竞赛已开放发票申请，但平台的「发票配置」暂停了发票申请，参赛者暂时无法申请。请联系平台管理员'
+          : '已开放发票申请：缴费的队伍可在个人中心为报名费申请发票',
+      fix: c.invoiceEnable ? { ...basic('勾选「开放发票申请」'), adminPath: '/financial/invoiceConfig' } : basic('勾选「开放发票申请」'),
+    });
+  }
 
   // The registration form: the menu on, fields chosen, its window meeting the registration dates.
   const reg = facts.presets.find((p) => p.menuCode === 'REG_SET');

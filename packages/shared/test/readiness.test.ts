@@ -18,6 +18,7 @@ const competition: ReadinessFacts['competition'] = {
   regEndTime: '2026-04-09T16:00:00.000Z',
   endTime: '2026-06-29T16:00:00.000Z',
   fee: 0,
+  invoiceEnable: true,
   allowIndividual: true,
   minMembers: 1,
   maxMembers: 3,
@@ -40,7 +41,7 @@ const presets = (): ReadinessFacts['presets'] =>
   }));
 
 /** What the test fixtures publish: no fee, the default form, no questions, no stages. */
-const facts = (over: Partial<ReadinessFacts> = {}): ReadinessFacts => ({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], ...over });
+const facts = (over: Partial<ReadinessFacts> = {}): ReadinessFacts => ({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], platformInvoices: true, ...over });
 const withPreset = (code: string, change: object) => presets().map((p) => (p.menuCode === code ? { ...p, ...change } : p));
 const item = (f: ReadinessFacts, key: string, now = NOW): ReadinessItem => competitionReadiness(f, now).items.find((i) => i.key === key)!;
 const gapKeys = (f: ReadinessFacts, now = NOW) => competitionReadiness(f, now).items.filter(isGap).map((i) => i.key);
@@ -151,6 +152,14 @@ describe('the readiness of a competition before audit', () => {
     expect(item(fee, 'fee')).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'basic', adminPath: '/payment/custom' } });
     expect(item(fee, 'fee').detail).toContain('报名费 88.00 元，但平台尚未开通任何支付方式');
     expect(item({ ...fee, paymentMethods: ['支付宝', '工商银行'] }, 'fee')).toMatchObject({ ok: true, detail: '报名费 88.00 元，参赛者可用支付宝、工商银行支付' });
+    // Invoices of the fee: open by the competition's own switch, under the platform's 发票配置.
+    expect(item(facts(), 'invoice')).toBeUndefined();
+    expect(item(fee, 'invoice')).toMatchObject({ ok: true, level: 'advisory', detail: '已开放发票申请：缴费的队伍可在个人中心为报名费申请发票' });
+    const noInvoice = facts({ competition: { ...competition, fee: 8800, invoiceEnable: false } });
+    expect(competitionReadiness(noInvoice, NOW).ready).toBe(true);
+    expect(item(noInvoice, 'invoice')).toMatchObject({ ok: false, level: 'advisory', detail: '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）', fix: { tab: 'basic', text: '在「基本信息」中勾选「开放发票申请」' } });
+    expect(item({ ...fee, platformInvoices: false }, 'invoice')).toMatchObject({ ok: false, fix: { adminPath: '/financial/invoiceConfig' } });
+    expect(item({ ...fee, platformInvoices: false }, 'invoice').detail).toContain('平台的「发票配置」暂停了发票申请');
 
     const later = new Date('2026-05-01T00:00:00Z');
     expect(competitionReadiness(facts(), later).ready).toBe(true);

@@ -24,6 +24,7 @@ import * as m0020 from './migrations/0020_scoring_programs.ts';
 import * as m0021 from './migrations/0021_scoring_tenants.ts';
 import * as m0022 from './migrations/0022_question_judging.ts';
 import * as m0023 from './migrations/0023_job_run_time.ts';
+import * as m0024 from './migrations/0024_competition_invoices.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0021_scoring_tenants': m0021,
   '0022_question_judging': m0022,
   '0023_job_run_time': m0023,
+  '0024_competition_invoices': m0024,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -177,6 +177,8 @@ export interface CompetitionsTable {
   regEndTime: string;
   endTime: string;
   allowIndividual: number;
+  /** 1: paying teams may apply for invoices of this competition's fee (0024), under the platform's 发票配置. */
+  invoiceEnable: Generated<number>;
   minMembers: number;
   maxMembers: number;
   maxTeachers: number;

@@ -61,6 +61,7 @@ const competition = {
   regEndTime: '2026-04-09T16:00:00.000Z',
   endTime: '2026-06-29T16:00:00.000Z',
   fee: 0,
+  invoiceEnable: true,
   allowIndividual: true,
   minMembers: 1,
   maxMembers: 3,
@@ -106,7 +107,7 @@ const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
 });
 /** The checklist as the server computes it, by the same shared function. */
 const readiness = (over: Partial<ReadinessFacts> = {}) =>
-  competitionReadiness({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], ...over }, new Date('2026-03-01T00:00:00Z'));
+  competitionReadiness({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], platformInvoices: true, ...over }, new Date('2026-03-01T00:00:00Z'));
 
 function open(path: string, permissions: string[]) {
   answers['/api/team/userinfo/'] = { id: 2, username: 'org', userName: '李老师', faceImg: null };
@@ -143,6 +144,8 @@ describe('the readiness checklist in the competition editor', () => {
     open(`/competition/edit/${ID}`, ORGANISER);
     const card = await screen.findByTestId('readiness', {}, { timeout: SLOW });
     expect(within(card).getByText('还有 2 项必须补齐')).toBeTruthy();
+    // The basic tab holds the competition's invoice switch, as saved.
+    expect(((await screen.findByText('开放发票申请', {}, { timeout: SLOW })).closest('label')!.querySelector('input') as HTMLInputElement).checked).toBe(true);
     const reg = await item('regForm');
     expect(within(reg).getByText('「报名设置」未启用，参赛者无法报名')).toBeTruthy();
     expect(within(reg).getByText('必须补齐')).toBeTruthy();

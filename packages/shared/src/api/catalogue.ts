@@ -178,6 +178,8 @@ export const competitionBody = z
     maxTeachers: z.number({ error: '指导老师人数须为整数' }).int().min(0, '指导老师人数不能为负').max(10, '指导老师最多10人').default(2),
     /** Registration fee in fen (分). */
     fee: z.number({ error: '报名费须为整数（分）' }).int('报名费须为整数（分）').min(0, '报名费不能为负').max(100_000_000, '报名费过高').default(0),
+    /** Paying teams may apply for invoices of the fee (under the platform's 发票配置); on unless the organiser says no. */
+    invoiceEnable: z.boolean({ error: '请选择是否开放发票申请' }).default(true),
     /** Works: the largest file in MB, and the allowed extensions. */
     worksMaxMb: z.number({ error: '作品大小上限须为整数（MB）' }).int('作品大小上限须为整数（MB）').min(1, '作品大小上限至少为1MB').max(10_240, '作品大小上限至多为10240MB').default(500),
     worksTypes: z
@@ -221,6 +223,7 @@ export interface Competition extends CompetitionListItem {
   guide: string | null;
   trainingUrl: string | null;
   allowIndividual: boolean;
+  invoiceEnable: boolean;
   minMembers: number;
   maxMembers: number;
   maxTeachers: number;

@@ -56,6 +56,7 @@ export const competitionSchema = competitionListItemSchema.extend({
   guide: z.string().nullable(),
   trainingUrl: z.string().nullable(),
   allowIndividual: z.boolean(),
+  invoiceEnable: z.boolean(),
   minMembers: z.number().int(),
   maxMembers: z.number().int(),
   maxTeachers: z.number().int(),

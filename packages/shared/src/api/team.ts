@@ -353,6 +353,8 @@ export const orderSchema = z.object({
   refundFlag: z.boolean(),
   /** Paid (or free): the team may see the competition's paid content. */
   competitionVisible: z.boolean(),
+  /** The competition lets paying teams apply for an invoice of its fee. */
+  invoiceEnable: z.boolean(),
   createdAt: z.string(),
 });
 export type Order = z.infer<typeof orderSchema>;

@@ -97,6 +97,7 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
       'c.guide',
       'c.trainingUrl',
       'c.allowIndividual',
+      'c.invoiceEnable',
       'c.minMembers',
       'c.maxMembers',
       'c.maxTeachers',
@@ -109,7 +110,7 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
     .where('c.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...toItem(row, now), ...row, auditStatus: row.auditStatus as AuditStatus, teamNum: Number(row.teamNum ?? 0), status: competitionStatus(row, now), allowIndividual: row.allowIndividual === 1 };
+  return { ...toItem(row, now), ...row, auditStatus: row.auditStatus as AuditStatus, teamNum: Number(row.teamNum ?? 0), status: competitionStatus(row, now), allowIndividual: row.allowIndividual === 1, invoiceEnable: row.invoiceEnable === 1 };
 }
 
 // ---- lifecycle (packages/shared/src/lifecycle.ts)

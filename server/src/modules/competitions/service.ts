@@ -31,6 +31,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import { assertOwnImage } from '../files/index.ts';
 import { notify } from '../notices/index.ts';
 import { methods as paymentMethods } from '../payments/index.ts';
+import { readConfig as invoiceConfig } from '../invoices/index.ts';
 import * as questions from '../questions/index.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
@@ -75,6 +76,7 @@ function columns(body: CompetitionBody) {
     maxMembers: body.maxMembers,
     maxTeachers: body.maxTeachers,
     fee: body.fee,
+    invoiceEnable: body.invoiceEnable ? 1 : 0,
     worksMaxMb: body.worksMaxMb,
     worksTypes: body.worksTypes,
   };
@@ -136,19 +138,20 @@ export async function update(ctx: Ctx, id: number, body: CompetitionBody) {
 
 // ---- readiness and the audit workflow
 
-/** The names of the payment methods participants can choose: the platform's, not held by a submission. */
-const paymentNames = async (ctx: Ctx) => (await paymentMethods(ctx)).map((m) => m.name);
+/** The platform's settings readiness reads, not held by a submission: the payment methods participants can choose, and whether invoices are taken. */
+const platformFacts = async (ctx: Ctx) => ({ paymentMethods: (await paymentMethods(ctx)).map((m) => m.name), platformInvoices: (await invoiceConfig(ctx)).enable });
+type PlatformFacts = Awaited<ReturnType<typeof platformFacts>>;
 
 /** What readiness is computed from, read through `db` (in a submission, its transaction: what is checked is what is submitted). */
-async function readinessFacts(db: Db, c: Competition, payment: string[]): Promise<ReadinessFacts> {
+async function readinessFacts(db: Db, c: Competition, platform: PlatformFacts): Promise<ReadinessFacts> {
   const [stages, presets, qs] = await Promise.all([repo.listStages(db, c.id), repo.listPresets(db, c.id), questions.readinessQuestions(db, c.id)]);
-  return { competition: c, stages, presets, questions: qs, paymentMethods: payment };
+  return { competition: c, stages, presets, questions: qs, ...platform };
 }
 
 /** `GET /readiness/{id}`: the checklist of what the competition still lacks (packages/shared/src/readiness.ts). */
 export async function readiness(ctx: Ctx, id: number): Promise<Readiness> {
   const c = await policy.managesCompetition(ctx, id);
-  return competitionReadiness(await readinessFacts(ctx.db, c, await paymentNames(ctx)), ctx.clock.now());
+  return competitionReadiness(await readinessFacts(ctx.db, c, await platformFacts(ctx)), ctx.clock.now());
 }
 
 const stateConflict = async (ctx: Ctx, id: number, before: Competition) => {
@@ -190,7 +193,7 @@ const others = (ctx: Ctx, ids: number[]) => ids.filter((id) => id !== ctx.actor?
  * `data.fields`), changing nothing; else the platform's auditors are told.
  */
 export async function publish(ctx: Ctx, id: number) {
-  const payment = await paymentNames(ctx);
+  const platform = await platformFacts(ctx);
   const { before } = await step(ctx, id, {
     action: 'competition.publish',
     from: [draft, rejected],
@@ -198,7 +201,7 @@ export async function publish(ctx: Ctx, id: number) {
     extra: { auditReply: null },
     inside: async (trx) => {
       const c = (await repo.findCompetition(trx, id, ctx.clock.now()))!;
-      const r = competitionReadiness(await readinessFacts(trx, c, payment), ctx.clock.now());
+      const r = competitionReadiness(await readinessFacts(trx, c, platform), ctx.clock.now());
       const refusal = readinessRefusal(r);
       if (refusal) throw new AppError(409, refusal, Object.fromEntries(r.items.filter(isGap).map((g) => [g.key, `${g.label}：${g.detail}`])));
       return undefined;

@@ -1,5 +1,5 @@
 /**
  * Invoices: titles, applications for a paid order, and finance issuing or refusing them.
- * What other modules may use: nothing; no module calls into invoices.
+ * What other modules may use: the platform's 发票配置 (competition readiness says whether it takes applications).
  */
-export {};
+export { readConfig } from './service.ts';

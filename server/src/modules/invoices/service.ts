@@ -51,7 +51,7 @@ export async function deleteTitle(ctx: AuthedCtx, id: number) {
 
 // ---- configuration
 
-const DEFAULT_CONFIG: InvoiceConfig = { enable: false, issuerName: '', issuerTaxNo: '', allowedTypes: ['normal'], applyStart: null, applyEnd: null, notice: null, updatedAt: null };
+const DEFAULT_CONFIG: InvoiceConfig = { enable: true, issuerName: '', issuerTaxNo: '', allowedTypes: ['normal'], applyStart: null, applyEnd: null, notice: null, updatedAt: null };
 
 export async function readConfig(ctx: Pick<Ctx, 'db'>): Promise<InvoiceConfig> {
   const row = await repo.findConfig(ctx.db);
@@ -94,6 +94,7 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
   if ((config.applyStart && now < config.applyStart) || (config.applyEnd && now > config.applyEnd)) throw conflict('不在发票申请时间内');
   if (!config.allowedTypes.includes(body.type)) throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
   const order = await teamOrder(ctx, body.orderId);
+  if (!order.invoiceEnable) throw conflict(`竞赛“${order.competitionName}”未开放发票申请，如需发票请联系主办方`);
   if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
   const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor.userId);
   if (!title) throw badRequest('发票抬头不存在', { titleId: '发票抬头不存在' });

@@ -34,15 +34,17 @@ const base = (db: Db) =>
       'o.refundedAt',
       'o.refundReason',
       'o.refundFlag',
+      'c.invoiceEnable',
       'o.createdAt',
     ]);
 
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type OrderWithOrg = Order & { orgId: number };
 
-const toOrder = ({ refundFlag, ...r }: Row): OrderWithOrg => ({
+const toOrder = ({ refundFlag, invoiceEnable, ...r }: Row): OrderWithOrg => ({
   ...r,
   refundFlag: refundFlag === 1,
+  invoiceEnable: invoiceEnable === 1,
   competitionVisible: r.payStatus === PAY_STATUS.paid,
 });
 

@@ -88,7 +88,7 @@ export default function CompetitionViewPage() {
           {formatMinute(c.regStartTime)} 至 {formatMinute(c.regEndTime)}
         </Descriptions.Item>
         <Descriptions.Item label="竞赛结束时间">{formatMinute(c.endTime)}</Descriptions.Item>
-        <Descriptions.Item label="报名费">{c.fee === 0 ? '免费' : `${fenToYuan(c.fee)} 元`}</Descriptions.Item>
+        <Descriptions.Item label="报名费">{c.fee === 0 ? '免费' : `${fenToYuan(c.fee)} 元${c.invoiceEnable ? '（开放发票申请）' : '（未开放发票申请）'}`}</Descriptions.Item>
         <Descriptions.Item label="组队规则">
           每队 {c.minMembers}–{c.maxMembers} 人，指导老师最多 {c.maxTeachers} 人；{c.allowIndividual ? '允许' : '不允许'}个人参赛
         </Descriptions.Item>

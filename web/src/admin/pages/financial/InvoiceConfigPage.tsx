@@ -1,6 +1,6 @@
 import { ACTION_CODES, INVOICE_TYPES, TAX_NO, TAX_NO_MESSAGE, type InvoiceConfig } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typography } from 'antd';
+import { Alert, App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
@@ -31,6 +31,15 @@ export default function InvoiceConfigPage() {
 
   return (
     <Card title="发票配置">
+      {!canEdit && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16, maxWidth: 640 }}
+          message="发票配置由平台管理员统一设置，此处仅供查看"
+          description="开票单位、可申请的发票类型和申请时间对平台上所有竞赛相同。本组织的竞赛是否开放发票申请，在竞赛的「基本信息」中勾选「开放发票申请」；如需修改以下配置，请联系平台管理员。"
+        />
+      )}
       {data.updatedAt && <Typography.Paragraph type="secondary">最后修改：{formatMinute(data.updatedAt)}</Typography.Paragraph>}
       <Form
         form={form}
@@ -40,7 +49,7 @@ export default function InvoiceConfigPage() {
         onFinish={save}
         initialValues={{ ...data, applyStart: toPickerOrNull(data.applyStart), applyEnd: toPickerOrNull(data.applyEnd) }}
       >
-        <Form.Item name="enable" label="开放发票申请" valuePropName="checked">
+        <Form.Item name="enable" label="平台开放发票申请" valuePropName="checked" extra="关闭后所有竞赛都暂停发票申请；开启时，由各竞赛在「基本信息」中决定是否开放">
           <Switch checkedChildren="开放" unCheckedChildren="关闭" />
         </Form.Item>
         <Form.Item name="issuerName" label="开票单位" rules={[{ required: true, whitespace: true, message: '请输入开票单位' }]}>

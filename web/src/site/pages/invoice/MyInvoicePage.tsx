@@ -36,7 +36,15 @@ function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invo
     <FormModal<InvoiceApplyBody> title="申请发票" name="apply" okText="提交申请" initialValues={{ type: config.allowedTypes[0] }} onSave={save} onClose={onClose}>
       {config.notice && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={config.notice} />}
       <Form.Item name="orderId" label="订单" rules={[{ required: true, message: '请选择订单' }]} extra={!paid.isLoading && !orders.length ? '没有可申请发票的已支付订单' : undefined}>
-        <Select placeholder="选择已支付的订单" options={orders.map((o) => ({ value: o.id, label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}` }))} />
+        <Select
+          placeholder="选择已支付的订单"
+          options={orders.map((o) => ({
+            value: o.id,
+            // A competition whose organiser did not open invoices is listed, greyed, so the team knows why.
+            disabled: !o.invoiceEnable,
+            label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}${o.invoiceEnable ? '' : '（该竞赛未开放发票申请）'}`,
+          }))}
+        />
       </Form.Item>
       <Form.Item name="type" label="发票类型" rules={[{ required: true, message: '请选择发票类型' }]}>
         <Select options={config.allowedTypes.map((t) => ({ value: t, label: INVOICE_TYPES[t] }))} />

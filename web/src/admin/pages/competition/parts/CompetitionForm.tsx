@@ -19,7 +19,7 @@ type Values = Omit<CompetitionBody, TimeField | 'fee'> & Record<TimeField, Dayjs
 
 const MAX_FEE_FEN = 100_000_000;
 
-const DEFAULTS: Partial<Values> = { allowIndividual: true, minMembers: 1, maxMembers: 5, maxTeachers: 2, fee: '0', cover: null, worksMaxMb: 500, worksTypes: 'zip,rar,7z,pdf,docx' };
+const DEFAULTS: Partial<Values> = { allowIndividual: true, invoiceEnable: true, minMembers: 1, maxMembers: 5, maxTeachers: 2, fee: '0', cover: null, worksMaxMb: 500, worksTypes: 'zip,rar,7z,pdf,docx' };
 
 function toValues(c: CompetitionDetail): Values {
   return {
@@ -41,6 +41,7 @@ function toValues(c: CompetitionDetail): Values {
     maxMembers: c.maxMembers,
     maxTeachers: c.maxTeachers,
     fee: fenToYuan(c.fee),
+    invoiceEnable: c.invoiceEnable,
     worksMaxMb: c.worksMaxMb,
     worksTypes: c.worksTypes,
   };
@@ -67,6 +68,7 @@ function toBody(v: Values, withOrg: boolean): CompetitionBody {
     maxMembers: v.maxMembers,
     maxTeachers: v.maxTeachers,
     fee: yuanToFen(v.fee)!,
+    invoiceEnable: v.invoiceEnable,
     worksMaxMb: v.worksMaxMb,
     worksTypes: v.worksTypes,
   };
@@ -214,9 +216,19 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
             <Input addonAfter="元" inputMode="decimal" disabled={lockedOff} />
           </Form.Item>
         </Col>
-        <Col xs={24} md={16}>
+        <Col xs={24} md={8}>
           <Form.Item name="allowIndividual" label="个人参赛" valuePropName="checked">
             <Checkbox disabled={lockedOff}>允许以个人身份参赛（不组队）</Checkbox>
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item
+            name="invoiceEnable"
+            label="发票"
+            valuePropName="checked"
+            extra="开放后，已缴费的队伍可在个人中心为报名费申请发票；开票单位和发票类型由平台的「发票配置」统一设置"
+          >
+            <Checkbox>开放发票申请</Checkbox>
           </Form.Item>
         </Col>
         <Col xs={12} md={8}>
