@@ -47,7 +47,11 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     await org.put(`/api/competition/preset/${id('CHOICE_SET')}`, { enable: true });
     await org.put(`/api/competition/preset/${id('SUBMIT_WORKS')}`, { enable: true, enableEndTime: ends.works });
     await org.put(`/api/competition/preset/${id('SUBMIT_TEST')}`, { enable: true, enableEndTime: ends.test });
-    if (stage) expect((await org.post(`/api/competition/stages/${competitionId}`, { ...stage, sort: 1 })).statusCode).toBe(200);
+    if (stage) {
+      // The stage is chosen as both submissions' deadline.
+      const stageId = body(await org.post(`/api/competition/stages/${competitionId}`, { ...stage, sort: 1 })).data.id as number;
+      for (const code of ['SUBMIT_WORKS', 'SUBMIT_TEST']) expect((await org.put(`/api/competition/preset/${id(code)}`, { enable: true, deadlineStageId: stageId })).statusCode).toBe(200);
+    }
     const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: `公布题${n}`, evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id as number;
     await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv') });
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
@@ -134,9 +138,9 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     expect(await inbox(leader)).toContain('成绩已公布');
   });
 
-  it('follows the default deadline (the submission stage’s end) when no preset end is set, and confirms without computing first', async () => {
-    const { questionId, leader } = await setup({ works: null, test: null }, { name: '作品提交', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-28T20:00:00+08:00' });
-    // Tests take the same stage (提交 in its name): both close at its end, which is named.
+  it('follows the deadline stage chosen when no preset end is set, and confirms without computing first', async () => {
+    const { questionId, leader } = await setup({ works: null, test: null }, { name: '复赛', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-28T20:00:00+08:00' });
+    // Tests take the same stage: both close at its end, which is named.
     now = new Date('2026-03-28T12:00:00Z');
     expect(body(await org.get(`/api/review/works/grade/summary/${questionId}`)).data.submissionOpen).toMatchObject({ end: '2026-03-28T12:00:00.000Z' });
     const refused = await confirm(questionId);
@@ -146,6 +150,47 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     expect(await inbox(leader)).not.toContain('成绩已公布');
     now = new Date('2026-03-28T12:00:01Z');
     expect(body(await confirm(questionId)).data).toMatchObject({ gradeState: 2 });
+  });
+
+  it('keeps submission closed when stages are renamed or moved after publication, reopening only on an explicit, audited confirmation', async () => {
+    const stage = { name: '复赛提交', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-21T20:00:00+08:00' };
+    const { competitionId, questionId, leader } = await setup({ works: null, test: null }, stage);
+    now = new Date('2026-03-22T00:00:00Z');
+    expect((await confirm(questionId)).statusCode).toBe(200);
+    const stageId = body(await org.get(`/api/competition/stages/public/list/${competitionId}`)).data[0].id as number;
+    const published = await state(questionId, leader);
+    const testRefusal = '提交测试已于 2026-03-21 20:00 截止';
+    const submitTest = () => leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('p.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv') });
+    const stages = async () => (await t.database.db.selectFrom('competitionStages').select(['name', 'endDate']).where('id', '=', stageId).executeTakeFirstOrThrow());
+
+    // Renaming the stage (复赛提交 -> 复赛) closes and opens nothing.
+    expect((await org.put(`/api/competition/stages/${stageId}`, { ...stage, name: '复赛', sort: 1 })).statusCode).toBe(200);
+    expect(body(await submitTest()).message).toBe(testRefusal);
+    // Moving it earlier is no reopening either.
+    expect((await org.put(`/api/competition/stages/${stageId}`, { ...stage, name: '复赛', endDate: '2026-03-21T19:00:00+08:00', sort: 1 })).statusCode).toBe(200);
+
+    // Moving its end past now would reopen both submissions and the choice that follows them: refused with what it does to the published results, nothing changed.
+    const later = { ...stage, name: '复赛', endDate: '2026-03-25T20:00:00+08:00', sort: 1 };
+    const refused = await org.put(`/api/competition/stages/${stageId}`, later);
+    const warning =
+      '成绩已公布，此修改将重新开放「选择赛题」（至 2026-03-25 20:00 截止）、「提交作品」（至 2026-03-25 20:00 截止）、「提交测试」（至 2026-03-25 20:00 截止）。已公布的成绩、获奖和证书不会随之改变；重新开放期间的新提交会进入排行榜，可能与已公布的结果不一致。确定重新开放吗？';
+    expect([refused.statusCode, body(refused).message, body(refused).data.fields.reopen]).toEqual([409, warning, warning]);
+    expect(await stages()).toEqual({ name: '复赛', endDate: '2026-03-21T11:00:00.000Z' });
+    // Handing the tests back to the competition's end, or extending the competition, is the same reopening.
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    const testPreset = presets.find((p) => p.menuCode === 'SUBMIT_TEST')!.id;
+    const toEnd = await org.put(`/api/competition/preset/${testPreset}`, { enable: true, deadlineStageId: null });
+    expect([toEnd.statusCode, body(toEnd).data.fields.reopen]).toEqual([409, expect.stringContaining('「提交测试」（至 2026-06-30 00:00 截止）')]);
+    expect(body(await submitTest()).message).toBe('提交测试已于 2026-03-21 19:00 截止');
+    expect(await state(questionId, leader)).toEqual(published);
+
+    // Confirmed, it is made and audited; the published grades stay as they were.
+    expect((await org.put(`/api/competition/stages/${stageId}?reopen=1`, later)).statusCode).toBe(200);
+    expect((await submitTest()).statusCode).toBe(200);
+    const audit = await t.database.db.selectFrom('auditLog').select('afterJson').where('action', '=', 'competition.reopen').where('entityId', '=', String(competitionId)).execute();
+    expect(audit.map((a) => JSON.parse(a.afterJson!).reopened.map((w: { kind: string }) => w.kind))).toEqual([['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']]);
+    expect((await summary(questionId)).gradeState).toBe(2);
+    expect(await grades(questionId)).toEqual(published.grades);
   });
 
   it('does not wait for a submission that is switched off', async () => {

@@ -1,10 +1,12 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillDeadlines } from '../src/db/migrations/0025_explicit_deadlines.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
 const b64 = (v: string) => Buffer.from(v).toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };
 
-/** Issue 16 item 1: one lifecycle. Submission deadlines follow the competition's stages and end, narrowed by presets. */
+/** Issue 16 item 1: one lifecycle. Submission deadlines follow the stage chosen as deadline (issue 33) or the competition's end, narrowed by presets. */
 describe.each(DATABASES)('competition lifecycle on %s', (kind) => {
   let t: TestApp;
   let admin: Client;
@@ -77,11 +79,63 @@ describe.each(DATABASES)('competition lifecycle on %s', (kind) => {
     expect(body(await submitTest(leader, questionId)).message).toBe('提交测试已于 2026-03-20 18:00 截止');
   });
 
-  it('uses the end of the submission stage when there is one', async () => {
+  it('uses the end of the stage chosen as the deadline, whatever it is called, and only that', async () => {
     const { competitionId, questionId, leader } = await setup();
-    await org.post(`/api/competition/stages/${competitionId}`, { name: '作品提交', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-25T20:00:00+08:00', sort: 1 });
+    // A stage called 作品提交 closes nothing by its name.
+    const stage = body(await org.post(`/api/competition/stages/${competitionId}`, { name: '作品提交', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-25T20:00:00+08:00', sort: 1 })).data.id as number;
+    now = new Date('2026-03-25T12:00:01Z');
+    expect((await createUpload(leader, questionId, 'works')).statusCode).toBe(201);
+    // Chosen as the works' deadline (renamed 初赛 first), it closes works and says so; tests keep the competition's end.
+    now = new Date('2026-03-20T02:00:00Z');
+    expect((await org.put(`/api/competition/stages/${stage}`, { name: '初赛', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-25T20:00:00+08:00', sort: 1 })).statusCode).toBe(200);
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+    const works = presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id;
+    expect((await org.put(`/api/competition/preset/${works}`, { enable: true, deadlineStageId: stage })).statusCode).toBe(200);
     now = new Date('2026-03-25T12:00:01Z');
     expect(body(await createUpload(leader, questionId, 'works')).message).toBe('提交作品已于 2026-03-25 20:00 截止');
+    expect((await submitTest(leader, questionId)).statusCode).toBe(200);
+    expect(body(await leader.get(`/api/review/works/rules/${questionId}`)).data).toMatchObject({ open: false, deadline: '2026-03-25T12:00:00.000Z' });
+    // Readiness names the stage as the deadline's source.
+    const deadlines = body(await org.get(`/api/competition/readiness/${competitionId}`)).data.items.find((i: { key: string }) => i.key === 'deadlines');
+    expect(deadlines.detail).toContain('提交作品截止于 2026-03-25 20:00（阶段「初赛」结束）');
+    // A stage that is a deadline cannot go, nor lose its end, while a menu takes it; a stage of another competition, or without an end, cannot be chosen.
+    const gone = await org.delete(`/api/competition/stages/${stage}`);
+    expect([gone.statusCode, body(gone).message]).toEqual([409, '阶段「初赛」是「提交作品」的截止时间，不能删除；请先在「菜单设置」中为其改选截止时间']);
+    const open = await org.put(`/api/competition/stages/${stage}`, { name: '初赛', startDate: '2026-03-16T00:00:00+08:00', endDate: null, sort: 1 });
+    expect([open.statusCode, body(open).message]).toEqual([409, '阶段「初赛」是「提交作品」的截止时间，不能去掉结束时间；请先在「菜单设置」中为其改选截止时间']);
+    const endless = body(await org.post(`/api/competition/stages/${competitionId}`, { name: '颁奖', startDate: '2026-03-30T00:00:00+08:00', sort: 2 })).data.id as number;
+    const noEnd = await org.put(`/api/competition/preset/${works}`, { enable: true, deadlineStageId: endless });
+    expect([noEnd.statusCode, body(noEnd).data.fields.deadlineStageId]).toEqual([400, '阶段「颁奖」没有结束时间，不能作为截止时间']);
+    const other = await onlineCompetition(admin, org);
+    const foreign = body(await org.post(`/api/competition/stages/${other}`, { name: '别的', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-26T20:00:00+08:00', sort: 1 })).data.id as number;
+    expect(body(await org.put(`/api/competition/preset/${works}`, { enable: true, deadlineStageId: foreign })).data.fields.deadlineStageId).toBe('所选截止阶段不存在');
+    const regSet = presets.find((p) => p.menuCode === 'REG_SET')!.id;
+    expect(body(await org.put(`/api/competition/preset/${regSet}`, { enable: true, deadlineStageId: stage })).data.fields.deadlineStageId).toBe('只有选择赛题、提交作品和提交测试可以设置截止阶段');
+    // Back to the competition's end: the stage may go.
+    now = new Date('2026-03-20T02:00:00Z');
+    expect((await org.put(`/api/competition/preset/${works}`, { enable: true, deadlineStageId: null })).statusCode).toBe(200);
+    expect((await org.delete(`/api/competition/stages/${stage}`)).statusCode).toBe(200);
+  });
+
+  it('keeps an upgraded competition’s deadlines: migration 0025 gives each menu the stage its name used to choose', async () => {
+    const { competitionId } = await setup();
+    const add = async (name: string, endDate: string | null, startDate = '2026-03-12T00:00:00+08:00') =>
+      body(await org.post(`/api/competition/stages/${competitionId}`, { name, startDate, endDate, sort: 1 })).data.id as number;
+    const early = await add('作品提交', '2026-03-18T00:00:00+08:00');
+    const works = await add('作品终稿', '2026-03-25T00:00:00+08:00', '2026-03-13T00:00:00+08:00');
+    await add('颁奖', null, '2026-03-28T00:00:00+08:00');
+    const tests = await add('测试阶段', '2026-03-22T00:00:00+08:00', '2026-03-14T00:00:00+08:00');
+    expect(early).toBeGreaterThan(0);
+    const db = t.database.db;
+    await db.updateTable('competitionPresets').set({ deadlineStageId: null }).where('competitionId', '=', competitionId).execute();
+    await backfillDeadlines(db as unknown as Kysely<unknown>);
+    const rows = await db.selectFrom('competitionPresets').select(['menuCode', 'deadlineStageId']).where('competitionId', '=', competitionId).where('deadlineStageId', 'is not', null).orderBy('menuCode').execute();
+    // The latest-starting stage with an end naming each (works: 提交 or 作品; tests: 提交 or 测试); the choice followed works.
+    expect(rows).toEqual([
+      { menuCode: 'CHOICE_SET', deadlineStageId: works },
+      { menuCode: 'SUBMIT_TEST', deadlineStageId: tests },
+      { menuCode: 'SUBMIT_WORKS', deadlineStageId: works },
+    ]);
   });
 
   it('tells the grade pages which submission is still open, until it closes', async () => {

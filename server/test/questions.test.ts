@@ -143,14 +143,16 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('选择赛题已于 2026-03-19 12:00 截止');
       await openChoice(true, { enableStartTime: '2026-03-21T01:30:00Z', enableEndTime: '2026-03-30T00:00:00Z' });
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('选择赛题将于 2026-03-21 09:30 开始');
-      // Without times of its own, the choice closes with the works submission stage: choosing after it is refused by name.
+      // Without times of its own, the choice closes with the stage chosen as the works' deadline: choosing after it is refused by name.
       await openChoice(true, { enableStartTime: undefined, enableEndTime: undefined });
       expect((await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).statusCode).toBe(200);
-      const stage = body(await orgA.post(`/api/competition/stages/${competitionId}`, { name: '作品提交', startDate: '2026-03-01T00:00:00Z', endDate: '2026-03-19T04:00:00Z', sort: 1 })).data.id;
-      expect(stage).toBeGreaterThan(0);
-      const refused = await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q2 });
+      const stage = body(await orgA.post(`/api/competition/stages/${competitionId}`, { name: '初赛', startDate: '2026-03-01T00:00:00Z', endDate: '2026-03-19T04:00:00Z', sort: 1 })).data.id;
+      expect((await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q2 })).statusCode).toBe(200);
+      const presets = body(await orgA.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
+      expect((await orgA.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, { enable: true, deadlineStageId: stage })).statusCode).toBe(200);
+      const refused = await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 });
       expect([refused.statusCode, body(refused).message]).toEqual([409, '选择赛题已于 2026-03-19 12:00 截止']);
-      expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList.map((c: { questionId: number }) => c.questionId)).toEqual([q1]);
+      expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList.map((c: { questionId: number }) => c.questionId)).toEqual([q2]);
     });
   });
 });

@@ -39,8 +39,10 @@ export interface LifecycleCompetition {
   /** AUDIT_STATUS: 0 draft, 1 pending, 2 rejected, 3 online, 4 offline. */
   auditStatus: number;
 }
-export type LifecycleStage = Pick<Stage, 'name' | 'startDate' | 'endDate'> & { id?: number };
-export type LifecyclePreset = Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime'>;
+export type LifecycleStage = Pick<Stage, 'id' | 'name' | 'startDate' | 'endDate'>;
+export type LifecyclePreset = Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime' | 'deadlineStageId'>;
+/** The menus whose end is a deadline participants act before: each may take a stage's end as its deadline. */
+export const WINDOW_KINDS: readonly WindowKind[] = ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST'];
 
 /** What the dates cannot tell: how far the grading of the competition's questions has gone. */
 export interface LifecycleFacts {
@@ -76,22 +78,18 @@ export interface SubmissionWindow {
   stageName: string | null;
 }
 
-const STAGE_WORDS: Record<WindowKind, RegExp> = { SUBMIT_WORKS: /提交|作品/, SUBMIT_TEST: /提交|测试/, CHOICE_SET: /选题|选择赛题/ };
-
-/**
- * The stage that covers submission, when one can be told: the last-starting stage with an end date whose name speaks of
- * submitting (提交, or 作品 / 测试 for the kind).
- */
-export function submissionStage(stages: readonly LifecycleStage[], kind: WindowKind): LifecycleStage | null {
-  const named = stages.filter((s) => s.endDate && STAGE_WORDS[kind].test(s.name)).sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0));
-  return named.length ? named[named.length - 1]! : null;
+/** The stage a preset names as its deadline, when it still has an end. */
+function deadlineStage(stages: readonly LifecycleStage[], preset: LifecyclePreset | undefined): LifecycleStage | null {
+  if (!preset?.deadlineStageId) return null;
+  return stages.find((s) => s.id === preset.deadlineStageId && s.endDate) ?? null;
 }
 
 /**
- * When participants may submit. The preset must be on. The deadline by default is the end of the stage that covers
- * submission, else the competition's end; a preset end narrows it (the earlier of the two wins), never widens it.
- * Choosing a question (CHOICE_SET) follows a stage named 选题 / 选择赛题, else the works submission stage: a team cannot
- * choose a question after it can no longer submit works for it.
+ * When participants may act. The preset must be on. Its deadline is the one the organiser set: the end of the stage
+ * chosen as its deadline, else the competition's end; a date of the preset's own (its 开放时间's end) narrows it (the
+ * earlier of the two wins), never widens it. A stage's name decides nothing. Choosing a question (CHOICE_SET) without a
+ * stage of its own closes with the later of the stages chosen for works and tests: a team cannot choose a question
+ * after it can no longer submit anything for it.
  */
 export function submissionWindow(
   competition: Pick<LifecycleCompetition, 'endTime'>,
@@ -100,7 +98,12 @@ export function submissionWindow(
   kind: WindowKind = 'SUBMIT_WORKS',
 ): SubmissionWindow {
   const preset = presets.find((p) => p.menuCode === kind);
-  const stage = submissionStage(stages, kind) ?? (kind === 'CHOICE_SET' ? submissionStage(stages, 'SUBMIT_WORKS') : null);
+  const submissionStages = () =>
+    (['SUBMIT_WORKS', 'SUBMIT_TEST'] as const)
+      .map((k) => deadlineStage(stages, presets.find((p) => p.menuCode === k)))
+      .filter((x): x is LifecycleStage => x !== null)
+      .reduce<LifecycleStage | null>((a, b) => (a && a.endDate! >= b.endDate! ? a : b), null);
+  const stage = deadlineStage(stages, preset) ?? (kind === 'CHOICE_SET' ? submissionStages() : null);
   const defaultEnd = stage?.endDate ?? competition.endTime;
   const defaultSource = stage ? 'stage' : 'competition';
   const presetEnd = preset?.enableEndTime ?? null;
@@ -114,6 +117,17 @@ export function submissionWindow(
     stageName: !byPreset && stage ? stage.name : null,
   };
 }
+
+/** Every window of a competition (choice, works, tests), enabled or not. */
+export const submissionWindows = (competition: Pick<LifecycleCompetition, 'endTime'>, stages: readonly LifecycleStage[], presets: readonly LifecyclePreset[]) =>
+  WINDOW_KINDS.map((k) => submissionWindow(competition, stages, presets, k));
+
+/** Where a window's deadline comes from, in the editor's words: 「阶段「复赛」结束」, 「开放时间结束」, 「竞赛结束时间」. */
+export const deadlineSourceText = (w: Pick<SubmissionWindow, 'source' | 'stageName'>) =>
+  w.source === 'preset' ? '开放时间结束' : w.source === 'stage' ? `阶段「${w.stageName}」结束` : '竞赛结束时间';
+
+/** 「2026-06-30 12:00（阶段「复赛」结束）」: a window's deadline and where it comes from. */
+export const deadlineText = (w: SubmissionWindow) => (w.end ? `${beijingMinute(w.end)}（${deadlineSourceText(w)}）` : '未设置');
 
 export type WindowState = 'open' | 'disabled' | 'notStarted' | 'closed';
 export function windowState(w: SubmissionWindow, now: Date): WindowState {
@@ -192,13 +206,16 @@ export function competitionPhase(
   };
   if (competition.auditStatus === 0 || competition.auditStatus === 2) return phase('draft');
   if (competition.auditStatus === 1) return phase('audit');
-  if (t < competition.regStartTime) return phase('upcoming');
-  if (t <= competition.regEndTime) return phase('registration');
+  // Published results outrank the dates: the header never says 报名中 beside published grades.
   if (facts.resultsPublishedAt) {
     const since = Math.max(new Date(facts.resultsPublishedAt).getTime(), new Date(competition.endTime).getTime());
     return phase(now.getTime() >= since + ARCHIVE_AFTER_DAYS * DAY_MS ? 'archived' : 'published');
   }
-  if (t <= submissionDeadline) return phase('inProgress', { stageName: started.length ? started[started.length - 1]!.name : null });
+  if (t < competition.regStartTime) return phase('upcoming');
+  const submitting = t <= submissionDeadline;
+  // Registration left open after submission closed is 报名中 only until grading starts.
+  if (t <= competition.regEndTime && (submitting || !facts.reviewStarted)) return phase('registration');
+  if (submitting) return phase('inProgress', { stageName: started.length ? started[started.length - 1]!.name : null });
   return phase(facts.reviewStarted ? 'review' : 'submissionClosed');
 }
 
@@ -243,6 +260,26 @@ export function publishRefusal(windows: readonly SubmissionWindow[], now: Date):
   const o = openSubmission(windows, now);
   return o && publishRefusalText(o);
 }
+
+// ---- Reopening after publication --------------------------------------------------------------------------------
+
+/**
+ * The windows a change reopens at `now`: closed (or off) before it, open or still to open after it. Once results are
+ * published, such a change is made only when the organiser confirms `reopenWarningText`.
+ */
+export function reopenedWindows(before: readonly SubmissionWindow[], after: readonly SubmissionWindow[], now: Date): SubmissionWindow[] {
+  return after.filter((a) => {
+    const b = before.find((w) => w.kind === a.kind);
+    const was = b ? windowState(b, now) : 'disabled';
+    const is = windowState(a, now);
+    return (was === 'closed' || was === 'disabled') && (is === 'open' || is === 'notStarted');
+  });
+}
+
+/** What reopening does to published results, asked before the change is made (the server's refusal says the same). */
+export const reopenWarningText = (reopened: readonly SubmissionWindow[]) =>
+  `成绩已公布，此修改将重新开放${reopened.map((w) => `「${WINDOW_NAMES[w.kind]}」（至 ${beijingMinute(w.end!)} 截止）`).join('、')}。` +
+  '已公布的成绩、获奖和证书不会随之改变；重新开放期间的新提交会进入排行榜，可能与已公布的结果不一致。确定重新开放吗？';
 
 /** A list or detail reply with its phase, as the server computes it (competitions module). */
 export interface WithPhase {

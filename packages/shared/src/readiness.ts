@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
 import { CUSTOM_METRIC, JUDGING_NAMES, metricName, scoredAutomatically, judgedByExperts, type EvaluationMetric, type Judging } from './api/question.ts';
 import { fenToYuan } from './format.ts';
-import { beijingMinute, submissionWindow, WINDOW_NAMES, type LifecycleStage, type SubmissionKind } from './lifecycle.ts';
+import { beijingMinute, deadlineSourceText, deadlineText, submissionWindows, WINDOW_NAMES, type LifecycleStage, type WindowKind } from './lifecycle.ts';
 
 /** The competition editor's tabs, where each item is fixed. */
 export const EDITOR_TABS = { basic: '基本信息', stages: '竞赛阶段', presets: '菜单设置', questions: '赛题' } as const;
@@ -63,7 +63,7 @@ export interface ReadinessFacts {
     'regStartTime' | 'regEndTime' | 'endTime' | 'fee' | 'invoiceEnable' | 'allowIndividual' | 'minMembers' | 'maxMembers' | 'maxTeachers' | 'introduce' | 'information' | 'guide' | 'trainingUrl'
   >;
   stages: readonly LifecycleStage[];
-  presets: readonly Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime' | 'fieldList'>[];
+  presets: readonly Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime' | 'deadlineStageId' | 'fieldList'>[];
   questions: readonly ReadinessQuestion[];
   /** The names of the payment methods participants can choose now (the platform's, enabled). */
   paymentMethods: readonly string[];
@@ -206,35 +206,51 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
     fix: { tab: 'presets', text: `在「菜单设置」的「${MENU_NAMES.REG_SET}」中启用报名并选择报名字段` },
   });
 
-  // Submission deadlines: each enabled window must open before it closes.
-  const windows = (['SUBMIT_WORKS', 'SUBMIT_TEST'] as SubmissionKind[]).map((k) => submissionWindow(c, facts.stages, facts.presets, k)).filter((w) => w.enabled);
+  // Deadlines: each enabled window (choice, works, tests) closes when the organiser set, and must open before it closes.
+  const windows = submissionWindows(c, facts.stages, facts.presets).filter((w) => w.enabled);
   const badWindow = windows.find((w) => w.start && w.end && w.start >= w.end);
-  const source = (w: (typeof windows)[number]) => (w.source === 'preset' ? '菜单的开放时间' : w.source === 'stage' ? `阶段「${w.stageName}」` : '竞赛结束时间');
   add({
     key: 'deadlines',
-    label: '提交截止时间',
+    label: '截止时间',
     ok: !badWindow,
     level: 'blocking',
     detail: badWindow
-      ? `「${WINDOW_NAMES[badWindow.kind]}」从 ${t(badWindow.start!)} 开放，却在 ${t(badWindow.end!)} 截止（${source(badWindow)}），参赛者将无法提交`
+      ? `「${WINDOW_NAMES[badWindow.kind]}」从 ${t(badWindow.start!)} 开放，却在 ${t(badWindow.end!)} 截止（${deadlineSourceText(badWindow)}），参赛者将无法提交`
       : windows.length
-        ? windows.map((w) => `${WINDOW_NAMES[w.kind]}截止于 ${t(w.end!)}（${source(w)}）`).join('；')
-        : `「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」尚未启用，可在上线后启用；截止时间默认为名称含“提交”的阶段的结束时间，否则为竞赛结束时间`,
-    fix: { tab: 'presets', text: `在「菜单设置」中调整「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」的开放时间，或在「竞赛阶段」中调整提交阶段` },
+        ? windows.map((w) => `${WINDOW_NAMES[w.kind]}截止于 ${deadlineText(w)}`).join('；')
+        : `「${MENU_NAMES.CHOICE_SET}」「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」尚未启用，可在上线后启用；各自的截止时间在「菜单设置」中选择（某个阶段结束时，或竞赛结束时间）`,
+    fix: { tab: 'presets', text: `在「菜单设置」中为「${MENU_NAMES.CHOICE_SET}」「${MENU_NAMES.SUBMIT_WORKS}」「${MENU_NAMES.SUBMIT_TEST}」选择截止时间` },
   });
 
-  // Stages: optional, but those set must fall inside the competition.
+  // A deadline before registration closes: a team registering late finds it already past.
+  const early = windows.filter((w) => w.end && w.end < c.regEndTime);
+  if (early.length) {
+    add({
+      key: 'deadlineOrder',
+      label: '截止时间早于报名截止',
+      ok: false,
+      level: 'advisory',
+      detail: `${early.map((w) => `「${WINDOW_NAMES[w.kind]}」于 ${t(w.end!)} 截止`).join('、')}，早于报名截止时间（${t(c.regEndTime)}）：之后报名的队伍将无法${early.map((w) => WINDOW_VERBS[w.kind]).join('、')}`,
+      fix: { tab: 'presets', text: '在「菜单设置」中推迟截止时间，或在「基本信息」中提前报名截止时间' },
+    });
+  }
+
+  // Stages: optional, but those set must fall inside the competition; overlapping ones confuse the timeline.
   const stageGap = facts.stages.find((s) => s.startDate > c.endTime || (s.endDate && s.endDate > c.endTime));
+  const ordered = [...facts.stages].sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0));
+  const overlap = ordered.slice(1).map((s, i) => [ordered[i]!, s] as const).find(([a, b]) => a.endDate !== null && a.endDate > b.startDate);
   add({
     key: 'stages',
     label: '竞赛阶段',
-    ok: facts.stages.length > 0 && !stageGap,
+    ok: facts.stages.length > 0 && !stageGap && !overlap,
     level: stageGap ? 'blocking' : 'advisory',
     detail: stageGap
       ? `阶段「${stageGap.name}」${stageGap.startDate > c.endTime ? `开始于 ${t(stageGap.startDate)}` : `结束于 ${t(stageGap.endDate!)}`}，晚于竞赛结束时间（${t(c.endTime)}）`
-      : facts.stages.length
-        ? facts.stages.map((s) => `${s.name}（${t(s.startDate)}${s.endDate ? ` 至 ${t(s.endDate)}` : ' 起'}）`).join('、')
-        : '尚未设置竞赛阶段。阶段可在上线后添加；名称含“提交”的阶段的结束时间即为提交截止时间',
+      : overlap
+        ? `阶段「${overlap[0].name}」（至 ${t(overlap[0].endDate!)}）与「${overlap[1].name}」（自 ${t(overlap[1].startDate)}）时间重叠，参赛者看到的赛程会前后矛盾`
+        : facts.stages.length
+          ? facts.stages.map((s) => `${s.name}（${t(s.startDate)}${s.endDate ? ` 至 ${t(s.endDate)}` : ' 起'}）`).join('、')
+          : '尚未设置竞赛阶段。阶段可在上线后添加；在「菜单设置」中可选择某个阶段的结束作为选题或提交的截止时间',
     fix: { tab: 'stages', text: '在「竞赛阶段」中添加或修改阶段' },
   });
 
@@ -316,6 +332,9 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
 
   return { ready: !items.some(isGap), items };
 }
+
+/** What a team cannot do once a window has closed. */
+const WINDOW_VERBS: Record<WindowKind, string> = { CHOICE_SET: '选题', SUBMIT_WORKS: '提交作品', SUBMIT_TEST: '提交测试' };
 
 /** What a team cannot do while a menu of the contest's flow is off. */
 const FLOW_GAPS: Partial<Record<Preset['menuCode'], string>> = {

@@ -15,7 +15,11 @@ import {
   PHASES,
   publishRefusal,
   publishRefusalText,
+  deadlineText,
+  reopenedWindows,
+  reopenWarningText,
   submissionWindow,
+  submissionWindows,
   windowRefusal,
   windowState,
   type LifecyclePreset,
@@ -24,8 +28,8 @@ import {
 // Beijing 2026-03-01 08:00 .. 03-10 08:00 registration, ends 03-31 08:00 (UTC midnight).
 const c = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 };
 const at = (iso: string) => new Date(iso);
-const works = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_WORKS', enable: true, enableStartTime: null, enableEndTime: null, ...over });
-const test = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_TEST', enable: true, enableStartTime: null, enableEndTime: null, ...over });
+const works = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_WORKS', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, ...over });
+const test = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_TEST', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, ...over });
 
 describe('Beijing time', () => {
   it('shows UTC storage in UTC+8, across the date line', () => {
@@ -41,17 +45,26 @@ describe('submissionWindow', () => {
     const w = submissionWindow(c, [], [works()]);
     expect(w).toMatchObject({ enabled: true, end: c.endTime, source: 'competition', stageName: null });
   });
-  it('uses the end of the stage that covers submission', () => {
+  it('uses the end of the stage chosen as its deadline, whatever the stages are called', () => {
     const stages = [
-      { name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-15T00:00:00.000Z' },
-      { name: '作品提交', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' },
-      { name: '答辩', startDate: '2026-03-21T00:00:00.000Z', endDate: null },
+      { id: 1, name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-15T00:00:00.000Z' },
+      { id: 2, name: '作品提交', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' },
+      { id: 3, name: '答辩', startDate: '2026-03-21T00:00:00.000Z', endDate: null },
     ];
-    expect(submissionWindow(c, stages, [works()])).toMatchObject({ end: '2026-03-20T04:00:00.000Z', source: 'stage', stageName: '作品提交' });
-    // A stage named for tests does not drive works, and one without an end date cannot be told.
-    expect(submissionWindow(c, [{ name: '测试阶段', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-12T00:00:00.000Z' }], [works()]).source).toBe('competition');
-    expect(submissionWindow(c, [{ name: '测试阶段', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-12T00:00:00.000Z' }], [test()], 'SUBMIT_TEST').source).toBe('stage');
-    expect(submissionWindow(c, [{ name: '提交', startDate: '2026-03-10T00:00:00.000Z', endDate: null }], [works()]).source).toBe('competition');
+    // No stage chosen: the competition's end, even beside a stage called 作品提交.
+    expect(submissionWindow(c, stages, [works()])).toMatchObject({ end: c.endTime, source: 'competition', stageName: null });
+    // The stage chosen, named 初赛, closes works; tests keep their own choice.
+    expect(submissionWindow(c, stages, [works({ deadlineStageId: 1 })])).toMatchObject({ end: '2026-03-15T00:00:00.000Z', source: 'stage', stageName: '初赛' });
+    expect(submissionWindow(c, stages, [works({ deadlineStageId: 1 }), test()], 'SUBMIT_TEST').source).toBe('competition');
+    // Renaming the stage changes nothing but the name said.
+    const renamed = stages.map((s) => (s.id === 2 ? { ...s, name: '复赛' } : s));
+    expect(submissionWindow(c, stages, [works({ deadlineStageId: 2 })]).end).toBe(submissionWindow(c, renamed, [works({ deadlineStageId: 2 })]).end);
+    expect(submissionWindow(c, renamed, [works({ deadlineStageId: 2 })]).stageName).toBe('复赛');
+    // A stage without an end (or gone) cannot close anything: the competition's end.
+    expect(submissionWindow(c, stages, [works({ deadlineStageId: 3 })]).source).toBe('competition');
+    expect(submissionWindow(c, stages, [works({ deadlineStageId: 99 })]).source).toBe('competition');
+    expect(deadlineText(submissionWindow(c, stages, [works({ deadlineStageId: 2 })]))).toBe('2026-03-20 12:00（阶段「作品提交」结束）');
+    expect(deadlineText(submissionWindow(c, stages, [works()]))).toBe('2026-03-31 08:00（竞赛结束时间）');
   });
   it('a preset end narrows the window but never widens it', () => {
     expect(submissionWindow(c, [], [works({ enableEndTime: '2026-03-20T04:00:00.000Z' })])).toMatchObject({ end: '2026-03-20T04:00:00.000Z', source: 'preset' });
@@ -75,20 +88,44 @@ describe('submissionWindow', () => {
 });
 
 describe('the choice window', () => {
-  const choice = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'CHOICE_SET', enable: true, enableStartTime: null, enableEndTime: null, ...over });
-  const submit = { name: '作品提交', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' };
-  it('closes with works submission by default, or with a stage of its own, and a preset end narrows it', () => {
+  const choice = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'CHOICE_SET', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, ...over });
+  const submit = { id: 7, name: '初赛', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' };
+  const tests = { id: 8, name: '测评', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-22T04:00:00.000Z' };
+  it('closes with the later submission deadline stage by default, or with a stage of its own, and a preset end narrows it', () => {
     expect(submissionWindow(c, [], [choice()], 'CHOICE_SET')).toMatchObject({ end: c.endTime, source: 'competition' });
-    expect(submissionWindow(c, [submit], [choice()], 'CHOICE_SET')).toMatchObject({ end: submit.endDate, source: 'stage', stageName: '作品提交' });
-    const own = { name: '选题', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-14T00:00:00.000Z' };
-    expect(submissionWindow(c, [own, submit], [choice()], 'CHOICE_SET')).toMatchObject({ end: own.endDate, stageName: '选题' });
-    expect(submissionWindow(c, [submit], [choice({ enableEndTime: '2026-03-18T00:00:00.000Z' })], 'CHOICE_SET')).toMatchObject({ end: '2026-03-18T00:00:00.000Z', source: 'preset' });
+    expect(submissionWindow(c, [submit], [choice(), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({ end: submit.endDate, source: 'stage', stageName: '初赛' });
+    expect(submissionWindow(c, [submit, tests], [choice(), works({ deadlineStageId: 7 }), test({ deadlineStageId: 8 })], 'CHOICE_SET')).toMatchObject({ end: tests.endDate, stageName: '测评' });
+    const own = { id: 9, name: '第一阶段', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-14T00:00:00.000Z' };
+    expect(submissionWindow(c, [own, submit], [choice({ deadlineStageId: 9 }), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({ end: own.endDate, stageName: '第一阶段' });
+    expect(submissionWindow(c, [submit], [choice({ enableEndTime: '2026-03-18T00:00:00.000Z' }), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({ end: '2026-03-18T00:00:00.000Z', source: 'preset' });
   });
   it('names itself in its refusals', () => {
-    const w = submissionWindow(c, [submit], [choice()], 'CHOICE_SET');
+    const w = submissionWindow(c, [submit], [choice(), works({ deadlineStageId: 7 })], 'CHOICE_SET');
     expect(windowRefusal(w, at('2026-03-20T04:00:00.000Z'))).toBeNull();
     expect(windowRefusal(w, at('2026-03-20T04:00:00.001Z'))).toBe('选择赛题已于 2026-03-20 12:00 截止');
     expect(windowRefusal(submissionWindow(c, [], [choice({ enable: false })], 'CHOICE_SET'), at('2026-03-12T00:00:00.000Z'))).toBe('不在选择赛题的时间内');
+  });
+});
+
+describe('reopening after publication', () => {
+  const stages = [{ id: 1, name: '复赛', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-20T00:00:00.000Z' }];
+  const now = at('2026-03-25T00:00:00.000Z');
+  it('finds the windows a change opens again, and only those', () => {
+    const before = submissionWindows(c, stages, [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]);
+    // Renaming the stage reopens nothing.
+    expect(reopenedWindows(before, submissionWindows(c, [{ ...stages[0]!, name: '复赛提交' }], [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]), now)).toEqual([]);
+    // Moving the stage's end past now reopens works; dropping the stage as deadline falls back to the competition's end.
+    const moved = submissionWindows(c, [{ ...stages[0]!, endDate: '2026-03-28T00:00:00.000Z' }], [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]);
+    expect(reopenedWindows(before, moved, now).map((w) => w.kind)).toEqual(['SUBMIT_WORKS']);
+    const dropped = submissionWindows(c, stages, [works(), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]);
+    expect(reopenedWindows(before, dropped, now).map((w) => w.kind)).toEqual(['SUBMIT_WORKS']);
+    // Moving it earlier, or turning a closed menu off, reopens nothing; turning on a menu that was off does.
+    expect(reopenedWindows(before, submissionWindows(c, [{ ...stages[0]!, endDate: '2026-03-15T00:00:00.000Z' }], [works({ deadlineStageId: 1 })]), now)).toEqual([]);
+    const off = submissionWindows(c, stages, [works({ deadlineStageId: 1 })]);
+    expect(reopenedWindows(off, submissionWindows(c, stages, [works({ deadlineStageId: 1 }), test()]), now).map((w) => w.kind)).toEqual(['SUBMIT_TEST']);
+    expect(reopenWarningText(reopenedWindows(before, moved, now))).toBe(
+      '成绩已公布，此修改将重新开放「提交作品」（至 2026-03-28 08:00 截止）。已公布的成绩、获奖和证书不会随之改变；重新开放期间的新提交会进入排行榜，可能与已公布的结果不一致。确定重新开放吗？',
+    );
   });
 });
 
@@ -112,8 +149,8 @@ describe('competitionPhase', () => {
   });
   it('names the active stage while in progress', () => {
     const stages = [
-      { name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null },
-      { name: '复赛', startDate: '2026-03-20T00:00:00.000Z', endDate: null },
+      { id: 1, name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null },
+      { id: 2, name: '复赛', startDate: '2026-03-20T00:00:00.000Z', endDate: null },
     ];
     expect(phase('2026-03-15T00:00:00.000Z', {}, {}, stages).stageName).toBe('初赛');
     expect(phase('2026-03-25T00:00:00.000Z', {}, {}, stages).stageName).toBe('复赛');
@@ -135,6 +172,15 @@ describe('competitionPhase', () => {
     expect(phase(archiveAt, { resultsPublishedAt: '2026-04-01T00:00:00.000Z' })).toMatchObject({ code: 'archived', name: '已归档' });
     // Published before the end: the archive waits for the competition's end.
     expect(phase('2026-04-20T00:00:00.000Z', { resultsPublishedAt: '2026-03-01T00:00:00.000Z' }, {}, []).code).toBe('published');
+  });
+  it('shows published results and grading as such even while registration is still open', () => {
+    // Registration open until 04-10, submission closed 03-31 with the competition's end.
+    const late = { regEndTime: '2026-04-10T00:00:00.000Z', endTime: '2026-04-30T00:00:00.000Z' };
+    const presets = [works({ enableEndTime: '2026-03-31T00:00:00.000Z' })];
+    const p = (facts: object) => competitionPhase({ ...c, ...late }, [], { presets, ...facts }, at('2026-04-05T00:00:00.000Z'));
+    expect(p({}).code).toBe('registration');
+    expect(p({ reviewStarted: true }).code).toBe('review');
+    expect(p({ reviewStarted: true, resultsPublishedAt: '2026-04-04T00:00:00.000Z' }).code).toBe('published');
   });
   it('covers every phase name', () => {
     expect(Object.values(PHASES)).toEqual(['草稿', '审核中', '即将开始', '报名中', '进行中', '提交已截止', '评审中', '成绩已公布', '已归档']);

@@ -37,6 +37,7 @@ const presets = (): ReadinessFacts['presets'] =>
     enable: ['REG_SET', 'QUES_AND_DATA', 'COMP_INFO'].includes(menuCode),
     enableStartTime: null,
     enableEndTime: null,
+    deadlineStageId: null,
     fieldList: menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
   }));
 
@@ -122,21 +123,41 @@ describe('the readiness of a competition before audit', () => {
     const endsEarly = facts({ competition: { ...competition, endTime: '2026-04-01T00:00:00.000Z' } });
     expect(item(endsEarly, 'dates').detail).toBe('竞赛结束时间（2026-04-01 08:00）早于报名截止时间（2026-04-10 00:00）');
 
-    const stage = { name: '颁奖', startDate: '2026-07-01T00:00:00.000Z', endDate: null };
+    const stage = { id: 1, name: '颁奖', startDate: '2026-07-01T00:00:00.000Z', endDate: null };
     expect(gapKeys(facts({ stages: [stage] }))).toEqual(['stages']);
     expect(item(facts({ stages: [stage] }), 'stages').detail).toBe('阶段「颁奖」开始于 2026-07-01 08:00，晚于竞赛结束时间（2026-06-30 00:00）');
-    const overrun = { name: '作品提交', startDate: '2026-05-01T00:00:00.000Z', endDate: '2026-07-10T00:00:00.000Z' };
+    const overrun = { id: 2, name: '作品提交', startDate: '2026-05-01T00:00:00.000Z', endDate: '2026-07-10T00:00:00.000Z' };
     expect(gapKeys(facts({ stages: [overrun] }))).toEqual(['stages']);
-    const fine = { name: '作品提交', startDate: '2026-05-01T00:00:00.000Z', endDate: '2026-06-20T04:00:00.000Z' };
-    expect(item(facts({ stages: [fine] }), 'stages')).toMatchObject({ ok: true, level: 'advisory', detail: '作品提交（2026-05-01 08:00 至 2026-06-20 12:00）' });
+    const fine = { id: 3, name: '初赛', startDate: '2026-05-01T00:00:00.000Z', endDate: '2026-06-20T04:00:00.000Z' };
+    expect(item(facts({ stages: [fine] }), 'stages')).toMatchObject({ ok: true, level: 'advisory', detail: '初赛（2026-05-01 08:00 至 2026-06-20 12:00）' });
 
-    // Works open after the stage that covers submission has closed: nobody could ever submit.
-    const works = withPreset('SUBMIT_WORKS', { enable: true, enableStartTime: '2026-06-25T00:00:00.000Z' });
+    // Works open after the stage chosen as their deadline has closed: nobody could ever submit.
+    const works = withPreset('SUBMIT_WORKS', { enable: true, enableStartTime: '2026-06-25T00:00:00.000Z', deadlineStageId: 3 });
     expect(gapKeys(facts({ presets: works, stages: [fine] }))).toEqual(['deadlines']);
-    expect(item(facts({ presets: works, stages: [fine] }), 'deadlines').detail).toBe('「提交作品」从 2026-06-25 08:00 开放，却在 2026-06-20 12:00 截止（阶段「作品提交」），参赛者将无法提交');
-    const open = withPreset('SUBMIT_WORKS', { enable: true });
-    expect(item(facts({ presets: open, stages: [fine] }), 'deadlines')).toMatchObject({ ok: true, detail: '提交作品截止于 2026-06-20 12:00（阶段「作品提交」）' });
-    expect(item(facts({ presets: open }), 'deadlines').detail).toBe('提交作品截止于 2026-06-30 00:00（竞赛结束时间）');
+    expect(item(facts({ presets: works, stages: [fine] }), 'deadlines').detail).toBe('「提交作品」从 2026-06-25 08:00 开放，却在 2026-06-20 12:00 截止（阶段「初赛」结束），参赛者将无法提交');
+    const open = withPreset('SUBMIT_WORKS', { enable: true, deadlineStageId: 3 });
+    expect(item(facts({ presets: open, stages: [fine] }), 'deadlines')).toMatchObject({ ok: true, detail: '提交作品截止于 2026-06-20 12:00（阶段「初赛」结束）' });
+    // A stage's name decides nothing: without a stage chosen, the competition's end.
+    const named = { ...fine, name: '作品提交' };
+    expect(item(facts({ presets: withPreset('SUBMIT_WORKS', { enable: true }), stages: [named] }), 'deadlines').detail).toBe('提交作品截止于 2026-06-30 00:00（竞赛结束时间）');
+  });
+
+  it('flags a deadline before registration closes and overlapping stages, without refusing', () => {
+    const early = { id: 4, name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-04-01T00:00:00.000Z' };
+    const f = facts({ presets: withPreset('SUBMIT_WORKS', { enable: true, deadlineStageId: 4 }), stages: [early] });
+    expect(competitionReadiness(f, NOW).ready).toBe(true);
+    expect(item(f, 'deadlineOrder')).toMatchObject({
+      ok: false,
+      level: 'advisory',
+      detail: '「提交作品」于 2026-04-01 08:00 截止，早于报名截止时间（2026-04-10 00:00）：之后报名的队伍将无法提交作品',
+    });
+    expect(item(facts({ presets: withPreset('SUBMIT_WORKS', { enable: true }) }), 'deadlineOrder')).toBeUndefined();
+    const next = { id: 5, name: '复赛', startDate: '2026-03-25T00:00:00.000Z', endDate: '2026-05-01T00:00:00.000Z' };
+    expect(item(facts({ stages: [next, early] }), 'stages')).toMatchObject({
+      ok: false,
+      level: 'advisory',
+      detail: '阶段「初赛」（至 2026-04-01 08:00）与「复赛」（自 2026-03-25 08:00）时间重叠，参赛者看到的赛程会前后矛盾',
+    });
   });
 
   it('refuses team rules no team can meet', () => {

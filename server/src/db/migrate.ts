@@ -25,6 +25,7 @@ import * as m0021 from './migrations/0021_scoring_tenants.ts';
 import * as m0022 from './migrations/0022_question_judging.ts';
 import * as m0023 from './migrations/0023_job_run_time.ts';
 import * as m0024 from './migrations/0024_competition_invoices.ts';
+import * as m0025 from './migrations/0025_explicit_deadlines.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0022_question_judging': m0022,
   '0023_job_run_time': m0023,
   '0024_competition_invoices': m0024,
+  '0025_explicit_deadlines': m0025,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

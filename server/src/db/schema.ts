@@ -209,6 +209,8 @@ export interface CompetitionPresetsTable {
   enable: number;
   enableStartTime: string | null;
   enableEndTime: string | null;
+  /** The stage whose end is this menu's deadline (CHOICE_SET, SUBMIT_WORKS, SUBMIT_TEST; 0025), null: the competition's end. */
+  deadlineStageId: Generated<number | null>;
   /** JSON text of the field list (REG_SET only). */
   fieldList: string;
 }

@@ -33,6 +33,7 @@ const presets = (): Preset[] =>
     name: MENU_NAMES[menuCode],
     enable: ['REG_SET', 'QUES_AND_DATA', 'COMP_INFO'].includes(menuCode),
     enableStartTime: null,
+    deadlineStageId: null,
     enableEndTime: null,
     fieldList: menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
   }));

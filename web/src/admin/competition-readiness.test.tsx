@@ -83,6 +83,7 @@ const presets = (regOn = true): ReadinessFacts['presets'] =>
     name: MENU_NAMES[menuCode],
     enable: menuCode === 'REG_SET' ? regOn : ['QUES_AND_DATA', 'COMP_INFO'].includes(menuCode),
     enableStartTime: null,
+    deadlineStageId: null,
     enableEndTime: null,
     fieldList: menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
   }));

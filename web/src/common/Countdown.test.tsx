@@ -95,7 +95,7 @@ describe('Countdown', () => {
 
 describe('the countdown on the participant site', () => {
   const dates = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 as const };
-  const presets = [{ menuCode: 'SUBMIT_WORKS' as const, enable: true, enableStartTime: null, enableEndTime: DEADLINE }];
+  const presets = [{ menuCode: 'SUBMIT_WORKS' as const, enable: true, enableStartTime: null, enableEndTime: DEADLINE, deadlineStageId: null }];
   const phase = competitionPhase(dates, [], { presets }, new Date('2026-03-15T00:00:00.000Z'));
   const item: CompetitionListItem & WithPhase = {
     ...{ id: 7, name: '泰迪杯', brandId: 1, brandShortName: '泰迪', typeId: null, typeName: null, orgId: 1, orgName: '泰迪大学', cover: null, summary: null, fee: 0, status: 3, teamNum: 4 },

@@ -12,8 +12,8 @@ import { PhaseTag } from './PhaseTag.tsx';
 
 // Dates far from the test run's clock are avoided: the server's phase is what is shown; the fallback is derived.
 const dates = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 as const };
-const presets = [{ menuCode: 'SUBMIT_WORKS' as const, enable: true, enableStartTime: null, enableEndTime: '2026-03-20T04:00:00.000Z' }];
-const running = competitionPhase(dates, [{ name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null }], { presets }, new Date('2026-03-15T00:00:00.000Z'));
+const presets = [{ menuCode: 'SUBMIT_WORKS' as const, enable: true, enableStartTime: null, enableEndTime: '2026-03-20T04:00:00.000Z', deadlineStageId: null }];
+const running = competitionPhase(dates, [{ id: 1, name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null }], { presets }, new Date('2026-03-15T00:00:00.000Z'));
 const item: CompetitionListItem & WithPhase = {
   id: 7,
   name: '泰迪杯',

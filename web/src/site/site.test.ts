@@ -12,6 +12,7 @@ const presets = (overrides: Partial<Record<string, Partial<Preset>>>): Preset[] 
     name: MENU_NAMES[menuCode],
     enable: false,
     enableStartTime: null,
+    deadlineStageId: null,
     enableEndTime: null,
     fieldList: [],
     ...overrides[menuCode],

@@ -4,7 +4,7 @@ import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { pageQuery } from './common.ts';
 import { isValidUrl } from '../validation/index.ts';
 import { fileUri, html, isoTime, requiredText, sort, text, url } from './fields.ts';
-import { publicStatus } from '../lifecycle.ts';
+import { WINDOW_KINDS, publicStatus } from '../lifecycle.ts';
 
 export { isoTime };
 
@@ -347,6 +347,8 @@ const presetFields = {
   enable: z.boolean({ error: '请选择是否启用' }),
   enableStartTime: isoTime.nullable().optional(),
   enableEndTime: isoTime.nullable().optional(),
+  /** For 选择赛题, 提交作品 and 提交测试: the stage whose end is the deadline (null: the competition's end). */
+  deadlineStageId: z.number({ error: '请选择截止阶段' }).int().positive('请选择截止阶段').nullable().optional(),
   fieldList: z
     .array(presetField)
     .max(REG_FIELDS.length)
@@ -376,10 +378,21 @@ export const presetBatchBody = z.strictObject({
       if (Object.keys(presets).length === 0) ctx.addIssue({ code: 'custom', message: '没有要保存的菜单设置' });
       for (const [code, preset] of Object.entries(presets)) {
         if (code !== 'REG_SET' && preset?.fieldList?.length) ctx.addIssue({ code: 'custom', path: [code, 'fieldList'], message: '只有报名设置可以配置报名字段' });
+        if (preset?.deadlineStageId && !(WINDOW_KINDS as readonly string[]).includes(code)) {
+          ctx.addIssue({ code: 'custom', path: [code, 'deadlineStageId'], message: '只有选择赛题、提交作品和提交测试可以设置截止阶段' });
+        }
       }
     }),
 });
 export type PresetBatchBody = z.infer<typeof presetBatchBody>;
+
+/**
+ * The query of a change of a competition's dates, stages or menus: `reopen=1` confirms that it reopens submission
+ * after results were published (lifecycle.ts `reopenWarningText`); without it such a change is refused with 409 and
+ * the warning under `fields.reopen`.
+ */
+export const reopenQuery = z.object({ reopen: z.literal('1', { error: 'reopen 只能为 1' }).optional() });
+export type ReopenQuery = z.infer<typeof reopenQuery>;
 
 export interface Preset {
   id: number;
@@ -389,6 +402,8 @@ export interface Preset {
   enable: boolean;
   enableStartTime: string | null;
   enableEndTime: string | null;
+  /** The stage whose end is this menu's deadline (选择赛题, 提交作品, 提交测试), or null: the competition's end. */
+  deadlineStageId: number | null;
   fieldList: PresetField[];
 }
 

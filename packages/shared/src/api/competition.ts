@@ -106,6 +106,7 @@ export const presetSchema = z.object({
   enable: z.boolean(),
   enableStartTime: z.string().nullable(),
   enableEndTime: z.string().nullable(),
+  deadlineStageId: z.number().int().nullable(),
   fieldList: z.array(presetFieldSchema),
 });
 const _presetAgrees: Same<z.infer<typeof presetSchema>, Preset> = true;

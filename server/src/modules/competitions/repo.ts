@@ -3,6 +3,7 @@ import {
   competitionStatus,
   GRADE_STATE,
   submissionWindow,
+  submissionWindows,
   type CompetitionPhase,
   type WindowKind,
   type SubmissionWindow,
@@ -123,7 +124,7 @@ export async function phasesOf(db: Db, competitions: readonly Dated[], now: Date
   if (!competitions.length) return out;
   const ids = competitions.map((c) => c.id);
   const [stages, presets, rules] = await Promise.all([
-    db.selectFrom('competitionStages').select(['competitionId', 'name', 'startDate', 'endDate']).where('competitionId', 'in', ids).execute(),
+    db.selectFrom('competitionStages').select(['id', 'competitionId', 'name', 'startDate', 'endDate']).where('competitionId', 'in', ids).execute(),
     db.selectFrom('competitionPresets').selectAll().where('competitionId', 'in', ids).where('menuCode', 'in', ['SUBMIT_WORKS', 'SUBMIT_TEST']).execute(),
     db
       .selectFrom('reviewRules as r')
@@ -146,18 +147,46 @@ export async function phasesOf(db: Db, competitions: readonly Dated[], now: Date
   return out;
 }
 
-/** A competition's submission window of the kind given (the shared rule: preset end narrows stage or competition end). */
-export async function submissionWindowOf(db: Db, competitionId: number, kind: WindowKind): Promise<SubmissionWindow> {
+/** What a competition's windows are computed from: its end, its stages and its presets. */
+async function windowFacts(db: Db, competitionId: number) {
   const [c, stages, presets] = await Promise.all([
     db.selectFrom('competitions').select('endTime').where('id', '=', competitionId).executeTakeFirstOrThrow(),
-    db.selectFrom('competitionStages').select(['name', 'startDate', 'endDate']).where('competitionId', '=', competitionId).execute(),
+    db.selectFrom('competitionStages').select(['id', 'name', 'startDate', 'endDate']).where('competitionId', '=', competitionId).execute(),
     listPresets(db, competitionId),
   ]);
+  return { c, stages, presets };
+}
+
+/** A competition's window of the kind given (the shared rule: the chosen stage's end or the competition's, narrowed by the preset's). */
+export async function submissionWindowOf(db: Db, competitionId: number, kind: WindowKind): Promise<SubmissionWindow> {
+  const { c, stages, presets } = await windowFacts(db, competitionId);
   return submissionWindow(c, stages, presets, kind);
 }
 
 /** Both submission windows of a competition, for the warnings on actions of a later phase. */
 export const submissionWindowsOf = (db: Db, competitionId: number) => Promise.all((['SUBMIT_WORKS', 'SUBMIT_TEST'] as const).map((k) => submissionWindowOf(db, competitionId, k)));
+
+/** Every window of a competition (choice, works, tests): what a change of its dates, stages or menus may reopen. */
+export async function allWindowsOf(db: Db, competitionId: number): Promise<SubmissionWindow[]> {
+  const { c, stages, presets } = await windowFacts(db, competitionId);
+  return submissionWindows(c, stages, presets);
+}
+
+/** Whether any question of the competition has its grades confirmed (published to participants). */
+export async function anyResultsPublished(db: Db, competitionId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('reviewRules as r')
+    .innerJoin('questions as q', 'q.id', 'r.questionId')
+    .select('r.questionId')
+    .where('q.competitionId', '=', competitionId)
+    .where('r.gradeState', '=', GRADE_STATE.confirmed)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The menus that take this stage's end as their deadline. */
+export const presetsEndingWith = (db: Db, stageId: number) => db.selectFrom('competitionPresets').select(['menuCode', 'name']).where('deadlineStageId', '=', stageId).execute();
 
 export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
   return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;
@@ -262,6 +291,7 @@ export const toPreset = (r: PresetRow): Preset => ({
   enable: r.enable === 1,
   enableStartTime: r.enableStartTime,
   enableEndTime: r.enableEndTime,
+  deadlineStageId: r.deadlineStageId,
   fieldList: JSON.parse(r.fieldList),
 });
 

@@ -14,6 +14,7 @@ import {
   manageListQuery,
   pageOf,
   presetBatchBody,
+  reopenQuery,
   presetBody,
   presetSchema,
   publicListQuery,
@@ -87,8 +88,8 @@ export function competitionRoutes(app: App) {
   app.post('/api/competition/', { config: { rule: EDIT }, schema: { tags, body: competitionBody, response: replies(createdIdSchema) } }, async (req) =>
     ok(await service.create(userCtx(req), req.body), '竞赛已创建'),
   );
-  app.put('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: competitionBody, response: noDataReply } }, async (req) => {
-    await service.update(req.ctx, req.params.id, req.body);
+  app.put('/api/competition/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: competitionBody, response: noDataReply } }, async (req) => {
+    await service.update(req.ctx, req.params.id, req.body, req.query.reopen === '1');
     return ok(null, '竞赛已保存');
   });
   app.put('/api/competition/publish/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
@@ -126,15 +127,15 @@ export function competitionRoutes(app: App) {
     await policy.readsCompetition(req.ctx, req.params.competitionId);
     return ok(await repo.listStages(req.ctx.db, req.params.competitionId));
   });
-  app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody, response: replies(createdIdSchema) } }, async (req) =>
-    ok(await service.addStage(req.ctx, req.params.id, req.body), '阶段已添加'),
+  app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: stageBody, response: replies(createdIdSchema) } }, async (req) =>
+    ok(await service.addStage(req.ctx, req.params.id, req.body, req.query.reopen === '1'), '阶段已添加'),
   );
-  app.put('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: stageBody, response: noDataReply } }, async (req) => {
-    await service.editStage(req.ctx, req.params.id, req.body);
+  app.put('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: stageBody, response: noDataReply } }, async (req) => {
+    await service.editStage(req.ctx, req.params.id, req.body, req.query.reopen === '1');
     return ok(null, '阶段已保存');
   });
-  app.delete('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
-    await service.removeStage(req.ctx, req.params.id);
+  app.delete('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, response: noDataReply } }, async (req) => {
+    await service.removeStage(req.ctx, req.params.id, req.query.reopen === '1');
     return ok(null, '阶段已删除');
   });
 
@@ -148,15 +149,15 @@ export function competitionRoutes(app: App) {
     await policy.readsCompetition(req.ctx, preset.competitionId);
     return ok(preset);
   });
-  app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody, response: replies(createdIdSchema) } }, async (req) =>
-    ok(await service.savePreset(req.ctx, req.params.id, req.body), '菜单设置已保存'),
+  app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: presetBody, response: replies(createdIdSchema) } }, async (req) =>
+    ok(await service.savePreset(req.ctx, req.params.id, req.body, req.query.reopen === '1'), '菜单设置已保存'),
   );
   // All the menus of the editor's one form in one request: saved together or not at all.
-  app.put('/api/competition/preset/batch/:competitionId', { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, body: presetBatchBody, response: replies(z.array(presetSchema)) } }, async (req) =>
-    ok(await service.savePresets(req.ctx, req.params.competitionId, req.body), '菜单设置已保存'),
+  app.put('/api/competition/preset/batch/:competitionId', { config: { rule: EDIT }, schema: { tags, params: competitionIdParam, querystring: reopenQuery, body: presetBatchBody, response: replies(z.array(presetSchema)) } }, async (req) =>
+    ok(await service.savePresets(req.ctx, req.params.competitionId, req.body, req.query.reopen === '1'), '菜单设置已保存'),
   );
-  app.put('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: presetBody, response: noDataReply } }, async (req) => {
-    await service.editPreset(req.ctx, req.params.id, req.body);
+  app.put('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: presetBody, response: noDataReply } }, async (req) => {
+    await service.editPreset(req.ctx, req.params.id, req.body, req.query.reopen === '1');
     return ok(null, '菜单设置已保存');
   });
 

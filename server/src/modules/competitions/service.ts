@@ -6,10 +6,13 @@ import {
   MENU_CODES,
   MENU_NAMES,
   REG_FIELDS,
+  WINDOW_KINDS,
   competitionReadiness,
   isGap,
   questionScorable,
   readinessRefusal,
+  reopenedWindows,
+  reopenWarningText,
   type ApproveResult,
   type AuditStatus,
   type Competition,
@@ -121,7 +124,7 @@ export async function create(ctx: AuthedCtx, body: CompetitionBody) {
 /** Fields that stay as they are once a competition has been online: participants registered under them. */
 const LOCKED_AFTER_ONLINE = ['name', 'brandId', 'orgId', 'fee', 'allowIndividual', 'minMembers', 'maxMembers', 'maxTeachers'] as const;
 
-export async function update(ctx: Ctx, id: number, body: CompetitionBody) {
+export async function update(ctx: Ctx, id: number, body: CompetitionBody, reopen?: boolean) {
   const before = await policy.managesCompetition(ctx, id);
   if (before.auditStatus === pending) throw conflict('竞赛正在审核中，不能修改；如需修改请等待审核结果');
   const orgId = policy.platform(ctx) && body.orgId ? body.orgId : before.orgId;
@@ -132,8 +135,17 @@ export async function update(ctx: Ctx, id: number, body: CompetitionBody) {
   }
   await assertReferences(ctx, body, orgId);
   await assertOwnImage(ctx, 'cover', body.cover, before.cover);
-  await repo.updateCompetition(ctx.db, id, { ...columns(body), orgId, updatedAt: ctx.clock.now().toISOString() });
-  await writeAudit(ctx, { action: 'competition.update', entity: 'competition', entityId: id, before, after: body });
+  // The competition's end is the deadline of windows without a stage: moving it may reopen them.
+  await unlessInAudit(
+    ctx,
+    id,
+    '竞赛',
+    async (trx) => {
+      await repo.updateCompetition(trx, id, { ...columns(body), orgId, updatedAt: ctx.clock.now().toISOString() });
+      await writeAudit(ctx, { action: 'competition.update', entity: 'competition', entityId: id, before, after: body }, trx);
+    },
+    reopen,
+  );
 }
 
 // ---- readiness and the audit workflow
@@ -265,23 +277,59 @@ export async function remove(ctx: Ctx, id: number) {
 // ---- stages
 
 /**
- * Runs a change of a competition's stages or menus in a transaction that first holds the competition (repo.holdUnlessInAudit):
- * refused with 409, changing nothing, while it is in audit, since the auditor judges what was submitted.
+ * Runs a change of a competition's dates, stages or menus in a transaction that first holds the competition
+ * (repo.holdUnlessInAudit): refused with 409, changing nothing, while it is in audit, since the auditor judges what was
+ * submitted. Once results are published (any question's grades confirmed), a change that would reopen a window
+ * (choice, works, tests) is refused with the warning under `fields.reopen` unless `reopen` confirms it; confirmed, the
+ * reopening is audited.
  */
-async function unlessInAudit<T>(ctx: Ctx, competitionId: number, what: string, change: (trx: Db) => Promise<T>): Promise<T> {
+async function unlessInAudit<T>(ctx: Ctx, competitionId: number, what: string, change: (trx: Db) => Promise<T>, reopen = false): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.holdUnlessInAudit(trx, competitionId))) throw conflict(`竞赛正在审核中，不能修改${what}；如需修改请等待审核结果`);
-    return change(trx);
+    const published = await repo.anyResultsPublished(trx, competitionId);
+    const before = published ? await repo.allWindowsOf(trx, competitionId) : [];
+    const result = await change(trx);
+    if (published) {
+      const reopened = reopenedWindows(before, await repo.allWindowsOf(trx, competitionId), ctx.clock.now());
+      if (reopened.length && !reopen) {
+        const warning = reopenWarningText(reopened);
+        throw new AppError(409, warning, { reopen: warning });
+      }
+      if (reopened.length) {
+        await writeAudit(ctx, { action: 'competition.reopen', entity: 'competition', entityId: competitionId, after: { reopened: reopened.map((w) => ({ kind: w.kind, end: w.end })) } }, trx);
+      }
+    }
+    return result;
   });
 }
 
-export async function addStage(ctx: Ctx, competitionId: number, body: StageBody) {
+/** A stage named as a menu's deadline must be the competition's and have an end. */
+async function assertDeadlineStage(trx: Db, competitionId: number, stageId: number | null | undefined, field: string) {
+  if (!stageId) return;
+  const stage = await repo.findStage(trx, stageId);
+  if (!stage || stage.competitionId !== competitionId) throw badRequest('所选截止阶段不存在', { [field]: '所选截止阶段不存在' });
+  if (!stage.endDate) throw badRequest(`阶段「${stage.name}」没有结束时间，不能作为截止时间`, { [field]: `阶段「${stage.name}」没有结束时间，不能作为截止时间` });
+}
+
+/** Why a stage that is a menu's deadline cannot lose its end (or go): the menus it closes, named. */
+async function deadlineUse(trx: Db, stage: { id: number; name: string }, doing: string) {
+  const menus = await repo.presetsEndingWith(trx, stage.id);
+  if (menus.length) throw conflict(`阶段「${stage.name}」是${menus.map((m) => `「${m.name}」`).join('')}的截止时间，不能${doing}；请先在「菜单设置」中为其改选截止时间`);
+}
+
+export async function addStage(ctx: Ctx, competitionId: number, body: StageBody, reopen?: boolean) {
   await policy.managesCompetition(ctx, competitionId);
-  return unlessInAudit(ctx, competitionId, '竞赛阶段', async (trx) => {
-    const id = await repo.insertStage(trx, { competitionId, name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
-    await writeAudit(ctx, { action: 'stage.create', entity: 'stage', entityId: id, after: { competitionId, ...body } }, trx);
-    return { id };
-  });
+  return unlessInAudit(
+    ctx,
+    competitionId,
+    '竞赛阶段',
+    async (trx) => {
+      const id = await repo.insertStage(trx, { competitionId, name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
+      await writeAudit(ctx, { action: 'stage.create', entity: 'stage', entityId: id, after: { competitionId, ...body } }, trx);
+      return { id };
+    },
+    reopen,
+  );
 }
 
 async function ownStage(ctx: Ctx, id: number) {
@@ -291,59 +339,94 @@ async function ownStage(ctx: Ctx, id: number) {
   return stage;
 }
 
-export async function editStage(ctx: Ctx, id: number, body: StageBody) {
+export async function editStage(ctx: Ctx, id: number, body: StageBody, reopen?: boolean) {
   const before = await ownStage(ctx, id);
-  await unlessInAudit(ctx, before.competitionId, '竞赛阶段', async (trx) => {
-    await repo.updateStage(trx, id, { name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
-    await writeAudit(ctx, { action: 'stage.update', entity: 'stage', entityId: id, before, after: body }, trx);
-  });
+  await unlessInAudit(
+    ctx,
+    before.competitionId,
+    '竞赛阶段',
+    async (trx) => {
+      if (!body.endDate) await deadlineUse(trx, before, '去掉结束时间');
+      await repo.updateStage(trx, id, { name: body.name, startDate: body.startDate, endDate: body.endDate ?? null, sort: body.sort });
+      await writeAudit(ctx, { action: 'stage.update', entity: 'stage', entityId: id, before, after: body }, trx);
+    },
+    reopen,
+  );
 }
 
-export async function removeStage(ctx: Ctx, id: number) {
+export async function removeStage(ctx: Ctx, id: number, reopen?: boolean) {
   const before = await ownStage(ctx, id);
-  await unlessInAudit(ctx, before.competitionId, '竞赛阶段', async (trx) => {
-    await repo.deleteStage(trx, id);
-    await writeAudit(ctx, { action: 'stage.delete', entity: 'stage', entityId: id, before }, trx);
-  });
+  await unlessInAudit(
+    ctx,
+    before.competitionId,
+    '竞赛阶段',
+    async (trx) => {
+      await deadlineUse(trx, before, '删除');
+      await repo.deleteStage(trx, id);
+      await writeAudit(ctx, { action: 'stage.delete', entity: 'stage', entityId: id, before }, trx);
+    },
+    reopen,
+  );
 }
 
 // ---- presets
 
 function presetColumns(body: PresetBody, menuCode: string) {
   if (menuCode !== 'REG_SET' && body.fieldList?.length) throw badRequest('只有报名设置可以配置报名字段', { fieldList: '只有报名设置可以配置报名字段' });
+  if (body.deadlineStageId && !(WINDOW_KINDS as readonly string[]).includes(menuCode)) {
+    throw badRequest('只有选择赛题、提交作品和提交测试可以设置截止阶段', { deadlineStageId: '只有选择赛题、提交作品和提交测试可以设置截止阶段' });
+  }
   return {
     enable: body.enable ? 1 : 0,
     enableStartTime: body.enableStartTime ?? null,
     enableEndTime: body.enableEndTime ?? null,
+    // Left out, the deadline stays as chosen; null returns it to the competition's end.
+    ...(body.deadlineStageId !== undefined ? { deadlineStageId: body.deadlineStageId } : {}),
     ...(body.name ? { name: body.name } : {}),
     ...(body.fieldList ? { fieldList: JSON.stringify(body.fieldList) } : {}),
   };
 }
 
-export async function editPreset(ctx: Ctx, id: number, body: PresetBody) {
+export async function editPreset(ctx: Ctx, id: number, body: PresetBody, reopen?: boolean) {
   const before = await repo.findPreset(ctx.db, id);
   if (!before) throw notFound('菜单设置不存在');
   await policy.managesCompetition(ctx, before.competitionId);
   if (body.menuCode && body.menuCode !== before.menuCode) throw badRequest('不能修改菜单编码', { menuCode: '不能修改菜单编码' });
   const columns = presetColumns(body, before.menuCode);
-  await unlessInAudit(ctx, before.competitionId, '菜单设置', async (trx) => {
-    await repo.updatePreset(trx, id, columns);
-    await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: id, before, after: body }, trx);
-  });
+  await unlessInAudit(
+    ctx,
+    before.competitionId,
+    '菜单设置',
+    async (trx) => {
+      await assertDeadlineStage(trx, before.competitionId, body.deadlineStageId, 'deadlineStageId');
+      await repo.updatePreset(trx, id, columns);
+      await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: id, before, after: body }, trx);
+    },
+    reopen,
+  );
 }
 
 /** `POST /preset/{competitionId}` sets the preset of `menuCode` (each code exists once per competition). */
-export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBody) {
+export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBody, reopen?: boolean) {
   await policy.managesCompetition(ctx, competitionId);
   if (!body.menuCode) throw badRequest('请指定菜单编码', { menuCode: '请指定菜单编码' });
   const existing = (await repo.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === body.menuCode);
   if (existing) {
-    await editPreset(ctx, existing.id, body);
+    await editPreset(ctx, existing.id, body, reopen);
     return { id: existing.id };
   }
   const columns = presetColumns(body, body.menuCode);
   const menuCode = body.menuCode;
-  await unlessInAudit(ctx, competitionId, '菜单设置', (trx) => repo.insertPresets(trx, [{ competitionId, menuCode, name: body.name ?? MENU_NAMES[menuCode], fieldList: '[]', ...columns }]));
+  await unlessInAudit(
+    ctx,
+    competitionId,
+    '菜单设置',
+    async (trx) => {
+      await assertDeadlineStage(trx, competitionId, body.deadlineStageId, 'deadlineStageId');
+      await repo.insertPresets(trx, [{ competitionId, menuCode, name: body.name ?? MENU_NAMES[menuCode], fieldList: '[]', ...columns }]);
+    },
+    reopen,
+  );
   const created = (await repo.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === body.menuCode)!;
   return { id: created.id };
 }
@@ -352,7 +435,7 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
  * `PUT /preset/batch/{competitionId}`: the presets of one competition saved together, all or none. Each code is set
  * (or created, for a competition that lacks it); codes not in the batch stay as they are. Answers the presets as saved.
  */
-export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody): Promise<Preset[]> {
+export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody, reopen?: boolean): Promise<Preset[]> {
   await policy.managesCompetition(ctx, competitionId);
   const items = Object.entries(body.presets) as [MenuCode, PresetBody][];
   await unlessInAudit(ctx, competitionId, '菜单设置', async (trx) => {
@@ -360,6 +443,7 @@ export async function savePresets(ctx: Ctx, competitionId: number, body: PresetB
     for (const [menuCode, preset] of items) {
       const before = existing.get(menuCode);
       const columns = presetColumns(preset, menuCode);
+      await assertDeadlineStage(trx, competitionId, preset.deadlineStageId, `presets.${menuCode}.deadlineStageId`);
       if (before) {
         await repo.updatePreset(trx, before.id, columns);
         await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: before.id, before, after: { menuCode, ...preset } }, trx);
@@ -368,6 +452,6 @@ export async function savePresets(ctx: Ctx, competitionId: number, body: PresetB
         await writeAudit(ctx, { action: 'preset.create', entity: 'preset', entityId: null, after: { competitionId, menuCode, ...preset } }, trx);
       }
     }
-  });
+  }, reopen);
   return repo.listPresets(ctx.db, competitionId);
 }
