@@ -117,7 +117,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await chooser.setFiles({ name: 'answer.csv', mimeType: 'text/csv', buffer: Buffer.from(answers) });
   await expect(orgPage.getByText('答案文件已上传（40 行）')).toBeVisible();
   await expect(gap).toHaveCount(0);
-  // The stages: the one named 提交 ends submission (the checklist's advice says so); it opens today.
+  // The stages: one that opens today; it will close submission once chosen as the deadline in the menus.
   await readiness.getByTestId('readiness-item').filter({ hasText: '竞赛阶段' }).getByRole('button', { name: /去「竞赛阶段」修改/ }).click();
   await orgPage.getByRole('button', { name: /添加阶段/ }).click();
   const stageDialog = orgPage.getByRole('dialog');
@@ -132,6 +132,12 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await expect(flowMenus).toContainText('「选择赛题」「提交作品」「提交测试」尚未启用');
   await orgPage.getByRole('tab', { name: '菜单设置' }).click();
   for (const menu of ['选择赛题', '提交作品', '我的成绩', '我的证书']) await orgPage.getByRole('switch', { name: `启用${menu}` }).click();
+  // Works close when the stage chosen as their deadline ends (a stage's name decides nothing); the choice follows them.
+  await expect(orgPage.getByTestId('deadline-SUBMIT_WORKS')).toContainText('（竞赛结束时间）');
+  await orgPage.locator('.ant-select').filter({ has: orgPage.getByRole('combobox', { name: '提交作品的截止时间' }) }).click();
+  await orgPage.locator('.ant-select-item-option').filter({ hasText: '阶段「提交作品」结束' }).click();
+  await expect(orgPage.getByTestId('deadline-SUBMIT_WORKS')).toContainText('（阶段「提交作品」结束），北京时间');
+  await expect(orgPage.getByTestId('deadline-CHOICE_SET')).toContainText('（阶段「提交作品」结束）');
   const menusBar = orgPage.getByRole('toolbar', { name: '菜单设置操作' });
   await menusBar.getByRole('button', { name: '保存菜单设置' }).click();
   await expect(orgPage.getByText('菜单设置已保存')).toBeVisible();
@@ -180,7 +186,7 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await selectPage(orgPage);
   await expect(orgPage.getByText('已选择 30 条')).toBeVisible();
   await orgPage.getByRole('button', { name: '批量通过' }).click();
-  await expect(orgPage.getByText('确定通过所选的 30 条报名吗？已审核的将跳过。')).toBeVisible();
+  await expect(orgPage.getByText('确定通过所选的 30 条报名吗？已审核的和尚未缴费的将跳过，跳过的队伍会列出。')).toBeVisible();
   await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('已通过 30 条')).toBeVisible();
   await orgPage.goto('/backadmin.html#/index');

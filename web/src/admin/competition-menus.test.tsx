@@ -51,8 +51,8 @@ function client() {
   return new QueryClient({ defaultOptions: { queries: { retry: false } } });
 }
 
-function openPanel() {
-  api.answers = { [LIST]: presets() };
+function openPanel(answers: Record<string, unknown> = {}) {
+  api.answers = { [LIST]: presets(), ...answers };
   render(
     <AntApp>
       <QueryClientProvider client={client()}>
@@ -86,11 +86,66 @@ describe('the menus of a competition, on one form', () => {
     serverSaves();
     fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
     await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull(), { timeout: SLOW });
-    expect(writes()).toEqual([{ method: 'PUT', url: `/api/competition/preset/batch/${COMPETITION}`, body: { presets: { CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null }, SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null } } } }]);
+    expect(writes()).toEqual([{ method: 'PUT', url: `/api/competition/preset/batch/${COMPETITION}`, body: { presets: { CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null }, SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null } } } }]);
     expect(screen.queryAllByText('未保存')).toHaveLength(0);
     expect(within(card('选择赛题')).getByText('开放中')).toBeTruthy();
     expect(within(card('提交作品')).getByText('开放中')).toBeTruthy();
     expect(screen.getByRole('switch', { name: '启用提交作品' }).getAttribute('aria-checked')).toBe('true');
+  });
+
+  it('takes a stage chosen as a deadline, shows the deadline it gives, and asks before reopening submission after publication', async () => {
+    openPanel({
+      [`/api/competition/public/${COMPETITION}`]: {
+        id: COMPETITION,
+        endTime: '2026-06-29T16:00:00.000Z',
+        stages: [
+          { id: 31, competitionId: COMPETITION, name: '初赛', startDate: '2026-03-01T00:00:00.000Z', endDate: '2026-04-20T04:00:00.000Z', sort: 1 },
+          { id: 32, competitionId: COMPETITION, name: '颁奖', startDate: '2026-07-01T00:00:00.000Z', endDate: null, sort: 2 },
+        ],
+      },
+    });
+    const note = await screen.findByTestId('deadline-SUBMIT_WORKS', {}, { timeout: SLOW });
+    expect(note.textContent).toContain('现在的截止时间：2026-06-30 00:00（竞赛结束时间），北京时间');
+    fireEvent.mouseDown(within(card('提交作品')).getByRole('combobox', { name: '提交作品的截止时间' }));
+    // A stage without an end cannot close anything.
+    const endless = await screen.findByText('阶段「颁奖」（未设结束时间，不可选）');
+    expect(endless.closest('.ant-select-item')!.className).toContain('disabled');
+    fireEvent.click(screen.getByText('阶段「初赛」结束（2026-04-20 12:00）'));
+    await waitFor(() => expect(screen.getByTestId('deadline-SUBMIT_WORKS').textContent).toContain('现在的截止时间：2026-04-20 12:00（阶段「初赛」结束）'));
+    expect(screen.getByText('已修改 提交作品')).toBeTruthy();
+
+    // Results were published: the server says what saving would reopen; the organiser is asked, and confirms.
+    const warning = '成绩已公布，此修改将重新开放「提交作品」（至 2026-04-20 12:00 截止）。确定重新开放吗？';
+    let calls = 0;
+    api.answers[BATCH] = (body: { presets: Partial<Record<MenuCode, Partial<Preset>>> }) => {
+      if (calls++ === 0) return Object.assign(new Error(warning), { status: 409, fields: { reopen: warning } });
+      const saved = (api.answers[LIST] as Preset[]).map((p) => ({ ...p, ...body.presets[p.menuCode] }));
+      api.answers[LIST] = saved;
+      return saved;
+    };
+    fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(warning)).toBeTruthy();
+    expect(writes()).toHaveLength(1);
+    fireEvent.click(within(dialog).getByRole('button', { name: '确定重新开放' }));
+    await waitFor(() => expect(writes()).toHaveLength(2), { timeout: SLOW });
+    expect(writes().map((w) => w.url)).toEqual([`/api/competition/preset/batch/${COMPETITION}`, `/api/competition/preset/batch/${COMPETITION}?reopen=1`]);
+    expect((writes()[1]!.body as { presets: Record<string, unknown> }).presets.SUBMIT_WORKS).toEqual({ enable: false, enableStartTime: null, enableEndTime: null, deadlineStageId: 31 });
+    await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull(), { timeout: SLOW });
+  });
+
+  it('keeps the changes unsaved when the organiser chooses not to reopen', async () => {
+    openPanel();
+    await screen.findByRole('switch', { name: '启用提交测试' });
+    toggle('提交测试');
+    const warning = '成绩已公布，此修改将重新开放「提交测试」（至 2026-06-30 00:00 截止）。确定重新开放吗？';
+    api.answers[BATCH] = Object.assign(new Error(warning), { status: 409, fields: { reopen: warning } });
+    fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: '不重新开放' }));
+    expect(await screen.findByText('未保存：这些修改会重新开放已截止的提交，您选择了不重新开放。')).toBeTruthy();
+    expect(screen.getByText('有未保存的修改')).toBeTruthy();
+    expect(writes()).toHaveLength(1);
   });
 
   it('counts a menu switched back as unchanged, and reset drops every change', async () => {

@@ -1,5 +1,15 @@
 import type { Competition, CompetitionBody, CompetitionListItem, Page, Preset, PresetBatchBody, Readiness, Stage, StageBody } from '@contest/shared';
-import { http } from '../common/http.ts';
+import { http, type RequestOptions } from '../common/http.ts';
+
+/**
+ * How a change of a competition's dates, stages or menus is sent (admin/components/reopen.ts): `reopen` confirms that
+ * it reopens submission after results were published; `silent` when the caller shows the server's refusal itself.
+ */
+export interface DateChange {
+  reopen?: boolean;
+  silent?: boolean;
+}
+const dateChange = (o: DateChange = {}): RequestOptions => ({ params: o.reopen ? { reopen: 1 } : undefined, silent: o.silent });
 
 /** A competition with its stages, as its public read answers it. */
 export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };
@@ -21,7 +31,7 @@ export const competitionDetailApi = {
   detail: (id: number) => http.get<CompetitionDetail>(`/api/competition/public/${id}`),
   readiness: (id: number) => http.get<Readiness>(`/api/competition/readiness/${id}`),
   create: (body: CompetitionBody) => http.post<{ id: number }>('/api/competition/', body),
-  update: (id: number, body: CompetitionBody) => http.put<void>(`/api/competition/${id}`, body),
+  update: (id: number, body: CompetitionBody, o?: DateChange) => http.put<void>(`/api/competition/${id}`, body, dateChange(o)),
   /** Submits for audit; silent when the caller shows the refusal itself. */
   publish: (id: number, silent = false) => http.put<void>(`/api/competition/publish/${id}`, undefined, { silent }),
   approve: (id: number) => http.put<{ questionsApproved: number[] }>(`/api/competition/audit/${id}`),
@@ -34,16 +44,16 @@ export const competitionDetailApi = {
 /** The competition's stages (spec §7 `/api/competition/stages/*`). */
 export const stageApi = {
   list: (competitionId: number) => http.get<Stage[]>(`/api/competition/stages/public/list/${competitionId}`),
-  create: (competitionId: number, body: StageBody) => http.post<void>(`/api/competition/stages/${competitionId}`, body),
-  update: (id: number, body: StageBody) => http.put<void>(`/api/competition/stages/${id}`, body),
-  remove: (id: number) => http.delete<void>(`/api/competition/stages/${id}`),
+  create: (competitionId: number, body: StageBody, o?: DateChange) => http.post<void>(`/api/competition/stages/${competitionId}`, body, dateChange(o)),
+  update: (id: number, body: StageBody, o?: DateChange) => http.put<void>(`/api/competition/stages/${id}`, body, dateChange(o)),
+  remove: (id: number, o?: DateChange) => http.delete<void>(`/api/competition/stages/${id}`, dateChange(o)),
 };
 
 /** The competition's menu presets (spec §7 `/api/competition/preset/*`). */
 export const presetApi = {
   list: (competitionId: number) => http.get<Preset[]>(`/api/competition/preset/public/list/${competitionId}`),
   /** Saves the changed menus together or not at all; answers every preset as now stored. */
-  saveBatch: (competitionId: number, body: PresetBatchBody) => http.put<Preset[]>(`/api/competition/preset/batch/${competitionId}`, body),
+  saveBatch: (competitionId: number, body: PresetBatchBody, o?: DateChange) => http.put<Preset[]>(`/api/competition/preset/batch/${competitionId}`, body, dateChange(o)),
 };
 
 /** The public competition list's filters: a brand's competitions, and a status tab (`''` all). */

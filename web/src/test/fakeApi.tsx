@@ -16,7 +16,8 @@ export interface FakeApi {
   /**
    * The answers by address: a GET by its path and query (`/api/x?page=1&limit=20`, or with `GET ` before it, or
    * `GET /api/x` for any query), another method by `METHOD /path`. A function is called with the request's body.
-   * An Error (or a function's Error) is a refusal: status 400 with its message, and its `fields` if it has any.
+   * An Error (or a function's Error) is a refusal: its `status` (400 if it has none) with its message, and its
+   * `fields` if it has any.
    * Anything else answers `data: null`. Reset before each test.
    */
   answers: Record<string, unknown>;
@@ -47,8 +48,8 @@ export function useFakeApi(): FakeApi {
         const answer = found === undefined ? null : api.answers[found];
         const data = typeof answer === 'function' ? (answer as (body: unknown) => unknown)(body) : answer;
         if (data instanceof Error) {
-          const fields = (data as Error & { fields?: Record<string, string> }).fields;
-          return new Response(JSON.stringify({ status: 400, message: data.message, data: fields ? { fields } : null }), { status: 400, headers: { 'content-type': 'application/json' } });
+          const { fields, status = 400 } = data as Error & { fields?: Record<string, string>; status?: number };
+          return new Response(JSON.stringify({ status, message: data.message, data: fields ? { fields } : null }), { status, headers: { 'content-type': 'application/json' } });
         }
         return new Response(JSON.stringify({ status: 200, message: '操作成功', data: data ?? null }), { headers: { 'content-type': 'application/json' } });
       }),

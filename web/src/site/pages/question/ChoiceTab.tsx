@@ -67,7 +67,7 @@ export default function ChoiceTab() {
         message={
           refusal ?? (
             <>
-              {`${notYet ? `${notYet}。` : leader ? '' : '赛题由队长选择。'}选题截止时间 ${formatMinute(choiceWindow.end!)}，截止前可以更改。`}
+              {`${notYet ? `${notYet}。` : leader ? '' : '赛题由队长选择。'}选题截止时间 ${formatMinute(choiceWindow.end!)}（北京时间），截止前可以更改。`}
               {/* At the deadline the team is asked again, and the tab, drawn again, says the choice has closed. */}
               <Countdown deadline={choiceWindow.end!} style={{ marginInlineStart: 8 }} onExpire={() => void reload()} />
             </>

@@ -159,7 +159,7 @@ export default function TestTab() {
             上传预测结果CSV{quota?.format ? '（格式见下方说明）' : '（表头须包含编号列与目标列，UTF-8或GBK编码，可压缩为.csv.gz或.zip）'}。
             {testWindow.end && windowState(testWindow, sysTime()) === 'open' && (
               <span data-testid="test-deadline" style={{ marginInlineEnd: 8 }}>
-                截止时间 {formatMinute(testWindow.end)} <Countdown deadline={testWindow.end} onExpire={() => void reload()} />
+                截止时间 {formatMinute(testWindow.end)}（北京时间） <Countdown deadline={testWindow.end} onExpire={() => void reload()} />
               </span>
             )}
             {quota && (

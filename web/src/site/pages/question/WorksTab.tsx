@@ -64,7 +64,7 @@ export default function WorksTab() {
           message={
             r.open ? (
               <>
-                {`可提交 ${r.types.join('、')} 格式，单个不超过 ${formatLimit(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}` : ''}。可多次提交，以截止前最后完成的版本为准。`}
+                {`可提交 ${r.types.join('、')} 格式，单个不超过 ${formatLimit(r.maxBytes)}${r.deadline ? `，截止时间 ${formatMinute(r.deadline)}（北京时间）` : ''}。可多次提交，以截止前最后完成的版本为准。`}
                 {/* At the deadline the rules are asked again: the notice then gives the server's refusal. */}
                 {r.deadline && <Countdown deadline={r.deadline} style={{ marginInlineStart: 8 }} onExpire={() => void rules.refetch()} />}
               </>

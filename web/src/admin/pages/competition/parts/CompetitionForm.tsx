@@ -12,6 +12,7 @@ import { useBrandOptions, useOrgOptions, useTypeOptions } from '../../../compone
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import type { CompetitionDetail } from './useCompetition.ts';
 import { fromPicker, toPicker } from '../../../../common/beijing.ts';
+import { useReopenGuard } from '../../../components/useReopenGuard.ts';
 
 type TimeField = 'regStartTime' | 'regEndTime' | 'endTime';
 /** The form holds times as dayjs values and the fee as the yuan text typed in. */
@@ -109,10 +110,12 @@ interface CompetitionFormProps {
 /** The competition's own fields (`competitionBody`); creates it when there is none yet. */
 export function CompetitionForm({ competition, editable, onSaved }: CompetitionFormProps) {
   const [form] = Form.useForm<Values>();
+  // Extending the competition's end after results were published asks first (the server says what it would reopen).
+  const guarded = useReopenGuard();
   // The caller tells the user and reloads what the save changed (`onSaved`), before the button stops spinning.
   const saving = useMutation({
     mutationFn: async (body: CompetitionBody) => {
-      if (competition) await competitionDetailApi.update(competition.id, body);
+      if (competition) await guarded((o) => competitionDetailApi.update(competition.id, body, o));
       await onSaved(competition?.id ?? (await competitionDetailApi.create(body)).id);
     },
   });

@@ -1,7 +1,21 @@
-import { MENU_DESCRIPTIONS, presetOpen, type MenuCode, type PresetBatchBody, type Preset, type PresetField } from '@contest/shared';
+import {
+  MENU_DESCRIPTIONS,
+  WINDOW_KINDS,
+  beijingMinute,
+  deadlineText,
+  presetOpen,
+  submissionWindow,
+  type LifecyclePreset,
+  type MenuCode,
+  type PresetBatchBody,
+  type Preset,
+  type PresetField,
+  type Stage,
+  type WindowKind,
+} from '@contest/shared';
 import { ExclamationCircleOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Form, Row, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Form, Row, Select, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
 import { competitionDetailKeys, presetApi } from '../../../../api/competition.ts';
@@ -9,6 +23,8 @@ import { HttpError, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';
 import { checkRegFields, RegFieldDesigner } from './RegFieldDesigner.tsx';
+import { useCompetition } from './useCompetition.ts';
+import { ReopenDeclined, useReopenGuard } from '../../../components/useReopenGuard.ts';
 import { fromPickerOrNull, toPickerOrNull } from '../../../../common/beijing.ts';
 
 const UNSAVED = '有未保存的修改';
@@ -16,13 +32,19 @@ const UNSAVED = '有未保存的修改';
 interface MenuValues {
   enable: boolean;
   window: [Dayjs | null, Dayjs | null] | null;
+  /** For 选择赛题, 提交作品 and 提交测试: the stage whose end is the deadline; 0 for the competition's end. */
+  deadlineStageId?: number;
   fieldList?: PresetField[];
 }
+
+/** The menus whose end is a deadline (lifecycle.ts `WINDOW_KINDS`). */
+const isWindow = (code: MenuCode): code is WindowKind => (WINDOW_KINDS as readonly string[]).includes(code);
 type MenusValues = Partial<Record<MenuCode, MenuValues>>;
 
 const toValues = (p: Preset): MenuValues => ({
   enable: p.enable,
   window: [toPickerOrNull(p.enableStartTime), toPickerOrNull(p.enableEndTime)],
+  ...(isWindow(p.menuCode) ? { deadlineStageId: p.deadlineStageId ?? 0 } : {}),
   ...(p.menuCode === 'REG_SET' ? { fieldList: p.fieldList } : {}),
 });
 
@@ -35,6 +57,7 @@ const fingerprint = (v: MenuValues | undefined) =>
     Boolean(v?.enable),
     fromPickerOrNull(v?.window?.[0]),
     fromPickerOrNull(v?.window?.[1]),
+    v?.deadlineStageId ?? 0,
     cleanFields(v?.fieldList).map((f) => [f.name, f.label, f.description, f.otherParams.required]),
   ]);
 
@@ -42,15 +65,17 @@ const toBody = (code: MenuCode, v: MenuValues) => ({
   enable: v.enable,
   enableStartTime: fromPickerOrNull(v.window?.[0]),
   enableEndTime: fromPickerOrNull(v.window?.[1]),
+  ...(isWindow(code) ? { deadlineStageId: v.deadlineStageId || null } : {}),
   // Only the registration menu has fields; the server refuses them elsewhere.
   ...(code === 'REG_SET' ? { fieldList: cleanFields(v.fieldList) } : {}),
 });
 
 /** The form field a server error of `presets.<code>.<field>...` belongs beside. */
-function fieldOf(path: string): [MenuCode, 'enable' | 'window' | 'fieldList'] | null {
+function fieldOf(path: string): [MenuCode, 'enable' | 'window' | 'deadlineStageId' | 'fieldList'] | null {
   const [root, code, field] = path.split('.');
   if (root !== 'presets' || !code) return null;
   if (field === 'enableStartTime' || field === 'enableEndTime') return [code as MenuCode, 'window'];
+  if (field === 'deadlineStageId') return [code as MenuCode, 'deadlineStageId'];
   if (field === 'fieldList') return [code as MenuCode, 'fieldList'];
   return [code as MenuCode, 'enable'];
 }
@@ -68,7 +93,7 @@ function PresetStatus({ preset }: { preset: Preset }) {
 }
 
 /** The presets at a glance, for reading: one line each, the registration fields listed in order. */
-function PresetSummary({ presets }: { presets: Preset[] }) {
+function PresetSummary({ presets, schedule }: { presets: Preset[]; schedule: Schedule | undefined }) {
   return (
     <Table<Preset>
       rowKey="id"
@@ -81,6 +106,11 @@ function PresetSummary({ presets }: { presets: Preset[] }) {
         { title: '菜单', width: 140, dataIndex: 'name' },
         { title: '状态', width: 120, render: (_, p) => <PresetStatus preset={p} /> },
         { title: '开放时间', width: 320, render: (_, p) => windowText(p) },
+        {
+          title: '截止时间',
+          width: 300,
+          render: (_, p) => (isWindow(p.menuCode) && schedule ? deadlineText(submissionWindow({ endTime: schedule.endTime }, schedule.stages, presets, p.menuCode)) : ''),
+        },
         {
           title: '报名字段',
           render: (_, p) =>
@@ -104,11 +134,56 @@ const regFieldsRule = {
   },
 };
 
+/** What a window's deadline may be taken from: the competition's end and its stages. */
+interface Schedule {
+  endTime: string;
+  stages: Stage[];
+}
+
+/** The window menus as the form holds them now, for the deadline they would have once saved. */
+function windowPresets(all: MenusValues | undefined): LifecyclePreset[] {
+  return WINDOW_KINDS.flatMap((menuCode) => {
+    const v = all?.[menuCode];
+    if (!v) return [];
+    return [{ menuCode, enable: Boolean(v.enable), enableStartTime: fromPickerOrNull(v.window?.[0]), enableEndTime: fromPickerOrNull(v.window?.[1]), deadlineStageId: v.deadlineStageId || null }];
+  });
+}
+
+/**
+ * A window menu's deadline, chosen explicitly: the competition's end or the end of one of its stages (a stage without
+ * an end cannot be chosen). Under it, the deadline the menu has with the form as it stands, and where it comes from.
+ */
+function DeadlineField({ code, schedule }: { code: WindowKind; schedule: Schedule }) {
+  const form = Form.useFormInstance<MenusValues>();
+  const all = Form.useWatch((values: MenusValues) => values, { form, preserve: true });
+  const window = submissionWindow({ endTime: schedule.endTime }, schedule.stages, windowPresets(all), code);
+  const options = [
+    { value: 0, label: `竞赛结束时间（${beijingMinute(schedule.endTime)}）` },
+    ...schedule.stages.map((s) => ({ value: s.id, disabled: !s.endDate, label: s.endDate ? `阶段「${s.name}」结束（${beijingMinute(s.endDate)}）` : `阶段「${s.name}」（未设结束时间，不可选）` })),
+  ];
+  return (
+    <Form.Item
+      name={[code, 'deadlineStageId']}
+      label="截止时间"
+      style={{ marginBottom: 8 }}
+      extra={
+        <span data-testid={`deadline-${code}`}>
+          {code === 'CHOICE_SET' ? '选“竞赛结束时间”时，选题随提交作品、提交测试所选阶段中较晚的一个截止。' : ''}
+          开放时间的结束早于它时以开放时间为准。现在的截止时间：{deadlineText(window)}，北京时间
+        </span>
+      }
+    >
+      <Select style={{ width: '100%', maxWidth: 360 }} options={options} aria-label={`${MENU_LABELS[code]}的截止时间`} />
+    </Form.Item>
+  );
+}
+const MENU_LABELS: Record<WindowKind, string> = { CHOICE_SET: '选择赛题', SUBMIT_WORKS: '提交作品', SUBMIT_TEST: '提交测试' };
+
 /**
  * One menu of the competition's page on the site: on or off, open in a window of time, and for registration its form.
  * Memoised: its fields follow the form by themselves, so a change elsewhere on the form need not render it again.
  */
-const MenuCard = memo(function MenuCard({ preset, changed }: { preset: Preset; changed: boolean }) {
+const MenuCard = memo(function MenuCard({ preset, changed, schedule }: { preset: Preset; changed: boolean; schedule: Schedule | undefined }) {
   const code = preset.menuCode;
   return (
     <Card
@@ -138,6 +213,7 @@ const MenuCard = memo(function MenuCard({ preset, changed }: { preset: Preset; c
           </Form.Item>
         </Col>
       </Row>
+      {isWindow(code) && schedule && <DeadlineField code={code} schedule={schedule} />}
       {code === 'REG_SET' && (
         <Form.Item name={[code, 'fieldList']} label="报名字段" rules={[regFieldsRule]} style={{ marginBottom: 0 }}>
           <RegFieldDesigner />
@@ -151,12 +227,25 @@ const MenuCard = memo(function MenuCard({ preset, changed }: { preset: Preset; c
  * Every menu of the competition on one form with one save: what changed is marked on its card and in the bar above,
  * and all changed menus go to the server in one request, saved together or not at all.
  */
-function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competitionId: number; presets: Preset[]; onDirtyChange?: (dirty: boolean) => void; onSaved: () => void }) {
+function MenusForm({
+  competitionId,
+  presets,
+  schedule,
+  onDirtyChange,
+  onSaved,
+}: {
+  competitionId: number;
+  presets: Preset[];
+  schedule: Schedule | undefined;
+  onDirtyChange?: (dirty: boolean) => void;
+  onSaved: () => void;
+}) {
   const { message } = App.useApp();
   const client = useQueryClient();
   const [form] = Form.useForm<MenusValues>();
+  const guarded = useReopenGuard();
   const saving = useMutation({
-    mutationFn: (body: PresetBatchBody) => presetApi.saveBatch(competitionId, body),
+    mutationFn: (body: PresetBatchBody) => guarded((o) => presetApi.saveBatch(competitionId, body, o)),
     onSuccess: (saved) => {
       void message.success('菜单设置已保存');
       // The form starts again from what the server now holds.
@@ -189,6 +278,7 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
     try {
       await saving.mutateAsync(body);
     } catch (err) {
+      if (err instanceof ReopenDeclined) return setRefusal('未保存：这些修改会重新开放已截止的提交，您选择了不重新开放。');
       if (!(err instanceof HttpError)) throw err;
       const fields = Object.entries(err.fields ?? {});
       const placed = fields.map(([path, msg]) => [fieldOf(path), msg] as const).filter(([name]) => name && presets.some((p) => p.menuCode === name[0]));
@@ -236,11 +326,11 @@ function MenusForm({ competitionId, presets, onDirtyChange, onSaved }: { competi
       </div>
       {refusal && <Alert type="error" showIcon closable message={refusal} style={{ marginBottom: 12 }} onClose={() => setRefusal(null)} />}
       <Space direction="vertical" size={12} style={{ width: '100%' }}>
-        {reg && <MenuCard preset={reg} changed={changed.includes(reg)} />}
+        {reg && <MenuCard preset={reg} changed={changed.includes(reg)} schedule={schedule} />}
         <Row gutter={[12, 12]}>
           {others.map((p) => (
             <Col key={p.menuCode} xs={24} xl={12}>
-              <MenuCard preset={p} changed={changed.includes(p)} />
+              <MenuCard preset={p} changed={changed.includes(p)} schedule={schedule} />
             </Col>
           ))}
         </Row>
@@ -274,14 +364,18 @@ export function PresetsPanel({
   // Only a save starts the form again, from the list the save answered; a refetch for another reason (another tab of
   // the editor saved the competition) updates the saved-state tags and leaves the form as the organiser typed it.
   const [saves, setSaves] = useState(0);
+  const competition = useCompetition(competitionId);
+  const schedule = competition.data ? { endTime: competition.data.endTime, stages: competition.data.stages } : undefined;
   if (presets.isLoading) return <Skeleton active />;
   if (!editable)
     return (
       <>
         {lockedReason && <Alert type="info" showIcon style={{ marginBottom: 12 }} message={lockedReason} />}
-        <PresetSummary presets={presets.data ?? []} />
+        <PresetSummary presets={presets.data ?? []} schedule={schedule} />
       </>
     );
   if (!presets.data) return null;
-  return <MenusForm key={`${resetKey}:${saves}`} competitionId={competitionId} presets={presets.data} onDirtyChange={onDirtyChange} onSaved={() => setSaves((n) => n + 1)} />;
+  return (
+    <MenusForm key={`${resetKey}:${saves}`} competitionId={competitionId} presets={presets.data} schedule={schedule} onDirtyChange={onDirtyChange} onSaved={() => setSaves((n) => n + 1)} />
+  );
 }

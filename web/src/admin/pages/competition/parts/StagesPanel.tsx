@@ -1,9 +1,10 @@
-import { activeStageId, type Stage, type StageBody } from '@contest/shared';
+import { WINDOW_KINDS, WINDOW_NAMES, activeStageId, type Stage, type StageBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { competitionDetailKeys, stageApi } from '../../../../api/competition.ts';
+import { competitionDetailKeys, presetApi, stageApi } from '../../../../api/competition.ts';
+import { useReopenGuard } from '../../../components/useReopenGuard.ts';
 import { sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
@@ -30,17 +31,30 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
     queryKey: competitionDetailKeys.part(competitionId, 'stages'),
     queryFn: () => stageApi.list(competitionId),
   });
+  // The menus that take a stage's end as their deadline, named beside it.
+  const presets = useQuery({ queryKey: competitionDetailKeys.part(competitionId, 'presets'), queryFn: () => presetApi.list(competitionId) });
+  const deadlinesOf = (stage: Stage) => (presets.data ?? []).filter((p) => p.deadlineStageId === stage.id && (WINDOW_KINDS as readonly string[]).includes(p.menuCode));
   // Stages change the competition's active stage and readiness: everything of the competition is read again.
   const competition = [competitionDetailKeys.detail(competitionId)];
   const active = activeStageId(stages.data ?? [], sysTime());
+  // Moving a deadline stage's end after results were published asks first (the server says what it would reopen).
+  const guarded = useReopenGuard();
 
-  const saving = useListMutation((body: StageBody) => (editing?.stage ? stageApi.update(editing.stage.id, body) : stageApi.create(competitionId, body)), competition, () =>
-    void message.success('阶段已保存'),
+  const saving = useListMutation(
+    (body: StageBody) => guarded((o) => (editing?.stage ? stageApi.update(editing.stage.id, body, o) : stageApi.create(competitionId, body, o))),
+    competition,
+    () => void message.success('阶段已保存'),
   );
   const removal = useListMutation(stageApi.remove, competition, () => void message.success('阶段已删除'));
   const save = (v: StageValues) => saving.mutateAsync({ name: v.name, startDate: fromPicker(v.startDate), endDate: fromPickerOrNull(v.endDate), sort: v.sort });
 
   const remove = (stage: Stage) => confirm(`确定删除阶段“${stage.name}”吗？`, () => removal.mutateAsync(stage.id), { danger: true });
+  const deadlineTags = (stage: Stage) =>
+    deadlinesOf(stage).map((p) => (
+      <Tag key={p.menuCode} color="orange" title="在「菜单设置」中选择的截止时间">
+        {WINDOW_NAMES[p.menuCode as keyof typeof WINDOW_NAMES]}截止
+      </Tag>
+    ));
 
   const initial = (stage: Stage | null): Partial<StageValues> =>
     stage
@@ -59,10 +73,18 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
         loading={stages.isLoading}
         dataSource={stages.data}
         pagination={false}
-        locale={{ emptyText: '暂无阶段，前台将不显示赛程时间线' }}
+        locale={{ emptyText: '暂无阶段，前台将不显示赛程时间线。阶段的名称不影响截止时间：选题和提交的截止时间在「菜单设置」中选择' }}
         columns={[
           { title: '排序', dataIndex: 'sort', width: 70 },
-          { title: '阶段名称', render: (_, s) => <>{s.name} {s.id === active && <Tag color="blue">当前阶段</Tag>}</> },
+          {
+            title: '阶段名称',
+            render: (_, s) => (
+              <>
+                {s.name} {s.id === active && <Tag color="blue">当前阶段</Tag>}
+                {deadlineTags(s)}
+              </>
+            ),
+          },
           { title: '开始时间', width: 170, render: (_, s) => formatMinute(s.startDate) },
           { title: '结束时间', width: 170, render: (_, s) => (s.endDate ? formatMinute(s.endDate) : '—') },
           ...(editable
@@ -76,7 +98,14 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
                       <Button type="link" size="small" onClick={() => setEditing({ stage: s })}>
                         编辑
                       </Button>
-                      <Button type="link" size="small" danger onClick={() => remove(s)}>
+                      <Button
+                        type="link"
+                        size="small"
+                        danger
+                        disabled={deadlinesOf(s).length > 0}
+                        title={deadlinesOf(s).length ? '该阶段是截止时间，请先在「菜单设置」中改选截止时间' : undefined}
+                        onClick={() => remove(s)}
+                      >
                         删除
                       </Button>
                     </Space>
