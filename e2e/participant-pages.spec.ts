@@ -144,7 +144,7 @@ async function buildWorld(browser: Browser): Promise<World> {
   await api(orgPage, 'POST', '/api/review/expert', { username: judge.username, organization: '北方大学', speciality: '数据挖掘', title: '教授' });
   const pool = (await (await orgPage.request.get(`/api/review/judge/candidates/${questionId}?keyword=${judge.username}`)).json()).data as { username: string; userId: number }[];
   await api(orgPage, 'POST', `/api/review/judge/${questionId}`, { userIds: pool.filter((e) => e.username === judge.username).map((e) => e.userId) });
-  await api(orgPage, 'POST', `/api/review/works/${questionId}`);
+  await api(orgPage, 'POST', `/api/review/works/${questionId}?early=1`);
   const rule = (await (await orgPage.request.get(`/api/review/rules/${questionId}`)).json()).data as { criteria: { id: string }[] };
   const works = (await (await judge.page.request.get(`/api/review/center/works?questionId=${questionId}`)).json()).data as { id: number }[];
   await api(judge.page, 'PUT', `/api/review/works/${works[0]!.id}`, {
@@ -187,9 +187,10 @@ async function buildWorld(browser: Browser): Promise<World> {
   const certCode = /验证码：\s*([0-9A-Z]{4}-?[0-9A-Z]{4})/.exec(text)?.[1];
   expect(certCode, text).toBeTruthy();
 
-  // Test submission opens again (the test tab shows only while it is open); a notice reaches the competition's teams.
+  // Test submission opens again (the test tab shows only while it is open), which after published results takes the
+  // organiser's explicit confirmation (reopen=1); a notice reaches the competition's teams.
   const end = new Date(Date.now() + 10 * 24 * 3600_000).toISOString();
-  await api(orgPage, 'PUT', `/api/competition/preset/batch/${competitionId}`, {
+  await api(orgPage, 'PUT', `/api/competition/preset/batch/${competitionId}?reopen=1`, {
     presets: { SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: end }, SUBMIT_TEST: { enable: true, enableStartTime: null, enableEndTime: end } },
   });
   const notice = await api(orgPage, 'POST', '/api/message/notice', {

@@ -126,7 +126,7 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     ).data as { criteria: { id: string }[] };
     const judges = [await judge(`paperJudgeA${kind}`), await judge(`paperJudgeB${kind}`)];
     expect((await org.post(`/api/review/judge/${q}`, { userIds: judges.map((j) => j.id) })).statusCode).toBe(200);
-    expect(body(await org.post(`/api/review/works/${q}`)).data.created).toBe(6);
+    expect(body(await org.post(`/api/review/works/${q}?early=1`)).data.created).toBe(6);
     // Each judge scores each work: team 0 best, then team 2, then team 1.
     const points = [[45, 40], [30, 25], [40, 30]];
     for (const j of judges) {
@@ -221,7 +221,7 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     ).data as { criteria: { id: string }[] };
     const j = await judge(`mixedJudge${kind}`);
     await org.post(`/api/review/judge/${q}`, { userIds: [j.id] });
-    await org.post(`/api/review/works/${q}`);
+    await org.post(`/api/review/works/${q}?early=1`);
     const [w] = body(await j.client.get(`/api/review/center/works?questionId=${q}`)).data as { id: number }[];
     await j.client.put(`/api/review/works/${w!.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '' }], comment: '', submit: true });
     now = new Date('2026-05-01T00:00:00Z');

@@ -134,7 +134,7 @@ export async function assignmentsOf(org: Client, questionId: number): Promise<As
 
 /** Works are assigned to the question's judges, as the organiser's button does; returns what the server reported. */
 export async function assignWorks(org: Client, questionId: number) {
-  return ok<{ created: number; short: { teamId: number; missing: number }[] }>(await org.post(`/api/review/works/${questionId}`), 'assign works');
+  return ok<{ created: number; short: { teamId: number; missing: number }[] }>(await org.post(`/api/review/works/${questionId}?early=1`), 'assign works');
 }
 
 /** A judge submits scores (one per criterion, in the rule's order) for one of their assignments. */

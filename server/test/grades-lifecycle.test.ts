@@ -71,12 +71,12 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
       await org.put(`/api/review/rules/${questionId}`, { criteria: [{ name: '创新性', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 3 }),
     ).data as { criteria: { id: string }[] };
     await org.post(`/api/review/judge/${questionId}`, { userIds: [judgeId] });
-    expect(body(await org.post(`/api/review/works/${questionId}`)).data.created).toBe(1);
+    expect(body(await org.post(`/api/review/works/${questionId}?early=1`)).data.created).toBe(1);
     const judge = await loggedIn(t.app, judgeName);
     const [work] = body(await judge.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number }[];
     const scored = await judge.put(`/api/review/works/${work!.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }], comment: '总评', submit: true });
     expect(scored.statusCode, scored.body).toBe(200);
-    return { competitionId, questionId, leader };
+    return { competitionId, questionId, leader, judge, criterionId: rule.criteria[0]!.id, assignmentId: work!.id };
   }
 
   const confirm = (questionId: number) => org.post(`/api/review/works/confirmFinalScore/${questionId}`);
@@ -191,6 +191,43 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     expect(audit.map((a) => JSON.parse(a.afterJson!).reopened.map((w: { kind: string }) => w.kind))).toEqual([['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']]);
     expect((await summary(questionId)).gradeState).toBe(2);
     expect(await grades(questionId)).toEqual(published.grades);
+  });
+
+  it('gives a submitted score back to its judge when the team replaces the work before the deadline, and tells the organiser', async () => {
+    const { questionId, leader, judge, criterionId, assignmentId } = await setup({ works: '2026-03-25T18:00:00+08:00', test: null });
+    const row = async () => t.database.db.selectFrom('reviewAssignments').select(['status', 'workId', 'scoresJson', 'total']).where('id', '=', assignmentId).executeTakeFirstOrThrow();
+    const versions = async () => t.database.db.selectFrom('works').select(['id', 'version']).where('questionId', '=', questionId).orderBy('version').execute();
+    // The submitted score is for the version the team had then.
+    const [v1] = await versions();
+    expect(await row()).toMatchObject({ status: 2, workId: v1!.id, total: 8 });
+
+    // Before the deadline the team uploads a second version: the score goes back to the judge as a draft, scores kept.
+    now = new Date('2026-03-21T02:00:00Z');
+    await submitWork(leader, questionId, Buffer.from('works, second version'));
+    const [, v2] = await versions();
+    expect(await row()).toMatchObject({ status: 1, workId: v1!.id, total: 8 });
+    expect(JSON.parse((await row()).scoresJson)).toEqual([{ criterionId, score: 8, comment: '好' }]);
+    expect(await inbox(judge)).toContain('作品已更新，请重新评审');
+    const orgMessages = (body(await org.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[]).filter((m) => m.title === '作品在评分后更新');
+    expect(orgMessages).toHaveLength(1);
+    expect(orgMessages[0]!.content).toMatch(/^<p>队伍“公布队\d+（\d+）”在专家评分后上传了赛题“公布题\d+”的新版本（第 2 版），1 位专家的评分已退回，需要重新评审。<\/p>$/);
+    // The organiser's list and the judge's page say which version was scored and which counts now.
+    expect(body(await org.get(`/api/review/assign/page/${questionId}`)).data.list[0]).toMatchObject({ status: 1, scoredVersion: 1, currentVersion: 2 });
+    expect(body(await judge.get(`/api/review/center/works/${assignmentId}`)).data).toMatchObject({ status: 1, workId: v2!.id, version: 2, scoredVersion: 1 });
+
+    // A submission for the version the judge saw before is refused; for the one that counts, it stands.
+    const stale = await judge.put(`/api/review/works/${assignmentId}`, { scores: [{ criterionId, score: 8, comment: '好' }], comment: '总评', submit: true, workId: v1!.id });
+    expect([stale.statusCode, body(stale).message]).toEqual([409, '队伍已上传新版本（第 2 版），请下载新版本查看后再提交评分']);
+    expect((await row()).status).toBe(1);
+    const fresh = await judge.put(`/api/review/works/${assignmentId}`, { scores: [{ criterionId, score: 9, comment: '更好' }], comment: '总评', submit: true, workId: v2!.id });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect(await row()).toMatchObject({ status: 2, workId: v2!.id, total: 9 });
+
+    // After the deadline no version can replace it: the upload is refused and the score stays.
+    now = new Date('2026-03-25T10:00:01Z');
+    await expect(submitWork(leader, questionId, Buffer.from('too late'))).rejects.toThrow(/提交作品已于 2026-03-25 18:00 截止/);
+    expect(await row()).toMatchObject({ status: 2, workId: v2!.id, total: 9 });
+    expect(await versions()).toHaveLength(2);
   });
 
   it('does not wait for a submission that is switched off', async () => {

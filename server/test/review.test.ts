@@ -230,7 +230,11 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect(body(await org.post(`/api/review/works/${questionId}`)).message).toBe('请先为该赛题添加评审专家');
     const add = await org.post(`/api/review/judge/${questionId}`, { userIds: Object.values(judges).map((j) => j.id) });
     expect(add.statusCode, add.body).toBe(200);
-    const res = await org.post(`/api/review/works/${questionId}`);
+    // Works can still be replaced: assigning now waits for the organiser to confirm the risk, and creates nothing until then.
+    const early = await org.post(`/api/review/works/${questionId}`);
+    expect([early.statusCode, body(early).data.fields.early]).toEqual([409, expect.stringMatching(/^提交作品尚未截止（.+），现在分配后队伍仍可上传新版本/)]);
+    expect(await assignments()).toEqual([]);
+    const res = await org.post(`/api/review/works/${questionId}?early=1`);
     expect(res.statusCode, res.body).toBe(200);
     // Team A (甲大学) has only 乙 and 丙 free of conflict: one place stays empty and is reported.
     expect(body(res).data.created).toBe(11);
@@ -244,7 +248,7 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     const load = Object.values(judges).map((j) => list.filter((a) => a.judgeId === j.id).length);
     expect(Math.max(...load) - Math.min(...load)).toBeLessThanOrEqual(1);
     // Running it again fills only what is missing, and nothing is.
-    expect(body(await org.post(`/api/review/works/${questionId}`)).data.created).toBe(0);
+    expect(body(await org.post(`/api/review/works/${questionId}?early=1`)).data.created).toBe(0);
     // Moving a work to a judge of the team's own school is refused.
     const aWork = list.find((a) => a.teamId === teams.A!.teamId && a.judgeId === judges.judgeYi!.id)!;
     const moved = await org.put(`/api/review/assign/${aWork.id}`, { judgeId: judges.judgeJia2!.id });

@@ -174,7 +174,7 @@ export async function buildWorld(kind: DbKind): Promise<World> {
     'rule',
   );
   ok(await organiser.post(`/api/review/judge/${question}`, { userIds: [judgeAssigned] }), 'judge A');
-  ok(await organiser.post(`/api/review/works/${question}`), 'assign');
+  ok(await organiser.post(`/api/review/works/${question}?early=1`), 'assign');
   ok(await organiser.post(`/api/review/judge/${question}`, { userIds: [judgeUnassigned] }), 'judge N');
   const assignedJudge = await loggedIn(t.app, 'mxJudgeA');
   const judge = await loggedIn(t.app, 'mxJudgeN');

@@ -261,6 +261,16 @@ export function publishRefusal(windows: readonly SubmissionWindow[], now: Date):
   return o && publishRefusalText(o);
 }
 
+/**
+ * What assigning works to judges risks while works can still be submitted, asked before it is done; null once the
+ * works deadline has passed (or works are off). A version replaced after a judge scored gives the score back.
+ */
+export function earlyAssignWarning(works: SubmissionWindow, now: Date): string | null {
+  const state = windowState(works, now);
+  if (state !== 'open' && state !== 'notStarted') return null;
+  return `提交作品尚未截止（${beijingMinute(works.end!)}），现在分配后队伍仍可上传新版本：专家评过的版本被替换时，评分会退回给专家重新评审。确定现在分配吗？`;
+}
+
 // ---- Reopening after publication --------------------------------------------------------------------------------
 
 /**

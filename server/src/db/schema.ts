@@ -574,6 +574,8 @@ export interface ReviewAssignmentsTable {
   createdAt: string;
   updatedAt: string;
   submittedAt: string | null;
+  /** The works version the submitted score is for (0026); null before it, or while not submitted. */
+  workId: Generated<number | null>;
 }
 
 export interface AwardLevelsTable {

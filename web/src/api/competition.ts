@@ -1,15 +1,10 @@
 import type { Competition, CompetitionBody, CompetitionListItem, Page, Preset, PresetBatchBody, Readiness, Stage, StageBody } from '@contest/shared';
-import { http, type RequestOptions } from '../common/http.ts';
+import { http } from '../common/http.ts';
+import { confirmOptions, type Confirmable } from './confirmable.ts';
 
-/**
- * How a change of a competition's dates, stages or menus is sent (admin/components/reopen.ts): `reopen` confirms that
- * it reopens submission after results were published; `silent` when the caller shows the server's refusal itself.
- */
-export interface DateChange {
-  reopen?: boolean;
-  silent?: boolean;
-}
-const dateChange = (o: DateChange = {}): RequestOptions => ({ params: o.reopen ? { reopen: 1 } : undefined, silent: o.silent });
+/** How a change of a competition's dates, stages or menus is sent: `reopen` once the organiser confirmed reopening. */
+export type DateChange = Confirmable<'reopen'>;
+const dateChange = (o?: DateChange) => confirmOptions('reopen', o);
 
 /** A competition with its stages, as its public read answers it. */
 export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };

@@ -1,4 +1,5 @@
 import type { AssignResult, Assignment, AssignmentPageQuery, Certificate, CertificateTemplate, Dispute, DisputePageQuery, Expert, Grade, Page, PageQuery, QuestionJudge, ReviewRule, ReviewRuleBody } from '@contest/shared';
+import { confirmOptions, type Confirmable } from './confirmable.ts';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
@@ -65,7 +66,8 @@ export const reviewApi = {
   addJudges: (questionId: number, userIds: number[]) => http.post<void>(`/api/review/judge/${questionId}`, { userIds }),
   removeJudge: (questionId: number, userId: number) => http.delete<void>(`/api/review/judge/${questionId}/${userId}`),
   /** Gives the works that lack judges to the question's judges. */
-  autoAssign: (questionId: number) => http.post<AssignResult>(`/api/review/works/${questionId}`),
+  /** `early` confirms assigning while works can still be replaced (the server asks first). */
+  autoAssign: (questionId: number, o: Confirmable<'early'> = {}) => http.post<AssignResult>(`/api/review/works/${questionId}`, undefined, confirmOptions('early', o)),
   reassign: (assignmentId: number, judgeId: number) => http.put<void>(`/api/review/assign/${assignmentId}`, { judgeId }),
   rule: (questionId: number) => http.get<ReviewRule>(`/api/review/rules/${questionId}`),
   saveRule: (questionId: number, body: ReviewRuleBody) => http.put<void>(`/api/review/rules/${questionId}`, body),

@@ -63,6 +63,10 @@ const work = (over: Partial<ReviewWork>): ReviewWork => ({
   rereview: false,
   fileName: 'A0001.zip',
   size: 2048,
+  workId: 501,
+  version: 1,
+  uploadedAt: '2026-04-30T02:00:00.000Z',
+  scoredVersion: null,
   team: null,
   updatedAt: '2026-05-01T02:00:00.000Z',
   ...over,
@@ -139,7 +143,7 @@ describe('the review centre', () => {
     expect(writes[0]).toMatchObject({
       method: 'PUT',
       path: '/api/review/works/101',
-      body: { scores: [{ criterionId: 'c1', score: 50, comment: '不错' }, { criterionId: 'c2', score: 30, comment: null }], comment: null, submit: false },
+      body: { scores: [{ criterionId: 'c1', score: 50, comment: '不错' }, { criterionId: 'c2', score: 30, comment: null }], comment: null, submit: false, workId: 501 },
     });
     expect(writes[0]!.headers[CSRF_HEADER]).toBe('csrf-token');
 
@@ -150,7 +154,19 @@ describe('the review centre', () => {
     expect(within(dialog).getByText(/只有竞赛组织方可以重新开放评分/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: '确定提交' }));
     await waitFor(() => expect(writes).toHaveLength(2), { timeout: 5000 });
-    expect(writes[1]!.body).toMatchObject({ submit: true });
+    expect(writes[1]!.body).toMatchObject({ submit: true, workId: 501 });
+  });
+
+  it('names the version to score, and says when the team replaced the one the judge had scored', async () => {
+    const detail: ReviewWorkDetail = { ...work({ status: 1, workId: 502, version: 2, scoredVersion: 1 }), criteria, scores: [{ criterionId: 'c1', score: 50, comment: null }], comment: null };
+    answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
+    open('/score/101');
+    expect(await screen.findByTestId('new-version', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('您之前评审的是第 1 版，队伍在截止前上传了第 2 版')).toBeTruthy();
+    expect(screen.getByText('原评分已退回为草稿并保留，请下载新版本查看后重新提交评分。')).toBeTruthy();
+    expect(screen.getByText(/^第 2 版，上传于 .+（以截止前最后上传的版本为准）$/)).toBeTruthy();
+    // The kept draft is there to submit again, for the version shown.
+    expect((screen.getAllByRole('spinbutton') as HTMLInputElement[])[0]!.value).toBe('50');
   });
 
   it('shows an out-of-range score at its field as it is typed, and sends nothing', async () => {

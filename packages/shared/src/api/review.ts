@@ -214,8 +214,17 @@ export const assignmentSchema = z.object({
   rereview: z.boolean(),
   updatedAt: z.string(),
   submittedAt: z.string().nullable(),
+  /** The version the submitted score is for, and the team's counting version now: they differ only while given back. */
+  scoredVersion: z.number().int().nullable(),
+  currentVersion: z.number().int().nullable(),
 });
 export type Assignment = z.infer<typeof assignmentSchema>;
+
+/**
+ * `POST /api/review/works/{questionId}`'s query: `early=1` confirms assigning while works can still be submitted
+ * (lifecycle.ts `earlyAssignWarning`); without it that is refused with 409 and the warning under `fields.early`.
+ */
+export const assignQuery = z.object({ early: z.literal('1', { error: 'early 只能为 1' }).optional() });
 
 export const assignResultSchema = z.object({
   created: z.number().int(),
@@ -259,6 +268,12 @@ export const reviewWorkSchema = z.object({
   rereview: z.boolean(),
   fileName: z.string().nullable(),
   size: z.number().int().nullable(),
+  /** The version given to the judge: the team's counting (last) version, its number and when it was uploaded. */
+  workId: z.number().int().nullable(),
+  version: z.number().int().nullable(),
+  uploadedAt: z.string().nullable(),
+  /** The version the judge's submitted score was for, when an earlier one than `version` (the task was given back). */
+  scoredVersion: z.number().int().nullable(),
   team: z.object({ teamName: z.string(), members: z.array(z.string()), schools: z.array(z.string()) }).nullable(),
   updatedAt: z.string(),
 });
@@ -285,8 +300,13 @@ export const scoreBody = z.strictObject({
   comment: text(2000, '总评'),
   /** false saves a draft; true submits, after which only the organiser can reopen it. */
   submit: z.boolean().default(false),
+  /** The version the judge looked at (`ReviewWork.workId`): a submission for another than the counting one is refused. */
+  workId: z.number().int().positive().nullable().optional(),
 });
 export type ScoreBody = z.infer<typeof scoreBody>;
+
+/** A judge's submission for a version the team has since replaced: what the judge is told. */
+export const newVersionRefusal = (version: number) => `队伍已上传新版本（第 ${version} 版），请下载新版本查看后再提交评分`;
 export const reviewWorksQuery = z.object({ questionId: z.coerce.number().int().positive('请选择赛题') });
 
 // ---- Certificates --------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import {
   extensionOf,
   judgeTotal,
   maxTotal,
+  newVersionRefusal,
   scoreError,
   type CriterionScore,
   type ReviewRule,
@@ -28,7 +29,7 @@ export async function tasks(ctx: AuthedCtx): Promise<ReviewTask[]> {
   return rows.map((r) => ({ ...r, blind: r.blind === 1, total: Number(r.total), submitted: Number(r.submitted ?? 0) }));
 }
 
-type JudgeAssignment = { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string };
+type JudgeAssignment = { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string; workId: number | null };
 
 /** Assignments of one question as their judge sees them: team details only when the review is not blind. */
 async function reviewWorks(ctx: AuthedCtx, questionId: number, rows: JudgeAssignment[], rule: ReviewRule): Promise<ReviewWork[]> {
@@ -43,6 +44,8 @@ async function reviewWorks(ctx: AuthedCtx, questionId: number, rows: JudgeAssign
   return rows.map((a) => {
     const w = work(a.teamId);
     const p = people?.get(a.teamId);
+    // A score submitted for an earlier version and given back when the team replaced it: the judge is told which.
+    const scored = a.workId !== null && w && a.workId !== w.id ? versions.find((v) => v.id === a.workId) : undefined;
     return {
       id: a.id,
       questionId: a.questionId,
@@ -56,6 +59,10 @@ async function reviewWorks(ctx: AuthedCtx, questionId: number, rows: JudgeAssign
       // Under blind review the file's own name may carry the team's name: the judge sees the work's code instead.
       fileName: w ? (rule.blind ? workFileName(a.code, w.fileName) : w.fileName) : null,
       size: w ? Number(w.size) : null,
+      workId: w?.id ?? null,
+      version: w?.version ?? null,
+      uploadedAt: w?.completedAt ?? null,
+      scoredVersion: scored?.version ?? null,
       team: p ? { teamName: names.find((t) => t.id === a.teamId)?.name ?? '', members: p.members.map((m) => m.name), schools: p.schools } : null,
       updatedAt: a.updatedAt,
     };
@@ -111,6 +118,10 @@ export async function saveScore(ctx: AuthedCtx, id: number, body: ScoreBody): Pr
     if (first) throw badRequest(first, fields);
     const total = judgeTotal(rule.criteria, Object.fromEntries(scores.map((s) => [s.criterionId, s.score])));
     const now = ctx.clock.now().toISOString();
+    // A submitted score is for the version counting now, read under the rule's lock that a new version also takes:
+    // one the judge did not see (a newer version arrived since the page was opened) is refused.
+    const counted = body.submit ? await repo.countedWork(trx, a.questionId, a.teamId) : undefined;
+    if (counted && body.workId && body.workId !== counted.id) throw conflict(newVersionRefusal(counted.version));
     const written = await repo.writeScores(trx, id, ctx.actor.userId, {
       scoresJson: JSON.stringify(scores),
       comment: body.comment ?? null,
@@ -118,9 +129,10 @@ export async function saveScore(ctx: AuthedCtx, id: number, body: ScoreBody): Pr
       status: body.submit ? ASSIGNMENT_STATUS.submitted : ASSIGNMENT_STATUS.draft,
       submittedAt: body.submit ? now : null,
       updatedAt: now,
+      ...(counted ? { workId: counted.id } : {}),
     });
     if (!written) throw conflict('评分已提交，如需修改请联系组织方重新打开');
-    if (body.submit) await writeAudit(ctx, { action: 'review.score.submit', entity: 'reviewAssignment', entityId: id, after: { total } }, trx);
+    if (body.submit) await writeAudit(ctx, { action: 'review.score.submit', entity: 'reviewAssignment', entityId: id, after: { total, version: counted?.version ?? null } }, trx);
   });
   return judgeWork(ctx, id);
 }

@@ -11,7 +11,7 @@ export const findQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .select(['q.id', 'q.title', 'q.competitionId', 'q.judging', 'q.metric', 'c.name as competitionName'])
+    .select(['q.id', 'q.title', 'q.competitionId', 'q.judging', 'q.metric', 'c.name as competitionName', 'c.orgId'])
     .where('q.id', '=', questionId)
     .executeTakeFirst();
 
@@ -203,7 +203,13 @@ const assignmentRows = (db: Db) =>
     .selectFrom('reviewAssignments as a')
     .innerJoin('teams as t', 't.id', 'a.teamId')
     .innerJoin('users as u', 'u.id', 'a.judgeId')
-    .select(['a.id', 'a.questionId', 'a.teamId', 't.teamNo', 't.name as teamName', 'a.judgeId', 'u.username as judgeUsername', 'u.userName as judgeName', 'a.code', 'a.status', 'a.total', 'a.rereview', 'a.updatedAt', 'a.submittedAt', 'a.scoresJson', 'a.comment']);
+    .leftJoin('works as sw', 'sw.id', 'a.workId')
+    .select(['a.id', 'a.questionId', 'a.teamId', 't.teamNo', 't.name as teamName', 'a.judgeId', 'u.username as judgeUsername', 'u.userName as judgeName', 'a.code', 'a.status', 'a.total', 'a.rereview', 'a.updatedAt', 'a.submittedAt', 'a.scoresJson', 'a.comment'])
+    // The version the score was submitted for, and the team's counting (last) version now.
+    .select((eb) => [
+      'sw.version as scoredVersion',
+      eb.selectFrom('works as cw').select((w) => w.fn.max('cw.version').as('v')).whereRef('cw.questionId', '=', 'a.questionId').whereRef('cw.teamId', '=', 'a.teamId').as('currentVersion'),
+    ]);
 export type AssignmentRow = Awaited<ReturnType<ReturnType<typeof assignmentRows>['executeTakeFirstOrThrow']>>;
 
 /** A page of the question's assignments by team number; `max` rows at most (the export takes them all). */
@@ -237,7 +243,7 @@ export const assignmentStatus = async (db: Db, id: number) => (await db.selectFr
 export const reassignTo = (db: Db, id: number, judgeId: number, now: string) =>
   db
     .updateTable('reviewAssignments')
-    .set({ judgeId, status: ASSIGNMENT_STATUS.pending, scoresJson: '[]', comment: null, total: null, updatedAt: now })
+    .set({ judgeId, status: ASSIGNMENT_STATUS.pending, scoresJson: '[]', comment: null, total: null, workId: null, updatedAt: now })
     .where('id', '=', id)
     .execute();
 
@@ -253,3 +259,19 @@ export const reopenSubmitted = async (db: Db, id: number, now: string) =>
         .executeTakeFirst()
     ).numUpdatedRows,
   ) > 0;
+
+/** The submitted scores of a team's works on a question, with the version each was for. */
+export const submittedOfTeam = (db: Db, questionId: number, teamId: number) =>
+  db
+    .selectFrom('reviewAssignments')
+    .select(['id', 'judgeId', 'code', 'workId'])
+    .where('questionId', '=', questionId)
+    .where('teamId', '=', teamId)
+    .where('status', '=', ASSIGNMENT_STATUS.submitted)
+    .execute();
+
+/** 「数据队（T0012）」: a team as a message names it. */
+export async function teamLabel(db: Db, teamId: number) {
+  const t = await db.selectFrom('teams').select(['name', 'teamNo']).where('id', '=', teamId).executeTakeFirstOrThrow();
+  return `${t.name}（${t.teamNo}）`;
+}

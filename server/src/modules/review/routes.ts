@@ -11,6 +11,7 @@ import {
   newExpertBody,
   reassignBody,
   reviewRuleBody,
+  assignQuery,
   assignResultSchema,
   assignmentSchema,
   expertSchema,
@@ -105,8 +106,8 @@ export function reviewRoutes(app: App) {
   });
 
   // Spec §7 Works `POST /{id}`: assigns the question's works to its judges.
-  app.post('/api/review/works/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam, response: replies(assignResultSchema) } }, async (req) => {
-    const result = await service.autoAssign(req.ctx, req.params.id);
+  app.post('/api/review/works/:id', { config: { rule: perm(ACTION_CODES.assignEdit) }, schema: { tags, params: idParam, querystring: assignQuery, response: replies(assignResultSchema) } }, async (req) => {
+    const result = await service.autoAssign(req.ctx, req.params.id, req.query.early === '1');
     return ok(result, result.short.length ? `已分配${result.created}份评审任务，${result.short.length}份作品的可选专家不足` : `已分配${result.created}份评审任务`);
   });
   app.get('/api/review/assign/page/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: assignmentPageQuery, response: replies(pageOf(assignmentSchema)) } }, async (req, reply) => {

@@ -1,8 +1,10 @@
 import { randomInt, randomBytes } from 'node:crypto';
 import {
+  ACTION_CODES,
   ASSIGNMENT_STATUS,
   GRADE_STATE,
   ROLE_CODES,
+  earlyAssignWarning,
   judgedByExperts,
   maxTotal,
   usernameKey,
@@ -16,11 +18,14 @@ import {
   type ReviewRule,
   type ReviewRuleBody,
 } from '@contest/shared';
-import type { AuthedCtx, Ctx } from '../../context.ts';
+import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import * as competitions from '../competitions/index.ts';
+import { notify } from '../notices/index.ts';
+import { holdersOf } from '../roles/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 
@@ -301,8 +306,8 @@ function newCode(taken: Set<string>) {
  * member of it). The works with the fewest eligible judges are served first, each by the least loaded eligible judges,
  * so the load stays balanced. Re-running fills only the places still missing (new works, new judges).
  */
-export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignResult> {
-  await judgedQuestion(ctx, questionId);
+export async function autoAssign(ctx: Ctx, questionId: number, early = false): Promise<AssignResult> {
+  const q = await judgedQuestion(ctx, questionId);
   return ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, questionId);
     if (!rule.criteria.length) throw conflict('请先设置该赛题的评审规则');
@@ -311,6 +316,10 @@ export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignRe
     if (!judges.length) throw conflict('请先为该赛题添加评审专家');
     const teams = await repo.teamsWithWorks(trx, questionId);
     if (!teams.length) throw conflict('该赛题还没有作品');
+    // Judges should score the version that counts: before the works deadline, teams may still replace what is given
+    // to them, so assigning then is done only when the organiser confirms the warning (`fields.early`).
+    const warning = earlyAssignWarning(await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS'), ctx.clock.now());
+    if (warning && !early) throw new AppError(409, warning, { early: warning });
     const existing = await repo.assignmentsOf(trx, questionId);
     const people = await teamPeople(trx, teams.map((t) => t.id));
     const load = new Map(judges.map((j) => [j.userId, 0]));
@@ -342,7 +351,13 @@ export async function autoAssign(ctx: Ctx, questionId: number): Promise<AssignRe
 
 const toAssignment =
   (rule: ReviewRule) =>
-  ({ scoresJson: _s, comment: _c, ...r }: repo.AssignmentRow): Assignment => ({ ...r, maxTotal: maxTotal(rule.criteria), rereview: r.rereview === 1 });
+  ({ scoresJson: _s, comment: _c, scoredVersion, currentVersion, ...r }: repo.AssignmentRow): Assignment => ({
+    ...r,
+    maxTotal: maxTotal(rule.criteria),
+    rereview: r.rereview === 1,
+    scoredVersion: scoredVersion === null ? null : Number(scoredVersion),
+    currentVersion: currentVersion === null ? null : Number(currentVersion),
+  });
 
 export async function assignmentPage(ctx: Ctx, questionId: number, q: AssignmentPageQuery, max = q.limit) {
   await managedQuestion(ctx, questionId);
@@ -393,4 +408,48 @@ export async function reopen(ctx: Ctx, id: number) {
     await writeAudit(ctx, { action: 'review.assign.reopen', entity: 'reviewAssignment', entityId: id, before: { status: a.status, total: a.total } }, trx);
   });
   return toAssignment(await loadRule(ctx.db, a.questionId))(await repo.assignmentView(ctx.db, id));
+}
+
+// ---- A new version after judging -------------------------------------------------------------------------------------
+
+export interface ReplacedScores {
+  questionId: number;
+  teamId: number;
+  version: number;
+  /** The submitted scores of an earlier version, given back to their judges as drafts. */
+  reopened: { id: number; judgeId: number; code: string }[];
+}
+
+/**
+ * A team's new works version was recorded (in `trx`, the upload's transaction): every score submitted for an earlier
+ * version goes back to its judge as a draft, so the score that counts is always for the version that counts. Takes
+ * the rule's lock first, so a judge submitting at the same moment is either reopened here or refused for the old
+ * version. Published results stay as they are (the organiser was warned when reopening submission).
+ */
+export async function versionReplaced(trx: Db, v: { questionId: number; teamId: number; workId: number; version: number; now: Date }): Promise<ReplacedScores> {
+  const rule = await lockRule(trx, v.questionId);
+  const none = { questionId: v.questionId, teamId: v.teamId, version: v.version, reopened: [] };
+  if (rule.gradeState === GRADE_STATE.confirmed) return none;
+  const stale = (await repo.submittedOfTeam(trx, v.questionId, v.teamId)).filter((a) => a.workId !== v.workId);
+  for (const a of stale) await repo.reopenSubmitted(trx, a.id, v.now.toISOString());
+  return { ...none, reopened: stale.map(({ id, judgeId, code }) => ({ id, judgeId, code })) };
+}
+
+/** Tells each judge whose score was given back, and the organisation's staff who assign works, what happened. */
+export async function tellReplaced(deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>, r: ReplacedScores): Promise<void> {
+  if (!r.reopened.length) return;
+  const q = await questionOf(deps.db, r.questionId);
+  for (const a of r.reopened) {
+    await notify(deps, [a.judgeId], {
+      title: '作品已更新，请重新评审',
+      content: `赛题“${q.title}”中您已提交评分的作品（编号 ${a.code}）在截止前上传了新版本（第 ${r.version} 版）。您的评分已退回为草稿，请下载新版本查看后重新提交。`,
+      source: 'review.newVersion',
+    });
+  }
+  const team = await repo.teamLabel(deps.db, r.teamId);
+  await notify(deps, await holdersOf(deps.db, ACTION_CODES.assignEdit, q.orgId), {
+    title: '作品在评分后更新',
+    content: `队伍“${team}”在专家评分后上传了赛题“${q.title}”的新版本（第 ${r.version} 版），${r.reopened.length} 位专家的评分已退回，需要重新评审。`,
+    source: 'review.newVersion',
+  });
 }

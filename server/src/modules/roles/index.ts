@@ -1,4 +1,5 @@
 /**
- * Roles: permission sets for back-office users. What other modules may use: the dashboard's count.
+ * Roles: permission sets for back-office users. What other modules may use: the dashboard's count, and the staff of an
+ * organisation holding a code (who a message about work waiting for it goes to).
  */
-export { countRoles } from './repo.ts';
+export { countRoles, holdersOf } from './repo.ts';

@@ -1,4 +1,4 @@
-import type { Role } from '@contest/shared';
+import { USER_STATUS, type Role } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 
 export async function listRoles(db: Db): Promise<Role[]> {
@@ -76,4 +76,19 @@ export async function countRoles(db: Db, orgId?: number | null) {
   }
   const row = await db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The active users of an organisation whose roles hold `code`: who a message about work waiting for that code goes to. */
+export async function holdersOf(db: Db, code: string, orgId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users as u')
+    .innerJoin('userRoles as ur', 'ur.userId', 'u.id')
+    .innerJoin('rolePermissions as rp', 'rp.roleId', 'ur.roleId')
+    .select('u.id')
+    .distinct()
+    .where('u.orgId', '=', orgId)
+    .where('u.status', '=', USER_STATUS.active)
+    .where('rp.code', '=', code)
+    .execute();
+  return rows.map((r) => r.id);
 }

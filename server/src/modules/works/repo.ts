@@ -82,10 +82,13 @@ export async function insertNextVersion(
   v: { competitionId: number; questionId: number; teamId: number; userId: number; fileKey: string; fileName: string; size: number; sha256: string; completedAt: string },
 ) {
   const last = await db.selectFrom('works').select((eb) => eb.fn.max('version').as('v')).where('teamId', '=', v.teamId).where('questionId', '=', v.questionId).executeTakeFirst();
-  await db
+  const version = Number(last?.v ?? 0) + 1;
+  const { id } = await db
     .insertInto('works')
-    .values({ ...v, version: Number(last?.v ?? 0) + 1 })
-    .execute();
+    .values({ ...v, version })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id, version };
 }
 
 // ---- Reading versions -----------------------------------------------------------------------------------------------

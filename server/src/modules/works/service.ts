@@ -3,6 +3,7 @@ import { ACTION_CODES, ADMIN_MENU_CODES, extensionOf, formatSize, windowRefusal,
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/index.ts';
+import * as review from '../review/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
@@ -191,20 +192,26 @@ export async function finishUpload(deps: Deps, uploadId: string) {
     // Claimed first: of two requests finishing the same upload (a resumed client's HEAD and its last PATCH), one records it.
     if (!(await repo.deleteUpload(trx, uploadId))) throw new AlreadyFinished();
     await repo.insertFile(trx, { key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: data ? 'public' : 'private', purpose: data ? 'questionData' : 'works', createdAt: t });
-    if (data) await repo.appendQuestionFile(trx, u.questionId, stored.key);
-    else await repo.insertNextVersion(trx, { competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t });
+    if (data) {
+      await repo.appendQuestionFile(trx, u.questionId, stored.key);
+      return null;
+    }
+    const work = await repo.insertNextVersion(trx, { competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t });
+    // Scores already submitted for an earlier version go back to their judges, in this same step.
+    return review.versionReplaced(trx, { questionId: u.questionId, teamId: u.teamId!, workId: work.id, version: work.version, now: completedAt });
   });
   // Nothing points at the stored copy if the rows could not be written; the tus upload stays for another try.
   const recorded = await record.then(
-    () => true,
+    (replaced) => ({ replaced }),
     async (err: unknown) => {
       await deps.storage.delete(stored.key).catch(() => {});
-      if (err instanceof AlreadyFinished) return false;
+      if (err instanceof AlreadyFinished) return null;
       throw err;
     },
   );
   if (!recorded) return;
   await removeUploadFiles(deps, uploadId);
+  if (recorded.replaced) await review.tellReplaced(deps, recorded.replaced);
 }
 
 /** `counts`: whether it is its team's last version (works completing after the deadline are refused). */

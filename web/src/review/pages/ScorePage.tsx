@@ -34,6 +34,8 @@ function toBody(work: ReviewWorkDetail, values: ScoreForm, submit: boolean): Sco
     scores: work.criteria.map((c, i) => ({ criterionId: c.id, score: values.scores?.[i]?.score ?? null, comment: values.scores?.[i]?.comment || null })),
     comment: values.comment || null,
     submit,
+    // The version on this page: if the team has replaced it since, the server refuses and the page shows the new one.
+    workId: work.workId,
   };
 }
 
@@ -231,6 +233,11 @@ export default function ScorePage() {
               '无文件'
             )}
           </Descriptions.Item>
+          {work.version !== null && (
+            <Descriptions.Item label="版本">
+              第 {work.version} 版{work.uploadedAt && `，上传于 ${formatMinute(work.uploadedAt)}`}（以截止前最后上传的版本为准）
+            </Descriptions.Item>
+          )}
           <Descriptions.Item label="最近保存">{formatMinute(work.updatedAt)}</Descriptions.Item>
           {work.team && (
             <Descriptions.Item label="队伍" span={2}>
@@ -239,6 +246,16 @@ export default function ScorePage() {
           )}
         </Descriptions>
         {work.rereview && <Alert type="warning" showIcon style={{ marginTop: 12 }} message="这是一份复评作品：组织方在处理成绩申诉时请您重新评审。" />}
+        {work.scoredVersion !== null && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginTop: 12 }}
+            data-testid="new-version"
+            message={`您之前评审的是第 ${work.scoredVersion} 版，队伍在截止前上传了第 ${work.version} 版`}
+            description="原评分已退回为草稿并保留，请下载新版本查看后重新提交评分。"
+          />
+        )}
       </Card>
       <ScoreSheet key={`${work.id}-${work.status}`} work={work} />
     </>

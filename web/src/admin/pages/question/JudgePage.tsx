@@ -21,6 +21,7 @@ import { FilterForm } from '../../components/FilterForm.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
+import { useConfirmedRetry } from '../../components/useConfirmedRetry.ts';
 import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '../../../api/review.ts';
 
@@ -90,7 +91,9 @@ function JudgesCard({ questionId }: { questionId: number }) {
   const [adding, setAdding] = useState(false);
   const [result, setResult] = useState<AssignResult | null>(null);
   const question = [reviewKeys.question(questionId)];
-  const assignment = useListMutation(() => reviewApi.autoAssign(questionId), question, (r) => {
+  // Before the works deadline the server asks whether to assign anyway (teams may still replace their works).
+  const guarded = useConfirmedRetry('early');
+  const assignment = useListMutation(() => guarded((o) => reviewApi.autoAssign(questionId, o)), question, (r) => {
     setResult(r);
     void message.success(`自动分配完成，新分配 ${r.created} 份`);
   });
@@ -232,6 +235,11 @@ function AssignmentsCard({ questionId }: { questionId: number }) {
               <>
                 <Tag color={STATUS_COLORS[a.status]}>{ASSIGNMENT_STATUS_TEXT[a.status]}</Tag>
                 {a.rereview && <Tag color="orange">复评</Tag>}
+                {a.scoredVersion !== null && a.currentVersion !== null && a.scoredVersion !== a.currentVersion && (
+                  <Tag color="red" title="队伍在评分后上传了新版本，评分已退回专家重新评审">
+                    评的是第 {a.scoredVersion} 版，现为第 {a.currentVersion} 版
+                  </Tag>
+                )}
               </>
             ),
           },

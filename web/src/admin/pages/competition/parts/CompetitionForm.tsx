@@ -12,7 +12,7 @@ import { useBrandOptions, useOrgOptions, useTypeOptions } from '../../../compone
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import type { CompetitionDetail } from './useCompetition.ts';
 import { fromPicker, toPicker } from '../../../../common/beijing.ts';
-import { useReopenGuard } from '../../../components/useReopenGuard.ts';
+import { useReopenGuard } from '../../../components/useConfirmedRetry.ts';
 
 type TimeField = 'regStartTime' | 'regEndTime' | 'endTime';
 /** The form holds times as dayjs values and the fee as the yuan text typed in. */

@@ -24,7 +24,7 @@ import { formatMinute } from '../../../../common/time.ts';
 import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';
 import { checkRegFields, RegFieldDesigner } from './RegFieldDesigner.tsx';
 import { useCompetition } from './useCompetition.ts';
-import { ReopenDeclined, useReopenGuard } from '../../../components/useReopenGuard.ts';
+import { ConfirmDeclined, useReopenGuard } from '../../../components/useConfirmedRetry.ts';
 import { fromPickerOrNull, toPickerOrNull } from '../../../../common/beijing.ts';
 
 const UNSAVED = '有未保存的修改';
@@ -278,7 +278,7 @@ function MenusForm({
     try {
       await saving.mutateAsync(body);
     } catch (err) {
-      if (err instanceof ReopenDeclined) return setRefusal('未保存：这些修改会重新开放已截止的提交，您选择了不重新开放。');
+      if (err instanceof ConfirmDeclined) return setRefusal('未保存：这些修改会重新开放已截止的提交，您选择了不重新开放。');
       if (!(err instanceof HttpError)) throw err;
       const fields = Object.entries(err.fields ?? {});
       const placed = fields.map(([path, msg]) => [fieldOf(path), msg] as const).filter(([name]) => name && presets.some((p) => p.menuCode === name[0]));

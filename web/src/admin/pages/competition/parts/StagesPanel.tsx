@@ -4,7 +4,7 @@ import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { competitionDetailKeys, presetApi, stageApi } from '../../../../api/competition.ts';
-import { useReopenGuard } from '../../../components/useReopenGuard.ts';
+import { useReopenGuard } from '../../../components/useConfirmedRetry.ts';
 import { sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
