@@ -137,5 +137,37 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   }
   await page.getByRole('tab', { name: '私榜' }).click();
   await expect(page.getByText('私榜尚未公布')).toBeVisible();
+
+  // The organiser's view of the question's tests (issue 33): both boards, every file, and 取消成绩 with a reason.
+  await orgPage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
+  // (exact: the back office's tag tabs now hold 赛题作品 too)
+  await orgPage.getByRole('tab', { name: '赛题', exact: true }).click();
+  await orgPage.locator('.ant-table-row').filter({ hasText: '用户流失预测' }).getByText('测试提交', { exact: true }).click();
+  await expect(orgPage.getByRole('tab', { name: '私榜' })).toBeVisible();
+  const perfectRow = orgPage.locator('.ant-table-row').filter({ hasText: 'perfect.csv' });
+  await expect(perfectRow).toContainText('预测先锋');
+  await expect(perfectRow.getByRole('link', { name: 'perfect.csv' })).toHaveAttribute('href', /download/);
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: 'broken.csv' })).toContainText('第3行：编号“c0”重复');
+  await orgPage.getByRole('tab', { name: '私榜' }).click();
+  await expect(orgPage.getByText('私榜尚未公布，目前仅组织方可见')).toBeVisible();
+  if (process.env.UPDATE_SCREENSHOTS) await orgPage.screenshot({ path: 'docs/screenshots/question-tests.png', fullPage: true });
+  await perfectRow.getByText('取消成绩', { exact: true }).click();
+  const reason = orgPage.getByRole('dialog');
+  await reason.getByLabel('取消成绩原因').fill('使用了测试集标签');
+  await reason.getByRole('button', { name: '取消成绩' }).click();
+  await expect(orgPage.getByText('已取消该提交的成绩，已通知该队伍')).toBeVisible();
+  await expect(perfectRow).toContainText('取消原因：使用了测试集标签');
+  // The team sees it on its history and its board score falls back to its other file.
+  await page.reload();
+  await page.getByRole('tab', { name: '提交测试' }).click();
+  await expect(page.locator('.ant-table-row').filter({ hasText: 'perfect.csv' }).getByTestId('cancel-note')).toHaveText('主办方已取消该提交的成绩，不计入排行榜。原因：使用了测试集标签');
+  await expect(page.getByTestId('my-row').getByTestId('board-score')).toHaveText('0');
+  if (process.env.UPDATE_SCREENSHOTS) {
+    await orgPage.setViewportSize({ width: 390, height: 844 });
+    await orgPage.reload();
+    await expect(orgPage.getByRole('tab', { name: '公榜' })).toBeVisible();
+    await expect.poll(() => orgPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await orgPage.screenshot({ path: 'docs/screenshots/question-tests-phone.png', fullPage: true });
+  }
   await watcher.close();
 });

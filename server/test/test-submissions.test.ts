@@ -46,6 +46,8 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
   const submit = (who: Client, text: string, name = 'pred.csv') =>
     who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart(name, Buffer.from(text), 'text/csv') });
   const mine = async (who: Client) => body(await who.get(`/api/review/test/list/${questionId}`)).data;
+  /** The private board published or not, as confirming the question's grades (grades.test.ts) leaves it. */
+  const published = (on: boolean) => t.database.db.updateTable('questions').set({ leaderboardPublished: on ? 1 : 0 }).where('id', '=', questionId).execute();
 
   it('queues a prediction file, scores it in a job, and shows the public score only', async () => {
     // What other tests left due runs first, so that the one job below is this test's.
@@ -257,7 +259,11 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect((await a.leader.put(`/api/review/test/select/${worst.id}`, { selected: true })).statusCode).toBe(200);
     expect((await b.leader.put(`/api/review/test/select/${worst.id}`, { selected: true })).statusCode).toBe(404);
     expect((await a.leader.put(`/api/review/test/publish/${questionId}`, { published: true })).statusCode).toBe(403);
-    expect((await org.put(`/api/review/test/publish/${questionId}`, { published: true })).statusCode).toBe(200);
+    // The private board goes out with the grades, not on its own (issue 33); confirming them sets what follows.
+    const alone = await org.put(`/api/review/test/publish/${questionId}`, { published: true });
+    expect([alone.statusCode, body(alone).message]).toEqual([409, '私榜在确认成绩时与成绩一同公布，请在该赛题的“成绩”页确认成绩']);
+    expect((await mine(a.leader)).leaderboardPublished).toBe(false);
+    await published(true);
     const priv = body(await a.leader.get(`/api/review/test/leaderboard/${questionId}?board=private`)).data;
     const scores = Object.fromEntries(priv.entries.map((e: { teamName: string; score: number }) => [e.teamName, e.score]));
     // 榜单甲 selected its worse file, so its private score is that file's; 榜单乙 falls back to its best public one.
@@ -271,7 +277,7 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const third = await a.leader.put(`/api/review/test/select/${unselected[1]!.id}`, { selected: true });
     expect(body(third).message).toBe('最多选择2个提交作为最终结果');
     expect(((await mine(a.leader)).list as { selected: boolean }[]).filter((x) => x.selected)).toHaveLength(2);
-    await org.put(`/api/review/test/publish/${questionId}`, { published: false });
+    await published(false);
   });
 
   it('keeps the final selection to two when three are picked at once', async () => {
@@ -305,9 +311,12 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'GRADE_SET')!.id}`, { enable: true });
     const myGrade = async () => (body(await leader.get(`/api/review/works/myGrade/${competitionId}`)).data as { questionId: number; testScore: number | null; finalScore: number | null }[]).find((g) => g.questionId === questionId);
     expect(await myGrade()).toMatchObject({ testScore: null, finalScore: 86 });
-    await org.put(`/api/review/test/publish/${questionId}`, { published: true });
+    await published(true);
     expect(await myGrade()).toMatchObject({ testScore: 0.4321, finalScore: 86 });
-    await org.put(`/api/review/test/publish/${questionId}`, { published: false });
+    // Once the grades are confirmed, the board they come from is not withdrawn.
+    const withdraw = await org.put(`/api/review/test/publish/${questionId}`, { published: false });
+    expect([withdraw.statusCode, body(withdraw).message]).toEqual([409, '该赛题的成绩已确认公布，私榜随成绩公布，不能撤回']);
+    await published(false);
     await db.deleteFrom('grades').where('questionId', '=', questionId).execute();
     await db.deleteFrom('reviewRules').where('questionId', '=', questionId).execute();
   });

@@ -118,6 +118,14 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         meta: { title: '作品管理', permission: M.competition, activeMenu: '/competition/manager' },
       },
       {
+        // Issue 33: a question's boards and every team's test submissions, with 取消成绩 / 恢复.
+        path: '/question/test/:questionId',
+        name: 'QuestionTest',
+        component: 'question/test',
+        hidden: true,
+        meta: { title: '测试提交', permission: M.competition, activeMenu: '/competition/manager' },
+      },
+      {
         // Spec §2.3: a question's works, the question given in the query (`?questionId=`); the competition's question
         // list opens it.
         path: '/question/questionWorks',

@@ -478,6 +478,18 @@ export interface TestSubmissionsTable {
   scorerLog: string | null;
   /** When the file of a submission that failed on arrival (its attempt given back) was deleted (0021). */
   fileRemovedAt: string | null;
+  /** The organiser's 取消成绩 (0027): the reason and when; a cancelled submission counts on no board. */
+  cancelReason: string | null;
+  cancelledAt: string | null;
+}
+
+/** A team disqualified from a question by its organiser (0027): off the question's boards and grades, with the reason. */
+export interface DisqualificationsTable {
+  questionId: number;
+  teamId: number;
+  reason: string;
+  userId: number;
+  createdAt: string;
 }
 
 /** Each team's best score per board of a question, under one scoring version (0016; test-submissions `refreshTeamBoards`). */
@@ -725,6 +737,7 @@ export interface DB {
   jobTurns: JobTurnsTable;
   testSubmissions: TestSubmissionsTable;
   boardScores: BoardScoresTable;
+  disqualifications: DisqualificationsTable;
   testQuota: TestQuotaTable;
   workUploads: WorkUploadsTable;
   works: WorksTable;

@@ -24,6 +24,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'question/work': lazy(() => import('./pages/question/WorksPage.tsx')),
   // Spec §2.3 `/question/questionWorks`: the same works page, for the question of `?questionId=`.
   'question/questionWorks': lazy(() => import('./pages/question/WorksPage.tsx')),
+  'question/test': lazy(() => import('./pages/question/TestSubmissionsPage.tsx')),
   'question/judge': lazy(() => import('./pages/question/JudgePage.tsx')),
   'question/grade': lazy(() => import('./pages/question/GradePage.tsx')),
   'question/awards': lazy(() => import('./pages/question/AwardsPage.tsx')),

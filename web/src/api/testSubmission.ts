@@ -1,4 +1,4 @@
-import type { Leaderboard, MyTests, RescoreProgress, ScoringFailure, ScoringQueue } from '@contest/shared';
+import type { Leaderboard, MyTests, QuestionSubmissions, QuestionSubmissionsQuery, RescoreProgress, ScoringFailure, ScoringQueue } from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /**
@@ -22,12 +22,12 @@ export const testSubmissionKeys = {
   queue: (competitionId: number) => ['scoringQueue', competitionId] as const,
   /** A competition's latest failed submissions (its organisers). */
   failures: (competitionId: number) => ['scoringFailures', competitionId] as const,
+  /** Every team's submissions for a question (its organisers). */
+  submissions: (questionId: number, query?: QuestionSubmissionsQuery) => ['questionSubmissions', questionId, ...(query ? [query] : [])] as const,
 };
 
 /** Test submissions and their boards, as the back office manages them (spec §7 `/api/review/test/*`). */
 export const testSubmissionApi = {
-  /** Shows the private board and the final ranking to the participants. */
-  publish: (questionId: number) => http.put<void>(`/api/review/test/publish/${questionId}`, { published: true }),
   mine: (questionId: number) => http.get<MyTests>(`/api/review/test/list/${questionId}`),
   /**
    * One page of a board (the server's page size), with the caller's team's row and rank wherever it is. Silent: the tab
@@ -45,4 +45,11 @@ export const testSubmissionApi = {
   queue: (competitionId: number) => http.get<ScoringQueue>(`/api/review/test/queue/${competitionId}`, undefined, { silent: true }),
   /** The latest failed submissions, with an own program's standard error. */
   failures: (competitionId: number) => http.get<ScoringFailure[]>(`/api/review/test/failures/${competitionId}`),
+  /** A page of every team's submissions for the question, with the teams disqualified from it (its organisers). */
+  submissions: (questionId: number, query: QuestionSubmissionsQuery) => http.get<QuestionSubmissions>(`/api/review/test/submissions/${questionId}`, query),
+  /** 取消成绩 (with the reason) or 恢复 of one submission. */
+  cancel: (id: number, cancelled: boolean, reason?: string) => http.put<void>(`/api/review/test/cancel/${id}`, { cancelled, ...(reason !== undefined && { reason }) }),
+  /** 取消队伍成绩 (with the reason) or 恢复 of a team on the question. */
+  disqualify: (questionId: number, teamId: number, disqualified: boolean, reason?: string) =>
+    http.put<void>(`/api/review/test/disqualify/${questionId}`, { teamId, disqualified, ...(reason !== undefined && { reason }) }),
 };

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, render, screen } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Leaderboard } from './pages/question/Leaderboard.tsx';
+import { Leaderboard } from '../common/Leaderboard.tsx';
 
 /** Issue 21: the board says how ties are broken, and that it is incomplete while submissions are scored again. */
 

@@ -18,6 +18,7 @@ const submission = (over: Partial<TestSubmission>): TestSubmission => ({
   selected: false,
   createdAt: '2026-03-20T02:00:00.000Z',
   scoredAt: null,
+  cancelReason: null,
   ...over,
 });
 
@@ -37,5 +38,22 @@ describe('the test history of a waiting submission', () => {
     const waiting = screen.getByText('second.csv').closest('tr')!;
     expect(within(waiting).getByText('排队中')).toBeTruthy();
     expect(within(waiting).getByTestId('test-queue')).toBeTruthy();
+  });
+});
+
+describe('the test history of a submission whose score the organiser cancelled', () => {
+  it('says so with the reason and offers no final selection for it', () => {
+    render(
+      <TestHistory
+        loading={false}
+        onSelect={() => undefined}
+        list={[submission({ id: 2, status: 2, publicScore: 0.9, fileName: 'copied.csv', cancelReason: '使用了测试集标签' }), submission({ id: 1, status: 2, publicScore: 0.8, fileName: 'own.csv' })]}
+      />,
+    );
+    const cancelled = screen.getByText('copied.csv').closest('tr')!;
+    expect(within(cancelled).getByText('成绩已取消')).toBeTruthy();
+    expect(within(cancelled).getByTestId('cancel-note').textContent).toBe('主办方已取消该提交的成绩，不计入排行榜。原因：使用了测试集标签');
+    expect(within(cancelled).queryByRole('switch')).toBeNull();
+    expect(within(screen.getByText('own.csv').closest('tr')!).getByRole('switch')).toBeTruthy();
   });
 });

@@ -31,7 +31,7 @@ afterEach(() => {
 
 const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
 const team = { id: 9, name: '数据先锋队', choiceQuestionList: [{ questionId: 11, title: 'A题 客户流失预测' }], memberList: [], teacherList: [] };
-const mine: MyTests = { list: [], dailyLimit: 5, usedToday: 1, format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' }, leaderboardPublished: false };
+const mine: MyTests = { list: [], dailyLimit: 5, usedToday: 1, format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' }, leaderboardPublished: false, disqualified: null };
 const entry = (rank: number, teamId: number, teamName: string, score: number) => ({ rank, teamId, teamName, score, submissions: 2, lastAt: '2026-03-20T02:00:00.000Z' });
 const publicBoard: Leaderboard = { board: 'public', metric: 'auc', higherIsBetter: true, published: false, entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)], total: 3, mine: entry(2, 9, '数据先锋队', 0.91) };
 const closedPrivate: Leaderboard = { board: 'private', metric: 'auc', higherIsBetter: true, published: false, entries: [], total: 0 };
@@ -202,7 +202,7 @@ describe('the test tab', { timeout: 60_000 }, () => {
   });
 
   it('draws the team\'s scores in submission order with the best so far, labelled in Beijing time', () => {
-    const at = (id: number, createdAt: string, publicScore: number) => ({ id, questionId: 11, teamId: 9, username: 'z', fileName: `${id}.csv`, size: 1, status: 2, reason: null, publicScore, privateScore: null, selected: false, createdAt, scoredAt: createdAt });
+    const at = (id: number, createdAt: string, publicScore: number) => ({ id, questionId: 11, teamId: 9, username: 'z', fileName: `${id}.csv`, size: 1, status: 2, reason: null, publicScore, privateScore: null, selected: false, createdAt, scoredAt: createdAt, cancelReason: null });
     const list = [at(3, '2026-03-21T16:30:00.000Z', 0.7), at(1, '2026-03-20T02:00:00.000Z', 0.8), at(2, '2026-03-20T03:00:00.000Z', 0.9)];
     const higher = scoreChartOption(list, true);
     expect(higher.xAxis.data).toEqual(['03/20 10:00', '03/20 11:00', '03/22 00:30']);

@@ -51,8 +51,69 @@ export const testSubmissionSchema = z.object({
   scoredAt: z.string().nullable(),
   /** Only while it waits to be scored. */
   queue: testQueueSchema.optional(),
+  /** The organiser's reason for cancelling its score (取消成绩): it then counts on no board. */
+  cancelReason: z.string().nullable(),
 });
 export type TestSubmission = z.infer<typeof testSubmissionSchema>;
+
+/** A team taken off a question's boards and grades by its organiser (取消队伍成绩), with the reason. */
+export const disqualificationSchema = z.object({
+  teamId: z.number().int(),
+  teamName: z.string(),
+  reason: z.string(),
+  /** Who decided it. */
+  username: z.string(),
+  createdAt: z.string(),
+});
+export type Disqualification = z.infer<typeof disqualificationSchema>;
+
+/** What the organiser sees of a submission: the team's view with the team, its private score and the scorer's log. */
+export const questionSubmissionSchema = testSubmissionSchema.extend({
+  teamName: z.string(),
+  /** The stored file, for 下载 (absent once a file that failed on arrival was removed). */
+  fileUri: z.string().nullable(),
+  /** The end of an own program's standard error when it failed on this file. */
+  scorerLog: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+});
+export type QuestionSubmission = z.infer<typeof questionSubmissionSchema>;
+
+/** `GET /api/review/test/submissions/{questionId}`: every team's submissions, newest first, for the organisers. */
+export const questionSubmissionsQuery = z.object({
+  page: z.coerce.number().int().min(1, '页码须为正整数').default(1),
+  limit: z.coerce.number().int().min(1, '每页条数须为正整数').max(100, '每页最多100条').default(20),
+  /** Part of a team's name. */
+  keyword: z.string().trim().max(50, '关键字不能超过50个字').optional(),
+  teamId: z.coerce.number().int().positive('编号须为正整数').optional(),
+  status: z.coerce.number().int().min(0).max(3).optional(),
+  /** Only the submissions whose score was cancelled. */
+  cancelled: z.enum(['1']).optional(),
+});
+export type QuestionSubmissionsQuery = z.infer<typeof questionSubmissionsQuery>;
+export const questionSubmissionsSchema = z.object({
+  list: z.array(questionSubmissionSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  /** The teams disqualified from the question. */
+  disqualified: z.array(disqualificationSchema),
+  /** Once the grades are confirmed, scores can no longer be cancelled or restored. */
+  locked: z.boolean(),
+});
+export type QuestionSubmissions = z.infer<typeof questionSubmissionsSchema>;
+
+/** A reason is needed to cancel, none to restore. */
+const REASON_MAX = 200;
+const reasonField = z.string().trim().max(REASON_MAX, `原因不能超过${REASON_MAX}个字`).optional();
+/** `PUT /api/review/test/cancel/{id}`: 取消成绩 (with a reason) or 恢复 of one submission. */
+export const cancelSubmissionBody = z.strictObject({ cancelled: z.boolean({ error: '请选择取消还是恢复' }), reason: reasonField });
+/** `PUT /api/review/test/disqualify/{questionId}`: 取消队伍成绩 (with a reason) or 恢复 of a team on the question. */
+export const disqualifyBody = z.strictObject({
+  teamId: z.number({ error: '请选择队伍' }).int().positive('请选择队伍'),
+  disqualified: z.boolean({ error: '请选择取消还是恢复' }),
+  reason: reasonField,
+});
+export const CANCEL_REASON_REQUIRED = '请填写取消成绩的原因';
 
 /** `POST /api/review/test/{questionId}`: the new submission, queued for scoring. */
 export const testSubmittedSchema = z.object({ id: z.number().int(), status: z.number().int() });
@@ -80,6 +141,8 @@ export const myTestsSchema = z.object({
   format: testFormatSchema.nullable(),
   /** Whether the private board (and so private scores) is published. */
   leaderboardPublished: z.boolean(),
+  /** Set when the organiser took the team off this question's boards and grades. */
+  disqualified: z.object({ reason: z.string(), createdAt: z.string() }).nullable(),
 });
 export type MyTests = z.infer<typeof myTestsSchema>;
 

@@ -13,7 +13,16 @@ import { keysetBatches } from '../../db/batches.ts';
 
 /** The teams that handed in a work for the question. */
 export const teamIdsWithWorks = async (db: Db, questionId: number) =>
-  (await db.selectFrom('works').select('teamId').distinct().where('questionId', '=', questionId).execute()).map((w) => w.teamId);
+  (
+    await db
+      .selectFrom('works as w')
+      .select('w.teamId')
+      .distinct()
+      .where('w.questionId', '=', questionId)
+      // A team its organiser disqualified from the question (0027) has no grade.
+      .where((eb) => eb.not(eb.exists(eb.selectFrom('disqualifications as d').select('d.teamId').whereRef('d.questionId', '=', 'w.questionId').whereRef('d.teamId', '=', 'w.teamId'))))
+      .execute()
+  ).map((w) => w.teamId);
 
 /** Every assignment of the question with its state and the judge's total. */
 export const assignmentTotals = (db: Db, questionId: number) =>

@@ -85,6 +85,8 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
     };
     await repo.upsertGrade(trx, questionId, r.teamId, values);
   }
+  // A team disqualified since the last calculation loses its grade (grades are computed only before confirmation).
+  await repo.deleteGradesExcept(trx, questionId, teams);
   return rows.length;
 }
 

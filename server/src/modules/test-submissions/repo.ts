@@ -1,5 +1,6 @@
-import { TEST_STATUS, higherIsBetterOf } from '@contest/shared';
+import { GRADE_STATE, TEST_STATUS, higherIsBetterOf } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import { containsText } from '../../db/like.ts';
 import { teamBoardRows, type BoardName } from './boards.ts';
 
 /** Every query of test (prediction) submissions: the submissions, the daily quota and the question's evaluation. */
@@ -93,14 +94,14 @@ export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
   db
     .selectFrom('testSubmissions as s')
     .innerJoin('users as u', 'u.id', 's.userId')
-    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt', 's.scoreJobId'])
+    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt', 's.scoreJobId', 's.cancelReason'])
     .where('s.teamId', '=', teamId)
     .where('s.questionId', '=', questionId)
     .orderBy('s.id', 'desc')
     .execute();
 
 export const findSubmission = (db: Db, id: number) =>
-  db.selectFrom('testSubmissions').select(['id', 'questionId', 'teamId', 'fileKey', 'status', 'day']).where('id', '=', id).executeTakeFirst();
+  db.selectFrom('testSubmissions').select(['id', 'competitionId', 'questionId', 'teamId', 'fileKey', 'fileName', 'status', 'day', 'cancelledAt']).where('id', '=', id).executeTakeFirst();
 
 /** A team's failed submissions that still have their file, newest first, with its size. */
 export const failedFilesOf = (db: Db, teamId: number) =>
@@ -174,15 +175,20 @@ const lockTeam = (trx: Db, teamId: number) => trx.updateTable('teams').set((eb) 
  * board (boards.ts), or no row where it has none. Called under the question's and the team's row locks.
  */
 export async function refreshTeamBoards(trx: Db, v: { questionId: number; teamId: number; version: number; higher: boolean }) {
-  const rows = await trx
-    .selectFrom('testSubmissions')
-    .select(['id', 'publicScore', 'privateScore', 'selected', 'createdAt'])
-    .where('teamId', '=', v.teamId)
-    .where('questionId', '=', v.questionId)
-    .where('status', '=', TEST_STATUS.scored)
-    .where('scoringVersion', '=', v.version)
-    .orderBy('id')
-    .execute();
+  // A disqualified team is on no board; a submission whose score was cancelled counts for nothing (0027).
+  const out = await disqualificationOf(trx, v.questionId, v.teamId);
+  const rows = out
+    ? []
+    : await trx
+        .selectFrom('testSubmissions')
+        .select(['id', 'publicScore', 'privateScore', 'selected', 'createdAt'])
+        .where('teamId', '=', v.teamId)
+        .where('questionId', '=', v.questionId)
+        .where('status', '=', TEST_STATUS.scored)
+        .where('scoringVersion', '=', v.version)
+        .where('cancelledAt', 'is', null)
+        .orderBy('id')
+        .execute();
   const boards = teamBoardRows(rows, v.higher);
   for (const board of ['public', 'private'] as const) {
     const row = boards[board];
@@ -423,3 +429,133 @@ export const recentFailures = (db: Db, competitionId: number, limit: number) =>
     .orderBy('s.id', 'desc')
     .limit(limit)
     .execute();
+
+// ---- The organisers' view and their 取消成绩 (issue 33) -------------------------------------------------------------
+
+/** The team's disqualification from the question, if any. */
+export const disqualificationOf = (db: Db, questionId: number, teamId: number) =>
+  db.selectFrom('disqualifications').select(['reason', 'createdAt']).where('questionId', '=', questionId).where('teamId', '=', teamId).executeTakeFirst();
+
+/** The teams disqualified from the question, latest first, with who decided. */
+export const disqualifiedTeams = (db: Db, questionId: number) =>
+  db
+    .selectFrom('disqualifications as d')
+    .innerJoin('teams as t', 't.id', 'd.teamId')
+    .innerJoin('users as u', 'u.id', 'd.userId')
+    .select(['d.teamId', 't.name as teamName', 'd.reason', 'u.username', 'd.createdAt'])
+    .where('d.questionId', '=', questionId)
+    .orderBy('d.createdAt', 'desc')
+    .execute();
+
+/** Whether the question's grades are confirmed (its results are out): scores then stay as they were published. */
+export const gradesConfirmed = async (db: Db, questionId: number) =>
+  (await db.selectFrom('reviewRules').select('gradeState').where('questionId', '=', questionId).executeTakeFirst())?.gradeState === GRADE_STATE.confirmed;
+
+export type SubmissionFilter = { keyword?: string; teamId?: number; status?: number; cancelled?: boolean };
+
+function filtered(db: Db, questionId: number, f: SubmissionFilter) {
+  let q = db.selectFrom('testSubmissions as s').innerJoin('teams as t', 't.id', 's.teamId').where('s.questionId', '=', questionId);
+  if (f.teamId) q = q.where('s.teamId', '=', f.teamId);
+  if (f.keyword) q = q.where(containsText('t.name', f.keyword));
+  if (f.status !== undefined) q = q.where('s.status', '=', f.status);
+  if (f.cancelled) q = q.where('s.cancelledAt', 'is not', null);
+  return q;
+}
+
+/** One page of every team's submissions for the question, newest first, as its organisers see them. */
+export async function questionSubmissions(db: Db, questionId: number, f: SubmissionFilter & { offset: number; limit: number }) {
+  const [rows, { n }] = await Promise.all([
+    filtered(db, questionId, f)
+      .innerJoin('users as u', 'u.id', 's.userId')
+      .select([
+        's.id',
+        's.questionId',
+        's.teamId',
+        't.name as teamName',
+        'u.username',
+        's.fileName',
+        's.fileKey',
+        's.fileRemovedAt',
+        's.size',
+        's.status',
+        's.reason',
+        's.publicScore',
+        's.privateScore',
+        's.selected',
+        's.createdAt',
+        's.scoredAt',
+        's.scorerLog',
+        's.cancelReason',
+        's.cancelledAt',
+      ])
+      .orderBy('s.id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+    filtered(db, questionId, f)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(n) };
+}
+
+/**
+ * Cancels (with the reason) or restores a submission's score and rewrites its team's board rows, under the locks every
+ * board write takes (the question's row, then the team's). Answers whether anything changed.
+ */
+export async function setCancelled(trx: Db, v: { id: number; questionId: number; teamId: number; reason: string | null; at: string }) {
+  const q = await lockBoards(trx, v.questionId);
+  await lockTeam(trx, v.teamId);
+  const { numUpdatedRows } = await trx
+    .updateTable('testSubmissions')
+    .set(v.reason === null ? { cancelReason: null, cancelledAt: null } : { cancelReason: v.reason, cancelledAt: v.at, selected: 0 })
+    .where('id', '=', v.id)
+    .where('cancelledAt', v.reason === null ? 'is not' : 'is', null)
+    .executeTakeFirst();
+  if (q) await refreshTeamBoards(trx, { questionId: v.questionId, teamId: v.teamId, ...q });
+  return Number(numUpdatedRows) > 0;
+}
+
+/** Disqualifies (with the reason) or restores a team on the question and rewrites its board rows, as above. */
+export async function setDisqualified(trx: Db, v: { questionId: number; teamId: number; userId: number; reason: string | null; at: string }) {
+  const q = await lockBoards(trx, v.questionId);
+  await lockTeam(trx, v.teamId);
+  let changed: boolean;
+  if (v.reason === null) {
+    const { numDeletedRows } = await trx.deleteFrom('disqualifications').where('questionId', '=', v.questionId).where('teamId', '=', v.teamId).executeTakeFirst();
+    changed = Number(numDeletedRows) > 0;
+  } else {
+    const r = await trx
+      .insertInto('disqualifications')
+      .values({ questionId: v.questionId, teamId: v.teamId, reason: v.reason, userId: v.userId, createdAt: v.at })
+      .onConflict((oc) => oc.columns(['questionId', 'teamId']).doNothing())
+      .returning('teamId')
+      .executeTakeFirst();
+    changed = r !== undefined;
+  }
+  if (q) await refreshTeamBoards(trx, { questionId: v.questionId, teamId: v.teamId, ...q });
+  return changed;
+}
+
+/** Whether the team chose the question (so it can be disqualified from it), and its name. */
+export const teamOnQuestion = (db: Db, questionId: number, teamId: number) =>
+  db
+    .selectFrom('teamChoices as c')
+    .innerJoin('teams as t', 't.id', 'c.teamId')
+    .select(['t.id', 't.name'])
+    .where('c.questionId', '=', questionId)
+    .where('c.teamId', '=', teamId)
+    .executeTakeFirst();
+
+/** The question's title and competition, for the organisers' messages. */
+export const questionNames = (db: Db, questionId: number) =>
+  db
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .select(['q.id', 'q.title', 'q.competitionId', 'c.name as competitionName'])
+    .where('q.id', '=', questionId)
+    .executeTakeFirst();
+
+/** The competition a prediction file was sent to. */
+export const competitionOfFile = async (db: Db, key: string) =>
+  (await db.selectFrom('testSubmissions').select('competitionId').where('fileKey', '=', key).executeTakeFirst())?.competitionId;

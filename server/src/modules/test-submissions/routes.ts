@@ -1,10 +1,11 @@
-import { ACTION_CODES, idParam, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, rescoreProgressSchema, scoringFailureSchema, scoringQueueSchema, selectBody, testSubmittedSchema } from '@contest/shared';
+import { ACTION_CODES, cancelSubmissionBody, disqualifyBody, idParam, questionSubmissionsQuery, questionSubmissionsSchema, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, rescoreProgressSchema, scoringFailureSchema, scoringQueueSchema, selectBody, testSubmittedSchema } from '@contest/shared';
 import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { noDataReply, ok, replies } from '../../http/reply.ts';
+import * as organiser from './organiser.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -32,6 +33,18 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
   app.put('/api/review/test/publish/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, body: publishBody, response: noDataReply } }, async (req) => {
     await service.publish(req.ctx, req.params.questionId, req.body.published);
     return ok(null, req.body.published ? '私榜已公布' : '已撤回私榜');
+  });
+  // The organisers' view of a question's submissions, and their 取消成绩 / 恢复 of a submission or a team (issue 33).
+  app.get('/api/review/test/submissions/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, querystring: questionSubmissionsQuery, response: replies(questionSubmissionsSchema) } }, async (req) =>
+    ok(await organiser.questionSubmissions(req.ctx, req.params.questionId, req.query)),
+  );
+  app.put('/api/review/test/cancel/:id', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: idParam, body: cancelSubmissionBody, response: noDataReply } }, async (req) => {
+    await organiser.cancelSubmission(userCtx(req), req.params.id, req.body);
+    return ok(null, req.body.cancelled ? '已取消该提交的成绩' : '已恢复该提交的成绩');
+  });
+  app.put('/api/review/test/disqualify/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, body: disqualifyBody, response: noDataReply } }, async (req) => {
+    await organiser.disqualifyTeam(userCtx(req), req.params.questionId, req.body);
+    return ok(null, req.body.disqualified ? '已取消该队伍的成绩' : '已恢复该队伍的成绩');
   });
   app.get('/api/review/test/rescore/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, response: replies(rescoreProgressSchema) } }, async (req) =>
     ok(await service.rescoring(req.ctx, req.params.questionId)),

@@ -41,12 +41,15 @@ import { teamUserIds } from '../notices/index.ts';
 import { releaseJob, rescoreJob, scoreJob } from './jobs.ts';
 import type { BoardName } from './boards.ts';
 import { readCache } from '../../http/read-cache.ts';
+import { organiserReadsFile } from './organiser.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
 /** What a question without an evaluation (never set, or removed after approval) answers instead of a board or a score. */
 const NO_SCORING_BOARD = '该赛题没有自动评分，没有排行榜';
 const NO_SCORING_FILE = '该赛题没有自动评分，不接受测试文件';
+/** What a disqualified team is told when it tries to submit. */
+export const disqualifiedText = (reason: string) => `你的队伍在该赛题的成绩已被主办方取消（原因：${reason}），不能再提交测试文件`;
 
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
@@ -74,6 +77,8 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   const refusal = windowRefusal(await window(), ctx.clock.now());
   if (refusal) throw conflict(refusal);
   if (!question.metric) throw conflict(NO_SCORING_FILE);
+  const out = await repo.disqualificationOf(ctx.db, questionId, teamId);
+  if (out) throw conflict(disqualifiedText(out.reason));
   const custom = question.metric === CUSTOM_METRIC;
   if (!question.answerKey || (custom && !question.scorerKey)) throw conflict('该赛题尚未开放测试');
   let stored;
@@ -172,7 +177,7 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
   }
 }
 
-type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null; scoreJobId: number | null };
+type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null; scoreJobId: number | null; cancelReason: string | null };
 const toSubmission = ({ scoreJobId: _job, ...r }: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
 
 /** The minutes over which the queue's pace is measured for the wait estimate. */
@@ -217,7 +222,8 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
   const published = question.leaderboardPublished === 1;
   const list = rows.map((r) => toSubmission(r, published));
   await withQueuePlaces(ctx.db, rows, list, ctx.clock.now(), laneOf(question).lane ?? 'general');
-  return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published };
+  const disqualified = (await repo.disqualificationOf(ctx.db, questionId, teamId)) ?? null;
+  return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published, disqualified };
 }
 
 /** The team picks up to MAX_SELECTED scored submissions for the final ranking. */
@@ -229,6 +235,7 @@ export async function select(ctx: AuthedCtx, id: number, selected: boolean) {
   });
   if (teamId !== row.teamId) throw notFound('提交记录不存在');
   if (selected && row.status !== TEST_STATUS.scored) throw conflict('只有已评分的提交可以作为最终结果');
+  if (selected && row.cancelledAt) throw conflict('该提交的成绩已被主办方取消，不能作为最终结果');
   await ctx.db.transaction().execute(async (trx) => {
     // Counted under the team's row lock, so two selections made at once are counted one after the other.
     if ((await repo.setSelected(trx, { id, teamId, questionId: row.questionId, selected })) > MAX_SELECTED) throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);
@@ -295,12 +302,20 @@ export async function boardHigherIsBetter(db: Db, questionId: number) {
 /** Publishes the question's private board: done with the confirmation of its grades (issue 33), which it ranks. */
 export const publishPrivateBoard = (db: Db, questionId: number) => repo.setLeaderboardPublished(db, questionId, true);
 
+/**
+ * The private board goes out with the grades, in one step (issue 33): it is not published on its own before the grades
+ * are confirmed, and not withdrawn after. Withdrawing one published before (by an earlier version) is still allowed.
+ */
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
   await policy.managesCompetition(ctx, question.competitionId);
+  const confirmed = await repo.gradesConfirmed(ctx.db, questionId);
+  if (published && !confirmed) throw conflict(PRIVATE_WITH_GRADES);
+  if (!published && confirmed) throw conflict('该赛题的成绩已确认公布，私榜随成绩公布，不能撤回');
   await repo.setLeaderboardPublished(ctx.db, questionId, published);
 }
+export const PRIVATE_WITH_GRADES = '私榜在确认成绩时与成绩一同公布，请在该赛题的“成绩”页确认成绩';
 
 /**
  * The answers of the questions scored last, so a burst of submissions reads a large answer file once. The cache is
@@ -648,5 +663,5 @@ export async function rescoring(ctx: Ctx, questionId: number): Promise<RescorePr
   return { total, done, running: done < total };
 }
 
-// The team's members may read back their own prediction files.
-grantPrivateReads('prediction', (ctx, key) => repo.memberOfFileTeam(ctx.db, key, ctx.actor.userId));
+// The team's members may read back their own prediction files, and the competition's organisers any of them.
+grantPrivateReads('prediction', async (ctx, key) => (await repo.memberOfFileTeam(ctx.db, key, ctx.actor.userId)) || organiserReadsFile(ctx, key));

@@ -1,4 +1,4 @@
-import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes, judgedByExperts, type ManagedQuestion } from '@contest/shared';
+import { ADMIN_ROUTES, accessibleRoutes, flattenRoutes, judgedByExperts, scoredAutomatically, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Segmented, Skeleton, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -8,7 +8,7 @@ import { questionApi, questionKeys } from '../../api/question.ts';
 import { useIdParam } from './useIdParam.ts';
 
 /** The pages of one question (`/question/<page>/:questionId`), in the order the header offers them. */
-const QUESTION_PAGES = ['work', 'judge', 'grade', 'awards', 'certificate'] as const;
+const QUESTION_PAGES = ['work', 'test', 'judge', 'grade', 'awards', 'certificate'] as const;
 export type QuestionPageKey = (typeof QUESTION_PAGES)[number];
 
 /** The question of a page's `:questionId`, as the question pages share it in the cache. */
@@ -48,7 +48,10 @@ function useQuestionPages() {
 export function QuestionHeader({ question, current, extra }: { question: ManagedQuestion; current: QuestionPageKey; extra?: ReactNode }) {
   const navigate = useNavigate();
   // A question ranked by its private board alone has no works or judges: their pages are not offered.
-  const pages = useQuestionPages().filter((p) => judgedByExperts(question.judging) || (p.key !== 'work' && p.key !== 'judge'));
+  // A question judged by experts alone has no tests or boards.
+  const pages = useQuestionPages().filter(
+    (p) => (judgedByExperts(question.judging) || (p.key !== 'work' && p.key !== 'judge')) && (scoredAutomatically(question.judging) || p.key !== 'test'),
+  );
   return (
     <Card size="small">
       {/* Plain wrapping rows rather than Space: on a phone the page switch may scroll inside the card, never the page. */}

@@ -21,7 +21,16 @@ function Problems({ reason }: { reason: string | null }) {
 /** Breaks a long user name where it must, not a size in the middle. */
 const NOTE = { color: 'rgba(0, 0, 0, 0.45)', fontSize: 13, overflowWrap: 'anywhere' } as const;
 
-const statusTag = (s: TestSubmission) => <Tag color={STATUS_COLORS[s.status]}>{TEST_STATUS_TEXT[s.status]}</Tag>;
+const statusTag = (s: TestSubmission) =>
+  s.cancelReason !== null ? <Tag color="error">成绩已取消</Tag> : <Tag color={STATUS_COLORS[s.status]}>{TEST_STATUS_TEXT[s.status]}</Tag>;
+
+/** The organiser's reason for cancelling the submission's score: it counts on no board. */
+const CancelNote = ({ s }: { s: TestSubmission }) =>
+  s.cancelReason !== null ? (
+    <div data-testid="cancel-note" style={{ ...NOTE, color: '#cf1322' }}>
+      主办方已取消该提交的成绩，不计入排行榜。原因：{s.cancelReason}
+    </div>
+  ) : null;
 
 /** Where a waiting submission stands in the scoring queue, and about how long it will wait. */
 const QueueNote = ({ s }: { s: TestSubmission }) =>
@@ -38,7 +47,7 @@ const QueueNote = ({ s }: { s: TestSubmission }) =>
 export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[] | undefined; loading: boolean; onSelect: (s: TestSubmission, selected: boolean) => void }) {
   const phone = Grid.useBreakpoint().md === false;
   const select = (s: TestSubmission) =>
-    s.status === TEST_STATUS.scored && <Switch size="small" checked={s.selected} aria-label={`将 ${s.fileName} 作为最终结果`} onChange={(on) => onSelect(s, on)} />;
+    s.status === TEST_STATUS.scored && s.cancelReason === null && <Switch size="small" checked={s.selected} aria-label={`将 ${s.fileName} 作为最终结果`} onChange={(on) => onSelect(s, on)} />;
   if (phone) {
     return (
       <List<TestSubmission>
@@ -62,7 +71,8 @@ export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[
             </div>
             <QueueNote s={s} />
             <Problems reason={s.reason} />
-            {s.status === TEST_STATUS.scored && <div className="order-card-action">作为最终结果 {select(s)}</div>}
+            <CancelNote s={s} />
+            {s.status === TEST_STATUS.scored && s.cancelReason === null && <div className="order-card-action">作为最终结果 {select(s)}</div>}
           </List.Item>
         )}
       />
@@ -101,6 +111,7 @@ export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[
             <>
               <QueueNote s={s} />
               <Problems reason={s.reason} />
+              <CancelNote s={s} />
             </>
           ),
         },

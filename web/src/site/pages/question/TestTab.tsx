@@ -13,7 +13,7 @@ import { uploadError, uploadHeaders } from '../../../common/upload.ts';
 import { useTeam } from '../../team.ts';
 import { scoringFinished } from '../../tests.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
-import { Leaderboard, metricText } from './Leaderboard.tsx';
+import { Leaderboard, metricText } from '../../../common/Leaderboard.tsx';
 import { TestHistory } from './TestHistory.tsx';
 
 // ECharts is loaded only when the team has a score to draw.
@@ -143,7 +143,10 @@ export default function TestTab() {
   const testWindow = submissionWindow(competition, competition.stages, presets, 'SUBMIT_TEST');
   // Offered only when it can succeed: within the window and the day's quota, said beside the disabled button otherwise.
   const quotaUsed = Boolean(quota?.dailyLimit && quota.usedToday >= quota.dailyLimit);
-  const blocked = windowRefusal(testWindow, sysTime()) ?? (quotaUsed ? `今日 ${quota!.dailyLimit} 次提交已用完，北京时间明天 00:00 恢复` : null);
+  const out = quota?.disqualified;
+  const blocked = out
+    ? `你的队伍在该赛题的成绩已被主办方取消（原因：${out.reason}），不能再提交测试文件`
+    : (windowRefusal(testWindow, sysTime()) ?? (quotaUsed ? `今日 ${quota!.dailyLimit} 次提交已用完，北京时间明天 00:00 恢复` : null));
   const scored = quota?.list.filter((s) => s.status === TEST_STATUS.scored && s.publicScore !== null) ?? [];
   const select = async (s: TestSubmission, selected: boolean) => {
     // A refusal (a third selection) is shown by http as a toast; the list is reloaded either way.
@@ -195,7 +198,7 @@ export default function TestTab() {
               </Button>
             </Tooltip>
           </Upload>
-          {blocked && <Alert type="warning" showIcon data-testid="test-blocked" message={blocked} />}
+          {blocked && <Alert type={out ? 'error' : 'warning'} showIcon data-testid="test-blocked" message={blocked} />}
           {quota?.format && <FileFormat format={quota.format} />}
         </Space>
       </Card>

@@ -396,7 +396,6 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const reviewing = useListMutation((q: ManagedQuestion) => questionApi.review(q.id, !q.reviewed), [key], (_, q) =>
     void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见'),
   );
-  const publishing = useListMutation(testSubmissionApi.publish, [], () => void message.success('私榜已公布'));
   // The progress shows under the answer file's row count (RescoreStatus) until every submission is scored again.
   const rescoring = useListMutation(
     (q: ManagedQuestion) => testSubmissionApi.rescore(q.id),
@@ -506,15 +505,8 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                     {q.reviewed ? '撤回审核' : '审核通过'}
                   </a>
                 )}
-                {editable && q.evaluation && (
-                  <a
-                    onClick={() =>
-                      confirm('公布私榜后，参赛者可以看到最终排名与私榜成绩。确定公布吗？', () => publishing.mutateAsync(q.id))
-                    }
-                  >
-                    公布私榜
-                  </a>
-                )}
+                {/* Its boards and every team's submissions; the private board goes out with the grades. */}
+                {q.evaluation && <Link to={`/question/test/${q.id}`}>测试提交</Link>}
                 {editable && q.evaluation && q.answerRows !== null && (
                   <a
                     onClick={() =>

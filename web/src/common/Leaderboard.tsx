@@ -3,9 +3,9 @@ import { PushpinOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { testSubmissionApi, testSubmissionKeys } from '../../../api/testSubmission.ts';
-import { HttpError } from '../../../common/http.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../api/testSubmission.ts';
+import { HttpError } from './http.ts';
+import { formatMinute } from './time.ts';
 
 const MINE = { background: '#e6f4ff', fontWeight: 600 };
 
