@@ -350,7 +350,7 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       await day(regs[2].id, '2026-03-01T00:00:00.000Z');
 
       const mine = body(await orgC.get('/api/system/todo')).data;
-      expect(mine.counts).toEqual({ competitionsToAudit: null, registrationsToReview: 3, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 1 });
+      expect(mine.counts).toEqual({ applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: 3, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 1 });
       expect(mine.running).toEqual([{ id, name: expect.any(String), registrations: 3, approved: 0, paid: 0, submissions: 0, reviewsDone: 1, reviewsTotal: 3, daily: [...Array(12).fill(0), 1, 1] }]);
       expect([mine.days.length, mine.days[0], mine.days.at(-1)]).toEqual([14, '2026-03-07', '2026-03-20']);
       // The to-do's disputes lead to the question they wait on.
@@ -396,6 +396,34 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect([after.counts.registrationsToReview, after.counts.transfersToConfirm]).toEqual([0, 0]);
       expect(after.running[0]).toMatchObject({ registrations: 3, approved: 3, paid: 2 });
       expect((await regs[0].leader.get('/api/system/todo')).statusCode).toBe(403);
+    });
+
+    it('asks the platform to review a question added after the competition’s approval, and tells the organiser when it is', async () => {
+      const orgE = await makeOrganiser(t, admin, 'borgE', '戊大学');
+      const inbox = async (who: Client) => (body(await who.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[]);
+      const before = body(await admin.get('/api/system/todo')).data;
+      // A partner application waits for the platform too.
+      await registerUser(t.app, 'applicantF');
+      const applicant = await loggedIn(t.app, 'applicantF');
+      expect((await applicant.post('/api/competition/partner/apply', { name: '己大学', kind: 'school', contactName: '老师', contactPhone: '13800138000' })).statusCode).toBe(200);
+      expect(body(await admin.get('/api/system/todo')).data.counts.applicationsToReview).toBe(before.counts.applicationsToReview + 1);
+
+      const id = await onlineCompetition(admin, orgE);
+      const added = await orgE.post(`/api/competition/question/${id}`, { title: '新增赛题', judging: 'review' });
+      expect(added.statusCode, added.body).toBe(200);
+      const questionId = body(added).data.id as number;
+      const todo = body(await admin.get('/api/system/todo')).data;
+      expect(todo.counts.questionsToReview).toBe(before.counts.questionsToReview + 1);
+      expect(todo.reviewQuestions).toContainEqual({ questionId, questionTitle: '新增赛题', competitionId: id, competitionName: expect.any(String) });
+      expect((await inbox(admin))[0]).toMatchObject({ title: '新赛题待审核' });
+      expect((await inbox(admin))[0]!.content).toContain('新增了赛题“新增赛题”');
+      // The organiser cannot review it, so it is no to-do of theirs.
+      expect(body(await orgE.get('/api/system/todo')).data.counts.questionsToReview).toBeNull();
+
+      expect((await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true })).statusCode).toBe(200);
+      expect((await inbox(orgE))[0]).toMatchObject({ title: '赛题已审核通过' });
+      expect((await inbox(orgE))[0]!.content).toContain('“新增赛题”已审核通过');
+      expect(body(await admin.get('/api/system/todo')).data.counts.questionsToReview).toBe(before.counts.questionsToReview);
     });
   });
 });

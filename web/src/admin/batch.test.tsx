@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import type { Invoice, Order, Page, Register, Todo, WorkVersion } from '@contest/shared';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -253,10 +253,11 @@ function Where() {
 
 describe('the home page', () => {
   const todo = (counts: Partial<Todo['counts']>, over: Partial<Todo> = {}): Todo => ({
-    counts: { competitionsToAudit: null, registrationsToReview: null, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null, ...counts },
+    counts: { applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: null, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null, ...counts },
     running: [{ id: 3, name: '泰迪杯', registrations: 40, approved: 30, paid: 25, submissions: 12, reviewsDone: 6, reviewsTotal: 24, daily: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 5, 3, 1] }],
     days: Array.from({ length: 14 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`),
     disputeQuestions: [{ questionId: 7, questionTitle: '销量预测', competitionName: '泰迪杯', pending: 1 }],
+    reviewQuestions: [],
     ...over,
   });
   const home = (
@@ -324,6 +325,26 @@ describe('the home page', () => {
     expect(await screen.findByRole('link', { name: '待审核竞赛 2' })).toBeTruthy();
     expect(screen.getByRole('link', { name: '待审核竞赛 2' }).getAttribute('href')).toBe('/competition/audit');
     expect(await screen.findByText('注册用户')).toBeTruthy();
+  });
+
+  it('leads the administrator to the applications and to the questions added after approval', async () => {
+    const reviewQuestions = [
+      { questionId: 11, questionTitle: '新增B题', competitionId: 3, competitionName: '泰迪杯' },
+      { questionId: 12, questionTitle: '新增C题', competitionId: 5, competitionName: '数据杯' },
+    ];
+    api.answers = { '/api/system/todo': todo({ applicationsToReview: 1, questionsToReview: 1 }, { reviewQuestions: reviewQuestions.slice(0, 1) }) };
+    open(['competition:competition:audit'], '/index', home);
+    expect((await screen.findByRole('link', { name: '待审核组织方申请 1' })).getAttribute('href')).toBe('/partner/apply');
+    expect(screen.getByRole('link', { name: '待审核赛题 1' }).getAttribute('href')).toBe('/competition/edit/3?tab=questions');
+    cleanup();
+    api.answers = { '/api/system/todo': todo({ questionsToReview: 2 }, { reviewQuestions }) };
+    open(['competition:competition:audit'], '/index', home);
+    fireEvent.click(await screen.findByRole('button', { name: '待审核赛题 2' }));
+    const links = (await screen.findAllByRole('link')).filter((a) => a.getAttribute('href')?.startsWith('/competition/edit/'));
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['新增B题（泰迪杯）', '/competition/edit/3?tab=questions'],
+      ['新增C题（数据杯）', '/competition/edit/5?tab=questions'],
+    ]);
   });
 });
 

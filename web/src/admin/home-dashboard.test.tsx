@@ -26,10 +26,11 @@ afterEach(() => {
 configure({ asyncUtilTimeout: 15_000 });
 
 const todo: Todo = {
-  counts: { competitionsToAudit: null, registrationsToReview: 0, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null },
+  counts: { applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: 0, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null },
   running: [],
   days: [],
   disputeQuestions: [],
+  reviewQuestions: [],
 };
 
 function open(dashboard: Dashboard) {

@@ -87,7 +87,11 @@ export function batchResult(results: BatchResult['results']): BatchResult {
 /** `GET /api/system/todo`: what waits for the caller, in the caller's organisation (the platform: everywhere). */
 export const todoCountsSchema = z.object({
   /** Each count is null when the caller may not act on it (lacks the action's permission code). */
+  /** Organisations' applications waiting for a decision (the platform). */
+  applicationsToReview: z.number().int().nullable(),
   competitionsToAudit: z.number().int().nullable(),
+  /** Questions added to a competition after its approval, waiting for their own review. */
+  questionsToReview: z.number().int().nullable(),
   registrationsToReview: z.number().int().nullable(),
   transfersToConfirm: z.number().int().nullable(),
   invoicesToIssue: z.number().int().nullable(),
@@ -128,6 +132,15 @@ export const todoDisputeQuestionSchema = z.object({
 });
 export type TodoDisputeQuestion = z.infer<typeof todoDisputeQuestionSchema>;
 
+/** A question added after its competition's approval, waiting for review: where the to-do 待审核赛题 leads. */
+export const todoReviewQuestionSchema = z.object({
+  questionId: z.number().int(),
+  questionTitle: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+});
+export type TodoReviewQuestion = z.infer<typeof todoReviewQuestionSchema>;
+
 export const todoSchema = z.object({
   counts: todoCountsSchema,
   running: z.array(runningCompetitionSchema),
@@ -135,6 +148,8 @@ export const todoSchema = z.object({
   days: z.array(z.string()),
   /** The questions behind `counts.disputesToAnswer` (empty when the caller may not answer disputes), most waiting first. */
   disputeQuestions: z.array(todoDisputeQuestionSchema),
+  /** The questions behind `counts.questionsToReview`, oldest first (empty when the caller may not review them). */
+  reviewQuestions: z.array(todoReviewQuestionSchema),
 });
 export type Todo = z.infer<typeof todoSchema>;
 

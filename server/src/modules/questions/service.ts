@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
+  ACTION_CODES,
+  AUDIT_STATUS,
   CUSTOM_METRIC,
   DEFAULT_TIME_LIMIT_SEC,
   GRADE_STATE,
@@ -29,6 +31,8 @@ import { writeAudit } from '../audit-log/index.ts';
 import { loadRule } from '../review/index.ts';
 import { startRescoring } from '../test-submissions/index.ts';
 import { displayName } from '../files/index.ts';
+import { notify } from '../notices/index.ts';
+import { holdersActingFor, holdersOf } from '../roles/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
@@ -90,7 +94,7 @@ function changesScores(before: EvaluationBody | null, after: EvaluationBody) {
 }
 
 export async function create(ctx: AuthedCtx, competitionId: number, body: QuestionBody) {
-  await policy.managesCompetition(ctx, competitionId);
+  const competition = await policy.managesCompetition(ctx, competitionId);
   checkColumns(body.evaluation);
   const now = ctx.clock.now().toISOString();
   const id = await repo.insertQuestion(ctx.db, {
@@ -107,6 +111,16 @@ export async function create(ctx: AuthedCtx, competitionId: number, body: Questi
     updatedAt: now,
   });
   await writeAudit(ctx, { action: 'question.create', entity: 'question', entityId: id, after: { ...body, content: undefined } });
+  // The competition's audit approved its questions; one added since waits for a reviewer, who is told (and sees it on
+  // the to-do home).
+  if (competition.auditStatus === AUDIT_STATUS.online || competition.auditStatus === AUDIT_STATUS.offline) {
+    const reviewers = (await holdersActingFor(ctx.db, ACTION_CODES.questionReview, competition.orgId)).filter((u) => u !== ctx.actor.userId);
+    await notify(ctx, reviewers, {
+      title: '新赛题待审核',
+      content: `竞赛“${competition.name}”新增了赛题“${body.title}”，审核通过后参赛者才能看到并选择它。请在该竞赛的“赛题”页审核。`,
+      source: 'question.created',
+    });
+  }
   return { id };
 }
 
@@ -204,9 +218,15 @@ export async function setCreator(ctx: Ctx, id: number, creatorId: number) {
 }
 
 export async function review(ctx: Ctx, id: number, reviewed: boolean) {
-  await managedQuestion(ctx, id);
+  const q = await managedQuestion(ctx, id);
   await repo.updateQuestion(ctx.db, id, { reviewed: reviewed ? 1 : 0, updatedAt: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: reviewed ? 'question.review' : 'question.unreview', entity: 'question', entityId: id });
+  if (reviewed && !q.reviewed) {
+    // Its author and the organisation's editors learn that it is public now.
+    const editors = await holdersOf(ctx.db, ACTION_CODES.competitionEdit, q.orgId ?? -1);
+    const to = [...(q.creatorId === null ? [] : [q.creatorId]), ...editors].filter((u) => u !== ctx.actor?.userId);
+    await notify(ctx, to, { title: '赛题已审核通过', content: `竞赛“${q.competitionName}”的赛题“${q.title}”已审核通过，参赛者现在可以看到并选择它。`, source: 'question.reviewed' });
+  }
 }
 
 export async function remove(ctx: Ctx, id: number) {

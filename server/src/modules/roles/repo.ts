@@ -1,4 +1,4 @@
-import { USER_STATUS, type Role } from '@contest/shared';
+import { ACTION_CODES, USER_STATUS, type Role } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 
 export async function listRoles(db: Db): Promise<Role[]> {
@@ -89,6 +89,29 @@ export async function holdersOf(db: Db, code: string, orgId: number): Promise<nu
     .where('u.orgId', '=', orgId)
     .where('u.status', '=', USER_STATUS.active)
     .where('rp.code', '=', code)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The active users who may act with `code` on the organisation's objects: its own staff holding the code, and the
+ * platform's (holders of the competition audit, who act for every organisation) holding it.
+ */
+export async function holdersActingFor(db: Db, code: string, orgId: number | null): Promise<number[]> {
+  const platform = db
+    .selectFrom('userRoles as pr')
+    .innerJoin('rolePermissions as pp', 'pp.roleId', 'pr.roleId')
+    .select('pr.userId')
+    .where('pp.code', '=', ACTION_CODES.competitionAudit);
+  const rows = await db
+    .selectFrom('users as u')
+    .innerJoin('userRoles as ur', 'ur.userId', 'u.id')
+    .innerJoin('rolePermissions as rp', 'rp.roleId', 'ur.roleId')
+    .select('u.id')
+    .distinct()
+    .where('u.status', '=', USER_STATUS.active)
+    .where('rp.code', '=', code)
+    .where((eb) => eb.or([eb('u.orgId', '=', orgId ?? -1), eb('u.id', 'in', platform)]))
     .execute();
   return rows.map((r) => r.id);
 }

@@ -1,4 +1,4 @@
-import { ASSIGNMENT_STATUS, AUDIT_STATUS, DISPUTE_STATUS, INVOICE_STATUS, PAY_STATUS, REGISTER_STATUS, type UnfinishedJudgesQuery } from '@contest/shared';
+import { ASSIGNMENT_STATUS, AUDIT_STATUS, DISPUTE_STATUS, INVOICE_STATUS, PARTNER_STATUS, PAY_STATUS, REGISTER_STATUS, type UnfinishedJudgesQuery } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 
 /**
@@ -17,6 +17,25 @@ const ofOrg = (db: Db, orgId: Scope) => {
 const questionsOfOrg = (db: Db, orgId: Scope) => db.selectFrom('questions').select('id').where('competitionId', 'in', ofOrg(db, orgId));
 
 const n = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
+
+/** Questions waiting for review in competitions already approved (added after it): the audit approved the others. */
+const questionsWaiting = (db: Db, orgId: Scope) =>
+  db
+    .selectFrom('questions as q')
+    .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+    .where('q.reviewed', '=', 0)
+    .where('c.auditStatus', 'in', [AUDIT_STATUS.online, AUDIT_STATUS.offline])
+    .where('c.id', 'in', ofOrg(db, orgId));
+
+export const questionsToReview = async (db: Db, orgId: Scope) => n(await questionsWaiting(db, orgId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
+
+/** The questions behind `questionsToReview`, oldest first, with their competition (where the to-do leads). */
+export const questionsWaitingReview = (db: Db, orgId: Scope, limit: number) =>
+  questionsWaiting(db, orgId).select(['q.id as questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName']).orderBy('q.id').limit(limit).execute();
+
+/** Organisations' applications waiting for the platform's decision. */
+export const applicationsToReview = async (db: Db) =>
+  n(await db.selectFrom('partnerApplications').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', PARTNER_STATUS.pending).executeTakeFirst());
 
 export const competitionsToAudit = async (db: Db) =>
   n(await db.selectFrom('competitions').select((eb) => eb.fn.countAll<number>().as('n')).where('auditStatus', '=', AUDIT_STATUS.pending).executeTakeFirst());

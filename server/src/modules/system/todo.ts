@@ -28,8 +28,10 @@ export async function todo(ctx: AuthedCtx): Promise<Todo> {
   const orgId: Scope = policy.orgScope(ctx);
   const when = <T>(code: PermissionCode, run: () => Promise<T>) => (policy.holds(ctx, code) ? run() : Promise.resolve(null));
 
-  const [competitionsToAudit, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished, running] = await Promise.all([
+  const [applicationsToReview, competitionsToAudit, questionsToReview, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished, running] = await Promise.all([
+    when(ACTION_CODES.partnerAudit, () => repo.applicationsToReview(db)),
     when(ACTION_CODES.competitionAudit, () => repo.competitionsToAudit(db)),
+    policy.reviewsQuestions(ctx) ? repo.questionsToReview(db, orgId) : Promise.resolve(null),
     when(ACTION_CODES.registerAudit, () => repo.registrationsToReview(db, orgId)),
     when(ACTION_CODES.orderEdit, () => repo.transfersToConfirm(db, orgId)),
     when(ACTION_CODES.invoiceEdit, () => repo.invoicesToIssue(db, orgId)),
@@ -43,7 +45,15 @@ export async function todo(ctx: AuthedCtx): Promise<Todo> {
     : [];
   // A day's start is 16:00 UTC the day before: its Beijing date is 8 hours later.
   const days = trendDays(ctx.clock.now()).map((start) => new Date(Date.parse(start) + 8 * 3_600_000).toISOString().slice(0, 10));
-  return { counts: { competitionsToAudit, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished }, running, days, disputeQuestions };
+  // A question added after its competition's approval waits on the competition's question list, where it is approved.
+  const reviewQuestions = questionsToReview ? await repo.questionsWaitingReview(db, orgId, DISPUTE_QUESTIONS_MAX) : [];
+  return {
+    counts: { applicationsToReview, competitionsToAudit, questionsToReview, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished },
+    running,
+    days,
+    disputeQuestions,
+    reviewQuestions,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Dashboard, type Todo, type TodoCounts, type TodoDisputeQuestion } from '@contest/shared';
+import { type Dashboard, type Todo, type TodoCounts, type TodoDisputeQuestion, type TodoReviewQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
@@ -31,8 +31,14 @@ const ORGANISATION_STATS: [Counter, string][] = [
 export const disputeLink = (q: Pick<TodoDisputeQuestion, 'questionId'>) => `/question/grade/${q.questionId}?dispute=0`;
 
 /** Each to-do with the list it opens, already filtered to what waits. */
+/** The question list of a competition, where its new questions are approved. */
+export const reviewLink = (q: Pick<TodoReviewQuestion, 'competitionId'>) => `/competition/edit/${q.competitionId}?tab=questions`;
+
 export const TODO_LINKS: { key: keyof TodoCounts; title: string; to: (todo: Todo) => string }[] = [
+  { key: 'applicationsToReview', title: '待审核组织方申请', to: () => '/partner/apply' },
   { key: 'competitionsToAudit', title: '待审核竞赛', to: () => '/competition/audit' },
+  // A question added after its competition's approval: one opens its competition's questions, several are listed.
+  { key: 'questionsToReview', title: '待审核赛题', to: (t) => (t.reviewQuestions[0] ? reviewLink(t.reviewQuestions[0]) : '/competition/manager') },
   { key: 'registrationsToReview', title: '待审核报名', to: () => '/register/manager?status=0' },
   { key: 'transfersToConfirm', title: '待确认转账', to: () => '/financial/order?waiting=1' },
   { key: 'invoicesToIssue', title: '待开票', to: () => '/financial/invoice?status=0' },
@@ -41,22 +47,21 @@ export const TODO_LINKS: { key: keyof TodoCounts; title: string; to: (todo: Todo
   { key: 'judgesNotFinished', title: '未完成评审的专家', to: () => '/review/assign?unfinished=1' },
 ];
 
-/** The questions with disputes waiting, each opening its grade page on them. */
-function DisputeQuestions({ questions, children }: { questions: TodoDisputeQuestion[]; children: ReactNode }) {
+/** A to-do's questions to choose from, each opening where it is dealt with. */
+function QuestionChoice({ title, questions, children }: { title: string; questions: { key: number; text: string; to: string; extra?: string }[]; children: ReactNode }) {
   return (
     <Popover
-      title="待答复申诉的赛题"
+      title={title}
       trigger={['hover', 'click']}
       content={
         <List
           size="small"
           style={{ maxWidth: 360 }}
           dataSource={questions}
+          rowKey="key"
           renderItem={(q) => (
-            <List.Item extra={`${q.pending} 条`}>
-              <Link to={disputeLink(q)}>
-                {q.questionTitle}（{q.competitionName}）
-              </Link>
+            <List.Item extra={q.extra}>
+              <Link to={q.to}>{q.text}</Link>
             </List.Item>
           )}
         />
@@ -65,6 +70,20 @@ function DisputeQuestions({ questions, children }: { questions: TodoDisputeQuest
       {children}
     </Popover>
   );
+}
+
+/** The questions a to-do leads to when it stands for several (disputes on several questions, new questions of several competitions). */
+function choiceOf(key: keyof TodoCounts, todo: Todo) {
+  if (key === 'disputesToAnswer' && todo.disputeQuestions.length > 1) {
+    return {
+      title: '待答复申诉的赛题',
+      questions: todo.disputeQuestions.map((q) => ({ key: q.questionId, text: `${q.questionTitle}（${q.competitionName}）`, to: disputeLink(q), extra: `${q.pending} 条` })),
+    };
+  }
+  if (key === 'questionsToReview' && todo.reviewQuestions.length > 1) {
+    return { title: '待审核的赛题', questions: todo.reviewQuestions.map((q) => ({ key: q.questionId, text: `${q.questionTitle}（${q.competitionName}）`, to: reviewLink(q) })) };
+  }
+  return null;
 }
 
 /** The back-office home page: what waits for this person, the running competitions' figures, and the counters of the platform or of the organiser's organisation. */
@@ -90,15 +109,15 @@ export default function HomePage() {
                   <Statistic title={<Badge status={count ? 'processing' : 'default'} text={t.title} />} value={count} suffix="项" valueStyle={count ? undefined : { color: '#999' }} />
                 </Card>
               );
-              const several = t.key === 'disputesToAnswer' && todo.data!.disputeQuestions.length > 1;
+              const several = choiceOf(t.key, todo.data!);
               return (
                 <Col xs={12} md={8} xl={4} key={t.key}>
                   {several ? (
-                    <DisputeQuestions questions={todo.data!.disputeQuestions}>
+                    <QuestionChoice {...several}>
                       <div role="button" tabIndex={0} aria-label={`${t.title} ${count}`}>
                         {card}
                       </div>
-                    </DisputeQuestions>
+                    </QuestionChoice>
                   ) : (
                     <Link to={t.to(todo.data!)} aria-label={`${t.title} ${count}`}>
                       {card}
