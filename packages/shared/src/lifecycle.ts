@@ -298,17 +298,24 @@ export interface WithPhase {
 
 // ---- Countdown ------------------------------------------------------------------------------------------------
 
+const SECOND_MS = 1000;
 const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 export const COUNTDOWN_CLOSED = '已截止';
-export type CountdownStage = 'days' | 'lastDay' | 'closed';
+export type CountdownStage = 'days' | 'lastDay' | 'lastHour' | 'closed';
 
-/** Which part of the countdown a remaining time is in: whole days, the last day (under 24 hours), or past the deadline. */
-export const countdownStage = (remainingMs: number): CountdownStage => (remainingMs <= 0 ? 'closed' : remainingMs >= DAY_MS ? 'days' : 'lastDay');
+/**
+ * Which part of the countdown a remaining time is in: whole days, the last day (under 24 hours), the last hour (when
+ * it counts seconds), or past the deadline.
+ */
+export const countdownStage = (remainingMs: number): CountdownStage =>
+  remainingMs <= 0 ? 'closed' : remainingMs >= DAY_MS ? 'days' : remainingMs >= HOUR_MS ? 'lastDay' : 'lastHour';
 
 /**
  * What is left before a deadline, for 「提交截止 03-20 12:00 · 还剩 3 天」: whole days while at least a day is left
- * (「还剩 3 天」, cut down: 1 day 23 hours is 「还剩 1 天」), then hours:minutes in the last day (「还剩 05:42」, cut down),
- * 「还剩不到 1 分钟」 in the last minute, and 「已截止」 from the deadline on.
+ * (「还剩 3 天」, cut down: 1 day 23 hours is 「还剩 1 天」), then hours and minutes in the last day (「还剩 5 小时 42 分」,
+ * cut down), then hh:mm:ss in the last hour (「还剩 00:03:12」, so three minutes never read like three hours), and
+ * 「已截止」 from the deadline on.
  */
 export function countdownText(remainingMs: number): string {
   switch (countdownStage(remainingMs)) {
@@ -318,14 +325,23 @@ export function countdownText(remainingMs: number): string {
       return `还剩 ${Math.floor(remainingMs / DAY_MS)} 天`;
     case 'lastDay': {
       const minutes = Math.floor(remainingMs / MINUTE_MS);
-      return minutes === 0 ? '还剩不到 1 分钟' : `还剩 ${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`;
+      return `还剩 ${Math.floor(minutes / 60)} 小时 ${minutes % 60} 分`;
+    }
+    case 'lastHour': {
+      // Rounded up: the last second reads 00:00:01 until the deadline, never 00:00:00 before it.
+      const seconds = Math.ceil(remainingMs / SECOND_MS);
+      return `还剩 ${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}:${pad2(seconds % 60)}`;
     }
   }
 }
 
 /**
  * How long until the countdown's text may next change: when the remaining time next falls below a whole minute (the
- * minutes are cut down), or reaches the deadline in the last minute; null once closed.
+ * minutes are cut down) before the last hour, then at each second (rounded up) in it; null once closed.
  */
-export const countdownNextChangeMs = (remainingMs: number): number | null =>
-  remainingMs <= 0 ? null : remainingMs < MINUTE_MS ? remainingMs : (remainingMs % MINUTE_MS) + 1;
+export function countdownNextChangeMs(remainingMs: number): number | null {
+  if (remainingMs <= 0) return null;
+  if (remainingMs < HOUR_MS) return remainingMs % SECOND_MS || SECOND_MS;
+  // Just under the hour the text turns to seconds.
+  return Math.min((remainingMs % MINUTE_MS) + 1, remainingMs - HOUR_MS + 1);
+}

@@ -238,31 +238,36 @@ describe('publishRefusal', () => {
 
 describe('countdownText', () => {
   const DAY = 24 * 3600_000;
+  const HOUR = 3600_000;
   const MIN = 60_000;
-  it('counts whole days while at least a day is left, then hours:minutes, then 已截止', () => {
-    expect(countdownText(3 * DAY + 5 * 3600_000)).toBe('还剩 3 天');
+  it('counts whole days while at least a day is left, then hours and minutes, then hh:mm:ss in the last hour, then 已截止', () => {
+    expect(countdownText(3 * DAY + 5 * HOUR)).toBe('还剩 3 天');
     expect(countdownText(2 * DAY - 1)).toBe('还剩 1 天');
     // The 1-day boundary: exactly a day left is still 1 day; a millisecond less is the last day.
     expect(countdownText(DAY)).toBe('还剩 1 天');
-    expect(countdownText(DAY - 1)).toBe('还剩 23:59');
-    expect(countdownText(5 * 3600_000 + 42 * MIN + 30_000)).toBe('还剩 05:42');
-    // The 1-minute boundary.
-    expect(countdownText(MIN + 1)).toBe('还剩 00:01');
-    expect(countdownText(MIN)).toBe('还剩 00:01');
-    expect(countdownText(MIN - 1)).toBe('还剩不到 1 分钟');
-    expect(countdownText(1)).toBe('还剩不到 1 分钟');
+    expect(countdownText(DAY - 1)).toBe('还剩 23 小时 59 分');
+    expect(countdownText(5 * HOUR + 42 * MIN + 30_000)).toBe('还剩 5 小时 42 分');
+    expect(countdownText(HOUR)).toBe('还剩 1 小时 0 分');
+    // The last hour counts seconds: three minutes never read like three hours.
+    expect(countdownText(HOUR - 1)).toBe('还剩 01:00:00');
+    expect(countdownText(3 * MIN + 12_000)).toBe('还剩 00:03:12');
+    expect(countdownText(3 * MIN + 11_001)).toBe('还剩 00:03:12');
+    expect(countdownText(MIN)).toBe('还剩 00:01:00');
+    expect(countdownText(1)).toBe('还剩 00:00:01');
     // The deadline itself and after.
     expect(countdownText(0)).toBe('已截止');
     expect(countdownText(-DAY)).toBe('已截止');
   });
   it('tells the stage and when the text next changes', () => {
-    expect([countdownStage(DAY), countdownStage(DAY - 1), countdownStage(1), countdownStage(0)]).toEqual(['days', 'lastDay', 'lastDay', 'closed']);
+    expect([countdownStage(DAY), countdownStage(DAY - 1), countdownStage(HOUR), countdownStage(HOUR - 1), countdownStage(1), countdownStage(0)]).toEqual(['days', 'lastDay', 'lastDay', 'lastHour', 'lastHour', 'closed']);
     expect(countdownNextChangeMs(DAY)).toBe(1);
     expect(countdownNextChangeMs(DAY - 1)).toBe(MIN);
-    expect(countdownNextChangeMs(MIN)).toBe(1);
-    expect(countdownNextChangeMs(30_000)).toBe(30_000);
+    expect(countdownNextChangeMs(HOUR + 500)).toBe(501);
+    expect(countdownNextChangeMs(HOUR)).toBe(1);
+    expect(countdownNextChangeMs(MIN)).toBe(1000);
+    expect(countdownNextChangeMs(2500)).toBe(500);
     expect(countdownNextChangeMs(0)).toBeNull();
-    // In the last day (and at the day boundary), after waiting that long the text has changed.
-    for (const ms of [DAY, DAY - 1, 5 * 3600_000 + 42 * MIN + 30_000, MIN + 1, MIN, 30_000]) expect(countdownText(ms - countdownNextChangeMs(ms)!)).not.toBe(countdownText(ms));
+    // After waiting that long the text has changed, at every stage and boundary.
+    for (const ms of [DAY, DAY - 1, 5 * HOUR + 42 * MIN + 30_000, HOUR + 500, HOUR, HOUR - 1, 3 * MIN + 12_000, MIN, 2500, 1]) expect(countdownText(ms - countdownNextChangeMs(ms)!)).not.toBe(countdownText(ms));
   });
 });

@@ -36,7 +36,7 @@ afterEach(async () => {
 });
 
 describe('Countdown', () => {
-  it('moves from days to hours:minutes in the last day, then to 已截止, re-rendering on its own', async () => {
+  it('moves from days to hours and minutes in the last day, to hh:mm:ss in the last hour, then to 已截止, re-rendering on its own', async () => {
     vi.setSystemTime(deadline - (3 * DAY + 10_000));
     await serverClockAt(Date.now());
     const onExpire = vi.fn();
@@ -50,18 +50,24 @@ describe('Countdown', () => {
     advance(DAY - 1); // exactly one day left
     expect(text()).toBe('还剩 1 天');
     advance(1);
-    expect(text()).toBe('还剩 23:59');
+    expect(text()).toBe('还剩 23 小时 59 分');
     expect(stage()).toBe('lastDay');
 
     advance(18 * 3600_000 + 17 * MIN); // 5 h 42 min 59.999 s left
-    expect(text()).toBe('还剩 05:42');
-    advance(5 * 3600_000 + 41 * MIN + 59_999); // one minute left
-    expect(text()).toBe('还剩 00:01');
+    expect(text()).toBe('还剩 5 小时 42 分');
+    advance(4 * 3600_000 + 42 * MIN + 59_999); // one hour left
+    expect(text()).toBe('还剩 1 小时 0 分');
     advance(1);
-    expect(text()).toBe('还剩不到 1 分钟');
+    expect(text()).toBe('还剩 01:00:00');
+    expect(stage()).toBe('lastHour');
+    advance(56 * MIN + 48_000); // three minutes and twelve seconds left
+    expect(text()).toBe('还剩 00:03:12');
+    advance(1000);
+    expect(text()).toBe('还剩 00:03:11');
     expect(onExpire).not.toHaveBeenCalled();
 
-    advance(MIN - 1); // the deadline
+    // Second by second (a browser renders between its timers) to the deadline.
+    for (let s = 0; s < 191; s++) advance(1000);
     expect(text()).toBe('已截止');
     expect(stage()).toBe('closed');
     expect(onExpire).toHaveBeenCalledTimes(1);
@@ -77,7 +83,7 @@ describe('Countdown', () => {
     await serverClockAt(deadline - 4 * 3600_000);
     expect(sysTime().getTime()).toBe(deadline - 4 * 3600_000);
     render(<Countdown deadline={DEADLINE} />);
-    expect(text()).toBe('还剩 04:00');
+    expect(text()).toBe('还剩 4 小时 0 分');
     advance(4 * 3600_000);
     expect(text()).toBe('已截止');
   });
@@ -134,7 +140,7 @@ describe('the countdown on the participant site', () => {
     render(inApp(<RouterProvider router={createMemoryRouter([{ path: '/competitionList', element: <CompetitionListPage /> }], { initialEntries: ['/competitionList'] })} />));
     const card = await screen.findByTestId('competition-card');
     expect(within(card).getByTestId('phase-next').textContent).toBe('提交截止 03-20 12:00');
-    expect(within(card).getByTestId('countdown').textContent).toBe('还剩 18:00');
+    expect(within(card).getByTestId('countdown').textContent).toBe('还剩 18 小时 0 分');
   });
 
   it('shows it in the competition page header', async () => {
@@ -147,6 +153,6 @@ describe('the countdown on the participant site', () => {
     );
     const heading = await screen.findByRole('heading', { level: 2 });
     expect(within(heading).getByTestId('phase-next').textContent).toBe('提交截止 03-20 12:00');
-    expect(within(heading).getByTestId('countdown').textContent).toBe('还剩 18:00');
+    expect(within(heading).getByTestId('countdown').textContent).toBe('还剩 18 小时 0 分');
   });
 });

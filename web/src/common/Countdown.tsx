@@ -3,11 +3,12 @@ import { Tag } from 'antd';
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { sysTime } from './http.ts';
 
-const STAGE_COLORS: Record<CountdownStage, string> = { days: 'blue', lastDay: 'orange', closed: 'default' };
+const STAGE_COLORS: Record<CountdownStage, string> = { days: 'blue', lastDay: 'orange', lastHour: 'red', closed: 'default' };
 
 /**
- * The time left before a deadline, by the server's clock (sysTime): 「还剩 3 天」, then 「还剩 05:42」 in the last day, then
- * 「已截止」 (lifecycle.ts `countdownText`). It re-renders when its text next changes (at most once a minute) and stops at
+ * The time left before a deadline, by the server's clock (sysTime): 「还剩 3 天」, then 「还剩 5 小时 42 分」 in the last day,
+ * 「还剩 00:03:12」 in the last hour, then 「已截止」 (lifecycle.ts `countdownText`). It re-renders when its text next
+ * changes (once a minute, then once a second in the last hour) and stops at
  * the deadline; `onExpire` runs when the deadline passes while it is on screen, for the page to ask the server again.
  */
 export function Countdown({ deadline, onExpire, style }: { deadline: string; onExpire?: () => void; style?: CSSProperties }) {
