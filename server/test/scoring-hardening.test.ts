@@ -128,7 +128,9 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
     }
     // Four readings of 64 MB each: none held more than a few chunks of it.
     expect(peak - base).toBeLessThan(64 * 1024 ** 2);
-    expect(await mine(leader, builtIn)).toMatchObject({ list: [], usedToday: 0 });
+    // Refused before the quota, and shown in the team's history with its reason (issue 33).
+    const after = await mine(leader, builtIn);
+    expect([after.usedToday, after.list.map((s: { status: number; reason: string }) => [s.status, s.reason])]).toEqual([0, [[3, message]]]);
   });
 
   it('refuses a file whose last byte arrives after the deadline, and dates an accepted one when it arrived whole', async () => {

@@ -133,8 +133,13 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
       const res = await submit(leader, content as string);
       expect([res.statusCode, body(res).message, body(res).data?.fields]).toEqual([400, message, { file: message }]);
     }
-    // Nothing was stored, queued or counted: the day's three attempts are all still there.
-    expect(await mine(leader)).toMatchObject({ list: [], usedToday: 0 });
+    // Nothing was stored, queued or counted: the day's three attempts are all still there. Each refusal stays in the
+    // team's history with its problems, like a refusal of the scorer (issue 33), and no file behind it.
+    const history = await mine(leader);
+    expect(history.usedToday).toBe(0);
+    expect(history.list.map((s: { status: number; reason: string }) => [s.status, s.reason])).toEqual(refusals.map(([, message]) => [3, message]).reverse());
+    const kept = await t.database.db.selectFrom('testSubmissions').select('fileRemovedAt').where('teamId', '=', history.list[0].teamId).execute();
+    expect(kept.every((r) => r.fileRemovedAt !== null)).toBe(true);
     expect(await runDueJobs(t.deps)).toBe(0);
     for (let i = 0; i < 3; i++) expect((await submit(leader, prediction(1))).statusCode).toBe(200);
     expect(body(await submit(leader, 'x,y\n')).message).toBe('第1行：表头须包含“id”和“y”两列，当前表头为：x,y');

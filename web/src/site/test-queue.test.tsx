@@ -57,3 +57,17 @@ describe('the test history of a submission whose score the organiser cancelled',
     expect(within(screen.getByText('own.csv').closest('tr')!).getByRole('switch')).toBeTruthy();
   });
 });
+
+describe('the final selection', () => {
+  it('holds the other switches once two are chosen, saying why, before a third is tried', () => {
+    render(
+      <TestHistory
+        loading={false}
+        onSelect={() => undefined}
+        list={[1, 2, 3].map((id) => submission({ id, status: 2, publicScore: id / 10, fileName: `p${id}.csv`, selected: id < 3 }))}
+      />,
+    );
+    const [a, b, c] = ['p1.csv', 'p2.csv', 'p3.csv'].map((name) => within(screen.getByText(name).closest('tr')!).getByRole('switch'));
+    expect([a!.hasAttribute('disabled'), b!.hasAttribute('disabled'), c!.hasAttribute('disabled')]).toEqual([false, false, true]);
+  });
+});

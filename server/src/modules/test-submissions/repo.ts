@@ -89,6 +89,35 @@ export async function insertSubmission(
   return id;
 }
 
+/**
+ * A file refused at upload (it could not be read as the expected CSV): a failed submission with its problems and no
+ * file (`file_removed_at`), so that the team's history shows it like a refusal of the scorer. No attempt is taken.
+ */
+export async function insertRefused(
+  db: Db,
+  v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; size: number; reason: string; version: number; day: string; now: string },
+) {
+  await db
+    .insertInto('testSubmissions')
+    .values({
+      competitionId: v.competitionId,
+      questionId: v.questionId,
+      teamId: v.teamId,
+      userId: v.userId,
+      fileKey: v.key,
+      fileName: v.fileName,
+      size: v.size,
+      status: TEST_STATUS.failed,
+      reason: v.reason,
+      scoringVersion: v.version,
+      day: v.day,
+      createdAt: v.now,
+      scoredAt: v.now,
+      fileRemovedAt: v.now,
+    })
+    .execute();
+}
+
 /** A team's submissions for a question, newest first, with who sent each. */
 export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
   db

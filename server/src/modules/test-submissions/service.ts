@@ -103,6 +103,10 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   const problem = await headProblem(ctx, stored.key, question.idColumn!, target, maxBytes);
   if (problem) {
     await ctx.storage.delete(stored.key);
+    // Like a file the scorer refuses, it stays in the team's history with its problems (its bytes are not kept); it
+    // costs no attempt.
+    const at = ctx.clock.now().toISOString();
+    await repo.insertRefused(ctx.db, { competitionId: question.competitionId, questionId, teamId, userId: ctx.actor.userId, key: stored.key, fileName: displayName(fileName), size: stored.size, reason: problem, version: question.scoringVersion, day: beijingDay(ctx.clock.now()), now: at });
     throw badRequest(problem, { file: problem });
   }
   const mime = await csvMime(storedCsv(ctx.storage, stored.key, maxBytes));

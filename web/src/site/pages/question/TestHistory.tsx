@@ -1,5 +1,5 @@
-import { TEST_STATUS, TEST_STATUS_TEXT, formatSize, formatTestScore, queueText, type TestSubmission } from '@contest/shared';
-import { Grid, List, Switch, Table, Tag, Typography } from 'antd';
+import { MAX_SELECTED, TEST_STATUS, TEST_STATUS_TEXT, formatSize, formatTestScore, queueText, type TestSubmission } from '@contest/shared';
+import { Grid, List, Switch, Table, Tag, Tooltip, Typography } from 'antd';
 import { formatMinute } from '../../../common/time.ts';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
@@ -46,8 +46,15 @@ const QueueNote = ({ s }: { s: TestSubmission }) =>
  */
 export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[] | undefined; loading: boolean; onSelect: (s: TestSubmission, selected: boolean) => void }) {
   const phone = Grid.useBreakpoint().md === false;
+  // The limit is said before a third is tried: with two chosen, the others' switches are off until one is let go.
+  const full = (list ?? []).filter((s) => s.selected).length >= MAX_SELECTED;
   const select = (s: TestSubmission) =>
-    s.status === TEST_STATUS.scored && s.cancelReason === null && <Switch size="small" checked={s.selected} aria-label={`将 ${s.fileName} 作为最终结果`} onChange={(on) => onSelect(s, on)} />;
+    s.status === TEST_STATUS.scored &&
+    s.cancelReason === null && (
+      <Tooltip title={full && !s.selected ? `最多选择${MAX_SELECTED}个提交作为最终结果，请先取消一个` : undefined}>
+        <Switch size="small" checked={s.selected} disabled={full && !s.selected} aria-label={`将 ${s.fileName} 作为最终结果`} onChange={(on) => onSelect(s, on)} />
+      </Tooltip>
+    );
   if (phone) {
     return (
       <List<TestSubmission>

@@ -1,4 +1,4 @@
-import { CUSTOM_METRIC, METRIC_INFO, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import { CUSTOM_METRIC, MAX_SELECTED, METRIC_INFO, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
@@ -189,6 +189,8 @@ export default function TestTab() {
               if (file.status === 'error') {
                 void message.error(uploadError(file.response), 5);
                 setFiles([]);
+                // A file refused for its content is in the history with its problems.
+                void reload();
               }
             }}
           >
@@ -208,6 +210,9 @@ export default function TestTab() {
             <ScoreChart scored={scored} higherIsBetter={quota.format.higherIsBetter} />
           </Suspense>
         )}
+        <Typography.Paragraph type="secondary" data-testid="final-rule" style={{ marginBottom: 8 }}>
+          最终排名按私榜：可将最多 {MAX_SELECTED} 个已评分的提交选为最终结果（已选 {quota?.list.filter((s) => s.selected).length ?? 0} / {MAX_SELECTED}），私榜取其中最好的一个；未选择时取公榜成绩最好的提交。
+        </Typography.Paragraph>
         <TestHistory list={quota?.list} loading={mine.isLoading} onSelect={(s, on) => void select(s, on)} />
       </Card>
       <Card type="inner" title="排行榜">
