@@ -91,6 +91,25 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(upload().disabled).toBe(true);
   });
 
+  it('shows a visitor the public board, and the way to take part', async () => {
+    answers = {
+      '/api/team/userinfo/': null,
+      '/api/competition/question/public/list/3': [
+        { id: 11, competitionId: 3, title: 'A题 客户流失预测', content: null, judging: 'auto', files: [] },
+        { id: 12, competitionId: 3, title: 'B题 论文', content: null, judging: 'review', files: [] },
+      ],
+    };
+    open();
+    const boards = await screen.findByTestId('public-boards');
+    expect(within(boards).getByText('登录并报名参赛后可提交测试文件')).toBeTruthy();
+    expect(await within(boards).findByText('别的队')).toBeTruthy();
+    // Only the automatically scored question has a board; nobody's row is marked as the visitor's.
+    expect(within(boards).getByText('排行榜：A题 客户流失预测')).toBeTruthy();
+    expect(within(boards).queryByText('排行榜：B题 论文')).toBeNull();
+    expect(screen.queryByTestId('my-row')).toBeNull();
+    expect(screen.queryByRole('button', { name: /上传预测文件/ })).toBeNull();
+  });
+
   it('spells out the file format with the question\'s columns and offers a sample made in the browser', async () => {
     answers = {};
     open();

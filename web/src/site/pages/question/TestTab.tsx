@@ -1,9 +1,10 @@
-import { CUSTOM_METRIC, MAX_SELECTED, METRIC_INFO, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import { CUSTOM_METRIC, MAX_SELECTED, METRIC_INFO, scoredAutomatically, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
+import { Suspense, lazy, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { publicQuestionApi, publicQuestionKeys } from '../../../api/question.ts';
 import { testSubmissionApi, testSubmissionKeys, testSubmissionUrls } from '../../../api/testSubmission.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin, sysTime } from '../../../common/http.ts';
@@ -103,6 +104,36 @@ function useMyTests(questionId: number | undefined) {
 }
 const pendingCount = (data: MyTests | undefined) => data?.list.filter((s) => s.status === TEST_STATUS.queued || s.status === TEST_STATUS.scoring).length ?? 0;
 
+/**
+ * The boards of the competition's automatically scored questions, for whoever may not upload (a visitor, someone not in
+ * a team, a team that has not chosen): the public board, and the private one once published.
+ */
+function PublicBoards({ competitionId, notice }: { competitionId: number; notice: ReactNode }) {
+  const questions = useQuery({ queryKey: publicQuestionKeys.list(competitionId), queryFn: () => publicQuestionApi.list(competitionId) });
+  const scored = (questions.data ?? []).filter((q) => scoredAutomatically(q.judging));
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="public-boards">
+      {notice}
+      {questions.isLoading ? (
+        <Spin />
+      ) : scored.length === 0 ? (
+        <Empty description="本竞赛没有自动评分的赛题，没有排行榜" />
+      ) : (
+        scored.map((q) => (
+          <Card key={q.id} type="inner" className="wrap-card-head" title={`排行榜：${q.title}`}>
+            <Tabs
+              items={[
+                { key: 'public', label: '公榜', children: <Leaderboard questionId={q.id} board="public" teamId={0} /> },
+                { key: 'private', label: '私榜', children: <Leaderboard questionId={q.id} board="private" teamId={0} /> },
+              ]}
+            />
+          </Card>
+        ))
+      )}
+    </Space>
+  );
+}
+
 /** `competition/:id/test`: upload predictions for the chosen question, see their scores and the leaderboards. */
 export default function TestTab() {
   const { competition, presets } = useCompetition();
@@ -113,10 +144,11 @@ export default function TestTab() {
   const [files, setFiles] = useState<UploadFile[]>([]);
   const questionId = data?.team?.choiceQuestionList[0]?.questionId;
   const mine = useMyTests(questionId);
-  if (!user) return <Result status="info" title="登录后提交测试" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  // Visitors, people not in a team and teams yet to choose see the boards; only a team that chose a question uploads.
+  if (!user) return <PublicBoards competitionId={competition.id} notice={<Alert type="info" showIcon message="登录并报名参赛后可提交测试文件" action={<Button size="small" type="primary" onClick={goLogin}>去登录</Button>} />} />;
   if (isLoading) return <Spin />;
-  if (!data?.team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
-  if (!questionId) return <Result status="info" title="请先选择赛题" extra={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />;
+  if (!data?.team) return <PublicBoards competitionId={competition.id} notice={<Alert type="info" showIcon message="报名参赛并选择赛题后可提交测试文件" action={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />} />;
+  if (!questionId) return <PublicBoards competitionId={competition.id} notice={<Alert type="info" showIcon message="选择赛题后可提交测试文件" action={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />} />;
   // Wait for the question's setting before offering anything: an upload or boards shown for a question that turns out to
   // have no scoring would be taken back a moment later.
   if (mine.isLoading) return <Spin />;
