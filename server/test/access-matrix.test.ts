@@ -252,6 +252,7 @@ function routeCases(w: World): Record<string, Case> {
     // Tests and leaderboards: a submission or list is the caller's team's own.
     'POST /api/review/test/:questionId': { owner: 'none', file: CSV },
     'GET /api/review/test/list/:questionId': none,
+    'GET /api/review/test/sample/:questionId': team(),
     'PUT /api/review/test/select/:id': team({ params: { id: i.testSubmission }, payload: { selected: true } }),
     'GET /api/review/test/leaderboard/:questionId': none,
     'PUT /api/review/test/publish/:questionId': org({ payload: { published: false } }),

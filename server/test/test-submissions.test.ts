@@ -49,6 +49,24 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
   /** The private board published or not, as confirming the question's grades (grades.test.ts) leaves it. */
   const published = (on: boolean) => t.database.db.updateTable('questions').set({ leaderboardPublished: on ? 1 : 0 }).where('id', '=', questionId).execute();
 
+  it('offers the team a sample file with every id of the test set, which scores as it is (issue 33)', async () => {
+    const { leader } = await team();
+    const res = await leader.get(`/api/review/test/sample/${questionId}`);
+    expect([res.statusCode, res.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8']);
+    expect(res.headers['content-disposition']).toContain('sample_submission.csv');
+    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,y');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(IDS);
+    // Filled in as it is, it is a file the scorer takes.
+    expect((await submit(leader, res.body)).statusCode).toBe(200);
+    while (await runDueJobs(t.deps));
+    expect((await mine(leader)).list[0].status).toBe(2);
+    // Its organisers may fetch it; a team that did not choose the question, or a stranger, may not.
+    expect((await org.get(`/api/review/test/sample/${questionId}`)).statusCode).toBe(200);
+    const stranger = await loggedIn(t.app, (await registerUser(t.app, `sample${++seq}x`)).username);
+    expect((await stranger.get(`/api/review/test/sample/${questionId}`)).statusCode).toBe(404);
+  });
+
   it('queues a prediction file, scores it in a job, and shows the public score only', async () => {
     // What other tests left due runs first, so that the one job below is this test's.
     while (await runDueJobs(t.deps));

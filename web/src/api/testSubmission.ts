@@ -8,6 +8,8 @@ import { http } from '../common/http.ts';
 export const testSubmissionUrls = {
   /** The upload action of a prediction file for the question. */
   upload: (questionId: number) => `/api/review/test/${questionId}`,
+  /** A sample prediction file with every id of the test set (built-in metrics). */
+  sample: (questionId: number) => `/api/review/test/sample/${questionId}`,
 };
 
 export const testSubmissionKeys = {

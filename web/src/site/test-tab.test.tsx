@@ -119,11 +119,11 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(format.textContent).toContain('评分指标：AUC，越高越好');
     expect(screen.getByTestId('metric-definition').textContent).toBe('指标定义：ROC曲线下面积：随机取一正一负样本，正样本得分更高的概率（并列计一半）。');
     expect(screen.getByTestId('sample-csv').textContent).toBe('customer_id,churn\n1,0.92\n2,0.13');
+    // The file to download lists every id of the test set: the server makes it.
     const link = screen.getByTestId('sample-download');
     expect(link.getAttribute('download')).toBe('sample_submission.csv');
-    const href = link.getAttribute('href')!;
-    expect(href.startsWith('data:text/csv;charset=utf-8,')).toBe(true);
-    expect(decodeURIComponent(href.slice('data:text/csv;charset=utf-8,'.length))).toBe('\uFEFFcustomer_id,churn\r\n1,0.92\r\n2,0.13\r\n');
+    expect(link.getAttribute('href')).toBe('/api/review/test/sample/11');
+    expect(link.textContent).toContain('含测试集全部编号');
   });
 
   it('explains a prediction of several classes and the setting a metric reads', async () => {

@@ -156,20 +156,30 @@ const SAMPLE_VALUES: Record<MetricKind, [string, string]> = {
   classProbabilities: ['0.7', '0.3'],
 };
 
+/** A CSV cell, quoted when it holds a comma, a quote or a line break. */
+export const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
 /**
- * A sample prediction file: the header with the question's column names and two example rows (CRLF, as Excel writes).
- * For the metrics of several classes the header holds one column per class, named by its label (two made-up ones here).
+ * The lines of a sample prediction file (CRLF, as Excel writes): the header with the question's column names, then a
+ * row per id with a made-up value that fits the metric, alternating two. For the metrics of several classes the header
+ * holds one column per class, named by its label, and each row probabilities that add up to one.
  */
-export function sampleCsv(format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>): string {
-  const cell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+export function* sampleCsvLines(format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>, ids: Iterable<string>, classes: readonly string[] = ['A', 'B']): Generator<string> {
   const kind = format.metric === CUSTOM_METRIC ? 'number' : METRIC_INFO[format.metric].kind;
   const [a, b] = SAMPLE_VALUES[kind];
-  const rows =
-    kind === 'classProbabilities'
-      ? [[format.idColumn, 'A', 'B'], ['1', a, b], ['2', b, a]]
-      : [[format.idColumn, format.targetColumn ?? 'prediction'], ['1', a], ['2', b]];
-  return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+  const line = (cells: readonly string[]) => cells.map(csvCell).join(',') + '\r\n';
+  const several = kind === 'classProbabilities';
+  yield line(several ? [format.idColumn, ...classes] : [format.idColumn, format.targetColumn ?? 'prediction']);
+  const even = classes.length === 2 ? null : String(Number((1 / classes.length).toFixed(6)));
+  let i = 0;
+  for (const id of ids) {
+    const first = i++ % 2 === 0;
+    yield line(several ? [id, ...(even === null ? (first ? [a, b] : [b, a]) : classes.map(() => even))] : [id, first ? a : b]);
+  }
 }
+
+/** A sample prediction file of two made-up ids (and two made-up classes), as the test tab shows the format. */
+export const sampleCsv = (format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>): string => [...sampleCsvLines(format, ['1', '2'])].join('');
 
 export const leaderboardEntrySchema = z.object({
   rank: z.number().int(),

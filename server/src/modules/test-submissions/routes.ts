@@ -4,7 +4,8 @@ import type { Deps } from '../../context.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
-import { noDataReply, ok, replies } from '../../http/reply.ts';
+import { fileReply, noDataReply, ok, replies } from '../../http/reply.ts';
+import { contentDisposition } from '../../http/send-file.ts';
 import * as organiser from './organiser.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
@@ -21,6 +22,11 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择测试文件', { file: '请选择测试文件' });
     return ok(await service.submit(userCtx(req), req.params.questionId, part.file, part.filename, max), '测试文件已提交，正在排队评分');
+  });
+  // A sample prediction file with every id of the test set (issue 33).
+  app.get('/api/review/test/sample/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam, response: fileReply } }, async (req, reply) => {
+    const body = await service.sampleFile(deps, userCtx(req), req.params.questionId);
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', contentDisposition('sample_submission.csv')).send(body);
   });
   app.get('/api/review/test/list/:questionId', { config: { rule: USER }, schema: { tags, params: questionIdParam, response: replies(myTestsSchema) } }, async (req) => ok(await service.listMine(userCtx(req), req.params.questionId)));
   app.put('/api/review/test/select/:id', { config: { rule: USER }, schema: { tags, params: idParam, body: selectBody, response: noDataReply } }, async (req) => {

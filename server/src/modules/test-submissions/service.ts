@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
   CUSTOM_METRIC,
   DEFAULT_K,
@@ -11,6 +11,7 @@ import {
   SCORING_FAILURES_SHOWN,
   METRIC_INFO,
   TEST_STATUS,
+  sampleCsvLines,
   windowRefusal,
   windowState,
   type Leaderboard,
@@ -444,6 +445,44 @@ async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuesti
 /** What a score that is not a finite number tells the team (an overflow, or a board's rows the metric cannot score). */
 export const NOT_FINITE = '得分不是有限的数字（预测值可能过大，或超出该指标可计算的范围），未计入排行榜；请检查预测文件后重新提交';
 
+/** A built-in metric's evaluation of the question, as the engine reads it. */
+const evaluationOf = (q: ScoringQuestion): Evaluation => ({
+  metric: q.metric as Metric,
+  idColumn: q.idColumn!,
+  targetColumn: q.targetColumn!,
+  publicShare: q.publicPercent! / 100,
+  salt: q.salt!,
+  split: q.splitRule as SplitRule,
+  positiveLabel: q.positiveLabel ?? undefined,
+  k: q.topK ?? undefined,
+});
+
+/**
+ * A sample prediction file with every id of the test set, in the answer file's order, and a made-up value that fits
+ * the metric (for several classes, a column per class the answers hold): what a team fills in. For the team that chose
+ * the question and its organisers; a question scored by an own program has none (its columns are the program's).
+ */
+export async function sampleFile(deps: Pick<Deps, 'storage' | 'config'>, ctx: AuthedCtx, questionId: number): Promise<Readable> {
+  const question = await repo.scoringQuestion(ctx.db, questionId);
+  if (!question) throw notFound('赛题不存在');
+  const member = question.reviewed === 1 && (await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId));
+  if (!member && !(await policy.manages(ctx, question.competitionId))) throw notFound('您的队伍尚未选择该赛题');
+  if (!question.metric) throw conflict(NO_SCORING_FILE);
+  if (question.metric === CUSTOM_METRIC) throw conflict('该赛题由主办方的评分程序评分，预测文件的列见赛题说明，没有示例文件');
+  if (!question.answerKey) throw conflict('该赛题尚未开放测试');
+  const answers = await cachedAnswers(deps, { answerKey: question.answerKey, answerIndexKey: question.answerIndexKey, answerIndexTag: question.answerIndexTag }, evaluationOf(question));
+  const format = { metric: question.metric as EvaluationMetric, idColumn: question.idColumn!, targetColumn: question.targetColumn ?? undefined };
+  const classes = METRIC_INFO[question.metric as Metric].kind === 'classProbabilities' && Array.isArray(answers.truth) ? [...new Set(answers.truth)].sort() : undefined;
+  function* ids() {
+    for (let row = 0; row < answers.index.size; row++) yield answers.index.idAt(row);
+  }
+  // A BOM, so that Excel opens the UTF-8 file with the right encoding.
+  return Readable.from((function* () {
+    yield '\uFEFF';
+    yield* sampleCsvLines(format, ids(), classes);
+  })());
+}
+
 /**
  * Scores one prediction file under the question's current setting. A file the engine refuses, or whose score is not a
  * finite number, ends as a reason for its team, never as a job failure; a board with answer rows always gets a score.
@@ -451,16 +490,7 @@ export const NOT_FINITE = '得分不是有限的数字（预测值可能过大�
 async function evaluate(deps: Deps, fileKey: string, q: ScoringQuestion, fresh = true): Promise<Evaluated> {
   if (!q.answerKey || !q.metric) throw new Error('question has no answer or metric');
   if (q.metric === CUSTOM_METRIC) return evaluateWithProgram(deps, fileKey, q, fresh);
-  const ev: Evaluation = {
-    metric: q.metric as Metric,
-    idColumn: q.idColumn!,
-    targetColumn: q.targetColumn!,
-    publicShare: q.publicPercent! / 100,
-    salt: q.salt!,
-    split: q.splitRule as SplitRule,
-    positiveLabel: q.positiveLabel ?? undefined,
-    k: q.topK ?? undefined,
-  };
+  const ev = evaluationOf(q);
   let answers: Answers;
   try {
     answers = await cachedAnswers(deps, { answerKey: q.answerKey, answerIndexKey: q.answerIndexKey, answerIndexTag: q.answerIndexTag }, ev);

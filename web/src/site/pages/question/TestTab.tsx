@@ -21,13 +21,14 @@ import { TestHistory } from './TestHistory.tsx';
 const ScoreChart = lazy(() => import('./ScoreChart.tsx'));
 
 /** The expected prediction file, with the question's own column names and a sample made in the browser. */
-function FileFormat({ format }: { format: TestFormat }) {
+function FileFormat({ format, questionId }: { format: TestFormat; questionId: number }) {
   const custom = format.metric === CUSTOM_METRIC;
   // An own program with no target column reads columns only the question's statement names: no sample is made up.
   const sample = custom && !format.targetColumn ? null : sampleCsv(format);
   const info = custom ? undefined : METRIC_INFO[format.metric as Metric];
-  // A BOM so that Excel opens the UTF-8 sample with the right encoding.
-  const href = sample && `data:text/csv;charset=utf-8,${encodeURIComponent(`\uFEFF${sample}`)}`;
+  // A built-in metric's sample comes from the server with every id of the test set; an own program's is made here
+  // (its columns are the program's), with a BOM so that Excel opens the UTF-8 sample with the right encoding.
+  const href = custom ? sample && `data:text/csv;charset=utf-8,${encodeURIComponent(`\uFEFF${sample}`)}` : testSubmissionUrls.sample(questionId);
   return (
     <Alert
       type="info"
@@ -70,9 +71,11 @@ function FileFormat({ format }: { format: TestFormat }) {
                 {sample.trimEnd().replace(/\r\n/g, '\n')}
               </pre>
               <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download">
-                下载示例文件
+                {custom ? '下载示例文件' : '下载示例文件（含测试集全部编号）'}
               </Button>
-              <Typography.Text type="secondary">示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。</Typography.Text>
+              <Typography.Text type="secondary">
+                {custom ? '示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。' : '上方仅示意格式；下载的示例文件列出测试集的全部编号，请把其中的数值替换为您的预测。'}
+              </Typography.Text>
             </>
           )}
         </Space>
@@ -233,7 +236,7 @@ export default function TestTab() {
             </Tooltip>
           </Upload>
           {blocked && <Alert type={out ? 'error' : 'warning'} showIcon data-testid="test-blocked" message={blocked} />}
-          {quota?.format && <FileFormat format={quota.format} />}
+          {quota?.format && <FileFormat format={quota.format} questionId={questionId} />}
         </Space>
       </Card>
       <Card type="inner" title="我的提交记录" style={{ marginBottom: 16 }}>
