@@ -148,6 +148,11 @@ describe.each(DATABASES)('works on %s', (kind) => {
     await (await upload(a.leader, Buffer.from('new content'), 'new.zip')).finish();
     const list = body(await org.get(`/api/review/works/page/${questionId}?keyword=导出甲队`)).data;
     expect(list.list.map((w: { fileName: string; counts: boolean }) => [w.fileName, w.counts])).toEqual([['new.zip', true], ['old.zip', false]]);
+    // Only each team's counting version, on the page and in its export (issue 33).
+    const counting = body(await org.get(`/api/review/works/page/${questionId}?keyword=导出甲队&counting=1`)).data;
+    expect([counting.total, counting.list.map((w: { fileName: string }) => w.fileName)]).toEqual([1, ['new.zip']]);
+    expect(body(await org.get(`/api/review/works/page/${questionId}?counting=1`)).data.list.every((w: { counts: boolean }) => w.counts)).toBe(true);
+    expect((await org.get(`/api/review/works/page/${questionId}?counting=yes`)).statusCode).toBe(400);
     expect((await orgB.get(`/api/review/works/page/${questionId}`)).statusCode).toBe(404);
     expect((await a.leader.get(`/api/review/works/page/${questionId}`)).statusCode).toBe(403);
     expect(body(await org.get(`/api/review/works/${questionId}?teamId=${a.teamId}`)).data).toHaveLength(2);

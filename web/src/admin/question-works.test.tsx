@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { ADMIN_MENU_CODES, MENU_GROUP_CODES, type ManagedQuestion, type Page, type WorkVersion } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +62,16 @@ describe('/question/questionWorks', { timeout: 60_000 }, () => {
     expect(router.state.location.pathname).toBe('/question/questionWorks');
     // The tab of the page (title from the shared route list) and the breadcrumb name it.
     expect(screen.getAllByText('赛题作品').length).toBeGreaterThan(0);
+  });
+
+  it('shows only each team’s counting version when asked', async () => {
+    api.answers = {
+      '/api/competition/question/check/5': question,
+      'GET /api/review/works/page/5': page([work]),
+    };
+    open('/question/questionWorks?questionId=5', ORGANISER);
+    fireEvent.click(await screen.findByRole('checkbox', { name: '只看各队有效版本' }, { timeout: 15_000 }));
+    await waitFor(() => expect(api.requests.some((r) => r.url === '/api/review/works/page/5?page=1&limit=20&counting=1')).toBe(true));
   });
 
   it('is closed to a user without the competition manager’s menu code', async () => {

@@ -37,6 +37,8 @@ export type WorksRules = z.infer<typeof worksRulesSchema>;
 export const worksQuery = z.object({ teamId: z.coerce.number().int().positive().optional() });
 export const worksPageQuery = pageQuery.extend({
   keyword: z.string().trim().max(100).optional(),
+  /** Only each team's counting version (its last). */
+  counting: z.enum(['1'], { error: '筛选条件不正确' }).optional(),
   /** Only these versions (comma-separated ids), e.g. to export the selected works. */
   ids: selectedIds('作品编号格式不正确'),
   export: z.enum(['xlsx']).optional(),

@@ -121,14 +121,26 @@ export type VersionRow = Awaited<ReturnType<ReturnType<typeof versions>['execute
 export const teamVersions = (db: Db, questionId: number, teamId: number) =>
   versions(db).where('w.questionId', '=', questionId).where('w.teamId', '=', teamId).orderBy('w.version', 'desc').execute();
 
-/** A page of a question's versions, by team number then newest first; `keyword` matches team name, number or file name. */
-export async function questionVersions(db: Db, questionId: number, q: { ids?: number[]; keyword?: string; limit: number; offset: number }) {
+/** What the back office's works list keeps: some versions, a keyword, or only each team's counting version. */
+export type VersionFilter = { ids?: number[]; keyword?: string; counting?: boolean };
+
+/** A question's versions the filter keeps; `keyword` matches team name, number or file name. */
+function filteredVersions(db: Db, questionId: number, q: VersionFilter) {
   let query = versions(db).where('w.questionId', '=', questionId);
   if (q.ids?.length) query = query.where('w.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
   }
+  if (q.counting) {
+    query = query.where((eb) => eb('w.version', '=', eb.selectFrom('works as last').select((l) => l.fn.max('last.version').as('v')).whereRef('last.teamId', '=', 'w.teamId').whereRef('last.questionId', '=', 'w.questionId')));
+  }
+  return query;
+}
+
+/** A page of a question's versions, by team number then newest first. */
+export async function questionVersions(db: Db, questionId: number, q: VersionFilter & { limit: number; offset: number }) {
+  const query = filteredVersions(db, questionId, q);
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('t.teamNo').orderBy('w.version', 'desc').limit(q.limit).offset(q.offset).execute();
   return { rows, total: Number(total) };
@@ -138,14 +150,8 @@ export async function questionVersions(db: Db, questionId: number, q: { ids?: nu
  * Every version of a question's works the filters keep, in `questionVersions`' order (team number, then newest
  * version first), in batches: the export. Keyset on (team number, version), unique within a question.
  */
-export function exportQuestionVersions(db: Db, questionId: number, q: { ids?: number[]; keyword?: string }, size?: number) {
-  let query = versions(db).where('w.questionId', '=', questionId);
-  if (q.ids?.length) query = query.where('w.id', 'in', q.ids);
-  if (q.keyword) {
-    const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
-  }
-  const filtered = query;
+export function exportQuestionVersions(db: Db, questionId: number, q: VersionFilter, size?: number) {
+  const filtered = filteredVersions(db, questionId, q);
   return keysetBatches(
     (after: { teamNo: string; version: number } | undefined, limit) =>
       (after === undefined

@@ -241,16 +241,16 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
   const competitionId = await repo.questionCompetition(ctx.db, questionId);
   if (competitionId === undefined) throw notFound('赛题不存在');
   await policy.managesCompetition(ctx, competitionId);
-  const { rows, total } = await repo.questionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, limit: max, offset: (q.page - 1) * q.limit });
+  const { rows, total } = await repo.questionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, counting: q.counting === '1', limit: max, offset: (q.page - 1) * q.limit });
   return { list: rows.map(toVersion), total };
 }
 
 /** Every version of a question's works the filters keep, for its organisers, in batches: the export. */
-export async function exportQuestionWorks(ctx: Ctx, questionId: number, q: { ids?: number[]; keyword?: string }, batchSize?: number) {
+export async function exportQuestionWorks(ctx: Ctx, questionId: number, q: { ids?: number[]; keyword?: string; counting?: '1' }, batchSize?: number) {
   const competitionId = await repo.questionCompetition(ctx.db, questionId);
   if (competitionId === undefined) throw notFound('赛题不存在');
   await policy.managesCompetition(ctx, competitionId);
-  const batches = repo.exportQuestionVersions(ctx.db, questionId, q, batchSize);
+  const batches = repo.exportQuestionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, counting: q.counting === '1' }, batchSize);
   return (async function* () {
     for await (const rows of batches) yield rows.map(toVersion);
   })();

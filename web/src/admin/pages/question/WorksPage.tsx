@@ -1,6 +1,6 @@
 import { formatSize, versionedFileName, type TaskInput, type WorkVersion } from '@contest/shared';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Input, Space, Table, Tag } from 'antd';
+import { Button, Card, Checkbox, Flex, Input, Space, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
 import { fileUrl } from '../../../common/files.ts';
@@ -63,7 +63,12 @@ export default function WorksPage() {
     <Card title={`作品：${question.data?.title ?? ''}`}>
       {/* The list's actions sit above it, wrapping on a narrow screen, rather than crowding the card's title. */}
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
-        <Input.Search allowClear placeholder="队伍名称、编号或文件名" style={{ width: 280, maxWidth: '100%' }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
+        <Space wrap>
+          <Input.Search allowClear placeholder="队伍名称、编号或文件名" style={{ width: 280, maxWidth: '100%' }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
+          <Checkbox checked={list.query.counting === '1'} onChange={(e) => list.refine({ counting: e.target.checked ? '1' : undefined })}>
+            只看各队有效版本
+          </Checkbox>
+        </Space>
         <Space wrap>
           <BulkDownloadButtons all={allTasks} selected={selectedTasks} />
           <ExportButton {...list.exportAll} />
