@@ -4,7 +4,9 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { authApi } from '../../../api/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { afterLogin } from '../../../common/desktopLaunch.ts';
 import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
+import { LOGIN_FLAG_KEY } from '../../../common/storage.ts';
 
 type Values = RegisterBody & { confirm: string };
 
@@ -18,11 +20,21 @@ export default function RegisterPage() {
     setSubmitting(true);
     try {
       await authApi.register(values);
-      void message.success('注册成功，请登录');
-      navigate('/login');
     } catch (err) {
       showFieldErrors(form, err);
-    } finally {
+      setSubmitting(false);
+      return;
+    }
+    // Signed up is signed in: the new account goes on where a login would (the page it came from, or the list).
+    try {
+      await authApi.login({ username: values.username, password: values.password });
+      localStorage.setItem(LOGIN_FLAG_KEY, '1');
+      void message.success('注册成功，已登录');
+      location.href = await afterLogin();
+    } catch {
+      // The account exists; only the login failed (a limit, a network error): the login page is the way on.
+      void message.success('注册成功，请登录');
+      navigate('/login');
       setSubmitting(false);
     }
   }
