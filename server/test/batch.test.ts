@@ -349,6 +349,9 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       await day(regs[1].id, '2026-03-19T15:59:00.000Z');
       await day(regs[2].id, '2026-03-01T00:00:00.000Z');
 
+      // Each registration waiting is told to those who review them, in the competition's organisation only (issue 33).
+      const told = async (who: Client) => (body(await who.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).filter((m) => m.title === '新的报名待审核').length;
+      expect([await told(orgC), await told(orgD)]).toEqual([3, 1]);
       const mine = body(await orgC.get('/api/system/todo')).data;
       expect(mine.counts).toEqual({ applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: 3, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 1 });
       expect(mine.running).toEqual([{ id, name: expect.any(String), registrations: 3, approved: 0, paid: 0, submissions: 0, reviewsDone: 1, reviewsTotal: 3, daily: [...Array(12).fill(0), 1, 1] }]);

@@ -67,6 +67,9 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     const results = await Promise.all(Array.from({ length: 10 }, () => p.post('/api/invoice/apply', { orderId, titleId, type: 'special', email: 'a@b.cn' })));
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409).every((r) => body(r).message === '该订单已申请过发票')).toBe(true);
+    // The organisation's finance is told what waits for it, once (issue 33).
+    const told = (body(await orgA.get('/api/message/notice/page/1?limit=50')).data.list as { title: string; content: string }[]).filter((m) => m.title === '新的发票申请' && m.content.includes('增值税专用发票'));
+    expect(told).toHaveLength(1);
     await p.put(`/api/invoice/title/${titleId}`, { ...COMPANY, name: '改过的名字' });
     const mine = body(await p.get('/api/invoice/person/page')).data;
     expect(mine.total).toBe(1);

@@ -433,6 +433,8 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     const filed = await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '我们认为评分偏低' });
     expect(filed.statusCode, filed.body).toBe(200);
     expect(body(await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '再次申诉' })).message).toBe('您的队伍已对该赛题提交过申诉');
+    // Those who answer disputes are told (issue 33).
+    expect((body(await org.get('/api/message/notice/page/1')).data.list as { title: string }[]).map((m) => m.title)).toContain('新的成绩申诉');
     expect((await c.leader.post(`/api/review/works/disputeScore/${questionId}`, { reason: '' })).statusCode).toBe(400);
     const lone = await loggedIn(t.app, (await registerUser(t.app, `rvLone${n}`)).username);
     expect((await lone.post(`/api/review/works/disputeScore/${questionId}`, { reason: '路人' })).statusCode).toBe(404);

@@ -1,4 +1,5 @@
 import {
+  ACTION_CODES,
   ASSIGNMENT_STATUS,
   GRADE_STATE,
   finalScore,
@@ -29,7 +30,7 @@ import { awardNames } from '../awards/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockGradeRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
 import { boardHigherIsBetter, publishPrivateBoard, rankTeams } from '../test-submissions/index.ts';
-import { notify, teamUserIds } from '../notices/index.ts';
+import { notify, teamUserIds, tellStaff } from '../notices/index.ts';
 import * as repo from './repo.ts';
 
 const DAY = 24 * 3600_000;
@@ -294,7 +295,13 @@ export async function fileDispute(ctx: AuthedCtx, questionId: number, reason: st
     if (isUniqueViolation(err)) throw conflict('您的队伍已对该赛题提交过申诉');
     throw err;
   }
-  return toDispute(await repo.disputeView(ctx.db, id));
+  const dispute = toDispute(await repo.disputeView(ctx.db, id));
+  await tellStaff(ctx, ACTION_CODES.gradeEdit, q.orgId, {
+    title: '新的成绩申诉',
+    content: `“${q.competitionName}”赛题“${q.title}”收到队伍“${dispute.teamName}”的成绩申诉，请在该赛题的成绩页答复。`,
+    source: 'grade.dispute',
+  });
+  return dispute;
 }
 
 export async function disputePage(ctx: Ctx, questionId: number, q: DisputePageQuery) {

@@ -1,4 +1,5 @@
 import {
+  ACTION_CODES,
   batchResult,
   type BatchResult,
   INVOICE_STATUS,
@@ -18,7 +19,7 @@ import { withoutOrg } from '../../http/reply.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/index.ts';
 import { teamOrder } from '../orders/index.ts';
 import * as repo from './repo.ts';
-import { notify } from '../notices/index.ts';
+import { notify, tellStaff } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 
 // ---- titles: each user's own
@@ -104,6 +105,11 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
   const { id: _id, createdAt: _c, ...snapshot } = title;
   try {
     const id = await repo.insertInvoice(ctx.db, { orderId: order.id, competitionId: order.competitionId, userId: ctx.actor.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now });
+    await tellStaff(ctx, ACTION_CODES.invoiceEdit, order.orgId, {
+      title: '新的发票申请',
+      content: `竞赛“${order.competitionName}”的订单 ${order.orderNo} 申请开具${INVOICE_TYPES[body.type]}（抬头：${title.name}），请在“发票管理”中处理。`,
+      source: 'invoice.applied',
+    });
     return { id };
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('该订单已申请过发票');

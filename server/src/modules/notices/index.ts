@@ -1,5 +1,5 @@
 /**
  * Notices and each user's box. What other modules may use: automatic personal messages (`notify`), the user ids of
- * teams' members they go to, and the order messages.
+ * teams' members they go to, the order messages, and word to the staff of what waits for them (`tellStaff`).
  */
-export { notify, orderMessages, teamUserIds } from './service.ts';
+export { notify, orderMessages, teamUserIds, tellStaff } from './service.ts';

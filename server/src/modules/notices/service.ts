@@ -3,6 +3,7 @@ import {
   NOTICE_STATUS,
   type Message,
   type Notice,
+  type PermissionCode,
   type NoticeBody,
   type NoticeTarget,
   type UnreadCount,
@@ -17,6 +18,7 @@ import * as policy from '../../policy.ts';
 import type { Audience } from './hub.ts';
 import { deliverJob, publishJob } from './jobs.ts';
 import * as repo from './repo.ts';
+import { holdersOf } from '../roles/index.ts';
 
 /** An organiser writes to its own competitions' teams; everyone, or any chosen user, is the platform's to reach. */
 async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
@@ -286,6 +288,15 @@ export async function competitionNotices(ctx: Ctx, competitionId: number, q: { p
 type NotifyDeps = Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>;
 
 export const teamUserIds = repo.teamUserIds;
+
+/**
+ * Tells the organisation's staff whose work it is (the active holders of `code` in it) that something waits for them:
+ * a registration to review, an invoice to issue, a dispute to answer. The to-do home counts the same things.
+ */
+export async function tellStaff(deps: NotifyDeps, code: PermissionCode, orgId: number | null, message: { title: string; content: string; source: string }) {
+  if (orgId === null) return;
+  await notify(deps, await holdersOf(deps.db, code, orgId), message);
+}
 
 /** Tells each order's team that it was paid, or closed unpaid. */
 export async function orderMessages(deps: NotifyDeps, orderIds: number[], what: 'paid' | 'closed') {

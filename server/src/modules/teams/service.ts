@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ACTION_CODES,
   AUDIT_STATUS,
   INVITATION_STATUS,
   REGISTER_STATUS,
@@ -18,7 +19,7 @@ import {
   type TeacherBody,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
-import { notify } from '../notices/index.ts';
+import { notify, tellStaff } from '../notices/index.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
 import { withoutOrg } from '../../http/reply.ts';
@@ -94,7 +95,7 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
   if (await repo.findTeamOfUser(ctx.db, competitionId, userId)) throw conflict('您已报名该竞赛或已加入其中一支队伍');
   const now = ctx.clock.now().toISOString();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    const made = await ctx.db.transaction().execute(async (trx) => {
       const teamId = await repo.insertTeam(trx, {
         competitionId,
         teamNo: `new-${randomBytes(10).toString('hex')}`,
@@ -112,6 +113,12 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
       await registers.insertFlow(trx, { registerId, actorId: userId, action: 'submit', fromStatus: null, toStatus: REGISTER_STATUS.pending, reason: null, now });
       return { teamId, registerId, orderId };
     });
+    await tellStaff(ctx, ACTION_CODES.registerAudit, competition.orgId, {
+      title: '新的报名待审核',
+      content: `“${body.individual ? `${name}（个人）` : name}”报名了竞赛“${competition.name}”，请在“报名管理”中审核。`,
+      source: 'register.submitted',
+    });
+    return made;
   } catch (err) {
     if (isUniqueViolation(err)) {
       if (await repo.findTeamOfUser(ctx.db, competitionId, userId)) throw conflict('您已报名该竞赛或已加入其中一支队伍');
