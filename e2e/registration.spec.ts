@@ -10,8 +10,15 @@ const FIELDS = [
 ];
 const VOUCHER = path.join(import.meta.dirname, 'files', 'voucher.pdf');
 
-async function participant(browser: Browser) {
-  const page = await (await browser.newContext()).newPage();
+/** A participant in a browser of their own; `phone`: a phone's browser (spec §2.2 mobile: its agent, touch, 390 px). */
+async function participant(browser: Browser, phone = false) {
+  const page = await (
+    await browser.newContext(
+      phone
+        ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' }
+        : {},
+    )
+  ).newPage();
   const username = uniqueName('reg');
   await register(page, username);
   await login(page, username, 'Passw0rd1');
@@ -124,10 +131,19 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await leader.page.reload();
   await expect(leader.page.getByTestId('register-status')).toHaveText('审核通过');
 
-  // A second team pays with WeChat Pay.
-  const second = await participant(browser);
+  // A second team pays with WeChat Pay, on a phone: no QR code for the same phone, a button that opens the app.
+  const second = await participant(browser, true);
   await registerTeam(second.page, competitionId, '微信队', '王五', '440304199508111233');
-  await payOnline(second.page, '微信支付');
+  await second.page.getByText('微信支付', { exact: true }).click();
+  await second.page.getByRole('button', { name: '使用微信付款' }).click();
+  const onPhone = second.page.getByTestId('pay-on-phone');
+  await expect(onPhone.getByAltText('支付二维码')).toBeHidden();
+  const [checkout] = await Promise.all([second.page.waitForEvent('popup'), onPhone.getByRole('link', { name: '打开微信付款' }).click()]);
+  await checkout.getByRole('button', { name: '确认支付' }).click();
+  await expect(checkout.getByText('支付成功')).toBeVisible();
+  await checkout.close();
+  await expect(second.page.getByTestId('order-status')).toHaveText('已支付');
+  expect(await second.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   // A third pays by bank transfer with a voucher; finance confirms it in the back office.
   const third = await participant(browser);

@@ -109,6 +109,18 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   await scoreInReviewCentre(j2.page, questionTitle, [54, 36]);
   await j2.page.getByRole('link', { name: '返回作品列表' }).click();
   await expect(j2.page.locator('.ant-table-row').first()).toContainText('90 / 100');
+  // On a phone the review centre's lists fit the screen (issue 33): the page never scrolls sideways.
+  await j2.page.setViewportSize({ width: 390, height: 844 });
+  for (const [where, ready] of [
+    ['works', j2.page.getByText('90 / 100').first()],
+    ['questions', j2.page.getByRole('link', { name: questionTitle })],
+  ] as const) {
+    if (where === 'questions') await j2.page.goto('/review.html');
+    await expect(ready).toBeVisible();
+    await expect.poll(() => j2.page.evaluate(() => document.documentElement.scrollWidth), { message: where }).toBeLessThanOrEqual(390);
+    if (process.env.UPDATE_SCREENSHOTS) await j2.page.screenshot({ path: `docs/screenshots/review-${where}-phone.png`, fullPage: true });
+  }
+  await j2.page.setViewportSize({ width: 1280, height: 800 });
 
   // The organiser sees each judge's total out of 100, then computes and confirms the grades: (80 + 90) / 2 = 85.
   // Still on the judge page where the works were assigned: reload it for the totals.

@@ -19,12 +19,12 @@ export async function loadAllPages<T>(url: string, query: Record<string, string 
  * "下载全部" and "下载所选" (issue 8): one download task per file, in folders by question and team, through the
  * download manager. `all` is called after the click has prepared the shell (the folder picker needs the click).
  */
-export function BulkDownloadButtons({ all, selected }: { all: () => Promise<TaskInput[]>; selected: TaskInput[] }) {
+export function BulkDownloadButtons({ all, selected }: { all: () => Promise<TaskInput[]>; selected?: TaskInput[] }) {
   const [busy, setBusy] = useState<'all' | 'selected' | null>(null);
   const run = async (which: 'all' | 'selected') => {
     setBusy(which);
     try {
-      await queueDownloads(which === 'all' ? all : selected);
+      await queueDownloads(which === 'all' ? all : (selected ?? []));
     } catch {
       // the http client has told the user why
     } finally {
@@ -36,9 +36,12 @@ export function BulkDownloadButtons({ all, selected }: { all: () => Promise<Task
       <Button icon={<CloudDownloadOutlined />} loading={busy === 'all'} onClick={() => void run('all')}>
         下载全部
       </Button>
-      <Button icon={<CloudDownloadOutlined />} loading={busy === 'selected'} disabled={!selected.length} onClick={() => void run('selected')}>
-        下载所选{selected.length ? `（${selected.length}）` : ''}
-      </Button>
+      {/* Without a selection to make (a list of cards on a phone) there is nothing to download "selected". */}
+      {selected && (
+        <Button icon={<CloudDownloadOutlined />} loading={busy === 'selected'} disabled={!selected.length} onClick={() => void run('selected')}>
+          下载所选{selected.length ? `（${selected.length}）` : ''}
+        </Button>
+      )}
     </Space>
   );
 }

@@ -5,7 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within, configure } from '
 import { App as AntApp } from 'antd';
 import { Outlet, RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { scoreChartOption } from './pages/question/ScoreChart.tsx';
+import { axisRange, scoreChartOption } from './pages/question/ScoreChart.tsx';
 import TestTab from './pages/question/TestTab.tsx';
 
 /** The API as a table of answers; every request is recorded with its status. */
@@ -218,6 +218,17 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(document.body.textContent).not.toContain('今日已提交');
     expect(document.body.textContent).not.toContain('赛题不存在');
     expect(requests.some((r) => r.startsWith('/api/review/test/leaderboard/'))).toBe(false);
+  });
+
+  it('fits the chart\'s axis to the scores, inside the metric\'s range', () => {
+    // AUC of 0.95 to 0.99: a tenth of the spread either side, but never past 1.
+    expect(axisRange([0.95, 0.99], 'auc')).toEqual({ min: 0.946, max: 0.994 });
+    expect(axisRange([0.5, 1], 'auc')).toEqual({ min: 0.45, max: 1 });
+    // An error never goes below 0; one score alone gets a margin of its tenth.
+    expect(axisRange([0.02, 3], 'rmse')).toEqual({ min: 0, max: 3.298 });
+    expect(axisRange([5], 'mae')).toEqual({ min: 4.5, max: 5.5 });
+    // An own program's score has no known range.
+    expect(axisRange([-2, 2], 'custom')).toEqual({ min: -2.4, max: 2.4 });
   });
 
   it('draws the team\'s scores in submission order with the best so far, labelled in Beijing time', () => {

@@ -75,6 +75,40 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   smape: { name: '对称平均绝对百分比误差（SMAPE）', higherIsBetter: false, kind: 'number', definition: '100/n·Σ 2|p−t|/(|t|+|p|)，两者都为0的行计0' },
   mapAtK: { name: 'MAP@K', higherIsBetter: true, kind: 'ranking', definition: '每行预测为空格分隔的有序编号列表，真实值为空格分隔的集合；前K个的平均精度除以min(真实个数, K)，再对行平均', option: 'k' },
 };
+/**
+ * The values a metric can take, where it is bounded: a chart's axis stays inside them (an AUC axis never runs to 1.2,
+ * nor an error below 0). Metrics not named are unbounded both ways.
+ */
+const UNIT = { min: 0, max: 1 };
+const SIGNED_UNIT = { min: -1, max: 1 };
+const METRIC_BOUNDS: Partial<Record<Metric, { min?: number; max?: number }>> = {
+  accuracy: UNIT,
+  balancedAccuracy: UNIT,
+  macroF1: UNIT,
+  microF1: UNIT,
+  weightedF1: UNIT,
+  f1: UNIT,
+  precision: UNIT,
+  recall: UNIT,
+  mcc: SIGNED_UNIT,
+  qwk: SIGNED_UNIT,
+  auc: UNIT,
+  gini: SIGNED_UNIT,
+  averagePrecision: UNIT,
+  logLoss: { min: 0 },
+  multiLogLoss: { min: 0 },
+  multiAuc: UNIT,
+  rmse: { min: 0 },
+  mae: { min: 0 },
+  mape: { min: 0 },
+  rmsle: { min: 0 },
+  r2: { max: 1 },
+  medae: { min: 0 },
+  smape: { min: 0, max: 200 },
+  mapAtK: UNIT,
+};
+export const metricBounds = (metric: string): { min?: number; max?: number } => METRIC_BOUNDS[metric as Metric] ?? {};
+
 export const METRIC_NAMES = Object.fromEntries(METRICS.map((m) => [m, METRIC_INFO[m].name])) as Record<Metric, string>;
 /** Whether a higher score is better, for ranking a leaderboard. */
 export const HIGHER_IS_BETTER = Object.fromEntries(METRICS.map((m) => [m, METRIC_INFO[m].higherIsBetter])) as Record<Metric, boolean>;

@@ -1,5 +1,5 @@
 import type { ReviewTask } from '@contest/shared';
-import { Card, Empty, List, Progress, Space, Spin, Tag, Typography } from 'antd';
+import { Card, Empty, Grid, List, Progress, Space, Spin, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { useReviewTasks } from '../api.ts';
 
@@ -17,11 +17,18 @@ function byCompetition(tasks: ReviewTask[]) {
 /** `#/`: what the judge has to review, with the progress of each question. */
 export default function TaskListPage() {
   const { data, isLoading } = useReviewTasks();
+  // On a phone the progress goes under the question, and the count under the card's title.
+  const phone = Grid.useBreakpoint().md === false;
   const tasks = data ?? [];
   const total = tasks.reduce((n, t) => n + t.total, 0);
   const submitted = tasks.reduce((n, t) => n + t.submitted, 0);
   return (
-    <Card title="我的评审任务" extra={total > 0 && <Typography.Text type="secondary">共 {total} 份作品，已提交 {submitted} 份</Typography.Text>}>
+    <Card title="我的评审任务" extra={!phone && total > 0 && <Typography.Text type="secondary">共 {total} 份作品，已提交 {submitted} 份</Typography.Text>}>
+      {phone && total > 0 && (
+        <Typography.Paragraph type="secondary">
+          共 {total} 份作品，已提交 {submitted} 份
+        </Typography.Paragraph>
+      )}
       {isLoading ? (
         <Spin style={{ display: 'block', margin: '40px auto' }} />
       ) : !tasks.length ? (
@@ -38,15 +45,20 @@ export default function TaskListPage() {
                 return (
                   <List.Item
                     data-testid="review-task"
-                    actions={[
-                      <Link key="open" to={`/question/${t.questionId}`}>
-                        {done ? '查看作品' : '进入评审'}
-                      </Link>,
-                    ]}
+                    style={phone ? { display: 'block' } : undefined}
+                    actions={
+                      phone
+                        ? undefined
+                        : [
+                            <Link key="open" to={`/question/${t.questionId}`}>
+                              {done ? '查看作品' : '进入评审'}
+                            </Link>,
+                          ]
+                    }
                   >
                     <List.Item.Meta
                       title={
-                        <Space>
+                        <Space wrap>
                           <Link to={`/question/${t.questionId}`}>{t.questionTitle}</Link>
                           {t.blind && <Tag color="purple">盲评</Tag>}
                         </Space>
@@ -54,11 +66,16 @@ export default function TaskListPage() {
                       description={`已提交 ${t.submitted} 份，共 ${t.total} 份`}
                     />
                     <Progress
-                      style={{ width: 220, margin: 0 }}
+                      style={{ width: phone ? '100%' : 220, margin: 0 }}
                       percent={t.total ? Math.round((t.submitted / t.total) * 100) : 0}
                       status={done ? 'success' : 'normal'}
                       format={() => `${t.submitted}/${t.total}`}
                     />
+                    {phone && (
+                      <Link to={`/question/${t.questionId}`} style={{ display: 'inline-block', marginTop: 4 }}>
+                        {done ? '查看作品' : '进入评审'}
+                      </Link>
+                    )}
                   </List.Item>
                 );
               }}

@@ -1,11 +1,12 @@
 import { PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type Order, type PaymentMethodOption, type PayResult } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Empty, Image, Radio, Result, Space, Spin, Tag, Typography, type UploadFile } from 'antd';
+import { Alert, App, Button, Card, Collapse, Descriptions, Empty, Image, Radio, Result, Space, Spin, Tag, Typography, type UploadFile } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { orderApi, orderKeys } from '../../../api/order.ts';
 import { paymentApi, paymentKeys } from '../../../api/payment.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
+import { isMobile } from '../../../common/device.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { HttpError, goLogin } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
@@ -90,6 +91,10 @@ export default function PaymentPage() {
     await reloadTeam();
   };
   const chosen = methods.data?.find((m) => m.method === method);
+  // The app that pays: Alipay (method 2) or WeChat (method 1), the two online methods.
+  const app = chosen?.method === 2 ? '支付宝' : '微信';
+  // Spec §2.2's mobile: a phone's browser, where a QR code for the same phone cannot be scanned.
+  const phone = isMobile();
 
   async function createCode() {
     setCode(await paymentApi.pay(id, method));
@@ -159,16 +164,27 @@ export default function PaymentPage() {
           />
           {chosen?.online &&
             (code ? (
-              <Space direction="vertical" align="center" style={{ width: '100%' }}>
-                <Image src={code.qrImage} width={240} preview={false} alt="支付二维码" />
-                <Typography.Text>请使用{chosen.name === '支付宝' ? '支付宝' : '微信'}扫码支付，支付完成后本页会自动更新</Typography.Text>
-                <Typography.Link href={code.codeUrl} target="_blank" rel="noopener noreferrer">
-                  无法扫码？打开支付链接
-                </Typography.Link>
-              </Space>
+              phone ? (
+                // A phone cannot scan its own screen: it opens the payment app with the payment's link instead.
+                <Space direction="vertical" align="center" style={{ width: '100%' }} data-testid="pay-on-phone">
+                  <Button type="primary" size="large" href={code.codeUrl} target="_blank" rel="noopener noreferrer">
+                    打开{app}付款
+                  </Button>
+                  <Typography.Text style={{ textAlign: 'center' }}>在{app}中完成付款后回到本页，支付结果会自动更新</Typography.Text>
+                  <Collapse ghost items={[{ key: 'qr', label: '在另一台设备上扫码支付', children: <Image src={code.qrImage} width={200} preview={false} alt="支付二维码" /> }]} />
+                </Space>
+              ) : (
+                <Space direction="vertical" align="center" style={{ width: '100%' }}>
+                  <Image src={code.qrImage} width={240} preview={false} alt="支付二维码" />
+                  <Typography.Text>请使用{app}扫码支付，支付完成后本页会自动更新</Typography.Text>
+                  <Typography.Link href={code.codeUrl} target="_blank" rel="noopener noreferrer">
+                    无法扫码？打开支付链接
+                  </Typography.Link>
+                </Space>
+              )
             ) : (
               <GuardedButton type="primary" onClick={createCode}>
-                生成支付二维码
+                {phone ? `使用${app}付款` : '生成支付二维码'}
               </GuardedButton>
             ))}
           {chosen && !chosen.online && <OfflinePanel order={o} method={chosen} onDone={reload} />}

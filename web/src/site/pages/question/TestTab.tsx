@@ -242,7 +242,7 @@ export default function TestTab() {
       <Card type="inner" title="我的提交记录" style={{ marginBottom: 16 }}>
         {scored.length > 0 && quota?.format && (
           <Suspense fallback={<div style={{ height: 220 }} />}>
-            <ScoreChart scored={scored} higherIsBetter={quota.format.higherIsBetter} />
+            <ScoreChart scored={scored} higherIsBetter={quota.format.higherIsBetter} metric={quota.format.metric} />
           </Suspense>
         )}
         <Typography.Paragraph type="secondary" data-testid="final-rule" style={{ marginBottom: 8 }}>
