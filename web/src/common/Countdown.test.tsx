@@ -6,7 +6,7 @@ import { App as AntApp } from 'antd';
 import type { ReactNode } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import CompetitionLayout from '../site/pages/competition/CompetitionLayout.tsx';
+import CompetitionLayout, { stageTimes } from '../site/pages/competition/CompetitionLayout.tsx';
 import CompetitionListPage from '../site/pages/competition/CompetitionListPage.tsx';
 import { Countdown } from './Countdown.tsx';
 import { http, sysTime } from './http.ts';
@@ -154,5 +154,12 @@ describe('the countdown on the participant site', () => {
     const heading = await screen.findByRole('heading', { level: 2 });
     expect(within(heading).getByTestId('phase-next').textContent).toBe('提交截止 03-20 12:00');
     expect(within(heading).getByTestId('countdown').textContent).toBe('还剩 18 小时 0 分');
+  });
+});
+
+describe('the stage timeline', () => {
+  it('shows each stage to the minute in Beijing time, not only its day', () => {
+    expect(stageTimes({ startDate: '2026-03-01T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' })).toBe('2026/03/01 08:00 至 2026/03/20 12:00（北京时间）');
+    expect(stageTimes({ startDate: '2026-03-01T00:00:00.000Z', endDate: null })).toBe('2026/03/01 08:00 起（北京时间）');
   });
 });

@@ -6,7 +6,7 @@ import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } f
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin, sysTime } from '../../../common/http.ts';
 import { useTeam } from '../../team.ts';
-import { formatDay, formatMinute } from '../../../common/time.ts';
+import { formatMinute } from '../../../common/time.ts';
 import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
 import { Countdown } from '../../../common/Countdown.tsx';
 import { Suspense, lazy } from 'react';
@@ -74,6 +74,9 @@ function RegisterAction({ competition, presets }: { competition: CompetitionDeta
   );
 }
 
+/** A stage's start and end to the minute, Beijing time: a deadline at 12:00 is not the day's end. */
+export const stageTimes = (s: Pick<Stage, 'startDate' | 'endDate'>) => `${formatMinute(s.startDate)}${s.endDate ? ` 至 ${formatMinute(s.endDate)}` : ' 起'}（北京时间）`;
+
 function StageTimeline({ stages, activeStageId }: { stages: Stage[]; activeStageId: number }) {
   if (!stages.length) return null;
   const current = stages.findIndex((s) => s.id === activeStageId);
@@ -82,7 +85,7 @@ function StageTimeline({ stages, activeStageId }: { stages: Stage[]; activeStage
       size="small"
       current={current}
       style={{ marginTop: 16 }}
-      items={stages.map((s) => ({ title: s.name, description: `${formatDay(s.startDate)}${s.endDate ? ` 至 ${formatDay(s.endDate)}` : ''}` }))}
+      items={stages.map((s) => ({ title: s.name, description: <span data-testid="stage-times">{stageTimes(s)}</span> }))}
     />
   );
 }
