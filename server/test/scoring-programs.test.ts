@@ -190,6 +190,15 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
       [b.name, 2],
     ]);
     expect((await board(q)).higherIsBetter).toBe(false);
+    // Unnamed, the boards call it 自定义评分程序 (no name sent); named, they use the organiser's name (issue 33).
+    expect((await board(q)).metricName).toBeUndefined();
+    const named = await question('命名题', { ...EVAL, metricName: ' 路径总成本 ' });
+    expect(body(await org.get(`/api/competition/question/check/${named}`)).data.evaluation.metricName).toBe('路径总成本');
+    expect((await board(named)).metricName).toBe('路径总成本');
+    const c = await team(named);
+    expect((await mine(c.leader, named)).format).toEqual({ metric: 'custom', higherIsBetter: false, idColumn: 'id', metricName: '路径总成本' });
+    const long = await org.post(`/api/competition/question/${competitionId}`, { title: '长名', evaluation: { ...EVAL, metricName: '名'.repeat(31) } });
+    expect([long.statusCode, body(long).message]).toEqual([400, '指标名称至多30个字']);
 
     // Grades read the test score in the same direction: A's lower cost is the best, worth all the test points.
     const db = t.database.db;

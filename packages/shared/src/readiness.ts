@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
-import { CUSTOM_METRIC, JUDGING_NAMES, metricName, scoredAutomatically, judgedByExperts, type EvaluationMetric, type Judging } from './api/question.ts';
+import { CUSTOM_METRIC, JUDGING_NAMES, evaluationName, scoredAutomatically, judgedByExperts, type EvaluationMetric, type Judging } from './api/question.ts';
 import { fenToYuan } from './format.ts';
 import { beijingMinute, deadlineSourceText, deadlineText, submissionWindows, WINDOW_NAMES, type LifecycleStage, type WindowKind } from './lifecycle.ts';
 
@@ -50,7 +50,7 @@ export interface ReadinessQuestion {
   title: string;
   /** How its result is made (question.ts `JUDGING`): a question judged by experts alone needs no evaluation. */
   judging: Judging;
-  evaluation: { metric: EvaluationMetric } | null;
+  evaluation: { metric: EvaluationMetric; metricName?: string } | null;
   answerRows: number | null;
   /** An own scoring program is uploaded (what `custom` scores by); anything truthy, as the question list's `scorer`. */
   scorer?: unknown;
@@ -79,7 +79,7 @@ export interface ReadinessFacts {
 export function questionGap(q: Pick<ReadinessQuestion, 'judging' | 'evaluation' | 'answerRows' | 'scorer'>): string | null {
   if (!scoredAutomatically(q.judging)) return null;
   if (!q.evaluation) return `评判方式为“${JUDGING_NAMES[q.judging]}”，但未设置评分指标，提交的测试无法评分，也不能审核公开`;
-  if (q.answerRows === null) return `已设置评分指标（${metricName(q.evaluation.metric)}），但未上传答案文件，提交的测试无法评分`;
+  if (q.answerRows === null) return `已设置评分指标（${evaluationName(q.evaluation)}），但未上传答案文件，提交的测试无法评分`;
   if (q.evaluation.metric === CUSTOM_METRIC && !q.scorer) return '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分';
   return null;
 }
@@ -90,7 +90,7 @@ export const questionScorable = (q: Pick<ReadinessQuestion, 'judging' | 'evaluat
 function questionReady(q: ReadinessQuestion) {
   const reviewed = q.reviewed ? '，已审核公开' : '';
   if (q.judging === 'review') return `${JUDGING_NAMES.review}：参赛队伍提交作品，由专家评审（评审规则在「评审管理」中设置）${reviewed}`;
-  return `${JUDGING_NAMES[q.judging]}：评分指标 ${metricName(q.evaluation!.metric)}，答案文件 ${q.answerRows} 行${reviewed}`;
+  return `${JUDGING_NAMES[q.judging]}：评分指标 ${evaluationName(q.evaluation!)}，答案文件 ${q.answerRows} 行${reviewed}`;
 }
 
 /** Rich text with nothing a reader would see. */

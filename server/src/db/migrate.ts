@@ -28,6 +28,7 @@ import * as m0024 from './migrations/0024_competition_invoices.ts';
 import * as m0025 from './migrations/0025_explicit_deadlines.ts';
 import * as m0026 from './migrations/0026_judged_version.ts';
 import * as m0027 from './migrations/0027_cancelled_results.ts';
+import * as m0028 from './migrations/0028_metric_name.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0025_explicit_deadlines': m0025,
   '0026_judged_version': m0026,
   '0027_cancelled_results': m0027,
+  '0028_metric_name': m0028,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -252,6 +252,8 @@ export interface QuestionsTable {
   /** An own program's direction (1 higher is better, 0 lower), its runs' time limit, and its file (0020). */
   higherIsBetter: number | null;
   timeLimitSec: number | null;
+  /** An own program's metric's name, as the organiser gives it (0028); null: 自定义评分程序. */
+  metricName: string | null;
   scorerKey: string | null;
 }
 

@@ -12,7 +12,8 @@ const MINE = { background: '#e6f4ff', fontWeight: 600 };
 const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' : '越低越好');
 
 /** The metric's name and which way is better, e.g. 「均方根误差（RMSE），越低越好」. */
-export const metricText = (metric: string, higherIsBetter: boolean) => `${(metric in METRIC_NAMES || metric === 'custom' ? metricName(metric as EvaluationMetric) : metric)}，${direction(higherIsBetter)}`;
+export const metricText = (metric: string, higherIsBetter: boolean, name?: string) =>
+  `${name && metric === 'custom' ? name : metric in METRIC_NAMES || metric === 'custom' ? metricName(metric as EvaluationMetric) : metric}，${direction(higherIsBetter)}`;
 
 /** A board row; the team's own row, when it is not on the page shown, is pinned above the page's rows. */
 type Row = LeaderboardEntry & { pinned?: boolean };
@@ -46,7 +47,7 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
       {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
       {data.rescoring && <Alert type="info" showIcon data-testid="board-rescoring" message="评分设置已更新，正在按新设置重新评分，排行榜暂只显示已重新评分的提交" />}
       <Typography.Text type="secondary" data-testid="board-metric">
-        评分指标：{metricText(data.metric, data.higherIsBetter)}
+        评分指标：{metricText(data.metric, data.higherIsBetter, data.metricName)}
         {board === 'public' ? '。公榜按测试集的一部分评分，私榜用其余部分决定最终名次' : ''}
         {mine ? `；我的队伍第 ${mine.rank} 名` : ''}
       </Typography.Text>

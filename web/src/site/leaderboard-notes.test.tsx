@@ -46,4 +46,10 @@ describe('the leaderboard’s notes', () => {
     show();
     expect((await screen.findByTestId('board-rescoring')).textContent).toContain('正在按新设置重新评分');
   });
+
+  it('names an own program\'s metric as its organiser named it', async () => {
+    board = { board: 'public', metric: 'custom', metricName: '路径总成本', higherIsBetter: false, published: false, entries: [entry(1, 1, '甲队', 12)], total: 1 };
+    show();
+    expect((await screen.findByTestId('board-metric')).textContent).toContain('评分指标：路径总成本，越低越好');
+  });
 });

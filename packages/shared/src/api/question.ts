@@ -132,6 +132,10 @@ export const SCORER_MAX_BYTES = 20 * 1024 * 1024;
 
 /** A metric's name, the organiser's own program included. */
 export const metricName = (metric: EvaluationMetric) => (metric === CUSTOM_METRIC ? CUSTOM_METRIC_NAME : METRIC_NAMES[metric]);
+/** An evaluation's metric as people read it: a built-in metric's name, or the name its organiser gave its own program. */
+export const evaluationName = (e: { metric: EvaluationMetric; metricName?: string | null }) => (e.metric === CUSTOM_METRIC && e.metricName ? e.metricName : metricName(e.metric));
+/** The longest name of an own program's metric. */
+export const METRIC_NAME_MAX = 30;
 /** Whether a higher score ranks first: the metric's own direction, or for an own program the one its organiser set. */
 export const higherIsBetterOf = (e: { metric: EvaluationMetric | string; higherIsBetter?: boolean | null }) =>
   e.metric === CUSTOM_METRIC ? (e.higherIsBetter ?? true) : (HIGHER_IS_BETTER[e.metric as Metric] ?? true);
@@ -150,6 +154,8 @@ export const evaluationBody = z.strictObject({
   k: z.number({ error: 'K须为整数' }).int('K须为整数').min(1, 'K至少为1').max(1000, 'K至多为1000').optional(),
   /** Own program only: whether a higher score ranks first (true when left out). */
   higherIsBetter: z.boolean({ error: '请选择得分方向' }).optional(),
+  /** Own program only: the metric's name as the boards show it (自定义评分程序 when left out). */
+  metricName: z.string({ error: '指标名称须为文本' }).trim().max(30, '指标名称至多30个字').optional(),
   /** Own program only: seconds each run may take before it is killed (60 when left out). */
   timeLimitSec: z
     .number({ error: '时间限制须为整数秒' })
@@ -209,6 +215,7 @@ export const evaluationSchema = z.object({
   k: z.number().int().optional(),
   higherIsBetter: z.boolean().optional(),
   timeLimitSec: z.number().int().optional(),
+  metricName: z.string().optional(),
 });
 
 /** `GET /api/question/scorer/{id}`: the question's current scoring program, or null when none is uploaded. */

@@ -129,6 +129,8 @@ export const testFormatSchema = z.object({
   positiveLabel: z.string().optional(),
   /** For mapAtK: the K. */
   k: z.number().int().optional(),
+  /** An own program's metric's name, when its organiser gave one. */
+  metricName: z.string().optional(),
 });
 export type TestFormat = z.infer<typeof testFormatSchema>;
 
@@ -194,6 +196,8 @@ export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 export const leaderboardSchema = z.object({
   board: z.enum(['public', 'private']),
   metric: z.enum(EVALUATION_METRICS),
+  /** An own program's metric's name, when its organiser gave one. */
+  metricName: z.string().optional(),
   higherIsBetter: z.boolean(),
   published: z.boolean(),
   /** The question's setting changed and earlier submissions are being scored again: the board is not complete yet. */

@@ -32,6 +32,7 @@ const base = (db: Db) =>
       'q.topK',
       'q.higherIsBetter',
       'q.timeLimitSec',
+      'q.metricName',
       'sf.originalName as scorerName',
       'sf.size as scorerSize',
       'sf.sha256 as scorerSha256',
@@ -44,12 +45,12 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type QuestionWithOrg = ManagedQuestion & { orgId: number };
 
-type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit' | 'positiveLabel' | 'topK' | 'higherIsBetter' | 'timeLimitSec'>;
+type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit' | 'positiveLabel' | 'topK' | 'higherIsBetter' | 'timeLimitSec' | 'metricName'>;
 /**
  * A question's evaluation setting, when all of its columns are set (an own program reads no target column); the
  * metric's own settings only when stored.
  */
-const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec }: EvaluationColumns): EvaluationBody | null =>
+const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName }: EvaluationColumns): EvaluationBody | null =>
   metric && idColumn && (targetColumn || metric === CUSTOM_METRIC) && publicPercent && dailyLimit
     ? {
         metric: metric as EvaluationMetric,
@@ -61,17 +62,18 @@ const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimi
         ...(topK !== null && { k: topK }),
         ...(higherIsBetter !== null && { higherIsBetter: higherIsBetter === 1 }),
         ...(timeLimitSec !== null && { timeLimitSec }),
+        ...(metricName !== null && { metricName }),
       }
     : null;
 
 function toQuestion(row: Row): Omit<QuestionWithOrg, 'files'> {
-  const { reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, ...r } = row;
+  const { reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName, ...r } = row;
   const { scorerName, scorerSize, scorerSha256, scorerUploadedAt, scorerUploaderName, ...rest } = r;
   const scorer: Scorer | null =
     scorerName !== null && scorerSize !== null && scorerSha256 !== null && scorerUploadedAt !== null
       ? { name: scorerName, size: Number(scorerSize), sha256: scorerSha256, uploadedAt: scorerUploadedAt, uploaderName: scorerUploaderName }
       : null;
-  return { ...rest, judging: rest.judging as Judging, reviewed: reviewed === 1, scorer, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec }) };
+  return { ...rest, judging: rest.judging as Judging, reviewed: reviewed === 1, scorer, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName }) };
 }
 
 async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
@@ -135,7 +137,7 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
 export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
   const rows = await db
     .selectFrom('questions')
-    .select(['id', 'title', 'reviewed', 'judging', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'scorerKey'])
+    .select(['id', 'title', 'reviewed', 'judging', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'metricName', 'scorerKey'])
     .where('competitionId', '=', competitionId)
     .orderBy('sort')
     .orderBy('id')

@@ -72,6 +72,7 @@ const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
   // An own program's direction and time limit, stored with their defaults.
   higherIsBetter: isCustom(e) ? (e!.higherIsBetter === false ? 0 : 1) : null,
   timeLimitSec: isCustom(e) ? (e!.timeLimitSec ?? DEFAULT_TIME_LIMIT_SEC) : null,
+  metricName: isCustom(e) ? e!.metricName || null : null,
 });
 
 /** The id and target columns name two different columns of the files. */
@@ -87,7 +88,7 @@ function checkColumns(e: EvaluationBody | null | undefined) {
 function changesScores(before: EvaluationBody | null, after: EvaluationBody) {
   // Compared as stored: a setting the metric does not read (a stray positive label, say) changes nothing.
   const scoring = (e: EvaluationBody | null) => {
-    const { idColumn: _id, targetColumn: _target, dailyLimit: _limit, timeLimitSec: _time, ...rest } = evaluationColumns(e);
+    const { idColumn: _id, targetColumn: _target, dailyLimit: _limit, timeLimitSec: _time, metricName: _name, ...rest } = evaluationColumns(e);
     return JSON.stringify(rest);
   };
   return scoring(before) !== scoring(after);

@@ -10,7 +10,7 @@ export const scoringQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .select(['q.id', 'q.competitionId', 'c.orgId', 'q.reviewed', 'q.metric', 'q.idColumn', 'q.targetColumn', 'q.publicPercent', 'q.dailyLimit', 'q.positiveLabel', 'q.topK', 'q.higherIsBetter', 'q.timeLimitSec', 'q.scorerKey', 'q.salt', 'q.splitRule', 'q.answerKey', 'q.answerIndexKey', 'q.answerIndexTag', 'q.leaderboardPublished', 'q.scoringVersion', 'q.boardVersion'])
+    .select(['q.id', 'q.competitionId', 'c.orgId', 'q.reviewed', 'q.metric', 'q.idColumn', 'q.targetColumn', 'q.publicPercent', 'q.dailyLimit', 'q.positiveLabel', 'q.topK', 'q.higherIsBetter', 'q.timeLimitSec', 'q.metricName', 'q.scorerKey', 'q.salt', 'q.splitRule', 'q.answerKey', 'q.answerIndexKey', 'q.answerIndexTag', 'q.leaderboardPublished', 'q.scoringVersion', 'q.boardVersion'])
     .where('q.id', '=', questionId)
     .executeTakeFirst();
 

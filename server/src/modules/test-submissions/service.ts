@@ -222,6 +222,7 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
           // The setting the metric reads, with its default, so that the team knows what it is scored by.
           ...(option === 'positiveLabel' && { positiveLabel: question.positiveLabel ?? DEFAULT_POSITIVE_LABEL }),
           ...(option === 'k' && { k: question.topK ?? DEFAULT_K }),
+          ...(question.metricName && { metricName: question.metricName }),
         }
       : null;
   const published = question.leaderboardPublished === 1;
@@ -272,8 +273,9 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
   const published = question.leaderboardPublished === 1;
   // Before publication the private board is closed to everyone but its organisers: an ordinary answer that says so,
   // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
+  const named = question.metricName ? { metricName: question.metricName } : {};
   if (board === 'private' && !published && !(await policy.manages(ctx, question.competitionId))) {
-    return { board, metric, higherIsBetter: higher, published, entries: [], total: 0 };
+    return { board, metric, ...named, higherIsBetter: higher, published, entries: [], total: 0 };
   }
   const version = question.scoringVersion;
   const key = [questionId, board, version, question.boardVersion, published, page, limit].join(' ');
@@ -288,7 +290,7 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
   });
   const teamId = ctx.actor ? await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId) : undefined;
   const mine = teamId ? await repo.boardRowOf(ctx.db, { questionId, board, version, teamId }) : undefined;
-  return { board, metric, higherIsBetter: higher, published, ...view, ...(mine && { mine }) };
+  return { board, metric, ...named, higherIsBetter: higher, published, ...view, ...(mine && { mine }) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ADMIN_MENU_CODES, JUDGING_NAMES, judgedByExperts, metricName, type ManagedQuestion } from '@contest/shared';
+import { ADMIN_MENU_CODES, JUDGING_NAMES, judgedByExperts, evaluationName, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Select, Table, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
@@ -67,7 +67,7 @@ export function CompetitionQuestions({
           { title: '赛题', dataIndex: 'title', width: 240 },
           { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },
           { title: '评判方式', width: 150, render: (_, q) => JUDGING_NAMES[q.judging] },
-          { title: '自动评分', width: 170, render: (_, q) => (q.evaluation ? metricName(q.evaluation.metric) : '不自动评分') },
+          { title: '自动评分', width: 170, render: (_, q) => (q.evaluation ? evaluationName(q.evaluation) : '不自动评分') },
           { title: '出题人', dataIndex: 'creatorName', width: 110 },
           {
             title: '操作',

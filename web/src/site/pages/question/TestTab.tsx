@@ -57,7 +57,7 @@ function FileFormat({ format, questionId }: { format: TestFormat; questionId: nu
               <Typography.Text code>{format.targetColumn}</Typography.Text>；此后每行一个测试集编号及其预测值，每个编号恰好一行。
             </span>
           )}
-          <span>评分指标：{metricText(format.metric, format.higherIsBetter)}。</span>
+          <span>评分指标：{metricText(format.metric, format.higherIsBetter, format.metricName)}。</span>
           {info && (
             <span data-testid="metric-definition">
               指标定义：{info.definition}

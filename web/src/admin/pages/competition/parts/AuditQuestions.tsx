@@ -1,4 +1,4 @@
-import { ACTION_CODES, AUDIT_STATUS, metricName, questionGap, type ManagedQuestion } from '@contest/shared';
+import { ACTION_CODES, AUDIT_STATUS, evaluationName, questionGap, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Table, Tag, Typography } from 'antd';
 import { usePermissions } from '../../../../common/auth.ts';
@@ -46,7 +46,7 @@ export function AuditQuestions({ competitionId, auditStatus }: { competitionId: 
       locale={{ emptyText: '暂无赛题：赛题可在上线后添加，添加后在此审核' }}
       columns={[
         { title: '赛题', dataIndex: 'title', width: 200 },
-        { title: '评分指标', width: 190, render: (_, q) => (q.evaluation ? metricName(q.evaluation.metric) : <Tag color="error">未设置</Tag>) },
+        { title: '评分指标', width: 190, render: (_, q) => (q.evaluation ? evaluationName(q.evaluation) : <Tag color="error">未设置</Tag>) },
         { title: '答案文件', width: 100, render: (_, q) => (q.answerRows === null ? <Tag color="warning">未上传</Tag> : `${q.answerRows} 行`) },
         { title: '数据文件', width: 90, render: (_, q) => (q.files.length ? `${q.files.length} 个` : '无') },
         { title: '状态', width: 90, render: (_, q) => (q.reviewed ? <Tag color="success">已审核</Tag> : <Tag>待审核</Tag>) },

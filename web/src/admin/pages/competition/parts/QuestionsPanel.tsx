@@ -2,6 +2,8 @@ import {
   ACTION_CODES,
   CUSTOM_METRIC,
   CUSTOM_METRIC_NAME,
+  METRIC_NAME_MAX,
+  evaluationName,
   DEFAULT_K,
   DEFAULT_POSITIVE_LABEL,
   DEFAULT_TIME_LIMIT_SEC,
@@ -15,7 +17,6 @@ import {
   SCORING_FILE_ACCEPT,
   formatSize,
   judgedByExperts,
-  metricName,
   scoredAutomatically,
   type EvaluationBody,
   type EvaluationMetric,
@@ -76,6 +77,16 @@ function CustomHelp({ question: opened }: { question: ManagedQuestion | null }) 
         </Form.Item>
       </Col>
       <Col span={24}>
+        <Form.Item
+          name={['evaluation', 'metricName']}
+          label="指标名称"
+          extra={`排行榜和参赛者的提交页以此称呼程序算出的得分，如“加权F1”“路径总成本”；不填为“${CUSTOM_METRIC_NAME}”`}
+          rules={[{ max: METRIC_NAME_MAX, message: `指标名称至多${METRIC_NAME_MAX}个字` }]}
+        >
+          <Input maxLength={METRIC_NAME_MAX} showCount placeholder={CUSTOM_METRIC_NAME} />
+        </Form.Item>
+      </Col>
+      <Col span={24}>
         <Typography.Title level={5} style={{ marginTop: 0 }}>
           评分程序
         </Typography.Title>
@@ -131,7 +142,7 @@ function MetricHelp({ question }: { question: ManagedQuestion | null }) {
  */
 function evaluationToSave(e: EvaluationBody | null | undefined): EvaluationBody | null | undefined {
   if (!e) return e;
-  const { positiveLabel, k, higherIsBetter, timeLimitSec, targetColumn, ...rest } = e;
+  const { positiveLabel, k, higherIsBetter, timeLimitSec, targetColumn, metricName: name, ...rest } = e;
   const custom = e.metric === CUSTOM_METRIC;
   const option = custom ? undefined : METRIC_INFO[e.metric as Metric]?.option;
   return {
@@ -141,6 +152,7 @@ function evaluationToSave(e: EvaluationBody | null | undefined): EvaluationBody 
     ...(option === 'k' && typeof k === 'number' && { k }),
     ...(custom && { higherIsBetter: higherIsBetter !== false }),
     ...(custom && typeof timeLimitSec === 'number' && { timeLimitSec }),
+    ...(custom && name?.trim() && { metricName: name.trim() }),
   };
 }
 
@@ -436,7 +448,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 '不自动评分'
               ) : q.evaluation.metric === CUSTOM_METRIC ? (
                 <>
-                  {CUSTOM_METRIC_NAME}
+                  {evaluationName(q.evaluation)}
                   {!q.scorer && (
                     <div>
                       <Tag color="warning">未上传程序</Tag>
@@ -444,7 +456,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                   )}
                 </>
               ) : (
-                metricName(q.evaluation.metric)
+                evaluationName(q.evaluation)
               ),
           },
           {
