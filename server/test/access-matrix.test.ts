@@ -99,6 +99,7 @@ function routeCases(w: World): Record<string, Case> {
     // Platform back office: users, roles, organisations, catalogue, settings.
     'GET /api/team/userinfo/list': platform,
     'GET /api/team/userinfo/:id': { owner: 'platform', params: { id: i.victimUser } },
+    'POST /api/system/user': { owner: 'platform', payload: { username: 'matrixmade', password: 'Passw0rd3' } },
     'PUT /api/system/user/:id/status': { owner: 'platform', params: { id: i.victimUser }, payload: { status: 0 } },
     'PUT /api/system/user/:id/password': { owner: 'platform', params: { id: i.victimUser }, payload: { password: 'Passw0rd3' } },
     'PUT /api/system/user/:id/roles': { owner: 'platform', params: { id: i.victimUser }, payload: { roleIds: [] } },

@@ -128,6 +128,32 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
       expect(body(await hank.get('/api/team/userinfo/permission')).data).toContain('bdrace:review:menu');
     });
 
+    it('creates a user with a real name, an organisation and roles, who can log in at once (issue 33)', async () => {
+      const orgs = body(await admin.get('/api/system/org/options')).data as { id: number; name: string }[];
+      const roles = body(await admin.get('/api/system/role/options')).data as { id: number; code: string }[];
+      const judgeRole = roles.find((r) => r.code === 'judge')!.id;
+      const before = (await t.database.db.selectFrom('users').select('id').execute()).length;
+      // What it names is checked first: nothing is made.
+      const badOrg = await admin.post('/api/system/user', { username: 'madeByAdmin', password: 'Passw0rd9', orgId: 9999 });
+      expect([badOrg.statusCode, body(badOrg).data.fields]).toEqual([400, { orgId: '所选组织不存在' }]);
+      const badRole = await admin.post('/api/system/user', { username: 'madeByAdmin', password: 'Passw0rd9', roleIds: [9999] });
+      expect([badRole.statusCode, body(badRole).data.fields]).toEqual([400, { roleIds: '所选角色不存在' }]);
+      const weak = await admin.post('/api/system/user', { username: 'madeByAdmin', password: '123' });
+      expect(weak.statusCode).toBe(400);
+      expect((await t.database.db.selectFrom('users').select('id').execute()).length).toBe(before);
+
+      const made = await admin.post('/api/system/user', { username: 'madeByAdmin', password: 'Passw0rd9', userName: '李评委', phone: '13900139000', orgId: orgs[0]!.id, roleIds: [judgeRole] });
+      expect([made.statusCode, body(made).message]).toEqual([200, '用户已创建']);
+      const who = await loggedIn(t.app, 'madeByAdmin', 'Passw0rd9');
+      expect(body(await who.get('/api/team/userinfo/')).data).toMatchObject({ username: 'madeByAdmin', userName: '李评委', phone: '13900139000', orgName: orgs[0]!.name });
+      expect(body(await who.get('/api/team/userinfo/permission')).data).toContain('bdrace:review:menu');
+      expect((await t.database.db.selectFrom('auditLog').select('entityId').where('action', '=', 'user.create').execute()).map((r) => r.entityId)).toContain(String(body(made).data.id));
+      // The same name again, or one that looks like it, is refused on its field; a participant may not create users.
+      const again = await admin.post('/api/system/user', { username: 'madebyadmin', password: 'Passw0rd9' });
+      expect([again.statusCode, Object.keys(body(again).data.fields)]).toEqual([409, ['username']]);
+      expect((await erin.post('/api/system/user', { username: 'erinMade', password: 'Passw0rd9' })).statusCode).toBe(403);
+    });
+
     it('assigns an organisation', async () => {
       const ivyId = (await registerUser(t.app, 'ivy')).id;
       const ivy = await loggedIn(t.app, 'ivy');

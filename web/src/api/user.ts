@@ -1,4 +1,4 @@
-import type { OrgOption, Page, RoleRef as RoleOption, UserListItem, UserListQuery } from '@contest/shared';
+import type { CreateUserBody, OrgOption, Page, RoleRef as RoleOption, UserListItem, UserListQuery } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
@@ -17,6 +17,8 @@ export const userApi = {
   list: (q: UserListParams) => http.get<Page<UserListItem>>('/api/team/userinfo/list', params(q)),
   roleOptions: () => http.get<RoleOption[]>('/api/system/role/options'),
   orgOptions: () => http.get<OrgOption[]>('/api/system/org/options'),
+  /** 新增用户: answers the new account's id and name. */
+  create: (body: CreateUserBody) => http.post<{ id: number; username: string }>('/api/system/user', body),
   setStatus: (id: number, status: 0 | 1) => http.put<void>(`/api/system/user/${id}/status`, { status }),
   setRoles: (id: number, roleIds: number[]) => http.put<void>(`/api/system/user/${id}/roles`, { roleIds }),
   setOrg: (id: number, orgId: number | null) => http.put<void>(`/api/system/user/${id}/org`, { orgId }),

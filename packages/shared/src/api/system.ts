@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AdminRoute as MenuRoute } from '../menu.ts';
 import { ALL_PERMISSION_CODES, isPermissionCode, type PermissionCode } from '../permissions.ts';
-import { passwordField } from './auth.ts';
+import { passwordField, registerBody } from './auth.ts';
 import { roleRefSchema } from './userinfo.ts';
 import { pageQuery } from './common.ts';
 
@@ -38,6 +38,16 @@ export const userRolesBody = z.strictObject({
 export const userOrgBody = z.strictObject({
   orgId: z.number().int().positive().nullable(),
 });
+/**
+ * `POST /api/system/user`: the administrator's 新增用户: an account as sign-up makes it (name, password, phone, email),
+ * with a real name, an organisation and roles (the participant's when none is given).
+ */
+export const createUserBody = registerBody.extend({
+  userName: z.string({ error: '姓名须为文本' }).trim().max(50, '姓名至多50个字').optional(),
+  orgId: userOrgBody.shape.orgId.optional(),
+  roleIds: userRolesBody.shape.roleIds.optional(),
+});
+export type CreateUserBody = z.infer<typeof createUserBody>;
 
 export const roleSchema = z.object({
   id: z.number().int(),

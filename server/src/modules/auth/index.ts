@@ -4,3 +4,4 @@
  */
 export { countLiveSessions, deleteUserSessions, setPasswordHash } from './repo.ts';
 export { hashPassword } from './passwords.ts';
+export { createAccount } from './service.ts';

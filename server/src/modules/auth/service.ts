@@ -19,7 +19,13 @@ export const USERNAME_LOOKALIKE = '该用户名与已有用户名过于相似，
 export const LOGIN_FAILED = '用户名或密码错误';
 export const ACCOUNT_DISABLED = '账号已被停用，请联系管理员';
 
-export async function register(ctx: Ctx, body: RegisterBody) {
+export const register = (ctx: Ctx, body: RegisterBody) => createAccount(ctx, body, [ROLE_CODES.participant]);
+
+/**
+ * A new account with the roles of `roleCodes`, its name normalised; a name taken, or looking like one that is, is
+ * refused in `fields.username`. Sign-up and the administrator's 新增用户 both make accounts this way.
+ */
+export async function createAccount(ctx: Ctx, body: RegisterBody & { userName?: string | null }, roleCodes: string[]) {
   const now = ctx.clock.now().toISOString();
   const username = body.username.normalize('NFKC').trim();
   const passwordHash = await hashPassword(body.password);
@@ -33,8 +39,9 @@ export async function register(ctx: Ctx, body: RegisterBody) {
           passwordHash,
           phone: body.phone ?? null,
           email: body.email ?? null,
+          ...(body.userName && { userName: body.userName }),
         },
-        [ROLE_CODES.participant],
+        roleCodes,
         now,
       ),
     );

@@ -1,7 +1,9 @@
 import {
   ACTION_CODES,
   ADMIN_MENU_CODES,
+  createUserBody,
   idParam,
+  registeredSchema,
   resetPasswordBody,
   userInfoUpdateBody,
   userListQuery,
@@ -43,6 +45,10 @@ export function userRoutes(app: App) {
 
   app.get('/api/team/userinfo/:id', { config: { rule: LIST }, schema: { tags: ['userinfo'], params: idParam, response: replies(userInfoSchema) } }, async (req) =>
     ok(await service.getUser(req.ctx, req.params.id)),
+  );
+
+  app.post('/api/system/user', { config: { rule: EDIT }, schema: { tags: ['system'], body: createUserBody, response: replies(registeredSchema) } }, async (req) =>
+    ok(await service.createUser(userCtx(req), req.body), '用户已创建'),
   );
 
   app.put('/api/system/user/:id/status', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userStatusBody, response: noDataReply } }, async (req) => {

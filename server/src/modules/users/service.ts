@@ -1,10 +1,10 @@
-import type { UserInfoUpdateBody, UserListQuery } from '@contest/shared';
+import { ROLE_CODES, type CreateUserBody, type UserInfoUpdateBody, type UserListQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { assertOwnImage } from '../files/index.ts';
 import { deleteUserSessions, setPasswordHash } from '../auth/index.ts';
-import { hashPassword } from '../auth/index.ts';
+import { createAccount, hashPassword } from '../auth/index.ts';
 import * as repo from './repo.ts';
 
 export async function currentUser(ctx: Ctx) {
@@ -81,6 +81,24 @@ export async function setRoles(ctx: AuthedCtx, id: number, roleIds: number[]) {
     await repo.setUserRoles(trx, id, unique);
     await writeAudit(ctx, { action: 'user.setRoles', entity: 'user', entityId: id, before: { ...before, roleIds: beforeRoles }, after: { ...before, roleIds: unique } }, trx);
   });
+}
+
+/**
+ * 新增用户: an account made by the administrator, as sign-up makes one, with its real name, organisation and roles
+ * (the participant's when none is chosen). What it names is checked first, so nothing is made half.
+ */
+export async function createUser(ctx: AuthedCtx, body: CreateUserBody) {
+  const { orgId, roleIds, ...account } = body;
+  if (orgId && !(await repo.organisationExists(ctx.db, orgId))) throw badRequest('所选组织不存在', { orgId: '所选组织不存在' });
+  const roles = [...new Set(roleIds ?? [])];
+  if (roles.length && (await repo.rolesByIds(ctx.db, roles)).length !== roles.length) throw badRequest('所选角色不存在', { roleIds: '所选角色不存在' });
+  const { id, username } = await createAccount(ctx, account, roles.length ? [] : [ROLE_CODES.participant]);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (roles.length) await repo.setUserRoles(trx, id, roles);
+    if (orgId) await repo.updateUser(trx, id, { orgId, updatedAt: ctx.clock.now().toISOString() });
+    await writeAudit(ctx, { action: 'user.create', entity: 'user', entityId: id, after: { username, userName: account.userName ?? null, orgId: orgId ?? null, roleIds: roles } }, trx);
+  });
+  return { id, username };
 }
 
 export async function setOrganisation(ctx: Ctx, id: number, orgId: number | null) {

@@ -1,15 +1,22 @@
 import {
   ACTION_CODES,
+  EMAIL_MESSAGE,
   PASSWORD_HINT,
+  USERNAME_MESSAGE,
   checkPasswordStrength,
+  isValidEmail,
+  isValidPhone,
+  isValidUsername,
   maskPhone,
+  type CreateUserBody,
   type UserListItem,
 } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
-import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
+import { FormModal } from '../../../common/FormModal.tsx';
+import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
 import { userApi, userKeys, type UserListParams } from '../../../api/user.ts';
 import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
@@ -26,6 +33,7 @@ export default function UserPage() {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dialogForm] = Form.useForm();
   const [saving, setSaving] = useState(false);
+  const [creating, setCreating] = useState(false);
 
   const roles = useQuery({ queryKey: userKeys.roleOptions, queryFn: userApi.roleOptions });
   const orgs = useQuery({ queryKey: userKeys.orgOptions, queryFn: userApi.orgOptions });
@@ -94,6 +102,11 @@ export default function UserPage() {
         <Button type="primary" htmlType="submit">
           查询
         </Button>
+        {canEdit && (
+          <Button style={{ marginInlineStart: 8 }} onClick={() => setCreating(true)}>
+            新增用户
+          </Button>
+        )}
       </Form>
       <Table<UserListItem>
         {...list.table}
@@ -136,6 +149,18 @@ export default function UserPage() {
             : []),
         ]}
       />
+      {creating && (
+        <CreateUserModal
+          roles={roles.data ?? []}
+          orgs={orgs.data ?? []}
+          onSave={async (body) => {
+            const made = await userApi.create(body);
+            void message.success(`用户“${made.username}”已创建`);
+            await list.result.refetch();
+          }}
+          onClose={() => setCreating(false)}
+        />
+      )}
       <Modal
         open={dialog !== null}
         title={dialog && `${{ roles: '分配角色', org: '分配组织', password: '重置密码' }[dialog.kind]}：${dialog.user.username}`}
@@ -172,5 +197,64 @@ export default function UserPage() {
         </Form>
       </Modal>
     </Card>
+  );
+}
+
+type CreateValues = CreateUserBody & { confirm: string };
+
+/**
+ * 新增用户: an account as sign-up makes one, with the initial password the administrator hands over, a real name, an
+ * organisation and roles (none chosen: a participant). Refusals from the server show on their fields.
+ */
+function CreateUserModal({
+  roles,
+  orgs,
+  onSave,
+  onClose,
+}: {
+  roles: { id: number; name: string }[];
+  orgs: { id: number; name: string }[];
+  onSave: (body: CreateUserBody) => Promise<void>;
+  onClose: () => void;
+}) {
+  return (
+    <FormModal<CreateValues>
+      title="新增用户"
+      okText="创建"
+      onSave={({ confirm: _confirm, userName, phone, email, ...rest }) =>
+        onSave({ ...rest, ...(userName?.trim() && { userName: userName.trim() }), ...(phone && { phone }), ...(email && { email }) })
+      }
+      onClose={onClose}
+    >
+      <Form.Item name="username" label="用户名" rules={[{ required: true, message: '请输入用户名' }, ruleFrom((v) => (isValidUsername(v) ? null : USERNAME_MESSAGE))]}>
+        <Input autoComplete="off" placeholder="3至32位" />
+      </Form.Item>
+      <Form.Item name="password" label="初始密码" extra={`${PASSWORD_HINT}。请告知用户，并提醒其登录后修改。`} rules={[{ required: true, message: '请输入初始密码' }, ruleFrom(checkPasswordStrength)]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item
+        name="confirm"
+        label="确认密码"
+        dependencies={['password']}
+        rules={[{ required: true, message: '请再次输入密码' }, sameAsRule('password')]}
+      >
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item name="userName" label="姓名（选填）" rules={[{ max: 50, message: '姓名至多50个字' }]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="phone" label="手机号（选填）" rules={[ruleFrom((v) => (isValidPhone(v) ? null : '手机号格式不正确'))]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="email" label="邮箱（选填）" rules={[ruleFrom((v) => (isValidEmail(v) ? null : EMAIL_MESSAGE))]}>
+        <Input />
+      </Form.Item>
+      <Form.Item name="orgId" label="所属组织（选填）" extra="组织方账号只能看到本组织的竞赛">
+        <Select allowClear placeholder="不属于任何组织" options={orgs.map((o) => ({ value: o.id, label: o.name }))} />
+      </Form.Item>
+      <Form.Item name="roleIds" label="角色" extra="不选时为参赛者">
+        <Checkbox.Group options={roles.map((r) => ({ value: r.id, label: r.name }))} />
+      </Form.Item>
+    </FormModal>
   );
 }
