@@ -96,6 +96,8 @@ describe('the notice page', () => {
     fireEvent.change(within(dialog).getByLabelText('接收人用户名'), { target: { value: 'alice, bob,' } });
     expect(await within(dialog).findByText('将发送给 2 位用户', {}, { timeout: 3000 })).toBeTruthy();
     expect(writes().find((w) => w.url === '/api/message/notice/recipients')?.body).toEqual({ target: { scope: 'users', usernames: ['alice', 'bob'] } });
+    // Named users are those of the moment; the dialog says so, as the server keeps it (issue 33).
+    expect(within(dialog).getByTestId('later-recipients').textContent).toBe('接收人在发布时确定：之后才符合条件的队伍或用户不会收到。');
 
     fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
     await waitFor(() => expect(writes().some((w) => w.url === '/api/message/notice')).toBe(true));

@@ -25,6 +25,17 @@ export const noticeTarget = z.discriminatedUnion('scope', [
   z.strictObject({ scope: z.literal('teams'), competitionId: z.number({ error: '请选择竞赛' }).int().positive('请选择竞赛'), teamNos: z.array(z.string().trim().min(1).max(20)).min(1, '请填写队伍编号').max(500, '一次最多500支队伍') }),
 ]);
 export type NoticeTarget = z.infer<typeof noticeTarget>;
+
+/**
+ * Whether a notice goes to every participant of a competition, unnarrowed: then whoever registers or joins a team later
+ * gets it too (the notices module copies it to them). A notice narrowed to a state (unpaid teams, pending registrations,
+ * teams with works...) or to named teams or users reaches only those of the moment it is published.
+ */
+export const toEveryParticipant = (target: NoticeTarget) => target.scope === 'competition' && !target.registerStatus && !target.payStatus && !target.works;
+
+/** What the notice dialog says of those who qualify after publication, as the catch-up above treats them. */
+export const laterRecipientsText = (target: NoticeTarget) =>
+  toEveryParticipant(target) ? '之后报名或入队的参赛者也会收到这条通知（在其消息和竞赛页中，标为未读）。' : '接收人在发布时确定：之后才符合条件的队伍或用户不会收到。';
 export const TARGET_SCOPE_TEXT: Record<NoticeTarget['scope'], string> = { all: '全体用户', competition: '竞赛参赛者', users: '指定用户', teams: '指定队伍' };
 export const REGISTER_STATUS_FILTER_TEXT = { pending: '待审核', approved: '已通过', rejected: '未通过' } as const;
 export const PAY_STATUS_FILTER_TEXT = { paid: '已缴费', unpaid: '未缴费' } as const;

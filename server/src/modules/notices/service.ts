@@ -1,6 +1,7 @@
 import {
   NOTICE_KIND,
   NOTICE_STATUS,
+  toEveryParticipant,
   type Message,
   type Notice,
   type PermissionCode,
@@ -221,9 +222,6 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '
 // ---- A user's box -----------------------------------------------------------------------------------------------------------
 
 /** A notice to every participant of a competition, with no narrowing by registration, payment or works. */
-function toEveryParticipant(target: NoticeTarget) {
-  return target.scope === 'competition' && !target.registerStatus && !target.payStatus && !target.works;
-}
 
 /**
  * Notices to all participants of a competition reach those who join it later too: publishing copied the participants

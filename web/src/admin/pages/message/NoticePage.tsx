@@ -9,6 +9,7 @@ import {
   REGISTER_STATUS_FILTER_TEXT,
   TARGET_SCOPE_TEXT,
   WORKS_FILTER_TEXT,
+  laterRecipientsText,
   noticeTarget,
   type Notice,
   type NoticeBody,
@@ -233,7 +234,11 @@ function NoticeFields({ platform }: { platform: boolean }) {
       )}
       <div style={{ marginTop: -8 }}>
         <RecipientCount target={targetOf(target)} />
-        <div className="admin-hint">接收人在发布时确定，之后报名或入队的用户不会收到。</div>
+        {targetOf(target) && (
+          <div className="admin-hint" data-testid="later-recipients">
+            {laterRecipientsText(targetOf(target)!)}
+          </div>
+        )}
       </div>
     </>
   );
