@@ -83,6 +83,20 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await orgPage.locator('.ant-table-row').filter({ hasText: '用户流失预测' }).getByText('作品', { exact: true }).click();
   await expect(orgPage.locator('.ant-table-row').filter({ hasText: '预测先锋' })).toContainText('作品.zip');
 
+  // The network goes in the middle of a new version: the page says so and carries on by itself once it is back.
+  await page.route('**/api/review/works/upload/*', async (route) => {
+    if (route.request().method() === 'PATCH') await new Promise((r) => setTimeout(r, 800));
+    await route.continue().catch(() => undefined);
+  });
+  await page.getByTestId('works-input').setInputFiles({ name: '作品二.zip', mimeType: 'application/zip', buffer: Buffer.alloc(16 * 1024 * 1024, 2) });
+  await expect(page.getByTestId('works-progress')).toBeVisible();
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('works-waiting')).toContainText('网络已断开', { timeout: 30_000 });
+  await page.context().setOffline(false);
+  await expect(page.getByText('作品已提交')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('.ant-table-row').filter({ hasText: '作品二.zip' })).toContainText('V2');
+  await page.unrouteAll();
+
   // Another team, looking at the board in its own browser: it sees the first team's score appear without reloading
   // (the message stream's word that a scoring finished). It has no file of its own waiting, so nothing else asks.
   const watcher = await (await browser.newContext()).newPage();

@@ -22,7 +22,7 @@ export default function WorksTab() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<{ name: string; percent: number } | null>(null);
+  const [progress, setProgress] = useState<{ name: string; percent: number; waiting?: 'offline' | 'unreachable' } | null>(null);
   // On a phone each version is a card: the table's columns would hide the file name.
   const phone = Grid.useBreakpoint().md === false;
   const questionId = data?.team?.choiceQuestionList[0]?.questionId;
@@ -42,6 +42,7 @@ export default function WorksTab() {
     setProgress({ name: file.name, percent: 0 });
     await resumableUpload(file, { questionId: String(questionId) }, {
       progress: (percent) => setProgress({ name: file.name, percent }),
+      waiting: (offline) => setProgress((p) => p && { ...p, waiting: offline ? 'offline' : 'unreachable' }),
       error: (text) => {
         void message.error(text, 8);
         setProgress(null);
@@ -93,7 +94,19 @@ export default function WorksTab() {
         {progress && (
           <div>
             <Typography.Text>{progress.name}</Typography.Text>
-            <Progress percent={progress.percent} status="active" data-testid="works-progress" />
+            <Progress percent={progress.percent} status={progress.waiting ? 'normal' : 'active'} data-testid="works-progress" />
+            {progress.waiting && (
+              <Alert
+                type="warning"
+                showIcon
+                data-testid="works-waiting"
+                message={
+                  progress.waiting === 'offline'
+                    ? `网络已断开，已上传 ${progress.percent}%，网络恢复后将自动继续上传，请不要关闭本页`
+                    : `暂时连不上服务器，已上传 ${progress.percent}%，稍后将自动重试，请不要关闭本页`
+                }
+              />
+            )}
           </div>
         )}
       </Space>
