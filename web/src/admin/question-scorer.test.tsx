@@ -140,11 +140,13 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
   it('tries the program: both scores, or the failure with the program’s standard error', async () => {
     questions = [question({ scorer: UPLOADED })];
     const dialog = await openScorer();
-    const ok: ScorerTry = { ok: true, publicScore: 0.8125, privateScore: 0.79, message: null, stderr: 'rows: 60', seconds: 1.52 };
+    const ok: ScorerTry = { ok: true, publicScore: 0.8125, privateScore: 0.790123456789, message: null, stderr: 'rows: 60', seconds: 1.52 };
     api.answers['POST /api/question/scorer/try/11'] = ok;
     pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
     const result = await within(dialog).findByTestId('scorer-try-result');
-    expect(result.textContent).toContain('试运行成功：公榜得分 0.8125，私榜得分 0.79（用时1.5秒）');
+    // Rounded as the boards show it, the exact value on hover.
+    expect(result.textContent).toContain('试运行成功：公榜得分 0.8125，私榜得分 0.790123（用时1.5秒）');
+    expect(within(result).getByTitle('0.790123456789').textContent).toBe('0.790123');
     expect(within(dialog).getByTestId('scorer-stderr').textContent).toBe('rows: 60');
 
     const failed: ScorerTry = { ok: false, publicScore: null, privateScore: null, message: '公榜部分运行失败：评分程序异常退出（退出码1）', stderr: 'Traceback (most recent call last):\nKeyError: label', seconds: 0 };

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_LIMIT_SEC, EXAMPLE_SCORER, SCORER_ACCEPT, SCORER_CONTRACT, SCORING_FILE_ACCEPT, formatSize, type ManagedQuestion, type ScorerTry } from '@contest/shared';
+import { DEFAULT_TIME_LIMIT_SEC, EXAMPLE_SCORER, SCORER_ACCEPT, SCORER_CONTRACT, SCORING_FILE_ACCEPT, formatSize, formatTestScore, type ManagedQuestion, type ScorerTry } from '@contest/shared';
 import { DownloadOutlined, ExperimentOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
@@ -34,12 +34,22 @@ export function ScorerContract({ timeLimitSec }: { timeLimitSec?: number }) {
  * both always run), with the end of its standard error.
  */
 function TryResult({ result }: { result: ScorerTry }) {
-  const score = (v: number | null) => (v === null ? '（该部分没有行）' : String(v));
-  const other = result.publicScore !== null ? `公榜部分正常，得分 ${result.publicScore}` : result.privateScore !== null ? `私榜部分正常，得分 ${result.privateScore}` : null;
+  // Rounded as the boards show it, the exact value on hover.
+  const score = (v: number | null) => (v === null ? '（该部分没有行）' : <span title={String(v)}>{formatTestScore(v)}</span>);
+  const other =
+    result.publicScore !== null ? <>公榜部分正常，得分 {score(result.publicScore)}</> : result.privateScore !== null ? <>私榜部分正常，得分 {score(result.privateScore)}</> : null;
   return (
     <div data-testid="scorer-try-result" style={{ marginTop: 12 }}>
       {result.ok ? (
-        <Alert type="success" showIcon message={`试运行成功：公榜得分 ${score(result.publicScore)}，私榜得分 ${score(result.privateScore)}（用时${result.seconds.toFixed(1)}秒）`} />
+        <Alert
+          type="success"
+          showIcon
+          message={
+            <>
+              试运行成功：公榜得分 {score(result.publicScore)}，私榜得分 {score(result.privateScore)}（用时{result.seconds.toFixed(1)}秒）
+            </>
+          }
+        />
       ) : (
         <Alert
           type="error"
