@@ -34,7 +34,7 @@ describe.each(DATABASES)('a question whose scoring was removed after approval on
   afterAll(() => t.close());
 
   it('lists no format and no daily limit, and refuses files and boards saying the question has no automatic scoring', async () => {
-    expect(body(await leader.get(`/api/review/test/list/${questionId}`)).data).toEqual({ list: [], dailyLimit: null, usedToday: 0, format: null, leaderboardPublished: false });
+    expect(body(await leader.get(`/api/review/test/list/${questionId}`)).data).toEqual({ list: [], dailyLimit: null, usedToday: 0, format: null, leaderboardPublished: false, disqualified: null });
     for (const board of ['public', 'private']) {
       const res = await leader.get(`/api/review/test/leaderboard/${questionId}?board=${board}`);
       expect([res.statusCode, body(res).message]).toEqual([404, '该赛题没有自动评分，没有排行榜']);
