@@ -192,4 +192,18 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   expect(text).toContain('王小明');
   expect(text).toContain(teamName);
   expect(text).toContain('一等奖');
+
+  // The same results on the team's phone (issue 33, item 8): the grade with its parts, its award and its certificate,
+  // nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [tab, shown] of [
+    ['grade', page.getByTestId('my-grade')],
+    ['certificate', page.getByText('一等奖').first()],
+  ] as const) {
+    await page.goto(`/competition/${competitionId}/${tab}`);
+    await expect(shown).toBeVisible();
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: tab }).toBeLessThanOrEqual(390);
+    if (process.env.UPDATE_SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/paper-${tab}-phone.png`, fullPage: true });
+  }
+  await expect(page.getByText('下载', { exact: true }).or(page.getByRole('button', { name: '下载' })).first()).toBeVisible();
 });
