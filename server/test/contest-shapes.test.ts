@@ -16,21 +16,13 @@ import {
   type Client,
   type TestApp,
 } from './helpers.ts';
+import { MAE_ANSWER as ANSWER, MAE_DEADLINE as DEADLINE, MAE_EVALUATION as MAE, maePrediction as prediction } from './factories.ts';
 
 /**
  * Issue 33, item 1: every contest shape, first-class. A question is judged by experts (paper-only), scored
  * automatically (prediction-only) or both, as its organiser says; readiness, the audit, works and tests, grades and
  * awards follow that choice.
  */
-
-// Enough rows that both boards hold some whatever the question's secret split (with four, one board was empty 1 time in 8).
-const IDS = Array.from({ length: 40 }, (_, i) => `r${i}`);
-const ANSWER = ['id,y', ...IDS.map((id, i) => `${id},${i}`)].join('\n') + '\n';
-/** A prediction off by `off` on every row (its MAE). */
-const prediction = (off: number) => ['id,y', ...IDS.map((id, i) => `${id},${i + off}`)].join('\n') + '\n';
-const MAE = { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 };
-/** Submission closes at the end of 04-30 (Beijing time); results are published after it. */
-const DEADLINE = '2026-04-30T23:59:00+08:00';
 
 describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s', (kind) => {
   let t: TestApp;

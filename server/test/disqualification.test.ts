@@ -15,18 +15,12 @@ import {
   type Client,
   type TestApp,
 } from './helpers.ts';
+import { MAE_ANSWER as ANSWER, MAE_DEADLINE as DEADLINE, MAE_EVALUATION as MAE, maePrediction as prediction } from './factories.ts';
 
 /**
  * Issue 33, item 5: the organiser's view of a question's test submissions, and 取消成绩 / 恢复 of a submission or a
  * team, with a reason, audited, the team told and the boards (and so the grades) recomputed.
  */
-
-const IDS = Array.from({ length: 40 }, (_, i) => `r${i}`);
-const ANSWER = ['id,y', ...IDS.map((id, i) => `${id},${i}`)].join('\n') + '\n';
-/** A prediction off by `off` on every row: its MAE on both boards. */
-const prediction = (off: number) => ['id,y', ...IDS.map((id, i) => `${id},${i + off}`)].join('\n') + '\n';
-const MAE = { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 };
-const DEADLINE = '2026-04-30T23:59:00+08:00';
 
 type Entry = { teamId: number; score: number; submissions: number };
 type Sub = { id: number; teamId: number; teamName: string; fileName: string; fileUri: string | null; publicScore: number | null; privateScore: number | null; cancelReason: string | null };

@@ -155,3 +155,15 @@ export async function confirmGrades(org: Client, q: { competitionId: number; que
   return ok(await org.post(`/api/review/works/confirmFinalScore/${q.questionId}`), 'confirm grades');
 }
 
+
+// ---- A mean-absolute-error question (issue 33's contest shapes and disqualification) ---------------------------------
+
+/** Enough answer rows that both boards hold some whatever the question's secret split (with four, one was empty 1 in 8). */
+const MAE_IDS = Array.from({ length: 40 }, (_, i) => `r${i}`);
+/** The answer file: row i's truth is i. */
+export const MAE_ANSWER = ['id,y', ...MAE_IDS.map((id, i) => `${id},${i}`)].join('\n') + '\n';
+/** A prediction off by `off` on every row: its MAE on both boards. */
+export const maePrediction = (off: number) => ['id,y', ...MAE_IDS.map((id, i) => `${id},${i + off}`)].join('\n') + '\n';
+export const MAE_EVALUATION = { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 };
+/** Submission closes at the end of 04-30 (Beijing time); results are published after it. */
+export const MAE_DEADLINE = '2026-04-30T23:59:00+08:00';

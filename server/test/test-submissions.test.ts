@@ -1,7 +1,7 @@
 import { SESSION_COOKIE } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, runDueJobs } from '../src/jobs/runner.ts';
-import { beijingDay } from '../src/modules/test-submissions/service.ts';
+import { REFUSED_ROWS_A_DAY, beijingDay } from '../src/modules/test-submissions/service.ts';
 import { streamEvents } from './sse.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
 
@@ -65,6 +65,16 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect((await org.get(`/api/review/test/sample/${questionId}`)).statusCode).toBe(200);
     const stranger = await loggedIn(t.app, (await registerUser(t.app, `sample${++seq}x`)).username);
     expect((await stranger.get(`/api/review/test/sample/${questionId}`)).statusCode).toBe(404);
+  });
+
+  it('keeps at most REFUSED_ROWS_A_DAY refusals at upload in a team\'s history a day, answering every one', async () => {
+    const { leader } = await team();
+    for (let i = 0; i <= REFUSED_ROWS_A_DAY; i++) {
+      const res = await submit(leader, 'x,y\n');
+      expect([res.statusCode, body(res).message]).toEqual([400, '第1行：表头须包含“id”和“y”两列，当前表头为：x,y']);
+    }
+    const history = await mine(leader);
+    expect([history.list.length, history.usedToday]).toEqual([REFUSED_ROWS_A_DAY, 0]);
   });
 
   it('queues a prediction file, scores it in a job, and shows the public score only', async () => {

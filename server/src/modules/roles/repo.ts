@@ -78,20 +78,20 @@ export async function countRoles(db: Db, orgId?: number | null) {
   return Number(row.n);
 }
 
-/** The active users of an organisation whose roles hold `code`: who a message about work waiting for that code goes to. */
-export async function holdersOf(db: Db, code: string, orgId: number): Promise<number[]> {
-  const rows = await db
+/** The active users whose roles hold `code`, narrowed by the caller. */
+const activeHolders = (db: Db, code: string) =>
+  db
     .selectFrom('users as u')
     .innerJoin('userRoles as ur', 'ur.userId', 'u.id')
     .innerJoin('rolePermissions as rp', 'rp.roleId', 'ur.roleId')
     .select('u.id')
     .distinct()
-    .where('u.orgId', '=', orgId)
     .where('u.status', '=', USER_STATUS.active)
-    .where('rp.code', '=', code)
-    .execute();
-  return rows.map((r) => r.id);
-}
+    .where('rp.code', '=', code);
+
+/** The active users of an organisation whose roles hold `code`: who a message about work waiting for that code goes to. */
+export const holdersOf = async (db: Db, code: string, orgId: number): Promise<number[]> =>
+  (await activeHolders(db, code).where('u.orgId', '=', orgId).execute()).map((r) => r.id);
 
 /**
  * The active users who may act with `code` on the organisation's objects: its own staff holding the code, and the
@@ -103,14 +103,7 @@ export async function holdersActingFor(db: Db, code: string, orgId: number | nul
     .innerJoin('rolePermissions as pp', 'pp.roleId', 'pr.roleId')
     .select('pr.userId')
     .where('pp.code', '=', ACTION_CODES.competitionAudit);
-  const rows = await db
-    .selectFrom('users as u')
-    .innerJoin('userRoles as ur', 'ur.userId', 'u.id')
-    .innerJoin('rolePermissions as rp', 'rp.roleId', 'ur.roleId')
-    .select('u.id')
-    .distinct()
-    .where('u.status', '=', USER_STATUS.active)
-    .where('rp.code', '=', code)
+  const rows = await activeHolders(db, code)
     .where((eb) => eb.or([eb('u.orgId', '=', orgId ?? -1), eb('u.id', 'in', platform)]))
     .execute();
   return rows.map((r) => r.id);

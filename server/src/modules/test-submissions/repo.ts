@@ -118,6 +118,22 @@ export async function insertRefused(
     .execute();
 }
 
+/** How many of the team's files for the question were refused at upload on `day` (never queued: no job). */
+export const refusedToday = async (db: Db, v: { teamId: number; questionId: number; day: string }) =>
+  Number(
+    (
+      await db
+        .selectFrom('testSubmissions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('teamId', '=', v.teamId)
+        .where('questionId', '=', v.questionId)
+        .where('day', '=', v.day)
+        .where('status', '=', TEST_STATUS.failed)
+        .where('scoreJobId', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
 /** A team's submissions for a question, newest first, with who sent each. */
 export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
   db

@@ -49,6 +49,8 @@ import * as policy from '../../policy.ts';
 /** What a question without an evaluation (never set, or removed after approval) answers instead of a board or a score. */
 const NO_SCORING_BOARD = '该赛题没有自动评分，没有排行榜';
 const NO_SCORING_FILE = '该赛题没有自动评分，不接受测试文件';
+/** The most files refused at upload a team's history keeps for a question on one day. */
+export const REFUSED_ROWS_A_DAY = 20;
 /** What a disqualified team is told when it tries to submit. */
 export const disqualifiedText = (reason: string) => `你的队伍在该赛题的成绩已被主办方取消（原因：${reason}），不能再提交测试文件`;
 
@@ -105,9 +107,13 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   if (problem) {
     await ctx.storage.delete(stored.key);
     // Like a file the scorer refuses, it stays in the team's history with its problems (its bytes are not kept); it
-    // costs no attempt.
-    const at = ctx.clock.now().toISOString();
-    await repo.insertRefused(ctx.db, { competitionId: question.competitionId, questionId, teamId, userId: ctx.actor.userId, key: stored.key, fileName: displayName(fileName), size: stored.size, reason: problem, version: question.scoringVersion, day: beijingDay(ctx.clock.now()), now: at });
+    // costs no attempt. A team's refusals keep at most REFUSED_ROWS_A_DAY rows a question a day: a flood of bad files
+    // cannot fill the table, and is still answered with the reason.
+    const day = beijingDay(ctx.clock.now());
+    if ((await repo.refusedToday(ctx.db, { teamId, questionId, day })) < REFUSED_ROWS_A_DAY) {
+      const at = ctx.clock.now().toISOString();
+      await repo.insertRefused(ctx.db, { competitionId: question.competitionId, questionId, teamId, userId: ctx.actor.userId, key: stored.key, fileName: displayName(fileName), size: stored.size, reason: problem, version: question.scoringVersion, day, now: at });
+    }
     throw badRequest(problem, { file: problem });
   }
   const mime = await csvMime(storedCsv(ctx.storage, stored.key, maxBytes));

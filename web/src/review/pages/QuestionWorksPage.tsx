@@ -42,6 +42,10 @@ export function reviewWorkTask(questionTitle: string, w: ReviewWork & { fileName
 }
 const hasFile = (w: ReviewWork): w is ReviewWork & { fileName: string } => Boolean(w.fileName);
 
+/** A work's file and size, or that it has none. */
+const FileText = ({ work: w }: { work: ReviewWork }) =>
+  w.fileName ? <>{`${w.fileName}${w.size !== null ? `（${formatSize(w.size)}）` : ''}`}</> : <Typography.Text type="secondary">无文件</Typography.Text>;
+
 /** `#/question/:questionId`: the works of one question given to this judge. */
 export default function QuestionWorksPage() {
   const { questionId } = useParams();
@@ -97,7 +101,7 @@ export default function QuestionWorksPage() {
                   <StatusTags work={w} />
                 </Flex>
                 <div style={{ wordBreak: 'break-word' }}>
-                  {w.fileName ? `${w.fileName}${w.size !== null ? `（${formatSize(w.size)}）` : ''}` : <Typography.Text type="secondary">无文件</Typography.Text>}
+                  <FileText work={w} />
                 </div>
                 {w.team && <TeamInfo team={w.team} />}
                 <Flex justify="space-between" gap={8} wrap style={{ marginTop: 4 }}>
@@ -129,7 +133,7 @@ export default function QuestionWorksPage() {
               {
                 title: '作品文件',
                 width: 220,
-                render: (_, w) => (w.fileName ? `${w.fileName}${w.size !== null ? `（${formatSize(w.size)}）` : ''}` : <Typography.Text type="secondary">无文件</Typography.Text>),
+                render: (_, w) => <FileText work={w} />,
               },
               ...(showTeam ? [{ title: '队伍信息', width: 240, render: (_: unknown, w: ReviewWork) => (w.team ? <TeamInfo team={w.team} /> : '—') }] : []),
               {

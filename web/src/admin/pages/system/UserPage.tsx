@@ -1,12 +1,7 @@
 import {
   ACTION_CODES,
-  EMAIL_MESSAGE,
   PASSWORD_HINT,
-  USERNAME_MESSAGE,
   checkPasswordStrength,
-  isValidEmail,
-  isValidPhone,
-  isValidUsername,
   maskPhone,
   type CreateUserBody,
   type UserListItem,
@@ -16,7 +11,8 @@ import { App, Button, Card, Checkbox, Form, Input, Modal, Select, Space, Table, 
 import { useState } from 'react';
 import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
+import { AccountFields } from '../../../common/AccountFields.tsx';
+import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
 import { userApi, userKeys, type UserListParams } from '../../../api/user.ts';
 import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
 
@@ -226,27 +222,8 @@ function CreateUserModal({
       }
       onClose={onClose}
     >
-      <Form.Item name="username" label="用户名" rules={[{ required: true, message: '请输入用户名' }, ruleFrom((v) => (isValidUsername(v) ? null : USERNAME_MESSAGE))]}>
-        <Input autoComplete="off" placeholder="3至32位" />
-      </Form.Item>
-      <Form.Item name="password" label="初始密码" extra={`${PASSWORD_HINT}。请告知用户，并提醒其登录后修改。`} rules={[{ required: true, message: '请输入初始密码' }, ruleFrom(checkPasswordStrength)]}>
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
-      <Form.Item
-        name="confirm"
-        label="确认密码"
-        dependencies={['password']}
-        rules={[{ required: true, message: '请再次输入密码' }, sameAsRule('password')]}
-      >
-        <Input.Password autoComplete="new-password" />
-      </Form.Item>
+      <AccountFields byAdmin />
       <Form.Item name="userName" label="姓名（选填）" rules={[{ max: 50, message: '姓名至多50个字' }]}>
-        <Input />
-      </Form.Item>
-      <Form.Item name="phone" label="手机号（选填）" rules={[ruleFrom((v) => (isValidPhone(v) ? null : '手机号格式不正确'))]}>
-        <Input />
-      </Form.Item>
-      <Form.Item name="email" label="邮箱（选填）" rules={[ruleFrom((v) => (isValidEmail(v) ? null : EMAIL_MESSAGE))]}>
         <Input />
       </Form.Item>
       <Form.Item name="orgId" label="所属组织（选填）" extra="组织方账号只能看到本组织的竞赛">
