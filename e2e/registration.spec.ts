@@ -31,6 +31,37 @@ async function fillForm(page: Page, name: string, idCard: string) {
   await page.getByLabel('地区').click();
   await page.locator('.ant-cascader-menu-item[title="广东省"]').click();
   await page.locator('.ant-cascader-menu-item[title="广州市"]').click();
+  // The organiser's own fields: a choice, and a file uploaded in place.
+  await page.getByText('硕士', { exact: true }).click();
+  await page.locator('.ant-form-item').filter({ hasText: '在读证明' }).locator('input[type=file]').setInputFiles(VOUCHER);
+  await expect(page.getByRole('link', { name: '已上传，点击查看' })).toBeVisible();
+}
+
+/** The organiser adds fields of their own to the registration form, in the editor's 菜单设置: a choice and a file, both required. */
+async function addOwnFields(orgPage: Page, competitionId: number) {
+  await orgPage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
+  await orgPage.getByRole('tab', { name: '菜单设置' }).click();
+  const pick = async (combobox: string, option: string) => {
+    await orgPage.locator('.ant-select').filter({ has: orgPage.getByRole('combobox', { name: combobox }) }).click();
+    await orgPage.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
+  };
+  await orgPage.getByRole('button', { name: /新增自定义字段/ }).click();
+  await orgPage.getByLabel('自定义1的显示名称').fill('学历');
+  await pick('自定义1的类型', '自定义单选');
+  const options = orgPage.getByRole('combobox', { name: '学历的选项' });
+  for (const o of ['本科', '硕士', '博士']) {
+    await options.fill(o);
+    await options.press('Enter');
+  }
+  await orgPage.getByRole('switch', { name: '自定义1必填' }).click();
+  await orgPage.getByRole('button', { name: /新增自定义字段/ }).click();
+  await orgPage.getByLabel('自定义2的显示名称').fill('在读证明');
+  await pick('自定义2的类型', '自定义文件');
+  await orgPage.getByRole('switch', { name: '自定义2必填' }).click();
+  await orgPage.getByRole('toolbar', { name: '菜单设置操作' }).getByRole('button', { name: '保存菜单设置' }).click();
+  await expect(orgPage.getByText('菜单设置已保存')).toBeVisible();
+  // For the README, refreshed with UPDATE_SCREENSHOTS=1 (looked at by hand; nothing is compared).
+  if (process.env.UPDATE_SCREENSHOTS) await orgPage.getByTestId('menu-card').filter({ hasText: '报名设置' }).screenshot({ path: 'docs/screenshots/registration-fields.png' });
 }
 
 /** Registers a team from the competition page and arrives at its payment page. */
@@ -66,6 +97,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   const orgPage = await (await browser.newContext()).newPage();
   await newOrganiser(orgPage, adminPage);
   const competitionId = await openCompetition(orgPage, adminPage, 8800, FIELDS);
+  await addOwnFields(orgPage, competitionId);
 
   // The administrator points Alipay at the simulator from the back office, and WeChat Pay and ICBC by the API.
   await adminPage.goto('/backadmin.html#/payment/alipay');
@@ -85,9 +117,13 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await leader.page.goto(`/competition/${competitionId}`);
   await leader.page.getByRole('button', { name: '立即报名' }).click();
   await leader.page.getByLabel('队伍名称').fill('数据先锋队');
+  await leader.page.getByRole('button', { name: '提交报名' }).click();
+  await expect(leader.page.getByText('请选择学历')).toBeVisible();
+  await expect(leader.page.getByText('请上传在读证明')).toBeVisible();
   await fillForm(leader.page, '张三', '110105194912310021');
   await leader.page.getByRole('button', { name: '提交报名' }).click();
   await expect(leader.page.getByText('你输入的身份证号非法')).toBeVisible();
+  if (process.env.UPDATE_SCREENSHOTS) await leader.page.screenshot({ path: 'docs/screenshots/registration-form.png', fullPage: true });
   await leader.page.getByLabel('身份证号').fill('11010519491231002X');
   await leader.page.getByRole('button', { name: '提交报名' }).click();
   await expect(leader.page).toHaveURL(new RegExp(`/payment/${competitionId}/\\d+$`));
@@ -99,6 +135,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(leader.page.getByTestId('pay-status')).toHaveText('已支付');
   await expect(leader.page.getByTestId('register-status')).toHaveText('待审核');
   await expect(leader.page.getByRole('cell', { name: '110***********002X' })).toBeVisible();
+  await expect(leader.page.getByRole('cell', { name: '硕士' })).toBeVisible();
   await leader.page.getByRole('button', { name: '编辑指导老师' }).click();
   await leader.page.getByRole('button', { name: /添加指导老师/ }).click();
   await leader.page.getByRole('dialog').getByPlaceholder('姓名').fill('王老师');
@@ -125,6 +162,15 @@ test('participants register with an ID card, form a team by join link, pay by Al
   // The organiser approves the registration; the leader sees it.
   await orgPage.goto('/backadmin.html#/register/manager');
   const row = orgPage.locator('.ant-table-row').filter({ hasText: '数据先锋队' });
+  // Its detail shows every member's answers, the organiser's own fields too, and opens their files.
+  await row.getByText('查看', { exact: true }).click();
+  const drawer = orgPage.locator('.ant-drawer');
+  await expect(drawer.getByRole('columnheader', { name: '学历' })).toBeVisible();
+  await expect(drawer.getByRole('cell', { name: '硕士' })).toHaveCount(2);
+  const proof = drawer.getByRole('link', { name: '查看文件' }).first();
+  expect((await orgPage.request.get(await proof.getAttribute('href') as string)).status()).toBe(200);
+  await orgPage.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
   await row.getByText('通过', { exact: true }).click();
   await orgPage.getByRole('button', { name: /确\s*定/ }).click();
   await expect(row).toContainText('审核通过');
@@ -143,6 +189,10 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(checkout.getByText('支付成功')).toBeVisible();
   await checkout.close();
   await expect(second.page.getByTestId('order-status')).toHaveText('已支付');
+  expect(await second.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // On the phone the team's own fields are lines of the member's card, none wider than the screen.
+  await second.page.goto(`/competition/${competitionId}/team`);
+  await expect(second.page.getByTestId('member-card')).toContainText('学历：硕士');
   expect(await second.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   // A third pays by bank transfer with a voucher; finance confirms it in the back office.

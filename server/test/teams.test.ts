@@ -412,6 +412,88 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect(rows.slice(1).map((r) => r[8]).sort()).toEqual(['审核通过', '待审核']);
     });
 
+    it("takes the organiser's own fields (text, choice, file), checks every answer and shows the files only to the team and its organisers", async () => {
+      const id = await onlineCompetition(admin, orgA);
+      const reg = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[]).find((x) => x.menuCode === 'REG_SET')!;
+      const put = (fieldList: object[]) => orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList });
+      const base = [
+        { label: '姓名', name: 'userName', otherParams: { required: true } },
+        { label: '身份证号', name: 'idCardNo', otherParams: { required: true } },
+        { label: '手机号', name: 'tel', otherParams: { required: false } },
+        { label: '地区', name: 'region', otherParams: { required: true } },
+      ];
+      // A design the form could not be filled in with is refused, and changes nothing.
+      const bad: [object, string][] = [
+        [{ name: 'custom1', label: '学历', type: 'choice', options: ['本科'] }, '“学历”至少需要2个选项'],
+        [{ name: 'custom1', label: '学历', type: 'choice', options: ['本科', '本科'] }, '“学历”的选项不能重复'],
+        [{ name: 'custom1', label: '动机' }, '请选择“动机”的类型'],
+        [{ name: 'custom21', label: '多余', type: 'text' }, '不支持的报名字段'],
+        [{ name: 'tel', label: '手机', options: ['a', 'b'] }, '只有自定义单选字段可以设置选项'],
+      ];
+      for (const [field, message] of bad) {
+        const res = await put([field]);
+        expect([res.statusCode, body(res).message], JSON.stringify(field)).toEqual([400, message]);
+      }
+      const fields = [
+        ...base,
+        { name: 'custom1', label: '参赛动机', type: 'text', description: '200字以内', otherParams: { required: true } },
+        { name: 'custom2', label: '学历', type: 'choice', options: ['本科', '硕士', '博士'], otherParams: { required: true } },
+        { name: 'custom3', label: '在读证明', type: 'file', otherParams: { required: false } },
+      ];
+      expect((await put(fields)).statusCode).toBe(200);
+      const saved = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { menuCode: string; fieldList: { name: string; options?: string[] }[] }[]).find((x) => x.menuCode === 'REG_SET')!;
+      expect(saved.fieldList.map((f) => f.name)).toEqual(['userName', 'idCardNo', 'tel', 'region', 'custom1', 'custom2', 'custom3']);
+      expect(saved.fieldList[5]!.options).toEqual(['本科', '硕士', '博士']);
+
+      const leader = await participant();
+      const stranger = await participant();
+      const upload = async (who: Client) => body(await who.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('证明.pdf', PDF, 'application/pdf') })).data.fileUri as string;
+      const [mine, theirs] = [await upload(leader), await upload(stranger)];
+      const tries: [object, string, string][] = [
+        [{ custom2: '本科' }, 'info.extra.custom1', '请填写参赛动机'],
+        [{ custom1: '   ', custom2: '本科' }, 'info.extra.custom1', '请填写参赛动机'],
+        [{ custom1: '想', custom2: '专科' }, 'info.extra.custom2', '请从选项中选择学历'],
+        [{ custom1: '想' }, 'info.extra.custom2', '请选择学历'],
+        [{ custom1: 'x'.repeat(501), custom2: '本科' }, 'info.extra.custom1', '参赛动机不能超过500个字符'],
+        [{ custom1: '想', custom2: '本科', custom3: theirs }, 'info.extra.custom3', '文件无效，请重新上传'],
+        [{ custom1: '想', custom2: '本科', custom3: '../../etc/passwd' }, 'info.extra.custom3', '在读证明无效，请重新上传'],
+      ];
+      for (const [extra, field, message] of tries) {
+        const res = await leader.post(`/api/team/register/${id}`, { teamName: '自定义队', info: { ...info('张三'), extra } });
+        expect([res.statusCode, body(res).data?.fields?.[field]], JSON.stringify(extra)).toEqual([400, message]);
+      }
+      expect(body(await leader.get(`/api/team/competition/${id}`)).data).toBeNull();
+
+      const res = await leader.post(`/api/team/register/${id}`, { teamName: '自定义队', info: { ...info('张三'), extra: { custom1: ' 学以致用 ', custom2: '硕士', custom3: mine, custom9: '不在表中' } } });
+      expect(res.statusCode, res.body).toBe(200);
+      const { teamId, registerId } = body(res).data;
+      const team = body(await orgA.get(`/api/team/register/${registerId}`)).data.team;
+      expect(team.memberList[0].info.extra).toEqual({ custom1: '学以致用', custom2: '硕士', custom3: mine });
+
+      // A member joins with a file of their own; the leader correcting the member's form keeps it, but cannot slip in another's.
+      const code = body(await leader.get(`/api/team/competition/${id}`)).data.joinCode;
+      const member = await participant();
+      const memberFile = await upload(member);
+      const joined = await member.post(`/api/team/member/agree/${teamId}?code=${code}`, { info: { ...info('李四', ID_B), extra: { custom1: '练手', custom2: '本科', custom3: memberFile } } });
+      expect(joined.statusCode, joined.body).toBe(200);
+      const kept = await leader.put('/api/team/member/batchUpdateMember', { teamId, memberList: [{ userId: member.id, info: { ...info('李四', ID_B), extra: { custom1: '练手！', custom2: '博士', custom3: memberFile } } }] });
+      expect(kept.statusCode, kept.body).toBe(200);
+      const slipped = await leader.put('/api/team/member/batchUpdateMember', { teamId, memberList: [{ userId: member.id, info: { ...info('李四', ID_B), extra: { custom1: '练手', custom2: '本科', custom3: theirs } } }] });
+      expect(body(slipped).data.fields['memberList.0.info.extra.custom3']).toBe('文件无效，请重新上传');
+      const members = body(await leader.get(`/api/team/member/${teamId}`)).data as { userId: number; info: { extra: Record<string, string> } }[];
+      expect(members.find((m) => m.userId === member.id)!.info.extra).toEqual({ custom1: '练手！', custom2: '博士', custom3: memberFile });
+
+      // The files of the form: the team's members and its organisers read them; another organisation and strangers do not.
+      for (const file of [mine, memberFile]) {
+        const url = `/api/file/common/download?fileUri=${encodeURIComponent(file)}`;
+        expect((await orgA.get(url)).statusCode).toBe(200);
+        expect((await leader.get(url)).statusCode).toBe(200);
+        expect((await member.get(url)).statusCode).toBe(200);
+        expect((await orgB.get(url)).statusCode).toBe(404);
+        expect((await stranger.get(url)).statusCode).toBe(404);
+      }
+    });
+
     it('shows registration attachments to the organisers and the team, and nobody else', async () => {
       const id = await onlineCompetition(admin, orgA);
       const leader = await participant();

@@ -175,6 +175,42 @@ describe('the menus of a competition, on one form', () => {
     expect(screen.getAllByText('未保存')).toHaveLength(2);
   });
 
+  it("adds the organiser's own fields to the form: a choice needs two options, and the form is sent with their types and options", async () => {
+    openPanel();
+    await screen.findByRole('switch', { name: '启用选择赛题' });
+    const reg = card('报名设置');
+    fireEvent.click(within(reg).getByRole('button', { name: /新增自定义字段/ }));
+    fireEvent.change(within(reg).getByLabelText('自定义1的显示名称'), { target: { value: '学历' } });
+    // Its type: 文本 at first, made a choice.
+    fireEvent.mouseDown(within(reg).getByRole('combobox', { name: '自定义1的类型' }));
+    fireEvent.click(await screen.findByTitle('自定义单选'));
+    const options = await within(reg).findByRole('combobox', { name: '学历的选项' });
+    fireEvent.change(options, { target: { value: '本科' } });
+    fireEvent.keyDown(options, { key: 'Enter', keyCode: 13 });
+    // One option is not a choice: the form says so and nothing is sent.
+    fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
+    expect(await within(reg).findByText('“学历”至少需要2个选项', {}, { timeout: SLOW })).toBeTruthy();
+    expect(writes()).toEqual([]);
+    fireEvent.change(options, { target: { value: '硕士' } });
+    fireEvent.keyDown(options, { key: 'Enter', keyCode: 13 });
+    // A second field, a file the participants upload.
+    fireEvent.click(within(reg).getByRole('button', { name: /新增自定义字段/ }));
+    fireEvent.change(within(reg).getByLabelText('自定义2的显示名称'), { target: { value: '在读证明' } });
+    fireEvent.mouseDown(within(reg).getByRole('combobox', { name: '自定义2的类型' }));
+    fireEvent.click((await screen.findAllByTitle('自定义文件')).at(-1)!);
+    fireEvent.click(within(reg).getByRole('switch', { name: '自定义2必填' }));
+    expect(await within(reg).findByText(/参赛者上传一个 PDF、PNG 或 JPEG 文件/)).toBeTruthy();
+
+    serverSaves();
+    fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
+    await waitFor(() => expect(writes()).toHaveLength(1), { timeout: SLOW });
+    const sent = (writes()[0]!.body as { presets: { REG_SET: { fieldList: Preset['fieldList'] } } }).presets.REG_SET.fieldList;
+    expect(sent.slice(3)).toEqual([
+      { name: 'custom1', label: '学历', type: 'choice', options: ['本科', '硕士'], description: null, otherParams: { required: false } },
+      { name: 'custom2', label: '在读证明', type: 'file', description: null, otherParams: { required: true } },
+    ]);
+  });
+
   it('shows organisers the menus’ Chinese names, never their codes', async () => {
     openPanel();
     await screen.findByRole('switch', { name: '启用选择赛题' });

@@ -332,13 +332,57 @@ export const REG_FIELDS = [
 ] as const;
 export type RegFieldName = (typeof REG_FIELDS)[number]['name'];
 
-export const presetField = z.strictObject({
-  label: requiredText(20, '字段名称'),
-  name: z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]], { error: '不支持的报名字段' }),
-  type: z.string().max(20).optional(),
-  description: text(200, '字段说明'),
-  otherParams: z.strictObject({ required: z.boolean().default(false) }).default({ required: false }),
-});
+/**
+ * Fields the organiser adds to the form beyond spec §3's: `custom1` to `custom20`, each a text, a choice among the
+ * organiser's options, or a file (PDF or picture). Their values are kept under the form's `extra`.
+ */
+export const CUSTOM_FIELD_TYPES = [
+  { value: 'text', label: '文本' },
+  { value: 'choice', label: '单选' },
+  { value: 'file', label: '文件' },
+] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number]['value'];
+export const MAX_CUSTOM_FIELDS = 20;
+export type CustomFieldName = `custom${number}`;
+const CUSTOM_NAME = /^custom([1-9]|1[0-9]|20)$/;
+export const isCustomField = (name: string): name is CustomFieldName => CUSTOM_NAME.test(name);
+/** The name of a custom field as a schema (the response's and the request's). */
+export const customFieldName = z.string().regex(CUSTOM_NAME, '不支持的报名字段') as unknown as z.ZodType<CustomFieldName>;
+/** The longest answer to a custom text field. */
+export const CUSTOM_TEXT_MAX = 500;
+/** The name the designer gives a new custom field: the first of custom1..custom20 not yet used, or null when all are. */
+export function nextCustomName(used: readonly string[]): CustomFieldName | null {
+  for (let i = 1; i <= MAX_CUSTOM_FIELDS; i++) if (!used.includes(`custom${i}`)) return `custom${i}`;
+  return null;
+}
+export type PresetFieldName = RegFieldName | CustomFieldName;
+
+const fieldName = z.union(
+  [z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]]), customFieldName],
+  { error: '不支持的报名字段' },
+);
+
+export const presetField = z
+  .strictObject({
+    label: requiredText(20, '字段名称'),
+    name: fieldName,
+    type: z.string().max(20).optional(),
+    description: text(200, '字段说明'),
+    /** A choice field's options, in the order shown. */
+    options: z.array(z.string().trim().min(1, '选项不能为空').max(50, '选项不能超过50个字符')).max(20, '选项最多20个').optional(),
+    otherParams: z.strictObject({ required: z.boolean().default(false) }).default({ required: false }),
+  })
+  .superRefine((f, ctx) => {
+    if (!isCustomField(f.name)) {
+      if (f.options?.length) ctx.addIssue({ code: 'custom', path: ['options'], message: '只有自定义单选字段可以设置选项' });
+      return;
+    }
+    if (!CUSTOM_FIELD_TYPES.some((t) => t.value === f.type)) ctx.addIssue({ code: 'custom', path: ['type'], message: `请选择“${f.label}”的类型` });
+    if (f.type === 'choice') {
+      if ((f.options?.length ?? 0) < 2) ctx.addIssue({ code: 'custom', path: ['options'], message: `“${f.label}”至少需要2个选项` });
+      else if (new Set(f.options).size !== f.options!.length) ctx.addIssue({ code: 'custom', path: ['options'], message: `“${f.label}”的选项不能重复` });
+    } else if (f.options?.length) ctx.addIssue({ code: 'custom', path: ['options'], message: '只有单选字段可以设置选项' });
+  });
 export type PresetField = z.infer<typeof presetField>;
 
 /** What an organiser sets on one menu preset; the code is named beside it (in the body or as a key of a batch). */
@@ -351,7 +395,7 @@ const presetFields = {
   deadlineStageId: z.number({ error: '请选择截止阶段' }).int().positive('请选择截止阶段').nullable().optional(),
   fieldList: z
     .array(presetField)
-    .max(REG_FIELDS.length)
+    .max(REG_FIELDS.length + MAX_CUSTOM_FIELDS, '报名字段过多')
     .refine((list) => new Set(list.map((f) => f.name)).size === list.length, '报名字段不能重复')
     .optional(),
 };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MENU_CODES } from '../enums.ts';
 import { PHASES, type CompetitionPhase, type PhaseCode } from '../lifecycle.ts';
-import { REG_FIELDS, type Competition, type CompetitionListItem, type Preset, type PresetField, type RegFieldName, type Stage } from './catalogue.ts';
+import { REG_FIELDS, customFieldName, type Competition, type CompetitionListItem, type Preset, type PresetField, type RegFieldName, type Stage } from './catalogue.ts';
 
 /**
  * Response schemas of the competitions module (its routes' replies, see `envelope` in common.ts). The types they
@@ -90,9 +90,10 @@ export type CompetitionDetail = z.infer<typeof competitionDetailSchema>;
 
 export const presetFieldSchema = z.object({
   label: z.string(),
-  name: z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]]),
+  name: z.union([z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]]), customFieldName]),
   type: z.string().optional(),
   description: z.string().nullish(),
+  options: z.array(z.string()).optional(),
   otherParams: z.object({ required: z.boolean() }),
 });
 const _presetFieldAgrees: Same<z.infer<typeof presetFieldSchema>, PresetField> = true;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { isCityOf, isProvince } from '../regions.ts';
 import { isValidPhone, validateIdCard } from '../validation/index.ts';
-import type { PresetField, RegFieldName } from './catalogue.ts';
+import { CUSTOM_TEXT_MAX, isCustomField, type PresetField, type RegFieldName } from './catalogue.ts';
 import { presetFieldSchema } from './competition.ts';
 import { selectedIds } from './batch.ts';
 import { pageQuery } from './common.ts';
@@ -26,6 +26,8 @@ export const registrationInfoSchema = z.object({
   province: z.string().nullish(),
   city: z.string().nullish(),
   address: z.string().nullish(),
+  /** The answers to the organiser's own fields (`custom1`..`custom20`): text, the chosen option, or a file's URI. */
+  extra: z.record(z.string(), z.string().nullable()).nullish(),
 });
 export type RegistrationInfo = z.infer<typeof registrationInfoSchema>;
 
@@ -71,6 +73,22 @@ function fieldSchema(name: Exclude<RegFieldName, 'region'>, label: string, requi
   }
 }
 
+/** A registration file: the URI an upload answered (`attachment/<id>`). */
+export const REG_FILE_URI = /^[a-z0-9-]+\/[0-9a-f-]+$/;
+
+/** One of the organiser's own fields: a text up to 500 characters, one of the options, or an uploaded file. */
+function customFieldSchema(f: PresetField): z.ZodType {
+  const required = f.otherParams.required;
+  const inner =
+    f.type === 'choice'
+      ? z.string().refine((v) => (f.options ?? []).includes(v), `请从选项中选择${f.label}`)
+      : f.type === 'file'
+        ? z.string().regex(REG_FILE_URI, `${f.label}无效，请重新上传`)
+        : z.string().max(CUSTOM_TEXT_MAX, `${f.label}不能超过${CUSTOM_TEXT_MAX}个字符`);
+  const need = f.type === 'choice' ? `请选择${f.label}` : f.type === 'file' ? `请上传${f.label}` : `请填写${f.label}`;
+  return z.preprocess(blankToNull, required ? inner.nullable().refine(present, need) : inner.nullable());
+}
+
 /**
  * The schema of a registration form built from the competition's REG_SET field list: only the chosen fields are
  * kept, required ones must be filled, each is checked by the shared validators (spec §5 messages for ID numbers).
@@ -78,11 +96,14 @@ function fieldSchema(name: Exclude<RegFieldName, 'region'>, label: string, requi
  */
 export function registrationFormSchema(fields: readonly PresetField[], today: Date = new Date()) {
   const shape: Record<string, z.ZodType> = {};
+  const extra: Record<string, z.ZodType> = {};
   let region: PresetField | undefined;
   for (const f of fields) {
-    if (f.name === 'region') region = f;
+    if (isCustomField(f.name)) extra[f.name] = customFieldSchema(f);
+    else if (f.name === 'region') region = f;
     else shape[f.name] = fieldSchema(f.name, f.label, f.otherParams.required, today);
   }
+  if (Object.keys(extra).length) shape.extra = z.preprocess((v) => v ?? {}, z.object(extra, { error: '自定义字段格式不正确' }));
   if (region) {
     shape.province = z.preprocess(blankToNull, z.string().nullable());
     shape.city = z.preprocess(blankToNull, z.string().nullable());
@@ -264,7 +285,7 @@ export function choiceRefusal(register: { status: number; payStatus: number | nu
   return null;
 }
 
-const attachmentList = z.array(z.string().max(200).regex(/^[a-z0-9-]+\/[0-9a-f-]+$/, '附件无效，请重新上传')).max(5, '附件最多5个').default([]);
+const attachmentList = z.array(z.string().max(200).regex(REG_FILE_URI, '附件无效，请重新上传')).max(5, '附件最多5个').default([]);
 
 /** `POST /api/team/register/{competitionId}`: the registrant's own form plus the team (or individual entry). */
 export const teamRegisterBody = z.strictObject({

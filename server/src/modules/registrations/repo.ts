@@ -158,6 +158,17 @@ export const registersWithAttachment = (db: Db, key: string, userId: number) =>
     .where('r.attachmentsJson', 'like', `%"${key}"%`)
     .execute();
 
+/** The registration forms that hold a file (a custom file field), with the caller's membership of their team. */
+export const formsWithFile = (db: Db, key: string, userId: number) =>
+  db
+    .selectFrom('teamMembers as f')
+    .innerJoin('teams as t', 't.id', 'f.teamId')
+    .innerJoin('competitions as c', 'c.id', 't.competitionId')
+    .leftJoin('teamMembers as m', (j) => j.onRef('m.teamId', '=', 'f.teamId').on('m.userId', '=', userId))
+    .select(['c.orgId', 'f.infoJson', 'm.userId as memberId'])
+    .where('f.infoJson', 'like', `%"${key}"%`)
+    .execute();
+
 /**
  * Every registration the filters keep, newest first, in batches (keyset on `r.id`) with their attachments: what the
  * export streams. The same filters as the list (`listRegisters`), decided by the same LIKEs; no page, no cap.

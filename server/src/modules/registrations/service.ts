@@ -1,4 +1,4 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery, type RegistrationInfo } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
@@ -104,12 +104,14 @@ export async function attachments(ctx: Ctx, competitionId: number, teamId: numbe
   return list.flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));
 }
 
-// The team's members and the organisers of the competition may read a registration's attachments.
+// The team's members and the organisers of the competition may read a registration's attachments, and the files
+// of its members' forms (custom file fields).
 grantPrivateReads('attachment', async (ctx, key) => {
-  const rows = await repo.registersWithAttachment(ctx.db, key, ctx.actor.userId);
-  return rows.some(
-    (r) => (JSON.parse(r.attachmentsJson) as string[]).includes(key) && (r.memberId !== null || policy.staffOf(ctx, r.orgId, ADMIN_MENU_CODES.register)),
-  );
+  const mayRead = (r: { orgId: number; memberId: number | null }) => r.memberId !== null || policy.staffOf(ctx, r.orgId, ADMIN_MENU_CODES.register);
+  const registers = await repo.registersWithAttachment(ctx.db, key, ctx.actor.userId);
+  if (registers.some((r) => (JSON.parse(r.attachmentsJson) as string[]).includes(key) && mayRead(r))) return true;
+  const forms = await repo.formsWithFile(ctx.db, key, ctx.actor.userId);
+  return forms.some((r) => Object.values((JSON.parse(r.infoJson) as RegistrationInfo).extra ?? {}).includes(key) && mayRead(r));
 });
 
 export const AUDIT = ACTION_CODES.registerAudit;

@@ -4,6 +4,7 @@ import {
   AUDIT_STATUS,
   INVITATION_STATUS,
   REGISTER_STATUS,
+  isCustomField,
   maskIdCard,
   presetOpen,
   windowRefusal,
@@ -55,13 +56,28 @@ function assertOpen(rc: RegContext) {
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
 }
 
-/** Validates a member's form against the REG_SET fields; errors come back under `prefix.<field>`. */
-function parseInfo(ctx: AuthedCtx, fields: readonly PresetField[], raw: unknown, prefix: string): RegistrationInfo {
+/**
+ * Validates a member's form against the REG_SET fields; errors come back under `prefix.<field>`. A file field must
+ * name a file the caller uploaded as an attachment, or the one already kept in that member's form (`member`).
+ */
+async function parseInfo(ctx: AuthedCtx, fields: readonly PresetField[], raw: unknown, prefix: string, member?: { teamId: number; userId: number }): Promise<RegistrationInfo> {
   const parsed = registrationFormSchema(fields, ctx.clock.now()).safeParse(raw ?? {});
-  if (parsed.success) return parsed.data;
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) errors[[prefix, ...issue.path].join('.')] ??= issue.message;
-  throw badRequest(Object.values(errors)[0]!, errors);
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[[prefix, ...issue.path].join('.')] ??= issue.message;
+    throw badRequest(Object.values(errors)[0]!, errors);
+  }
+  const info = parsed.data;
+  const fileFields = fields.filter((f) => isCustomField(f.name) && f.type === 'file');
+  if (fileFields.length) {
+    const row = member ? await repo.findMemberRow(ctx.db, member.teamId, member.userId) : undefined;
+    const kept = row ? ((JSON.parse(row.infoJson) as RegistrationInfo).extra ?? {}) : {};
+    for (const f of fileFields) {
+      const key = info.extra?.[f.name];
+      if (key && key !== kept[f.name]) await assertOwnFile(ctx, `${prefix}.extra.${f.name}`, key, 'attachment');
+    }
+  }
+  return info;
 }
 
 /** The ID number is kept encrypted beside its mask, never inside the stored form. */
@@ -87,7 +103,7 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
   assertOpen(rc);
   const { competition } = rc;
   if (body.individual && !competition.allowIndividual) throw badRequest('该竞赛不允许个人参赛', { individual: '该竞赛不允许个人参赛' });
-  const info = parseInfo(ctx, rc.fields, body.info, 'info');
+  const info = await parseInfo(ctx, rc.fields, body.info, 'info');
   const name = body.individual ? (info.userName ?? ctx.actor.username) : body.teamName;
   if (!name) throw badRequest('请输入队伍名称', { teamName: '请输入队伍名称' });
   await assertAttachments(ctx, body.attachments);
@@ -186,7 +202,7 @@ async function ledTeam(ctx: AuthedCtx, teamId: number, { open = true } = {}) {
 /** The leader renames the team or corrects the form; a rejected registration goes back for review. */
 export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBody) {
   const { team, rc } = await ledTeam(ctx, teamId);
-  const info = body.info === undefined ? undefined : parseInfo(ctx, rc.fields, body.info, 'info');
+  const info = body.info === undefined ? undefined : await parseInfo(ctx, rc.fields, body.info, 'info', { teamId, userId: ctx.actor.userId });
   if (body.attachments) await assertAttachments(ctx, body.attachments);
   const now = ctx.clock.now().toISOString();
   const register = await registers.findRegisterOfTeam(ctx.db, teamId);
@@ -291,7 +307,7 @@ export async function agree(ctx: AuthedCtx, teamId: number, code: string | undef
   if (team.individual === 1) throw conflict('个人参赛不能加入队员');
   const rc = await registrationContext(ctx, team.competitionId);
   assertOpen(rc);
-  const info = parseInfo(ctx, rc.fields, rawInfo, 'info');
+  const info = await parseInfo(ctx, rc.fields, rawInfo, 'info');
   const now = ctx.clock.now().toISOString();
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -330,7 +346,7 @@ export async function updateOwnInfo(ctx: AuthedCtx, teamId: number, rawInfo: unk
   if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor.userId))) throw notFound('队伍不存在');
   const rc = await registrationContext(ctx, team.competitionId);
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
-  await repo.updateMemberInfo(ctx.db, teamId, ctx.actor.userId, sealInfo(ctx, parseInfo(ctx, rc.fields, rawInfo, 'info')));
+  await repo.updateMemberInfo(ctx.db, teamId, ctx.actor.userId, sealInfo(ctx, await parseInfo(ctx, rc.fields, rawInfo, 'info', { teamId, userId: ctx.actor.userId })));
 }
 
 /** The leader corrects several members' forms at once; all or nothing. */
@@ -339,7 +355,7 @@ export async function batchUpdateMembers(ctx: AuthedCtx, teamId: number, list: {
   const sealed: { userId: number; values: ReturnType<typeof sealInfo> }[] = [];
   for (const [i, m] of list.entries()) {
     if (!(await repo.isMember(ctx.db, teamId, m.userId))) throw badRequest('该用户不在队伍中', { [`memberList.${i}.userId`]: '该用户不在队伍中' });
-    sealed.push({ userId: m.userId, values: sealInfo(ctx, parseInfo(ctx, rc.fields, m.info, `memberList.${i}.info`)) });
+    sealed.push({ userId: m.userId, values: sealInfo(ctx, await parseInfo(ctx, rc.fields, m.info, `memberList.${i}.info`, { teamId, userId: m.userId })) });
   }
   await ctx.db.transaction().execute(async (trx) => {
     for (const m of sealed) await repo.updateMemberInfo(trx, teamId, m.userId, m.values);

@@ -8,12 +8,15 @@ import {
   paidOrFree,
   type Register,
   type RegisterFlow,
+  type TeamMember,
 } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Drawer, Form, List, Segmented, Select, Space, Spin, Table, Tag, Timeline } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
+import { DEFAULT_SHOWN_FIELDS, formValue } from '../../../common/RegInfo.tsx';
+import { competitionDetailKeys, presetApi } from '../../../api/competition.ts';
 import { registerApi, registerKeys, registerUrls, type RegisterDecision } from '../../../api/register.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
@@ -33,8 +36,13 @@ const FILTERS = { status: 'number', competitionId: 'number', keyword: 'text' } a
 
 function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const { data } = useQuery({ queryKey: registerKeys.detail(id), queryFn: () => registerApi.detail(id) });
+  // The competition's form: every field it asks for is a column, the organiser's own fields too.
+  const presets = useQuery({ queryKey: competitionDetailKeys.part(data?.competitionId ?? 0, 'presets'), enabled: Boolean(data), queryFn: () => presetApi.list(data!.competitionId) });
+  const formFields = presets.data?.find((p) => p.menuCode === 'REG_SET')?.fieldList.filter((f) => f.name !== 'userName');
+  const shown = formFields?.length ? formFields : DEFAULT_SHOWN_FIELDS;
   return (
-    <Drawer title="报名详情" open width={760} onClose={onClose} destroyOnHidden>
+    // On a phone the drawer takes the screen, not 760 px of it.
+    <Drawer title="报名详情" open width="min(760px, 100vw)" onClose={onClose} destroyOnHidden>
       {!data ? (
         <Spin />
       ) : (
@@ -55,14 +63,11 @@ function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
             size="small"
             pagination={false}
             dataSource={data.team.memberList}
-            scroll={{ x: 700 }}
+            scroll={{ x: 'max-content' }}
             columns={[
               { title: '姓名', render: (_, m) => <>{m.name} {m.leader && <Tag color="blue">队长</Tag>}</> },
               { title: '用户名', dataIndex: 'username' },
-              { title: '身份证号', render: (_, m) => m.info.idCardNo ?? '' },
-              { title: '手机号', render: (_, m) => m.info.tel ?? '' },
-              { title: '学校', render: (_, m) => m.info.organization ?? '' },
-              { title: '地区', render: (_, m) => [m.info.province, m.info.city].filter(Boolean).join(' ') },
+              ...shown.map((f) => ({ key: f.name, title: f.label, render: (_: unknown, m: TeamMember) => formValue(f, m.info) })),
             ]}
           />
           <h4 style={{ marginTop: 24 }}>指导老师</h4>

@@ -1,5 +1,7 @@
 import {
+  CUSTOM_TEXT_MAX,
   EMAIL_MESSAGE,
+  isCustomField,
   isValidEmail,
   isValidPhone,
   validateIdCard,
@@ -8,8 +10,9 @@ import {
   type UserInfo,
 } from '@contest/shared';
 import { REGIONS } from '@contest/shared/regions';
-import { Cascader, Col, Form, Input, Radio, Row, type FormInstance } from 'antd';
+import { Cascader, Col, Form, Input, Radio, Row, Select, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
+import { DocumentField } from '../../../common/DocumentUpload.tsx';
 import { ruleFrom } from '../../../common/forms.ts';
 
 /** Form values of a registration form: the region is one cascader value. */
@@ -20,6 +23,11 @@ const REGION_OPTIONS = REGIONS.map((p) => ({ value: p.name, label: p.name, child
 function rulesFor(f: PresetField): Rule[] {
   const required = f.otherParams.required;
   const rules: Rule[] = [];
+  if (isCustomField(f.name)) {
+    if (required) rules.push({ required: true, whitespace: f.type === 'text', message: f.type === 'choice' ? `请选择${f.label}` : f.type === 'file' ? `请上传${f.label}` : `请填写${f.label}` });
+    if (f.type === 'text') rules.push({ max: CUSTOM_TEXT_MAX, message: `${f.label}不能超过${CUSTOM_TEXT_MAX}个字符` });
+    return rules;
+  }
   switch (f.name) {
     case 'idCardNo':
       // The spec's ID messages, including the one for an empty value, come from the shared validator.
@@ -42,14 +50,33 @@ function rulesFor(f: PresetField): Rule[] {
   return rules;
 }
 
+/** The input of one of the organiser's own fields: a text, a choice among the options, or a file. */
+function customInput(f: PresetField) {
+  if (f.type === 'choice') {
+    const options = (f.options ?? []).map((o) => ({ value: o, label: o }));
+    // A few options are radio buttons in sight; a longer list is a select.
+    return options.length <= 4 ? <Radio.Group options={options} /> : <Select options={options} placeholder={`请选择${f.label}`} allowClear />;
+  }
+  if (f.type === 'file') return <DocumentField purpose="attachment" label={f.label} />;
+  return <Input.TextArea maxLength={CUSTOM_TEXT_MAX} autoSize={{ minRows: 1, maxRows: 6 }} showCount />;
+}
+
 /** The REG_SET fields the organiser chose, in their order, each with its shared validator. */
 export function RegFormFields({ fields, prefix = [] }: { fields: readonly PresetField[]; prefix?: (string | number)[] }) {
   return (
     <Row gutter={16}>
       {fields.map((f) => (
-        <Col xs={24} md={12} key={f.name}>
-          <Form.Item name={[...prefix, f.name]} label={f.label} rules={rulesFor(f)} extra={f.description ?? undefined} required={f.otherParams.required}>
-            {f.name === 'sex' ? (
+        <Col xs={24} md={isCustomField(f.name) && f.type === 'text' ? 24 : 12} key={f.name}>
+          <Form.Item
+            name={isCustomField(f.name) ? [...prefix, 'extra', f.name] : [...prefix, f.name]}
+            label={f.label}
+            rules={rulesFor(f)}
+            extra={f.description ?? undefined}
+            required={f.otherParams.required}
+          >
+            {isCustomField(f.name) ? (
+              customInput(f)
+            ) : f.name === 'sex' ? (
               <Radio.Group options={[{ value: 0, label: '男' }, { value: 1, label: '女' }]} />
             ) : f.name === 'atSchool' ? (
               <Radio.Group options={[{ value: true, label: '是' }, { value: false, label: '否' }]} />

@@ -5,6 +5,7 @@ import {
   REGISTER_STATUS,
   REGISTER_STATUS_TEXT,
   fenToYuan,
+  isCustomField,
   isValidPhone,
   type Team,
   type TeamMember,
@@ -22,6 +23,7 @@ import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
 import { goLogin, sysTime } from '../../../common/http.ts';
 import { formatMinute } from '../../../common/time.ts';
+import { formValue } from '../../../common/RegInfo.tsx';
 import { joinLink, useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 import { RegFormFields, fromInfo, toInfo, type RegFormValues } from './RegFormFields.tsx';
@@ -148,7 +150,9 @@ function InvitePanel({ team }: { team: Team }) {
 
 function TeamView({ team }: { team: Team }) {
   const { data: user } = useCurrentUser();
-  const { competition } = useCompetition();
+  const { competition, presets } = useCompetition();
+  // The organiser's own fields are shown beside the usual ones; a file is a link the team's members may open.
+  const ownFields = (presets.find((p) => p.menuCode === 'REG_SET')?.fieldList ?? []).filter((f) => isCustomField(f.name));
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const reload = useReloadTeam(team.competitionId);
@@ -232,6 +236,11 @@ function TeamView({ team }: { team: Team }) {
                   {[m.username, m.info.tel, m.info.idCardNo].filter(Boolean).join(' · ')}
                 </div>
                 {m.info.organization && <div className="order-card-note">{m.info.organization}</div>}
+                {ownFields.map((f) => (
+                  <div className="order-card-note" key={f.name}>
+                    {f.label}：{formValue(f, m.info) || '—'}
+                  </div>
+                ))}
               </List.Item>
             )}
           />
@@ -250,6 +259,7 @@ function TeamView({ team }: { team: Team }) {
               { title: '手机号', render: (_, m) => m.info.tel ?? '' },
               { title: '身份证号', render: (_, m) => m.info.idCardNo ?? '' },
               { title: '学校', render: (_, m) => m.info.organization ?? '' },
+              ...ownFields.map((f) => ({ key: f.name, title: f.label, render: (_: unknown, m: TeamMember) => formValue(f, m.info) })),
               { title: '操作', render: (_, m) => memberAction(m) },
             ]}
           />
