@@ -18,7 +18,6 @@ import { z } from 'zod';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
-import * as repo from './repo.ts';
 import * as service from './service.ts';
 
 const TYPE_EDIT = perm(ACTION_CODES.typeEdit);
@@ -39,9 +38,9 @@ export function catalogueRoutes(app: App) {
     await service.deleteType(req.ctx, req.params.id);
     return ok(null, '竞赛类型已删除');
   });
-  app.get('/api/competition/type/public/list', { config: { rule: PUBLIC }, schema: { tags, response: replies(z.array(competitionTypeSchema)) } }, async (req) => ok(await repo.listTypes(req.ctx.db)));
+  app.get('/api/competition/type/public/list', { config: { rule: PUBLIC }, schema: { tags, response: replies(z.array(competitionTypeSchema)) } }, async (req) => ok(await service.listTypes(req.ctx)));
   app.get('/api/competition/type/public/page', { config: { rule: PUBLIC }, schema: { tags, querystring: pageQuery, response: replies(pageOf(competitionTypeSchema)) } }, async (req) => {
-    const [list, total] = await Promise.all([repo.listTypes(req.ctx.db, req.query), repo.countTypes(req.ctx.db)]);
+    const { list, total } = await service.pageTypes(req.ctx, req.query);
     return page(list, total, req.query);
   });
 

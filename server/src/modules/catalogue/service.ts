@@ -1,4 +1,4 @@
-import type { BrandBody, BrandListQuery, BrandNavBody, TypeBody } from '@contest/shared';
+import type { BrandBody, BrandListQuery, BrandNavBody, PageQuery, TypeBody } from '@contest/shared';
 import type { Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
@@ -12,6 +12,12 @@ function duplicate(err: unknown, field: string, message: string): never {
 }
 
 // ---- types
+
+export const listTypes = (ctx: Ctx) => repo.listTypes(ctx.db);
+export async function pageTypes(ctx: Ctx, q: PageQuery) {
+  const [list, total] = await Promise.all([repo.listTypes(ctx.db, q), repo.countTypes(ctx.db)]);
+  return { list, total };
+}
 
 export async function createType(ctx: Ctx, body: TypeBody) {
   try {

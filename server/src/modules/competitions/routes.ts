@@ -1,8 +1,6 @@
 import {
   ACTION_CODES,
   ADMIN_MENU_CODES,
-  AUDIT_STATUS,
-  activeStageId,
   approveResultSchema,
   auditReplyQuery,
   competitionBody,
@@ -24,15 +22,11 @@ import {
   type Competition,
 } from '@contest/shared';
 import { z } from 'zod';
-import type { FastifyReply } from 'fastify';
-import type { Ctx } from '../../context.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { notFound } from '../../http/errors.ts';
 import { readCache } from '../../http/read-cache.ts';
 import { noDataReply, ok, page, replies, sendJson } from '../../http/reply.ts';
-import * as repo from './repo.ts';
-import * as policy from '../../policy.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -54,12 +48,12 @@ export function competitionRoutes(app: App) {
    * A read of one competition's page. Only an online competition's is cached, as only then is it the same for everyone;
    * another is read afresh, for its organisers and the platform only.
    */
-  const pageRead = async <T>(ctx: Ctx, reply: FastifyReply, key: string, id: number, load: (c: Competition) => Promise<T>) => {
-    const json = await publicReads(ctx, key, async () => {
-      const competition = await repo.findCompetition(ctx.db, id, ctx.clock.now());
-      return competition?.auditStatus === AUDIT_STATUS.online ? JSON.stringify(ok(await load(competition))) : null;
+  const pageRead = async <T>(req: FastifyRequest, reply: FastifyReply, key: string, id: number, load: (c: Competition) => Promise<T>) => {
+    const json = await publicReads(req.ctx, key, async () => {
+      const competition = await service.onlineCompetition(req.ctx, id);
+      return competition ? JSON.stringify(ok(await load(competition))) : null;
     });
-    return json !== null ? sendJson(reply, json) : ok(await load(await policy.readsCompetition(ctx, id)));
+    return json !== null ? sendJson(reply, json) : ok(await load(await service.readableCompetition(req.ctx, id)));
   };
 
   app.get('/api/competition/public/list', { config: { rule: PUBLIC }, schema: { tags, querystring: publicListQuery, response: replies(pageOf(competitionListEntrySchema)) } }, async (req, reply) => {
@@ -70,12 +64,7 @@ export function competitionRoutes(app: App) {
     return sendJson(reply, json);
   });
   app.get('/api/competition/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(competitionDetailSchema) } }, async (req, reply) =>
-    pageRead(req.ctx, reply, `competition ${req.params.id}`, req.params.id, async (competition) => {
-      const now = req.ctx.clock.now();
-      const [stages, phases] = await Promise.all([repo.listStages(req.ctx.db, competition.id), repo.phasesOf(req.ctx.db, [competition], now)]);
-      // The phase (lifecycle.ts) is what the site's header and the back office's editor show.
-      return { ...competition, stages, activeStageId: activeStageId(stages, now), phase: phases.get(competition.id)! };
-    }),
+    pageRead(req, reply, `competition ${req.params.id}`, req.params.id, (competition) => service.competitionPage(req.ctx, competition)),
   );
   app.get('/api/competition/listAuth', { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, querystring: manageListQuery, response: replies(pageOf(competitionListEntrySchema)) } }, async (req) => {
     const { list, total } = await service.listAuth(userCtx(req), req.query);
@@ -124,8 +113,7 @@ export function competitionRoutes(app: App) {
 
   // Stages.
   app.get('/api/competition/stages/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam, response: replies(z.array(stageSchema)) } }, async (req) => {
-    await policy.readsCompetition(req.ctx, req.params.competitionId);
-    return ok(await repo.listStages(req.ctx.db, req.params.competitionId));
+    return ok(await service.stagesOf(req.ctx, req.params.competitionId));
   });
   app.post('/api/competition/stages/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: stageBody, response: replies(createdIdSchema) } }, async (req) =>
     ok(await service.addStage(req.ctx, req.params.id, req.body, req.query.reopen === '1'), '阶段已添加'),
@@ -141,13 +129,10 @@ export function competitionRoutes(app: App) {
 
   // Menu presets.
   app.get('/api/competition/preset/public/list/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(z.array(presetSchema)) } }, async (req, reply) =>
-    pageRead(req.ctx, reply, `presets ${req.params.id}`, req.params.id, () => repo.listPresets(req.ctx.db, req.params.id)),
+    pageRead(req, reply, `presets ${req.params.id}`, req.params.id, (competition) => service.presetsOf(req.ctx, competition)),
   );
   app.get('/api/competition/preset/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(presetSchema) } }, async (req) => {
-    const preset = await repo.findPreset(req.ctx.db, req.params.id);
-    if (!preset) throw notFound('菜单设置不存在');
-    await policy.readsCompetition(req.ctx, preset.competitionId);
-    return ok(preset);
+    return ok(await service.presetOf(req.ctx, req.params.id));
   });
   app.post('/api/competition/preset/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, querystring: reopenQuery, body: presetBody, response: replies(createdIdSchema) } }, async (req) =>
     ok(await service.savePreset(req.ctx, req.params.id, req.body, req.query.reopen === '1'), '菜单设置已保存'),
@@ -163,10 +148,9 @@ export function competitionRoutes(app: App) {
 
   // Team statistics.
   app.get('/api/team/statistics/public/statisticsTeamNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam, response: replies(z.number().int()) } }, async (req) => {
-    await policy.readsCompetition(req.ctx, req.params.competitionId);
-    return ok(await repo.teamNum(req.ctx.db, req.params.competitionId));
+    return ok(await service.teamNum(req.ctx, req.params.competitionId));
   });
   app.get('/api/team/statistics/public/statisticsMemberNum/:competitionId', { config: { rule: PUBLIC }, schema: { tags: ['team'], params: competitionIdParam, response: replies(z.number().int()) } }, async (req, reply) =>
-    pageRead(req.ctx, reply, `memberNum ${req.params.competitionId}`, req.params.competitionId, () => repo.memberNum(req.ctx.db, req.params.competitionId)),
+    pageRead(req, reply, `memberNum ${req.params.competitionId}`, req.params.competitionId, (competition) => service.memberNum(req.ctx, competition)),
   );
 }

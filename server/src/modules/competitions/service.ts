@@ -1,6 +1,7 @@
 import {
   ACTION_CODES,
   AUDIT_STATUS,
+  activeStageId,
   AUDIT_STATUS_TEXT,
   DEFAULT_MENUS,
   MENU_CODES,
@@ -38,6 +39,39 @@ import { readConfig as invoiceConfig } from '../invoices/index.ts';
 import * as questions from '../questions/index.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
+
+// ---- The public reads of one competition ---------------------------------------------------------------------------
+
+/** The competition if it is online (the same page for everyone, so it may be cached), else null. */
+export async function onlineCompetition(ctx: Ctx, id: number) {
+  const competition = await repo.findCompetition(ctx.db, id, ctx.clock.now());
+  return competition?.auditStatus === AUDIT_STATUS.online ? competition : null;
+}
+/** A competition the caller may read: online, or one its organisers or the platform look at. */
+export const readableCompetition = (ctx: Ctx, id: number) => policy.readsCompetition(ctx, id);
+
+/** A competition's page: with its stages, the active one, and its phase (lifecycle.ts) the header and editor show. */
+export async function competitionPage(ctx: Ctx, competition: Competition) {
+  const now = ctx.clock.now();
+  const [stages, phases] = await Promise.all([repo.listStages(ctx.db, competition.id), repo.phasesOf(ctx.db, [competition], now)]);
+  return { ...competition, stages, activeStageId: activeStageId(stages, now), phase: phases.get(competition.id)! };
+}
+export async function stagesOf(ctx: Ctx, competitionId: number) {
+  await policy.readsCompetition(ctx, competitionId);
+  return repo.listStages(ctx.db, competitionId);
+}
+export const presetsOf = (ctx: Ctx, competition: Competition) => repo.listPresets(ctx.db, competition.id);
+export async function presetOf(ctx: Ctx, id: number) {
+  const preset = await repo.findPreset(ctx.db, id);
+  if (!preset) throw notFound('菜单设置不存在');
+  await policy.readsCompetition(ctx, preset.competitionId);
+  return preset;
+}
+export async function teamNum(ctx: Ctx, competitionId: number) {
+  await policy.readsCompetition(ctx, competitionId);
+  return repo.teamNum(ctx.db, competitionId);
+}
+export const memberNum = (ctx: Ctx, competition: Competition) => repo.memberNum(ctx.db, competition.id);
 
 const { draft, pending, rejected, online, offline } = AUDIT_STATUS;
 

@@ -42,6 +42,9 @@ const orgFilter = (ctx: AuthedCtx) => {
   return orgId === undefined ? {} : { orgId };
 };
 
+/** An order its team's members may read, and the finance staff of its organisation. */
+export const readOrder = (ctx: AuthedCtx, id: number) => policy.readsOrder(ctx, id);
+
 export const listPerson = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { userId: ctx.actor.userId });
 export const listManage = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, orgFilter(ctx));
 /** Every order of the finance list's filters and scope, in batches: the export. */

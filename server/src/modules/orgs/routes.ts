@@ -16,7 +16,6 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
-import * as repo from './repo.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -26,11 +25,11 @@ export function orgRoutes(app: App) {
     ok(await service.apply(userCtx(req), req.body), '申请已提交，请等待平台审核'),
   );
   app.get('/api/competition/partner/mine', { config: { rule: USER }, schema: { tags, querystring: partnerListQuery, response: replies(pageOf(partnerApplicationSchema)) } }, async (req) => {
-    const { list, total } = await repo.listApplications(req.ctx.db, req.query, userCtx(req).actor.userId);
+    const { list, total } = await service.myApplications(userCtx(req), req.query);
     return page(list, total, req.query);
   });
   app.get('/api/competition/partner/page', { config: { rule: perm(ADMIN_MENU_CODES.partner) }, schema: { tags, querystring: partnerListQuery, response: replies(pageOf(partnerApplicationSchema)) } }, async (req) => {
-    const { list, total } = await repo.listApplications(req.ctx.db, req.query);
+    const { list, total } = await service.listApplications(req.ctx, req.query);
     return page(list, total, req.query);
   });
   app.put(
@@ -47,7 +46,7 @@ export function orgRoutes(app: App) {
     '/api/competition/organization/page',
     { config: { rule: perm(ADMIN_MENU_CODES.organization) }, schema: { tags, querystring: pageQuery.extend({ keyword: z.string().trim().max(100).optional() }), response: replies(pageOf(organisationSchema)) } },
     async (req) => {
-      const { list, total } = await repo.listOrganisations(req.ctx.db, req.query);
+      const { list, total } = await service.listOrganisations(req.ctx, req.query);
       return page(list, total, req.query);
     },
   );

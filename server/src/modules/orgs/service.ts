@@ -5,6 +5,13 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as repo from './repo.ts';
 
+type ApplicationQuery = Parameters<typeof repo.listApplications>[1];
+/** The caller's own partner applications. */
+export const myApplications = (ctx: AuthedCtx, q: ApplicationQuery) => repo.listApplications(ctx.db, q, ctx.actor.userId);
+/** Every partner application: the platform's review list. */
+export const listApplications = (ctx: Ctx, q: ApplicationQuery) => repo.listApplications(ctx.db, q);
+export const listOrganisations = (ctx: Ctx, q: Parameters<typeof repo.listOrganisations>[1]) => repo.listOrganisations(ctx.db, q);
+
 export async function apply(ctx: AuthedCtx, body: PartnerApplyBody) {
   try {
     const id = await repo.insertApplication(ctx.db, {

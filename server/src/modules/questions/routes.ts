@@ -20,11 +20,9 @@ import { z } from 'zod';
 import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
-import * as repo from './repo.ts';
 import * as service from './service.ts';
-import * as policy from '../../policy.ts';
 import { userCtx } from '../../http/auth.ts';
 import { idleLimit } from '../../http/socket.ts';
 
@@ -35,16 +33,10 @@ export function questionRoutes(app: App, deps: Deps) {
   const tags = ['question'];
 
   app.get('/api/competition/question/public/list/:competitionId', { config: { rule: PUBLIC }, schema: { tags, params: competitionIdParam, response: replies(z.array(publicQuestionSchema)) } }, async (req) => {
-    await policy.readsCompetition(req.ctx, req.params.competitionId);
-    return ok(await repo.publicQuestions(req.ctx.db, req.params.competitionId));
+    return ok(await service.publicList(req.ctx, req.params.competitionId));
   });
   app.get('/api/competition/question/public/:id', { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(publicQuestionSchema) } }, async (req) => {
-    const competitionId = await repo.competitionOfQuestion(req.ctx.db, req.params.id);
-    if (competitionId === undefined) throw notFound('赛题不存在');
-    await policy.readsCompetition(req.ctx, competitionId);
-    const [question] = await repo.publicQuestions(req.ctx.db, competitionId, req.params.id);
-    if (!question) throw notFound('赛题不存在');
-    return ok(question);
+    return ok(await service.publicQuestion(req.ctx, req.params.id));
   });
 
   // Back office.

@@ -37,6 +37,21 @@ import { withoutOrg } from '../../http/reply.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
+/** The questions of a competition the caller may read, as the site shows them. */
+export async function publicList(ctx: Ctx, competitionId: number) {
+  await policy.readsCompetition(ctx, competitionId);
+  return repo.publicQuestions(ctx.db, competitionId);
+}
+/** One question of a competition the caller may read, as the site shows it. */
+export async function publicQuestion(ctx: Ctx, id: number) {
+  const competitionId = await repo.competitionOfQuestion(ctx.db, id);
+  if (competitionId === undefined) throw notFound('赛题不存在');
+  await policy.readsCompetition(ctx, competitionId);
+  const [question] = await repo.publicQuestions(ctx.db, competitionId, id);
+  if (!question) throw notFound('赛题不存在');
+  return question;
+}
+
 /** A question of a competition the caller manages (reviewers of the platform see every one). */
 async function managedQuestion(ctx: Ctx, id: number) {
   const q = await repo.findQuestion(ctx.db, id);

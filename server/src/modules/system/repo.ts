@@ -1,4 +1,5 @@
 import { ASSIGNMENT_STATUS, AUDIT_STATUS, DISPUTE_STATUS, INVOICE_STATUS, PARTNER_STATUS, PAY_STATUS, REGISTER_STATUS, type UnfinishedJudgesQuery } from '@contest/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 /**
@@ -7,6 +8,11 @@ import type { Db } from '../../db/database.ts';
  */
 
 export type Scope = number | null | undefined;
+
+/** The cheapest query there is: whether the database answers. */
+export async function ping(db: Db) {
+  await sql`select 1`.execute(db);
+}
 
 /** Competitions of the organisation (`undefined`: all), as a subquery of ids. */
 const ofOrg = (db: Db, orgId: Scope) => {
