@@ -8,3 +8,6 @@ export type App = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
+
+/** What a module's routes receive and hand to their service: the dependencies and a request's context (context.ts). */
+export type { Ctx, Deps } from '../context.ts';

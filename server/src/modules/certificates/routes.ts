@@ -20,10 +20,9 @@ import {
   type Certificate,
 } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
 import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { SITE_CODES, fileDownloadBody, uploadedFileSchema, uploadedImageSchema } from '@contest/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
 import type { ImagePurpose } from './images.ts';

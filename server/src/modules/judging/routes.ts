@@ -1,8 +1,7 @@
 import { SITE_CODES, idParam, reviewTaskSchema, reviewWorkDetailSchema, reviewWorkSchema, reviewWorksQuery, scoreBody } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { userCtx } from '../../http/auth.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
 import { sendStoredFile } from '../../http/send-file.ts';

@@ -16,10 +16,9 @@ import {
   unreadCountSchema,
 } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import type { HubEvent } from './hub.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';

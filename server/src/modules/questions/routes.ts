@@ -17,9 +17,8 @@ import {
   scorerTrySchema,
 } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
 import * as service from './service.ts';

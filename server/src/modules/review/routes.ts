@@ -23,9 +23,8 @@ import {
 } from '@contest/shared';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { Ctx } from '../../context.ts';
+import type { App, Ctx } from '../../http/app-types.ts';
 import { perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
 import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import { exportBatches } from '../../db/batches.ts';

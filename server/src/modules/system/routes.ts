@@ -14,9 +14,8 @@ import {
   unfinishedJudgesQuery,
 } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { ok, page, replies } from '../../http/reply.ts';
 import { userCtx } from '../../http/auth.ts';
 import * as service from './service.ts';

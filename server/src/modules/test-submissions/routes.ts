@@ -1,8 +1,7 @@
 import { ACTION_CODES, cancelSubmissionBody, disqualifyBody, idParam, questionSubmissionsQuery, questionSubmissionsSchema, leaderboardQuery, leaderboardSchema, myTestsSchema, publishBody, rescoreProgressSchema, scoringFailureSchema, scoringQueueSchema, selectBody, testSubmittedSchema } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, noDataReply, ok, replies } from '../../http/reply.ts';
 import { contentDisposition } from '../../http/send-file.ts';
