@@ -3,9 +3,9 @@
  * presets and the state of its grades, by this one function, so the back office, the participant site and the server's
  * refusals all say the same thing. Times are stored as UTC ISO strings and shown in Beijing time (UTC+8, no DST).
  *
- * Only types are imported: catalogue.ts calls back into this file for the public status filter.
+ * Only types are imported: competitions.ts calls back into this file for the public status filter.
  */
-import type { Preset, Stage } from './api/catalogue.ts';
+import type { Preset, Stage } from './api/competitions.ts';
 
 export const PHASES = {
   draft: '草稿',

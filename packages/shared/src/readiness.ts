@@ -9,8 +9,8 @@
  * platform opens); they are said plainly and never refuse anything.
  */
 import { z } from 'zod';
-import { MENU_NAMES, type Competition, type Preset } from './api/catalogue.ts';
-import { CUSTOM_METRIC, JUDGING_NAMES, evaluationName, scoredAutomatically, judgedByExperts, type EvaluationMetric, type Judging } from './api/question.ts';
+import { MENU_NAMES, type Competition, type Preset } from './api/competitions.ts';
+import { CUSTOM_METRIC, JUDGING_NAMES, evaluationName, scoredAutomatically, judgedByExperts, type EvaluationMetric, type Judging } from './api/questions.ts';
 import { fenToYuan } from './format.ts';
 import { beijingMinute, deadlineSourceText, deadlineText, submissionWindows, WINDOW_NAMES, type LifecycleStage, type WindowKind } from './lifecycle.ts';
 
@@ -48,7 +48,7 @@ export type Readiness = z.infer<typeof readinessSchema>;
 export interface ReadinessQuestion {
   id: number;
   title: string;
-  /** How its result is made (question.ts `JUDGING`): a question judged by experts alone needs no evaluation. */
+  /** How its result is made (questions.ts `JUDGING`): a question judged by experts alone needs no evaluation. */
   judging: Judging;
   evaluation: { metric: EvaluationMetric; metricName?: string } | null;
   answerRows: number | null;

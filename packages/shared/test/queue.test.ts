@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queueText } from '../src/api/test.ts';
+import { queueText } from '../src/api/test-submissions.ts';
 
 describe('what the test tab says of a waiting submission', () => {
   it('names its place, and the wait once there is a pace to tell it by', () => {

@@ -225,7 +225,7 @@ export interface QuestionsTable {
   createdAt: string;
   updatedAt: string;
   creatorId: number | null;
-  /** How its result is made: 'review', 'auto' or 'both' (0022; question.ts `JUDGING`). */
+  /** How its result is made: 'review', 'auto' or 'both' (0022; packages/shared/src/api/questions.ts `JUDGING`). */
   judging: Generated<string>;
   metric: string | null;
   idColumn: string | null;

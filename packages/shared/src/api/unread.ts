@@ -1,6 +1,6 @@
 /**
  * What the participant's header needs of messages: the unread counts, the tab the bell opens and the message stream's
- * events. Kept apart from notice.ts, whose zod schemas would bring zod onto the site's first screen (ARCHITECTURE §9).
+ * events. Kept apart from notices.ts, whose zod schemas would bring zod onto the site's first screen (ARCHITECTURE §9).
  */
 
 /** The two kinds of spec §3: 0 a system notice (everyone, or a competition's users), 1 a personal message. */

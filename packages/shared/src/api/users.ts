@@ -1,9 +1,51 @@
 import { z } from 'zod';
-import { emailField, phoneField } from './auth.ts';
+import { emailField, passwordField, phoneField, registerBody } from './auth.ts';
+import { pageQuery } from './common.ts';
+import { roleRefSchema } from './roles.ts';
 
-/** A role as a user's record names it. */
-export const roleRefSchema = z.object({ id: z.number().int(), code: z.string(), name: z.string() });
-export type RoleRef = z.infer<typeof roleRefSchema>;
+export const userListQuery = pageQuery.extend({
+  keyword: z.string().trim().max(100, '关键字过长').optional(),
+  status: z.coerce.number().int().min(0).max(1).optional(),
+  roleId: z.coerce.number().int().positive().optional(),
+  orgId: z.coerce.number().int().positive().optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuery>;
+
+export const userListItemSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  userName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  status: z.number().int(),
+  orgId: z.number().int().nullable(),
+  orgName: z.string().nullable(),
+  roles: z.array(roleRefSchema),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+});
+export type UserListItem = z.infer<typeof userListItemSchema>;
+
+export const userStatusBody = z.strictObject({
+  status: z.union([z.literal(0), z.literal(1)], { error: '状态须为0（停用）或1（启用）' }),
+});
+export const resetPasswordBody = z.strictObject({ password: passwordField });
+export const userRolesBody = z.strictObject({
+  roleIds: z.array(z.number().int().positive(), { error: '请选择角色' }).max(20, '角色过多'),
+});
+export const userOrgBody = z.strictObject({
+  orgId: z.number().int().positive().nullable(),
+});
+/**
+ * `POST /api/system/user`: the administrator's 新增用户: an account as sign-up makes it (name, password, phone, email),
+ * with a real name, an organisation and roles (the participant's when none is given).
+ */
+export const createUserBody = registerBody.extend({
+  userName: z.string({ error: '姓名须为文本' }).trim().max(50, '姓名至多50个字').optional(),
+  orgId: userOrgBody.shape.orgId.optional(),
+  roleIds: userRolesBody.shape.roleIds.optional(),
+});
+export type CreateUserBody = z.infer<typeof createUserBody>;
 
 /** The current user's fields (spec §3 "Current user info"), plus account fields. */
 export const userInfoSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CUSTOM_METRIC, EVALUATION_METRICS, METRIC_INFO, type MetricKind } from './question.ts';
+import { CUSTOM_METRIC, EVALUATION_METRICS, METRIC_INFO, type MetricKind } from './questions.ts';
 
 /** A test (prediction) submission: queued, scoring, scored, or failed with the reason. */
 export const TEST_STATUS = { queued: 0, scoring: 1, scored: 2, failed: 3 } as const;

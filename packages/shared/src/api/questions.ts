@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { PublicQuestion } from './catalogue.ts';
 import { pageQuery } from './common.ts';
 import { html, requiredText, sort } from './fields.ts';
 
@@ -308,9 +307,19 @@ export const managedQuestionSchema = z.object({
 });
 export type ManagedQuestion = z.infer<typeof managedQuestionSchema>;
 
+export interface PublicQuestion {
+  id: number;
+  competitionId: number;
+  title: string;
+  content: string | null;
+  /** How its result is made (questions.ts `JUDGING`): which of works and tests a team hands in. */
+  judging: 'review' | 'auto' | 'both';
+  files: { fileUri: string; name: string; size: number }[];
+}
+
 /**
- * A reviewed question as participants read it (`PublicQuestion`, declared in catalogue.ts beside the competition's
- * other public reads; `_publicQuestionAgrees` keeps the two the same).
+ * A reviewed question as participants read it (`PublicQuestion`, declared above as a plain interface;
+ * `_publicQuestionAgrees` keeps the two the same).
  */
 export const publicQuestionSchema = z.object({
   id: z.number().int(),
@@ -336,4 +345,3 @@ export type QuestionPageQuery = z.infer<typeof questionPageQuery>;
 
 export const creatorBody = z.strictObject({ creatorId: z.number({ error: '请选择出题人' }).int().positive() });
 export const reviewBody = z.strictObject({ reviewed: z.boolean({ error: '请选择审核结果' }) });
-export const choiceBody = z.strictObject({ questionId: z.number({ error: '请选择赛题' }).int().positive() });

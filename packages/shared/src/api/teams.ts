@@ -2,12 +2,11 @@ import { z } from 'zod';
 import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { isCityOf, isProvince } from '../regions.ts';
 import { isValidPhone, validateIdCard } from '../validation/index.ts';
-import { CUSTOM_TEXT_MAX, isCustomField, type PresetField, type RegFieldName } from './catalogue.ts';
-import { presetFieldSchema } from './competition.ts';
-import { selectedIds } from './batch.ts';
-import { pageQuery } from './common.ts';
-import { requiredFileUri, requiredText, text } from './fields.ts';
-import { JUDGING } from './question.ts';
+import { CUSTOM_TEXT_MAX, isCustomField, presetFieldSchema, type PresetField, type RegFieldName } from './competitions.ts';
+import { requiredText, text } from './fields.ts';
+import { PAY_STATUS } from './orders.ts';
+import { JUDGING } from './questions.ts';
+import { REGISTER_STATUS, registerFlowSchema, registerSchema } from './registrations.ts';
 
 // ---- Registration form (REG_SET preset) -----------------------------------------------------------------------
 
@@ -172,47 +171,6 @@ export type TeamInvitation = z.infer<typeof teamInvitationSchema>;
 /** `POST /api/team/member/invitation`: the invitation, by the account as the leader typed it (its lookup key). */
 export const invitationSentSchema = z.object({ id: z.number().int(), account: z.string() });
 
-export const REGISTER_STATUS = { pending: 0, approved: 1, rejected: 2 } as const;
-export const REGISTER_STATUS_TEXT: Record<number, string> = { 0: '待审核', 1: '审核通过', 2: '审核驳回' };
-
-export const registerFlowSchema = z.object({
-  id: z.number().int(),
-  action: z.enum(['submit', 'resubmit', 'approve', 'reject']),
-  actorName: z.string(),
-  fromStatus: z.number().int().nullable(),
-  toStatus: z.number().int(),
-  reason: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type RegisterFlow = z.infer<typeof registerFlowSchema>;
-
-/** A registration's attachment: a private file of the registrant's. */
-export const attachmentSchema = z.object({ fileUri: z.string(), name: z.string(), size: z.number().int() });
-
-export const registerSchema = z.object({
-  id: z.number().int(),
-  competitionId: z.number().int(),
-  competitionName: z.string(),
-  teamId: z.number().int(),
-  teamNo: z.string(),
-  teamName: z.string(),
-  individual: z.boolean(),
-  userId: z.number().int(),
-  username: z.string(),
-  status: z.number().int(),
-  reason: z.string().nullable(),
-  orderId: z.number().int().nullable(),
-  payStatus: z.number().int().nullable(),
-  memberNum: z.number().int(),
-  attachments: z.array(attachmentSchema),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type Register = z.infer<typeof registerSchema>;
-
-/** A registration without a fee, or whose order is paid: one a batch approves (an unpaid one is approved alone, warned). */
-export const paidOrFree = (r: Pick<Register, 'orderId' | 'payStatus'>) => r.orderId === null || r.payStatus === PAY_STATUS.paid;
-
 export const teamSchema = z.object({
   id: z.number().int(),
   competitionId: z.number().int(),
@@ -222,7 +180,7 @@ export const teamSchema = z.object({
   leaderId: z.number().int(),
   memberList: z.array(teamMemberSchema),
   teacherList: z.array(teamTeacherSchema),
-  /** The question the team chose, with how its result is made (question.ts `JUDGING`): which tabs it goes through. */
+  /** The question the team chose, with how its result is made (questions.ts `JUDGING`): which tabs it goes through. */
   choiceQuestionList: z.array(z.object({ questionId: z.number().int(), title: z.string(), judging: z.enum(JUDGING) })),
   /** Only the leader sees the pending invitations and the join code. */
   invitationList: z.array(teamInvitationSchema),
@@ -262,18 +220,9 @@ export const joinViewSchema = z.object({
 });
 export type JoinView = z.infer<typeof joinViewSchema>;
 
-/** `GET /api/team/register/item/{competitionId}`: the caller's registration with its history. */
-export const myRegisterSchema = registerSchema.extend({ flows: z.array(registerFlowSchema) });
 /** `GET /api/team/register/{id}`: a registration with its team and its history. */
 export const registerDetailSchema = registerSchema.extend({ team: teamSchema, flows: z.array(registerFlowSchema) });
 export type RegisterDetail = z.infer<typeof registerDetailSchema>;
-/** `GET /api/team/register/{competitionId}/attachments`: each attachment with the registration and team it came with. */
-export const registerAttachmentSchema = attachmentSchema.extend({
-  registerId: z.number().int(),
-  teamId: z.number().int(),
-  teamNo: z.string(),
-  teamName: z.string(),
-});
 
 /**
  * Why the team cannot choose a question yet, or null: its registration must be approved and, for a competition with a
@@ -322,87 +271,4 @@ export const batchUpdateMemberBody = z.strictObject({
     .max(20),
 });
 
-export const registerFlowBody = z
-  .strictObject({
-    action: z.enum(['approve', 'reject'], { error: '请选择通过或驳回' }),
-    reason: text(500, '驳回原因'),
-  })
-  .superRefine((v, ctx) => {
-    if (v.action === 'reject' && !v.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: '请填写驳回原因' });
-  });
-
-export const registerListQuery = pageQuery.extend({
-  competitionId: z.coerce.number().int().positive().optional(),
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(2).optional()),
-  keyword: z.string().trim().max(100).optional(),
-  /** Only these registrations (comma-separated ids), e.g. to export a selection. */
-  ids: selectedIds('报名编号格式不正确'),
-  export: z.enum(['xlsx']).optional(),
-});
-export type RegisterListQuery = z.infer<typeof registerListQuery>;
-
-export const attachmentsQuery = z.object({ teamId: z.coerce.number().int().positive().optional() });
-
-// ---- Orders --------------------------------------------------------------------------------------------------
-
-export const PAY_STATUS = { unpaid: 0, paid: 1, closed: 2, refunded: 3 } as const;
-export const PAY_STATUS_TEXT: Record<number, string> = { 0: '待支付', 1: '已支付', 2: '已关闭', 3: '已退款' };
-export const PAY_METHOD_TEXT: Record<number, string> = { 1: '微信支付', 2: '支付宝', 3: '集体缴费', 4: '工商银行转账', 5: '建设银行转账', 6: '其他方式' };
-
-export const orderSchema = z.object({
-  id: z.number().int(),
-  orderNo: z.string(),
-  competitionId: z.number().int(),
-  competitionName: z.string(),
-  teamId: z.number().int(),
-  teamNo: z.string(),
-  teamName: z.string(),
-  userId: z.number().int(),
-  username: z.string(),
-  /** Fen. */
-  amount: z.number().int(),
-  payStatus: z.number().int(),
-  payMethod: z.number().int().nullable(),
-  tradeNo: z.string().nullable(),
-  payerOrg: z.string().nullable(),
-  voucher: z.string().nullable(),
-  paidAt: z.string().nullable(),
-  closedAt: z.string().nullable(),
-  refundedAt: z.string().nullable(),
-  refundReason: z.string().nullable(),
-  /** A notification arrived for this order after it was closed: money to give back. */
-  refundFlag: z.boolean(),
-  /** Paid (or free): the team may see the competition's paid content. */
-  competitionVisible: z.boolean(),
-  /** The competition lets paying teams apply for an invoice of its fee. */
-  invoiceEnable: z.boolean(),
-  createdAt: z.string(),
-});
-export type Order = z.infer<typeof orderSchema>;
-
-/** `PUT /api/order/batch/payment`: the orders marked paid, and those skipped as not waiting for payment. */
-export const batchPaymentResultSchema = z.object({ paid: z.array(z.number().int()), skipped: z.array(z.number().int()) });
-
-export const orderListQuery = pageQuery.extend({
-  competitionId: z.coerce.number().int().positive().optional(),
-  payStatus: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(3).optional()),
-  payMethod: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(6).optional()),
-  /** `1`: only transfers waiting for finance to confirm (unpaid, voucher uploaded). */
-  waiting: z.enum(['1']).optional(),
-  keyword: z.string().trim().max(100).optional(),
-  /** Only these orders (comma-separated ids), e.g. to export a selection. */
-  ids: selectedIds('订单编号格式不正确'),
-  export: z.enum(['xlsx']).optional(),
-});
-export type OrderListQuery = z.infer<typeof orderListQuery>;
-
-export const batchPaymentBody = z.strictObject({
-  ids: z.array(z.number().int().positive()).min(1, '请选择订单').max(500, '一次最多500个订单'),
-  payerOrg: requiredText(200, '缴费单位'),
-  voucher: requiredFileUri('请上传缴费凭证'),
-});
-export const refundBody = z.strictObject({ reason: requiredText(500, '退款原因') });
-export const voucherBody = z.strictObject({
-  payMethod: z.union([z.literal(4), z.literal(5), z.literal(6)], { error: '请选择转账方式' }),
-  voucher: requiredFileUri('请上传转账凭证'),
-});
+export const choiceBody = z.strictObject({ questionId: z.number({ error: '请选择赛题' }).int().positive() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { requiredText } from './fields.ts';
 import type { OpenSubmission } from '../lifecycle.ts';
-import { JUDGING, type Judging } from './question.ts';
+import { JUDGING, type Judging } from './questions.ts';
 import { REVIEW_SCORE_RULE, type Aggregation } from './review.ts';
 
 /** Grades (judges' totals with the private test board), and the teams' disputes of them (spec /api/review/works/*). */
@@ -49,7 +49,7 @@ export const openSubmissionSchema = z.object({
 /** `grade/summary/{id}`: the summary with the submission window still open, if any (the grade, award and certificate pages). */
 export const gradeOverviewSchema = gradeSummarySchema.extend({
   submissionOpen: openSubmissionSchema.nullable(),
-  /** How the question's result is made (question.ts `JUDGING`): which parts its grades have. */
+  /** How the question's result is made (questions.ts `JUDGING`): which parts its grades have. */
   judging: z.enum(JUDGING),
 });
 export type GradeOverview = z.infer<typeof gradeOverviewSchema>;
@@ -92,7 +92,7 @@ export function gradeFormula(judging: Judging, rule: { reviewWeight: number; tes
 export const myGradeSchema = z.object({
   questionId: z.number().int(),
   questionTitle: z.string(),
-  /** How the question's result is made (question.ts `JUDGING`), and its final score in words (`gradeFormula`). */
+  /** How the question's result is made (questions.ts `JUDGING`), and its final score in words (`gradeFormula`). */
   judging: z.enum(JUDGING),
   formula: z.string(),
   /** A dispute sent the work back for re-review: the numbers are hidden until the grades are confirmed again. */
