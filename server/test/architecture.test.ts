@@ -43,11 +43,8 @@ const ROUTES_DEBT = [
   'modules/desktop-releases/routes.ts',
   'modules/files/routes.ts',
   'modules/grades/routes.ts',
-  'modules/judging/routes.ts',
   'modules/notices/routes.ts',
-  'modules/questions/routes.ts',
   'modules/review/routes.ts',
-  'modules/system/routes.ts',
   'modules/test-submissions/routes.ts',
   'modules/works/routes.ts',
 ];
