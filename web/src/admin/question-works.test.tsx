@@ -5,7 +5,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { accountKeys } from '../api/account.ts';
+import { accountKeys } from '../api/users.ts';
 import { useFakeApi } from '../test/fakeApi.tsx';
 import { adminRoutes } from './routes.tsx';
 

@@ -4,44 +4,19 @@ import {
   type BrandBody,
   type BrandNav,
   type BrandNavBody,
-  type CompetitionListItem,
   type CompetitionType,
-  type ManageListQuery,
-  type Organisation,
-  type OrganisationBody,
   type Page,
   type PageQuery,
-  type PartnerApplication,
-  type PartnerApplyBody,
   type TypeBody,
 } from '@contest/shared';
 import { http } from '../common/http.ts';
-import { params, type ListParams } from './list.ts';
+import { params, type KeywordParams } from './list.ts';
 
-/** The back office's catalogue (spec §7 `/api/competition/*`): competitions, types, brands, organisations, partners. */
+/** The catalogue (spec §7 `/api/competition/type*`, `/brand*`): competition types and brands with their navigation. */
 
-export type CompetitionListParams = ListParams<ManageListQuery>;
-export type KeywordParams = PageQuery & { keyword?: string };
+export type { KeywordParams } from './list.ts';
 /** `recommend` goes as `'0'`/`'1'` on the wire (the schema turns it into a boolean). */
 export type BrandListParams = KeywordParams & { recommend?: '0' | '1' };
-export type PartnerListParams = PageQuery & { status?: number };
-
-export const competitionKeys = {
-  all: ['competitions'] as const,
-  /** The competitions the caller manages (`listAuth`). */
-  managed: (q: CompetitionListParams) => [...competitionKeys.all, q] as const,
-  /** Every organisation's competitions, for the platform's audit. */
-  auditAll: ['auditCompetitions'] as const,
-  audit: (q: CompetitionListParams) => [...competitionKeys.auditAll, q] as const,
-  /** The competitions the caller manages, to filter lists by. */
-  options: ['competitionOptions'] as const,
-};
-
-export const competitionApi = {
-  managed: (q: CompetitionListParams) => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', params(q)),
-  audit: (q: CompetitionListParams) => http.get<Page<CompetitionListItem>>('/api/competition/list', params(q)),
-  options: () => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', { limit: MAX_LIMIT }),
-};
 
 export const typeKeys = {
   all: ['types'] as const,
@@ -96,28 +71,3 @@ export const brandApi = {
   setRecommend: (id: number, recommend: boolean) => http.put<void>(`/api/competition/brand/recommend/${id}`, undefined, { params: { recommend: recommend ? 1 : 0 } }),
 };
 
-export const organisationKeys = {
-  all: ['organisations'] as const,
-  list: (q: KeywordParams) => [...organisationKeys.all, q] as const,
-};
-
-export const organisationApi = {
-  list: (q: KeywordParams) => http.get<Page<Organisation>>('/api/competition/organization/page', params(q)),
-  create: (body: OrganisationBody) => http.post<void>('/api/competition/organization/', body),
-  update: (id: number, body: OrganisationBody) => http.put<void>(`/api/competition/organization/${id}`, body),
-  remove: (id: number) => http.delete<void>(`/api/competition/organization/${id}`),
-};
-
-export const partnerKeys = {
-  all: ['partnerApplications'] as const,
-  list: (q: PartnerListParams) => [...partnerKeys.all, q] as const,
-  /** The caller's own applications (the site's user centre). */
-  mine: ['myApplications'] as const,
-};
-
-export const partnerApi = {
-  list: (q: PartnerListParams) => http.get<Page<PartnerApplication>>('/api/competition/partner/page', params(q)),
-  audit: (id: number, approve: boolean, reason?: string) => http.put<void>(`/api/competition/partner/audit/${id}`, { approve, reason }),
-  mine: () => http.get<Page<PartnerApplication>>('/api/competition/partner/mine'),
-  apply: (body: PartnerApplyBody) => http.post<void>('/api/competition/partner/apply', body),
-};

@@ -8,3 +8,6 @@ export type ListParams<Q extends PageQuery> = PageQuery & Partial<Omit<Q, 'page'
 
 /** The query-string form of a list's params for the http client. */
 export const params = (q: object) => ({ ...q }) as Record<string, string | number | boolean | undefined>;
+
+/** A list filtered by one search box. */
+export type KeywordParams = PageQuery & { keyword?: string };

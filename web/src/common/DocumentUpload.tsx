@@ -1,7 +1,7 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { App, Button, Space, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
-import { fileUrls, type DocumentPurpose } from '../api/file.ts';
+import { fileUrls, type DocumentPurpose } from '../api/files.ts';
 import { uploadError, uploadHeaders } from './upload.ts';
 
 export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';

@@ -3,7 +3,7 @@ import { PushpinOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { testSubmissionApi, testSubmissionKeys } from '../api/testSubmission.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../api/test-submissions.ts';
 import { HttpError } from './http.ts';
 import { formatMinute } from './time.ts';
 

@@ -1,7 +1,7 @@
 import type { PermissionCode, UserInfo } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Modal } from 'antd';
-import { accountApi, accountKeys } from '../api/account.ts';
+import { accountApi, accountKeys } from '../api/users.ts';
 import { LOGIN_FLAG_KEY } from './storage.ts';
 
 /** The current user's cache entry (`accountKeys.current`). */

@@ -1,4 +1,4 @@
-import { fileUrls } from '../api/file.ts';
+import { fileUrls } from '../api/files.ts';
 
 /** The URL an uploaded public image (avatar, logo) is read from. */
 export const avatarUrl = fileUrls.download;

@@ -8,7 +8,7 @@ import { adminRoutes } from '../admin/routes.tsx';
 import { reviewRoutes } from '../review/routes.tsx';
 import { siteRoutes } from '../site/routes.tsx';
 import { useFakeApi } from '../test/fakeApi.tsx';
-import { accountKeys } from '../api/account.ts';
+import { accountKeys } from '../api/users.ts';
 import { isIdName } from './idRoutes.tsx';
 
 /** Item 7 of issue 20: an id that is not digits goes to the 404 page before anything is asked of the server. */

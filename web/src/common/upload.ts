@@ -1,5 +1,5 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '@contest/shared';
-import { fileUrls, type ImagePurpose } from '../api/file.ts';
+import { fileUrls, type ImagePurpose } from '../api/files.ts';
 import { readCookie } from './storage.ts';
 
 export type { ImagePurpose };

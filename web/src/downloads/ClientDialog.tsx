@@ -2,7 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { CLIENT_NOT_PUBLISHED, CLIENT_PACKAGES as CLIENT_PACKAGE_FILES, formatSize, type ClientPlatform, type ClientStatus } from '@contest/shared';
 import { Alert, Button, Modal, Space, Steps, Typography, message } from 'antd';
 import { useEffect, useState } from 'react';
-import { clientApi } from '../api/client.ts';
+import { clientApi } from '../api/desktop-releases.ts';
 import { ERROR_TOAST_SECONDS } from '../common/http.ts';
 import { formatDay } from '../common/time.ts';
 

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { teamApi, teamKeys } from '../api/team.ts';
+import { teamApi, teamKeys } from '../api/teams.ts';
 import { useCurrentUser } from '../common/auth.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { testSubmissionKeys } from '../api/testSubmission.ts';
+import { testSubmissionKeys } from '../api/test-submissions.ts';
 
 /**
  * A scoring finished on the question (the message stream's `board` event, or the tab's own watch of its queued files):

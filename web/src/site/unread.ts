@@ -1,7 +1,7 @@
 import { STREAM_EVENT, UNREAD_CHECK_DELAY_MS, type BoardEvent, type UnreadCount } from '@contest/shared';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { messageApi, messageKeys, messageUrls } from '../api/notice.ts';
+import { messageApi, messageKeys, messageUrls } from '../api/notices.ts';
 import { apiBase } from '../common/http.ts';
 import { isDesktopApp } from '../common/storage.ts';
 import { scoringFinished } from './tests.ts';

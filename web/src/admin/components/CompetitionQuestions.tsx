@@ -4,7 +4,7 @@ import { Card, Empty, Select, Table, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePermissions } from '../../common/auth.ts';
-import { questionApi, questionKeys } from '../../api/question.ts';
+import { questionApi, questionKeys } from '../../api/questions.ts';
 import { useCompetitionOptions } from './options.ts';
 
 /** The competition list and the question list are those of the competition manager (spec §6). */

@@ -4,7 +4,7 @@ import { Card, Segmented, Skeleton, Space, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { usePermissions } from '../../common/auth.ts';
-import { questionApi, questionKeys } from '../../api/question.ts';
+import { questionApi, questionKeys } from '../../api/questions.ts';
 import { useIdParam } from './useIdParam.ts';
 
 /** The pages of one question (`/question/<page>/:questionId`), in the order the header offers them. */

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { brandApi, brandKeys, competitionApi, competitionKeys, typeApi, typeKeys } from '../../api/catalogue.ts';
-import { userApi, userKeys } from '../../api/user.ts';
+import { brandApi, brandKeys, typeApi, typeKeys } from '../../api/catalogue.ts';
+import { competitionApi, competitionKeys } from '../../api/competitions.ts';
+import { userApi, userKeys } from '../../api/users.ts';
 
 /** The options' keys, for the pages whose writes change them. */
 export const BRAND_OPTIONS_KEY = brandKeys.options;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { gradeApi, gradeKeys } from '../../api/grade.ts';
+import { gradeApi, gradeKeys } from '../../api/grades.ts';
 import { reviewApi, reviewKey, reviewKeys } from '../../api/review.ts';
 
 /**

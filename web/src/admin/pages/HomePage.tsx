@@ -4,8 +4,7 @@ import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typog
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../../common/auth.ts';
-import { systemApi, systemKeys } from '../../api/system.ts';
-import { todoApi, todoKeys } from '../../api/todo.ts';
+import { systemApi, systemKeys, todoApi, todoKeys } from '../../api/system.ts';
 
 // ECharts is loaded after the to-do list has shown, and only when there is a running competition to draw.
 const RunningCharts = lazy(() => import('./RunningCharts.tsx'));

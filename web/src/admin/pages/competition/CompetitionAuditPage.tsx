@@ -2,7 +2,7 @@ import { ACTION_CODES, AUDIT_STATUS, type CompetitionListItem } from '@contest/s
 import { Button, Card, Space, Table } from 'antd';
 import { useNavigate } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
-import { competitionApi, competitionKeys, type CompetitionListParams } from '../../../api/catalogue.ts';
+import { competitionApi, competitionKeys, type CompetitionListParams } from '../../../api/competitions.ts';
 import { useListState, usePagedList } from '../../components/usePagedList.ts';
 import { COMPETITION_COLUMNS } from './parts/competitionColumns.tsx';
 import { CompetitionFilters } from './parts/CompetitionFilters.tsx';

@@ -13,7 +13,7 @@ import { PresetsPanel } from './parts/PresetsPanel.tsx';
 import { ReadinessCard, readinessSummary } from './parts/ReadinessCard.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
-import { competitionDetailKeys } from '../../../api/competition.ts';
+import { competitionDetailKeys } from '../../../api/competitions.ts';
 import { useCompetition } from './parts/useCompetition.ts';
 import { useReadiness } from './parts/useReadiness.ts';
 import { useUnsavedGuard } from './parts/useUnsavedGuard.ts';

@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typograp
 import type { Dayjs } from 'dayjs';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { invoiceApi, invoiceKeys } from '../../../api/invoice.ts';
+import { invoiceApi, invoiceKeys } from '../../../api/invoices.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
 import { useListMutation } from '../../components/usePagedList.ts';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
 import { fileUrl } from '../../../common/files.ts';
-import { orderApi, orderKeys, orderUrls } from '../../../api/order.ts';
+import { orderApi, orderKeys, orderUrls } from '../../../api/orders.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FormModal } from '../../../common/FormModal.tsx';

@@ -20,7 +20,7 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Progress, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
-import { noticeApi, noticeKeys, type NoticeListParams } from '../../../api/notice.ts';
+import { noticeApi, noticeKeys, type NoticeListParams } from '../../../api/notices.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';

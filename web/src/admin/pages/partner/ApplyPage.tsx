@@ -2,7 +2,7 @@ import { ACTION_CODES, ORG_KINDS, PARTNER_STATUS, type PartnerApplication } from
 import { App, Button, Card, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
-import { partnerApi, partnerKeys, type PartnerListParams } from '../../../api/catalogue.ts';
+import { partnerApi, partnerKeys, type PartnerListParams } from '../../../api/orgs.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { ReasonModal } from '../../components/ReasonModal.tsx';

@@ -5,7 +5,7 @@ import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Spin, Switch, T
 import { useEffect, type ReactNode } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { paymentApi, paymentKeys } from '../../../api/payment.ts';
+import { paymentApi, paymentKeys } from '../../../api/payments.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation } from '../../components/usePagedList.ts';

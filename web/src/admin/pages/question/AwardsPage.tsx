@@ -3,7 +3,7 @@ import { DeleteOutlined, PlusOutlined, SaveOutlined, TrophyOutlined } from '@ant
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select, Space, Tag, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
-import { gradeApi, gradeKeys, gradeUrls } from '../../../api/grade.ts';
+import { gradeApi, gradeKeys, gradeUrls } from '../../../api/grades.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';

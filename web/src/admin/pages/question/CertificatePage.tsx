@@ -15,7 +15,7 @@ import { FileDoneOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Input, Progress, Space, Table, Tag } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { certificateApi, certificateKeys, certificateUrls } from '../../../api/certificate.ts';
+import { certificateApi, certificateKeys, certificateUrls } from '../../../api/certificates.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { formatMinute } from '../../../common/time.ts';

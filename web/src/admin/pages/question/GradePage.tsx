@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { gradeUrls } from '../../../api/grade.ts';
+import { gradeUrls } from '../../../api/grades.ts';
 import { reviewApi, reviewKeys, type DisputeAnswer, type DisputeListParams } from '../../../api/review.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';

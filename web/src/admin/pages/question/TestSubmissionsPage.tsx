@@ -12,7 +12,7 @@ import {
 } from '@contest/shared';
 import { Alert, App, Card, Checkbox, Flex, Grid, Input, Select, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { testSubmissionApi, testSubmissionKeys } from '../../../api/testSubmission.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../../../api/test-submissions.ts';
 import { usePermissions } from '../../../common/auth.ts';
 import { fileUrl } from '../../../common/files.ts';
 import { Leaderboard } from '../../../common/Leaderboard.tsx';

@@ -2,7 +2,7 @@ import { ADMIN_MENU_CODES, type UnfinishedJudge } from '@contest/shared';
 import { Card, Flex, Progress, Segmented, Select, Table } from 'antd';
 import { Link } from 'react-router';
 import { usePermissions } from '../../../common/auth.ts';
-import { todoApi, todoKeys, type UnfinishedJudgesParams } from '../../../api/todo.ts';
+import { todoApi, todoKeys, type UnfinishedJudgesParams } from '../../../api/system.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { personLabel } from '../../components/review.ts';

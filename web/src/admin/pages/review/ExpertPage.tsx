@@ -4,7 +4,7 @@ import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip } from 'antd
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
-import { expertApi, expertKeys, type ExpertListParams } from '../../../api/expert.ts';
+import { expertApi, expertKeys, type ExpertListParams } from '../../../api/review.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { personLabel } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';

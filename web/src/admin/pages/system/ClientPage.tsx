@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
-import { clientApi, clientKeys, clientUrls } from '../../../api/client.ts';
+import { clientApi, clientKeys, clientUrls } from '../../../api/desktop-releases.ts';
 import { uploadError, uploadHeaders } from '../../../common/upload.ts';
 import { formatMinute } from '../../../common/time.ts';
 

@@ -4,7 +4,7 @@ import { App, Button, Card, Checkbox, Divider, Form, Input, Modal, Space, Table,
 import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { roleApi, roleKeys } from '../../../api/role.ts';
+import { roleApi, roleKeys } from '../../../api/roles.ts';
 import { useListMutation } from '../../components/usePagedList.ts';
 
 type Editing = { role: Role | null } | null;

@@ -2,7 +2,7 @@ import type { Certificate } from '@contest/shared';
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { certificateUrls } from '../../../api/certificate.ts';
+import { certificateUrls } from '../../../api/certificates.ts';
 import { DownloadButton } from '../../../common/DownloadButton.tsx';
 import { viewFile } from '../../../common/download.ts';
 import { formatDay } from '../../../common/time.ts';

@@ -3,7 +3,7 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Spin, Tag } from 'antd';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { certificateApi, certificateKeys } from '../../../api/certificate.ts';
+import { certificateApi, certificateKeys } from '../../../api/certificates.ts';
 import { HttpError } from '../../../common/http.ts';
 import { formatDay } from '../../../common/time.ts';
 

@@ -2,7 +2,7 @@ import { fenToYuan, judgedByExperts, presetOpen, scoredAutomatically, type Judgi
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
-import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '../../../api/competition.ts';
+import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '../../../api/competitions.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin, sysTime } from '../../../common/http.ts';
 import { useTeam } from '../../team.ts';

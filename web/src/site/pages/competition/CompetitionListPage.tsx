@@ -5,7 +5,7 @@ import { Col, Empty, Row, Space, Spin, Tag } from 'antd';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { brandApi, brandKeys } from '../../../api/catalogue.ts';
-import { publicCompetitionApi, publicCompetitionKeys } from '../../../api/competition.ts';
+import { publicCompetitionApi, publicCompetitionKeys } from '../../../api/competitions.ts';
 import { avatarUrl } from '../../../common/files.ts';
 import { desktopRedirectTarget } from '../../../common/desktop.ts';
 import { sysTime } from '../../../common/http.ts';

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Empty, Form, Input, Result, Space, Spin, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { myGradeApi, myGradeKeys } from '../../../api/grade.ts';
+import { myGradeApi, myGradeKeys } from '../../../api/grades.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { goLogin, sysTime } from '../../../common/http.ts';

@@ -3,7 +3,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { invoiceApi, invoiceKeys } from '../../../api/invoice.ts';
+import { invoiceApi, invoiceKeys } from '../../../api/invoices.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 
 export const useInvoiceTitles = () => useQuery({ queryKey: invoiceKeys.titles, queryFn: () => invoiceApi.titles() });

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Collapse, Empty, Pagination, Result, Space, Spin, Switch, Tabs } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { messageApi, messageKeys } from '../../../api/notice.ts';
+import { messageApi, messageKeys } from '../../../api/notices.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { goLogin } from '../../../common/http.ts';
 import { pager } from '../../../common/pager.ts';

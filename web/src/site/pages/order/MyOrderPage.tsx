@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, Grid, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { orderApi, orderKeys, type MyOrderParams } from '../../../api/order.ts';
+import { orderApi, orderKeys, type MyOrderParams } from '../../../api/orders.ts';
 import { textOptions } from '../../../common/forms.ts';
 import { pager } from '../../../common/pager.ts';
 import { formatMinute } from '../../../common/time.ts';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Form, Result, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { teamApi, teamKeys } from '../../../api/team.ts';
+import { teamApi, teamKeys } from '../../../api/teams.ts';
 import { useCurrentUser } from '../../../common/auth.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';

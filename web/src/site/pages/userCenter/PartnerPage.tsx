@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
-import { partnerApi, partnerKeys } from '../../../api/catalogue.ts';
+import { partnerApi, partnerKeys } from '../../../api/orgs.ts';
 import { formatMinute } from '../../../common/time.ts';
 
 const STATUS: Record<number, { text: string; color: string }> = {

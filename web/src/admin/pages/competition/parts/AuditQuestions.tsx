@@ -2,8 +2,8 @@ import { ACTION_CODES, AUDIT_STATUS, evaluationName, questionGap, type ManagedQu
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Table, Tag, Typography } from 'antd';
 import { usePermissions } from '../../../../common/auth.ts';
-import { competitionDetailKeys } from '../../../../api/competition.ts';
-import { questionApi, questionKeys } from '../../../../api/question.ts';
+import { competitionDetailKeys } from '../../../../api/competitions.ts';
+import { questionApi, questionKeys } from '../../../../api/questions.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
 import { useListMutation } from '../../../components/usePagedList.ts';
 

@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { usePermissions } from '../../../../common/auth.ts';
 import { GuardedButton } from '../../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../../common/forms.ts';
-import { competitionDetailApi } from '../../../../api/competition.ts';
+import { competitionDetailApi } from '../../../../api/competitions.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
 import { ImageUpload } from '../../../components/ImageUpload.tsx';
 import { useBrandOptions, useOrgOptions, useTypeOptions } from '../../../components/options.ts';

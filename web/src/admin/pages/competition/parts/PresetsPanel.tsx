@@ -18,7 +18,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Row, Select, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
-import { competitionDetailKeys, presetApi } from '../../../../api/competition.ts';
+import { competitionDetailKeys, presetApi } from '../../../../api/competitions.ts';
 import { HttpError, sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';

@@ -38,8 +38,8 @@ import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
 import { useListMutation } from '../../../components/usePagedList.ts';
-import { questionApi, questionKeys, questionUrls } from '../../../../api/question.ts';
-import { testSubmissionApi, testSubmissionKeys } from '../../../../api/testSubmission.ts';
+import { questionApi, questionKeys, questionUrls } from '../../../../api/questions.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../../../../api/test-submissions.ts';
 import { ScorerContract, ScorerPanel } from './ScorerPanel.tsx';
 import { ScoringFailuresModal } from './ScoringFailures.tsx';
 

@@ -3,8 +3,8 @@ import { DownloadOutlined, ExperimentOutlined, UploadOutlined } from '@ant-desig
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { questionApi, questionKeys } from '../../../../api/question.ts';
-import { testSubmissionKeys } from '../../../../api/testSubmission.ts';
+import { questionApi, questionKeys } from '../../../../api/questions.ts';
+import { testSubmissionKeys } from '../../../../api/test-submissions.ts';
 import { saveBlob } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';
 

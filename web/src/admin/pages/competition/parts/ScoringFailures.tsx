@@ -1,7 +1,7 @@
 import { SCORING_FAILURES_SHOWN, failureSide, type ScoringFailure } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Grid, List, Modal, Table, Tag, Typography } from 'antd';
-import { testSubmissionApi, testSubmissionKeys } from '../../../../api/testSubmission.ts';
+import { testSubmissionApi, testSubmissionKeys } from '../../../../api/test-submissions.ts';
 import { formatMinute } from '../../../../common/time.ts';
 
 /** Whose side a failure is on: the organisers' program or answer file, or the team's file. */

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { competitionDetailKeys, presetApi, stageApi } from '../../../../api/competition.ts';
+import { competitionDetailKeys, presetApi, stageApi } from '../../../../api/competitions.ts';
 import { useReopenGuard } from '../../../components/useConfirmedRetry.ts';
 import { sysTime } from '../../../../common/http.ts';
 import { formatMinute } from '../../../../common/time.ts';

@@ -1,8 +1,7 @@
 import { AUDIT_STATUS } from '@contest/shared';
 import { App } from 'antd';
 import { useState } from 'react';
-import { competitionKeys } from '../../../../api/catalogue.ts';
-import { competitionDetailApi, competitionDetailKeys } from '../../../../api/competition.ts';
+import { competitionDetailApi, competitionDetailKeys, competitionKeys } from '../../../../api/competitions.ts';
 import { ERROR_TOAST_SECONDS, HttpError } from '../../../../common/http.ts';
 import { ReasonModal } from '../../../components/ReasonModal.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';

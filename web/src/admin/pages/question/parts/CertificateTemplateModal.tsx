@@ -26,7 +26,7 @@ import type { Color } from 'antd/es/color-picker';
 import { createContext, useContext, useLayoutEffect, useRef, useState, type CSSProperties, type PointerEvent, type RefObject } from 'react';
 import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
-import { certificateApi, certificateKeys, certificateUrls } from '../../../../api/certificate.ts';
+import { certificateApi, certificateKeys, certificateUrls } from '../../../../api/certificates.ts';
 import { reviewKeys } from '../../../../api/review.ts';
 import { useListMutation } from '../../../components/usePagedList.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';

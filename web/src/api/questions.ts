@@ -1,6 +1,6 @@
 import { MAX_TIME_LIMIT_SEC, type ManagedQuestion, type PublicQuestion, type QuestionBody, type Scorer, type ScorerTry } from '@contest/shared';
 import { http } from '../common/http.ts';
-import { competitionDetailKeys } from './competition.ts';
+import { competitionDetailKeys } from './competitions.ts';
 
 /** A competition's questions as the back office manages them (spec §7 `/api/competition/question/*`). */
 export const questionUrls = {

@@ -1,6 +1,7 @@
-import type { Competition, CompetitionBody, CompetitionListItem, Page, Preset, PresetBatchBody, Readiness, Stage, StageBody } from '@contest/shared';
+import { MAX_LIMIT, type Competition, type CompetitionBody, type CompetitionListItem, type ManageListQuery, type Page, type Preset, type PresetBatchBody, type Readiness, type Stage, type StageBody } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { confirmOptions, type Confirmable } from './confirmable.ts';
+import { params, type ListParams } from './list.ts';
 
 /** How a change of a competition's dates, stages or menus is sent: `reopen` once the organiser confirmed reopening. */
 export type DateChange = Confirmable<'reopen'>;
@@ -76,4 +77,24 @@ export const publicCompetitionApi = {
   detail: (id: number) => http.get<CompetitionDetail>(`/api/competition/public/${id}`, undefined, { silent: true }),
   presets: (id: number) => http.get<Preset[]>(`/api/competition/preset/public/list/${id}`, undefined, { silent: true }),
   memberNum: (id: number) => http.get<number>(`/api/team/statistics/public/statisticsMemberNum/${id}`, undefined, { silent: true }),
+};
+
+/** The competitions of the back office's lists (spec §7 `/api/competition/listAuth`, `/list`). */
+export type CompetitionListParams = ListParams<ManageListQuery>;
+
+export const competitionKeys = {
+  all: ['competitions'] as const,
+  /** The competitions the caller manages (`listAuth`). */
+  managed: (q: CompetitionListParams) => [...competitionKeys.all, q] as const,
+  /** Every organisation's competitions, for the platform's audit. */
+  auditAll: ['auditCompetitions'] as const,
+  audit: (q: CompetitionListParams) => [...competitionKeys.auditAll, q] as const,
+  /** The competitions the caller manages, to filter lists by. */
+  options: ['competitionOptions'] as const,
+};
+
+export const competitionApi = {
+  managed: (q: CompetitionListParams) => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', params(q)),
+  audit: (q: CompetitionListParams) => http.get<Page<CompetitionListItem>>('/api/competition/list', params(q)),
+  options: () => http.get<Page<CompetitionListItem>>('/api/competition/listAuth', { limit: MAX_LIMIT }),
 };
