@@ -86,6 +86,17 @@ describe('the module shape', () => {
     expect(routes.filter((f) => imports(f.text).some((i) => /(^|\/)(repo|policy)\.ts$/.test(i))).map((f) => f.file)).toEqual([]);
   });
 
+  it('names each module alike in the three workspaces: server/src/modules/<m>/, packages/shared/src/api/<m>.ts, web/src/api/<m>.ts', () => {
+    const modules = new Set(fs.readdirSync(path.join(SRC, 'modules')));
+    const names = (dir: string) => fs.readdirSync(path.join(SRC, '..', '..', dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+    // Files every module uses: the common fields and page query, batches, the first screen's zod-free unread counts,
+    // the web's list parameters and confirmable requests.
+    const SHARED_BY_ALL = ['batch', 'common', 'fields', 'unread'];
+    const WEB_BY_ALL = ['confirmable', 'list'];
+    expect(names('packages/shared/src/api').filter((n) => !modules.has(n) && !SHARED_BY_ALL.includes(n)), 'shared contract files not named after a module').toEqual([]);
+    expect(names('web/src/api').filter((n) => !modules.has(n) && !WEB_BY_ALL.includes(n)), 'web API files not named after a module').toEqual([]);
+  });
+
   it('gives every module an index.ts saying what others may use', () => {
     const modules = fs.readdirSync(path.join(SRC, 'modules'));
     const without = modules.filter((m) => !fs.existsSync(path.join(SRC, 'modules', m, 'index.ts')));
