@@ -7,7 +7,7 @@ import { organisationApi, organisationKeys } from '../api/orgs.ts';
 import { type KeywordParams } from '../api/catalogue.ts';
 import { renderPage, useFakeApi } from '../test/fakeApi.tsx';
 import { SelectionBar } from './components/SelectionBar.tsx';
-import { useListState, usePagedList } from './components/usePagedList.ts';
+import { useListState, usePagedList } from '../common/usePagedList.ts';
 import OrganizationPage from './pages/partner/OrganizationPage.tsx';
 
 const api = useFakeApi();

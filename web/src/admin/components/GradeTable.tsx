@@ -3,7 +3,7 @@ import { Input, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { reviewApi, reviewKeys, type ReviewListParams } from '../../api/review.ts';
-import { useListState, usePagedList } from './usePagedList.ts';
+import { useListState, usePagedList } from '../../common/usePagedList.ts';
 
 /** A score rounded as the site shows it (two decimals; a metric's value six), its exact value on hover. */
 const score = (v: number | null, metric = false) => (v === null ? '—' : <span title={String(v)}>{metric ? formatTestScore(v) : formatScore(v)}</span>);

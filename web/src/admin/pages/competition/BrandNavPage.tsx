@@ -9,7 +9,7 @@ import { showFieldErrors } from '../../../common/forms.ts';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { LinkListEditor } from '../../components/LinkListEditor.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-import { useListMutation } from '../../components/usePagedList.ts';
+import { useListMutation } from '../../../common/usePagedList.ts';
 
 type NavValues = Omit<BrandNavBody, 'brandId'>;
 

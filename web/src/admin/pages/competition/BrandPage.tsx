@@ -10,7 +10,7 @@ import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { BRAND_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 type Editing = { brand: Brand | null } | null;
 

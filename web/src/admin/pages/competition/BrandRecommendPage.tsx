@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { HttpError } from '../../../common/http.ts';
 import { brandApi, brandKeys, type BrandListParams } from '../../../api/catalogue.ts';
 import { BrandLogo } from '../../components/BrandLogo.tsx';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 /** Which brands the site's list shows first as recommended (spec §7: brands listed six at a time, recommended). */
 export default function BrandRecommendPage() {

@@ -7,7 +7,7 @@ import { FormModal } from '../../../common/FormModal.tsx';
 import { TYPE_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 type Editing = { type: CompetitionType | null } | null;
 

@@ -7,7 +7,7 @@ import { showFieldErrors } from '../../../common/forms.ts';
 import { invoiceApi, invoiceKeys } from '../../../api/invoices.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
-import { useListMutation } from '../../components/usePagedList.ts';
+import { useListMutation } from '../../../common/usePagedList.ts';
 import { fromPickerOrNull, toPickerOrNull } from '../../../common/beijing.ts';
 
 type Values = Omit<InvoiceConfig, 'applyStart' | 'applyEnd' | 'updatedAt'> & { applyStart?: Dayjs | null; applyEnd?: Dayjs | null };

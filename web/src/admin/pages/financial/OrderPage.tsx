@@ -12,8 +12,8 @@ import { textOptions } from '../../../common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, usePagedList } from '../../components/usePagedList.ts';
-import { useUrlQuery } from '../../components/useUrlQuery.ts';
+import { useListMutation, usePagedList } from '../../../common/usePagedList.ts';
+import { useUrlQuery } from '../../../common/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 

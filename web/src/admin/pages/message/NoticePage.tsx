@@ -31,7 +31,7 @@ import { FilterForm } from '../../components/FilterForm.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { RichTextField, RichTextView, richTextOrNull } from '../../components/RichTextField.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 import { fromPicker, toPicker } from '../../../common/beijing.ts';
 
 /**

@@ -7,7 +7,7 @@ import { formatMinute } from '../../../common/time.ts';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 const STATUS: Record<number, { text: string; color: string }> = {
   [PARTNER_STATUS.pending]: { text: '待审核', color: 'processing' },

@@ -9,7 +9,7 @@ import { formatDay } from '../../../common/time.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 type Editing = { org: Organisation | null } | null;
 

@@ -8,7 +8,7 @@ import { showFieldErrors } from '../../../common/forms.ts';
 import { paymentApi, paymentKeys } from '../../../api/payments.ts';
 import { formatMinute } from '../../../common/time.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation } from '../../components/usePagedList.ts';
+import { useListMutation } from '../../../common/usePagedList.ts';
 
 const KEY_PLACEHOLDER = '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----';
 

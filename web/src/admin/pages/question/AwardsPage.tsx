@@ -12,7 +12,7 @@ import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.ts
 import { reviewKey, useGradeSummary } from '../../components/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation } from '../../components/usePagedList.ts';
+import { useListMutation } from '../../../common/usePagedList.ts';
 
 const MAX_LEVELS = 20;
 const PRESET = ['特等奖', '一等奖', '二等奖', '三等奖', '优秀奖'];

@@ -24,7 +24,7 @@ import { dirOf } from '../../../downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 import { reviewApi, reviewKeys, reviewUrls, type ReviewListParams } from '../../../api/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { CertificateTemplateModal } from './parts/CertificateTemplateModal.tsx';

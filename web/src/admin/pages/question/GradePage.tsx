@@ -14,7 +14,7 @@ import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, usePagedList, type ListSource } from '../../components/usePagedList.ts';
+import { useListMutation, usePagedList, type ListSource } from '../../../common/usePagedList.ts';
 import { useEarlyWarning, usePublishRefusal, withEarlyWarning } from '../../components/earlyWarning.tsx';
 
 const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [GRADE_STATE.calculated]: 'processing', [GRADE_STATE.confirmed]: 'success' };

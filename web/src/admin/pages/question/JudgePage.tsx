@@ -22,7 +22,7 @@ import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.ts
 import { personLabel, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useConfirmedRetry } from '../../components/useConfirmedRetry.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '../../../api/review.ts';
 
 type Choice = { value: number; label: string };

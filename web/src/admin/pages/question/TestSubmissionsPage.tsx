@@ -20,7 +20,7 @@ import { formatMinute } from '../../../common/time.ts';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
 const score = (v: number | null) => (v === null ? '—' : <span title={String(v)}>{formatTestScore(v)}</span>);

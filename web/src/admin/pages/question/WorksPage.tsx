@@ -13,7 +13,7 @@ import { ExportButton } from '../../components/ExportButton.tsx';
 import { useQuestion } from '../../components/QuestionScope.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-import { useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 /** A work as a download task: `<question title>/<teamNo>-<teamName>/<file>`. */
 export const workTask = (questionTitle: string, v: WorkVersion): TaskInput => ({

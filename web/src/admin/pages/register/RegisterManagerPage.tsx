@@ -25,8 +25,8 @@ import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, usePagedList } from '../../components/usePagedList.ts';
-import { useUrlQuery } from '../../components/useUrlQuery.ts';
+import { useListMutation, usePagedList } from '../../../common/usePagedList.ts';
+import { useUrlQuery } from '../../../common/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 const ACTIONS: Record<RegisterFlow['action'], string> = { submit: '提交报名', resubmit: '修改后重新提交', approve: '审核通过', reject: '审核驳回' };

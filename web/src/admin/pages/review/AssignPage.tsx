@@ -6,8 +6,8 @@ import { todoApi, todoKeys, type UnfinishedJudgesParams } from '../../../api/sys
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { personLabel } from '../../components/review.ts';
-import { usePagedList, type ListSource } from '../../components/usePagedList.ts';
-import { useUrlQuery, type UrlQuery } from '../../components/useUrlQuery.ts';
+import { usePagedList, type ListSource } from '../../../common/usePagedList.ts';
+import { useUrlQuery, type UrlQuery } from '../../../common/useUrlQuery.ts';
 
 type Filters = { unfinished: string; competitionId: number };
 const FILTERS = { unfinished: 'text', competitionId: 'number' } as const;

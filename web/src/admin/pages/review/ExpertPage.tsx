@@ -8,7 +8,7 @@ import { expertApi, expertKeys, type ExpertListParams } from '../../../api/revie
 import { formatMinute } from '../../../common/time.ts';
 import { personLabel } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 interface Values {
   username: string;

@@ -18,7 +18,7 @@ import { usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { reviewApi, reviewKeys } from '../../../api/review.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
-import { useListMutation } from '../../components/usePagedList.ts';
+import { useListMutation } from '../../../common/usePagedList.ts';
 
 const MAX_CRITERIA = 20;
 type Values = ReviewRuleBody;

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { showFieldErrors } from '../../../common/forms.ts';
 import { roleApi, roleKeys } from '../../../api/roles.ts';
-import { useListMutation } from '../../components/usePagedList.ts';
+import { useListMutation } from '../../../common/usePagedList.ts';
 
 type Editing = { role: Role | null } | null;
 

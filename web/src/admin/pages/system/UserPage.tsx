@@ -14,7 +14,7 @@ import { FormModal } from '../../../common/FormModal.tsx';
 import { AccountFields } from '../../../common/AccountFields.tsx';
 import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
 import { userApi, userKeys, type UserListParams } from '../../../api/users.ts';
-import { useListMutation, useListState, usePagedList } from '../../components/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 
 type Dialog = { kind: 'roles' | 'org' | 'password'; user: UserListItem } | null;
 

@@ -5,7 +5,7 @@ import { usePermissions } from '../../../../common/auth.ts';
 import { competitionDetailKeys } from '../../../../api/competitions.ts';
 import { questionApi, questionKeys } from '../../../../api/questions.ts';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../components/usePagedList.ts';
+import { useListMutation } from '../../../../common/usePagedList.ts';
 
 /** A competition's questions, read for its audit. */
 export function useCompetitionQuestions(competitionId: number, enabled = true) {

@@ -37,7 +37,7 @@ import { resumableUpload } from '../../../../common/tusUpload.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../components/usePagedList.ts';
+import { useListMutation } from '../../../../common/usePagedList.ts';
 import { questionApi, questionKeys, questionUrls } from '../../../../api/questions.ts';
 import { testSubmissionApi, testSubmissionKeys } from '../../../../api/test-submissions.ts';
 import { ScorerContract, ScorerPanel } from './ScorerPanel.tsx';

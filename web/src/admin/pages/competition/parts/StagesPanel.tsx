@@ -10,7 +10,7 @@ import { formatMinute } from '../../../../common/time.ts';
 import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../components/usePagedList.ts';
+import { useListMutation } from '../../../../common/usePagedList.ts';
 import { fromPicker, fromPickerOrNull, toPicker, toPickerOrNull } from '../../../../common/beijing.ts';
 
 interface StageValues {

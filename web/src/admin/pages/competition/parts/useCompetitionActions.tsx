@@ -5,7 +5,7 @@ import { competitionDetailApi, competitionDetailKeys, competitionKeys } from '..
 import { ERROR_TOAST_SECONDS, HttpError } from '../../../../common/http.ts';
 import { ReasonModal } from '../../../components/ReasonModal.tsx';
 import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../components/usePagedList.ts';
+import { useListMutation } from '../../../../common/usePagedList.ts';
 
 interface Target {
   id: number;

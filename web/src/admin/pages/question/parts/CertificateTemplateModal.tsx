@@ -28,7 +28,7 @@ import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { certificateApi, certificateKeys, certificateUrls } from '../../../../api/certificates.ts';
 import { reviewKeys } from '../../../../api/review.ts';
-import { useListMutation } from '../../../components/usePagedList.ts';
+import { useListMutation } from '../../../../common/usePagedList.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 
 /** What the form holds: the body, plus the background's size in pixels, which the preview and positions need. */

@@ -2,7 +2,7 @@ import { DEFAULT_LIMIT, type Page, type PageQuery } from '@contest/shared';
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import type { TableProps } from 'antd';
 import { useMemo, useState, type Key, type ReactNode } from 'react';
-import { pager } from '../../common/pager.ts';
+import { pager } from './pager.ts';
 
 /** Where a list's filters and page live: the address (`useUrlQuery`) or the page's own state (`useListState`). */
 export interface ListSource<Q extends PageQuery> {
