@@ -67,6 +67,18 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect((await stranger.get(`/api/review/test/sample/${questionId}`)).statusCode).toBe(404);
   });
 
+  it('fills the sample of a metric of labels with the answer\'s own labels, not 1 and 0', async () => {
+    const labelled = body(await org.post(`/api/competition/question/${competitionId}`, { title: '分类题', evaluation: { metric: 'accuracy', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } })).data.id;
+    const answer = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? '狗' : '猫'}`)].join('\n');
+    await org.request({ method: 'POST', url: `/api/competition/question/${labelled}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') });
+    const res = await org.get(`/api/review/test/sample/${labelled}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('id,label');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(IDS);
+    expect([...new Set(lines.slice(1).map((l) => l.split(',')[1]))].sort()).toEqual(['狗', '猫']);
+  });
+
   it('keeps at most REFUSED_ROWS_A_DAY refusals at upload in a team\'s history a day, answering every one', async () => {
     const { leader } = await team();
     for (let i = 0; i <= REFUSED_ROWS_A_DAY; i++) {

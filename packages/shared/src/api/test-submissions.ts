@@ -164,11 +164,17 @@ export const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, 
 /**
  * The lines of a sample prediction file (CRLF, as Excel writes): the header with the question's column names, then a
  * row per id with a made-up value that fits the metric, alternating two. For the metrics of several classes the header
- * holds one column per class, named by its label, and each row probabilities that add up to one.
+ * holds one column per class, named by its label, and each row probabilities that add up to one. For the metrics of
+ * labels, `labels` are the answer's own (so the sample's values are ones the answer can match, not 1 and 0 for A/B).
  */
-export function* sampleCsvLines(format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>, ids: Iterable<string>, classes: readonly string[] = ['A', 'B']): Generator<string> {
+export function* sampleCsvLines(
+  format: Pick<TestFormat, 'metric' | 'idColumn' | 'targetColumn'>,
+  ids: Iterable<string>,
+  classes: readonly string[] = ['A', 'B'],
+  labels: readonly string[] = [],
+): Generator<string> {
   const kind = format.metric === CUSTOM_METRIC ? 'number' : METRIC_INFO[format.metric].kind;
-  const [a, b] = SAMPLE_VALUES[kind];
+  const [a, b] = kind === 'label' && labels.length ? [labels[0]!, labels[1] ?? labels[0]!] : SAMPLE_VALUES[kind];
   const line = (cells: readonly string[]) => cells.map(csvCell).join(',') + '\r\n';
   const several = kind === 'classProbabilities';
   yield line(several ? [format.idColumn, ...classes] : [format.idColumn, format.targetColumn ?? 'prediction']);

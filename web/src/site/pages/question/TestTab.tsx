@@ -55,6 +55,7 @@ function FileFormat({ format, questionId }: { format: TestFormat; questionId: nu
             <span>
               CSV文件（{SCORING_FILE_FORMATS}），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text> 和预测列{' '}
               <Typography.Text code>{format.targetColumn}</Typography.Text>；此后每行一个测试集编号及其预测值，每个编号恰好一行。
+              {info?.kind === 'label' && '预测值为类别标签，取值须与答案中的类别相同（示例文件里填的就是答案中的类别）。'}
             </span>
           )}
           <span>评分指标：{metricText(format.metric, format.higherIsBetter, format.metricName)}。</span>
@@ -70,7 +71,8 @@ function FileFormat({ format, questionId }: { format: TestFormat; questionId: nu
               <pre data-testid="sample-csv" style={{ margin: 0, padding: '4px 8px', background: 'rgba(0,0,0,0.04)', borderRadius: 4, overflowX: 'auto' }}>
                 {sample.trimEnd().replace(/\r\n/g, '\n')}
               </pre>
-              <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download">
+              {/* On a phone the label wraps inside the box instead of running past it. */}
+              <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download" style={{ whiteSpace: 'normal', height: 'auto', maxWidth: '100%', textAlign: 'left' }}>
                 {custom ? '下载示例文件' : '下载示例文件（含测试集全部编号）'}
               </Button>
               <Typography.Text type="secondary">
