@@ -83,6 +83,33 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect(body(await p.get(`/api/team/competition/${id}`)).data).toBeNull();
     });
 
+    it('takes no registration and no new member once grading started or results are out, though the window is still open', async () => {
+      const id = await onlineCompetition(admin, orgA);
+      const { leader, teamId } = await registered(id);
+      const code = body(await leader.get(`/api/team/competition/${id}`)).data.joinCode;
+      // Works closed on 03-15, before the registration window's end (the walk's contest: a registration end left late).
+      const works = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[]).find((x) => x.menuCode === 'SUBMIT_WORKS')!;
+      expect((await orgA.put(`/api/competition/preset/${works.id}`, { enable: true, enableStartTime: '2026-03-10T00:00:00+08:00', enableEndTime: '2026-03-15T00:00:00+08:00' })).statusCode).toBe(200);
+      // A question of the competition whose grades are calculated, then confirmed (what the grade page does, in short).
+      const questionId = body(await orgA.post(`/api/competition/question/${id}`, { title: '论文题', judging: 'review' })).data.id;
+      const db = t.database.db;
+      await db.updateTable('questions').set({ reviewed: 1 }).where('id', '=', questionId).execute();
+      const stamp = now.toISOString();
+      const criteria = JSON.stringify([{ id: 'x', name: '深度', description: null, maxScore: 100, weight: 1 }]);
+      await db.insertInto('reviewRules').values({ questionId, criteriaJson: criteria, judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: 1, disputeDays: 0, gradeState: 1, calculatedAt: stamp, updatedAt: stamp }).execute();
+      const late = await participant();
+      const judged = await late.post(`/api/team/register/${id}`, { teamName: '迟到队', info: info('迟到') });
+      expect([judged.statusCode, body(judged).message]).toEqual([409, '评审已开始，报名已结束']);
+      await db.updateTable('reviewRules').set({ gradeState: 2, confirmedAt: stamp }).where('questionId', '=', questionId).execute();
+      const published = await late.post(`/api/team/register/${id}`, { teamName: '迟到队', info: info('迟到') });
+      expect([published.statusCode, body(published).message]).toEqual([409, '成绩已公布，报名已结束']);
+      const joining = await late.post(`/api/team/member/agree/${teamId}?code=${code}`, { info: info('迟到', ID_B) });
+      expect([joining.statusCode, body(joining).message]).toEqual([409, '成绩已公布，报名已结束']);
+      expect(body(await late.get(`/api/team/competition/${id}`)).data).toBeNull();
+      // The competition's page says why: its phase.
+      expect(body(await late.get(`/api/competition/public/${id}`)).data.phase.code).toBe('published');
+    });
+
     it('enforces the chosen fields with the shared validators and the spec’s ID card messages', async () => {
       const id = await onlineCompetition(admin, orgA);
       const p = await participant();

@@ -219,6 +219,20 @@ export function competitionPhase(
   return phase(facts.reviewStarted ? 'review' : 'submissionClosed');
 }
 
+/**
+ * Why a competition takes no registration (nor a new member) now, or null: before and after its window, and once its
+ * grading has started or its results are out, whatever the window says (a registration end left after the submission
+ * deadline must not sign teams up for a finished contest).
+ */
+export function registrationRefusal(c: Pick<LifecycleCompetition, 'regStartTime' | 'regEndTime'>, phase: PhaseCode, now: Date): string | null {
+  const t = now.toISOString();
+  if (t < c.regStartTime) return '报名尚未开始';
+  if (t > c.regEndTime) return '报名已截止';
+  if (phase === 'published' || phase === 'archived') return '成绩已公布，报名已结束';
+  if (phase === 'review' || phase === 'submissionClosed') return '评审已开始，报名已结束';
+  return null;
+}
+
 /** 「提交截止 03-20 12:00」, or '' when no deadline is ahead. */
 export const nextDeadlineText = (p: Pick<CompetitionPhase, 'next'>) => (p.next ? `${p.next.label} ${beijingShort(p.next.at)}` : '');
 

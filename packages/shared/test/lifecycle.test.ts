@@ -18,6 +18,7 @@ import {
   deadlineText,
   reopenedWindows,
   reopenWarningText,
+  registrationRefusal,
   submissionWindow,
   submissionWindows,
   windowRefusal,
@@ -269,5 +270,18 @@ describe('countdownText', () => {
     expect(countdownNextChangeMs(0)).toBeNull();
     // After waiting that long the text has changed, at every stage and boundary.
     for (const ms of [DAY, DAY - 1, 5 * HOUR + 42 * MIN + 30_000, HOUR + 500, HOUR, HOUR - 1, 3 * MIN + 12_000, MIN, 2500, 1]) expect(countdownText(ms - countdownNextChangeMs(ms)!)).not.toBe(countdownText(ms));
+  });
+});
+
+describe('registrationRefusal', () => {
+  const c = { regStartTime: '2026-03-10T00:00:00.000Z', regEndTime: '2026-04-10T00:00:00.000Z' };
+  const at = (iso: string) => new Date(iso);
+  it('refuses outside the window, and inside it once grading started or results are out', () => {
+    expect(registrationRefusal(c, 'upcoming', at('2026-03-01T00:00:00Z'))).toBe('报名尚未开始');
+    expect(registrationRefusal(c, 'registration', at('2026-03-20T00:00:00Z'))).toBeNull();
+    expect(registrationRefusal(c, 'inProgress', at('2026-04-11T00:00:00Z'))).toBe('报名已截止');
+    expect(registrationRefusal(c, 'review', at('2026-03-20T00:00:00Z'))).toBe('评审已开始，报名已结束');
+    expect(registrationRefusal(c, 'published', at('2026-03-20T00:00:00Z'))).toBe('成绩已公布，报名已结束');
+    expect(registrationRefusal(c, 'archived', at('2026-03-20T00:00:00Z'))).toBe('成绩已公布，报名已结束');
   });
 });

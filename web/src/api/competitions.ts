@@ -1,4 +1,4 @@
-import { MAX_LIMIT, type Competition, type CompetitionBody, type CompetitionListItem, type ManageListQuery, type Page, type Preset, type PresetBatchBody, type Readiness, type Stage, type StageBody } from '@contest/shared';
+import { MAX_LIMIT, type Competition, type CompetitionPhase, type CompetitionBody, type CompetitionListItem, type ManageListQuery, type Page, type Preset, type PresetBatchBody, type Readiness, type Stage, type StageBody } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { confirmOptions, type Confirmable } from './confirmable.ts';
 import { params, type ListParams } from './list.ts';
@@ -8,7 +8,7 @@ export type DateChange = Confirmable<'reopen'>;
 const dateChange = (o?: DateChange) => confirmOptions('reopen', o);
 
 /** A competition with its stages, as its public read answers it. */
-export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number };
+export type CompetitionDetail = Competition & { stages: Stage[]; activeStageId: number; phase: CompetitionPhase };
 
 /**
  * Keys of one competition in the back office, under one root, so that a workflow step refreshes the competition, its

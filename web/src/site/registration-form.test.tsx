@@ -22,7 +22,7 @@ const presets = [{ id: 1, competitionId: 3, menuCode: 'REG_SET', name: '报名�
 function open() {
   api.answers = {
     '/api/team/userinfo/': { id: 5, username: 'zhangsan', userName: '张三' },
-    '/api/competition/public/3': { id: 3, name: '泰迪杯', fee: 0, minMembers: 1, maxMembers: 3, maxTeachers: 2, allowIndividual: false, regStartTime: later(-1), regEndTime: later(10), endTime: later(30), stages: [] },
+    '/api/competition/public/3': { id: 3, name: '泰迪杯', fee: 0, minMembers: 1, maxMembers: 3, maxTeachers: 2, allowIndividual: false, regStartTime: later(-1), regEndTime: later(10), endTime: later(30), stages: [], phase: { code: 'registration' } },
     '/api/competition/preset/public/list/3': presets,
     '/api/team/competition/3/detail': { team: null, invitations: [] },
   };

@@ -2,4 +2,4 @@
  * Competitions: the brand's contests, their stages, menus, presets and readiness. What other modules may use: a
  * competition's row, its registration presets, and the submission windows its stages open (one or, for grades, many).
  */
-export { findCompetition, listPresets, submissionWindowOf, submissionWindowsOf } from './repo.ts';
+export { findCompetition, listPresets, phaseOf, submissionWindowOf, submissionWindowsOf } from './repo.ts';

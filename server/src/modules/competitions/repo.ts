@@ -119,6 +119,9 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
 type Dated = { id: number; regStartTime: string; regEndTime: string; endTime: string; auditStatus: number };
 
 /** The phase of each competition given: its stages, presets and the state of its questions' grades, in three queries. */
+/** One competition's phase at `now` (lifecycle.ts). */
+export const phaseOf = async (db: Db, competition: Dated, now: Date) => (await phasesOf(db, [competition], now)).get(competition.id)!;
+
 export async function phasesOf(db: Db, competitions: readonly Dated[], now: Date): Promise<Map<number, CompetitionPhase>> {
   const out = new Map<number, CompetitionPhase>();
   if (!competitions.length) return out;

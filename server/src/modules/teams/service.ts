@@ -7,6 +7,7 @@ import {
   isCustomField,
   maskIdCard,
   presetOpen,
+  registrationRefusal,
   windowRefusal,
   choiceRefusal,
   registrationFormSchema,
@@ -50,10 +51,14 @@ export async function registrationContext(ctx: AuthedCtx, competitionId: number)
 }
 type RegContext = Awaited<ReturnType<typeof registrationContext>>;
 
-function assertOpen(rc: RegContext) {
+/** Registering and joining: the REG_SET menu open, the window open, and the contest not already judged or published. */
+async function assertOpen(ctx: AuthedCtx, rc: RegContext) {
   if (!rc.presetOpen) throw conflict('该竞赛未开放报名');
   if (rc.notStarted) throw conflict('报名尚未开始');
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
+  const phase = await competitions.phaseOf(ctx.db, rc.competition, ctx.clock.now());
+  const refusal = registrationRefusal(rc.competition, phase.code, ctx.clock.now());
+  if (refusal) throw conflict(refusal);
 }
 
 /**
@@ -100,7 +105,7 @@ const teamNo = (id: number) => String(id).padStart(10, '0');
 /** Registers the caller: a team they lead (or an individual entry), their form, the registration and, for a fee, the order. */
 export async function register(ctx: AuthedCtx, competitionId: number, body: TeamRegisterBody) {
   const rc = await registrationContext(ctx, competitionId);
-  assertOpen(rc);
+  await assertOpen(ctx, rc);
   const { competition } = rc;
   if (body.individual && !competition.allowIndividual) throw badRequest('该竞赛不允许个人参赛', { individual: '该竞赛不允许个人参赛' });
   const info = await parseInfo(ctx, rc.fields, body.info, 'info');
@@ -243,7 +248,7 @@ export async function updateTeachers(ctx: AuthedCtx, teamId: number, list: Teach
  */
 export async function invite(ctx: AuthedCtx, teamId: number, account: string) {
   const { team, rc } = await ledTeam(ctx, teamId);
-  assertOpen(rc);
+  await assertOpen(ctx, rc);
   if (team.individual === 1) throw conflict('个人参赛不能邀请队员');
   if (team.memberCount >= rc.competition.maxMembers) throw conflict('队伍人数已满');
   const userId = ctx.actor.userId;
@@ -306,7 +311,7 @@ export async function agree(ctx: AuthedCtx, teamId: number, code: string | undef
   if (!invitation && !codeOk) throw notFound('邀请不存在或已失效');
   if (team.individual === 1) throw conflict('个人参赛不能加入队员');
   const rc = await registrationContext(ctx, team.competitionId);
-  assertOpen(rc);
+  await assertOpen(ctx, rc);
   const info = await parseInfo(ctx, rc.fields, rawInfo, 'info');
   const now = ctx.clock.now().toISOString();
   try {

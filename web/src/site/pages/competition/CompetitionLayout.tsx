@@ -1,4 +1,4 @@
-import { fenToYuan, judgedByExperts, presetOpen, scoredAutomatically, type Judging, type MenuCode, type Preset, type Stage } from '@contest/shared';
+import { fenToYuan, judgedByExperts, presetOpen, registrationRefusal, scoredAutomatically, type Judging, type MenuCode, type Preset, type Stage } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
@@ -63,8 +63,7 @@ function RegisterAction({ competition, presets }: { competition: CompetitionDeta
       </Link>
     );
   }
-  const now = sysTime().toISOString();
-  if (now < competition.regStartTime || now > competition.regEndTime) return null;
+  if (registrationRefusal(competition, competition.phase.code, sysTime())) return null;
   return user ? (
     <Link to={`/registration/${competition.id}`}>
       <Button type="primary" size="large">立即报名</Button>

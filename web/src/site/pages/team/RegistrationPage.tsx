@@ -1,4 +1,4 @@
-import { fenToYuan, type TeamRegisterBody } from '@contest/shared';
+import { fenToYuan, registrationRefusal, type TeamRegisterBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, type UploadFile } from 'antd';
 import { useRef, useState } from 'react';
@@ -39,8 +39,7 @@ export default function RegistrationPage() {
   if (!c || !presets.data) return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
   if (team.data?.team && !submitted.current) return <Navigate to={`/competition/${id}/team`} replace />;
   const reg = presets.data.find((p) => p.menuCode === 'REG_SET');
-  const now = sysTime().toISOString();
-  const closed = !reg?.enable ? '该竞赛未开放报名' : now < c.regStartTime ? '报名尚未开始' : now > c.regEndTime ? '报名已截止' : null;
+  const closed = !reg?.enable ? '该竞赛未开放报名' : registrationRefusal(c, c.phase.code, sysTime());
   if (closed) return <Result status="info" title={closed} extra={<Link to={`/competition/${id}/introduce`}>返回竞赛</Link>} />;
 
   async function submit(values: Values) {

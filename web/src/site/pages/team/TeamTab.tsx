@@ -7,6 +7,7 @@ import {
   fenToYuan,
   isCustomField,
   isValidPhone,
+  registrationRefusal,
   type Team,
   type TeamMember,
   type TeamTeacher,
@@ -318,8 +319,9 @@ export default function TeamTab() {
   if (!user) return <Result status="info" title="登录后查看我的队伍" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
   if (data?.team) return <TeamView team={data.team} />;
   const reg = presets.find((p) => p.menuCode === 'REG_SET');
-  const now = sysTime().toISOString();
-  const open = Boolean(reg?.enable) && now >= competition.regStartTime && now <= competition.regEndTime;
+  // The one rule the server refuses by: the window, and no registration once grading started or results are out.
+  const refusal = registrationRefusal(competition, competition.phase.code, sysTime());
+  const open = Boolean(reg?.enable) && !refusal;
   return (
     <>
       {data?.invitations.map((i) => (
@@ -348,7 +350,7 @@ export default function TeamTab() {
       <Result
         status="info"
         title="您还没有报名本竞赛"
-        subTitle={open ? '报名后即可组队、邀请队友并缴费。' : now < competition.regStartTime ? '报名尚未开始' : '报名已截止'}
+        subTitle={open ? '报名后即可组队、邀请队友并缴费。' : (refusal ?? '该竞赛未开放报名')}
         extra={open && <Link to={`/registration/${competition.id}`}><Button type="primary">立即报名</Button></Link>}
       />
     </>
