@@ -60,6 +60,10 @@ test('a school applies to become an organiser and sees the decision', async ({ p
 
   await page.reload();
   await expect(page.getByRole('cell', { name: '已通过' })).toBeVisible();
+  // The page now leads to the back office instead of offering a second application.
+  await expect(page.getByText(`“${username}大学”已成为组织方`)).toBeVisible();
+  await expect(page.getByRole('button', { name: '提交申请' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: '进入管理后台' })).toHaveAttribute('href', '/backadmin.html');
   await page.getByTestId('user-dropdown').hover();
   await expect(page.getByRole('link', { name: '管理后台' })).toBeVisible();
 });

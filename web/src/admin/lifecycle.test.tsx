@@ -61,6 +61,15 @@ describe('early actions on the grade page', () => {
     await waitFor(() => expect(writes()).toEqual([`POST /api/review/works/calcFinalScore/${QUESTION}`]));
   });
 
+  it('explains the grades with the question\'s own rule: its aggregation and its weights, nothing of another rule', async () => {
+    api.answers[`/api/review/rules/${QUESTION}`] = { questionId: QUESTION, aggregation: 'mean', reviewWeight: 60, testWeight: 40, judgesPerWork: 2, blind: true, disputeDays: 0, criteria: [] };
+    open();
+    await waitFor(() => expect(screen.getByTestId('how-grades-add-up').textContent).toContain('最终成绩 = 评审成绩 × 60% + 测试得分 × 40%'), { timeout: 10_000 });
+    const text = screen.getByTestId('how-grades-add-up').textContent!;
+    expect(text).toContain('评审成绩 = 各评委总分 ÷ 满分 × 100 的平均');
+    expect(text).not.toContain('去掉');
+  });
+
   it('computes at once once submission has closed', async () => {
     api.answers[SUMMARY] = { gradeState: 0, calculatedAt: null, confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: null };
     open();

@@ -1,4 +1,4 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, DEFAULT_LIMIT, DISPUTE_STATUS, DISPUTE_STATUS_TEXT, GRADE_STATE, GRADE_STATE_TEXT, type Dispute, type Judging, type PageQuery } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, DEFAULT_LIMIT, DISPUTE_STATUS, DISPUTE_STATUS_TEXT, GRADE_STATE, GRADE_STATE_TEXT, REVIEW_SCORE_RULE, finalScoreRule, type Dispute, type Judging, type PageQuery, type ReviewRule } from '@contest/shared';
 import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
@@ -244,22 +244,31 @@ function DisputesCard({ questionId }: { questionId: number }) {
   );
 }
 
-/** What the columns are for each judging, in the organiser's words; the rule's own aggregation and shares are on the rules page. */
-const HOW_GRADES_ADD_UP: Record<Judging, string> = {
-  review: '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均（评审规则为去掉最高分和最低分时，先去掉再平均）；最终成绩 = 评审成绩。',
-  auto: '该赛题按自动评分的私榜排名：私榜得分为队伍选定的提交中最好的一次（未选定时，取公榜最好的一次提交），最终成绩即私榜得分，名次按评分指标的方向排列，得分相同名次相同。确认成绩时私榜一并公布。',
-  both: '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均（评审规则为去掉最高分和最低分时，先去掉再平均）；测试得分 = 私榜得分相对私榜第一名折算的百分制；最终成绩 = 评审成绩 × 评审成绩权重 + 测试得分 × 测试成绩权重。确认成绩时私榜一并公布。',
-};
+const JUDGES_TOTALS = '评分1、评分2……为各位专家的总分（各项得分之和，满分为各项满分之和）';
+const TEST_POINTS = '测试得分 = 私榜得分相对私榜第一名折算的百分制';
 
-/** The grades' card: its columns and their explanation follow the question's judging (from the summary). */
+/**
+ * What the columns are for each judging, in the organiser's words, with the question's own rule: how the judges'
+ * scores combine (its aggregation, nothing about another) and the weights it gives.
+ */
+function howGradesAddUp(judging: Judging, rule: Pick<ReviewRule, 'aggregation' | 'reviewWeight' | 'testWeight'> | undefined): string {
+  if (judging === 'auto') return '该赛题按自动评分的私榜排名：私榜得分为队伍选定的提交中最好的一次（未选定时，取公榜最好的一次提交），最终成绩即私榜得分，名次按评分指标的方向排列，得分相同名次相同。确认成绩时私榜一并公布。';
+  const review = rule ? REVIEW_SCORE_RULE[rule.aggregation] : '评审成绩 = 各评委总分 ÷ 满分 × 100，按评审规则合成';
+  if (judging === 'review') return `${JUDGES_TOTALS}；${review}；最终成绩 = 评审成绩。`;
+  const final = rule ? finalScoreRule(rule) : '最终成绩 = 评审成绩 × 评审成绩权重 + 测试得分 × 测试成绩权重';
+  return `${JUDGES_TOTALS}；${review}；${TEST_POINTS}；${final}。确认成绩时私榜一并公布。`;
+}
+
+/** The grades' card: its columns and their explanation follow the question's judging (from the summary) and its rule. */
 function GradesCard({ questionId }: { questionId: number }) {
   const judging = useGradeSummary(questionId).data?.judging;
+  const rule = useQuery({ queryKey: reviewKeys.rule(questionId), enabled: Boolean(judging && judging !== 'auto'), queryFn: () => reviewApi.rule(questionId) }).data;
   return (
     <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={gradeUrls.exportGrades(questionId)}>导出成绩</DownloadButton>}>
       {judging && (
         <>
           <Typography.Paragraph type="secondary" data-testid="how-grades-add-up">
-            {HOW_GRADES_ADD_UP[judging]}
+            {howGradesAddUp(judging, rule ?? undefined)}
           </Typography.Paragraph>
           <GradeTable questionId={questionId} full judging={judging} />
         </>

@@ -1,6 +1,6 @@
 import { ORG_KINDS, PARTNER_STATUS, type PartnerApplication, type PartnerApplyBody } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, Radio, Result, Space, Table, Tag } from 'antd';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../common/forms.ts';
 import { partnerApi, partnerKeys } from '../../../api/orgs.ts';
@@ -19,6 +19,7 @@ export default function PartnerPage() {
   const client = useQueryClient();
   const mine = useQuery({ queryKey: partnerKeys.mine, queryFn: () => partnerApi.mine() });
   const pending = mine.data?.list.some((a) => a.status === PARTNER_STATUS.pending);
+  const approved = mine.data?.list.find((a) => a.status === PARTNER_STATUS.approved);
 
   async function submit(values: PartnerApplyBody) {
     try {
@@ -34,7 +35,15 @@ export default function PartnerPage() {
   return (
     <Space direction="vertical" size={24} style={{ width: '100%' }}>
       <Card title="申请成为组织方">
-        {pending ? (
+        {approved ? (
+          // Once approved, the next step is the back office, not a second application.
+          <Result
+            status="success"
+            title={`“${approved.orgName}”已成为组织方`}
+            subTitle="您的账号已是该机构的组织方管理员：在管理后台的「竞赛管理」中新建竞赛，按「上线准备」的提示补齐后提交审核。"
+            extra={<Button type="primary" href="/backadmin.html">进入管理后台</Button>}
+          />
+        ) : pending ? (
           <Tag color="processing">您有一份申请正在审核中，审核结果会显示在下方</Tag>
         ) : (
           <Form form={form} layout="vertical" onFinish={submit} initialValues={{ kind: 'school' }} style={{ maxWidth: 520 }}>
