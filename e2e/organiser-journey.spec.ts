@@ -261,7 +261,6 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.getByText('已添加1位评审专家')).toBeVisible();
   await orgPage.getByRole('button', { name: '自动分配' }).click();
-  await pressInDialog(orgPage, /确\s*定/);
   await expect(orgPage.getByText('自动分配完成，新分配 2 份')).toBeVisible();
 
   await login(judge, judgeName, 'Passw0rd1');

@@ -99,8 +99,9 @@ function JudgesCard({ questionId }: { questionId: number }) {
   });
   const removal = useListMutation((userId: number) => reviewApi.removeJudge(questionId, userId), question, () => void message.success('已移除评审专家'));
 
-  const assign = () =>
-    confirm('将按评审规则为尚缺评审专家的作品自动分配专家（已有的分配保持不变），并尽量均衡各专家的工作量。确定分配吗？', () => assignment.mutateAsync());
+  // One click, one question at most: before the works deadline the server's warning asks (useConfirmedRetry); after it,
+  // adding the missing assignments changes nothing already given, so it needs no second thought.
+  const assign = () => assignment.mutate();
   const remove = (j: QuestionJudge) => confirm(`确定将“${personLabel(j)}”移出本题的评审专家吗？`, () => removal.mutateAsync(j.userId), { danger: true });
 
   return (
@@ -112,9 +113,11 @@ function JudgesCard({ questionId }: { questionId: number }) {
             <Button icon={<PlusOutlined />} onClick={() => setAdding(true)}>
               添加专家
             </Button>
-            <Button type="primary" icon={<ThunderboltOutlined />} disabled={!judges.data?.length} onClick={assign}>
-              自动分配
-            </Button>
+            <Tooltip title="按评审规则为尚缺评审专家的作品分配专家（已有的分配保持不变），并尽量均衡各专家的工作量">
+              <Button type="primary" icon={<ThunderboltOutlined />} disabled={!judges.data?.length} loading={assignment.isPending} onClick={assign}>
+                自动分配
+              </Button>
+            </Tooltip>
           </Space>
         )
       }
