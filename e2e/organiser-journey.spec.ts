@@ -296,6 +296,10 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
 
   await orgPage.goto(`/backadmin.html#/question/awards/${questionId}`);
   await orgPage.getByRole('button', { name: '预设奖项' }).click();
+  // Without ranks there is nothing to award by: the disabled button says what it waits for.
+  await expect(orgPage.getByRole('button', { name: '按名次评奖' })).toBeDisabled();
+  await orgPage.getByRole('button', { name: '按名次评奖' }).locator('xpath=..').hover();
+  await expect(orgPage.getByRole('tooltip')).toContainText('请先为奖项填写名次范围并保存');
   // The usual levels come with their names; the organiser gives the first two their ranks: 1st, and 2nd.
   for (const [row, rank] of [
     [0, 1],

@@ -134,6 +134,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await leader.page.getByRole('button', { name: '查看我的队伍' }).click();
   await expect(leader.page.getByTestId('pay-status')).toHaveText('已支付');
   await expect(leader.page.getByTestId('register-status')).toHaveText('待审核');
+  await expect(leader.page.getByTestId('register-next')).toHaveText('等待主办方审核，审核通过后即可选择赛题，结果会以消息通知您。');
   await expect(leader.page.getByRole('cell', { name: '110***********002X' })).toBeVisible();
   await expect(leader.page.getByRole('cell', { name: '硕士' })).toBeVisible();
   await leader.page.getByRole('button', { name: '编辑指导老师' }).click();
@@ -176,6 +177,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(row).toContainText('审核通过');
   await leader.page.reload();
   await expect(leader.page.getByTestId('register-status')).toHaveText('审核通过');
+  await expect(leader.page.getByTestId('register-next')).toHaveText('审核已通过，可以在“选择赛题”中选题。');
 
   // A second team pays with WeChat Pay, on a phone: no QR code for the same phone, a button that opens the app.
   const second = await participant(browser, true);

@@ -86,6 +86,12 @@ function LevelsCard({ questionId }: { questionId: number }) {
     );
   };
 
+  const applyBlocked = !confirmed
+    ? '成绩确认后才能按名次评奖'
+    : !levels.data?.some((l) => l.rankFrom !== null)
+      ? '请先为奖项填写名次范围并保存（例如一等奖第1至3名）'
+      : null;
+
   return (
     <Card
       title="奖项设置"
@@ -97,9 +103,14 @@ function LevelsCard({ questionId }: { questionId: number }) {
             <Button icon={<SaveOutlined />} loading={saving.isPending} onClick={save}>
               保存
             </Button>
-            <Button type="primary" icon={<TrophyOutlined />} disabled={!confirmed || !levels.data?.some((l) => l.rankFrom !== null)} onClick={apply}>
-              按名次评奖
-            </Button>
+            {/* A disabled button says why: a tooltip on its wrapper, since a disabled button takes no hover. */}
+            <Tooltip title={applyBlocked}>
+              <span>
+                <Button type="primary" icon={<TrophyOutlined />} disabled={Boolean(applyBlocked)} onClick={apply}>
+                  按名次评奖
+                </Button>
+              </span>
+            </Tooltip>
           </Space>
         )
       }

@@ -1,7 +1,7 @@
 import { formatLimit, formatSize, type WorkVersion } from '@contest/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Grid, List, Progress, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Grid, List, Progress, Result, Space, Spin, Table, Tag, Tooltip, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { worksApi, worksKeys } from '../../../api/works.ts';
@@ -13,6 +13,10 @@ import { Countdown } from '../../../common/Countdown.tsx';
 import { resumableUpload } from '../../../common/tusUpload.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
+
+/** What the works list calls a version's SHA-256: a fingerprint a team can compare with its own copy. */
+const FINGERPRINT = '文件指纹';
+const FINGERPRINT_HELP = '文件内容的 SHA-256 校验值：与本地文件的校验值一致，说明平台收到的就是这份文件';
 
 /** `competition/:id/works`: resumable uploads of the team's works for the chosen question, and its versions. */
 export default function WorksTab() {
@@ -128,7 +132,7 @@ export default function WorksTab() {
                 {formatSize(v.size)} · {v.username} · {formatMinute(v.completedAt)}
               </div>
               <div className="order-card-note">
-                SHA-256：<Typography.Text copyable={{ text: v.sha256 }} type="secondary">{v.sha256.slice(0, 12)}…</Typography.Text>
+                {FINGERPRINT}：<Typography.Text copyable={{ text: v.sha256 }} type="secondary">{v.sha256.slice(0, 12)}…</Typography.Text>
               </div>
             </List.Item>
           )}
@@ -147,7 +151,11 @@ export default function WorksTab() {
             { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
             { title: '文件', render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
             { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
-            { title: 'SHA-256', width: 140, render: (_, v) => <Typography.Text copyable={{ text: v.sha256 }}>{v.sha256.slice(0, 12)}…</Typography.Text> },
+            {
+              title: <Tooltip title={FINGERPRINT_HELP}>{FINGERPRINT}</Tooltip>,
+              width: 140,
+              render: (_, v) => <Typography.Text copyable={{ text: v.sha256 }}>{v.sha256.slice(0, 12)}…</Typography.Text>,
+            },
             { title: '提交人', dataIndex: 'username', width: 120 },
             { title: '完成时间', width: 150, render: (_, v) => formatMinute(v.completedAt) },
             { title: '', width: 80, render: (_, v) => v.counts && <Tag color="success">有效版本</Tag> },

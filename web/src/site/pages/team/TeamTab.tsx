@@ -30,6 +30,14 @@ import { useCompetition } from '../competition/CompetitionLayout.tsx';
 import { RegFormFields, fromInfo, toInfo, type RegFormValues } from './RegFormFields.tsx';
 
 const REGISTER_COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+
+/** What the team does next, beside its registration's state: pay, wait for the organiser, correct and resubmit, or choose. */
+function registerNextStep(register: NonNullable<Team['register']>, fee: number): string {
+  const unpaid = fee > 0 && register.payStatus !== PAY_STATUS.paid;
+  if (register.status === REGISTER_STATUS.rejected) return `未通过：${register.reason ?? ''}。请点击“修改报名信息”更正后重新提交。`;
+  if (register.status === REGISTER_STATUS.pending) return unpaid ? '请先完成缴费；主办方审核通过后即可选择赛题。' : '等待主办方审核，审核通过后即可选择赛题，结果会以消息通知您。';
+  return unpaid ? '审核已通过，完成缴费后即可选择赛题。' : '审核已通过，可以在“选择赛题”中选题。';
+}
 const PAY_COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 
 function TeachersModal({ team, onClose }: { team: Team; onClose: () => void }) {
@@ -203,6 +211,7 @@ function TeamView({ team }: { team: Team }) {
         <Descriptions.Item label="参赛方式">{team.individual ? '个人参赛' : `组队参赛（${team.memberList.length}/${team.maxMembers}人，至少${team.minMembers}人）`}</Descriptions.Item>
         <Descriptions.Item label="报名状态">
           {register ? <Tag color={REGISTER_COLORS[register.status]} data-testid="register-status">{REGISTER_STATUS_TEXT[register.status]}</Tag> : '—'}
+          {register && <div className="order-card-note" data-testid="register-next">{registerNextStep(register, competition.fee)}</div>}
         </Descriptions.Item>
         <Descriptions.Item label="报名费">
           {competition.fee === 0 ? (
