@@ -306,7 +306,8 @@ export default function DownloadCenter({ userId, open, onOpenChange, clientDialo
         tooltip={DRAWER_LABEL}
         aria-label={DRAWER_LABEL}
         badge={{ count: lists.downloading.length, overflowCount: 99 }}
-        style={{ insetInlineEnd: 16, bottom: 16 }}
+        // Idle, it steps back (half seen) so that what it floats over can be read; with tasks it is in full sight.
+        style={{ insetInlineEnd: 16, bottom: 16, opacity: lists.downloading.length ? 1 : 0.55 }}
         onClick={() => onOpenChange(true)}
         data-testid="download-float"
       />

@@ -116,6 +116,8 @@ describe('the download drawer', () => {
     );
     const float = screen.getByTestId('download-float');
     expect(float.getAttribute('aria-label')).toBe('下载管理');
+    // With a task it is in full sight (idle, it steps back to half).
+    await waitFor(() => expect(float.style.opacity).toBe('1'));
     fireEvent.mouseEnter(float.firstElementChild!); // the hover label's trigger
     expect((await screen.findByRole('tooltip')).textContent).toBe('下载管理');
     fireEvent.click(float);
@@ -162,5 +164,16 @@ describe('the download client dialog', () => {
     expect(screen.getByTestId('unknown-os').textContent).toBe('目前只提供Windows和Mac客户端');
     fireEvent.click(screen.getByRole('button', { name: /下载客户端/ }));
     expect(warning).toHaveBeenCalledWith('目前只提供Windows和Mac客户端', 5);
+  });
+});
+
+describe('the floating button when idle', () => {
+  it('steps back to half sight so that what it floats over can be read', async () => {
+    render(
+      <AntApp>
+        <DownloadCenter userId={USER + 1} open={false} onOpenChange={() => {}} clientDialog={false} onClientDialogChange={() => {}} />
+      </AntApp>,
+    );
+    await waitFor(() => expect(screen.getByTestId('download-float').style.opacity).toBe('0.55'));
   });
 });
