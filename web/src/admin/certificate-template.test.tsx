@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { CERT_BUILTIN_FIELDS, type Certificate, type TemplateBody } from '@contest/shared';
+import { CERT_BUILTIN_FIELDS, certDateText, type Certificate, type TemplateBody } from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -11,6 +11,8 @@ configure({ asyncUtilTimeout: 5000 });
 let posted: { url: string; body: TemplateBody }[] = [];
 /** Whether the question has certificates written yet (else the preview borrows the best-ranked awarded team). */
 let written = true;
+/** Whether the best-ranked team is an individual entry. */
+let individualTop = false;
 const holder: Certificate = {
   id: 1,
   certNo: '202600000042',
@@ -30,6 +32,7 @@ const holder: Certificate = {
 beforeEach(() => {
   posted = [];
   written = true;
+  individualTop = false;
   // The preview is laid out on the dialog's width, which happy-dom does not compute.
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(842);
   if (!('setPointerCapture' in HTMLElement.prototype)) Object.assign(HTMLElement.prototype, { setPointerCapture() {} });
@@ -50,8 +53,10 @@ beforeEach(() => {
         pathname === '/api/review/certificate/export/11'
           ? page(written ? [holder] : [])
           : pathname === '/api/review/works/grade/11'
-            ? page([{ questionId: 11, teamId: 5, teamNo: '0000000005', teamName: '排名第一队', rank: 1, awardId: 2, awardName: '一等奖' }])
-            : null;
+            ? page([{ questionId: 11, teamId: 5, teamNo: '0000000005', teamName: individualTop ? '李明（个人）' : '排名第一队', rank: 1, awardId: 2, awardName: '一等奖' }])
+            : pathname === '/api/competition/public/3'
+              ? { id: 3, name: '泰迪杯数据挖掘挑战赛', orgName: '华南数据学院' }
+              : null;
       return new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
     }),
   );
@@ -106,6 +111,18 @@ describe('the certificate template editor', { timeout: 90_000 }, () => {
     await waitFor(() => expect(field('team').textContent).toBe('所在队伍：排名第一队'), { timeout: 30_000 });
     expect(field('award').textContent).toBe('一等奖');
     expect(field('competition').textContent).toBe('泰迪杯数据挖掘挑战赛');
+  });
+
+  it('prints the organiser and the date the certificates will carry, and an individual entry as its one member', async () => {
+    written = false;
+    individualTop = true;
+    open();
+    await waitFor(() => expect(field('team').textContent).toBe('所在队伍：李明（个人）'), { timeout: 30_000 });
+    expect(field('name').textContent).toBe('李明：');
+    expect(field('members').textContent).toContain('李明');
+    expect(field('members').textContent).not.toContain('张三');
+    await waitFor(() => expect(field('organizer').textContent).toContain('华南数据学院'));
+    expect(field('date').textContent).toContain(certDateText(new Date()));
   });
 
   it('moves a field by dragging it, and the numbers follow', async () => {

@@ -33,6 +33,12 @@ export const CERT_SAMPLE: Record<CertField, string> = {
   wording: '',
   qrcode: '',
 };
+/** A certificate's date as printed: the Beijing day of `d`, `2026年11月29日`. */
+export function certDateText(d: Date): string {
+  const b = new Date(d.getTime() + 8 * 3600_000);
+  return `${b.getUTCFullYear()}年${b.getUTCMonth() + 1}月${b.getUTCDate()}日`;
+}
+
 /** The short verification code printed with the number (8 characters of this alphabet, printed as XXXX-XXXX). */
 export const CERT_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 export const CERT_SAMPLE_CODE = '7KQ2-M9XD';

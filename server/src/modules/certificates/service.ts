@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
+  certDateText,
   ADMIN_MENU_CODES,
   CERT_BUILTIN_SIZE,
   CERT_CODE_ALPHABET,
@@ -222,10 +223,6 @@ export async function push(ctx: Ctx, questionId: number, origin: string | null) 
   return runOf(ctx.db, questionId);
 }
 
-const dateText = (d: Date) => {
-  const b = new Date(d.getTime() + 8 * 3600_000);
-  return `${b.getUTCFullYear()}年${b.getUTCMonth() + 1}月${b.getUTCDate()}日`;
-};
 
 /**
  * Writes (or rewrites, keeping its number) the certificate of every holder, and withdraws those of holders who no
@@ -271,7 +268,7 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
         competition: q.competitionName,
         organizer: q.organizer ?? '',
         certNo: certNoValue(row.certNo, formatShortCode(shortCode(row.verifyCode))),
-        date: dateText(now),
+        date: certDateText(now),
       },
       verifyUrl: `${origin}/certificate/verify/${row.certNo}?code=${row.verifyCode}`,
       font: deps.config.certFont,

@@ -10,6 +10,7 @@ import {
   CERT_FIELD_NAMES,
   CERT_SAMPLE,
   CERT_SAMPLE_CODE,
+  certDateText,
   builtinLayoutOf,
   certFieldText,
   certNoValue,
@@ -28,6 +29,7 @@ import { fileUrl } from '../../../../common/files.ts';
 import { FormModal } from '../../../../common/FormModal.tsx';
 import { certificateApi, certificateKeys, certificateUrls } from '../../../../api/certificates.ts';
 import { reviewKeys } from '../../../../api/review.ts';
+import { competitionDetailApi, competitionDetailKeys } from '../../../../api/competitions.ts';
 import { useListMutation } from '../../../../common/usePagedList.ts';
 import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
 
@@ -465,11 +467,19 @@ export function CertificateTemplateModal({
     queryFn: () => certificateApi.previewTeam(question!.id),
   });
   const top = ranked.data?.list.find((g) => g.awardName);
+  // The organiser and the date as the certificates will print them: the competition's organisation, today in Beijing.
+  const competition = useQuery({ queryKey: competitionDetailKeys.detail(competitionId), queryFn: () => competitionDetailApi.detail(competitionId) });
+  const teamName = holder?.teamName ?? top?.teamName;
+  // An individual entry's only member is its holder (a team's members are not read here: the sample's stand in).
+  const individual = teamName?.endsWith('（个人）') ? teamName.slice(0, -'（个人）'.length) : null;
   const sample: Sample = {
     ...CERT_SAMPLE,
+    date: certDateText(new Date()),
+    ...(competition.data ? { organizer: competition.data.orgName, competition: competition.data.name } : {}),
     ...(question ? { competition: question.competitionName, question: question.title } : {}),
-    ...(top ? { team: top.teamName, award: top.awardName! } : {}),
+    ...(top ? { team: top.teamName, award: top.awardName!, name: individual ?? CERT_SAMPLE.name } : {}),
     ...(holder ? { name: holder.holderName, team: holder.teamName, school: holder.school ?? '', award: holder.awardName, certNo: holder.certNo } : {}),
+    ...(individual ? { members: individual } : {}),
   };
   const template = useQuery({ queryKey: certificateKeys.template(templateId ?? 0), enabled: Boolean(templateId), queryFn: () => certificateApi.template(templateId!) });
   // Every template list, and each template by id.
