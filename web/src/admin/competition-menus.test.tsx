@@ -211,6 +211,13 @@ describe('the menus of a competition, on one form', () => {
     ]);
   });
 
+  it('says that 选择赛题 without a stage follows the submission menus, not the competition\'s end', async () => {
+    openPanel({ [`/api/competition/public/${COMPETITION}`]: { id: COMPETITION, endTime: '2026-06-29T16:00:00.000Z', stages: [] } });
+    const choice = await screen.findByRole('combobox', { name: '选择赛题的截止时间' }, { timeout: SLOW });
+    expect(choice.closest('.ant-select')!.textContent).toContain('随提交截止');
+    expect(within(card('提交作品')).getByRole('combobox', { name: '提交作品的截止时间' }).closest('.ant-select')!.textContent).toContain('竞赛结束时间');
+  });
+
   it('shows organisers the menus’ Chinese names, never their codes', async () => {
     openPanel();
     await screen.findByRole('switch', { name: '启用选择赛题' });

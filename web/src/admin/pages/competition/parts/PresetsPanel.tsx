@@ -157,8 +157,10 @@ function DeadlineField({ code, schedule }: { code: WindowKind; schedule: Schedul
   const form = Form.useFormInstance<MenusValues>();
   const all = Form.useWatch((values: MenusValues) => values, { form, preserve: true });
   const window = submissionWindow({ endTime: schedule.endTime }, schedule.stages, windowPresets(all), code);
+  // 选择赛题 without a stage of its own follows the submission menus' stages (lifecycle.ts submissionWindow): its first
+  // option says so, not the competition's end it would otherwise seem to mean.
   const options = [
-    { value: 0, label: `竞赛结束时间（${beijingMinute(schedule.endTime)}）` },
+    { value: 0, label: code === 'CHOICE_SET' ? '随提交截止（提交作品、提交测试所选阶段中较晚的；都未选时为竞赛结束时间）' : `竞赛结束时间（${beijingMinute(schedule.endTime)}）` },
     ...schedule.stages.map((s) => ({ value: s.id, disabled: !s.endDate, label: s.endDate ? `阶段「${s.name}」结束（${beijingMinute(s.endDate)}）` : `阶段「${s.name}」（未设结束时间，不可选）` })),
   ];
   return (
@@ -168,7 +170,6 @@ function DeadlineField({ code, schedule }: { code: WindowKind; schedule: Schedul
       style={{ marginBottom: 8 }}
       extra={
         <span data-testid={`deadline-${code}`}>
-          {code === 'CHOICE_SET' ? '选“竞赛结束时间”时，选题随提交作品、提交测试所选阶段中较晚的一个截止。' : ''}
           开放时间的结束早于它时以开放时间为准。现在的截止时间：{deadlineText(window)}，北京时间
         </span>
       }
