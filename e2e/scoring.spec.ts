@@ -8,7 +8,8 @@ const perfect = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.9 : 0.1}`)
 const inverted = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.1 : 0.9}`)].join('\n');
 
 test('an organiser publishes a question with an answer file, a team chooses it, uploads works and sees its test scores on the leaderboard', async ({ browser }) => {
-  test.setTimeout(120_000);
+  // A long journey (works twice, one cut off by the network, tests, a second browser): room for a loaded machine.
+  test.setTimeout(240_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();
