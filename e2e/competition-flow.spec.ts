@@ -10,6 +10,8 @@ function local(offsetDays: number) {
 
 
 test('an organiser creates a competition and sets its menus, the administrator approves it, a visitor finds it', async ({ browser }) => {
+  // Three browsers and a dozen screens: more than the default minute on a loaded two-core machine.
+  test.setTimeout(180_000);
   const adminContext = await browser.newContext();
   const adminPage = await adminContext.newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
