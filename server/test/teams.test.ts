@@ -461,6 +461,8 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
         const res = await put([field]);
         expect([res.statusCode, body(res).message], JSON.stringify(field)).toEqual([400, message]);
       }
+      const twice = await put([...base, { name: 'custom1', label: '地区', type: 'text' }]);
+      expect([twice.statusCode, body(twice).message]).toEqual([400, '显示名称“地区”重复了，参赛者将分不清']);
       const fields = [
         ...base,
         { name: 'custom1', label: '参赛动机', type: 'text', description: '200字以内', otherParams: { required: true } },

@@ -49,7 +49,6 @@ export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose:
 /** The server's file URIs of the finished uploads. */
 export const uploadedUris = (files: UploadFile[]) => files.flatMap((f) => (f.status === 'done' && f.response?.data?.fileUri ? [f.response.data.fileUri as string] : []));
 
-
 /**
  * One private PDF or picture as a form field (a registration form's file field): its value is the file's URI, shown
  * as a link once uploaded, replaced by uploading again, cleared by 移除.

@@ -215,6 +215,8 @@ export function nextCustomName(used: readonly string[]): CustomFieldName | null 
   return null;
 }
 export type PresetFieldName = RegFieldName | CustomFieldName;
+/** The refusal of a form with two fields under one label (the designer's check and the server's). */
+export const duplicateLabelText = (label: string) => `显示名称“${label}”重复了，参赛者将分不清`;
 
 const fieldName = z.union(
   [z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]]), customFieldName],
@@ -256,6 +258,14 @@ const presetFields = {
     .array(presetField)
     .max(REG_FIELDS.length + MAX_CUSTOM_FIELDS, '报名字段过多')
     .refine((list) => new Set(list.map((f) => f.name)).size === list.length, '报名字段不能重复')
+    .superRefine((list, ctx) => {
+      // Two fields under one label could not be told apart by the participants filling the form in.
+      const seen = new Set<string>();
+      for (const f of list) {
+        if (seen.has(f.label)) ctx.addIssue({ code: 'custom', message: duplicateLabelText(f.label) });
+        seen.add(f.label);
+      }
+    })
     .optional(),
 };
 

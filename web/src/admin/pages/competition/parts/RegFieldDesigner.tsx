@@ -1,4 +1,4 @@
-import { CUSTOM_FIELD_TYPES, REG_FIELDS, isCustomField, nextCustomName, type CustomFieldType, type PresetField } from '@contest/shared';
+import { CUSTOM_FIELD_TYPES, REG_FIELDS, duplicateLabelText, isCustomField, nextCustomName, type CustomFieldType, type PresetField } from '@contest/shared';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Input, Select, Space, Switch, Table, Tooltip } from 'antd';
 
@@ -19,7 +19,7 @@ export function checkRegFields(fields: PresetField[] | undefined): string | null
     const label = f.label?.trim() ?? '';
     if (!label) return `请填写“${kindOf(f)}”的显示名称`;
     if (label.length > 20) return `“${label}”的显示名称不能超过20个字符`;
-    if (labels.has(label)) return `显示名称“${label}”重复了，参赛者将分不清`;
+    if (labels.has(label)) return duplicateLabelText(label);
     labels.add(label);
     if ((f.description ?? '').length > 200) return `“${label}”的填写说明不能超过200个字符`;
     if (f.type === 'choice' && isCustomField(f.name)) {
