@@ -17,7 +17,7 @@ async function participant(browser: Browser, orgPage: Page, competitionId: numbe
 const badge = (page: Page) => page.getByTestId('unread-badge').first();
 
 test('an organiser sends a notice to the unpaid teams of a competition; only those see the badge rise, live, and read it', async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();

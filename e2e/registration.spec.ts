@@ -91,7 +91,7 @@ async function payOnline(page: Page, method: '支付宝' | '微信支付') {
 }
 
 test('participants register with an ID card, form a team by join link, pay by Alipay, WeChat Pay and bank transfer, and get an invoice', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();

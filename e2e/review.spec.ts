@@ -37,7 +37,7 @@ async function scoreInReviewCentre(page: Page, questionTitle: string, [depth, re
 }
 
 test('a paper-only contest: two judges score a work in the review centre; the organiser confirms grades, answers a dispute and awards; the team downloads its certificate', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();

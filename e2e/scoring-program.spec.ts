@@ -20,7 +20,7 @@ print(json.dumps({"score": cost}))
 `;
 
 test('an organiser scores a question with an own program, tries it in the editor, and a team is scored by it', async ({ browser }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();

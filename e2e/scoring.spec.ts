@@ -9,7 +9,7 @@ const inverted = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.1 : 0.9}`
 
 test('an organiser publishes a question with an answer file, a team chooses it, uploads works and sees its test scores on the leaderboard', async ({ browser }) => {
   // A long journey (works twice, one cut off by the network, tests, a second browser): room for a loaded machine.
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();

@@ -58,7 +58,7 @@ test.describe('an id that is not digits goes straight to the 404 page', () => {
   });
 
   test('in the back office (§2.3) and the review centre', async ({ browser }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     const adminPage = await (await browser.newContext()).newPage();
     await login(adminPage, ADMIN.username, ADMIN.password);
     const state = await adminPage.context().storageState();
@@ -82,7 +82,7 @@ test.describe('an id that is not digits goes straight to the 404 page', () => {
 });
 
 test('an organiser opens a question’s works from the competition’s question list (§2.3 /question/questionWorks)', async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
   const orgPage = await (await browser.newContext()).newPage();
