@@ -7,7 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
-import { seedIfEmpty } from '../server/src/db/seed/index.ts';
+import { seedIfEmpty } from '../server/src/seed/index.ts';
 import { FIRST_SCREEN_BUDGET_KB, measureFirstScreen, type FirstScreen } from './first-screen.ts';
 import { ADMIN_PASSWORD, ROOT, startServer, useBuiltServer } from './processes.ts';
 import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './rush.ts';

@@ -14,10 +14,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
-import { aesCipher, loadSecretKey } from './crypto/secrets.ts';
-import { systemClock, type Clock, type Deps } from './context.ts';
+import type { Clock, Deps } from './context.ts';
+import { buildDeps } from './compose/deps.ts';
 import type { Database_ } from './db/database.ts';
 import { PUBLIC, describeRule, type RegisteredRoute } from './http/access.ts';
 import type { App } from './http/app-types.ts';
@@ -25,13 +24,13 @@ import { registerAuth } from './http/auth.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { AppError, DATABASE_UNAVAILABLE, STATUS_MESSAGES, STORAGE_FULL, isStorageFull } from './http/errors.ts';
 import { isDatabaseUnavailable, isValueOutOfRange } from './db/errors.ts';
-import { memoryRateLimiter, redisRateLimiter, type RateLimiter } from './limits/rate-limiter.ts';
+import type { RateLimiter } from './limits/rate-limiter.ts';
 import { authRoutes, oidcRoutes } from './modules/auth/routes.ts';
+import { resolveActor } from './modules/auth/index.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { competitionRoutes } from './modules/competitions/routes.ts';
 import { invoiceRoutes } from './modules/invoices/routes.ts';
 import { orderRoutes } from './modules/orders/routes.ts';
-import { closeExpiredOrders } from './modules/orders/service.ts';
 import { orgRoutes } from './modules/orgs/routes.ts';
 import { paymentRoutes } from './modules/payments/routes.ts';
 import { simulatorRoutes } from './payments/simulator.ts';
@@ -47,7 +46,6 @@ import { awardRoutes } from './modules/awards/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import { startWorker } from './jobs/runner.ts';
-import { memoryNoticeHub, redisNoticeHub } from './modules/notices/hub.ts';
 import { noticeRoutes } from './modules/notices/routes.ts';
 import { desktopReleaseRoutes } from './modules/desktop-releases/routes.ts';
 import { questionRoutes } from './modules/questions/routes.ts';
@@ -55,8 +53,6 @@ import { fileRoutes } from './modules/files/routes.ts';
 import { roleRoutes } from './modules/roles/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
-import { localFileStore } from './storage/local.ts';
-import { s3FileStore } from './storage/s3.ts';
 import type { FileStore } from './storage/file-store.ts';
 import { responseSerializer } from './http/serialize.ts';
 import { refuseNonNumericParams } from './http/numeric-params.ts';
@@ -72,7 +68,7 @@ export interface BuildOptions {
   logStream?: Writable;
   /** Extra routes for tests of the route registry itself. */
   extraRoutes?: (app: App) => void;
-  /** The jobs this instance's worker runs (JOB_WORKER); the registry's (jobs/registry.ts) when absent. Tests add their own. */
+  /** The jobs this instance's worker runs (JOB_WORKER); the registry's (compose/jobs.ts) when absent. Tests add their own. */
   jobs?: JobRegistry;
 }
 
@@ -119,7 +115,7 @@ function fieldErrors(err: FastifyError): Record<string, string> {
 }
 
 export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
-  const { config, database } = options;
+  const { config } = options;
   const app = Fastify({
     // A hop count trusts that many addresses nearest the server (the first is the socket's); anything a client wrote
     // into X-Forwarded-For before them is never taken as its address.
@@ -154,22 +150,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(config.strictResponses));
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
-  const limiter = options.limiter ?? (redis ? redisRateLimiter(redis, `${config.redisPrefix}rl:`) : memoryRateLimiter());
-  const hub = redis ? redisNoticeHub(redis, (err) => app.log.error({ err }, 'notice channel failed'), `${config.redisPrefix}notice`) : memoryNoticeHub();
-  const deps: Deps = {
-    db: database.db,
-    dialect: database.dialect,
-    config,
-    clock: options.clock ?? systemClock,
-    storage:
-      options.storage ??
-      (config.s3 ? s3FileStore({ ...config.s3, tmpDir: path.join(config.dataDir, 'tmp', 's3') }) : localFileStore(path.join(config.dataDir, 'files'))),
-    limiter,
-    hub,
-    log: app.log,
-    cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
-  };
+  const { deps, close: closeDeps } = buildDeps({ ...options, log: app.log });
 
   const routes: RouteEntry[] = [];
   const seen: RouteOptions[] = [];
@@ -191,19 +172,17 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     }
     app.log.debug({ routes: routes.map((r) => `${r.method} ${r.url} ${describeRule(r.rule)}`) }, 'routes');
   });
-  // Every minute: unpaid orders past the timeout are closed, and uploads in progress left idle for a week dropped.
+  // Every minute, uploads in progress left idle for a week are dropped: by each instance, which holds UPLOADS_DIR (a
+  // worker process may not). Unpaid orders past their time are a scheduled job (compose/jobs.ts).
   const sweeper = setInterval(() => {
-    closeExpiredOrders(deps).catch((err) => app.log.error({ err }, 'closing expired orders failed'));
     expireUploads(deps).catch((err) => app.log.error({ err }, 'dropping idle uploads failed'));
   }, 60_000);
   sweeper.unref();
-  const stopWorker = config.jobWorker ? startWorker(deps, { jobs: options.jobs }) : () => {};
+  const stopWorker = config.jobWorker ? startWorker(deps) : () => {};
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     stopWorker();
-    await hub.close();
-    await limiter.close();
-    if (options.limiter) await redis?.quit();
+    await closeDeps();
   });
 
   // Set when the request arrives, so that every reply carries it, errors included; a plain hook, not an async one,
@@ -303,7 +282,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     return reply.code(404).send({ status: 404, message: STATUS_MESSAGES[404], data: null });
   });
 
-  registerAuth(app as unknown as FastifyInstance, deps);
+  registerAuth(app as unknown as FastifyInstance, deps, resolveActor);
   /** A module's routes, each stamped with the module's name (the route registry, docs/routes.md). */
   const mount = (module: string, register: (scope: App) => void) =>
     app.register(async (scope) => {

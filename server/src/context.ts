@@ -3,8 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
 import type { Db, Dialect_ } from './db/database.ts';
+import type { JobRegistry } from './jobs/define.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
-import type { NoticeHub } from './modules/notices/hub.ts';
+import type { NoticeHub } from './realtime/hub.ts';
 import type { FileStore } from './storage/file-store.ts';
 
 export interface Clock {
@@ -24,6 +25,8 @@ export interface Deps {
   hub: NoticeHub;
   log: FastifyBaseLogger;
   cipher: Cipher;
+  /** The kinds of job this process's workers run, each bound to its handler (compose/jobs.ts). */
+  jobs: JobRegistry;
 }
 
 export interface Actor {
@@ -55,8 +58,8 @@ export const isAuthed = (ctx: Ctx): ctx is AuthedCtx => ctx.actor !== null;
  * the spread cost about a third of what a small public read takes.
  */
 export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; headers: { 'user-agent'?: string } }): Ctx {
-  const { db, dialect, config, clock, storage, limiter, hub, log, cipher } = deps;
-  return { db, dialect, config, clock, storage, limiter, hub, log, cipher, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs } = deps;
+  return { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
 }
 
 export const iso = (d: Date) => d.toISOString();

@@ -3,7 +3,7 @@ import { loadConfig } from './config.ts';
 import { systemClock } from './context.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedIfEmpty } from './db/seed/index.ts';
+import { seedIfEmpty } from './seed/index.ts';
 import { reportEventLoopDelay } from './http/event-loop.ts';
 
 const config = loadConfig();

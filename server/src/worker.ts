@@ -1,23 +1,15 @@
-import path from 'node:path';
-import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { loadConfig } from './config.ts';
-import { systemClock, type Deps } from './context.ts';
-import { aesCipher, loadSecretKey } from './crypto/secrets.ts';
+import { buildDeps } from './compose/deps.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startWorker } from './jobs/runner.ts';
-import { memoryRateLimiter, redisRateLimiter } from './limits/rate-limiter.ts';
-import { memoryNoticeHub, redisNoticeHub } from './modules/notices/hub.ts';
-import { closeExpiredOrders } from './modules/orders/service.ts';
-import { localFileStore } from './storage/local.ts';
-import { s3FileStore } from './storage/s3.ts';
 
 /**
  * `npm run worker`: a process that runs jobs and nothing else: no HTTP listener, so it can sit outside the load
- * balancer's pool (docs/deployment.md §6). It migrates as `npm run serve` does, polls the job table with the jobs of
- * jobs/registry.ts, and closes unpaid orders past their time every minute (a conditional UPDATE, safe alongside the
- * instances that do the same). Idle works uploads are left to the instances, which hold UPLOADS_DIR.
+ * balancer's pool (docs/deployment.md §6). It migrates as `npm run serve` does and polls the job table with the jobs of
+ * compose/jobs.ts, periodic sweeps included (closing unpaid orders past their time); its dependencies are built as the
+ * server's are (compose/deps.ts). Idle works uploads are left to the instances, which hold UPLOADS_DIR.
  *
  * SIGINT/SIGTERM: no job is claimed after the signal; the job running then may finish within a grace period, and one
  * still running after it is left to its lease, which another worker takes over once it expires. A second signal
@@ -30,25 +22,7 @@ const log = pino({ level: config.logLevel, base: { pid: process.pid, role: 'work
 const database = openDatabase({ ...config, onConnectionError: (err) => log.warn({ err }, 'database connection lost; the pool reconnects on the next query') });
 await migrateToLatest(database);
 
-const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false }) : undefined;
-const limiter = redis ? redisRateLimiter(redis, `${config.redisPrefix}rl:`) : memoryRateLimiter();
-// Scheduled notices and automatic messages tell the instances' open message streams through Redis.
-const hub = redis ? redisNoticeHub(redis, (err) => log.error({ err }, 'notice channel failed'), `${config.redisPrefix}notice`) : memoryNoticeHub();
-const deps: Deps = {
-  db: database.db,
-  dialect: database.dialect,
-  config,
-  clock: systemClock,
-  storage: config.s3 ? s3FileStore({ ...config.s3, tmpDir: path.join(config.dataDir, 'tmp', 's3') }) : localFileStore(path.join(config.dataDir, 'files')),
-  limiter,
-  hub,
-  log,
-  cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
-};
-
-const sweeper = setInterval(() => {
-  closeExpiredOrders(deps).catch((err: unknown) => log.error({ err }, 'closing expired orders failed'));
-}, 60_000);
+const { deps, close: closeDeps } = buildDeps({ config, database, log });
 const stopJobs = startWorker(deps);
 log.info({ dialect: database.dialect }, 'job worker started');
 // The job runner's timer does not hold the process open; this does, until a signal.
@@ -62,7 +36,6 @@ async function shutdown(signal: NodeJS.Signals) {
   }
   stopping = true;
   log.info({ signal }, 'job worker stopping');
-  clearInterval(sweeper);
   let grace: NodeJS.Timeout | undefined;
   const finished = await Promise.race([
     stopJobs().then(() => true),
@@ -73,8 +46,7 @@ async function shutdown(signal: NodeJS.Signals) {
   clearTimeout(grace);
   if (!finished) log.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'a job is still running: left to its lease, which another worker takes over');
   try {
-    await hub.close();
-    await limiter.close();
+    await closeDeps();
     if (finished) await database.destroy();
   } catch (err) {
     log.error({ err }, 'closing connections failed');

@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.ts';
 import { aesCipher, loadSecretKey } from '../src/crypto/secrets.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { seedIfEmpty } from '../src/db/seed/index.ts';
+import { seedIfEmpty } from '../src/seed/index.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn } from './helpers.ts';
 
 const clock = { now: () => new Date('2026-11-21T00:00:00Z') };

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import type { Clock } from '../src/context.ts';
 import { openDatabase, type Database_ } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { seedIfEmpty, type SeededAccount } from '../src/db/seed/index.ts';
+import { seedIfEmpty, type SeededAccount } from '../src/seed/index.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
 

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueue, jobRegistry } from '../src/jobs/define.ts';
-import { JOB_DEFINITIONS } from '../src/jobs/registry.ts';
+import { JOB_DEFINITIONS, noticeDelivery } from '../src/compose/jobs.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
-import { deliverJob, deliveryJob } from '../src/modules/notices/jobs.ts';
+import { deliverJob } from '../src/modules/notices/jobs.ts';
 import { unique } from './factories.ts';
 import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, registerUser, type Client, type TestApp } from './helpers.ts';
 
 /** The platform's jobs, with notice delivery in batches of BATCH recipients instead of thousands. */
 const BATCH = 400;
-const JOBS = jobRegistry(JOB_DEFINITIONS.map((j) => (j.id === deliverJob.id ? deliveryJob(BATCH) : j)));
+const JOBS = jobRegistry(JOB_DEFINITIONS.map((j) => (j.id === deliverJob.id ? noticeDelivery(BATCH) : j)));
 
 type NoticeRow = { id: number; status: number; recipients: number; delivered: number; deliveredAt: string | null; reads: number };
 

@@ -1,5 +1,5 @@
 import { SESSION_COOKIE } from '@contest/shared';
-import { SSO_COOKIE } from '../src/modules/auth/cookies.ts';
+import { SSO_COOKIE } from '../src/http/cookies.ts';
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, body, createTestApp, registerUser, type TestApp } from './helpers.ts';

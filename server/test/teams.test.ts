@@ -1,7 +1,8 @@
 import { ID_CARD_MESSAGES, mainlandCheckDigit } from '@contest/shared';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeExpiredOrders } from '../src/modules/orders/service.ts';
+import { ensureScheduled } from '../src/jobs/schedule.ts';
+import { runDueJobs } from '../src/jobs/runner.ts';
 import {
   ADMIN_PASSWORD,
   DATABASES,
@@ -580,14 +581,19 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect(body(await leader.get(`/api/team/register/item/${id}`)).data.orderId).toBe(reopened);
     });
 
-    it('closes unpaid orders after the configured timeout, but not those waiting for a voucher check', async () => {
+    it('closes unpaid orders after the configured timeout, by its scheduled sweep, but not those waiting for a voucher check', async () => {
       const id = await onlineCompetition(admin, orgA, { fee: 100 });
       const a = await registered(id, '超时');
       const b = await registered(id, '凭证');
       const voucher = body(await b.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
       expect((await b.leader.put(`/api/order/voucher/${b.orderId}`, { payMethod: 4, voucher })).statusCode).toBe(200);
       const later = new Date(now.getTime() + t.config.orderTimeoutMs + 1000);
-      await closeExpiredOrders({ ...t.deps, clock: { now: () => later } });
+      // The sweep is a scheduled job (issue 34): a starting worker queues it once, a run queues the next a minute on.
+      await ensureScheduled(t.deps.db, t.deps.jobs.values(), later);
+      await ensureScheduled(t.deps.db, t.deps.jobs.values(), later);
+      while (await runDueJobs({ ...t.deps, clock: { now: () => later } }));
+      const sweeps = await t.deps.db.selectFrom('jobs').select('runAt').where('type', '=', 'order.closeExpired').where('doneAt', 'is', null).execute();
+      expect(sweeps.map((j) => Date.parse(j.runAt))).toEqual([later.getTime() + 60_000]);
       expect(body(await a.leader.get(`/api/order/${a.orderId}`)).data.payStatus).toBe(2);
       expect(body(await b.leader.get(`/api/order/${b.orderId}`)).data.payStatus).toBe(0);
       const titles = async (c: Client) => (body(await c.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).map((m) => m.title);

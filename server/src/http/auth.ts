@@ -1,14 +1,13 @@
-import { CSRF_HEADER, SESSION_COOKIE, isPermissionCode } from '@contest/shared';
+import { CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isAuthed, requestCtx, type Actor, type AuthedCtx, type Deps } from '../context.ts';
-import * as repo from '../modules/auth/repo.ts';
-import { sessionId } from '../modules/auth/sessions.ts';
 import { describeRule, type AccessRule } from './access.ts';
 import { AppError, forbidden, unauthorized } from './errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** A session's last-seen time is written at most this often, so reads do not turn into writes. */
-const TOUCH_INTERVAL_MS = 60_000;
+
+/** Who holds a presented credential: the actor of its live session, or null (unknown, expired or revoked). */
+export type ResolveActor = (deps: Deps, presented: { token: string; bearer: boolean }) => Promise<Actor | null>;
 
 function bearerToken(req: FastifyRequest): string | undefined {
   const header = req.headers.authorization;
@@ -25,29 +24,6 @@ function presentedToken(req: FastifyRequest): { token: string; bearer: boolean }
   return { token, bearer: bearer !== undefined };
 }
 
-async function resolveActor(deps: Deps, presented: { token: string; bearer: boolean }): Promise<Actor | null> {
-  const now = deps.clock.now();
-  const session = await repo.findLiveSession(deps.db, sessionId(presented.token), now.toISOString());
-  if (!session) return null;
-  if (now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS) {
-    // Browser sessions slide: activity pushes the expiry out again; desktop tokens keep theirs.
-    const ttl = session.kind === 'browser' ? deps.config.sessionTtlMs : undefined;
-    const expiresAt = ttl ? new Date(now.getTime() + ttl).toISOString() : session.expiresAt;
-    await repo.touchSession(deps.db, session.id, now.toISOString(), expiresAt);
-  }
-  // A code no longer in the tables (a role saved before a code was retired) grants nothing.
-  const permissions = new Set((await repo.permissionCodes(deps.db, session.userId)).filter(isPermissionCode));
-  return {
-    userId: session.userId,
-    username: session.username,
-    orgId: session.orgId,
-    permissions,
-    sessionId: session.id,
-    via: presented.bearer ? 'bearer' : 'cookie',
-    csrfToken: session.csrfToken,
-  };
-}
-
 function sameOrigin(req: FastifyRequest): boolean {
   const origin = req.headers.origin;
   if (!origin) return true;
@@ -59,10 +35,10 @@ function sameOrigin(req: FastifyRequest): boolean {
 }
 
 /**
- * Resolves who is calling, then enforces the route's declared rule and CSRF protection before any
- * body is parsed: a caller without access learns nothing about the route's input.
+ * Resolves who is calling (through `resolveActor`, the auth module's sessions), then enforces the route's declared rule
+ * and CSRF protection before any body is parsed: a caller without access learns nothing about the route's input.
  */
-export function registerAuth(app: FastifyInstance, deps: Deps) {
+export function registerAuth(app: FastifyInstance, deps: Deps, resolveActor: ResolveActor) {
   app.decorateRequest('ctx', null as never);
   // A callback hook, not an async one: most requests are anonymous reads, and they are settled without a promise.
   app.addHook('onRequest', (req, _reply, done) => {

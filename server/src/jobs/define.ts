@@ -12,28 +12,42 @@ export type Lane = 'general' | 'program';
 export type JobPlace = { lane: 'program'; tenant: number } | { lane?: 'general' };
 
 /**
- * A kind of job, declared once in its module's `jobs.ts`: its id (the `type` column), the zod schema of its payload,
- * its handler and, optionally, what to do when it has used up its attempts. `enqueue` takes the definition, so a
- * payload that does not fit does not compile; the runner checks the stored payload against the schema before running.
- *
- * This file imports no module, so services may import `enqueue` and their own `jobs.ts` without a cycle through the
- * registry (which imports every `jobs.ts`).
+ * A kind of job as its module declares it in `jobs.ts`: its id (the `type` column) and the zod schema of its payload.
+ * Services enqueue it by this declaration alone; what runs it is bound to it in one registry (compose/jobs.ts), so a
+ * module's `jobs.ts` never imports its service and no service imports what runs its jobs.
  */
-export interface JobDefinition<P = unknown> {
+export interface JobType<P = unknown> {
   readonly id: string;
   readonly payload: z.ZodType<P>;
+}
+
+export function jobType<P>(id: string, payload: z.ZodType<P>): JobType<P> {
+  return Object.freeze({ id, payload });
+}
+
+/** What runs a kind of job, and optionally what to do when it has used up its attempts. */
+export interface JobHandler<P> {
   /** `run.lane` is the lane the job was taken from. */
   run(deps: Deps, payload: P, run: { lane: Lane }): Promise<void>;
   /** Called once when the job has used up its attempts (never for a payload that fails the schema). */
   failed?(deps: Deps, payload: P, error: string): Promise<void>;
 }
 
+/**
+ * A kind of job bound to its handler: what the registry and the runner hold. `enqueue` takes the declaration, so a
+ * payload that does not fit does not compile; the runner checks the stored payload against the schema before running.
+ */
+export interface JobDefinition<P = unknown> extends JobType<P>, JobHandler<P> {}
+
 /** Any definition, whatever its payload: what the registry and the runner hold. */
 export type AnyJob = JobDefinition<unknown>;
 
-export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
-  return Object.freeze({ ...definition });
+export function bindJob<P>(type: JobType<P>, handler: JobHandler<P>): JobDefinition<P> {
+  return Object.freeze({ id: type.id, payload: type.payload, run: handler.run, ...(handler.failed && { failed: handler.failed }) });
 }
+
+/** A declaration and its handler in one, for jobs that only tests run. */
+export const defineJob = <P>(definition: JobDefinition<P>): JobDefinition<P> => bindJob(definition, definition);
 
 /** Job definitions by id; refuses two definitions with one id. */
 export type JobRegistry = ReadonlyMap<string, AnyJob>;
@@ -50,7 +64,7 @@ export function jobRegistry(definitions: readonly AnyJob[]): JobRegistry {
  * Adds a job due at `runAt` (by default at once), in the lane `place` names. The payload is checked against the
  * definition here too, so a payload that slipped past the types is refused where it is made rather than when it runs.
  */
-export async function enqueue<P>(db: Db, job: JobDefinition<P>, payload: NoInfer<P>, now: Date, runAt: Date = now, priority = 0, place: JobPlace = {}): Promise<number> {
+export async function enqueue<P>(db: Db, job: JobType<P>, payload: NoInfer<P>, now: Date, runAt: Date = now, priority = 0, place: JobPlace = {}): Promise<number> {
   job.payload.parse(payload);
   const { id } = await db
     .insertInto('jobs')
@@ -83,7 +97,7 @@ export function jobsQueued() {
 }
 
 /** Whether a job of this kind is waiting or running (not done, not failed for good). */
-export const hasPendingJob = async (db: Db, job: AnyJob) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
+export const hasPendingJob = async (db: Db, job: JobType) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
 
 /** Jobs counted ahead of a waiting one at most: past it a place reads “more than”, and a poll's count stays bounded. */
 export const QUEUE_COUNT_CAP = 1000;
@@ -131,7 +145,7 @@ export async function jobsAhead(db: Db, jobId: number, now: Date): Promise<numbe
  * between `since` and `until` (null when none did), and how many run at once now (at least one: the workers taking
  * them). A waiting job waits about (jobs before it + 1) / workers such runs.
  */
-export async function lanePace(db: Db, job: AnyJob, since: Date, until: Date, lane: Lane = 'general'): Promise<{ seconds: number | null; workers: number }> {
+export async function lanePace(db: Db, job: JobType, since: Date, until: Date, lane: Lane = 'general'): Promise<{ seconds: number | null; workers: number }> {
   const laneIs = (q: typeof base) => q.where('lane', lane === 'program' ? '=' : 'is', lane === 'program' ? 'program' : null);
   const base = db.selectFrom('jobs').where('type', '=', job.id);
   const done = await laneIs(base)

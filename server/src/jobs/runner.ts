@@ -5,14 +5,14 @@ import type { Db } from '../db/database.ts';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { onJobsQueued, type JobRegistry, type Lane } from './define.ts';
-import { JOBS } from './registry.ts';
+import { ensureScheduled } from './schedule.ts';
 
 /**
  * The job table runner (ARCHITECTURE §7). A job is claimed by a conditional UPDATE that sets a lease, so two workers
  * never run the same job; a worker that dies leaves its lease to expire and the job is claimed again. Failures retry
  * with backoff; after the last attempt the job is marked failed and its definition's `failed` hook runs. A stored
  * payload that does not fit its definition's schema fails the job at once, without running it: no attempt could
- * succeed. Jobs are declared with `defineJob` and listed in registry.ts; `enqueue` is in define.ts.
+ * succeed. Jobs are declared with `jobType` in their module's jobs.ts and bound to their handlers in compose/jobs.ts; `enqueue` is in define.ts.
  */
 export const MAX_ATTEMPTS = 3;
 /**
@@ -118,7 +118,7 @@ export async function claim(db: Db, worker: string, now: Date, leaseMs = LEASE_M
  * Runs due jobs one after another until none is left; returns how many ran. While a job runs its lease is renewed
  * every `renewMs`, so a job longer than the lease is not taken for abandoned and run a second time elsewhere.
  */
-export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs, jobs = JOBS, stopping, lane }: RunOptions = {}): Promise<number> {
+export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs, jobs = deps.jobs, stopping, lane }: RunOptions = {}): Promise<number> {
   const leaseMs = deps.config.jobLeaseMs;
   const renewEvery = renewMs ?? leaseMs / 3;
   let ran = 0;
@@ -188,7 +188,7 @@ export function startWorker(
   deps: Deps,
   {
     intervalMs = 1000,
-    jobs = JOBS,
+    jobs = deps.jobs,
     concurrency = deps.config.scoringConcurrency,
     programConcurrency = deps.config.programConcurrency,
   }: { intervalMs?: number; jobs?: JobRegistry; concurrency?: number; programConcurrency?: number } = {},
@@ -210,6 +210,8 @@ export function startWorker(
         });
     });
   };
+  // The periodic sweeps among these jobs are queued if none is (a first start, or jobs cleared by hand).
+  ensureScheduled(deps.db, jobs.values(), deps.clock.now()).then(poll, (err: unknown) => deps.log.error({ err }, 'scheduling sweeps failed'));
   const timer = setInterval(poll, intervalMs);
   timer.unref();
   const unsubscribe = onJobsQueued(poll);

@@ -1,7 +1,7 @@
 /**
  * Sign-in, sessions and single sign-on. What other modules may use: the number of live sessions (the dashboard), and
- * for an administrator's password reset, hashing a password, storing it and ending the user's sessions.
+ * the actor of a presented session or token (the request's authentication, wired in app.ts). Accounts themselves are
+ * the users module's: auth creates them and stores passwords through its index, never the other way round.
  */
-export { countLiveSessions, deleteUserSessions, setPasswordHash } from './repo.ts';
-export { hashPassword } from './passwords.ts';
-export { createAccount } from './service.ts';
+export { countLiveSessions } from './repo.ts';
+export { resolveActor } from './service.ts';

@@ -62,10 +62,6 @@ export async function deleteOtherSessions(db: Db, userId: number, keepId: string
   return Number(result.numDeletedRows);
 }
 
-export async function deleteUserSessions(db: Db, userId: number) {
-  await db.deleteFrom('sessions').where('userId', '=', userId).execute();
-}
-
 export async function listUserSessions(db: Db, userId: number, now: string) {
   return db
     .selectFrom('sessions')
@@ -78,10 +74,6 @@ export async function listUserSessions(db: Db, userId: number, now: string) {
 
 export async function deleteExpiredSessions(db: Db, now: string) {
   await db.deleteFrom('sessions').where('expiresAt', '<=', now).execute();
-}
-
-export async function setPasswordHash(db: Db, userId: number, passwordHash: string, now: string) {
-  await db.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', userId).execute();
 }
 
 export async function setLastLogin(db: Db, userId: number, now: string) {

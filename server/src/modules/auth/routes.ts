@@ -14,15 +14,12 @@ import {
 } from '@contest/shared';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Ctx, Deps } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { PUBLIC, USER } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
+import type { App, Ctx, Deps } from '../../http/app-types.ts';
 import { noDataReply, ok, redirectReply, replies } from '../../http/reply.ts';
-import { findUserInfo } from '../users/index.ts';
-import { SSO_COOKIE, clearSessionCookies, clearSsoCookie, setSessionCookies, setSsoCookie } from './cookies.ts';
-import { OidcClient, STATE_TTL_MS, belongsTo } from './oidc.ts';
+import { SSO_COOKIE, clearSessionCookies, clearSsoCookie, setSessionCookies, setSsoCookie } from '../../http/cookies.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -41,11 +38,8 @@ export function authRoutes(app: App, deps: Deps) {
   });
 
   app.post('/api/auth/login', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody, response: replies(userInfoSchema) } }, async (req, reply) => {
-    const { session, userId } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
+    const { session, user } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
     setSessionCookies(reply, deps.config, session);
-    const user = await findUserInfo(deps.db, userId);
-    // Found by authenticate() a moment ago: only an account deleted in between is missing.
-    if (!user) throw notFound('用户不存在');
     return ok(user, '登录成功');
   });
 
@@ -76,7 +70,6 @@ export function authRoutes(app: App, deps: Deps) {
 }
 
 export function oidcRoutes(app: App, deps: Deps) {
-  const client = deps.config.oidc ? new OidcClient(deps.config.oidc) : undefined;
   // Told to the provider and compared by it at the callback: PUBLIC_URL's, never one a request's Host header chose.
   const redirectUri = (req: FastifyRequest) => {
     const origin = publicOrigin(deps.config, req);
@@ -91,10 +84,10 @@ export function oidcRoutes(app: App, deps: Deps) {
     '/api/auth/oidc/login',
     { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }), response: redirectReply } },
     async (req, reply) => {
-      if (!client) throw disabled();
+      if (!service.ssoEnabled(req.ctx)) throw disabled();
       await throttle(req.ctx, 'start');
-      const { url, browserSecret } = await client.authorizationUrl(req.ctx, redirectUri(req), safeReturnTo(req.query.returnTo));
-      setSsoCookie(reply, deps.config, browserSecret, STATE_TTL_MS);
+      const { url, browserSecret, maxAgeMs } = await service.startSso(req.ctx, redirectUri(req), safeReturnTo(req.query.returnTo));
+      setSsoCookie(reply, deps.config, browserSecret, maxAgeMs);
       return reply.redirect(url);
     },
   );
@@ -106,22 +99,21 @@ export function oidcRoutes(app: App, deps: Deps) {
       schema: { tags: ['auth'], querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional() }), response: redirectReply },
     },
     async (req, reply) => {
-      if (!client) throw disabled();
+      if (!service.ssoEnabled(req.ctx)) throw disabled();
       await throttle(req.ctx, 'callback');
       const { code, state } = req.query;
       const browserSecret = req.cookies[SSO_COOKIE];
       try {
         if (!code || !state) throw new AppError(400, '统一身份认证未通过，请重新登录');
-        const { userId, returnTo } = await client.complete(req.ctx, { code, state }, redirectUri(req), browserSecret);
+        const { session, returnTo } = await service.completeSso(req.ctx, { code, state }, redirectUri(req), browserSecret, req.cookies[SESSION_COOKIE]);
         clearSsoCookie(reply, deps.config);
-        const { session } = await service.startSession(req.ctx, userId, req.cookies[SESSION_COOKIE]);
         setSessionCookies(reply, deps.config, session);
         // Checked again on the way out: a sign-in started before an upgrade was stored under older rules.
         return reply.redirect(safeReturnTo(returnTo));
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         // This browser's own sign-in is over (its state used, expired or refused); a cookie of another sign-in stays.
-        if (state && belongsTo(state, browserSecret)) clearSsoCookie(reply, deps.config);
+        if (state && service.ssoOfBrowser(state, browserSecret)) clearSsoCookie(reply, deps.config);
         // The browser arrived here by redirect: show the reason on the login page rather than bare JSON.
         return reply.redirect(`/login?ssoError=${encodeURIComponent(err.message)}`);
       }

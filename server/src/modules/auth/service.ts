@@ -1,58 +1,25 @@
 import {
   ROLE_CODES,
+  isPermissionCode,
   usernameKey,
   type ChangePasswordBody,
   type LoginBody,
   type RegisterBody,
 } from '@contest/shared';
-import type { AuthedCtx, Ctx } from '../../context.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, badRequest, forbidden, tooMany, unauthorized } from '../../http/errors.ts';
+import type { Actor, AuthedCtx, Ctx, Deps } from '../../context.ts';
+import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as users from '../users/index.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from '../../crypto/passwords.ts';
 import * as repo from './repo.ts';
 import { createSession, sessionId } from './sessions.ts';
+import { OidcClient, STATE_TTL_MS, belongsTo } from './oidc.ts';
+import type { Config } from '../../config.ts';
 
-export const USERNAME_TAKEN = '用户名已被注册';
-export const USERNAME_LOOKALIKE = '该用户名与已有用户名过于相似，请换一个';
 export const LOGIN_FAILED = '用户名或密码错误';
 export const ACCOUNT_DISABLED = '账号已被停用，请联系管理员';
 
-export const register = (ctx: Ctx, body: RegisterBody) => createAccount(ctx, body, [ROLE_CODES.participant]);
-
-/**
- * A new account with the roles of `roleCodes`, its name normalised; a name taken, or looking like one that is, is
- * refused in `fields.username`. Sign-up and the administrator's 新增用户 both make accounts this way.
- */
-export async function createAccount(ctx: Ctx, body: RegisterBody & { userName?: string | null }, roleCodes: string[]) {
-  const now = ctx.clock.now().toISOString();
-  const username = body.username.normalize('NFKC').trim();
-  const passwordHash = await hashPassword(body.password);
-  try {
-    const id = await ctx.db.transaction().execute((trx) =>
-      users.insertUser(
-        trx,
-        {
-          username,
-          usernameKey: usernameKey(username),
-          passwordHash,
-          phone: body.phone ?? null,
-          email: body.email ?? null,
-          ...(body.userName && { userName: body.userName }),
-        },
-        roleCodes,
-        now,
-      ),
-    );
-    return { id, username };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    // Lost to the name's key or to its skeleton (a look-alike): both unique in the database, so a race cannot pass.
-    const message = (await users.usernameClash(ctx.db, username, usernameKey(username))) === 'lookalike' ? USERNAME_LOOKALIKE : USERNAME_TAKEN;
-    throw new AppError(409, message, { username: message });
-  }
-}
+export const register = (ctx: Ctx, body: RegisterBody) => users.createAccount(ctx, body, [ROLE_CODES.participant]);
 
 /**
  * Counts one write of a kind that anyone may send without logging in, per calling address; past the limit of the
@@ -149,8 +116,12 @@ function unauthorizedLogin() {
 
 /** Logs in with a new session id; the session the browser held before, if any, is ended. */
 export async function login(ctx: Ctx, body: LoginBody, previousToken: string | undefined) {
-  const user = await authenticate(ctx, body);
-  return startSession(ctx, user.id, previousToken);
+  const { id } = await authenticate(ctx, body);
+  const { session } = await startSession(ctx, id, previousToken);
+  const user = await users.findUserInfo(ctx.db, id);
+  // Found by authenticate() a moment ago: only an account deleted in between is missing.
+  if (!user) throw notFound('用户不存在');
+  return { session, user };
 }
 
 export async function startSession(ctx: Ctx, userId: number, previousToken: string | undefined) {
@@ -192,7 +163,7 @@ export async function changePassword(ctx: AuthedCtx, body: ChangePasswordBody) {
     throw badRequest('新密码不能与原密码相同', { newPassword: '新密码不能与原密码相同' });
   }
   const now = ctx.clock.now().toISOString();
-  await repo.setPasswordHash(ctx.db, actor.userId, await hashPassword(body.newPassword), now);
+  await users.setPasswordHash(ctx.db, actor.userId, await hashPassword(body.newPassword), now);
   // Whoever knew the old password is signed out everywhere else.
   await repo.deleteOtherSessions(ctx.db, actor.userId, actor.sessionId);
 }
@@ -208,3 +179,67 @@ export async function revokeOtherSessions(ctx: AuthedCtx) {
   return { revoked: await repo.deleteOtherSessions(ctx.db, actor.userId, actor.sessionId) };
 }
 
+/**
+ * Single sign-on (OpenID Connect) as the routes see it: start a sign-in, complete it into a session. One client per
+ * configured provider, so its discovered metadata and keys are fetched once.
+ */
+const clients = new WeakMap<NonNullable<Config['oidc']>, OidcClient>();
+
+function client(ctx: Ctx): OidcClient {
+  const settings = ctx.config.oidc;
+  if (!settings) throw new AppError(404, '未启用统一身份认证');
+  let found = clients.get(settings);
+  if (!found) clients.set(settings, (found = new OidcClient(settings)));
+  return found;
+}
+
+export const ssoEnabled = (ctx: Ctx) => Boolean(ctx.config.oidc);
+
+/** The provider's address to send the browser to, and the secret its cookie keeps for as long as the sign-in may take. */
+export async function startSso(ctx: Ctx, redirectUri: string, returnTo: string) {
+  const { url, browserSecret } = await client(ctx).authorizationUrl(ctx, redirectUri, returnTo);
+  return { url, browserSecret, maxAgeMs: STATE_TTL_MS };
+}
+
+/** The provider's answer checked against this browser's sign-in, and a session started for the account it names. */
+export async function completeSso(
+  ctx: Ctx,
+  params: { code: string; state: string },
+  redirectUri: string,
+  browserSecret: string | undefined,
+  previousToken: string | undefined,
+) {
+  const { userId, returnTo } = await client(ctx).complete(ctx, params, redirectUri, browserSecret);
+  const { session } = await startSession(ctx, userId, previousToken);
+  return { session, returnTo };
+}
+
+/** Whether `state` is the sign-in this browser started (so that its cookie may go once the sign-in is over). */
+export const ssoOfBrowser = (state: string, browserSecret: string | undefined) => belongsTo(state, browserSecret);
+
+/** A session's last-seen time is written at most this often, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The actor of a presented session cookie or bearer token: the request's authentication asks here (http/auth.ts). */
+export async function resolveActor(deps: Deps, presented: { token: string; bearer: boolean }): Promise<Actor | null> {
+  const now = deps.clock.now();
+  const session = await repo.findLiveSession(deps.db, sessionId(presented.token), now.toISOString());
+  if (!session) return null;
+  if (now.getTime() - Date.parse(session.lastSeenAt) > TOUCH_INTERVAL_MS) {
+    // Browser sessions slide: activity pushes the expiry out again; desktop tokens keep theirs.
+    const ttl = session.kind === 'browser' ? deps.config.sessionTtlMs : undefined;
+    const expiresAt = ttl ? new Date(now.getTime() + ttl).toISOString() : session.expiresAt;
+    await repo.touchSession(deps.db, session.id, now.toISOString(), expiresAt);
+  }
+  // A code no longer in the tables (a role saved before a code was retired) grants nothing.
+  const permissions = new Set((await repo.permissionCodes(deps.db, session.userId)).filter(isPermissionCode));
+  return {
+    userId: session.userId,
+    username: session.username,
+    orgId: session.orgId,
+    permissions,
+    sessionId: session.id,
+    via: presented.bearer ? 'bearer' : 'cookie',
+    csrfToken: session.csrfToken,
+  };
+}

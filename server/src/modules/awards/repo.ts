@@ -10,14 +10,6 @@ import type { Db } from '../../db/database.ts';
 
 export const awardLevelsOf = (db: Db, questionId: number) => db.selectFrom('awardLevels').selectAll().where('questionId', '=', questionId).orderBy('sort').orderBy('id').execute();
 
-/** The names of these award levels, by id (for the award name on a grade row). */
-export async function awardNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await db.selectFrom('awardLevels').select(['id', 'name']).where('id', 'in', unique).execute();
-  return new Map(rows.map((r) => [r.id, r.name]));
-}
-
 /** Removes award levels, taking them off the grades that had them first. */
 export async function deleteAwardLevels(db: Db, ids: number[]) {
   await db.updateTable('grades').set({ awardId: null, awardManual: 0 }).where('awardId', 'in', ids).execute();

@@ -3,20 +3,12 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
-import { streamXlsx, type Column } from '../../http/xlsx.ts';
-import { TEAM_COLUMNS, type ExportRow } from '../grades/index.ts';
+import { streamXlsx } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
 const GRADES = perm(ADMIN_MENU_CODES.question);
 const EDIT = perm(ACTION_CODES.gradeEdit);
-
-const PRIZE_COLUMNS: Column<ExportRow>[] = [
-  { header: '奖项', value: (g) => g.awardName ?? '' },
-  { header: '名次', value: (g) => g.rank ?? '', width: 8 },
-  ...TEAM_COLUMNS,
-  { header: '最终成绩', value: (g) => g.finalScore ?? '' },
-];
 
 /** Awards (spec §7 Works: awards, awards/apply, awards/team, list/awards and the prize export), under the grades' permissions. */
 export function awardRoutes(app: App) {
@@ -38,6 +30,6 @@ export function awardRoutes(app: App) {
     ok(await service.teamAwards(userCtx(req), req.params.id)),
   );
   app.get('/api/review/works/exportPrize/:id', { config: { rule: GRADES }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-    streamXlsx(reply, '获奖名单.xlsx', '获奖名单', PRIZE_COLUMNS, await service.prizeBatches(userCtx(req), req.params.id)),
+    streamXlsx(reply, '获奖名单.xlsx', '获奖名单', service.PRIZE_COLUMNS, await service.prizeBatches(userCtx(req), req.params.id)),
   );
 }

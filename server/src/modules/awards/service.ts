@@ -4,7 +4,8 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
-import { exportBatches, exportRows, teamGrade } from '../grades/index.ts';
+import type { Column } from '../../http/xlsx.ts';
+import { TEAM_COLUMNS, exportBatches, exportRows, teamGrade, type ExportRow } from '../grades/index.ts';
 import { loadRule, lockRule, managedQuestion } from '../review/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
@@ -103,3 +104,11 @@ export async function teamAwards(ctx: AuthedCtx, teamId: number): Promise<TeamAw
 export const prizeRows = (ctx: AuthedCtx, questionId: number) => exportRows(ctx, questionId, (g) => g.awardId !== null);
 /** The prize export's rows (the awarded teams' grades), in batches. */
 export const prizeBatches = (ctx: AuthedCtx, questionId: number, batchSize?: number) => exportBatches(ctx, questionId, (g) => g.awardId !== null, batchSize);
+
+/** The prize list (exportPrize): the award and rank, the team with its people, and the final score. */
+export const PRIZE_COLUMNS: Column<ExportRow>[] = [
+  { header: '奖项', value: (g) => g.awardName ?? '' },
+  { header: '名次', value: (g) => g.rank ?? '', width: 8 },
+  ...TEAM_COLUMNS,
+  { header: '最终成绩', value: (g) => g.finalScore ?? '' },
+];

@@ -6,3 +6,4 @@
  */
 export { generateJob } from './jobs.ts';
 export { formatShortCode, shortCode } from './service.ts';
+export { generate, generationGaveUp } from './service.ts';

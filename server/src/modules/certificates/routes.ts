@@ -27,7 +27,6 @@ import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
 import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
-import { uploadCertificateBackground } from '../files/index.ts';
 import { publicOrigin } from '../../http/origin.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
@@ -54,7 +53,7 @@ export function certificateRoutes(app: App, deps: Deps) {
     const max = deps.config.documentMaxBytes;
     const part = await req.file({ limits: { files: 1, fileSize: max + 1 } });
     if (!part) throw badRequest('请选择证书背景图', { file: '请选择证书背景图' });
-    return uploadCertificateBackground(userCtx(req), part.file, part.filename, max);
+    return service.receiveBackground(userCtx(req), part.file, part.filename, max);
   };
   app.get(`${BASE}/page/:competitionId`, { config: { rule: GRADES }, schema: { tags, params: competitionIdParam, querystring: pageQuery, response: replies(pageOf(certificateTemplateSchema)) } }, async (req) => {
     const { list, total } = await service.templatePage(req.ctx, req.params.competitionId, req.query);

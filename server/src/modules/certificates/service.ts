@@ -28,7 +28,7 @@ import { retryMinutes } from '../../limits/rate-limiter.ts';
 import { readStored } from '../../storage/file-store.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/index.ts';
-import { imageSize } from '../files/index.ts';
+import { imageSize, uploadCertificateBackground } from '../files/index.ts';
 import { loadRule, managedQuestion, teamPeople } from '../review/index.ts';
 import { generateJob } from './jobs.ts';
 import { renderCertificate } from './pdf.ts';
@@ -381,3 +381,6 @@ export async function verify(ctx: Ctx, certNo: string, code: string): Promise<Ce
   await ctx.limiter.release(key);
   return { certNo: row.certNo, holderName: mask(row.holderName), competitionName: row.competitionName, questionTitle: row.questionTitle, awardName: row.awardName, createdAt: row.createdAt };
 }
+
+/** A certificate background as the browser's form sent it: kept as an upload of the caller's, at most `max` bytes. */
+export const receiveBackground = uploadCertificateBackground;

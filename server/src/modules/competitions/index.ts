@@ -3,3 +3,5 @@
  * competition's row, its registration presets, and the submission windows its stages open (one or, for grades, many).
  */
 export { findCompetition, listPresets, phaseOf, submissionWindowOf, submissionWindowsOf } from './repo.ts';
+/** For the demo data the seed writes (seed/demo.ts). */
+export { insertCompetition, insertPresets, insertStage } from './repo.ts';

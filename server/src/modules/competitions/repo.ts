@@ -10,6 +10,8 @@ import {
   type AuditStatus,
   type Competition,
   type CompetitionListItem,
+  type Judging,
+  type ReadinessQuestion,
   type ManageListQuery,
   type Preset,
   type PublicListQuery,
@@ -17,6 +19,7 @@ import {
 } from '@contest/shared';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { evaluationOf } from '../../db/evaluation-columns.ts';
 import { contains } from '../../db/like.ts';
 import type { CompetitionPresetsTable, CompetitionsTable } from '../../db/schema.ts';
 
@@ -331,3 +334,22 @@ export async function memberNum(db: Db, competitionId: number) {
 /** Whether a row the competition refers to (its brand, type or organisation) exists. */
 export const exists = async (db: Db, table: 'brands' | 'competitionTypes' | 'organisations', id: number) =>
   Boolean(await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst());
+
+/** A competition's questions as its readiness checklist and its audit read them: title, evaluation, answer file, review. */
+export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
+  const rows = await db
+    .selectFrom('questions')
+    .select(['id', 'title', 'reviewed', 'judging', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'metricName', 'scorerKey'])
+    .where('competitionId', '=', competitionId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, title: r.title, judging: r.judging as Judging, evaluation: evaluationOf(r), answerRows: r.answerRows, scorer: r.scorerKey !== null, reviewed: r.reviewed === 1 }));
+}
+
+/** Marks the questions given reviewed, each only if it was not yet (a conditional UPDATE); answers those it changed. */
+export async function markReviewed(db: Db, ids: number[], now: string): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db.updateTable('questions').set({ reviewed: 1, updatedAt: now }).where('id', 'in', ids).where('reviewed', '=', 0).returning('id').execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}

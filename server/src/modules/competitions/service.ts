@@ -36,7 +36,6 @@ import { assertOwnImage } from '../files/index.ts';
 import { notify } from '../notices/index.ts';
 import { methods as paymentMethods } from '../payments/index.ts';
 import { readConfig as invoiceConfig } from '../invoices/index.ts';
-import * as questions from '../questions/index.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -190,7 +189,7 @@ type PlatformFacts = Awaited<ReturnType<typeof platformFacts>>;
 
 /** What readiness is computed from, read through `db` (in a submission, its transaction: what is checked is what is submitted). */
 async function readinessFacts(db: Db, c: Competition, platform: PlatformFacts): Promise<ReadinessFacts> {
-  const [stages, presets, qs] = await Promise.all([repo.listStages(db, c.id), repo.listPresets(db, c.id), questions.readinessQuestions(db, c.id)]);
+  const [stages, presets, qs] = await Promise.all([repo.listStages(db, c.id), repo.listPresets(db, c.id), repo.readinessQuestions(db, c.id)]);
   return { competition: c, stages, presets, questions: qs, ...platform };
 }
 
@@ -267,8 +266,8 @@ export async function approve(ctx: Ctx, id: number): Promise<ApproveResult> {
     from: [pending],
     to: online,
     inside: async (trx) => {
-      const qs = await questions.readinessQuestions(trx, id);
-      const questionsApproved = await questions.markReviewed(trx, qs.filter((q) => !q.reviewed && questionScorable(q)).map((q) => q.id), ctx.clock.now().toISOString());
+      const qs = await repo.readinessQuestions(trx, id);
+      const questionsApproved = await repo.markReviewed(trx, qs.filter((q) => !q.reviewed && questionScorable(q)).map((q) => q.id), ctx.clock.now().toISOString());
       for (const q of questionsApproved) await writeAudit(ctx, { action: 'question.review', entity: 'question', entityId: q, after: { with: 'competition.audit' } }, trx);
       return { questionsApproved, questionsWaiting: qs.filter((q) => !q.reviewed && !questionsApproved.includes(q.id)).map((q) => q.id) };
     },

@@ -1,26 +1,19 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import {
   ACTION_CODES,
   ADMIN_MENU_CODES,
   CLIENT_NOT_PUBLISHED,
-  CLIENT_PACKAGES,
   clientBuildSchema,
   clientPackageSchema,
   clientStatusSchema,
-  type ClientPlatform,
 } from '@contest/shared';
 import { z } from 'zod';
-import type { Deps } from '../../context.ts';
 import { PUBLIC, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { escapeHtml } from '../../http/html.ts';
 import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
 import { contentDisposition } from '../../http/send-file.ts';
-import { buildState, startBuild } from './build.ts';
-import { servedPackage } from './served-config.ts';
 import * as service from './service.ts';
 
 /** A browser that follows a link to a missing package gets a page saying what to do, not an error body. */
@@ -38,32 +31,29 @@ const notPublishedPage = (message: string) =>
 export function desktopReleaseRoutes(app: App, deps: Deps) {
   const tags = ['client'];
   app.get('/profile/:fileName', { config: { rule: PUBLIC }, schema: { hide: true, params: z.object({ fileName: z.string().max(50) }), response: { ...fileReply, 404: fileReply[200] } } }, async (req, reply) => {
-    const platform = (Object.keys(CLIENT_PACKAGES) as ClientPlatform[]).find((p) => CLIENT_PACKAGES[p] === req.params.fileName);
-    const file = platform && path.join(service.clientDir(deps), CLIENT_PACKAGES[platform]);
-    const stat = file && (await fs.promises.stat(file).catch(() => null));
-    if (!file || !stat) {
-      if (!platform || !(req.headers.accept ?? '').includes('text/html')) throw notFound(CLIENT_NOT_PUBLISHED);
-      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notPublishedPage(CLIENT_NOT_PUBLISHED));
-    }
     // Spec §2.4, §7: the package is set up for the server it is downloaded from, whatever address it was built or
     // uploaded with: its config.json goes out with PUBLIC_URL (outside production, this request's own origin).
     const address = publicOrigin(deps.config, req);
-    const served = await servedPackage(file, address && new URL(address).origin);
-    reply.header('content-type', 'application/zip').header('content-length', served?.size ?? stat.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
-    return reply.send(served?.body ?? fs.createReadStream(file));
+    const { platform, download } = await service.download(deps, req.params.fileName, address && new URL(address).origin);
+    if (!download) {
+      if (!platform || !(req.headers.accept ?? '').includes('text/html')) throw notFound(CLIENT_NOT_PUBLISHED);
+      return reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(notPublishedPage(CLIENT_NOT_PUBLISHED));
+    }
+    reply.header('content-type', 'application/zip').header('content-length', download.size).header('content-disposition', contentDisposition(req.params.fileName)).header('cache-control', 'no-cache');
+    return reply.send(download.body);
   });
   app.get('/api/system/client/status', { config: { rule: PUBLIC }, schema: { tags, response: replies(clientStatusSchema) } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
     return ok(await service.status(deps));
   });
   app.get('/api/system/client', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags, response: replies(z.array(clientPackageSchema)) } }, async () => ok(await service.list(deps)));
-  app.get('/api/system/client/build', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags, response: replies(clientBuildSchema) } }, async () => ok(await buildState(deps)));
+  app.get('/api/system/client/build', { config: { rule: perm(ADMIN_MENU_CODES.client) }, schema: { tags, response: replies(clientBuildSchema) } }, async () => ok(await service.buildState(deps)));
   app.post('/api/system/client/build', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags, response: replies(clientBuildSchema) } }, async (req) => {
     // The packages' config.json carries the address the client connects to: PUBLIC_URL (outside production, this
     // request's own origin).
     const origin = publicOrigin(deps.config, req);
     if (!origin) throw publicUrlMissing('生成客户端');
-    return ok(await startBuild(req.ctx, origin), '客户端开始生成');
+    return ok(await service.startBuild(req.ctx, origin), '客户端开始生成');
   });
   app.post('/api/system/client/:platform', { config: { rule: perm(ACTION_CODES.clientEdit) }, schema: { tags, params: z.object({ platform: z.string().max(10) }), response: replies(clientPackageSchema) } }, async (req) => {
     const platform = service.assertPlatform(req.params.platform);

@@ -7,6 +7,9 @@ import type { Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { FileTooLargeError, spool } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { servedPackage } from './served-config.ts';
+
+export { buildState, startBuild } from './build.ts';
 
 const PLATFORMS = Object.keys(CLIENT_PACKAGES) as ClientPlatform[];
 
@@ -74,4 +77,17 @@ export function assertPlatform(value: string): ClientPlatform {
   // Own keys only: `toString` or `__proto__` are `in` every object.
   if (Object.hasOwn(CLIENT_PACKAGES, value)) return value as ClientPlatform;
   throw badRequest('平台须为win或mac');
+}
+
+/**
+ * The package published under `fileName` as downloaded from `origin` (its config.json names that server), and the
+ * platform the name belongs to; `download` is null when nothing is published under it.
+ */
+export async function download(deps: Pick<Deps, 'config'>, fileName: string, origin: string | null) {
+  const platform = (Object.keys(CLIENT_PACKAGES) as ClientPlatform[]).find((p) => CLIENT_PACKAGES[p] === fileName);
+  const file = platform && packageFile(deps, platform);
+  const stat = file && (await fs.promises.stat(file).catch(() => null));
+  if (!file || !stat) return { platform, download: null };
+  const served = await servedPackage(file, origin);
+  return { platform, download: { size: served?.size ?? stat.size, body: served?.body ?? fs.createReadStream(file) } };
 }

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
-import type { ImagePurpose } from './images.ts';
+import type { ImagePurpose } from './service.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 import { sendStoredFile } from '../../http/send-file.ts';

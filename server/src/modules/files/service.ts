@@ -5,6 +5,8 @@ import { FileTooLargeError } from '../../storage/file-store.ts';
 import type { ImagePurpose } from './images.ts';
 import * as repo from './repo.ts';
 
+export type { ImagePurpose } from './images.ts';
+
 const IMAGE_SIGNATURES: { mime: string; test: (b: Buffer) => boolean }[] = [
   { mime: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
   { mime: 'image/jpeg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },

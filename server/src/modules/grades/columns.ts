@@ -1,3 +1,4 @@
+import { totalText } from '@contest/shared';
 import type { Column } from '../../http/xlsx.ts';
 import type { ExportRow } from './service.ts';
 
@@ -10,4 +11,16 @@ export const TEAM_COLUMNS: Column<ExportRow>[] = [
   { header: '队员', value: (g) => names(g.members), width: 30 },
   { header: '学校', value: (g) => g.schools.join('、'), width: 30 },
   { header: '指导教师', value: (g) => names(g.teachers), width: 20 },
+];
+
+/** The grade workbook (exportGrade): the rank, the team, each judge's total, the scores and the award. */
+export const GRADE_COLUMNS: Column<ExportRow>[] = [
+  { header: '名次', value: (g) => g.rank ?? '', width: 8 },
+  ...TEAM_COLUMNS,
+  { header: '各专家评分', value: (g) => g.reviewScores.map((t) => totalText(t, g.maxTotal)).join('、'), width: 24 },
+  { header: '评审成绩', value: (g) => g.reviewScore ?? '' },
+  { header: '测试成绩', value: (g) => g.testScore ?? '' },
+  { header: '测试得分', value: (g) => g.testPoints ?? '' },
+  { header: '最终成绩', value: (g) => g.finalScore ?? '' },
+  { header: '奖项', value: (g) => g.awardName ?? '' },
 ];

@@ -227,3 +227,11 @@ export const assignmentCodes = async (db: Db, questionId: number) =>
 /** Gives the team's work to one more judge, as a re-review. */
 export const insertRereview = (db: Db, v: { questionId: number; teamId: number; judgeId: number; code: string; now: string }) =>
   db.insertInto('reviewAssignments').values({ questionId: v.questionId, teamId: v.teamId, judgeId: v.judgeId, code: v.code, rereview: 1, createdAt: v.now, updatedAt: v.now }).execute();
+
+/** The names of award levels by id, for the award each grade row shows. */
+export async function awardNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await db.selectFrom('awardLevels').select(['id', 'name']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

@@ -13,30 +13,17 @@ import {
   idParam,
   myGradeSchema,
   pageOf,
-  totalText,
 } from '@contest/shared';
 import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { fileReply, ok, page, replies } from '../../http/reply.ts';
-import { streamXlsx, type Column } from '../../http/xlsx.ts';
+import { streamXlsx } from '../../http/xlsx.ts';
 import * as service from './service.ts';
-import { TEAM_COLUMNS } from './columns.ts';
 import { userCtx } from '../../http/auth.ts';
 
 const GRADES = perm(ADMIN_MENU_CODES.question);
 const EDIT = perm(ACTION_CODES.gradeEdit);
-
-const GRADE_COLUMNS: Column<service.ExportRow>[] = [
-  { header: '名次', value: (g) => g.rank ?? '', width: 8 },
-  ...TEAM_COLUMNS,
-  { header: '各专家评分', value: (g) => g.reviewScores.map((t) => totalText(t, g.maxTotal)).join('、'), width: 24 },
-  { header: '评审成绩', value: (g) => g.reviewScore ?? '' },
-  { header: '测试成绩', value: (g) => g.testScore ?? '' },
-  { header: '测试得分', value: (g) => g.testPoints ?? '' },
-  { header: '最终成绩', value: (g) => g.finalScore ?? '' },
-  { header: '奖项', value: (g) => g.awardName ?? '' },
-];
 
 /** Grades (spec §7 Works: calcFinalScore, confirmFinalScore, disputeScore and the grade export; awards are their own module). */
 export function gradeRoutes(app: App) {
@@ -58,7 +45,7 @@ export function gradeRoutes(app: App) {
   // one handler, the same file under both.
   for (const url of ['/api/review/works/exportGrade/:id', '/api/review/works/review/exportGrade/:id']) {
     app.get(url, { config: { rule: GRADES }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-      streamXlsx(reply, '成绩表.xlsx', '成绩', GRADE_COLUMNS, await service.exportBatches(userCtx(req), req.params.id)),
+      streamXlsx(reply, '成绩表.xlsx', '成绩', service.GRADE_COLUMNS, await service.exportBatches(userCtx(req), req.params.id)),
     );
   }
 

@@ -26,12 +26,13 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
-import { awardNames } from '../awards/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertEligible, assertNotConfirmed, loadRule, lockGradeRule, lockRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
 import { boardHigherIsBetter, publishPrivateBoard, rankTeams } from '../test-submissions/index.ts';
 import { notify, teamUserIds, tellStaff } from '../notices/index.ts';
 import * as repo from './repo.ts';
+
+export { GRADE_COLUMNS } from './columns.ts';
 
 const DAY = 24 * 3600_000;
 
@@ -190,13 +191,13 @@ const maxOf = async (db: Db, questionId: number) => maxTotal((await loadRule(db,
 export async function gradePage(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string }, max = q.limit) {
   await managedQuestion(ctx, questionId);
   const { rows, total } = await repo.gradePage(ctx.db, questionId, q, max);
-  return { list: rows.map(toGrade(await maxOf(ctx.db, questionId), await awardNames(ctx.db, awardIds(rows)))), total };
+  return { list: rows.map(toGrade(await maxOf(ctx.db, questionId), await repo.awardNames(ctx.db, awardIds(rows)))), total };
 }
 
 /** One team's grade on the question as the grade list shows it (awards answer a team's award set by hand with it). */
 export async function teamGrade(db: Db, questionId: number, teamId: number): Promise<Grade> {
   const row = await repo.gradeView(db, questionId, teamId);
-  return toGrade(await maxOf(db, questionId), await awardNames(db, awardIds([row])))(row);
+  return toGrade(await maxOf(db, questionId), await repo.awardNames(db, awardIds([row])))(row);
 }
 
 /**
@@ -209,7 +210,7 @@ export async function exportBatches(ctx: AuthedCtx, questionId: number, keep: (g
   const batches = repo.exportGradeRows(ctx.db, questionId, batchSize);
   return (async function* () {
     for await (const batch of batches) {
-      const rows = batch.map(toGrade(max, await awardNames(ctx.db, awardIds(batch)))).filter(keep);
+      const rows = batch.map(toGrade(max, await repo.awardNames(ctx.db, awardIds(batch)))).filter(keep);
       if (!rows.length) continue;
       const people = await teamPeople(ctx.db, rows.map((g) => g.teamId));
       yield rows.map((g) => ({ ...g, ...(people.get(g.teamId) ?? { members: [], schools: [], teachers: [] }) }));
@@ -244,7 +245,7 @@ export async function myGrades(ctx: AuthedCtx, competitionId: number): Promise<M
   const now = ctx.clock.now();
   if (!(await gradeSetOpen(ctx.db, competitionId, now))) return [];
   const rows = await repo.teamGradeRows(ctx.db, teamId);
-  const names = await awardNames(ctx.db, awardIds(rows));
+  const names = await repo.awardNames(ctx.db, awardIds(rows));
   const disputes = await repo.teamDisputes(ctx.db, teamId);
   const out: MyGrade[] = [];
   for (const r of rows) {

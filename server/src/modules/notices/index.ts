@@ -3,3 +3,5 @@
  * teams' members they go to, the order messages, and word to the staff of what waits for them (`tellStaff`).
  */
 export { notify, orderMessages, teamUserIds, tellStaff } from './service.ts';
+export { DELIVERY_BATCH, deliverJob, publishJob } from './jobs.ts';
+export { deliverNext, publishScheduled } from './service.ts';

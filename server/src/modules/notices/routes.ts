@@ -17,7 +17,7 @@ import {
 } from '@contest/shared';
 import { z } from 'zod';
 import type { App, Deps } from '../../http/app-types.ts';
-import type { HubEvent } from './hub.ts';
+import type { HubEvent } from './service.ts';
 import { PUBLIC, USER, perm } from '../../http/access.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
 import * as service from './service.ts';

@@ -16,7 +16,9 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { enqueue } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as policy from '../../policy.ts';
-import type { Audience } from './hub.ts';
+import type { Audience } from '../../realtime/hub.ts';
+
+export type { HubEvent } from '../../realtime/hub.ts';
 import { deliverJob, publishJob } from './jobs.ts';
 import * as repo from './repo.ts';
 import { holdersOf } from '../roles/index.ts';

@@ -4,3 +4,5 @@
  */
 export { openOrder, teamOrder } from './service.ts';
 export { findOrder, findOrderByNo, flagRefund, transition } from './repo.ts';
+export { closeExpiredJob } from './jobs.ts';
+export { closeExpiredOrders } from './service.ts';

@@ -1,5 +1,6 @@
 /**
- * Questions: a competition's problems, their files and audit. What other modules may use: the questions a readiness
- * check reads, and marking them reviewed when the competition is approved.
+ * Questions: a competition's problems, their files and audit. What other modules may use: nothing. A competition's
+ * readiness and approval read and mark its questions in the competitions repo (competitions sit below questions: the
+ * review and test-submission modules questions use depend on competitions, so competitions may not depend on them).
  */
-export { markReviewed, readinessQuestions } from './repo.ts';
+export {};

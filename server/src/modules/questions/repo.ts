@@ -1,5 +1,6 @@
-import { CUSTOM_METRIC, type EvaluationBody, type EvaluationMetric, type Judging, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type ReadinessQuestion, type Scorer } from '@contest/shared';
+import { type Judging, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type Scorer } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+import { evaluationOf } from '../../db/evaluation-columns.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { FilesTable, QuestionsTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
@@ -44,27 +45,6 @@ const base = (db: Db) =>
     ]);
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type QuestionWithOrg = ManagedQuestion & { orgId: number };
-
-type EvaluationColumns = Pick<Row, 'metric' | 'idColumn' | 'targetColumn' | 'publicPercent' | 'dailyLimit' | 'positiveLabel' | 'topK' | 'higherIsBetter' | 'timeLimitSec' | 'metricName'>;
-/**
- * A question's evaluation setting, when all of its columns are set (an own program reads no target column); the
- * metric's own settings only when stored.
- */
-const evaluationOf = ({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName }: EvaluationColumns): EvaluationBody | null =>
-  metric && idColumn && (targetColumn || metric === CUSTOM_METRIC) && publicPercent && dailyLimit
-    ? {
-        metric: metric as EvaluationMetric,
-        idColumn,
-        ...(targetColumn !== null && { targetColumn }),
-        publicPercent,
-        dailyLimit,
-        ...(positiveLabel !== null && { positiveLabel }),
-        ...(topK !== null && { k: topK }),
-        ...(higherIsBetter !== null && { higherIsBetter: higherIsBetter === 1 }),
-        ...(timeLimitSec !== null && { timeLimitSec }),
-        ...(metricName !== null && { metricName }),
-      }
-    : null;
 
 function toQuestion(row: Row): Omit<QuestionWithOrg, 'files'> {
   const { reviewed, metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName, ...r } = row;
@@ -131,25 +111,6 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
     judging: x.judging as Judging,
     files: files.filter((f) => f.questionId === x.id).map(({ fileUri, name, size }) => ({ fileUri, name, size: Number(size) })),
   }));
-}
-
-/** A competition's questions as its readiness checklist and its audit read them: title, evaluation, answer file, review. */
-export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
-  const rows = await db
-    .selectFrom('questions')
-    .select(['id', 'title', 'reviewed', 'judging', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'metricName', 'scorerKey'])
-    .where('competitionId', '=', competitionId)
-    .orderBy('sort')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => ({ id: r.id, title: r.title, judging: r.judging as Judging, evaluation: evaluationOf(r), answerRows: r.answerRows, scorer: r.scorerKey !== null, reviewed: r.reviewed === 1 }));
-}
-
-/** Marks the questions given reviewed, each only if it was not yet (a conditional UPDATE); answers those it changed. */
-export async function markReviewed(db: Db, ids: number[], now: string): Promise<number[]> {
-  if (!ids.length) return [];
-  const rows = await db.updateTable('questions').set({ reviewed: 1, updatedAt: now }).where('id', 'in', ids).where('reviewed', '=', 0).returning('id').execute();
-  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
 export const competitionOfQuestion = async (db: Db, id: number) => (await db.selectFrom('questions').select('competitionId').where('id', '=', id).executeTakeFirst())?.competitionId;

@@ -11,7 +11,6 @@ import {
   REGISTER_STATUS_TEXT,
   registerAttachmentSchema,
   registerBatchBody,
-  registerDetailSchema,
   registerFlowBody,
   registerListQuery,
   registerSchema,
@@ -50,7 +49,6 @@ export function registrationRoutes(app: App) {
     return page(list.map(withoutOrg), total, req.query);
   });
   app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(myRegisterSchema.nullable()) } }, async (req) => ok(await service.mine(userCtx(req), req.params.id)));
-  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(registerDetailSchema) } }, async (req) => ok(await service.detail(userCtx(req), req.params.id)));
   app.post('/api/team/register/flow/batch', { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody, response: replies(batchResultSchema) } }, async (req) => {
     const result = await service.flowBatch(userCtx(req), req.body);
     return ok(result, batchResultText(req.body.action === 'approve' ? '通过' : '驳回', result));

@@ -1,10 +1,10 @@
 import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery, type RegistrationInfo } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
 import { grantPrivateReads } from '../files/index.ts';
-import { readableTeam } from '../teams/index.ts';
 import * as repo from './repo.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
@@ -18,14 +18,14 @@ export function exportList(ctx: AuthedCtx, q: RegisterListQuery, batchSize?: num
   return repo.exportRegisters(ctx.db, q, policy.orgScope(ctx), batchSize);
 }
 
-/** A registration its team's members may read, and the organisers of its competition. */
-export async function detail(ctx: AuthedCtx, id: number) {
-  const register = await repo.findRegister(ctx.db, id);
-  if (!register) throw notFound('报名不存在');
-  const team = await readableTeam(ctx, register.teamId).catch(() => {
-    throw notFound('报名不存在');
-  });
-  return { ...withoutOrg(register), team, flows: await repo.listFlows(ctx.db, id) };
+/**
+ * A registration with its review flow, for its detail page: the teams module shows it with the team (readable by the
+ * team's members and the competition's organisers), so the team's rules stay there. Undefined when there is none.
+ */
+export async function registerWithFlows(db: Db, id: number) {
+  const register = await repo.findRegister(db, id);
+  if (!register) return undefined;
+  return { register: withoutOrg(register), teamId: register.teamId, flows: await repo.listFlows(db, id) };
 }
 
 /** The caller's registration in a competition, or null. */

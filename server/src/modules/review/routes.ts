@@ -1,13 +1,11 @@
 import {
   ACTION_CODES,
   ADMIN_MENU_CODES,
-  ASSIGNMENT_STATUS_TEXT,
   assignmentPageQuery,
   expertBody,
   expertPageQuery,
   idParam,
   judgesBody,
-  maxTotal,
   newExpertBody,
   reassignBody,
   reviewRuleBody,
@@ -18,16 +16,12 @@ import {
   pageOf,
   questionJudgeSchema,
   reviewRuleSchema,
-  type AssignmentPageQuery,
-  type CriterionScore,
 } from '@contest/shared';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { App, Ctx } from '../../http/app-types.ts';
+import type { App } from '../../http/app-types.ts';
 import { perm } from '../../http/access.ts';
 import { fileReply, noDataReply, ok, page, replies } from '../../http/reply.ts';
-import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
-import { exportBatches } from '../../db/batches.ts';
+import { streamXlsx } from '../../http/xlsx.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -36,39 +30,6 @@ const EXPERTS = perm(ADMIN_MENU_CODES.reviewExpert);
 const ASSIGN = perm(ADMIN_MENU_CODES.reviewAssign);
 const keywordQuery = z.object({ keyword: z.string().trim().max(100).optional() });
 const judgeParams = z.object({ id: z.coerce.number().int().positive(), userId: z.coerce.number().int().positive() });
-
-/**
- * The scores of a question's assignments (those the filters keep) as xlsx: a row per assignment, a column per
- * criterion. Every assignment, read a page at a time in the list's order and streamed (no cap).
- */
-async function exportScores(ctx: Ctx, questionId: number, reply: FastifyReply, q: AssignmentPageQuery) {
-  const size = exportBatches.size;
-  const first = await service.assignmentPage(ctx, questionId, { ...q, page: 1, limit: size }, size);
-  const { list, rule } = first;
-  type Row = (typeof list)[number];
-  const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
-  const columns: Column<Row>[] = [
-    { header: '队伍编号', value: (r) => r.teamNo },
-    { header: '队伍名称', value: (r) => r.teamName, width: 24 },
-    { header: '作品编号', value: (r) => r.code },
-    { header: '评审专家', value: (r) => r.judgeName ?? r.judgeUsername },
-    { header: '状态', value: (r) => ASSIGNMENT_STATUS_TEXT[r.status] ?? '' },
-    { header: '复评', value: (r) => (r.rereview ? '是' : ''), width: 8 },
-    ...rule.criteria.map((c): Column<Row> => ({ header: `${c.name}（满分${c.maxScore}）`, value: (r) => scoreOf(r, c.id) })),
-    { header: `总分（满分${maxTotal(rule.criteria)}）`, value: (r) => r.total ?? '' },
-    { header: '总评', value: (r) => r.comment ?? '', width: 40 },
-    { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
-  ];
-  async function* pages() {
-    let rows = list;
-    for (let page = 2; ; page++) {
-      if (rows.length) yield rows;
-      if (rows.length < size) return;
-      rows = (await service.assignmentPage(ctx, questionId, { ...q, page, limit: size }, size)).list;
-    }
-  }
-  return streamXlsx(reply, '评审明细.xlsx', '评审明细', columns, pages());
-}
 
 /** Review rules, the expert pool, each question's judges and the assignment of works to them. */
 export function reviewRoutes(app: App) {
@@ -110,7 +71,10 @@ export function reviewRoutes(app: App) {
     return ok(result, result.short.length ? `已分配${result.created}份评审任务，${result.short.length}份作品的可选专家不足` : `已分配${result.created}份评审任务`);
   });
   app.get('/api/review/assign/page/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, querystring: assignmentPageQuery, response: replies(pageOf(assignmentSchema)) } }, async (req, reply) => {
-    if (req.query.export) return exportScores(req.ctx, req.params.id, reply, req.query);
+    if (req.query.export) {
+      const { columns, batches } = await service.scoreSheet(req.ctx, req.params.id, req.query);
+      return streamXlsx(reply, '评审明细.xlsx', '评审明细', columns, batches);
+    }
     const { list, total, rule } = await service.assignmentPage(req.ctx, req.params.id, req.query);
     return page(service.toAssignmentList(rule, list), total, req.query);
   });
@@ -122,6 +86,9 @@ export function reviewRoutes(app: App) {
   );
   // Every judge's scores of the question, one row per assignment and a column per criterion.
   app.get('/api/review/works/review/export/:id', { config: { rule: ASSIGN }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) =>
-    exportScores(req.ctx, req.params.id, reply, { page: 1, limit: exportBatches.size }),
+    {
+      const { columns, batches } = await service.scoreSheet(req.ctx, req.params.id);
+      return streamXlsx(reply, '评审明细.xlsx', '评审明细', columns, batches);
+    },
   );
 }

@@ -2,6 +2,7 @@ import { randomInt, randomBytes } from 'node:crypto';
 import {
   ACTION_CODES,
   ASSIGNMENT_STATUS,
+  ASSIGNMENT_STATUS_TEXT,
   GRADE_STATE,
   ROLE_CODES,
   earlyAssignWarning,
@@ -12,6 +13,7 @@ import {
   type Assignment,
   type AssignmentPageQuery,
   type Criterion,
+  type CriterionScore,
   type Expert,
   type Judging,
   type QuestionJudge,
@@ -20,7 +22,9 @@ import {
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import { exportBatches } from '../../db/batches.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { beijingTime, type Column } from '../../http/xlsx.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as competitions from '../competitions/index.ts';
@@ -452,4 +456,38 @@ export async function tellReplaced(deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'lo
     content: `队伍“${team}”在专家评分后上传了赛题“${q.title}”的新版本（第 ${r.version} 版），${r.reopened.length} 位专家的评分已退回，需要重新评审。`,
     source: 'review.newVersion',
   });
+}
+
+/**
+ * The scores of a question's assignments (those the filters keep) as xlsx: a row per assignment, a column per
+ * criterion. Every assignment, read a page at a time in the list's order (no cap); the first page is read here, so a
+ * question the caller may not see is refused before anything is streamed.
+ */
+export async function scoreSheet(ctx: Ctx, questionId: number, q: AssignmentPageQuery = { page: 1, limit: exportBatches.size }) {
+  const size = exportBatches.size;
+  const first = await assignmentPage(ctx, questionId, { ...q, page: 1, limit: size }, size);
+  const { list, rule } = first;
+  type Row = (typeof list)[number];
+  const scoreOf = (r: Row, id: string) => (JSON.parse(r.scoresJson) as CriterionScore[]).find((s) => s.criterionId === id)?.score ?? '';
+  const columns: Column<Row>[] = [
+    { header: '队伍编号', value: (r) => r.teamNo },
+    { header: '队伍名称', value: (r) => r.teamName, width: 24 },
+    { header: '作品编号', value: (r) => r.code },
+    { header: '评审专家', value: (r) => r.judgeName ?? r.judgeUsername },
+    { header: '状态', value: (r) => ASSIGNMENT_STATUS_TEXT[r.status] ?? '' },
+    { header: '复评', value: (r) => (r.rereview ? '是' : ''), width: 8 },
+    ...rule.criteria.map((c): Column<Row> => ({ header: `${c.name}（满分${c.maxScore}）`, value: (r) => scoreOf(r, c.id) })),
+    { header: `总分（满分${maxTotal(rule.criteria)}）`, value: (r) => r.total ?? '' },
+    { header: '总评', value: (r) => r.comment ?? '', width: 40 },
+    { header: '提交时间', value: (r) => beijingTime(r.submittedAt), width: 20 },
+  ];
+  async function* pages() {
+    let rows = list;
+    for (let page = 2; ; page++) {
+      if (rows.length) yield rows;
+      if (rows.length < size) return;
+      rows = (await assignmentPage(ctx, questionId, { ...q, page, limit: size }, size)).list;
+    }
+  }
+  return { columns, batches: pages() };
 }

@@ -8,6 +8,7 @@ import {
   invitationBody,
   invitationSentSchema,
   joinViewSchema,
+  registerDetailSchema,
   teamDetailSchema,
   teamInvitationSchema,
   teamMemberSchema,
@@ -32,6 +33,8 @@ export function teamRoutes(app: App) {
     ok(await service.register(userCtx(req), req.params.competitionId, req.body), '报名成功'),
   );
 
+  // A registration's detail shows its team as the team's pages do: here, where the team's rules are.
+  app.get('/api/team/register/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(registerDetailSchema) } }, async (req) => ok(await service.registrationDetail(userCtx(req), req.params.id)));
   // The caller's team in a competition; `detail` adds what the team tab needs beyond it.
   app.get('/api/team/competition/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(teamSchema.nullable()) } }, async (req) => ok(await service.myTeam(userCtx(req), req.params.id)));
   app.get('/api/team/competition/:id/detail', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(teamDetailSchema) } }, async (req) => {

@@ -188,6 +188,16 @@ export async function myTeam(ctx: AuthedCtx, competitionId: number) {
 }
 
 /** A team its members may read, and the organisers of its competition. */
+/** A registration (its team's members and its competition's organisers may read it) with its team and review flow. */
+export async function registrationDetail(ctx: AuthedCtx, id: number) {
+  const found = await registers.registerWithFlows(ctx.db, id);
+  if (!found) throw notFound('报名不存在');
+  const team = await readableTeam(ctx, found.teamId).catch(() => {
+    throw notFound('报名不存在');
+  });
+  return { ...found.register, team, flows: found.flows };
+}
+
 export async function readableTeam(ctx: AuthedCtx, teamId: number) {
   const team = await policy.readsTeam(ctx, teamId);
   const competition = await competitions.findCompetition(ctx.db, team.competitionId, ctx.clock.now());

@@ -4,3 +4,5 @@
  * private board's publication, which the confirmation of grades does.
  */
 export { boardHigherIsBetter, publishPrivateBoard, rankTeams, startRescoring } from './service.ts';
+export { releaseJob, rescoreJob, scoreJob } from './jobs.ts';
+export { releaseHeld, rescoreSome, rescoringGaveUp, scoreQueued, scoringGaveUp } from './service.ts';

@@ -5,7 +5,6 @@ import { PUBLIC, USER, perm } from '../../http/access.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, noDataReply, ok, replies } from '../../http/reply.ts';
 import { contentDisposition } from '../../http/send-file.ts';
-import * as organiser from './organiser.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -41,14 +40,14 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
   });
   // The organisers' view of a question's submissions, and their 取消成绩 / 恢复 of a submission or a team (issue 33).
   app.get('/api/review/test/submissions/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, querystring: questionSubmissionsQuery, response: replies(questionSubmissionsSchema) } }, async (req) =>
-    ok(await organiser.questionSubmissions(req.ctx, req.params.questionId, req.query)),
+    ok(await service.questionSubmissions(req.ctx, req.params.questionId, req.query)),
   );
   app.put('/api/review/test/cancel/:id', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: idParam, body: cancelSubmissionBody, response: noDataReply } }, async (req) => {
-    await organiser.cancelSubmission(userCtx(req), req.params.id, req.body);
+    await service.cancelSubmission(userCtx(req), req.params.id, req.body);
     return ok(null, req.body.cancelled ? '已取消该提交的成绩' : '已恢复该提交的成绩');
   });
   app.put('/api/review/test/disqualify/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, body: disqualifyBody, response: noDataReply } }, async (req) => {
-    await organiser.disqualifyTeam(userCtx(req), req.params.questionId, req.body);
+    await service.disqualifyTeam(userCtx(req), req.params.questionId, req.body);
     return ok(null, req.body.disqualified ? '已取消该队伍的成绩' : '已恢复该队伍的成绩');
   });
   app.get('/api/review/test/rescore/:questionId', { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, response: replies(rescoreProgressSchema) } }, async (req) =>

@@ -5,3 +5,4 @@
 export * from './submitting.ts';
 export * from './boards.ts';
 export * from './scoring.ts';
+export * from './organiser.ts';

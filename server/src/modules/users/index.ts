@@ -1,5 +1,7 @@
 /**
  * Users: accounts and their profiles. What other modules may use: creating an account (sign-up and single sign-on), the
- * clash check on user names, a user's profile for /api/user/info, and the dashboard's count.
+ * clash check on user names, a user's profile for /api/user/info and the login's reply, storing a new password hash
+ * (a user's own change of password), and the dashboard's count.
  */
-export { countUsers, findUserInfo, insertUser, usernameClash } from './repo.ts';
+export { countUsers, findUserInfo, insertUser, setPasswordHash, usernameClash } from './repo.ts';
+export { createAccount } from './service.ts';

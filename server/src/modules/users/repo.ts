@@ -196,3 +196,12 @@ export const rolesByIds = (db: Db, ids: number[]) => db.selectFrom('roles').sele
 export const roleByCode = (db: Db, code: string) => db.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirst();
 
 export const organisationExists = async (db: Db, id: number) => Boolean(await db.selectFrom('organisations').select('id').where('id', '=', id).executeTakeFirst());
+
+/** Ends every session of a user (disabled, or given a new password by an administrator). */
+export async function deleteUserSessions(db: Db, userId: number) {
+  await db.deleteFrom('sessions').where('userId', '=', userId).execute();
+}
+
+export async function setPasswordHash(db: Db, userId: number, passwordHash: string, now: string) {
+  await db.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', userId).execute();
+}

@@ -1,10 +1,10 @@
-import { ROLE_CODES, type CreateUserBody, type UserInfoUpdateBody, type UserListQuery } from '@contest/shared';
+import { ROLE_CODES, usernameKey, type CreateUserBody, type RegisterBody, type UserInfoUpdateBody, type UserListQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { assertOwnImage } from '../files/index.ts';
-import { deleteUserSessions, setPasswordHash } from '../auth/index.ts';
-import { createAccount, hashPassword } from '../auth/index.ts';
+import { hashPassword } from '../../crypto/passwords.ts';
 import * as repo from './repo.ts';
 
 export async function currentUser(ctx: Ctx) {
@@ -47,7 +47,7 @@ export async function setStatus(ctx: AuthedCtx, id: number, status: 0 | 1) {
   await ctx.db.transaction().execute(async (trx) => {
     await repo.updateUser(trx, id, { status, updatedAt: ctx.clock.now().toISOString() });
     // A disabled account is signed out at once, everywhere.
-    if (status === 0) await deleteUserSessions(trx, id);
+    if (status === 0) await repo.deleteUserSessions(trx, id);
     await writeAudit(ctx, { action: status ? 'user.enable' : 'user.disable', entity: 'user', entityId: id, before, after: { ...before, status } }, trx);
   });
 }
@@ -56,8 +56,8 @@ export async function resetPassword(ctx: Ctx, id: number, password: string) {
   await existing(ctx, id);
   const hash = await hashPassword(password);
   await ctx.db.transaction().execute(async (trx) => {
-    await setPasswordHash(trx, id, hash, ctx.clock.now().toISOString());
-    await deleteUserSessions(trx, id);
+    await repo.setPasswordHash(trx, id, hash, ctx.clock.now().toISOString());
+    await repo.deleteUserSessions(trx, id);
     await writeAudit(ctx, { action: 'user.resetPassword', entity: 'user', entityId: id }, trx);
   });
 }
@@ -110,4 +110,40 @@ export async function setOrganisation(ctx: Ctx, id: number, orgId: number | null
     await repo.updateUser(trx, id, { orgId, updatedAt: ctx.clock.now().toISOString() });
     await writeAudit(ctx, { action: 'user.setOrganisation', entity: 'user', entityId: id, before, after: { ...before, orgId } }, trx);
   });
+}
+
+export const USERNAME_TAKEN = '用户名已被注册';
+export const USERNAME_LOOKALIKE = '该用户名与已有用户名过于相似，请换一个';
+
+/**
+ * A new account with the roles of `roleCodes`, its name normalised; a name taken, or looking like one that is, is
+ * refused in `fields.username`. Sign-up and the administrator's 新增用户 both make accounts this way.
+ */
+export async function createAccount(ctx: Ctx, body: RegisterBody & { userName?: string | null }, roleCodes: string[]) {
+  const now = ctx.clock.now().toISOString();
+  const username = body.username.normalize('NFKC').trim();
+  const passwordHash = await hashPassword(body.password);
+  try {
+    const id = await ctx.db.transaction().execute((trx) =>
+      repo.insertUser(
+        trx,
+        {
+          username,
+          usernameKey: usernameKey(username),
+          passwordHash,
+          phone: body.phone ?? null,
+          email: body.email ?? null,
+          ...(body.userName && { userName: body.userName }),
+        },
+        roleCodes,
+        now,
+      ),
+    );
+    return { id, username };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // Lost to the name's key or to its skeleton (a look-alike): both unique in the database, so a race cannot pass.
+    const message = (await repo.usernameClash(ctx.db, username, usernameKey(username))) === 'lookalike' ? USERNAME_LOOKALIKE : USERNAME_TAKEN;
+    throw new AppError(409, message, { username: message });
+  }
 }

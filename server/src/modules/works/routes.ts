@@ -1,23 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import { Server as TusServer } from '@tus/server';
-import { Redis } from 'ioredis';
 import { ADMIN_MENU_CODES, formatSize, idParam, pageOf, versionedFileName, workVersionSchema, worksPageQuery, worksQuery, worksRulesSchema, worksZipQuery, type WorkVersion } from '@contest/shared';
 import { z } from 'zod';
 import archiver from 'archiver';
-import type { Deps } from '../../context.ts';
 import { idleLimit } from '../../http/socket.ts';
 import { USER, perm } from '../../http/access.ts';
-import type { App } from '../../http/app-types.ts';
+import type { App, Deps } from '../../http/app-types.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../../db/errors.ts';
-import { AppError, DATABASE_UNAVAILABLE, STORAGE_FULL, conflict, isStorageFull } from '../../http/errors.ts';
+import { AppError, conflict } from '../../http/errors.ts';
 import { fileReply, ok, page, replies } from '../../http/reply.ts';
 import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
 import { contentDisposition } from '../../http/send-file.ts';
-import { RedisLocker } from './redis-locker.ts';
 import * as service from './service.ts';
-import { uploadArea } from './upload-area.ts';
 import { userCtx } from '../../http/auth.ts';
 
 const UPLOAD_PATH = '/api/review/works/upload';
@@ -52,12 +46,8 @@ const EXPORT_COLUMNS: Column<WorkVersion>[] = [
 export function worksRoutes(app: App, deps: Deps) {
   const tags = ['works'];
   // Made on the first upload: an instance that never takes works touches no upload folder, bucket or lock.
-  let server: Promise<TusServer> | undefined;
-  const tus = () =>
-    (server ??= makeTus().catch((err: unknown) => {
-      server = undefined;
-      throw err;
-    }));
+  const tus = service.uploadServer(deps, UPLOAD_PATH, uploadIdOf);
+  app.addHook('onClose', () => tus.close());
   const { idleTimeoutMs, slots, slotsPerTeam } = deps.config.uploads;
   // Upload bodies received at once by this instance, and by one team (or one uploader of data files). The rest wait
   // with their sockets paused (TCP holds their bytes in the clients), so memory follows `slots`, not the size of the
@@ -75,62 +65,12 @@ export function worksRoutes(app: App, deps: Deps) {
     return slotsFor(owner, async () => {
       idleLimit(req, idleTimeoutMs);
       try {
-        await (await tus()).handle(req.raw, reply.raw);
+        await tus.handle(req.raw, reply.raw);
       } finally {
         idleLimit(req, deps.config.connectionTimeoutMs);
       }
     });
   };
-  // With Redis, instances may take the same upload's requests (a shared UPLOADS_DIR, or the bucket when S3 is
-  // configured): one PATCH at a time per upload across all of them. Alone, tus's in-memory locker does.
-  let locker: RedisLocker | undefined;
-  app.addHook('onClose', async () => {
-    await locker?.close();
-  });
-  const makeTus = async () => {
-    const datastore = await uploadArea(deps.config).datastore();
-    const { redisUrl, redisPrefix } = deps.config;
-    if (redisUrl) locker = new RedisLocker(new Redis(redisUrl), `${redisPrefix}tus-lock:`);
-    return new TusServer({
-      path: UPLOAD_PATH,
-      datastore,
-      locker,
-      relativeLocation: true,
-      namingFunction: (req) => {
-        const id = uploadIdOf(req);
-        if (!id) throw new Error('works upload without a checked id');
-        return id;
-      },
-      getFileIdFromRequest: (req) => uploadIdOf(req),
-      async onResponseError(_req, err) {
-        if ('status_code' in err) {
-          // A write that failed midway (answered 「作品接收中断」) carries why.
-          if ('cause' in err && err.cause) deps.log.warn({ err: err.cause }, 'works upload interrupted');
-          return undefined;
-        }
-        deps.log.error({ err }, 'works upload failed');
-        // The bytes received so far stay; the client resumes from the offset a HEAD reports once there is room again.
-        if (isStorageFull(err)) return { status_code: 507, body: STORAGE_FULL };
-        if (isDatabaseUnavailable(err)) return { status_code: 503, body: DATABASE_UNAVAILABLE };
-        return undefined;
-      },
-      async onUploadFinish(_req, upload) {
-        try {
-          await service.finishUpload(deps, upload.id);
-          return {};
-        } catch (err) {
-          if (err instanceof service.DeadlinePassed) throw { status_code: 409, body: err.message };
-          if (err instanceof AppError) throw { status_code: err.status, body: err.message };
-          deps.log.error({ err, uploadId: upload.id }, 'finishing a works upload failed');
-          // The upload stays complete on the tus side: repeating the last PATCH (empty, at the full offset) finishes it.
-          if (isStorageFull(err)) throw { status_code: 507, body: STORAGE_FULL };
-          if (isDatabaseUnavailable(err)) throw { status_code: 503, body: DATABASE_UNAVAILABLE };
-          throw { status_code: 500, body: '作品保存失败，请重新上传' };
-        }
-      },
-    });
-  };
-
   app.register(async (scope) => {
     // tus reads the body itself, and answers in its own protocol (status and headers, no JSON envelope): declared as
     // `fileReply`, a reply the serializer never sees.
@@ -165,7 +105,7 @@ export function worksRoutes(app: App, deps: Deps) {
         }
         uploadOf.set(req.raw, uploadId);
         reply.hijack();
-        await (await tus()).handle(req.raw, reply.raw);
+        await tus.handle(req.raw, reply.raw);
       },
     });
   });

@@ -7,6 +7,7 @@ import * as review from '../review/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
+import { makeUploadServer } from './tus-server.ts';
 import { uploadArea } from './upload-area.ts';
 
 /** Parses the tus `Upload-Metadata` header: comma-separated `key base64value` pairs. */
@@ -263,3 +264,11 @@ grantPrivateReads('works', async (ctx, key) => {
   if (!w) return false;
   return policy.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, ADMIN_MENU_CODES.competition);
 });
+
+/** The tus server receiving works' bytes under `path` (see tus-server.ts); a finish past the deadline is a 409. */
+export const uploadServer = (deps: Deps, path: string, idOf: (req: Request) => string | undefined) =>
+  makeUploadServer(deps, path, idOf, async (uploadId) => {
+    await finishUpload(deps, uploadId).catch((err: unknown) => {
+      throw err instanceof DeadlinePassed ? conflict(err.message) : err;
+    });
+  });

@@ -1,7 +1,13 @@
 import { CSRF_COOKIE, SESSION_COOKIE } from '@contest/shared';
 import type { FastifyReply } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { IssuedSession } from './sessions.ts';
+import type { Config } from '../config.ts';
+
+/** A session as the browser keeps it: its secret, the CSRF token the page echoes, and when both expire. */
+interface IssuedSession {
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
 
 export function setSessionCookies(reply: FastifyReply, config: Config, session: IssuedSession) {
   const base = { path: '/', sameSite: 'lax' as const, secure: config.cookieSecure, expires: session.expiresAt };

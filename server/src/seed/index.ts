@@ -2,12 +2,12 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ALL_PERMISSION_CODES, ROLE_CODES, ROLE_PRESETS, checkPasswordStrength, type RoleCode } from '@contest/shared';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../context.ts';
-import { hashPassword } from '../../modules/auth/passwords.ts';
-import { insertUser } from '../../modules/users/repo.ts';
-import type { Db } from '../database.ts';
-import { isUniqueViolation } from '../errors.ts';
+import type { Config } from '../config.ts';
+import type { Clock } from '../context.ts';
+import { hashPassword } from '../crypto/passwords.ts';
+import { insertUser } from '../modules/users/index.ts';
+import type { Db } from '../db/database.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { seedDemo } from './demo.ts';
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';

@@ -1,7 +1,7 @@
 import { AUDIT_STATUS, MENU_CODES, MENU_NAMES, REG_FIELDS, usernameKey, type MenuCode, type RoleCode } from '@contest/shared';
-import * as competitions from '../../modules/competitions/repo.ts';
-import { insertUser } from '../../modules/users/repo.ts';
-import type { Db } from '../database.ts';
+import * as competitions from '../modules/competitions/index.ts';
+import { insertUser } from '../modules/users/index.ts';
+import type { Db } from '../db/database.ts';
 
 export interface DemoAccount {
   username: string;
