@@ -1,5 +1,6 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, type Competition, type PermissionCode } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, PLATFORM_PERMISSION, type Competition, type PermissionCode } from '@contest/shared';
 import type { AuthedCtx, Ctx } from './context.ts';
+import { EVERY_ORG, oneOrg, type OrgScope } from './db/org-scope.ts';
 import { notFound } from './http/errors.ts';
 import * as competitions from './modules/competitions/repo.ts';
 import * as orders from './modules/orders/repo.ts';
@@ -15,20 +16,37 @@ import * as teams from './modules/teams/repo.ts';
 /** The caller holds the code at all: what a service offers (a to-do, a view), not which object it may touch. */
 export const holds = (ctx: Ctx, code: PermissionCode) => Boolean(ctx.actor?.permissions.has(code));
 
-/** The platform (competition auditors) sees every organisation's objects. */
-export const platform = (ctx: Ctx) => holds(ctx, ACTION_CODES.competitionAudit);
+/** The platform sees and acts for every organisation (PLATFORM_PERMISSION, the one definition). */
+export const isPlatform = (ctx: Ctx) => holds(ctx, PLATFORM_PERMISSION);
 
-/** Whose objects a list shows: `undefined` for all (the platform), else the caller's organisation (`null`: none). */
-export const orgScope = (ctx: AuthedCtx): number | null | undefined => (platform(ctx) ? undefined : (ctx.actor.orgId ?? null));
+/**
+ * An organisation's staff roles by name, each with the menu that grants it: the one place where a menu code stands
+ * for a role. Organisers run competitions; question keepers hold questions, grades, awards and certificates;
+ * registrars review registrations; finance keeps orders or invoices.
+ */
+const STAFF_MENUS = {
+  organiser: ADMIN_MENU_CODES.competition,
+  questionKeeper: ADMIN_MENU_CODES.question,
+  registrar: ADMIN_MENU_CODES.register,
+  orderFinance: ADMIN_MENU_CODES.order,
+  invoiceFinance: ADMIN_MENU_CODES.invoice,
+} as const satisfies Record<string, PermissionCode>;
+export type StaffRole = keyof typeof STAFF_MENUS;
+
+/** The caller holds the staff role in some organisation (or the platform's). */
+export const isStaff = (ctx: Ctx, role: StaffRole) => holds(ctx, STAFF_MENUS[role]);
+
+/** Whose objects a list shows: every organisation's for the platform, else the caller's own (none without one). */
+export const orgScope = (ctx: Ctx): OrgScope => (isPlatform(ctx) ? EVERY_ORG : oneOrg(ctx.actor?.orgId ?? null));
 
 /** The caller acts for this organisation: it is theirs, or they are the platform. */
-export const actsFor = (ctx: Ctx, orgId: number | null) => platform(ctx) || (orgId !== null && orgId === ctx.actor?.orgId);
+export const actsFor = (ctx: Ctx, orgId: number | null) => isPlatform(ctx) || (orgId !== null && orgId === ctx.actor?.orgId);
 
-/** Staff of the organisation with this menu: finance (orders, invoices), registration officers, organisers. */
-export const staffOf = (ctx: Ctx, orgId: number | null, menu: PermissionCode) => holds(ctx, menu) && actsFor(ctx, orgId);
+/** Staff of the organisation in this role: finance (orders, invoices), registrars, organisers. */
+export const staffOf = (ctx: Ctx, orgId: number | null, role: StaffRole) => isStaff(ctx, role) && actsFor(ctx, orgId);
 
 /** Platform reviewers of questions read every question, as the platform does. */
-export const reviewsQuestions = (ctx: Ctx) => holds(ctx, ACTION_CODES.questionReview) || platform(ctx);
+export const reviewsQuestions = (ctx: Ctx) => holds(ctx, ACTION_CODES.questionReview) || isPlatform(ctx);
 
 // ---- Competitions -------------------------------------------------------------------------------------------------
 
@@ -46,12 +64,12 @@ export const manages = (ctx: Ctx, id: number) => managesCompetition(ctx, id).the
 export async function readsCompetition(ctx: Ctx, id: number): Promise<Competition> {
   const c = await competitions.findCompetition(ctx.db, id, ctx.clock.now());
   if (!c) throw notFound('竞赛不存在');
-  if (c.auditStatus === AUDIT_STATUS.online || platform(ctx) || staffOf(ctx, c.orgId, ADMIN_MENU_CODES.competition)) return c;
+  if (c.auditStatus === AUDIT_STATUS.online || isPlatform(ctx) || staffOf(ctx, c.orgId, 'organiser')) return c;
   throw notFound('竞赛不存在');
 }
 
-/** An organiser of the competition holding this menu (its organisation's, or the platform). */
-export const organises = async (ctx: Ctx, competitionId: number, menu: PermissionCode) => holds(ctx, menu) && (await manages(ctx, competitionId));
+/** Staff in this role of the competition's organisation (or the platform's). */
+export const organises = async (ctx: Ctx, competitionId: number, role: StaffRole) => isStaff(ctx, role) && (await manages(ctx, competitionId));
 
 // ---- Teams --------------------------------------------------------------------------------------------------------
 
@@ -66,20 +84,20 @@ export async function readsTeam(ctx: AuthedCtx, teamId: number) {
   const team = await teams.findTeam(ctx.db, teamId);
   if (!team) throw notFound('队伍不存在');
   if (!(await memberOf(ctx, teamId))) {
-    if (!holds(ctx, ADMIN_MENU_CODES.register)) throw notFound('队伍不存在');
+    if (!isStaff(ctx, 'registrar')) throw notFound('队伍不存在');
     await managesCompetition(ctx, team.competitionId);
   }
   return team;
 }
 
-/** A member of the team, or an organiser of its competition with this menu. */
-export const memberOrOrganiser = async (ctx: AuthedCtx, team: { id: number; competitionId: number }, menu: PermissionCode) =>
-  (await memberOf(ctx, team.id)) || (await organises(ctx, team.competitionId, menu));
+/** A member of the team, or staff in this role of its competition's organisation. */
+export const memberOrOrganiser = async (ctx: AuthedCtx, team: { id: number; competitionId: number }, role: StaffRole) =>
+  (await memberOf(ctx, team.id)) || (await organises(ctx, team.competitionId, role));
 
 // ---- Orders and invoices ------------------------------------------------------------------------------------------
 
 /** Finance of the organisation (or the platform's) for orders or invoices. */
-export const finance = (ctx: Ctx, orgId: number | null, of: 'order' | 'invoice') => staffOf(ctx, orgId, ADMIN_MENU_CODES[of]);
+export const finance = (ctx: Ctx, orgId: number | null, of: 'order' | 'invoice') => staffOf(ctx, orgId, of === 'order' ? 'orderFinance' : 'invoiceFinance');
 
 /** An order the caller may read: finance of its organisation (or the platform), or a member of its team. */
 export async function readsOrder(ctx: AuthedCtx, id: number) {

@@ -122,6 +122,25 @@ describe('the module shape', () => {
     expect(found, 'core files importing a module').toEqual([]);
   });
 
+  it('uses menu codes as route rules and in the table of staff roles of the policy only, never as a role elsewhere', () => {
+    const found: string[] = [];
+    for (const { file, text } of FILES) {
+      if (file === 'policy.ts') continue;
+      const routes = /^modules\/[^/]+\/routes\.ts$/.test(file);
+      for (const m of text.matchAll(/(perm\()?ADMIN_MENU_CODES[.[]/g)) if (!routes || !m[1]) found.push(file);
+    }
+    expect([...new Set(found)], 'menu codes standing for a role (ask the policy by name: isStaff, staffOf, organises)').toEqual([]);
+    // The policy's table is where they are: it names the roles.
+    expect(FILES.find((f) => f.file === 'policy.ts')!.text).toMatch(/const STAFF_MENUS = \{/);
+  });
+
+  it('takes one OrgScope in every repository: no sentinel organisation id, no scope of another shape', () => {
+    const repos = FILES.filter((f) => QUERY_HOME.test(f.file) && f.file.startsWith('modules/'));
+    expect(repos.length).toBeGreaterThan(20);
+    const sentinels = repos.filter((f) => /orgId \?\? -1|orgId\?: number \| null|orgId: number \| null \| undefined/.test(f.text)).map((f) => f.file);
+    expect(sentinels).toEqual([]);
+  });
+
   it('gives every module an index.ts saying what others may use', () => {
     const modules = fs.readdirSync(path.join(SRC, 'modules'));
     const without = modules.filter((m) => !fs.existsSync(path.join(SRC, 'modules', m, 'index.ts')));

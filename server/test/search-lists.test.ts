@@ -1,3 +1,4 @@
+import { EVERY_ORG } from '../src/db/org-scope.ts';
 import { CompiledQuery, createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usernameKey } from '@contest/shared';
@@ -241,7 +242,7 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
       expect(noBaseScan(p, 'users'), p).toBe(true);
     }
 
-    const [regCount, regPage] = await statements((spy) => listRegisters(spy, { keyword: '星火队', competitionId: competitions[0], page: 1, limit: 20 }, undefined));
+    const [regCount, regPage] = await statements((spy) => listRegisters(spy, { keyword: '星火队', competitionId: competitions[0], page: 1, limit: 20 }, EVERY_ORG));
     for (const q of [regCount!, regPage!]) {
       const p = await plan(q);
       expect(p, q.sql).toMatch(kind === 'sqlite' ? /teams_fts VIRTUAL TABLE[\s\S]*users_fts VIRTUAL TABLE|users_fts VIRTUAL TABLE[\s\S]*teams_fts VIRTUAL TABLE/ : /Bitmap Index Scan on teams_search_name/);
@@ -254,7 +255,7 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     expect(noSort(deepUsersPlan), deepUsersPlan).toBe(true);
     if (kind === 'postgres') expect(deepUsersPlan).toMatch(/Index (Only )?Scan (Backward )?using users_pkey/);
 
-    const [, deepRegs] = await statements((spy) => listRegisters(spy, { competitionId: competitions[0], page: 5, limit: 10 }, undefined));
+    const [, deepRegs] = await statements((spy) => listRegisters(spy, { competitionId: competitions[0], page: 5, limit: 10 }, EVERY_ORG));
     const deepRegsPlan = await plan(deepRegs!);
     expect(noSort(deepRegsPlan), deepRegsPlan).toBe(true);
     // PostgreSQL may walk the primary key backwards instead when the competition holds a large share of the rows.

@@ -80,6 +80,12 @@ export const ACTION_CODES = {
   clientEdit: 'system:client:edit',
 } as const satisfies Record<string, `${string}:${string}:${'edit' | 'audit' | 'review'}`>;
 
+/**
+ * What makes a caller the platform (issue 34: defined once, here): approving competitions. The platform sees and acts for
+ * every organisation; the server's policy (isPlatform) and the caller's user info (`platform`) both read this code.
+ */
+export const PLATFORM_PERMISSION = ACTION_CODES.competitionAudit;
+
 export type SiteCode = (typeof SITE_CODES)[keyof typeof SITE_CODES];
 export type MenuGroupCode = (typeof MENU_GROUP_CODES)[keyof typeof MENU_GROUP_CODES];
 export type AdminMenuCode = (typeof ADMIN_MENU_CODES)[keyof typeof ADMIN_MENU_CODES];

@@ -44,7 +44,7 @@ const page = (list: Notice[]): Page<Notice> => ({ list, total: list.length, page
 function open(codes: string[], list: Notice[] | (() => Page<Notice>)) {
   api.answers = {
     ...api.answers,
-    '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
+    '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null, platform: codes.includes('competition:competition:audit') },
     '/api/team/userinfo/permission': codes,
     '/api/competition/listAuth?limit=100': { list: [{ id: 3, name: '泰迪杯' }], total: 1, page: 1, limit: 100 },
     '/api/message/notice/page?page=1&limit=20': typeof list === 'function' ? list : page(list),

@@ -75,6 +75,8 @@ export const userInfoSchema = z.object({
   orgId: z.number().int().nullable(),
   orgName: z.string().nullable(),
   roles: z.array(roleRefSchema),
+  /** The caller acts for the platform: sees and picks every organisation (PLATFORM_PERMISSION), not only its own. */
+  platform: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

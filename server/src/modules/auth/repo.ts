@@ -1,3 +1,4 @@
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import type { OidcStatesTable, SessionsTable } from '../../db/schema.ts';
 
@@ -92,14 +93,13 @@ export const takeOidcState = (db: Db, state: string) => db.deleteFrom('oidcState
 export const findOidcUser = (db: Db, issuer: string, subject: string) =>
   db.selectFrom('users').select(['id', 'status']).where('oidcIssuer', '=', issuer).where('oidcSubject', '=', subject).executeTakeFirst();
 
-/** Sessions not expired: all (`undefined`), or those of the organisation's users (`null`: none). */
-export const countLiveSessions = async (db: Db, now: string, orgId?: number | null) => {
-  if (orgId === null) return 0;
+/** Sessions not expired of the users in the caller's scope. */
+export const countLiveSessions = async (db: Db, now: string, scope: OrgScope) => {
   const row = await db
     .selectFrom('sessions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('expiresAt', '>', now)
-    .$if(orgId !== undefined, (q) => q.where('userId', 'in', db.selectFrom('users').select('id').where('orgId', '=', orgId!)))
+    .$if(!scope.all, (q) => q.where('userId', 'in', db.selectFrom('users').select('id').where(inOrgScope('orgId', scope))))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 };

@@ -1,4 +1,4 @@
-import { ADMIN_MENU_CODES, GRADE_STATE, type AwardApplyResult, type AwardLevel, type AwardLevelsBody, type Grade, type TeamAward } from '@contest/shared';
+import { GRADE_STATE, type AwardApplyResult, type AwardLevel, type AwardLevelsBody, type Grade, type TeamAward } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -96,7 +96,7 @@ export async function setTeamAward(ctx: Ctx, questionId: number, teamId: number,
 export async function teamAwards(ctx: AuthedCtx, teamId: number): Promise<TeamAward[]> {
   const team = await repo.findTeam(ctx.db, teamId);
   if (!team) throw notFound('队伍不存在');
-  if (!(await policy.memberOrOrganiser(ctx, team, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
+  if (!(await policy.memberOrOrganiser(ctx, team, 'questionKeeper'))) throw notFound('队伍不存在');
   return repo.teamAwardRows(ctx.db, teamId);
 }
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   certDateText,
-  ADMIN_MENU_CODES,
   CERT_BUILTIN_SIZE,
   CERT_CODE_ALPHABET,
   CERT_FIELD_NAMES,
@@ -321,14 +320,14 @@ export async function mine(ctx: AuthedCtx, competitionId?: number) {
 /** `person/{teamId}`: every certificate of a team (members' and teachers'), for its members and its organisers. */
 export async function ofTeam(ctx: AuthedCtx, teamId: number) {
   const competitionId = await repo.teamCompetition(ctx.db, teamId);
-  if (competitionId === undefined || !(await policy.memberOrOrganiser(ctx, { id: teamId, competitionId }, ADMIN_MENU_CODES.question))) throw notFound('队伍不存在');
+  if (competitionId === undefined || !(await policy.memberOrOrganiser(ctx, { id: teamId, competitionId }, 'questionKeeper'))) throw notFound('队伍不存在');
   return (await repo.teamCertificates(ctx.db, teamId)).map(toCertificate);
 }
 
 /** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
 export async function load(ctx: AuthedCtx, id: number) {
   const row = await repo.findCertificate(ctx.db, id);
-  if (!row || !row.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, ADMIN_MENU_CODES.question))) throw notFound('证书不存在');
+  if (!row || !row.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper'))) throw notFound('证书不存在');
   return { row, certificate: toCertificate(await repo.certificateRow(ctx.db, id)) };
 }
 

@@ -18,6 +18,7 @@ import {
   type Stage,
 } from '@contest/shared';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { evaluationOf } from '../../db/evaluation-columns.ts';
 import { contains } from '../../db/like.ts';
@@ -82,10 +83,10 @@ export async function listPublic(db: Db, q: PublicListQuery, now: Date) {
   return pageOf(db, base, q, now, 'regStart');
 }
 
-/** The back office's list: every competition, or one organisation's. */
-export async function listManage(db: Db, q: ManageListQuery, now: Date, orgId: number | null | undefined) {
+/** The back office's list: the competitions of the caller's scope. */
+export async function listManage(db: Db, q: ManageListQuery, now: Date, scope: OrgScope) {
   let base = fromCompetitions(db);
-  if (orgId !== undefined) base = base.where('c.orgId', orgId === null ? 'is' : '=', orgId);
+  if (!scope.all) base = base.where(inOrgScope('c.orgId', scope));
   if (q.keyword) base = base.where(sql`lower(c.name)`, 'like', contains(q.keyword));
   if (q.brandId) base = base.where('c.brandId', '=', q.brandId);
   if (q.typeId) base = base.where('c.typeId', '=', q.typeId);

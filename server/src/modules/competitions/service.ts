@@ -36,6 +36,7 @@ import { assertOwnImage } from '../files/index.ts';
 import { notify } from '../notices/index.ts';
 import { methods as paymentMethods } from '../payments/index.ts';
 import { readConfig as invoiceConfig } from '../invoices/index.ts';
+import { EVERY_ORG } from '../../db/org-scope.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -80,7 +81,7 @@ export function listAuth(ctx: AuthedCtx, q: ManageListQuery) {
   return repo.listManage(ctx.db, q, ctx.clock.now(), policy.orgScope(ctx));
 }
 
-export const listAll = (ctx: Ctx, q: ManageListQuery) => repo.listManage(ctx.db, q, ctx.clock.now(), undefined);
+export const listAll = (ctx: Ctx, q: ManageListQuery) => repo.listManage(ctx.db, q, ctx.clock.now(), EVERY_ORG);
 
 async function assertReferences(ctx: Ctx, body: CompetitionBody, orgId: number) {
   const [brand, type, org] = await Promise.all([
@@ -119,9 +120,9 @@ function columns(body: CompetitionBody) {
 }
 
 export async function create(ctx: AuthedCtx, body: CompetitionBody) {
-  const orgId = policy.platform(ctx) ? body.orgId : ctx.actor.orgId;
+  const orgId = policy.isPlatform(ctx) ? body.orgId : ctx.actor.orgId;
   if (!orgId) {
-    throw policy.platform(ctx) ? badRequest('请选择主办组织', { orgId: '请选择主办组织' }) : forbidden('您的账号尚未关联组织，不能创建竞赛');
+    throw policy.isPlatform(ctx) ? badRequest('请选择主办组织', { orgId: '请选择主办组织' }) : forbidden('您的账号尚未关联组织，不能创建竞赛');
   }
   await assertReferences(ctx, body, orgId);
   await assertOwnImage(ctx, 'cover', body.cover);
@@ -160,7 +161,7 @@ const LOCKED_AFTER_ONLINE = ['name', 'brandId', 'orgId', 'fee', 'allowIndividual
 export async function update(ctx: Ctx, id: number, body: CompetitionBody, reopen?: boolean) {
   const before = await policy.managesCompetition(ctx, id);
   if (before.auditStatus === pending) throw conflict('竞赛正在审核中，不能修改；如需修改请等待审核结果');
-  const orgId = policy.platform(ctx) && body.orgId ? body.orgId : before.orgId;
+  const orgId = policy.isPlatform(ctx) && body.orgId ? body.orgId : before.orgId;
   if (before.auditStatus === online || before.auditStatus === offline) {
     const next = { ...body, orgId };
     const changed = LOCKED_AFTER_ONLINE.filter((k) => next[k] !== undefined && next[k] !== before[k]);

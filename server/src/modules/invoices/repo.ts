@@ -1,4 +1,5 @@
 import type { Invoice, InvoiceListQuery, InvoiceTitle, InvoiceType } from '@contest/shared';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import type { Insertable, Updateable } from 'kysely';
 import type { InvoiceConfigTable, InvoicesTable, InvoiceTitlesTable } from '../../db/schema.ts';
@@ -51,18 +52,19 @@ export async function findInvoice(db: Db, id: number) {
   return r && toInvoice(r);
 }
 
-/** The invoice applications among `ids` of the organisation's competitions (`orgId` undefined: all). */
-export async function findInvoices(db: Db, ids: number[], orgId: number | null | undefined) {
-  let query = base(db).where('i.id', 'in', ids);
-  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+/** The invoice applications among `ids` of the scope's competitions. */
+export async function findInvoices(db: Db, ids: number[], scope: OrgScope) {
+  const query = base(db).where('i.id', 'in', ids).where(inOrgScope('c.orgId', scope));
   return (await query.execute()).map(toInvoice);
 }
 
 /** The invoice applications a list's filters and the caller's scope keep (an applicant: its own; an organiser: its own). */
-function filteredInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: { userId?: number; orgId?: number | null }) {
+/** Whose applications a list holds: an applicant's own (the personal list), or an organisation scope's (finance). */
+export type ListScope = { applicant: number } | OrgScope;
+
+function filteredInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: ListScope) {
   let query = base(db);
-  if (scope.userId !== undefined) query = query.where('i.userId', '=', scope.userId);
-  if (scope.orgId !== undefined) query = query.where('c.orgId', '=', scope.orgId ?? -1);
+  query = 'applicant' in scope ? query.where('i.userId', '=', scope.applicant) : query.where(inOrgScope('c.orgId', scope));
   if (q.competitionId) query = query.where('i.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('i.status', '=', q.status);
   if (q.ids?.length) query = query.where('i.id', 'in', q.ids);
@@ -73,7 +75,7 @@ function filteredInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, s
   return query;
 }
 
-export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?: number; orgId?: number | null }, max = q.limit) {
+export async function listInvoices(db: Db, q: InvoiceListQuery, scope: ListScope, max = q.limit) {
   const query = filteredInvoices(db, q, scope);
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('i.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
@@ -84,7 +86,7 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: { userId?
  * Every invoice application the filters keep, newest first, in batches (keyset on `i.id`): what the export streams.
  * The same filters and scope as `listInvoices`; no page, no cap.
  */
-export function exportInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
+export function exportInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: OrgScope, size?: number) {
   const filtered = filteredInvoices(db, q, scope);
   return keysetBatches(
     async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('i.id', '<', after)).orderBy('i.id', 'desc').limit(limit).execute()).map(toInvoice),

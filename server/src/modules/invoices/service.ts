@@ -118,23 +118,17 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
 }
 
 export async function listPerson(ctx: AuthedCtx, q: InvoiceListQuery) {
-  const { list, total } = await repo.listInvoices(ctx.db, q, { userId: ctx.actor.userId });
+  const { list, total } = await repo.listInvoices(ctx.db, q, { applicant: ctx.actor.userId });
   return { list: list.map(withoutOrg), total };
 }
 
-/** The finance lists' filter: every organisation's for the platform, else the caller's own. */
-const orgFilter = (ctx: AuthedCtx) => {
-  const orgId = policy.orgScope(ctx);
-  return orgId === undefined ? {} : { orgId };
-};
-
 export async function listManage(ctx: AuthedCtx, q: InvoiceListQuery) {
-  const { list, total } = await repo.listInvoices(ctx.db, q, orgFilter(ctx), q.limit);
+  const { list, total } = await repo.listInvoices(ctx.db, q, policy.orgScope(ctx), q.limit);
   return { list: list.map(withoutOrg), total };
 }
 
 /** Every invoice application of the finance list's filters and scope, in batches: the export. */
-export const exportManage = (ctx: AuthedCtx, q: InvoiceListQuery, batchSize?: number) => repo.exportInvoices(ctx.db, q, orgFilter(ctx), batchSize);
+export const exportManage = (ctx: AuthedCtx, q: InvoiceListQuery, batchSize?: number) => repo.exportInvoices(ctx.db, q, policy.orgScope(ctx), batchSize);
 
 async function managed(ctx: Ctx, id: number) {
   const invoice = await repo.findInvoice(ctx.db, id);

@@ -1,6 +1,7 @@
 import { NOTICE_STATUS, PAY_STATUS, REGISTER_STATUS, usernameKey, type NoticeTarget } from '@contest/shared';
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { DB, TeamMembersTable } from '../../db/schema.ts';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 
@@ -124,14 +125,14 @@ const noticeRows = (db: Db) =>
     ]);
 export type NoticeRow = Awaited<ReturnType<ReturnType<typeof noticeRows>['executeTakeFirstOrThrow']>>;
 
-/** Notices of an organisation, or all of them (`orgId` null: the platform's view). */
-const managedRows = (db: Db, orgId: number | null) => {
+/** Notices of the scope's organisation, or all of them (the platform's view). */
+const managedRows = (db: Db, scope: OrgScope) => {
   const q = noticeRows(db);
-  return orgId === null ? q : q.where('n.orgId', '=', orgId);
+  return q.where(inOrgScope('n.orgId', scope));
 };
 
-export async function noticePage(db: Db, orgId: number | null, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
-  let query = managedRows(db, orgId);
+export async function noticePage(db: Db, scope: OrgScope, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
+  let query = managedRows(db, scope);
   if (q.kind !== undefined) query = query.where('n.kind', '=', q.kind);
   if (q.status !== undefined) query = query.where('n.status', '=', q.status);
   if (q.keyword) query = query.where(containsText('n.title', q.keyword));
@@ -140,7 +141,7 @@ export async function noticePage(db: Db, orgId: number | null, q: { page: number
   return { rows, total: Number(total) };
 }
 
-export const findManaged = (db: Db, orgId: number | null, id: number) => managedRows(db, orgId).where('n.id', '=', id).executeTakeFirst();
+export const findManaged = (db: Db, scope: OrgScope, id: number) => managedRows(db, scope).where('n.id', '=', id).executeTakeFirst();
 
 type Content = { kind: number; title: string; content: string | null; targetJson: string; competitionId: number | null };
 

@@ -26,7 +26,7 @@ import { holdersOf } from '../roles/index.ts';
 /** An organiser writes to its own competitions' teams; everyone, or any chosen user, is the platform's to reach. */
 async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
   if (target.scope === 'all' || target.scope === 'users') {
-    if (!policy.platform(ctx)) throw badRequest('只有平台可以向全体用户或指定用户发送通知', { target: '只有平台可以向全体用户或指定用户发送通知' });
+    if (!policy.isPlatform(ctx)) throw badRequest('只有平台可以向全体用户或指定用户发送通知', { target: '只有平台可以向全体用户或指定用户发送通知' });
     return null;
   }
   await policy.managesCompetition(ctx, target.competitionId).catch(() => {
@@ -44,8 +44,8 @@ export async function countRecipients(ctx: AuthedCtx, target: NoticeTarget) {
 
 const toNotice = ({ targetJson, orgId: _org, ...r }: repo.NoticeRow): Notice => ({ ...r, target: JSON.parse(targetJson) as NoticeTarget });
 
-/** Whose notices the caller manages: the platform's all (null), an organiser's those of its organisation. */
-const managedOrg = (ctx: AuthedCtx) => (policy.platform(ctx) ? null : (ctx.actor.orgId ?? -1));
+/** Whose notices the caller manages: the platform all, an organiser those of its organisation. */
+const managedOrg = (ctx: AuthedCtx) => policy.orgScope(ctx);
 
 export async function noticePage(ctx: AuthedCtx, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
   const { rows, total } = await repo.noticePage(ctx.db, managedOrg(ctx), q);
@@ -62,7 +62,7 @@ const content = (body: NoticeBody, competitionId: number | null) => ({ kind: bod
 
 export async function create(ctx: AuthedCtx, body: NoticeBody) {
   const competitionId = await checkTarget(ctx, body.target);
-  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: policy.platform(ctx) ? null : ctx.actor.orgId, authorId: ctx.actor.userId, now: ctx.clock.now().toISOString() });
+  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: policy.isPlatform(ctx) ? null : ctx.actor.orgId, authorId: ctx.actor.userId, now: ctx.clock.now().toISOString() });
   await writeAudit(ctx, { action: 'notice.create', entity: 'notice', entityId: id, after: body });
   return toNotice(await managedNotice(ctx, id));
 }

@@ -1,5 +1,6 @@
 import { PAY_STATUS, type Order, type OrderListQuery } from '@contest/shared';
 import type { ExpressionBuilder, Updateable } from 'kysely';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import type { DB, OrdersTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
@@ -58,10 +59,9 @@ export async function findOrderByNo(db: Db, orderNo: string): Promise<OrderWithO
   return r && toOrder(r);
 }
 
-/** The orders among `ids` of the organisation's competitions (`orgId` undefined: all). */
-export async function findOrders(db: Db, ids: number[], orgId: number | null | undefined): Promise<OrderWithOrg[]> {
-  let query = base(db).where('o.id', 'in', ids);
-  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+/** The orders among `ids` of the scope's competitions. */
+export async function findOrders(db: Db, ids: number[], scope: OrgScope): Promise<OrderWithOrg[]> {
+  const query = base(db).where('o.id', 'in', ids).where(inOrgScope('c.orgId', scope));
   return (await query.execute()).map(toOrder);
 }
 
@@ -78,16 +78,17 @@ export async function currentOrderOfTeam(db: Db, teamId: number): Promise<OrderW
  * the rows of a page or a batch alone are joined for display. A keyword of three or more characters finds its teams
  * and users through the trigram indexes (db/search.ts); a shorter one is checked order by order. The same LIKEs decide.
  */
-function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { userId?: number; orgId?: number | null }) {
+/** Whose orders a list holds: a member's own teams' (the personal list), or an organisation scope's (finance). */
+export type ListScope = { member: number } | OrgScope;
+
+function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: ListScope) {
   let query = db.selectFrom('orders as o');
-  if (scope.userId !== undefined) {
-    const userId = scope.userId;
+  if ('member' in scope) {
+    const userId = scope.member;
     // A member sees the orders of every team they are in, whoever placed them.
     query = query.where((eb) => eb.exists(eb.selectFrom('teamMembers as m').select('m.userId').whereRef('m.teamId', '=', 'o.teamId').where('m.userId', '=', userId)));
-  }
-  if (scope.orgId !== undefined) {
-    const orgId = scope.orgId ?? -1;
-    query = query.where('o.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where('c.orgId', '=', orgId));
+  } else if (!scope.all) {
+    query = query.where('o.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where(inOrgScope('c.orgId', scope)));
   }
   if (q.competitionId) query = query.where('o.competitionId', '=', q.competitionId);
   if (q.payStatus !== undefined) query = query.where('o.payStatus', '=', q.payStatus);
@@ -125,7 +126,7 @@ function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope
 const ordersOf = async (db: Db, ids: number[]) => (ids.length ? (await base(db).where('o.id', 'in', ids).orderBy('o.id', 'desc').execute()).map(toOrder) : []);
 
 /** A page of orders, newest first, read from the nearer end of the list (db/search.ts `pageWindow`). */
-export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: number; orgId?: number | null }) {
+export async function listOrders(db: Db, q: OrderListQuery, scope: ListScope) {
   const query = filteredOrders(db, q, scope);
   const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const window = pageWindow(total, q.page, q.limit);
@@ -138,7 +139,7 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: { userId?: nu
  * Every order the filters keep, newest first, in batches (keyset on `o.id`): what the export streams. The same filters
  * and scope as `listOrders`; no page, no cap.
  */
-export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: { orgId?: number | null }, size?: number) {
+export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: OrgScope, size?: number) {
   const filtered = filteredOrders(db, q, scope);
   return keysetBatches(
     async (after: number | undefined, limit) => ordersOf(db, (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).select('o.id').orderBy('o.id', 'desc').limit(limit).execute()).map((r) => r.id)),
@@ -168,21 +169,21 @@ export async function flagRefund(db: Db, id: number, tradeNo: string, now: strin
   await db.updateTable('orders').set({ refundFlag: 1, tradeNo, updatedAt: now }).where('id', '=', id).execute();
 }
 
-export async function countOrdersOfOrg(db: Db, ids: number[], orgId: number | null): Promise<number> {
+export async function countOrdersOfOrg(db: Db, ids: number[], scope: OrgScope): Promise<number> {
   const { n } = await db
     .selectFrom('orders as o')
     .innerJoin('competitions as c', 'c.id', 'o.competitionId')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('o.id', 'in', ids)
-    .where('c.orgId', '=', orgId ?? -1)
+    .where(inOrgScope('c.orgId', scope))
     .executeTakeFirstOrThrow();
   return Number(n);
 }
 
-/** Marks paid those of `ids` that are unpaid (and, with `orgId`, of that organisation's competitions); returns them. */
-export async function payUnpaid(db: Db, ids: number[], orgId: number | null | undefined, values: Updateable<OrdersTable>): Promise<number[]> {
+/** Marks paid those of `ids` that are unpaid and of the scope's competitions; returns them. */
+export async function payUnpaid(db: Db, ids: number[], scope: OrgScope, values: Updateable<OrdersTable>): Promise<number[]> {
   let q = db.updateTable('orders').set(values).where('id', 'in', ids).where('payStatus', '=', PAY_STATUS.unpaid);
-  if (orgId !== undefined) q = q.where('competitionId', 'in', (eb) => eb.selectFrom('competitions').select('id').where('orgId', '=', orgId ?? -1));
+  if (!scope.all) q = q.where('competitionId', 'in', (eb) => eb.selectFrom('competitions').select('id').where(inOrgScope('orgId', scope)));
   const rows = await q.returning('id').execute();
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }

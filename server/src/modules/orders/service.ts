@@ -36,19 +36,13 @@ async function managedOrder(ctx: Ctx, id: number) {
   return order;
 }
 
-/** The finance list's filter: every organisation's for the platform, else the caller's own. */
-const orgFilter = (ctx: AuthedCtx) => {
-  const orgId = policy.orgScope(ctx);
-  return orgId === undefined ? {} : { orgId };
-};
-
 /** An order its team's members may read, and the finance staff of its organisation. */
 export const readOrder = (ctx: AuthedCtx, id: number) => policy.readsOrder(ctx, id);
 
-export const listPerson = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { userId: ctx.actor.userId });
-export const listManage = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, orgFilter(ctx));
+export const listPerson = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, { member: ctx.actor.userId });
+export const listManage = (ctx: AuthedCtx, q: OrderListQuery) => repo.listOrders(ctx.db, q, policy.orgScope(ctx));
 /** Every order of the finance list's filters and scope, in batches: the export. */
-export const exportManage = (ctx: AuthedCtx, q: OrderListQuery, batchSize?: number) => repo.exportOrders(ctx.db, q, orgFilter(ctx), batchSize);
+export const exportManage = (ctx: AuthedCtx, q: OrderListQuery, batchSize?: number) => repo.exportOrders(ctx.db, q, policy.orgScope(ctx), batchSize);
 
 export async function byTeamNo(ctx: AuthedCtx, teamNo: string) {
   const teamId = await repo.teamIdByNo(ctx.db, teamNo);
@@ -150,13 +144,13 @@ export async function batchPayment(ctx: AuthedCtx, body: { ids: number[]; payerO
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   // An order of another organisation is refused outright, as a single order would be, and nothing is paid.
   const orderIds = [...new Set(body.ids)];
-  const orgId = policy.orgScope(ctx);
-  if (orgId !== undefined && (await repo.countOrdersOfOrg(ctx.db, orderIds, orgId)) !== orderIds.length) throw notFound('订单不存在');
+  const scope = policy.orgScope(ctx);
+  if (!scope.all && (await repo.countOrdersOfOrg(ctx.db, orderIds, scope)) !== orderIds.length) throw notFound('订单不存在');
   const now = ctx.clock.now().toISOString();
   const values = { payStatus: PAY_STATUS.paid, payMethod: 3, payerOrg: body.payerOrg, voucher: body.voucher, paidAt: now, updatedAt: now };
   const paid = await ctx.db.transaction().execute(async (trx) => {
     // One conditional UPDATE: only the unpaid orders among the ids, of the caller's organisation unless the platform.
-    const ids = await repo.payUnpaid(trx, orderIds, orgId, values);
+    const ids = await repo.payUnpaid(trx, orderIds, scope, values);
     await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
     return ids;
   });

@@ -1,4 +1,5 @@
 import { type Judging, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type Scorer } from '@contest/shared';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { evaluationOf } from '../../db/evaluation-columns.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -78,9 +79,8 @@ export async function findQuestion(db: Db, id: number) {
   return r && (await withFiles(db, [r]))[0];
 }
 
-export async function listQuestions(db: Db, q: QuestionPageQuery, orgId: number | null | undefined) {
-  let query = base(db);
-  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+export async function listQuestions(db: Db, q: QuestionPageQuery, scope: OrgScope) {
+  let query = base(db).where(inOrgScope('c.orgId', scope));
   if (q.competitionId) query = query.where('q.competitionId', '=', q.competitionId);
   if (q.reviewed !== undefined) query = query.where('q.reviewed', '=', q.reviewed);
   if (q.keyword) query = query.where(containsText('q.title', q.keyword));

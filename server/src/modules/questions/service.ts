@@ -34,6 +34,7 @@ import { displayName } from '../files/index.ts';
 import { notify } from '../notices/index.ts';
 import { holdersActingFor, holdersOf } from '../roles/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
+import { EVERY_ORG, oneOrg } from '../../db/org-scope.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -62,13 +63,13 @@ async function managedQuestion(ctx: Ctx, id: number) {
 export const check = async (ctx: Ctx, id: number) => withoutOrg(await managedQuestion(ctx, id));
 
 export async function page(ctx: AuthedCtx, q: QuestionPageQuery) {
-  const { list, total } = await repo.listQuestions(ctx.db, q, policy.reviewsQuestions(ctx) ? undefined : (ctx.actor.orgId ?? null));
+  const { list, total } = await repo.listQuestions(ctx.db, q, policy.reviewsQuestions(ctx) ? EVERY_ORG : oneOrg(ctx.actor.orgId ?? null));
   return { list: list.map(withoutOrg), total };
 }
 
 export async function listOfCompetition(ctx: Ctx, competitionId: number) {
   await policy.managesCompetition(ctx, competitionId);
-  return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, undefined)).list.map(withoutOrg);
+  return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, EVERY_ORG)).list.map(withoutOrg);
 }
 
 const isCustom = (e: EvaluationBody | null | undefined) => e?.metric === CUSTOM_METRIC;
@@ -239,7 +240,7 @@ export async function review(ctx: Ctx, id: number, reviewed: boolean) {
   await writeAudit(ctx, { action: reviewed ? 'question.review' : 'question.unreview', entity: 'question', entityId: id });
   if (reviewed && !q.reviewed) {
     // Its author and the organisation's editors learn that it is public now.
-    const editors = await holdersOf(ctx.db, ACTION_CODES.competitionEdit, q.orgId ?? -1);
+    const editors = await holdersOf(ctx.db, ACTION_CODES.competitionEdit, q.orgId);
     const to = [...(q.creatorId === null ? [] : [q.creatorId]), ...editors].filter((u) => u !== ctx.actor?.userId);
     await notify(ctx, to, { title: '赛题已审核通过', content: `竞赛“${q.competitionName}”的赛题“${q.title}”已审核通过，参赛者现在可以看到并选择它。`, source: 'question.reviewed' });
   }

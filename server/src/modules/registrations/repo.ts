@@ -1,5 +1,6 @@
 import type { Register, RegisterFlow, RegisterListQuery } from '@contest/shared';
 import type { ExpressionBuilder } from 'kysely';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 import { keysetBatches } from '../../db/batches.ts';
@@ -78,10 +79,9 @@ export async function findRegister(db: Db, id: number) {
   return row && (await withAttachments(db, [row]))[0];
 }
 
-/** The registrations among `ids` the caller may review (`orgId` undefined: all). */
-export async function findRegisters(db: Db, ids: number[], orgId: number | null | undefined) {
-  let query = base(db).where('r.id', 'in', ids);
-  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
+/** The registrations among `ids` of the scope's competitions (those the caller may review). */
+export async function findRegisters(db: Db, ids: number[], scope: OrgScope) {
+  const query = base(db).where('r.id', 'in', ids).where(inOrgScope('c.orgId', scope));
   return withAttachments(db, await query.execute());
 }
 
@@ -96,10 +96,10 @@ export async function findRegisterOfTeam(db: Db, teamId: number) {
  * three or more characters finds its teams and registrants through the trigram indexes (db/search.ts); a shorter one
  * is checked registration by registration. Either way the same LIKEs decide.
  */
-export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: number }, orgId: number | null | undefined, max = q.limit) {
+export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: number }, scope: OrgScope, max = q.limit) {
   let query = db.selectFrom('registers as r');
   if (q.teamId) query = query.where('r.teamId', '=', q.teamId);
-  if (orgId !== undefined) query = query.where('r.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where('c.orgId', '=', orgId ?? -1));
+  if (!scope.all) query = query.where('r.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where(inOrgScope('c.orgId', scope)));
   if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('r.status', '=', q.status);
   if (q.ids?.length) query = query.where('r.id', 'in', q.ids);
@@ -173,10 +173,9 @@ export const formsWithFile = (db: Db, key: string, userId: number) =>
  * Every registration the filters keep, newest first, in batches (keyset on `r.id`) with their attachments: what the
  * export streams. The same filters as the list (`listRegisters`), decided by the same LIKEs; no page, no cap.
  */
-export function exportRegisters(db: Db, q: Omit<RegisterListQuery, 'page' | 'limit'> & { teamId?: number }, orgId: number | null | undefined, size?: number) {
-  let query = base(db);
+export function exportRegisters(db: Db, q: Omit<RegisterListQuery, 'page' | 'limit'> & { teamId?: number }, scope: OrgScope, size?: number) {
+  let query = base(db).where(inOrgScope('c.orgId', scope));
   if (q.teamId) query = query.where('r.teamId', '=', q.teamId);
-  if (orgId !== undefined) query = query.where('c.orgId', '=', orgId ?? -1);
   if (q.competitionId) query = query.where('r.competitionId', '=', q.competitionId);
   if (q.status !== undefined) query = query.where('r.status', '=', q.status);
   if (q.ids?.length) query = query.where('r.id', 'in', q.ids);

@@ -1,10 +1,11 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery, type RegistrationInfo } from '@contest/shared';
+import { ACTION_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery, type RegistrationInfo } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
 import { grantPrivateReads } from '../files/index.ts';
+import { EVERY_ORG } from '../../db/org-scope.ts';
 import * as repo from './repo.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
@@ -100,14 +101,14 @@ export async function flowBatch(ctx: AuthedCtx, body: RegisterBatchBody): Promis
 export async function attachments(ctx: Ctx, competitionId: number, teamId: number | undefined) {
   await policy.managesCompetition(ctx, competitionId);
   const list: repo.RegisterWithOrg[] = [];
-  for await (const batch of repo.exportRegisters(ctx.db, { competitionId, teamId }, undefined)) list.push(...batch.filter((r) => r.attachments.length));
+  for await (const batch of repo.exportRegisters(ctx.db, { competitionId, teamId }, EVERY_ORG)) list.push(...batch.filter((r) => r.attachments.length));
   return list.flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));
 }
 
 // The team's members and the organisers of the competition may read a registration's attachments, and the files
 // of its members' forms (custom file fields).
 grantPrivateReads('attachment', async (ctx, key) => {
-  const mayRead = (r: { orgId: number; memberId: number | null }) => r.memberId !== null || policy.staffOf(ctx, r.orgId, ADMIN_MENU_CODES.register);
+  const mayRead = (r: { orgId: number; memberId: number | null }) => r.memberId !== null || policy.staffOf(ctx, r.orgId, 'registrar');
   const registers = await repo.registersWithAttachment(ctx.db, key, ctx.actor.userId);
   if (registers.some((r) => (JSON.parse(r.attachmentsJson) as string[]).includes(key) && mayRead(r))) return true;
   const forms = await repo.formsWithFile(ctx.db, key, ctx.actor.userId);

@@ -1,4 +1,5 @@
 import { ASSIGNMENT_STATUS, type AssignmentPageQuery } from '@contest/shared';
+import type { OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { containsText } from '../../db/like.ts';
 
@@ -49,8 +50,6 @@ export const upsertRule = (
 
 // ---- Expert judges ------------------------------------------------------------------------------------------------
 
-/** Which experts a caller sees: every one, or its organisation's (none when it has no organisation) and the platform's. */
-export type ExpertScope = 'all' | { orgId: number | null };
 
 const expertRows = (db: Db) =>
   db
@@ -71,16 +70,17 @@ const expertRows = (db: Db) =>
     ]);
 export type ExpertRow = Awaited<ReturnType<ReturnType<typeof expertRows>['executeTakeFirstOrThrow']>>;
 
-function visibleExperts(db: Db, scope: ExpertScope) {
+/** The experts a scope sees: every one for the platform, else its organisation's (none without one) and the platform's. */
+function visibleExperts(db: Db, scope: OrgScope) {
   const query = expertRows(db);
-  if (scope === 'all') return query;
+  if (scope.all) return query;
   const { orgId } = scope;
   return query.where((eb) => (orgId === null ? eb('e.orgId', 'is', null) : eb.or([eb('e.orgId', 'is', null), eb('e.orgId', '=', orgId)])));
 }
 
 const expertMatches = (k: string) => [containsText('u.username', k), containsText('u.userName', k), containsText('e.organization', k), containsText('e.speciality', k)];
 
-export async function expertPage(db: Db, scope: ExpertScope, q: { page: number; limit: number; keyword?: string }) {
+export async function expertPage(db: Db, scope: OrgScope, q: { page: number; limit: number; keyword?: string }) {
   let query = visibleExperts(db, scope);
   if (q.keyword) query = query.where((eb) => eb.or(expertMatches(q.keyword!)));
   const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
@@ -88,17 +88,17 @@ export async function expertPage(db: Db, scope: ExpertScope, q: { page: number; 
   return { rows, total: Number(total) };
 }
 
-export const findExpert = (db: Db, scope: ExpertScope, userId: number) => visibleExperts(db, scope).where('e.userId', '=', userId).executeTakeFirst();
+export const findExpert = (db: Db, scope: OrgScope, userId: number) => visibleExperts(db, scope).where('e.userId', '=', userId).executeTakeFirst();
 
 /** Visible experts not yet on the question's list, matching the keyword: the first 50 by username. */
-export function judgeCandidates(db: Db, scope: ExpertScope, questionId: number, keyword: string | undefined) {
+export function judgeCandidates(db: Db, scope: OrgScope, questionId: number, keyword: string | undefined) {
   let query = visibleExperts(db, scope).where('e.userId', 'not in', db.selectFrom('questionJudges').select('userId').where('questionId', '=', questionId));
   if (keyword) query = query.where((eb) => eb.or(expertMatches(keyword)));
   return query.orderBy('u.username').limit(50).execute();
 }
 
 /** Which of these users are experts the caller sees. */
-export const visibleExpertIds = async (db: Db, scope: ExpertScope, userIds: number[]) =>
+export const visibleExpertIds = async (db: Db, scope: OrgScope, userIds: number[]) =>
   (await visibleExperts(db, scope).clearSelect().select('e.userId').where('e.userId', 'in', userIds).execute()).map((e) => e.userId);
 
 export const userIdByUsernameKey = async (db: Db, key: string) => (await db.selectFrom('users').select('id').where('usernameKey', '=', key).executeTakeFirst())?.id;

@@ -149,7 +149,7 @@ export async function saveRule(ctx: Ctx, questionId: number, body: ReviewRuleBod
  *
  * The experts the caller may see and assign: all for the platform; its organisation's and the platform's otherwise.
  */
-const expertScope = (ctx: Ctx): repo.ExpertScope => (policy.platform(ctx) ? 'all' : { orgId: ctx.actor?.orgId ?? null });
+const expertScope = (ctx: Ctx) => policy.orgScope(ctx);
 
 const toExpert =
   (ctx: Ctx) =>
@@ -182,8 +182,8 @@ async function changeableExpert(ctx: Ctx, userId: number) {
 
 /** Adds a registered user to the caller's pool (the platform's, for the administrator) and gives the judge role. */
 export async function addExpert(ctx: AuthedCtx, body: { username: string; organization: string; speciality?: string | null; title?: string | null }) {
-  const orgId = policy.platform(ctx) ? null : ctx.actor.orgId;
-  if (!policy.platform(ctx) && orgId === null) throw forbidden('您的账号尚未关联组织，不能添加专家');
+  const orgId = policy.isPlatform(ctx) ? null : ctx.actor.orgId;
+  if (!policy.isPlatform(ctx) && orgId === null) throw forbidden('您的账号尚未关联组织，不能添加专家');
   const userId = await repo.userIdByUsernameKey(ctx.db, usernameKey(body.username));
   if (!userId) throw badRequest('该用户不存在，请先让专家注册账号', { username: '该用户不存在，请先让专家注册账号' });
   const judgeRole = await repo.roleId(ctx.db, ROLE_CODES.judge);

@@ -1,4 +1,5 @@
-import { ACTION_CODES, USER_STATUS, type Role } from '@contest/shared';
+import { PLATFORM_PERMISSION, USER_STATUS, type Role } from '@contest/shared';
+import type { OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 
 export async function listRoles(db: Db): Promise<Role[]> {
@@ -62,10 +63,11 @@ export async function deleteRole(db: Db, id: number) {
   await db.deleteFrom('roles').where('id', '=', id).execute();
 }
 
-/** Every role (`undefined`: the platform), or the distinct roles the organisation's users hold (`null`: none). */
-export async function countRoles(db: Db, orgId?: number | null) {
-  if (orgId === null) return 0;
-  if (orgId !== undefined) {
+/** Every role (the platform's scope), or the distinct roles an organisation's users hold (none without one). */
+export async function countRoles(db: Db, scope: OrgScope) {
+  if (!scope.all) {
+    const { orgId } = scope;
+    if (orgId === null) return 0;
     const held = await db
       .selectFrom('userRoles')
       .innerJoin('users', 'users.id', 'userRoles.userId')
@@ -97,14 +99,14 @@ export const holdersOf = async (db: Db, code: string, orgId: number): Promise<nu
  * The active users who may act with `code` on the organisation's objects: its own staff holding the code, and the
  * platform's (holders of the competition audit, who act for every organisation) holding it.
  */
-export async function holdersActingFor(db: Db, code: string, orgId: number | null): Promise<number[]> {
+export async function holdersActingFor(db: Db, code: string, orgId: number): Promise<number[]> {
   const platform = db
     .selectFrom('userRoles as pr')
     .innerJoin('rolePermissions as pp', 'pp.roleId', 'pr.roleId')
     .select('pr.userId')
-    .where('pp.code', '=', ACTION_CODES.competitionAudit);
+    .where('pp.code', '=', PLATFORM_PERMISSION);
   const rows = await activeHolders(db, code)
-    .where((eb) => eb.or([eb('u.orgId', '=', orgId ?? -1), eb('u.id', 'in', platform)]))
+    .where((eb) => eb.or([eb('u.orgId', '=', orgId), eb('u.id', 'in', platform)]))
     .execute();
   return rows.map((r) => r.id);
 }

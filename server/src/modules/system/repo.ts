@@ -1,43 +1,38 @@
 import { ASSIGNMENT_STATUS, AUDIT_STATUS, DISPUTE_STATUS, INVOICE_STATUS, PARTNER_STATUS, PAY_STATUS, REGISTER_STATUS, type UnfinishedJudgesQuery } from '@contest/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 
 /**
  * The back-office home page's read model: what waits for the caller and the running competitions' figures. Every query
- * is limited to the competitions of an organisation (`orgId`; `undefined`: all, the platform's view).
+ * is limited to the competitions of the caller's scope (the platform's: all).
  */
-
-export type Scope = number | null | undefined;
 
 /** The cheapest query there is: whether the database answers. */
 export async function ping(db: Db) {
   await sql`select 1`.execute(db);
 }
 
-/** Competitions of the organisation (`undefined`: all), as a subquery of ids. */
-const ofOrg = (db: Db, orgId: Scope) => {
-  let q = db.selectFrom('competitions').select('id');
-  if (orgId !== undefined) q = q.where('orgId', '=', orgId ?? -1);
-  return q;
-};
-const questionsOfOrg = (db: Db, orgId: Scope) => db.selectFrom('questions').select('id').where('competitionId', 'in', ofOrg(db, orgId));
+/** Competitions of the scope, as a subquery of ids. */
+const ofOrg = (db: Db, scope: OrgScope) => db.selectFrom('competitions').select('id').where(inOrgScope('orgId', scope));
+const questionsOfOrg = (db: Db, scope: OrgScope) => db.selectFrom('questions').select('id').where('competitionId', 'in', ofOrg(db, scope));
 
 const n = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
 
 /** Questions waiting for review in competitions already approved (added after it): the audit approved the others. */
-const questionsWaiting = (db: Db, orgId: Scope) =>
+const questionsWaiting = (db: Db, scope: OrgScope) =>
   db
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
     .where('q.reviewed', '=', 0)
     .where('c.auditStatus', 'in', [AUDIT_STATUS.online, AUDIT_STATUS.offline])
-    .where('c.id', 'in', ofOrg(db, orgId));
+    .where('c.id', 'in', ofOrg(db, scope));
 
-export const questionsToReview = async (db: Db, orgId: Scope) => n(await questionsWaiting(db, orgId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
+export const questionsToReview = async (db: Db, scope: OrgScope) => n(await questionsWaiting(db, scope).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
 
 /** The questions behind `questionsToReview`, oldest first, with their competition (where the to-do leads). */
-export const questionsWaitingReview = (db: Db, orgId: Scope, limit: number) =>
-  questionsWaiting(db, orgId).select(['q.id as questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName']).orderBy('q.id').limit(limit).execute();
+export const questionsWaitingReview = (db: Db, scope: OrgScope, limit: number) =>
+  questionsWaiting(db, scope).select(['q.id as questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName']).orderBy('q.id').limit(limit).execute();
 
 /** Organisations' applications waiting for the platform's decision. */
 export const applicationsToReview = async (db: Db) =>
@@ -46,61 +41,61 @@ export const applicationsToReview = async (db: Db) =>
 export const competitionsToAudit = async (db: Db) =>
   n(await db.selectFrom('competitions').select((eb) => eb.fn.countAll<number>().as('n')).where('auditStatus', '=', AUDIT_STATUS.pending).executeTakeFirst());
 
-export const registrationsToReview = async (db: Db, orgId: Scope) =>
+export const registrationsToReview = async (db: Db, scope: OrgScope) =>
   n(
     await db
       .selectFrom('registers')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', REGISTER_STATUS.pending)
-      .where('competitionId', 'in', ofOrg(db, orgId))
+      .where('competitionId', 'in', ofOrg(db, scope))
       .executeTakeFirst(),
   );
 
 /** Unpaid orders with a transfer voucher: finance has a transfer to confirm. */
-export const transfersToConfirm = async (db: Db, orgId: Scope) =>
+export const transfersToConfirm = async (db: Db, scope: OrgScope) =>
   n(
     await db
       .selectFrom('orders')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('payStatus', '=', PAY_STATUS.unpaid)
       .where('voucher', 'is not', null)
-      .where('competitionId', 'in', ofOrg(db, orgId))
+      .where('competitionId', 'in', ofOrg(db, scope))
       .executeTakeFirst(),
   );
 
-export const invoicesToIssue = async (db: Db, orgId: Scope) =>
+export const invoicesToIssue = async (db: Db, scope: OrgScope) =>
   n(
     await db
       .selectFrom('invoices')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', INVOICE_STATUS.pending)
-      .where('competitionId', 'in', ofOrg(db, orgId))
+      .where('competitionId', 'in', ofOrg(db, scope))
       .executeTakeFirst(),
   );
 
-export const disputesToAnswer = async (db: Db, orgId: Scope) =>
+export const disputesToAnswer = async (db: Db, scope: OrgScope) =>
   n(
     await db
       .selectFrom('scoreDisputes')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', DISPUTE_STATUS.pending)
-      .where('questionId', 'in', questionsOfOrg(db, orgId))
+      .where('questionId', 'in', questionsOfOrg(db, scope))
       .executeTakeFirst(),
   );
 
 /** Judges with a work given to them and not yet submitted, counted once each. */
-export const judgesNotFinished = async (db: Db, orgId: Scope) =>
+export const judgesNotFinished = async (db: Db, scope: OrgScope) =>
   n(
     await db
       .selectFrom('reviewAssignments')
       .select((eb) => eb.fn.count<number>('judgeId').distinct().as('n'))
       .where('status', '!=', ASSIGNMENT_STATUS.submitted)
-      .where('questionId', 'in', questionsOfOrg(db, orgId))
+      .where('questionId', 'in', questionsOfOrg(db, scope))
       .executeTakeFirst(),
   );
 
 /** The questions of the organisation with disputes waiting, one grouped query, most waiting first. */
-export async function questionsWithDisputes(db: Db, orgId: Scope, max: number) {
+export async function questionsWithDisputes(db: Db, scope: OrgScope, max: number) {
   let q = db
     .selectFrom('scoreDisputes as d')
     .innerJoin('questions as q', 'q.id', 'd.questionId')
@@ -108,12 +103,12 @@ export async function questionsWithDisputes(db: Db, orgId: Scope, max: number) {
     .select(['q.id as questionId', 'q.title as questionTitle', 'c.name as competitionName', (eb) => eb.fn.countAll<number>().as('pending')])
     .where('d.status', '=', DISPUTE_STATUS.pending)
     .groupBy(['q.id', 'q.title', 'c.name']);
-  if (orgId !== undefined) q = q.where('c.orgId', '=', orgId ?? -1);
+  q = q.where(inOrgScope('c.orgId', scope));
   return q.orderBy('pending', 'desc').orderBy('q.id').limit(max).execute();
 }
 
 /** One row per judge and question with works given and not yet submitted, the least advanced first, and their count. */
-export async function unfinishedJudges(db: Db, orgId: Scope, query: UnfinishedJudgesQuery) {
+export async function unfinishedJudges(db: Db, scope: OrgScope, query: UnfinishedJudgesQuery) {
   let q = db
     .selectFrom('reviewAssignments as a')
     .innerJoin('questions as q', 'q.id', 'a.questionId')
@@ -132,7 +127,7 @@ export async function unfinishedJudges(db: Db, orgId: Scope, query: UnfinishedJu
     ])
     .groupBy(['a.questionId', 'q.title', 'q.competitionId', 'c.name', 'a.judgeId', 'u.username', 'u.userName'])
     .having((eb) => eb.fn.sum(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(0).else(1).end()), '>', 0);
-  if (orgId !== undefined) q = q.where('c.orgId', '=', orgId ?? -1);
+  q = q.where(inOrgScope('c.orgId', scope));
   if (query.competitionId) q = q.where('q.competitionId', '=', query.competitionId);
   const [{ total }, rows] = await Promise.all([
     db.selectFrom(q.as('j')).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
@@ -148,14 +143,14 @@ export async function unfinishedJudges(db: Db, orgId: Scope, query: UnfinishedJu
 }
 
 /** Online competitions whose registration has opened and which have not ended, the soonest to end first. */
-export async function runningCompetitions(db: Db, orgId: Scope, now: string, max: number) {
+export async function runningCompetitions(db: Db, scope: OrgScope, now: string, max: number) {
   let q = db
     .selectFrom('competitions')
     .select(['id', 'name'])
     .where('auditStatus', '=', AUDIT_STATUS.online)
     .where('regStartTime', '<=', now)
     .where('endTime', '>', now);
-  if (orgId !== undefined) q = q.where('orgId', '=', orgId ?? -1);
+  q = q.where(inOrgScope('orgId', scope));
   return q.orderBy('endTime').limit(max).execute();
 }
 

@@ -21,14 +21,14 @@ export async function databaseUp(deps: Pick<Deps, 'db'>): Promise<boolean> {
 /** The back office's figures, scoped as every organiser view is: the platform sees all, an organiser its own organisation (none: zeros). */
 export async function dashboard(ctx: AuthedCtx) {
   const now = ctx.clock.now().toISOString();
-  const orgId = policy.orgScope(ctx);
+  const scope = policy.orgScope(ctx);
   const [users, roles, orgs, sessions] = await Promise.all([
-    countUsers(ctx.db, orgId),
-    countRoles(ctx.db, orgId),
-    orgId === undefined ? countOrganisations(ctx.db) : Promise.resolve(null),
-    countLiveSessions(ctx.db, now, orgId),
+    countUsers(ctx.db, scope),
+    countRoles(ctx.db, scope),
+    scope.all ? countOrganisations(ctx.db) : Promise.resolve(null),
+    countLiveSessions(ctx.db, now, scope),
   ]);
-  return { scope: orgId === undefined ? ('platform' as const) : ('organisation' as const), ...users, roles, organisations: orgs, sessions };
+  return { scope: scope.all ? ('platform' as const) : ('organisation' as const), ...users, roles, organisations: orgs, sessions };
 }
 
 export const orgOptions = (ctx: Ctx) => organisationOptions(ctx.db);

@@ -1,6 +1,5 @@
 import {
   ACTION_CODES,
-  ADMIN_MENU_CODES,
   TREND_DAYS,
   type PermissionCode,
   type RunningCompetition,
@@ -12,7 +11,7 @@ import {
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
-import type { Scope } from './repo.ts';
+import type { OrgScope } from '../../db/org-scope.ts';
 
 /** How many running competitions the home page shows figures for. */
 export const RUNNING_MAX = 10;
@@ -25,28 +24,28 @@ export const DISPUTE_QUESTIONS_MAX = 20;
  */
 export async function todo(ctx: AuthedCtx): Promise<Todo> {
   const db = ctx.db;
-  const orgId: Scope = policy.orgScope(ctx);
+  const scope = policy.orgScope(ctx);
   const when = <T>(code: PermissionCode, run: () => Promise<T>) => (policy.holds(ctx, code) ? run() : Promise.resolve(null));
 
   const [applicationsToReview, competitionsToAudit, questionsToReview, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished, running] = await Promise.all([
     when(ACTION_CODES.partnerAudit, () => repo.applicationsToReview(db)),
     when(ACTION_CODES.competitionAudit, () => repo.competitionsToAudit(db)),
-    policy.reviewsQuestions(ctx) ? repo.questionsToReview(db, orgId) : Promise.resolve(null),
-    when(ACTION_CODES.registerAudit, () => repo.registrationsToReview(db, orgId)),
-    when(ACTION_CODES.orderEdit, () => repo.transfersToConfirm(db, orgId)),
-    when(ACTION_CODES.invoiceEdit, () => repo.invoicesToIssue(db, orgId)),
-    when(ACTION_CODES.gradeEdit, () => repo.disputesToAnswer(db, orgId)),
-    when(ACTION_CODES.assignEdit, () => repo.judgesNotFinished(db, orgId)),
-    policy.holds(ctx, ADMIN_MENU_CODES.competition) ? runningCompetitions(ctx, orgId) : Promise.resolve([]),
+    policy.reviewsQuestions(ctx) ? repo.questionsToReview(db, scope) : Promise.resolve(null),
+    when(ACTION_CODES.registerAudit, () => repo.registrationsToReview(db, scope)),
+    when(ACTION_CODES.orderEdit, () => repo.transfersToConfirm(db, scope)),
+    when(ACTION_CODES.invoiceEdit, () => repo.invoicesToIssue(db, scope)),
+    when(ACTION_CODES.gradeEdit, () => repo.disputesToAnswer(db, scope)),
+    when(ACTION_CODES.assignEdit, () => repo.judgesNotFinished(db, scope)),
+    policy.isStaff(ctx, 'organiser') ? runningCompetitions(ctx, scope) : Promise.resolve([]),
   ]);
   // Disputes are answered on each question's grade page: the to-do names the questions, so its link can lead there.
   const disputeQuestions: TodoDisputeQuestion[] = disputesToAnswer
-    ? (await repo.questionsWithDisputes(db, orgId, DISPUTE_QUESTIONS_MAX)).map((r) => ({ ...r, pending: Number(r.pending) }))
+    ? (await repo.questionsWithDisputes(db, scope, DISPUTE_QUESTIONS_MAX)).map((r) => ({ ...r, pending: Number(r.pending) }))
     : [];
   // A day's start is 16:00 UTC the day before: its Beijing date is 8 hours later.
   const days = trendDays(ctx.clock.now()).map((start) => new Date(Date.parse(start) + 8 * 3_600_000).toISOString().slice(0, 10));
   // A question added after its competition's approval waits on the competition's question list, where it is approved.
-  const reviewQuestions = questionsToReview ? await repo.questionsWaitingReview(db, orgId, DISPUTE_QUESTIONS_MAX) : [];
+  const reviewQuestions = questionsToReview ? await repo.questionsWaitingReview(db, scope, DISPUTE_QUESTIONS_MAX) : [];
   return {
     counts: { applicationsToReview, competitionsToAudit, questionsToReview, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished },
     running,
@@ -77,10 +76,10 @@ export function trendDays(now: Date): string[] {
 }
 
 /** Online competitions whose registration has opened and which have not ended, with one grouped query per figure. */
-async function runningCompetitions(ctx: Ctx, orgId: Scope): Promise<RunningCompetition[]> {
+async function runningCompetitions(ctx: Ctx, scope: OrgScope): Promise<RunningCompetition[]> {
   const db = ctx.db;
   const now = ctx.clock.now().toISOString();
-  const competitions = await repo.runningCompetitions(db, orgId, now, RUNNING_MAX);
+  const competitions = await repo.runningCompetitions(db, scope, now, RUNNING_MAX);
   if (!competitions.length) return [];
   const ids = competitions.map((c) => c.id);
   const days = trendDays(ctx.clock.now());

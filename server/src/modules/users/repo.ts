@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import type { UserInfo, UserListItem, UserListQuery } from '@contest/shared';
+import { PLATFORM_PERMISSION, type UserInfo, type UserListItem, type UserListQuery } from '@contest/shared';
 import { usernameSkeleton } from '@contest/shared/skeleton';
+import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import { orderColumn, pageWindow, trigramFilter } from '../../db/search.ts';
@@ -69,6 +70,13 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     .executeTakeFirst();
   if (!row) return undefined;
   const roles = (await userRoles(db, [id])).get(id) ?? [];
+  const platform = await db
+    .selectFrom('userRoles')
+    .innerJoin('rolePermissions', 'rolePermissions.roleId', 'userRoles.roleId')
+    .select('userRoles.userId')
+    .where('userRoles.userId', '=', id)
+    .where('rolePermissions.code', '=', PLATFORM_PERMISSION)
+    .executeTakeFirst();
   return {
     id: row.id,
     userId: row.id,
@@ -96,6 +104,7 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     orgId: row.orgId,
     orgName: row.orgName,
     roles,
+    platform: platform !== undefined,
   };
 }
 
@@ -175,16 +184,15 @@ export async function setUserRoles(db: Db, userId: number, roleIds: number[]) {
   }
 }
 
-/** Users and enabled accounts: of the organisation, or (`undefined`) of the platform; `null` (no organisation): none. */
-export async function countUsers(db: Db, orgId?: number | null) {
-  if (orgId === null) return { users: 0, activeUsers: 0 };
+/** Users and enabled accounts of the caller's scope (an account of no organisation: none). */
+export async function countUsers(db: Db, scope: OrgScope) {
   const row = await db
     .selectFrom('users')
     .select((eb) => [
       eb.fn.countAll<number>().as('users'),
       eb.fn.sum<number>(eb.case().when('status', '=', 1).then(1).else(0).end()).as('activeUsers'),
     ])
-    .$if(orgId !== undefined, (q) => q.where('orgId', '=', orgId!))
+    .where(inOrgScope('orgId', scope))
     .executeTakeFirstOrThrow();
   return { users: Number(row.users), activeUsers: Number(row.activeUsers ?? 0) };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ACTION_CODES, ADMIN_MENU_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
+import { ACTION_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/index.ts';
@@ -225,7 +225,7 @@ export async function teamVersions(ctx: AuthedCtx, questionId: number, teamId: n
   let team = teamId;
   const mine = await repo.teamOfUser(ctx.db, competitionId, ctx.actor.userId);
   if (!team || team !== mine) {
-    if (!policy.holds(ctx, ADMIN_MENU_CODES.competition)) {
+    if (!policy.isStaff(ctx, 'organiser')) {
       // A participant reads their own team's works; naming another team is refused, not quietly answered for their own.
       if (!mine || team) throw notFound('作品不存在');
       team = mine;
@@ -262,7 +262,7 @@ export async function exportQuestionWorks(ctx: Ctx, questionId: number, q: { ids
 grantPrivateReads('works', async (ctx, key) => {
   const w = await repo.workOfFile(ctx.db, key);
   if (!w) return false;
-  return policy.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, ADMIN_MENU_CODES.competition);
+  return policy.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, 'organiser');
 });
 
 /** The tus server receiving works' bytes under `path` (see tus-server.ts); a finish past the deadline is a 409. */

@@ -21,7 +21,7 @@ import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Progress, Rad
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { noticeApi, noticeKeys, type NoticeListParams } from '../../../api/notices.ts';
-import { usePermissions } from '../../../common/auth.ts';
+import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { textOptions } from '../../../common/forms.ts';
 import { HttpError, sysTime } from '../../../common/http.ts';
@@ -34,11 +34,6 @@ import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 import { fromPicker, toPicker } from '../../../common/beijing.ts';
 
-/**
- * Writing to every user or to named users is the platform's. The server tells the platform by the competition audit
- * action (the same test that lets it see every competition); the preset roles hold it with the audit menu.
- */
-const PLATFORM_CODE = ACTION_CODES.competitionAudit;
 const STATUS_COLORS: Record<number, string> = { [NOTICE_STATUS.draft]: 'default', [NOTICE_STATUS.scheduled]: 'processing', [NOTICE_STATUS.published]: 'success' };
 const RECIPIENTS_DEBOUNCE_MS = 500;
 
@@ -382,7 +377,8 @@ export default function NoticePage() {
   const confirm = useConfirm();
   const { has } = usePermissions();
   const canEdit = has(ACTION_CODES.noticeEdit);
-  const platform = has(PLATFORM_CODE);
+  // Writing to every user or to named users is the platform's: the server says whether the caller is (its user info).
+  const platform = useCurrentUser().data?.platform ?? false;
   const list = usePagedList(useListState<NoticeListParams>(), {
     queryKey: noticeKeys.list,
     queryFn: noticeApi.list,

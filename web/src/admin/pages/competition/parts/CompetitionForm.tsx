@@ -1,8 +1,8 @@
-import { ACTION_CODES, AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } from '@contest/shared';
+import { AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } from '@contest/shared';
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMutation } from '@tanstack/react-query';
-import { usePermissions } from '../../../../common/auth.ts';
+import { useCurrentUser } from '../../../../common/auth.ts';
 import { GuardedButton } from '../../../../common/GuardedButton.tsx';
 import { showFieldErrors } from '../../../../common/forms.ts';
 import { competitionDetailApi } from '../../../../api/competitions.ts';
@@ -119,7 +119,8 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
       await onSaved(competition?.id ?? (await competitionDetailApi.create(body)).id);
     },
   });
-  const isPlatform = usePermissions().has(ACTION_CODES.competitionAudit);
+  // Whether the caller acts for every organisation, as the server says (its user info), so it picks the organiser.
+  const isPlatform = useCurrentUser().data?.platform ?? false;
   const brands = useBrandOptions();
   const types = useTypeOptions();
   const orgs = useOrgOptions(isPlatform);
