@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, Client, DATABASES, PNG, body, createTestApp, loggedIn, makeOrganiser, multipart, registerUser, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, type Client, DATABASES, PNG, body, createTestApp, loggedIn, makeOrganiser, multipart, registerUser, type TestApp } from './helpers.ts';
 
 describe.each(DATABASES)('types, brands, navigation and organisations on %s', (kind) => {
   let t: TestApp;

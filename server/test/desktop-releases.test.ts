@@ -7,7 +7,7 @@ import archiver from 'archiver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeNpmRegistry, fakeRuntime, readZip, type FakeRegistry } from '../../desktop/test/fixtures/packages.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
-import { ADMIN_PASSWORD, Client, DATABASES, body, createTestApp, loggedIn, multipart, registerUser, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, type Client, DATABASES, body, createTestApp, loggedIn, multipart, registerUser, type TestApp } from './helpers.ts';
 
 const NOT_PUBLISHED = '客户端尚未发布，请联系管理员在 系统管理 → 客户端版本 中生成';
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, Client, DATABASES, body, createTestApp, loggedIn, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, type Client, DATABASES, body, createTestApp, loggedIn, type TestApp } from './helpers.ts';
 
 /** §5 URL "with a host or IP": an IPv6 literal is an IP, so a brand navigation link may point at one. */
 describe.each(DATABASES)('brand navigation links with an IPv6 host on %s', (kind) => {

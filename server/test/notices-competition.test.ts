@@ -67,7 +67,7 @@ describe.each(DATABASES)('a competition’s announcements on %s', (kind) => {
     // The notice to unpaid teams is not the paid team's.
     expect(await titles(people.Paid!.client)).toEqual(['开赛公告']);
     const first = (await board(people.Paid!.client)).list[0]!;
-    expect(first).toMatchObject({ id: notices['开赛公告'], content: '<p>开赛公告正文</p>', read: false });
+    expect(first).toMatchObject({ id: notices.开赛公告, content: '<p>开赛公告正文</p>', read: false });
     // Another competition's page shows none of its notices to a participant of this one, and this one's to nobody there.
     expect(await titles(people.Unpaid!.client, otherCompetition)).toEqual([]);
     expect(await titles(people.Other!.client)).toEqual([]);
@@ -96,13 +96,13 @@ describe.each(DATABASES)('a competition’s announcements on %s', (kind) => {
     expect((await unread('Late')).system).toBe(1);
     // One copy of the notice to all participants; none of the notice to unpaid teams, though the late team is unpaid.
     const rows = await t.database.db.selectFrom('noticeRecipients').select('noticeId').where('userId', '=', late.id).where('kind', '=', 0).execute();
-    expect(rows.map((r) => r.noticeId)).toEqual([notices['开赛公告']]);
+    expect(rows.map((r) => r.noticeId)).toEqual([notices.开赛公告]);
     // The notice's own recipient count follows.
     const listed = body(await org.get('/api/message/notice/page?status=2')).data.list as { id: number; recipients: number }[];
-    expect(listed.find((n) => n.id === notices['开赛公告'])!.recipients).toBe(3);
+    expect(listed.find((n) => n.id === notices.开赛公告)!.recipients).toBe(3);
 
     // Reading it (the competition page marks it read through the box's route) brings the count down, everywhere.
-    const after = body(await late.client.put(`/api/message/notice/user/${notices['开赛公告']}`)).data;
+    const after = body(await late.client.put(`/api/message/notice/user/${notices.开赛公告}`)).data;
     expect(after).toMatchObject({ system: 0 });
     expect((await board(late.client)).list).toEqual([expect.objectContaining({ title: '开赛公告', read: true })]);
     expect((await unread('Late')).system).toBe(0);

@@ -4,7 +4,7 @@ import { TextDecoder } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CsvError, MAX_FIELD_CHARS, MAX_RECORD_CHARS, memoryCsv, type CsvFile } from '../src/scoring/csv.ts';
-import { type Metric } from '../src/scoring/metrics.ts';
+import type { Metric } from '../src/scoring/metrics.ts';
 import { loadAnswers, scoreSubmission, type Evaluation } from '../src/scoring/score.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { zip } from './zip.ts';

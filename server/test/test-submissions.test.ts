@@ -312,7 +312,7 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const priv = body(await a.leader.get(`/api/review/test/leaderboard/${questionId}?board=private`)).data;
     const scores = Object.fromEntries(priv.entries.map((e: { teamName: string; score: number }) => [e.teamName, e.score]));
     // 榜单甲 selected its worse file, so its private score is that file's; 榜单乙 falls back to its best public one.
-    expect([scores['榜单甲'], scores['榜单乙']]).toEqual([5, 1.5]);
+    expect([scores.榜单甲, scores.榜单乙]).toEqual([5, 1.5]);
     expect((await mine(a.leader)).list.every((s: { privateScore: number | null; status: number }) => s.status !== 2 || s.privateScore !== null)).toBe(true);
 
     await submit(a.leader, prediction(2));

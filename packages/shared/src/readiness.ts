@@ -193,7 +193,7 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
   // The registration form: the menu on, fields chosen, its window meeting the registration dates.
   const reg = facts.presets.find((p) => p.menuCode === 'REG_SET');
   let regGap: string | null = null;
-  if (!reg || !reg.enable) regGap = `「${MENU_NAMES.REG_SET}」未启用，参赛者无法报名`;
+  if (!reg?.enable) regGap = `「${MENU_NAMES.REG_SET}」未启用，参赛者无法报名`;
   else if (!reg.fieldList.length) regGap = '报名表没有任何字段，请至少选择姓名等一项';
   else if (reg.enableEndTime && reg.enableEndTime < c.regStartTime) regGap = `「${MENU_NAMES.REG_SET}」的开放时间在 ${t(reg.enableEndTime)} 结束，早于报名开始时间，参赛者无法报名`;
   else if (reg.enableStartTime && reg.enableStartTime > c.regEndTime) regGap = `「${MENU_NAMES.REG_SET}」的开放时间从 ${t(reg.enableStartTime)} 开始，晚于报名截止时间，参赛者无法报名`;

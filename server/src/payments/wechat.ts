@@ -111,7 +111,7 @@ export function verifyNotification(s: WechatSettings, headers: Headers, body: st
   if (!verifySigned(s, headers, body)) return null;
   try {
     const n = JSON.parse(body) as { resource?: { algorithm?: string; ciphertext: string; associated_data?: string; nonce: string } };
-    if (!n.resource || n.resource.algorithm !== 'AEAD_AES_256_GCM') return null;
+    if (n.resource?.algorithm !== 'AEAD_AES_256_GCM') return null;
     const t = JSON.parse(decryptResource(s.apiV3Key, n.resource)) as {
       appid: string; mchid: string; out_trade_no: string; transaction_id: string; trade_state: string; amount: { total: number };
     };

@@ -515,6 +515,7 @@ export function mapAtK(k = DEFAULT_K): Accumulator<string, string> {
 
 export type { Metric };
 
+// biome-ignore lint/suspicious/noExplicitAny: each metric has its own cell types; the reader hands each the cells it parses for it.
 type AnyAccumulator = Accumulator<any, any>;
 
 /** A fresh accumulator of the metric, reading the evaluation's settings it needs. */

@@ -234,7 +234,7 @@ describe('the audit page of a competition', () => {
       [`/api/competition/public/${ID}`]: { ...competition, auditStatus: 3 },
       [`/api/competition/readiness/${ID}`]: readiness({ questions }),
       [`/api/competition/question/list/${ID}`]: questions,
-      [`PUT /api/competition/question/review/3`]: null,
+      'PUT /api/competition/question/review/3': null,
     };
     open(`/competition/view/${ID}`, AUDITOR);
     const table = await screen.findByTestId('audit-questions', {}, { timeout: SLOW });

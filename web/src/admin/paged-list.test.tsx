@@ -4,7 +4,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Input, Table, type TablePaginationConfig } from 'antd';
 import { describe, expect, it } from 'vitest';
 import { organisationApi, organisationKeys } from '../api/orgs.ts';
-import { type KeywordParams } from '../api/catalogue.ts';
+import type { KeywordParams } from '../api/catalogue.ts';
 import { renderPage, useFakeApi } from '../test/fakeApi.tsx';
 import { SelectionBar } from './components/SelectionBar.tsx';
 import { useListState, usePagedList } from '../common/usePagedList.ts';

@@ -1,4 +1,4 @@
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { idColumn, type MigrationContext } from './helpers.ts';
 
 export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {

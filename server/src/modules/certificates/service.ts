@@ -76,7 +76,7 @@ async function checkTemplate(ctx: AuthedCtx, body: TemplateBody, previousKey?: s
 
 async function backgroundSize(ctx: AuthedCtx, body: TemplateBody, previousKey?: string) {
   const file = await repo.findFile(ctx.db, body.backgroundUri);
-  if (!file || file.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor.userId)) {
+  if (file?.purpose !== 'certificate' || (file.key !== previousKey && file.ownerId !== ctx.actor.userId)) {
     throw badRequest('证书背景图无效，请重新上传', { backgroundUri: '证书背景图无效，请重新上传' });
   }
   const size = imageSize(await readStored(ctx.storage, file.key, 1024 * 1024));
@@ -327,7 +327,7 @@ export async function ofTeam(ctx: AuthedCtx, teamId: number) {
 /** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
 export async function load(ctx: AuthedCtx, id: number) {
   const row = await repo.findCertificate(ctx.db, id);
-  if (!row || !row.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper'))) throw notFound('证书不存在');
+  if (!row?.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper'))) throw notFound('证书不存在');
   return { row, certificate: toCertificate(await repo.certificateRow(ctx.db, id)) };
 }
 

@@ -131,7 +131,7 @@ export async function uploadCertificateBackground(ctx: AuthedCtx, content: Reada
     visibility: 'public',
   });
   const size = imageSize(await head(ctx, stored.fileUri, Math.min(stored.size, 1024 * 1024)));
-  if (!size || !size.width || !size.height) throw badRequest('无法读取图片尺寸，请换一张图片', { file: '无法读取图片尺寸，请换一张图片' });
+  if (!size?.width || !size.height) throw badRequest('无法读取图片尺寸，请换一张图片', { file: '无法读取图片尺寸，请换一张图片' });
   return { uri: stored.fileUri, ...size };
 }
 

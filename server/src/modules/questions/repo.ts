@@ -1,4 +1,4 @@
-import { type Judging, type ManagedQuestion, type PublicQuestion, type QuestionPageQuery, type Scorer } from '@contest/shared';
+import type { Judging, ManagedQuestion, PublicQuestion, QuestionPageQuery, Scorer } from '@contest/shared';
 import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
 import { evaluationOf } from '../../db/evaluation-columns.ts';

@@ -72,7 +72,7 @@ const boardReads = readCache(['teams'], BOARD_TTL_MS);
 export async function leaderboard(ctx: Ctx, questionId: number, query: { board: BoardName; page: number; limit: number }): Promise<Leaderboard> {
   const { board, page, limit } = query;
   const question = await repo.scoringQuestion(ctx.db, questionId);
-  if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
+  if (question?.reviewed !== 1) throw notFound('赛题不存在');
   await policy.readsCompetition(ctx, question.competitionId);
   // The question exists but its organiser set no evaluation (or removed it): there is no board to show.
   if (!question.metric) throw notFound(NO_SCORING_BOARD);

@@ -47,7 +47,7 @@ export function beijingDay(now: Date): string {
 /** The caller's team that chose this question, or a 404 that says what is missing. */
 async function teamOfQuestion(ctx: AuthedCtx, questionId: number) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
-  if (!question || question.reviewed !== 1) throw notFound('赛题不存在');
+  if (question?.reviewed !== 1) throw notFound('赛题不存在');
   const teamId = await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId);
   if (!teamId) throw notFound('您的队伍尚未选择该赛题');
   return { question, teamId };

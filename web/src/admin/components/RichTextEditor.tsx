@@ -1,5 +1,5 @@
 import '@wangeditor/editor/dist/css/style.css';
-import { type IDomEditor, type IEditorConfig, type IToolbarConfig } from '@wangeditor/editor';
+import type { IDomEditor, IEditorConfig, IToolbarConfig } from '@wangeditor/editor';
 import { Editor, Toolbar } from '@wangeditor/editor-for-react';
 import { useEffect, useMemo, useState } from 'react';
 import { avatarUrl } from '../../common/files.ts';

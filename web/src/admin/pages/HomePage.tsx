@@ -1,4 +1,4 @@
-import { type Dashboard, type Todo, type TodoCounts, type TodoDisputeQuestion, type TodoReviewQuestion } from '@contest/shared';
+import type { Dashboard, Todo, TodoCounts, TodoDisputeQuestion, TodoReviewQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Empty, List, Popover, Row, Skeleton, Statistic, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';

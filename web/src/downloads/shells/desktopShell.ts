@@ -263,7 +263,10 @@ export class DesktopShell implements DownloadShell {
 
   start(task: DownloadTask): void {
     const dir = dirUnderRoot(task.savePath, [this.rootPath, ...knownRoots()].filter((r): r is string => Boolean(r)));
-    if (!dir) return this.fail(task.key, new Error('该任务的保存位置不在下载客户端的下载目录中，请取消后重新添加'));
+    if (!dir) {
+      this.fail(task.key, new Error('该任务的保存位置不在下载客户端的下载目录中，请取消后重新添加'));
+      return;
+    }
     this.started.set(task.key, task);
     const input = { downloadPath: task.downloadPath, fileName: task.fileName, dir: dir.join(','), key: task.key, userId: task.userId };
     this.inLane(task.key, () =>

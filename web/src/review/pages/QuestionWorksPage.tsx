@@ -44,7 +44,7 @@ const hasFile = (w: ReviewWork): w is ReviewWork & { fileName: string } => Boole
 
 /** A work's file and size, or that it has none. */
 const FileText = ({ work: w }: { work: ReviewWork }) =>
-  w.fileName ? <>{`${w.fileName}${w.size !== null ? `（${formatSize(w.size)}）` : ''}`}</> : <Typography.Text type="secondary">无文件</Typography.Text>;
+  w.fileName ? `${w.fileName}${w.size !== null ? `（${formatSize(w.size)}）` : ''}` : <Typography.Text type="secondary">无文件</Typography.Text>;
 
 /** `#/question/:questionId`: the works of one question given to this judge. */
 export default function QuestionWorksPage() {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { usePermissions } from '../../../common/auth.ts';
 import { ruleFrom } from '../../../common/forms.ts';
 import { organisationApi, organisationKeys } from '../../../api/orgs.ts';
-import { type KeywordParams } from '../../../api/catalogue.ts';
+import type { KeywordParams } from '../../../api/catalogue.ts';
 import { formatDay } from '../../../common/time.ts';
 import { FormModal } from '../../../common/FormModal.tsx';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
