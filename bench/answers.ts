@@ -114,13 +114,22 @@ async function child(mode: string, args: string[]) {
     const s = performance.now();
     const result = await scoreSubmission(fs.createReadStream(prediction), answers, evaluation(metric));
     clearInterval(sampler);
-    out = { seconds: (performance.now() - s) / 1000, peakRssBytes: Math.max(peak, process.memoryUsage.rss()), baseRssBytes: base, score: result.publicScore, rows: result.rows };
+    out = {
+      seconds: (performance.now() - s) / 1000,
+      peakRssBytes: Math.max(peak, process.memoryUsage.rss()),
+      baseRssBytes: base,
+      score: result.publicScore,
+      rows: result.rows,
+    };
   }
   process.stdout.write(JSON.stringify({ peakRssBytes: maxRss(), baseRssBytes, ...out }));
 }
 
 function run(mode: string, ...args: string[]): Timed & Record<string, unknown> {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', import.meta.filename, mode, ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=4096', '--import', 'tsx', import.meta.filename, mode, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out) as Timed & Record<string, unknown>;
 }
 
@@ -150,7 +159,15 @@ export function largeAnswersBenchmark(log: (text: string) => void): LargeResult 
       log(`large answers: scoring a ${LARGE_ROWS}-row prediction (${metric})`);
       const prediction = file(`${metric}-prediction.csv`);
       const scored = run('score', file(`${metric}.idx`), prediction, metric);
-      scoring.push({ metric, seconds: scored.seconds, rows: scored.rows, peakRssBytes: scored.peakRssBytes, baseRssBytes: scored.baseRssBytes, plainSeconds: run('plain', prediction).seconds, fileBytes: fs.statSync(prediction).size });
+      scoring.push({
+        metric,
+        seconds: scored.seconds,
+        rows: scored.rows,
+        peakRssBytes: scored.peakRssBytes,
+        baseRssBytes: scored.baseRssBytes,
+        plainSeconds: run('plain', prediction).seconds,
+        fileBytes: fs.statSync(prediction).size,
+      });
     }
     return {
       rows: LARGE_ROWS,
@@ -169,5 +186,12 @@ export function largeAnswersBenchmark(log: (text: string) => void): LargeResult 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const [mode, ...args] = process.argv.slice(2);
   if (mode) await child(mode, args);
-  else process.stdout.write(`${JSON.stringify(largeAnswersBenchmark((t) => process.stderr.write(`${t}\n`)), null, 2)}\n`);
+  else
+    process.stdout.write(
+      `${JSON.stringify(
+        largeAnswersBenchmark((t) => process.stderr.write(`${t}\n`)),
+        null,
+        2,
+      )}\n`,
+    );
 }

@@ -28,7 +28,16 @@ function isJavaScript(response: Response): boolean {
 export async function measureFirstScreen(baseUrl: string): Promise<FirstScreen> {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const page = await browser.newPage();
@@ -78,5 +87,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   }
   const { gzipKb, files } = await measureFirstScreen(baseUrl);
   for (const f of files) console.log(`${(f.gzipBytes / 1024).toFixed(1).padStart(8)} kB  ${new URL(f.url).pathname}`);
-  console.log(`first screen: ${gzipKb} kB gzip JavaScript in ${files.length} files (budget ${FIRST_SCREEN_BUDGET_KB} kB, ${(gzipKb / FIRST_SCREEN_BUDGET_KB).toFixed(2)} of it)`);
+  console.log(
+    `first screen: ${gzipKb} kB gzip JavaScript in ${files.length} files (budget ${FIRST_SCREEN_BUDGET_KB} kB, ${(gzipKb / FIRST_SCREEN_BUDGET_KB).toFixed(2)} of it)`,
+  );
 }

@@ -44,7 +44,12 @@ function workBody(teamId: number, hash: ReturnType<typeof createHash>): Readable
   });
 }
 
-function request(url: string, method: string, headers: Record<string, string>, body?: Readable): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function request(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: Readable,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers, agent: false }, (res) => {
       let text = '';
@@ -65,12 +70,19 @@ async function upload(base: string, token: string, teamId: number, questionId: n
   const created = await request(base + UPLOAD_PATH, 'POST', {
     ...auth,
     'upload-length': String(WORK_BYTES),
-    'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(','),
+    'upload-metadata': Object.entries(meta)
+      .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+      .join(','),
   });
   if (created.status !== 201) throw new Error(`team ${teamId}: creation answered ${created.status} ${created.text}`);
   const location = new URL(String(created.headers.location), base + UPLOAD_PATH + '/').toString();
   const hash = createHash('sha256');
-  const done = await request(location, 'PATCH', { ...auth, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(WORK_BYTES) }, workBody(teamId, hash));
+  const done = await request(
+    location,
+    'PATCH',
+    { ...auth, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(WORK_BYTES) },
+    workBody(teamId, hash),
+  );
   if (done.status !== 204) throw new Error(`team ${teamId}: upload answered ${done.status} ${done.text}`);
   return hash.digest('hex');
 }
@@ -80,7 +92,12 @@ async function upload(base: string, token: string, teamId: number, questionId: n
  * what the server acknowledged, then checks each acknowledged work in the database and in the file store, and samples
  * the server's resident memory throughout.
  */
-export async function deadlineRush(server: Spawned, database: Database_, dataDir: string, rush: { questionId: number; tokens: string[]; teamIds: number[] }): Promise<RushResult> {
+export async function deadlineRush(
+  server: Spawned,
+  database: Database_,
+  dataDir: string,
+  rush: { questionId: number; tokens: string[]; teamIds: number[] },
+): Promise<RushResult> {
   // Idle: started, one request served.
   await fetch(server.url + '/api/competition/public/list');
   const idleRssBytes = server.rss();

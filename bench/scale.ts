@@ -109,7 +109,12 @@ async function lastPage(server: Spawned, p: string, limit: number, token?: strin
   return Math.max(1, Math.ceil(total / limit));
 }
 
-export async function singleRequests(server: Spawned, seeded: Seeded, reportFile: string, log: (t: string) => void): Promise<{ singles: Single[]; eventLoopMaxMs: number }> {
+export async function singleRequests(
+  server: Spawned,
+  seeded: Seeded,
+  reportFile: string,
+  log: (t: string) => void,
+): Promise<{ singles: Single[]; eventLoopMaxMs: number }> {
   const admin = seeded.adminToken;
   const started = Date.now();
   const singles: Single[] = [];
@@ -136,17 +141,72 @@ export async function singleRequests(server: Spawned, seeded: Seeded, reportFile
     return entries.length === 50 ? { held } : { held, problem: `page ${round + 1} held ${entries.length} teams` };
   };
   const list: [string, number, Ask, Check][] = [
-    ['public competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?page=${publicLast(r)}&limit=${limit(r)}` }), page(limit, publicLast)],
-    ['public competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/public/list?keyword=${encodeURIComponent(publicKeyword(r))}` }), matches(publicKeyword, 'name')],
-    ['registrations of all competitions, page 1', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, 1, e.registers)],
-    ['registrations of all competitions, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?page=${registersLast(r)}&limit=${limit(r)}`, token: admin }), page(limit, registersLast, 1, e.registers)],
-    ['registrations of the hot competition, keyword', BUDGETS.listMs, (r) => ({ path: `/api/team/register/list?competitionId=${HOT.competitionId}&keyword=${encodeURIComponent(hotKeyword(r))}`, token: admin }), matches(hotKeyword, 'teamName')],
-    ['users, keyword search', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?keyword=${encodeURIComponent(userKeyword(r))}`, token: admin }), matches(userKeyword, 'userName')],
-    ['users, last page', BUDGETS.listMs, (r) => ({ path: `/api/team/userinfo/list?page=${usersLast(r)}&limit=${limit(r)}`, token: admin }), page(limit, usersLast, e.users)],
-    ['back-office notice list', BUDGETS.listMs, (r) => ({ path: `/api/message/notice/page?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, HOT.notices)],
-    ['back-office competition list, last page', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?page=${competitionsLast(r)}&limit=${limit(r)}`, token: admin }), page(limit, competitionsLast, 1000 * SCALE)],
-    ['back-office competition list, keyword', BUDGETS.listMs, (r) => ({ path: `/api/competition/list?keyword=${encodeURIComponent(officeKeyword(r))}`, token: admin }), matches(officeKeyword, 'name')],
-    ['back-office question list', BUDGETS.listMs, (r) => ({ path: `/api/competition/question/page?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, 2000 * SCALE)],
+    [
+      'public competition list, last page',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/competition/public/list?page=${publicLast(r)}&limit=${limit(r)}` }),
+      page(limit, publicLast),
+    ],
+    [
+      'public competition list, keyword',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/competition/public/list?keyword=${encodeURIComponent(publicKeyword(r))}` }),
+      matches(publicKeyword, 'name'),
+    ],
+    [
+      'registrations of all competitions, page 1',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/team/register/list?page=1&limit=${limit(r)}`, token: admin }),
+      page(limit, one, 1, e.registers),
+    ],
+    [
+      'registrations of all competitions, last page',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/team/register/list?page=${registersLast(r)}&limit=${limit(r)}`, token: admin }),
+      page(limit, registersLast, 1, e.registers),
+    ],
+    [
+      'registrations of the hot competition, keyword',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/team/register/list?competitionId=${HOT.competitionId}&keyword=${encodeURIComponent(hotKeyword(r))}`, token: admin }),
+      matches(hotKeyword, 'teamName'),
+    ],
+    [
+      'users, keyword search',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/team/userinfo/list?keyword=${encodeURIComponent(userKeyword(r))}`, token: admin }),
+      matches(userKeyword, 'userName'),
+    ],
+    [
+      'users, last page',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/team/userinfo/list?page=${usersLast(r)}&limit=${limit(r)}`, token: admin }),
+      page(limit, usersLast, e.users),
+    ],
+    [
+      'back-office notice list',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/message/notice/page?page=1&limit=${limit(r)}`, token: admin }),
+      page(limit, one, HOT.notices),
+    ],
+    [
+      'back-office competition list, last page',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/competition/list?page=${competitionsLast(r)}&limit=${limit(r)}`, token: admin }),
+      page(limit, competitionsLast, 1000 * SCALE),
+    ],
+    [
+      'back-office competition list, keyword',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/competition/list?keyword=${encodeURIComponent(officeKeyword(r))}`, token: admin }),
+      matches(officeKeyword, 'name'),
+    ],
+    [
+      'back-office question list',
+      BUDGETS.listMs,
+      (r) => ({ path: `/api/competition/question/page?page=1&limit=${limit(r)}`, token: admin }),
+      page(limit, one, 2000 * SCALE),
+    ],
     ['back-office orders list', BUDGETS.listMs, (r) => ({ path: `/api/order/list?page=1&limit=${limit(r)}`, token: admin }), page(limit, one, 1, e.orders)],
     [
       "hot question, a team's own submissions",
@@ -157,7 +217,12 @@ export async function singleRequests(server: Spawned, seeded: Seeded, reportFile
         return { held: `${n} submissions`, ...(n !== e.hotLeaderSubmissions && { problem: `${n} submissions listed, seeded ${e.hotLeaderSubmissions}` }) };
       },
     ],
-    ['hot question leaderboard', BUDGETS.boardMs, (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 1}&limit=50` }), board],
+    [
+      'hot question leaderboard',
+      BUDGETS.boardMs,
+      (r) => ({ path: `/api/review/test/leaderboard/${HOT.questionId}?board=public&page=${r + 1}&limit=50` }),
+      board,
+    ],
     [
       "hot question leaderboard, a team's own rank",
       BUDGETS.boardMs,
@@ -194,8 +259,19 @@ export function eventLoopMax(file: string, from: number, to: number): number {
  */
 export async function broadcast(server: Spawned, seeded: Seeded, reportFile: string, log: (t: string) => void): Promise<ScaleResult['broadcast']> {
   log('broadcast notice to all users');
-  const draft = await once(server, { method: 'POST', path: '/api/message/notice', token: seeded.adminToken, body: { kind: 0, title: '全体通知（基准）', content: '<p>基准测试</p>', target: { scope: 'all' } } });
-  const failed = (r: { ms: number; status: number; body: string }) => ({ answerMs: r.ms, recipients: 0, deliveredSeconds: null, progress: `${r.status} ${r.body.slice(0, 120)}`, eventLoopMaxMs: NaN });
+  const draft = await once(server, {
+    method: 'POST',
+    path: '/api/message/notice',
+    token: seeded.adminToken,
+    body: { kind: 0, title: '全体通知（基准）', content: '<p>基准测试</p>', target: { scope: 'all' } },
+  });
+  const failed = (r: { ms: number; status: number; body: string }) => ({
+    answerMs: r.ms,
+    recipients: 0,
+    deliveredSeconds: null,
+    progress: `${r.status} ${r.body.slice(0, 120)}`,
+    eventLoopMaxMs: NaN,
+  });
   if (draft.status !== 200) return failed(draft);
   const id = (JSON.parse(draft.body) as { data: { id: number } }).data.id;
   const started = Date.now();
@@ -207,7 +283,9 @@ export async function broadcast(server: Spawned, seeded: Seeded, reportFile: str
   let deliveredSeconds: number | null = null;
   // Delivery progress as the sender sees it in the back office, until done (or five minutes).
   while (performance.now() - t < 300_000) {
-    const page = (await json(server, { path: '/api/message/notice/page?page=1&limit=20', token: seeded.adminToken })).data as { list: Record<string, unknown>[] };
+    const page = (await json(server, { path: '/api/message/notice/page?page=1&limit=20', token: seeded.adminToken })).data as {
+      list: Record<string, unknown>[];
+    };
     const row = page.list.find((n) => n.id === id) ?? {};
     recipients = Number(row.recipients ?? 0);
     progress = `${row.delivered}/${recipients}`;

@@ -105,7 +105,17 @@ async function run(dir: string, metric: 'rmse' | 'auc'): Promise<ScoringRun> {
   }
   const platformSeconds = median(platform);
   const plainSeconds = median(plain);
-  return { platformSeconds, plainSeconds, ratio: platformSeconds / plainSeconds, heapGrowthBytes, rssGrowthBytes, answersSeconds, fileBytes: fs.statSync(predictionFile).size, score, rowsScored };
+  return {
+    platformSeconds,
+    plainSeconds,
+    ratio: platformSeconds / plainSeconds,
+    heapGrowthBytes,
+    rssGrowthBytes,
+    answersSeconds,
+    fileBytes: fs.statSync(predictionFile).size,
+    score,
+    rowsScored,
+  };
 }
 
 /** Runs the scoring benchmark in a process of its own, so that its memory figures are the scoring's alone. */

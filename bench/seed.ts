@@ -55,7 +55,10 @@ async function insertAll<T extends keyof DB & string>(db: Database_['db'], table
   if (!rows.length) return;
   const per = Math.max(1, Math.floor(30_000 / Object.keys(rows[0]!).length));
   for (let i = 0; i < rows.length; i += per) {
-    await db.insertInto(table).values(rows.slice(i, i + per) as never).execute();
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + per) as never)
+      .execute();
   }
 }
 
@@ -74,10 +77,29 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
   const at = (days: number) => new Date(now.getTime() + days * DAY).toISOString();
   const counts: Record<string, number> = {};
   const tokens: string[] = [];
-  const V = { brands: VOLUMES.brands, competitions: VOLUMES.competitions * SCALE, teams: VOLUMES.teams * SCALE, users: VOLUMES.users * SCALE, testSubmissions: VOLUMES.testSubmissions * SCALE };
+  const V = {
+    brands: VOLUMES.brands,
+    competitions: VOLUMES.competitions * SCALE,
+    teams: VOLUMES.teams * SCALE,
+    users: VOLUMES.users * SCALE,
+    testSubmissions: VOLUMES.testSubmissions * SCALE,
+  };
   const bearer = (userId: number) => {
     const token = randomBytes(32).toString('base64url');
-    return { token, row: { id: createHash('sha256').update(token).digest('hex'), userId, kind: 'token', csrfToken: randomBytes(16).toString('hex'), ip: null, userAgent: 'bench', createdAt: iso, lastSeenAt: iso, expiresAt: at(1) } };
+    return {
+      token,
+      row: {
+        id: createHash('sha256').update(token).digest('hex'),
+        userId,
+        kind: 'token',
+        csrfToken: randomBytes(16).toString('hex'),
+        ip: null,
+        userAgent: 'bench',
+        createdAt: iso,
+        lastSeenAt: iso,
+        expiresAt: at(1),
+      },
+    };
   };
   const adminId = (await db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
   const admin = bearer(adminId);
@@ -86,7 +108,14 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
   let hotLeaderSubmissions = 0;
 
   const participantRole = (await db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.participant).executeTakeFirstOrThrow()).id;
-  const userBase = Number((await db.selectFrom('users').select((eb) => eb.fn.max('id').as('m')).executeTakeFirstOrThrow()).m ?? 0);
+  const userBase = Number(
+    (
+      await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.max('id').as('m'))
+        .executeTakeFirstOrThrow()
+    ).m ?? 0,
+  );
 
   await db.transaction().execute(async (trx) => {
     const put = async <T extends keyof DB & string>(table: T, rows: Record<string, unknown>[]) => {
@@ -94,23 +123,83 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       counts[table] = (counts[table] ?? 0) + rows.length;
     };
 
-    const orgs = Array.from({ length: 100 }, (_, i) => ({ id: i + 1, name: `基准大学${i + 1}`, kind: 'school', contactName: '王老师', contactPhone: '13800138000', contactEmail: null, createdAt: iso }));
+    const orgs = Array.from({ length: 100 }, (_, i) => ({
+      id: i + 1,
+      name: `基准大学${i + 1}`,
+      kind: 'school',
+      contactName: '王老师',
+      contactPhone: '13800138000',
+      contactEmail: null,
+      createdAt: iso,
+    }));
     await put('organisations', orgs);
-    await put('competitionTypes', ['数据挖掘', '机器学习', '数据可视化', '自然语言处理', '计算机视觉', '运筹优化', '统计建模', '创新创业'].map((name, i) => ({ id: i + 1, name, sort: i, createdAt: iso })));
-    await put('brands', Array.from({ length: V.brands }, (_, i) => ({ id: i + 1, name: `基准品牌${i + 1}`, shortName: `品牌${i + 1}`, logo: null, sort: i, recommend: i < 8 ? 1 : 0, description: `第${i + 1}个竞赛品牌，面向高校的系列赛事`, createdAt: iso, updatedAt: iso })));
+    await put(
+      'competitionTypes',
+      ['数据挖掘', '机器学习', '数据可视化', '自然语言处理', '计算机视觉', '运筹优化', '统计建模', '创新创业'].map((name, i) => ({
+        id: i + 1,
+        name,
+        sort: i,
+        createdAt: iso,
+      })),
+    );
+    await put(
+      'brands',
+      Array.from({ length: V.brands }, (_, i) => ({
+        id: i + 1,
+        name: `基准品牌${i + 1}`,
+        shortName: `品牌${i + 1}`,
+        logo: null,
+        sort: i,
+        recommend: i < 8 ? 1 : 0,
+        description: `第${i + 1}个竞赛品牌，面向高校的系列赛事`,
+        createdAt: iso,
+        updatedAt: iso,
+      })),
+    );
 
     const users = Array.from({ length: V.users }, (_, i) => {
       const id = userBase + 1 + i;
-      return { id, username: `bench${id}`, usernameKey: `bench${id}`, passwordHash: null, phone: `138${String(id).padStart(8, '0')}`, email: null, status: 1, userName: `选手${id}`, organization: `基准大学${(id % 100) + 1}`, province: '广东省', city: '广州市', createdAt: iso, updatedAt: iso };
+      return {
+        id,
+        username: `bench${id}`,
+        usernameKey: `bench${id}`,
+        passwordHash: null,
+        phone: `138${String(id).padStart(8, '0')}`,
+        email: null,
+        status: 1,
+        userName: `选手${id}`,
+        organization: `基准大学${(id % 100) + 1}`,
+        province: '广东省',
+        city: '广州市',
+        createdAt: iso,
+        updatedAt: iso,
+      };
     });
     // The hot competition's teams need members of their own: up to three each.
     const hotUsers = Array.from({ length: HOT.teams * 3 }, (_, i) => {
       const id = userBase + 1 + V.users + i;
-      return { id, username: `hot${id}`, usernameKey: `hot${id}`, passwordHash: null, phone: `139${String(id).padStart(8, '0')}`, email: null, status: 1, userName: `热门选手${id}`, organization: `基准大学${(id % 100) + 1}`, province: '北京市', city: '北京市', createdAt: iso, updatedAt: iso };
+      return {
+        id,
+        username: `hot${id}`,
+        usernameKey: `hot${id}`,
+        passwordHash: null,
+        phone: `139${String(id).padStart(8, '0')}`,
+        email: null,
+        status: 1,
+        userName: `热门选手${id}`,
+        organization: `基准大学${(id % 100) + 1}`,
+        province: '北京市',
+        city: '北京市',
+        createdAt: iso,
+        updatedAt: iso,
+      };
     });
     users.push(...hotUsers);
     await put('users', users);
-    await put('userRoles', users.map((u) => ({ userId: u.id, roleId: participantRole })));
+    await put(
+      'userRoles',
+      users.map((u) => ({ userId: u.id, roleId: participantRole })),
+    );
 
     // Competition 1 is the deadline-rush one: online, registration open, works window open around now.
     const competitions = Array.from({ length: V.competitions }, (_, i) => {
@@ -153,13 +242,49 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     const regFields = JSON.stringify(REG_FIELDS.slice(0, 4).map((f) => ({ ...f, description: null, otherParams: { required: true } })));
     for (const c of competitions) {
       const start = Date.parse(c.regStartTime);
-      STAGES.forEach((name, k) => stages.push({ id: stages.length + 1, competitionId: c.id, name, startDate: new Date(start + k * 30 * DAY).toISOString(), endDate: new Date(start + (k + 1) * 30 * DAY).toISOString(), sort: k }));
+      STAGES.forEach((name, k) =>
+        stages.push({
+          id: stages.length + 1,
+          competitionId: c.id,
+          name,
+          startDate: new Date(start + k * 30 * DAY).toISOString(),
+          endDate: new Date(start + (k + 1) * 30 * DAY).toISOString(),
+          sort: k,
+        }),
+      );
       for (const menuCode of MENU_CODES) {
-        const open = c.id === 1 && menuCode === 'SUBMIT_WORKS' ? { enableStartTime: at(-1), enableEndTime: at(1) } : { enableStartTime: null, enableEndTime: null };
-        presets.push({ id: presets.length + 1, competitionId: c.id, menuCode, name: MENU_NAMES[menuCode], enable: c.auditStatus === 3 ? 1 : 0, ...open, fieldList: menuCode === 'REG_SET' ? regFields : '[]' });
+        const open =
+          c.id === 1 && menuCode === 'SUBMIT_WORKS' ? { enableStartTime: at(-1), enableEndTime: at(1) } : { enableStartTime: null, enableEndTime: null };
+        presets.push({
+          id: presets.length + 1,
+          competitionId: c.id,
+          menuCode,
+          name: MENU_NAMES[menuCode],
+          enable: c.auditStatus === 3 ? 1 : 0,
+          ...open,
+          fieldList: menuCode === 'REG_SET' ? regFields : '[]',
+        });
       }
       for (let k = 0; k < QUESTIONS_PER_COMPETITION; k++) {
-        questions.push({ id: questions.length + 1, competitionId: c.id, title: `赛题${String.fromCharCode(65 + k)}：销售预测`, content: `<p>${PARAGRAPH}</p>`, reviewed: 1, sort: k, creatorId: null, metric: 'rmse', idColumn: 'id', targetColumn: 'target', publicPercent: 30, dailyLimit: 5, salt: randomBytes(8).toString('hex'), answerKey: null, answerRows: null, createdAt: iso, updatedAt: iso });
+        questions.push({
+          id: questions.length + 1,
+          competitionId: c.id,
+          title: `赛题${String.fromCharCode(65 + k)}：销售预测`,
+          content: `<p>${PARAGRAPH}</p>`,
+          reviewed: 1,
+          sort: k,
+          creatorId: null,
+          metric: 'rmse',
+          idColumn: 'id',
+          targetColumn: 'target',
+          publicPercent: 30,
+          dailyLimit: 5,
+          salt: randomBytes(8).toString('hex'),
+          answerKey: null,
+          answerRows: null,
+          createdAt: iso,
+          updatedAt: iso,
+        });
       }
     }
     await put('competitionStages', stages);
@@ -180,9 +305,29 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       const competitionId = i < RUSH_TEAMS ? 1 : 2 + Math.floor(rnd() ** 2 * (V.competitions - 1));
       const size = 1 + Math.floor(rnd() * 3);
       const leaderId = nextUser;
-      teams.push({ id, competitionId, teamNo: `B${String(id).padStart(8, '0')}`, name: `队伍${id}`, individual: size === 1 ? 1 : 0, leaderId, memberCount: size, joinCode: randomBytes(8).toString('hex'), createdAt: iso, updatedAt: iso });
+      teams.push({
+        id,
+        competitionId,
+        teamNo: `B${String(id).padStart(8, '0')}`,
+        name: `队伍${id}`,
+        individual: size === 1 ? 1 : 0,
+        leaderId,
+        memberCount: size,
+        joinCode: randomBytes(8).toString('hex'),
+        createdAt: iso,
+        updatedAt: iso,
+      });
       for (let k = 0; k < size; k++) {
-        members.push({ teamId: id, userId: nextUser, competitionId, leader: k === 0 ? 1 : 0, infoJson: JSON.stringify({ userName: `选手${nextUser}`, tel: '13800138000' }), idCardEnc: null, idCardMask: null, createdAt: iso });
+        members.push({
+          teamId: id,
+          userId: nextUser,
+          competitionId,
+          leader: k === 0 ? 1 : 0,
+          infoJson: JSON.stringify({ userName: `选手${nextUser}`, tel: '13800138000' }),
+          idCardEnc: null,
+          idCardMask: null,
+          createdAt: iso,
+        });
         nextUser++;
       }
       // A competition with a fee: the registration has its order, most of them paid, as the finance lists show them.
@@ -190,16 +335,55 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       const orderId = fee ? orders.length + 1 : null;
       if (orderId) {
         const paid = rnd() < 0.8;
-        orders.push({ id: orderId, orderNo: `B${String(orderId).padStart(12, '0')}`, competitionId, teamId: id, userId: leaderId, amount: fee, payStatus: paid ? 1 : 0, payMethod: paid ? 1 + (orderId % 2) : null, tradeNo: paid ? `T${orderId}` : null, payerOrg: null, voucher: null, paidAt: paid ? iso : null, closedAt: null, refundedAt: null, refundReason: null, createdAt: iso, updatedAt: iso });
+        orders.push({
+          id: orderId,
+          orderNo: `B${String(orderId).padStart(12, '0')}`,
+          competitionId,
+          teamId: id,
+          userId: leaderId,
+          amount: fee,
+          payStatus: paid ? 1 : 0,
+          payMethod: paid ? 1 + (orderId % 2) : null,
+          tradeNo: paid ? `T${orderId}` : null,
+          payerOrg: null,
+          voucher: null,
+          paidAt: paid ? iso : null,
+          closedAt: null,
+          refundedAt: null,
+          refundReason: null,
+          createdAt: iso,
+          updatedAt: iso,
+        });
       }
-      registers.push({ id, competitionId, teamId: id, userId: leaderId, status: 1, reason: null, orderId, attachmentsJson: '[]', createdAt: iso, updatedAt: iso });
+      registers.push({
+        id,
+        competitionId,
+        teamId: id,
+        userId: leaderId,
+        status: 1,
+        reason: null,
+        orderId,
+        attachmentsJson: '[]',
+        createdAt: iso,
+        updatedAt: iso,
+      });
       const questionId = (competitionId - 1) * QUESTIONS_PER_COMPETITION + 1 + (id % QUESTIONS_PER_COMPETITION === 0 || i < RUSH_TEAMS ? 0 : 1);
       choices.push({ teamId: id, questionId, chosenBy: leaderId, chosenAt: iso });
       teamQuestion.push({ teamId: id, competitionId, questionId, userId: leaderId });
       if (i < RUSH_TEAMS) {
         const token = randomBytes(32).toString('base64url');
         tokens.push(token);
-        sessions.push({ id: createHash('sha256').update(token).digest('hex'), userId: leaderId, kind: 'token', csrfToken: randomBytes(16).toString('hex'), ip: null, userAgent: 'bench', createdAt: iso, lastSeenAt: iso, expiresAt: at(1) });
+        sessions.push({
+          id: createHash('sha256').update(token).digest('hex'),
+          userId: leaderId,
+          kind: 'token',
+          csrfToken: randomBytes(16).toString('hex'),
+          ip: null,
+          userAgent: 'bench',
+          createdAt: iso,
+          lastSeenAt: iso,
+          expiresAt: at(1),
+        });
       }
     }
     // The hot competition: HOT.teams more teams, every one on its first question.
@@ -209,13 +393,44 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       const id = teams.length + 1;
       const size = 1 + Math.floor(rnd() * 3);
       const leaderId = hotUser;
-      teams.push({ id, competitionId: HOT.competitionId, teamNo: `H${String(id).padStart(8, '0')}`, name: `热门队伍${id}`, individual: size === 1 ? 1 : 0, leaderId, memberCount: size, joinCode: randomBytes(8).toString('hex'), createdAt: iso, updatedAt: iso });
+      teams.push({
+        id,
+        competitionId: HOT.competitionId,
+        teamNo: `H${String(id).padStart(8, '0')}`,
+        name: `热门队伍${id}`,
+        individual: size === 1 ? 1 : 0,
+        leaderId,
+        memberCount: size,
+        joinCode: randomBytes(8).toString('hex'),
+        createdAt: iso,
+        updatedAt: iso,
+      });
       for (let k = 0; k < size; k++) {
-        members.push({ teamId: id, userId: hotUser, competitionId: HOT.competitionId, leader: k === 0 ? 1 : 0, infoJson: JSON.stringify({ userName: `热门选手${hotUser}`, tel: '13900139000' }), idCardEnc: null, idCardMask: null, createdAt: iso });
+        members.push({
+          teamId: id,
+          userId: hotUser,
+          competitionId: HOT.competitionId,
+          leader: k === 0 ? 1 : 0,
+          infoJson: JSON.stringify({ userName: `热门选手${hotUser}`, tel: '13900139000' }),
+          idCardEnc: null,
+          idCardMask: null,
+          createdAt: iso,
+        });
         hotUser++;
       }
       hotUser += 3 - size;
-      registers.push({ id, competitionId: HOT.competitionId, teamId: id, userId: leaderId, status: 1, reason: null, orderId: null, attachmentsJson: '[]', createdAt: iso, updatedAt: iso });
+      registers.push({
+        id,
+        competitionId: HOT.competitionId,
+        teamId: id,
+        userId: leaderId,
+        status: 1,
+        reason: null,
+        orderId: null,
+        attachmentsJson: '[]',
+        createdAt: iso,
+        updatedAt: iso,
+      });
       choices.push({ teamId: id, questionId: HOT.questionId, chosenBy: leaderId, chosenAt: iso });
       hotTeams.push({ teamId: id, userId: leaderId });
     }
@@ -237,7 +452,25 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       if (t.questionId === HOT.questionId) hotScored.add(t.teamId);
       const day = at(-Math.floor(rnd() * 60));
       const score = rnd() * 10;
-      submissions.push({ id: i + 1, competitionId: t.competitionId, questionId: t.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
+      submissions.push({
+        id: i + 1,
+        competitionId: t.competitionId,
+        questionId: t.questionId,
+        teamId: t.teamId,
+        userId: t.userId,
+        fileKey: `tests/${randomBytes(8).toString('hex')}`,
+        fileName: 'result.csv',
+        size: 1024 + Math.floor(rnd() * 1e6),
+        status: 2,
+        reason: null,
+        publicScore: score,
+        privateScore: score + rnd(),
+        rows: 10_000,
+        selected: 0,
+        day: day.slice(0, 10),
+        createdAt: day,
+        scoredAt: day,
+      });
     }
     // The hot question's board: HOT.testSubmissions scored files spread over its teams, the first team among them.
     for (let i = 0; i < HOT.testSubmissions; i++) {
@@ -246,13 +479,38 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
       if (t === hotTeams[0]) hotLeaderSubmissions++;
       const day = at(-Math.floor(rnd() * 60));
       const score = rnd() * 10;
-      submissions.push({ id: submissions.length + 1, competitionId: HOT.competitionId, questionId: HOT.questionId, teamId: t.teamId, userId: t.userId, fileKey: `tests/${randomBytes(8).toString('hex')}`, fileName: 'result.csv', size: 1024 + Math.floor(rnd() * 1e6), status: 2, reason: null, publicScore: score, privateScore: score + rnd(), rows: 10_000, selected: 0, day: day.slice(0, 10), createdAt: day, scoredAt: day });
+      submissions.push({
+        id: submissions.length + 1,
+        competitionId: HOT.competitionId,
+        questionId: HOT.questionId,
+        teamId: t.teamId,
+        userId: t.userId,
+        fileKey: `tests/${randomBytes(8).toString('hex')}`,
+        fileName: 'result.csv',
+        size: 1024 + Math.floor(rnd() * 1e6),
+        status: 2,
+        reason: null,
+        publicScore: score,
+        privateScore: score + rnd(),
+        rows: 10_000,
+        selected: 0,
+        day: day.slice(0, 10),
+        createdAt: day,
+        scoredAt: day,
+      });
     }
     await put('testSubmissions', submissions);
     // The boards' table as the product keeps it: each team's best score per board, by the rule the scoring job writes
     // (the same statement that filled it at migration 0016, checked against that rule in boards.test.ts).
     await backfillBoards(trx as unknown as Kysely<unknown>);
-    counts.boardScores = Number((await trx.selectFrom('boardScores').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    counts.boardScores = Number(
+      (
+        await trx
+          .selectFrom('boardScores')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     hotBoardTeams = hotScored.size;
 
     // Broadcast notices of the past, each delivered to HOT.noticeRecipients x SCALE users, a third of whom read it.
@@ -261,16 +519,47 @@ export async function seedVolume(database: Database_, now: Date): Promise<Seeded
     for (let n = 0; n < HOT.notices; n++) {
       const id = n + 1;
       const count = Math.min(users.length, HOT.noticeRecipients * SCALE);
-      notices.push({ id, kind: 0, title: `系统通知${id}`, content: `<p>${PARAGRAPH}</p>`, targetJson: JSON.stringify({ scope: 'all' }), competitionId: null, orgId: null, status: 1, publishAt: null, publishedAt: at(-n), source: null, recipients: count, authorId: adminId, createdAt: at(-n), updatedAt: at(-n) });
+      notices.push({
+        id,
+        kind: 0,
+        title: `系统通知${id}`,
+        content: `<p>${PARAGRAPH}</p>`,
+        targetJson: JSON.stringify({ scope: 'all' }),
+        competitionId: null,
+        orgId: null,
+        status: 1,
+        publishAt: null,
+        publishedAt: at(-n),
+        source: null,
+        recipients: count,
+        authorId: adminId,
+        createdAt: at(-n),
+        updatedAt: at(-n),
+      });
       const from = Math.floor(rnd() * (users.length - count));
-      for (let k = 0; k < count; k++) recipients.push({ noticeId: id, userId: users[from + k]!.id, kind: 0, publishedAt: at(-n), readAt: k % 3 === 0 ? at(-n) : null });
+      for (let k = 0; k < count; k++)
+        recipients.push({ noticeId: id, userId: users[from + k]!.id, kind: 0, publishedAt: at(-n), readAt: k % 3 === 0 ? at(-n) : null });
     }
     await put('notices', notices);
     for (let i = 0; i < recipients.length; i += 200_000) await put('noticeRecipients', recipients.slice(i, i + 200_000));
   });
 
   if (database.dialect === 'postgres') {
-    for (const table of ['organisations', 'competition_types', 'brands', 'users', 'competitions', 'competition_stages', 'competition_presets', 'questions', 'teams', 'orders', 'registers', 'test_submissions', 'notices']) {
+    for (const table of [
+      'organisations',
+      'competition_types',
+      'brands',
+      'users',
+      'competitions',
+      'competition_stages',
+      'competition_presets',
+      'questions',
+      'teams',
+      'orders',
+      'registers',
+      'test_submissions',
+      'notices',
+    ]) {
       await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db);
     }
   }

@@ -68,7 +68,8 @@ async function capture(server: Spawned, paths: string[]): Promise<Record<string,
     if (!res.ok) throw new Error(`GET ${p} answered ${res.status}`);
     bodies[p] = await res.text();
     const data = (JSON.parse(bodies[p]!) as { data?: { list?: unknown[] } | null }).data;
-    if (data === null || data === undefined || (Array.isArray(data.list) && !data.list.length)) throw new Error(`GET ${p} answered nothing to measure: ${bodies[p]!.slice(0, 120)}`);
+    if (data === null || data === undefined || (Array.isArray(data.list) && !data.list.length))
+      throw new Error(`GET ${p} answered nothing to measure: ${bodies[p]!.slice(0, 120)}`);
   }
   return bodies;
 }

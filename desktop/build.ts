@@ -321,7 +321,13 @@ interface Choice {
  * it; else the newest version every slot has; else the newest of each. Each slot takes the first of its packages that
  * has the version. A wanted version already in the cache needs no registry; without the registry, the cache is used.
  */
-async function chooseVersions(slots: RuntimeSlot[], source: RuntimeSource, cacheDir: string, wanted: string | undefined, log: (m: string) => void): Promise<Choice[]> {
+async function chooseVersions(
+  slots: RuntimeSlot[],
+  source: RuntimeSource,
+  cacheDir: string,
+  wanted: string | undefined,
+  log: (m: string) => void,
+): Promise<Choice[]> {
   if (wanted) {
     const cached = slots.map((slot) => slot.packages.find((p) => cachedVersions(cacheDir, p).includes(wanted)));
     if (cached.every(Boolean)) return slots.map((slot, i) => ({ slot, pkg: cached[i]!, version: wanted }));
@@ -360,7 +366,12 @@ async function chooseVersions(slots: RuntimeSlot[], source: RuntimeSource, cache
 }
 
 /** The runtime binary of `pkg@version`, from the cache or fetched (and then cached). */
-async function fetchRuntime(choice: Choice, source: RuntimeSource, cacheDir: string, log: (m: string) => void): Promise<{ binary: Buffer; fromCache: boolean }> {
+async function fetchRuntime(
+  choice: Choice,
+  source: RuntimeSource,
+  cacheDir: string,
+  log: (m: string) => void,
+): Promise<{ binary: Buffer; fromCache: boolean }> {
   const dir = path.join(cacheDir, `${choice.pkg}@${choice.version}`);
   const file = path.join(dir, path.basename(choice.slot.entry));
   try {
@@ -618,7 +629,9 @@ export async function buildDesktop(options: BuildOptions): Promise<BuildResult> 
   log('');
   log(`client bundle (app/client.mjs): ${(client.length / 1024).toFixed(1)} KB`);
   for (const z of result.zips) {
-    log(`${path.relative(process.cwd(), z.file) || z.file}: ${mb(z.size)} (runtime ${mb(z.runtimeSize)}, Node ${[...new Set(z.runtimes.map((r) => r.version))].join(', ')}; sha256 ${z.sha256.slice(0, 16)}…)`);
+    log(
+      `${path.relative(process.cwd(), z.file) || z.file}: ${mb(z.size)} (runtime ${mb(z.runtimeSize)}, Node ${[...new Set(z.runtimes.map((r) => r.version))].join(', ')}; sha256 ${z.sha256.slice(0, 16)}…)`,
+    );
   }
   step({ stage: 'done' });
   return result;
@@ -692,7 +705,10 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
     if (m) flags.set(m[1]!, m[2] ?? 'true');
     else positional.push(a);
   }
-  const targets = (flags.get('targets') ?? env.DESKTOP_TARGETS ?? 'win,mac').split(',').map((t) => t.trim()).filter(Boolean);
+  const targets = (flags.get('targets') ?? env.DESKTOP_TARGETS ?? 'win,mac')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const t of targets) if (t !== 'win' && t !== 'mac') throw new Error(`unknown target ${t} (win, mac)`);
   const macArch = flags.get('mac-arch') ?? env.DESKTOP_MAC_ARCH ?? 'universal';
   if (!['universal', 'arm64', 'x64'].includes(macArch)) throw new Error(`unknown Mac architecture ${macArch} (universal, arm64, x64)`);

@@ -82,7 +82,9 @@ test('an expired session shows the timeout toast, then goes to login and back', 
   await page.goto('/userCenter/myInfo');
   await expect(page.getByRole('cell', { name: username })).toBeVisible();
   // The session ends elsewhere (signed out by another device); the page still thinks it is logged in.
-  const api = await context.request.post('/api/auth/logout', { headers: { 'x-csrf-token': (await context.cookies()).find((c) => c.name === 'contest_csrf')!.value } });
+  const api = await context.request.post('/api/auth/logout', {
+    headers: { 'x-csrf-token': (await context.cookies()).find((c) => c.name === 'contest_csrf')!.value },
+  });
   expect(api.status()).toBe(200);
   await page.getByRole('link', { name: '账号设置' }).or(page.getByText('账号设置')).first().click();
   await expect(page.getByText('当前会话已超时，请重新登录！')).toBeVisible();

@@ -8,7 +8,6 @@ function local(offsetDays: number) {
   return d.toISOString().slice(0, 16).replace('T', ' ');
 }
 
-
 test('an organiser creates a competition and sets its menus, the administrator approves it, a visitor finds it', async ({ browser }) => {
   // Three browsers and a dozen screens: more than the default minute on a loaded two-core machine.
   test.setTimeout(180_000);

@@ -1,7 +1,19 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { ADMIN, api, closeSubmissions, generateCertificates, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName, upload } from './fixtures.ts';
+import {
+  ADMIN,
+  api,
+  closeSubmissions,
+  generateCertificates,
+  login,
+  newOrganiser,
+  openCompetition,
+  pressInDialog,
+  register,
+  uniqueName,
+  upload,
+} from './fixtures.ts';
 
 /**
  * Issue 33 through the screens: a prediction-only contest, from the question's creation to a certificate. The
@@ -24,7 +36,9 @@ async function fitsPhone(page: Page) {
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 }
 
-test('a prediction-only contest: the question is scored automatically, teams send files only, the private board is the result, with awards and a certificate', async ({ browser }) => {
+test('a prediction-only contest: the question is scored automatically, teams send files only, the private board is the result, with awards and a certificate', async ({
+  browser,
+}) => {
   test.setTimeout(180_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -45,7 +59,9 @@ test('a prediction-only contest: the question is scored automatically, teams sen
   await editor.getByLabel('赛题名称').fill('信用违约预测');
   await editor.getByText('自动评分（提交测试）', { exact: true }).click();
   await expect(editor.getByLabel('自动评分（提交测试）')).toBeChecked();
-  await expect(editor.getByTestId('judging-hint')).toHaveText('参赛队伍提交预测结果，自动评分，按私榜得分排名（以队伍选定的提交为准）；不需要提交作品和专家评审');
+  await expect(editor.getByTestId('judging-hint')).toHaveText(
+    '参赛队伍提交预测结果，自动评分，按私榜得分排名（以队伍选定的提交为准）；不需要提交作品和专家评审',
+  );
   // Scored by AUC on id and label, as a new question starts.
   await expect(editor.getByLabel('编号列名')).toHaveValue('id');
   if (SHOTS) {
@@ -70,7 +86,10 @@ test('a prediction-only contest: the question is scored automatically, teams sen
 
   // Two teams: one sends its files through the test tab, which is its only submission tab.
   const teams: { page: Page; name: string }[] = [];
-  for (const [name, person] of [['风控先锋', '林一'], ['数据侦探', '周二']] as const) {
+  for (const [name, person] of [
+    ['风控先锋', '林一'],
+    ['数据侦探', '周二'],
+  ] as const) {
     const page = await (await browser.newContext()).newPage();
     const username = uniqueName('shape');
     await register(page, username);
@@ -99,7 +118,9 @@ test('a prediction-only contest: the question is scored automatically, teams sen
   // No works or judges to go to from it.
   await expect(orgPage.getByText('赛题成绩', { exact: true }).last()).toBeVisible();
   await expect(orgPage.locator('.ant-segmented').getByText('作品管理')).toHaveCount(0);
-  await expect.poll(async () => (await (await second.page.request.get(`/api/review/test/list/${questionId}`)).json()).data.list[0].status, { timeout: 30_000 }).toBe(2);
+  await expect
+    .poll(async () => (await (await second.page.request.get(`/api/review/test/list/${questionId}`)).json()).data.list[0].status, { timeout: 30_000 })
+    .toBe(2);
   await orgPage.getByRole('button', { name: '计算成绩' }).click();
   await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();
   const gradeTable = orgPage.locator('.ant-table').filter({ hasText: '私榜得分' });
@@ -116,7 +137,12 @@ test('a prediction-only contest: the question is scored automatically, teams sen
   }
 
   // Awards by rank, then a certificate for the winner.
-  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 5 }] });
+  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, {
+    levels: [
+      { name: '一等奖', rankFrom: 1, rankTo: 1 },
+      { name: '二等奖', rankFrom: 2, rankTo: 5 },
+    ],
+  });
   await orgPage.goto(`/backadmin.html#/question/awards/${questionId}`);
   await orgPage.getByRole('button', { name: '按名次评奖' }).click();
   await pressInDialog(orgPage, /确\s*定/);

@@ -13,7 +13,9 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 async function submitWork(page: Page, questionId: number, content: Buffer, filename: string) {
   const csrf = (await page.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
   const meta = `questionId ${Buffer.from(String(questionId)).toString('base64')},filename ${Buffer.from(filename).toString('base64')}`;
-  const created = await page.request.post('/api/review/works/upload', { headers: { 'x-csrf-token': csrf, 'tus-resumable': '1.0.0', 'upload-length': String(content.length), 'upload-metadata': meta } });
+  const created = await page.request.post('/api/review/works/upload', {
+    headers: { 'x-csrf-token': csrf, 'tus-resumable': '1.0.0', 'upload-length': String(content.length), 'upload-metadata': meta },
+  });
   expect(created.status()).toBe(201);
   const done = await page.request.fetch(created.headers().location!, {
     method: 'PATCH',
@@ -50,10 +52,16 @@ async function questionWithWorks(browser: Browser, organiser: BrowserContext) {
   const competitionId = await openCompetition(orgPage, adminPage, 0, [{ label: '姓名', name: 'userName', otherParams: { required: true } }]);
   const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
   for (const code of ['CHOICE_SET', 'SUBMIT_WORKS']) {
-    await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true, enableEndTime: null });
+    await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, {
+      enable: true,
+      enableEndTime: null,
+    });
   }
   const questionTitle = uniqueName('交通流量预测');
-  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, { title: questionTitle, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } });
+  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, {
+    title: questionTitle,
+    evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 },
+  });
   await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
   const works: Record<string, Buffer> = {};
   for (const [i, name] of ['甲队', '乙队'].entries()) {
@@ -122,7 +130,11 @@ test('an organiser bulk-downloads the works of a question through the desktop cl
   // The desktop client: its engine (slowed, so that there is time to pause) and its loopback bridge for this platform.
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-desktop-'));
   // The client signs in for a bearer token by itself (no browser session, hence no CSRF token).
-  const tokenReply = await fetch(`${baseURL}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: organiserName, password: 'Passw0rd1' }) });
+  const tokenReply = await fetch(`${baseURL}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: organiserName, password: 'Passw0rd1' }),
+  });
   const token = ((await tokenReply.json()) as { data: { token: string } }).data.token;
   // 256 kB/s per download leaves each 6 MB work about 24 s to run, time enough to pause on a loaded machine; the cap is
   // lifted before resuming (each transfer reads it when it starts).

@@ -55,7 +55,12 @@ export async function newOrganiser(page: Page, adminPage: Page) {
   const username = uniqueName('org');
   await register(page, username);
   await login(page, username, 'Passw0rd1');
-  const { id } = await api(page, 'POST', '/api/competition/partner/apply', { name: `${username}学院`, kind: 'school', contactName: '周老师', contactPhone: '13800138000' });
+  const { id } = await api(page, 'POST', '/api/competition/partner/apply', {
+    name: `${username}学院`,
+    kind: 'school',
+    contactName: '周老师',
+    contactPhone: '13800138000',
+  });
   await api(adminPage, 'PUT', `/api/competition/partner/audit/${id}`, { approve: true });
   await page.reload();
   return username;
@@ -107,14 +112,20 @@ export async function pressInDialog(page: Page, name: RegExp) {
  * presets' end (which narrows the stage or competition deadline) is set to a minute ago; each keeps whether it is on.
  */
 export async function closeSubmissions(organiser: Page, competitionId: number) {
-  const presets = (await (await organiser.request.get(`/api/competition/preset/public/list/${competitionId}`)).json()).data as { menuCode: string; enable: boolean; enableStartTime: string | null }[];
+  const presets = (await (await organiser.request.get(`/api/competition/preset/public/list/${competitionId}`)).json()).data as {
+    menuCode: string;
+    enable: boolean;
+    enableStartTime: string | null;
+  }[];
   const end = new Date(Date.now() - 60_000).toISOString();
   const closed = (code: string) => {
     const p = presets.find((x) => x.menuCode === code);
     const start = p?.enableStartTime && p.enableStartTime < end ? p.enableStartTime : null;
     return { enable: Boolean(p?.enable), enableStartTime: start, enableEndTime: end };
   };
-  await api(organiser, 'PUT', `/api/competition/preset/batch/${competitionId}`, { presets: { SUBMIT_WORKS: closed('SUBMIT_WORKS'), SUBMIT_TEST: closed('SUBMIT_TEST') } });
+  await api(organiser, 'PUT', `/api/competition/preset/batch/${competitionId}`, {
+    presets: { SUBMIT_WORKS: closed('SUBMIT_WORKS'), SUBMIT_TEST: closed('SUBMIT_TEST') },
+  });
 }
 
 /** Types a date-time (Beijing time, `YYYY-MM-DD HH:mm`) into a back-office picker by its label and confirms it. */
@@ -139,7 +150,11 @@ export async function upload(page: Page, url: string, file: { name: string; mime
  * save), used for the question and generated there through its page's button, until `count` certificates are written.
  */
 export async function generateCertificates(organiser: Page, competitionId: number, questionId: number, name: string, count: number) {
-  const background = await upload(organiser, '/api/review/certificate/cert/imgUrl', { name: 'bg.png', mimeType: 'image/png', buffer: await QRCode.toBuffer('background', { width: 1000 }) });
+  const background = await upload(organiser, '/api/review/certificate/cert/imgUrl', {
+    name: 'bg.png',
+    mimeType: 'image/png',
+    buffer: await QRCode.toBuffer('background', { width: 1000 }),
+  });
   await api(organiser, 'POST', `/api/review/certificate/${competitionId}`, {
     name,
     backgroundUri: background.uri,

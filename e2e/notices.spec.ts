@@ -28,7 +28,10 @@ test('an organiser sends a notice to the unpaid teams of a competition; only tho
   const unpaid = await participant(browser, orgPage, competitionId, '未缴费队');
   // Finance marks one team paid (collective payment with a voucher).
   const csrf = (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value;
-  const upload = await orgPage.request.post('/api/file/upload/document?purpose=voucher', { headers: { 'x-csrf-token': csrf }, multipart: { file: { name: '凭证.pdf', mimeType: 'application/pdf', buffer: PDF } } });
+  const upload = await orgPage.request.post('/api/file/upload/document?purpose=voucher', {
+    headers: { 'x-csrf-token': csrf },
+    multipart: { file: { name: '凭证.pdf', mimeType: 'application/pdf', buffer: PDF } },
+  });
   await api(orgPage, 'PUT', '/api/order/batch/payment', { ids: [paid.orderId], payerOrg: '某大学', voucher: (await upload.json()).data.fileUri });
 
   // Both participants start from an empty box (the approval and payment messages read), on the competition list.
@@ -45,7 +48,11 @@ test('an organiser sends a notice to the unpaid teams of a competition; only tho
   await dialog.getByLabel('标题').fill('请尽快缴纳报名费');
   await dialog.getByLabel('竞赛参赛者').check();
   await dialog.getByLabel('竞赛', { exact: true }).click();
-  await orgPage.locator('.ant-select-dropdown:visible').getByText(/报名赛/).first().click();
+  await orgPage
+    .locator('.ant-select-dropdown:visible')
+    .getByText(/报名赛/)
+    .first()
+    .click();
   await dialog.getByLabel('缴费状态').click();
   await orgPage.locator('.ant-select-dropdown:visible').getByText('未缴费').click();
   await expect(dialog.getByTestId('notice-recipients')).toHaveText('将发送给 1 位用户');

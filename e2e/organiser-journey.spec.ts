@@ -15,7 +15,6 @@ const day = 24 * 3600_000;
 /** The back office's date-time format, in China time. */
 const local = (offsetMs: number) => new Date(Date.now() + offsetMs + 8 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
 
-
 /** A mainland ID number with its check digit (GB 11643), computed here independently of the product's own check. */
 function idCard(serial: number) {
   const first17 = `11010519990101${String(100 + serial)}`;
@@ -53,7 +52,10 @@ async function selectPage(page: Page) {
   await page.locator('.ant-table-thead .ant-checkbox-input').first().check();
 }
 
-test('a new organiser runs a contest alone: readiness, one-step approval, 30 registrations at once, deadline, review, results, certificates, verification', async ({ browser, baseURL }) => {
+test('a new organiser runs a contest alone: readiness, one-step approval, 30 registrations at once, deadline, review, results, certificates, verification', async ({
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(600_000);
   const adminPage = await newPage(browser);
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -78,7 +80,12 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await expect(orgPage).toHaveURL(/#\/competition\/edit\/[1-9]\d*$/);
   const competitionId = Number(/edit\/(\d+)/.exec(orgPage.url())![1]);
   // On a phone the editor fits the screen: the cover image's upload wraps under its preview.
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, storageState: await orgPage.context().storageState() });
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    storageState: await orgPage.context().storageState(),
+  });
   const phonePage = await phone.newPage();
   await phonePage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
   const upload = phonePage.getByRole('button', { name: /上传图片/ }).first();
@@ -118,7 +125,11 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await expect(orgPage.getByText('答案文件已上传（40 行）')).toBeVisible();
   await expect(gap).toHaveCount(0);
   // The stages: one that opens today; it will close submission once chosen as the deadline in the menus.
-  await readiness.getByTestId('readiness-item').filter({ hasText: '竞赛阶段' }).getByRole('button', { name: /去「竞赛阶段」修改/ }).click();
+  await readiness
+    .getByTestId('readiness-item')
+    .filter({ hasText: '竞赛阶段' })
+    .getByRole('button', { name: /去「竞赛阶段」修改/ })
+    .click();
   await orgPage.getByRole('button', { name: /添加阶段/ }).click();
   const stageDialog = orgPage.getByRole('dialog');
   await stageDialog.getByLabel('阶段名称').fill('提交作品');
@@ -134,7 +145,10 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   for (const menu of ['选择赛题', '提交作品', '我的成绩', '我的证书']) await orgPage.getByRole('switch', { name: `启用${menu}` }).click();
   // Works close when the stage chosen as their deadline ends (a stage's name decides nothing); the choice follows them.
   await expect(orgPage.getByTestId('deadline-SUBMIT_WORKS')).toContainText('（竞赛结束时间）');
-  await orgPage.locator('.ant-select').filter({ has: orgPage.getByRole('combobox', { name: '提交作品的截止时间' }) }).click();
+  await orgPage
+    .locator('.ant-select')
+    .filter({ has: orgPage.getByRole('combobox', { name: '提交作品的截止时间' }) })
+    .click();
   await orgPage.locator('.ant-select-item-option').filter({ hasText: '阶段「提交作品」结束' }).click();
   await expect(orgPage.getByTestId('deadline-SUBMIT_WORKS')).toContainText('（阶段「提交作品」结束），北京时间');
   await expect(orgPage.getByTestId('deadline-CHOICE_SET')).toContainText('（阶段「提交作品」结束）');
@@ -217,7 +231,11 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
 
   // ---- The deadline: the organiser ends the submission stage now (its end a minute ago); submission closes.
   await orgPage.goto(`/backadmin.html#/competition/edit/${competitionId}?tab=stages`);
-  await orgPage.locator('.ant-table-row').filter({ hasText: '提交作品' }).getByRole('button', { name: /编\s*辑/ }).click();
+  await orgPage
+    .locator('.ant-table-row')
+    .filter({ hasText: '提交作品' })
+    .getByRole('button', { name: /编\s*辑/ })
+    .click();
   await fillDate(orgPage, '结束时间', local(-60_000));
   await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.getByText('阶段已保存')).toBeVisible();
@@ -352,5 +370,13 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await expect(check).toContainText('学**');
   await expect(check).toContainText(name);
 
-  await Promise.all([...crowd.map((p) => p.ctx.dispose()), adminPage.context().close(), orgPage.context().close(), leader.context().close(), second.context().close(), judge.context().close(), visitor.context().close()]);
+  await Promise.all([
+    ...crowd.map((p) => p.ctx.dispose()),
+    adminPage.context().close(),
+    orgPage.context().close(),
+    leader.context().close(),
+    second.context().close(),
+    judge.context().close(),
+    visitor.context().close(),
+  ]);
 });

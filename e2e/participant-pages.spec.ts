@@ -76,8 +76,17 @@ async function buildWorld(browser: Browser): Promise<World> {
   // Payment methods and invoices as the platform offers them (the same settings the registration spec makes).
   await api(adminPage, 'POST', '/api/payment/simulator/configure/1');
   await api(adminPage, 'POST', '/api/payment/simulator/configure/2');
-  await api(adminPage, 'PUT', '/api/payment/config/4', { enable: true, accounts: [{ name: '工行对公账户', accountName: '竞赛平台', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '备注队伍编号' }] });
-  await api(adminPage, 'PUT', '/api/invoice/config', { enable: true, issuerName: '竞赛平台', issuerTaxNo: '91440101MA5C111111', allowedTypes: ['normal', 'special'], notice: '电子发票开具后可在此下载' });
+  await api(adminPage, 'PUT', '/api/payment/config/4', {
+    enable: true,
+    accounts: [{ name: '工行对公账户', accountName: '竞赛平台', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '备注队伍编号' }],
+  });
+  await api(adminPage, 'PUT', '/api/invoice/config', {
+    enable: true,
+    issuerName: '竞赛平台',
+    issuerTaxNo: '91440101MA5C111111',
+    allowedTypes: ['normal', 'special'],
+    notice: '电子发票开具后可在此下载',
+  });
 
   const fields = [
     { label: '姓名', name: 'userName', otherParams: { required: true } },
@@ -94,7 +103,11 @@ async function buildWorld(browser: Browser): Promise<World> {
 
   // The leader registers the team; two members join by invitation before the organiser approves it.
   const leader = await userPage(browser, 'lead');
-  const { registerId, teamId, orderId: paidOrderId } = await api(leader.page, 'POST', `/api/team/register/${competitionId}`, { teamName: TEAM, info: { userName: '王小明', organization: SCHOOL } });
+  const {
+    registerId,
+    teamId,
+    orderId: paidOrderId,
+  } = await api(leader.page, 'POST', `/api/team/register/${competitionId}`, { teamName: TEAM, info: { userName: '王小明', organization: SCHOOL } });
   for (const [name, school] of [
     ['欧阳晓静', '华东师范大学统计学院'],
     ['李思远', '华东师范大学计算机科学与技术学院'],
@@ -104,14 +117,28 @@ async function buildWorld(browser: Browser): Promise<World> {
     await api(member.page, 'POST', `/api/team/member/agree/${teamId}`, { info: { userName: name, organization: school } });
     await member.page.context().close();
   }
-  await api(leader.page, 'PUT', `/api/team/updateTeacher/${teamId}`, { teacherList: [{ name: '周建华', phone: '13800138000', organization: SCHOOL, title: '副教授' }] });
+  await api(leader.page, 'PUT', `/api/team/updateTeacher/${teamId}`, {
+    teacherList: [{ name: '周建华', phone: '13800138000', organization: SCHOOL, title: '副教授' }],
+  });
   await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
   const orderId = paidOrderId ?? (await orderOf(leader.page, TEAM));
 
   // Finance marks the order paid (collective payment with a voucher); the leader keeps a title and applies for an invoice.
-  const voucher = await upload(orgPage, '/api/file/upload/document?purpose=voucher', { name: '凭证.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n') });
+  const voucher = await upload(orgPage, '/api/file/upload/document?purpose=voucher', {
+    name: '凭证.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'),
+  });
   await api(orgPage, 'PUT', '/api/order/batch/payment', { ids: [orderId], payerOrg: SCHOOL, voucher: voucher.fileUri });
-  const title = await api(leader.page, 'POST', '/api/invoice/title', { kind: 'company', name: INVOICE_TITLE, taxNo: '91310000425006117A'.replace('A', '1'), bank: '中国工商银行上海市普陀支行', bankAccount: '1001234567890123456', address: '上海市普陀区中山北路3663号', phone: '021-62233333' });
+  const title = await api(leader.page, 'POST', '/api/invoice/title', {
+    kind: 'company',
+    name: INVOICE_TITLE,
+    taxNo: '91310000425006117A'.replace('A', '1'),
+    bank: '中国工商银行上海市普陀支行',
+    bankAccount: '1001234567890123456',
+    address: '上海市普陀区中山北路3663号',
+    phone: '021-62233333',
+  });
   await api(leader.page, 'POST', '/api/invoice/apply', { orderId, titleId: title.id, type: 'normal', email: 'finance@example.com' });
 
   // The team chooses the question, submits works and two test files, which the job scores.
@@ -120,11 +147,18 @@ async function buildWorld(browser: Browser): Promise<World> {
   await expect(leader.page.getByText(/可提交 .* 格式/)).toBeVisible();
   await leader.page.getByTestId('works-input').setInputFiles({ name: `${TEAM}作品.zip`, mimeType: 'application/zip', buffer: Buffer.alloc(300_000, 7) });
   await expect(leader.page.getByText('作品已提交')).toBeVisible({ timeout: 30_000 });
-  for (const [name, text] of [['预测结果_第一版.csv', FAIR], ['预测结果_最终版.csv', PERFECT]] as const) {
+  for (const [name, text] of [
+    ['预测结果_第一版.csv', FAIR],
+    ['预测结果_最终版.csv', PERFECT],
+  ] as const) {
     await upload(leader.page, `/api/review/test/${questionId}`, { name, mimeType: 'text/csv', buffer: Buffer.from(text) });
   }
   await expect
-    .poll(async () => ((await (await leader.page.request.get(`/api/review/test/list/${questionId}`)).json()).data.list as { status: number }[]).map((s) => s.status), { timeout: 60_000 })
+    .poll(
+      async () =>
+        ((await (await leader.page.request.get(`/api/review/test/list/${questionId}`)).json()).data.list as { status: number }[]).map((s) => s.status),
+      { timeout: 60_000 },
+    )
     .toEqual([2, 2]);
 
   // One judge of another school scores the work; submission closes; the organiser confirms the grades and awards.
@@ -142,7 +176,10 @@ async function buildWorld(browser: Browser): Promise<World> {
   });
   const judge = await userPage(browser, 'judge');
   await api(orgPage, 'POST', '/api/review/expert', { username: judge.username, organization: '北方大学', speciality: '数据挖掘', title: '教授' });
-  const pool = (await (await orgPage.request.get(`/api/review/judge/candidates/${questionId}?keyword=${judge.username}`)).json()).data as { username: string; userId: number }[];
+  const pool = (await (await orgPage.request.get(`/api/review/judge/candidates/${questionId}?keyword=${judge.username}`)).json()).data as {
+    username: string;
+    userId: number;
+  }[];
   await api(orgPage, 'POST', `/api/review/judge/${questionId}`, { userIds: pool.filter((e) => e.username === judge.username).map((e) => e.userId) });
   await api(orgPage, 'POST', `/api/review/works/${questionId}?early=1`);
   const rule = (await (await orgPage.request.get(`/api/review/rules/${questionId}`)).json()).data as { criteria: { id: string }[] };
@@ -159,11 +196,20 @@ async function buildWorld(browser: Browser): Promise<World> {
   await closeSubmissions(orgPage, competitionId);
   await api(orgPage, 'POST', `/api/review/works/calcFinalScore/${questionId}`);
   await api(orgPage, 'POST', `/api/review/works/confirmFinalScore/${questionId}`);
-  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 5 }] });
+  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, {
+    levels: [
+      { name: '一等奖', rankFrom: 1, rankTo: 1 },
+      { name: '二等奖', rankFrom: 2, rankTo: 5 },
+    ],
+  });
   await api(orgPage, 'POST', `/api/review/works/awards/apply/${questionId}`);
 
   // Certificates on a background, for every member and the teacher.
-  const background = await upload(orgPage, '/api/review/certificate/cert/imgUrl', { name: 'bg.png', mimeType: 'image/png', buffer: await QRCode.toBuffer('background', { width: 1000 }) });
+  const background = await upload(orgPage, '/api/review/certificate/cert/imgUrl', {
+    name: 'bg.png',
+    mimeType: 'image/png',
+    buffer: await QRCode.toBuffer('background', { width: 1000 }),
+  });
   const { id: templateId } = await api(orgPage, 'POST', `/api/review/certificate/${competitionId}`, {
     name: '获奖证书',
     backgroundUri: background.uri,
@@ -191,7 +237,10 @@ async function buildWorld(browser: Browser): Promise<World> {
   // organiser's explicit confirmation (reopen=1); a notice reaches the competition's teams.
   const end = new Date(Date.now() + 10 * 24 * 3600_000).toISOString();
   await api(orgPage, 'PUT', `/api/competition/preset/batch/${competitionId}?reopen=1`, {
-    presets: { SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: end }, SUBMIT_TEST: { enable: true, enableStartTime: null, enableEndTime: end } },
+    presets: {
+      SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: end },
+      SUBMIT_TEST: { enable: true, enableStartTime: null, enableEndTime: end },
+    },
   });
   const notice = await api(orgPage, 'POST', '/api/message/notice', {
     kind: 0,
@@ -203,7 +252,10 @@ async function buildWorld(browser: Browser): Promise<World> {
 
   // A second competition, where the leader's team has an unpaid order.
   const otherCompetitionId = await openCompetition(orgPage, adminPage, 6600, fields);
-  const other = await api(leader.page, 'POST', `/api/team/register/${otherCompetitionId}`, { teamName: OTHER_TEAM, info: { userName: '王小明', organization: '上海交通大学电子信息与电气工程学院' } });
+  const other = await api(leader.page, 'POST', `/api/team/register/${otherCompetitionId}`, {
+    teamName: OTHER_TEAM,
+    info: { userName: '王小明', organization: '上海交通大学电子信息与电气工程学院' },
+  });
   await api(orgPage, 'POST', `/api/team/register/flow/${other.registerId}`, { action: 'approve' });
   const pendingOrderId = other.orderId ?? (await orderOf(leader.page, OTHER_TEAM));
 
@@ -226,7 +278,12 @@ interface Visit {
 }
 
 const competitionVisits: Visit[] = [
-  { name: 'competition-introduce', path: (w) => `/competition/${w.competitionId}/introduce`, ready: (p) => p.getByRole('tab', { name: '竞赛介绍' }), texts: ['参赛队伍', '报名费'] },
+  {
+    name: 'competition-introduce',
+    path: (w) => `/competition/${w.competitionId}/introduce`,
+    ready: (p) => p.getByRole('tab', { name: '竞赛介绍' }),
+    texts: ['参赛队伍', '报名费'],
+  },
   {
     name: 'competition-notices',
     path: (w) => `/competition/${w.competitionId}/introduce`,
@@ -237,7 +294,12 @@ const competitionVisits: Visit[] = [
     },
     texts: [NOTICE, '全部消息'],
   },
-  { name: 'competition-question', path: (w) => `/competition/${w.competitionId}/question`, ready: (p) => p.getByRole('heading', { name: QUESTION }), texts: [QUESTION] },
+  {
+    name: 'competition-question',
+    path: (w) => `/competition/${w.competitionId}/question`,
+    ready: (p) => p.getByRole('heading', { name: QUESTION }),
+    texts: [QUESTION],
+  },
   {
     name: 'competition-team',
     path: (w) => `/competition/${w.competitionId}/team`,
@@ -262,7 +324,12 @@ const competitionVisits: Visit[] = [
     headers: ['文件', '状态', '公榜成绩', '名次', '队伍'],
     texts: ['预测结果_最终版.csv', '预测结果_第一版.csv', '已评分'],
   },
-  { name: 'competition-grade', path: (w) => `/competition/${w.competitionId}/grade`, ready: (p) => p.getByTestId('my-grade'), texts: [QUESTION, '最终成绩', '一等奖'] },
+  {
+    name: 'competition-grade',
+    path: (w) => `/competition/${w.competitionId}/grade`,
+    ready: (p) => p.getByTestId('my-grade'),
+    texts: [QUESTION, '最终成绩', '一等奖'],
+  },
   {
     name: 'competition-certificate',
     path: (w) => `/competition/${w.competitionId}/certificate`,
@@ -276,15 +343,49 @@ const personalVisits: Visit[] = [
   { name: 'competition-list', path: () => '/competitionList', ready: (p) => p.getByTestId('competition-card').first() },
   { name: 'user-my-info', path: () => '/userCenter/myInfo', ready: (p) => p.getByRole('button', { name: /编\s*辑/ }) },
   { name: 'user-account-set', path: () => '/userCenter/accountSet', ready: (p) => p.getByText('当前设备'), headers: ['设备', '登录时间'], texts: ['当前设备'] },
-  { name: 'user-my-order', path: () => '/userCenter/myOrder', ready: (p) => p.getByText(OTHER_TEAM).first(), headers: ['竞赛 / 队伍', '金额', '状态'], texts: ['¥88.00', '¥66.00', '已支付', '待支付'] },
-  { name: 'user-my-invoice', path: () => '/userCenter/myInvoice', ready: (p) => p.getByText('待开票'), headers: ['竞赛', '金额', '抬头', '状态'], texts: ['¥88.00', '待开票'] },
-  { name: 'user-invoice-title', path: () => '/userCenter/invoiceTitle', ready: (p) => p.getByText(INVOICE_TITLE), headers: ['发票抬头', '纳税人识别号'], texts: [INVOICE_TITLE] },
-  { name: 'user-my-certificate', path: () => '/userCenter/myCertificate', ready: (p) => p.getByText('王小明').first(), headers: ['持有人', '竞赛', '奖项', '证书编号'], texts: ['王小明'] },
+  {
+    name: 'user-my-order',
+    path: () => '/userCenter/myOrder',
+    ready: (p) => p.getByText(OTHER_TEAM).first(),
+    headers: ['竞赛 / 队伍', '金额', '状态'],
+    texts: ['¥88.00', '¥66.00', '已支付', '待支付'],
+  },
+  {
+    name: 'user-my-invoice',
+    path: () => '/userCenter/myInvoice',
+    ready: (p) => p.getByText('待开票'),
+    headers: ['竞赛', '金额', '抬头', '状态'],
+    texts: ['¥88.00', '待开票'],
+  },
+  {
+    name: 'user-invoice-title',
+    path: () => '/userCenter/invoiceTitle',
+    ready: (p) => p.getByText(INVOICE_TITLE),
+    headers: ['发票抬头', '纳税人识别号'],
+    texts: [INVOICE_TITLE],
+  },
+  {
+    name: 'user-my-certificate',
+    path: () => '/userCenter/myCertificate',
+    ready: (p) => p.getByText('王小明').first(),
+    headers: ['持有人', '竞赛', '奖项', '证书编号'],
+    texts: ['王小明'],
+  },
   { name: 'message-system', path: () => '/message', ready: (p) => p.getByText(NOTICE), texts: [NOTICE] },
   { name: 'message-personal', path: () => '/message?kind=1', ready: (p) => p.getByText('成绩已公布'), texts: ['成绩已公布'] },
-  { name: 'payment-pending', path: (w) => `/payment/${w.otherCompetitionId}/${w.pendingOrderId}`, ready: (p) => p.getByTestId('order-status'), texts: ['¥66.00', OTHER_TEAM] },
+  {
+    name: 'payment-pending',
+    path: (w) => `/payment/${w.otherCompetitionId}/${w.pendingOrderId}`,
+    ready: (p) => p.getByTestId('order-status'),
+    texts: ['¥66.00', OTHER_TEAM],
+  },
   { name: 'payment-paid', path: (w) => `/payment/${w.competitionId}/${w.paidOrderId}`, ready: (p) => p.getByText('支付成功'), texts: ['¥88.00'] },
-  { name: 'certificate-verify', path: (w) => `/certificate/verify/${w.certNo}?code=${w.certCode}`, ready: (p) => p.getByTestId('certificate-check'), texts: ['一等奖', QUESTION] },
+  {
+    name: 'certificate-verify',
+    path: (w) => `/certificate/verify/${w.certNo}?code=${w.certCode}`,
+    ready: (p) => p.getByTestId('certificate-check'),
+    texts: ['一等奖', QUESTION],
+  },
 ];
 
 const loggedOutVisits: Visit[] = [
@@ -314,7 +415,8 @@ async function expectInSight(page: Page, text: string, what: string) {
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
       if (getComputedStyle(a).overflowX === 'visible') continue;
       const b = a.getBoundingClientRect();
-      if (r.left < b.left - 1 || r.right > b.right + 1) return `被 ${a.className || a.tagName} 裁去（${Math.round(r.left)}–${Math.round(r.right)}px，容器 ${Math.round(b.left)}–${Math.round(b.right)}px）`;
+      if (r.left < b.left - 1 || r.right > b.right + 1)
+        return `被 ${a.className || a.tagName} 裁去（${Math.round(r.left)}–${Math.round(r.right)}px，容器 ${Math.round(b.left)}–${Math.round(b.right)}px）`;
     }
     // An ellipsis cuts the text within the element itself.
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible') return '文字被省略';
@@ -343,14 +445,25 @@ async function expectKeyColumns(page: Page, headers: string[], what: string) {
     const right = Math.min(width, tableBox.x + tableBox.width, fixedBox?.x ?? Infinity);
     for (const key of keys) {
       found.add(key);
-      const box = await table.locator('thead th').filter({ hasText: new RegExp(`^\\s*${key.replace(/[/()（）]/g, '\\$&')}\\s*$`) }).first().boundingBox({ timeout: 5000 });
+      const box = await table
+        .locator('thead th')
+        .filter({ hasText: new RegExp(`^\\s*${key.replace(/[/()（）]/g, '\\$&')}\\s*$`) })
+        .first()
+        .boundingBox({ timeout: 5000 });
       expect.soft(box, `${what}：“${key}”列没有位置`).not.toBeNull();
       if (!box) continue;
       expect.soft(box.x, `${what}：“${key}”列在表格左侧之外`).toBeGreaterThanOrEqual(tableBox.x - 1);
-      expect.soft(box.x + box.width, `${what}：“${key}”列不在视口内或被固定的操作列压住（右缘 ${Math.round(box.x + box.width)}px，可见到 ${Math.round(right)}px）`).toBeLessThanOrEqual(right + 1);
+      expect
+        .soft(box.x + box.width, `${what}：“${key}”列不在视口内或被固定的操作列压住（右缘 ${Math.round(box.x + box.width)}px，可见到 ${Math.round(right)}px）`)
+        .toBeLessThanOrEqual(right + 1);
     }
   }
-  expect.soft(headers.filter((h) => !found.has(h)), `${what}：找不到这些关键列`).toEqual([]);
+  expect
+    .soft(
+      headers.filter((h) => !found.has(h)),
+      `${what}：找不到这些关键列`,
+    )
+    .toEqual([]);
 }
 
 async function visitAll(page: Page, world: World | null, visits: Visit[], width: number) {

@@ -15,7 +15,13 @@ async function participant(browser: Browser, phone = false) {
   const page = await (
     await browser.newContext(
       phone
-        ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' }
+        ? {
+            viewport: { width: 390, height: 844 },
+            isMobile: true,
+            hasTouch: true,
+            userAgent:
+              'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+          }
         : {},
     )
   ).newPage();
@@ -42,7 +48,10 @@ async function addOwnFields(orgPage: Page, competitionId: number) {
   await orgPage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
   await orgPage.getByRole('tab', { name: '菜单设置' }).click();
   const pick = async (combobox: string, option: string) => {
-    await orgPage.locator('.ant-select').filter({ has: orgPage.getByRole('combobox', { name: combobox }) }).click();
+    await orgPage
+      .locator('.ant-select')
+      .filter({ has: orgPage.getByRole('combobox', { name: combobox }) })
+      .click();
     await orgPage.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
   };
   await orgPage.getByRole('button', { name: /新增自定义字段/ }).click();
@@ -61,7 +70,8 @@ async function addOwnFields(orgPage: Page, competitionId: number) {
   await orgPage.getByRole('toolbar', { name: '菜单设置操作' }).getByRole('button', { name: '保存菜单设置' }).click();
   await expect(orgPage.getByText('菜单设置已保存')).toBeVisible();
   // For the README, refreshed with UPDATE_SCREENSHOTS=1 (looked at by hand; nothing is compared).
-  if (process.env.UPDATE_SCREENSHOTS) await orgPage.getByTestId('menu-card').filter({ hasText: '报名设置' }).screenshot({ path: 'docs/screenshots/registration-fields.png' });
+  if (process.env.UPDATE_SCREENSHOTS)
+    await orgPage.getByTestId('menu-card').filter({ hasText: '报名设置' }).screenshot({ path: 'docs/screenshots/registration-fields.png' });
 }
 
 /** Registers a team from the competition page and arrives at its payment page. */
@@ -90,7 +100,9 @@ async function payOnline(page: Page, method: '支付宝' | '微信支付') {
   await expect(page.getByTestId('order-status')).toHaveText('已支付');
 }
 
-test('participants register with an ID card, form a team by join link, pay by Alipay, WeChat Pay and bank transfer, and get an invoice', async ({ browser }) => {
+test('participants register with an ID card, form a team by join link, pay by Alipay, WeChat Pay and bank transfer, and get an invoice', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -109,8 +121,17 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(adminPage.getByRole('switch')).toBeChecked();
   await adminPage.screenshot({ path: 'test-results/payment-config.png', fullPage: true });
   await api(adminPage, 'POST', '/api/payment/simulator/configure/1');
-  await api(adminPage, 'PUT', '/api/invoice/config', { enable: true, issuerName: '竞赛平台', issuerTaxNo: '91440101MA5C11110Y'.replace('Y', '1'), allowedTypes: ['normal', 'special'], notice: '电子发票开具后可在此下载' });
-  await api(adminPage, 'PUT', '/api/payment/config/4', { enable: true, accounts: [{ name: '工行对公账户', accountName: '竞赛平台', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '备注队伍编号' }] });
+  await api(adminPage, 'PUT', '/api/invoice/config', {
+    enable: true,
+    issuerName: '竞赛平台',
+    issuerTaxNo: '91440101MA5C11110Y'.replace('Y', '1'),
+    allowedTypes: ['normal', 'special'],
+    notice: '电子发票开具后可在此下载',
+  });
+  await api(adminPage, 'PUT', '/api/payment/config/4', {
+    enable: true,
+    accounts: [{ name: '工行对公账户', accountName: '竞赛平台', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '备注队伍编号' }],
+  });
 
   // The leader registers: a wrong ID number gets the spec's message, the right one goes through to payment.
   const leader = await participant(browser);
@@ -141,7 +162,10 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await leader.page.getByRole('button', { name: /添加指导老师/ }).click();
   await leader.page.getByRole('dialog').getByPlaceholder('姓名').fill('王老师');
   await leader.page.getByRole('dialog').getByPlaceholder('手机号').fill('12345');
-  await leader.page.getByRole('dialog').getByRole('button', { name: /保\s*存/ }).click();
+  await leader.page
+    .getByRole('dialog')
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
   await expect(leader.page.getByText('老师手机号格式不正确')).toBeVisible();
   await leader.page.getByRole('dialog').getByPlaceholder('手机号').fill('13900139000');
   await pressInDialog(leader.page, /保\s*存/);
@@ -169,7 +193,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await expect(drawer.getByRole('columnheader', { name: '学历' })).toBeVisible();
   await expect(drawer.getByRole('cell', { name: '硕士' })).toHaveCount(2);
   const proof = drawer.getByRole('link', { name: '查看文件' }).first();
-  expect((await orgPage.request.get(await proof.getAttribute('href') as string)).status()).toBe(200);
+  expect((await orgPage.request.get((await proof.getAttribute('href')) as string)).status()).toBe(200);
   await orgPage.keyboard.press('Escape');
   await expect(drawer).toBeHidden();
   await row.getByText('通过', { exact: true }).click();
@@ -255,7 +279,7 @@ test('participants register with an ID card, form a team by join link, pay by Al
   await leader.page.reload();
   await expect(invoiceRow).toContainText('已开票');
   await expect(invoiceRow).toContainText('04400123456789');
-  const download = await leader.page.request.get(await invoiceRow.getByText('下载发票').getAttribute('href') as string);
+  const download = await leader.page.request.get((await invoiceRow.getByText('下载发票').getAttribute('href')) as string);
   expect(download.status()).toBe(200);
   expect((await download.body()).subarray(0, 5).toString()).toBe('%PDF-');
 });

@@ -36,7 +36,9 @@ async function scoreInReviewCentre(page: Page, questionTitle: string, [depth, re
   await expect(page.getByText('评分已提交').first()).toBeVisible();
 }
 
-test('a paper-only contest: two judges score a work in the review centre; the organiser confirms grades, answers a dispute and awards; the team downloads its certificate', async ({ browser }) => {
+test('a paper-only contest: two judges score a work in the review centre; the organiser confirms grades, answers a dispute and awards; the team downloads its certificate', async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const adminPage = await (await browser.newContext()).newPage();
   await login(adminPage, ADMIN.username, ADMIN.password);
@@ -63,7 +65,10 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   await register(page, username);
   await login(page, username, 'Passw0rd1');
   const teamName = '数据先锋队';
-  const { registerId, teamId } = await api(page, 'POST', `/api/team/register/${competitionId}`, { teamName, info: { userName: '王小明', organization: '华东大学' } });
+  const { registerId, teamId } = await api(page, 'POST', `/api/team/register/${competitionId}`, {
+    teamName,
+    info: { userName: '王小明', organization: '华东大学' },
+  });
   await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
   await api(page, 'PUT', `/api/team/choiceQuestion/${teamId}`, { questionId });
   await page.goto(`/competition/${competitionId}/works`);
@@ -139,7 +144,9 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   await expect(orgPage.getByRole('button', { name: '确认成绩' })).toBeDisabled();
   await orgPage.getByRole('button', { name: '确认成绩' }).hover({ force: true });
   await expect(orgPage.getByRole('tooltip')).toHaveText(refusal);
-  const early = await orgPage.request.post(`/api/review/works/confirmFinalScore/${questionId}`, { headers: { 'x-csrf-token': (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value } });
+  const early = await orgPage.request.post(`/api/review/works/confirmFinalScore/${questionId}`, {
+    headers: { 'x-csrf-token': (await orgPage.context().cookies()).find((c) => c.name === 'contest_csrf')!.value },
+  });
   expect([early.status(), (await early.json()).message]).toEqual([409, expect.stringMatching(refusal)]);
   // The organiser brings the works deadline forward to a minute ago: submission has closed, results can be published.
   await closeSubmissions(orgPage, competitionId);
@@ -158,7 +165,10 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   await expect(page.getByTestId('grade-formula')).toHaveText('最终成绩 = 评审成绩；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均');
   await page.getByTestId('dispute-button').click();
   await page.getByRole('dialog').locator('textarea').fill('报告质量一项评分偏低，请复核');
-  await page.getByRole('dialog').getByRole('button', { name: /提交申诉/ }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /提交申诉/ })
+    .click();
   await expect(page.getByText('申诉已提交，请等待组织方答复')).toBeVisible();
 
   // The organiser answers it.
@@ -172,7 +182,12 @@ test('a paper-only contest: two judges score a work in the review centre; the or
   await expect(page.getByText('经复核，评分无误，维持原成绩')).toBeVisible();
 
   // Awards by rank: the only team is first.
-  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 5 }] });
+  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, {
+    levels: [
+      { name: '一等奖', rankFrom: 1, rankTo: 1 },
+      { name: '二等奖', rankFrom: 2, rankTo: 5 },
+    ],
+  });
   await orgPage.goto(`/backadmin.html#/question/awards/${questionId}`);
   await orgPage.getByRole('button', { name: '按名次评奖' }).click();
   await pressInDialog(orgPage, /确\s*定/);
@@ -204,5 +219,10 @@ test('a paper-only contest: two judges score a work in the review centre; the or
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth), { message: tab }).toBeLessThanOrEqual(390);
     if (process.env.UPDATE_SCREENSHOTS) await page.screenshot({ path: `docs/screenshots/paper-${tab}-phone.png`, fullPage: true });
   }
-  await expect(page.getByText('下载', { exact: true }).or(page.getByRole('button', { name: '下载' })).first()).toBeVisible();
+  await expect(
+    page
+      .getByText('下载', { exact: true })
+      .or(page.getByRole('button', { name: '下载' }))
+      .first(),
+  ).toBeVisible();
 });

@@ -64,7 +64,10 @@ test('an organiser scores a question with an own program, tries it in the editor
   // Saved, the question's program window opens: that is what comes next.
   const programWindow = orgPage.getByRole('dialog').filter({ hasText: '评分程序：运输成本预测' });
   await expect(programWindow.getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeVisible();
-  await programWindow.getByRole('button', { name: /关\s*闭/ }).last().click();
+  await programWindow
+    .getByRole('button', { name: /关\s*闭/ })
+    .last()
+    .click();
   await expect(orgPage.getByRole('dialog')).toHaveCount(0);
   const row = orgPage.locator('.ant-table-row').filter({ hasText: '运输成本预测' });
   await expect(row).toContainText('自定义评分程序');
@@ -100,7 +103,10 @@ test('an organiser scores a question with an own program, tries it in the editor
     await orgPage.setViewportSize({ width: 390, height: 1400 });
     await expect(orgPage.locator('.ant-modal')).toBeInViewport();
     await orgPage.getByRole('dialog').screenshot({ path: 'docs/screenshots/scoring-program-phone.png' });
-    await orgPage.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
+    await orgPage
+      .getByRole('dialog')
+      .getByRole('button', { name: /关\s*闭/ })
+      .click();
     await orgPage.setViewportSize({ width: 1280, height: 800 });
   }
 
@@ -133,9 +139,15 @@ test('an organiser scores a question with an own program, tries it in the editor
   await orgPage.getByRole('tab', { name: '赛题' }).click();
   await orgPage.locator('.ant-table-row').filter({ hasText: '运输成本预测' }).getByText('评分程序', { exact: true }).click();
   const broken = 'import sys\nprint("Traceback: KeyError cost", file=sys.stderr)\nsys.exit(1)\n';
-  await orgPage.getByRole('dialog').getByTestId('scorer-input').setInputFiles({ name: 'score.py', mimeType: 'text/x-python', buffer: Buffer.from(broken) });
+  await orgPage
+    .getByRole('dialog')
+    .getByTestId('scorer-input')
+    .setInputFiles({ name: 'score.py', mimeType: 'text/x-python', buffer: Buffer.from(broken) });
   await expect(orgPage.getByText('评分程序已上传')).toBeVisible();
-  await orgPage.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
+  await orgPage
+    .getByRole('dialog')
+    .getByRole('button', { name: /关\s*闭/ })
+    .click();
   await page.locator('input[type=file]').setInputFiles({ name: 'again.csv', mimeType: 'text/csv', buffer: Buffer.from(prediction(0)) });
   const failed = page.locator('.ant-table-row').filter({ hasText: 'again.csv' });
   // Held while both boards' 5 s could still be running, whatever the program did: its timing tells nothing of the split.
@@ -171,7 +183,10 @@ test('an organiser scores a question with an own program, tries it in the editor
   expect(right).toBeLessThanOrEqual(390);
   await expect.poll(() => orgPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   if (process.env.UPDATE_SCREENSHOTS) await orgPage.getByRole('dialog').screenshot({ path: 'docs/screenshots/scoring-failures-phone.png' });
-  await orgPage.getByRole('dialog').getByRole('button', { name: /关\s*闭/ }).click();
+  await orgPage
+    .getByRole('dialog')
+    .getByRole('button', { name: /关\s*闭/ })
+    .click();
   await orgPage.setViewportSize({ width: 1280, height: 800 });
 
   if (process.env.UPDATE_SCREENSHOTS) {

@@ -7,7 +7,9 @@ const ANSWER = ['id,label', ...IDS.map((id, i) => `${id},${i % 2}`)].join('\n');
 const perfect = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.9 : 0.1}`)].join('\n');
 const inverted = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? 0.1 : 0.9}`)].join('\n');
 
-test('an organiser publishes a question with an answer file, a team chooses it, uploads works and sees its test scores on the leaderboard', async ({ browser }) => {
+test('an organiser publishes a question with an answer file, a team chooses it, uploads works and sees its test scores on the leaderboard', async ({
+  browser,
+}) => {
   // A long journey (works twice, one cut off by the network, tests, a second browser): room for a loaded machine.
   test.setTimeout(360_000);
   const adminPage = await (await browser.newContext()).newPage();
@@ -117,7 +119,10 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   // Two test files, scored by the job; the history, the chart and the leaderboard follow without a reload.
   await page.getByRole('tab', { name: '提交测试' }).click();
   await expect(page.getByTestId('quota')).toHaveText('今日已提交 0 / 5 次');
-  for (const [name, text] of [['inverted.csv', inverted], ['perfect.csv', perfect]] as const) {
+  for (const [name, text] of [
+    ['inverted.csv', inverted],
+    ['perfect.csv', perfect],
+  ] as const) {
     await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
     await expect(page.getByText('测试文件已提交，正在排队评分').first()).toBeVisible();
     await expect(page.locator('.ant-table-row').filter({ hasText: name })).toContainText('已评分', { timeout: 20_000 });
@@ -136,7 +141,11 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await page.locator('input[type=file]').setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: Buffer.from('id,label\nc0,0.5\nc0,0.4\nzz,1\n') });
   const broken = page.locator('.ant-table-row').filter({ hasText: 'broken.csv' });
   await expect(broken).toContainText('失败', { timeout: 20_000 });
-  await expect(broken.getByTestId('test-problems').locator('li')).toHaveText([/^第3行：编号“c0”重复$/, /^第4行：编号“zz”不在测试集中$/, /^缺少59个编号的预测，例如：c1、c2、c3$/]);
+  await expect(broken.getByTestId('test-problems').locator('li')).toHaveText([
+    /^第3行：编号“c0”重复$/,
+    /^第4行：编号“zz”不在测试集中$/,
+    /^缺少59个编号的预测，例如：c1、c2、c3$/,
+  ]);
   if (process.env.UPDATE_SCREENSHOTS) {
     await expect(page.getByTestId('score-chart').locator('svg')).toBeVisible();
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -175,7 +184,9 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   // The team sees it on its history and its board score falls back to its other file.
   await page.reload();
   await page.getByRole('tab', { name: '提交测试' }).click();
-  await expect(page.locator('.ant-table-row').filter({ hasText: 'perfect.csv' }).getByTestId('cancel-note')).toHaveText('主办方已取消该提交的成绩，不计入排行榜。原因：使用了测试集标签');
+  await expect(page.locator('.ant-table-row').filter({ hasText: 'perfect.csv' }).getByTestId('cancel-note')).toHaveText(
+    '主办方已取消该提交的成绩，不计入排行榜。原因：使用了测试集标签',
+  );
   await expect(page.getByTestId('my-row').getByTestId('board-score')).toHaveText('0');
   if (process.env.UPDATE_SCREENSHOTS) {
     await orgPage.setViewportSize({ width: 390, height: 844 });

@@ -24,7 +24,12 @@ function watch(page: Page) {
 }
 
 /** Opens `address` in a fresh tab and checks it ends on the 404 page having asked and shown nothing about the id. */
-async function expectStraightTo404(browser: Browser, storageState: Awaited<ReturnType<ReturnType<Page['context']>['storageState']>> | undefined, address: string, at404: RegExp) {
+async function expectStraightTo404(
+  browser: Browser,
+  storageState: Awaited<ReturnType<ReturnType<Page['context']>['storageState']>> | undefined,
+  address: string,
+  at404: RegExp,
+) {
   const context = await browser.newContext({ storageState });
   const page = await context.newPage();
   const seen = watch(page);
@@ -33,7 +38,10 @@ async function expectStraightTo404(browser: Browser, storageState: Awaited<Retur
   await expect(page.getByText(NOT_FOUND), address).toBeVisible();
   // Whatever the page would have asked with the id has had its chance to go out and come back.
   await page.waitForLoadState('networkidle');
-  expect(seen.api.filter((u) => /abc|NaN|undefined/.test(u)), address).toEqual([]);
+  expect(
+    seen.api.filter((u) => /abc|NaN|undefined/.test(u)),
+    address,
+  ).toEqual([]);
   await expect(page.locator('.ant-message-notice'), address).toHaveCount(0);
   expect(seen.consoleErrors, address).toEqual([]);
   await context.close();
@@ -93,7 +101,10 @@ test('an organiser opens a question’s works from the competition’s question 
     await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
   }
   const questionTitle = '共享单车需求分析';
-  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, { title: questionTitle, evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } });
+  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, {
+    title: questionTitle,
+    evaluation: { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 },
+  });
   await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
 
   // A team registers, chooses the question and submits its works on the site.

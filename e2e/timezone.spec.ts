@@ -1,7 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, fillDate, login, newOrganiser, uniqueName } from './fixtures.ts';
 
-
 // An organiser abroad: the browser runs in New York, twelve or thirteen hours behind Beijing. What is typed is Beijing
 // time, said beside the input, and what every page shows afterwards is the same Beijing time.
 test.use({ timezoneId: 'America/New_York' });
@@ -34,7 +33,11 @@ test('an organiser in another time zone enters and sees Beijing time', async ({ 
 
   // Stored as the Beijing instants typed.
   const stored = (await (await orgPage.request.get(`/api/competition/public/${id}`)).json()).data;
-  expect([stored.regStartTime, stored.regEndTime, stored.endTime]).toEqual(['2027-03-01T00:00:00.000Z', '2027-03-31T12:30:00.000Z', '2027-04-30T16:00:00.000Z']);
+  expect([stored.regStartTime, stored.regEndTime, stored.endTime]).toEqual([
+    '2027-03-01T00:00:00.000Z',
+    '2027-03-31T12:30:00.000Z',
+    '2027-04-30T16:00:00.000Z',
+  ]);
   // Shown back the same in the editor after a reload, and on the site's page.
   await orgPage.reload();
   await expect(orgPage.getByLabel('报名开始时间', { exact: true })).toHaveValue('2027-03-01 08:00');

@@ -12,7 +12,10 @@ async function registered(browser: Browser, competitionId: number) {
   const username = uniqueName('todo');
   await register(page, username);
   expect((await page.request.post('/api/auth/login', { data: { username, password: 'Passw0rd1' } })).status()).toBe(200);
-  const { registerId } = await api(page, 'POST', `/api/team/register/${competitionId}`, { teamName: `${username}队`, info: { userName: '李四', tel: '13800138000' } });
+  const { registerId } = await api(page, 'POST', `/api/team/register/${competitionId}`, {
+    teamName: `${username}队`,
+    info: { userName: '李四', tel: '13800138000' },
+  });
   await page.context().close();
   return { id: registerId as number, team: `${username}队` };
 }

@@ -66,7 +66,13 @@ function buildPlugin(entryFile: string, outDir: string, external: Set<string>): 
         const fromSource = findPackage(name, args.resolveDir);
         const fromOut = findPackage(name, outDir);
         if (!fromOut || (fromSource && fromOut !== fromSource)) {
-          return { errors: [{ text: `package "${name}" (imported by ${path.relative(process.cwd(), args.importer)}) is ${fromOut ? `${fromOut} from ${outDir} but ${fromSource} from its importer` : `not found from ${outDir}`}` }] };
+          return {
+            errors: [
+              {
+                text: `package "${name}" (imported by ${path.relative(process.cwd(), args.importer)}) is ${fromOut ? `${fromOut} from ${outDir} but ${fromSource} from its importer` : `not found from ${outDir}`}`,
+              },
+            ],
+          };
         }
         external.add(name);
         return { path: spec, external: true };
@@ -84,7 +90,7 @@ function buildPlugin(entryFile: string, outDir: string, external: Set<string>): 
           prelude +
           text
             .replace(/\bimport\.meta\.url\b/g, '__srcUrl')
-            .replace(/\bimport\.meta\.dirname\b/g, "__srcDir(__srcPath(__srcUrl))")
+            .replace(/\bimport\.meta\.dirname\b/g, '__srcDir(__srcPath(__srcUrl))')
             .replace(/\bimport\.meta\.filename\b/g, '__srcPath(__srcUrl)');
         const ext = path.extname(args.path).replace(/^\.[cm]?/, '');
         return { contents, loader: ext as 'ts' | 'tsx' | 'js' | 'jsx', resolveDir: path.dirname(args.path) };
@@ -127,7 +133,10 @@ export async function buildServer(options: { outDir?: string } = {}): Promise<Se
       });
     }),
   );
-  const files = [...results.flatMap((r) => r.outputFiles.map((f) => ({ path: f.path, contents: f.contents }))), { path: path.join(outDir, 'package.json'), contents: Buffer.from('{ "type": "module" }\n') }];
+  const files = [
+    ...results.flatMap((r) => r.outputFiles.map((f) => ({ path: f.path, contents: f.contents }))),
+    { path: path.join(outDir, 'package.json'), contents: Buffer.from('{ "type": "module" }\n') },
+  ];
   for (const f of files) {
     // package.json marks the folder as ES modules wherever it is copied.
     const tmp = `${f.path}.${process.pid}.tmp`;
@@ -141,9 +150,15 @@ export async function buildServer(options: { outDir?: string } = {}): Promise<Se
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
-  const out = process.argv.slice(2).find((a) => a.startsWith('--out='))?.slice('--out='.length);
+  const out = process.argv
+    .slice(2)
+    .find((a) => a.startsWith('--out='))
+    ?.slice('--out='.length);
   buildServer({ outDir: out }).then(
-    (r) => process.stdout.write(`server built: ${r.entries.map((e) => path.relative(process.cwd(), path.join(r.outDir, `${e}.js`))).join(', ')} in ${r.seconds.toFixed(1)} s (${r.external.length} packages from node_modules)\n`),
+    (r) =>
+      process.stdout.write(
+        `server built: ${r.entries.map((e) => path.relative(process.cwd(), path.join(r.outDir, `${e}.js`))).join(', ')} in ${r.seconds.toFixed(1)} s (${r.external.length} packages from node_modules)\n`,
+      ),
     (err: Error) => {
       process.stderr.write(`server build failed: ${err.message}\n`);
       process.exit(1);

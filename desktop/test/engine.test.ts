@@ -34,7 +34,11 @@ beforeAll(async () => {
   t = await createTestApp('sqlite', { env: { DOCUMENT_MAX_BYTES: String(32 * 1024 * 1024) } });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   await registerUser(t.app, USER, PASSWORD);
-  const res = await fetch(`${base}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: USER, password: PASSWORD }) });
+  const res = await fetch(`${base}/api/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: USER, password: PASSWORD }),
+  });
   token = ((await res.json()) as { data: { token: string } }).data.token;
   // A private registration attachment of several MB (the server checks the PDF signature only).
   content = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(SIZE - 9)]);
@@ -131,7 +135,10 @@ describe('download engine against the real server', () => {
     expect((await engine.whenSettled(task.key))?.state).toBe('completed');
     expect(sha256(fs.readFileSync(task.savePath))).toBe(sha256(content));
 
-    expect(attempts.map((a) => [a.status, a.from, a.outcome])).toEqual([[200, 0, 'aborted'], [206, partSize, 'done']]);
+    expect(attempts.map((a) => [a.status, a.from, a.outcome])).toEqual([
+      [200, 0, 'aborted'],
+      [206, partSize, 'done'],
+    ]);
     const received = attempts.reduce((n, a) => n + a.bytes, 0);
     expect(received - SIZE).toBeLessThan(SIZE * 0.01);
     // Speed is bytes per half second over the last interval (spec §9 shows twice it per second): half the cap here.
@@ -185,7 +192,10 @@ describe('download engine against the real server', () => {
     const task = await engine.add({ downloadPath: fileUrl, fileName: 'stale.pdf' });
     expect((await engine.whenSettled(task.key))?.state).toBe('completed');
     expect(sha256(fs.readFileSync(task.savePath))).toBe(sha256(content));
-    expect(attempts.map((a) => [a.status, a.from])).toEqual([[416, SIZE + 10], [200, 0]]);
+    expect(attempts.map((a) => [a.status, a.from])).toEqual([
+      [416, SIZE + 10],
+      [200, 0],
+    ]);
   });
 
   it('checks an expected sha256 given with the task', async () => {
@@ -250,7 +260,6 @@ describe('save paths stay inside the download root', () => {
     const task = await engine.add({ ...input, userId: 7, paused: true });
     expect([task.savePath, task.key, task.fileName]).toEqual([page.savePath, page.key, page.fileName]);
   });
-
 
   const refused = async (engine: DownloadEngine, input: Partial<DownloadInput>) => {
     const err = await engine.add({ downloadPath: fileUrl, fileName: 'x.pdf', ...input }).catch((e: unknown) => e);
@@ -365,10 +374,11 @@ async function tamperServer() {
     change() {
       current = b;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -488,10 +498,18 @@ describe('bridge', () => {
   it('refuses a foreign Host header (DNS rebinding)', async () => {
     const status = await new Promise<number>((resolve, reject) => {
       http
-        .get({ host: '127.0.0.1', port: bridge.port, path: '/tasks', headers: { host: `evil.example:${bridge.port}`, origin: base, 'x-desktop-secret': bridge.secret } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        })
+        .get(
+          {
+            host: '127.0.0.1',
+            port: bridge.port,
+            path: '/tasks',
+            headers: { host: `evil.example:${bridge.port}`, origin: base, 'x-desktop-secret': bridge.secret },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        )
         .on('error', reject);
     });
     expect(status).toBe(403);
@@ -500,7 +518,12 @@ describe('bridge', () => {
   it('answers the preflight of the platform origin', async () => {
     const res = await fetch(`${bridge.url}/tasks`, {
       method: 'OPTIONS',
-      headers: { origin: base, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-desktop-secret', 'access-control-request-private-network': 'true' },
+      headers: {
+        origin: base,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-desktop-secret',
+        'access-control-request-private-network': 'true',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(base);
@@ -514,7 +537,15 @@ describe('bridge', () => {
     ['another port of the same host', 'OTHER_PORT', 'FOREIGN_URL'],
   ])('refuses a task on %s, and queues nothing', async (_name, given, code) => {
     const downloadPath = given === 'OTHER_PORT' ? `${base.replace(/:\d+$/, ':1')}/x` : given;
-    const res = await call('/tasks', { method: 'POST', body: { tasks: [{ dir: 'ok', downloadPath: '/api/file/common/download?fileUri=a', fileName: 'a.pdf' }, { dir: 'x', downloadPath, fileName: 'x.pdf' }] } });
+    const res = await call('/tasks', {
+      method: 'POST',
+      body: {
+        tasks: [
+          { dir: 'ok', downloadPath: '/api/file/common/download?fileUri=a', fileName: 'a.pdf' },
+          { dir: 'x', downloadPath, fileName: 'x.pdf' },
+        ],
+      },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code, refused: [{ index: 1, code }] });
     expect(((await (await call('/tasks')).json()) as { tasks: unknown[] }).tasks).toEqual([]);
@@ -551,7 +582,12 @@ describe('bridge', () => {
     })();
 
     const fileUri = new URL(fileUrl).searchParams.get('fileUri')!;
-    const res = await call('/tasks', { method: 'POST', body: { tasks: [{ dir: '资料,附件', downloadPath: `/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`, fileName: 'data.pdf', userId: 7 }] } });
+    const res = await call('/tasks', {
+      method: 'POST',
+      body: {
+        tasks: [{ dir: '资料,附件', downloadPath: `/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`, fileName: 'data.pdf', userId: 7 }],
+      },
+    });
     expect(res.status).toBe(200);
     const [task] = ((await res.json()) as { tasks: { key: string; savePath: string; downloadPath: string }[] }).tasks;
     expect(task!.savePath).toBe(path.join(root, '资料', '附件', 'data.pdf'));
@@ -573,13 +609,19 @@ describe('bridge', () => {
 
   it('pauses, resumes and cancels one task or all', async () => {
     const add = await call('/tasks', { method: 'POST', body: { downloadPath: fileUrl, dir: 'ctl', fileName: 'one.pdf', userId: 9 } });
-    const { tasks: [task] } = (await add.json()) as { tasks: { key: string; savePath: string }[] };
+    const {
+      tasks: [task],
+    } = (await add.json()) as { tasks: { key: string; savePath: string }[] };
     await reached(engine, task!.key, SIZE * 0.05);
     const paused = await call(`/tasks/${task!.key}/pause`, { method: 'POST' });
     expect(((await paused.json()) as { task: { state: string } }).task.state).toBe('paused');
     expect(exists(task!.savePath + '.part')).toBe(true);
-    expect(((await (await call(`/tasks/${task!.key}/resume`, { method: 'POST' })).json()) as { task: { state: string } }).task.state).toMatch(/waiting|progressing/);
-    expect(((await (await call('/tasks/pauseAll?userId=9', { method: 'POST' })).json()) as { tasks: { state: string }[] }).tasks.map((x) => x.state)).toEqual(['paused']);
+    expect(((await (await call(`/tasks/${task!.key}/resume`, { method: 'POST' })).json()) as { task: { state: string } }).task.state).toMatch(
+      /waiting|progressing/,
+    );
+    expect(((await (await call('/tasks/pauseAll?userId=9', { method: 'POST' })).json()) as { tasks: { state: string }[] }).tasks.map((x) => x.state)).toEqual([
+      'paused',
+    ]);
     expect((await call(`/tasks/${task!.key}/cancel`, { method: 'POST' })).status).toBe(200);
     expect(exists(task!.savePath + '.part')).toBe(false);
     expect((await call(`/tasks/${task!.key}/pause`, { method: 'POST' })).status).toBe(404);

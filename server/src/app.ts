@@ -8,12 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Clock, Deps } from './context.ts';
 import { buildDeps } from './compose/deps.ts';
@@ -101,7 +96,8 @@ export interface BuiltApp {
 const SAFE_URL = (url: string) => url.split('?')[0];
 
 /** What busboy (inside @fastify/multipart) throws for a malformed form, as plain Errors without a status. */
-const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|The needle cannot .*|Unsupported Content-Type\.)$/;
+const MALFORMED_MULTIPART =
+  /^(Multipart: Boundary not found|Unexpected end of multipart data|\w+ terminated early due to unexpected end of multipart data|The needle cannot .*|Unsupported Content-Type\.)$/;
 
 function fieldErrors(err: FastifyError): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -266,7 +262,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
       req.log.error({ err }, 'request failed');
       return reply.code(500).send({ status: 500, message: `${STATUS_MESSAGES[500]}（请求编号 ${req.id}）`, data: null });
     }
-    const message = err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? '请求体不是合法的JSON' : (STATUS_MESSAGES[status] ?? STATUS_MESSAGES[400]!);
+    const message =
+      err instanceof SyntaxError || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? '请求体不是合法的JSON' : (STATUS_MESSAGES[status] ?? STATUS_MESSAGES[400]!);
     return reply.code(status).send({ status, message, data: null });
   });
 
@@ -316,9 +313,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   mount('notices', (scope) => noticeRoutes(scope, deps));
   mount('desktop-releases', (scope) => desktopReleaseRoutes(scope, deps));
   if (config.paymentSimulator) mount('payments', (scope) => simulatorRoutes(scope, deps));
-  app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) =>
-    reply.redirect('/backadmin.html#/system/user'),
-  );
+  app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/backadmin.html#/system/user'));
 
   options.extraRoutes?.(app);
 

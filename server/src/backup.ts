@@ -114,7 +114,15 @@ async function backup(target: string) {
     say('客户端安装包：client/');
   }
 
-  const manifest: Manifest = { format: 1, createdAt: new Date().toISOString(), dialect: config.databaseUrl ? 'postgres' : 'sqlite', database, files, secretKey, client };
+  const manifest: Manifest = {
+    format: 1,
+    createdAt: new Date().toISOString(),
+    dialect: config.databaseUrl ? 'postgres' : 'sqlite',
+    database,
+    files,
+    secretKey,
+    client,
+  };
   fs.writeFileSync(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   say(`备份完成：${target}`);
 }

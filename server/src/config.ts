@@ -4,9 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['0', '1', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const bool = z.enum(['0', '1', 'true', 'false', 'yes', 'no']).transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** `false` (no proxy), a hop count, or the proxies' addresses (IPs or CIDR ranges). */
 export type TrustProxy = false | number | string[];
@@ -19,9 +17,13 @@ export type TrustProxy = false | number | string[];
 export function parseTrustProxy(raw: string): TrustProxy | string {
   const v = raw.trim().toLowerCase();
   if (v === '' || v === '0' || v === 'false' || v === 'no') return false;
-  if (v === 'true' || v === 'yes') return 'TRUST_PROXY must be a hop count (e.g. 1) or the proxies\' addresses, not "true": trusting every hop lets clients forge their address';
+  if (v === 'true' || v === 'yes')
+    return 'TRUST_PROXY must be a hop count (e.g. 1) or the proxies\' addresses, not "true": trusting every hop lets clients forge their address';
   if (/^\d+$/.test(v)) return Number(v);
-  const entries = v.split(',').map((x) => x.trim()).filter(Boolean);
+  const entries = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const bad = entries.filter((x) => {
     const [address, bits, ...rest] = x.split('/');
     const family = net.isIP(address ?? '');
@@ -42,9 +44,16 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://')
     .optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://')
+    .optional(),
   REDIS_PREFIX: z.string().default('contest:'),
-  S3_ENDPOINT: z.string().url().regex(/^https?:\/\//, 'S3_ENDPOINT must start with http:// or https://').optional(),
+  S3_ENDPOINT: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//, 'S3_ENDPOINT must start with http:// or https://')
+    .optional(),
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
@@ -52,17 +61,26 @@ const schema = z.object({
   CONTEST_ADMIN_PASSWORD: z.string().min(1).optional(),
   SEED_DEMO: bool.default(true),
   PUBLIC_URL: z.string().url().optional(),
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
-  TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
+  TOKEN_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 30),
   COOKIE_SECURE: bool.default(false),
-  TRUST_PROXY: z.string().default('0').transform((v, ctx) => {
-    const parsed = parseTrustProxy(v);
-    if (typeof parsed === 'string') {
-      ctx.addIssue({ code: 'custom', message: parsed });
-      return z.NEVER;
-    }
-    return parsed;
-  }),
+  TRUST_PROXY: z
+    .string()
+    .default('0')
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(10).default(3600),
   CONNECTION_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(60),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(72),
@@ -83,14 +101,38 @@ const schema = z.object({
   CERT_VERIFY_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(30),
   PAYMENT_NOTIFY_STORED_PER_IP: z.coerce.number().int().positive().default(200),
   PAYMENT_NOTIFY_BODY_MAX_BYTES: z.coerce.number().int().min(256).default(8192),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
-  AVATAR_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
-  DOCUMENT_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
-  ANSWER_MAX_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
-  TEST_MAX_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  AVATAR_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024),
+  DOCUMENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  ANSWER_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024 * 1024),
+  TEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024 * 1024),
   ANSWER_CACHE_MB: z.coerce.number().int().positive().default(1024),
   EVENT_LOOP_REPORT: z.string().optional(),
-  DATA_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024 * 1024),
+  DATA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024 * 1024),
   JOB_WORKER: bool.default(true),
   SCORING_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(1),
   PROGRAM_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(1),
@@ -113,7 +155,11 @@ const schema = z.object({
   STRICT_RESPONSES: bool.default(false),
   CERT_FONT: z.string().optional(),
   CLIENT_DIR: z.string().optional(),
-  CLIENT_MAX_BYTES: z.coerce.number().int().positive().default(300 * 1024 * 1024),
+  CLIENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300 * 1024 * 1024),
 });
 
 export type Config = {
@@ -276,7 +322,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workDir: e.SCORER_WORK_DIR ?? path.join(os.tmpdir(), 'contest-scoring'),
       // The platform's own folders (its code and node_modules, data, uploads, client packages): a program sees none of
       // them even when one lies inside the system folders it is shown (an install under /usr/local, say).
-      hidden: [...new Set([path.resolve(import.meta.dirname, '../..'), path.resolve(e.DATA_DIR), path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')), path.resolve(e.CLIENT_DIR ?? path.join(e.DATA_DIR, 'client'))])],
+      hidden: [
+        ...new Set([
+          path.resolve(import.meta.dirname, '../..'),
+          path.resolve(e.DATA_DIR),
+          path.resolve(e.UPLOADS_DIR ?? path.join(e.DATA_DIR, 'uploads')),
+          path.resolve(e.CLIENT_DIR ?? path.join(e.DATA_DIR, 'client')),
+        ]),
+      ],
     },
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     oidc:
@@ -289,7 +342,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.SECRET_KEY,
     clientDir: path.resolve(e.CLIENT_DIR ?? path.join(e.DATA_DIR, 'client')),
     clientMaxBytes: e.CLIENT_MAX_BYTES,
-    certFont: e.CERT_FONT ? path.resolve(e.CERT_FONT) : path.join(path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')), '../fonts/NotoSansHans-Regular.otf'),
+    certFont: e.CERT_FONT
+      ? path.resolve(e.CERT_FONT)
+      : path.join(path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')), '../fonts/NotoSansHans-Regular.otf'),
     production: e.NODE_ENV === 'production',
     orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,
     paymentSimulator: e.PAYMENT_SIMULATOR,

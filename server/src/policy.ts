@@ -58,7 +58,11 @@ export async function managesCompetition(ctx: Ctx, id: number): Promise<Competit
 }
 
 /** Whether the caller manages the competition, without the refusal. */
-export const manages = (ctx: Ctx, id: number) => managesCompetition(ctx, id).then(() => true, () => false);
+export const manages = (ctx: Ctx, id: number) =>
+  managesCompetition(ctx, id).then(
+    () => true,
+    () => false,
+  );
 
 /** Anyone reads an online competition; its organisers (competition menu) and the platform read it in any state. */
 export async function readsCompetition(ctx: Ctx, id: number): Promise<Competition> {

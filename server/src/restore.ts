@@ -32,7 +32,15 @@ async function restore(source: string) {
     } finally {
       await client.end();
     }
-    await run('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--dbname', config.databaseUrl, path.join(source, PG_DUMP_FILE)]);
+    await run('pg_restore', [
+      '--no-owner',
+      '--no-privileges',
+      '--exit-on-error',
+      '--single-transaction',
+      '--dbname',
+      config.databaseUrl,
+      path.join(source, PG_DUMP_FILE),
+    ]);
     say('数据库：已用 pg_restore 恢复到 DATABASE_URL');
   } else {
     if (config.databaseUrl) throw new Error('这是 SQLite 的备份：请去掉 DATABASE_URL');

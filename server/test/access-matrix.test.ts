@@ -52,9 +52,23 @@ function routeCases(w: World): Record<string, Case> {
   const none: Case = { owner: 'none' };
   const platform: Case = { owner: 'platform' };
   const member = { ...REG_INFO, userName: SECRET.person };
-  const competitionBody = { name: '矩阵竞赛改名', brandId: i.brand, regStartTime: '2026-03-10T00:00:00+08:00', regEndTime: '2026-04-10T00:00:00+08:00', endTime: '2026-06-30T00:00:00+08:00' };
+  const competitionBody = {
+    name: '矩阵竞赛改名',
+    brandId: i.brand,
+    regStartTime: '2026-03-10T00:00:00+08:00',
+    regEndTime: '2026-04-10T00:00:00+08:00',
+    endTime: '2026-06-30T00:00:00+08:00',
+  };
   const stage = { name: '复赛', startDate: '2026-04-11T00:00:00+08:00' };
-  const rule = { criteria: [{ name: '创新性', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 30 };
+  const rule = {
+    criteria: [{ name: '创新性', description: null, maxScore: 10 }],
+    judgesPerWork: 1,
+    aggregation: 'mean',
+    reviewWeight: 100,
+    testWeight: 0,
+    blind: false,
+    disputeDays: 30,
+  };
   const nameField = [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000' }];
   const team: (c?: Partial<Case>) => Case = (c = {}) => ({ owner: 'team', ...c });
   const org: (c?: Partial<Case>) => Case = (c = {}) => ({ owner: 'org', ...c });
@@ -94,7 +108,10 @@ function routeCases(w: World): Record<string, Case> {
     // A public route whose object is T's: the voucher T uploaded for its order.
     'GET /api/file/common/download': team({ query: `fileUri=${encodeURIComponent(i.voucherUri)}` }),
     // The same download as a form-encoded POST (spec §7 Files).
-    'POST /api/file/common/download': team({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `fileUri=${encodeURIComponent(i.voucherUri)}` }),
+    'POST /api/file/common/download': team({
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `fileUri=${encodeURIComponent(i.voucherUri)}`,
+    }),
 
     // Platform back office: users, roles, organisations, catalogue, settings.
     'GET /api/team/userinfo/list': platform,
@@ -153,7 +170,11 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/payment/config/:method': { owner: 'platform', params: { method: 1 }, payload: {} },
     'GET /api/invoice/config': platform,
     'PUT /api/invoice/config': { owner: 'platform', payload: {} },
-    'POST /api/payment/notify/alipay': { owner: 'none', payload: 'trade_status=TRADE_SUCCESS', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    'POST /api/payment/notify/alipay': {
+      owner: 'none',
+      payload: 'trade_status=TRADE_SUCCESS',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    },
     'POST /api/payment/notify/wechat': { owner: 'none', payload: {} },
 
     // Competitions of A: public pages for all, the back office for A's organisers only.
@@ -194,7 +215,10 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/competition/question/review/:id': org({ params: { id: i.question }, payload: { reviewed: true } }),
     'DELETE /api/competition/question/:id': org({ params: { id: i.question } }),
     'DELETE /api/competition/question/:id/file': org({ params: { id: i.question }, query: 'fileUri=question%2Fnone' }),
-    'POST /api/competition/question/:id/answer': org({ params: { id: i.question }, file: { name: 'answer.csv', content: Buffer.from('id,y\nr0,1\n'), type: 'text/csv' } }),
+    'POST /api/competition/question/:id/answer': org({
+      params: { id: i.question },
+      file: { name: 'answer.csv', content: Buffer.from('id,y\nr0,1\n'), type: 'text/csv' },
+    }),
 
     // Team T and its members.
     'POST /api/team/register/:competitionId': { owner: 'none', payload: {} },
@@ -203,7 +227,10 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/team/:id': team({ params: { id: i.team } }),
     'GET /api/team/team/:id': team({ params: { id: i.team } }),
     'PUT /api/team/update/:id': team({ params: { id: i.team }, payload: { teamName: SECRET.teamName } }),
-    'PUT /api/team/updateTeacher/:id': team({ params: { id: i.team }, payload: { teacherList: [{ name: SECRET.teacher, phone: null, organization: '甲大学', title: '讲师' }] } }),
+    'PUT /api/team/updateTeacher/:id': team({
+      params: { id: i.team },
+      payload: { teacherList: [{ name: SECRET.teacher, phone: null, organization: '甲大学', title: '讲师' }] },
+    }),
     'PUT /api/team/choiceQuestion/:id': team({ params: { id: i.team }, payload: { questionId: i.question } }),
     'PUT /api/team/choiceQuestion/:a/:b': team({ params: { a: i.team, b: i.question } }),
     'GET /api/team/member/invitation/mine': none,
@@ -271,7 +298,10 @@ function routeCases(w: World): Record<string, Case> {
     // Works.
     'POST /api/review/works/upload': { owner: 'none', headers: { ...TUS, 'upload-length': '10' } },
     'HEAD /api/review/works/upload/:uploadId': team({ headers: TUS }),
-    'PATCH /api/review/works/upload/:uploadId': team({ headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: Buffer.from('x') }),
+    'PATCH /api/review/works/upload/:uploadId': team({
+      headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: Buffer.from('x'),
+    }),
     'DELETE /api/review/works/upload/:uploadId': team({ headers: TUS }),
     'GET /api/review/works/rules/:id': { owner: 'none', params: { id: i.question } },
     'GET /api/review/works/page/:id': org({ params: { id: i.question } }),
@@ -348,9 +378,18 @@ function routeCases(w: World): Record<string, Case> {
     // A competition's announcements: public; each caller sees only the notices that reached them.
     'GET /api/message/notice/competition/:id': { owner: 'none', params: { id: i.competition } },
     'GET /api/message/notice/page': none,
-    'POST /api/message/notice/recipients': org({ refusedField: 'target.competitionId', payload: { target: { scope: 'teams', competitionId: i.competition, teamNos: [i.teamNo] } } }),
-    'POST /api/message/notice': org({ refusedField: 'target.competitionId', payload: { kind: 1, title: '矩阵私信', content: '<p>x</p>', target: { scope: 'teams', competitionId: i.competition, teamNos: [i.teamNo] } } }),
-    'PUT /api/message/notice/:id': org({ params: { id: i.notice }, payload: { kind: 0, title: SECRET.noticeTitle, content: '<p>x</p>', target: { scope: 'competition', competitionId: i.competition } } }),
+    'POST /api/message/notice/recipients': org({
+      refusedField: 'target.competitionId',
+      payload: { target: { scope: 'teams', competitionId: i.competition, teamNos: [i.teamNo] } },
+    }),
+    'POST /api/message/notice': org({
+      refusedField: 'target.competitionId',
+      payload: { kind: 1, title: '矩阵私信', content: '<p>x</p>', target: { scope: 'teams', competitionId: i.competition, teamNos: [i.teamNo] } },
+    }),
+    'PUT /api/message/notice/:id': org({
+      params: { id: i.notice },
+      payload: { kind: 0, title: SECRET.noticeTitle, content: '<p>x</p>', target: { scope: 'competition', competitionId: i.competition } },
+    }),
     'POST /api/message/notice/:id': org({ params: { id: i.notice }, payload: {} }),
     'DELETE /api/message/notice/:id': org({ params: { id: i.notice } }),
   };
@@ -479,7 +518,17 @@ describe.each(DATABASES)('access matrix on %s', (kind) => {
     // The download route is public and decides per file: every private file of the world is tried, not just one.
     const db = w.t.database.db;
     const outsiders: Role[] = ['anonymous', ...OUTSIDERS];
-    const outsiderIds = (await db.selectFrom('users').select('id').where('username', 'in', outsiders.filter((r) => r !== 'anonymous').map((r) => w.usernames[r as Exclude<Role, 'anonymous'>])).execute()).map((u) => u.id);
+    const outsiderIds = (
+      await db
+        .selectFrom('users')
+        .select('id')
+        .where(
+          'username',
+          'in',
+          outsiders.filter((r) => r !== 'anonymous').map((r) => w.usernames[r as Exclude<Role, 'anonymous'>]),
+        )
+        .execute()
+    ).map((u) => u.id);
     const files = await db.selectFrom('files').select(['key', 'purpose', 'ownerId']).where('visibility', '!=', 'public').execute();
     const theirs = files.filter((f) => f.ownerId === null || !outsiderIds.includes(f.ownerId));
     // T's voucher, works and test prediction, and the answer file of A's question.
@@ -501,7 +550,11 @@ describe.each(DATABASES)('access matrix on %s', (kind) => {
     // read-only checks above hold in any order.
     const own = await buildWorld(kind);
     try {
-      await matrix(own, routeCases(own), [...own.t.routes].sort((a, b) => ORDER[a.method]! - ORDER[b.method]!));
+      await matrix(
+        own,
+        routeCases(own),
+        [...own.t.routes].sort((a, b) => ORDER[a.method]! - ORDER[b.method]!),
+      );
     } finally {
       await own.t.close();
     }
@@ -523,7 +576,10 @@ async function matrix(w: World, cases: Record<string, Case>, routes: RegisteredR
   /** The back-office administrator's role holds every code but the route's own. */
   async function withhold(code: string) {
     if (withheld === code) return;
-    const res = await w.clients.administrator.put(`/api/system/role/${w.adminWithoutRoleId}`, { name: '矩阵管理员', permissions: ALL_PERMISSION_CODES.filter((p) => p !== code) });
+    const res = await w.clients.administrator.put(`/api/system/role/${w.adminWithoutRoleId}`, {
+      name: '矩阵管理员',
+      permissions: ALL_PERMISSION_CODES.filter((p) => p !== code),
+    });
     if (res.statusCode !== 200) throw new Error(`role update: ${res.body}`);
     codes.set('adminWithout', new Set(ALL_PERMISSION_CODES.filter((p) => p !== code)));
     withheld = code;

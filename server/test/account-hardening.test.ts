@@ -30,8 +30,21 @@ describe.each(DATABASES)('accounts that cannot be mistaken or guessed on %s', (k
 
   /** Each registration from its own address, so that the per-address throttle of registrations stays out of the way. */
   const register = (username: string, password = 'Passw0rd1') =>
-    t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password }, remoteAddress: `10.77.${Math.floor(++caller / 200)}.${caller % 200}` });
-  const userCount = async () => Number((await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { username, password },
+      remoteAddress: `10.77.${Math.floor(++caller / 200)}.${caller % 200}`,
+    });
+  const userCount = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -150,7 +163,13 @@ describe.each(DATABASES)('migration 0011 over existing rows on %s', (kind) => {
       const one = async <T>(q: ReturnType<typeof sql<T>>) => (await q.execute(db)).rows[0]!;
       const orgId = (await one(sql<{ id: number }>`insert into organisations (name, kind, created_at) values ('甲大学', 'school', ${now}) returning id`)).id;
       const user = async (username: string, key: string, org: number | null = null) =>
-        (await one(sql<{ id: number }>`insert into users (username, username_key, status, org_id, created_at, updated_at) values (${username}, ${key}, 1, ${org}, ${now}, ${now}) returning id`)).id;
+        (
+          await one(
+            sql<{
+              id: number;
+            }>`insert into users (username, username_key, status, org_id, created_at, updated_at) values (${username}, ${key}, 1, ${org}, ${now}, ${now}) returning id`,
+          )
+        ).id;
       const admin = await user('admin', 'admin');
       const organiser = await user('organiser', 'organiser', orgId);
       const alice = await user('alice', 'alice');
@@ -158,16 +177,28 @@ describe.each(DATABASES)('migration 0011 over existing rows on %s', (kind) => {
       const judges = { byOrg: await user('judge1', 'judge1'), byAdmin: await user('judge2', 'judge2'), unknown: await user('judge3', 'judge3') };
       for (const id of Object.values(judges)) await sql`insert into experts (user_id, organization, created_at) values (${id}, '评审中心', ${now})`.execute(db);
       const audit = (actor: number, entityId: number) =>
-        sql`insert into audit_log (actor_id, action, entity, entity_id, created_at) values (${actor}, 'review.expert.add', 'user', ${String(entityId)}, ${now})`.execute(db);
+        sql`insert into audit_log (actor_id, action, entity, entity_id, created_at) values (${actor}, 'review.expert.add', 'user', ${String(entityId)}, ${now})`.execute(
+          db,
+        );
       await audit(organiser, judges.byOrg);
       await audit(admin, judges.byAdmin);
-      const brand = (await one(sql<{ id: number }>`insert into brands (name, short_name, created_at, updated_at) values ('品牌', '品', ${now}, ${now}) returning id`)).id;
+      const brand = (
+        await one(sql<{ id: number }>`insert into brands (name, short_name, created_at, updated_at) values ('品牌', '品', ${now}, ${now}) returning id`)
+      ).id;
       const competition = (
         await one(sql<{ id: number }>`insert into competitions (name, brand_id, org_id, reg_start_time, reg_end_time, end_time, created_at, updated_at)
           values ('旧竞赛', ${brand}, ${orgId}, ${now}, ${now}, ${now}, ${now}, ${now}) returning id`)
       ).id;
-      const team = (await one(sql<{ id: number }>`insert into teams (competition_id, team_no, name, leader_id, join_code, created_at, updated_at) values (${competition}, '0000000001', '旧队', ${alice}, 'code', ${now}, ${now}) returning id`)).id;
-      await sql`insert into team_invitations (team_id, competition_id, inviter_id, invitee_id, status, created_at) values (${team}, ${competition}, ${alice}, ${judges.unknown}, 0, ${now})`.execute(db);
+      const team = (
+        await one(
+          sql<{
+            id: number;
+          }>`insert into teams (competition_id, team_no, name, leader_id, join_code, created_at, updated_at) values (${competition}, '0000000001', '旧队', ${alice}, 'code', ${now}, ${now}) returning id`,
+        )
+      ).id;
+      await sql`insert into team_invitations (team_id, competition_id, inviter_id, invitee_id, status, created_at) values (${team}, ${competition}, ${alice}, ${judges.unknown}, 0, ${now})`.execute(
+        db,
+      );
 
       await m0011.up(db, { dialect: legacy.database.dialect });
 
@@ -183,7 +214,11 @@ describe.each(DATABASES)('migration 0011 over existing rows on %s', (kind) => {
         ['judge2', 'judge2'],
         ['judge3', 'judge3'],
       ]);
-      await expect(sql`insert into users (username, username_key, username_skeleton, status, created_at, updated_at) values ('alicе', 'alicе', 'alice', 1, ${now}, ${now})`.execute(db)).rejects.toThrow();
+      await expect(
+        sql`insert into users (username, username_key, username_skeleton, status, created_at, updated_at) values ('alicе', 'alicе', 'alice', 1, ${now}, ${now})`.execute(
+          db,
+        ),
+      ).rejects.toThrow();
 
       const experts = await sql<{ userId: number; orgId: number | null }>`select user_id, org_id from experts order by user_id`.execute(db);
       expect(experts.rows.map((r) => [r.userId, r.orgId])).toEqual([
@@ -196,9 +231,13 @@ describe.each(DATABASES)('migration 0011 over existing rows on %s', (kind) => {
       const invitations = await sql<{ inviteeId: number | null; account: string }>`select invitee_id, account from team_invitations`.execute(db);
       expect(invitations.rows).toEqual([{ inviteeId: judges.unknown, account: 'judge3' }]);
       // The account typed is what a pending invitation is unique by; nobody stands behind some.
-      await sql`insert into team_invitations (team_id, competition_id, inviter_id, invitee_id, status, created_at, account) values (${team}, ${competition}, ${alice}, null, 0, ${now}, '13900000000')`.execute(db);
+      await sql`insert into team_invitations (team_id, competition_id, inviter_id, invitee_id, status, created_at, account) values (${team}, ${competition}, ${alice}, null, 0, ${now}, '13900000000')`.execute(
+        db,
+      );
       await expect(
-        sql`insert into team_invitations (team_id, competition_id, inviter_id, invitee_id, status, created_at, account) values (${team}, ${competition}, ${alice}, null, 0, ${now}, '13900000000')`.execute(db),
+        sql`insert into team_invitations (team_id, competition_id, inviter_id, invitee_id, status, created_at, account) values (${team}, ${competition}, ${alice}, null, 0, ${now}, '13900000000')`.execute(
+          db,
+        ),
       ).rejects.toThrow();
     } finally {
       await legacy.close();

@@ -31,7 +31,6 @@ const QUERY_DEBT: string[] = [];
 const PERMISSION_HOME = /^(policy\.ts|http\/auth\.ts|http\/access\.ts)$/;
 const PERMISSION_DEBT: string[] = [];
 
-
 /**
  * Routes only route (issue 34): a routes.ts imports its own service, `http/`, the shared package and libraries; the
  * rules and every object-level decision are in the service or the policy. Still importing more, listed by name:
@@ -40,19 +39,34 @@ const ROUTES_DEBT: string[] = [];
 /** What a routes.ts may import: its service, `http/`, the shared package, and packages (no other relative path). */
 const ROUTE_IMPORT = /^(\.\/service\.ts|\.\.\/\.\.\/http\/[^/]+\.ts|@contest\/shared|[a-z@][^.]*)$/;
 
-const offenders = (rule: (f: { file: string; text: string }) => boolean) => FILES.filter(rule).map((f) => f.file).sort();
+const offenders = (rule: (f: { file: string; text: string }) => boolean) =>
+  FILES.filter(rule)
+    .map((f) => f.file)
+    .sort();
 
 describe('the module shape', () => {
   it('writes queries only in repos, the database layer and the job runner', () => {
     const found = offenders((f) => !QUERY_HOME.test(f.file) && QUERY.test(f.text));
-    expect(found.filter((f) => !QUERY_DEBT.includes(f)), 'queries outside a repo').toEqual([]);
-    expect(QUERY_DEBT.filter((f) => !found.includes(f)), 'no longer writes queries: take it off QUERY_DEBT').toEqual([]);
+    expect(
+      found.filter((f) => !QUERY_DEBT.includes(f)),
+      'queries outside a repo',
+    ).toEqual([]);
+    expect(
+      QUERY_DEBT.filter((f) => !found.includes(f)),
+      'no longer writes queries: take it off QUERY_DEBT',
+    ).toEqual([]);
   });
 
   it('reads permission sets only in the policy and authentication', () => {
     const found = offenders((f) => !PERMISSION_HOME.test(f.file) && /permissions\.has\(/.test(f.text));
-    expect(found.filter((f) => !PERMISSION_DEBT.includes(f)), 'permission checks outside the policy').toEqual([]);
-    expect(PERMISSION_DEBT.filter((f) => !found.includes(f)), 'no longer reads permissions: take it off PERMISSION_DEBT').toEqual([]);
+    expect(
+      found.filter((f) => !PERMISSION_DEBT.includes(f)),
+      'permission checks outside the policy',
+    ).toEqual([]);
+    expect(
+      PERMISSION_DEBT.filter((f) => !found.includes(f)),
+      'no longer reads permissions: take it off PERMISSION_DEBT',
+    ).toEqual([]);
   });
 
   it('lets a module use another only through its index.ts', () => {
@@ -68,22 +82,41 @@ describe('the module shape', () => {
   it('lets routes import only their service, http/ and the shared package, never a repo or the policy', () => {
     const routes = FILES.filter((f) => /^modules\/[^/]+\/routes\.ts$/.test(f.file));
     const imports = (text: string) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
-    const found = routes.filter((f) => imports(f.text).some((i) => !ROUTE_IMPORT.test(i))).map((f) => f.file).sort();
-    expect(found.filter((f) => !ROUTES_DEBT.includes(f)), 'routes importing more than their service, http/ and the shared package').toEqual([]);
-    expect(ROUTES_DEBT.filter((f) => !found.includes(f)), 'imports only its service now: take it off ROUTES_DEBT').toEqual([]);
+    const found = routes
+      .filter((f) => imports(f.text).some((i) => !ROUTE_IMPORT.test(i)))
+      .map((f) => f.file)
+      .sort();
+    expect(
+      found.filter((f) => !ROUTES_DEBT.includes(f)),
+      'routes importing more than their service, http/ and the shared package',
+    ).toEqual([]);
+    expect(
+      ROUTES_DEBT.filter((f) => !found.includes(f)),
+      'imports only its service now: take it off ROUTES_DEBT',
+    ).toEqual([]);
     // Whatever else the listed ones still import, none reaches a repo or the policy.
     expect(routes.filter((f) => imports(f.text).some((i) => /(^|\/)(repo|policy)\.ts$/.test(i))).map((f) => f.file)).toEqual([]);
   });
 
   it('names each module alike in the three workspaces: server/src/modules/<m>/, packages/shared/src/api/<m>.ts, web/src/api/<m>.ts', () => {
     const modules = new Set(fs.readdirSync(path.join(SRC, 'modules')));
-    const names = (dir: string) => fs.readdirSync(path.join(SRC, '..', '..', dir)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+    const names = (dir: string) =>
+      fs
+        .readdirSync(path.join(SRC, '..', '..', dir))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => f.slice(0, -3));
     // Files every module uses: the common fields and page query, batches, the first screen's zod-free unread counts,
     // the web's list parameters and confirmable requests.
     const SHARED_BY_ALL = ['batch', 'common', 'fields', 'unread'];
     const WEB_BY_ALL = ['confirmable', 'list'];
-    expect(names('packages/shared/src/api').filter((n) => !modules.has(n) && !SHARED_BY_ALL.includes(n)), 'shared contract files not named after a module').toEqual([]);
-    expect(names('web/src/api').filter((n) => !modules.has(n) && !WEB_BY_ALL.includes(n)), 'web API files not named after a module').toEqual([]);
+    expect(
+      names('packages/shared/src/api').filter((n) => !modules.has(n) && !SHARED_BY_ALL.includes(n)),
+      'shared contract files not named after a module',
+    ).toEqual([]);
+    expect(
+      names('web/src/api').filter((n) => !modules.has(n) && !WEB_BY_ALL.includes(n)),
+      'web API files not named after a module',
+    ).toEqual([]);
   });
 
   it('keeps the module graph through index.ts files acyclic', () => {

@@ -93,8 +93,18 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
 
     it('answers a wrong password with one message whether or not the account exists', async () => {
       const alice = await someone();
-      const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: alice, password: 'Wrong1234' }, remoteAddress: '10.0.0.9' });
-      const missing = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'nobody', password: 'Wrong1234' }, remoteAddress: '10.0.0.9' });
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: alice, password: 'Wrong1234' },
+        remoteAddress: '10.0.0.9',
+      });
+      const missing = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'nobody', password: 'Wrong1234' },
+        remoteAddress: '10.0.0.9',
+      });
       expect(wrong.statusCode).toBe(400);
       expect(body(wrong).message).toBe('用户名或密码错误');
       expect(body(missing).message).toBe('用户名或密码错误');
@@ -103,10 +113,20 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     it('throttles an account after repeated failures, even with the right password, with a Chinese 429', async () => {
       await registerUser(t.app, 'victim', 'Secr3tKey9');
       for (let i = 0; i < 5; i++) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'victim', password: `Wrong${i}abc` }, remoteAddress: `10.1.0.${i}` });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'victim', password: `Wrong${i}abc` },
+          remoteAddress: `10.1.0.${i}`,
+        });
         expect(res.statusCode).toBe(400);
       }
-      const blocked = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'VICTIM', password: 'Secr3tKey9' }, remoteAddress: '10.1.1.1' });
+      const blocked = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'VICTIM', password: 'Secr3tKey9' },
+        remoteAddress: '10.1.1.1',
+      });
       expect(blocked.statusCode).toBe(429);
       expect(body(blocked).message).toMatch(/^该账号登录失败次数过多，请\d+分钟后再试$/);
     });
@@ -114,21 +134,42 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     it('throttles one IP that sprays many accounts', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 32; i++) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: `spray${i}`, password: 'Wrong1234' }, remoteAddress: '10.2.0.1' });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: `spray${i}`, password: 'Wrong1234' },
+          remoteAddress: '10.2.0.1',
+        });
         statuses.push(res.statusCode);
       }
       expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
       expect(statuses.slice(30)).toEqual([429, 429]);
-      const other = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: ADMIN_PASSWORD }, remoteAddress: '10.2.0.2' });
+      const other = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: ADMIN_PASSWORD },
+        remoteAddress: '10.2.0.2',
+      });
       expect(other.statusCode).toBe(200);
     });
 
     it('refuses cookie-authenticated writes without the CSRF header, and accepts them with it', async () => {
       const client = await loggedIn(t.app, await someone(), 'Secr3tKey9');
-      const bare = await t.app.inject({ method: 'PUT', url: '/api/team/userinfo/', payload: { userName: '爱丽丝' }, cookies: { [SESSION_COOKIE]: client.token! } });
+      const bare = await t.app.inject({
+        method: 'PUT',
+        url: '/api/team/userinfo/',
+        payload: { userName: '爱丽丝' },
+        cookies: { [SESSION_COOKIE]: client.token! },
+      });
       expect(bare.statusCode).toBe(403);
       expect(body(bare).message).toBe('页面已过期，请刷新页面后重试');
-      const wrong = await t.app.inject({ method: 'PUT', url: '/api/team/userinfo/', payload: { userName: '爱丽丝' }, cookies: { [SESSION_COOKIE]: client.token! }, headers: { [CSRF_HEADER]: 'x'.repeat(43) } });
+      const wrong = await t.app.inject({
+        method: 'PUT',
+        url: '/api/team/userinfo/',
+        payload: { userName: '爱丽丝' },
+        cookies: { [SESSION_COOKIE]: client.token! },
+        headers: { [CSRF_HEADER]: 'x'.repeat(43) },
+      });
       expect(wrong.statusCode).toBe(403);
       expect(body(await client.get('/api/team/userinfo/')).data.userName).toBeNull();
       const good = await client.put('/api/team/userinfo/', { userName: '爱丽丝' });
@@ -136,7 +177,12 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
     });
 
     it('refuses writes from another origin', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username: 'evil1', password: 'Secr3tKey9' }, headers: { origin: 'https://evil.example', host: 'localhost:3000' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { username: 'evil1', password: 'Secr3tKey9' },
+        headers: { origin: 'https://evil.example', host: 'localhost:3000' },
+      });
       expect(res.statusCode).toBe(403);
     });
 
@@ -197,7 +243,12 @@ describe.each(DATABASES)('accounts on %s', (kind) => {
       expect(body(await laptop.get('/api/team/userinfo/')).data.username).toBe('carol');
       expect(body(await phone.get('/api/team/userinfo/')).data).toBeNull();
       await loggedIn(t.app, 'carol', 'B3tterKey6');
-      const old = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'carol', password: 'Secr3tKey9' }, remoteAddress: '10.3.0.1' });
+      const old = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'carol', password: 'Secr3tKey9' },
+        remoteAddress: '10.3.0.1',
+      });
       expect(old.statusCode).toBe(400);
     });
 
@@ -239,7 +290,15 @@ describe.each(DATABASES)('registrations per address on %s', (kind) => {
   const register = (username: string, ip: string) =>
     t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { username, password: 'Passw0rd1' }, remoteAddress: ip });
   const created = async (prefix: string) =>
-    Number((await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('username', 'like', `${prefix}%`).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('username', 'like', `${prefix}%`)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('refuses registrations past the limit from one address with a Chinese 429 and creates nobody for them', async () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => register(`flood${i}`, '10.60.0.1')));

@@ -1,6 +1,20 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PDF,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 describe.each(DATABASES)('batch work on %s', (kind) => {
   let t: TestApp;
@@ -70,8 +84,22 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       // Another organisation's registrations are untouched.
       expect(await statuses(other.map((r) => r.id))).toEqual([0, 0]);
       // Each team was told once, with the same message as a single approval, and each step is in the flow.
-      expect(await messages('register.approved', regs.map((r) => r.username))).toEqual([1, 0, ...Array(28).fill(1)]);
-      const flows = await t.database.db.selectFrom('registerFlows').select('registerId').where('action', '=', 'approve').where('registerId', 'in', regs.map((r) => r.id)).execute();
+      expect(
+        await messages(
+          'register.approved',
+          regs.map((r) => r.username),
+        ),
+      ).toEqual([1, 0, ...Array(28).fill(1)]);
+      const flows = await t.database.db
+        .selectFrom('registerFlows')
+        .select('registerId')
+        .where('action', '=', 'approve')
+        .where(
+          'registerId',
+          'in',
+          regs.map((r) => r.id),
+        )
+        .execute();
       expect(flows).toHaveLength(29);
       // The participant's own view says approved.
       expect(body(await regs[5].leader.get(`/api/team/register/item/${id}`)).data.status).toBe(1);
@@ -101,10 +129,21 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       // Every registration was decided exactly once, by whichever request came first.
       expect(batches.reduce((n, b) => n + b.done, 0) + decidedBySingles).toBe(8);
       for (const b of batches) expect(b.done + b.decided).toBe(8);
-      const flows = await t.database.db.selectFrom('registerFlows').select('registerId').where('action', 'in', ['approve', 'reject']).where('registerId', 'in', ids).execute();
+      const flows = await t.database.db
+        .selectFrom('registerFlows')
+        .select('registerId')
+        .where('action', 'in', ['approve', 'reject'])
+        .where('registerId', 'in', ids)
+        .execute();
       expect(flows.map((f) => f.registerId).sort()).toEqual([...ids].sort());
-      const approved = await messages('register.approved', regs.map((r) => r.username));
-      const rejected = await messages('register.rejected', regs.map((r) => r.username));
+      const approved = await messages(
+        'register.approved',
+        regs.map((r) => r.username),
+      );
+      const rejected = await messages(
+        'register.rejected',
+        regs.map((r) => r.username),
+      );
       expect(approved.map((n, i) => n + rejected[i])).toEqual(Array(8).fill(1));
     });
 
@@ -113,11 +152,23 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const regs = await registrations(id, 4);
       // Two teams paid (the organiser confirmed their transfers), two did not.
       for (const r of regs.slice(0, 2)) {
-        const voucher = body(await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
+        const voucher = body(
+          await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') }),
+        ).data.fileUri;
         expect((await r.leader.put(`/api/order/voucher/${r.orderId}`, { payMethod: 4, voucher })).statusCode).toBe(200);
         expect((await orgA.put(`/api/order/confirm/${r.orderId}`)).statusCode).toBe(200);
       }
-      const teams = await t.database.db.selectFrom('registers as r').innerJoin('teams as t', 't.id', 'r.teamId').select(['r.id', 't.name', 't.teamNo']).where('r.id', 'in', regs.map((r) => r.id)).orderBy('r.id').execute();
+      const teams = await t.database.db
+        .selectFrom('registers as r')
+        .innerJoin('teams as t', 't.id', 'r.teamId')
+        .select(['r.id', 't.name', 't.teamNo'])
+        .where(
+          'r.id',
+          'in',
+          regs.map((r) => r.id),
+        )
+        .orderBy('r.id')
+        .execute();
       const res = await orgA.post('/api/team/register/flow/batch', { ids: regs.map((r) => r.id), action: 'approve' });
       expect(res.statusCode, res.body).toBe(200);
       const { data, message } = body(res);
@@ -126,7 +177,12 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect([data.done, data.skipped, data.skippedNames]).toEqual([2, 2, unpaid]);
       expect(data.results.filter((r: { outcome: string }) => r.outcome === 'skipped').map((r: { id: number }) => r.id)).toEqual(regs.slice(2).map((r) => r.id));
       expect(await statuses(regs.map((r) => r.id))).toEqual([1, 1, 0, 0]);
-      expect(await messages('register.approved', regs.map((r) => r.username))).toEqual([1, 1, 0, 0]);
+      expect(
+        await messages(
+          'register.approved',
+          regs.map((r) => r.username),
+        ),
+      ).toEqual([1, 1, 0, 0]);
       // Rejecting is not held back by payment, and the organiser may approve an unpaid team on its own.
       expect(body(await orgA.post('/api/team/register/flow/batch', { ids: [regs[2].id], action: 'reject', reason: '材料不全' })).message).toBe('已驳回 1 条');
       expect((await orgA.post(`/api/team/register/flow/${regs[3].id}`, { action: 'approve' })).statusCode).toBe(200);
@@ -147,13 +203,22 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect(body(await orgA.get(`/api/team/register/list?competitionId=${id}&status=0`)).data.total).toBe(3);
       const xlsx = await orgA.get(`/api/team/register/list?competitionId=${id}&ids=${ids[0]},${ids[2]}&export=xlsx`);
       expect(xlsx.headers['content-type']).toContain('spreadsheetml');
-      expect(body(await orgA.get(`/api/team/register/list?ids=${ids[0]},${ids[2]}`)).data.list.map((r: { id: number }) => r.id).sort()).toEqual([ids[0], ids[2]].sort());
+      expect(
+        body(await orgA.get(`/api/team/register/list?ids=${ids[0]},${ids[2]}`))
+          .data.list.map((r: { id: number }) => r.id)
+          .sort(),
+      ).toEqual([ids[0], ids[2]].sort());
 
       const res = body(await orgA.post('/api/team/register/flow/batch', { ids: ids.slice(0, 2), action: 'reject', reason: '学校名称不完整' }));
       expect(res.message).toBe('已驳回 2 条');
       expect(await statuses(ids)).toEqual([2, 2, 0]);
       expect(body(await regs[0].leader.get(`/api/team/register/item/${id}`)).data).toMatchObject({ status: 2, reason: '学校名称不完整' });
-      expect(await messages('register.rejected', regs.map((r) => r.username))).toEqual([1, 1, 0]);
+      expect(
+        await messages(
+          'register.rejected',
+          regs.map((r) => r.username),
+        ),
+      ).toEqual([1, 1, 0]);
       expect(body(await orgA.get(`/api/team/register/list?competitionId=${id}&status=0`)).data.total).toBe(1);
     });
   });
@@ -163,7 +228,9 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
     async function transfers(organiser: Client, n: number, without = 0) {
       const regs = await registrations(await onlineCompetition(admin, organiser, { fee: 5000 }), n);
       for (const r of regs.slice(0, n - without)) {
-        const voucher = body(await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
+        const voucher = body(
+          await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') }),
+        ).data.fileUri;
         expect((await r.leader.put(`/api/order/voucher/${r.orderId}`, { payMethod: 4, voucher })).statusCode).toBe(200);
       }
       return regs;
@@ -185,7 +252,12 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect(body(res).message).toBe('已确认收款 3 条，1 条已被处理，1 条不符合条件，已跳过，1 条不存在');
       expect(await payStatuses(ids)).toEqual([1, 1, 1, 1, 0]);
       expect(await payStatuses([other[0].orderId!])).toEqual([0]);
-      expect(await messages('order.paid', regs.map((r) => r.username))).toEqual([1, 1, 1, 1, 0]);
+      expect(
+        await messages(
+          'order.paid',
+          regs.map((r) => r.username),
+        ),
+      ).toEqual([1, 1, 1, 1, 0]);
       expect(body(await orgA.get(`/api/order/list?competitionId=${competitionId}&waiting=1`)).data.total).toBe(0);
       const foreign = await orgA.put('/api/order/confirm/batch', { ids: [other[0].orderId] });
       expect([foreign.statusCode, body(foreign).message]).toEqual([404, '订单不存在']);
@@ -196,7 +268,10 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const regs = await transfers(orgA, 3);
       const other = await transfers(orgB, 1);
       const ids = regs.map((r) => r.orderId!);
-      const orderNos = async (q: string) => body(await orgA.get(`/api/order/list?${q}`)).data.list.map((o: { orderNo: string }) => o.orderNo).sort();
+      const orderNos = async (q: string) =>
+        body(await orgA.get(`/api/order/list?${q}`))
+          .data.list.map((o: { orderNo: string }) => o.orderNo)
+          .sort();
       const chosen = await orderNos(`ids=${ids[0]},${ids[2]},${other[0].orderId}`);
       expect(chosen).toHaveLength(2);
       const rows = await sheetRows(await orgA.get(`/api/order/list?ids=${ids[0]},${ids[2]},${other[0].orderId}&export=xlsx`));
@@ -216,23 +291,49 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const done = results.slice(0, 2).reduce((n, r) => n + body(r).data.done, 0) + results.slice(2).filter((r) => r.statusCode === 200).length;
       expect(done).toBe(6);
       expect(await payStatuses(ids)).toEqual(Array(6).fill(1));
-      expect(await messages('order.paid', regs.map((r) => r.username))).toEqual(Array(6).fill(1));
-      const audits = await t.database.db.selectFrom('auditLog').select('entityId').where('action', '=', 'order.confirm').where('entityId', 'in', ids.map(String)).execute();
+      expect(
+        await messages(
+          'order.paid',
+          regs.map((r) => r.username),
+        ),
+      ).toEqual(Array(6).fill(1));
+      const audits = await t.database.db
+        .selectFrom('auditLog')
+        .select('entityId')
+        .where('action', '=', 'order.confirm')
+        .where('entityId', 'in', ids.map(String))
+        .execute();
       expect(audits).toHaveLength(6);
     });
   });
 
   describe('invoices to issue', () => {
-    const COMPANY = { kind: 'company', name: '某某科技有限公司', taxNo: '914401011111111110', bank: '工商银行广州分行', bankAccount: '3602000000000000000', address: '广州市天河区', phone: '020-12345678' };
+    const COMPANY = {
+      kind: 'company',
+      name: '某某科技有限公司',
+      taxNo: '914401011111111110',
+      bank: '工商银行广州分行',
+      bankAccount: '3602000000000000000',
+      address: '广州市天河区',
+      phone: '020-12345678',
+    };
 
     /** Invoice applications for paid orders of a new competition of the organiser, the platform allowing normal invoices. */
     async function applications(organiser: Client, n: number) {
-      const cfg = await admin.put('/api/invoice/config', { enable: true, issuerName: '甲大学', issuerTaxNo: COMPANY.taxNo, allowedTypes: ['normal'], notice: null });
+      const cfg = await admin.put('/api/invoice/config', {
+        enable: true,
+        issuerName: '甲大学',
+        issuerTaxNo: COMPANY.taxNo,
+        allowedTypes: ['normal'],
+        notice: null,
+      });
       expect(cfg.statusCode, cfg.body).toBe(200);
       const regs = await registrations(await onlineCompetition(admin, organiser, { fee: 5000 }), n);
       const ids: number[] = [];
       for (const r of regs) {
-        const voucher = body(await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
+        const voucher = body(
+          await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') }),
+        ).data.fileUri;
         await r.leader.put(`/api/order/voucher/${r.orderId}`, { payMethod: 4, voucher });
         expect((await organiser.put(`/api/order/confirm/${r.orderId}`)).statusCode).toBe(200);
         const titleId = body(await r.leader.post('/api/invoice/title', COMPANY)).data.id;
@@ -246,7 +347,13 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       (await t.database.db.selectFrom('invoices').select(['id', 'status']).where('id', 'in', ids).orderBy('id').execute()).map((r) => r.status);
 
     it('rejects the selected applications with one reason, once each, in the caller’s organisation only', async () => {
-      const cfg = await admin.put('/api/invoice/config', { enable: true, issuerName: '甲大学', issuerTaxNo: COMPANY.taxNo, allowedTypes: ['normal'], notice: null });
+      const cfg = await admin.put('/api/invoice/config', {
+        enable: true,
+        issuerName: '甲大学',
+        issuerTaxNo: COMPANY.taxNo,
+        allowedTypes: ['normal'],
+        notice: null,
+      });
       expect(cfg.statusCode, cfg.body).toBe(200);
       const ids = await applications(orgA, 4);
       const other = await applications(orgB, 1);
@@ -263,7 +370,12 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       expect([a.notFound, b.notFound]).toEqual([1, 0]);
       expect(await invoiceStatuses(ids)).toEqual([2, 2, 2, 2]);
       expect(await invoiceStatuses(other)).toEqual([0]);
-      const audits = await t.database.db.selectFrom('auditLog').select('entityId').where('action', '=', 'invoice.reject').where('entityId', 'in', ids.map(String)).execute();
+      const audits = await t.database.db
+        .selectFrom('auditLog')
+        .select('entityId')
+        .where('action', '=', 'invoice.reject')
+        .where('entityId', 'in', ids.map(String))
+        .execute();
       expect(audits).toHaveLength(4);
       expect(body(await orgA.put('/api/invoice/reject/batch', { ids, reason: '再驳' })).message).toBe('已驳回 0 条，4 条已被处理');
       const foreign = await orgA.put('/api/invoice/reject/batch', { ids: other, reason: '越权' });
@@ -273,8 +385,12 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
     it('lists what waits to be issued, exports the selection, and rejects an application clicked twice at once only once', async () => {
       const ids = await applications(orgA, 3);
       const other = await applications(orgB, 1);
-      const competitionId = (await t.database.db.selectFrom('invoices').select('competitionId').where('id', '=', ids[0]!).executeTakeFirstOrThrow()).competitionId;
-      const listed = async (q: string) => body(await orgA.get(`/api/invoice/list?competitionId=${competitionId}&${q}`)).data.list.map((i: { id: number }) => i.id).sort();
+      const competitionId = (await t.database.db.selectFrom('invoices').select('competitionId').where('id', '=', ids[0]!).executeTakeFirstOrThrow())
+        .competitionId;
+      const listed = async (q: string) =>
+        body(await orgA.get(`/api/invoice/list?competitionId=${competitionId}&${q}`))
+          .data.list.map((i: { id: number }) => i.id)
+          .sort();
       expect(await listed('status=0')).toEqual([...ids].sort());
 
       // Two rejections of the same application and a batch holding it, all at once: one of them rejects it.
@@ -286,7 +402,12 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const wins = [one, two].filter((r) => r.statusCode === 200).length + body(batch).data.done;
       expect(wins).toBe(1);
       for (const r of [one, two]) if (r.statusCode !== 200) expect([r.statusCode, body(r).message]).toEqual([409, '该发票申请已处理']);
-      const audits = await t.database.db.selectFrom('auditLog').select('afterJson').where('action', '=', 'invoice.reject').where('entityId', '=', String(ids[0])).execute();
+      const audits = await t.database.db
+        .selectFrom('auditLog')
+        .select('afterJson')
+        .where('action', '=', 'invoice.reject')
+        .where('entityId', '=', String(ids[0]))
+        .execute();
       expect(audits).toHaveLength(1);
       const reason = (await t.database.db.selectFrom('invoices').select('reason').where('id', '=', ids[0]!).executeTakeFirstOrThrow()).reason;
       expect(JSON.parse(audits[0]!.afterJson!)).toEqual({ reason });
@@ -298,7 +419,16 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
 
       // The export of a selection holds the selected rows of the caller's organisation only.
       const rows = await sheetRows(await orgA.get(`/api/invoice/list?ids=${ids[1]},${ids[2]},${other[0]}&export=xlsx`));
-      const orderNos = (await t.database.db.selectFrom('invoices as i').innerJoin('orders as o', 'o.id', 'i.orderId').select('o.orderNo').where('i.id', 'in', [ids[1]!, ids[2]!]).execute()).map((r) => r.orderNo).sort();
+      const orderNos = (
+        await t.database.db
+          .selectFrom('invoices as i')
+          .innerJoin('orders as o', 'o.id', 'i.orderId')
+          .select('o.orderNo')
+          .where('i.id', 'in', [ids[1]!, ids[2]!])
+          .execute()
+      )
+        .map((r) => r.orderNo)
+        .sort();
       expect(rows.map((r) => r[0]).sort()).toEqual(orderNos);
       expect(rows.every((r) => r[10] === '待开票')).toBe(true);
     });
@@ -312,12 +442,26 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const id = await onlineCompetition(admin, orgC, { fee: 5000 });
       const regs = await registrations(id, 3);
       for (const r of regs.slice(0, 2)) {
-        const voucher = body(await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
+        const voucher = body(
+          await r.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') }),
+        ).data.fileUri;
         expect((await r.leader.put(`/api/order/voucher/${r.orderId}`, { payMethod: 4, voucher })).statusCode).toBe(200);
       }
       await registrations(await onlineCompetition(admin, orgD), 1);
       // A competition submitted for audit waits for the platform only.
-      const draft = body(await orgD.post('/api/competition/', { name: '待审竞赛', brandId: body(await admin.get('/api/competition/brand/public/page?limit=1')).data.list[0].id, regStartTime: '2026-03-10T00:00:00+08:00', regEndTime: '2026-04-10T00:00:00+08:00', endTime: '2026-06-30T00:00:00+08:00', minMembers: 1, maxMembers: 3, maxTeachers: 2, fee: 0 })).data.id;
+      const draft = body(
+        await orgD.post('/api/competition/', {
+          name: '待审竞赛',
+          brandId: body(await admin.get('/api/competition/brand/public/page?limit=1')).data.list[0].id,
+          regStartTime: '2026-03-10T00:00:00+08:00',
+          regEndTime: '2026-04-10T00:00:00+08:00',
+          endTime: '2026-06-30T00:00:00+08:00',
+          minMembers: 1,
+          maxMembers: 3,
+          maxTeachers: 2,
+          fee: 0,
+        }),
+      ).data.id;
       expect((await orgD.put(`/api/competition/publish/${draft}`)).statusCode).toBe(200);
 
       // Review work, written straight to the tables: two judges with three assignments (one submitted), one dispute
@@ -325,7 +469,11 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const db = t.database.db;
       const stamp = now.toISOString();
       const [team, team2] = await db.selectFrom('registers').select('teamId').where('id', 'in', [regs[0].id, regs[1].id]).orderBy('id').execute();
-      const { id: questionId } = await db.insertInto('questions').values({ competitionId: id, title: '赛题一', content: null, reviewed: 1, sort: 0, createdAt: stamp, updatedAt: stamp }).returning('id').executeTakeFirstOrThrow();
+      const { id: questionId } = await db
+        .insertInto('questions')
+        .values({ competitionId: id, title: '赛题一', content: null, reviewed: 1, sort: 0, createdAt: stamp, updatedAt: stamp })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const judges = await db.selectFrom('users').select('id').where('username', 'in', [regs[1].username, regs[2].username]).orderBy('id').execute();
       await db
         .insertInto('reviewAssignments')
@@ -350,17 +498,40 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       await day(regs[2].id, '2026-03-01T00:00:00.000Z');
 
       // Each registration waiting is told to those who review them, in the competition's organisation only (issue 33).
-      const told = async (who: Client) => (body(await who.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).filter((m) => m.title === '新的报名待审核').length;
+      const told = async (who: Client) =>
+        (body(await who.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).filter((m) => m.title === '新的报名待审核').length;
       expect([await told(orgC), await told(orgD)]).toEqual([3, 1]);
       const mine = body(await orgC.get('/api/system/todo')).data;
-      expect(mine.counts).toEqual({ applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: 3, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 1 });
-      expect(mine.running).toEqual([{ id, name: expect.any(String), registrations: 3, approved: 0, paid: 0, submissions: 0, reviewsDone: 1, reviewsTotal: 3, daily: [...Array(12).fill(0), 1, 1] }]);
+      expect(mine.counts).toEqual({
+        applicationsToReview: null,
+        competitionsToAudit: null,
+        questionsToReview: null,
+        registrationsToReview: 3,
+        transfersToConfirm: 2,
+        invoicesToIssue: 0,
+        disputesToAnswer: 1,
+        judgesNotFinished: 1,
+      });
+      expect(mine.running).toEqual([
+        {
+          id,
+          name: expect.any(String),
+          registrations: 3,
+          approved: 0,
+          paid: 0,
+          submissions: 0,
+          reviewsDone: 1,
+          reviewsTotal: 3,
+          daily: [...Array(12).fill(0), 1, 1],
+        },
+      ]);
       expect([mine.days.length, mine.days[0], mine.days.at(-1)]).toEqual([14, '2026-03-07', '2026-03-20']);
       // The to-do's disputes lead to the question they wait on.
       expect(mine.disputeQuestions).toEqual([{ questionId, questionTitle: '赛题一', competitionName: expect.any(String), pending: 1 }]);
       expect(body(await orgD.get('/api/system/todo')).data.disputeQuestions).toEqual([]);
       // The link opens the question's disputes filtered to those waiting (`status=0`); 1 lists the answered ones.
-      const disputes = async (q: string) => body(await orgC.get(`/api/review/works/dispute/page/${questionId}${q}`)).data.list.map((d: { reason: string }) => d.reason);
+      const disputes = async (q: string) =>
+        body(await orgC.get(`/api/review/works/dispute/page/${questionId}${q}`)).data.list.map((d: { reason: string }) => d.reason);
       expect(await disputes('?status=0')).toEqual(['分数有误']);
       expect(await disputes('?status=1')).toEqual(['已答复']);
       expect((await disputes('')).sort()).toEqual(['已答复', '分数有误'].sort());
@@ -372,7 +543,17 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       const unfinished = body(await orgC.get('/api/system/todo/judges')).data;
       expect(unfinished).toMatchObject({ total: 1, page: 1, limit: 20 });
       expect(unfinished.list).toEqual([
-        { questionId, questionTitle: '赛题一', competitionId: id, competitionName: expect.any(String), judgeId: judges[1]!.id, username: regs[2].username, userName: null, assigned: 2, submitted: 0 },
+        {
+          questionId,
+          questionTitle: '赛题一',
+          competitionId: id,
+          competitionName: expect.any(String),
+          judgeId: judges[1]!.id,
+          username: regs[2].username,
+          userName: null,
+          assigned: 2,
+          submitted: 0,
+        },
       ]);
       expect(body(await orgC.get(`/api/system/todo/judges?competitionId=${id}`)).data.total).toBe(1);
       expect(body(await orgD.get('/api/system/todo/judges')).data).toMatchObject({ list: [], total: 0 });
@@ -383,7 +564,12 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
       await db.updateTable('reviewAssignments').set({ status: 2 }).where('judgeId', '=', judges[1]!.id).where('questionId', '=', questionId).execute();
       expect(body(await orgC.get('/api/system/todo/judges')).data.total).toBe(0);
       expect(body(await orgC.get('/api/system/todo')).data.counts.judgesNotFinished).toBe(0);
-      expect(body(await orgD.get('/api/system/todo')).data.counts).toMatchObject({ registrationsToReview: 1, transfersToConfirm: 0, disputesToAnswer: 0, judgesNotFinished: 0 });
+      expect(body(await orgD.get('/api/system/todo')).data.counts).toMatchObject({
+        registrationsToReview: 1,
+        transfersToConfirm: 0,
+        disputesToAnswer: 0,
+        judgesNotFinished: 0,
+      });
 
       const all = body(await admin.get('/api/system/todo')).data;
       expect(all.counts.competitionsToAudit).toBe(before.counts.competitionsToAudit + 1);
@@ -403,12 +589,15 @@ describe.each(DATABASES)('batch work on %s', (kind) => {
 
     it('asks the platform to review a question added after the competition’s approval, and tells the organiser when it is', async () => {
       const orgE = await makeOrganiser(t, admin, 'borgE', '戊大学');
-      const inbox = async (who: Client) => (body(await who.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[]);
+      const inbox = async (who: Client) => body(await who.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[];
       const before = body(await admin.get('/api/system/todo')).data;
       // A partner application waits for the platform too.
       await registerUser(t.app, 'applicantF');
       const applicant = await loggedIn(t.app, 'applicantF');
-      expect((await applicant.post('/api/competition/partner/apply', { name: '己大学', kind: 'school', contactName: '老师', contactPhone: '13800138000' })).statusCode).toBe(200);
+      expect(
+        (await applicant.post('/api/competition/partner/apply', { name: '己大学', kind: 'school', contactName: '老师', contactPhone: '13800138000' }))
+          .statusCode,
+      ).toBe(200);
       expect(body(await admin.get('/api/system/todo')).data.counts.applicationsToReview).toBe(before.counts.applicationsToReview + 1);
 
       const id = await onlineCompetition(admin, orgE);

@@ -3,7 +3,20 @@ import { backfillBoards } from '../src/db/migrations/0016_board_scores.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { refreshTeamBoards, wholeBoard } from '../src/modules/test-submissions/repo.ts';
 import { mulberry32 } from './mulberry32.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 import type { Kysely } from 'kysely';
 
 const IDS = Array.from({ length: 40 }, (_, i) => `u${i}`);
@@ -49,18 +62,27 @@ describe.each(DATABASES)('leaderboards computed where the data is on %s', (kind)
   let seq = 0;
 
   beforeAll(async () => {
-    t = await createTestApp(kind, { clock: { now: () => new Date('2026-03-20T02:00:00Z') }, env: { SESSION_TTL_HOURS: String(24 * 365), REGISTER_MAX_PER_IP: '100000' } });
+    t = await createTestApp(kind, {
+      clock: { now: () => new Date('2026-03-20T02:00:00Z') },
+      env: { SESSION_TTL_HOURS: String(24 * 365), REGISTER_MAX_PER_IP: '100000' },
+    });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'boardOrg', '榜单大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
   });
   afterAll(() => t.close());
 
   /** Each test's own question, so that its board holds its teams only. */
   async function newQuestion() {
-    const id = body(await org.post(`/api/competition/question/${competitionId}`, { title: `榜单题${++seq}`, evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 } })).data.id as number;
+    const id = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: `榜单题${++seq}`,
+        evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 },
+      }),
+    ).data.id as number;
     await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') });
     await admin.put(`/api/competition/question/review/${id}`, { reviewed: true });
     return id;
@@ -77,8 +99,10 @@ describe.each(DATABASES)('leaderboards computed where the data is on %s', (kind)
     expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
     return { leader, teamId: r.teamId as number };
   }
-  const submit = (questionId: number, who: Client, err: number) => who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(prediction(err)), 'text/csv') });
-  const board = async (questionId: number, who: Client, query = '') => body(await who.get(`/api/review/test/leaderboard/${questionId}?board=public${query}`)).data;
+  const submit = (questionId: number, who: Client, err: number) =>
+    who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(prediction(err)), 'text/csv') });
+  const board = async (questionId: number, who: Client, query = '') =>
+    body(await who.get(`/api/review/test/leaderboard/${questionId}?board=public${query}`)).data;
 
   it('serves the board a page at a time, with each caller’s own row and rank wherever it stands, and a new score at once', async () => {
     const questionId = await newQuestion();
@@ -165,7 +189,8 @@ describe.each(DATABASES)('leaderboards computed where the data is on %s', (kind)
 
     // Kept team by team, as scoring and selections do.
     const allTeams = [...new Set(rows.map((r) => r.teamId))];
-    for (const teamId of allTeams) await db.transaction().execute((trx) => refreshTeamBoards(trx, { questionId, teamId, version: q.scoringVersion, higher: false }));
+    for (const teamId of allTeams)
+      await db.transaction().execute((trx) => refreshTeamBoards(trx, { questionId, teamId, version: q.scoringVersion, higher: false }));
     await expectRule();
     // Filled in one statement, as migration 0016 does for a platform upgraded with scores in it.
     await db.deleteFrom('boardScores').execute();

@@ -23,7 +23,15 @@ const tempDir = (prefix: string) => {
   temps.push(dir);
   return dir;
 };
-const env = (dataDir: string) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD, SEED_DEMO: '1', LOG_LEVEL: 'warn', JOB_WORKER: '0' });
+const env = (dataDir: string) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  DATA_DIR: dataDir,
+  CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
+  SEED_DEMO: '1',
+  LOG_LEVEL: 'warn',
+  JOB_WORKER: '0',
+});
 
 beforeAll(async () => {
   // Inside the repository (server/.tmp is ignored by git), where node_modules is found as from server/dist.
@@ -51,7 +59,11 @@ describe('the built server', () => {
   it('starts with plain node, migrates, serves the API and its docs, logs the administrator in, and backs up and restores', { timeout: 30_000 }, async () => {
     const dataDir = tempDir('contest-built-');
     const port = await freePort();
-    const child = spawn(process.execPath, [path.join(built.outDir, 'main.js')], { cwd: ROOT, env: { ...env(dataDir), PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(built.outDir, 'main.js')], {
+      cwd: ROOT,
+      env: { ...env(dataDir), PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -60,7 +72,10 @@ describe('the built server', () => {
     try {
       for (;;) {
         if (child.exitCode !== null) throw new Error(`the built server exited while starting:\n${output}`);
-        const health = await fetch(`${url}/api/health`).then((r) => (r.ok ? r.json() : null), () => null);
+        const health = await fetch(`${url}/api/health`).then(
+          (r) => (r.ok ? r.json() : null),
+          () => null,
+        );
         if (health) {
           expect(health).toMatchObject({ status: 200, data: { status: 'ok', database: 'sqlite' } });
           break;
@@ -75,7 +90,11 @@ describe('the built server', () => {
       expect(await docs.text()).toContain('swagger');
       expect((await fetch(`${url}/api/docs/json`)).status).toBe(200);
 
-      const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
+      const login = await fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+      });
       expect(login.status).toBe(200);
       expect(await login.json()).toMatchObject({ data: { username: 'admin' } });
       // The seeded demo competitions are there: migrations and the seed ran.

@@ -75,11 +75,16 @@ describe.each(DATABASES)('types, brands, navigation and organisations on %s', (k
     const pub = body(await t.app.inject({ method: 'GET', url: `/api/competition/brand/nav/public/nav?brandId=${brandId}` })).data;
     expect(pub.navList[1]).toMatchObject({ name: '官网', type: 1 });
     expect(pub.copyright).toBe('© 2026 泰迪杯组委会');
-    const bad = await admin.put(`/api/competition/brand/nav/${body(created).data.id}`, { ...nav, navList: [{ name: 'x', url: 'javascript:alert(1)', type: 0 }] });
+    const bad = await admin.put(`/api/competition/brand/nav/${body(created).data.id}`, {
+      ...nav,
+      navList: [{ name: 'x', url: 'javascript:alert(1)', type: 0 }],
+    });
     expect(bad.statusCode).toBe(400);
     const badType = await admin.put(`/api/competition/brand/nav/${body(created).data.id}`, { ...nav, sublinksList: [{ name: 'x', url: '/a', type: 2 }] });
     expect(badType.statusCode).toBe(400);
-    expect(body(await admin.get(`/api/competition/brand/nav/byBrandId/${brandId}`)).data.sublinksList).toEqual([{ name: '联系我们', url: '/contact', type: 0 }]);
+    expect(body(await admin.get(`/api/competition/brand/nav/byBrandId/${brandId}`)).data.sublinksList).toEqual([
+      { name: '联系我们', url: '/contact', type: 0 },
+    ]);
   });
 
   it('turns an approved partner application into an organiser of a new organisation', async () => {
@@ -107,10 +112,13 @@ describe.each(DATABASES)('types, brands, navigation and organisations on %s', (k
   it('rejects an application with a reason the applicant reads, and lets them apply again', async () => {
     await registerUser(t.app, 'teacher2');
     const teacher = await loggedIn(t.app, 'teacher2');
-    const id = body(await teacher.post('/api/competition/partner/apply', { name: '某公司', kind: 'company', contactName: '李', contactPhone: '13800138001' })).data.id;
+    const id = body(await teacher.post('/api/competition/partner/apply', { name: '某公司', kind: 'company', contactName: '李', contactPhone: '13800138001' }))
+      .data.id;
     expect((await admin.put(`/api/competition/partner/audit/${id}`, { approve: false, reason: '材料不全' })).statusCode).toBe(200);
     expect(body(await teacher.get('/api/competition/partner/mine')).data.list[0]).toMatchObject({ status: 2, reason: '材料不全' });
-    expect((await teacher.post('/api/competition/partner/apply', { name: '某公司', kind: 'company', contactName: '李', contactPhone: '13800138001' })).statusCode).toBe(200);
+    expect(
+      (await teacher.post('/api/competition/partner/apply', { name: '某公司', kind: 'company', contactName: '李', contactPhone: '13800138001' })).statusCode,
+    ).toBe(200);
   });
 
   it('manages organisations and refuses to delete one that still has members', async () => {

@@ -2,7 +2,19 @@ import { CERT_BUILTIN_FIELDS } from '@contest/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { ADMIN_PASSWORD, DATABASES, PNG, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, type Client, type TestApp } from './helpers.ts';
-import { assignWorks, assignmentsOf, confirmGrades, expert, judgesOnQuestion, ok, reviewRule, reviewedQuestion, submitScores, teamWithWork, unique } from './factories.ts';
+import {
+  assignWorks,
+  assignmentsOf,
+  confirmGrades,
+  expert,
+  judgesOnQuestion,
+  ok,
+  reviewRule,
+  reviewedQuestion,
+  submitScores,
+  teamWithWork,
+  unique,
+} from './factories.ts';
 
 /**
  * The certificate paths of spec §7 (issue 20): `cert/cbda/list`, the URL base `upload/`, `POST /{id}` with the
@@ -30,7 +42,11 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
 
   /** A question of the organiser's, reviewed (it has its automatic evaluation). */
   const question = (title: string) =>
-    reviewedQuestion(admin, org, { title, evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 }, answer: 'id,y\nr0,1\nr1,2\n' });
+    reviewedQuestion(admin, org, {
+      title,
+      evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 },
+      answer: 'id,y\nr0,1\nr1,2\n',
+    });
 
   /** A question of the organiser's with one team of one (its leader's name is REG_INFO's 张三). */
   async function questionWithTeam() {
@@ -44,7 +60,15 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
   async function certifiedTeam() {
     const w = await questionWithTeam();
     const judge = await expert(t, org, `certPathJudge${w.n}`, '评审大学');
-    const rule = await reviewRule(org, w.questionId, { criteria: [{ name: '创新性', description: null, maxScore: 100 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 0 });
+    const rule = await reviewRule(org, w.questionId, {
+      criteria: [{ name: '创新性', description: null, maxScore: 100 }],
+      judgesPerWork: 1,
+      aggregation: 'mean',
+      reviewWeight: 100,
+      testWeight: 0,
+      blind: false,
+      disputeDays: 0,
+    });
     await judgesOnQuestion(org, w.questionId, [judge]);
     await assignWorks(org, w.questionId);
     ok(await org.post(`/api/review/works/calcFinalScore/${w.questionId}`), 'calculate');
@@ -56,7 +80,10 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
     ok(await org.put(`/api/competition/preset/${w.presets.GRADE_SET}`, { enable: true }), 'GRADE_SET');
     ok(await org.put(`/api/review/works/awards/${w.questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }] }), 'award levels');
     ok(await org.post(`/api/review/works/awards/apply/${w.questionId}`), 'apply awards');
-    const template = ok<{ id: number }>(await org.post(`${BASE}/${w.competitionId}`, { name: '获奖证书', backgroundUri: 'builtin:landscape', fields: CERT_BUILTIN_FIELDS.landscape }), 'template');
+    const template = ok<{ id: number }>(
+      await org.post(`${BASE}/${w.competitionId}`, { name: '获奖证书', backgroundUri: 'builtin:landscape', fields: CERT_BUILTIN_FIELDS.landscape }),
+      'template',
+    );
     ok(await org.post(`${BASE}/relation/${w.questionId}`, { templateId: template.id }), 'relation');
     ok(await org.post(`${BASE}/cert/push/${w.questionId}`), 'push');
     await runDueJobs(t.deps);
@@ -99,7 +126,11 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
     expect(body(other).message).toBe('赛题不存在');
     expect((await w.team.leader.request({ method: 'POST', url: `${BASE}/upload/${w.questionId}`, ...multipart('bg.png', PNG) })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url: `${BASE}/upload/${w.questionId}`, ...multipart('bg.png', PNG) })).statusCode).toBe(401);
-    const notImage = await org.request({ method: 'POST', url: `${BASE}/upload/${w.questionId}`, ...multipart('bg.pdf', Buffer.from('%PDF-1.4\n'), 'application/pdf') });
+    const notImage = await org.request({
+      method: 'POST',
+      url: `${BASE}/upload/${w.questionId}`,
+      ...multipart('bg.pdf', Buffer.from('%PDF-1.4\n'), 'application/pdf'),
+    });
     expect(notImage.statusCode).toBe(415);
     expect(body(notImage).message).toBe('证书背景只能是PNG或JPEG格式的图片');
 
@@ -109,7 +140,14 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
     expect(file.headers['content-type']).toBe('image/png');
     expect(file.rawPayload.equals(PNG)).toBe(true);
     expect(body(await org.get(`${BASE}/upload/${w.questionId}`)).message).toBe('该赛题还没有选择证书模板');
-    const template = ok<{ id: number }>(await org.post(`${BASE}/${w.competitionId}`, { name: '上传的证书', backgroundUri: background.uri, fields: [{ field: 'name', x: 0, y: 0, size: 20, color: '#000000' }] }), 'template');
+    const template = ok<{ id: number }>(
+      await org.post(`${BASE}/${w.competitionId}`, {
+        name: '上传的证书',
+        backgroundUri: background.uri,
+        fields: [{ field: 'name', x: 0, y: 0, size: 20, color: '#000000' }],
+      }),
+      'template',
+    );
     ok(await org.post(`${BASE}/relation/${w.questionId}`, { templateId: template.id }), 'relation');
     const current = await org.get(`${BASE}/upload/${w.questionId}`);
     expect(current.statusCode, current.body).toBe(200);
@@ -140,7 +178,15 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
     expect(res.statusCode, res.body).toBe(200);
     expect(body(res).message).toBe('证书模板已创建');
     const created = body(res).data as { id: number };
-    expect(body(await org.get(`${BASE}/${created.id}`)).data).toMatchObject({ id: created.id, competitionId, name: '查询参数模板', backgroundUri: 'builtin:portrait', width: 595, height: 842, fields: fields.map((f) => expect.objectContaining(f)) });
+    expect(body(await org.get(`${BASE}/${created.id}`)).data).toMatchObject({
+      id: created.id,
+      competitionId,
+      name: '查询参数模板',
+      backgroundUri: 'builtin:portrait',
+      width: 595,
+      height: 842,
+      fields: fields.map((f) => expect.objectContaining(f)),
+    });
 
     // One placement per repeated `fields` parameter.
     const repeated = new URLSearchParams({ name: '逐个字段', backgroundUri: 'builtin:landscape' });
@@ -156,10 +202,14 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
     expect(body(noName)).toMatchObject({ message: '请输入模板名称', data: { fields: { name: '请输入模板名称' } } });
     const badJson = await org.post(`${BASE}/${competitionId}?${new URLSearchParams({ name: '坏字段', backgroundUri: 'builtin:portrait', fields: '[{' })}`);
     expect(body(badJson)).toMatchObject({ status: 400, message: '证书字段须为JSON格式' });
-    const outside = await org.post(`${BASE}/${competitionId}?${new URLSearchParams({ name: '越界', backgroundUri: 'builtin:portrait', fields: JSON.stringify([{ field: 'name', x: 900, y: 10, size: 20 }]) })}`);
+    const outside = await org.post(
+      `${BASE}/${competitionId}?${new URLSearchParams({ name: '越界', backgroundUri: 'builtin:portrait', fields: JSON.stringify([{ field: 'name', x: 900, y: 10, size: 20 }]) })}`,
+    );
     expect(outside.statusCode).toBe(400);
     expect(body(outside).data.fields['fields.0.x']).toMatch(/超出了页面/);
-    const unknown = await org.post(`${BASE}/${competitionId}?${new URLSearchParams({ name: '多余', backgroundUri: 'builtin:portrait', fields: JSON.stringify([{ field: 'name', x: 1, y: 1, size: 20, weight: 3 }]) })}`);
+    const unknown = await org.post(
+      `${BASE}/${competitionId}?${new URLSearchParams({ name: '多余', backgroundUri: 'builtin:portrait', fields: JSON.stringify([{ field: 'name', x: 1, y: 1, size: 20, weight: 3 }]) })}`,
+    );
     expect(body(unknown).data.fields['fields.0.weight']).toBe('不支持的字段：weight');
     // Another organisation's competition stays out of reach.
     expect((await orgB.post(`${BASE}/${competitionId}?${query}`)).statusCode).not.toBe(200);

@@ -52,9 +52,24 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
     expect(detail.introduce).not.toContain('onerror');
     expect(detail.introduce).toContain('<img src="https://example.com/a.png" />');
     const presets = body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data;
-    expect(presets.map((p: { menuCode: string }) => p.menuCode)).toEqual(['REG_SET', 'QUES_AND_DATA', 'COMP_INFO', 'BEFORE_GUIDE', 'TRAINING_PLATFORM', 'CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST', 'GRADE_SET', 'CERTIFICATE_SET']);
+    expect(presets.map((p: { menuCode: string }) => p.menuCode)).toEqual([
+      'REG_SET',
+      'QUES_AND_DATA',
+      'COMP_INFO',
+      'BEFORE_GUIDE',
+      'TRAINING_PLATFORM',
+      'CHOICE_SET',
+      'SUBMIT_WORKS',
+      'SUBMIT_TEST',
+      'GRADE_SET',
+      'CERTIFICATE_SET',
+    ]);
     // Registration, questions and data, and information start on; the rest wait for the organiser.
-    expect(presets.filter((p: { enable: boolean }) => p.enable).map((p: { menuCode: string }) => p.menuCode)).toEqual(['REG_SET', 'QUES_AND_DATA', 'COMP_INFO']);
+    expect(presets.filter((p: { enable: boolean }) => p.enable).map((p: { menuCode: string }) => p.menuCode)).toEqual([
+      'REG_SET',
+      'QUES_AND_DATA',
+      'COMP_INFO',
+    ]);
     expect(presets.every((p: { enableStartTime: string | null; enableEndTime: string | null }) => !p.enableStartTime && !p.enableEndTime)).toBe(true);
     // Not online yet: the public cannot see it.
     expect((await visitor.get(`/api/competition/public/${id}`)).statusCode).toBe(404);
@@ -118,7 +133,13 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
     expect((await orgA.post(`/api/competition/${id}/off`)).statusCode).toBe(200);
     expect((await visitor.get(`/api/competition/public/${id}`)).statusCode).toBe(404);
     expect((await orgA.post(`/api/competition/${id}/on`)).statusCode).toBe(200);
-    const audit = await t.database.db.selectFrom('auditLog').select('action').where('entity', '=', 'competition').where('entityId', '=', String(id)).orderBy('id').execute();
+    const audit = await t.database.db
+      .selectFrom('auditLog')
+      .select('action')
+      .where('entity', '=', 'competition')
+      .where('entityId', '=', String(id))
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual([
       'competition.create',
       'competition.publish',
@@ -162,9 +183,25 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
 
   it('lists online competitions publicly by brand and by status, from the server clock', async () => {
     const otherBrand = body(await admin.post('/api/competition/brand/', { name: '另一个品牌', shortName: '另一' })).data.id;
-    const open = await createOnline(orgA, { name: '报名中的比赛', regStartTime: '2026-02-01T00:00:00Z', regEndTime: '2026-03-20T00:00:00Z', endTime: '2026-05-01T00:00:00Z' });
-    const running = await createOnline(orgA, { name: '进行中的比赛', brandId: otherBrand, regStartTime: '2026-01-01T00:00:00Z', regEndTime: '2026-02-01T00:00:00Z', endTime: '2026-05-01T00:00:00Z' });
-    const ended = await createOnline(orgA, { name: '已结束的比赛', regStartTime: '2025-01-01T00:00:00Z', regEndTime: '2025-02-01T00:00:00Z', endTime: '2025-05-01T00:00:00Z' });
+    const open = await createOnline(orgA, {
+      name: '报名中的比赛',
+      regStartTime: '2026-02-01T00:00:00Z',
+      regEndTime: '2026-03-20T00:00:00Z',
+      endTime: '2026-05-01T00:00:00Z',
+    });
+    const running = await createOnline(orgA, {
+      name: '进行中的比赛',
+      brandId: otherBrand,
+      regStartTime: '2026-01-01T00:00:00Z',
+      regEndTime: '2026-02-01T00:00:00Z',
+      endTime: '2026-05-01T00:00:00Z',
+    });
+    const ended = await createOnline(orgA, {
+      name: '已结束的比赛',
+      regStartTime: '2025-01-01T00:00:00Z',
+      regEndTime: '2025-02-01T00:00:00Z',
+      endTime: '2025-05-01T00:00:00Z',
+    });
     const ids = async (query: string) =>
       body(await t.app.inject({ method: 'GET', url: `/api/competition/public/list?limit=100${query}` })).data.list.map((c: { id: number }) => c.id);
     expect(await ids('&status=2')).toContain(open);
@@ -213,15 +250,33 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
       { label: '身份证号', name: 'idCardNo', otherParams: { required: true }, description: '用于开具证书' },
       { label: '地区', name: 'region' },
     ];
-    const res = await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, enableStartTime: '2026-03-10T00:00:00+08:00', enableEndTime: '2026-04-10T00:00:00+08:00', fieldList });
+    const res = await orgA.put(`/api/competition/preset/${reg.id}`, {
+      enable: true,
+      enableStartTime: '2026-03-10T00:00:00+08:00',
+      enableEndTime: '2026-04-10T00:00:00+08:00',
+      fieldList,
+    });
     expect(res.statusCode).toBe(200);
     const saved = body(await t.app.inject({ method: 'GET', url: `/api/competition/preset/public/${reg.id}` })).data;
     expect(saved).toMatchObject({ enable: true, enableStartTime: '2026-03-09T16:00:00.000Z' });
     expect(saved.fieldList.map((f: { name: string }) => f.name)).toEqual(['userName', 'idCardNo', 'region']);
     expect(saved.fieldList[2].otherParams).toEqual({ required: false });
     expect((await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList: [{ label: 'x', name: 'password' }] })).statusCode).toBe(400);
-    expect((await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList: [{ label: 'a', name: 'tel' }, { label: 'b', name: 'tel' }] })).statusCode).toBe(400);
-    expect((await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, enableStartTime: '2026-04-10T00:00:00Z', enableEndTime: '2026-04-01T00:00:00Z' })).statusCode).toBe(400);
+    expect(
+      (
+        await orgA.put(`/api/competition/preset/${reg.id}`, {
+          enable: true,
+          fieldList: [
+            { label: 'a', name: 'tel' },
+            { label: 'b', name: 'tel' },
+          ],
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, enableStartTime: '2026-04-10T00:00:00Z', enableEndTime: '2026-04-01T00:00:00Z' }))
+        .statusCode,
+    ).toBe(400);
     const info = presets.find((p) => p.menuCode === 'COMP_INFO')!;
     expect((await orgA.put(`/api/competition/preset/${info.id}`, { enable: true, fieldList })).statusCode).toBe(400);
     expect((await orgB.put(`/api/competition/preset/${info.id}`, { enable: true })).statusCode).toBe(404);
@@ -230,7 +285,14 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
   });
 
   describe('saving the menus of one form together', () => {
-    type SavedPreset = { id: number; menuCode: string; enable: boolean; enableStartTime: string | null; enableEndTime: string | null; fieldList: { name: string }[] };
+    type SavedPreset = {
+      id: number;
+      menuCode: string;
+      enable: boolean;
+      enableStartTime: string | null;
+      enableEndTime: string | null;
+      fieldList: { name: string }[];
+    };
     const list = async (id: number) => body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as SavedPreset[];
     const of = (presets: SavedPreset[], code: string) => presets.find((p) => p.menuCode === code)!;
 
@@ -241,7 +303,13 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
           CHOICE_SET: { enable: true },
           SUBMIT_WORKS: { enable: true, enableStartTime: '2026-04-11T00:00:00+08:00', enableEndTime: '2026-05-10T18:00:00+08:00' },
           COMP_INFO: { enable: false },
-          REG_SET: { enable: true, fieldList: [{ label: '姓名', name: 'userName', otherParams: { required: true } }, { label: '学校', name: 'organization' }] },
+          REG_SET: {
+            enable: true,
+            fieldList: [
+              { label: '姓名', name: 'userName', otherParams: { required: true } },
+              { label: '学校', name: 'organization' },
+            ],
+          },
         },
       });
       expect(res.statusCode).toBe(200);
@@ -268,8 +336,13 @@ describe.each(DATABASES)('competitions on %s', (kind) => {
         },
       });
       expect(wrongWindow.statusCode).toBe(400);
-      expect(body(wrongWindow).data.fields).toEqual({ 'presets.SUBMIT_TEST.enableEndTime': '结束时间须晚于开始时间', 'presets.GRADE_SET.fieldList': '只有报名设置可以配置报名字段' });
-      const wrongField = await orgA.put(`/api/competition/preset/batch/${id}`, { presets: { CHOICE_SET: { enable: true }, REG_SET: { enable: true, fieldList: [{ label: '', name: 'tel' }] } } });
+      expect(body(wrongWindow).data.fields).toEqual({
+        'presets.SUBMIT_TEST.enableEndTime': '结束时间须晚于开始时间',
+        'presets.GRADE_SET.fieldList': '只有报名设置可以配置报名字段',
+      });
+      const wrongField = await orgA.put(`/api/competition/preset/batch/${id}`, {
+        presets: { CHOICE_SET: { enable: true }, REG_SET: { enable: true, fieldList: [{ label: '', name: 'tel' }] } },
+      });
       expect(wrongField.statusCode).toBe(400);
       expect(Object.keys(body(wrongField).data.fields)).toEqual(['presets.REG_SET.fieldList.0.label']);
       const unknownCode = await orgA.put(`/api/competition/preset/batch/${id}`, { presets: { CHOICE_SET: { enable: true }, PASSWORD: { enable: true } } });

@@ -43,7 +43,8 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     now = new Date('2026-03-20T02:00:00Z');
     const id = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST', 'GRADE_SET']) expect((await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true })).statusCode).toBe(200);
+    for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST', 'GRADE_SET'])
+      expect((await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true })).statusCode).toBe(200);
     await setSubmissionDeadline(org, id, DEADLINE);
     return id;
   }
@@ -70,12 +71,34 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
   const drain = async () => {
     while (await runDueJobs(t.deps));
   };
-  const submit = (who: Client, questionId: number, text: string) => who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(text), 'text/csv') });
-  const grades = async (questionId: number) => body(await org.get(`/api/review/works/grade/${questionId}?limit=50`)).data.list as { teamId: number; reviewScore: number | null; testScore: number | null; testPoints: number | null; finalScore: number | null; rank: number | null; awardName: string | null }[];
+  const submit = (who: Client, questionId: number, text: string) =>
+    who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(text), 'text/csv') });
+  const grades = async (questionId: number) =>
+    body(await org.get(`/api/review/works/grade/${questionId}?limit=50`)).data.list as {
+      teamId: number;
+      reviewScore: number | null;
+      testScore: number | null;
+      testPoints: number | null;
+      finalScore: number | null;
+      rank: number | null;
+      awardName: string | null;
+    }[];
   const myGrade = async (who: Client, competitionId: number) => body(await who.get(`/api/review/works/myGrade/${competitionId}`)).data[0];
-  const readinessItem = async (competitionId: number, key: string) => (body(await org.get(`/api/competition/readiness/${competitionId}`)).data.items as { key: string; ok: boolean; detail: string }[]).find((i) => i.key === key);
+  const readinessItem = async (competitionId: number, key: string) =>
+    (body(await org.get(`/api/competition/readiness/${competitionId}`)).data.items as { key: string; ok: boolean; detail: string }[]).find(
+      (i) => i.key === key,
+    );
   const awards = async (questionId: number) => {
-    expect((await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }] })).statusCode).toBe(200);
+    expect(
+      (
+        await org.put(`/api/review/works/awards/${questionId}`, {
+          levels: [
+            { name: '一等奖', rankFrom: 1, rankTo: 1 },
+            { name: '二等奖', rankFrom: 2, rankTo: 3 },
+          ],
+        })
+      ).statusCode,
+    ).toBe(200);
     const applied = await org.post(`/api/review/works/awards/apply/${questionId}`);
     expect(applied.statusCode, applied.body).toBe(200);
   };
@@ -83,7 +106,10 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
   it('says which judging a question has, and refuses an evaluation that does not fit it', async () => {
     const c = await competition();
     const bad = await org.post(`/api/competition/question/${c}`, { title: '论文却有指标', judging: 'review', evaluation: MAE });
-    expect([bad.statusCode, body(bad).data.fields.judging]).toEqual([400, '评判方式为专家评审的赛题不设自动评分：请关闭自动评分，或将评判方式改为自动评分或两者结合']);
+    expect([bad.statusCode, body(bad).data.fields.judging]).toEqual([
+      400,
+      '评判方式为专家评审的赛题不设自动评分：请关闭自动评分，或将评判方式改为自动评分或两者结合',
+    ]);
     const none = await org.post(`/api/competition/question/${c}`, { title: '预测却无指标', judging: 'auto' });
     expect([none.statusCode, body(none).data.fields.evaluation]).toEqual([400, '该评判方式需要自动评分：请设置评分指标']);
     // Left out, the judging follows the evaluation: none is a paper question, one is both (as before).
@@ -114,20 +140,42 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     for (const [i, tm] of teams.entries()) await submitWork(tm.leader, q, Buffer.from(`论文 ${i}`));
 
     const rule = body(
-      await org.put(`/api/review/rules/${q}`, { criteria: [{ name: '论证', description: null, maxScore: 50 }, { name: '表达', description: null, maxScore: 50 }], judgesPerWork: 2, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: true, disputeDays: 3 }),
+      await org.put(`/api/review/rules/${q}`, {
+        criteria: [
+          { name: '论证', description: null, maxScore: 50 },
+          { name: '表达', description: null, maxScore: 50 },
+        ],
+        judgesPerWork: 2,
+        aggregation: 'mean',
+        reviewWeight: 100,
+        testWeight: 0,
+        blind: true,
+        disputeDays: 3,
+      }),
     ).data as { criteria: { id: string }[] };
     const judges = [await judge(`paperJudgeA${kind}`), await judge(`paperJudgeB${kind}`)];
     expect((await org.post(`/api/review/judge/${q}`, { userIds: judges.map((j) => j.id) })).statusCode).toBe(200);
     expect(body(await org.post(`/api/review/works/${q}?early=1`)).data.created).toBe(6);
     // Each judge scores each work: team 0 best, then team 2, then team 1.
-    const points = [[45, 40], [30, 25], [40, 30]];
+    const points = [
+      [45, 40],
+      [30, 25],
+      [40, 30],
+    ];
     for (const j of judges) {
       const works = body(await j.client.get(`/api/review/center/works?questionId=${q}`)).data as { id: number }[];
       expect(works).toHaveLength(3);
       for (const w of works) {
         // The review is blind: which team a work is comes from the assignment's row.
         const [a, b] = points[await teamIndexOf(w.id)]!;
-        const res = await j.client.put(`/api/review/works/${w.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: a, comment: '' }, { criterionId: rule.criteria[1]!.id, score: b, comment: '' }], comment: '评语', submit: true });
+        const res = await j.client.put(`/api/review/works/${w.id}`, {
+          scores: [
+            { criterionId: rule.criteria[0]!.id, score: a, comment: '' },
+            { criterionId: rule.criteria[1]!.id, score: b, comment: '' },
+          ],
+          comment: '评语',
+          submit: true,
+        });
         expect(res.statusCode, res.body).toBe(200);
       }
     }
@@ -155,7 +203,10 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     const c = await competition();
     const q = await question(c, { title: '预测题', judging: 'auto', evaluation: MAE });
     expect(await readinessItem(c, `question:${q}`)).toMatchObject({ ok: false });
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${q}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${q}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') }))
+        .statusCode,
+    ).toBe(200);
     expect(await readinessItem(c, `question:${q}`)).toMatchObject({ ok: true, detail: '自动评分（提交测试）：评分指标 平均绝对误差（MAE），答案文件 40 行' });
     expect((await approve(q)).statusCode).toBe(200);
     const teams = [await team(c, q), await team(c, q), await team(c, q), await team(c, q)];
@@ -163,11 +214,23 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     const works = await teams[0]!.leader.request({
       method: 'POST',
       url: '/api/review/works/upload',
-      headers: { 'tus-resumable': '1.0.0', 'upload-length': '5', 'upload-metadata': `questionId ${Buffer.from(String(q)).toString('base64')},filename ${Buffer.from('w.zip').toString('base64')}` },
+      headers: {
+        'tus-resumable': '1.0.0',
+        'upload-length': '5',
+        'upload-metadata': `questionId ${Buffer.from(String(q)).toString('base64')},filename ${Buffer.from('w.zip').toString('base64')}`,
+      },
     });
     expect([works.statusCode, body(works).message]).toEqual([409, '该赛题按自动评分的私榜排名，不需要提交作品']);
     const notJudged = '该赛题的评判方式为自动评分，按私榜排名，不需要评审规则和评审专家；如需专家评审，请先在赛题中修改评判方式';
-    const rule = await org.put(`/api/review/rules/${q}`, { criteria: [{ name: '论证', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: true, disputeDays: 3 });
+    const rule = await org.put(`/api/review/rules/${q}`, {
+      criteria: [{ name: '论证', description: null, maxScore: 10 }],
+      judgesPerWork: 1,
+      aggregation: 'mean',
+      reviewWeight: 100,
+      testWeight: 0,
+      blind: true,
+      disputeDays: 3,
+    });
     expect([rule.statusCode, body(rule).message]).toEqual([409, notJudged]);
     expect(body(await org.post(`/api/review/works/${q}`)).message).toBe(notJudged);
 
@@ -209,7 +272,15 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     await drain();
     await submitWork(tm.leader, q, Buffer.from('作品'));
     const rule = body(
-      await org.put(`/api/review/rules/${q}`, { criteria: [{ name: '论证', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 60, testWeight: 40, blind: true, disputeDays: 3 }),
+      await org.put(`/api/review/rules/${q}`, {
+        criteria: [{ name: '论证', description: null, maxScore: 10 }],
+        judgesPerWork: 1,
+        aggregation: 'mean',
+        reviewWeight: 60,
+        testWeight: 40,
+        blind: true,
+        disputeDays: 3,
+      }),
     ).data as { criteria: { id: string }[] };
     const j = await judge(`mixedJudge${kind}`);
     await org.post(`/api/review/judge/${q}`, { userIds: [j.id] });
@@ -221,6 +292,8 @@ describe.each(DATABASES)('paper-only, prediction-only and mixed questions on %s'
     const mine = await myGrade(tm.leader, c);
     // The only team is the best: 100 test points; 80 × 60% + 100 × 40%.
     expect(mine).toMatchObject({ judging: 'both', reviewScore: 80, testScore: 2, testPoints: 100, finalScore: 88 });
-    expect(mine.formula).toBe('最终成绩 = 评审成绩 × 60% + 测试得分 × 40%；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均；测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）');
+    expect(mine.formula).toBe(
+      '最终成绩 = 评审成绩 × 60% + 测试得分 × 40%；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均；测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）',
+    );
   });
 });

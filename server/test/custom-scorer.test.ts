@@ -48,7 +48,12 @@ describe('a custom scoring program', () => {
       expect(pub[1]).toMatch(/^r\d+,\d,"\d+,5"$/);
       const pubPred = fs.readFileSync(boards.public.prediction, 'utf8').trim().split('\n');
       expect(pubPred.slice(1).map((l) => l.split(',')[0])).toEqual(expected);
-      const priv = fs.readFileSync(boards.private.prediction, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[0]);
+      const priv = fs
+        .readFileSync(boards.private.prediction, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]);
       expect(priv.some((id) => expected.includes(id!))).toBe(false);
     });
   });
@@ -74,7 +79,13 @@ describe('a custom scoring program', () => {
     const guess = ['id,label', ...IDS.map((id, i) => `${id},${labels[(i + 1) % 3]}`)].join('\n');
     await withFolder(async (dir) => {
       const boards = await splitBoards(memoryCsv(Buffer.from(answer)), memoryCsv(Buffer.from(guess)), 'id', SETTING, dir);
-      const read = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+      const read = (file: string) =>
+        fs
+          .readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .slice(1)
+          .map((l) => l.split(',')[1]);
       for (const board of ['public', 'private'] as const) {
         expect(new Set(read(boards[board].answer))).toEqual(new Set(labels));
         expect(new Set(read(boards[board].prediction))).toEqual(new Set(labels));
@@ -106,7 +117,17 @@ describe('a custom scoring program', () => {
   });
 
   it('reads the score only from a last line {"score": <finite number>}', () => {
-    const run = (stdout: string, over: object = {}) => ({ exitCode: 0, signal: null, timedOut: false, outputCapped: false, memoryExceeded: false, stdout, stderr: '', seconds: 0, ...over });
+    const run = (stdout: string, over: object = {}) => ({
+      exitCode: 0,
+      signal: null,
+      timedOut: false,
+      outputCapped: false,
+      memoryExceeded: false,
+      stdout,
+      stderr: '',
+      seconds: 0,
+      ...over,
+    });
     expect(readScore(run('log\n{"score": 0.5}\n\n'))).toEqual({ score: 0.5 });
     expect(readScore(run('{"score": 0.5}\nbye'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });
     expect(readScore(run('{"score": "0.5"}'))).toEqual({ failure: '评分程序最后一行输出不是 {"score": 数字} 格式的JSON' });

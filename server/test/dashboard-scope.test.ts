@@ -13,7 +13,8 @@ describe.each(DATABASES)('the home dashboard counts on %s', (kind) => {
   let memberId: number;
   const now = new Date('2026-03-20T02:00:00Z');
 
-  const userId = async (username: string) => (await t.database.db.selectFrom('users').select(['id', 'orgId']).where('username', '=', username).executeTakeFirstOrThrow());
+  const userId = async (username: string) =>
+    await t.database.db.selectFrom('users').select(['id', 'orgId']).where('username', '=', username).executeTakeFirstOrThrow();
   /** Live sessions of the users of an organisation, read from the table (the oracle the answer must match). */
   const liveSessionsOf = async (orgId: number) =>
     Number(
@@ -51,27 +52,58 @@ describe.each(DATABASES)('the home dashboard counts on %s', (kind) => {
 
   it('gives the platform administrator the platform-wide numbers', async () => {
     const d = body(await admin.get('/api/system/dashboard')).data;
-    const users = Number((await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const users = Number(
+      (
+        await t.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     // Counted, not assumed: the organisation's test may have disabled an account before this one runs.
-    const activeUsers = Number((await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 1).executeTakeFirstOrThrow()).n);
-    const roles = Number((await t.database.db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const activeUsers = Number(
+      (
+        await t.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 1)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const roles = Number(
+      (
+        await t.database.db
+          .selectFrom('roles')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(activeUsers).toBeGreaterThan(0);
     expect(d).toMatchObject({ scope: 'platform', users, activeUsers, roles, organisations: 2 });
     expect(d.sessions).toBeGreaterThan(await liveSessionsOf(orgAId));
   });
 
   it('limits an organiser to its organisation: its users, the roles they hold and their live sessions', async () => {
-    const roleCodes = (await t.database.db
-      .selectFrom('userRoles')
-      .innerJoin('users', 'users.id', 'userRoles.userId')
-      .innerJoin('roles', 'roles.id', 'userRoles.roleId')
-      .select('roles.code')
-      .distinct()
-      .where('users.orgId', '=', orgAId)
-      .execute()).map((r) => r.code);
+    const roleCodes = (
+      await t.database.db
+        .selectFrom('userRoles')
+        .innerJoin('users', 'users.id', 'userRoles.userId')
+        .innerJoin('roles', 'roles.id', 'userRoles.roleId')
+        .select('roles.code')
+        .distinct()
+        .where('users.orgId', '=', orgAId)
+        .execute()
+    ).map((r) => r.code);
     expect(roleCodes).toEqual(expect.arrayContaining(['organiser', 'judge', 'participant']));
     const d = body(await orgA.get('/api/system/dashboard')).data;
-    expect(d).toEqual({ scope: 'organisation', users: 2, activeUsers: 2, roles: roleCodes.length, organisations: null, sessions: await liveSessionsOf(orgAId) });
+    expect(d).toEqual({
+      scope: 'organisation',
+      users: 2,
+      activeUsers: 2,
+      roles: roleCodes.length,
+      organisations: null,
+      sessions: await liveSessionsOf(orgAId),
+    });
     expect(d.sessions).toBeGreaterThan(0);
     // A disabled account of the organisation is still its user, no longer an active one.
     expect((await admin.put(`/api/system/user/${memberId}/status`, { status: 0 })).statusCode).toBe(200);

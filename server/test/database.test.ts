@@ -125,7 +125,11 @@ describe('initial data', () => {
     expect(online.sort()).toEqual([1, 2, 3, 4]);
     expect(rows.map((r) => r.auditStatus).sort()).toEqual([0, 1, 3, 3, 3, 3]);
     const brands = await database.db.selectFrom('brands').select(['shortName', 'recommend']).orderBy('sort').execute();
-    expect(brands).toEqual([{ shortName: '泰迪杯', recommend: 1 }, { shortName: '数智杯', recommend: 1 }, { shortName: '校园赛', recommend: 0 }]);
+    expect(brands).toEqual([
+      { shortName: '泰迪杯', recommend: 1 },
+      { shortName: '数智杯', recommend: 1 },
+      { shortName: '校园赛', recommend: 0 },
+    ]);
   });
 });
 

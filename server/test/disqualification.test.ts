@@ -23,7 +23,16 @@ import { MAE_ANSWER as ANSWER, MAE_DEADLINE as DEADLINE, MAE_EVALUATION as MAE, 
  */
 
 type Entry = { teamId: number; score: number; submissions: number };
-type Sub = { id: number; teamId: number; teamName: string; fileName: string; fileUri: string | null; publicScore: number | null; privateScore: number | null; cancelReason: string | null };
+type Sub = {
+  id: number;
+  teamId: number;
+  teamName: string;
+  fileName: string;
+  fileUri: string | null;
+  publicScore: number | null;
+  privateScore: number | null;
+  cancelReason: string | null;
+};
 
 describe.each(DATABASES)('the organiser’s view of test submissions and 取消成绩 on %s', (kind) => {
   let t: TestApp;
@@ -46,18 +55,32 @@ describe.each(DATABASES)('the organiser’s view of test submissions and 取消�
   const submit = (who: Client, questionId: number, text: string, name = 'pred.csv') =>
     who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart(name, Buffer.from(text), 'text/csv') });
   const board = async (who: Client, q: number, which: 'public' | 'private') =>
-    (body(await who.get(`/api/review/test/leaderboard/${q}?board=${which}&page=1&limit=50`)).data.entries as Entry[]).map((e) => [e.teamId, e.score, e.submissions]);
-  const submissions = async (q: number, query = '') => body(await org.get(`/api/review/test/submissions/${q}${query}`)).data as { list: Sub[]; total: number; disqualified: { teamId: number; reason: string; username: string }[]; locked: boolean };
-  const inbox = async (who: Client) => (body(await who.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[]);
+    (body(await who.get(`/api/review/test/leaderboard/${q}?board=${which}&page=1&limit=50`)).data.entries as Entry[]).map((e) => [
+      e.teamId,
+      e.score,
+      e.submissions,
+    ]);
+  const submissions = async (q: number, query = '') =>
+    body(await org.get(`/api/review/test/submissions/${q}${query}`)).data as {
+      list: Sub[];
+      total: number;
+      disqualified: { teamId: number; reason: string; username: string }[];
+      locked: boolean;
+    };
+  const inbox = async (who: Client) => body(await who.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[];
   const audits = (action: string) => t.database.db.selectFrom('auditLog').select(['entityId', 'afterJson']).where('action', '=', action).execute();
 
   it('shows every submission, lets it be downloaded, and cancels and restores a submission or a team with the boards and grades following', async () => {
     const c = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${c}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST', 'GRADE_SET']) expect((await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true })).statusCode).toBe(200);
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST', 'GRADE_SET'])
+      expect((await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true })).statusCode).toBe(200);
     await setSubmissionDeadline(org, c, DEADLINE);
     const q = body(await org.post(`/api/competition/question/${c}`, { title: '预测题', judging: 'auto', evaluation: MAE })).data.id as number;
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${q}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${q}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') }))
+        .statusCode,
+    ).toBe(200);
     expect((await admin.put(`/api/competition/question/review/${q}`, { reviewed: true })).statusCode).toBe(200);
     const teams: { leader: Client; teamId: number; name: string }[] = [];
     for (const name of ['甲队', '乙队', '丙队']) {

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 type Expert = { userId: number; username: string; organization: string; platform: boolean; canEdit: boolean };
 
@@ -17,15 +28,28 @@ describe.each(DATABASES)('the expert pool kept apart per organisation on %s', (k
     expect(res.statusCode, res.body).toBe(200);
   }
   const row = (username: string) =>
-    t.database.db.selectFrom('experts').innerJoin('users', 'users.id', 'experts.userId').select(['experts.organization', 'experts.title']).where('users.username', '=', username).executeTakeFirst();
+    t.database.db
+      .selectFrom('experts')
+      .innerJoin('users', 'users.id', 'experts.userId')
+      .select(['experts.organization', 'experts.title'])
+      .where('users.username', '=', username)
+      .executeTakeFirst();
   const judgeRoles = (username: string) =>
-    t.database.db.selectFrom('userRoles').innerJoin('roles', 'roles.id', 'userRoles.roleId').innerJoin('users', 'users.id', 'userRoles.userId').select('roles.code').where('users.username', '=', username).where('roles.code', '=', 'judge').execute();
+    t.database.db
+      .selectFrom('userRoles')
+      .innerJoin('roles', 'roles.id', 'userRoles.roleId')
+      .innerJoin('users', 'users.id', 'userRoles.userId')
+      .select('roles.code')
+      .where('users.username', '=', username)
+      .where('roles.code', '=', 'judge')
+      .execute();
   /**
    * The pool as `c` sees it. Other tests add experts of their own (named `pool3…`); what a test checks of the pool is
    * the experts made in beforeAll, and that nothing of the other organisation shows at all.
    */
   const SHARED_WORLD = ['poolOfA', 'poolOfB', 'poolShared'];
-  const everyone = async (c: Client) => (body(await c.get('/api/review/expert/page?limit=100')).data.list as Expert[]).map((e) => [e.username, e.platform, e.canEdit] as const);
+  const everyone = async (c: Client) =>
+    (body(await c.get('/api/review/expert/page?limit=100')).data.list as Expert[]).map((e) => [e.username, e.platform, e.canEdit] as const);
   const pool = async (c: Client) => (await everyone(c)).filter(([u]) => SHARED_WORLD.includes(u)).sort();
 
   beforeAll(async () => {
@@ -81,7 +105,12 @@ describe.each(DATABASES)('the expert pool kept apart per organisation on %s', (k
     const competition = await onlineCompetition(admin, orgB);
     const question = body(await orgB.post(`/api/competition/question/${competition}`, { title: '池题' })).data.id as number;
     const candidates = body(await orgB.get(`/api/review/judge/candidates/${question}`)).data as Expert[];
-    expect(candidates.map((e) => e.username).filter((u) => SHARED_WORLD.includes(u)).sort()).toEqual(['poolOfB', 'poolShared']);
+    expect(
+      candidates
+        .map((e) => e.username)
+        .filter((u) => SHARED_WORLD.includes(u))
+        .sort(),
+    ).toEqual(['poolOfB', 'poolShared']);
     expect(candidates.filter((e) => e.username.includes('OfA'))).toEqual([]);
     const foreign = await orgB.post(`/api/review/judge/${question}`, { userIds: [id.poolOfA] });
     expect([foreign.statusCode, body(foreign).data.fields.userIds]).toEqual([400, '只能选择专家库中的专家']);

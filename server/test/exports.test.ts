@@ -2,7 +2,19 @@ import ExcelJS from 'exceljs';
 import { SESSION_COOKIE } from '@contest/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exportBatches } from '../src/db/batches.ts';
-import { ADMIN_PASSWORD, DATABASES, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 /**
  * Exports that are complete and bounded (issue 22): every export streams its workbook from the database in batches
@@ -92,7 +104,9 @@ describe.each(DATABASES)('exports streamed in batches on %s', (kind) => {
       if (++reads === 3) throw new Error('数据库连接中断');
     };
     // Whether the cut comes before or after the headers left, the download fails: no short file looks whole.
-    const download = fetch(`${address}/api/team/register/list?competitionId=${competitionId}&export=xlsx`, { headers: { cookie: `${SESSION_COOKIE}=${org.token}` } }).then((res) => res.arrayBuffer());
+    const download = fetch(`${address}/api/team/register/list?competitionId=${competitionId}&export=xlsx`, {
+      headers: { cookie: `${SESSION_COOKIE}=${org.token}` },
+    }).then((res) => res.arrayBuffer());
     await expect(download).rejects.toThrow();
     expect(reads).toBe(3);
     expect(t.logs.join('')).toContain('export failed part way');

@@ -4,7 +4,18 @@
  * competition, question, teams and judges with these, so that it runs alone (`vitest -t`) and in any order.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { REG_FIELD_LIST, REG_INFO, loggedIn, multipart, onlineCompetition, registerUser, setSubmissionDeadline, submitWork, type Client, type TestApp } from './helpers.ts';
+import {
+  REG_FIELD_LIST,
+  REG_INFO,
+  loggedIn,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  setSubmissionDeadline,
+  submitWork,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 let serial = 0;
 /** A number never handed out before in this test process: for usernames and names that must be unique in one app. */
@@ -47,9 +58,24 @@ export async function reviewedQuestion(admin: Client, org: Client, opts: Questio
   const competitionId = await onlineCompetition(admin, org, opts.competition ?? {}, opts.fieldList ?? REG_FIELD_LIST);
   const list = ok<{ id: number; menuCode: string }[]>(await org.get(`/api/competition/preset/public/list/${competitionId}`), 'presets');
   const presets = Object.fromEntries(list.map((p) => [p.menuCode, p.id]));
-  for (const code of opts.presets ?? ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) ok(await org.put(`/api/competition/preset/${presets[code]}`, { enable: true }), `preset ${code}`);
-  const questionId = ok<{ id: number }>(await org.post(`/api/competition/question/${competitionId}`, { title: opts.title ?? '测试题', ...(opts.evaluation ? { evaluation: opts.evaluation } : {}) }), 'question').id;
-  if (opts.answer !== undefined) ok(await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(opts.answer), 'text/csv') }), 'answer');
+  for (const code of opts.presets ?? ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST'])
+    ok(await org.put(`/api/competition/preset/${presets[code]}`, { enable: true }), `preset ${code}`);
+  const questionId = ok<{ id: number }>(
+    await org.post(`/api/competition/question/${competitionId}`, {
+      title: opts.title ?? '测试题',
+      ...(opts.evaluation ? { evaluation: opts.evaluation } : {}),
+    }),
+    'question',
+  ).id;
+  if (opts.answer !== undefined)
+    ok(
+      await org.request({
+        method: 'POST',
+        url: `/api/competition/question/${questionId}/answer`,
+        ...multipart('answer.csv', Buffer.from(opts.answer), 'text/csv'),
+      }),
+      'answer',
+    );
   ok(await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true }), 'question review');
   return { competitionId, questionId, presets };
 }
@@ -99,11 +125,18 @@ export interface TeamOptions {
 export async function teamWithWork(t: TestApp, org: Client, q: { competitionId: number; questionId: number }, opts: TeamOptions): Promise<TeamWithWork> {
   await registerUser(t.app, opts.username);
   const leader = await loggedIn(t.app, opts.username);
-  const r = ok<{ teamId: number; registerId: number }>(await leader.post(`/api/team/register/${q.competitionId}`, { teamName: opts.name, info: opts.info ?? REG_INFO }), `register ${opts.name}`);
+  const r = ok<{ teamId: number; registerId: number }>(
+    await leader.post(`/api/team/register/${q.competitionId}`, { teamName: opts.name, info: opts.info ?? REG_INFO }),
+    `register ${opts.name}`,
+  );
   ok(await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' }), `approve ${opts.name}`);
   ok(await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId: q.questionId }), `choose ${opts.name}`);
   await submitWork(leader, q.questionId, opts.works ?? Buffer.from(`works of ${opts.name}`), opts.filename ?? `${opts.name}-作品.zip`);
-  if (opts.prediction != null) ok(await leader.request({ method: 'POST', url: `/api/review/test/${q.questionId}`, ...multipart('pred.csv', Buffer.from(opts.prediction), 'text/csv') }), `test ${opts.name}`);
+  if (opts.prediction != null)
+    ok(
+      await leader.request({ method: 'POST', url: `/api/review/test/${q.questionId}`, ...multipart('pred.csv', Buffer.from(opts.prediction), 'text/csv') }),
+      `test ${opts.name}`,
+    );
   if (opts.teachers) ok(await leader.put(`/api/team/updateTeacher/${r.teamId}`, { teacherList: opts.teachers }), `teachers ${opts.name}`);
   return { leader, teamId: r.teamId, registerId: r.registerId, name: opts.name };
 }
@@ -140,7 +173,11 @@ export async function assignWorks(org: Client, questionId: number) {
 /** A judge submits scores (one per criterion, in the rule's order) for one of their assignments. */
 export async function submitScores(judge: Judge, rule: Rule, assignmentId: number, scores: number[]) {
   return ok(
-    await judge.client.put(`/api/review/works/${assignmentId}`, { scores: rule.criteria.map((c, i) => ({ criterionId: c.id, score: scores[i] ?? null, comment: '好' })), comment: '总评', submit: true }),
+    await judge.client.put(`/api/review/works/${assignmentId}`, {
+      scores: rule.criteria.map((c, i) => ({ criterionId: c.id, score: scores[i] ?? null, comment: '好' })),
+      comment: '总评',
+      submit: true,
+    }),
     'scores',
   );
 }
@@ -154,7 +191,6 @@ export async function confirmGrades(org: Client, q: { competitionId: number; que
   passDeadline();
   return ok(await org.post(`/api/review/works/confirmFinalScore/${q.questionId}`), 'confirm grades');
 }
-
 
 // ---- A mean-absolute-error question (issue 33's contest shapes and disqualification) ---------------------------------
 

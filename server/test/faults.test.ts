@@ -75,7 +75,9 @@ async function servesNormally(url: string, questionId: number, worker: LoadWorke
   expect((await patchUpload(worker.leader, created.headers.get('location')!, 0, content)).status).toBe(204);
   const versions = (await worker.leader.get(`/api/review/works/${questionId}`)).body!.data as { sha256: string; fileUri: string }[];
   expect(versions[0]!.sha256).toBe(sha256(content));
-  const download = await fetch(`${url}/api/file/common/download?fileUri=${encodeURIComponent(versions[0]!.fileUri)}`, { headers: { cookie: [...worker.leader.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  const download = await fetch(`${url}/api/file/common/download?fileUri=${encodeURIComponent(versions[0]!.fileUri)}`, {
+    headers: { cookie: [...worker.leader.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
   expect(Buffer.from(await download.arrayBuffer()).equals(content)).toBe(true);
 }
 
@@ -232,7 +234,12 @@ describe('disk full during uploads', () => {
 });
 
 /** Writes go on while `npm run backup` runs; the backup, restored into a fresh platform, serves what was acknowledged before it began. */
-async function backupUnderLoad(tag: string, source: Record<string, string>, target: Record<string, string>, targetQuery: (sql: string) => Promise<Record<string, unknown>[]>) {
+async function backupUnderLoad(
+  tag: string,
+  source: Record<string, string>,
+  target: Record<string, string>,
+  targetQuery: (sql: string) => Promise<Record<string, unknown>[]>,
+) {
   const server = await serve(source);
   const a = await arena(server.url);
   const workers = await leaders(server.url, a, tag, 2);

@@ -50,10 +50,20 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     if (stage) {
       // The stage is chosen as both submissions' deadline.
       const stageId = body(await org.post(`/api/competition/stages/${competitionId}`, { ...stage, sort: 1 })).data.id as number;
-      for (const code of ['SUBMIT_WORKS', 'SUBMIT_TEST']) expect((await org.put(`/api/competition/preset/${id(code)}`, { enable: true, deadlineStageId: stageId })).statusCode).toBe(200);
+      for (const code of ['SUBMIT_WORKS', 'SUBMIT_TEST'])
+        expect((await org.put(`/api/competition/preset/${id(code)}`, { enable: true, deadlineStageId: stageId })).statusCode).toBe(200);
     }
-    const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: `公布题${n}`, evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id as number;
-    await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv') });
+    const questionId = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: `公布题${n}`,
+        evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+      }),
+    ).data.id as number;
+    await org.request({
+      method: 'POST',
+      url: `/api/competition/question/${questionId}/answer`,
+      ...multipart('answer.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv'),
+    });
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
 
     const username = `publish${n}x`;
@@ -68,13 +78,25 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     const judgeId = (await registerUser(t.app, judgeName)).id;
     expect((await org.post('/api/review/expert', { username: judgeName, organization: '评审大学', speciality: '统计', title: '教授' })).statusCode).toBe(200);
     const rule = body(
-      await org.put(`/api/review/rules/${questionId}`, { criteria: [{ name: '创新性', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 3 }),
+      await org.put(`/api/review/rules/${questionId}`, {
+        criteria: [{ name: '创新性', description: null, maxScore: 10 }],
+        judgesPerWork: 1,
+        aggregation: 'mean',
+        reviewWeight: 100,
+        testWeight: 0,
+        blind: false,
+        disputeDays: 3,
+      }),
     ).data as { criteria: { id: string }[] };
     await org.post(`/api/review/judge/${questionId}`, { userIds: [judgeId] });
     expect(body(await org.post(`/api/review/works/${questionId}?early=1`)).data.created).toBe(1);
     const judge = await loggedIn(t.app, judgeName);
     const [work] = body(await judge.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number }[];
-    const scored = await judge.put(`/api/review/works/${work!.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }], comment: '总评', submit: true });
+    const scored = await judge.put(`/api/review/works/${work!.id}`, {
+      scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }],
+      comment: '总评',
+      submit: true,
+    });
     expect(scored.statusCode, scored.body).toBe(200);
     return { competitionId, questionId, leader, judge, criterionId: rule.criteria[0]!.id, assignmentId: work!.id };
   }
@@ -97,7 +119,12 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     const calculated = await org.post(`/api/review/works/calcFinalScore/${questionId}`);
     expect([calculated.statusCode, body(calculated).data.gradeState]).toEqual([200, 1]);
     const before = await state(questionId, leader);
-    expect(before.summary).toMatchObject({ gradeState: 1, confirmedAt: null, calculatedAt: '2026-03-20T02:00:00.000Z', submissionOpen: { kind: 'SUBMIT_WORKS' } });
+    expect(before.summary).toMatchObject({
+      gradeState: 1,
+      confirmedAt: null,
+      calculatedAt: '2026-03-20T02:00:00.000Z',
+      submissionOpen: { kind: 'SUBMIT_WORKS' },
+    });
 
     now = new Date('2026-03-21T02:00:00Z');
     const refused = await confirm(questionId);
@@ -139,7 +166,10 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
   });
 
   it('follows the deadline stage chosen when no preset end is set, and confirms without computing first', async () => {
-    const { questionId, leader } = await setup({ works: null, test: null }, { name: '复赛', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-28T20:00:00+08:00' });
+    const { questionId, leader } = await setup(
+      { works: null, test: null },
+      { name: '复赛', startDate: '2026-03-16T00:00:00+08:00', endDate: '2026-03-28T20:00:00+08:00' },
+    );
     // Tests take the same stage: both close at its end, which is named.
     now = new Date('2026-03-28T12:00:00Z');
     expect(body(await org.get(`/api/review/works/grade/summary/${questionId}`)).data.submissionOpen).toMatchObject({ end: '2026-03-28T12:00:00.000Z' });
@@ -160,14 +190,18 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     const stageId = body(await org.get(`/api/competition/stages/public/list/${competitionId}`)).data[0].id as number;
     const published = await state(questionId, leader);
     const testRefusal = '提交测试已于 2026-03-21 20:00 截止';
-    const submitTest = () => leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('p.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv') });
-    const stages = async () => (await t.database.db.selectFrom('competitionStages').select(['name', 'endDate']).where('id', '=', stageId).executeTakeFirstOrThrow());
+    const submitTest = () =>
+      leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('p.csv', Buffer.from('id,y\na,1\nb,2\n'), 'text/csv') });
+    const stages = async () =>
+      await t.database.db.selectFrom('competitionStages').select(['name', 'endDate']).where('id', '=', stageId).executeTakeFirstOrThrow();
 
     // Renaming the stage (复赛提交 -> 复赛) closes and opens nothing.
     expect((await org.put(`/api/competition/stages/${stageId}`, { ...stage, name: '复赛', sort: 1 })).statusCode).toBe(200);
     expect(body(await submitTest()).message).toBe(testRefusal);
     // Moving it earlier is no reopening either.
-    expect((await org.put(`/api/competition/stages/${stageId}`, { ...stage, name: '复赛', endDate: '2026-03-21T19:00:00+08:00', sort: 1 })).statusCode).toBe(200);
+    expect((await org.put(`/api/competition/stages/${stageId}`, { ...stage, name: '复赛', endDate: '2026-03-21T19:00:00+08:00', sort: 1 })).statusCode).toBe(
+      200,
+    );
 
     // Moving its end past now would reopen both submissions and the choice that follows them: refused with what it does to the published results, nothing changed.
     const later = { ...stage, name: '复赛', endDate: '2026-03-25T20:00:00+08:00', sort: 1 };
@@ -187,7 +221,12 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     // Confirmed, it is made and audited; the published grades stay as they were.
     expect((await org.put(`/api/competition/stages/${stageId}?reopen=1`, later)).statusCode).toBe(200);
     expect((await submitTest()).statusCode).toBe(200);
-    const audit = await t.database.db.selectFrom('auditLog').select('afterJson').where('action', '=', 'competition.reopen').where('entityId', '=', String(competitionId)).execute();
+    const audit = await t.database.db
+      .selectFrom('auditLog')
+      .select('afterJson')
+      .where('action', '=', 'competition.reopen')
+      .where('entityId', '=', String(competitionId))
+      .execute();
     expect(audit.map((a) => JSON.parse(a.afterJson!).reopened.map((w: { kind: string }) => w.kind))).toEqual([['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']]);
     expect((await summary(questionId)).gradeState).toBe(2);
     expect(await grades(questionId)).toEqual(published.grades);
@@ -195,7 +234,12 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
 
   it('gives a submitted score back to its judge when the team replaces the work before the deadline, and tells the organiser', async () => {
     const { questionId, leader, judge, criterionId, assignmentId } = await setup({ works: '2026-03-25T18:00:00+08:00', test: null });
-    const row = async () => t.database.db.selectFrom('reviewAssignments').select(['status', 'workId', 'scoresJson', 'total']).where('id', '=', assignmentId).executeTakeFirstOrThrow();
+    const row = async () =>
+      t.database.db
+        .selectFrom('reviewAssignments')
+        .select(['status', 'workId', 'scoresJson', 'total'])
+        .where('id', '=', assignmentId)
+        .executeTakeFirstOrThrow();
     const versions = async () => t.database.db.selectFrom('works').select(['id', 'version']).where('questionId', '=', questionId).orderBy('version').execute();
     // The submitted score is for the version the team had then.
     const [v1] = await versions();
@@ -208,18 +252,32 @@ describe.each(DATABASES)('publishing results waits for submission to close on %s
     expect(await row()).toMatchObject({ status: 1, workId: v1!.id, total: 8 });
     expect(JSON.parse((await row()).scoresJson)).toEqual([{ criterionId, score: 8, comment: '好' }]);
     expect(await inbox(judge)).toContain('作品已更新，请重新评审');
-    const orgMessages = (body(await org.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[]).filter((m) => m.title === '作品在评分后更新');
+    const orgMessages = (body(await org.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[]).filter(
+      (m) => m.title === '作品在评分后更新',
+    );
     expect(orgMessages).toHaveLength(1);
-    expect(orgMessages[0]!.content).toMatch(/^<p>队伍“公布队\d+（\d+）”在专家评分后上传了赛题“公布题\d+”的新版本（第 2 版），1 位专家的评分已退回，需要重新评审。<\/p>$/);
+    expect(orgMessages[0]!.content).toMatch(
+      /^<p>队伍“公布队\d+（\d+）”在专家评分后上传了赛题“公布题\d+”的新版本（第 2 版），1 位专家的评分已退回，需要重新评审。<\/p>$/,
+    );
     // The organiser's list and the judge's page say which version was scored and which counts now.
     expect(body(await org.get(`/api/review/assign/page/${questionId}`)).data.list[0]).toMatchObject({ status: 1, scoredVersion: 1, currentVersion: 2 });
     expect(body(await judge.get(`/api/review/center/works/${assignmentId}`)).data).toMatchObject({ status: 1, workId: v2!.id, version: 2, scoredVersion: 1 });
 
     // A submission for the version the judge saw before is refused; for the one that counts, it stands.
-    const stale = await judge.put(`/api/review/works/${assignmentId}`, { scores: [{ criterionId, score: 8, comment: '好' }], comment: '总评', submit: true, workId: v1!.id });
+    const stale = await judge.put(`/api/review/works/${assignmentId}`, {
+      scores: [{ criterionId, score: 8, comment: '好' }],
+      comment: '总评',
+      submit: true,
+      workId: v1!.id,
+    });
     expect([stale.statusCode, body(stale).message]).toEqual([409, '队伍已上传新版本（第 2 版），请下载新版本查看后再提交评分']);
     expect((await row()).status).toBe(1);
-    const fresh = await judge.put(`/api/review/works/${assignmentId}`, { scores: [{ criterionId, score: 9, comment: '更好' }], comment: '总评', submit: true, workId: v2!.id });
+    const fresh = await judge.put(`/api/review/works/${assignmentId}`, {
+      scores: [{ criterionId, score: 9, comment: '更好' }],
+      comment: '总评',
+      submit: true,
+      workId: v2!.id,
+    });
     expect(fresh.statusCode, fresh.body).toBe(200);
     expect(await row()).toMatchObject({ status: 2, workId: v2!.id, total: 9 });
 

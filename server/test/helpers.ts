@@ -49,10 +49,7 @@ async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> }>
   };
 }
 
-export async function createTestApp(
-  kind: DbKind,
-  options: { env?: Record<string, string>; clock?: Clock; seedDemo?: boolean } = {},
-): Promise<TestApp> {
+export async function createTestApp(kind: DbKind, options: { env?: Record<string, string>; clock?: Clock; seedDemo?: boolean } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-test-'));
   const pgSchema = kind === 'postgres' ? await postgresSchema() : undefined;
   const config = loadConfig({
@@ -103,7 +100,10 @@ function cookieValue(res: LightMyRequestResponse, name: string): string | undefi
 export class Client {
   token?: string;
   csrf?: string;
-  constructor(readonly app: FastifyInstance, readonly ip = '127.0.0.1') {}
+  constructor(
+    readonly app: FastifyInstance,
+    readonly ip = '127.0.0.1',
+  ) {}
 
   async request(opts: InjectOptions & { method: string; url: string }): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = { ...(opts.headers as Record<string, string>) };
@@ -145,7 +145,8 @@ export const body = (res: LightMyRequestResponse) => res.json() as { status: num
 export async function makeOrganiser(t: TestApp, admin: Client, username: string, orgName: string) {
   await registerUser(t.app, username);
   const client = await loggedIn(t.app, username);
-  const id = body(await client.post('/api/competition/partner/apply', { name: orgName, kind: 'school', contactName: '老师', contactPhone: '13800138000' })).data.id;
+  const id = body(await client.post('/api/competition/partner/apply', { name: orgName, kind: 'school', contactName: '老师', contactPhone: '13800138000' })).data
+    .id;
   const res = await admin.put(`/api/competition/partner/audit/${id}`, { approve: true });
   if (res.statusCode !== 200) throw new Error(`partner audit failed: ${res.body}`);
   return loggedIn(t.app, username);
@@ -160,7 +161,13 @@ export const REG_FIELD_LIST = [
 ];
 
 /** A registration form that passes REG_FIELD_LIST, with a valid mainland ID number. */
-export const REG_INFO = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), tel: '13800138000', province: '广东省', city: '广州市' };
+export const REG_INFO = {
+  userName: '张三',
+  idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'),
+  tel: '13800138000',
+  province: '广东省',
+  city: '广州市',
+};
 
 /**
  * An online competition of the organiser's organisation, approved by the administrator, with its REG_SET preset
@@ -196,10 +203,7 @@ export async function onlineCompetition(admin: Client, organiser: Client, overri
   return id;
 }
 
-export const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
 /** A multipart body with one file field, as a browser's upload sends it. */
@@ -219,7 +223,13 @@ export async function submitWork(who: Client, questionId: number, content: Buffe
   const created = await who.request({
     method: 'POST',
     url: '/api/review/works/upload',
-    headers: { 'tus-resumable': '1.0.0', 'upload-length': String(content.length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',') },
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': String(content.length),
+      'upload-metadata': Object.entries(meta)
+        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+        .join(','),
+    },
   });
   if (created.statusCode !== 201) throw new Error(`works upload refused: ${created.body}`);
   const done = await who.request({
@@ -237,11 +247,17 @@ export async function submitWork(who: Client, questionId: number, content: Buffe
  * keeps whether it is on and its start. The test's clock then moves past `at` to close the windows.
  */
 export async function setSubmissionDeadline(organiser: Client, competitionId: number, at: string) {
-  const presets = body(await organiser.get(`/api/competition/preset/public/list/${competitionId}`)).data as { menuCode: string; enable: boolean | number; enableStartTime: string | null }[];
+  const presets = body(await organiser.get(`/api/competition/preset/public/list/${competitionId}`)).data as {
+    menuCode: string;
+    enable: boolean | number;
+    enableStartTime: string | null;
+  }[];
   const deadline = (code: string) => {
     const p = presets.find((x) => x.menuCode === code);
     return { enable: Boolean(p?.enable), enableStartTime: p?.enableStartTime ?? null, enableEndTime: at };
   };
-  const res = await organiser.put(`/api/competition/preset/batch/${competitionId}`, { presets: { SUBMIT_WORKS: deadline('SUBMIT_WORKS'), SUBMIT_TEST: deadline('SUBMIT_TEST') } });
+  const res = await organiser.put(`/api/competition/preset/batch/${competitionId}`, {
+    presets: { SUBMIT_WORKS: deadline('SUBMIT_WORKS'), SUBMIT_TEST: deadline('SUBMIT_TEST') },
+  });
   if (res.statusCode !== 200) throw new Error(`submission deadline: ${res.body}`);
 }

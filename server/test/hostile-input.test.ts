@@ -4,7 +4,22 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, Client, DATABASES, PDF, PNG, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, submitWork, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  Client,
+  DATABASES,
+  PDF,
+  PNG,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  submitWork,
+  type TestApp,
+} from './helpers.ts';
 import { HTML_INJECTION, SQL_INJECTION, UNICODE_EDGE, operationsOf, prng, variantsOf, type Operation, type Variant } from './hostile/generate.ts';
 import { diffSnapshots, installWriteCounter, snapshot, snapshotFiles, writeMarker, type Snapshot } from './hostile/snapshot.ts';
 
@@ -112,7 +127,8 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       if (op.method === 'DELETE') return 999_999;
       if (op.path.startsWith('/api/system/user/') || op.path.startsWith('/api/team/userinfo/')) return ids.victimUser;
       if (op.path.startsWith('/api/system/role/')) return ids.victimRole;
-      if (/^competitionId$/i.test(name) || op.path.startsWith('/api/competition/{id}') || /^\/api\/competition\/(publish|audit|stages|preset)/.test(op.path)) return ids.competition;
+      if (/^competitionId$/i.test(name) || op.path.startsWith('/api/competition/{id}') || /^\/api\/competition\/(publish|audit|stages|preset)/.test(op.path))
+        return ids.competition;
       if (/brandId/i.test(name)) return ids.brand;
       return 1;
     },
@@ -204,8 +220,14 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
     // Refusals first (they all must leave the state as it was), then the ones that may be stored.
     for (const who of ['anonymous', 'participant', 'administrator'] as Who[]) {
       const list = all[who];
-      await run(who, list.filter((v) => v.expect === 'refuse'));
-      await run(who, list.filter((v) => v.expect === 'any'));
+      await run(
+        who,
+        list.filter((v) => v.expect === 'refuse'),
+      );
+      await run(
+        who,
+        list.filter((v) => v.expect === 'any'),
+      );
     }
     expect(tally.failures.slice(start, start + 40)).toEqual([]);
     expect(tally.requests - sent).toBeGreaterThan(3000);
@@ -248,13 +270,29 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
 
   describe('uploads', () => {
     const token = `hostile${SEED}`;
-    const traversal = [`../../${token}-passwd`, `..\\..\\${token}-win.ini`, `/tmp/${token}-abs.png`, `C:\\${token}\\evil.png`, `a\u0000${token}.png`, `${'长'.repeat(300)}.png`, `${token}\r\nx-injected: 1.png`, `%2e%2e%2f${token}.png`, '', '.', '..'];
+    const traversal = [
+      `../../${token}-passwd`,
+      `..\\..\\${token}-win.ini`,
+      `/tmp/${token}-abs.png`,
+      `C:\\${token}\\evil.png`,
+      `a\u0000${token}.png`,
+      `${'长'.repeat(300)}.png`,
+      `${token}\r\nx-injected: 1.png`,
+      `%2e%2e%2f${token}.png`,
+      '',
+      '.',
+      '..',
+    ];
 
     function multipartOf(parts: { name: string; filename?: string; type?: string; content: Buffer }[], boundary = '----hostile' + SEED) {
       const chunks: Buffer[] = [];
       for (const p of parts) {
         const disp = p.filename === undefined ? `form-data; name="${p.name}"` : `form-data; name="${p.name}"; filename="${p.filename}"`;
-        chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`), p.content, Buffer.from('\r\n'));
+        chunks.push(
+          Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`),
+          p.content,
+          Buffer.from('\r\n'),
+        );
       }
       chunks.push(Buffer.from(`--${boundary}--\r\n`));
       return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
@@ -314,7 +352,8 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       expect(hits).toEqual([]);
       // Every file under the data directory has a name the server chose.
       const names = Object.keys(snapshotFiles(t.config.dataDir)).filter((f) => !f.endsWith('/'));
-      const known = /^(files\/[a-z0-9-]+\/[0-9a-f-]+|files\/\.tmp\/[0-9a-f-]+|uploads\/[0-9a-f]+(\.json)?|client\/clientApp-(win|mac)\.zip(\.json)?|client\/\.tmp\/build\.json|[a-z0-9_.-]*secret[a-z0-9_.-]*|certificates\/.*\.pdf)$/;
+      const known =
+        /^(files\/[a-z0-9-]+\/[0-9a-f-]+|files\/\.tmp\/[0-9a-f-]+|uploads\/[0-9a-f]+(\.json)?|client\/clientApp-(win|mac)\.zip(\.json)?|client\/\.tmp\/build\.json|[a-z0-9_.-]*secret[a-z0-9_.-]*|certificates\/.*\.pdf)$/;
       expect(names.filter((n) => !known.test(n))).toEqual([]);
     }
 
@@ -357,15 +396,30 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
         await baselineState();
         // Refused: each must leave no file and no row.
         const refused: { label: string; opts: { payload: Buffer | string; headers: Record<string, string> } }[] = [
-          { label: 'wrong magic bytes', opts: multipartOf([{ name: 'file', filename: 'evil.png', type: r.type, content: Buffer.from('<?php system($_GET["c"]); ?>') }]) },
-          { label: 'html as image', opts: multipartOf([{ name: 'file', filename: 'x.png', type: 'image/png', content: Buffer.from('<html><script>alert(1)</script></html>') }]) },
+          {
+            label: 'wrong magic bytes',
+            opts: multipartOf([{ name: 'file', filename: 'evil.png', type: r.type, content: Buffer.from('<?php system($_GET["c"]); ?>') }]),
+          },
+          {
+            label: 'html as image',
+            opts: multipartOf([{ name: 'file', filename: 'x.png', type: 'image/png', content: Buffer.from('<html><script>alert(1)</script></html>') }]),
+          },
           { label: 'empty file', opts: multipartOf([{ name: 'file', filename: 'empty.png', type: r.type, content: Buffer.alloc(0) }]) },
-          { label: 'over the limit', opts: multipartOf([{ name: 'file', filename: 'big.png', type: r.type, content: Buffer.concat([r.good, Buffer.alloc(r.max + 1)]) }]) },
+          {
+            label: 'over the limit',
+            opts: multipartOf([{ name: 'file', filename: 'big.png', type: r.type, content: Buffer.concat([r.good, Buffer.alloc(r.max + 1)]) }]),
+          },
           { label: 'no file part', opts: multipartOf([{ name: 'note', content: Buffer.from('hello') }]) },
           { label: 'not multipart', opts: { payload: r.good, headers: { 'content-type': 'application/octet-stream' } } },
           { label: 'json instead', opts: { payload: '{"file":"../../etc/passwd"}', headers: { 'content-type': 'application/json' } } },
           { label: 'no boundary', opts: { payload: r.good, headers: { 'content-type': 'multipart/form-data' } } },
-          { label: 'truncated multipart', opts: { payload: multipartOf([{ name: 'file', filename: 'cut.png', type: r.type, content: r.good }]).payload.subarray(0, 120), headers: multipartOf([]).headers } },
+          {
+            label: 'truncated multipart',
+            opts: {
+              payload: multipartOf([{ name: 'file', filename: 'cut.png', type: r.type, content: r.good }]).payload.subarray(0, 120),
+              headers: multipartOf([]).headers,
+            },
+          },
           { label: 'too many fields', opts: multipartOf(Array.from({ length: 20 }, (_, i) => ({ name: `f${i}`, content: Buffer.from('x') }))) },
         ];
         if (r.url.includes('/client/')) refused.shift();
@@ -376,14 +430,27 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
         }
       }
       // Downloads name stored files by key: a path in its place reads nothing.
-      for (const key of ['../../contest.sqlite', 'avatar/../../contest.sqlite', '/etc/passwd', 'files/.tmp', 'avatar/..%2F..%2Fcontest.sqlite', 'avatar/00000000-0000-0000-0000-000000000000', '..\\..\\contest.sqlite', 'avatar/\u0000']) {
+      for (const key of [
+        '../../contest.sqlite',
+        'avatar/../../contest.sqlite',
+        '/etc/passwd',
+        'files/.tmp',
+        'avatar/..%2F..%2Fcontest.sqlite',
+        'avatar/00000000-0000-0000-0000-000000000000',
+        '..\\..\\contest.sqlite',
+        'avatar/\u0000',
+      ]) {
         const res = await admin.get(`/api/file/common/download?fileUri=${encodeURIComponent(key)}`);
         checkAnswer(tally, { method: 'GET', url: `/api/file/common/download?fileUri=${key}`, label: 'download key' }, res, true);
         expect([400, 404]).toContain(res.statusCode);
       }
       // The client package: a platform that is not one, including names of Object.prototype members.
       for (const platform of ['toString', 'constructor', '__proto__', 'hasOwnProperty', '..', 'win%00', 'linux']) {
-        const res = await admin.request({ method: 'POST', url: `/api/system/client/${platform}`, ...multipartOf([{ name: 'file', filename: 'c.zip', type: 'application/zip', content: zipBomb(1024) }]) });
+        const res = await admin.request({
+          method: 'POST',
+          url: `/api/system/client/${platform}`,
+          ...multipartOf([{ name: 'file', filename: 'c.zip', type: 'application/zip', content: zipBomb(1024) }]),
+        });
         checkAnswer(tally, { method: 'POST', url: `/api/system/client/${platform}`, label: 'platform' }, res, true);
         await checkpoint(true, `client platform ${platform}: ${res.statusCode}`);
       }
@@ -397,7 +464,11 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       const bomb = zipBomb(200 * 1024 * 1024);
       expect(bomb.length).toBeLessThan(256 * 1024);
       const before = Object.values(snapshotFiles(t.config.dataDir)).reduce((n, v) => n + (v === 'dir' ? 0 : Number(v.split(':')[0])), 0);
-      const res = await clients.administrator.request({ method: 'POST', url: '/api/system/client/mac', ...multipartOf([{ name: 'file', filename: 'bomb.zip', type: 'application/zip', content: bomb }]) });
+      const res = await clients.administrator.request({
+        method: 'POST',
+        url: '/api/system/client/mac',
+        ...multipartOf([{ name: 'file', filename: 'bomb.zip', type: 'application/zip', content: bomb }]),
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(body(res).data.size).toBe(bomb.length);
       const stored = fs.readFileSync(path.join(t.config.clientDir, 'clientApp-mac.zip'));
@@ -406,19 +477,30 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       expect(afterSize - before).toBeLessThan(2 * bomb.length + 4096);
       // The participant has stored an attachment and an avatar before, so their folders exist, as after any earlier
       // upload (a refused first upload of a kind leaves its empty folder behind, which this test does not judge).
-      for (const [url, content, type] of [['/api/file/upload/document?purpose=attachment', PDF, 'application/pdf'], ['/api/file/upload/avatar', PNG, 'image/png']] as const) {
+      for (const [url, content, type] of [
+        ['/api/file/upload/document?purpose=attachment', PDF, 'application/pdf'],
+        ['/api/file/upload/avatar', PNG, 'image/png'],
+      ] as const) {
         const kept = await clients.participant.request({ method: 'POST', url, ...multipartOf([{ name: 'file', filename: 'ok', type, content }]) });
         expect(kept.statusCode, kept.body).toBe(200);
       }
       // A bomb over the limit is refused while streaming, before anything is kept.
       await baselineState();
       const big = Buffer.concat([bomb, Buffer.alloc(256 * 1024)]);
-      const refused = await clients.administrator.request({ method: 'POST', url: '/api/system/client/win', ...multipartOf([{ name: 'file', filename: 'big.zip', type: 'application/zip', content: big }]) });
+      const refused = await clients.administrator.request({
+        method: 'POST',
+        url: '/api/system/client/win',
+        ...multipartOf([{ name: 'file', filename: 'big.zip', type: 'application/zip', content: big }]),
+      });
       expect(refused.statusCode).toBe(413);
       expect(diffSnapshots(state, await snap())).toEqual([]);
       // As a document or an image, a zip is refused by its content.
       for (const url of ['/api/file/upload/document?purpose=attachment', '/api/file/upload/avatar']) {
-        const r = await clients.participant.request({ method: 'POST', url, ...multipartOf([{ name: 'file', filename: 'bomb.png', type: 'image/png', content: bomb.subarray(0, 60 * 1024) }]) });
+        const r = await clients.participant.request({
+          method: 'POST',
+          url,
+          ...multipartOf([{ name: 'file', filename: 'bomb.png', type: 'image/png', content: bomb.subarray(0, 60 * 1024) }]),
+        });
         expect(r.statusCode).toBe(415);
         expect(diffSnapshots(state, await snap())).toEqual([]);
       }
@@ -438,12 +520,16 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
       return names;
     }
 
-    it('keeps works with traversal names and a zip bomb opaque, and the organisers\' export inside its folders', async () => {
+    it("keeps works with traversal names and a zip bomb opaque, and the organisers' export inside its folders", async () => {
       // A competition of its own: the generated requests above may have changed the shared one.
       const competition = await onlineCompetition(clients.administrator, organiser);
       const presets = body(await organiser.get(`/api/competition/preset/public/list/${competition}`)).data as { id: number; menuCode: string }[];
-      for (const code of ['CHOICE_SET', 'SUBMIT_WORKS']) await organiser.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
-      const created = await organiser.post(`/api/competition/question/${competition}`, { title: '敌意作品题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } });
+      for (const code of ['CHOICE_SET', 'SUBMIT_WORKS'])
+        await organiser.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+      const created = await organiser.post(`/api/competition/question/${competition}`, {
+        title: '敌意作品题',
+        evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+      });
       expect(created.statusCode, created.body).toBe(200);
       const question = body(created).data.id as number;
       const reviewed = await clients.administrator.put(`/api/competition/question/review/${question}`, { reviewed: true });
@@ -473,17 +559,35 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
     it('refuses tus works uploads with bad metadata, leaving no file and no row', async () => {
       const start = tally.failures.length;
       const b64 = (s: string) => Buffer.from(s).toString('base64');
-      const meta = (m: Record<string, string>) => Object.entries(m).map(([k, v]) => `${k} ${b64(v)}`).join(',');
+      const meta = (m: Record<string, string>) =>
+        Object.entries(m)
+          .map(([k, v]) => `${k} ${b64(v)}`)
+          .join(',');
       const headerSets: { label: string; headers: Record<string, string> }[] = [
         { label: 'no metadata', headers: { 'upload-length': '10' } },
         { label: 'metadata not base64', headers: { 'upload-length': '10', 'upload-metadata': 'questionId !!!,filename ***' } },
         { label: 'metadata garbage', headers: { 'upload-length': '10', 'upload-metadata': ',,, ,\u0000,' + 'x'.repeat(5000) } },
-        ...['abc', '-1', '0', '1.5', '1e309', '1e20', '9007199254740993', '2147483648', "1' OR '1'='1", '１'].map((q) => ({ label: `questionId ${q}`, headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: q, filename: 'a.zip' }) } })),
-        ...['../../etc/passwd', '..\\..\\win.ini', '/etc/passwd', 'a\u0000b.zip', '长'.repeat(2000) + '.zip', ''].map((f) => ({ label: `filename ${JSON.stringify(f).slice(0, 30)}`, headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '1', filename: f }) } })),
-        ...['-1', '0', 'abc', '1e309', '99999999999999999999', '', '10.5'].map((l) => ({ label: `length ${l}`, headers: { 'upload-length': l, 'upload-metadata': meta({ questionId: '1', filename: 'a.zip' }) } })),
+        ...['abc', '-1', '0', '1.5', '1e309', '1e20', '9007199254740993', '2147483648', "1' OR '1'='1", '１'].map((q) => ({
+          label: `questionId ${q}`,
+          headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: q, filename: 'a.zip' }) },
+        })),
+        ...['../../etc/passwd', '..\\..\\win.ini', '/etc/passwd', 'a\u0000b.zip', '长'.repeat(2000) + '.zip', ''].map((f) => ({
+          label: `filename ${JSON.stringify(f).slice(0, 30)}`,
+          headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '1', filename: f }) },
+        })),
+        ...['-1', '0', 'abc', '1e309', '99999999999999999999', '', '10.5'].map((l) => ({
+          label: `length ${l}`,
+          headers: { 'upload-length': l, 'upload-metadata': meta({ questionId: '1', filename: 'a.zip' }) },
+        })),
         { label: 'bad sha256', headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '1', filename: 'a.zip', sha256: "' OR 1=1" }) } },
-        { label: 'data kind, no such question', headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '2147483647', filename: 'a.zip', kind: 'data' }) } },
-        { label: 'data kind, huge question id', headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '2147483648', filename: 'a.zip', kind: 'data' }) } },
+        {
+          label: 'data kind, no such question',
+          headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '2147483647', filename: 'a.zip', kind: 'data' }) },
+        },
+        {
+          label: 'data kind, huge question id',
+          headers: { 'upload-length': '10', 'upload-metadata': meta({ questionId: '2147483648', filename: 'a.zip', kind: 'data' }) },
+        },
       ];
       await baselineState();
       for (const who of ['participant', 'administrator', 'anonymous'] as Who[]) {
@@ -494,7 +598,12 @@ describe.each(DATABASES)('hostile input on %s', (kind) => {
         }
         for (const id of ['0123456789abcdef0123456789abcdef', '..%2F..%2Fcontest.sqlite', '%00', 'x'.repeat(300), '..']) {
           for (const method of ['HEAD', 'PATCH', 'DELETE']) {
-            const res = await clients[who].request({ method, url: `/api/review/works/upload/${id}`, headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: method === 'PATCH' ? Buffer.from('PK\x03\x04') : undefined });
+            const res = await clients[who].request({
+              method,
+              url: `/api/review/works/upload/${id}`,
+              headers: { 'tus-resumable': '1.0.0', 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+              payload: method === 'PATCH' ? Buffer.from('PK\x03\x04') : undefined,
+            });
             expect(res.statusCode, `${who} ${method} ${id}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
             expect(res.statusCode).toBeGreaterThanOrEqual(400);
             if (method !== 'HEAD') checkAnswer(tally, { method, url: `/api/review/works/upload/${id}`, label: `${who} tus` }, res, true);

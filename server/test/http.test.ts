@@ -19,7 +19,9 @@ describe.each(DATABASES)('HTTP conventions on %s', (kind) => {
   it('sends a date header, a request id and security headers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    const ids = new Set(await Promise.all(Array.from({ length: 50 }, async () => (await t.app.inject({ method: 'GET', url: '/api/health' })).headers['x-request-id'])));
+    const ids = new Set(
+      await Promise.all(Array.from({ length: 50 }, async () => (await t.app.inject({ method: 'GET', url: '/api/health' })).headers['x-request-id'])),
+    );
     expect(ids.size).toBe(50);
     expect(ids.has(res.headers['x-request-id'] as string)).toBe(false);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
@@ -105,7 +107,13 @@ describe.each(DATABASES)('HTTP conventions on %s', (kind) => {
     const cookie = login.cookies.find((c) => c.name === 'contest_token')!.value;
     const csrf = login.cookies.find((c) => c.name === 'contest_csrf')!.value;
     await t.app.inject({ method: 'GET', url: '/api/team/userinfo/list?keyword=13912345678', cookies: { contest_token: cookie } });
-    await t.app.inject({ method: 'PUT', url: '/api/team/userinfo/', payload: { studentIdCard: '11010519491231002X', phone: '13912345678' }, cookies: { contest_token: cookie }, headers: { 'x-csrf-token': csrf } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/team/userinfo/',
+      payload: { studentIdCard: '11010519491231002X', phone: '13912345678' },
+      cookies: { contest_token: cookie },
+      headers: { 'x-csrf-token': csrf },
+    });
     const token = body(await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { username: 'logcheck', password: secret } })).data.token;
     await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', headers: { authorization: `Bearer ${token}` } });
     await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'logcheck', password: 'wrong-13912345678' } });

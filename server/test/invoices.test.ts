@@ -1,7 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, PDF, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PDF,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
-const COMPANY = { kind: 'company', name: '某某科技有限公司', taxNo: '91440101MA5CXXXX0X'.replace(/X/g, '1'), bank: '工商银行广州分行', bankAccount: '3602000000000000000', address: '广州市天河区', phone: '020-12345678' };
+const COMPANY = {
+  kind: 'company',
+  name: '某某科技有限公司',
+  taxNo: '91440101MA5CXXXX0X'.replace(/X/g, '1'),
+  bank: '工商银行广州分行',
+  bankAccount: '3602000000000000000',
+  address: '广州市天河区',
+  phone: '020-12345678',
+};
 
 describe.each(DATABASES)('invoices on %s', (kind) => {
   let t: TestApp;
@@ -18,13 +40,20 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     orgA = await makeOrganiser(t, admin, 'invA', '发票甲大学');
     orgB = await makeOrganiser(t, admin, 'invB', '发票乙大学');
     competitionId = await onlineCompetition(admin, orgA, { fee: 30000 });
-    const cfg = await admin.put('/api/invoice/config', { enable: true, issuerName: '发票甲大学', issuerTaxNo: COMPANY.taxNo, allowedTypes: ['normal', 'special'], notice: '电子发票将发送至邮箱' });
+    const cfg = await admin.put('/api/invoice/config', {
+      enable: true,
+      issuerName: '发票甲大学',
+      issuerTaxNo: COMPANY.taxNo,
+      allowedTypes: ['normal', 'special'],
+      notice: '电子发票将发送至邮箱',
+    });
     expect(cfg.statusCode, cfg.body).toBe(200);
   });
   afterAll(() => t.close());
 
   const upload = async (who: Client, purpose: string, name = 'file.pdf') =>
-    body(await who.request({ method: 'POST', url: `/api/file/upload/document?purpose=${purpose}`, ...multipart(name, PDF, 'application/pdf') })).data.fileUri as string;
+    body(await who.request({ method: 'POST', url: `/api/file/upload/document?purpose=${purpose}`, ...multipart(name, PDF, 'application/pdf') })).data
+      .fileUri as string;
 
   /** A participant whose team's order finance has confirmed as paid. */
   async function paidOrder() {
@@ -68,12 +97,21 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode === 409).every((r) => body(r).message === '该订单已申请过发票')).toBe(true);
     // The organisation's finance is told what waits for it, once (issue 33).
-    const told = (body(await orgA.get('/api/message/notice/page/1?limit=50')).data.list as { title: string; content: string }[]).filter((m) => m.title === '新的发票申请' && m.content.includes('增值税专用发票'));
+    const told = (body(await orgA.get('/api/message/notice/page/1?limit=50')).data.list as { title: string; content: string }[]).filter(
+      (m) => m.title === '新的发票申请' && m.content.includes('增值税专用发票'),
+    );
     expect(told).toHaveLength(1);
     await p.put(`/api/invoice/title/${titleId}`, { ...COMPANY, name: '改过的名字' });
     const mine = body(await p.get('/api/invoice/person/page')).data;
     expect(mine.total).toBe(1);
-    expect(mine.list[0]).toMatchObject({ orderId, amount: 30000, type: 'special', status: 0, email: 'a@b.cn', title: { name: '某某科技有限公司', taxNo: COMPANY.taxNo } });
+    expect(mine.list[0]).toMatchObject({
+      orderId,
+      amount: 30000,
+      type: 'special',
+      status: 0,
+      email: 'a@b.cn',
+      title: { name: '某某科技有限公司', taxNo: COMPANY.taxNo },
+    });
   });
 
   it('refuses unpaid orders, closed windows and types the configuration does not allow', async () => {
@@ -112,23 +150,41 @@ describe.each(DATABASES)('invoices on %s', (kind) => {
     // The team's order says so before it applies, and an application is refused with the competition named.
     const detail = body(await p.get(`/api/competition/public/${closedId}`)).data;
     expect(detail.invoiceEnable).toBe(false);
-    expect(body(await p.get('/api/order/person/page')).data.list.find((o: { id: number }) => o.id === orderId)).toMatchObject({ invoiceEnable: false, payStatus: 1 });
+    expect(body(await p.get('/api/order/person/page')).data.list.find((o: { id: number }) => o.id === orderId)).toMatchObject({
+      invoiceEnable: false,
+      payStatus: 1,
+    });
     const refused = await p.post('/api/invoice/apply', { orderId, titleId, type: 'normal' });
     expect([refused.statusCode, body(refused).message]).toEqual([409, `竞赛“${detail.name}”未开放发票申请，如需发票请联系主办方`]);
     expect(body(await p.get('/api/invoice/person/page')).data.total).toBe(0);
     const readiness = body(await orgA.get(`/api/competition/readiness/${closedId}`)).data.items.find((i: { key: string }) => i.key === 'invoice');
-    expect(readiness).toMatchObject({ ok: false, level: 'advisory', detail: '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）' });
+    expect(readiness).toMatchObject({
+      ok: false,
+      level: 'advisory',
+      detail: '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）',
+    });
 
     // The organiser opens them (the fee and team rules unchanged, as an online competition requires): the same application passes.
     const { id: _id, stages: _s, activeStageId: _a, phase: _p, ...rest } = detail;
     const edit = {
-      name: rest.name, brandId: rest.brandId, regStartTime: rest.regStartTime, regEndTime: rest.regEndTime, endTime: rest.endTime,
-      minMembers: rest.minMembers, maxMembers: rest.maxMembers, maxTeachers: rest.maxTeachers, allowIndividual: rest.allowIndividual, fee: rest.fee, invoiceEnable: true,
+      name: rest.name,
+      brandId: rest.brandId,
+      regStartTime: rest.regStartTime,
+      regEndTime: rest.regEndTime,
+      endTime: rest.endTime,
+      minMembers: rest.minMembers,
+      maxMembers: rest.maxMembers,
+      maxTeachers: rest.maxTeachers,
+      allowIndividual: rest.allowIndividual,
+      fee: rest.fee,
+      invoiceEnable: true,
     };
     expect((await orgB.put(`/api/competition/${closedId}`, edit)).statusCode).toBe(404);
     const opened = await orgA.put(`/api/competition/${closedId}`, edit);
     expect(opened.statusCode, opened.body).toBe(200);
-    expect(body(await orgA.get(`/api/competition/readiness/${closedId}`)).data.items.find((i: { key: string }) => i.key === 'invoice')).toMatchObject({ ok: true });
+    expect(body(await orgA.get(`/api/competition/readiness/${closedId}`)).data.items.find((i: { key: string }) => i.key === 'invoice')).toMatchObject({
+      ok: true,
+    });
     expect((await p.post('/api/invoice/apply', { orderId, titleId, type: 'normal' })).statusCode).toBe(200);
     expect(body(await orgA.get(`/api/invoice/list?competitionId=${closedId}`)).data.total).toBe(1);
   });

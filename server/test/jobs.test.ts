@@ -29,7 +29,16 @@ describe('the job registry', () => {
       for (const type of types) expect(Object.keys(type).sort(), type.id).toEqual(['id', 'payload']);
       declared.push(...types);
     }
-    expect(declared.map((j) => j.id).sort()).toEqual(['certificate.generate', 'client.build', 'notice.deliver', 'notice.publish', 'order.closeExpired', 'test.release', 'test.rescore', 'test.score']);
+    expect(declared.map((j) => j.id).sort()).toEqual([
+      'certificate.generate',
+      'client.build',
+      'notice.deliver',
+      'notice.publish',
+      'order.closeExpired',
+      'test.release',
+      'test.rescore',
+      'test.score',
+    ]);
     const ids = JOB_DEFINITIONS.map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(declared.map((j) => j.id).sort());
@@ -58,8 +67,15 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
   });
 
   const insertRaw = async (type: string, payload: string) =>
-    (await t.database.db.insertInto('jobs').values({ type, payload, runAt: now.toISOString(), createdAt: now.toISOString() }).returning('id').executeTakeFirstOrThrow()).id;
-  const row = (id: number) => t.database.db.selectFrom('jobs').select(['attempts', 'failed', 'doneAt', 'lastError']).where('id', '=', id).executeTakeFirstOrThrow();
+    (
+      await t.database.db
+        .insertInto('jobs')
+        .values({ type, payload, runAt: now.toISOString(), createdAt: now.toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const row = (id: number) =>
+    t.database.db.selectFrom('jobs').select(['attempts', 'failed', 'doneAt', 'lastError']).where('id', '=', id).executeTakeFirstOrThrow();
 
   it('takes the payload its definition declares, at compile time and when enqueued', async () => {
     // What other tests left due runs first, and their scoring jobs are counted, so that what follows is this test's.
@@ -137,8 +153,17 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
     while (await runDueJobs(t.deps, undefined, { jobs }));
     const first = await enqueue(t.database.db, probe, { n: 0 }, now);
-    const values = Array.from({ length: QUEUE_COUNT_CAP + 5 }, (_, n) => ({ type: probe.id, payload: JSON.stringify({ n }), runAt: now.toISOString(), createdAt: now.toISOString() }));
-    for (let i = 0; i < values.length; i += 200) await t.database.db.insertInto('jobs').values(values.slice(i, i + 200)).execute();
+    const values = Array.from({ length: QUEUE_COUNT_CAP + 5 }, (_, n) => ({
+      type: probe.id,
+      payload: JSON.stringify({ n }),
+      runAt: now.toISOString(),
+      createdAt: now.toISOString(),
+    }));
+    for (let i = 0; i < values.length; i += 200)
+      await t.database.db
+        .insertInto('jobs')
+        .values(values.slice(i, i + 200))
+        .execute();
     const last = await enqueue(t.database.db, probe, { n: -1 }, now);
     expect(await jobsAhead(t.database.db, first, now)).toBe(0);
     expect(await jobsAhead(t.database.db, last, now)).toBe(QUEUE_COUNT_CAP);
@@ -165,7 +190,8 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     const jobs = jobRegistry([...JOB_DEFINITIONS, probe]);
     while (await runDueJobs(t.deps, undefined, { jobs }));
     const tenantOf = new Map<number, string>();
-    const add = async (tenant: number, name: string, priority = 0) => tenantOf.set(await enqueue(t.database.db, probe, { n: 0 }, now, now, priority, { lane: 'program', tenant }), name);
+    const add = async (tenant: number, name: string, priority = 0) =>
+      tenantOf.set(await enqueue(t.database.db, probe, { n: 0 }, now, now, priority, { lane: 'program', tenant }), name);
     // Organisation 101 floods the lane first; 102 and 103 send one each afterwards.
     for (let i = 0; i < 4; i++) await add(101, `a${i}`);
     await add(102, 'b0');
@@ -177,7 +203,12 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
       const job = await claim(t.database.db, 'w-turns', new Date(at), 60_000, 'program');
       return job && { id: job.id, name: tenantOf.get(job.id)! };
     };
-    const finish = (id: number) => t.database.db.updateTable('jobs').set({ doneAt: new Date(at).toISOString(), lockedUntil: null }).where('id', '=', id).execute();
+    const finish = (id: number) =>
+      t.database.db
+        .updateTable('jobs')
+        .set({ doneAt: new Date(at).toISOString(), lockedUntil: null })
+        .where('id', '=', id)
+        .execute();
     // One at a time (one program slot): a0, then the organisations not yet served, then in turn.
     const order: string[] = [];
     for (let job = await take(); job; job = await take()) {
@@ -245,7 +276,10 @@ describe.each(DATABASES)('jobs on %s', (kind) => {
     // Nothing is left for a later run: a malformed payload is not retried.
     expect(await runDueJobs(t.deps)).toBe(0);
 
-    const lines = t.logs.slice(logged).flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((l) => JSON.parse(l) as { level: number; msg: string; jobId?: number; type?: string; problem?: string });
+    const lines = t.logs
+      .slice(logged)
+      .flatMap((chunk) => chunk.split('\n').filter(Boolean))
+      .map((l) => JSON.parse(l) as { level: number; msg: string; jobId?: number; type?: string; problem?: string });
     const errors = lines.filter((l) => l.msg === 'job failed without running: its stored payload is malformed');
     expect(errors.map((l) => [l.level, l.jobId, l.type])).toEqual([
       [50, wrongField, 'test.score'],
@@ -289,7 +323,9 @@ describe.runIf(fs.existsSync('/proc/self/net/tcp'))('npm run worker (server/src/
   it('runs a due job against the database of its DATA_DIR without opening a port, and stops on SIGTERM', { timeout: 120_000 }, async () => {
     // A scheduled notice to the administrator, due now: the worker must publish it.
     const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
-    const notice = body(await admin.post('/api/message/notice', { kind: 1, title: '由独立进程发布', content: '<p>你好</p>', target: { scope: 'users', usernames: ['admin'] } })).data as { id: number };
+    const notice = body(
+      await admin.post('/api/message/notice', { kind: 1, title: '由独立进程发布', content: '<p>你好</p>', target: { scope: 'users', usernames: ['admin'] } }),
+    ).data as { id: number };
     const due = new Date(Date.now() - 1000);
     await t.database.db.updateTable('notices').set({ status: NOTICE_STATUS.scheduled, publishAt: due.toISOString() }).where('id', '=', notice.id).execute();
     const jobId = await enqueue(t.database.db, publishJob, { noticeId: notice.id }, due);

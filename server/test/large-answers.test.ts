@@ -11,11 +11,31 @@ import type { Metric } from '../src/scoring/metrics.ts';
 import { prepareAnswers, restoreAnswers } from '../src/scoring/prepared.ts';
 import { answersBytes, loadAnswers, scoreSubmission, type Answers, type Evaluation } from '../src/scoring/score.ts';
 import { isPublicRow, splitter } from '../src/scoring/split.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 /** Issue 21, item 4: large answer files, the split decided once, the loaded form stored at upload, a cache bounded by memory. */
 
-const ev = (metric: string, extra: Partial<Evaluation> = {}): Evaluation => ({ metric: metric as Metric, idColumn: 'id', targetColumn: 'y', publicShare: 0.3, salt: 'large', ...extra });
+const ev = (metric: string, extra: Partial<Evaluation> = {}): Evaluation => ({
+  metric: metric as Metric,
+  idColumn: 'id',
+  targetColumn: 'y',
+  publicShare: 0.3,
+  salt: 'large',
+  ...extra,
+});
 const csv = (rows: [string, string | number][]) => ['id,y', ...rows.map(([id, y]) => `${id},${y}`)].join('\n') + '\n';
 const roundTrip = (a: Answers) => restoreAnswers(Buffer.concat(prepareAnswers(a)))!;
 
@@ -44,7 +64,9 @@ describe('the loaded form stored at upload', () => {
       expect(view(restored)).toEqual(view(loaded));
       expect(restored.truth instanceof Float64Array).toBe(metric === 'rmse');
       // The restored answers score a prediction exactly as the loaded ones.
-      const prediction = csv(ids.map((id, i) => [id, metric === 'rmse' ? (i * 0.37 + 1).toFixed(2) : metric === 'accuracy' ? ['猫', 'dog', 'x'][i % 3]! : `item${i}`]));
+      const prediction = csv(
+        ids.map((id, i) => [id, metric === 'rmse' ? (i * 0.37 + 1).toFixed(2) : metric === 'accuracy' ? ['猫', 'dog', 'x'][i % 3]! : `item${i}`]),
+      );
       expect(await scoreSubmission(prediction, restored, ev(metric))).toEqual(await scoreSubmission(prediction, loaded, ev(metric)));
     }
   });
@@ -57,7 +79,17 @@ describe('the loaded form stored at upload', () => {
   });
 
   it('refuses bytes that are not a stored form: another format, or cut short', async () => {
-    const stored = Buffer.concat(prepareAnswers(await loadAnswers(csv([['a', 1], ['b', 2]]), ev('rmse'))));
+    const stored = Buffer.concat(
+      prepareAnswers(
+        await loadAnswers(
+          csv([
+            ['a', 1],
+            ['b', 2],
+          ]),
+          ev('rmse'),
+        ),
+      ),
+    );
     expect(restoreAnswers(stored)).not.toBeNull();
     expect(restoreAnswers(Buffer.from(`XXXXXXXX${stored.subarray(8).toString('latin1')}`, 'latin1'))).toBeNull();
     const cut = Buffer.alloc(stored.length - 16);
@@ -127,14 +159,20 @@ describe('twenty million rows', () => {
 
   it('loads an answer file of 20 million rows and scores a prediction of as many exactly', async () => {
     const e = ev('rmse', { publicShare: 0.5 });
-    const answers = await loadAnswers(generated((i) => `r${i},${i % 1000}`), e);
+    const answers = await loadAnswers(
+      generated((i) => `r${i},${i % 1000}`),
+      e,
+    );
     expect(answers.index.size).toBe(ROWS);
     // Around the 2^24 entries one JavaScript Map can hold, and at the end.
     for (const i of [0, 2 ** 24 - 1, 2 ** 24, 2 ** 24 + 1, ROWS - 1]) expect([answers.index.get(`r${i}`), answers.truth[i]]).toEqual([i, i % 1000]);
     expect(answers.index.get(`r${ROWS}`)).toBeUndefined();
     // Off by 2 everywhere, RMSE 2 on both boards; the last 1,000 rows come in reverse, so they are looked up by id.
     const result = await scoreSubmission(
-      generated((i) => `r${i},${(i % 1000) + 2}`, (k) => (k < ROWS - 1000 ? k : 2 * ROWS - 1001 - k)),
+      generated(
+        (i) => `r${i},${(i % 1000) + 2}`,
+        (k) => (k < ROWS - 1000 ? k : 2 * ROWS - 1001 - k),
+      ),
       answers,
       e,
     );
@@ -161,15 +199,20 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
     org = await makeOrganiser(t, admin, 'bigOrg', '大文件大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
   });
   afterAll(() => t.close());
 
   const managed = async (id: number) => body(await org.get(`/api/competition/question/check/${id}`)).data as { evaluation: Record<string, unknown> };
-  const stored = (id: number) => t.deps.db.selectFrom('questions').select(['answerKey', 'answerIndexKey', 'answerIndexTag', 'splitRule']).where('id', '=', id).executeTakeFirstOrThrow();
+  const stored = (id: number) =>
+    t.deps.db.selectFrom('questions').select(['answerKey', 'answerIndexKey', 'answerIndexTag', 'splitRule']).where('id', '=', id).executeTakeFirstOrThrow();
   async function question() {
     const id = body(await org.post(`/api/competition/question/${competitionId}`, { title: `大题${++seq}`, evaluation: EVAL })).data.id as number;
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') }))
+        .statusCode,
+    ).toBe(200);
     await admin.put(`/api/competition/question/review/${id}`, { reviewed: true });
     return id;
   }
@@ -212,7 +255,10 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
   it('records a packed answer or prediction file as what it is, not as text/csv', async () => {
     const id = await question();
     const packed = gzipSync(ANSWER);
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv.gz', packed, 'application/octet-stream') })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv.gz', packed, 'application/octet-stream') }))
+        .statusCode,
+    ).toBe(200);
     const q = await stored(id);
     const file = await t.deps.db.selectFrom('files').select('mime').where('key', '=', q.answerKey!).executeTakeFirstOrThrow();
     expect(file.mime).toBe('application/gzip');
@@ -228,12 +274,21 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
     expect((await stored(id)).answerIndexKey).toBe(before.answerIndexKey);
     // Before any file is sent, the columns may still be renamed (to columns the answer file has).
     const wide = ['id,y,sample,label', ...IDS.map((u, i) => `${u},${i},${u},${i}`)].join('\n');
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(wide), 'text/csv') })).statusCode).toBe(200);
-    expect((await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, dailyLimit: 3, idColumn: 'sample', targetColumn: 'label' } })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(wide), 'text/csv') }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, dailyLimit: 3, idColumn: 'sample', targetColumn: 'label' } }))
+        .statusCode,
+    ).toBe(200);
     expect((await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, dailyLimit: 3 } })).statusCode).toBe(200);
     expect(await scoredBy(id, 1)).toMatchObject({ publicScore: 1, reason: null });
     const res = await org.put(`/api/competition/question/${id}`, { title: '大题', evaluation: { ...EVAL, metric: 'mae', targetColumn: 'label' } });
-    expect([res.statusCode, body(res).message]).toEqual([409, '已有队伍提交测试结果，不能再修改编号列或目标列的列名（已提交的文件按原列名读取，改名后将无法重新评分）']);
+    expect([res.statusCode, body(res).message]).toEqual([
+      409,
+      '已有队伍提交测试结果，不能再修改编号列或目标列的列名（已提交的文件按原列名读取，改名后将无法重新评分）',
+    ]);
     expect((await managed(id)).evaluation).toMatchObject({ metric: 'rmse', targetColumn: 'y', dailyLimit: 3 });
   });
 
@@ -246,7 +301,8 @@ describe.each(DATABASES)('large answers through the platform on %s', (kind) => {
 
   it('bounds the answers it holds by memory, not by count, always keeping the newest', async () => {
     const keys: string[] = [];
-    for (let k = 0; k < 4; k++) keys.push((await t.deps.storage.put(Readable.from([csv(IDS.map((id, i) => [`${id}-${k}`, i]))]), { prefix: 'answer', maxBytes: 1e6 })).key);
+    for (let k = 0; k < 4; k++)
+      keys.push((await t.deps.storage.put(Readable.from([csv(IDS.map((id, i) => [`${id}-${k}`, i]))]), { prefix: 'answer', maxBytes: 1e6 })).key);
     const source = (key: string) => ({ answerKey: key, answerIndexKey: null, answerIndexTag: null });
     const roomy = { storage: t.deps.storage, config: { ...t.deps.config, answerCacheBytes: 1e9 } };
     for (const key of keys.slice(0, 3)) await cachedAnswers(roomy, source(key), ev('rmse'));

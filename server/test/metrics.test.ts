@@ -60,7 +60,8 @@ describe('every metric equals scikit-learn 1.2 on the committed fixtures', () =>
       numbers: ['number'],
       rankings: ['ranking'],
     };
-    for (const file of FILES) for (const c of fixtures[file]) for (const m of Object.keys(c.expected) as Metric[]) expect(kinds[file]).toContain(METRIC_INFO[m].kind);
+    for (const file of FILES)
+      for (const c of fixtures[file]) for (const m of Object.keys(c.expected) as Metric[]) expect(kinds[file]).toContain(METRIC_INFO[m].kind);
   });
   it('every metric has a Chinese name, a direction and a one-line definition', () => {
     for (const m of METRICS) {

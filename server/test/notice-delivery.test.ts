@@ -30,16 +30,42 @@ describe.each(DATABASES)('a broadcast delivered in batches on %s', (kind) => {
     for (let start = 0; start < 2300; start += 500) {
       await t.database.db
         .insertInto('users')
-        .values(Array.from({ length: 500 }, (_, i) => ({ username: `nd${n}u${start + i}`, usernameKey: `nd${n}u${start + i}`, status: 1, createdAt: now, updatedAt: now })) as never)
+        .values(
+          Array.from({ length: 500 }, (_, i) => ({
+            username: `nd${n}u${start + i}`,
+            usernameKey: `nd${n}u${start + i}`,
+            status: 1,
+            createdAt: now,
+            updatedAt: now,
+          })) as never,
+        )
         .execute();
     }
   });
   afterAll(() => t.close());
 
   const db = () => t.database.db;
-  const userCount = async () => Number((await db().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const copies = async (noticeId: number) => Number((await db().selectFrom('noticeRecipients').select((eb) => eb.fn.countAll<number>().as('n')).where('noticeId', '=', noticeId).executeTakeFirstOrThrow()).n);
-  const listed = async (noticeId: number) => (body(await admin.get('/api/message/notice/page?status=2&limit=100')).data.list as NoticeRow[]).find((x) => x.id === noticeId)!;
+  const userCount = async () =>
+    Number(
+      (
+        await db()
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const copies = async (noticeId: number) =>
+    Number(
+      (
+        await db()
+          .selectFrom('noticeRecipients')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('noticeId', '=', noticeId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const listed = async (noticeId: number) =>
+    (body(await admin.get('/api/message/notice/page?status=2&limit=100')).data.list as NoticeRow[]).find((x) => x.id === noticeId)!;
   /** Runs due jobs, at most `max` of them. */
   const runJobs = (max = Infinity) => {
     let ran = 0;
@@ -75,7 +101,13 @@ describe.each(DATABASES)('a broadcast delivered in batches on %s', (kind) => {
     expect(done).toMatchObject({ recipients: audience, delivered: audience });
     expect(done.deliveredAt).not.toBeNull();
     expect(await copies(id)).toBe(audience);
-    const twice = await db().selectFrom('noticeRecipients').select('userId').where('noticeId', '=', id).groupBy('userId').having((eb) => eb.fn.countAll(), '>', 1).execute();
+    const twice = await db()
+      .selectFrom('noticeRecipients')
+      .select('userId')
+      .where('noticeId', '=', id)
+      .groupBy('userId')
+      .having((eb) => eb.fn.countAll(), '>', 1)
+      .execute();
     expect(twice).toEqual([]);
     expect(await db().selectFrom('noticeRecipients').select('userId').where('noticeId', '=', id).where('userId', '=', late.id).execute()).toEqual([]);
     // Nothing left to run, nothing failed.

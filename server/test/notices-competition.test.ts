@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PDF,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 /** A competition's announcements (`GET /api/message/notice/competition/{id}`): who sees which notice, and the counts. */
 describe.each(DATABASES)('a competition’s announcements on %s', (kind) => {
@@ -50,8 +64,12 @@ describe.each(DATABASES)('a competition’s announcements on %s', (kind) => {
     await registered('Paid', competitionId);
     await registered('Unpaid', competitionId);
     await registered('Other', otherCompetition);
-    const voucher = body(await org.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体缴费.pdf', PDF, 'application/pdf') })).data.fileUri;
-    expect(body(await org.put('/api/order/batch/payment', { ids: [people.Paid!.orderId], payerOrg: '公告大学', voucher })).data.paid).toEqual([people.Paid!.orderId]);
+    const voucher = body(
+      await org.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体缴费.pdf', PDF, 'application/pdf') }),
+    ).data.fileUri;
+    expect(body(await org.put('/api/order/batch/payment', { ids: [people.Paid!.orderId], payerOrg: '公告大学', voucher })).data.paid).toEqual([
+      people.Paid!.orderId,
+    ]);
 
     await published(org, '开赛公告', { scope: 'competition', competitionId });
     await published(org, '缴费提醒', { scope: 'competition', competitionId, payStatus: 'unpaid' });

@@ -4,7 +4,21 @@ import { buildApp } from '../src/app.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { streamEvents } from './sse.ts';
 import { unique } from './factories.ts';
-import { ADMIN_PASSWORD, DATABASES, PDF, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PDF,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 /** Reads server-sent events from a real HTTP stream, one `data:` payload at a time. */
 async function openStream(base: string, token: string) {
@@ -41,7 +55,10 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
    */
   async function world() {
     const n = unique();
-    const [org, orgB] = await Promise.all([makeOrganiser(t, admin, `noticeOrg${n}`, `通知大学${n}`), makeOrganiser(t, admin, `noticeOrgB${n}`, `别的通知大学${n}`)]);
+    const [org, orgB] = await Promise.all([
+      makeOrganiser(t, admin, `noticeOrg${n}`, `通知大学${n}`),
+      makeOrganiser(t, admin, `noticeOrgB${n}`, `别的通知大学${n}`),
+    ]);
     const competitionId = await onlineCompetition(admin, org, { fee: 10000 });
     const otherCompetition = await onlineCompetition(admin, orgB, { fee: 10000 });
     const people: Record<'Paid' | 'Unpaid' | 'Pending' | 'Other', Person> = {} as never;
@@ -54,9 +71,18 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
       const team = body(await client.get(`/api/team/${r.teamId}`)).data;
       people[key] = { client, id, username, teamNo: team.teamNo, orderId: r.orderId };
     };
-    await Promise.all([registered('Paid', competitionId, true), registered('Unpaid', competitionId, true), registered('Pending', competitionId, false), registered('Other', otherCompetition, true)]);
-    const voucher = body(await org.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体缴费.pdf', PDF, 'application/pdf') })).data.fileUri;
-    expect(body(await org.put('/api/order/batch/payment', { ids: [people.Paid.orderId], payerOrg: `通知大学${n}`, voucher })).data.paid).toEqual([people.Paid.orderId]);
+    await Promise.all([
+      registered('Paid', competitionId, true),
+      registered('Unpaid', competitionId, true),
+      registered('Pending', competitionId, false),
+      registered('Other', otherCompetition, true),
+    ]);
+    const voucher = body(
+      await org.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体缴费.pdf', PDF, 'application/pdf') }),
+    ).data.fileUri;
+    expect(body(await org.put('/api/order/batch/payment', { ids: [people.Paid.orderId], payerOrg: `通知大学${n}`, voucher })).data.paid).toEqual([
+      people.Paid.orderId,
+    ]);
     const unread = async (key: keyof typeof people) => body(await people[key].client.get('/api/message/notice/check/read')).data;
     return { n, org, orgB, competitionId, otherCompetition, people, unread };
   }
@@ -108,7 +134,14 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
 
   it('never lets a user read or mark another user’s personal message', async () => {
     const { people, unread } = await world();
-    const notice = body(await admin.post('/api/message/notice', { kind: 1, title: '私信', content: '<p>只给你</p>', target: { scope: 'users', usernames: [people.Unpaid.username] } })).data;
+    const notice = body(
+      await admin.post('/api/message/notice', {
+        kind: 1,
+        title: '私信',
+        content: '<p>只给你</p>',
+        target: { scope: 'users', usernames: [people.Unpaid.username] },
+      }),
+    ).data;
     await admin.post(`/api/message/notice/${notice.id}`, {});
     const before = await unread('Unpaid');
     expect(before.person).toBeGreaterThanOrEqual(1);
@@ -124,7 +157,8 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
 
   it('sends the platform’s automatic messages: registration approved, order paid, invitation', async () => {
     const { n, competitionId, people } = await world();
-    const titles = async (key: keyof typeof people) => (body(await people[key].client.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).map((m) => m.title);
+    const titles = async (key: keyof typeof people) =>
+      (body(await people[key].client.get('/api/message/notice/page/1?limit=50')).data.list as { title: string }[]).map((m) => m.title);
     expect(await titles('Paid')).toEqual(expect.arrayContaining(['报名审核通过', '订单已支付']));
     expect(await titles('Pending')).not.toContain('报名审核通过');
     const { id, username: inviteeName } = await registerUser(t.app, `ntInvitee${n}`);
@@ -154,7 +188,8 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
     const { org, competitionId, people, unread } = await world();
     await people.Paid!.client.put('/api/message/notice/user/all');
     const ids: number[] = [];
-    for (let i = 0; i < 8; i++) ids.push(body(await org.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId }, `并发${i}`))).data.id);
+    for (let i = 0; i < 8; i++)
+      ids.push(body(await org.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId }, `并发${i}`))).data.id);
     // Every notice published twice at once: each reaches its recipients once.
     const publishes = ids.flatMap((id) => [org.post(`/api/message/notice/${id}`, {}), org.post(`/api/message/notice/${id}`, {})]);
     const reads = Array.from({ length: 6 }, () => people.Paid!.client.put('/api/message/notice/user/all?kind=0'));
@@ -162,7 +197,12 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
     const codes = results.slice(0, publishes.length).map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(8);
     expect(codes.filter((c) => c === 409)).toHaveLength(8);
-    const rows = await t.database.db.selectFrom('noticeRecipients').select('readAt').where('userId', '=', people.Paid!.id).where('noticeId', 'in', ids).execute();
+    const rows = await t.database.db
+      .selectFrom('noticeRecipients')
+      .select('readAt')
+      .where('userId', '=', people.Paid!.id)
+      .where('noticeId', 'in', ids)
+      .execute();
     expect(rows).toHaveLength(8);
     const counts = await unread('Paid');
     expect(counts.system).toBe(rows.filter((r) => r.readAt === null).length);
@@ -198,7 +238,9 @@ describe.each(DATABASES)('notices and messages on %s', (kind) => {
       try {
         const first = await stream.next();
         const orgBOnOne = await loggedIn(one.app, `noticeOrgB${n}`);
-        const notice = body(await orgBOnOne.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId: otherCompetition }, '跨实例'))).data;
+        const notice = body(
+          await orgBOnOne.post('/api/message/notice', systemNotice({ scope: 'competition', competitionId: otherCompetition }, '跨实例')),
+        ).data;
         expect((await orgBOnOne.post(`/api/message/notice/${notice.id}`, {})).statusCode).toBe(200);
         expect(await stream.next()).toEqual({ ...first, system: first.system + 1, total: first.total + 1 });
       } finally {

@@ -64,7 +64,10 @@ export async function startOidcProvider(options: { clientId: string; clientSecre
       let raw = '';
       for await (const chunk of req) raw += chunk;
       const form = new URLSearchParams(raw);
-      const [id, secret] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString().split(':').map(decodeURIComponent);
+      const [id, secret] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+        .toString()
+        .split(':')
+        .map(decodeURIComponent);
       if (id !== options.clientId || secret !== options.clientSecret) return json(401, { error: 'invalid_client' });
       const grant = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');

@@ -14,7 +14,13 @@ describe.each(DATABASES)('OpenID Connect single sign-on on %s', (kind) => {
     provider = await startOidcProvider(CLIENT);
     t = await createTestApp(kind, {
       // Every sign-in of these tests comes from one address: its limit is tested on its own below.
-      env: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.clientId, OIDC_CLIENT_SECRET: CLIENT.clientSecret, PUBLIC_URL: 'http://contest.test', SSO_MAX_PER_IP: '100000' },
+      env: {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: CLIENT.clientId,
+        OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+        PUBLIC_URL: 'http://contest.test',
+        SSO_MAX_PER_IP: '100000',
+      },
     });
   });
   afterAll(async () => {
@@ -46,7 +52,15 @@ describe.each(DATABASES)('OpenID Connect single sign-on on %s', (kind) => {
   }
 
   const sessionOf = (res: Awaited<ReturnType<typeof signIn>>) => res.cookies.find((c) => c.name === SESSION_COOKIE && c.value)?.value;
-  const stateRows = async () => Number((await t.database.db.selectFrom('oidcStates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const stateRows = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('oidcStates')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('tells the login page that single sign-on is on', async () => {
     expect(body(await t.app.inject({ method: 'GET', url: '/api/auth/config' })).data).toMatchObject({ oidcEnabled: true, oidcName: '统一身份认证' });
@@ -66,9 +80,19 @@ describe.each(DATABASES)('OpenID Connect single sign-on on %s', (kind) => {
     const first = await signIn();
     const second = await signIn();
     const id = async (res: typeof first) =>
-      body(await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', cookies: { [SESSION_COOKIE]: res.cookies.find((c) => c.name === SESSION_COOKIE)!.value } })).data.id;
+      body(
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/team/userinfo/',
+          cookies: { [SESSION_COOKIE]: res.cookies.find((c) => c.name === SESSION_COOKIE)!.value },
+        }),
+      ).data.id;
     expect(await id(first)).toBe(await id(second));
-    const count = await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('oidcSubject', '=', 'u-1001').executeTakeFirstOrThrow();
+    const count = await t.database.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('oidcSubject', '=', 'u-1001')
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
@@ -226,7 +250,13 @@ describe.each(DATABASES)('single sign-on requests per address on %s', (kind) => 
   beforeAll(async () => {
     provider = await startOidcProvider(CLIENT);
     t = await createTestApp(kind, {
-      env: { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.clientId, OIDC_CLIENT_SECRET: CLIENT.clientSecret, PUBLIC_URL: 'http://contest.test', SSO_MAX_PER_IP: '3' },
+      env: {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: CLIENT.clientId,
+        OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+        PUBLIC_URL: 'http://contest.test',
+        SSO_MAX_PER_IP: '3',
+      },
     });
   });
   afterAll(async () => {
@@ -235,7 +265,15 @@ describe.each(DATABASES)('single sign-on requests per address on %s', (kind) => 
   });
 
   const start = (ip: string) => t.app.inject({ method: 'GET', url: '/api/auth/oidc/login?returnTo=/', remoteAddress: ip });
-  const stateRows = async () => Number((await t.database.db.selectFrom('oidcStates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const stateRows = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('oidcStates')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const TOO_MANY = /^统一身份认证请求过于频繁，请\d+分钟后再试$/;
 
   it('refuses sign-ins started past the limit from one address, storing nothing for them', async () => {
@@ -253,7 +291,9 @@ describe.each(DATABASES)('single sign-on requests per address on %s', (kind) => 
     const secret = begun.cookies.find((c) => c.name === SSO_COOKIE)!.value;
     const callback = new URL((await fetch(begun.headers.location as string, { redirect: 'manual' })).headers.get('location')!);
     const url = callback.pathname + callback.search;
-    const flood = await Promise.all(Array.from({ length: 6 }, () => t.app.inject({ method: 'GET', url: '/api/auth/oidc/callback?code=x&state=forged', remoteAddress: '10.70.0.4' })));
+    const flood = await Promise.all(
+      Array.from({ length: 6 }, () => t.app.inject({ method: 'GET', url: '/api/auth/oidc/callback?code=x&state=forged', remoteAddress: '10.70.0.4' })),
+    );
     expect(flood.filter((r) => r.statusCode === 302)).toHaveLength(3);
     expect(flood.filter((r) => r.statusCode === 429)).toHaveLength(3);
     const rows = await stateRows();
@@ -286,7 +326,13 @@ describe('in production without PUBLIC_URL', () => {
   it('starts no sign-in: the address the provider returns to would come from the Host header', async () => {
     const provider = await startOidcProvider(CLIENT);
     const t = await createTestApp('sqlite', {
-      env: { NODE_ENV: 'production', SECRET_KEY: 'a'.repeat(64), OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT.clientId, OIDC_CLIENT_SECRET: CLIENT.clientSecret },
+      env: {
+        NODE_ENV: 'production',
+        SECRET_KEY: 'a'.repeat(64),
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: CLIENT.clientId,
+        OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+      },
     });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/login', headers: { host: 'evil.example' } });

@@ -4,7 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alipayNotification, simulatorKeys, wechatNotification, type SimulatorKeys } from '../src/payments/simulator.ts';
 import { rsa2Sign, signContent } from '../src/payments/alipay.ts';
 import { encryptResource, rsaSign, responseMessage } from '../src/payments/wechat.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -14,7 +26,6 @@ async function freePort(): Promise<number> {
     });
   });
 }
-
 
 describe.each(DATABASES)('payments on %s', (kind) => {
   let t: TestApp;
@@ -51,8 +62,10 @@ describe.each(DATABASES)('payments on %s', (kind) => {
   }
 
   const notices = () => t.database.db.selectFrom('paymentNotifications').selectAll().orderBy('id').execute();
-  const postAlipay = (payload: string) => fetch(`${base}/api/payment/notify/alipay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: payload });
-  const postWechat = (n: { body: string; headers: Record<string, string> }) => fetch(`${base}/api/payment/notify/wechat`, { method: 'POST', headers: n.headers, body: n.body });
+  const postAlipay = (payload: string) =>
+    fetch(`${base}/api/payment/notify/alipay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: payload });
+  const postWechat = (n: { body: string; headers: Record<string, string> }) =>
+    fetch(`${base}/api/payment/notify/wechat`, { method: 'POST', headers: n.headers, body: n.body });
 
   describe('configuration', () => {
     it('keeps secrets encrypted, shows only their last characters, and keeps them when left empty', async () => {
@@ -76,7 +89,11 @@ describe.each(DATABASES)('payments on %s', (kind) => {
 
         const view = await admin.get('/api/payment/config/2');
         expect(view.body).not.toContain('PRIVATE KEY');
-        expect(body(view).data).toMatchObject({ enable: true, settings: { appId: '2021008888' }, secrets: { appPrivateKey: expect.stringMatching(/^已设置（…/) } });
+        expect(body(view).data).toMatchObject({
+          enable: true,
+          settings: { appId: '2021008888' },
+          secrets: { appPrivateKey: expect.stringMatching(/^已设置（…/) },
+        });
         const row = await t.database.db.selectFrom('paymentConfigs').selectAll().where('method', '=', 2).executeTakeFirstOrThrow();
         expect(row.settingsJson).not.toContain('PRIVATE KEY');
         expect(JSON.parse(row.settingsJson).appPrivateKey).toMatch(/^v1\./);
@@ -94,7 +111,13 @@ describe.each(DATABASES)('payments on %s', (kind) => {
       expect((await admin.post('/api/payment/simulator/configure/2')).statusCode).toBe(200);
       const bad = await admin.put('/api/payment/config/4', { enable: true, accounts: [] });
       expect(body(bad).data.fields.accounts).toBe('请至少填写一个收款账户');
-      const account = { name: '工行对公账户', accountName: '支付大学', accountNo: '6222020000000000000', bankName: '工商银行广州分行', instructions: '转账时请备注队伍编号' };
+      const account = {
+        name: '工行对公账户',
+        accountName: '支付大学',
+        accountNo: '6222020000000000000',
+        bankName: '工商银行广州分行',
+        instructions: '转账时请备注队伍编号',
+      };
       expect((await admin.put('/api/payment/config/4', { enable: true, accounts: [account] })).statusCode).toBe(200);
       const { payer } = await openOrder();
       const methods = body(await payer.get('/api/payment/methods')).data as { method: number; online: boolean; accounts: unknown[] }[];
@@ -104,7 +127,10 @@ describe.each(DATABASES)('payments on %s', (kind) => {
   });
 
   describe('the simulator plays the gateways with their real protocols', () => {
-    for (const [method, name] of [[2, 'Alipay'], [1, 'WeChat Pay']] as const) {
+    for (const [method, name] of [
+      [2, 'Alipay'],
+      [1, 'WeChat Pay'],
+    ] as const) {
       it(`pays an order through ${name}: signed order request, checkout page, signed notification`, async () => {
         expect((await admin.post(`/api/payment/simulator/configure/${method}`)).statusCode).toBe(200);
         const { payer, orderId } = await openOrder();
@@ -116,7 +142,13 @@ describe.each(DATABASES)('payments on %s', (kind) => {
         const checkout = await (await fetch(codeUrl)).text();
         expect(checkout).toContain('¥99.00');
         const trade = new URL(codeUrl).searchParams.get('trade')!;
-        const done = await (await fetch(`${base}/api/payment/simulator/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `trade=${trade}` })).text();
+        const done = await (
+          await fetch(`${base}/api/payment/simulator/pay`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: `trade=${trade}`,
+          })
+        ).text();
         expect(done).toContain('支付成功');
         const order = body(await payer.get(`/api/order/${orderId}`)).data;
         expect(order).toMatchObject({ payStatus: 1, payMethod: method, competitionVisible: true });
@@ -131,7 +163,11 @@ describe.each(DATABASES)('payments on %s', (kind) => {
       const row = await t.database.db.selectFrom('paymentConfigs').selectAll().where('method', '=', 2).executeTakeFirstOrThrow();
       const settings = JSON.parse(row.settingsJson);
       settings.appPrivateKey = t.deps.cipher.encrypt(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
-      await t.database.db.updateTable('paymentConfigs').set({ settingsJson: JSON.stringify(settings) }).where('method', '=', 2).execute();
+      await t.database.db
+        .updateTable('paymentConfigs')
+        .set({ settingsJson: JSON.stringify(settings) })
+        .where('method', '=', 2)
+        .execute();
       const { payer, orderId } = await openOrder();
       const res = await payer.post(`/api/payment/pay/${orderId}`, { method: 2 });
       expect([res.statusCode, body(res).message]).toEqual([502, '支付渠道暂时不可用，请稍后重试或选择其他支付方式']);
@@ -186,10 +222,32 @@ describe.each(DATABASES)('payments on %s', (kind) => {
       // WeChat: tampered body, then a foreign merchant correctly signed by the platform.
       const n = wechatNotification(keys, { orderNo, tradeNo: 'W-F', amount }, now);
       expect((await postWechat({ ...n, body: n.body.replace('TRANSACTION.SUCCESS', 'TRANSACTION.SUCCESS ') })).status).toBe(401);
-      const foreignTx = JSON.stringify({ appid: keys.wechat.appId, mchid: '1999999999', out_trade_no: orderNo, transaction_id: 'W-M', trade_state: 'SUCCESS', amount: { total: amount } });
-      const foreignBody = JSON.stringify({ id: 'x', event_type: 'TRANSACTION.SUCCESS', resource: { algorithm: 'AEAD_AES_256_GCM', ciphertext: encryptResource(keys.wechat.apiV3Key, foreignTx, 'transaction', 'abcdefabcdef'), associated_data: 'transaction', nonce: 'abcdefabcdef' } });
+      const foreignTx = JSON.stringify({
+        appid: keys.wechat.appId,
+        mchid: '1999999999',
+        out_trade_no: orderNo,
+        transaction_id: 'W-M',
+        trade_state: 'SUCCESS',
+        amount: { total: amount },
+      });
+      const foreignBody = JSON.stringify({
+        id: 'x',
+        event_type: 'TRANSACTION.SUCCESS',
+        resource: {
+          algorithm: 'AEAD_AES_256_GCM',
+          ciphertext: encryptResource(keys.wechat.apiV3Key, foreignTx, 'transaction', 'abcdefabcdef'),
+          associated_data: 'transaction',
+          nonce: 'abcdefabcdef',
+        },
+      });
       const ts = String(Math.floor(now.getTime() / 1000));
-      const foreignHeaders = { 'content-type': 'application/json', 'wechatpay-timestamp': ts, 'wechatpay-nonce': 'n1', 'wechatpay-serial': keys.wechat.platformSerial, 'wechatpay-signature': rsaSign(responseMessage(ts, 'n1', foreignBody), keys.wechat.platformPrivateKey) };
+      const foreignHeaders = {
+        'content-type': 'application/json',
+        'wechatpay-timestamp': ts,
+        'wechatpay-nonce': 'n1',
+        'wechatpay-serial': keys.wechat.platformSerial,
+        'wechatpay-signature': rsaSign(responseMessage(ts, 'n1', foreignBody), keys.wechat.platformPrivateKey),
+      };
       expect((await postWechat({ body: foreignBody, headers: foreignHeaders })).status).toBe(400);
 
       expect(body(await payer.get(`/api/order/${orderId}`)).data).toMatchObject({ payStatus: 0, tradeNo: null });
@@ -255,7 +313,13 @@ describe.each(DATABASES)('payment notifications per address on %s', (kind) => {
   }
 
   const alipay = (payload: string, ip: string) =>
-    t.app.inject({ method: 'POST', url: '/api/payment/notify/alipay', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload, remoteAddress: ip });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payment/notify/alipay',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload,
+      remoteAddress: ip,
+    });
   const wechat = (n: { body: string; headers: Record<string, string> }, ip: string) =>
     t.app.inject({ method: 'POST', url: '/api/payment/notify/wechat', headers: n.headers, payload: n.body, remoteAddress: ip });
   /** A notification that fails its signature check, padded with `junk` (anyone can send these). */

@@ -36,13 +36,24 @@ describe.each(DATABASES)('behind a proxy on %s', (kind) => {
         for (let i = 0; i < 5; i++) answers.push((await viaProxy({ username: `nobody${i}`, password: 'Wrong-pass-1' }, `198.51.100.${i}`)).statusCode);
         expect(answers).toEqual([400, 400, 400, 429, 429]);
         // Another client behind the same proxy is not blocked by the first one's failures.
-        const other = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'proxied', password: 'Passw0rd1' }, remoteAddress: PROXY, headers: { 'x-forwarded-for': '192.0.2.44' } });
+        const other = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'proxied', password: 'Passw0rd1' },
+          remoteAddress: PROXY,
+          headers: { 'x-forwarded-for': '192.0.2.44' },
+        });
         expect(other.statusCode).toBe(200);
       });
 
       it('records the client’s address, not a forged one, in sessions and logs', async () => {
         const client = new Client(t.app, PROXY);
-        const login = await client.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'proxied', password: 'Passw0rd1' }, headers: { 'x-forwarded-for': '6.6.6.6, 192.0.2.55' } });
+        const login = await client.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'proxied', password: 'Passw0rd1' },
+          headers: { 'x-forwarded-for': '6.6.6.6, 192.0.2.55' },
+        });
         expect(login.statusCode).toBe(200);
         const sessions = body(await client.get('/api/auth/sessions')).data as { ip: string; current: boolean }[];
         expect(sessions.map((s) => s.ip)).toContain('192.0.2.55');
@@ -54,13 +65,20 @@ describe.each(DATABASES)('behind a proxy on %s', (kind) => {
 
       // With a hop count the server must be reachable only through its proxy (docs/deployment.md); with the proxies'
       // addresses, a caller that is not one of them is taken at its own address.
-      if (trust !== '1') it('believes no X-Forwarded-For from a caller that is not the proxy', async () => {
-        const direct = (i: number) =>
-          t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: `direct${i}`, password: 'Wrong-pass-1' }, remoteAddress: '198.51.100.200', headers: { 'x-forwarded-for': `10.10.10.${i}` } });
-        const answers: number[] = [];
-        for (let i = 0; i < 4; i++) answers.push((await direct(i)).statusCode);
-        expect(answers).toEqual([400, 400, 400, 429]);
-      });
+      if (trust !== '1')
+        it('believes no X-Forwarded-For from a caller that is not the proxy', async () => {
+          const direct = (i: number) =>
+            t.app.inject({
+              method: 'POST',
+              url: '/api/auth/login',
+              payload: { username: `direct${i}`, password: 'Wrong-pass-1' },
+              remoteAddress: '198.51.100.200',
+              headers: { 'x-forwarded-for': `10.10.10.${i}` },
+            });
+          const answers: number[] = [];
+          for (let i = 0; i < 4; i++) answers.push((await direct(i)).statusCode);
+          expect(answers).toEqual([400, 400, 400, 429]);
+        });
     });
   }
 });

@@ -3,7 +3,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulatorKeys } from '../src/payments/simulator.ts';
-import { ADMIN_PASSWORD, DATABASES, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 /**
  * In production the platform's public address comes from PUBLIC_URL only, never from a request's Host header: without
@@ -59,10 +71,24 @@ describe.each(DATABASES)('the public address on %s', (kind) => {
     const a = keys.alipay;
     const w = keys.wechat;
     const configured = [
-      await admin.put('/api/payment/config/2', { enable: true, appId: a.appId, sellerId: a.sellerId, gatewayUrl: `${gateway.url}/gateway.do`, appPrivateKey: a.appPrivateKey, alipayPublicKey: a.platformPublicKey }),
+      await admin.put('/api/payment/config/2', {
+        enable: true,
+        appId: a.appId,
+        sellerId: a.sellerId,
+        gatewayUrl: `${gateway.url}/gateway.do`,
+        appPrivateKey: a.appPrivateKey,
+        alipayPublicKey: a.platformPublicKey,
+      }),
       await admin.put('/api/payment/config/1', {
-        enable: true, appId: w.appId, mchId: w.mchId, serialNo: w.serialNo, apiBase: gateway.url,
-        privateKey: w.privateKey, apiV3Key: w.apiV3Key, platformSerial: w.platformSerial, platformPublicKey: w.platformPublicKey,
+        enable: true,
+        appId: w.appId,
+        mchId: w.mchId,
+        serialNo: w.serialNo,
+        apiBase: gateway.url,
+        privateKey: w.privateKey,
+        apiV3Key: w.apiV3Key,
+        platformSerial: w.platformSerial,
+        platformPublicKey: w.platformPublicKey,
       }),
     ];
     for (const res of configured) expect(res.statusCode, res.body).toBe(200);
@@ -84,7 +110,14 @@ describe.each(DATABASES)('the public address on %s', (kind) => {
   const push = (organiser: Client, questionId: number, host: string) =>
     organiser.request({ method: 'POST', url: `/api/review/certificate/cert/push/${questionId}`, headers: { host } });
   const count = async (t: TestApp, table: 'jobs' | 'certificateRuns') =>
-    Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('refuses gateway payments and certificates in production without PUBLIC_URL, whatever Host the request names, changing nothing', async () => {
     const { t, payer, organiser, orderId, questionId } = await platform({ NODE_ENV: 'production', SECRET_KEY: randomBytes(32).toString('hex') });
@@ -111,14 +144,21 @@ describe.each(DATABASES)('the public address on %s', (kind) => {
   });
 
   it('gives the gateway PUBLIC_URL in production, never the Host the request names', async () => {
-    const { payer, organiser, orderId, questionId } = await platform({ NODE_ENV: 'production', SECRET_KEY: randomBytes(32).toString('hex'), PUBLIC_URL: 'https://contest.example.edu.cn/' });
+    const { payer, organiser, orderId, questionId } = await platform({
+      NODE_ENV: 'production',
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      PUBLIC_URL: 'https://contest.example.edu.cn/',
+    });
     const from = gateway.requests.length;
     for (const method of [2, 1]) {
       const res = await pay(payer, orderId, method, 'evil.example');
       // The stand-in gateway answers nonsense: the request went out, and failed there.
       expect([res.statusCode, body(res).message]).toEqual([502, '支付渠道暂时不可用，请稍后重试或选择其他支付方式']);
     }
-    expect(gateway.notifyUrls().slice(from)).toEqual(['https://contest.example.edu.cn/api/payment/notify/alipay', 'https://contest.example.edu.cn/api/payment/notify/wechat']);
+    expect(gateway.notifyUrls().slice(from)).toEqual([
+      'https://contest.example.edu.cn/api/payment/notify/alipay',
+      'https://contest.example.edu.cn/api/payment/notify/wechat',
+    ]);
     // Certificates get past the address check (and stop at the next one: grades are not confirmed).
     expect(body(await push(organiser, questionId, 'evil.example'))).toMatchObject({ status: 409, message: '请先确认成绩' });
   });

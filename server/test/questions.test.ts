@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, PDF, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PDF,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 const EVAL = { metric: 'auc', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 };
 const ANSWER = ['id,label', ...Array.from({ length: 50 }, (_, i) => `u${i},${i % 2}`)].join('\n');
@@ -22,8 +36,12 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  const answer = (who: Client, id: number, text: string) => who.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(text), 'text/csv') });
-  const newQuestion = async (extra: object = {}) => body(await orgA.post(`/api/competition/question/${competitionId}`, { title: `赛题${++seq}`, content: '<p>预测用户是否流失</p>', evaluation: EVAL, ...extra })).data.id as number;
+  const answer = (who: Client, id: number, text: string) =>
+    who.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('answer.csv', Buffer.from(text), 'text/csv') });
+  const newQuestion = async (extra: object = {}) =>
+    body(
+      await orgA.post(`/api/competition/question/${competitionId}`, { title: `赛题${++seq}`, content: '<p>预测用户是否流失</p>', evaluation: EVAL, ...extra }),
+    ).data.id as number;
 
   it('lets the organiser manage questions of its own competitions only', async () => {
     const res = await orgA.post(`/api/competition/question/${competitionId}`, { title: 'A题', content: '<p>x<script>1</script></p>', evaluation: EVAL });
@@ -53,7 +71,8 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
     const id = await newQuestion();
     // A question without an evaluation is judged by experts alone (issue 33): it is reviewed like any other.
     const paper = await newQuestion({ evaluation: null });
-    const visible = async () => body(await t.app.inject({ method: 'GET', url: `/api/competition/question/public/list/${competitionId}` })).data.map((q: { id: number }) => q.id);
+    const visible = async () =>
+      body(await t.app.inject({ method: 'GET', url: `/api/competition/question/public/list/${competitionId}` })).data.map((q: { id: number }) => q.id);
     expect(await visible()).not.toContain(id);
     expect((await orgA.put(`/api/competition/question/review/${id}`, { reviewed: true })).statusCode).toBe(403);
     expect((await admin.put(`/api/competition/question/review/${id}`, { reviewed: true })).statusCode).toBe(200);
@@ -77,7 +96,11 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
     expect(body(await orgA.get(`/api/competition/question/check/${id}`)).data.answerRows).toBe(50);
 
     const row = await t.database.db.selectFrom('questions').select(['answerKey', 'salt']).where('id', '=', id).executeTakeFirstOrThrow();
-    for (const res of [await orgA.get(`/api/competition/question/check/${id}`), await orgA.get(`/api/competition/question/page?limit=100`), await admin.get(`/api/competition/question/list/${competitionId}`)]) {
+    for (const res of [
+      await orgA.get(`/api/competition/question/check/${id}`),
+      await orgA.get(`/api/competition/question/page?limit=100`),
+      await admin.get(`/api/competition/question/list/${competitionId}`),
+    ]) {
       expect(res.body).not.toContain(row.answerKey!);
       expect(res.body).not.toContain(row.salt!);
     }
@@ -87,12 +110,16 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
     const misfit = await orgA.put(`/api/competition/question/${id}`, { title: '带答案', evaluation: { ...EVAL, targetColumn: 'y' } });
     expect(body(misfit).message).toBe('答案文件有误：第1行：表头须包含“id”和“y”两列');
     expect(body(await orgA.get(`/api/competition/question/check/${id}`)).data.evaluation.targetColumn).toBe('label');
-    expect((await orgA.put(`/api/competition/question/${id}`, { title: '带答案', evaluation: { ...EVAL, metric: 'accuracy', dailyLimit: 3 } })).statusCode).toBe(200);
+    expect(
+      (await orgA.put(`/api/competition/question/${id}`, { title: '带答案', evaluation: { ...EVAL, metric: 'accuracy', dailyLimit: 3 } })).statusCode,
+    ).toBe(200);
 
     // A second upload replaces the first, whose file is gone.
     expect(body(await answer(orgA, id, 'id,label\nv1,1\n')).data).toEqual({ rows: 1 });
     expect(await t.database.db.selectFrom('files').select('key').where('key', '=', row.answerKey!).executeTakeFirst()).toBeUndefined();
-    expect((await orgA.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('x.pdf', PDF, 'application/pdf') })).statusCode).toBe(400);
+    expect(
+      (await orgA.request({ method: 'POST', url: `/api/competition/question/${id}/answer`, ...multipart('x.pdf', PDF, 'application/pdf') })).statusCode,
+    ).toBe(400);
   });
 
   describe('question choice', () => {
@@ -122,7 +149,9 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('报名审核通过后才能选题');
       await orgA.post(`/api/team/register/flow/${registerId}`, { action: 'approve' });
       expect(body(await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).message).toBe('请先完成缴费再选题');
-      const voucher = body(await leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('v.pdf', PDF, 'application/pdf') })).data.fileUri;
+      const voucher = body(
+        await leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('v.pdf', PDF, 'application/pdf') }),
+      ).data.fileUri;
       await leader.put(`/api/order/voucher/${orderId}`, { payMethod: 4, voucher });
       await orgA.put(`/api/order/confirm/${orderId}`);
 
@@ -146,10 +175,20 @@ describe.each(DATABASES)('questions and question choice on %s', (kind) => {
       // Without times of its own, the choice closes with the stage chosen as the works' deadline: choosing after it is refused by name.
       await openChoice(true, { enableStartTime: undefined, enableEndTime: undefined });
       expect((await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 })).statusCode).toBe(200);
-      const stage = body(await orgA.post(`/api/competition/stages/${competitionId}`, { name: '初赛', startDate: '2026-03-01T00:00:00Z', endDate: '2026-03-19T04:00:00Z', sort: 1 })).data.id;
+      const stage = body(
+        await orgA.post(`/api/competition/stages/${competitionId}`, {
+          name: '初赛',
+          startDate: '2026-03-01T00:00:00Z',
+          endDate: '2026-03-19T04:00:00Z',
+          sort: 1,
+        }),
+      ).data.id;
       expect((await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q2 })).statusCode).toBe(200);
       const presets = body(await orgA.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-      expect((await orgA.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, { enable: true, deadlineStageId: stage })).statusCode).toBe(200);
+      expect(
+        (await orgA.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, { enable: true, deadlineStageId: stage }))
+          .statusCode,
+      ).toBe(200);
       const refused = await leader.put(`/api/team/choiceQuestion/${teamId}`, { questionId: q1 });
       expect([refused.statusCode, body(refused).message]).toEqual([409, '选择赛题已于 2026-03-19 12:00 截止']);
       expect(body(await leader.get(`/api/team/${teamId}`)).data.choiceQuestionList.map((c: { questionId: number }) => c.questionId)).toEqual([q2]);

@@ -13,7 +13,11 @@ describe('cached public reads', () => {
   let now = Date.parse('2026-03-01T00:00:00Z');
   const clock = { now: () => new Date(now) };
   const ctx = () => ({ db: database.db, clock });
-  const addType = (name: string) => database.db.insertInto('competitionTypes').values({ name, sort: 0, createdAt: new Date(now).toISOString() }).execute();
+  const addType = (name: string) =>
+    database.db
+      .insertInto('competitionTypes')
+      .values({ name, sort: 0, createdAt: new Date(now).toISOString() })
+      .execute();
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-read-cache-'));
@@ -47,7 +51,10 @@ describe('cached public reads', () => {
       });
     await Promise.all([read(), read(), read()]);
     expect(loads).toBe(1);
-    await database.db.insertInto('brands').values({ name: '品牌', shortName: '品牌', sort: 0, recommend: 0, logo: null, description: null, createdAt: '', updatedAt: '' }).execute();
+    await database.db
+      .insertInto('brands')
+      .values({ name: '品牌', shortName: '品牌', sort: 0, recommend: 0, logo: null, description: null, createdAt: '', updatedAt: '' })
+      .execute();
     await read();
     expect(loads).toBe(1);
     await addType('机器学习');

@@ -42,7 +42,8 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
   const readiness = async (id: number, who: Client = orgA) => body(await who.get(`/api/competition/readiness/${id}`)).data as { ready: boolean; items: Item[] };
   const item = (items: Item[], key: string) => items.find((i) => i.key === key)!;
   const detail = async (id: number) => body(await orgA.get(`/api/competition/public/${id}`)).data;
-  const presets = async (id: number) => body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string; enable: boolean }[];
+  const presets = async (id: number) =>
+    body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string; enable: boolean }[];
   const stages = async (id: number) => body(await orgA.get(`/api/competition/stages/public/list/${id}`)).data as { id: number; name: string }[];
   const question = async (id: number, title: string, evaluation: object | null = EVAL) => {
     const res = await orgA.post(`/api/competition/question/${id}`, { title, evaluation });
@@ -50,12 +51,22 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     return body(res).data.id as number;
   };
   const answer = async (questionId: number) =>
-    expect((await orgA.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') })).statusCode).toBe(200);
+    expect(
+      (
+        await orgA.request({
+          method: 'POST',
+          url: `/api/competition/question/${questionId}/answer`,
+          ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv'),
+        })
+      ).statusCode,
+    ).toBe(200);
   /** The titles of a user's personal messages, newest first. */
-  const box = async (who: Client) => (body(await who.get('/api/message/notice/page/1?limit=100')).data.list as { title: string; content: string }[]);
+  const box = async (who: Client) => body(await who.get('/api/message/notice/page/1?limit=100')).data.list as { title: string; content: string }[];
   const titles = async (who: Client) => (await box(who)).map((m) => m.title);
   const auditLog = async (id: number) =>
-    (await t.database.db.selectFrom('auditLog').select('action').where('entity', '=', 'competition').where('entityId', '=', String(id)).orderBy('id').execute()).map((a) => a.action);
+    (
+      await t.database.db.selectFrom('auditLog').select('action').where('entity', '=', 'competition').where('entityId', '=', String(id)).orderBy('id').execute()
+    ).map((a) => a.action);
 
   beforeAll(async () => {
     t = await createTestApp(kind, { clock: { now: () => now } });
@@ -65,7 +76,9 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     brandId = body(await admin.post('/api/competition/brand/', { name: '准备检查品牌', shortName: '准备' })).data.id;
     const roles = body(await admin.get('/api/system/role/options')).data as { id: number; code: string }[];
     const role = (code: string) => roles.filter((r) => r.code === code).map((r) => r.id);
-    const orgAId = (body(await admin.get('/api/competition/organization/page?limit=100')).data.list as { id: number; name: string }[]).find((o) => o.name === '准备甲大学')!.id;
+    const orgAId = (body(await admin.get('/api/competition/organization/page?limit=100')).data.list as { id: number; name: string }[]).find(
+      (o) => o.name === '准备甲大学',
+    )!.id;
     const member = async (username: string, roleCode: string, orgId: number | null) => {
       const { id } = await registerUser(t.app, username);
       expect((await admin.put(`/api/system/user/${id}/roles`, { roleIds: role(roleCode) })).statusCode).toBe(200);
@@ -82,7 +95,12 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     const id = await draft();
     const r = await readiness(id);
     expect(r.ready).toBe(true);
-    expect(item(r.items, 'dates')).toMatchObject({ ok: true, level: 'blocking', detail: '报名 2026-03-10 00:00 至 2026-04-10 00:00，竞赛 2026-06-30 00:00 结束', fix: { tab: 'basic' } });
+    expect(item(r.items, 'dates')).toMatchObject({
+      ok: true,
+      level: 'blocking',
+      detail: '报名 2026-03-10 00:00 至 2026-04-10 00:00，竞赛 2026-06-30 00:00 结束',
+      fix: { tab: 'basic' },
+    });
     expect(item(r.items, 'regForm')).toMatchObject({ ok: true, level: 'blocking', detail: '报名表填写姓名、身份证号、手机号共 3 项', fix: { tab: 'presets' } });
     expect(item(r.items, 'questions')).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'questions' } });
     expect(item(r.items, 'questions').detail).toContain('赛题可在上线后添加');
@@ -121,7 +139,8 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     expect(refused.statusCode).toBe(409);
     const { message, data } = body(refused);
     expect(message).toMatch(/^还有 3 项必须补齐才能提交审核：/);
-    for (const words of ['报名表：「报名设置」未启用', '赛题「没有答案的题」：已设置评分指标', '竞赛阶段：阶段「颁奖」开始于']) expect(message).toContain(words);
+    for (const words of ['报名表：「报名设置」未启用', '赛题「没有答案的题」：已设置评分指标', '竞赛阶段：阶段「颁奖」开始于'])
+      expect(message).toContain(words);
     expect(message).not.toContain('没有评分的题');
     expect(Object.keys(data.fields).sort()).toEqual(['question:' + noAnswer, 'regForm', 'stages'].sort());
     expect(item((await readiness(id)).items, `question:${paper}`)).toMatchObject({ ok: true, detail: expect.stringContaining('专家评审（提交作品）') });
@@ -132,7 +151,10 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     expect(await titles(admin)).toEqual(adminBefore);
 
     // The organiser fixes each gap where the checklist says.
-    expect((await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList: [{ label: '姓名', name: 'userName', otherParams: { required: true } }] })).statusCode).toBe(200);
+    expect(
+      (await orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList: [{ label: '姓名', name: 'userName', otherParams: { required: true } }] }))
+        .statusCode,
+    ).toBe(200);
     await answer(noAnswer);
     expect((await orgA.put(`/api/competition/stages/${late}`, { name: '颁奖', startDate: '2026-06-20T00:00:00+08:00' })).statusCode).toBe(200);
     const r = await readiness(id);
@@ -145,7 +167,10 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
   it('never leaves a competition in audit without the registration form when a menu change races the submission', async () => {
     for (let round = 0; round < 3; round++) {
       const id = await draft();
-      const [submitted, changed] = await Promise.all([orgA.put(`/api/competition/publish/${id}`), orgA.put(`/api/competition/preset/batch/${id}`, { presets: { REG_SET: { enable: false } } })]);
+      const [submitted, changed] = await Promise.all([
+        orgA.put(`/api/competition/publish/${id}`),
+        orgA.put(`/api/competition/preset/batch/${id}`, { presets: { REG_SET: { enable: false } } }),
+      ]);
       const reg = (await presets(id)).find((p) => p.menuCode === 'REG_SET')!;
       const { auditStatus } = await detail(id);
       // Either the change went first and the submission was refused for it, or the submission went first and the change was refused.
@@ -165,7 +190,9 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
 
   it('refuses menu and stage changes while the competition is in audit, and allows them again once it is decided', async () => {
     const id = await draft();
-    const stage = body(await orgA.post(`/api/competition/stages/${id}`, { name: '初赛', startDate: '2026-04-11T00:00:00+08:00', endDate: '2026-05-10T00:00:00+08:00' })).data.id as number;
+    const stage = body(
+      await orgA.post(`/api/competition/stages/${id}`, { name: '初赛', startDate: '2026-04-11T00:00:00+08:00', endDate: '2026-05-10T00:00:00+08:00' }),
+    ).data.id as number;
     expect((await orgA.put(`/api/competition/publish/${id}`)).statusCode).toBe(200);
     const before = await presets(id);
     const grade = before.find((p) => p.menuCode === 'GRADE_SET')!;
@@ -207,7 +234,8 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     expect((await orgA.put(`/api/competition/publish/${id}`)).statusCode).toBe(200);
     // Added while in audit, without its answer file: it cannot be scored, so it waits.
     const late = await question(id, '后加的题');
-    const visible = async () => (body(await t.app.inject({ method: 'GET', url: `/api/competition/question/public/list/${id}` })).data as { id: number }[]).map((q) => q.id);
+    const visible = async () =>
+      (body(await t.app.inject({ method: 'GET', url: `/api/competition/question/public/list/${id}` })).data as { id: number }[]).map((q) => q.id);
 
     const approved = await admin.put(`/api/competition/audit/${id}`);
     expect(approved.statusCode).toBe(200);
@@ -215,8 +243,17 @@ describe.each(DATABASES)('readiness before audit on %s', (kind) => {
     expect(body(approved).data).toEqual({ questionsApproved: [first, second].sort((a, b) => a - b), questionsWaiting: [late] });
     expect(await visible()).toEqual([first, second]);
     const reviewed = await t.database.db.selectFrom('questions').select(['id', 'reviewed']).where('competitionId', '=', id).orderBy('id').execute();
-    expect(reviewed.map((q) => [q.id, q.reviewed])).toEqual([[first, 1], [second, 1], [late, 0]]);
-    const questionAudit = await t.database.db.selectFrom('auditLog').select('entityId').where('action', '=', 'question.review').where('entityId', 'in', [String(first), String(second), String(late)]).execute();
+    expect(reviewed.map((q) => [q.id, q.reviewed])).toEqual([
+      [first, 1],
+      [second, 1],
+      [late, 0],
+    ]);
+    const questionAudit = await t.database.db
+      .selectFrom('auditLog')
+      .select('entityId')
+      .where('action', '=', 'question.review')
+      .where('entityId', 'in', [String(first), String(second), String(late)])
+      .execute();
     expect(questionAudit.map((a) => Number(a.entityId)).sort((a, b) => a - b)).toEqual([first, second].sort((a, b) => a - b));
     expect(item((await readiness(id)).items, `question:${late}`)).toMatchObject({ ok: false, level: 'blocking' });
 

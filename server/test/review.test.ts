@@ -9,7 +9,21 @@ import * as m0012 from '../src/db/migrations/0012_judge_totals.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { shortCode } from '../src/modules/certificates/service.ts';
 import { CERT_BUILTIN_FIELDS, CERT_BUILTIN_LAYOUTS, CERT_BUILTIN_NAMES, CERT_BUILTIN_SIZE } from '@contest/shared';
-import { ADMIN_PASSWORD, DATABASES, REG_FIELD_LIST, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, registerUser, setSubmissionDeadline, type Client, type TestApp } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  REG_FIELD_LIST,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  registerUser,
+  setSubmissionDeadline,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 import {
   SCHOOL_FIELD,
   assignWorks,
@@ -75,7 +89,10 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
 
   beforeAll(async () => {
     // Every test registers its own judges and leaders, all from one address: registration is not throttled here.
-    t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365), CERT_VERIFY_MAX_FAILURES_PER_IP: '5', REGISTER_MAX_PER_IP: '100000' } });
+    t = await createTestApp(kind, {
+      clock: { now: () => now },
+      env: { SESSION_TTL_HOURS: String(24 * 365), CERT_VERIFY_MAX_FAILURES_PER_IP: '5', REGISTER_MAX_PER_IP: '100000' },
+    });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'reviewOrg', '评审主办大学');
     orgB = await makeOrganiser(t, admin, 'reviewOrgB', '别的主办大学');
@@ -113,9 +130,21 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
         return judges[key].id;
       },
       assignments: () => assignmentsOf(org, questionId),
-      mineOf: async (judge: JudgeKey | 'judgeWu') => body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as { id: number; code: string; status: number; total: number | null; maxTotal: number; team: unknown }[],
+      mineOf: async (judge: JudgeKey | 'judgeWu') =>
+        body(await judges[judge]!.client.get(`/api/review/center/works?questionId=${questionId}`)).data as {
+          id: number;
+          code: string;
+          status: number;
+          total: number | null;
+          maxTotal: number;
+          team: unknown;
+        }[],
       scoreAs: (judge: JudgeKey | 'judgeWu', id: number, s: number[], submit = true) =>
-        judges[judge]!.client.put(`/api/review/works/${id}`, { scores: w.rule.criteria.map((c, i) => ({ criterionId: c.id, score: s[i] ?? null, comment: '好' })), comment: '总评', submit }),
+        judges[judge]!.client.put(`/api/review/works/${id}`, {
+          scores: w.rule.criteria.map((c, i) => ({ criterionId: c.id, score: s[i] ?? null, comment: '好' })),
+          comment: '总评',
+          submit,
+        }),
     };
     return w;
   }
@@ -185,36 +214,94 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
   async function awarded() {
     const w = await confirmed({ published: true });
     const levels = ok<{ id: number; name: string }[]>(
-      await org.put(`/api/review/works/awards/${w.questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }, { name: '优秀奖', rankFrom: null, rankTo: null }] }),
+      await org.put(`/api/review/works/awards/${w.questionId}`, {
+        levels: [
+          { name: '一等奖', rankFrom: 1, rankTo: 1 },
+          { name: '二等奖', rankFrom: 2, rankTo: 3 },
+          { name: '优秀奖', rankFrom: null, rankTo: null },
+        ],
+      }),
       'award levels',
     );
     ok(await org.post(`/api/review/works/awards/apply/${w.questionId}`), 'apply awards');
-    ok(await org.put(`/api/review/works/awards/team/${w.questionId}`, { teamId: w.teams.C.teamId, awardId: levels.find((l) => l.name === '优秀奖')!.id }), 'award by hand');
+    ok(
+      await org.put(`/api/review/works/awards/team/${w.questionId}`, { teamId: w.teams.C.teamId, awardId: levels.find((l) => l.name === '优秀奖')!.id }),
+      'award by hand',
+    );
     return w;
   }
 
   /** Stage 7: certificates written for the awarded members and A's teacher, on an uploaded background. */
   async function certified() {
     const w = await awarded();
-    const background = ok<{ uri: string }>(await org.request({ method: 'POST', url: '/api/review/certificate/cert/imgUrl', ...multipart('bg.png', await QRCode.toBuffer('certificate background', { width: 800 })) }), 'background');
-    const template = ok<{ id: number }>(await org.post(`/api/review/certificate/${w.competitionId}`, { name: '获奖证书', backgroundUri: background.uri, fields: [{ field: 'name', x: 100, y: 100, size: 40, color: '#000000' }] }), 'template');
+    const background = ok<{ uri: string }>(
+      await org.request({
+        method: 'POST',
+        url: '/api/review/certificate/cert/imgUrl',
+        ...multipart('bg.png', await QRCode.toBuffer('certificate background', { width: 800 })),
+      }),
+      'background',
+    );
+    const template = ok<{ id: number }>(
+      await org.post(`/api/review/certificate/${w.competitionId}`, {
+        name: '获奖证书',
+        backgroundUri: background.uri,
+        fields: [{ field: 'name', x: 100, y: 100, size: 40, color: '#000000' }],
+      }),
+      'template',
+    );
     ok(await org.post(`/api/review/certificate/relation/${w.questionId}`, { templateId: template.id }), 'template relation');
     ok(await org.post(`/api/review/certificate/cert/push/${w.questionId}`), 'push certificates');
     await runDueJobs(t.deps);
     return w;
   }
 
-
   it('validates the review rule and keeps it per question', async () => {
     const { questionId } = await question();
-    const bad = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 2, aggregation: 'trimmed', reviewWeight: 70, testWeight: 20, blind: true, disputeDays: 3 });
+    const bad = await org.put(`/api/review/rules/${questionId}`, {
+      criteria: CRITERIA,
+      judgesPerWork: 2,
+      aggregation: 'trimmed',
+      reviewWeight: 70,
+      testWeight: 20,
+      blind: true,
+      disputeDays: 3,
+    });
     expect(bad.statusCode).toBe(400);
     expect(body(bad).data.fields).toMatchObject({ testWeight: '评审成绩与测试成绩的权重之和须为100', aggregation: '去掉最高分和最低分至少需要3位专家评审' });
-    expect((await orgB.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 })).statusCode).toBe(404);
+    expect(
+      (
+        await orgB.put(`/api/review/rules/${questionId}`, {
+          criteria: CRITERIA,
+          judgesPerWork: 3,
+          aggregation: 'trimmed',
+          reviewWeight: 70,
+          testWeight: 30,
+          blind: true,
+          disputeDays: 3,
+        })
+      ).statusCode,
+    ).toBe(404);
     // Criteria have no weight of their own any more: the full mark is the weight.
-    const weighted = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA.map((c) => ({ ...c, weight: 3 })), judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
+    const weighted = await org.put(`/api/review/rules/${questionId}`, {
+      criteria: CRITERIA.map((c) => ({ ...c, weight: 3 })),
+      judgesPerWork: 3,
+      aggregation: 'trimmed',
+      reviewWeight: 70,
+      testWeight: 30,
+      blind: true,
+      disputeDays: 3,
+    });
     expect(body(weighted).data.fields['criteria.0.weight']).toBe('不支持的字段：weight');
-    const res = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA, judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
+    const res = await org.put(`/api/review/rules/${questionId}`, {
+      criteria: CRITERIA,
+      judgesPerWork: 3,
+      aggregation: 'trimmed',
+      reviewWeight: 70,
+      testWeight: 30,
+      blind: true,
+      disputeDays: 3,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const rule = body(res).data as Rule;
     expect(body(res).data).toMatchObject({ judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, scored: false });
@@ -243,7 +330,12 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
 
     const list = await assignments();
     const schoolOf = new Map(Object.values(teams).map((tm) => [tm.teamId, tm.school.trim()]));
-    const judgeSchool: Record<number, string> = { [judges.judgeJia!.id]: '甲大学', [judges.judgeYi!.id]: '乙大学', [judges.judgeBing!.id]: '丙大学', [judges.judgeJia2!.id]: '甲大学' };
+    const judgeSchool: Record<number, string> = {
+      [judges.judgeJia!.id]: '甲大学',
+      [judges.judgeYi!.id]: '乙大学',
+      [judges.judgeBing!.id]: '丙大学',
+      [judges.judgeJia2!.id]: '甲大学',
+    };
     for (const a of list) expect(judgeSchool[a.judgeId]).not.toBe(schoolOf.get(a.teamId));
     const load = Object.values(judges).map((j) => list.filter((a) => a.judgeId === j.id).length);
     expect(Math.max(...load) - Math.min(...load)).toBeLessThanOrEqual(1);
@@ -270,7 +362,11 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     // The hash of the whole file travels with every part, for a download manager to check what it assembled.
     expect(dl.headers['x-sha256']).toBe(createHash('sha256').update(dl.rawPayload).digest('hex'));
     // An interrupted download resumes from where it stopped.
-    const rest = await judges.judgeYi!.client.request({ method: 'GET', url: `/api/review/center/works/${mine[0]!.id}/download`, headers: { range: 'bytes=6-' } });
+    const rest = await judges.judgeYi!.client.request({
+      method: 'GET',
+      url: `/api/review/center/works/${mine[0]!.id}/download`,
+      headers: { range: 'bytes=6-' },
+    });
     expect([rest.statusCode, rest.body]).toEqual([206, dl.body.slice(6)]);
 
     const tasks = body(await judges.judgeYi!.client.get('/api/review/center/tasks')).data;
@@ -309,7 +405,10 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
         expect([res.statusCode, body(res).message, body(res).data.fields[field]]).toEqual([400, message, message]);
       }
     }
-    const notANumber = await judges.judgeYi!.client.put(`/api/review/works/${w!.id}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: '50', comment: null }], submit: false });
+    const notANumber = await judges.judgeYi!.client.put(`/api/review/works/${w!.id}`, {
+      scores: [{ criterionId: rule.criteria[0]!.id, score: '50', comment: null }],
+      submit: false,
+    });
     expect([notANumber.statusCode, body(notANumber).data.fields['scores.0.score']]).toEqual([400, '分数须为数字']);
     expect(body(await judges.judgeYi!.client.get(`/api/review/center/works/${w!.id}`)).data).toMatchObject({ status: 0, total: null });
     const incomplete = await scoreAs('judgeYi', w!.id, [5], true);
@@ -327,7 +426,15 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     const again = await scoreAs('judgeYi', w!.id, both(6));
     expect([again.statusCode, body(again).message]).toEqual([409, '评分已提交，如需修改请联系组织方重新打开']);
     // The criteria are fixed once a judge has scored.
-    const change = await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA.map((c, i) => ({ ...c, id: rule.criteria[i]!.id, maxScore: 50 })), judgesPerWork: 3, aggregation: 'trimmed', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 });
+    const change = await org.put(`/api/review/rules/${questionId}`, {
+      criteria: CRITERIA.map((c, i) => ({ ...c, id: rule.criteria[i]!.id, maxScore: 50 })),
+      judgesPerWork: 3,
+      aggregation: 'trimmed',
+      reviewWeight: 70,
+      testWeight: 30,
+      blind: true,
+      disputeDays: 3,
+    });
     expect(change.statusCode).toBe(409);
     expect(body(await org.post(`/api/review/assign/reopen/${w!.id}`)).data.status).toBe(1);
   });
@@ -337,7 +444,9 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     // Computing is allowed while works and tests may still be submitted (the page asks first).
     const summary = body(await org.post(`/api/review/works/calcFinalScore/${questionId}`)).data;
     expect(summary.gradeState).toBe(1);
-    expect(summary.unfinished.map((u: { username: string }) => u.username).sort()).toEqual([judges.judgeBing.username, judges.judgeJia.username, judges.judgeJia2.username, judges.judgeYi.username].sort());
+    expect(summary.unfinished.map((u: { username: string }) => u.username).sort()).toEqual(
+      [judges.judgeBing.username, judges.judgeJia.username, judges.judgeJia2.username, judges.judgeYi.username].sort(),
+    );
     // Publishing waits for submission to close: the organiser sets the deadline to 11:00 (Beijing), and it passes.
     await setSubmissionDeadline(org, competitionId, '2026-03-20T11:00:00+08:00');
     now = new Date('2026-03-20T03:00:01Z');
@@ -396,7 +505,11 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     try {
       const paged = new ExcelJS.Workbook();
       await paged.xlsx.load((await org.get(`/api/review/works/review/export/${questionId}`)).rawPayload as unknown as ArrayBuffer);
-      const values = (ws: ExcelJS.Worksheet) => ws.getSheetValues().filter(Boolean).map((r) => JSON.stringify(r));
+      const values = (ws: ExcelJS.Worksheet) =>
+        ws
+          .getSheetValues()
+          .filter(Boolean)
+          .map((r) => JSON.stringify(r));
       expect(values(paged.worksheets[0]!)).toEqual(values(rows));
     } finally {
       exportBatches.size = size;
@@ -411,7 +524,18 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       [await org.post(`/api/review/works/calcFinalScore/${questionId}`), '成绩已确认，不能重新计算'],
       [await org.post(`/api/review/assign/reopen/${a!.id}`), '成绩已确认，不能重新打开评分'],
       [await org.post(`/api/review/works/${questionId}`), '成绩已确认，不能再分配作品'],
-      [await org.put(`/api/review/rules/${questionId}`, { criteria: CRITERIA.map((c, i) => ({ ...c, id: rule.criteria[i]!.id })), judgesPerWork: 3, aggregation: 'mean', reviewWeight: 70, testWeight: 30, blind: true, disputeDays: 3 }), '成绩已确认，不能再修改评审规则'],
+      [
+        await org.put(`/api/review/rules/${questionId}`, {
+          criteria: CRITERIA.map((c, i) => ({ ...c, id: rule.criteria[i]!.id })),
+          judgesPerWork: 3,
+          aggregation: 'mean',
+          reviewWeight: 70,
+          testWeight: 30,
+          blind: true,
+          disputeDays: 3,
+        }),
+        '成绩已确认，不能再修改评审规则',
+      ],
     ] as const;
     for (const [res, message] of attempts) expect([res.statusCode, body(res).message]).toEqual([409, message]);
     expect(body(await org.get(`/api/review/works/grade/${questionId}`)).data.list).toEqual(before);
@@ -470,7 +594,12 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       .selectFrom('auditLog')
       .select('action')
       .where('action', 'like', 'grade.%')
-      .where((eb) => eb.or([eb.and([eb('entity', '=', 'question'), eb('entityId', '=', String(questionId))]), eb.and([eb('entity', '=', 'scoreDispute'), eb('entityId', '=', String(disputeId))])]))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('entity', '=', 'question'), eb('entityId', '=', String(questionId))]),
+          eb.and([eb('entity', '=', 'scoreDispute'), eb('entityId', '=', String(disputeId))]),
+        ]),
+      )
       .orderBy('id')
       .execute();
     expect(log.map((l) => l.action)).toEqual(['grade.calculate', 'grade.confirm', 'grade.dispute.file', 'grade.dispute.answer', 'grade.confirm']);
@@ -478,18 +607,41 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
 
   it('gives awards by rank bands and by hand, and lists them for the team only', async () => {
     const { questionId, teams } = await confirmed({ published: true });
-    const bad = await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 2 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }] });
+    const bad = await org.put(`/api/review/works/awards/${questionId}`, {
+      levels: [
+        { name: '一等奖', rankFrom: 1, rankTo: 2 },
+        { name: '二等奖', rankFrom: 2, rankTo: 3 },
+      ],
+    });
     expect(body(bad).data.fields.levels).toBe('“一等奖”与“二等奖”的名次范围重叠');
-    const levels = body(await org.put(`/api/review/works/awards/${questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 3 }, { name: '优秀奖', rankFrom: null, rankTo: null }] })).data as { id: number; name: string }[];
+    const levels = body(
+      await org.put(`/api/review/works/awards/${questionId}`, {
+        levels: [
+          { name: '一等奖', rankFrom: 1, rankTo: 1 },
+          { name: '二等奖', rankFrom: 2, rankTo: 3 },
+          { name: '优秀奖', rankFrom: null, rankTo: null },
+        ],
+      }),
+    ).data as { id: number; name: string }[];
     expect(body(await org.post(`/api/review/works/awards/apply/${questionId}`)).data).toEqual({ awarded: 3 });
     const excellent = levels.find((l) => l.name === '优秀奖')!.id;
-    expect(body(await org.put(`/api/review/works/awards/team/${questionId}`, { teamId: teams.C!.teamId, awardId: excellent })).data).toMatchObject({ awardName: '优秀奖', awardManual: true });
+    expect(body(await org.put(`/api/review/works/awards/team/${questionId}`, { teamId: teams.C!.teamId, awardId: excellent })).data).toMatchObject({
+      awardName: '优秀奖',
+      awardManual: true,
+    });
     // Re-applying the bands keeps what was set by hand.
     await org.post(`/api/review/works/awards/apply/${questionId}`);
     const grades = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list as { teamId: number; awardName: string }[];
-    expect(Object.fromEntries(grades.map((g) => [g.teamId, g.awardName]))).toEqual({ [teams.A!.teamId]: '一等奖', [teams.B!.teamId]: '二等奖', [teams.D!.teamId]: '二等奖', [teams.C!.teamId]: '优秀奖' });
+    expect(Object.fromEntries(grades.map((g) => [g.teamId, g.awardName]))).toEqual({
+      [teams.A!.teamId]: '一等奖',
+      [teams.B!.teamId]: '二等奖',
+      [teams.D!.teamId]: '二等奖',
+      [teams.C!.teamId]: '优秀奖',
+    });
 
-    expect(body(await teams.C!.leader.get(`/api/review/works/list/awards/${teams.C!.teamId}`)).data).toEqual([expect.objectContaining({ questionId, awardName: '优秀奖', rank: 4 })]);
+    expect(body(await teams.C!.leader.get(`/api/review/works/list/awards/${teams.C!.teamId}`)).data).toEqual([
+      expect.objectContaining({ questionId, awardName: '优秀奖', rank: 4 }),
+    ]);
     expect((await teams.A!.leader.get(`/api/review/works/list/awards/${teams.C!.teamId}`)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: `/api/review/works/list/awards/${teams.C!.teamId}` })).statusCode).toBe(401);
 
@@ -512,7 +664,11 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       { field: 'certNo', x: 100, y: 240, size: 16, color: '#000000' },
       { field: 'qrcode', x: 600, y: 600, size: 150, color: '#000000' },
     ];
-    const outside = await org.post(`/api/review/certificate/${competitionId}`, { name: '获奖证书', backgroundUri: body(up).data.uri, fields: [{ field: 'name', x: 900, y: 10, size: 20, color: '#000000' }] });
+    const outside = await org.post(`/api/review/certificate/${competitionId}`, {
+      name: '获奖证书',
+      backgroundUri: body(up).data.uri,
+      fields: [{ field: 'name', x: 900, y: 10, size: 20, color: '#000000' }],
+    });
     expect(body(outside).data.fields['fields.0.x']).toBe('“姓名”的位置超出了背景图（800×800）');
     const template = body(await org.post(`/api/review/certificate/${competitionId}`, { name: '获奖证书', backgroundUri: body(up).data.uri, fields })).data;
     expect((await orgB.get(`/api/review/certificate/${template.id}`)).statusCode).toBe(404);
@@ -525,7 +681,13 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     await runDueJobs(t.deps);
     expect(body(await org.get(`/api/review/certificate/cert/push/${questionId}`)).data).toMatchObject({ state: 2, total: 5, done: 5 });
 
-    const list = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as { id: number; certNo: string; holderName: string; holderKind: string; teamId: number }[];
+    const list = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as {
+      id: number;
+      certNo: string;
+      holderName: string;
+      holderKind: string;
+      teamId: number;
+    }[];
     expect(list).toHaveLength(5);
     expect(new Set(list.map((c) => c.certNo)).size).toBe(5);
     expect(list.filter((c) => c.holderKind === 'teacher').map((c) => c.holderName)).toEqual(['周老师']);
@@ -569,17 +731,31 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
 
   it('checks a certificate by its printed number and short code, typed in any case with spaces or dashes, and limits wrong tries per address', async () => {
     const { n, questionId } = await certified();
-    const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode', 'holderName']).where('questionId', '=', questionId).where('holderName', '=', '赵一').executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('certificates')
+      .select(['certNo', 'verifyCode', 'holderName'])
+      .where('questionId', '=', questionId)
+      .where('holderName', '=', '赵一')
+      .executeTakeFirstOrThrow();
     const printed = shortCode(row.verifyCode);
     const check = (certNo: string, code: string, ip: string) =>
-      t.app.inject({ method: 'GET', url: `/api/review/certificate/public/verify/${encodeURIComponent(certNo)}?code=${encodeURIComponent(code)}`, remoteAddress: ip });
+      t.app.inject({
+        method: 'GET',
+        url: `/api/review/certificate/public/verify/${encodeURIComponent(certNo)}?code=${encodeURIComponent(code)}`,
+        remoteAddress: ip,
+      });
     const typed = `${row.certNo.slice(0, 4)} ${row.certNo.slice(4)}`;
     const ok = await check(typed, ` ${printed.slice(0, 4).toLowerCase()}-${printed.slice(4)} `, `10.9.${n}.1`);
     expect([ok.statusCode, body(ok).data]).toEqual([200, expect.objectContaining({ certNo: row.certNo, holderName: '赵*', awardName: '一等奖' })]);
     // The QR code's long code still works, typed in capitals too.
     expect((await check(row.certNo, row.verifyCode.toUpperCase(), `10.9.${n}.1`)).statusCode).toBe(200);
     // Another certificate's code, a near miss and an unknown number are all the same answer.
-    const other = await t.database.db.selectFrom('certificates').select('verifyCode').where('questionId', '=', questionId).where('certNo', '!=', row.certNo).executeTakeFirstOrThrow();
+    const other = await t.database.db
+      .selectFrom('certificates')
+      .select('verifyCode')
+      .where('questionId', '=', questionId)
+      .where('certNo', '!=', row.certNo)
+      .executeTakeFirstOrThrow();
     const nearMiss = printed.slice(0, 7) + (printed[7] === '2' ? '3' : '2');
     for (const [no, code] of [
       [row.certNo, shortCode(other.verifyCode)],
@@ -599,52 +775,75 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
     expect((await check(row.certNo, printed, `10.9.${n}.2`)).statusCode).toBe(200);
   });
 
-  it.each(CERT_BUILTIN_LAYOUTS)('writes certificates on the built-in %s layout, with a frame, the usual wording, the people, the organiser, the number and code', async (layout) => {
-    const { competitionId, questionId } = await awarded();
-    const name = CERT_BUILTIN_NAMES[layout];
-    const created = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: CERT_BUILTIN_FIELDS[layout] });
-    expect(created.statusCode, created.body).toBe(200);
-    const template = body(created).data;
-    expect(template).toMatchObject({ backgroundUri: `builtin:${layout}`, ...CERT_BUILTIN_SIZE[layout] });
-    const outside = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: [{ field: 'name', x: 900, y: 900, size: 20, color: '#000000' }] });
-    expect(body(outside).message).toBe(`“姓名”的位置超出了页面（${CERT_BUILTIN_SIZE[layout].width}×${CERT_BUILTIN_SIZE[layout].height}）`);
-    const unknown = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: 'builtin:square', fields: CERT_BUILTIN_FIELDS[layout] });
-    expect(body(unknown).message).toBe('证书背景图无效，请重新上传');
-    const noValue = await org.post(`/api/review/certificate/${competitionId}`, { name, backgroundUri: `builtin:${layout}`, fields: [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000', text: '同学' }] });
-    expect(body(noValue).message).toBe('“姓名”的文字须包含{}，表示字段的值');
+  it.each(CERT_BUILTIN_LAYOUTS)(
+    'writes certificates on the built-in %s layout, with a frame, the usual wording, the people, the organiser, the number and code',
+    async (layout) => {
+      const { competitionId, questionId } = await awarded();
+      const name = CERT_BUILTIN_NAMES[layout];
+      const created = await org.post(`/api/review/certificate/${competitionId}`, {
+        name,
+        backgroundUri: `builtin:${layout}`,
+        fields: CERT_BUILTIN_FIELDS[layout],
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const template = body(created).data;
+      expect(template).toMatchObject({ backgroundUri: `builtin:${layout}`, ...CERT_BUILTIN_SIZE[layout] });
+      const outside = await org.post(`/api/review/certificate/${competitionId}`, {
+        name,
+        backgroundUri: `builtin:${layout}`,
+        fields: [{ field: 'name', x: 900, y: 900, size: 20, color: '#000000' }],
+      });
+      expect(body(outside).message).toBe(`“姓名”的位置超出了页面（${CERT_BUILTIN_SIZE[layout].width}×${CERT_BUILTIN_SIZE[layout].height}）`);
+      const unknown = await org.post(`/api/review/certificate/${competitionId}`, {
+        name,
+        backgroundUri: 'builtin:square',
+        fields: CERT_BUILTIN_FIELDS[layout],
+      });
+      expect(body(unknown).message).toBe('证书背景图无效，请重新上传');
+      const noValue = await org.post(`/api/review/certificate/${competitionId}`, {
+        name,
+        backgroundUri: `builtin:${layout}`,
+        fields: [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000', text: '同学' }],
+      });
+      expect(body(noValue).message).toBe('“姓名”的文字须包含{}，表示字段的值');
 
-    await org.post(`/api/review/certificate/relation/${questionId}`, { templateId: template.id });
-    await org.post(`/api/review/certificate/cert/push/${questionId}`);
-    await runDueJobs(t.deps);
-    expect(body(await org.get(`/api/review/certificate/cert/push/${questionId}`)).data).toMatchObject({ state: 2, total: 5, done: 5 });
-    const all = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as { id: number; holderName: string; competitionName: string }[];
-    for (const holder of ['赵一', '周老师']) {
-      const c = all.find((x) => x.holderName === holder)!;
-      const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode']).where('id', '=', c.id).executeTakeFirstOrThrow();
-      const pdf = await org.get(`/api/review/certificate/cert/certificate/download/${c.id}`);
-      expect(pdf.statusCode).toBe(200);
-      const doc = await getDocumentProxy(new Uint8Array(pdf.rawPayload));
-      const page = await doc.getPage(1);
-      expect(page.view).toEqual([0, 0, CERT_BUILTIN_SIZE[layout].width, CERT_BUILTIN_SIZE[layout].height]);
-      const text = (await extractText(doc, { mergePages: true })).text.replace(/\s/g, '');
-      const code = shortCode(row.verifyCode);
-      for (const part of [
-        c.competitionName,
-        `${holder}：`,
-        '所在队伍：评审A队',
-        '队伍成员：赵一',
-        '在“评审题”赛题中表现优异，荣获',
-        '一等奖',
-        '特发此证，以资鼓励。',
-        '评审主办大学',
-        '年',
-        `证书编号：${row.certNo}`,
-        `验证码：${code.slice(0, 4)}-${code.slice(4)}`,
-      ]) {
-        expect(text).toContain(part);
+      await org.post(`/api/review/certificate/relation/${questionId}`, { templateId: template.id });
+      await org.post(`/api/review/certificate/cert/push/${questionId}`);
+      await runDueJobs(t.deps);
+      expect(body(await org.get(`/api/review/certificate/cert/push/${questionId}`)).data).toMatchObject({ state: 2, total: 5, done: 5 });
+      const all = body(await org.get(`/api/review/certificate/export/${questionId}?limit=50`)).data.list as {
+        id: number;
+        holderName: string;
+        competitionName: string;
+      }[];
+      for (const holder of ['赵一', '周老师']) {
+        const c = all.find((x) => x.holderName === holder)!;
+        const row = await t.database.db.selectFrom('certificates').select(['certNo', 'verifyCode']).where('id', '=', c.id).executeTakeFirstOrThrow();
+        const pdf = await org.get(`/api/review/certificate/cert/certificate/download/${c.id}`);
+        expect(pdf.statusCode).toBe(200);
+        const doc = await getDocumentProxy(new Uint8Array(pdf.rawPayload));
+        const page = await doc.getPage(1);
+        expect(page.view).toEqual([0, 0, CERT_BUILTIN_SIZE[layout].width, CERT_BUILTIN_SIZE[layout].height]);
+        const text = (await extractText(doc, { mergePages: true })).text.replace(/\s/g, '');
+        const code = shortCode(row.verifyCode);
+        for (const part of [
+          c.competitionName,
+          `${holder}：`,
+          '所在队伍：评审A队',
+          '队伍成员：赵一',
+          '在“评审题”赛题中表现优异，荣获',
+          '一等奖',
+          '特发此证，以资鼓励。',
+          '评审主办大学',
+          '年',
+          `证书编号：${row.certNo}`,
+          `验证码：${code.slice(0, 4)}-${code.slice(4)}`,
+        ]) {
+          expect(text).toContain(part);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('0012 puts judge totals stored as weighted percentages on the plain sums, keeping confirmed grades as published', async () => {
     const { competitionId, questionId, judges, teams } = await confirmed({ published: true });
@@ -659,20 +858,68 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       { id: 'x', name: '深度', description: null, maxScore: 60, weight: 1 },
       { id: 'y', name: '表达', description: null, maxScore: 30, weight: 1 },
     ]);
-    const scores = (x: number | null, y: number | null) => JSON.stringify([{ criterionId: 'x', score: x, comment: null }, { criterionId: 'y', score: y, comment: null }]);
+    const scores = (x: number | null, y: number | null) =>
+      JSON.stringify([
+        { criterionId: 'x', score: x, comment: null },
+        { criterionId: 'y', score: y, comment: null },
+      ]);
     /** A question of the competition, its rule, and assignments as [team, judge, status, x, y, the old weighted total]. */
     async function legacyQuestion(title: string, gradeState: number, rows: [number, number, number, number | null, number | null, number | null][]) {
       const { id } = await db
         .insertInto('questions')
-        .values({ competitionId, title, content: null, reviewed: 1, sort: 9, createdAt: stamp, updatedAt: stamp, creatorId: null, metric: null, idColumn: null, targetColumn: null, publicPercent: null, dailyLimit: null, salt: null, answerKey: null, answerRows: null })
+        .values({
+          competitionId,
+          title,
+          content: null,
+          reviewed: 1,
+          sort: 9,
+          createdAt: stamp,
+          updatedAt: stamp,
+          creatorId: null,
+          metric: null,
+          idColumn: null,
+          targetColumn: null,
+          publicPercent: null,
+          dailyLimit: null,
+          salt: null,
+          answerKey: null,
+          answerRows: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await db
         .insertInto('reviewRules')
-        .values({ questionId: id, criteriaJson: legacyCriteria, judgesPerWork: 2, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: 1, disputeDays: 3, gradeState, calculatedAt: stamp, confirmedAt: gradeState === 2 ? stamp : null, updatedAt: stamp })
+        .values({
+          questionId: id,
+          criteriaJson: legacyCriteria,
+          judgesPerWork: 2,
+          aggregation: 'mean',
+          reviewWeight: 100,
+          testWeight: 0,
+          blind: 1,
+          disputeDays: 3,
+          gradeState,
+          calculatedAt: stamp,
+          confirmedAt: gradeState === 2 ? stamp : null,
+          updatedAt: stamp,
+        })
         .execute();
       for (const [i, [teamId, judgeId, status, x, y, total]] of rows.entries()) {
-        await db.insertInto('reviewAssignments').values({ questionId: id, teamId, judgeId, code: `L${id}${i}`, status, scoresJson: scores(x, y), total, createdAt: stamp, updatedAt: stamp, submittedAt: status === 2 ? stamp : null }).execute();
+        await db
+          .insertInto('reviewAssignments')
+          .values({
+            questionId: id,
+            teamId,
+            judgeId,
+            code: `L${id}${i}`,
+            status,
+            scoresJson: scores(x, y),
+            total,
+            createdAt: stamp,
+            updatedAt: stamp,
+            submittedAt: status === 2 ? stamp : null,
+          })
+          .execute();
       }
       return id;
     }
@@ -699,13 +946,19 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
       [B, bing, 1, 42, 27, 80], // a complete draft: its total is redone, but it does not count
       [A, judges.judgeJia!.id, 1, 30, null, null], // an incomplete draft has no total
     ]);
-    await db.insertInto('grades').values([grade(preview, A, [75, 75], 75, 2), grade(preview, B, [80], 80, 1)]).execute();
+    await db
+      .insertInto('grades')
+      .values([grade(preview, A, [75, 75], 75, 2), grade(preview, B, [80], 80, 1)])
+      .execute();
     // Confirmed: published as 78.75 from 75 % and 82.5 %; it stays so.
     const published = await legacyQuestion('旧已确认题', 2, [
       [A, yi, 2, 54, 18, 75],
       [A, bing, 2, 45, 27, 82.5], // (45/60 + 27/30) / 2 = 82.5 %; plainly 72 of 90
     ]);
-    await db.insertInto('grades').values([grade(published, A, [75, 82.5], 78.75, 1)]).execute();
+    await db
+      .insertInto('grades')
+      .values([grade(published, A, [75, 82.5], 78.75, 1)])
+      .execute();
     const current = body(await org.get(`/api/review/works/grade/${questionId}`)).data.list;
 
     await m0012.up(db as unknown as Kysely<unknown>, { dialect: t.database.dialect });
@@ -738,20 +991,44 @@ describe.each(DATABASES)('expert review, grades, disputes, awards and certificat
 
     type G = { teamId: number; reviewScores: number[]; maxTotal: number; reviewScore: number; finalScore: number; rank: number; judgesDone: number };
     const gradesOf = async (id: number) => body(await org.get(`/api/review/works/grade/${id}`)).data.list as G[];
-    const pick = ({ teamId, reviewScores, maxTotal, reviewScore, finalScore, rank, judgesDone }: G) => ({ teamId, reviewScores, maxTotal, reviewScore, finalScore, rank, judgesDone });
+    const pick = ({ teamId, reviewScores, maxTotal, reviewScore, finalScore, rank, judgesDone }: G) => ({
+      teamId,
+      reviewScores,
+      maxTotal,
+      reviewScore,
+      finalScore,
+      rank,
+      judgesDone,
+    });
     const recomputed = [
       { teamId: A, reviewScores: [72, 72], maxTotal: 90, reviewScore: 80, finalScore: 80, rank: 1, judgesDone: 2 },
       { teamId: B, reviewScores: [69], maxTotal: 90, reviewScore: 76.67, finalScore: 76.67, rank: 2, judgesDone: 1 },
     ];
     expect((await gradesOf(preview)).map(pick)).toEqual(recomputed);
     // The published grade keeps its numbers; its judges' 75 % and 82.5 % are now shown as 67.5 and 74.25 of 90.
-    expect((await gradesOf(published)).map(pick)).toEqual([{ teamId: A, reviewScores: [67.5, 74.25], maxTotal: 90, reviewScore: 78.75, finalScore: 78.75, rank: 1, judgesDone: 2 }]);
+    expect((await gradesOf(published)).map(pick)).toEqual([
+      { teamId: A, reviewScores: [67.5, 74.25], maxTotal: 90, reviewScore: 78.75, finalScore: 78.75, rank: 1, judgesDone: 2 },
+    ]);
     // Rules saved since carry no weights and are left alone.
     expect(body(await org.get(`/api/review/works/grade/${questionId}`)).data.list).toEqual(current);
 
     // Computing the preview again, as the organiser would, gives what the migration wrote.
     for (const teamId of [A, B]) {
-      await db.insertInto('works').values({ competitionId, questionId: preview, teamId, userId: yi, version: 1, fileKey: `legacy/${teamId}`, fileName: 'w.zip', size: 1, sha256: '0', completedAt: stamp }).execute();
+      await db
+        .insertInto('works')
+        .values({
+          competitionId,
+          questionId: preview,
+          teamId,
+          userId: yi,
+          version: 1,
+          fileKey: `legacy/${teamId}`,
+          fileName: 'w.zip',
+          size: 1,
+          sha256: '0',
+          completedAt: stamp,
+        })
+        .execute();
     }
     expect((await org.post(`/api/review/works/calcFinalScore/${preview}`)).statusCode).toBe(200);
     expect((await gradesOf(preview)).map(pick)).toEqual(recomputed);

@@ -31,7 +31,9 @@ export async function startS3(): Promise<{ endpoint: string; requests: number; c
   const state = { requests: 0 };
   const front = http.createServer((req, res) => {
     state.requests++;
-    const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? '');
+    const auth = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      req.headers.authorization ?? '',
+    );
     if (!auth) return refuse(res, 403, 'AccessDenied');
     const [, accessKeyId, , region, signedHeaders, signature] = auth;
     if (accessKeyId !== S3_ACCESS_KEY_ID) return refuse(res, 403, 'InvalidAccessKeyId');
@@ -45,7 +47,8 @@ export async function startS3(): Promise<{ endpoint: string; requests: number; c
     req.on('end', () => {
       const payload = Buffer.concat(chunks);
       const declared = req.headers['x-amz-content-sha256'];
-      if (declared !== 'UNSIGNED-PAYLOAD' && declared !== createHash('sha256').update(payload).digest('hex')) return refuse(res, 400, 'XAmzContentSHA256Mismatch');
+      if (declared !== 'UNSIGNED-PAYLOAD' && declared !== createHash('sha256').update(payload).digest('hex'))
+        return refuse(res, 400, 'XAmzContentSHA256Mismatch');
       if (multipart(req, res)) return;
       const forward = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (upstream) => {
         res.writeHead(upstream.statusCode!, upstream.headers);
@@ -70,9 +73,15 @@ export async function startS3(): Promise<{ endpoint: string; requests: number; c
       const prefix = url.searchParams.get('prefix') ?? '';
       const found = fs.existsSync(uploads) ? fs.readdirSync(uploads) : [];
       const listed = found
-        .map((uploadId) => ({ uploadId, key: fs.readFileSync(path.join(uploads, uploadId, 'key'), 'utf8'), initiated: fs.statSync(path.join(uploads, uploadId, 'key')).mtime }))
+        .map((uploadId) => ({
+          uploadId,
+          key: fs.readFileSync(path.join(uploads, uploadId, 'key'), 'utf8'),
+          initiated: fs.statSync(path.join(uploads, uploadId, 'key')).mtime,
+        }))
         .filter((u) => u.key.startsWith(prefix));
-      const items = listed.map((u) => `<Upload><Key>${escape(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated></Upload>`);
+      const items = listed.map(
+        (u) => `<Upload><Key>${escape(u.key)}</Key><UploadId>${u.uploadId}</UploadId><Initiated>${u.initiated.toISOString()}</Initiated></Upload>`,
+      );
       xml(200, `<ListMultipartUploadsResult><Bucket>${bucket}</Bucket><IsTruncated>false</IsTruncated>${items.join('')}</ListMultipartUploadsResult>`);
       return true;
     }
@@ -95,7 +104,10 @@ export async function startS3(): Promise<{ endpoint: string; requests: number; c
           const st = fs.statSync(file);
           return `<Part><PartNumber>${n}</PartNumber><LastModified>${st.mtime.toISOString()}</LastModified><ETag>"${fs.readFileSync(`${file}.md5`, 'utf8')}"</ETag><Size>${st.size}</Size></Part>`;
         });
-      xml(200, `<ListPartsResult><Bucket>${bucket}</Bucket><Key>${escape(key)}</Key><UploadId>${uploadId}</UploadId><MaxParts>10000</MaxParts><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`);
+      xml(
+        200,
+        `<ListPartsResult><Bucket>${bucket}</Bucket><Key>${escape(key)}</Key><UploadId>${uploadId}</UploadId><MaxParts>10000</MaxParts><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`,
+      );
       return true;
     }
     if (req.method === 'DELETE') {

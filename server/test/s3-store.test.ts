@@ -26,7 +26,15 @@ describe('S3-compatible file store', () => {
   beforeAll(async () => {
     s3 = await startS3();
     tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-s3-spool-'));
-    options = { endpoint: s3.endpoint, bucket: S3_BUCKET, region: 'us-east-1', accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY, tmpDir, partBytes: 5 * 1024 * 1024 };
+    options = {
+      endpoint: s3.endpoint,
+      bucket: S3_BUCKET,
+      region: 'us-east-1',
+      accessKeyId: S3_ACCESS_KEY_ID,
+      secretAccessKey: S3_SECRET_ACCESS_KEY,
+      tmpDir,
+      partBytes: 5 * 1024 * 1024,
+    };
     store = s3FileStore(options);
   });
   afterAll(async () => {
@@ -57,7 +65,9 @@ describe('S3-compatible file store', () => {
 
   it('refuses a file past maxBytes while streaming and stores nothing', async () => {
     const before = fs.readdirSync(tmpDir);
-    await expect(store.put(Readable.from([randomBytes(600), randomBytes(600)]), { prefix: 'avatar', maxBytes: 1000 })).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(store.put(Readable.from([randomBytes(600), randomBytes(600)]), { prefix: 'avatar', maxBytes: 1000 })).rejects.toBeInstanceOf(
+      FileTooLargeError,
+    );
     expect(fs.readdirSync(tmpDir)).toEqual(before);
     // Exactly at the limit is fine.
     const stored = await store.put(Readable.from([randomBytes(1000)]), { prefix: 'avatar', maxBytes: 1000 });
@@ -90,16 +100,28 @@ describe('S3-compatible file store', () => {
 
   it('is refused by the server with a wrong secret or an unknown access key', async () => {
     const wrong = s3FileStore({ ...options, secretAccessKey: 'not-the-secret' });
-    await expect(wrong.put(Readable.from([Buffer.from('x')]), { prefix: 'avatar', maxBytes: 10 })).rejects.toMatchObject({ status: 403, message: expect.stringContaining('SignatureDoesNotMatch') });
+    await expect(wrong.put(Readable.from([Buffer.from('x')]), { prefix: 'avatar', maxBytes: 10 })).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining('SignatureDoesNotMatch'),
+    });
     const stranger = s3FileStore({ ...options, accessKeyId: 'SOMEONE' });
-    await expect(stranger.put(Readable.from([Buffer.from('x')]), { prefix: 'avatar', maxBytes: 10 })).rejects.toMatchObject({ status: 403, message: expect.stringContaining('InvalidAccessKeyId') });
+    await expect(stranger.put(Readable.from([Buffer.from('x')]), { prefix: 'avatar', maxBytes: 10 })).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining('InvalidAccessKeyId'),
+    });
     const stored = await store.put(Readable.from([Buffer.from('x')]), { prefix: 'avatar', maxBytes: 10 });
     await expect(wrong.size(stored.key)).rejects.toMatchObject({ status: 403 });
     await expect(read(await wrong.get(stored.key))).rejects.toMatchObject({ status: 403 });
   });
 
   it('is chosen by the S3_* settings, which go together', () => {
-    expect(loadConfig(s3Env(s3.endpoint)).s3).toEqual({ endpoint: s3.endpoint, bucket: S3_BUCKET, region: 'us-east-1', accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY });
+    expect(loadConfig(s3Env(s3.endpoint)).s3).toEqual({
+      endpoint: s3.endpoint,
+      bucket: S3_BUCKET,
+      region: 'us-east-1',
+      accessKeyId: S3_ACCESS_KEY_ID,
+      secretAccessKey: S3_SECRET_ACCESS_KEY,
+    });
     expect(loadConfig({}).s3).toBeUndefined();
     expect(() => loadConfig({ S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'contest' })).toThrow(/go together/);
   });
@@ -129,7 +151,9 @@ describe('S3-compatible file store', () => {
       expect(res.statusCode).toBe(200);
       expect(res.rawPayload.equals(PNG)).toBe(true);
 
-      const doc = body(await user.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('报名表.pdf', PDF, 'application/pdf') })).data.fileUri as string;
+      const doc = body(
+        await user.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('报名表.pdf', PDF, 'application/pdf') }),
+      ).data.fileUri as string;
       const part = await user.request({ method: 'GET', url: `/api/file/common/download?fileUri=${encodeURIComponent(doc)}`, headers: { range: 'bytes=5-12' } });
       expect(part.statusCode).toBe(206);
       expect(part.headers['content-range']).toBe(`bytes 5-12/${PDF.length}`);
@@ -144,7 +168,11 @@ describe('S3-compatible file store', () => {
     it('refuses an upload past the limit with 413 and a file of the wrong type with 415, leaving no object behind', async () => {
       await registerUser(t.app, 's3big');
       const user = await loggedIn(t.app, 's3big');
-      const big = await user.request({ method: 'POST', url: '/api/file/upload/avatar', ...multipart('big.png', Buffer.concat([PNG, randomBytes(t.config.avatarMaxBytes)])) });
+      const big = await user.request({
+        method: 'POST',
+        url: '/api/file/upload/avatar',
+        ...multipart('big.png', Buffer.concat([PNG, randomBytes(t.config.avatarMaxBytes)])),
+      });
       expect(big.statusCode).toBe(413);
       const wrong = await user.request({ method: 'POST', url: '/api/file/upload/avatar', ...multipart('x.png', Buffer.from('not an image at all')) });
       expect(wrong.statusCode).toBe(415);

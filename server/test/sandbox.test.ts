@@ -236,7 +236,8 @@ print("child", os.waitpid(pid, 0)[1] >> 8)
   });
 
   it('holds /dev/shm within its directory’s quota and leaves /dev itself read-only', async () => {
-    const r = await run(`
+    const r = await run(
+      `
 import os
 for target in ["/dev/shm/big", "big"]:
     written = 0
@@ -253,7 +254,9 @@ except OSError as e:
     print("dev read-only", type(e).__name__)
 open("/dev/null", "w").write("x")
 print("null fine")
-`, { ...LIMITS, diskBytes: 64 * 1024 ** 2 });
+`,
+      { ...LIMITS, diskBytes: 64 * 1024 ** 2 },
+    );
     expect(r.exitCode).toBe(0);
     const wrote = (target: string) => Number(new RegExp(`wrote ${target} (\\d+) MB`).exec(r.stdout)?.[1]);
     // 64 MB in all: /dev/shm a sixteenth of it, the directory the rest.
@@ -313,14 +316,17 @@ while True:
     // for the sandbox's first process waiting, killed, for the system's init to collect it (a zombie runs nothing).
     const uid = /uid (\d+)/.exec(r.stdout)?.[1];
     expect(Number(uid)).toBeGreaterThanOrEqual(0x70000000);
-    const left = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
-      try {
-        const status = fs.readFileSync(`/proc/${d}/status`, 'utf8');
-        return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
-      } catch {
-        return false;
-      }
-    });
+    const left = fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          const status = fs.readFileSync(`/proc/${d}/status`, 'utf8');
+          return new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status) && !/^State:\s+Z/m.test(status);
+        } catch {
+          return false;
+        }
+      });
     expect(left).toEqual([]);
   });
 
@@ -364,7 +370,12 @@ sys.exit(1 if killed else 0)
     const ours = () =>
       [roots!.memory, roots!.pids]
         .filter((d) => d !== null)
-        .flatMap((d) => fs.readdirSync(d!).filter((n) => n.startsWith('contest-score-')).map((n) => path.join(d!, n)))
+        .flatMap((d) =>
+          fs
+            .readdirSync(d!)
+            .filter((n) => n.startsWith('contest-score-'))
+            .map((n) => path.join(d!, n)),
+        )
         .filter((dir) => {
           try {
             return fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').trim() === '';
@@ -416,7 +427,13 @@ sys.exit(1 if killed else 0)
   });
 
   it('builds a container command with no network, a read-only root, limits and the files read-only', () => {
-    const { command, args } = sandboxCommand('podman', [{ name: 'score.py', hostPath: '/srv/x/score.py' }], ['python3', 'score.py'], { timeLimitSec: 60, memoryBytes: 2 * 1024 ** 3 }, { image: 'contest-scorer', name: 'contest-score-1' });
+    const { command, args } = sandboxCommand(
+      'podman',
+      [{ name: 'score.py', hostPath: '/srv/x/score.py' }],
+      ['python3', 'score.py'],
+      { timeLimitSec: 60, memoryBytes: 2 * 1024 ** 3 },
+      { image: 'contest-scorer', name: 'contest-score-1' },
+    );
     expect(command).toBe('podman');
     // Named, so that the container itself is killed at the time limit.
     expect(args.join(' ')).toContain('--name contest-score-1');

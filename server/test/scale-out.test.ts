@@ -118,7 +118,10 @@ class Browser {
   }
 
   async json(method: string, url: string, payload?: unknown) {
-    const res = await this.fetch(url, payload === undefined ? { method } : { method, body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+    const res = await this.fetch(
+      url,
+      payload === undefined ? { method } : { method, body: JSON.stringify(payload), headers: { 'content-type': 'application/json' } },
+    );
     return { status: res.status, instance: res.headers.get('x-instance'), body: (await res.json()) as { status: number; message: string; data: any } };
   }
 
@@ -282,7 +285,12 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
       });
       const admin = new Browser(publisher.url);
       expect((await admin.json('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
-      const notice = await admin.json('POST', '/api/message/notice', { kind: 1, title: '跨实例通知', content: '<p>你好</p>', target: { scope: 'users', usernames: ['reader'] } });
+      const notice = await admin.json('POST', '/api/message/notice', {
+        kind: 1,
+        title: '跨实例通知',
+        content: '<p>你好</p>',
+        target: { scope: 'users', usernames: ['reader'] },
+      });
       expect(notice.status).toBe(200);
       expect((await admin.json('POST', `/api/message/notice/${notice.body.data.id}`, {})).status).toBe(200);
       expect(await stream.next()).toEqual({ ...first, person: first.person + 1, total: first.total + 1 });
@@ -353,11 +361,19 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     const { id: userId } = await register('scheduled');
     const admin = new Browser(proxy.url);
     expect((await admin.json('POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).toBe(200);
-    const notice = await admin.json('POST', '/api/message/notice', { kind: 1, title: '定时通知', content: '<p>稍后送达</p>', target: { scope: 'users', usernames: ['scheduled'] } });
+    const notice = await admin.json('POST', '/api/message/notice', {
+      kind: 1,
+      title: '定时通知',
+      content: '<p>稍后送达</p>',
+      target: { scope: 'users', usernames: ['scheduled'] },
+    });
     const publishAt = new Date(Date.now() + 1500).toISOString();
     expect((await admin.json('POST', `/api/message/notice/${notice.body.data.id}`, { publishAt })).status).toBe(200);
     // Both instances' background workers poll the job table; one of them publishes it when due.
-    await until(async () => (await one.deps.db.selectFrom('jobs').select('id').where('type', '=', 'notice.publish').where('doneAt', 'is not', null).execute()).length === 1);
+    await until(
+      async () =>
+        (await one.deps.db.selectFrom('jobs').select('id').where('type', '=', 'notice.publish').where('doneAt', 'is not', null).execute()).length === 1,
+    );
     const job = await one.deps.db.selectFrom('jobs').select(['attempts', 'failed']).where('type', '=', 'notice.publish').executeTakeFirstOrThrow();
     expect(job).toMatchObject({ failed: 0 });
     expect(Number(job.attempts)).toBe(1);
@@ -372,11 +388,22 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     const org = await makeOrganiser(t, admin, `${prefix}Org`, `${prefix}大学`);
     const day = 24 * 3600_000;
     const at = (ms: number) => new Date(Date.now() + ms).toISOString();
-    const competitionId = await onlineCompetition(admin, org, { regStartTime: at(-day), regEndTime: at(10 * day), endTime: at(30 * day), worksMaxMb: 20, worksTypes: 'zip' });
+    const competitionId = await onlineCompetition(admin, org, {
+      regStartTime: at(-day),
+      regEndTime: at(10 * day),
+      endTime: at(30 * day),
+      worksMaxMb: 20,
+      worksTypes: 'zip',
+    });
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable: true });
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, { enable: true, enableEndTime: at(10 * day) });
-    const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '作品题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id;
+    const questionId = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '作品题',
+        evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+      }),
+    ).data.id;
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
     await registerUser(one.app, `${prefix}Leader`);
     const leader = await loggedIn(one.app, `${prefix}Leader`);
@@ -395,18 +422,35 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     const meta = { questionId: String(questionId), filename: 'works.zip', sha256 };
     const created = await browser.fetch('/api/review/works/upload', {
       method: 'POST',
-      headers: { ...TUS, 'upload-length': String(content.length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',') },
+      headers: {
+        ...TUS,
+        'upload-length': String(content.length),
+        'upload-metadata': Object.entries(meta)
+          .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+          .join(','),
+      },
     });
     expect(created.status).toBe(201);
     return { location: new URL(created.headers.get('location')!, proxy.url).pathname, sha256, instance: created.headers.get('x-instance') };
   }
   const patch = (browser: Browser, location: string, offset: number, chunk: Buffer) =>
-    browser.fetch(location, { method: 'PATCH', headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, body: chunk });
+    browser.fetch(location, {
+      method: 'PATCH',
+      headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      body: chunk,
+    });
 
   const bucket = () =>
-    new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY } });
-  const tusObjects = async (client: S3Client) => ((await client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET, Prefix: 'tus/' }))).Contents ?? []).map((o) => o.Key!);
-  const tusMultiparts = async (client: S3Client) => ((await client.send(new ListMultipartUploadsCommand({ Bucket: S3_BUCKET, Prefix: 'tus/' }))).Uploads ?? []).map((u) => u.Key!);
+    new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY },
+    });
+  const tusObjects = async (client: S3Client) =>
+    ((await client.send(new ListObjectsV2Command({ Bucket: S3_BUCKET, Prefix: 'tus/' }))).Contents ?? []).map((o) => o.Key!);
+  const tusMultiparts = async (client: S3Client) =>
+    ((await client.send(new ListMultipartUploadsCommand({ Bucket: S3_BUCKET, Prefix: 'tus/' }))).Uploads ?? []).map((u) => u.Key!);
 
   it('takes one resumable works upload on both instances in turn with no shared folder, through the bucket, and keeps the right bytes', async () => {
     const { questionId, leader, browser } = await worksTeam('scale');
@@ -432,7 +476,9 @@ describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behi
     for (let i = 1; i < served.length; i++) expect(served[i]).not.toBe(served[i - 1]);
     expect(new Set(served)).toEqual(new Set(['one', 'two']));
 
-    const versions = body(await new Client(two.app).request({ method: 'GET', url: `/api/review/works/${questionId}`, headers: { cookie: `${SESSION_COOKIE}=${leader.token}` } })).data as { fileUri: string; sha256: string; size: number }[];
+    const versions = body(
+      await new Client(two.app).request({ method: 'GET', url: `/api/review/works/${questionId}`, headers: { cookie: `${SESSION_COOKIE}=${leader.token}` } }),
+    ).data as { fileUri: string; sha256: string; size: number }[];
     expect(versions).toHaveLength(1);
     expect(versions[0]).toMatchObject({ sha256, size: content.length });
     const download = await browser.fetch(`/api/file/common/download?fileUri=${encodeURIComponent(versions[0]!.fileUri)}`);

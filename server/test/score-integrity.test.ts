@@ -6,11 +6,31 @@ import { NOT_FINITE, RESCORE_BATCH } from '../src/modules/test-submissions/servi
 import { CsvError } from '../src/scoring/csv.ts';
 import type { Metric } from '../src/scoring/metrics.ts';
 import { IdIndex, isPublicRow, loadAnswers, type Evaluation } from '../src/scoring/score.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 /** Issue 21, item 2: answers validated for their metric, only finite scores ranked, boards never mixing two settings. */
 
-const ev = (metric: string, extra: Partial<Evaluation> = {}): Evaluation => ({ metric: metric as Metric, idColumn: 'id', targetColumn: 'y', publicShare: 0.5, salt: 's', ...extra });
+const ev = (metric: string, extra: Partial<Evaluation> = {}): Evaluation => ({
+  metric: metric as Metric,
+  idColumn: 'id',
+  targetColumn: 'y',
+  publicShare: 0.5,
+  salt: 's',
+  ...extra,
+});
 const rows = (values: (string | number)[]) => ['id,y', ...values.map((v, i) => `r${i},${v}`)].join('\n') + '\n';
 async function refusal(text: string, e: Evaluation): Promise<string> {
   try {
@@ -78,7 +98,15 @@ describe('answers validated for their metric', () => {
 
   it('refuses NaN and infinities in an answer file, as pandas and Excel write them, each with its line', async () => {
     expect(await refusal(rows([1, 'NaN', 'nan', 'inf', '-inf', 'Infinity', '1e999', '', 2]), ev('rmse'))).toBe(
-      ['第3行：不是数字：NaN', '第4行：不是数字：nan', '第5行：不是数字：inf', '第6行：不是数字：-inf', '第7行：不是数字：Infinity', '第8行：不是有限的数字：1e999', '第9行：不是数字：'].join('；'),
+      [
+        '第3行：不是数字：NaN',
+        '第4行：不是数字：nan',
+        '第5行：不是数字：inf',
+        '第6行：不是数字：-inf',
+        '第7行：不是数字：Infinity',
+        '第8行：不是有限的数字：1e999',
+        '第9行：不是数字：',
+      ].join('；'),
     );
   });
 
@@ -108,11 +136,13 @@ describe.each(DATABASES)('scores a board can trust on %s', (kind) => {
     org = await makeOrganiser(t, admin, 'intOrg', '评分大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
   });
   afterAll(() => t.close());
 
-  const uploadAnswer = (questionId: number, text: string) => org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(text), 'text/csv') });
+  const uploadAnswer = (questionId: number, text: string) =>
+    org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(text), 'text/csv') });
   async function question(title: string) {
     const id = body(await org.post(`/api/competition/question/${competitionId}`, { title, evaluation: EVAL })).data.id as number;
     expect((await uploadAnswer(id, ANSWER)).statusCode).toBe(200);
@@ -132,7 +162,8 @@ describe.each(DATABASES)('scores a board can trust on %s', (kind) => {
     who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', Buffer.from(text), 'text/csv') });
   const board = async (questionId: number) => body(await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}` })).data;
   const progress = async (questionId: number) => body(await org.get(`/api/review/test/rescore/${questionId}`)).data;
-  const put = (questionId: number, evaluation: object) => org.put(`/api/competition/question/${questionId}`, { title: '题', evaluation: { ...EVAL, ...evaluation } });
+  const put = (questionId: number, evaluation: object) =>
+    org.put(`/api/competition/question/${questionId}`, { title: '题', evaluation: { ...EVAL, ...evaluation } });
 
   it('refuses an id column that is the target column when the setting is saved', async () => {
     const res = await org.post(`/api/competition/question/${competitionId}`, { title: '同列', evaluation: { ...EVAL, targetColumn: 'id' } });
@@ -243,7 +274,12 @@ describe.each(DATABASES)('scores a board can trust on %s', (kind) => {
     // The team's list still has one scored file and one refused, with its reason.
     const mine = body(await a.leader.get(`/api/review/test/list/${q}`)).data.list as { status: number; reason: string | null }[];
     expect(mine.map((m) => m.status).sort()).toEqual([2, 3]);
-    const audit = await t.database.db.selectFrom('auditLog').select('action').where('action', '=', 'question.rescore').where('entityId', '=', String(q)).execute();
+    const audit = await t.database.db
+      .selectFrom('auditLog')
+      .select('action')
+      .where('action', '=', 'question.rescore')
+      .where('entityId', '=', String(q))
+      .execute();
     expect(audit).toHaveLength(1);
   });
 
@@ -290,14 +326,22 @@ describe.each(DATABASES)('scores a board can trust on %s', (kind) => {
     const { scoringVersion } = await t.database.db.selectFrom('questions').select('scoringVersion').where('id', '=', q).executeTakeFirstOrThrow();
     expect((await put(q, { metric: 'mae' })).statusCode).toBe(200);
     // A result computed under the old version is refused; the scoring job scores it under the current one.
-    expect(await repo.settle(t.database.db, { id, questionId: q, version: scoringVersion, outcome: { publicScore: 99, privateScore: 99, rows: 40 }, at: now.toISOString() })).toBe(false);
+    expect(
+      await repo.settle(t.database.db, {
+        id,
+        questionId: q,
+        version: scoringVersion,
+        outcome: { publicScore: 99, privateScore: 99, rows: 40 },
+        at: now.toISOString(),
+      }),
+    ).toBe(false);
     await runDueJobs(t.deps);
     const [s] = body(await a.leader.get(`/api/review/test/list/${q}`)).data.list;
     expect([s.status, s.publicScore]).toEqual([2, 1]);
     expect((await board(q)).entries[0].score).toBe(1);
   });
 
-  it('shows rescoring progress to the question\'s organisers only', async () => {
+  it("shows rescoring progress to the question's organisers only", async () => {
     const q = await question('进度题');
     const a = await team(q);
     expect((await a.leader.get(`/api/review/test/rescore/${q}`)).statusCode).toBe(403);

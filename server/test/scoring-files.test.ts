@@ -8,7 +8,20 @@ import type { Metric } from '../src/scoring/metrics.ts';
 import { loadAnswers, scoreSubmission, type Evaluation } from '../src/scoring/score.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { zip } from './zip.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 /**
  * Hostile files (issue 21): every encoding and line end, BOMs, NUL bytes, unterminated last lines, a GBK file that is
@@ -131,36 +144,78 @@ describe('a file two encodings read differently never changes a score silently',
     expect(() => new TextDecoder('utf-8', { fatal: true }).decode(gbk(`${A}${B}`))).not.toThrow();
   });
   it('a GBK prediction that is valid UTF-8: the reading whose labels are the answer’s classes wins', async () => {
-    const rows: [string, string][] = [['1', A!], ['2', B!], ['3', A!]];
+    const rows: [string, string][] = [
+      ['1', A!],
+      ['2', B!],
+      ['3', A!],
+    ];
     const answers = await loadAnswers(utf8bom(table(rows)), ev());
     expect(await scoreSubmission(gbk(table(rows)), answers, ev())).toEqual({ publicScore: 1, privateScore: null, rows: 3 });
   });
   it('a UTF-8 prediction that is valid GB18030 (two-character labels): UTF-8 wins the same way', async () => {
-    const rows: [string, string][] = [['1', '正常'], ['2', '异常'], ['3', '正常']];
+    const rows: [string, string][] = [
+      ['1', '正常'],
+      ['2', '异常'],
+      ['3', '正常'],
+    ];
     expect(() => new TextDecoder('gb18030', { fatal: true }).decode(Buffer.from(table(rows)))).not.toThrow();
     const answers = await loadAnswers(utf8bom(table(rows)), ev());
     expect((await scoreSubmission(Buffer.from(table(rows)), answers, ev())).publicScore).toBe(1);
     expect((await scoreSubmission(gbk(table(rows)), answers, ev())).publicScore).toBe(1);
   });
   it('an answer file: a UTF-8 file whose GBK reading is not ordinary Chinese text is read as UTF-8', async () => {
-    for (const labels of [['正常', '异常'], ['猫咪', '狗狗'], ['阳性', '阴性']]) {
-      const text = table([['1', labels[0]!], ['2', labels[1]!]]);
+    for (const labels of [
+      ['正常', '异常'],
+      ['猫咪', '狗狗'],
+      ['阳性', '阴性'],
+    ]) {
+      const text = table([
+        ['1', labels[0]!],
+        ['2', labels[1]!],
+      ]);
       expect((await loadAnswers(Buffer.from(text), ev())).truth).toEqual(labels);
       expect((await loadAnswers(gbk(text), ev())).truth).toEqual(labels);
     }
     // Valid GBK too, but read as GBK they hold hanzi outside GB2312: UTF-8 wins.
-    expect(await loadAnswers(Buffer.from(table([['1', '北京'], ['2', '上海']])), ev()).then((a) => a.truth)).toEqual(['北京', '上海']);
+    expect(
+      await loadAnswers(
+        Buffer.from(
+          table([
+            ['1', '北京'],
+            ['2', '上海'],
+          ]),
+        ),
+        ev(),
+      ).then((a) => a.truth),
+    ).toEqual(['北京', '上海']);
   });
   it('an answer file both readings make ordinary text of is refused, naming the encodings that decide it; a BOM decides', async () => {
     // UTF-8 “è” is GBK “猫”: both are text, nothing tells them apart.
-    const text = table([['1', 'è'], ['2', 'é']]);
+    const text = table([
+      ['1', 'è'],
+      ['2', 'é'],
+    ]);
     const [p] = await problems(loadAnswers(Buffer.from(text), ev()));
     expect(p).toEqual({ line: 2, message: expect.stringContaining('UTF-8读作“è”，GBK读作“猫”') });
     expect(p!.message).toContain('带BOM的UTF-8');
     expect((await loadAnswers(utf8bom(text), ev())).truth).toEqual(['è', 'é']);
     // A GBK answer file that is valid UTF-8 is refused, never read as UTF-8.
     expect((await problems(loadAnswers(gbk(table([['1', '猫']])), ev())))[0]!.message).toContain('无法确定编码');
-    expect((await problems(loadAnswers(gbk(table([['1', A!], ['2', B!]])), ev())))[0]!.message).toContain('带BOM的UTF-8');
+    expect(
+      (
+        await problems(
+          loadAnswers(
+            gbk(
+              table([
+                ['1', A!],
+                ['2', B!],
+              ]),
+            ),
+            ev(),
+          ),
+        )
+      )[0]!.message,
+    ).toContain('带BOM的UTF-8');
   });
   it('non-ASCII text only in a column nobody reads is no ambiguity', async () => {
     const text = 'id,label,note\n1,a,正常\n2,b,异常\n';
@@ -176,7 +231,15 @@ describe('a file two encodings read differently never changes a score silently',
 });
 
 describe('hostile bytes end in a message with the line', () => {
-  const answers = () => loadAnswers(table([['1', 'a'], ['2', 'b'], ['3', 'c']]), ev());
+  const answers = () =>
+    loadAnswers(
+      table([
+        ['1', 'a'],
+        ['2', 'b'],
+        ['3', 'c'],
+      ]),
+      ev(),
+    );
   it('NUL bytes, and UTF-16 without a BOM', async () => {
     const nul = await problems(scoreSubmission(Buffer.from('id,label\n1,a\n2,b\0\n3,c\n'), await answers(), ev()));
     expect(nul).toEqual([{ line: 3, message: expect.stringContaining('空字符（NUL）') }]);
@@ -243,7 +306,11 @@ describe('.csv.gz and .zip holding one CSV; the limit is on the unpacked bytes a
     expect(await scoreSubmission(chunked(zip([{ name: 'pred.csv', data: utf16le(text) }]), 999), answers, ev())).toEqual(whole);
     expect(await scoreSubmission(zip([{ name: '预测.CSV', data: Buffer.from(text), store: true }]), answers, ev())).toEqual(whole);
     // What macOS adds beside the file does not count as a second file.
-    const mac = zip([{ name: 'out/', data: Buffer.alloc(0), store: true }, { name: 'out/pred.csv', data: Buffer.from(text) }, { name: '__MACOSX/out/._pred.csv', data: Buffer.from([0, 5, 22]) }]);
+    const mac = zip([
+      { name: 'out/', data: Buffer.alloc(0), store: true },
+      { name: 'out/pred.csv', data: Buffer.from(text) },
+      { name: '__MACOSX/out/._pred.csv', data: Buffer.from([0, 5, 22]) },
+    ]);
     expect(await scoreSubmission(mac, answers, ev())).toEqual(whole);
     // A one-shot stream of gzip works too.
     expect(await scoreSubmission(Readable.from([gzipSync(text)]), answers, ev())).toEqual(whole);
@@ -252,7 +319,14 @@ describe('.csv.gz and .zip holding one CSV; the limit is on the unpacked bytes a
     const answers = await answersOf();
     const message = async (bytes: Buffer) => (await problems(scoreSubmission(bytes, answers, ev())))[0]!.message;
     expect(await message(zip([]))).toBe('ZIP压缩包中没有文件');
-    expect(await message(zip([{ name: 'a.csv', data: Buffer.from(text) }, { name: 'b.csv', data: Buffer.from(text) }]))).toBe('ZIP压缩包中须只有一个CSV文件，现有2个文件：a.csv、b.csv');
+    expect(
+      await message(
+        zip([
+          { name: 'a.csv', data: Buffer.from(text) },
+          { name: 'b.csv', data: Buffer.from(text) },
+        ]),
+      ),
+    ).toBe('ZIP压缩包中须只有一个CSV文件，现有2个文件：a.csv、b.csv');
     expect(await message(zip([{ name: 'a.xlsx', data: Buffer.from(text) }]))).toBe('ZIP压缩包中的文件须为CSV文件，现为：a.xlsx');
     expect(await message(gzipSync(text).subarray(0, 200))).toContain('压缩文件已损坏或不完整');
     expect(await message(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x08, 0x00]))).toContain('ZIP压缩包已损坏或不完整');
@@ -309,9 +383,27 @@ describe('.csv.gz and .zip holding one CSV; the limit is on the unpacked bytes a
 
 describe('no input of any kind makes reading throw anything but a CsvError', () => {
   it('random bytes, and random damage to a gzip file and a ZIP archive', async () => {
-    const answers = await loadAnswers(table([['1', 'a'], ['2', '猫']]), ev());
-    const good = Buffer.from(table([['1', 'a'], ['2', '猫']]));
-    const seeds = [good, gbk(good.toString()), utf16le(good.toString()), gzipSync(good), zip([{ name: 'p.csv', data: good }]), zip([{ name: 'p.csv', data: good, store: true }])];
+    const answers = await loadAnswers(
+      table([
+        ['1', 'a'],
+        ['2', '猫'],
+      ]),
+      ev(),
+    );
+    const good = Buffer.from(
+      table([
+        ['1', 'a'],
+        ['2', '猫'],
+      ]),
+    );
+    const seeds = [
+      good,
+      gbk(good.toString()),
+      utf16le(good.toString()),
+      gzipSync(good),
+      zip([{ name: 'p.csv', data: good }]),
+      zip([{ name: 'p.csv', data: good, store: true }]),
+    ];
     const outcome = async (bytes: Buffer) => {
       for (const input of [bytes, chunked(bytes, 5, 1 << 16)]) {
         try {
@@ -322,13 +414,21 @@ describe('no input of any kind makes reading throw anything but a CsvError', () 
         }
       }
     };
-    await fc.assert(fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), (bytes) => outcome(Buffer.from(bytes))), { numRuns: 300 });
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(), async (which, damage, cut) => {
-        const bytes = Buffer.from(seeds[which]!);
-        for (const [at, value] of damage) bytes[at % bytes.length] = value;
-        await outcome(cut % 3 === 0 ? bytes.subarray(0, cut % bytes.length) : bytes);
-      }),
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), (bytes) => outcome(Buffer.from(bytes))),
+      { numRuns: 300 },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: seeds.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { minLength: 1, maxLength: 4 }),
+        fc.nat(),
+        async (which, damage, cut) => {
+          const bytes = Buffer.from(seeds[which]!);
+          for (const [at, value] of damage) bytes[at % bytes.length] = value;
+          await outcome(cut % 3 === 0 ? bytes.subarray(0, cut % bytes.length) : bytes);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -352,9 +452,19 @@ describe.each(DATABASES)('uploads of hostile files on %s', (kind) => {
     org = await makeOrganiser(t, admin, 'filesOrg', '文件大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
-    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '分类题', evaluation: { metric: 'accuracy', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 2 } })).data.id;
-    const res = await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv.gz', gzipSync(gbk(ANSWER)), 'application/gzip') });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    questionId = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '分类题',
+        evaluation: { metric: 'accuracy', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 2 },
+      }),
+    ).data.id;
+    const res = await org.request({
+      method: 'POST',
+      url: `/api/competition/question/${questionId}/answer`,
+      ...multipart('answer.csv.gz', gzipSync(gbk(ANSWER)), 'application/gzip'),
+    });
     expect([res.statusCode, body(res).data]).toEqual([200, { rows: IDS.length + 1 }]);
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
   });
@@ -369,7 +479,8 @@ describe.each(DATABASES)('uploads of hostile files on %s', (kind) => {
     expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
     return leader;
   }
-  const submit = (who: Client, name: string, bytes: Buffer) => who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart(name, bytes, 'application/octet-stream') });
+  const submit = (who: Client, name: string, bytes: Buffer) =>
+    who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart(name, bytes, 'application/octet-stream') });
   const mine = async (who: Client) => body(await who.get(`/api/review/test/list/${questionId}`)).data;
 
   it('an answer file no encoding reads is a 400 naming the encodings and the line, never a 500', async () => {
@@ -382,7 +493,10 @@ describe.each(DATABASES)('uploads of hostile files on %s', (kind) => {
 
   it('scores a GBK prediction sent as .csv, .csv.gz and .zip; a refused file gives its attempt back', async () => {
     const leader = await team();
-    for (const [name, bytes] of [['pred.csv.gz', gzipSync(gbk(PREDICTION))], ['pred.zip', zip([{ name: 'pred.csv', data: gbk(PREDICTION) }])]] as const) {
+    for (const [name, bytes] of [
+      ['pred.csv.gz', gzipSync(gbk(PREDICTION))],
+      ['pred.zip', zip([{ name: 'pred.csv', data: gbk(PREDICTION) }])],
+    ] as const) {
       expect((await submit(leader, name, bytes)).statusCode).toBe(200);
     }
     await runDueJobs(t.deps);

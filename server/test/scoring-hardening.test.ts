@@ -7,7 +7,20 @@ import { startWorker, runDueJobs } from '../src/jobs/runner.ts';
 import { TRIES_AT_ONCE, triesRunning } from '../src/modules/questions/service.ts';
 import { MAX_FIELD_CHARS } from '../src/scoring/csv.ts';
 import { splitter, type SplitRule } from '../src/scoring/split.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 /**
  * Issue 32: what an outside test of the test-submission path, the scoring programs and the queue found, closed. A file
@@ -66,13 +79,15 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
     org = await makeOrganiser(t, admin, 'hardOrg', '加固大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
     builtIn = await question('内置指标', { metric: 'mae', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 5 });
     custom = await question('自定义程序', { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 10 }, MAE);
   });
   afterAll(() => t.close());
 
-  const send = (who: Client, url: string, name: string, content: string | Buffer, type = 'text/csv') => who.request({ method: 'POST', url, ...multipart(name, Buffer.from(content), type) });
+  const send = (who: Client, url: string, name: string, content: string | Buffer, type = 'text/csv') =>
+    who.request({ method: 'POST', url, ...multipart(name, Buffer.from(content), type) });
   async function question(title: string, evaluation: object, program?: string, by = org, competition = competitionId) {
     const res = await by.post(`/api/competition/question/${competition}`, { title, evaluation });
     expect(res.statusCode).toBe(200);
@@ -101,7 +116,8 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
     const other = await makeOrganiser(t, admin, `hd${name}`, `${name}大学`);
     const competition = await onlineCompetition(admin, other);
     const presets = body(await other.get(`/api/competition/preset/public/list/${competition}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await other.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await other.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
     return { other, competition };
   }
 
@@ -171,7 +187,11 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
   });
 
   it('holds a program’s failure until both boards’ limits have passed, whichever board failed, and says nothing of which', async () => {
-    const q = await question('毒行题', { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 }, POISONED);
+    const q = await question(
+      '毒行题',
+      { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 },
+      POISONED,
+    );
     const secret = await t.database.db.selectFrom('questions').select(['salt', 'splitRule']).where('id', '=', q).executeTakeFirstOrThrow();
     const flags = splitter({ salt: secret.salt!, publicShare: 0.5, split: secret.splitRule as SplitRule })(IDS);
     const publicId = IDS.find((_, i) => flags[i] === 1)!;
@@ -179,8 +199,18 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
 
     // The organiser's try runs both boards and says which failed, with the other board's score.
     const tryOf = async (text: string) => body(await send(org, `/api/question/scorer/try/${q}`, 'pred.csv', text)).data;
-    expect(await tryOf(poisoned(publicId))).toMatchObject({ ok: false, message: '公榜部分运行失败：评分程序异常退出（退出码4）', publicScore: null, privateScore: 0 });
-    expect(await tryOf(poisoned(privateId))).toMatchObject({ ok: false, message: '私榜部分运行失败：评分程序异常退出（退出码4）', publicScore: 0, privateScore: null });
+    expect(await tryOf(poisoned(publicId))).toMatchObject({
+      ok: false,
+      message: '公榜部分运行失败：评分程序异常退出（退出码4）',
+      publicScore: null,
+      privateScore: 0,
+    });
+    expect(await tryOf(poisoned(privateId))).toMatchObject({
+      ok: false,
+      message: '私榜部分运行失败：评分程序异常退出（退出码4）',
+      publicScore: 0,
+      privateScore: null,
+    });
 
     const [a, b] = [await team(q), await team(q)];
     expect((await submit(a, q, poisoned(publicId))).statusCode).toBe(200);
@@ -225,23 +255,62 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
     const list = (await mine(leader, builtIn)).list as { id: number; status: number; reason: string }[];
     expect(list.map((s) => s.status)).toEqual([3, 3, 3, 3]);
     expect(new Set(list.map((s) => s.reason))).toEqual(new Set(['第2行：编号“nobody”不在测试集中']));
-    const rows = await t.database.db.selectFrom('testSubmissions').select(['id', 'fileKey', 'fileRemovedAt', 'size']).where('id', 'in', list.map((s) => s.id)).orderBy('id').execute();
+    const rows = await t.database.db
+      .selectFrom('testSubmissions')
+      .select(['id', 'fileKey', 'fileRemovedAt', 'size'])
+      .where(
+        'id',
+        'in',
+        list.map((s) => s.id),
+      )
+      .orderBy('id')
+      .execute();
     // FAILED_TEST_FILES_MB=1: the two newest fit, the two oldest are gone from the store and from the files table.
     expect(rows[0]!.size).toBeGreaterThan(400_000);
     expect(rows.map((r) => r.fileRemovedAt !== null)).toEqual([true, true, false, false]);
     const stored = async (key: string) => (await t.deps.storage.size(key)) !== null;
     expect(await Promise.all(rows.map((r) => stored(r.fileKey)))).toEqual([false, false, true, true]);
-    const fileRows = await t.database.db.selectFrom('files').select('key').where('key', 'in', rows.map((r) => r.fileKey)).execute();
+    const fileRows = await t.database.db
+      .selectFrom('files')
+      .select('key')
+      .where(
+        'key',
+        'in',
+        rows.map((r) => r.fileKey),
+      )
+      .execute();
     expect(fileRows.map((f) => f.key).sort()).toEqual([rows[2]!.fileKey, rows[3]!.fileKey].sort());
     expect((await mine(leader, builtIn)).usedToday).toBe(0);
   });
 
   it('lets each organisation try one program at a time, so that one cannot take every slot', async () => {
-    const slow = await question('慢程序', { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 }, SLOW);
+    const slow = await question(
+      '慢程序',
+      { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 },
+      SLOW,
+    );
     const others = [await otherOrganisation('试运行甲'), await otherOrganisation('试运行乙')];
-    const theirs = await Promise.all(others.map(({ other, competition }) => question('慢程序', { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 }, SLOW, other, competition)));
+    const theirs = await Promise.all(
+      others.map(({ other, competition }) =>
+        question(
+          '慢程序',
+          { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 },
+          SLOW,
+          other,
+          competition,
+        ),
+      ),
+    );
     const tryOn = (who: Client, q: number) => send(who, `/api/question/scorer/try/${q}`, 'pred.csv', PREDICTION);
-    const orgIdOf = async (q: number) => (await t.database.db.selectFrom('questions as q').innerJoin('competitions as c', 'c.id', 'q.competitionId').select('c.orgId').where('q.id', '=', q).executeTakeFirstOrThrow()).orgId;
+    const orgIdOf = async (q: number) =>
+      (
+        await t.database.db
+          .selectFrom('questions as q')
+          .innerJoin('competitions as c', 'c.id', 'q.competitionId')
+          .select('c.orgId')
+          .where('q.id', '=', q)
+          .executeTakeFirstOrThrow()
+      ).orgId;
 
     const first = tryOn(org, slow);
     await expect.poll(async () => triesRunning(await orgIdOf(slow)), { timeout: 20_000 }).toBe(1);
@@ -259,9 +328,19 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
   });
 
   it('scores built-in questions while programs run, and serves organisations in turn', async () => {
-    const slowQ = await question('慢队列', { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 }, SLOW);
+    const slowQ = await question(
+      '慢队列',
+      { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 },
+      SLOW,
+    );
     const { other, competition } = await otherOrganisation('队列');
-    const theirs = await question('别家程序', { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 }, MAE, other, competition);
+    const theirs = await question(
+      '别家程序',
+      { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 },
+      MAE,
+      other,
+      competition,
+    );
     const flood = [await team(slowQ), await team(slowQ)];
     const newcomer = await team(theirs, competition, other);
     const plain = await team(builtIn);
@@ -306,7 +385,9 @@ describe.each(DATABASES)('the test-submission path under attack on %s', (kind) =
       const lastKill = scoringFrom + 4_000;
       expect(failedAt - lastKill).toBeGreaterThanOrEqual(-100);
       expect(failedAt - lastKill).toBeLessThan(2_000);
-      expect((await mine(leader, q)).list[0].reason).toBe('评分失败：评分程序超过时间限制，已被终止，本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方');
+      expect((await mine(leader, q)).list[0].reason).toBe(
+        '评分失败：评分程序超过时间限制，已被终止，本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方',
+      );
     } finally {
       await stop();
     }

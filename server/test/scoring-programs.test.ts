@@ -3,7 +3,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER, EXAMPLE_SCORER, SESSION_COOKIE, failureSide } from '@contest/shared';
 import { runDueJobs } from '../src/jobs/runner.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 import { zipOf } from './zip.ts';
 
 /**
@@ -53,12 +66,14 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     stranger = await makeOrganiser(t, admin, 'progOther', '别的大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
   });
   afterAll(() => t.close());
 
   const EVAL = { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 30 };
-  const send = (who: Client, url: string, name: string, content: string | Buffer, type = 'text/plain') => who.request({ method: 'POST', url, ...multipart(name, Buffer.from(content), type) });
+  const send = (who: Client, url: string, name: string, content: string | Buffer, type = 'text/plain') =>
+    who.request({ method: 'POST', url, ...multipart(name, Buffer.from(content), type) });
   const uploadProgram = (id: number, name: string, content: string | Buffer, who = org) => send(who, `/api/question/scorer/${id}`, name, content);
   const tryProgram = (id: number, text: string, who = org) => send(who, `/api/question/scorer/try/${id}`, 'pred.csv', text, 'text/csv');
   async function question(title: string, evaluation: object = EVAL, program: string | null = MAE) {
@@ -103,7 +118,11 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
       ['score.zip', 'not a zip', '文件扩展名为.zip，但不是有效的ZIP压缩包'],
       ['p.zip', zipOf({ 'scorer/score.py': 'print(1)' }), 'score.py 须在压缩包的根目录，现在在“scorer/score.py”，请直接压缩程序文件而不是其所在的文件夹'],
       ['p.zip', zipOf({ 'main.py': 'print(1)' }), '压缩包的根目录中没有 score.py'],
-      ['p.zip', zipOf({ 'score.py': 'print(1)', '../evil.py': 'x' }), '压缩包中的文件名“../evil.py”不可用：文件和文件夹名只能包含字母、数字、下划线、连字符和点'],
+      [
+        'p.zip',
+        zipOf({ 'score.py': 'print(1)', '../evil.py': 'x' }),
+        '压缩包中的文件名“../evil.py”不可用：文件和文件夹名只能包含字母、数字、下划线、连字符和点',
+      ],
       ['p.zip', zipOf({ 'score.py': 'print(1)', 'answer.csv': 'x' }), '压缩包中不能有 answer.csv：运行时由平台放入该文件'],
       ['score.py', '', '评分程序文件为空'],
     ];
@@ -116,7 +135,13 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     const res = await uploadProgram(q, '我的评分.py', MAE);
     expect(res.statusCode).toBe(200);
     const described = body(await org.get(`/api/question/scorer/${q}`)).data;
-    expect(described).toEqual({ name: '我的评分.py', size: Buffer.byteLength(MAE), sha256: createHash('sha256').update(MAE).digest('hex'), uploadedAt: expect.any(String), uploaderName: 'progOrg' });
+    expect(described).toEqual({
+      name: '我的评分.py',
+      size: Buffer.byteLength(MAE),
+      sha256: createHash('sha256').update(MAE).digest('hex'),
+      uploadedAt: expect.any(String),
+      uploaderName: 'progOrg',
+    });
     expect(body(await org.get(`/api/competition/question/check/${q}`)).data.scorer).toEqual(described);
 
     // Only those who may edit the question: another organisation's organiser sees no such question.
@@ -126,7 +151,12 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     expect(body(await org.get(`/api/question/scorer/${q}`)).data.sha256).toBe(described.sha256);
 
     // A question scored by a built-in metric has no program.
-    const builtIn = body(await org.post(`/api/competition/question/${competitionId}`, { title: '内置', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 5 } })).data.id;
+    const builtIn = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '内置',
+        evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 5 },
+      }),
+    ).data.id;
     const other = await uploadProgram(builtIn, 'score.py', MAE);
     expect([other.statusCode, body(other).message]).toEqual([409, '请先将评分指标设为“自定义评分程序”并保存，再上传或试运行评分程序']);
   });
@@ -204,10 +234,37 @@ describe.each(DATABASES)('organisers’ own scoring programs on %s', (kind) => {
     const db = t.database.db;
     const stamp = new Date().toISOString();
     const criteria = JSON.stringify([{ id: 'x', name: '深度', description: null, maxScore: 100, weight: 1 }]);
-    await db.insertInto('reviewRules').values({ questionId: q, criteriaJson: criteria, judgesPerWork: 1, aggregation: 'mean', reviewWeight: 0, testWeight: 100, blind: 1, disputeDays: 0, updatedAt: stamp }).execute();
+    await db
+      .insertInto('reviewRules')
+      .values({
+        questionId: q,
+        criteriaJson: criteria,
+        judgesPerWork: 1,
+        aggregation: 'mean',
+        reviewWeight: 0,
+        testWeight: 100,
+        blind: 1,
+        disputeDays: 0,
+        updatedAt: stamp,
+      })
+      .execute();
     for (const who of [a, b]) {
       const userId = body(await who.leader.get('/api/team/userinfo/')).data.id as number;
-      await db.insertInto('works').values({ competitionId, questionId: q, teamId: who.teamId, userId, version: 1, fileKey: `works-${who.teamId}`, fileName: 'w.zip', size: 1, sha256: 'x', completedAt: stamp }).execute();
+      await db
+        .insertInto('works')
+        .values({
+          competitionId,
+          questionId: q,
+          teamId: who.teamId,
+          userId,
+          version: 1,
+          fileKey: `works-${who.teamId}`,
+          fileName: 'w.zip',
+          size: 1,
+          sha256: 'x',
+          completedAt: stamp,
+        })
+        .execute();
     }
     expect((await org.post(`/api/review/works/calcFinalScore/${q}`)).statusCode).toBe(200);
     const grades = body(await org.get(`/api/review/works/grade/${q}`)).data.list as { teamId: number; testScore: number; testPoints: number }[];
@@ -328,10 +385,17 @@ describe('where no sandbox can run a program', () => {
     const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     const org = await makeOrganiser(t, admin, 'noBox', '无沙箱大学');
     const competitionId = await onlineCompetition(admin, org);
-    const q = body(await org.post(`/api/competition/question/${competitionId}`, { title: '题', evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5 } })).data.id;
+    const q = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '题',
+        evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5 },
+      }),
+    ).data.id;
     const res = await org.request({ method: 'POST', url: `/api/question/scorer/${q}`, ...multipart('score.py', Buffer.from(MAE), 'text/x-python') });
     expect(res.statusCode).toBe(409);
-    expect(body(res).message).toMatch(/^服务器无法安全运行评分程序：无法启动评分沙箱（podman）.*请联系平台管理员安装 bubblewrap 或配置容器运行时（SCORER_RUNNER）$/);
+    expect(body(res).message).toMatch(
+      /^服务器无法安全运行评分程序：无法启动评分沙箱（podman）.*请联系平台管理员安装 bubblewrap 或配置容器运行时（SCORER_RUNNER）$/,
+    );
     expect(body(await org.get(`/api/question/scorer/${q}`)).data).toBeNull();
   });
 });
@@ -345,17 +409,31 @@ describe('a try longer than the connection’s idle limit', () => {
     const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     const org = await makeOrganiser(t, admin, 'slowTry', '慢程序大学');
     const competitionId = await onlineCompetition(admin, org);
-    const q = body(await org.post(`/api/competition/question/${competitionId}`, { title: '慢题', evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5 } })).data.id;
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${q}/answer`, ...multipart('a.csv', Buffer.from(ANSWER), 'text/csv') })).statusCode).toBe(200);
+    const q = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '慢题',
+        evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 50, dailyLimit: 5 },
+      }),
+    ).data.id;
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${q}/answer`, ...multipart('a.csv', Buffer.from(ANSWER), 'text/csv') })).statusCode,
+    ).toBe(200);
     const slow = 'import json, time\ntime.sleep(3.5)\nprint(json.dumps({"score": 1}))\n';
-    expect((await org.request({ method: 'POST', url: `/api/question/scorer/${q}`, ...multipart('score.py', Buffer.from(slow), 'text/x-python') })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/question/scorer/${q}`, ...multipart('score.py', Buffer.from(slow), 'text/x-python') })).statusCode,
+    ).toBe(200);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const form = new FormData();
     form.append('file', new Blob([prediction()], { type: 'text/csv' }), 'pred.csv');
     const res = await fetch(`${address}/api/question/scorer/try/${q}`, {
       method: 'POST',
       body: form,
-      headers: { cookie: `${SESSION_COOKIE}=${org.token}; ${CSRF_COOKIE}=${org.csrf}`, [CSRF_HEADER]: org.csrf!, 'X-Requested-With': 'XMLHttpRequest', origin: address },
+      headers: {
+        cookie: `${SESSION_COOKIE}=${org.token}; ${CSRF_COOKIE}=${org.csrf}`,
+        [CSRF_HEADER]: org.csrf!,
+        'X-Requested-With': 'XMLHttpRequest',
+        origin: address,
+      },
     });
     const reply = (await res.json()) as { data: { ok: boolean; publicScore: number; seconds: number } };
     expect(reply.data).toMatchObject({ ok: true, publicScore: 1 });

@@ -14,7 +14,14 @@ const stream = (text: string | Buffer, chunk = 0) => {
   for (let i = 0; i < buf.length; i += chunk) parts.push(buf.subarray(i, i + chunk));
   return Readable.from(parts);
 };
-const ev = (metric: Metric, extra: Partial<Evaluation> = {}): Evaluation => ({ metric, idColumn: 'id', targetColumn: 'y', publicShare: 1, salt: 's', ...extra });
+const ev = (metric: Metric, extra: Partial<Evaluation> = {}): Evaluation => ({
+  metric,
+  idColumn: 'id',
+  targetColumn: 'y',
+  publicShare: 1,
+  salt: 's',
+  ...extra,
+});
 const csv = (rows: (string | number)[][]) => ['id,y', ...rows.map((r) => r.join(','))].join('\n');
 
 async function score(metric: Metric, truth: (string | number)[], predicted: (string | number)[]) {
@@ -125,7 +132,11 @@ describe('public and private scores', () => {
 
 describe('malformed prediction files are refused with line numbers and no answer values', () => {
   const e = ev('rmse');
-  const answersCsv = csv([[1, 10.5], [2, 20.25], [3, 30.125]]);
+  const answersCsv = csv([
+    [1, 10.5],
+    [2, 20.25],
+    [3, 30.125],
+  ]);
   const answers = () => loadAnswers(stream(answersCsv), e);
   const check = async (file: string | Buffer) => problems(scoreSubmission(stream(file), await answers(), e));
 
@@ -140,7 +151,14 @@ describe('malformed prediction files are refused with line numbers and no answer
       { line: 4, message: '不是数字：NaN' },
     ]));
   it('numbers JavaScript reads but a CSV number is not: hex, binary, octal, infinities, blanks', async () => {
-    for (const [value, message] of [['0x10', '不是数字：0x10'], ['0B1', '不是数字：0B1'], ['0o7', '不是数字：0o7'], ['-Infinity', '不是数字：-Infinity'], ['1e999', '不是有限的数字：1e999'], [' ', '不是数字：']]) {
+    for (const [value, message] of [
+      ['0x10', '不是数字：0x10'],
+      ['0B1', '不是数字：0B1'],
+      ['0o7', '不是数字：0o7'],
+      ['-Infinity', '不是数字：-Infinity'],
+      ['1e999', '不是有限的数字：1e999'],
+      [' ', '不是数字：'],
+    ]) {
       expect(await check(`id,y\n1,${value}\n2,2\n3,3\n`)).toEqual([{ line: 2, message }]);
     }
   });
@@ -149,13 +167,10 @@ describe('malformed prediction files are refused with line numbers and no answer
     expect(await check('\n\n')).toEqual([{ line: 0, message: '文件为空' }]);
     expect(await check('id,y\n')).toEqual([{ line: 0, message: '缺少3个编号的预测，例如：1、2、3' }]);
   });
-  it('binary junk', async () => expect(await check(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff]))).toEqual([{ line: 0, message: '无法读取该ZIP压缩包' }]));
+  it('binary junk', async () =>
+    expect(await check(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0xff]))).toEqual([{ line: 0, message: '无法读取该ZIP压缩包' }]));
   it('never shows an answer value in any problem', async () => {
-    const all = [
-      ...(await check('id,y\n1,0\n')),
-      ...(await check('id,y\n1,x\n2,y\n3,z\n')),
-      ...(await check('id,y\n9,10.5\n')),
-    ];
+    const all = [...(await check('id,y\n1,0\n')), ...(await check('id,y\n1,x\n2,y\n3,z\n')), ...(await check('id,y\n9,10.5\n'))];
     for (const p of all) for (const secret of ['10.5', '20.25', '30.125']) expect(p.message).not.toContain(secret);
   });
   it('stops after 20 problems', async () => {
@@ -197,12 +212,21 @@ describe('malformed prediction files are refused with line numbers and no answer
       return out;
     };
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.constantFrom('a', '中', ',', '"', '\n', '\r', ' '), maxLength: 60 }), fc.integer({ min: 1, max: 7 }), async (tail, cut) => {
-        const whole = await records(stream(prefix + tail)).catch((err: Error) => err.message);
-        const buf = Buffer.from(prefix + tail);
-        const parts = [buf.subarray(0, prefix.length), ...Array.from({ length: Math.ceil((buf.length - prefix.length) / cut) }, (_, i) => buf.subarray(prefix.length + i * cut, prefix.length + (i + 1) * cut))];
-        expect(await records(Readable.from(parts)).catch((err: Error) => err.message)).toEqual(whole);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom('a', '中', ',', '"', '\n', '\r', ' '), maxLength: 60 }),
+        fc.integer({ min: 1, max: 7 }),
+        async (tail, cut) => {
+          const whole = await records(stream(prefix + tail)).catch((err: Error) => err.message);
+          const buf = Buffer.from(prefix + tail);
+          const parts = [
+            buf.subarray(0, prefix.length),
+            ...Array.from({ length: Math.ceil((buf.length - prefix.length) / cut) }, (_, i) =>
+              buf.subarray(prefix.length + i * cut, prefix.length + (i + 1) * cut),
+            ),
+          ];
+          expect(await records(Readable.from(parts)).catch((err: Error) => err.message)).toEqual(whole);
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -17,9 +17,28 @@ const SURNAMES = ['张', '王', '李', '欧阳', '司马', '赵'];
 const GIVEN = ['小明', '晓红', '明', '伟', '大伟', '丽丽', '明明'];
 const LATIN = ['alice', 'Bob', 'CAROL', 'dave_x', 'eve%y', 'mallory', 'ALIce'];
 
-interface UserRow { id: number; usernameKey: string; userName: string | null; phone: string | null; email: string | null; status: number; orgId: number | null; username: string }
-interface TeamRow { id: number; teamNo: string; name: string }
-interface RegRow { id: number; teamId: number; userId: number; competitionId: number; status: number }
+interface UserRow {
+  id: number;
+  usernameKey: string;
+  userName: string | null;
+  phone: string | null;
+  email: string | null;
+  status: number;
+  orgId: number | null;
+  username: string;
+}
+interface TeamRow {
+  id: number;
+  teamNo: string;
+  name: string;
+}
+interface RegRow {
+  id: number;
+  teamId: number;
+  userId: number;
+  competitionId: number;
+  status: number;
+}
 
 const has = (v: string | null | undefined, k: string) => (v ?? '').toLowerCase().includes(k.toLowerCase());
 
@@ -37,7 +56,7 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     expect(competitions).toHaveLength(2);
     const org = (await db.selectFrom('organisations').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
     const random = mulberry32(22);
-    const pick = <T,>(list: T[]) => list[Math.floor(random() * list.length)]!;
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
     const now = new Date().toISOString();
     for (let i = 0; i < 300; i++) {
       const username = `${pick(LATIN)}${i}`;
@@ -62,15 +81,42 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
       const competitionId = competitions[i % 2]!;
       const team = await db
         .insertInto('teams')
-        .values({ competitionId, teamNo: `T${kind}${String(i).padStart(5, '0')}`, name: `${pick(['星火', '飞鸟', 'Alpha', 'beta'])}队${pick(GIVEN)}${i}`, individual: 0, leaderId: id, memberCount: 1, joinCode: `j${i}`, createdAt: now, updatedAt: now })
+        .values({
+          competitionId,
+          teamNo: `T${kind}${String(i).padStart(5, '0')}`,
+          name: `${pick(['星火', '飞鸟', 'Alpha', 'beta'])}队${pick(GIVEN)}${i}`,
+          individual: 0,
+          leaderId: id,
+          memberCount: 1,
+          joinCode: `j${i}`,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.insertInto('registers').values({ competitionId, teamId: team.id, userId: id, status: i % 3 === 1 ? 0 : 1, orderId: null, attachmentsJson: '[]', createdAt: now, updatedAt: now }).execute();
+      await db
+        .insertInto('registers')
+        .values({
+          competitionId,
+          teamId: team.id,
+          userId: id,
+          status: i % 3 === 1 ? 0 : 1,
+          orderId: null,
+          attachmentsJson: '[]',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
     }
   });
   afterAll(() => t.close());
 
-  const allUsers = () => db.selectFrom('users').select(['id', 'username', 'usernameKey', 'userName', 'phone', 'email', 'status', 'orgId']).orderBy('id', 'desc').execute() as Promise<UserRow[]>;
+  const allUsers = () =>
+    db
+      .selectFrom('users')
+      .select(['id', 'username', 'usernameKey', 'userName', 'phone', 'email', 'status', 'orgId'])
+      .orderBy('id', 'desc')
+      .execute() as Promise<UserRow[]>;
   const allRegs = async () => {
     const regs = (await db.selectFrom('registers').select(['id', 'teamId', 'userId', 'competitionId', 'status']).orderBy('id', 'desc').execute()) as RegRow[];
     const teams = new Map(((await db.selectFrom('teams').select(['id', 'teamNo', 'name']).execute()) as TeamRow[]).map((r) => [r.id, r]));
@@ -92,7 +138,27 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     return { ids, total };
   }
 
-  const KEYWORDS = ['alice', 'ALI', 'example1', '%y', 'e%y', '_x', 'e_x', '138', '欧阳明', '小明', '明', '张小明', '司马大伟', 'x', 'mr a', '"al', '不存在的人', '队小明', 'T' + kind.slice(0, 2)];
+  const KEYWORDS = [
+    'alice',
+    'ALI',
+    'example1',
+    '%y',
+    'e%y',
+    '_x',
+    'e_x',
+    '138',
+    '欧阳明',
+    '小明',
+    '明',
+    '张小明',
+    '司马大伟',
+    'x',
+    'mr a',
+    '"al',
+    '不存在的人',
+    '队小明',
+    'T' + kind.slice(0, 2),
+  ];
 
   it('finds by keyword exactly the users a case-insensitive "contains" finds, over every column searched', async () => {
     const users = await allUsers();
@@ -124,10 +190,25 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     const regs = await allRegs();
     const now = new Date().toISOString();
     for (const [i, r] of regs.entries()) {
-      await db.insertInto('orders').values({ orderNo: `DD${kind}${String(i).padStart(6, '0')}`, competitionId: r.competitionId, teamId: r.teamId, userId: r.userId, amount: 100, payStatus: i % 3 === 0 ? 1 : 0, createdAt: now, updatedAt: now }).execute();
+      await db
+        .insertInto('orders')
+        .values({
+          orderNo: `DD${kind}${String(i).padStart(6, '0')}`,
+          competitionId: r.competitionId,
+          teamId: r.teamId,
+          userId: r.userId,
+          amount: 100,
+          payStatus: i % 3 === 0 ? 1 : 0,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
     }
-    const orders = (await db.selectFrom('orders').select(['id', 'orderNo', 'teamId', 'userId', 'competitionId', 'payStatus']).orderBy('id', 'desc').execute()).map((o) => ({ ...o, reg: regs.find((r) => r.teamId === o.teamId)! }));
-    const match = (o: (typeof orders)[number], k: string) => has(o.orderNo, k) || has(o.reg.team.teamNo, k) || has(o.reg.team.name, k) || has(o.reg.user.username, k);
+    const orders = (
+      await db.selectFrom('orders').select(['id', 'orderNo', 'teamId', 'userId', 'competitionId', 'payStatus']).orderBy('id', 'desc').execute()
+    ).map((o) => ({ ...o, reg: regs.find((r) => r.teamId === o.teamId)! }));
+    const match = (o: (typeof orders)[number], k: string) =>
+      has(o.orderNo, k) || has(o.reg.team.teamNo, k) || has(o.reg.team.name, k) || has(o.reg.user.username, k);
     for (const k of [...KEYWORDS, 'DD', `dd${kind}00001`, '星火队', '0']) {
       const expected = orders.filter((o) => match(o, k)).map((o) => o.id);
       const got = await pages(`/api/order/list?keyword=${encodeURIComponent(k)}`, 50);
@@ -139,7 +220,14 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     // Every page, the last ones read from the far end, holds what the whole list holds at its place.
     expect((await pages('/api/order/list?', 7)).ids).toEqual(orders.map((o) => o.id));
     // The next test deletes teams and users: these orders would hold them.
-    await db.deleteFrom('orders').where('id', 'in', orders.map((o) => o.id)).execute();
+    await db
+      .deleteFrom('orders')
+      .where(
+        'id',
+        'in',
+        orders.map((o) => o.id),
+      )
+      .execute();
   });
 
   it('sees renames, new rows and deletions at once (the FTS triggers)', async () => {
@@ -149,7 +237,8 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     expect(await found(`/api/team/userinfo/list?keyword=${encodeURIComponent('诸葛孔')}`)).toEqual([renamed!.id]);
     expect(await found(`/api/team/userinfo/list?keyword=${encodeURIComponent('葛孔')}`)).toEqual([renamed!.id]);
     expect(await found(`/api/team/userinfo/list?keyword=KONGMING@shu`)).toEqual([renamed!.id]);
-    if (renamed!.userName!.length >= 3) expect(await found(`/api/team/userinfo/list?keyword=${encodeURIComponent(renamed!.userName!)}`)).not.toContain(renamed!.id);
+    if (renamed!.userName!.length >= 3)
+      expect(await found(`/api/team/userinfo/list?keyword=${encodeURIComponent(renamed!.userName!)}`)).not.toContain(renamed!.id);
 
     await db.deleteFrom('registers').where('userId', '=', victim!.id).execute();
     await db.deleteFrom('teams').where('leaderId', '=', victim!.id).execute();
@@ -165,7 +254,17 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
 
     const { id } = await db
       .insertInto('users')
-      .values({ username: 'newcomer', usernameKey: 'newcomer', passwordHash: null, phone: null, email: null, userName: '新来的同学', status: 1, createdAt: 'x', updatedAt: 'x' })
+      .values({
+        username: 'newcomer',
+        usernameKey: 'newcomer',
+        passwordHash: null,
+        phone: null,
+        email: null,
+        userName: '新来的同学',
+        status: 1,
+        createdAt: 'x',
+        updatedAt: 'x',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     expect(await found(`/api/team/userinfo/list?keyword=${encodeURIComponent('来的同')}`)).toEqual([id]);
@@ -205,7 +304,12 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
     }
     // Rows of a page carry the joined fields whichever end they were read from.
     const lastReg = body(await admin.get(`/api/team/register/list?page=${Math.ceil(regs.length / 9)}&limit=9`)).data.list.at(-1);
-    expect(lastReg).toMatchObject({ id: regs.at(-1)!.id, teamName: regs.at(-1)!.team.name, username: regs.at(-1)!.user.username, competitionId: regs.at(-1)!.competitionId });
+    expect(lastReg).toMatchObject({
+      id: regs.at(-1)!.id,
+      teamName: regs.at(-1)!.team.name,
+      username: regs.at(-1)!.user.username,
+      competitionId: regs.at(-1)!.competitionId,
+    });
   });
 
   /** The SQL statements `run` sends (not the subqueries built on the way), compiled as they are sent. */
@@ -222,7 +326,9 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
 
   async function plan(query: { sql: string; parameters: readonly unknown[] }): Promise<string> {
     const explain = async (on: Db, prefix: string) =>
-      (await on.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]))).rows.map((r) => (kind === 'sqlite' ? r.detail : Object.values(r)[0])).join('\n');
+      (await on.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]))).rows
+        .map((r) => (kind === 'sqlite' ? r.detail : Object.values(r)[0]))
+        .join('\n');
     if (kind === 'sqlite') return explain(db, 'explain query plan');
     return db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
@@ -233,7 +339,8 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
   it('answers keywords from the trigram index and deep pages from an index in the list’s order', async () => {
     if (kind === 'postgres') await sql`analyze`.execute(db);
     const noSort = (p: string) => (kind === 'sqlite' ? !/TEMP B-TREE/.test(p) : !/\bSort\b/.test(p));
-    const noBaseScan = (p: string, table: string) => (kind === 'sqlite' ? !new RegExp(`SCAN ${table}( |$)(?!.*USING)`, 'm').test(p) : !new RegExp(`Seq Scan on ${table}\\b`).test(p));
+    const noBaseScan = (p: string, table: string) =>
+      kind === 'sqlite' ? !new RegExp(`SCAN ${table}( |$)(?!.*USING)`, 'm').test(p) : !new RegExp(`Seq Scan on ${table}\\b`).test(p);
 
     const [userCount, userPage] = await statements((spy) => listUsers(spy, { keyword: '欧阳明', page: 1, limit: 20 }));
     for (const q of [userCount!, userPage!]) {
@@ -242,10 +349,16 @@ describe.each(DATABASES)('searches and deep pages of the back-office lists on %s
       expect(noBaseScan(p, 'users'), p).toBe(true);
     }
 
-    const [regCount, regPage] = await statements((spy) => listRegisters(spy, { keyword: '星火队', competitionId: competitions[0], page: 1, limit: 20 }, EVERY_ORG));
+    const [regCount, regPage] = await statements((spy) =>
+      listRegisters(spy, { keyword: '星火队', competitionId: competitions[0], page: 1, limit: 20 }, EVERY_ORG),
+    );
     for (const q of [regCount!, regPage!]) {
       const p = await plan(q);
-      expect(p, q.sql).toMatch(kind === 'sqlite' ? /teams_fts VIRTUAL TABLE[\s\S]*users_fts VIRTUAL TABLE|users_fts VIRTUAL TABLE[\s\S]*teams_fts VIRTUAL TABLE/ : /Bitmap Index Scan on teams_search_name/);
+      expect(p, q.sql).toMatch(
+        kind === 'sqlite'
+          ? /teams_fts VIRTUAL TABLE[\s\S]*users_fts VIRTUAL TABLE|users_fts VIRTUAL TABLE[\s\S]*teams_fts VIRTUAL TABLE/
+          : /Bitmap Index Scan on teams_search_name/,
+      );
       expect(noBaseScan(p, 'teams') && noBaseScan(p, 'users'), p).toBe(true);
     }
 

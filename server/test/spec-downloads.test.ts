@@ -2,8 +2,33 @@ import { CSRF_HEADER } from '@contest/shared';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { assignWorks, assignmentsOf, confirmGrades, expert, judgesOnQuestion, ok, reviewRule, reviewedQuestion, submitScores, teamWithWork, unique } from './factories.ts';
-import { ADMIN_PASSWORD, DATABASES, PDF, PNG, body, createTestApp, loggedIn, makeOrganiser, multipart, registerUser, type Client, type TestApp } from './helpers.ts';
+import {
+  assignWorks,
+  assignmentsOf,
+  confirmGrades,
+  expert,
+  judgesOnQuestion,
+  ok,
+  reviewRule,
+  reviewedQuestion,
+  submitScores,
+  teamWithWork,
+  unique,
+} from './factories.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PDF,
+  PNG,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 
 /**
  * Issue 20 items 4 and 5: the grade export answers under both of its spec bases (§7 Works: `review/exportGrade/` and
@@ -40,13 +65,29 @@ describe.each(DATABASES)('spec download paths on %s', (kind) => {
     ];
     const judge = await expert(t, org, `dlJudge${n}`, '评审大学');
     await judgesOnQuestion(org, q.questionId, [judge]);
-    const rule = await reviewRule(org, q.questionId, { criteria: [{ name: '创新性', description: null, maxScore: 10 }], judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 3 });
+    const rule = await reviewRule(org, q.questionId, {
+      criteria: [{ name: '创新性', description: null, maxScore: 10 }],
+      judgesPerWork: 1,
+      aggregation: 'mean',
+      reviewWeight: 100,
+      testWeight: 0,
+      blind: false,
+      disputeDays: 3,
+    });
     expect((await assignWorks(org, q.questionId)).created).toBe(2);
     for (const a of await assignmentsOf(org, q.questionId)) await submitScores(judge, rule, a.id, [a.teamId === teams[0]!.teamId ? 9 : 7]);
     await confirmGrades(org, q, '2026-03-20T11:00:00+08:00', () => {
       now = new Date('2026-03-20T03:00:01Z');
     });
-    ok(await org.put(`/api/review/works/awards/${q.questionId}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }, { name: '二等奖', rankFrom: 2, rankTo: 2 }] }), 'award levels');
+    ok(
+      await org.put(`/api/review/works/awards/${q.questionId}`, {
+        levels: [
+          { name: '一等奖', rankFrom: 1, rankTo: 1 },
+          { name: '二等奖', rankFrom: 2, rankTo: 2 },
+        ],
+      }),
+      'award levels',
+    );
     expect(ok(await org.post(`/api/review/works/awards/apply/${q.questionId}`), 'apply awards')).toEqual({ awarded: 2 });
     return { ...q, teams };
   }
@@ -127,11 +168,15 @@ describe.each(DATABASES)('spec download paths on %s', (kind) => {
   /** A private document (a registration attachment) uploaded by a new user, with a Chinese name. */
   async function privateDocument() {
     const owner = await user();
-    const up = ok<{ fileUri: string }>(await owner.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('报名 附件.pdf', PDF, 'application/pdf') }), 'document');
+    const up = ok<{ fileUri: string }>(
+      await owner.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('报名 附件.pdf', PDF, 'application/pdf') }),
+      'document',
+    );
     return { owner, fileUri: up.fileUri };
   }
 
-  const postForm = (who: Client, payload: string, headers: Record<string, string> = {}) => who.request({ method: 'POST', url: DOWNLOAD, headers: { ...FORM, ...headers }, payload });
+  const postForm = (who: Client, payload: string, headers: Record<string, string> = {}) =>
+    who.request({ method: 'POST', url: DOWNLOAD, headers: { ...FORM, ...headers }, payload });
 
   it('answers a form-encoded POST with the bytes and headers of the GET, for a private file its owner reads', async () => {
     const { owner, fileUri } = await privateDocument();
@@ -151,7 +196,10 @@ describe.each(DATABASES)('spec download paths on %s', (kind) => {
 
   it('answers the POST for a public file to anyone, as the GET does', async () => {
     const owner = await user();
-    const avatar = ok<{ fileUri: string }>(await owner.request({ method: 'POST', url: '/api/file/upload/avatar', ...multipart('头像.png', PNG) }), 'avatar').fileUri;
+    const avatar = ok<{ fileUri: string }>(
+      await owner.request({ method: 'POST', url: '/api/file/upload/avatar', ...multipart('头像.png', PNG) }),
+      'avatar',
+    ).fileUri;
     const get = await t.app.inject({ method: 'GET', url: `${DOWNLOAD}?fileUri=${encodeURIComponent(avatar)}` });
     const post = await t.app.inject({ method: 'POST', url: DOWNLOAD, headers: FORM, payload: form(avatar) });
     expect([get.statusCode, post.statusCode]).toEqual([200, 200]);
@@ -175,7 +223,7 @@ describe.each(DATABASES)('spec download paths on %s', (kind) => {
     }
   });
 
-  it('lets no form of another site read a file with the visitor\'s cookies', async () => {
+  it("lets no form of another site read a file with the visitor's cookies", async () => {
     const { owner, fileUri } = await privateDocument();
     const session = owner.token!;
     // What a browser sends for a form another site makes it post: the visitor's cookie, no CSRF header, that site's
@@ -199,7 +247,7 @@ describe.each(DATABASES)('spec download paths on %s', (kind) => {
     expect((await crossSite({ origin: 'http://localhost:3000', host: 'localhost:3000', [CSRF_HEADER]: owner.csrf! })).statusCode).toBe(200);
   });
 
-  it('serves the desktop client\'s bearer POST without a CSRF header', async () => {
+  it("serves the desktop client's bearer POST without a CSRF header", async () => {
     const { owner, fileUri } = await privateDocument();
     const token = ok<{ token: string }>(await owner.post('/api/auth/token'), 'desktop token').token;
     const res = await t.app.inject({ method: 'POST', url: DOWNLOAD, headers: { ...FORM, authorization: `Bearer ${token}` }, payload: form(fileUri) });

@@ -167,7 +167,10 @@ group('Files', '/api/file', [
 /** §7's URL bases: a prefix under which the app serves something (a download, an export, an upload). */
 const BASES: { group: string; base: string }[] = [
   ...['export/', 'cert/certificate/download', 'upload/'].map((b) => ({ group: 'Certificates', base: `/api/review/certificate/${b}` })),
-  ...['export/', 'review/export/', 'exportPrize/', 'review/exportGrade/', 'exportGrade/', 'upload/'].map((b) => ({ group: 'Works', base: `/api/review/works/${b}` })),
+  ...['export/', 'review/export/', 'exportPrize/', 'review/exportGrade/', 'exportGrade/', 'upload/'].map((b) => ({
+    group: 'Works',
+    base: `/api/review/works/${b}`,
+  })),
   { group: 'Files', base: '/profile/clientApp-win.zip' },
   { group: 'Files', base: '/profile/clientApp-mac.zip' },
 ];
@@ -176,11 +179,43 @@ const BASES: { group: string; base: string }[] = [
 const SITE = 'web/src/site/routes.tsx';
 const ADMIN = 'web/src/admin/routes.tsx';
 const SCREENS: { entry: string; path: string; declared: string; file: string }[] = [
-  ...['/redirect/*', '/404', '/401', '/', '/index', '/message', '/userCenter', '/competitionList', '/competitionList/:brandId', '/competition/:competitionId', '/registration/:competitionId', '/join/:competitionId/:teamId', '/payment/:competitionId/:orderId', '/login', '/logout'].map((p) => ({ entry: 'site (§2.1)', path: p, declared: p, file: SITE })),
-  ...['introduce', 'question', 'information', 'guide', 'tools', 'team', 'team/:teamId', 'choice', 'works', 'test', 'grade', 'certificate'].map((p) => ({ entry: 'site (§2.1)', path: `/competition/:competitionId/${p}`, declared: p, file: SITE })),
+  ...[
+    '/redirect/*',
+    '/404',
+    '/401',
+    '/',
+    '/index',
+    '/message',
+    '/userCenter',
+    '/competitionList',
+    '/competitionList/:brandId',
+    '/competition/:competitionId',
+    '/registration/:competitionId',
+    '/join/:competitionId/:teamId',
+    '/payment/:competitionId/:orderId',
+    '/login',
+    '/logout',
+  ].map((p) => ({ entry: 'site (§2.1)', path: p, declared: p, file: SITE })),
+  ...['introduce', 'question', 'information', 'guide', 'tools', 'team', 'team/:teamId', 'choice', 'works', 'test', 'grade', 'certificate'].map((p) => ({
+    entry: 'site (§2.1)',
+    path: `/competition/:competitionId/${p}`,
+    declared: p,
+    file: SITE,
+  })),
   ...['myInfo', 'myOrder', 'myInvoice', 'invoiceTitle', 'accountSet'].map((p) => ({ entry: 'site (§2.1)', path: `/userCenter/${p}`, declared: p, file: SITE })),
   ...['/redirect/*', '/404', '/401'].map((p) => ({ entry: 'back office (§2.3)', path: p, declared: p, file: ADMIN })),
-  ...['/index', '/competition/edit/:competitionId', '/competition/view/:competitionId', '/competition/brand/nav/:brandId', '/question/work/:questionId', '/question/grade/:questionId', '/question/awards/:questionId', '/question/certificate/:questionId', '/question/judge/:questionId', '/question/questionWorks'].map((p) => ({ entry: 'back office (§2.3)', path: p, declared: p, file: 'packages/shared/src/menu.ts' })),
+  ...[
+    '/index',
+    '/competition/edit/:competitionId',
+    '/competition/view/:competitionId',
+    '/competition/brand/nav/:brandId',
+    '/question/work/:questionId',
+    '/question/grade/:questionId',
+    '/question/awards/:questionId',
+    '/question/certificate/:questionId',
+    '/question/judge/:questionId',
+    '/question/questionWorks',
+  ].map((p) => ({ entry: 'back office (§2.3)', path: p, declared: p, file: 'packages/shared/src/menu.ts' })),
 ];
 
 /** A route serves a base when its path starts with it, or when the base is one of the paths its parameters match. */

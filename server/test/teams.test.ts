@@ -89,15 +89,40 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const { leader, teamId } = await registered(id);
       const code = body(await leader.get(`/api/team/competition/${id}`)).data.joinCode;
       // Works closed on 03-15, before the registration window's end (the walk's contest: a registration end left late).
-      const works = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[]).find((x) => x.menuCode === 'SUBMIT_WORKS')!;
-      expect((await orgA.put(`/api/competition/preset/${works.id}`, { enable: true, enableStartTime: '2026-03-10T00:00:00+08:00', enableEndTime: '2026-03-15T00:00:00+08:00' })).statusCode).toBe(200);
+      const works = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[]).find(
+        (x) => x.menuCode === 'SUBMIT_WORKS',
+      )!;
+      expect(
+        (
+          await orgA.put(`/api/competition/preset/${works.id}`, {
+            enable: true,
+            enableStartTime: '2026-03-10T00:00:00+08:00',
+            enableEndTime: '2026-03-15T00:00:00+08:00',
+          })
+        ).statusCode,
+      ).toBe(200);
       // A question of the competition whose grades are calculated, then confirmed (what the grade page does, in short).
       const questionId = body(await orgA.post(`/api/competition/question/${id}`, { title: '论文题', judging: 'review' })).data.id;
       const db = t.database.db;
       await db.updateTable('questions').set({ reviewed: 1 }).where('id', '=', questionId).execute();
       const stamp = now.toISOString();
       const criteria = JSON.stringify([{ id: 'x', name: '深度', description: null, maxScore: 100, weight: 1 }]);
-      await db.insertInto('reviewRules').values({ questionId, criteriaJson: criteria, judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: 1, disputeDays: 0, gradeState: 1, calculatedAt: stamp, updatedAt: stamp }).execute();
+      await db
+        .insertInto('reviewRules')
+        .values({
+          questionId,
+          criteriaJson: criteria,
+          judgesPerWork: 1,
+          aggregation: 'mean',
+          reviewWeight: 100,
+          testWeight: 0,
+          blind: 1,
+          disputeDays: 0,
+          gradeState: 1,
+          calculatedAt: stamp,
+          updatedAt: stamp,
+        })
+        .execute();
       const late = await participant();
       const judged = await late.post(`/api/team/register/${id}`, { teamName: '迟到队', info: info('迟到') });
       expect([judged.statusCode, body(judged).message]).toEqual([409, '评审已开始，报名已结束']);
@@ -138,7 +163,13 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const res = await p.post(`/api/team/register/${id}`, { teamName: '校验队', info: { ...info('张三'), tel: '', email: 'x@y.cn', sex: 1 } });
       expect(res.statusCode, res.body).toBe(200);
       const team = body(await p.get(`/api/team/competition/${id}`)).data;
-      expect(team.memberList[0].info).toEqual({ userName: '张三', idCardNo: `${ID_A.slice(0, 3)}***********${ID_A.slice(-4)}`, tel: null, province: '广东省', city: '广州市' });
+      expect(team.memberList[0].info).toEqual({
+        userName: '张三',
+        idCardNo: `${ID_A.slice(0, 3)}***********${ID_A.slice(-4)}`,
+        tel: null,
+        province: '广东省',
+        city: '广州市',
+      });
     });
 
     it('keeps the ID number encrypted at rest and only ever shows it masked', async () => {
@@ -149,7 +180,11 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect(row.idCardEnc).not.toContain(ID_A.slice(6, 14));
       expect(t.deps.cipher.decrypt(row.idCardEnc!)).toBe(ID_A);
       expect(row.idCardMask).toBe(`110***********${ID_A.slice(-4)}`);
-      for (const res of [await leader.get(`/api/team/competition/${id}`), await orgA.get(`/api/team/register/${registerId}`), await orgA.get(`/api/team/${teamId}`)]) {
+      for (const res of [
+        await leader.get(`/api/team/competition/${id}`),
+        await orgA.get(`/api/team/register/${registerId}`),
+        await orgA.get(`/api/team/${teamId}`),
+      ]) {
         expect(res.statusCode).toBe(200);
         expect(res.body).not.toContain(ID_A);
         expect(res.body).toContain(row.idCardMask);
@@ -200,7 +235,12 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const detail = body(await bob.get(`/api/team/competition/${id}/detail`)).data;
       expect(detail.team).toBeNull();
       expect(detail.invitations).toHaveLength(1);
-      expect(body(await bob.get(`/api/team/team/${teamId}`)).data).toMatchObject({ id: teamId, memberNum: 1, maxMembers: 3, invitationId: detail.invitations[0].id });
+      expect(body(await bob.get(`/api/team/team/${teamId}`)).data).toMatchObject({
+        id: teamId,
+        memberNum: 1,
+        maxMembers: 3,
+        invitationId: detail.invitations[0].id,
+      });
 
       const bad = await bob.post(`/api/team/member/agree/${teamId}`, { info: { ...info('鲍勃', ID_B), idCardNo: '123' } });
       expect(body(bad).data.fields['info.idCardNo']).toBe(ID_CARD_MESSAGES.format);
@@ -209,7 +249,10 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect((await carol.post(`/api/team/member/agree/${teamId}`, { info: info('卡罗', ID_B) })).statusCode).toBe(404);
 
       const team = body(await leader.get(`/api/team/competition/${id}`)).data;
-      expect(team.memberList.map((m: { name: string; leader: boolean }) => [m.name, m.leader])).toEqual([['张三', true], ['鲍勃', false]]);
+      expect(team.memberList.map((m: { name: string; leader: boolean }) => [m.name, m.leader])).toEqual([
+        ['张三', true],
+        ['鲍勃', false],
+      ]);
       // Still pending: the account that reached nobody, shown as typed.
       expect(team.invitationList.map((i: { inviteeId: number | null; inviteeName: string }) => [i.inviteeId, i.inviteeName])).toEqual([[null, 'no-such-user']]);
       // Members see the team but not the join code; strangers see nothing.
@@ -279,7 +322,12 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect((await dan.get(`/api/team/team/${teamId}?code=wrong`)).statusCode).toBe(404);
       expect((await dan.post(`/api/team/member/agree/${teamId}?code=wrong`, { info: info('丹') })).statusCode).toBe(404);
       const view = body(await dan.get(`/api/team/team/${teamId}?code=${code}`)).data;
-      expect(view).toMatchObject({ name: expect.stringContaining('数据先锋'), leaderName: 'lead' + view.leaderName.slice(4), member: false, invitationId: null });
+      expect(view).toMatchObject({
+        name: expect.stringContaining('数据先锋'),
+        leaderName: 'lead' + view.leaderName.slice(4),
+        member: false,
+        invitationId: null,
+      });
       expect(view.fieldList.map((f: { name: string }) => f.name)).toEqual(['userName', 'idCardNo', 'tel', 'region']);
       expect((await dan.post(`/api/team/member/agree/${teamId}?code=${code}`, { info: info('丹') })).statusCode).toBe(200);
       expect(body(await dan.get(`/api/team/competition/${id}`)).data.id).toBe(teamId);
@@ -298,13 +346,21 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const teacher = { name: '王老师', phone: '13800138000', organization: '甲大学', title: '副教授' };
       const two = await leader.put(`/api/team/updateTeacher/${teamId}`, { teacherList: [teacher, { ...teacher, name: '李老师' }] });
       expect(body(two).message).toBe('本竞赛每队最多1名指导老师');
-      expect(body(await leader.put(`/api/team/updateTeacher/${teamId}`, { teacherList: [{ ...teacher, phone: '123' }] })).data.fields['teacherList.0.phone']).toBe('老师手机号格式不正确');
+      expect(
+        body(await leader.put(`/api/team/updateTeacher/${teamId}`, { teacherList: [{ ...teacher, phone: '123' }] })).data.fields['teacherList.0.phone'],
+      ).toBe('老师手机号格式不正确');
       expect((await e.put(`/api/team/updateTeacher/${teamId}`, { teacherList: [teacher] })).statusCode).toBe(403);
       expect((await leader.put(`/api/team/updateTeacher/${teamId}`, { teacherList: [teacher] })).statusCode).toBe(200);
       expect(body(await leader.get(`/api/team/${teamId}`)).data.teacherList).toEqual([{ id: expect.any(Number), ...teacher }]);
 
       // Leader edits members in bulk, all or nothing.
-      const bulk = await leader.put('/api/team/member/batchUpdateMember', { teamId, memberList: [{ userId: e.id, info: info('一号') }, { userId: f.id, info: info('二号') }] });
+      const bulk = await leader.put('/api/team/member/batchUpdateMember', {
+        teamId,
+        memberList: [
+          { userId: e.id, info: info('一号') },
+          { userId: f.id, info: info('二号') },
+        ],
+      });
       expect(bulk.statusCode).toBe(400);
       expect(body(bulk).data.fields['memberList.1.userId']).toBe('该用户不在队伍中');
       expect((await leader.put('/api/team/member/batchUpdateMember', { teamId, memberList: [{ userId: e.id, info: info('一号') }] })).statusCode).toBe(200);
@@ -425,9 +481,18 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       expect((await r2.leader.put(`/api/team/update/${r2.teamId}`, { teamName: '审核乙改', info: info('张三丰') })).statusCode).toBe(200);
       const after = body(await orgA.get(`/api/team/register/${r2.registerId}`)).data;
       expect(after).toMatchObject({ status: 0, reason: null, teamName: '审核乙改' });
-      expect(after.flows.map((f: { action: string; toStatus: number }) => [f.action, f.toStatus])).toEqual([['submit', 0], ['reject', 2], ['resubmit', 0]]);
+      expect(after.flows.map((f: { action: string; toStatus: number }) => [f.action, f.toStatus])).toEqual([
+        ['submit', 0],
+        ['reject', 2],
+        ['resubmit', 0],
+      ]);
       const audit = await t.database.db.selectFrom('auditLog').select(['action', 'entityId']).where('entity', '=', 'register').execute();
-      expect(audit).toEqual(expect.arrayContaining([{ action: 'register.approve', entityId: String(r1.registerId) }, { action: 'register.reject', entityId: String(r2.registerId) }]));
+      expect(audit).toEqual(
+        expect.arrayContaining([
+          { action: 'register.approve', entityId: String(r1.registerId) },
+          { action: 'register.reject', entityId: String(r2.registerId) },
+        ]),
+      );
 
       const xlsx = await orgA.get(`/api/team/register/list?competitionId=${id}&export=xlsx`);
       expect(xlsx.headers['content-type']).toContain('spreadsheetml');
@@ -437,12 +502,19 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const rows = book.worksheets[0]!.getSheetValues().filter(Boolean) as unknown[][];
       expect(rows).toHaveLength(3);
       expect(rows[0]!.slice(1, 4)).toEqual(['报名编号', '竞赛', '队伍编号']);
-      expect(rows.slice(1).map((r) => r[8]).sort()).toEqual(['审核通过', '待审核']);
+      expect(
+        rows
+          .slice(1)
+          .map((r) => r[8])
+          .sort(),
+      ).toEqual(['审核通过', '待审核']);
     });
 
     it("takes the organiser's own fields (text, choice, file), checks every answer and shows the files only to the team and its organisers", async () => {
       const id = await onlineCompetition(admin, orgA);
-      const reg = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[]).find((x) => x.menuCode === 'REG_SET')!;
+      const reg = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { id: number; menuCode: string }[]).find(
+        (x) => x.menuCode === 'REG_SET',
+      )!;
       const put = (fieldList: object[]) => orgA.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList });
       const base = [
         { label: '姓名', name: 'userName', otherParams: { required: true } },
@@ -471,13 +543,17 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
         { name: 'custom3', label: '在读证明', type: 'file', otherParams: { required: false } },
       ];
       expect((await put(fields)).statusCode).toBe(200);
-      const saved = (body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { menuCode: string; fieldList: { name: string; options?: string[] }[] }[]).find((x) => x.menuCode === 'REG_SET')!;
+      const saved = (
+        body(await orgA.get(`/api/competition/preset/public/list/${id}`)).data as { menuCode: string; fieldList: { name: string; options?: string[] }[] }[]
+      ).find((x) => x.menuCode === 'REG_SET')!;
       expect(saved.fieldList.map((f) => f.name)).toEqual(['userName', 'idCardNo', 'tel', 'region', 'custom1', 'custom2', 'custom3']);
       expect(saved.fieldList[5]!.options).toEqual(['本科', '硕士', '博士']);
 
       const leader = await participant();
       const stranger = await participant();
-      const upload = async (who: Client) => body(await who.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('证明.pdf', PDF, 'application/pdf') })).data.fileUri as string;
+      const upload = async (who: Client) =>
+        body(await who.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('证明.pdf', PDF, 'application/pdf') })).data
+          .fileUri as string;
       const [mine, theirs] = [await upload(leader), await upload(stranger)];
       const tries: [object, string, string][] = [
         [{ custom2: '本科' }, 'info.extra.custom1', '请填写参赛动机'],
@@ -494,7 +570,10 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       }
       expect(body(await leader.get(`/api/team/competition/${id}`)).data).toBeNull();
 
-      const res = await leader.post(`/api/team/register/${id}`, { teamName: '自定义队', info: { ...info('张三'), extra: { custom1: ' 学以致用 ', custom2: '硕士', custom3: mine, custom9: '不在表中' } } });
+      const res = await leader.post(`/api/team/register/${id}`, {
+        teamName: '自定义队',
+        info: { ...info('张三'), extra: { custom1: ' 学以致用 ', custom2: '硕士', custom3: mine, custom9: '不在表中' } },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const { teamId, registerId } = body(res).data;
       const team = body(await orgA.get(`/api/team/register/${registerId}`)).data.team;
@@ -504,11 +583,19 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const code = body(await leader.get(`/api/team/competition/${id}`)).data.joinCode;
       const member = await participant();
       const memberFile = await upload(member);
-      const joined = await member.post(`/api/team/member/agree/${teamId}?code=${code}`, { info: { ...info('李四', ID_B), extra: { custom1: '练手', custom2: '本科', custom3: memberFile } } });
+      const joined = await member.post(`/api/team/member/agree/${teamId}?code=${code}`, {
+        info: { ...info('李四', ID_B), extra: { custom1: '练手', custom2: '本科', custom3: memberFile } },
+      });
       expect(joined.statusCode, joined.body).toBe(200);
-      const kept = await leader.put('/api/team/member/batchUpdateMember', { teamId, memberList: [{ userId: member.id, info: { ...info('李四', ID_B), extra: { custom1: '练手！', custom2: '博士', custom3: memberFile } } }] });
+      const kept = await leader.put('/api/team/member/batchUpdateMember', {
+        teamId,
+        memberList: [{ userId: member.id, info: { ...info('李四', ID_B), extra: { custom1: '练手！', custom2: '博士', custom3: memberFile } } }],
+      });
       expect(kept.statusCode, kept.body).toBe(200);
-      const slipped = await leader.put('/api/team/member/batchUpdateMember', { teamId, memberList: [{ userId: member.id, info: { ...info('李四', ID_B), extra: { custom1: '练手', custom2: '本科', custom3: theirs } } }] });
+      const slipped = await leader.put('/api/team/member/batchUpdateMember', {
+        teamId,
+        memberList: [{ userId: member.id, info: { ...info('李四', ID_B), extra: { custom1: '练手', custom2: '本科', custom3: theirs } } }],
+      });
       expect(body(slipped).data.fields['memberList.0.info.extra.custom3']).toBe('文件无效，请重新上传');
       const members = body(await leader.get(`/api/team/member/${teamId}`)).data as { userId: number; info: { extra: Record<string, string> } }[];
       expect(members.find((m) => m.userId === member.id)!.info.extra).toEqual({ custom1: '练手！', custom2: '博士', custom3: memberFile });
@@ -527,20 +614,32 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
     it('shows registration attachments to the organisers and the team, and nobody else', async () => {
       const id = await onlineCompetition(admin, orgA);
       const leader = await participant();
-      const up = await leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('学生证.pdf', PDF, 'application/pdf') });
+      const up = await leader.request({
+        method: 'POST',
+        url: '/api/file/upload/document?purpose=attachment',
+        ...multipart('学生证.pdf', PDF, 'application/pdf'),
+      });
       expect(up.statusCode, up.body).toBe(200);
       const fileUri = body(up).data.fileUri;
-      const fake = await leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('x.pdf', Buffer.from('MZ not a pdf'), 'application/pdf') });
+      const fake = await leader.request({
+        method: 'POST',
+        url: '/api/file/upload/document?purpose=attachment',
+        ...multipart('x.pdf', Buffer.from('MZ not a pdf'), 'application/pdf'),
+      });
       expect([fake.statusCode, body(fake).message]).toEqual([415, '只能上传PDF、PNG或JPEG格式的文件']);
       const stranger = await participant();
-      const theirs = body(await stranger.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('y.pdf', PDF, 'application/pdf') })).data.fileUri;
+      const theirs = body(
+        await stranger.request({ method: 'POST', url: '/api/file/upload/document?purpose=attachment', ...multipart('y.pdf', PDF, 'application/pdf') }),
+      ).data.fileUri;
       const stolen = await leader.post(`/api/team/register/${id}`, { teamName: '附件队', info: info('附件'), attachments: [theirs] });
       expect(body(stolen).data.fields['attachments.0']).toBe('文件无效，请重新上传');
 
       const res = await leader.post(`/api/team/register/${id}`, { teamName: '附件队', info: info('附件'), attachments: [fileUri] });
       const teamId = body(res).data.teamId;
       const list = body(await orgA.get(`/api/team/register/${id}/attachments?teamId=${teamId}`)).data;
-      expect(list).toEqual([{ fileUri, name: '学生证.pdf', size: PDF.length, registerId: body(res).data.registerId, teamId, teamNo: expect.any(String), teamName: '附件队' }]);
+      expect(list).toEqual([
+        { fileUri, name: '学生证.pdf', size: PDF.length, registerId: body(res).data.registerId, teamId, teamNo: expect.any(String), teamName: '附件队' },
+      ]);
       expect((await orgB.get(`/api/team/register/${id}/attachments`)).statusCode).toBe(404);
       const url = `/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`;
       expect((await orgA.get(url)).statusCode).toBe(200);
@@ -585,7 +684,9 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const id = await onlineCompetition(admin, orgA, { fee: 100 });
       const a = await registered(id, '超时');
       const b = await registered(id, '凭证');
-      const voucher = body(await b.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') })).data.fileUri;
+      const voucher = body(
+        await b.leader.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('回单.pdf', PDF, 'application/pdf') }),
+      ).data.fileUri;
       expect((await b.leader.put(`/api/order/voucher/${b.orderId}`, { payMethod: 4, voucher })).statusCode).toBe(200);
       const later = new Date(now.getTime() + t.config.orderTimeoutMs + 1000);
       // The sweep is a scheduled job (issue 34): a starting worker queues it once, a run queues the next a minute on.
@@ -607,7 +708,8 @@ describe.each(DATABASES)('registration, teams and orders on %s', (kind) => {
       const b = await registered(id, '集体一');
       const c = await registered(id, '集体二');
       const upload = async (who: Client, name: string) =>
-        body(await who.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart(name, PDF, 'application/pdf') })).data.fileUri as string;
+        body(await who.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart(name, PDF, 'application/pdf') })).data
+          .fileUri as string;
 
       expect(body(await orgA.put(`/api/order/confirm/${a.orderId}`)).message).toBe('付款人尚未上传转账凭证');
       const va = await upload(a.leader, '转账回单.pdf');

@@ -3,7 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claim, runDueJobs } from '../src/jobs/runner.ts';
 import { REFUSED_ROWS_A_DAY, beijingDay } from '../src/modules/test-submissions/service.ts';
 import { streamEvents } from './sse.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 const IDS = Array.from({ length: 40 }, (_, i) => `u${i}`);
 const TRUTH = IDS.map((_, i) => (i * 3) % 10);
@@ -26,8 +39,14 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     org = await makeOrganiser(t, admin, 'testOrg', '测试大学');
     competitionId = await onlineCompetition(admin, org);
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
-    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '回归题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id;
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true });
+    questionId = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '回归题',
+        evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+      }),
+    ).data.id;
     await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') });
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
   });
@@ -47,14 +66,22 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     who.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart(name, Buffer.from(text), 'text/csv') });
   const mine = async (who: Client) => body(await who.get(`/api/review/test/list/${questionId}`)).data;
   /** The private board published or not, as confirming the question's grades (grades.test.ts) leaves it. */
-  const published = (on: boolean) => t.database.db.updateTable('questions').set({ leaderboardPublished: on ? 1 : 0 }).where('id', '=', questionId).execute();
+  const published = (on: boolean) =>
+    t.database.db
+      .updateTable('questions')
+      .set({ leaderboardPublished: on ? 1 : 0 })
+      .where('id', '=', questionId)
+      .execute();
 
   it('offers the team a sample file with every id of the test set, which scores as it is (issue 33)', async () => {
     const { leader } = await team();
     const res = await leader.get(`/api/review/test/sample/${questionId}`);
     expect([res.statusCode, res.headers['content-type']]).toEqual([200, 'text/csv; charset=utf-8']);
     expect(res.headers['content-disposition']).toContain('sample_submission.csv');
-    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toBe('id,y');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(IDS);
     // Filled in as it is, it is a file the scorer takes.
@@ -67,19 +94,27 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect((await stranger.get(`/api/review/test/sample/${questionId}`)).statusCode).toBe(404);
   });
 
-  it('fills the sample of a metric of labels with the answer\'s own labels, not 1 and 0', async () => {
-    const labelled = body(await org.post(`/api/competition/question/${competitionId}`, { title: '分类题', evaluation: { metric: 'accuracy', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 } })).data.id;
+  it("fills the sample of a metric of labels with the answer's own labels, not 1 and 0", async () => {
+    const labelled = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '分类题',
+        evaluation: { metric: 'accuracy', idColumn: 'id', targetColumn: 'label', publicPercent: 50, dailyLimit: 3 },
+      }),
+    ).data.id;
     const answer = ['id,label', ...IDS.map((id, i) => `${id},${i % 2 ? '狗' : '猫'}`)].join('\n');
     await org.request({ method: 'POST', url: `/api/competition/question/${labelled}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') });
     const res = await org.get(`/api/review/test/sample/${labelled}`);
     expect(res.statusCode, res.body).toBe(200);
-    const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    const lines = res.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
     expect(lines[0]).toBe('id,label');
     expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(IDS);
     expect([...new Set(lines.slice(1).map((l) => l.split(',')[1]))].sort()).toEqual(['狗', '猫']);
   });
 
-  it('keeps at most REFUSED_ROWS_A_DAY refusals at upload in a team\'s history a day, answering every one', async () => {
+  it("keeps at most REFUSED_ROWS_A_DAY refusals at upload in a team's history a day, answering every one", async () => {
     const { leader } = await team();
     for (let i = 0; i <= REFUSED_ROWS_A_DAY; i++) {
       const res = await submit(leader, 'x,y\n');
@@ -99,7 +134,12 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(await runDueJobs(t.deps)).toBe(1);
     const [s] = (await mine(leader)).list;
     expect(s).toMatchObject({ status: 2, publicScore: 2, privateScore: null, fileName: 'pred.csv' });
-    expect(await mine(leader)).toMatchObject({ dailyLimit: 3, usedToday: 1, format: { metric: 'rmse', higherIsBetter: false, idColumn: 'id', targetColumn: 'y' }, leaderboardPublished: false });
+    expect(await mine(leader)).toMatchObject({
+      dailyLimit: 3,
+      usedToday: 1,
+      format: { metric: 'rmse', higherIsBetter: false, idColumn: 'id', targetColumn: 'y' },
+      leaderboardPublished: false,
+    });
   });
 
   it('queues fairly, and tells a waiting submission its place and, once the pace is known, about how long it waits', async () => {
@@ -112,7 +152,12 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
       now = new Date('2026-03-20T05:30:00Z');
       const a = await team();
       const b = await team();
-      for (const [who, err] of [[a, 1], [a, 2], [b, 3]] as const) expect((await submit(who.leader, prediction(err))).statusCode).toBe(200);
+      for (const [who, err] of [
+        [a, 1],
+        [a, 2],
+        [b, 3],
+      ] as const)
+        expect((await submit(who.leader, prediction(err))).statusCode).toBe(200);
       const queues = async (who: Client) => ((await mine(who)).list as { queue?: unknown }[]).map((s) => s.queue);
       // A fair queue: B's first file waits only for A's first, not for A's second, which waits for both.
       expect(await queues(a.leader)).toEqual([
@@ -122,7 +167,8 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
       expect(await queues(b.leader)).toEqual([{ ahead: 1, waitSeconds: null }]);
       // One scored in the last ten minutes, taking (say) 3 s: each waits for the scorings before it and its own, 3 s
       // each with one worker taking them (not the ten minutes over the count, which said 600 s for it: issue 33).
-      const took = (ms: number) => t.database.db.updateTable('jobs').set({ runMs: ms }).where('type', '=', 'test.score').where('doneAt', 'is not', null).execute();
+      const took = (ms: number) =>
+        t.database.db.updateTable('jobs').set({ runMs: ms }).where('type', '=', 'test.score').where('doneAt', 'is not', null).execute();
       let ran = 0;
       await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
       await took(3000);
@@ -131,18 +177,49 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
       // The workers take them in that order: B's first before A's second; the scorings took 3 s and 5 s on average 4.
       ran = 0;
       await runDueJobs(t.deps, undefined, { stopping: () => ran++ >= 1 });
-      await t.database.db.updateTable('jobs').set({ runMs: 5000 }).where('type', '=', 'test.score').where('doneAt', 'is not', null).where('runMs', '<>', 3000).execute();
+      await t.database.db
+        .updateTable('jobs')
+        .set({ runMs: 5000 })
+        .where('type', '=', 'test.score')
+        .where('doneAt', 'is not', null)
+        .where('runMs', '<>', 3000)
+        .execute();
       expect(await queues(b.leader)).toEqual([undefined]);
       expect(await queues(a.leader)).toEqual([{ ahead: 0, waitSeconds: 4 }, undefined]);
       // Two workers scoring at once share the files before one and its own: three files, two rounds of 4 s.
-      const busy = await t.database.db.insertInto('jobs').values([0, 1].map(() => ({ type: 'test.score', payload: '{"submissionId":1}', runAt: now.toISOString(), createdAt: now.toISOString(), lockedBy: 'w-other', lockedUntil: new Date(now.getTime() + 60_000).toISOString() }))).returning('id').execute();
+      const busy = await t.database.db
+        .insertInto('jobs')
+        .values(
+          [0, 1].map(() => ({
+            type: 'test.score',
+            payload: '{"submissionId":1}',
+            runAt: now.toISOString(),
+            createdAt: now.toISOString(),
+            lockedBy: 'w-other',
+            lockedUntil: new Date(now.getTime() + 60_000).toISOString(),
+          })),
+        )
+        .returning('id')
+        .execute();
       expect(await queues(a.leader)).toEqual([{ ahead: 2, waitSeconds: 8 }, undefined]);
-      await t.database.db.deleteFrom('jobs').where('id', 'in', busy.map((j) => j.id)).execute();
+      await t.database.db
+        .deleteFrom('jobs')
+        .where(
+          'id',
+          'in',
+          busy.map((j) => j.id),
+        )
+        .execute();
       // The organisers see the competition's queue: one waiting; a refused file counts as failed in the last hour.
       // (Other tests may have left files waiting for a later day: counted from what was there before.)
-      const queue = async () => body(await org.get(`/api/review/test/queue/${competitionId}`)).data as { waiting: number; running: number; failedLastHour: number };
+      const queue = async () =>
+        body(await org.get(`/api/review/test/queue/${competitionId}`)).data as { waiting: number; running: number; failedLastHour: number };
       const before = { ...(await queue()), waiting: (await queue()).waiting - 1 };
-      const plus = (waiting: number, failedLastHour: number) => ({ waiting: before.waiting + waiting, running: before.running, failedLastHour: before.failedLastHour + failedLastHour });
+      const plus = (waiting: number, failedLastHour: number) => ({
+        waiting: before.waiting + waiting,
+        running: before.running,
+        failedLastHour: before.failedLastHour + failedLastHour,
+      });
       expect((await submit(b.leader, 'id,y\nnope,1\n')).statusCode).toBe(200);
       expect(await queue()).toEqual(plus(2, 0));
       await runDueJobs(t.deps);
@@ -283,14 +360,20 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const board = body(await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}` })).data;
     expect(board).toMatchObject({ board: 'public', metric: 'rmse', higherIsBetter: false });
     const ours = board.entries.filter((e: { teamName: string }) => ['榜单甲', '榜单乙'].includes(e.teamName));
-    expect(ours.map((e: { teamName: string; score: number }) => [e.teamName, e.score])).toEqual([['榜单甲', 0.5], ['榜单乙', 1.5]]);
+    expect(ours.map((e: { teamName: string; score: number }) => [e.teamName, e.score])).toEqual([
+      ['榜单甲', 0.5],
+      ['榜单乙', 1.5],
+    ]);
     expect(board.entries.map((e: { rank: number }) => e.rank)).toEqual(board.entries.map((_: unknown, i: number) => i + 1));
 
     // Closed, said plainly with a 200 and nothing private in it, to a team, a stranger, and a visitor alike.
     const stranger = await loggedIn(t.app, (await registerUser(t.app, `stranger${++seq}`)).username);
     for (const who of [a.leader, stranger]) {
       const closed = await who.get(`/api/review/test/leaderboard/${questionId}?board=private`);
-      expect([closed.statusCode, body(closed).data]).toEqual([200, { board: 'private', metric: 'rmse', higherIsBetter: false, published: false, entries: [], total: 0 }]);
+      expect([closed.statusCode, body(closed).data]).toEqual([
+        200,
+        { board: 'private', metric: 'rmse', higherIsBetter: false, published: false, entries: [], total: 0 },
+      ]);
     }
     const anon = await t.app.inject({ method: 'GET', url: `/api/review/test/leaderboard/${questionId}?board=private` });
     expect([anon.statusCode, body(anon).data.entries]).toEqual([200, []]);
@@ -345,16 +428,55 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect((await b.leader.get(url)).statusCode).toBe(404);
     await runDueJobs(t.deps);
   });
-  it('keeps the test score off the team\'s grade page until the private board is published', async () => {
+  it("keeps the test score off the team's grade page until the private board is published", async () => {
     const { leader, teamId } = await team();
     const db = t.database.db;
     const stamp = now.toISOString();
     const criteria = JSON.stringify([{ id: 'x', name: '深度', description: null, maxScore: 100, weight: 1 }]);
-    await db.insertInto('reviewRules').values({ questionId, criteriaJson: criteria, judgesPerWork: 1, aggregation: 'mean', reviewWeight: 70, testWeight: 30, blind: 1, disputeDays: 0, gradeState: 2, calculatedAt: stamp, confirmedAt: stamp, updatedAt: stamp }).execute();
-    await db.insertInto('grades').values({ questionId, teamId, reviewScoresJson: '[80]', reviewScore: 80, judgesDone: 1, judgesTotal: 1, testScore: 0.4321, testPoints: 100, finalScore: 86, rank: 1, awardId: null, updatedAt: stamp }).execute();
+    await db
+      .insertInto('reviewRules')
+      .values({
+        questionId,
+        criteriaJson: criteria,
+        judgesPerWork: 1,
+        aggregation: 'mean',
+        reviewWeight: 70,
+        testWeight: 30,
+        blind: 1,
+        disputeDays: 0,
+        gradeState: 2,
+        calculatedAt: stamp,
+        confirmedAt: stamp,
+        updatedAt: stamp,
+      })
+      .execute();
+    await db
+      .insertInto('grades')
+      .values({
+        questionId,
+        teamId,
+        reviewScoresJson: '[80]',
+        reviewScore: 80,
+        judgesDone: 1,
+        judgesTotal: 1,
+        testScore: 0.4321,
+        testPoints: 100,
+        finalScore: 86,
+        rank: 1,
+        awardId: null,
+        updatedAt: stamp,
+      })
+      .execute();
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'GRADE_SET')!.id}`, { enable: true });
-    const myGrade = async () => (body(await leader.get(`/api/review/works/myGrade/${competitionId}`)).data as { questionId: number; testScore: number | null; finalScore: number | null }[]).find((g) => g.questionId === questionId);
+    const myGrade = async () =>
+      (
+        body(await leader.get(`/api/review/works/myGrade/${competitionId}`)).data as {
+          questionId: number;
+          testScore: number | null;
+          finalScore: number | null;
+        }[]
+      ).find((g) => g.questionId === questionId);
     expect(await myGrade()).toMatchObject({ testScore: null, finalScore: 86 });
     await published(true);
     expect(await myGrade()).toMatchObject({ testScore: 0.4321, finalScore: 86 });
@@ -370,9 +492,15 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     const classes = ['猫', '狗', 'bird'];
     const answer = ['id,species', ...IDS.map((id, i) => `${id},${classes[i % 3]}`)].join('\n');
     const q3 = body(
-      await org.post(`/api/competition/question/${competitionId}`, { title: '多分类题', evaluation: { metric: 'multiLogLoss', idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5 } }),
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '多分类题',
+        evaluation: { metric: 'multiLogLoss', idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5 },
+      }),
     ).data.id as number;
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${q3}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') })).statusCode).toBe(200);
+    expect(
+      (await org.request({ method: 'POST', url: `/api/competition/question/${q3}/answer`, ...multipart('answer.csv', Buffer.from(answer), 'text/csv') }))
+        .statusCode,
+    ).toBe(200);
     await admin.put(`/api/competition/question/review/${q3}`, { reviewed: true });
     const username = `multi${++seq}x`;
     await registerUser(t.app, username);
@@ -382,7 +510,13 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId: q3 })).statusCode).toBe(200);
     const upload = (text: string) => leader.request({ method: 'POST', url: `/api/review/test/${q3}`, ...multipart('pred.csv', Buffer.from(text), 'text/csv') });
     // The header has no target column: one column per class, in any order; the true class always gets 0.5.
-    const rows = IDS.map((id, i) => `${id},${classes.map((c) => (c === classes[i % 3] ? '0.5' : '0.25')).reverse().join(',')}`);
+    const rows = IDS.map(
+      (id, i) =>
+        `${id},${classes
+          .map((c) => (c === classes[i % 3] ? '0.5' : '0.25'))
+          .reverse()
+          .join(',')}`,
+    );
     expect((await upload(['id,bird,狗,猫', ...rows].join('\n'))).statusCode).toBe(200);
     await runDueJobs(t.deps);
     const scored = body(await leader.get(`/api/review/test/list/${q3}`)).data;
@@ -393,8 +527,14 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
     expect(body(await upload('bird,狗,猫\n0.5,0.25,0.25\n')).message).toContain('表头须包含“id”列和每个类别一列（列名为类别标签），当前表头为：bird,狗,猫');
 
     // The positive label and K are kept for the metrics that read them, and shown to the teams.
-    const edit = (evaluation: object) => org.put(`/api/competition/question/${q3}`, { title: '多分类题', evaluation: { idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5, ...evaluation } });
-    const stored = async () => (body(await org.get(`/api/competition/question/list/${competitionId}`)).data as { id: number; evaluation: object }[]).find((q) => q.id === q3)!.evaluation;
+    const edit = (evaluation: object) =>
+      org.put(`/api/competition/question/${q3}`, {
+        title: '多分类题',
+        evaluation: { idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5, ...evaluation },
+      });
+    const stored = async () =>
+      (body(await org.get(`/api/competition/question/list/${competitionId}`)).data as { id: number; evaluation: object }[]).find((q) => q.id === q3)!
+        .evaluation;
     expect((await edit({ metric: 'mapAtK', k: 3, positiveLabel: '猫' })).statusCode).toBe(200);
     expect(await stored()).toEqual({ metric: 'mapAtK', idColumn: 'id', targetColumn: 'species', publicPercent: 50, dailyLimit: 5, k: 3 });
     expect(body(await leader.get(`/api/review/test/list/${q3}`)).data.format).toMatchObject({ metric: 'mapAtK', k: 3 });
@@ -408,7 +548,12 @@ describe.each(DATABASES)('test submissions and automatic scoring on %s', (kind) 
 
   it('tells open message streams when a scoring finishes: everyone of a scored file, the team alone of a refused one', async () => {
     // A question of its own, so that words about the other question's earlier scorings can be told apart.
-    const q2 = body(await org.post(`/api/competition/question/${competitionId}`, { title: '直播题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 } })).data.id as number;
+    const q2 = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '直播题',
+        evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 },
+      }),
+    ).data.id as number;
     await org.request({ method: 'POST', url: `/api/competition/question/${q2}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') });
     await admin.put(`/api/competition/question/review/${q2}`, { reviewed: true });
     const username = `live${++seq}x`;

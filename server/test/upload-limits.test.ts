@@ -4,7 +4,19 @@ import net from 'node:net';
 import path from 'node:path';
 import { CSRF_HEADER, SESSION_COOKIE } from '@contest/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 const b64 = (v: string) => Buffer.from(v).toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -18,8 +30,16 @@ async function worksWorld(t: TestApp, prefix: string) {
   const competitionId = await onlineCompetition(admin, org, { worksMaxMb: 1, worksTypes: 'zip' });
   const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
   await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable: true });
-  await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, { enable: true, enableEndTime: '2026-03-30T12:00:00+08:00' });
-  const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '作品题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id as number;
+  await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id}`, {
+    enable: true,
+    enableEndTime: '2026-03-30T12:00:00+08:00',
+  });
+  const questionId = body(
+    await org.post(`/api/competition/question/${competitionId}`, {
+      title: '作品题',
+      evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+    }),
+  ).data.id as number;
   await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
   let seq = 0;
   const team = async () => {
@@ -48,7 +68,13 @@ async function worksWorld(t: TestApp, prefix: string) {
 /** A socket speaking HTTP/1.1 to the app as the given client, to send bodies at the pace a test chooses. */
 function rawRequest(port: number, who: Client, method: string, url: string, headers: Record<string, string>) {
   const socket = net.connect(port, '127.0.0.1');
-  const lines = [`${method} ${url} HTTP/1.1`, 'host: 127.0.0.1', `cookie: ${SESSION_COOKIE}=${who.token}`, `${CSRF_HEADER}: ${who.csrf}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `${method} ${url} HTTP/1.1`,
+    'host: 127.0.0.1',
+    `cookie: ${SESSION_COOKIE}=${who.token}`,
+    `${CSRF_HEADER}: ${who.csrf}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   let answer = '';
   socket.on('data', (d) => (answer += d.toString()));
@@ -65,7 +91,12 @@ function rawRequest(port: number, who: Client, method: string, url: string, head
   return { socket, closed, status, answer: () => answer };
 }
 
-const patchHeaders = (offset: number, length: number) => ({ ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(length) });
+const patchHeaders = (offset: number, length: number) => ({
+  ...TUS,
+  'upload-offset': String(offset),
+  'content-type': 'application/offset+octet-stream',
+  'content-length': String(length),
+});
 const waitUntil = async (check: () => boolean | Promise<boolean>) => {
   while (!(await check())) await new Promise((r) => setTimeout(r, 50));
 };
@@ -102,12 +133,21 @@ describe.each(DATABASES)('works upload limits on %s', (kind) => {
     });
     // The server is reading them: the first of them (all it lets one team have at once) hold their 100 bytes.
     // (Read on disk: a HEAD would make tus end the PATCH holding the upload's lock.)
-    const received = (l: string) => fs.promises.stat(path.join(t.config.uploadsDir, l.split('/').pop()!)).then((s) => s.size, () => 0);
+    const received = (l: string) =>
+      fs.promises.stat(path.join(t.config.uploadsDir, l.split('/').pop()!)).then(
+        (s) => s.size,
+        () => 0,
+      );
     await waitUntil(async () => (await Promise.all(locations.map(received))).filter((size) => size === 100).length >= 3);
     const other = await w.team();
     const content = Buffer.alloc(200_000, 9);
     const location = await w.begin(other.leader, content.length);
-    const res = await other.leader.request({ method: 'PATCH', url: location, headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: content });
+    const res = await other.leader.request({
+      method: 'PATCH',
+      url: location,
+      headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: content,
+    });
     expect(res.statusCode, res.body).toBe(204);
     const versions = body(await other.leader.get(`/api/review/works/${w.questionId}`)).data;
     expect(versions[0]).toMatchObject({ version: 1, sha256: sha(content) });
@@ -123,7 +163,16 @@ describe.each(DATABASES)('works upload limits on %s', (kind) => {
     const attacker = await w.team();
     const content = Buffer.alloc(4000, 5);
     const victimLocation = await w.begin(victim.leader, content.length);
-    expect((await victim.leader.request({ method: 'PATCH', url: victimLocation, headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: content.subarray(0, 1000) })).statusCode).toBe(204);
+    expect(
+      (
+        await victim.leader.request({
+          method: 'PATCH',
+          url: victimLocation,
+          headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+          payload: content.subarray(0, 1000),
+        })
+      ).statusCode,
+    ).toBe(204);
     const victimId = victimLocation.split('/').pop()!;
     const tusFile = path.join(t.config.uploadsDir, victimId);
     const before = { bytes: fs.readFileSync(tusFile), meta: fs.readFileSync(`${tusFile}.json`, 'utf8') };
@@ -145,7 +194,12 @@ describe.each(DATABASES)('works upload limits on %s', (kind) => {
       `${UPLOAD}/${victimId}%00`,
     ];
     for (const url of urls) {
-      const patch = await attacker.leader.request({ method: 'PATCH', url, headers: { ...TUS, 'upload-offset': '1000', 'content-type': 'application/offset+octet-stream' }, payload: Buffer.alloc(3000, 0xee) });
+      const patch = await attacker.leader.request({
+        method: 'PATCH',
+        url,
+        headers: { ...TUS, 'upload-offset': '1000', 'content-type': 'application/offset+octet-stream' },
+        payload: Buffer.alloc(3000, 0xee),
+      });
       expect([400, 404, 409, 204]).toContain(patch.statusCode);
       const headRes = await attacker.leader.request({ method: 'HEAD', url, headers: TUS });
       // Nothing of the victim's upload is told: at most the attacker's own offset, 0.
@@ -157,7 +211,12 @@ describe.each(DATABASES)('works upload limits on %s', (kind) => {
     }
     const head = await victim.leader.request({ method: 'HEAD', url: victimLocation, headers: TUS });
     expect(head.headers['upload-offset']).toBe('1000');
-    const rest = await victim.leader.request({ method: 'PATCH', url: victimLocation, headers: { ...TUS, 'upload-offset': '1000', 'content-type': 'application/offset+octet-stream' }, payload: content.subarray(1000) });
+    const rest = await victim.leader.request({
+      method: 'PATCH',
+      url: victimLocation,
+      headers: { ...TUS, 'upload-offset': '1000', 'content-type': 'application/offset+octet-stream' },
+      payload: content.subarray(1000),
+    });
     expect(rest.statusCode).toBe(204);
     expect(body(await victim.leader.get(`/api/review/works/${w.questionId}`)).data[0].sha256).toBe(sha(content));
 
@@ -169,11 +228,20 @@ describe.each(DATABASES)('works upload limits on %s', (kind) => {
     expect(everywhere.filter((f) => f.includes('escaped'))).toEqual([]);
   });
 
-  it("keeps each team within its storage quota, even for uploads started at once, and a cancelled upload gives its share back", async () => {
+  it('keeps each team within its storage quota, even for uploads started at once, and a cancelled upload gives its share back', async () => {
     const { leader } = await w.team();
     const content = Buffer.alloc(600 * 1024, 1);
     const location = await w.begin(leader, content.length);
-    expect((await leader.request({ method: 'PATCH', url: location, headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: content })).statusCode).toBe(204);
+    expect(
+      (
+        await leader.request({
+          method: 'PATCH',
+          url: location,
+          headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+          payload: content,
+        })
+      ).statusCode,
+    ).toBe(204);
     // 600 KB of the 1 MB used: of two 300 KB uploads started at once, one fits.
     const both = await Promise.all([w.create(leader, 300 * 1024), w.create(leader, 300 * 1024)]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([201, 413]);
@@ -181,7 +249,12 @@ describe.each(DATABASES)('works upload limits on %s', (kind) => {
     expect(refused.message).toContain('队伍的作品存储空间不足');
     expect(refused.message).toContain('上限1.00 MB');
     const inProgress = both.find((r) => r.statusCode === 201)!.headers.location as string;
-    await leader.request({ method: 'PATCH', url: inProgress, headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, payload: Buffer.alloc(1000) });
+    await leader.request({
+      method: 'PATCH',
+      url: inProgress,
+      headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+      payload: Buffer.alloc(1000),
+    });
     expect((await w.create(leader, 300 * 1024)).statusCode).toBe(413);
     // Cancelled: its bytes are gone from disk and its share of the quota is free again.
     expect((await leader.request({ method: 'DELETE', url: inProgress, headers: TUS })).statusCode).toBe(204);
@@ -219,7 +292,12 @@ describe.each(DATABASES)('idle bodies on %s', (kind) => {
       offset = String((await leader.request({ method: 'HEAD', url: location, headers: TUS })).headers['upload-offset']);
       return offset === '1000';
     });
-    const rest = await leader.request({ method: 'PATCH', url: location, headers: { ...TUS, 'upload-offset': offset, 'content-type': 'application/offset+octet-stream' }, payload: content.subarray(1000) });
+    const rest = await leader.request({
+      method: 'PATCH',
+      url: location,
+      headers: { ...TUS, 'upload-offset': offset, 'content-type': 'application/offset+octet-stream' },
+      payload: content.subarray(1000),
+    });
     expect(rest.statusCode).toBe(204);
     expect(body(await leader.get(`/api/review/works/${w.questionId}`)).data[0].sha256).toBe(sha(content));
   });
@@ -240,7 +318,10 @@ describe.each(DATABASES)('idle bodies on %s', (kind) => {
   });
 
   it('closes a connection whose request body stops moving on any route', async () => {
-    const idle = rawRequest(port, { token: '', csrf: '' } as unknown as Client, 'POST', '/api/auth/login', { 'content-type': 'application/json', 'content-length': '200' });
+    const idle = rawRequest(port, { token: '', csrf: '' } as unknown as Client, 'POST', '/api/auth/login', {
+      'content-type': 'application/json',
+      'content-length': '200',
+    });
     idle.socket.write('{"username":');
     await idle.closed;
     expect(idle.answer()).toBe('');

@@ -18,14 +18,43 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
     it('returns null for an anonymous caller and the spec fields for a user', async () => {
       expect(body(await t.app.inject({ method: 'GET', url: '/api/team/userinfo/' })).data).toBeNull();
       const me = body(await erin.get('/api/team/userinfo/')).data;
-      for (const f of ['id', 'userId', 'faceImg', 'area', 'userName', 'birthday', 'sex', 'education', 'admissionDate', 'atSchool', 'organization', 'department', 'speciality', 'grade', 'studentIdCard', 'province', 'city', 'address', 'company', 'position']) {
+      for (const f of [
+        'id',
+        'userId',
+        'faceImg',
+        'area',
+        'userName',
+        'birthday',
+        'sex',
+        'education',
+        'admissionDate',
+        'atSchool',
+        'organization',
+        'department',
+        'speciality',
+        'grade',
+        'studentIdCard',
+        'province',
+        'city',
+        'address',
+        'company',
+        'position',
+      ]) {
         expect(me).toHaveProperty(f);
       }
       expect(me.userId).toBe(erinId);
     });
 
     it('updates one’s own profile and validates every field', async () => {
-      const res = await erin.put('/api/team/userinfo/', { userName: '艾琳', sex: 1, atSchool: true, birthday: '2004-02-29', province: '广东省', city: '广州市', phone: '+8613800138000' });
+      const res = await erin.put('/api/team/userinfo/', {
+        userName: '艾琳',
+        sex: 1,
+        atSchool: true,
+        birthday: '2004-02-29',
+        province: '广东省',
+        city: '广州市',
+        phone: '+8613800138000',
+      });
       expect(res.statusCode).toBe(200);
       expect(body(res).data).toMatchObject({ userName: '艾琳', sex: 1, atSchool: true, birthday: '2004-02-29', city: '广州市', phone: '+8613800138000' });
       for (const [payload, field] of [
@@ -53,7 +82,11 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
       expect(img.headers['content-type']).toBe('image/png');
       expect(img.headers['content-disposition']).toContain("filename*=UTF-8''%E5%A4%B4%E5%83%8F.png");
       expect(img.rawPayload.equals(PNG)).toBe(true);
-      const part = await t.app.inject({ method: 'GET', url: `/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`, headers: { range: 'bytes=0-7' } });
+      const part = await t.app.inject({
+        method: 'GET',
+        url: `/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`,
+        headers: { range: 'bytes=0-7' },
+      });
       expect(part.statusCode).toBe(206);
       expect(part.rawPayload.equals(PNG.subarray(0, 8))).toBe(true);
     });
@@ -87,7 +120,17 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
 
     it('builds the accessible back-office route list from the codes', async () => {
       const forAdmin = body(await admin.get('/api/system/menu/routers')).data;
-      expect(forAdmin.map((r: { path: string }) => r.path)).toEqual(['/index', '/partner', '/competition', '/register', '/financial', '/review', '/message', '/payment', '/system']);
+      expect(forAdmin.map((r: { path: string }) => r.path)).toEqual([
+        '/index',
+        '/partner',
+        '/competition',
+        '/register',
+        '/financial',
+        '/review',
+        '/message',
+        '/payment',
+        '/system',
+      ]);
       expect(forAdmin[8].children.map((r: { path: string }) => r.path)).toEqual(['/system/user', '/system/role', '/system/client']);
       const forErin = body(await erin.get('/api/system/menu/routers')).data;
       expect(forErin.map((r: { path: string }) => r.path)).toEqual(['/index']);
@@ -115,12 +158,18 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
       // A user and a role of this test's own: erin and the seed roles, which other tests read, stay as they were.
       const hankId = (await registerUser(t.app, 'hank')).id;
       const hank = await loggedIn(t.app, 'hank');
-      const reviewer = body(await admin.post('/api/system/role', { code: 'usersReviewer', name: '评审查看', permissions: ['bdrace:review:menu'] })).data.id as number;
+      const reviewer = body(await admin.post('/api/system/role', { code: 'usersReviewer', name: '评审查看', permissions: ['bdrace:review:menu'] })).data
+        .id as number;
       const roles = body(await admin.get('/api/system/role/options')).data as { id: number; code: string }[];
       const ids = [...roles.filter((r) => r.code === 'participant').map((r) => r.id), reviewer];
       expect((await admin.put(`/api/system/user/${hankId}/roles`, { roleIds: ids })).statusCode).toBe(200);
       expect(body(await hank.get('/api/team/userinfo/permission')).data).toContain('bdrace:review:menu');
-      const audit = await t.database.db.selectFrom('auditLog').selectAll().where('action', '=', 'user.setRoles').where('entityId', '=', String(hankId)).execute();
+      const audit = await t.database.db
+        .selectFrom('auditLog')
+        .selectAll()
+        .where('action', '=', 'user.setRoles')
+        .where('entityId', '=', String(hankId))
+        .execute();
       expect(audit).toHaveLength(1);
       expect(JSON.parse(audit[0]!.afterJson!).roleIds).toEqual(ids);
       const bad = await admin.put(`/api/system/user/${hankId}/roles`, { roleIds: [9999] });
@@ -142,12 +191,26 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
       expect(weak.statusCode).toBe(400);
       expect((await t.database.db.selectFrom('users').select('id').execute()).length).toBe(before);
 
-      const made = await admin.post('/api/system/user', { username: 'madeByAdmin', password: 'Passw0rd9', userName: '李评委', phone: '13900139000', orgId: orgs[0]!.id, roleIds: [judgeRole] });
+      const made = await admin.post('/api/system/user', {
+        username: 'madeByAdmin',
+        password: 'Passw0rd9',
+        userName: '李评委',
+        phone: '13900139000',
+        orgId: orgs[0]!.id,
+        roleIds: [judgeRole],
+      });
       expect([made.statusCode, body(made).message]).toEqual([200, '用户已创建']);
       const who = await loggedIn(t.app, 'madeByAdmin', 'Passw0rd9');
-      expect(body(await who.get('/api/team/userinfo/')).data).toMatchObject({ username: 'madeByAdmin', userName: '李评委', phone: '13900139000', orgName: orgs[0]!.name });
+      expect(body(await who.get('/api/team/userinfo/')).data).toMatchObject({
+        username: 'madeByAdmin',
+        userName: '李评委',
+        phone: '13900139000',
+        orgName: orgs[0]!.name,
+      });
       expect(body(await who.get('/api/team/userinfo/permission')).data).toContain('bdrace:review:menu');
-      expect((await t.database.db.selectFrom('auditLog').select('entityId').where('action', '=', 'user.create').execute()).map((r) => r.entityId)).toContain(String(body(made).data.id));
+      expect((await t.database.db.selectFrom('auditLog').select('entityId').where('action', '=', 'user.create').execute()).map((r) => r.entityId)).toContain(
+        String(body(made).data.id),
+      );
       // The same name again, or one that looks like it, is refused on its field; a participant may not create users.
       const again = await admin.post('/api/system/user', { username: 'madebyadmin', password: 'Passw0rd9' });
       expect([again.statusCode, Object.keys(body(again).data.fields)]).toEqual([409, ['username']]);
@@ -235,7 +298,10 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
       const d = body(await admin.get('/api/system/dashboard')).data;
       expect(d.roles).toBeGreaterThanOrEqual(4);
       expect(d.organisations).toBe(1);
-      const count = await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const count = await t.database.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       expect(d.users).toBe(Number(count.n));
     });
   });

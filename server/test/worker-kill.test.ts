@@ -1,7 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, body, createTestApp, loggedIn, makeOrganiser, multipart, onlineCompetition, registerUser, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Long enough that scoring it takes a while (the worker is killed while it is at it), small enough to build quickly. */
@@ -44,14 +55,32 @@ describe('a scoring worker killed mid-run', () => {
     const at = (ms: number) => new Date(Date.now() + ms).toISOString();
     const competitionId = await onlineCompetition(admin, org, { regStartTime: at(-day), regEndTime: at(10 * day), endTime: at(30 * day) });
     const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string }[];
-    for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true, enableEndTime: at(10 * day) });
-    const questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '中断题', evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id as number;
+    for (const code of ['CHOICE_SET', 'SUBMIT_TEST'])
+      await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true, enableEndTime: at(10 * day) });
+    const questionId = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '中断题',
+        evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+      }),
+    ).data.id as number;
     const lines = (value: (i: number) => number) => {
       const out = ['id,y'];
       for (let i = 0; i < ROWS; i++) out.push(`r${i},${value(i)}`);
       return Buffer.from(out.join('\n'));
     };
-    expect((await org.request({ method: 'POST', url: `/api/competition/question/${questionId}/answer`, ...multipart('answer.csv', lines((i) => i % 10), 'text/csv') })).statusCode).toBe(200);
+    expect(
+      (
+        await org.request({
+          method: 'POST',
+          url: `/api/competition/question/${questionId}/answer`,
+          ...multipart(
+            'answer.csv',
+            lines((i) => i % 10),
+            'text/csv',
+          ),
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true })).statusCode).toBe(200);
     await registerUser(t.app, 'killLeader');
     const leader = await loggedIn(t.app, 'killLeader');
@@ -59,11 +88,30 @@ describe('a scoring worker killed mid-run', () => {
     await org.post(`/api/team/register/flow/${r.registerId}`, { action: 'approve' });
     expect((await leader.put(`/api/team/choiceQuestion/${r.teamId}`, { questionId })).statusCode).toBe(200);
     // Off by 2 on every row: RMSE 2 on both boards.
-    const sent = await leader.request({ method: 'POST', url: `/api/review/test/${questionId}`, ...multipart('pred.csv', lines((i) => (i % 10) + 2), 'text/csv') });
+    const sent = await leader.request({
+      method: 'POST',
+      url: `/api/review/test/${questionId}`,
+      ...multipart(
+        'pred.csv',
+        lines((i) => (i % 10) + 2),
+        'text/csv',
+      ),
+    });
     expect(sent.statusCode).toBe(200);
     const submissionId = body(sent).data.id as number;
-    const submission = () => t.database.db.selectFrom('testSubmissions').select(['status', 'publicScore', 'privateScore', 'scoredAt']).where('id', '=', submissionId).executeTakeFirstOrThrow();
-    const job = () => t.database.db.selectFrom('jobs').select(['attempts', 'doneAt', 'failed', 'lockedBy']).where('type', '=', 'test.score').where('payload', '=', JSON.stringify({ submissionId })).executeTakeFirstOrThrow();
+    const submission = () =>
+      t.database.db
+        .selectFrom('testSubmissions')
+        .select(['status', 'publicScore', 'privateScore', 'scoredAt'])
+        .where('id', '=', submissionId)
+        .executeTakeFirstOrThrow();
+    const job = () =>
+      t.database.db
+        .selectFrom('jobs')
+        .select(['attempts', 'doneAt', 'failed', 'lockedBy'])
+        .where('type', '=', 'test.score')
+        .where('payload', '=', JSON.stringify({ submissionId }))
+        .executeTakeFirstOrThrow();
 
     // The first worker takes the job and starts scoring: killed then, without a word.
     const first = startWorker(t.config.dataDir, log);

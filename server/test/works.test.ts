@@ -5,7 +5,19 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBatches } from '../src/db/batches.ts';
 import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/service.ts';
-import { ADMIN_PASSWORD, DATABASES, body, createTestApp, loggedIn, makeOrganiser, onlineCompetition, registerUser, type Client, type TestApp, REG_INFO as info } from './helpers.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+  REG_INFO as info,
+} from './helpers.ts';
 
 const b64 = (v: string) => Buffer.from(v).toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -26,7 +38,14 @@ describe.each(DATABASES)('works on %s', (kind) => {
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
     org = await makeOrganiser(t, admin, 'worksOrg', '作品大学');
     orgB = await makeOrganiser(t, admin, 'worksOrgB', '别的大学');
-    const bad = await org.post('/api/competition/', { name: '格式有误', brandId: 1, regStartTime: '2026-03-10T00:00:00+08:00', regEndTime: '2026-04-10T00:00:00+08:00', endTime: '2026-06-30T00:00:00+08:00', worksTypes: 'zip;exe!' });
+    const bad = await org.post('/api/competition/', {
+      name: '格式有误',
+      brandId: 1,
+      regStartTime: '2026-03-10T00:00:00+08:00',
+      regEndTime: '2026-04-10T00:00:00+08:00',
+      endTime: '2026-06-30T00:00:00+08:00',
+      worksTypes: 'zip;exe!',
+    });
     expect(body(bad).data.fields.worksTypes).toBe('作品格式须为以逗号分隔的扩展名，如 zip,pdf');
     // Written loosely, the types are kept normalised: lower case, no dots, no repeats.
     competitionId = await onlineCompetition(admin, org, { worksMaxMb: 1, worksTypes: '.ZIP, pdf，zip' });
@@ -35,7 +54,12 @@ describe.each(DATABASES)('works on %s', (kind) => {
     await org.put(`/api/competition/preset/${presets.find((p) => p.menuCode === 'CHOICE_SET')!.id}`, { enable: true });
     worksPreset = presets.find((p) => p.menuCode === 'SUBMIT_WORKS')!.id;
     await org.put(`/api/competition/preset/${worksPreset}`, { enable: true, enableEndTime: '2026-03-20T12:00:00+08:00' });
-    questionId = body(await org.post(`/api/competition/question/${competitionId}`, { title: '作品题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } })).data.id;
+    questionId = body(
+      await org.post(`/api/competition/question/${competitionId}`, {
+        title: '作品题',
+        evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+      }),
+    ).data.id;
     await admin.put(`/api/competition/question/review/${questionId}`, { reviewed: true });
   });
   afterAll(() => t.close());
@@ -54,10 +78,21 @@ describe.each(DATABASES)('works on %s', (kind) => {
     who.request({
       method: 'POST',
       url: '/api/review/works/upload',
-      headers: { ...TUS, 'upload-length': String(size), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${b64(v)}`).join(',') },
+      headers: {
+        ...TUS,
+        'upload-length': String(size),
+        'upload-metadata': Object.entries(meta)
+          .map(([k, v]) => `${k} ${b64(v)}`)
+          .join(','),
+      },
     });
   const patch = (who: Client, location: string, offset: number, chunk: Buffer) =>
-    who.request({ method: 'PATCH', url: location, headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, payload: chunk });
+    who.request({
+      method: 'PATCH',
+      url: location,
+      headers: { ...TUS, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+      payload: chunk,
+    });
   const head = (who: Client, location: string) => who.request({ method: 'HEAD', url: location, headers: TUS });
 
   /** Uploads `content` in two requests, as a resumed upload would. */
@@ -132,7 +167,10 @@ describe.each(DATABASES)('works on %s', (kind) => {
       now = new Date('2026-03-20T02:00:00Z');
     }
     const versions = body(await leader.get(`/api/review/works/${questionId}`)).data;
-    expect(versions.map((v: { version: number; counts: boolean }) => [v.version, v.counts])).toEqual([[2, true], [1, false]]);
+    expect(versions.map((v: { version: number; counts: boolean }) => [v.version, v.counts])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
   });
 
   it('refuses a file whose checksum does not match what the client declared', async () => {
@@ -147,7 +185,10 @@ describe.each(DATABASES)('works on %s', (kind) => {
     await (await upload(a.leader, Buffer.from('old'), 'old.zip')).finish();
     await (await upload(a.leader, Buffer.from('new content'), 'new.zip')).finish();
     const list = body(await org.get(`/api/review/works/page/${questionId}?keyword=导出甲队`)).data;
-    expect(list.list.map((w: { fileName: string; counts: boolean }) => [w.fileName, w.counts])).toEqual([['new.zip', true], ['old.zip', false]]);
+    expect(list.list.map((w: { fileName: string; counts: boolean }) => [w.fileName, w.counts])).toEqual([
+      ['new.zip', true],
+      ['old.zip', false],
+    ]);
     // Only each team's counting version, on the page and in its export (issue 33).
     const counting = body(await org.get(`/api/review/works/page/${questionId}?keyword=导出甲队&counting=1`)).data;
     expect([counting.total, counting.list.map((w: { fileName: string }) => w.fileName)]).toEqual([1, ['new.zip']]);
@@ -199,14 +240,21 @@ describe.each(DATABASES)('works on %s', (kind) => {
     await (await upload(a.leader, Buffer.from('first draft'), 'report.zip')).finish();
     await (await upload(a.leader, Buffer.from('final report'), 'report.zip')).finish();
     await (await upload(b.leader, Buffer.from('team b work'), 'b.zip')).finish();
-    const versions = (keyword: string) => org.get(`/api/review/works/page/${questionId}?keyword=${encodeURIComponent(keyword)}`).then((r) => body(r).data.list as { id: number; version: number; counts: boolean }[]);
+    const versions = (keyword: string) =>
+      org
+        .get(`/api/review/works/page/${questionId}?keyword=${encodeURIComponent(keyword)}`)
+        .then((r) => body(r).data.list as { id: number; version: number; counts: boolean }[]);
     const [aNew, aOld] = await versions('选择甲队');
     const [bOnly] = await versions('选择乙队');
     expect([aNew!.counts, aOld!.counts, aOld!.version]).toEqual([true, false, 1]);
 
     // The list and its xlsx hold the selection only.
     const ids = `${aOld!.id},${bOnly!.id}`;
-    expect(body(await org.get(`/api/review/works/page/${questionId}?ids=${ids}`)).data.list.map((w: { id: number }) => w.id).sort()).toEqual([aOld!.id, bOnly!.id].sort());
+    expect(
+      body(await org.get(`/api/review/works/page/${questionId}?ids=${ids}`))
+        .data.list.map((w: { id: number }) => w.id)
+        .sort(),
+    ).toEqual([aOld!.id, bOnly!.id].sort());
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await org.get(`/api/review/works/page/${questionId}?ids=${ids}&export=xlsx`)).rawPayload as unknown as ArrayBuffer);
     expect(book.worksheets[0]!.rowCount).toBe(3);

@@ -47,7 +47,15 @@ export const PASSWORD = 'Passw0rd1';
 const ANSWER = ['id,y', ...Array.from({ length: 10 }, (_, i) => `r${i},${i % 3}`)].join('\n');
 const PREDICTION = ['id,y', ...Array.from({ length: 10 }, (_, i) => `r${i},${(i % 3) + 1}`)].join('\n');
 const CRITERIA = [{ name: '创新性', description: null, maxScore: 10 }];
-export const COMPANY = { kind: 'company', name: SECRET.invoiceTitle, taxNo: '91440101MA5C111101', bank: '工商银行', bankAccount: '3602000000000000000', address: '广州市', phone: '020-12345678' };
+export const COMPANY = {
+  kind: 'company',
+  name: SECRET.invoiceTitle,
+  taxNo: '91440101MA5C111101',
+  bank: '工商银行',
+  bankAccount: '3602000000000000000',
+  address: '广州市',
+  phone: '020-12345678',
+};
 
 export interface World {
   t: TestApp;
@@ -107,25 +115,54 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
   const organiser = await makeOrganiser(t, admin, 'mxOrgA', SECRET.orgName);
   const otherOrganiser = await makeOrganiser(t, admin, 'mxOrgB', 'MXB机构乙');
-  const orgA = ok<{ list: { id: number; name: string }[] }>(await admin.get('/api/competition/organization/page?limit=100'), 'organisations').list.find((o) => o.name === SECRET.orgName)!.id;
+  const orgA = ok<{ list: { id: number; name: string }[] }>(await admin.get('/api/competition/organization/page?limit=100'), 'organisations').list.find(
+    (o) => o.name === SECRET.orgName,
+  )!.id;
 
   // Competition of A, with every participant-facing stage open, and a question with its answer.
   const competition = await onlineCompetition(admin, organiser, { fee: 30000 });
   const presets = ok<{ id: number; menuCode: string }[]>(await organiser.get(`/api/competition/preset/public/list/${competition}`), 'presets');
-  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST']) ok(await organiser.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true }), code);
+  for (const code of ['CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST'])
+    ok(await organiser.put(`/api/competition/preset/${presets.find((p) => p.menuCode === code)!.id}`, { enable: true }), code);
   const gradePreset = presets.find((p) => p.menuCode === 'GRADE_SET')!.id;
-  const stage = ok<{ id: number }>(await organiser.post(`/api/competition/stages/${competition}`, { name: '初赛', startDate: '2026-03-10T00:00:00+08:00', endDate: '2026-04-10T00:00:00+08:00' }), 'stage').id;
+  const stage = ok<{ id: number }>(
+    await organiser.post(`/api/competition/stages/${competition}`, {
+      name: '初赛',
+      startDate: '2026-03-10T00:00:00+08:00',
+      endDate: '2026-04-10T00:00:00+08:00',
+    }),
+    'stage',
+  ).id;
   const question = ok<{ id: number }>(
-    await organiser.post(`/api/competition/question/${competition}`, { title: '矩阵题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 50 } }),
+    await organiser.post(`/api/competition/question/${competition}`, {
+      title: '矩阵题',
+      evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 50 },
+    }),
     'question',
   ).id;
-  ok(await organiser.request({ method: 'POST', url: `/api/competition/question/${question}/answer`, ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv') }), 'answer');
+  ok(
+    await organiser.request({
+      method: 'POST',
+      url: `/api/competition/question/${question}/answer`,
+      ...multipart('answer.csv', Buffer.from(ANSWER), 'text/csv'),
+    }),
+    'answer',
+  );
   ok(await admin.put(`/api/competition/question/review/${question}`, { reviewed: true }), 'question review');
   const draftCompetition = ok<{ id: number }>(
-    await organiser.post('/api/competition/', { name: '矩阵草稿赛', brandId: 1, regStartTime: '2026-03-10T00:00:00+08:00', regEndTime: '2026-04-10T00:00:00+08:00', endTime: '2026-06-30T00:00:00+08:00' }),
+    await organiser.post('/api/competition/', {
+      name: '矩阵草稿赛',
+      brandId: 1,
+      regStartTime: '2026-03-10T00:00:00+08:00',
+      regEndTime: '2026-04-10T00:00:00+08:00',
+      endTime: '2026-06-30T00:00:00+08:00',
+    }),
     'draft competition',
   ).id;
-  ok(await admin.put('/api/invoice/config', { enable: true, issuerName: '矩阵开票方', issuerTaxNo: COMPANY.taxNo, allowedTypes: ['normal', 'special'] }), 'invoice config');
+  ok(
+    await admin.put('/api/invoice/config', { enable: true, issuerName: '矩阵开票方', issuerTaxNo: COMPANY.taxNo, allowedTypes: ['normal', 'special'] }),
+    'invoice config',
+  );
 
   // Team T: registered, paid by transfer, approved, with a question, works, a test, an invoice and a teacher.
   const leader = await registerUser(t.app, 'mxLeaderT');
@@ -134,35 +171,58 @@ export async function buildWorld(kind: DbKind): Promise<World> {
     await participant.post(`/api/team/register/${competition}`, { teamName: SECRET.teamName, info: { ...REG_INFO, userName: SECRET.person } }),
     'register T',
   );
-  const voucherUri = ok<{ fileUri: string }>(await participant.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('凭证.pdf', PDF, 'application/pdf') }), 'voucher').fileUri;
+  const voucherUri = ok<{ fileUri: string }>(
+    await participant.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('凭证.pdf', PDF, 'application/pdf') }),
+    'voucher',
+  ).fileUri;
   ok(await participant.put(`/api/order/voucher/${reg.orderId}`, { payMethod: 4, voucher: voucherUri }), 'voucher');
   ok(await organiser.put(`/api/order/confirm/${reg.orderId}`), 'confirm');
   ok(await organiser.post(`/api/team/register/flow/${reg.registerId}`, { action: 'approve' }), 'approve');
   ok(await participant.put(`/api/team/choiceQuestion/${reg.teamId}`, { questionId: question }), 'choose');
-  ok(await participant.put(`/api/team/updateTeacher/${reg.teamId}`, { teacherList: [{ name: SECRET.teacher, phone: null, organization: '甲大学', title: '讲师' }] }), 'teacher');
+  ok(
+    await participant.put(`/api/team/updateTeacher/${reg.teamId}`, {
+      teacherList: [{ name: SECRET.teacher, phone: null, organization: '甲大学', title: '讲师' }],
+    }),
+    'teacher',
+  );
   await submitWork(participant, question, Buffer.from('works of T'), 'T作品.zip');
   ok(await participant.request({ method: 'POST', url: `/api/review/test/${question}`, ...multipart('pred.csv', Buffer.from(PREDICTION), 'text/csv') }), 'test');
   await runDueJobs(t.deps);
-  const testSubmission = ok<{ list: { id: number }[] }>(await participant.get(`/api/review/test/list/${question}`), "tests").list[0]!.id;
+  const testSubmission = ok<{ list: { id: number }[] }>(await participant.get(`/api/review/test/list/${question}`), 'tests').list[0]!.id;
   const invoiceTitle = ok<{ id: number }>(await participant.post('/api/invoice/title', COMPANY), 'title').id;
-  const invoice = ok<{ id: number }>(await participant.post('/api/invoice/apply', { orderId: reg.orderId, titleId: invoiceTitle, type: 'normal' }), 'invoice').id;
+  const invoice = ok<{ id: number }>(
+    await participant.post('/api/invoice/apply', { orderId: reg.orderId, titleId: invoiceTitle, type: 'normal' }),
+    'invoice',
+  ).id;
   const team = ok<{ teamNo: string }>(await participant.get(`/api/team/${reg.teamId}`), 'team');
   // An upload begun and never finished: the object of the tus HEAD, PATCH and DELETE routes.
   const meta = { questionId: String(question), filename: 'half.zip' };
   const created = await participant.request({
     method: 'POST',
     url: '/api/review/works/upload',
-    headers: { 'tus-resumable': '1.0.0', 'upload-length': '100', 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`).join(',') },
+    headers: {
+      'tus-resumable': '1.0.0',
+      'upload-length': '100',
+      'upload-metadata': Object.entries(meta)
+        .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+        .join(','),
+    },
   });
   if (created.statusCode !== 201) throw new Error(`upload: ${created.body}`);
   const uploadId = (created.headers.location as string).split('/').pop()!;
 
-  const otherVoucherUri = ok<{ fileUri: string }>(await otherOrganiser.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体.pdf', PDF, 'application/pdf') }), 'B voucher').fileUri;
+  const otherVoucherUri = ok<{ fileUri: string }>(
+    await otherOrganiser.request({ method: 'POST', url: '/api/file/upload/document?purpose=voucher', ...multipart('集体.pdf', PDF, 'application/pdf') }),
+    'B voucher',
+  ).fileUri;
 
   // Team U: another team of the same competition.
   await registerUser(t.app, 'mxLeaderU');
   const otherTeam = await loggedIn(t.app, 'mxLeaderU');
-  const teamU = ok<{ teamId: number }>(await otherTeam.post(`/api/team/register/${competition}`, { teamName: 'MXU别的队', info: REG_INFO }), 'register U').teamId;
+  const teamU = ok<{ teamId: number }>(
+    await otherTeam.post(`/api/team/register/${competition}`, { teamName: 'MXU别的队', info: REG_INFO }),
+    'register U',
+  ).teamId;
 
   // Review: one judge assigned T's work; a second judge of the same question, added afterwards, holds nothing of T.
   const judgeAssigned = (await registerUser(t.app, 'mxJudgeA')).id;
@@ -170,7 +230,15 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   ok(await organiser.post('/api/review/expert', { username: 'mxJudgeA', organization: '评审大学', speciality: '统计', title: '教授' }), 'expert A');
   ok(await organiser.post('/api/review/expert', { username: 'mxJudgeN', organization: '评审大学', speciality: '统计', title: '教授' }), 'expert N');
   const rule = ok<{ criteria: { id: string }[] }>(
-    await organiser.put(`/api/review/rules/${question}`, { criteria: CRITERIA, judgesPerWork: 1, aggregation: 'mean', reviewWeight: 100, testWeight: 0, blind: false, disputeDays: 30 }),
+    await organiser.put(`/api/review/rules/${question}`, {
+      criteria: CRITERIA,
+      judgesPerWork: 1,
+      aggregation: 'mean',
+      reviewWeight: 100,
+      testWeight: 0,
+      blind: false,
+      disputeDays: 30,
+    }),
     'rule',
   );
   ok(await organiser.post(`/api/review/judge/${question}`, { userIds: [judgeAssigned] }), 'judge A');
@@ -179,24 +247,42 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   const assignedJudge = await loggedIn(t.app, 'mxJudgeA');
   const judge = await loggedIn(t.app, 'mxJudgeN');
   const assignment = ok<{ id: number }[]>(await assignedJudge.get(`/api/review/center/works?questionId=${question}`), 'judge works')[0]!.id;
-  ok(await assignedJudge.put(`/api/review/works/${assignment}`, { scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }], comment: '总评', submit: true }), 'score');
+  ok(
+    await assignedJudge.put(`/api/review/works/${assignment}`, {
+      scores: [{ criterionId: rule.criteria[0]!.id, score: 8, comment: '好' }],
+      comment: '总评',
+      submit: true,
+    }),
+    'score',
+  );
   ok(await organiser.post(`/api/review/works/calcFinalScore/${question}`), 'calculate');
   // Results are published once submission has closed: the organiser sets the deadline to 10:30 (Beijing), it passes.
   await setSubmissionDeadline(organiser, competition, '2026-03-20T10:30:00+08:00');
   now = new Date('2026-03-20T03:00:00Z');
   ok(await organiser.post(`/api/review/works/confirmFinalScore/${question}`), 'confirm grades');
-  const awardLevel = ok<{ id: number }[]>(await organiser.put(`/api/review/works/awards/${question}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }] }), 'awards')[0]!.id;
+  const awardLevel = ok<{ id: number }[]>(
+    await organiser.put(`/api/review/works/awards/${question}`, { levels: [{ name: '一等奖', rankFrom: 1, rankTo: 1 }] }),
+    'awards',
+  )[0]!.id;
   ok(await organiser.post(`/api/review/works/awards/apply/${question}`), 'apply awards');
   ok(await organiser.put(`/api/competition/preset/${gradePreset}`, { enable: true }), 'grade preset');
   const dispute = ok<{ id: number }>(await participant.post(`/api/review/works/disputeScore/${question}`, { reason: SECRET.disputeReason }), 'dispute').id;
 
   // Certificates.
   const background = ok<{ uri: string }>(
-    await organiser.request({ method: 'POST', url: '/api/review/certificate/cert/imgUrl', ...multipart('bg.png', await QRCode.toBuffer('matrix', { width: 400 })) }),
+    await organiser.request({
+      method: 'POST',
+      url: '/api/review/certificate/cert/imgUrl',
+      ...multipart('bg.png', await QRCode.toBuffer('matrix', { width: 400 })),
+    }),
     'background',
   ).uri;
   const template = ok<{ id: number }>(
-    await organiser.post(`/api/review/certificate/${competition}`, { name: '矩阵证书', backgroundUri: background, fields: [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000' }] }),
+    await organiser.post(`/api/review/certificate/${competition}`, {
+      name: '矩阵证书',
+      backgroundUri: background,
+      fields: [{ field: 'name', x: 10, y: 10, size: 20, color: '#000000' }],
+    }),
     'template',
   ).id;
   ok(await organiser.post(`/api/review/certificate/relation/${question}`, { templateId: template }), 'relation');
@@ -205,7 +291,15 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   const certificate = ok<{ id: number; certNo: string }[]>(await participant.get('/api/review/certificate/cert/list'), 'certificates')[0]!;
 
   // A published notice of A to the competition's teams.
-  const notice = ok<{ id: number }>(await organiser.post('/api/message/notice', { kind: 0, title: SECRET.noticeTitle, content: '<p>矩阵</p>', target: { scope: 'competition', competitionId: competition } }), 'notice').id;
+  const notice = ok<{ id: number }>(
+    await organiser.post('/api/message/notice', {
+      kind: 0,
+      title: SECRET.noticeTitle,
+      content: '<p>矩阵</p>',
+      target: { scope: 'competition', competitionId: competition },
+    }),
+    'notice',
+  ).id;
   ok(await organiser.post(`/api/message/notice/${notice}`, {}), 'publish notice');
   // T's personal message (its certificate is ready): nobody else has a copy of it.
   const message = ok<{ list: { id: number; title: string }[] }>(await participant.get('/api/message/notice/page/1'), 'box').list[0]!.id;
@@ -213,19 +307,38 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   // Platform objects for the administrator's routes.
   const victimUser = (await registerUser(t.app, 'mxVictim')).id;
   const partnerApplicant = await loggedIn(t.app, (await registerUser(t.app, 'mxApplicant')).username);
-  const partnerApplication = ok<{ id: number }>(await partnerApplicant.post('/api/competition/partner/apply', { name: '矩阵申请', kind: 'school', contactName: '老师', contactPhone: '13800138000' }), 'partner').id;
+  const partnerApplication = ok<{ id: number }>(
+    await partnerApplicant.post('/api/competition/partner/apply', { name: '矩阵申请', kind: 'school', contactName: '老师', contactPhone: '13800138000' }),
+    'partner',
+  ).id;
   const type = ok<{ id: number }>(await admin.request({ method: 'POST', url: `/api/competition/type/?name=${encodeURIComponent('矩阵类型')}` }), 'type').id;
   const brand = ok<{ id: number }>(await admin.post('/api/competition/brand/', { name: '矩阵品牌', shortName: '矩阵' }), 'brand').id;
-  const nav = ok<{ id: number }>(await admin.post('/api/competition/brand/nav/', { brandId: brand, navList: [], sublinksList: [], frendlinksList: [] }), 'nav').id;
+  const nav = ok<{ id: number }>(
+    await admin.post('/api/competition/brand/nav/', { brandId: brand, navList: [], sublinksList: [], frendlinksList: [] }),
+    'nav',
+  ).id;
   const spareRole = ok<{ id: number }>(await admin.post('/api/system/role', { code: 'mxSpare', name: '矩阵备用', permissions: [] }), 'spare role').id;
-  const avatarFile = ok<{ fileUri: string }>(await participant.request({ method: 'POST', url: '/api/file/upload/avatar', ...multipart('a.png', PNG) }), 'avatar').fileUri;
+  const avatarFile = ok<{ fileUri: string }>(
+    await participant.request({ method: 'POST', url: '/api/file/upload/avatar', ...multipart('a.png', PNG) }),
+    'avatar',
+  ).fileUri;
 
   // The back-office administrator whose role holds every code but one: the matrix sets which, route by route.
-  const adminWithoutRoleId = ok<{ id: number }>(await admin.post('/api/system/role', { code: 'mxAlmostAdmin', name: '矩阵管理员', permissions: ALL_PERMISSION_CODES }), 'role').id;
+  const adminWithoutRoleId = ok<{ id: number }>(
+    await admin.post('/api/system/role', { code: 'mxAlmostAdmin', name: '矩阵管理员', permissions: ALL_PERMISSION_CODES }),
+    'role',
+  ).id;
   const adminWithoutUser = (await registerUser(t.app, 'mxAdminWithout')).id;
   ok(await admin.put(`/api/system/user/${adminWithoutUser}/roles`, { roleIds: [adminWithoutRoleId] }), 'roles');
 
-  const usernames = { otherTeam: 'mxLeaderU', judge: 'mxJudgeN', otherOrganiser: 'mxOrgB', adminWithout: 'mxAdminWithout', participant: 'mxLeaderT', administrator: 'admin' };
+  const usernames = {
+    otherTeam: 'mxLeaderU',
+    judge: 'mxJudgeN',
+    otherOrganiser: 'mxOrgB',
+    adminWithout: 'mxAdminWithout',
+    participant: 'mxLeaderT',
+    administrator: 'admin',
+  };
   return {
     t,
     clients: {
@@ -285,4 +398,3 @@ export async function freshSession(w: World, role: Role): Promise<Client> {
   if (role === 'anonymous') return new Client(w.t.app);
   return loggedIn(w.t.app, w.usernames[role], role === 'administrator' ? ADMIN_PASSWORD : PASSWORD);
 }
-

@@ -20,7 +20,17 @@ export const PHASES = {
 } as const;
 export type PhaseCode = keyof typeof PHASES;
 /** The order phases follow; a later phase never comes back to an earlier one while the dates stay put. */
-export const PHASE_ORDER: readonly PhaseCode[] = ['draft', 'audit', 'upcoming', 'registration', 'inProgress', 'submissionClosed', 'review', 'published', 'archived'];
+export const PHASE_ORDER: readonly PhaseCode[] = [
+  'draft',
+  'audit',
+  'upcoming',
+  'registration',
+  'inProgress',
+  'submissionClosed',
+  'review',
+  'published',
+  'archived',
+];
 
 /** Results stay in 成绩已公布 this long after both the competition's end and the publication, then the competition is 已归档. */
 export const ARCHIVE_AFTER_DAYS = 30;
@@ -100,7 +110,12 @@ export function submissionWindow(
   const preset = presets.find((p) => p.menuCode === kind);
   const submissionStages = () =>
     (['SUBMIT_WORKS', 'SUBMIT_TEST'] as const)
-      .map((k) => deadlineStage(stages, presets.find((p) => p.menuCode === k)))
+      .map((k) =>
+        deadlineStage(
+          stages,
+          presets.find((p) => p.menuCode === k),
+        ),
+      )
       .filter((x): x is LifecycleStage => x !== null)
       .reduce<LifecycleStage | null>((a, b) => (a && a.endDate! >= b.endDate! ? a : b), null);
   const stage = deadlineStage(stages, preset) ?? (kind === 'CHOICE_SET' ? submissionStages() : null);
@@ -252,7 +267,8 @@ export function openSubmission(windows: readonly SubmissionWindow[], now: Date):
 }
 
 /** 「提交作品尚未截止（03-20 12:00），现在计算的成绩可能不是最终成绩，确定继续？」 */
-export const earlyWarningText = (o: OpenSubmission, consequence = '现在计算的成绩可能不是最终成绩') => `${o.name}尚未截止（${beijingShort(o.end)}），${consequence}，确定继续？`;
+export const earlyWarningText = (o: OpenSubmission, consequence = '现在计算的成绩可能不是最终成绩') =>
+  `${o.name}尚未截止（${beijingShort(o.end)}），${consequence}，确定继续？`;
 
 /**
  * Why an action of a later phase is early, or null: computing grades, awarding or generating certificates while a

@@ -304,7 +304,5 @@ export function accessibleRoutes(routes: AdminRoute[], codes: readonly string[])
 
 /** Flattened leaf routes with their parents, for breadcrumbs and the route guard. */
 export function flattenRoutes(routes: AdminRoute[], parents: AdminRoute[] = []): { route: AdminRoute; parents: AdminRoute[] }[] {
-  return routes.flatMap((route) =>
-    route.children ? flattenRoutes(route.children, [...parents, route]) : [{ route, parents }],
-  );
+  return routes.flatMap((route) => (route.children ? flattenRoutes(route.children, [...parents, route]) : [{ route, parents }]));
 }

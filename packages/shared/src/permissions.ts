@@ -219,10 +219,7 @@ export const ROLE_CODES = {
 export type RoleCode = (typeof ROLE_CODES)[keyof typeof ROLE_CODES];
 
 function groupCodes(...groupCodes: MenuGroupCode[]): PermissionCode[] {
-  return ADMIN_MENU_GROUPS.filter((g) => groupCodes.includes(g.code)).flatMap((g) => [
-    g.code,
-    ...g.items.map((i) => i.code),
-  ]);
+  return ADMIN_MENU_GROUPS.filter((g) => groupCodes.includes(g.code)).flatMap((g) => [g.code, ...g.items.map((i) => i.code)]);
 }
 
 export const ROLE_PRESETS: Record<RoleCode, { name: string; description: string; codes: readonly PermissionCode[] }> = {

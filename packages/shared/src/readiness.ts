@@ -60,7 +60,19 @@ export interface ReadinessQuestion {
 export interface ReadinessFacts {
   competition: Pick<
     Competition,
-    'regStartTime' | 'regEndTime' | 'endTime' | 'fee' | 'invoiceEnable' | 'allowIndividual' | 'minMembers' | 'maxMembers' | 'maxTeachers' | 'introduce' | 'information' | 'guide' | 'trainingUrl'
+    | 'regStartTime'
+    | 'regEndTime'
+    | 'endTime'
+    | 'fee'
+    | 'invoiceEnable'
+    | 'allowIndividual'
+    | 'minMembers'
+    | 'maxMembers'
+    | 'maxTeachers'
+    | 'introduce'
+    | 'information'
+    | 'guide'
+    | 'trainingUrl'
   >;
   stages: readonly LifecycleStage[];
   presets: readonly Pick<Preset, 'menuCode' | 'enable' | 'enableStartTime' | 'enableEndTime' | 'deadlineStageId' | 'fieldList'>[];
@@ -97,7 +109,12 @@ function questionReady(q: ReadinessQuestion) {
 function blankHtml(html: string | null | undefined): boolean {
   if (!html) return true;
   if (/<(img|video|iframe|table)\b/i.test(html)) return false;
-  return html.replace(/<[^>]*>/g, '').replace(/&nbsp;/g, ' ').trim() === '';
+  return (
+    html
+      .replace(/<[^>]*>/g, '')
+      .replace(/&nbsp;/g, ' ')
+      .trim() === ''
+  );
 }
 
 const t = beijingMinute;
@@ -195,8 +212,10 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
   let regGap: string | null = null;
   if (!reg?.enable) regGap = `「${MENU_NAMES.REG_SET}」未启用，参赛者无法报名`;
   else if (!reg.fieldList.length) regGap = '报名表没有任何字段，请至少选择姓名等一项';
-  else if (reg.enableEndTime && reg.enableEndTime < c.regStartTime) regGap = `「${MENU_NAMES.REG_SET}」的开放时间在 ${t(reg.enableEndTime)} 结束，早于报名开始时间，参赛者无法报名`;
-  else if (reg.enableStartTime && reg.enableStartTime > c.regEndTime) regGap = `「${MENU_NAMES.REG_SET}」的开放时间从 ${t(reg.enableStartTime)} 开始，晚于报名截止时间，参赛者无法报名`;
+  else if (reg.enableEndTime && reg.enableEndTime < c.regStartTime)
+    regGap = `「${MENU_NAMES.REG_SET}」的开放时间在 ${t(reg.enableEndTime)} 结束，早于报名开始时间，参赛者无法报名`;
+  else if (reg.enableStartTime && reg.enableStartTime > c.regEndTime)
+    regGap = `「${MENU_NAMES.REG_SET}」的开放时间从 ${t(reg.enableStartTime)} 开始，晚于报名截止时间，参赛者无法报名`;
   add({
     key: 'regForm',
     label: '报名表',
@@ -238,7 +257,10 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
   // Stages: optional, but those set must fall inside the competition; overlapping ones confuse the timeline.
   const stageGap = facts.stages.find((s) => s.startDate > c.endTime || (s.endDate && s.endDate > c.endTime));
   const ordered = [...facts.stages].sort((a, b) => (a.startDate < b.startDate ? -1 : a.startDate > b.startDate ? 1 : 0));
-  const overlap = ordered.slice(1).map((s, i) => [ordered[i]!, s] as const).find(([a, b]) => a.endDate !== null && a.endDate > b.startDate);
+  const overlap = ordered
+    .slice(1)
+    .map((s, i) => [ordered[i]!, s] as const)
+    .find(([a, b]) => a.endDate !== null && a.endDate > b.startDate);
   add({
     key: 'stages',
     label: '竞赛阶段',
@@ -278,7 +300,12 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
       detail: gap ?? questionReady(q),
       fix: {
         tab: 'questions',
-        text: gap && !q.evaluation ? '在「赛题」中编辑该题，开启自动评分并设置评分指标' : q.answerRows !== null && gap ? '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' : '在「赛题」中为该题上传答案文件',
+        text:
+          gap && !q.evaluation
+            ? '在「赛题」中编辑该题，开启自动评分并设置评分指标'
+            : q.answerRows !== null && gap
+              ? '在「赛题」中点该题的“评分程序”，上传并试运行评分程序'
+              : '在「赛题」中为该题上传答案文件',
       },
     });
   }

@@ -6,7 +6,11 @@ for (const [prototype, lookalikes] of Object.entries(CONFUSABLE_PROTOTYPES)) {
 }
 
 /** NFKC folds full-width and mathematical letters; marks (`é` → `e`) and invisible characters are dropped. */
-const fold = (s: string) => s.normalize('NFKC').normalize('NFD').replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, '');
+const fold = (s: string) =>
+  s
+    .normalize('NFKC')
+    .normalize('NFD')
+    .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, '');
 const toPrototypes = (s: string) => Array.from(s, (c) => PROTOTYPE.get(c) ?? c).join('');
 
 /**

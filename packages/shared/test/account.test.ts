@@ -83,7 +83,8 @@ describe('checkPasswordStrength', () => {
   });
 
   it('is the rule of every schema that sets a password, with its own message', () => {
-    const field = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) => r.error?.issues.map((i) => [i.path.join('.'), i.message]);
+    const field = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
+      r.error?.issues.map((i) => [i.path.join('.'), i.message]);
     expect(field(registerBody.safeParse({ username: 'alice', password: 'zhangsan2024' }))).toEqual([['password', WORD_DIGITS_PASSWORD_MESSAGE]]);
     expect(field(changePasswordBody.safeParse({ oldPassword: 'x', newPassword: 'qq123456' }))).toEqual([['newPassword', COMMON_PASSWORD_MESSAGE]]);
     expect(field(resetPasswordBody.safeParse({ password: 'weak' }))).toEqual([['password', PASSWORD_MESSAGE]]);

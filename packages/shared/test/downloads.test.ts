@@ -50,10 +50,7 @@ const states = (l: DownloadLists) => l.downloading.map((t) => `${t.key}:${t.stat
 
 describe('createTask', () => {
   it('joins root, trimmed dir segments and the file name, and keys the task by the hash of that path', () => {
-    const t = createTask(
-      { dir: ' 题目一 , ,队伍A,', downloadPath: '/files/abc.pdf?token=1', fileName: '报告' },
-      { userId: 7, root: '/dl/' },
-    );
+    const t = createTask({ dir: ' 题目一 , ,队伍A,', downloadPath: '/files/abc.pdf?token=1', fileName: '报告' }, { userId: 7, root: '/dl/' });
     expect(t).toEqual({
       key: '666e5f6cbfe5b0bd',
       userId: 7,
@@ -88,24 +85,13 @@ describe('createTask', () => {
     expect(taskFileName('x', '/files/.hidden')).toBe('x');
   });
 
-  it.each([
-    ['.'],
-    ['..'],
-    ['a,..,b'],
-    ['...'],
-    ['a/b'],
-    ['a\\b'],
-    ['/etc'],
-    ['\\\\server\\share'],
-    ['C:'],
-    ['c:\\Windows'],
-    ['a\u0000b'],
-  ])('refuses the dir %j with a Chinese message', (dir) => {
-    expect(() => createTask({ dir, downloadPath: '/f.zip', fileName: 'f' }, { userId: 1, root: '/dl' })).toThrow(
-      DownloadPathError,
-    );
-    expect(() => dirSegments(dir)).toThrow(/下载目录.*不合法/);
-  });
+  it.each([['.'], ['..'], ['a,..,b'], ['...'], ['a/b'], ['a\\b'], ['/etc'], ['\\\\server\\share'], ['C:'], ['c:\\Windows'], ['a\u0000b']])(
+    'refuses the dir %j with a Chinese message',
+    (dir) => {
+      expect(() => createTask({ dir, downloadPath: '/f.zip', fileName: 'f' }, { userId: 1, root: '/dl' })).toThrow(DownloadPathError);
+      expect(() => dirSegments(dir)).toThrow(/下载目录.*不合法/);
+    },
+  );
 
   it.each([['..'], ['a/b'], ['a\\b'], ['x\u0000'], ['']])('refuses the file name %j', (fileName) => {
     expect(() => taskFileName(fileName, '/api/')).toThrow(/文件名.*不合法/);
@@ -217,12 +203,7 @@ describe('reduceDownloads rules', () => {
     const start = lists([task('a', 'progressing'), task('b', 'waiting'), task('c', 'paused'), task('d', 'progressing', 2)]);
     const paused = run(start, { type: 'pauseAll', userId: 1 });
     expect(states(paused.lists)).toEqual(['a:paused', 'b:paused', 'c:paused', 'd:progressing']);
-    expect(states(run(paused.lists, { type: 'resumeAll', userId: 1 }).lists)).toEqual([
-      'a:waiting',
-      'b:waiting',
-      'c:waiting',
-      'd:progressing',
-    ]);
+    expect(states(run(paused.lists, { type: 'resumeAll', userId: 1 }).lists)).toEqual(['a:waiting', 'b:waiting', 'c:waiting', 'd:progressing']);
     expect(states(run(start, { type: 'cancelAll', userId: 1 }).lists)).toEqual(['d:progressing']);
   });
 
@@ -256,7 +237,14 @@ describe('selectors', () => {
     expect(overallProgress(lists([task('a')]))).toBe(0);
     expect(overallProgress(lists([task('a')], [task('b')]))).toBe(50);
     expect(overallProgress(lists([task('a'), task('b')], [task('c')]))).toBe(33);
-    expect(overallProgress(lists([task('a')], Array.from({ length: 199 }, (_, i) => task(`d${i}`))))).toBe(99);
+    expect(
+      overallProgress(
+        lists(
+          [task('a')],
+          Array.from({ length: 199 }, (_, i) => task(`d${i}`)),
+        ),
+      ),
+    ).toBe(99);
     expect(overallProgress(lists([], [task('c')]))).toBe(100);
   });
 
@@ -346,8 +334,7 @@ const eventArb = (options: { add: boolean; unpause: boolean; remove: boolean }):
       : []),
   );
 const anyEvent = eventArb({ add: true, unpause: true, remove: true });
-const find = (list: readonly DownloadTask[], r: { userId: number; key: string }) =>
-  list.find((t) => t.userId === r.userId && t.key === r.key);
+const find = (list: readonly DownloadTask[], r: { userId: number; key: string }) => list.find((t) => t.userId === r.userId && t.key === r.key);
 
 describe('state machine properties', () => {
   it('keeps every task once per list, in a known state', () => {
@@ -513,7 +500,10 @@ describe('resumeDownload, the one Range resume loop', () => {
     expect(await r.result).toEqual({ received: 36, total: 36 });
     expect(r.file()).toEqual(FILE);
     expect(r.ranges).toEqual([undefined, 'bytes=20-']);
-    expect(r.attempts.map((a) => [a.status, a.from, a.bytes, a.outcome])).toEqual([[200, 0, 20, 'error'], [206, 20, 16, 'done']]);
+    expect(r.attempts.map((a) => [a.status, a.from, a.bytes, a.outcome])).toEqual([
+      [200, 0, 20, 'error'],
+      [206, 20, 16, 'done'],
+    ]);
   });
 
   it('goes on from held bytes, and completes on a 416 saying they are the whole file', async () => {
@@ -529,7 +519,10 @@ describe('resumeDownload, the one Range resume loop', () => {
     const stale = await run(Array(50).fill(7), [{ status: 416, headers: { 'Content-Range': 'bytes */36' } }, whole()]);
     expect(await stale.result).toEqual({ received: 36, total: 36 });
     expect(stale.file()).toEqual(FILE);
-    expect(stale.attempts.map((a) => [a.status, a.from, a.outcome])).toEqual([[416, 50, 'restart'], [200, 0, 'done']]);
+    expect(stale.attempts.map((a) => [a.status, a.from, a.outcome])).toEqual([
+      [416, 50, 'restart'],
+      [200, 0, 'done'],
+    ]);
     const other = await run(FILE.slice(0, 20), [rest(5), whole()], { retryDelaysMs: [] });
     expect(await other.result).toEqual({ received: 36, total: 36 });
     expect(other.ranges).toEqual(['bytes=20-', undefined]);
@@ -553,7 +546,12 @@ describe('resumeDownload, the one Range resume loop', () => {
   });
 
   it('counts the tries from the last bytes only when asked to', async () => {
-    const answers = () => [whole(20, 'break'), { ...rest(20), chunks: [FILE.slice(20, 30)], end: 'break' as const }, { ...rest(30), chunks: [FILE.slice(30, 33)], end: 'break' as const }, rest(33)];
+    const answers = () => [
+      whole(20, 'break'),
+      { ...rest(20), chunks: [FILE.slice(20, 30)], end: 'break' as const },
+      { ...rest(30), chunks: [FILE.slice(30, 33)], end: 'break' as const },
+      rest(33),
+    ];
     const counted = await run([], answers(), { resetRetriesOnProgress: false });
     await expect(counted.result).rejects.toBeInstanceOf(DownloadInterrupted);
     expect(counted.ranges).toEqual([undefined, 'bytes=20-', 'bytes=30-']);

@@ -127,8 +127,26 @@ describe('yuanToFen', () => {
   });
 
   it.each([
-    '', ' ', 'abc', '-1', '-0.01', '1.234', '1.', '.5', '1,000', '1e3', '¥1', '1 .5', '0x10', '１２',
-    '90071992547409.92', -1, 0.001, 0.1 + 0.2, Number.NaN, Number.POSITIVE_INFINITY,
+    '',
+    ' ',
+    'abc',
+    '-1',
+    '-0.01',
+    '1.234',
+    '1.',
+    '.5',
+    '1,000',
+    '1e3',
+    '¥1',
+    '1 .5',
+    '0x10',
+    '１２',
+    '90071992547409.92',
+    -1,
+    0.001,
+    0.1 + 0.2,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
   ])('%j -> null', (yuan) => {
     expect(yuanToFen(yuan)).toBeNull();
   });
@@ -165,11 +183,25 @@ describe('formatLimit', () => {
 
 describe('describeUserAgent', () => {
   it('names the browser and the system', () => {
-    expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36')).toBe('Chrome 120 · Windows 10/11');
-    expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91')).toBe('Edge 120 · Windows 10/11');
-    expect(describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1')).toBe('Safari 17 · iOS 17');
-    expect(describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15')).toBe('Safari 17 · macOS 10.15');
-    expect(describeUserAgent('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 MicroMessenger/8.0.44')).toBe('微信 8 · Android 14');
+    expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36')).toBe(
+      'Chrome 120 · Windows 10/11',
+    );
+    expect(
+      describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.2210.91'),
+    ).toBe('Edge 120 · Windows 10/11');
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1',
+      ),
+    ).toBe('Safari 17 · iOS 17');
+    expect(describeUserAgent('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15')).toBe(
+      'Safari 17 · macOS 10.15',
+    );
+    expect(
+      describeUserAgent(
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 MicroMessenger/8.0.44',
+      ),
+    ).toBe('微信 8 · Android 14');
     expect(describeUserAgent('Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0')).toBe('Firefox 121 · Linux');
     expect(describeUserAgent('curl/8.4.0')).toBe('未知浏览器 · 未知系统');
     expect(describeUserAgent(null)).toBe('未知设备');

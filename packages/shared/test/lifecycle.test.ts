@@ -29,8 +29,22 @@ import {
 // Beijing 2026-03-01 08:00 .. 03-10 08:00 registration, ends 03-31 08:00 (UTC midnight).
 const c = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 };
 const at = (iso: string) => new Date(iso);
-const works = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_WORKS', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, ...over });
-const test = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'SUBMIT_TEST', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, ...over });
+const works = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({
+  menuCode: 'SUBMIT_WORKS',
+  enable: true,
+  enableStartTime: null,
+  enableEndTime: null,
+  deadlineStageId: null,
+  ...over,
+});
+const test = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({
+  menuCode: 'SUBMIT_TEST',
+  enable: true,
+  enableStartTime: null,
+  enableEndTime: null,
+  deadlineStageId: null,
+  ...over,
+});
 
 describe('Beijing time', () => {
   it('shows UTC storage in UTC+8, across the date line', () => {
@@ -68,7 +82,10 @@ describe('submissionWindow', () => {
     expect(deadlineText(submissionWindow(c, stages, [works()]))).toBe('2026-03-31 08:00（竞赛结束时间）');
   });
   it('a preset end narrows the window but never widens it', () => {
-    expect(submissionWindow(c, [], [works({ enableEndTime: '2026-03-20T04:00:00.000Z' })])).toMatchObject({ end: '2026-03-20T04:00:00.000Z', source: 'preset' });
+    expect(submissionWindow(c, [], [works({ enableEndTime: '2026-03-20T04:00:00.000Z' })])).toMatchObject({
+      end: '2026-03-20T04:00:00.000Z',
+      source: 'preset',
+    });
     expect(submissionWindow(c, [], [works({ enableEndTime: '2026-04-20T00:00:00.000Z' })])).toMatchObject({ end: c.endTime, source: 'competition' });
   });
   it('is disabled without an enabled preset', () => {
@@ -89,16 +106,36 @@ describe('submissionWindow', () => {
 });
 
 describe('the choice window', () => {
-  const choice = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({ menuCode: 'CHOICE_SET', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, ...over });
+  const choice = (over: Partial<LifecyclePreset> = {}): LifecyclePreset => ({
+    menuCode: 'CHOICE_SET',
+    enable: true,
+    enableStartTime: null,
+    enableEndTime: null,
+    deadlineStageId: null,
+    ...over,
+  });
   const submit = { id: 7, name: '初赛', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-20T04:00:00.000Z' };
   const tests = { id: 8, name: '测评', startDate: '2026-03-15T00:00:00.000Z', endDate: '2026-03-22T04:00:00.000Z' };
   it('closes with the later submission deadline stage by default, or with a stage of its own, and a preset end narrows it', () => {
     expect(submissionWindow(c, [], [choice()], 'CHOICE_SET')).toMatchObject({ end: c.endTime, source: 'competition' });
-    expect(submissionWindow(c, [submit], [choice(), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({ end: submit.endDate, source: 'stage', stageName: '初赛' });
-    expect(submissionWindow(c, [submit, tests], [choice(), works({ deadlineStageId: 7 }), test({ deadlineStageId: 8 })], 'CHOICE_SET')).toMatchObject({ end: tests.endDate, stageName: '测评' });
+    expect(submissionWindow(c, [submit], [choice(), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({
+      end: submit.endDate,
+      source: 'stage',
+      stageName: '初赛',
+    });
+    expect(submissionWindow(c, [submit, tests], [choice(), works({ deadlineStageId: 7 }), test({ deadlineStageId: 8 })], 'CHOICE_SET')).toMatchObject({
+      end: tests.endDate,
+      stageName: '测评',
+    });
     const own = { id: 9, name: '第一阶段', startDate: '2026-03-10T00:00:00.000Z', endDate: '2026-03-14T00:00:00.000Z' };
-    expect(submissionWindow(c, [own, submit], [choice({ deadlineStageId: 9 }), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({ end: own.endDate, stageName: '第一阶段' });
-    expect(submissionWindow(c, [submit], [choice({ enableEndTime: '2026-03-18T00:00:00.000Z' }), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({ end: '2026-03-18T00:00:00.000Z', source: 'preset' });
+    expect(submissionWindow(c, [own, submit], [choice({ deadlineStageId: 9 }), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({
+      end: own.endDate,
+      stageName: '第一阶段',
+    });
+    expect(submissionWindow(c, [submit], [choice({ enableEndTime: '2026-03-18T00:00:00.000Z' }), works({ deadlineStageId: 7 })], 'CHOICE_SET')).toMatchObject({
+      end: '2026-03-18T00:00:00.000Z',
+      source: 'preset',
+    });
   });
   it('names itself in its refusals', () => {
     const w = submissionWindow(c, [submit], [choice(), works({ deadlineStageId: 7 })], 'CHOICE_SET');
@@ -114,14 +151,26 @@ describe('reopening after publication', () => {
   it('finds the windows a change opens again, and only those', () => {
     const before = submissionWindows(c, stages, [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]);
     // Renaming the stage reopens nothing.
-    expect(reopenedWindows(before, submissionWindows(c, [{ ...stages[0]!, name: '复赛提交' }], [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]), now)).toEqual([]);
+    expect(
+      reopenedWindows(
+        before,
+        submissionWindows(c, [{ ...stages[0]!, name: '复赛提交' }], [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]),
+        now,
+      ),
+    ).toEqual([]);
     // Moving the stage's end past now reopens works; dropping the stage as deadline falls back to the competition's end.
-    const moved = submissionWindows(c, [{ ...stages[0]!, endDate: '2026-03-28T00:00:00.000Z' }], [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]);
+    const moved = submissionWindows(
+      c,
+      [{ ...stages[0]!, endDate: '2026-03-28T00:00:00.000Z' }],
+      [works({ deadlineStageId: 1 }), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })],
+    );
     expect(reopenedWindows(before, moved, now).map((w) => w.kind)).toEqual(['SUBMIT_WORKS']);
     const dropped = submissionWindows(c, stages, [works(), test({ enableEndTime: '2026-03-20T00:00:00.000Z' })]);
     expect(reopenedWindows(before, dropped, now).map((w) => w.kind)).toEqual(['SUBMIT_WORKS']);
     // Moving it earlier, or turning a closed menu off, reopens nothing; turning on a menu that was off does.
-    expect(reopenedWindows(before, submissionWindows(c, [{ ...stages[0]!, endDate: '2026-03-15T00:00:00.000Z' }], [works({ deadlineStageId: 1 })]), now)).toEqual([]);
+    expect(
+      reopenedWindows(before, submissionWindows(c, [{ ...stages[0]!, endDate: '2026-03-15T00:00:00.000Z' }], [works({ deadlineStageId: 1 })]), now),
+    ).toEqual([]);
     const off = submissionWindows(c, stages, [works({ deadlineStageId: 1 })]);
     expect(reopenedWindows(off, submissionWindows(c, stages, [works({ deadlineStageId: 1 }), test()]), now).map((w) => w.kind)).toEqual(['SUBMIT_TEST']);
     expect(reopenWarningText(reopenedWindows(before, moved, now))).toBe(
@@ -131,7 +180,8 @@ describe('reopening after publication', () => {
 });
 
 describe('competitionPhase', () => {
-  const phase = (now: string, facts = {}, over = {}, stages: Parameters<typeof competitionPhase>[1] = []) => competitionPhase({ ...c, ...over }, stages, { presets: [works()], ...facts }, at(now));
+  const phase = (now: string, facts = {}, over = {}, stages: Parameters<typeof competitionPhase>[1] = []) =>
+    competitionPhase({ ...c, ...over }, stages, { presets: [works()], ...facts }, at(now));
 
   it('draft and rejected are 草稿, pending audit is 审核中, whatever the dates', () => {
     expect(phase('2026-03-05T00:00:00.000Z', {}, { auditStatus: 0 })).toMatchObject({ code: 'draft', name: '草稿' });
@@ -143,7 +193,13 @@ describe('competitionPhase', () => {
     expect(phase('2026-03-01T00:00:00.000Z').code).toBe('registration');
     expect(phase('2026-03-10T00:00:00.000Z', {}, { auditStatus: 4 })).toMatchObject({ code: 'registration', name: '报名中' });
     const running = phase('2026-03-10T00:00:00.001Z');
-    expect(running).toMatchObject({ code: 'inProgress', name: '进行中', next: { label: '提交截止', at: c.endTime }, submissionDeadline: c.endTime, registrationEnd: c.regEndTime });
+    expect(running).toMatchObject({
+      code: 'inProgress',
+      name: '进行中',
+      next: { label: '提交截止', at: c.endTime },
+      submissionDeadline: c.endTime,
+      registrationEnd: c.regEndTime,
+    });
     expect(nextDeadlineText(running)).toBe('提交截止 03-31 08:00');
     expect(phase('2026-03-31T00:00:00.000Z').code).toBe('inProgress');
     expect(phase('2026-03-31T00:00:00.001Z')).toMatchObject({ code: 'submissionClosed', name: '提交已截止', next: null });
@@ -167,7 +223,10 @@ describe('competitionPhase', () => {
   });
   it('moves to 评审中, 成绩已公布 and 已归档 by the grades', () => {
     expect(phase('2026-04-01T00:00:00.000Z', { reviewStarted: true })).toMatchObject({ code: 'review', name: '评审中' });
-    expect(phase('2026-04-01T00:00:00.000Z', { reviewStarted: true, resultsPublishedAt: '2026-04-01T00:00:00.000Z' })).toMatchObject({ code: 'published', name: '成绩已公布' });
+    expect(phase('2026-04-01T00:00:00.000Z', { reviewStarted: true, resultsPublishedAt: '2026-04-01T00:00:00.000Z' })).toMatchObject({
+      code: 'published',
+      name: '成绩已公布',
+    });
     const archiveAt = new Date(Date.parse('2026-04-01T00:00:00.000Z') + ARCHIVE_AFTER_DAYS * 86400_000).toISOString();
     expect(phase(new Date(Date.parse(archiveAt) - 1).toISOString(), { resultsPublishedAt: '2026-04-01T00:00:00.000Z' }).code).toBe('published');
     expect(phase(archiveAt, { resultsPublishedAt: '2026-04-01T00:00:00.000Z' })).toMatchObject({ code: 'archived', name: '已归档' });
@@ -214,7 +273,9 @@ describe('earlyActionWarning', () => {
     const t = submissionWindow(c, [], [test()], 'SUBMIT_TEST');
     expect(openSubmission([w, t], at('2026-03-11T00:00:00.000Z'))).toEqual({ kind: 'SUBMIT_TEST', name: '提交测试', end: c.endTime });
     expect(openSubmission([w], at('2026-03-11T00:00:00.000Z'))).toEqual({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' });
-    expect(earlyWarningText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' }, '现在评定的奖项可能不是最终结果')).toBe('提交作品尚未截止（03-20 12:00），现在评定的奖项可能不是最终结果，确定继续？');
+    expect(earlyWarningText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-03-20T04:00:00.000Z' }, '现在评定的奖项可能不是最终结果')).toBe(
+      '提交作品尚未截止（03-20 12:00），现在评定的奖项可能不是最终结果，确定继续？',
+    );
     expect(openSubmission([w, t], at('2026-03-31T00:00:00.001Z'))).toBeNull();
   });
 });
@@ -233,7 +294,9 @@ describe('publishRefusal', () => {
     const later = submissionWindow(c, [], [works({ enableStartTime: '2026-03-22T00:00:00.000Z', enableEndTime: '2026-03-24T04:00:00.000Z' })]);
     expect(publishRefusal([later], at('2026-03-21T00:00:00.000Z'))).toBe('提交作品将于 2026-03-24 12:00 截止，截止前不能公布成绩');
     expect(publishRefusal([submissionWindow(c, [], [works({ enable: false })])], at('2026-03-15T00:00:00.000Z'))).toBeNull();
-    expect(publishRefusalText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-06-30T04:00:00.000Z' })).toBe('提交作品将于 2026-06-30 12:00 截止，截止前不能公布成绩');
+    expect(publishRefusalText({ kind: 'SUBMIT_WORKS', name: '提交作品', end: '2026-06-30T04:00:00.000Z' })).toBe(
+      '提交作品将于 2026-06-30 12:00 截止，截止前不能公布成绩',
+    );
   });
 });
 
@@ -260,7 +323,14 @@ describe('countdownText', () => {
     expect(countdownText(-DAY)).toBe('已截止');
   });
   it('tells the stage and when the text next changes', () => {
-    expect([countdownStage(DAY), countdownStage(DAY - 1), countdownStage(HOUR), countdownStage(HOUR - 1), countdownStage(1), countdownStage(0)]).toEqual(['days', 'lastDay', 'lastDay', 'lastHour', 'lastHour', 'closed']);
+    expect([countdownStage(DAY), countdownStage(DAY - 1), countdownStage(HOUR), countdownStage(HOUR - 1), countdownStage(1), countdownStage(0)]).toEqual([
+      'days',
+      'lastDay',
+      'lastDay',
+      'lastHour',
+      'lastHour',
+      'closed',
+    ]);
     expect(countdownNextChangeMs(DAY)).toBe(1);
     expect(countdownNextChangeMs(DAY - 1)).toBe(MIN);
     expect(countdownNextChangeMs(HOUR + 500)).toBe(501);
@@ -269,7 +339,8 @@ describe('countdownText', () => {
     expect(countdownNextChangeMs(2500)).toBe(500);
     expect(countdownNextChangeMs(0)).toBeNull();
     // After waiting that long the text has changed, at every stage and boundary.
-    for (const ms of [DAY, DAY - 1, 5 * HOUR + 42 * MIN + 30_000, HOUR + 500, HOUR, HOUR - 1, 3 * MIN + 12_000, MIN, 2500, 1]) expect(countdownText(ms - countdownNextChangeMs(ms)!)).not.toBe(countdownText(ms));
+    for (const ms of [DAY, DAY - 1, 5 * HOUR + 42 * MIN + 30_000, HOUR + 500, HOUR, HOUR - 1, 3 * MIN + 12_000, MIN, 2500, 1])
+      expect(countdownText(ms - countdownNextChangeMs(ms)!)).not.toBe(countdownText(ms));
   });
 });
 

@@ -130,7 +130,14 @@ describe('permission code tables', () => {
  */
 describe('code string literals in sources', () => {
   const sources = import.meta.glob(
-    ['../../../server/src/**/*.ts', '../../../web/src/**/*.{ts,tsx}', '../src/**/*.ts', '!**/*.test.{ts,tsx}', '!../../../server/src/db/migrations/**', '!../src/permissions.ts'],
+    [
+      '../../../server/src/**/*.ts',
+      '../../../web/src/**/*.{ts,tsx}',
+      '../src/**/*.ts',
+      '!**/*.test.{ts,tsx}',
+      '!../../../server/src/db/migrations/**',
+      '!../src/permissions.ts',
+    ],
     { query: '?raw', import: 'default', eager: true },
   ) as Record<string, string>;
   const modules = new Set(tableCodes.map((c) => c.split(':')[0]));

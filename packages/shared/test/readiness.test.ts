@@ -42,10 +42,21 @@ const presets = (): ReadinessFacts['presets'] =>
   }));
 
 /** What the test fixtures publish: no fee, the default form, no questions, no stages. */
-const facts = (over: Partial<ReadinessFacts> = {}): ReadinessFacts => ({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], platformInvoices: true, ...over });
+const facts = (over: Partial<ReadinessFacts> = {}): ReadinessFacts => ({
+  competition,
+  stages: [],
+  presets: presets(),
+  questions: [],
+  paymentMethods: [],
+  platformInvoices: true,
+  ...over,
+});
 const withPreset = (code: string, change: object) => presets().map((p) => (p.menuCode === code ? { ...p, ...change } : p));
 const item = (f: ReadinessFacts, key: string, now = NOW): ReadinessItem => competitionReadiness(f, now).items.find((i) => i.key === key)!;
-const gapKeys = (f: ReadinessFacts, now = NOW) => competitionReadiness(f, now).items.filter(isGap).map((i) => i.key);
+const gapKeys = (f: ReadinessFacts, now = NOW) =>
+  competitionReadiness(f, now)
+    .items.filter(isGap)
+    .map((i) => i.key);
 
 describe('the readiness of a competition before audit', () => {
   it('finds nothing blocking in a new free competition with its default form and no questions yet', () => {
@@ -73,11 +84,16 @@ describe('the readiness of a competition before audit', () => {
     expect(gapKeys(facts({ presets: presets().filter((p) => p.menuCode !== 'REG_SET') }))).toEqual(['regForm']);
     // A registration menu whose window misses the registration dates entirely.
     const early = withPreset('REG_SET', { enableEndTime: '2026-03-05T00:00:00.000Z' });
-    expect(item(facts({ presets: early }), 'regForm')).toMatchObject({ ok: false, detail: '「报名设置」的开放时间在 2026-03-05 08:00 结束，早于报名开始时间，参赛者无法报名' });
+    expect(item(facts({ presets: early }), 'regForm')).toMatchObject({
+      ok: false,
+      detail: '「报名设置」的开放时间在 2026-03-05 08:00 结束，早于报名开始时间，参赛者无法报名',
+    });
     const late = withPreset('REG_SET', { enableStartTime: '2026-05-01T00:00:00.000Z' });
     expect(gapKeys(facts({ presets: late }))).toEqual(['regForm']);
     // A window inside the registration dates is fine.
-    expect(gapKeys(facts({ presets: withPreset('REG_SET', { enableStartTime: '2026-03-12T00:00:00.000Z', enableEndTime: '2026-04-01T00:00:00.000Z' }) }))).toEqual([]);
+    expect(
+      gapKeys(facts({ presets: withPreset('REG_SET', { enableStartTime: '2026-03-12T00:00:00.000Z', enableEndTime: '2026-04-01T00:00:00.000Z' }) })),
+    ).toEqual([]);
   });
 
   it('refuses a question scored automatically that cannot be scored, and says what it lacks; a question judged by experts needs no evaluation', () => {
@@ -89,13 +105,20 @@ describe('the readiness of a competition before audit', () => {
     ];
     const f = facts({ questions });
     expect(gapKeys(f)).toEqual(['question:1', 'question:2']);
-    expect(item(f, 'question:1')).toMatchObject({ label: '赛题「无评分」', detail: '评判方式为“专家评审 + 自动评分”，但未设置评分指标，提交的测试无法评分，也不能审核公开', fix: { tab: 'questions' } });
+    expect(item(f, 'question:1')).toMatchObject({
+      label: '赛题「无评分」',
+      detail: '评判方式为“专家评审 + 自动评分”，但未设置评分指标，提交的测试无法评分，也不能审核公开',
+      fix: { tab: 'questions' },
+    });
     expect(item(f, 'question:1').fix.text).toContain('开启自动评分');
     expect(item(f, 'question:2').detail).toBe('已设置评分指标（AUC），但未上传答案文件，提交的测试无法评分');
     expect(item(f, 'question:2').fix.text).toContain('上传答案文件');
     expect(item(f, 'question:3')).toMatchObject({ ok: true, detail: '专家评审 + 自动评分：评分指标 均方根误差（RMSE），答案文件 120 行' });
     expect(item(f, 'question:5')).toMatchObject({ ok: true, detail: '专家评审（提交作品）：参赛队伍提交作品，由专家评审（评审规则在「评审管理」中设置）' });
-    expect(item(f, 'questions')).toMatchObject({ ok: true, detail: '共 4 道赛题，其中 2 道已准备好（专家评审的赛题无需评分设置，自动评分的赛题需评分指标和答案文件）；竞赛审核通过时，准备好的赛题一并审核公开' });
+    expect(item(f, 'questions')).toMatchObject({
+      ok: true,
+      detail: '共 4 道赛题，其中 2 道已准备好（专家评审的赛题无需评分设置，自动评分的赛题需评分指标和答案文件）；竞赛审核通过时，准备好的赛题一并审核公开',
+    });
     expect(questions.map(questionScorable)).toEqual([false, false, true, true]);
     expect(questionGap(questions[2]!)).toBeNull();
   });
@@ -113,9 +136,15 @@ describe('the readiness of a competition before audit', () => {
     const own = { id: 4, title: '自定义', judging: 'auto' as const, evaluation: { metric: 'custom' as const }, answerRows: 50, reviewed: false };
     const f = facts({ questions: [own] });
     expect(gapKeys(f)).toEqual(['question:4']);
-    expect(item(f, 'question:4')).toMatchObject({ detail: '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分', fix: { text: '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' } });
+    expect(item(f, 'question:4')).toMatchObject({
+      detail: '评分指标为自定义评分程序，但未上传评分程序，提交的测试无法评分',
+      fix: { text: '在「赛题」中点该题的“评分程序”，上传并试运行评分程序' },
+    });
     expect(questionScorable({ ...own, scorer: true })).toBe(true);
-    expect(item(facts({ questions: [{ ...own, scorer: true }] }), 'question:4')).toMatchObject({ ok: true, detail: '自动评分（提交测试）：评分指标 自定义评分程序，答案文件 50 行' });
+    expect(item(facts({ questions: [{ ...own, scorer: true }] }), 'question:4')).toMatchObject({
+      ok: true,
+      detail: '自动评分（提交测试）：评分指标 自定义评分程序，答案文件 50 行',
+    });
   });
 
   it('refuses deadlines out of order: registration, stages outside the competition, a submission window closing before it opens', () => {
@@ -134,12 +163,19 @@ describe('the readiness of a competition before audit', () => {
     // Works open after the stage chosen as their deadline has closed: nobody could ever submit.
     const works = withPreset('SUBMIT_WORKS', { enable: true, enableStartTime: '2026-06-25T00:00:00.000Z', deadlineStageId: 3 });
     expect(gapKeys(facts({ presets: works, stages: [fine] }))).toEqual(['deadlines']);
-    expect(item(facts({ presets: works, stages: [fine] }), 'deadlines').detail).toBe('「提交作品」从 2026-06-25 08:00 开放，却在 2026-06-20 12:00 截止（阶段「初赛」结束），参赛者将无法提交');
+    expect(item(facts({ presets: works, stages: [fine] }), 'deadlines').detail).toBe(
+      '「提交作品」从 2026-06-25 08:00 开放，却在 2026-06-20 12:00 截止（阶段「初赛」结束），参赛者将无法提交',
+    );
     const open = withPreset('SUBMIT_WORKS', { enable: true, deadlineStageId: 3 });
-    expect(item(facts({ presets: open, stages: [fine] }), 'deadlines')).toMatchObject({ ok: true, detail: '提交作品截止于 2026-06-20 12:00（阶段「初赛」结束）' });
+    expect(item(facts({ presets: open, stages: [fine] }), 'deadlines')).toMatchObject({
+      ok: true,
+      detail: '提交作品截止于 2026-06-20 12:00（阶段「初赛」结束）',
+    });
     // A stage's name decides nothing: without a stage chosen, the competition's end.
     const named = { ...fine, name: '作品提交' };
-    expect(item(facts({ presets: withPreset('SUBMIT_WORKS', { enable: true }), stages: [named] }), 'deadlines').detail).toBe('提交作品截止于 2026-06-30 00:00（竞赛结束时间）');
+    expect(item(facts({ presets: withPreset('SUBMIT_WORKS', { enable: true }), stages: [named] }), 'deadlines').detail).toBe(
+      '提交作品截止于 2026-06-30 00:00（竞赛结束时间）',
+    );
   });
 
   it('flags a deadline before registration closes and overlapping stages, without refusing', () => {
@@ -172,13 +208,21 @@ describe('the readiness of a competition before audit', () => {
     expect(competitionReadiness(fee, NOW).ready).toBe(true);
     expect(item(fee, 'fee')).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'basic', adminPath: '/payment/custom' } });
     expect(item(fee, 'fee').detail).toContain('报名费 88.00 元，但平台尚未开通任何支付方式');
-    expect(item({ ...fee, paymentMethods: ['支付宝', '工商银行'] }, 'fee')).toMatchObject({ ok: true, detail: '报名费 88.00 元，参赛者可用支付宝、工商银行支付' });
+    expect(item({ ...fee, paymentMethods: ['支付宝', '工商银行'] }, 'fee')).toMatchObject({
+      ok: true,
+      detail: '报名费 88.00 元，参赛者可用支付宝、工商银行支付',
+    });
     // Invoices of the fee: open by the competition's own switch, under the platform's 发票配置.
     expect(item(facts(), 'invoice')).toBeUndefined();
     expect(item(fee, 'invoice')).toMatchObject({ ok: true, level: 'advisory', detail: '已开放发票申请：缴费的队伍可在个人中心为报名费申请发票' });
     const noInvoice = facts({ competition: { ...competition, fee: 8800, invoiceEnable: false } });
     expect(competitionReadiness(noInvoice, NOW).ready).toBe(true);
-    expect(item(noInvoice, 'invoice')).toMatchObject({ ok: false, level: 'advisory', detail: '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）', fix: { tab: 'basic', text: '在「基本信息」中勾选「开放发票申请」' } });
+    expect(item(noInvoice, 'invoice')).toMatchObject({
+      ok: false,
+      level: 'advisory',
+      detail: '未开放发票申请：缴费的参赛者不能在平台上为报名费申请发票（学校报销通常需要发票）',
+      fix: { tab: 'basic', text: '在「基本信息」中勾选「开放发票申请」' },
+    });
     expect(item({ ...fee, platformInvoices: false }, 'invoice')).toMatchObject({ ok: false, fix: { adminPath: '/financial/invoiceConfig' } });
     expect(item({ ...fee, platformInvoices: false }, 'invoice').detail).toContain('平台的「发票配置」暂停了发票申请');
 
@@ -200,14 +244,22 @@ describe('the readiness of a competition before audit', () => {
     // No questions yet: nothing to choose or submit, nothing said.
     expect(item(facts(), 'flowMenus')).toBeUndefined();
     const closed = item(facts({ questions: [scored] }), 'flowMenus');
-    expect(closed).toMatchObject({ ok: false, level: 'advisory', fix: { tab: 'presets', text: '在「菜单设置」中启用「选择赛题」「提交作品」「提交测试」并设置开放时间' } });
-    expect(closed.detail).toBe('「选择赛题」「提交作品」「提交测试」尚未启用：启用之前，参赛队伍无法选择赛题，也无法提交作品，也无法提交测试结果（可以到开放时再启用）');
+    expect(closed).toMatchObject({
+      ok: false,
+      level: 'advisory',
+      fix: { tab: 'presets', text: '在「菜单设置」中启用「选择赛题」「提交作品」「提交测试」并设置开放时间' },
+    });
+    expect(closed.detail).toBe(
+      '「选择赛题」「提交作品」「提交测试」尚未启用：启用之前，参赛队伍无法选择赛题，也无法提交作品，也无法提交测试结果（可以到开放时再启用）',
+    );
     expect(competitionReadiness(facts({ questions: [scored] }), NOW).ready).toBe(true);
     // A question judged by experts alone needs no test menu.
     const unscored = { ...scored, judging: 'review' as const, evaluation: null, answerRows: null };
     const open = presets().map((p) => (['CHOICE_SET', 'SUBMIT_WORKS'].includes(p.menuCode) ? { ...p, enable: true } : p));
     expect(item(facts({ questions: [unscored], presets: open }), 'flowMenus')).toMatchObject({ ok: true, detail: '「选择赛题」「提交作品」已启用' });
-    expect(item(facts({ questions: [scored], presets: open }), 'flowMenus').detail).toBe('「提交测试」尚未启用：启用之前，参赛队伍无法提交测试结果（可以到开放时再启用）');
+    expect(item(facts({ questions: [scored], presets: open }), 'flowMenus').detail).toBe(
+      '「提交测试」尚未启用：启用之前，参赛队伍无法提交测试结果（可以到开放时再启用）',
+    );
   });
 
   it('lists every blocking gap in one refusal', () => {

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REVIEW_SCORE_RULE, aggregate, finalScore, finalScoreRule, judgeTotal, maxTotal, reviewScore, scoreError, testPoints, totalText } from '../src/api/review.ts';
+import {
+  REVIEW_SCORE_RULE,
+  aggregate,
+  finalScore,
+  finalScoreRule,
+  judgeTotal,
+  maxTotal,
+  reviewScore,
+  scoreError,
+  testPoints,
+  totalText,
+} from '../src/api/review.ts';
 
 const SIXTY_FORTY = [
   { id: 'a', name: '模型效果', maxScore: 60 },

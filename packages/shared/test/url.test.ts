@@ -105,16 +105,19 @@ describe('isValidUrl with IPv6 literal hosts', () => {
   it('agrees with the WHATWG URL parser on bracketed strings made of hex digits, colons and dots', () => {
     const char = fc.constantFrom('0', '1', 'a', 'f', ':', ':', ':', '.', '9');
     fc.assert(
-      fc.property(fc.array(char, { maxLength: 24 }).map((cs) => cs.join('')), (inner) => {
-        const url = `http://[${inner}]/`;
-        let parsed = true;
-        try {
-          new WhatwgUrl(url);
-        } catch {
-          parsed = false;
-        }
-        expect(isValidUrl(url)).toBe(parsed);
-      }),
+      fc.property(
+        fc.array(char, { maxLength: 24 }).map((cs) => cs.join('')),
+        (inner) => {
+          const url = `http://[${inner}]/`;
+          let parsed = true;
+          try {
+            new WhatwgUrl(url);
+          } catch {
+            parsed = false;
+          }
+          expect(isValidUrl(url)).toBe(parsed);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

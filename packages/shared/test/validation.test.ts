@@ -1,19 +1,45 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import {
-  ID_CARD_MESSAGES,
-  isValidPhone,
-  isValidUrl,
-  maskIdCard,
-  maskPhone,
-  validateIdCard,
-} from '../src/validation/index.ts';
+import { ID_CARD_MESSAGES, isValidPhone, isValidUrl, maskIdCard, maskPhone, validateIdCard } from '../src/validation/index.ts';
 
 // The reference checksums below are written independently of the source on purpose.
 const PROVINCES = [
-  '11', '12', '13', '14', '15', '21', '22', '23', '31', '32', '33', '34', '35', '36', '37', '41',
-  '42', '43', '44', '45', '46', '50', '51', '52', '53', '54', '61', '62', '63', '64', '65', '71',
-  '81', '82', '83', '91',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '21',
+  '22',
+  '23',
+  '31',
+  '32',
+  '33',
+  '34',
+  '35',
+  '36',
+  '37',
+  '41',
+  '42',
+  '43',
+  '44',
+  '45',
+  '46',
+  '50',
+  '51',
+  '52',
+  '53',
+  '54',
+  '61',
+  '62',
+  '63',
+  '64',
+  '65',
+  '71',
+  '81',
+  '82',
+  '83',
+  '91',
 ];
 const TODAY = new Date(2025, 5, 15); // 2025-06-15, local time like the validator
 const CHECK_CHARS = '0123456789X';
@@ -45,19 +71,16 @@ const DAY_MS = 86_400_000;
 const MIN_BIRTH = Date.UTC(1900, 0, 1);
 const MAX_BIRTH = Date.UTC(2025, 5, 15);
 
-const digitsArb = (length: number) =>
-  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((d) => d.join(''));
+const digitsArb = (length: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: length, maxLength: length }).map((d) => d.join(''));
 const provinceArb = fc.constantFrom(...PROVINCES);
 const birthArb = fc.integer({ min: 0, max: (MAX_BIRTH - MIN_BIRTH) / DAY_MS }).map((days) => {
   const d = new Date(MIN_BIRTH + days * DAY_MS);
   return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1, 2)}${pad(d.getUTCDate(), 2)}`;
 });
-const mainlandArb = fc
-  .tuple(provinceArb, digitsArb(4), birthArb, digitsArb(3))
-  .map(([province, area, birth, seq]) => {
-    const first17 = province + area + birth + seq;
-    return first17 + mainlandCheck(first17);
-  });
+const mainlandArb = fc.tuple(provinceArb, digitsArb(4), birthArb, digitsArb(3)).map(([province, area, birth, seq]) => {
+  const first17 = province + area + birth + seq;
+  return first17 + mainlandCheck(first17);
+});
 const impossibleDateArb = fc.oneof(
   fc.tuple(fc.integer({ min: 1900, max: 2024 }), fc.constantFrom(0, 13, 19, 99), fc.integer({ min: 1, max: 28 })),
   fc.tuple(fc.integer({ min: 1900, max: 2024 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom(0, 32, 99)),
@@ -72,7 +95,14 @@ const impossibleDateArb = fc.oneof(
 );
 const upperArb = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ');
 const hkArb = fc
-  .tuple(fc.oneof(upperArb, fc.tuple(upperArb, upperArb).map(([a, b]) => a + b)), digitsArb(6), fc.boolean())
+  .tuple(
+    fc.oneof(
+      upperArb,
+      fc.tuple(upperArb, upperArb).map(([a, b]) => a + b),
+    ),
+    digitsArb(6),
+    fc.boolean(),
+  )
   .map(([prefix, digits, parens]) => {
     const check = hkCheck(prefix, digits);
     return { body: prefix + digits, check, parens };
@@ -85,9 +115,17 @@ const validate = (id: string) => validateIdCard(id, TODAY);
 
 describe('isValidPhone', () => {
   it.each([
-    '13800138000', '+8613800138000', '19912345678', '14700000000',
-    '51234567', '61234567', '81234567', '91234567', '+85291234567',
-    '0912345678', '+8860912345678',
+    '13800138000',
+    '+8613800138000',
+    '19912345678',
+    '14700000000',
+    '51234567',
+    '61234567',
+    '81234567',
+    '91234567',
+    '+85291234567',
+    '0912345678',
+    '+8860912345678',
   ])('accepts %s', (phone) => {
     expect(isValidPhone(phone)).toBe(true);
   });
@@ -348,7 +386,10 @@ describe('validateIdCard', () => {
   });
 
   it('gives the region message for any code outside the list', () => {
-    const badProvince = fc.integer({ min: 0, max: 99 }).map((n) => pad(n, 2)).filter((p) => !PROVINCES.includes(p));
+    const badProvince = fc
+      .integer({ min: 0, max: 99 })
+      .map((n) => pad(n, 2))
+      .filter((p) => !PROVINCES.includes(p));
     fc.assert(
       fc.property(mainlandArb, badProvince, (id, province) => {
         const first17 = province + id.slice(2, 17);
@@ -431,13 +472,19 @@ describe('maskIdCard', () => {
 
   it('keeps the length and the first 3 and last 4 characters', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 8, maxLength: 30 }).map((s) => s.trim()).filter((s) => s.length >= 8), (id) => {
-        const masked = maskIdCard(id);
-        expect(masked).toHaveLength(id.length);
-        expect(masked.slice(0, 3)).toBe(id.slice(0, 3));
-        expect(masked.slice(-4)).toBe(id.slice(-4));
-        expect(masked.slice(3, -4)).toMatch(/^\*+$/);
-      }),
+      fc.property(
+        fc
+          .string({ minLength: 8, maxLength: 30 })
+          .map((s) => s.trim())
+          .filter((s) => s.length >= 8),
+        (id) => {
+          const masked = maskIdCard(id);
+          expect(masked).toHaveLength(id.length);
+          expect(masked.slice(0, 3)).toBe(id.slice(0, 3));
+          expect(masked.slice(-4)).toBe(id.slice(-4));
+          expect(masked.slice(3, -4)).toMatch(/^\*+$/);
+        },
+      ),
     );
   });
 });

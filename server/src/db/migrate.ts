@@ -68,9 +68,7 @@ export async function migrateToLatest(database: Database_): Promise<void> {
   const ctx: MigrationContext = { dialect: database.dialect };
   const provider: MigrationProvider = {
     async getMigrations() {
-      return Object.fromEntries(
-        Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, ctx) } satisfies Migration]),
-      );
+      return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db) => m.up(db, ctx) } satisfies Migration]));
     },
   };
   // Kysely looks for its bookkeeping tables in every schema it can see; on PostgreSQL they are pinned to the schema

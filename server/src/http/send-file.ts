@@ -9,7 +9,12 @@ export function contentDisposition(name: string): string {
 }
 
 /** Sends a stored file whole or, for a `Range` request, in part (206), so an interrupted download resumes. */
-export async function sendStoredFile(deps: Pick<Deps, 'storage'>, req: FastifyRequest, reply: FastifyReply, file: { key: string; name: string; mime: string; sha256?: string | null }) {
+export async function sendStoredFile(
+  deps: Pick<Deps, 'storage'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  file: { key: string; name: string; mime: string; sha256?: string | null },
+) {
   const size = (await deps.storage.size(file.key)) ?? 0;
   const range = parseRange(req.headers.range, size);
   reply.header('accept-ranges', 'bytes');

@@ -44,7 +44,12 @@ function columnName(index: number): string {
 /** Text as XML character data: escaped, without the control characters XML 1.0 forbids. */
 const xmlText = (text: string) =>
   // eslint-disable-next-line no-control-regex
-  text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 
 /** Excel keeps at most this many characters in a cell. */
 const CELL_MAX = 32_767;
@@ -59,7 +64,8 @@ function cellXml(ref: string, value: string | number | null, style = 0): string 
   return `<c r="${ref}"${s} t="inlineStr"><is><t${space}>${text}</t></is></c>`;
 }
 
-const rowXml = (n: number, values: (string | number | null)[], style = 0) => `<row r="${n}">${values.map((v, i) => cellXml(`${columnName(i)}${n}`, v, style)).join('')}</row>`;
+const rowXml = (n: number, values: (string | number | null)[], style = 0) =>
+  `<row r="${n}">${values.map((v, i) => cellXml(`${columnName(i)}${n}`, v, style)).join('')}</row>`;
 
 const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -72,8 +78,14 @@ function workbookParts(sheet: string): [string, string][] {
       '[Content_Types].xml',
       `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`,
     ],
-    ['_rels/.rels', `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`],
-    ['xl/workbook.xml', `${XML}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${xmlText(sheet.slice(0, 31))}" sheetId="1" r:id="rId1"/></sheets></workbook>`],
+    [
+      '_rels/.rels',
+      `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    ],
+    [
+      'xl/workbook.xml',
+      `${XML}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${xmlText(sheet.slice(0, 31))}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    ],
     [
       'xl/_rels/workbook.xml.rels',
       `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/></Relationships>`,
@@ -144,7 +156,13 @@ export async function writeXlsx<T>(
   const heapAtStart = heapUsed();
   try {
     await write(`${XML}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><cols>${cols}</cols><sheetData>`);
-    await write(rowXml(1, columns.map((c) => c.header), 1));
+    await write(
+      rowXml(
+        1,
+        columns.map((c) => c.header),
+        1,
+      ),
+    );
     let batch = first;
     for (;;) {
       if (!batch) {
@@ -156,7 +174,10 @@ export async function writeXlsx<T>(
       let chunk = '';
       for (const row of batch) {
         rows++;
-        chunk += rowXml(rows + 1, columns.map((c) => c.value(row)));
+        chunk += rowXml(
+          rows + 1,
+          columns.map((c) => c.value(row)),
+        );
       }
       batch = undefined;
       await write(chunk);
@@ -214,7 +235,9 @@ export async function streamXlsx<T>(reply: FastifyReply, fileName: string, sheet
   });
   out.on('error', () => abort.abort());
   reply.header('content-type', XLSX_TYPE).header('content-disposition', contentDisposition(fileName)).send(out);
-  const outcome = await writeXlsx(out, sheet, columns, iterator, abort.signal, first.done ? [] : first.value).catch((error: unknown): XlsxOutcome => ({ status: 'failed', error, rows: 0 }));
+  const outcome = await writeXlsx(out, sheet, columns, iterator, abort.signal, first.done ? [] : first.value).catch(
+    (error: unknown): XlsxOutcome => ({ status: 'failed', error, rows: 0 }),
+  );
   raw.off('close', gone);
   if (outcome.status === 'failed') {
     reply.log.error({ err: outcome.error, fileName }, 'export failed part way; connection closed');

@@ -64,7 +64,15 @@ export function jobRegistry(definitions: readonly AnyJob[]): JobRegistry {
  * Adds a job due at `runAt` (by default at once), in the lane `place` names. The payload is checked against the
  * definition here too, so a payload that slipped past the types is refused where it is made rather than when it runs.
  */
-export async function enqueue<P>(db: Db, job: JobType<P>, payload: NoInfer<P>, now: Date, runAt: Date = now, priority = 0, place: JobPlace = {}): Promise<number> {
+export async function enqueue<P>(
+  db: Db,
+  job: JobType<P>,
+  payload: NoInfer<P>,
+  now: Date,
+  runAt: Date = now,
+  priority = 0,
+  place: JobPlace = {},
+): Promise<number> {
   job.payload.parse(payload);
   const { id } = await db
     .insertInto('jobs')
@@ -97,7 +105,8 @@ export function jobsQueued() {
 }
 
 /** Whether a job of this kind is waiting or running (not done, not failed for good). */
-export const hasPendingJob = async (db: Db, job: JobType) => Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
+export const hasPendingJob = async (db: Db, job: JobType) =>
+  Boolean(await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst());
 
 /** Jobs counted ahead of a waiting one at most: past it a place reads “more than”, and a poll's count stays bounded. */
 export const QUEUE_COUNT_CAP = 1000;
@@ -137,7 +146,10 @@ export async function jobsAhead(db: Db, jobId: number, now: Date): Promise<numbe
     .where('tenant', '<>', row.tenant)
     .groupBy('tenant')
     .execute();
-  return Math.min(QUEUE_COUNT_CAP, others.reduce((sum, o) => sum + Math.min(Number(o.n), own + 1), own));
+  return Math.min(
+    QUEUE_COUNT_CAP,
+    others.reduce((sum, o) => sum + Math.min(Number(o.n), own + 1), own),
+  );
 }
 
 /**

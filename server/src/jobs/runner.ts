@@ -118,7 +118,11 @@ export async function claim(db: Db, worker: string, now: Date, leaseMs = LEASE_M
  * Runs due jobs one after another until none is left; returns how many ran. While a job runs its lease is renewed
  * every `renewMs`, so a job longer than the lease is not taken for abandoned and run a second time elsewhere.
  */
-export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toString('hex')}`, { renewMs, jobs = deps.jobs, stopping, lane }: RunOptions = {}): Promise<number> {
+export async function runDueJobs(
+  deps: Deps,
+  worker = `w-${randomBytes(4).toString('hex')}`,
+  { renewMs, jobs = deps.jobs, stopping, lane }: RunOptions = {},
+): Promise<number> {
   const leaseMs = deps.config.jobLeaseMs;
   const renewEvery = renewMs ?? leaseMs / 3;
   let ran = 0;
@@ -158,7 +162,11 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
       await definition.run(deps, payload, { lane: job.lane === 'program' ? 'program' : 'general' });
       clearInterval(renew);
       const runMs = Math.round(performance.now() - began);
-      await deps.db.updateTable('jobs').set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null, runMs }).where('id', '=', job.id).execute();
+      await deps.db
+        .updateTable('jobs')
+        .set({ doneAt: deps.clock.now().toISOString(), lockedUntil: null, lastError: null, runMs })
+        .where('id', '=', job.id)
+        .execute();
     } catch (err) {
       clearInterval(renew);
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
@@ -167,11 +175,17 @@ export async function runDueJobs(deps: Deps, worker = `w-${randomBytes(4).toStri
       const later = new Date(deps.clock.now().getTime() + backoffMs(job.attempts)).toISOString();
       await deps.db
         .updateTable('jobs')
-        .set(last ? { doneAt: deps.clock.now().toISOString(), failed: 1, lockedUntil: null, lastError: message } : { runAt: later, lockedUntil: null, lastError: message })
+        .set(
+          last
+            ? { doneAt: deps.clock.now().toISOString(), failed: 1, lockedUntil: null, lastError: message }
+            : { runAt: later, lockedUntil: null, lastError: message },
+        )
         .where('id', '=', job.id)
         .execute();
       if (last && definition?.failed) {
-        await definition.failed(deps, payload, message).catch((hookErr: unknown) => deps.log.error({ err: hookErr, jobId: job.id, type: job.type }, 'the failed hook of a job failed'));
+        await definition
+          .failed(deps, payload, message)
+          .catch((hookErr: unknown) => deps.log.error({ err: hookErr, jobId: job.id, type: job.type }, 'the failed hook of a job failed'));
       }
     }
   }

@@ -42,4 +42,6 @@ export async function ensureScheduled(db: Db, jobs: Iterable<JobDefinition<unkno
 
 /** Whether a run of this sweep is queued for later than `now` (not the one running now). */
 const queuedAfter = async (db: Db, type: JobType, now: Date) =>
-  Boolean(await db.selectFrom('jobs').select('id').where('type', '=', type.id).where('doneAt', 'is', null).where('runAt', '>', now.toISOString()).executeTakeFirst());
+  Boolean(
+    await db.selectFrom('jobs').select('id').where('type', '=', type.id).where('doneAt', 'is', null).where('runAt', '>', now.toISOString()).executeTakeFirst(),
+  );

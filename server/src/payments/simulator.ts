@@ -22,7 +22,17 @@ import { encryptResource, parseAuthorization, responseMessage, rsaSign, rsaVerif
  */
 export interface SimulatorKeys {
   alipay: { appId: string; sellerId: string; appPrivateKey: string; appPublicKey: string; platformPrivateKey: string; platformPublicKey: string };
-  wechat: { appId: string; mchId: string; serialNo: string; privateKey: string; publicKey: string; apiV3Key: string; platformSerial: string; platformPrivateKey: string; platformPublicKey: string };
+  wechat: {
+    appId: string;
+    mchId: string;
+    serialNo: string;
+    privateKey: string;
+    publicKey: string;
+    apiV3Key: string;
+    platformSerial: string;
+    platformPrivateKey: string;
+    platformPublicKey: string;
+  };
 }
 
 function rsaPair() {
@@ -36,7 +46,14 @@ export function simulatorKeys(dataDir: string): SimulatorKeys {
   if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as SimulatorKeys;
   const [a1, a2, w1, w2] = [rsaPair(), rsaPair(), rsaPair(), rsaPair()];
   const keys: SimulatorKeys = {
-    alipay: { appId: '2021000000000001', sellerId: '2088000000000001', appPrivateKey: a1.priv, appPublicKey: a1.pub, platformPrivateKey: a2.priv, platformPublicKey: a2.pub },
+    alipay: {
+      appId: '2021000000000001',
+      sellerId: '2088000000000001',
+      appPrivateKey: a1.priv,
+      appPublicKey: a1.pub,
+      platformPrivateKey: a2.priv,
+      platformPublicKey: a2.pub,
+    },
     wechat: {
       appId: 'wx0000000000000001',
       mchId: '1900000001',
@@ -106,7 +123,13 @@ export function wechatNotification(keys: SimulatorKeys, t: { orderNo: string; tr
     resource_type: 'encrypt-resource',
     event_type: 'TRANSACTION.SUCCESS',
     summary: '支付成功',
-    resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext: encryptResource(keys.wechat.apiV3Key, transaction, 'transaction', nonce), associated_data: 'transaction', nonce },
+    resource: {
+      original_type: 'transaction',
+      algorithm: 'AEAD_AES_256_GCM',
+      ciphertext: encryptResource(keys.wechat.apiV3Key, transaction, 'transaction', nonce),
+      associated_data: 'transaction',
+      nonce,
+    },
   });
   return { body, headers: signedHeaders(keys, body, now) };
 }
@@ -136,20 +159,38 @@ export function simulatorRoutes(app: App, deps: Deps) {
   const checkout = (origin: string, id: string) => `${origin}/api/payment/simulator/pay?trade=${id}`;
 
   /** Points a method's configuration at the simulator, with its keys. */
-  app.post('/api/payment/simulator/configure/:method', { config: { rule: perm(ACTION_CODES.paymentEdit) }, schema: { tags, params: z.object({ method: z.coerce.number().int() }) } }, async (req) => {
-    const origin = deps.config.publicUrl ?? originOf(req);
-    if (req.params.method === 2) {
-      const a = keys.alipay;
-      await saveConfig(req.ctx, 2, { enable: true, appId: a.appId, sellerId: a.sellerId, gatewayUrl: `${origin}/api/payment/simulator/alipay/gateway`, appPrivateKey: a.appPrivateKey, alipayPublicKey: a.platformPublicKey });
-    } else if (req.params.method === 1) {
-      const w = keys.wechat;
-      await saveConfig(req.ctx, 1, {
-        enable: true, appId: w.appId, mchId: w.mchId, serialNo: w.serialNo, apiBase: `${origin}/api/payment/simulator/wechat`,
-        privateKey: w.privateKey, apiV3Key: w.apiV3Key, platformSerial: w.platformSerial, platformPublicKey: w.platformPublicKey,
-      });
-    } else throw badRequest('模拟器只模拟微信支付和支付宝');
-    return ok(null, '已填入支付模拟器的配置');
-  });
+  app.post(
+    '/api/payment/simulator/configure/:method',
+    { config: { rule: perm(ACTION_CODES.paymentEdit) }, schema: { tags, params: z.object({ method: z.coerce.number().int() }) } },
+    async (req) => {
+      const origin = deps.config.publicUrl ?? originOf(req);
+      if (req.params.method === 2) {
+        const a = keys.alipay;
+        await saveConfig(req.ctx, 2, {
+          enable: true,
+          appId: a.appId,
+          sellerId: a.sellerId,
+          gatewayUrl: `${origin}/api/payment/simulator/alipay/gateway`,
+          appPrivateKey: a.appPrivateKey,
+          alipayPublicKey: a.platformPublicKey,
+        });
+      } else if (req.params.method === 1) {
+        const w = keys.wechat;
+        await saveConfig(req.ctx, 1, {
+          enable: true,
+          appId: w.appId,
+          mchId: w.mchId,
+          serialNo: w.serialNo,
+          apiBase: `${origin}/api/payment/simulator/wechat`,
+          privateKey: w.privateKey,
+          apiV3Key: w.apiV3Key,
+          platformSerial: w.platformSerial,
+          platformPublicKey: w.platformPublicKey,
+        });
+      } else throw badRequest('模拟器只模拟微信支付和支付宝');
+      return ok(null, '已填入支付模拟器的配置');
+    },
+  );
 
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -161,14 +202,25 @@ export function simulatorRoutes(app: App, deps: Deps) {
       const params = Object.fromEntries(new URLSearchParams(String(req.body ?? '')));
       const respond = (node: Record<string, unknown>) => {
         const text = JSON.stringify(node);
-        return reply.type('application/json; charset=utf-8').send(`{"alipay_trade_precreate_response":${text},"sign":"${rsa2Sign(text, keys.alipay.platformPrivateKey)}"}`);
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(`{"alipay_trade_precreate_response":${text},"sign":"${rsa2Sign(text, keys.alipay.platformPrivateKey)}"}`);
       };
       if (params.app_id !== keys.alipay.appId || !params.sign || !rsa2Verify(signContent(params), params.sign, keys.alipay.appPublicKey)) {
         return respond({ code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' });
       }
       const biz = JSON.parse(params.biz_content ?? '{}') as { out_trade_no: string; total_amount: string; subject: string };
       const id = randomBytes(12).toString('hex');
-      trades.set(id, { id, channel: 'alipay', orderNo: biz.out_trade_no, amount: Math.round(Number(biz.total_amount) * 100), subject: biz.subject, notifyUrl: params.notify_url ?? '', tradeNo: `2026${randomBytes(10).toString('hex')}`, notified: false });
+      trades.set(id, {
+        id,
+        channel: 'alipay',
+        orderNo: biz.out_trade_no,
+        amount: Math.round(Number(biz.total_amount) * 100),
+        subject: biz.subject,
+        notifyUrl: params.notify_url ?? '',
+        tradeNo: `2026${randomBytes(10).toString('hex')}`,
+        notified: false,
+      });
       return respond({ code: '10000', msg: 'Success', out_trade_no: biz.out_trade_no, qr_code: checkout(originOf(req), id) });
     });
 
@@ -179,30 +231,53 @@ export function simulatorRoutes(app: App, deps: Deps) {
       const message = auth && `POST\n${req.url}\n${auth.timestamp}\n${auth.nonce_str}\n${body}\n`;
       const send = (code: number, payload: object) => {
         const text = JSON.stringify(payload);
-        return reply.code(code).headers(signedHeaders(keys, text, new Date())).send(text);
+        return reply
+          .code(code)
+          .headers(signedHeaders(keys, text, new Date()))
+          .send(text);
       };
-      if (!auth || auth.mchid !== keys.wechat.mchId || auth.serial_no !== keys.wechat.serialNo || !rsaVerify(message!, auth.signature ?? '', keys.wechat.publicKey)) {
+      if (
+        !auth ||
+        auth.mchid !== keys.wechat.mchId ||
+        auth.serial_no !== keys.wechat.serialNo ||
+        !rsaVerify(message!, auth.signature ?? '', keys.wechat.publicKey)
+      ) {
         return send(401, { code: 'SIGN_ERROR', message: '签名错误' });
       }
       const o = JSON.parse(body) as { out_trade_no: string; description: string; notify_url: string; amount: { total: number } };
       const id = randomBytes(12).toString('hex');
-      trades.set(id, { id, channel: 'wechat', orderNo: o.out_trade_no, amount: o.amount.total, subject: o.description, notifyUrl: o.notify_url, tradeNo: `4200${randomBytes(9).toString('hex')}`, notified: false });
+      trades.set(id, {
+        id,
+        channel: 'wechat',
+        orderNo: o.out_trade_no,
+        amount: o.amount.total,
+        subject: o.description,
+        notifyUrl: o.notify_url,
+        tradeNo: `4200${randomBytes(9).toString('hex')}`,
+        notified: false,
+      });
       return send(200, { code_url: checkout(originOf(req), id) });
     });
 
     // The payer's checkout page, where the QR code leads.
-    scope.get('/api/payment/simulator/pay', { config: foreign, schema: { hide: true, querystring: z.object({ trade: z.string().max(64) }) } }, async (req, reply) => {
-      const t = trades.get((req.query as { trade: string }).trade);
-      reply.type('text/html; charset=utf-8');
-      if (!t) return page('支付模拟器', '<h1>交易不存在或已过期</h1>');
-      const name = t.channel === 'alipay' ? '支付宝' : '微信支付';
-      return page(
-        `${name}模拟收银台`,
-        `<h1>${name}（模拟）</h1><p>${escapeHtml(t.subject)}</p><p class="note">订单号 ${escapeHtml(t.orderNo)}</p><div class="amount">¥${(t.amount / 100).toFixed(2)}</div>` +
-          (t.notified ? '<p>该交易已支付</p>' : `<form method="post" action="/api/payment/simulator/pay"><input type="hidden" name="trade" value="${t.id}"><button type="submit">确认支付</button></form>`) +
-          '<p class="note">这是开发用的支付模拟器，不会产生真实扣款。</p>',
-      );
-    });
+    scope.get(
+      '/api/payment/simulator/pay',
+      { config: foreign, schema: { hide: true, querystring: z.object({ trade: z.string().max(64) }) } },
+      async (req, reply) => {
+        const t = trades.get((req.query as { trade: string }).trade);
+        reply.type('text/html; charset=utf-8');
+        if (!t) return page('支付模拟器', '<h1>交易不存在或已过期</h1>');
+        const name = t.channel === 'alipay' ? '支付宝' : '微信支付';
+        return page(
+          `${name}模拟收银台`,
+          `<h1>${name}（模拟）</h1><p>${escapeHtml(t.subject)}</p><p class="note">订单号 ${escapeHtml(t.orderNo)}</p><div class="amount">¥${(t.amount / 100).toFixed(2)}</div>` +
+            (t.notified
+              ? '<p>该交易已支付</p>'
+              : `<form method="post" action="/api/payment/simulator/pay"><input type="hidden" name="trade" value="${t.id}"><button type="submit">确认支付</button></form>`) +
+            '<p class="note">这是开发用的支付模拟器，不会产生真实扣款。</p>',
+        );
+      },
+    );
 
     scope.post('/api/payment/simulator/pay', { config: foreign, schema: { hide: true } }, async (req, reply) => {
       const t = trades.get(new URLSearchParams(String(req.body ?? '')).get('trade') ?? '');
@@ -212,7 +287,12 @@ export function simulatorRoutes(app: App, deps: Deps) {
       let status: number;
       try {
         if (t.channel === 'alipay') {
-          const res = await fetch(t.notifyUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, body: alipayNotification(keys, t, now), signal: AbortSignal.timeout(15_000) });
+          const res = await fetch(t.notifyUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+            body: alipayNotification(keys, t, now),
+            signal: AbortSignal.timeout(15_000),
+          });
           status = (await res.text()) === 'success' ? 200 : res.status;
         } else {
           const n = wechatNotification(keys, t, now);
@@ -224,7 +304,10 @@ export function simulatorRoutes(app: App, deps: Deps) {
         status = 0;
       }
       if (status === 200) t.notified = true;
-      return page('支付模拟器', status === 200 ? '<h1>支付成功</h1><p>请返回竞赛平台查看订单状态。</p>' : `<h1>通知商户失败</h1><p class="note">商户应答 ${status || '无法连接'}</p>`);
+      return page(
+        '支付模拟器',
+        status === 200 ? '<h1>支付成功</h1><p>请返回竞赛平台查看订单状态。</p>' : `<h1>通知商户失败</h1><p class="note">商户应答 ${status || '无法连接'}</p>`,
+      );
     });
   });
 }

@@ -27,7 +27,13 @@ export function rsaVerify(message: string, signature: string, publicKey: string)
 
 export const responseMessage = (timestamp: string, nonce: string, body: string) => `${timestamp}\n${nonce}\n${body}\n`;
 
-export function authorization(s: Pick<WechatSettings, 'mchId' | 'serialNo' | 'privateKey'>, method: string, pathWithQuery: string, body: string, now: Date): string {
+export function authorization(
+  s: Pick<WechatSettings, 'mchId' | 'serialNo' | 'privateKey'>,
+  method: string,
+  pathWithQuery: string,
+  body: string,
+  now: Date,
+): string {
   const timestamp = String(Math.floor(now.getTime() / 1000));
   const nonce = randomBytes(16).toString('hex');
   const signature = rsaSign(`${method}\n${pathWithQuery}\n${timestamp}\n${nonce}\n${body}\n`, s.privateKey);
@@ -58,7 +64,10 @@ export function verifySigned(s: Pick<WechatSettings, 'platformSerial' | 'platfor
 }
 
 /** Native payment: asks WeChat Pay for the `code_url` the payer scans. */
-export async function createNative(s: WechatSettings, o: { orderNo: string; amount: number; description: string; notifyUrl: string; now: Date }): Promise<string> {
+export async function createNative(
+  s: WechatSettings,
+  o: { orderNo: string; amount: number; description: string; notifyUrl: string; now: Date },
+): Promise<string> {
   const path = '/v3/pay/transactions/native';
   const body = JSON.stringify({
     appid: s.appId,
@@ -113,7 +122,12 @@ export function verifyNotification(s: WechatSettings, headers: Headers, body: st
     const n = JSON.parse(body) as { resource?: { algorithm?: string; ciphertext: string; associated_data?: string; nonce: string } };
     if (n.resource?.algorithm !== 'AEAD_AES_256_GCM') return null;
     const t = JSON.parse(decryptResource(s.apiV3Key, n.resource)) as {
-      appid: string; mchid: string; out_trade_no: string; transaction_id: string; trade_state: string; amount: { total: number };
+      appid: string;
+      mchid: string;
+      out_trade_no: string;
+      transaction_id: string;
+      trade_state: string;
+      amount: { total: number };
     };
     return { orderNo: t.out_trade_no, tradeNo: t.transaction_id, amount: t.amount.total, appId: t.appid, mchId: t.mchid, paid: t.trade_state === 'SUCCESS' };
   } catch {

@@ -1,4 +1,15 @@
-import { ACCEPTED_ENCODINGS, CsvError, DecodeInvalid, DecodeRestart, ENCODING_NAMES, decodeBytes, newReport, plausibleText, type DecodeReport, type Encoding } from './decode.ts';
+import {
+  ACCEPTED_ENCODINGS,
+  CsvError,
+  DecodeInvalid,
+  DecodeRestart,
+  ENCODING_NAMES,
+  decodeBytes,
+  newReport,
+  plausibleText,
+  type DecodeReport,
+  type Encoding,
+} from './decode.ts';
 import { openBytes, rereadable, type CsvInput } from './unpack.ts';
 
 export { CsvError, type CsvProblem } from './decode.ts';
@@ -172,7 +183,6 @@ export async function* csvBatches(source: CsvInput, options: ReadOptions = {}): 
   if (field !== '' || fields.length) endRecord();
   if (out.length) yield out;
 }
-
 
 /** How a reader tells two readings of an ambiguous file apart (see readCsv). */
 export interface Disambiguation<T> {

@@ -32,7 +32,13 @@ const MAX_PROBLEMS = 20;
  * `answer.csv` and `prediction.csv` holding the header and that board's rows, in the files' own order. Throws a
  * CsvError, with line numbers and never an answer value, when the prediction cannot be scored.
  */
-export async function splitBoards(answer: CsvInput, prediction: CsvInput, idColumn: string, setting: SplitSetting, dir: string): Promise<Record<BoardName, BoardFiles>> {
+export async function splitBoards(
+  answer: CsvInput,
+  prediction: CsvInput,
+  idColumn: string,
+  setting: SplitSetting,
+  dir: string,
+): Promise<Record<BoardName, BoardFiles>> {
   const isPublic = splitter(setting);
   for (const board of ['public', 'private']) fs.mkdirSync(path.join(dir, board), { recursive: true, mode: 0o711 });
   // Reachable by the unprivileged user programs run as, whatever the process's umask.
@@ -173,7 +179,11 @@ export const REFUSAL_MAX_CHARS = 300;
 
 /** The last line's JSON, if it is one. */
 function lastJson(stdout: string): { line: string | undefined; value: unknown } {
-  const line = stdout.split('\n').map((l) => l.trim()).filter(Boolean).at(-1);
+  const line = stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .at(-1);
   if (!line) return { line, value: undefined };
   try {
     return { line, value: JSON.parse(line) };
@@ -195,7 +205,10 @@ export function readScore(run: SandboxRun): { score: number } | { failure: strin
   const said = (value as { error?: unknown } | null)?.error;
   if (typeof value === 'object' && value !== null && typeof said === 'string') {
     // eslint-disable-next-line no-control-regex
-    const explanation = said.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, REFUSAL_MAX_CHARS);
+    const explanation = said
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .trim()
+      .slice(0, REFUSAL_MAX_CHARS);
     if (explanation) return { failure: explanation, refusal: true };
   }
   if (run.exitCode !== 0) return { failure: run.exitCode === null ? '评分程序被终止（可能超出内存限制）' : `评分程序异常退出（退出码${run.exitCode}）` };
@@ -295,7 +308,12 @@ export async function scoreWithProgram(
   try {
     const boards = await splitBoards(input.answer, input.prediction, input.idColumn, input.split, path.join(run.dir, 'boards'));
     const program = writeProgram(input.program, path.join(run.dir, 'program'));
-    return await runProgram(program, boards, { timeLimitSec: input.timeLimitSec, memoryBytes: setting.memoryBytes }, { runner: setting.runner, image: setting.image, hidden: setting.hidden });
+    return await runProgram(
+      program,
+      boards,
+      { timeLimitSec: input.timeLimitSec, memoryBytes: setting.memoryBytes },
+      { runner: setting.runner, image: setting.image, hidden: setting.hidden },
+    );
   } finally {
     run.done();
   }

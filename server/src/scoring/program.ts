@@ -53,7 +53,9 @@ export async function readProgram(bytes: Buffer, fileName: string): Promise<Prog
     }
     if (!files.some((f) => f.name === 'score.py')) {
       const nested = files.find((f) => f.name.endsWith('/score.py'));
-      throw new ProgramError(nested ? `score.py 须在压缩包的根目录，现在在“${nested.name}”，请直接压缩程序文件而不是其所在的文件夹` : '压缩包的根目录中没有 score.py');
+      throw new ProgramError(
+        nested ? `score.py 须在压缩包的根目录，现在在“${nested.name}”，请直接压缩程序文件而不是其所在的文件夹` : '压缩包的根目录中没有 score.py',
+      );
     }
     const names = new Set(files.map((f) => f.name));
     const clash = files.find((f) => f.name.split('/').some((_, i, all) => i < all.length - 1 && names.has(all.slice(0, i + 1).join('/'))));

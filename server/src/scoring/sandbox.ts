@@ -101,7 +101,18 @@ export const SECCOMP_FD = 3;
  * Variables a container runtime's client may need to reach its engine. Nothing else of the server's environment is
  * passed to it (the container gets only what `-e` sets), and nothing at all to bubblewrap's chain.
  */
-const CLIENT_ENV = ['PATH', 'HOME', 'XDG_RUNTIME_DIR', 'DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY', 'CONTAINER_HOST', 'CONTAINERS_CONF'];
+const CLIENT_ENV = [
+  'PATH',
+  'HOME',
+  'XDG_RUNTIME_DIR',
+  'DOCKER_HOST',
+  'DOCKER_CONFIG',
+  'DOCKER_CONTEXT',
+  'DOCKER_CERT_PATH',
+  'DOCKER_TLS_VERIFY',
+  'CONTAINER_HOST',
+  'CONTAINERS_CONF',
+];
 
 /**
  * The command that runs `args` (a command inside the sandbox) in `dir`'s files under `runner`, with the environment
@@ -124,11 +135,42 @@ export function sandboxCommand(
       command: runner,
       env,
       args: [
-        'run', '--rm', '-i', ...(options.name ? ['--name', options.name] : []), '--network', 'none', '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-        '--user', `${NOBODY}:${NOBODY}`, '--memory', String(limits.memoryBytes), '--memory-swap', String(limits.memoryBytes),
-        '--pids-limit', String(processes), '--tmpfs', `/work:rw,size=${disk - shm},mode=1777`, '--shm-size', String(shm), '-w', '/work', ...mounts,
-        '-e', 'HOME=/work', '-e', 'TMPDIR=/work', '-e', 'OPENBLAS_NUM_THREADS=1', '-e', 'OMP_NUM_THREADS=1',
-        options.image ?? 'python:3-slim', ...args,
+        'run',
+        '--rm',
+        '-i',
+        ...(options.name ? ['--name', options.name] : []),
+        '--network',
+        'none',
+        '--read-only',
+        '--cap-drop',
+        'ALL',
+        '--security-opt',
+        'no-new-privileges',
+        '--user',
+        `${NOBODY}:${NOBODY}`,
+        '--memory',
+        String(limits.memoryBytes),
+        '--memory-swap',
+        String(limits.memoryBytes),
+        '--pids-limit',
+        String(processes),
+        '--tmpfs',
+        `/work:rw,size=${disk - shm},mode=1777`,
+        '--shm-size',
+        String(shm),
+        '-w',
+        '/work',
+        ...mounts,
+        '-e',
+        'HOME=/work',
+        '-e',
+        'TMPDIR=/work',
+        '-e',
+        'OPENBLAS_NUM_THREADS=1',
+        '-e',
+        'OMP_NUM_THREADS=1',
+        options.image ?? 'python:3-slim',
+        ...args,
       ],
     };
   }
@@ -139,19 +181,75 @@ export function sandboxCommand(
   const bwrap = [
     // A user namespace of its own in which no further one can be made, and the program as process 1: no process of
     // bubblewrap's is left inside for it to read.
-    BWRAP, '--unshare-all', '--unshare-user', '--disable-userns', '--as-pid-1', '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-    ...binds, ...covers, '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64', '--symlink', 'usr/bin', '/bin',
-    '--proc', '/proc', '--dev', '/dev',
+    BWRAP,
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--as-pid-1',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    ...binds,
+    ...covers,
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
     // /dev/shm within the quota, and /dev itself read-only (its memory filesystem has no size of its own).
-    '--size', String(shm), '--perms', '01777', '--tmpfs', '/dev/shm', '--remount-ro', '/dev',
-    '--size', String(disk - shm), '--perms', '0777', '--tmpfs', '/work',
+    '--size',
+    String(shm),
+    '--perms',
+    '01777',
+    '--tmpfs',
+    '/dev/shm',
+    '--remount-ro',
+    '/dev',
+    '--size',
+    String(disk - shm),
+    '--perms',
+    '0777',
+    '--tmpfs',
+    '/work',
     ...files.flatMap((f) => ['--ro-bind', f.hostPath, `/work/${f.name}`]),
     // Everything but /work and /dev/shm is read-only, bwrap's own root included.
-    '--remount-ro', '/',
-    '--chdir', '/work', '--clearenv',
-    '--setenv', 'PATH', '/usr/bin:/bin', '--setenv', 'HOME', '/work', '--setenv', 'TMPDIR', '/work', '--setenv', 'LANG', 'C.UTF-8',
-    '--setenv', 'OPENBLAS_NUM_THREADS', '1', '--setenv', 'OMP_NUM_THREADS', '1', '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
-    '--seccomp', String(SECCOMP_FD),
+    '--remount-ro',
+    '/',
+    '--chdir',
+    '/work',
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--setenv',
+    'HOME',
+    '/work',
+    '--setenv',
+    'TMPDIR',
+    '/work',
+    '--setenv',
+    'LANG',
+    'C.UTF-8',
+    '--setenv',
+    'OPENBLAS_NUM_THREADS',
+    '1',
+    '--setenv',
+    'OMP_NUM_THREADS',
+    '1',
+    '--setenv',
+    'PYTHONDONTWRITEBYTECODE',
+    '1',
+    '--seccomp',
+    String(SECCOMP_FD),
     ...args,
   ];
   // RLIMIT_NPROC counts the processes of a user: as the run's own user, only this program's (root is not held by it).
@@ -225,7 +323,12 @@ function findGroupRoots(): GroupRoots | null {
     return null;
   }
   // Lines read `id:controllers:path`; the group's path may itself hold colons.
-  const own = (controller: string) => lines.map((l) => l.split(':')).find(([, list]) => list!.split(',').includes(controller))?.slice(2).join(':');
+  const own = (controller: string) =>
+    lines
+      .map((l) => l.split(':'))
+      .find(([, list]) => list!.split(',').includes(controller))
+      ?.slice(2)
+      .join(':');
   const memory = own('memory');
   if (memory === undefined) return null;
   const dir = path.join('/sys/fs/cgroup/memory', memory);
@@ -376,7 +479,11 @@ export function sandboxStatus(runner: ScorerRunner = 'bwrap', image?: string): P
 }
 
 /** Runs a sandbox command, answering its exit code and output; never rejects (a missing binary is an `error`). */
-function run(runner: ScorerRunner, command: ReturnType<typeof sandboxCommand>, timeoutMs: number): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
+function run(
+  runner: ScorerRunner,
+  command: ReturnType<typeof sandboxCommand>,
+  timeoutMs: number,
+): Promise<{ status: number | null; stdout: string; stderr: string; error?: Error }> {
   return new Promise((resolve) => {
     const child = startSandbox(runner, command, false);
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -397,7 +504,8 @@ function run(runner: ScorerRunner, command: ReturnType<typeof sandboxCommand>, t
 
 async function probe(runner: ScorerRunner, image?: string): Promise<Status> {
   if (runner === 'bwrap') {
-    if (!seccompFilter()) return { ok: false, reason: `服务器的处理器架构（${process.arch}）没有系统调用过滤规则，无法安全运行评分程序；请使用容器运行时（SCORER_RUNNER）` };
+    if (!seccompFilter())
+      return { ok: false, reason: `服务器的处理器架构（${process.arch}）没有系统调用过滤规则，无法安全运行评分程序；请使用容器运行时（SCORER_RUNNER）` };
     for (const [file, what] of [
       [BWRAP, '沙箱程序 bubblewrap（/usr/bin/bwrap）'],
       [PYTHON, 'Python（/usr/bin/python3）'],
@@ -407,7 +515,13 @@ async function probe(runner: ScorerRunner, image?: string): Promise<Status> {
     }
     if (process.getuid?.() === 0 && !fs.existsSync(SETPRIV)) return { ok: false, reason: '服务器未安装 setpriv，无法以非特权用户运行评分程序' };
   }
-  const command = sandboxCommand(runner, [], [runner === 'bwrap' ? PYTHON : 'python3', '-c', 'print(1)'], { timeLimitSec: 20, memoryBytes: DEFAULT_MEMORY_BYTES }, { image });
+  const command = sandboxCommand(
+    runner,
+    [],
+    [runner === 'bwrap' ? PYTHON : 'python3', '-c', 'print(1)'],
+    { timeLimitSec: 20, memoryBytes: DEFAULT_MEMORY_BYTES },
+    { image },
+  );
   const r = await run(runner, command, 60_000);
   if (r.error) return { ok: false, reason: `无法启动评分沙箱（${runner}）：${r.error.message}` };
   if (r.status !== 0 || r.stdout.trim() !== '1') return { ok: false, reason: `评分沙箱（${runner}）无法运行：${(r.stderr || r.stdout).trim().slice(0, 200)}` };
@@ -477,7 +591,16 @@ export async function runSandboxed(
       clearTimeout(timer);
       const memoryExceeded = (groups?.oomKills() ?? 0) > 0;
       await groups?.remove();
-      resolve({ exitCode: code, signal, timedOut, outputCapped, memoryExceeded, stdout: out.toString(), stderr: err.toString(), seconds: (performance.now() - started) / 1000 });
+      resolve({
+        exitCode: code,
+        signal,
+        timedOut,
+        outputCapped,
+        memoryExceeded,
+        stdout: out.toString(),
+        stderr: err.toString(),
+        seconds: (performance.now() - started) / 1000,
+      });
     });
   });
 }

@@ -100,7 +100,10 @@ function classColumns(fields: string[], answers: Answers, ev: Evaluation, line: 
   if (classes.includes('')) throw new CsvError([{ line, message: '表头有空列名' }]);
   const index = new Map(classes.map((c, i) => [c, i]));
   const lacking = [...new Set(Array.from(answers.truth, String))].filter((c) => !index.has(c));
-  if (lacking.length) throw new CsvError([{ line, message: `${format}，缺少类别：${lacking.slice(0, 5).map(show).join('、')}${lacking.length > 5 ? ` 等${lacking.length}个` : ''}` }]);
+  if (lacking.length)
+    throw new CsvError([
+      { line, message: `${format}，缺少类别：${lacking.slice(0, 5).map(show).join('、')}${lacking.length > 5 ? ` 等${lacking.length}个` : ''}` },
+    ]);
   return { id, width: names.length, columns, classes, index };
 }
 
@@ -123,7 +126,13 @@ function parseProbabilities(fields: string[], cols: ReturnType<typeof classColum
 const BINARY_RANKING = new Set<string>(['auc', 'gini', 'averagePrecision']);
 /** Metrics over the probabilities of several classes: the truth names a class, and two at least are needed. */
 const MULTI_CLASS = new Set<string>(['multiLogLoss', 'multiAuc']);
-const METRIC_LABEL: Record<string, string> = { auc: 'AUC', gini: 'Gini', averagePrecision: '平均精度（AP）', multiLogLoss: '多分类对数损失', multiAuc: '多分类AUC' };
+const METRIC_LABEL: Record<string, string> = {
+  auc: 'AUC',
+  gini: 'Gini',
+  averagePrecision: '平均精度（AP）',
+  multiLogLoss: '多分类对数损失',
+  multiAuc: '多分类AUC',
+};
 
 /**
  * What the metric needs of one true value beyond being read (keyed by metric code, so it holds whichever metrics
@@ -134,7 +143,8 @@ function truthProblem(metric: string, value: string | number): string | null {
   if (BINARY_RANKING.has(metric) && n !== 0 && n !== 1) return '真实值须为0或1';
   if (metric === 'mape' && n === 0) return '真实值为0，不能计算MAPE';
   if (metric === 'rmsle' && !(n >= 0)) return `RMSLE的真实值不能为负数：${show(String(value))}`;
-  if (metric === 'qwk' && !(typeof value === 'number' ? Number.isInteger(value) : /^[+-]?\d+$/.test(value.trim()))) return `QWK的真实值须为整数等级：${show(String(value))}`;
+  if (metric === 'qwk' && !(typeof value === 'number' ? Number.isInteger(value) : /^[+-]?\d+$/.test(value.trim())))
+    return `QWK的真实值须为整数等级：${show(String(value))}`;
   return null;
 }
 
@@ -155,13 +165,17 @@ function answersProblem(metric: string, answers: Answers): string | null {
     const [pubNeg, pubPos] = counts[0]!;
     const [privNeg, privPos] = counts[1]!;
     if (!(pubPos! + privPos!) || !(pubNeg! + privNeg!)) return `答案只有一个类别（全部为${pubPos! + privPos! ? 1 : 0}），${name}需要0和1两类都出现`;
-    for (const [board, neg, pos] of [['公榜', pubNeg!, pubPos!], ['私榜', privNeg!, privPos!]] as const) {
+    for (const [board, neg, pos] of [
+      ['公榜', pubNeg!, pubPos!],
+      ['私榜', privNeg!, privPos!],
+    ] as const) {
       if (neg + pos > 0 && (!neg || !pos)) return `按公榜比例划分后，${board}部分的答案只有一个类别，${name}无法计算；请增加样本或调整公榜比例`;
     }
   }
   if (MULTI_CLASS.has(metric)) {
     const first = answers.truth[0]!;
-    if (Array.from(answers.truth as ArrayLike<string | number>).every((t) => t === first)) return `答案只有一个类别（${show(String(first))}），${name}至少需要两个类别`;
+    if (Array.from(answers.truth as ArrayLike<string | number>).every((t) => t === first))
+      return `答案只有一个类别（${show(String(first))}），${name}至少需要两个类别`;
   }
   return null;
 }
@@ -229,7 +243,11 @@ async function answersFrom(batches: AsyncIterable<CsvRecord[]>, ev: Evaluation):
   }
   if (problems.length) throw new CsvError(problems.sort((a, b) => a.line - b.line).slice(0, MAX_PROBLEMS));
   if (!index.size) throw new CsvError([{ line: 0, message: '文件没有数据行' }]);
-  const answers: Answers = { index, truth: NUMERIC_PREDICTION[ev.metric] ? Float64Array.from(truth as number[]) : (truth as string[]), isPublic: Buffer.concat(flags) };
+  const answers: Answers = {
+    index,
+    truth: NUMERIC_PREDICTION[ev.metric] ? Float64Array.from(truth as number[]) : (truth as string[]),
+    isPublic: Buffer.concat(flags),
+  };
   const problem = answersProblem(ev.metric, answers);
   if (problem) throw new CsvError([{ line: 0, message: problem }]);
   return answers;
@@ -249,7 +267,10 @@ export async function scoreSubmission(source: CsvInput, answers: Answers, ev: Ev
   // A file two encodings read differently: the reading whose ids and labels the answers recognise wins (csv.ts).
   const same = (a: ScoreResult, b: ScoreResult) => Object.is(a.publicScore, b.publicScore) && Object.is(a.privateScore, b.privateScore) && a.rows === b.rows;
   // Labels are compared as text; numbers read the same in both encodings, so only the ids tell those readings apart.
-  const known = () => ({ [ev.idColumn]: answers.index, ...(typeof answers.truth[0] === 'string' && { [ev.targetColumn]: new Set(answers.truth as string[]) }) });
+  const known = () => ({
+    [ev.idColumn]: answers.index,
+    ...(typeof answers.truth[0] === 'string' && { [ev.targetColumn]: new Set(answers.truth as string[]) }),
+  });
   return readCsv(source, (batches) => scoreFrom(batches, answers, ev), { same, known });
 }
 
@@ -288,11 +309,7 @@ async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, 
       else {
         seen[at] = 1;
         const value =
-          fields.length !== cols.width
-            ? { problem: '列数与表头不一致' }
-            : classes
-              ? parseProbabilities(fields, classes)
-              : parse(fields[cols.target]!);
+          fields.length !== cols.width ? { problem: '列数与表头不一致' } : classes ? parseProbabilities(fields, classes) : parse(fields[cols.target]!);
         if (typeof value === 'object' && !(value instanceof Float64Array)) problems.push({ line, message: value.problem });
         else (answers.isPublic[at] ? pub : priv).add(classes ? classes.index.get(String(answers.truth[at])) : answers.truth[at], value);
       }

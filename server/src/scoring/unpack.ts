@@ -20,7 +20,11 @@ export const isCsvFile = (input: CsvInput): input is CsvFile => typeof (input as
 export const rereadable = (input: CsvInput) => typeof input === 'string' || Buffer.isBuffer(input) || isCsvFile(input);
 
 /** A stored file as a CsvFile. */
-export const storedCsv = (storage: { get(key: string, range?: { start: number; end: number }): Promise<Readable>; size(key: string): Promise<number | null> }, key: string, maxBytes: number): CsvFile => ({
+export const storedCsv = (
+  storage: { get(key: string, range?: { start: number; end: number }): Promise<Readable>; size(key: string): Promise<number | null> },
+  key: string,
+  maxBytes: number,
+): CsvFile => ({
   read: (range) => storage.get(key, range),
   size: () => storage.size(key),
   maxBytes,
@@ -235,8 +239,16 @@ async function readZip(file: CsvFile, size: number, max: number): Promise<AsyncI
   const entries = await zipEntries(file, size);
   const files = entries.filter((e) => !incidental(e.name));
   if (files.length !== 1) {
-    const names = files.slice(0, 3).map((e) => e.name).join('、');
-    throw new CsvError([{ line: 0, message: files.length ? `ZIP压缩包中须只有一个CSV文件，现有${files.length}个文件：${names}${files.length > 3 ? '等' : ''}` : 'ZIP压缩包中没有文件' }]);
+    const names = files
+      .slice(0, 3)
+      .map((e) => e.name)
+      .join('、');
+    throw new CsvError([
+      {
+        line: 0,
+        message: files.length ? `ZIP压缩包中须只有一个CSV文件，现有${files.length}个文件：${names}${files.length > 3 ? '等' : ''}` : 'ZIP压缩包中没有文件',
+      },
+    ]);
   }
   const entry = files[0]!;
   if (!/\.(csv|txt)$/i.test(entry.name)) throw new CsvError([{ line: 0, message: `ZIP压缩包中的文件须为CSV文件，现为：${entry.name}` }]);

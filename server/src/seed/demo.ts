@@ -19,26 +19,45 @@ const INTRODUCE = `<h2>竞赛简介</h2><p>本竞赛面向全国高校学生，�
 export async function seedDemo(db: Db, now: Date, accounts: DemoAccount[]) {
   const iso = now.toISOString();
   const at = (days: number) => new Date(now.getTime() + days * DAY).toISOString();
-  const { id: orgId } = await db.insertInto('organisations').values({ name: '示例大学', kind: 'school', contactName: '王老师', contactPhone: null, contactEmail: null, createdAt: iso }).returning('id').executeTakeFirstOrThrow();
+  const { id: orgId } = await db
+    .insertInto('organisations')
+    .values({ name: '示例大学', kind: 'school', contactName: '王老师', contactPhone: null, contactEmail: null, createdAt: iso })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const names: Record<string, string> = { demo: '张同学', judge: '李评审', organiser: '王老师' };
   const ids: Record<string, number> = {};
   for (const a of accounts) {
     ids[a.username] = await insertUser(
       db,
-      { username: a.username, usernameKey: usernameKey(a.username), passwordHash: a.passwordHash, phone: null, email: null, userName: names[a.username] ?? null, orgId: a.role === 'participant' ? null : orgId },
+      {
+        username: a.username,
+        usernameKey: usernameKey(a.username),
+        passwordHash: a.passwordHash,
+        phone: null,
+        email: null,
+        userName: names[a.username] ?? null,
+        orgId: a.role === 'participant' ? null : orgId,
+      },
       [a.role],
       iso,
     );
   }
   // The demo judge is in the expert pool, from an organisation of its own, so it may review the demo school's works.
-  if (ids.judge) await db.insertInto('experts').values({ userId: ids.judge, organization: '示例评审中心', speciality: '数据挖掘', title: '教授', createdAt: iso }).execute();
+  if (ids.judge)
+    await db.insertInto('experts').values({ userId: ids.judge, organization: '示例评审中心', speciality: '数据挖掘', title: '教授', createdAt: iso }).execute();
 
   const typeIds: number[] = [];
   for (const [i, name] of ['数据挖掘', '机器学习', '数据可视化'].entries()) {
     typeIds.push((await db.insertInto('competitionTypes').values({ name, sort: i, createdAt: iso }).returning('id').executeTakeFirstOrThrow()).id);
   }
   const brand = async (name: string, shortName: string, sort: number, recommend: number, description: string) =>
-    (await db.insertInto('brands').values({ name, shortName, sort, recommend, description, logo: null, createdAt: iso, updatedAt: iso }).returning('id').executeTakeFirstOrThrow()).id;
+    (
+      await db
+        .insertInto('brands')
+        .values({ name, shortName, sort, recommend, description, logo: null, createdAt: iso, updatedAt: iso })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
   const teddy = await brand('泰迪杯数据挖掘挑战赛', '泰迪杯', 1, 1, '面向高校的数据挖掘竞赛品牌');
   const smart = await brand('数智杯机器学习挑战赛', '数智杯', 2, 1, '聚焦机器学习与人工智能应用');
   const campus = await brand('校园数据分析系列赛', '校园赛', 3, 0, '校内数据分析练习与选拔');
@@ -62,11 +81,56 @@ export async function seedDemo(db: Db, now: Date, accounts: DemoAccount[]) {
 
   const open: MenuCode[] = ['REG_SET', 'QUES_AND_DATA', 'COMP_INFO', 'BEFORE_GUIDE', 'TRAINING_PLATFORM'];
   const demo = [
-    { name: '第十四届泰迪杯数据挖掘挑战赛', brandId: teddy, typeId: typeIds[0]!, reg: [-10, 30], end: 90, status: AUDIT_STATUS.online, fee: 20000, menus: open },
-    { name: '2026数智杯机器学习挑战赛', brandId: smart, typeId: typeIds[1]!, reg: [-60, -5], end: 40, status: AUDIT_STATUS.online, fee: 0, menus: ['QUES_AND_DATA', 'COMP_INFO'] as MenuCode[] },
-    { name: '2025校园数据可视化大赛', brandId: campus, typeId: typeIds[2]!, reg: [-200, -170], end: -100, status: AUDIT_STATUS.online, fee: 0, menus: ['COMP_INFO'] as MenuCode[] },
-    { name: '2026春季数据分析练习赛', brandId: campus, typeId: typeIds[0]!, reg: [15, 45], end: 75, status: AUDIT_STATUS.online, fee: 0, menus: ['COMP_INFO'] as MenuCode[] },
-    { name: '泰迪杯暑期训练营（待审核）', brandId: teddy, typeId: typeIds[0]!, reg: [20, 50], end: 80, status: AUDIT_STATUS.pending, fee: 5000, menus: [] as MenuCode[] },
+    {
+      name: '第十四届泰迪杯数据挖掘挑战赛',
+      brandId: teddy,
+      typeId: typeIds[0]!,
+      reg: [-10, 30],
+      end: 90,
+      status: AUDIT_STATUS.online,
+      fee: 20000,
+      menus: open,
+    },
+    {
+      name: '2026数智杯机器学习挑战赛',
+      brandId: smart,
+      typeId: typeIds[1]!,
+      reg: [-60, -5],
+      end: 40,
+      status: AUDIT_STATUS.online,
+      fee: 0,
+      menus: ['QUES_AND_DATA', 'COMP_INFO'] as MenuCode[],
+    },
+    {
+      name: '2025校园数据可视化大赛',
+      brandId: campus,
+      typeId: typeIds[2]!,
+      reg: [-200, -170],
+      end: -100,
+      status: AUDIT_STATUS.online,
+      fee: 0,
+      menus: ['COMP_INFO'] as MenuCode[],
+    },
+    {
+      name: '2026春季数据分析练习赛',
+      brandId: campus,
+      typeId: typeIds[0]!,
+      reg: [15, 45],
+      end: 75,
+      status: AUDIT_STATUS.online,
+      fee: 0,
+      menus: ['COMP_INFO'] as MenuCode[],
+    },
+    {
+      name: '泰迪杯暑期训练营（待审核）',
+      brandId: teddy,
+      typeId: typeIds[0]!,
+      reg: [20, 50],
+      end: 80,
+      status: AUDIT_STATUS.pending,
+      fee: 5000,
+      menus: [] as MenuCode[],
+    },
     { name: '新建竞赛（草稿）', brandId: campus, typeId: null, reg: [30, 60], end: 90, status: AUDIT_STATUS.draft, fee: 0, menus: [] as MenuCode[] },
   ];
   for (const c of demo) {
@@ -105,7 +169,13 @@ export async function seedDemo(db: Db, now: Date, accounts: DemoAccount[]) {
         enableStartTime: null,
         enableEndTime: null,
         fieldList: JSON.stringify(
-          menuCode === 'REG_SET' ? REG_FIELDS.filter((f) => ['userName', 'tel', 'email', 'organization', 'region'].includes(f.name)).map((f) => ({ ...f, description: null, otherParams: { required: f.name !== 'region' } })) : [],
+          menuCode === 'REG_SET'
+            ? REG_FIELDS.filter((f) => ['userName', 'tel', 'email', 'organization', 'region'].includes(f.name)).map((f) => ({
+                ...f,
+                description: null,
+                otherParams: { required: f.name !== 'region' },
+              }))
+            : [],
         ),
       })),
     );
@@ -115,7 +185,15 @@ export async function seedDemo(db: Db, now: Date, accounts: DemoAccount[]) {
     }
     await db
       .insertInto('questions')
-      .values({ competitionId: id, title: 'A题：电商用户购买行为预测', content: '<p>根据用户历史行为数据，预测其未来7天内是否会下单。</p>', reviewed: 1, sort: 0, createdAt: iso, updatedAt: iso })
+      .values({
+        competitionId: id,
+        title: 'A题：电商用户购买行为预测',
+        content: '<p>根据用户历史行为数据，预测其未来7天内是否会下单。</p>',
+        reviewed: 1,
+        sort: 0,
+        createdAt: iso,
+        updatedAt: iso,
+      })
       .execute();
   }
 }

@@ -29,13 +29,14 @@ export interface SeededAccount {
 async function syncAdminRole(db: Db) {
   const admin = await db.selectFrom('roles').select('id').where('code', '=', ROLE_CODES.admin).executeTakeFirst();
   if (!admin) return;
-  const have = new Set(
-    (await db.selectFrom('rolePermissions').select('code').where('roleId', '=', admin.id).execute()).map((r) => r.code),
-  );
+  const have = new Set((await db.selectFrom('rolePermissions').select('code').where('roleId', '=', admin.id).execute()).map((r) => r.code));
   const missing = ALL_PERMISSION_CODES.filter((c) => !have.has(c));
-  if (missing.length) await db.insertInto('rolePermissions').values(missing.map((code) => ({ roleId: admin.id, code }))).execute();
+  if (missing.length)
+    await db
+      .insertInto('rolePermissions')
+      .values(missing.map((code) => ({ roleId: admin.id, code })))
+      .execute();
 }
-
 
 /**
  * Fills an empty database: the four seed roles, the administrator and, unless turned off, demo content.
@@ -68,11 +69,23 @@ export async function seedIfEmpty(db: Db, config: Config, clock: Clock): Promise
           .values({ code, name: preset.name, description: preset.description, builtin: 1 })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await trx.insertInto('rolePermissions').values(preset.codes.map((c) => ({ roleId: id, code: c }))).execute();
+        await trx
+          .insertInto('rolePermissions')
+          .values(preset.codes.map((c) => ({ roleId: id, code: c })))
+          .execute();
       }
-      await insertUser(trx, { username: 'admin', usernameKey: 'admin', passwordHash: adminHash, phone: null, email: null, userName: '平台管理员' }, [ROLE_CODES.admin], now);
+      await insertUser(
+        trx,
+        { username: 'admin', usernameKey: 'admin', passwordHash: adminHash, phone: null, email: null, userName: '平台管理员' },
+        [ROLE_CODES.admin],
+        now,
+      );
       if (config.seedDemo) {
-        await seedDemo(trx, clock.now(), demoAccounts.map((a, i) => ({ ...a, passwordHash: demoHashes[i]! })));
+        await seedDemo(
+          trx,
+          clock.now(),
+          demoAccounts.map((a, i) => ({ ...a, passwordHash: demoHashes[i]! })),
+        );
       }
     });
   } catch (err) {

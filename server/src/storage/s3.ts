@@ -138,7 +138,13 @@ export function s3FileStore(options: S3Options): FileStore {
       const etags: string[] = [];
       for (let start = 0, n = 1; start < size; start += partBytes, n++) {
         const end = Math.min(size, start + partBytes);
-        const part = await call('upload part', 'PUT', `${objPath}?partNumber=${n}&${query}`, {}, { file, start, end, sha256: await sha256OfRange(file, start, end) });
+        const part = await call(
+          'upload part',
+          'PUT',
+          `${objPath}?partNumber=${n}&${query}`,
+          {},
+          { file, start, end, sha256: await sha256OfRange(file, start, end) },
+        );
         etags.push(String(part.headers.etag));
       }
       const xml = `<CompleteMultipartUpload>${etags.map((etag, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${etag.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;

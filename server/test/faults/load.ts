@@ -129,19 +129,31 @@ export async function untilAcked(load: Load, count: number, server?: { child: { 
   const target = load.acked.length + count;
   const start = Date.now();
   while (load.acked.length < target) {
-    if (server && server.child.exitCode !== null) throw new Error(`the server exited (code ${server.child.exitCode}) with ${load.acked.length} writes acknowledged:\n${server.output.join('').slice(-3000)}`);
-    if (Date.now() - start > timeoutMs) throw new Error(`only ${load.acked.length} writes acknowledged, ${load.refused.length} refused: ${JSON.stringify(load.refused.slice(0, 3))}`);
+    if (server && server.child.exitCode !== null)
+      throw new Error(
+        `the server exited (code ${server.child.exitCode}) with ${load.acked.length} writes acknowledged:\n${server.output.join('').slice(-3000)}`,
+      );
+    if (Date.now() - start > timeoutMs)
+      throw new Error(`only ${load.acked.length} writes acknowledged, ${load.refused.length} refused: ${JSON.stringify(load.refused.slice(0, 3))}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
 
 /** What is missing of the acknowledged writes, read straight from the database (snake_case SQL, either dialect). */
-export async function missingAcked(query: (sql: string) => Promise<Record<string, unknown>[]>, load: Pick<Load, 'acked' | 'profileSent'>, upTo = Infinity): Promise<string[]> {
+export async function missingAcked(
+  query: (sql: string) => Promise<Record<string, unknown>[]>,
+  load: Pick<Load, 'acked' | 'profileSent'>,
+  upTo = Infinity,
+): Promise<string[]> {
   const problems: string[] = [];
   const users = new Map((await query('select username, organization from users')).map((r) => [String(r.username), r.organization as string | null]));
   const files = new Map((await query('select key, size, sha256 from files')).map((r) => [String(r.key), `${Number(r.size)}:${String(r.sha256)}`]));
   const works = new Set((await query('select team_id, sha256 from works')).map((r) => `${Number(r.team_id)}:${String(r.sha256)}`));
-  const registers = new Set((await query('select r.id, r.team_id from registers r join teams t on t.id = r.team_id join team_members m on m.team_id = t.id')).map((r) => `${Number(r.id)}:${Number(r.team_id)}`));
+  const registers = new Set(
+    (await query('select r.id, r.team_id from registers r join teams t on t.id = r.team_id join team_members m on m.team_id = t.id')).map(
+      (r) => `${Number(r.id)}:${Number(r.team_id)}`,
+    ),
+  );
   const lastProfile = new Map<string, string>();
   for (const a of load.acked.filter((x) => x.seq < upTo)) {
     if (a.kind === 'register' && !users.has(a.username)) problems.push(`user ${a.username} registered but missing`);

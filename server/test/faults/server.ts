@@ -77,7 +77,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (gone) throw new Error(`the server exited while starting:\n${output.join('')}`);
-    const health = await fetch(`${url}/api/health`).then((r) => r.status, () => 0);
+    const health = await fetch(`${url}/api/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (health === 200) break;
     if (i > 600) throw new Error(`the server did not become ready:\n${output.join('')}`);
     await new Promise((r) => setTimeout(r, 100));
@@ -180,7 +183,13 @@ const b64 = (v: string) => Buffer.from(v).toString('base64');
 export async function createUpload(who: HttpClient, questionId: number, content: Buffer, filename = 'works.zip') {
   const meta = { questionId: String(questionId), filename, sha256: sha256(content) };
   return who.request('POST', '/api/review/works/upload', {
-    headers: { ...TUS, 'upload-length': String(content.length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${b64(v)}`).join(',') },
+    headers: {
+      ...TUS,
+      'upload-length': String(content.length),
+      'upload-metadata': Object.entries(meta)
+        .map(([k, v]) => `${k} ${b64(v)}`)
+        .join(','),
+    },
   });
 }
 
@@ -198,7 +207,13 @@ export function png(seed: number): Buffer {
   return Buffer.concat([base, Buffer.from(`fault-${seed}`)]);
 }
 
-export const REG_INFO = { userName: '张三', idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'), tel: '13800138000', province: '广东省', city: '广州市' };
+export const REG_INFO = {
+  userName: '张三',
+  idCardNo: '11010519491231002' + mainlandCheckDigit('11010519491231002'),
+  tel: '13800138000',
+  province: '广东省',
+  city: '广州市',
+};
 const REG_FIELD_LIST = [
   { label: '姓名', name: 'userName', otherParams: { required: true } },
   { label: '身份证号', name: 'idCardNo', otherParams: { required: true } },
@@ -221,7 +236,12 @@ export async function arena(url: string, worksMaxMb = 20): Promise<Arena> {
   const orgName = `org${Math.random().toString(36).slice(2, 8)}`;
   await new HttpClient(url).must('POST', '/api/auth/register', { username: orgName, password: 'Passw0rd1' });
   const organiser = await new HttpClient(url).login(orgName, 'Passw0rd1');
-  const application = await organiser.must('POST', '/api/competition/partner/apply', { name: `${orgName}大学`, kind: 'school', contactName: '老师', contactPhone: '13800138000' });
+  const application = await organiser.must('POST', '/api/competition/partner/apply', {
+    name: `${orgName}大学`,
+    kind: 'school',
+    contactName: '老师',
+    contactPhone: '13800138000',
+  });
   await admin.must('PUT', `/api/competition/partner/audit/${application.id}`, { approve: true });
   await organiser.login(orgName, 'Passw0rd1');
   const brand = await admin.must('POST', '/api/competition/brand/', { name: '故障测试', shortName: '故障' });
@@ -245,7 +265,10 @@ export async function arena(url: string, worksMaxMb = 20): Promise<Arena> {
   await organiser.must('PUT', `/api/competition/preset/${preset('REG_SET')}`, { enable: true, fieldList: REG_FIELD_LIST });
   await organiser.must('PUT', `/api/competition/preset/${preset('CHOICE_SET')}`, { enable: true });
   await organiser.must('PUT', `/api/competition/preset/${preset('SUBMIT_WORKS')}`, { enable: true });
-  const { id: questionId } = await organiser.must('POST', `/api/competition/question/${competitionId}`, { title: '故障题', evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 } });
+  const { id: questionId } = await organiser.must('POST', `/api/competition/question/${competitionId}`, {
+    title: '故障题',
+    evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 3 },
+  });
   await admin.must('PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
   return { admin, organiser, competitionId, questionId };
 }
@@ -309,7 +332,8 @@ export async function checkFileRows(query: (sql: string) => Promise<Record<strin
     const content = fs.readFileSync(file);
     const want = expected.get(key);
     if (!want) problems.push(`${key}: referenced but has no files row`);
-    else if (content.length !== want.size || sha256(content) !== want.sha256) problems.push(`${key}: ${content.length} bytes, ${sha256(content)}, expected ${want.size} bytes, ${want.sha256}`);
+    else if (content.length !== want.size || sha256(content) !== want.sha256)
+      problems.push(`${key}: ${content.length} bytes, ${sha256(content)}, expected ${want.size} bytes, ${want.sha256}`);
   }
   return { referenced: keys.size, problems };
 }

@@ -91,7 +91,7 @@ export const SQL_INJECTION = [
   "%' AND 1=1 AND '%'='",
   '%_%',
   "\\'; SELECT pg_sleep(0);--",
-  "1) OR (1=1",
+  '1) OR (1=1',
 ];
 
 export const HTML_INJECTION = [
@@ -121,7 +121,15 @@ export const UNICODE_EDGE = [
 /** Values the database cannot hold or that encoders mangle: accepted or refused, but never a 5xx. */
 export const UNSTORABLE = ['nul\u0000byte', '\uD800lone', 'lone\uDFFF'];
 
-export const TRAVERSAL = ['../../etc/passwd', '..\\..\\windows\\win.ini', '/etc/passwd', 'C:\\Windows\\win.ini', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '....//....//etc/passwd', 'files/../../contest.sqlite'];
+export const TRAVERSAL = [
+  '../../etc/passwd',
+  '..\\..\\windows\\win.ini',
+  '/etc/passwd',
+  'C:\\Windows\\win.ini',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '....//....//etc/passwd',
+  'files/../../contest.sqlite',
+];
 
 export const PROTO_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
 
@@ -157,7 +165,23 @@ export const HOSTILE_URL_VALUES = [
 ];
 
 const DATE_TIME = '2026-03-10T00:00:00+08:00';
-const CANDIDATES = ['1', 'a', 'abc', 'A1b2c3', '13800138000', '2026-03-10', 'x@example.com', 'cover/0123456789abcdef', 'REG_SET', 'win', 'Passw0rd1', '110105194912310021', '2026-03-10 00:00:00', '#ff0000', '100000'];
+const CANDIDATES = [
+  '1',
+  'a',
+  'abc',
+  'A1b2c3',
+  '13800138000',
+  '2026-03-10',
+  'x@example.com',
+  'cover/0123456789abcdef',
+  'REG_SET',
+  'win',
+  'Passw0rd1',
+  '110105194912310021',
+  '2026-03-10 00:00:00',
+  '#ff0000',
+  '100000',
+];
 
 export const isInteger = (s: JsonSchema) => s.type === 'integer' || (Array.isArray(s.type) && s.type.includes('integer'));
 const types = (s: JsonSchema): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
@@ -243,7 +267,12 @@ export function wrongTypes(schema: JsonSchema): { label: string; raw: string }[]
   if (!nullable(s)) out.push({ label: 'null', raw: 'null' });
   if (t === 'enum') out.push({ label: 'enum outside', raw: JSON.stringify('NOT_A_CHOICE<script>') });
   if (t === 'integer') {
-    out.push({ label: 'fraction', raw: '1.5' }, { label: '1e309', raw: '1e309' }, { label: 'NaN string', raw: '"NaN"' }, { label: 'numeric string', raw: '"1"' });
+    out.push(
+      { label: 'fraction', raw: '1.5' },
+      { label: '1e309', raw: '1e309' },
+      { label: 'NaN string', raw: '"NaN"' },
+      { label: 'numeric string', raw: '"1"' },
+    );
     const hi = highBound(s);
     if (hi < Number.MAX_SAFE_INTEGER) out.push({ label: 'above maximum', raw: String(hi + 1) });
     else out.push({ label: '2^53+1', raw: '9007199254740993' });
@@ -253,7 +282,8 @@ export function wrongTypes(schema: JsonSchema): { label: string; raw: string }[]
   }
   if (t === 'string' && s.maxLength !== undefined) out.push({ label: `length ${s.maxLength + 1}`, raw: JSON.stringify('长'.repeat(s.maxLength + 1)) });
   if (t === 'string' && (s.minLength ?? 0) > 0) out.push({ label: 'empty', raw: '""' });
-  if (t === 'array' && s.maxItems !== undefined) out.push({ label: `${s.maxItems + 1} items`, raw: JSON.stringify(Array.from({ length: s.maxItems + 1 }, () => null)) });
+  if (t === 'array' && s.maxItems !== undefined)
+    out.push({ label: `${s.maxItems + 1} items`, raw: JSON.stringify(Array.from({ length: s.maxItems + 1 }, () => null)) });
   if (t === 'string' && s.pattern) out.push({ label: 'pattern broken', raw: JSON.stringify('../../etc/passwd\u0000') });
   return out;
 }
@@ -282,7 +312,9 @@ export function hostileFits(schema: JsonSchema, rng: Rng, n: number): { label: s
   return [];
 }
 
-export function operationsOf(doc: { paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> } }>> }): Operation[] {
+export function operationsOf(doc: {
+  paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: { content?: Record<string, { schema: JsonSchema }> } }>>;
+}): Operation[] {
   const ops: Operation[] = [];
   for (const [p, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
@@ -375,7 +407,15 @@ export function variantsOf(op: Operation, ctx: { id: (name: string) => number; b
   const base = baseline(op, ctx);
   const url = (pv = base.pathValues, q = base.query) => urlOf(op, pv, q);
   const add = (label: string, expect: Expect, v: Partial<Variant> = {}) =>
-    out.push({ op, label, expect, method: op.method, url: url(), ...(base.body !== undefined ? { headers: JSON_HEADERS, payload: JSON.stringify(base.body) } : {}), ...v });
+    out.push({
+      op,
+      label,
+      expect,
+      method: op.method,
+      url: url(),
+      ...(base.body !== undefined ? { headers: JSON_HEADERS, payload: JSON.stringify(base.body) } : {}),
+      ...v,
+    });
 
   // Path parameters.
   for (const p of op.params.filter((x) => x.in === 'path')) {
@@ -385,7 +425,9 @@ export function variantsOf(op: Operation, ctx: { id: (name: string) => number; b
       if (raw === '') continue;
       // A malformed escape never reaches the route (400); a typed value must fit its schema.
       const malformed = decoded(raw) === null;
-      add(`path ${p.name}=${raw}`, malformed || (typed && !fitsUrlValue(s, decoded(raw)!)) ? 'refuse' : 'any', { url: url({ ...base.pathValues, [p.name]: raw }) });
+      add(`path ${p.name}=${raw}`, malformed || (typed && !fitsUrlValue(s, decoded(raw)!)) ? 'refuse' : 'any', {
+        url: url({ ...base.pathValues, [p.name]: raw }),
+      });
     }
   }
 
@@ -401,12 +443,17 @@ export function variantsOf(op: Operation, ctx: { id: (name: string) => number; b
       const refused = value !== null && value !== '' && typed && s.type !== 'boolean' && !fitsUrlValue(s, value);
       add(`query ${p.name}=${raw}`, refused ? 'refuse' : 'any', { url: url(base.pathValues, [...others, [p.name, raw]]) });
     }
-    if (s.type === 'string' && s.maxLength !== undefined) add(`query ${p.name} too long`, 'refuse', { url: url(base.pathValues, [...others, [p.name, 'x'.repeat(s.maxLength + 1)]]) });
+    if (s.type === 'string' && s.maxLength !== undefined)
+      add(`query ${p.name} too long`, 'refuse', { url: url(base.pathValues, [...others, [p.name, 'x'.repeat(s.maxLength + 1)]]) });
     if (p.required) add(`query ${p.name} missing`, 'refuse', { url: url(base.pathValues, others) });
     add(`query ${p.name} repeated`, 'any', { url: url(base.pathValues, [...others, [p.name, '1'], [p.name, '2']]) });
-    for (const h of hostileFits(s, rng, 2)) add(`query ${p.name} ${h.label}`, 'any', { url: url(base.pathValues, [...others, [p.name, encodeAny(String(h.value))]]) });
+    for (const h of hostileFits(s, rng, 2))
+      add(`query ${p.name} ${h.label}`, 'any', { url: url(base.pathValues, [...others, [p.name, encodeAny(String(h.value))]]) });
   }
-  if (op.params.length || op.method === 'GET') add('unknown query parameter', 'any', { url: url(base.pathValues, [...base.query, ['__proto__[x]', '1'], ['constructor', encodeURIComponent("' OR 1=1--")]]) });
+  if (op.params.length || op.method === 'GET')
+    add('unknown query parameter', 'any', {
+      url: url(base.pathValues, [...base.query, ['__proto__[x]', '1'], ['constructor', encodeURIComponent("' OR 1=1--")]]),
+    });
 
   // JSON body.
   if (op.body && base.body !== undefined) {
@@ -421,12 +468,14 @@ export function variantsOf(op: Operation, ctx: { id: (name: string) => number; b
       for (const h of hostileFits(prop, rng, 2)) add(`body ${key} ${h.label}`, 'any', { payload: JSON.stringify({ ...body, [key]: h.value }) });
       const inner = concrete(prop);
       // A free-form object (a registration form's answers, a payment method's settings): whatever JSON can carry.
-      if (inner.type === 'object' && typeof inner.additionalProperties === 'object') for (const f of freeForm(`body ${key}`, (raw) => withRaw(body, key, raw))) add(...f);
+      if (inner.type === 'object' && typeof inner.additionalProperties === 'object')
+        for (const f of freeForm(`body ${key}`, (raw) => withRaw(body, key, raw))) add(...f);
       // A nested array (the preset's field list): hostile values one level down.
       if (inner.type === 'array' && inner.items && concrete(inner.items).properties) {
         const item = validValue(inner.items, key, ctx) as Record<string, unknown>;
         for (const [k2, p2] of Object.entries(concrete(inner.items).properties ?? {})) {
-          for (const w of rng.sample(wrongTypes(p2), 2)) add(`body ${key}[0].${k2} ${w.label}`, 'refuse', { payload: withRaw(body, key, `[${withRaw(item, k2, w.raw)}]`) });
+          for (const w of rng.sample(wrongTypes(p2), 2))
+            add(`body ${key}[0].${k2} ${w.label}`, 'refuse', { payload: withRaw(body, key, `[${withRaw(item, k2, w.raw)}]`) });
         }
       }
     }
@@ -441,7 +490,8 @@ export function variantsOf(op: Operation, ctx: { id: (name: string) => number; b
     add('body is a string', 'refuse', { payload: JSON.stringify('abc') });
     add('body is null', optional ? 'any' : 'refuse', { payload: 'null' });
     add('body empty', optional ? 'any' : 'refuse', { payload: '' });
-    for (const bad of ['{"a":', "{'a':1}", '{"a":1,}', '{"a":NaN}', '{"a":1}garbage', '\u0000', '{"a":"\\ud800"', 'undefined']) add(`malformed JSON ${JSON.stringify(bad)}`, 'refuse', { payload: bad });
+    for (const bad of ['{"a":', "{'a':1}", '{"a":1,}', '{"a":NaN}', '{"a":1}garbage', '\u0000', '{"a":"\\ud800"', 'undefined'])
+      add(`malformed JSON ${JSON.stringify(bad)}`, 'refuse', { payload: bad });
     add('invalid UTF-8 bytes', 'refuse', { payload: Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe, 0xc0, 0x80]), Buffer.from('"}')]) });
     add('body nested 10000 levels', 'refuse', { payload: nested(10_000) });
     add('object nested 10000 levels', 'refuse', { payload: '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000) });
@@ -452,10 +502,20 @@ export function variantsOf(op: Operation, ctx: { id: (name: string) => number; b
     const stringKey = Object.entries(s.properties ?? {}).find(([, p]) => concrete(p).type === 'string')?.[0];
     if (stringKey) {
       const limit = concrete(s.properties![stringKey]!).maxLength;
-      add(`body ${stringKey} ~1 MB`, limit !== undefined && limit < ctx.bodyLimit / 2 ? 'refuse' : 'any', { payload: JSON.stringify({ ...body, [stringKey]: '长'.repeat(Math.floor(ctx.bodyLimit / 3) - 1000) }) });
+      add(`body ${stringKey} ~1 MB`, limit !== undefined && limit < ctx.bodyLimit / 2 ? 'refuse' : 'any', {
+        payload: JSON.stringify({ ...body, [stringKey]: '长'.repeat(Math.floor(ctx.bodyLimit / 3) - 1000) }),
+      });
     }
     add('duplicate keys', 'any', { payload: JSON.stringify(body).replace(/^\{/, '{"__dup":1,').replace('"__dup":1,', '') });
-    for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/jsonx', 'image/png']) {
+    for (const type of [
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      'application/jsonx',
+      'image/png',
+    ]) {
       const refused = type !== 'application/json; charset=latin1' && !(optional && type.startsWith('multipart/'));
       add(`content-type ${type}`, refused ? 'refuse' : 'any', { headers: { 'content-type': type }, payload: JSON.stringify(body) });
     }

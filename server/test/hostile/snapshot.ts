@@ -18,12 +18,22 @@ async function tableNames(database: Database_): Promise<string[]> {
     const r = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(database.db);
     return r.rows.map((x) => x.name);
   }
-  const r = await sql<{ tableName: string }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(database.db);
+  const r = await sql<{
+    tableName: string;
+  }>`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(
+    database.db,
+  );
   return r.rows.map((x) => x.tableName);
 }
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) && !(x instanceof Date) && !Buffer.isBuffer(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : typeof x === 'bigint' ? String(x) : x));
+  JSON.stringify(v, (_k, x) =>
+    x && typeof x === 'object' && !Array.isArray(x) && !(x instanceof Date) && !Buffer.isBuffer(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : typeof x === 'bigint'
+        ? String(x)
+        : x,
+  );
 
 const tablesOf = new WeakMap<Database_, string[]>();
 
@@ -33,7 +43,10 @@ export async function snapshotDb(database: Database_): Promise<Snapshot['tables'
   const out: Snapshot['tables'] = {};
   if (database.dialect === 'postgres') {
     // One round trip: the server hashes each table's rows, sorted by their text form.
-    const parts = names.map((name) => sql`select ${name}::text as name, count(*)::int as rows, md5(coalesce(string_agg(t::text, E'\n' order by t::text), '')) as hash from ${sql.table(name)} t`);
+    const parts = names.map(
+      (name) =>
+        sql`select ${name}::text as name, count(*)::int as rows, md5(coalesce(string_agg(t::text, E'\n' order by t::text), '')) as hash from ${sql.table(name)} t`,
+    );
     const r = await sql<{ name: string; rows: number; hash: string }>`${sql.join(parts, sql` union all `)}`.execute(database.db);
     for (const row of r.rows) out[row.name] = { rows: row.rows, hash: row.hash };
     return out;
@@ -87,9 +100,15 @@ export async function installWriteCounter(database: Database_) {
   const names = await tableNames(database);
   await sql`create table ${sql.table(COUNTER)} (n bigint not null)`.execute(database.db);
   await sql`insert into ${sql.table(COUNTER)} values (0)`.execute(database.db);
-  await sql.raw(`create function hostile_count_write() returns trigger language plpgsql as $$ begin update ${COUNTER} set n = n + 1; return null; end $$`).execute(database.db);
+  await sql
+    .raw(`create function hostile_count_write() returns trigger language plpgsql as $$ begin update ${COUNTER} set n = n + 1; return null; end $$`)
+    .execute(database.db);
   for (const name of names) {
-    await sql.raw(`create trigger hostile_count_write after insert or update or delete or truncate on "${name}" for each statement execute function hostile_count_write()`).execute(database.db);
+    await sql
+      .raw(
+        `create trigger hostile_count_write after insert or update or delete or truncate on "${name}" for each statement execute function hostile_count_write()`,
+      )
+      .execute(database.db);
   }
   tablesOf.set(database, names);
 }

@@ -53,7 +53,15 @@ describe('the registration list', () => {
   it('approves the selected registrations at once and says how many were already decided and which unpaid ones waited', async () => {
     api.answers = {
       '/api/team/register/list?page=1&limit=20': page([register(1), register(2), register(3)]),
-      'POST /api/team/register/flow/batch': { done: 1, decided: 1, skipped: 1, notFound: 0, results: [], skippedWhy: '尚未缴费', skippedNames: ['队伍9（T9）'] },
+      'POST /api/team/register/flow/batch': {
+        done: 1,
+        decided: 1,
+        skipped: 1,
+        notFound: 0,
+        results: [],
+        skippedWhy: '尚未缴费',
+        skippedNames: ['队伍9（T9）'],
+      },
     };
     open(ORGANISER, '/register/manager', <RegisterManagerPage />);
     const row1 = (await screen.findByText('队伍1')).closest('tr')!;
@@ -64,7 +72,11 @@ describe('the registration list', () => {
     expect(await screen.findByText('确定通过所选的 2 条报名吗？已审核的和尚未缴费的将跳过，跳过的队伍会列出。')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     expect(await screen.findByText('已通过 1 条，1 条已被处理，1 条尚未缴费，已跳过：队伍9（T9）')).toBeTruthy();
-    expect(api.requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/batch', body: { ids: [1, 3], action: 'approve' } });
+    expect(api.requests.find((r) => r.method === 'POST')).toEqual({
+      method: 'POST',
+      url: '/api/team/register/flow/batch',
+      body: { ids: [1, 3], action: 'approve' },
+    });
     // The selection is cleared and the list reloaded.
     await waitFor(() => expect(screen.queryByText(/已选择/)).toBeNull());
   });
@@ -81,7 +93,9 @@ describe('the registration list', () => {
     fireEvent.click(within(screen.getByText('队伍2').closest('tr')!).getByText('通过'));
     const warning = await screen.findByText('队伍“队伍2”尚未缴费（待支付），确定不等缴费就通过它的报名吗？');
     fireEvent.click(within(warning.closest('.ant-modal-content') as HTMLElement).getByRole('button', { name: /确\s*定/ }));
-    await waitFor(() => expect(api.requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/2', body: { action: 'approve' } }));
+    await waitFor(() =>
+      expect(api.requests.find((r) => r.method === 'POST')).toEqual({ method: 'POST', url: '/api/team/register/flow/2', body: { action: 'approve' } }),
+    );
   });
 
   it('rejects the selection with one required reason', async () => {
@@ -124,7 +138,21 @@ describe('the registration list', () => {
       '/api/team/register/list?page=1&limit=20&status=0': page([register(1)]),
       '/api/team/register/list?page=1&limit=20': page([register(1), register(2, { status: 1 })]),
     };
-    open(ORGANISER, '/register/manager?status=0', <Routes><Route path="/register/manager" element={<><RegisterManagerPage /><Where /></>} /></Routes>);
+    open(
+      ORGANISER,
+      '/register/manager?status=0',
+      <Routes>
+        <Route
+          path="/register/manager"
+          element={
+            <>
+              <RegisterManagerPage />
+              <Where />
+            </>
+          }
+        />
+      </Routes>,
+    );
     await screen.findByText('队伍1');
     expect(screen.queryByText('队伍2')).toBeNull();
     expect(screen.getAllByTitle('待审核').some((e) => e.closest('.ant-segmented-item-selected'))).toBe(true);
@@ -224,7 +252,11 @@ describe('the invoice list', () => {
     fireEvent.change(within(dialog).getByLabelText('驳回原因'), { target: { value: '税号有误' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /驳\s*回/ }));
     expect(await screen.findByText('已驳回 2 条')).toBeTruthy();
-    expect(api.requests.find((r) => r.method === 'PUT')).toEqual({ method: 'PUT', url: '/api/invoice/reject/batch', body: { ids: [1, 2], reason: '税号有误' } });
+    expect(api.requests.find((r) => r.method === 'PUT')).toEqual({
+      method: 'PUT',
+      url: '/api/invoice/reject/batch',
+      body: { ids: [1, 2], reason: '税号有误' },
+    });
   });
 
   it('opens on 待开票 from the address, shows it as the chosen filter, and lists everything once it is removed', async () => {
@@ -232,7 +264,21 @@ describe('the invoice list', () => {
       '/api/invoice/list?page=1&limit=20&status=0': page([invoice(1)]),
       '/api/invoice/list?page=1&limit=20': page([invoice(1), invoice(2, { status: 1, invoiceNo: 'NO2' })]),
     };
-    open(['invoice:invoice:menu'], '/financial/invoice?status=0', <Routes><Route path="/financial/invoice" element={<><InvoicePage /><Where /></>} /></Routes>);
+    open(
+      ['invoice:invoice:menu'],
+      '/financial/invoice?status=0',
+      <Routes>
+        <Route
+          path="/financial/invoice"
+          element={
+            <>
+              <InvoicePage />
+              <Where />
+            </>
+          }
+        />
+      </Routes>,
+    );
     await screen.findByText('抬头1');
     expect(screen.queryByText('抬头2')).toBeNull();
     expect(screen.getAllByTitle('待开票').some((e) => e.closest('.ant-segmented-item-selected'))).toBe(true);
@@ -253,8 +299,30 @@ function Where() {
 
 describe('the home page', () => {
   const todo = (counts: Partial<Todo['counts']>, over: Partial<Todo> = {}): Todo => ({
-    counts: { applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: null, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null, ...counts },
-    running: [{ id: 3, name: '泰迪杯', registrations: 40, approved: 30, paid: 25, submissions: 12, reviewsDone: 6, reviewsTotal: 24, daily: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 5, 3, 1] }],
+    counts: {
+      applicationsToReview: null,
+      competitionsToAudit: null,
+      questionsToReview: null,
+      registrationsToReview: null,
+      transfersToConfirm: null,
+      invoicesToIssue: null,
+      disputesToAnswer: null,
+      judgesNotFinished: null,
+      ...counts,
+    },
+    running: [
+      {
+        id: 3,
+        name: '泰迪杯',
+        registrations: 40,
+        approved: 30,
+        paid: 25,
+        submissions: 12,
+        reviewsDone: 6,
+        reviewsTotal: 24,
+        daily: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 5, 3, 1],
+      },
+    ],
     days: Array.from({ length: 14 }, (_, i) => `2026-05-${String(i + 1).padStart(2, '0')}`),
     disputeQuestions: [{ questionId: 7, questionTitle: '销量预测', competitionName: '泰迪杯', pending: 1 }],
     reviewQuestions: [],
@@ -268,7 +336,9 @@ describe('the home page', () => {
   );
 
   it('lists what waits for an organiser, each linking to the list filtered to it', async () => {
-    api.answers = { '/api/system/todo': todo({ registrationsToReview: 28, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 3 }) };
+    api.answers = {
+      '/api/system/todo': todo({ registrationsToReview: 28, transfersToConfirm: 2, invoicesToIssue: 0, disputesToAnswer: 1, judgesNotFinished: 3 }),
+    };
     open(['payment:register:menu'], '/index', home);
     expect(await screen.findByText('待审核报名')).toBeTruthy();
     expect(screen.queryByText('待审核竞赛')).toBeNull();
@@ -352,10 +422,34 @@ describe('the judges not finished', () => {
   it('opens from the address on the judges with works left, each leading to its question’s assignments', async () => {
     api.answers = {
       '/api/system/todo/judges?page=1&limit=20': page([
-        { questionId: 7, questionTitle: '销量预测', competitionId: 3, competitionName: '泰迪杯', judgeId: 11, username: 'judge1', userName: '王教授', assigned: 4, submitted: 1 },
+        {
+          questionId: 7,
+          questionTitle: '销量预测',
+          competitionId: 3,
+          competitionName: '泰迪杯',
+          judgeId: 11,
+          username: 'judge1',
+          userName: '王教授',
+          assigned: 4,
+          submitted: 1,
+        },
       ]),
     };
-    open(['review:assign:menu', 'competition:competition:menu'], '/review/assign?unfinished=1', <Routes><Route path="/review/assign" element={<><AssignPage /><Where /></>} /></Routes>);
+    open(
+      ['review:assign:menu', 'competition:competition:menu'],
+      '/review/assign?unfinished=1',
+      <Routes>
+        <Route
+          path="/review/assign"
+          element={
+            <>
+              <AssignPage />
+              <Where />
+            </>
+          }
+        />
+      </Routes>,
+    );
     const row = (await screen.findByText('王教授（judge1）')).closest('tr')!;
     expect(within(row).getByText('1/4')).toBeTruthy();
     expect(within(row).getByRole('link', { name: '查看评审分配' }).getAttribute('href')).toBe('/question/judge/7');
@@ -401,12 +495,20 @@ describe('the works list', () => {
       '/api/competition/question/check/5': { id: 5, title: '销量预测', competitionId: 3, competitionName: '泰迪杯' },
       '/api/review/works/page/5?page=1&limit=20': page([work(1), work(2), work(3)]),
     };
-    open(['competition:competition:menu'], '/question/work/5', <Routes><Route path="/question/work/:questionId" element={<WorksPage />} /></Routes>);
+    open(
+      ['competition:competition:menu'],
+      '/question/work/5',
+      <Routes>
+        <Route path="/question/work/:questionId" element={<WorksPage />} />
+      </Routes>,
+    );
     fireEvent.click(within((await screen.findByText('队伍1')).closest('tr')!).getByRole('checkbox'));
     fireEvent.click(within(screen.getByText('队伍3').closest('tr')!).getByRole('checkbox'));
     expect(await screen.findByText('已选择 2 条')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /打包下载所选/ }));
-    await waitFor(() => expect(api.requests.some((r) => r.url === '/api/review/works/export/5?ids=1%2C3' || r.url === '/api/review/works/export/5?ids=1,3')).toBe(true));
+    await waitFor(() =>
+      expect(api.requests.some((r) => r.url === '/api/review/works/export/5?ids=1%2C3' || r.url === '/api/review/works/export/5?ids=1,3')).toBe(true),
+    );
     fireEvent.click(screen.getByRole('button', { name: /导出所选/ }));
     await waitFor(() => expect(api.requests.some((r) => /^\/api\/review\/works\/page\/5\?ids=1(%2C|,)3&export=xlsx$/.test(r.url))).toBe(true));
     fireEvent.click(screen.getByText('取消选择'));

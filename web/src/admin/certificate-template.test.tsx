@@ -53,7 +53,17 @@ beforeEach(() => {
         pathname === '/api/review/certificate/export/11'
           ? page(written ? [holder] : [])
           : pathname === '/api/review/works/grade/11'
-            ? page([{ questionId: 11, teamId: 5, teamNo: '0000000005', teamName: individualTop ? '李明（个人）' : '排名第一队', rank: 1, awardId: 2, awardName: '一等奖' }])
+            ? page([
+                {
+                  questionId: 11,
+                  teamId: 5,
+                  teamNo: '0000000005',
+                  teamName: individualTop ? '李明（个人）' : '排名第一队',
+                  rank: 1,
+                  awardId: 2,
+                  awardName: '一等奖',
+                },
+              ])
             : pathname === '/api/competition/public/3'
               ? { id: 3, name: '泰迪杯数据挖掘挑战赛', orgName: '华南数据学院' }
               : null;
@@ -71,7 +81,13 @@ function open(onClose = () => {}) {
   render(
     <AntApp>
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <CertificateTemplateModal competitionId={3} templateId={null} readOnly={false} onClose={onClose} question={{ id: 11, title: 'B题 电力负荷预测', competitionName: '泰迪杯数据挖掘挑战赛' }} />
+        <CertificateTemplateModal
+          competitionId={3}
+          templateId={null}
+          readOnly={false}
+          onClose={onClose}
+          question={{ id: 11, title: 'B题 电力负荷预测', competitionName: '泰迪杯数据挖掘挑战赛' }}
+        />
       </QueryClientProvider>
     </AntApp>,
   );

@@ -73,8 +73,26 @@ describe('the client versions page', () => {
     expect((screen.getByRole('button', { name: /正在生成/ }) as HTMLButtonElement).disabled).toBe(true);
 
     packages = [
-      { platform: 'win', fileName: 'clientApp-win.zip', size: 31_457_280, sha256: SHA, updatedAt: '2026-05-01T02:00:00.000Z', source: 'build', platformUrl: 'https://contest.example.org', nodeVersion: '20.20.2' },
-      { platform: 'mac', fileName: 'clientApp-mac.zip', size: 73_400_320, sha256: SHA, updatedAt: '2026-05-01T02:00:00.000Z', source: 'build', platformUrl: 'https://contest.example.org', nodeVersion: '20.20.2' },
+      {
+        platform: 'win',
+        fileName: 'clientApp-win.zip',
+        size: 31_457_280,
+        sha256: SHA,
+        updatedAt: '2026-05-01T02:00:00.000Z',
+        source: 'build',
+        platformUrl: 'https://contest.example.org',
+        nodeVersion: '20.20.2',
+      },
+      {
+        platform: 'mac',
+        fileName: 'clientApp-mac.zip',
+        size: 73_400_320,
+        sha256: SHA,
+        updatedAt: '2026-05-01T02:00:00.000Z',
+        source: 'build',
+        platformUrl: 'https://contest.example.org',
+        nodeVersion: '20.20.2',
+      },
     ];
     build = { ...build, state: 'done', done: 6, total: 6, step: '完成', finishedAt: '2026-05-01T02:00:00.000Z' };
     expect(await screen.findByText('客户端已于 2026/05/01 10:00 生成', undefined, { timeout: 4000 })).toBeTruthy();
@@ -90,8 +108,14 @@ describe('the client versions page', () => {
 
   it('shows a failed build and why, and to a reader without the permission neither button', async () => {
     answers = {
-      'GET /api/system/client': [{ platform: 'mac', fileName: 'clientApp-mac.zip', size: 2048, sha256: SHA, updatedAt: '2026-05-01T02:00:00.000Z', source: 'upload' }],
-      'GET /api/system/client/build': { ...idle, state: 'failed', error: '无法连接 npm 仓库下载 Node.js 运行环境，请检查服务器的网络或 npm 仓库设置（npm view failed）' },
+      'GET /api/system/client': [
+        { platform: 'mac', fileName: 'clientApp-mac.zip', size: 2048, sha256: SHA, updatedAt: '2026-05-01T02:00:00.000Z', source: 'upload' },
+      ],
+      'GET /api/system/client/build': {
+        ...idle,
+        state: 'failed',
+        error: '无法连接 npm 仓库下载 Node.js 运行环境，请检查服务器的网络或 npm 仓库设置（npm view failed）',
+      },
     };
     page([]);
     expect(await screen.findByText('客户端生成失败')).toBeTruthy();

@@ -11,7 +11,9 @@ import { PresetsPanel } from './pages/competition/parts/PresetsPanel.tsx';
 
 // wangEditor does not run in happy-dom: a text area stands in for it.
 vi.mock('./components/RichTextEditor.tsx', () => ({
-  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => (
+    <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />
+  ),
 }));
 
 /** The API as a table of answers (test/fakeApi.tsx); the writes are the requests other than GET. */
@@ -86,7 +88,18 @@ describe('the menus of a competition, on one form', () => {
     serverSaves();
     fireEvent.click(screen.getByRole('button', { name: '保存菜单设置' }));
     await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull(), { timeout: SLOW });
-    expect(writes()).toEqual([{ method: 'PUT', url: `/api/competition/preset/batch/${COMPETITION}`, body: { presets: { CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null }, SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null } } } }]);
+    expect(writes()).toEqual([
+      {
+        method: 'PUT',
+        url: `/api/competition/preset/batch/${COMPETITION}`,
+        body: {
+          presets: {
+            CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null },
+            SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null },
+          },
+        },
+      },
+    ]);
     expect(screen.queryAllByText('未保存')).toHaveLength(0);
     expect(within(card('选择赛题')).getByText('开放中')).toBeTruthy();
     expect(within(card('提交作品')).getByText('开放中')).toBeTruthy();
@@ -130,7 +143,12 @@ describe('the menus of a competition, on one form', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: '确定重新开放' }));
     await waitFor(() => expect(writes()).toHaveLength(2), { timeout: SLOW });
     expect(writes().map((w) => w.url)).toEqual([`/api/competition/preset/batch/${COMPETITION}`, `/api/competition/preset/batch/${COMPETITION}?reopen=1`]);
-    expect((writes()[1]!.body as { presets: Record<string, unknown> }).presets.SUBMIT_WORKS).toEqual({ enable: false, enableStartTime: null, enableEndTime: null, deadlineStageId: 31 });
+    expect((writes()[1]!.body as { presets: Record<string, unknown> }).presets.SUBMIT_WORKS).toEqual({
+      enable: false,
+      enableStartTime: null,
+      enableEndTime: null,
+      deadlineStageId: 31,
+    });
     await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull(), { timeout: SLOW });
   });
 
@@ -211,7 +229,7 @@ describe('the menus of a competition, on one form', () => {
     ]);
   });
 
-  it('says that 选择赛题 without a stage follows the submission menus, not the competition\'s end', async () => {
+  it("says that 选择赛题 without a stage follows the submission menus, not the competition's end", async () => {
     openPanel({ [`/api/competition/public/${COMPETITION}`]: { id: COMPETITION, endTime: '2026-06-29T16:00:00.000Z', stages: [] } });
     const choice = await screen.findByRole('combobox', { name: '选择赛题的截止时间' }, { timeout: SLOW });
     expect(choice.closest('.ant-select')!.textContent).toContain('随提交截止');
@@ -228,7 +246,6 @@ describe('the menus of a competition, on one form', () => {
 });
 
 describe('leaving the competition editor with unsaved menus', () => {
-
   /** The newest confirmation dialog (a closed one may linger while it animates out). */
   async function nextDialog(before: number) {
     await waitFor(() => expect(screen.queryAllByRole('dialog', { hidden: true }).length).toBe(before + 1));

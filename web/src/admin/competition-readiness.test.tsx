@@ -1,5 +1,14 @@
 // @vitest-environment happy-dom
-import { ACTION_CODES, CSRF_COOKIE, MENU_CODES, MENU_NAMES, REG_FIELDS, competitionReadiness, type ManagedQuestion, type ReadinessFacts } from '@contest/shared';
+import {
+  ACTION_CODES,
+  CSRF_COOKIE,
+  MENU_CODES,
+  MENU_NAMES,
+  REG_FIELDS,
+  competitionReadiness,
+  type ManagedQuestion,
+  type ReadinessFacts,
+} from '@contest/shared';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App as AntApp } from 'antd';
@@ -10,7 +19,9 @@ import CompetitionViewPage from './pages/competition/CompetitionViewPage.tsx';
 
 // wangEditor does not run in happy-dom: a text area stands in for it.
 vi.mock('./components/RichTextEditor.tsx', () => ({
-  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => (
+    <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />
+  ),
 }));
 
 /**
@@ -108,7 +119,10 @@ const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
 });
 /** The checklist as the server computes it, by the same shared function. */
 const readiness = (over: Partial<ReadinessFacts> = {}) =>
-  competitionReadiness({ competition, stages: [], presets: presets(), questions: [], paymentMethods: [], platformInvoices: true, ...over }, new Date('2026-03-01T00:00:00Z'));
+  competitionReadiness(
+    { competition, stages: [], presets: presets(), questions: [], paymentMethods: [], platformInvoices: true, ...over },
+    new Date('2026-03-01T00:00:00Z'),
+  );
 
 function open(path: string, permissions: string[]) {
   answers['/api/team/userinfo/'] = { id: 2, username: 'org', userName: '李老师', faceImg: null };
@@ -171,7 +185,13 @@ describe('the readiness checklist in the competition editor', () => {
       [`/api/competition/public/${ID}`]: competition,
       [`/api/competition/preset/public/list/${ID}`]: presets(),
       [`/api/competition/readiness/${ID}`]: readiness(),
-      [`PUT /api/competition/publish/${ID}`]: { refuse: [409, '还有 1 项必须补齐才能提交审核：1. 报名表：「报名设置」未启用，参赛者无法报名', { regForm: '报名表：「报名设置」未启用，参赛者无法报名' }] },
+      [`PUT /api/competition/publish/${ID}`]: {
+        refuse: [
+          409,
+          '还有 1 项必须补齐才能提交审核：1. 报名表：「报名设置」未启用，参赛者无法报名',
+          { regForm: '报名表：「报名设置」未启用，参赛者无法报名' },
+        ],
+      },
     };
     open(`/competition/edit/${ID}`, ORGANISER);
     const card = await screen.findByTestId('readiness', {}, { timeout: SLOW });

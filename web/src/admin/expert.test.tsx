@@ -25,7 +25,10 @@ const expert = (over: Partial<Expert>): Expert => ({
 
 describe('the expert pool page', () => {
   it('offers editing and removal only on the experts the caller may change, and tags the platform’s', async () => {
-    const list = [expert({ userId: 1, username: 'ownJudge' }), expert({ userId: 2, username: 'sharedJudge', organization: '平台评审中心', platform: true, canEdit: false })];
+    const list = [
+      expert({ userId: 1, username: 'ownJudge' }),
+      expert({ userId: 2, username: 'sharedJudge', organization: '平台评审中心', platform: true, canEdit: false }),
+    ];
     api.answers = {
       '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
       '/api/team/userinfo/permission': ['review:expert:menu', ACTION_CODES.expertEdit],

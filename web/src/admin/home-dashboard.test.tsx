@@ -15,7 +15,9 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (url: string) => {
       const { pathname } = new URL(url, location.href);
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
 });
@@ -26,7 +28,16 @@ afterEach(() => {
 configure({ asyncUtilTimeout: 15_000 });
 
 const todo: Todo = {
-  counts: { applicationsToReview: null, competitionsToAudit: null, questionsToReview: null, registrationsToReview: 0, transfersToConfirm: null, invoicesToIssue: null, disputesToAnswer: null, judgesNotFinished: null },
+  counts: {
+    applicationsToReview: null,
+    competitionsToAudit: null,
+    questionsToReview: null,
+    registrationsToReview: 0,
+    transfersToConfirm: null,
+    invoicesToIssue: null,
+    disputesToAnswer: null,
+    judgesNotFinished: null,
+  },
   running: [],
   days: [],
   disputeQuestions: [],
@@ -34,7 +45,11 @@ const todo: Todo = {
 };
 
 function open(dashboard: Dashboard) {
-  answers = { '/api/team/userinfo/': { id: 2, username: 'org', userName: '组织者', faceImg: null }, '/api/system/todo': todo, '/api/system/dashboard': dashboard };
+  answers = {
+    '/api/team/userinfo/': { id: 2, username: 'org', userName: '组织者', faceImg: null },
+    '/api/system/todo': todo,
+    '/api/system/dashboard': dashboard,
+  };
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <AntApp>
@@ -46,7 +61,10 @@ function open(dashboard: Dashboard) {
 }
 
 const figures = () =>
-  [...screen.getByTestId('dashboard').querySelectorAll('.ant-statistic')].map((s) => [s.querySelector('.ant-statistic-title')!.textContent, s.querySelector('.ant-statistic-content')!.textContent]);
+  [...screen.getByTestId('dashboard').querySelectorAll('.ant-statistic')].map((s) => [
+    s.querySelector('.ant-statistic-title')!.textContent,
+    s.querySelector('.ant-statistic-content')!.textContent,
+  ]);
 
 describe('the back-office home counters', { timeout: 60_000 }, () => {
   it('labels an organiser’s counters as its organisation’s, with no count of organisations', async () => {

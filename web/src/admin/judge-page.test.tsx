@@ -8,7 +8,17 @@ import JudgePage from './pages/question/JudgePage.tsx';
 
 const api = useFakeApi();
 const page = <T,>(list: T[]): Page<T> => ({ list, total: list.length, page: 1, limit: 20 });
-const judge: QuestionJudge = { questionId: 5, userId: 9, username: 'judge9', userName: '王教授', organization: '甲大学', speciality: null, title: null, assigned: 1, submitted: 0 } as QuestionJudge;
+const judge: QuestionJudge = {
+  questionId: 5,
+  userId: 9,
+  username: 'judge9',
+  userName: '王教授',
+  organization: '甲大学',
+  speciality: null,
+  title: null,
+  assigned: 1,
+  submitted: 0,
+} as QuestionJudge;
 const assignment = (over: Partial<Assignment> = {}): Assignment => ({
   id: 1,
   questionId: 5,
@@ -51,7 +61,8 @@ describe('assigning works to the judges of a question', () => {
   it('asks once, with the risk the server names, before assigning while works can still be replaced', async () => {
     open([]);
     let calls = 0;
-    api.answers['POST /api/review/works/5'] = () => (calls++ === 0 ? Object.assign(new Error(WARNING), { status: 409, fields: { early: WARNING } }) : { created: 2, short: [] });
+    api.answers['POST /api/review/works/5'] = () =>
+      calls++ === 0 ? Object.assign(new Error(WARNING), { status: 409, fields: { early: WARNING } }) : { created: 2, short: [] };
     fireEvent.click(await screen.findByRole('button', { name: /自动分配/ }));
     const warning = await screen.findByText(WARNING);
     // The one dialog of the click is the warning: no generic 确定分配吗 before it.
@@ -74,7 +85,10 @@ describe('assigning works to the judges of a question', () => {
   });
 
   it('marks a score given back because the team replaced the version it was for', async () => {
-    open([assignment({ scoredVersion: 1, currentVersion: 2 }), assignment({ id: 2, teamId: 4, teamNo: 'T4', teamName: '队伍4', status: 2, scoredVersion: 1, currentVersion: 1 })]);
+    open([
+      assignment({ scoredVersion: 1, currentVersion: 2 }),
+      assignment({ id: 2, teamId: 4, teamNo: 'T4', teamName: '队伍4', status: 2, scoredVersion: 1, currentVersion: 1 }),
+    ]);
     expect(await screen.findByText('评的是第 1 版，现为第 2 版')).toBeTruthy();
     expect(within(screen.getByText('队伍4').closest('tr')!).queryByText(/评的是/)).toBeNull();
   });

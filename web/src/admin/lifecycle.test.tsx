@@ -61,10 +61,21 @@ describe('early actions on the grade page', () => {
     await waitFor(() => expect(writes()).toEqual([`POST /api/review/works/calcFinalScore/${QUESTION}`]));
   });
 
-  it('explains the grades with the question\'s own rule: its aggregation and its weights, nothing of another rule', async () => {
-    api.answers[`/api/review/rules/${QUESTION}`] = { questionId: QUESTION, aggregation: 'mean', reviewWeight: 60, testWeight: 40, judgesPerWork: 2, blind: true, disputeDays: 0, criteria: [] };
+  it("explains the grades with the question's own rule: its aggregation and its weights, nothing of another rule", async () => {
+    api.answers[`/api/review/rules/${QUESTION}`] = {
+      questionId: QUESTION,
+      aggregation: 'mean',
+      reviewWeight: 60,
+      testWeight: 40,
+      judgesPerWork: 2,
+      blind: true,
+      disputeDays: 0,
+      criteria: [],
+    };
     open();
-    await waitFor(() => expect(screen.getByTestId('how-grades-add-up').textContent).toContain('最终成绩 = 评审成绩 × 60% + 测试得分 × 40%'), { timeout: 10_000 });
+    await waitFor(() => expect(screen.getByTestId('how-grades-add-up').textContent).toContain('最终成绩 = 评审成绩 × 60% + 测试得分 × 40%'), {
+      timeout: 10_000,
+    });
     const text = screen.getByTestId('how-grades-add-up').textContent!;
     expect(text).toContain('评审成绩 = 各评委总分 ÷ 满分 × 100 的平均');
     expect(text).not.toContain('去掉');
@@ -79,7 +90,14 @@ describe('early actions on the grade page', () => {
   });
 
   it('holds back 确认成绩 while submission is open, naming the deadline as the server does', async () => {
-    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: OPEN };
+    api.answers[SUMMARY] = {
+      gradeState: 1,
+      calculatedAt: '2026-03-01T00:00:00.000Z',
+      confirmedAt: null,
+      unfinished: [],
+      judging: 'both',
+      submissionOpen: OPEN,
+    };
     open();
     const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
@@ -95,7 +113,14 @@ describe('early actions on the grade page', () => {
   });
 
   it('confirms once submission has closed, asking only what confirming does', async () => {
-    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: null };
+    api.answers[SUMMARY] = {
+      gradeState: 1,
+      calculatedAt: '2026-03-01T00:00:00.000Z',
+      confirmedAt: null,
+      unfinished: [],
+      judging: 'both',
+      submissionOpen: null,
+    };
     open();
     const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
@@ -108,7 +133,14 @@ describe('early actions on the grade page', () => {
   });
 
   it('lets a deadline that has passed on this clock through, though the summary was read before it', async () => {
-    api.answers[SUMMARY] = { gradeState: 1, calculatedAt: '2026-03-01T00:00:00.000Z', confirmedAt: null, unfinished: [], judging: 'both', submissionOpen: { ...OPEN, end: '2000-01-01T00:00:00.000Z' } };
+    api.answers[SUMMARY] = {
+      gradeState: 1,
+      calculatedAt: '2026-03-01T00:00:00.000Z',
+      confirmedAt: null,
+      unfinished: [],
+      judging: 'both',
+      submissionOpen: { ...OPEN, end: '2000-01-01T00:00:00.000Z' },
+    };
     open();
     const button = (await screen.findByRole('button', { name: /确认成绩/ }, { timeout: 10_000 })) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
@@ -156,7 +188,8 @@ describe('the disputes on the grade page', () => {
 
   it('answers a dispute and reloads the list', async () => {
     let done = false;
-    api.answers[`GET ${DISPUTES}`] = () => page([done ? dispute(1, { status: 1, answer: '经复核，维持原成绩', answeredAt: '2026-05-02T02:00:00.000Z' }) : dispute(1)]);
+    api.answers[`GET ${DISPUTES}`] = () =>
+      page([done ? dispute(1, { status: 1, answer: '经复核，维持原成绩', answeredAt: '2026-05-02T02:00:00.000Z' }) : dispute(1)]);
     api.answers[`PUT /api/review/works/dispute/1`] = () => {
       done = true;
       return null;
@@ -168,7 +201,10 @@ describe('the disputes on the grade page', () => {
     fireEvent.change(within(dialog).getByLabelText('答复内容'), { target: { value: '经复核，维持原成绩' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存|确\s*定/ }));
     expect(await screen.findByText('已答复')).toBeTruthy();
-    expect(api.requests.find((r) => r.method === 'PUT')).toMatchObject({ url: '/api/review/works/dispute/1', body: { answer: '经复核，维持原成绩', rereviewJudgeId: null } });
+    expect(api.requests.find((r) => r.method === 'PUT')).toMatchObject({
+      url: '/api/review/works/dispute/1',
+      body: { answer: '经复核，维持原成绩', rereviewJudgeId: null },
+    });
     // The answer shows in the reloaded list, and 答复 is no longer offered.
     expect(await screen.findByText('经复核，维持原成绩', { selector: 'td, td *' })).toBeTruthy();
     await waitFor(() => expect(within(screen.getByText('申诉理由1').closest('tr')!).queryByText('答复')).toBeNull());

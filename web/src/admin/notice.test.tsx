@@ -9,7 +9,9 @@ import NoticePage, { targetSummary } from './pages/message/NoticePage.tsx';
 
 // wangEditor does not run in happy-dom: a text area stands in for it.
 vi.mock('./components/RichTextEditor.tsx', () => ({
-  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea aria-label="内容" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => (
+    <textarea aria-label="内容" value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />
+  ),
 }));
 
 /** The API as a table of answers (test/fakeApi.tsx); the writes are the requests other than GET, the reads the others. */
@@ -62,7 +64,9 @@ function open(codes: string[], list: Notice[] | (() => Page<Notice>)) {
 describe('target summaries', () => {
   it('name the scope, the competition and its filters, or the first names', () => {
     expect(targetSummary({ scope: 'all' }, null)).toBe('全体用户');
-    expect(targetSummary({ scope: 'competition', competitionId: 3, registerStatus: 'approved', works: 'missing' }, '泰迪杯')).toBe('竞赛参赛者：泰迪杯（已通过、未提交作品）');
+    expect(targetSummary({ scope: 'competition', competitionId: 3, registerStatus: 'approved', works: 'missing' }, '泰迪杯')).toBe(
+      '竞赛参赛者：泰迪杯（已通过、未提交作品）',
+    );
     expect(targetSummary({ scope: 'users', usernames: ['a', 'b', 'c', 'd'] }, null)).toBe('指定用户：a、b、c 等4位');
     expect(targetSummary({ scope: 'teams', competitionId: 3, teamNos: ['T1'] }, '泰迪杯')).toBe('指定队伍：泰迪杯 T1');
   });
@@ -72,7 +76,18 @@ describe('the notice page', () => {
   it('lists notices with whom they reach, their state and the automatic ones tagged', async () => {
     open(ORGANISER, [
       notice({}),
-      notice({ id: 6, kind: 1, title: '报名审核通过', target: { scope: 'users', usernames: ['zhangsan'] }, status: 2, publishedAt: '2026-05-02T02:00:00.000Z', source: '报名审核', recipients: 1, reads: 1, author: null }),
+      notice({
+        id: 6,
+        kind: 1,
+        title: '报名审核通过',
+        target: { scope: 'users', usernames: ['zhangsan'] },
+        status: 2,
+        publishedAt: '2026-05-02T02:00:00.000Z',
+        source: '报名审核',
+        recipients: 1,
+        reads: 1,
+        author: null,
+      }),
     ]);
     expect(await screen.findByText('竞赛参赛者：泰迪杯（已通过、未缴费）')).toBeTruthy();
     expect(screen.getByText('草稿')).toBeTruthy();
@@ -134,7 +149,11 @@ describe('the notice page', () => {
   });
 
   it('turns a target the server refuses into an error next to the scope', async () => {
-    api.answers = { 'POST /api/message/notice': Object.assign(new Error('只有平台可以向全体用户或指定用户发送通知'), { fields: { target: '只有平台可以向全体用户或指定用户发送通知' } }) };
+    api.answers = {
+      'POST /api/message/notice': Object.assign(new Error('只有平台可以向全体用户或指定用户发送通知'), {
+        fields: { target: '只有平台可以向全体用户或指定用户发送通知' },
+      }),
+    };
     open(PLATFORM, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -182,7 +201,8 @@ describe('the notice page', () => {
     let deleted = false;
     api.answers = { 'DELETE /api/message/notice/5': () => ((deleted = true), null) };
     open(ORGANISER, [notice({}), notice({ id: 6, title: '第二则通知' })]);
-    api.answers['/api/message/notice/page?page=1&limit=20'] = () => page(deleted ? [notice({ id: 6, title: '第二则通知' })] : [notice({}), notice({ id: 6, title: '第二则通知' })]);
+    api.answers['/api/message/notice/page?page=1&limit=20'] = () =>
+      page(deleted ? [notice({ id: 6, title: '第二则通知' })] : [notice({}), notice({ id: 6, title: '第二则通知' })]);
     const row = (await screen.findByText('报名截止提醒')).closest('tr')!;
     fireEvent.click(await within(row).findByText('删除'));
     expect(await screen.findByText('确定删除草稿“报名截止提醒”吗？')).toBeTruthy();

@@ -13,13 +13,28 @@ import OrganizationPage from './pages/partner/OrganizationPage.tsx';
 const api = useFakeApi();
 
 const org = (id: number): Organisation =>
-  ({ id, name: `机构${id}`, kind: 'school', contactName: null, contactPhone: null, contactEmail: null, memberNum: 0, competitionNum: 0, createdAt: '2026-05-01T02:00:00.000Z' }) as Organisation;
+  ({
+    id,
+    name: `机构${id}`,
+    kind: 'school',
+    contactName: null,
+    contactPhone: null,
+    contactEmail: null,
+    memberNum: 0,
+    competitionNum: 0,
+    createdAt: '2026-05-01T02:00:00.000Z',
+  }) as Organisation;
 const page = (ids: number[], p = 1, limit = 20, total = 45): Page<Organisation> => ({ list: ids.map(org), total, page: p, limit });
 const URL = '/api/competition/organization/page';
 
 /** A list as the back office builds one: the hook, a search box, the selection bar and the table. */
 function Harness() {
-  const list = usePagedList(useListState<KeywordParams>(), { queryKey: organisationKeys.list, queryFn: organisationApi.list, emptyText: '暂无机构', selectable: true });
+  const list = usePagedList(useListState<KeywordParams>(), {
+    queryKey: organisationKeys.list,
+    queryFn: organisationApi.list,
+    emptyText: '暂无机构',
+    selectable: true,
+  });
   return (
     <>
       <Input.Search placeholder="机构名称" onSearch={(v) => list.refine({ keyword: v || undefined })} />

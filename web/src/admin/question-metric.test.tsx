@@ -9,7 +9,9 @@ import { QuestionsPanel } from './pages/competition/parts/QuestionsPanel.tsx';
 
 // wangEditor does not run in happy-dom: a text area stands in for it.
 vi.mock('./components/RichTextEditor.tsx', () => ({
-  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => (
+    <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />
+  ),
 }));
 
 let writes: { at: string; body: unknown }[] = [];
@@ -29,7 +31,9 @@ beforeEach(() => {
         '/api/team/userinfo/permission': [ACTION_CODES.competitionEdit],
         '/api/competition/question/list/7': questions,
       };
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: method === 'GET' ? (answers[pathname] ?? null) : null }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: method === 'GET' ? (answers[pathname] ?? null) : null }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
 });
@@ -84,7 +88,9 @@ describe('the metric in the question editor', { timeout: 60_000 }, () => {
     expect(within(dialog).queryByLabelText('正类标签')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes).toHaveLength(1));
-    expect(writes[0]!.body).toMatchObject({ evaluation: { metric: 'mapAtK', idColumn: 'user', targetColumn: 'items', publicPercent: 30, dailyLimit: 5, k: 5 } });
+    expect(writes[0]!.body).toMatchObject({
+      evaluation: { metric: 'mapAtK', idColumn: 'user', targetColumn: 'items', publicPercent: 30, dailyLimit: 5, k: 5 },
+    });
   });
 
   it('asks for the positive label of a binary metric, and leaves an empty one to its default', async () => {
@@ -96,6 +102,12 @@ describe('the metric in the question editor', { timeout: 60_000 }, () => {
     expect(positive.value).toBe('');
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes).toHaveLength(1));
-    expect((writes[0]!.body as { evaluation: EvaluationBody }).evaluation).toEqual({ metric: 'f1', idColumn: 'id', targetColumn: 'label', publicPercent: 30, dailyLimit: 5 });
+    expect((writes[0]!.body as { evaluation: EvaluationBody }).evaluation).toEqual({
+      metric: 'f1',
+      idColumn: 'id',
+      targetColumn: 'label',
+      publicPercent: 30,
+      dailyLimit: 5,
+    });
   });
 });

@@ -51,7 +51,9 @@ beforeEach(() => {
         '/api/question/rescore/11': progress,
         '/api/review/test/queue/7': queue,
       };
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[pathname] ?? null }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
 });

@@ -8,7 +8,9 @@ import { QuestionsPanel } from './pages/competition/parts/QuestionsPanel.tsx';
 /** Issue 23, item 1: the organiser uploads and tries the question's own scoring program from the back office. */
 
 vi.mock('./components/RichTextEditor.tsx', () => ({
-  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => (
+    <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />
+  ),
 }));
 
 const CUSTOM: EvaluationBody = { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 120 };
@@ -18,7 +20,9 @@ let questions: ManagedQuestion[] = [];
 const api = useFakeApi();
 /** The writes the page sent, in order: a multipart upload by its file's name. */
 const writes = () =>
-  api.requests.filter((r) => r.method !== 'GET').map((r) => ({ at: `${r.method} ${r.url}`, body: r.body instanceof FormData ? (r.body.get('file') as File).name : r.body }));
+  api.requests
+    .filter((r) => r.method !== 'GET')
+    .map((r) => ({ at: `${r.method} ${r.url}`, body: r.body instanceof FormData ? (r.body.get('file') as File).name : r.body }));
 
 const question = (over: Partial<ManagedQuestion>): ManagedQuestion => ({
   id: 11,
@@ -95,7 +99,11 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     fireEvent.click(await screen.findByText('评分程序'));
     const dialog = (await screen.findByText(/^评分程序：/)).closest('.ant-modal') as HTMLElement;
     expect(within(dialog).getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeTruthy();
-    expect(within(dialog).getByRole('button', { name: /用预测文件试运行/ }).hasAttribute('disabled')).toBe(true);
+    expect(
+      within(dialog)
+        .getByRole('button', { name: /用预测文件试运行/ })
+        .hasAttribute('disabled'),
+    ).toBe(true);
     expect(within(dialog).getByText('请先上传评分程序，才能试运行')).toBeTruthy();
     const contract = within(dialog).getByTestId('scorer-contract').textContent!;
     expect(contract).toContain('python3 score.py answer.csv prediction.csv');
@@ -118,7 +126,9 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
   it('uploads a program and shows what it is; a refusal is shown with its reason', async () => {
     questions = [question({})];
     const dialog = await openScorer();
-    api.answers['POST /api/question/scorer/11'] = new Error('服务器无法安全运行评分程序：服务器未安装沙箱程序 bubblewrap（/usr/bin/bwrap），无法安全运行评分程序。');
+    api.answers['POST /api/question/scorer/11'] = new Error(
+      '服务器无法安全运行评分程序：服务器未安装沙箱程序 bubblewrap（/usr/bin/bwrap），无法安全运行评分程序。',
+    );
     pick(within(dialog).getByTestId('scorer-input'), 'score.py');
     expect((await within(dialog).findByTestId('scorer-error')).textContent).toContain('服务器未安装沙箱程序 bubblewrap');
     expect(within(dialog).queryByTestId('scorer-current')).toBeNull();
@@ -134,7 +144,11 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
       ['POST /api/question/scorer/11', 'score.py'],
     ]);
     expect(within(dialog).queryByTestId('scorer-error')).toBeNull();
-    expect(within(dialog).getByRole('button', { name: /用预测文件试运行/ }).hasAttribute('disabled')).toBe(false);
+    expect(
+      within(dialog)
+        .getByRole('button', { name: /用预测文件试运行/ })
+        .hasAttribute('disabled'),
+    ).toBe(false);
   });
 
   it('tries the program: both scores, or the failure with the program’s standard error', async () => {
@@ -149,7 +163,14 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     expect(within(result).getByTitle('0.790123456789').textContent).toBe('0.790123');
     expect(within(dialog).getByTestId('scorer-stderr').textContent).toBe('rows: 60');
 
-    const failed: ScorerTry = { ok: false, publicScore: null, privateScore: null, message: '公榜部分运行失败：评分程序异常退出（退出码1）', stderr: 'Traceback (most recent call last):\nKeyError: label', seconds: 0 };
+    const failed: ScorerTry = {
+      ok: false,
+      publicScore: null,
+      privateScore: null,
+      message: '公榜部分运行失败：评分程序异常退出（退出码1）',
+      stderr: 'Traceback (most recent call last):\nKeyError: label',
+      seconds: 0,
+    };
     api.answers['POST /api/question/scorer/try/11'] = failed;
     pick(within(dialog).getByTestId('scorer-try-input'), 'pred.csv');
     await waitFor(() => expect(within(dialog).getByTestId('scorer-try-result').textContent).toContain('公榜部分运行失败：评分程序异常退出（退出码1）'));
@@ -176,7 +197,9 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     expect((within(dialog).getByLabelText('每次运行时间限制（秒）') as HTMLInputElement).value).toBe('90');
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes()).toHaveLength(1));
-    expect(writes()[0]!.body).toMatchObject({ evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 90 } });
+    expect(writes()[0]!.body).toMatchObject({
+      evaluation: { metric: 'custom', idColumn: 'id', publicPercent: 30, dailyLimit: 5, higherIsBetter: false, timeLimitSec: 90 },
+    });
     expect((writes()[0]!.body as { evaluation: object }).evaluation).not.toHaveProperty('targetColumn');
   });
 
@@ -211,7 +234,10 @@ describe('a question’s own scoring program in the back office', { timeout: 60_
     questions = [question({ title: 'B题 运输成本', answerRows: null })];
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes()).toHaveLength(1));
-    expect(writes()[0]).toMatchObject({ at: 'POST /api/competition/question/7', body: { title: 'B题 运输成本', judging: 'auto', evaluation: { metric: 'custom', higherIsBetter: false } } });
+    expect(writes()[0]).toMatchObject({
+      at: 'POST /api/competition/question/7',
+      body: { title: 'B题 运输成本', judging: 'auto', evaluation: { metric: 'custom', higherIsBetter: false } },
+    });
     // What comes next for such a question is its program: its window opens on the question just made.
     const scorer = (await screen.findByText('评分程序：B题 运输成本')).closest('.ant-modal') as HTMLElement;
     expect(within(scorer).getByText('尚未上传评分程序，参赛者还不能提交测试')).toBeTruthy();

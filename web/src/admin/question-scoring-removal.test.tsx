@@ -9,7 +9,9 @@ import { QuestionsPanel } from './pages/competition/parts/QuestionsPanel.tsx';
 
 // wangEditor does not run in happy-dom: a text area stands in for it.
 vi.mock('./components/RichTextEditor.tsx', () => ({
-  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />,
+  default: ({ value, onChange }: { value?: string | null; onChange?: (html: string) => void }) => (
+    <textarea value={value ?? ''} onChange={(e) => onChange?.(e.target.value)} />
+  ),
 }));
 
 /** The API as a table of GET answers; writes are recorded with their bodies. */
@@ -30,7 +32,9 @@ beforeEach(() => {
         '/api/team/userinfo/permission': [ACTION_CODES.competitionEdit],
         '/api/competition/question/list/7': questions,
       };
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: method === 'GET' ? (answers[pathname] ?? null) : null }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: method === 'GET' ? (answers[pathname] ?? null) : null }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
 });
@@ -98,12 +102,19 @@ describe('removing automatic scoring from a question', { timeout: 60_000 }, () =
     fireEvent.click(save);
     // (The cancelled confirmation may linger, closed, in happy-dom: wait for a new one.)
     const again = await waitFor(() => {
-      const open = screen.getAllByText('关闭自动评分？', { selector: TITLE }).map((e) => e.closest('.ant-modal') as HTMLElement).find((m) => m !== warning);
+      const open = screen
+        .getAllByText('关闭自动评分？', { selector: TITLE })
+        .map((e) => e.closest('.ant-modal') as HTMLElement)
+        .find((m) => m !== warning);
       expect(open).toBeTruthy();
       return open!;
     });
     fireEvent.click(within(again).getByRole('button', { name: '确定关闭' }));
-    await waitFor(() => expect(writes).toEqual([{ at: 'PUT /api/competition/question/11', body: { title: 'A题 客户流失预测', content: null, sort: 0, judging: 'review', evaluation: null } }]));
+    await waitFor(() =>
+      expect(writes).toEqual([
+        { at: 'PUT /api/competition/question/11', body: { title: 'A题 客户流失预测', content: null, sort: 0, judging: 'review', evaluation: null } },
+      ]),
+    );
   });
 
   it('saves a question not yet approved without asking', async () => {

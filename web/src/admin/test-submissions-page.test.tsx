@@ -42,7 +42,14 @@ function open(reply: Partial<QuestionSubmissions>, codes = ['competition:competi
   api.answers = {
     '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
     '/api/team/userinfo/permission': codes,
-    '/api/competition/question/check/5': { id: 5, title: '流失预测', competitionId: 3, competitionName: '泰迪杯', judging: 'auto', evaluation: { metric: 'auc' } },
+    '/api/competition/question/check/5': {
+      id: 5,
+      title: '流失预测',
+      competitionId: 3,
+      competitionName: '泰迪杯',
+      judging: 'auto',
+      evaluation: { metric: 'auc' },
+    },
     'GET /api/review/test/leaderboard/5': board('public'),
     'GET /api/review/test/submissions/5': { list: [], total: 0, page: 1, limit: 20, disqualified: [], locked: false, ...reply },
   };
@@ -57,7 +64,20 @@ function open(reply: Partial<QuestionSubmissions>, codes = ['competition:competi
 describe('the organiser’s view of a question’s test submissions', () => {
   it('lists every team’s files with a download, scores, selection and failures, and the teams disqualified', async () => {
     open({
-      list: [submission({}), submission({ id: 8, teamId: 4, teamName: '乙队', fileName: 'bad.csv', status: 3, publicScore: null, privateScore: null, selected: false, reason: '第3行：编号“u0”重复' })],
+      list: [
+        submission({}),
+        submission({
+          id: 8,
+          teamId: 4,
+          teamName: '乙队',
+          fileName: 'bad.csv',
+          status: 3,
+          publicScore: null,
+          privateScore: null,
+          selected: false,
+          reason: '第3行：编号“u0”重复',
+        }),
+      ],
       total: 2,
       disqualified: [{ teamId: 6, teamName: '丙队', reason: '一人多号', username: 'org', createdAt: '2026-04-02T02:00:00.000Z' }],
     });
@@ -83,11 +103,20 @@ describe('the organiser’s view of a question’s test submissions', () => {
     expect(api.requests.some((r) => r.method === 'PUT')).toBe(false);
     fireEvent.change(within(dialog).getByLabelText('取消成绩原因'), { target: { value: '使用了测试集标签' } });
     fireEvent.click(within(dialog).getByRole('button', { name: '取消成绩' }));
-    await waitFor(() => expect(api.requests.find((r) => r.method === 'PUT')).toMatchObject({ url: '/api/review/test/cancel/7', body: { cancelled: true, reason: '使用了测试集标签' } }));
+    await waitFor(() =>
+      expect(api.requests.find((r) => r.method === 'PUT')).toMatchObject({
+        url: '/api/review/test/cancel/7',
+        body: { cancelled: true, reason: '使用了测试集标签' },
+      }),
+    );
   });
 
   it('disqualifies a team with a reason and restores it after asking', async () => {
-    open({ list: [submission({})], total: 1, disqualified: [{ teamId: 6, teamName: '丙队', reason: '一人多号', username: 'org', createdAt: '2026-04-02T02:00:00.000Z' }] });
+    open({
+      list: [submission({})],
+      total: 1,
+      disqualified: [{ teamId: 6, teamName: '丙队', reason: '一人多号', username: 'org', createdAt: '2026-04-02T02:00:00.000Z' }],
+    });
     api.answers['PUT /api/review/test/disqualify/5'] = null;
     fireEvent.click(await screen.findByText('取消队伍成绩'));
     const dialog = await screen.findByRole('dialog');
@@ -96,7 +125,11 @@ describe('the organiser’s view of a question’s test submissions', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: '取消成绩' }));
     await waitFor(() => expect(api.requests.find((r) => r.method === 'PUT')).toMatchObject({ body: { teamId: 3, disqualified: true, reason: '代码抄袭' } }));
     fireEvent.click(within(screen.getByTestId('disqualified')).getByText('恢复'));
-    fireEvent.click(within(await screen.findByText(/恢复队伍“丙队”的成绩/).then((t) => t.closest('.ant-modal-content') as HTMLElement)).getByRole('button', { name: /确\s*定/ }));
+    fireEvent.click(
+      within(await screen.findByText(/恢复队伍“丙队”的成绩/).then((t) => t.closest('.ant-modal-content') as HTMLElement)).getByRole('button', {
+        name: /确\s*定/,
+      }),
+    );
     await waitFor(() => expect(api.requests.filter((r) => r.method === 'PUT')[1]).toMatchObject({ body: { teamId: 6, disqualified: false } }));
   });
 

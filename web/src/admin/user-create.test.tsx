@@ -36,7 +36,12 @@ describe('新增用户', () => {
     expect(api.requests.some((r) => r.method === 'POST')).toBe(false);
     fireEvent.change(within(dialog).getByLabelText('确认密码'), { target: { value: 'Passw0rd9' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /创\s*建/ }));
-    await waitFor(() => expect(api.requests.find((r) => r.method === 'POST')).toMatchObject({ url: '/api/system/user', body: { username: 'newjudge', password: 'Passw0rd9', userName: '李评委', roleIds: [3] } }));
+    await waitFor(() =>
+      expect(api.requests.find((r) => r.method === 'POST')).toMatchObject({
+        url: '/api/system/user',
+        body: { username: 'newjudge', password: 'Passw0rd9', userName: '李评委', roleIds: [3] },
+      }),
+    );
     expect(await screen.findByText('用户“newjudge”已创建')).toBeTruthy();
   });
 

@@ -68,6 +68,6 @@ export const brandApi = {
   publicNav: (brandId: number) => http.get<BrandNav | null>('/api/competition/brand/nav/public/nav', { brandId }, { silent: true }),
   /** The first recommended brands, for the participant site. */
   recommended: (limit: number) => http.get<Page<Brand>>('/api/competition/brand/public/page', { recommend: 1, limit }),
-  setRecommend: (id: number, recommend: boolean) => http.put<void>(`/api/competition/brand/recommend/${id}`, undefined, { params: { recommend: recommend ? 1 : 0 } }),
+  setRecommend: (id: number, recommend: boolean) =>
+    http.put<void>(`/api/competition/brand/recommend/${id}`, undefined, { params: { recommend: recommend ? 1 : 0 } }),
 };
-

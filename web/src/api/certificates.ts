@@ -40,5 +40,6 @@ export const certificateApi = {
   /** The certificates of a team's members and teachers. */
   team: (teamId: number) => http.get<Certificate[]>(`/api/review/certificate/person/${teamId}`),
   /** Public: a certificate by its number and verification code. Silent: the page says why there is none. */
-  verify: (certNo: string, code: string) => http.get<CertificateCheck>(`/api/review/certificate/public/verify/${encodeURIComponent(certNo)}`, { code }, { silent: true }),
+  verify: (certNo: string, code: string) =>
+    http.get<CertificateCheck>(`/api/review/certificate/public/verify/${encodeURIComponent(certNo)}`, { code }, { silent: true }),
 };

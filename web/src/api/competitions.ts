@@ -1,4 +1,17 @@
-import { MAX_LIMIT, type Competition, type CompetitionPhase, type CompetitionBody, type CompetitionListItem, type ManageListQuery, type Page, type Preset, type PresetBatchBody, type Readiness, type Stage, type StageBody } from '@contest/shared';
+import {
+  MAX_LIMIT,
+  type Competition,
+  type CompetitionPhase,
+  type CompetitionBody,
+  type CompetitionListItem,
+  type ManageListQuery,
+  type Page,
+  type Preset,
+  type PresetBatchBody,
+  type Readiness,
+  type Stage,
+  type StageBody,
+} from '@contest/shared';
 import { http } from '../common/http.ts';
 import { confirmOptions, type Confirmable } from './confirmable.ts';
 import { params, type ListParams } from './list.ts';
@@ -49,7 +62,8 @@ export const stageApi = {
 export const presetApi = {
   list: (competitionId: number) => http.get<Preset[]>(`/api/competition/preset/public/list/${competitionId}`),
   /** Saves the changed menus together or not at all; answers every preset as now stored. */
-  saveBatch: (competitionId: number, body: PresetBatchBody, o?: DateChange) => http.put<Preset[]>(`/api/competition/preset/batch/${competitionId}`, body, dateChange(o)),
+  saveBatch: (competitionId: number, body: PresetBatchBody, o?: DateChange) =>
+    http.put<Preset[]>(`/api/competition/preset/batch/${competitionId}`, body, dateChange(o)),
 };
 
 /** The public competition list's filters: a brand's competitions, and a status tab (`''` all). */

@@ -10,4 +10,7 @@ export type ConfirmField = 'reopen' | 'early';
 export type Confirmable<F extends ConfirmField> = { silent?: boolean } & Partial<Record<F, boolean>>;
 
 /** The request options of a confirmable request: the field as a query parameter once confirmed. */
-export const confirmOptions = <F extends ConfirmField>(field: F, o: Confirmable<F> = {}): RequestOptions => ({ params: o[field] ? { [field]: 1 } : undefined, silent: o.silent });
+export const confirmOptions = <F extends ConfirmField>(field: F, o: Confirmable<F> = {}): RequestOptions => ({
+  params: o[field] ? { [field]: 1 } : undefined,
+  silent: o.silent,
+});

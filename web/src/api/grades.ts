@@ -24,7 +24,8 @@ export const gradeApi = {
   /** Gives the awards by rank. */
   applyAwards: (questionId: number) => http.post<void>(`/api/review/works/awards/apply/${questionId}`),
   /** A team's award chosen by hand (null: none). */
-  setTeamAward: (questionId: number, teamId: number, awardId: number | null) => http.put<void>(`/api/review/works/awards/team/${questionId}`, { teamId, awardId }),
+  setTeamAward: (questionId: number, teamId: number, awardId: number | null) =>
+    http.put<void>(`/api/review/works/awards/team/${questionId}`, { teamId, awardId }),
 };
 
 /** A team's grades, disputes and awards as the participant site shows them. */

@@ -1,4 +1,14 @@
-import type { BatchResult, Invoice, InvoiceApplyBody, InvoiceConfig, InvoiceConfigBody, InvoiceListQuery, InvoiceTitle, InvoiceTitleBody, Page } from '@contest/shared';
+import type {
+  BatchResult,
+  Invoice,
+  InvoiceApplyBody,
+  InvoiceConfig,
+  InvoiceConfigBody,
+  InvoiceListQuery,
+  InvoiceTitle,
+  InvoiceTitleBody,
+  Page,
+} from '@contest/shared';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 

@@ -51,7 +51,8 @@ export const messageKeys = {
 export const messageApi = {
   /** Silent: the badge just shows nothing. */
   unread: () => http.get<UnreadCount>('/api/message/notice/check/read', undefined, { silent: true }),
-  list: (kind: number, { unreadOnly, ...paging }: MessageListParams) => http.get<Page<Message>>(`/api/message/notice/page/${kind}`, { ...paging, unread: unreadOnly ? 1 : undefined }),
+  list: (kind: number, { unreadOnly, ...paging }: MessageListParams) =>
+    http.get<Page<Message>>(`/api/message/notice/page/${kind}`, { ...paging, unread: unreadOnly ? 1 : undefined }),
   /** The notices of a competition that reached the caller. Silent: the page shows none then. */
   competition: (competitionId: number, q: PageQuery) => http.get<Page<Message>>(`/api/message/notice/competition/${competitionId}`, { ...q }, { silent: true }),
   /** Marks one read; answers the new counts. */

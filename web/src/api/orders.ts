@@ -22,7 +22,8 @@ export const orderApi = {
   list: (q: OrderListParams) => http.get<Page<Order>>(orderUrls.list, params(q)),
   confirm: (id: number) => http.put<void>(`/api/order/confirm/${id}`),
   confirmBatch: (ids: number[]) => http.put<BatchResult>('/api/order/confirm/batch', { ids }),
-  batchPayment: (body: { ids: number[]; payerOrg: string; voucher: string | undefined }) => http.put<{ paid: number[]; skipped: number[] }>('/api/order/batch/payment', body),
+  batchPayment: (body: { ids: number[]; payerOrg: string; voucher: string | undefined }) =>
+    http.put<{ paid: number[]; skipped: number[] }>('/api/order/batch/payment', body),
   refund: (id: number, reason: string) => http.put<void>(`/api/order/refund/${id}`, { reason }),
   mine: (q: MyOrderParams) => http.get<Page<Order>>('/api/order/person/page', { ...q }),
   /** Silent: the payment page says why the order cannot be shown. */

@@ -27,7 +27,8 @@ export const questionApi = {
   /** The question's own scoring program (issue 23). */
   uploadScorer: (id: number, file: File) => http.post<Scorer>(`/api/question/scorer/${id}`, formOf(file), { silent: true }),
   /** Runs the program on a prediction file, once per board: as long as two runs may take, and the upload. */
-  tryScorer: (id: number, file: File) => http.post<ScorerTry>(`/api/question/scorer/try/${id}`, formOf(file), { silent: true, timeoutMs: (2 * MAX_TIME_LIMIT_SEC + 120) * 1000 }),
+  tryScorer: (id: number, file: File) =>
+    http.post<ScorerTry>(`/api/question/scorer/try/${id}`, formOf(file), { silent: true, timeoutMs: (2 * MAX_TIME_LIMIT_SEC + 120) * 1000 }),
 };
 
 const formOf = (file: File) => {

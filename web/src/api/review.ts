@@ -1,4 +1,19 @@
-import type { AssignResult, Assignment, AssignmentPageQuery, Certificate, CertificateTemplate, Dispute, DisputePageQuery, Expert, Grade, Page, PageQuery, QuestionJudge, ReviewRule, ReviewRuleBody } from '@contest/shared';
+import type {
+  AssignResult,
+  Assignment,
+  AssignmentPageQuery,
+  Certificate,
+  CertificateTemplate,
+  Dispute,
+  DisputePageQuery,
+  Expert,
+  Grade,
+  Page,
+  PageQuery,
+  QuestionJudge,
+  ReviewRule,
+  ReviewRuleBody,
+} from '@contest/shared';
 import { confirmOptions, type Confirmable } from './confirmable.ts';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
@@ -62,12 +77,14 @@ export const reviewApi = {
   removeTemplate: (templateId: number) => http.delete<void>(`/api/review/certificate/${templateId}`),
   /** The question's judges with their workload. */
   judges: (questionId: number) => http.get<QuestionJudge[]>(`/api/review/judge/${questionId}`),
-  candidates: (questionId: number, keyword: string) => http.get<JudgeCandidate[]>(`/api/review/judge/candidates/${questionId}`, { keyword: keyword || undefined }),
+  candidates: (questionId: number, keyword: string) =>
+    http.get<JudgeCandidate[]>(`/api/review/judge/candidates/${questionId}`, { keyword: keyword || undefined }),
   addJudges: (questionId: number, userIds: number[]) => http.post<void>(`/api/review/judge/${questionId}`, { userIds }),
   removeJudge: (questionId: number, userId: number) => http.delete<void>(`/api/review/judge/${questionId}/${userId}`),
   /** Gives the works that lack judges to the question's judges. */
   /** `early` confirms assigning while works can still be replaced (the server asks first). */
-  autoAssign: (questionId: number, o: Confirmable<'early'> = {}) => http.post<AssignResult>(`/api/review/works/${questionId}`, undefined, confirmOptions('early', o)),
+  autoAssign: (questionId: number, o: Confirmable<'early'> = {}) =>
+    http.post<AssignResult>(`/api/review/works/${questionId}`, undefined, confirmOptions('early', o)),
   reassign: (assignmentId: number, judgeId: number) => http.put<void>(`/api/review/assign/${assignmentId}`, { judgeId }),
   rule: (questionId: number) => http.get<ReviewRule>(`/api/review/rules/${questionId}`),
   saveRule: (questionId: number, body: ReviewRuleBody) => http.put<void>(`/api/review/rules/${questionId}`, body),

@@ -20,7 +20,8 @@ export const teamApi = {
   /** Silent: the join page says why the team cannot be shown. */
   join: (teamId: number, code: string | undefined) => http.get<JoinView>(`/api/team/team/${teamId}`, code ? { code } : undefined, { silent: true }),
   /** Registers the caller (a new team, or alone); with a fee the answer names the order to pay. */
-  register: (competitionId: number, body: TeamRegisterBody) => http.post<{ teamId: number; orderId: number | null }>(`/api/team/register/${competitionId}`, body),
+  register: (competitionId: number, body: TeamRegisterBody) =>
+    http.post<{ teamId: number; orderId: number | null }>(`/api/team/register/${competitionId}`, body),
   /** The leader's changes: the team's name (null for an individual entry) and the leader's own form. */
   update: (teamId: number, body: { teamName: string | null | undefined; info: RegistrationInfo }) => http.put<void>(`/api/team/update/${teamId}`, body),
   updateTeachers: (teamId: number, teacherList: Omit<TeamTeacher, 'id'>[]) => http.put<void>(`/api/team/updateTeacher/${teamId}`, { teacherList }),

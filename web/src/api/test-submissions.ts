@@ -50,7 +50,8 @@ export const testSubmissionApi = {
   /** A page of every team's submissions for the question, with the teams disqualified from it (its organisers). */
   submissions: (questionId: number, query: QuestionSubmissionsQuery) => http.get<QuestionSubmissions>(`/api/review/test/submissions/${questionId}`, query),
   /** 取消成绩 (with the reason) or 恢复 of one submission. */
-  cancel: (id: number, cancelled: boolean, reason?: string) => http.put<void>(`/api/review/test/cancel/${id}`, { cancelled, ...(reason !== undefined && { reason }) }),
+  cancel: (id: number, cancelled: boolean, reason?: string) =>
+    http.put<void>(`/api/review/test/cancel/${id}`, { cancelled, ...(reason !== undefined && { reason }) }),
   /** 取消队伍成绩 (with the reason) or 恢复 of a team on the question. */
   disqualify: (questionId: number, teamId: number, disqualified: boolean, reason?: string) =>
     http.put<void>(`/api/review/test/disqualify/${questionId}`, { teamId, disqualified, ...(reason !== undefined && { reason }) }),

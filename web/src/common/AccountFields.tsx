@@ -10,7 +10,11 @@ import { ruleFrom, sameAsRule } from './forms.ts';
 export function AccountFields({ byAdmin = false }: { byAdmin?: boolean }) {
   return (
     <>
-      <Form.Item name="username" label="用户名" rules={[{ required: true, message: '请输入用户名' }, ruleFrom((v) => (isValidUsername(v) ? null : USERNAME_MESSAGE))]}>
+      <Form.Item
+        name="username"
+        label="用户名"
+        rules={[{ required: true, message: '请输入用户名' }, ruleFrom((v) => (isValidUsername(v) ? null : USERNAME_MESSAGE))]}
+      >
         <Input placeholder="3至32位" autoComplete={byAdmin ? 'off' : 'username'} />
       </Form.Item>
       <Form.Item

@@ -21,7 +21,13 @@ const advance = (ms: number) => act(() => void vi.advanceTimersByTime(ms));
 
 /** Sets the server's clock the way the app learns it: from the Date header of a reply (http.ts keeps the offset). */
 async function serverClockAt(ms: number) {
-  vi.stubGlobal('fetch', async () => new Response(JSON.stringify({ status: 200, message: '操作成功', data: null }), { headers: { 'content-type': 'application/json', date: new Date(ms).toUTCString() } }));
+  vi.stubGlobal(
+    'fetch',
+    async () =>
+      new Response(JSON.stringify({ status: 200, message: '操作成功', data: null }), {
+        headers: { 'content-type': 'application/json', date: new Date(ms).toUTCString() },
+      }),
+  );
   await http.get('/api/health');
   vi.unstubAllGlobals();
 }
@@ -100,11 +106,30 @@ describe('Countdown', () => {
 });
 
 describe('the countdown on the participant site', () => {
-  const dates = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 as const };
+  const dates = {
+    regStartTime: '2026-03-01T00:00:00.000Z',
+    regEndTime: '2026-03-10T00:00:00.000Z',
+    endTime: '2026-03-31T00:00:00.000Z',
+    auditStatus: 3 as const,
+  };
   const presets = [{ menuCode: 'SUBMIT_WORKS' as const, enable: true, enableStartTime: null, enableEndTime: DEADLINE, deadlineStageId: null }];
   const phase = competitionPhase(dates, [], { presets }, new Date('2026-03-15T00:00:00.000Z'));
   const item: CompetitionListItem & WithPhase = {
-    ...{ id: 7, name: '泰迪杯', brandId: 1, brandShortName: '泰迪', typeId: null, typeName: null, orgId: 1, orgName: '泰迪大学', cover: null, summary: null, fee: 0, status: 3, teamNum: 4 },
+    ...{
+      id: 7,
+      name: '泰迪杯',
+      brandId: 1,
+      brandShortName: '泰迪',
+      typeId: null,
+      typeName: null,
+      orgId: 1,
+      orgName: '泰迪大学',
+      cover: null,
+      summary: null,
+      fee: 0,
+      status: 3,
+      teamNum: 4,
+    },
     ...dates,
     phase,
   };
@@ -126,7 +151,9 @@ describe('the countdown on the participant site', () => {
               : pathname.includes('/brand/')
                 ? { list: [], total: 0 }
                 : null;
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json', date: new Date(serverNow).toUTCString() } });
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data }), {
+        headers: { 'content-type': 'application/json', date: new Date(serverNow).toUTCString() },
+      });
     });
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -137,7 +164,13 @@ describe('the countdown on the participant site', () => {
   );
 
   it('shows the next deadline with the time left by the server clock on each list card', async () => {
-    render(inApp(<RouterProvider router={createMemoryRouter([{ path: '/competitionList', element: <CompetitionListPage /> }], { initialEntries: ['/competitionList'] })} />));
+    render(
+      inApp(
+        <RouterProvider
+          router={createMemoryRouter([{ path: '/competitionList', element: <CompetitionListPage /> }], { initialEntries: ['/competitionList'] })}
+        />,
+      ),
+    );
     const card = await screen.findByTestId('competition-card');
     expect(within(card).getByTestId('phase-next').textContent).toBe('提交截止 03-20 12:00');
     expect(within(card).getByTestId('countdown').textContent).toBe('还剩 18 小时 0 分');
@@ -147,7 +180,10 @@ describe('the countdown on the participant site', () => {
     render(
       inApp(
         <RouterProvider
-          router={createMemoryRouter([{ path: '/competition/:competitionId', element: <CompetitionLayout />, children: [{ path: 'introduce', element: <div /> }] }], { initialEntries: ['/competition/7/introduce'] })}
+          router={createMemoryRouter(
+            [{ path: '/competition/:competitionId', element: <CompetitionLayout />, children: [{ path: 'introduce', element: <div /> }] }],
+            { initialEntries: ['/competition/7/introduce'] },
+          )}
         />,
       ),
     );

@@ -29,7 +29,13 @@ export function Countdown({ deadline, onExpire, style }: { deadline: string; onE
   });
 
   return (
-    <Tag color={STAGE_COLORS[stage]} data-testid="countdown" data-stage={stage} title={`截止时间 ${beijingMinute(deadline)}（北京时间）`} style={{ marginInlineEnd: 0, ...style }}>
+    <Tag
+      color={STAGE_COLORS[stage]}
+      data-testid="countdown"
+      data-stage={stage}
+      title={`截止时间 ${beijingMinute(deadline)}（北京时间）`}
+      style={{ marginInlineEnd: 0, ...style }}
+    >
       {countdownText(remaining)}
     </Tag>
   );

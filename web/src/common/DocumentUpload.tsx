@@ -29,7 +29,17 @@ function useDocumentUpload(purpose: DocumentPurpose) {
 }
 
 /** Private PDF or picture uploads (registration attachments, transfer vouchers); the list keeps the server's file URIs. */
-export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose: DocumentPurpose; files: UploadFile[]; onChange: (f: UploadFile[]) => void; max?: number }) {
+export function DocumentUpload({
+  purpose,
+  files,
+  onChange,
+  max = 5,
+}: {
+  purpose: DocumentPurpose;
+  files: UploadFile[];
+  onChange: (f: UploadFile[]) => void;
+  max?: number;
+}) {
   const { message, props } = useDocumentUpload(purpose);
   return (
     <Upload
@@ -47,13 +57,24 @@ export function DocumentUpload({ purpose, files, onChange, max = 5 }: { purpose:
 }
 
 /** The server's file URIs of the finished uploads. */
-export const uploadedUris = (files: UploadFile[]) => files.flatMap((f) => (f.status === 'done' && f.response?.data?.fileUri ? [f.response.data.fileUri as string] : []));
+export const uploadedUris = (files: UploadFile[]) =>
+  files.flatMap((f) => (f.status === 'done' && f.response?.data?.fileUri ? [f.response.data.fileUri as string] : []));
 
 /**
  * One private PDF or picture as a form field (a registration form's file field): its value is the file's URI, shown
  * as a link once uploaded, replaced by uploading again, cleared by 移除.
  */
-export function DocumentField({ purpose, value, onChange, label }: { purpose: DocumentPurpose; value?: string | null; onChange?: (uri: string | null) => void; label: string }) {
+export function DocumentField({
+  purpose,
+  value,
+  onChange,
+  label,
+}: {
+  purpose: DocumentPurpose;
+  value?: string | null;
+  onChange?: (uri: string | null) => void;
+  label: string;
+}) {
   const { message, props } = useDocumentUpload(purpose);
   const [uploading, setUploading] = useState(false);
   return (

@@ -45,7 +45,9 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
       {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
-      {data.rescoring && <Alert type="info" showIcon data-testid="board-rescoring" message="评分设置已更新，正在按新设置重新评分，排行榜暂只显示已重新评分的提交" />}
+      {data.rescoring && (
+        <Alert type="info" showIcon data-testid="board-rescoring" message="评分设置已更新，正在按新设置重新评分，排行榜暂只显示已重新评分的提交" />
+      )}
       <Typography.Text type="secondary" data-testid="board-metric">
         评分指标：{metricText(data.metric, data.higherIsBetter, data.metricName)}
         {board === 'public' ? '。公榜按测试集的一部分评分，私榜用其余部分决定最终名次' : ''}
@@ -86,7 +88,11 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
               </span>
             ),
           },
-          { title: phone ? '成绩' : `成绩（${direction(data.higherIsBetter)}）`, width: phone ? 84 : 130, render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span> },
+          {
+            title: phone ? '成绩' : `成绩（${direction(data.higherIsBetter)}）`,
+            width: phone ? 84 : 130,
+            render: (_, e) => <span data-testid="board-score">{formatTestScore(e.score)}</span>,
+          },
           { title: '提交次数', dataIndex: 'submissions', width: 90, responsive: ['md'] },
           { title: '最近提交', width: 150, responsive: ['md'], render: (_, e) => formatMinute(e.lastAt) },
         ]}

@@ -11,9 +11,19 @@ import CompetitionListPage from '../site/pages/competition/CompetitionListPage.t
 import { PhaseTag } from './PhaseTag.tsx';
 
 // Dates far from the test run's clock are avoided: the server's phase is what is shown; the fallback is derived.
-const dates = { regStartTime: '2026-03-01T00:00:00.000Z', regEndTime: '2026-03-10T00:00:00.000Z', endTime: '2026-03-31T00:00:00.000Z', auditStatus: 3 as const };
+const dates = {
+  regStartTime: '2026-03-01T00:00:00.000Z',
+  regEndTime: '2026-03-10T00:00:00.000Z',
+  endTime: '2026-03-31T00:00:00.000Z',
+  auditStatus: 3 as const,
+};
 const presets = [{ menuCode: 'SUBMIT_WORKS' as const, enable: true, enableStartTime: null, enableEndTime: '2026-03-20T04:00:00.000Z', deadlineStageId: null }];
-const running = competitionPhase(dates, [{ id: 1, name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null }], { presets }, new Date('2026-03-15T00:00:00.000Z'));
+const running = competitionPhase(
+  dates,
+  [{ id: 1, name: '初赛', startDate: '2026-03-10T00:00:00.000Z', endDate: null }],
+  { presets },
+  new Date('2026-03-15T00:00:00.000Z'),
+);
 const item: CompetitionListItem & WithPhase = {
   id: 7,
   name: '泰迪杯',
@@ -62,7 +72,9 @@ describe('PhaseTag', () => {
 describe('the back office competition list', () => {
   it('shows the phase tag and the next deadline in the 竞赛状态 column', () => {
     render(
-      <RouterProvider router={createMemoryRouter([{ path: '/', element: <Table rowKey="id" columns={COMPETITION_COLUMNS} dataSource={[item]} pagination={false} /> }])} />,
+      <RouterProvider
+        router={createMemoryRouter([{ path: '/', element: <Table rowKey="id" columns={COMPETITION_COLUMNS} dataSource={[item]} pagination={false} /> }])}
+      />,
     );
     const row = screen.getByText('泰迪杯').closest('tr')!;
     expect(within(row).getByTestId('phase-tag').textContent).toBe('进行中 · 初赛');
@@ -82,7 +94,18 @@ describe('the participant site: list cards and competition header', () => {
             : pathname === '/api/competition/public/7'
               ? { ...item, stages: [], activeStageId: 0, allowIndividual: false, minMembers: 1, maxMembers: 3, introduce: null }
               : pathname === '/api/competition/preset/public/list/7'
-                ? [{ id: 1, competitionId: 7, menuCode: 'COMP_INFO', name: '竞赛信息', enable: true, enableStartTime: null, enableEndTime: null, fieldList: [] }]
+                ? [
+                    {
+                      id: 1,
+                      competitionId: 7,
+                      menuCode: 'COMP_INFO',
+                      name: '竞赛信息',
+                      enable: true,
+                      enableStartTime: null,
+                      enableEndTime: null,
+                      fieldList: [],
+                    },
+                  ]
                 : pathname.includes('/brand/')
                   ? { list: [], total: 0 }
                   : null;
@@ -95,7 +118,9 @@ describe('the participant site: list cards and competition header', () => {
     render(
       <QueryClientProvider client={client}>
         <AntApp>
-          <RouterProvider router={createMemoryRouter([{ path: '/competitionList', element: <CompetitionListPage /> }], { initialEntries: ['/competitionList'] })} />
+          <RouterProvider
+            router={createMemoryRouter([{ path: '/competitionList', element: <CompetitionListPage /> }], { initialEntries: ['/competitionList'] })}
+          />
         </AntApp>
       </QueryClientProvider>,
     );
@@ -110,7 +135,10 @@ describe('the participant site: list cards and competition header', () => {
       <QueryClientProvider client={client}>
         <AntApp>
           <RouterProvider
-            router={createMemoryRouter([{ path: '/competition/:competitionId', element: <CompetitionLayout />, children: [{ path: 'introduce', element: <div /> }] }], { initialEntries: ['/competition/7/introduce'] })}
+            router={createMemoryRouter(
+              [{ path: '/competition/:competitionId', element: <CompetitionLayout />, children: [{ path: 'introduce', element: <div /> }] }],
+              { initialEntries: ['/competition/7/introduce'] },
+            )}
           />
         </AntApp>
       </QueryClientProvider>,

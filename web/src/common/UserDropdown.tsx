@@ -7,10 +7,7 @@ import { avatarUrl } from './files.ts';
 /** Avatar and name opening a menu; every entry ends with logout behind its confirmation (spec §8). */
 export function UserDropdown({ user, items }: { user: UserInfo; items: MenuProps['items'] }) {
   return (
-    <Dropdown
-      menu={{ items: [...(items ?? []), { type: 'divider' }, { key: 'logout', label: '退出登录', onClick: confirmLogout }] }}
-      placement="bottomRight"
-    >
+    <Dropdown menu={{ items: [...(items ?? []), { type: 'divider' }, { key: 'logout', label: '退出登录', onClick: confirmLogout }] }} placement="bottomRight">
       <Space style={{ cursor: 'pointer' }} data-testid="user-dropdown">
         <Avatar size="small" src={user.faceImg ? avatarUrl(user.faceImg) : undefined} icon={<UserOutlined />} />
         <span>{user.userName || user.username}</span>

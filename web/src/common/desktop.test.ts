@@ -6,8 +6,12 @@ describe('the desktop-app redirect only goes to the desktop app (spec §2.1)', (
   const app = 'http://localhost:3000';
   it('sends a desktop browser at another origin of this host to the app, token appended when present', () => {
     expect(desktopRedirectTarget({ stateCookie: 'app', origin: site, appOrigin: app, token: 'tok_1' })).toBe(`${app}/competitionList?electron=app&token=tok_1`);
-    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: 'http://contest.example:4000' })).toBe('http://contest.example:4000/competitionList?electron=app');
-    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: 'http://127.0.0.1:9527', token: 'a b' })).toBe('http://127.0.0.1:9527/competitionList?electron=app&token=a+b');
+    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: 'http://contest.example:4000' })).toBe(
+      'http://contest.example:4000/competitionList?electron=app',
+    );
+    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: 'http://127.0.0.1:9527', token: 'a b' })).toBe(
+      'http://127.0.0.1:9527/competitionList?electron=app&token=a+b',
+    );
   });
   it('stays on the app itself and in a browser without the state cookie', () => {
     expect(desktopRedirectTarget({ stateCookie: 'app', origin: app, appOrigin: app, token: 't' })).toBeNull();

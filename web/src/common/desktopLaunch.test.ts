@@ -52,7 +52,10 @@ describe('the desktop launch (spec §2.1)', () => {
 });
 
 describe('the desktop app’s login, /login?state=app (spec §7)', () => {
-  const tokenReply = () => new Response(JSON.stringify({ status: 200, message: 'ok', data: { token: 'tok_new_0000000000000', expiresAt: '2030-01-01T00:00:00Z' } }), { headers: { 'content-type': 'application/json' } });
+  const tokenReply = () =>
+    new Response(JSON.stringify({ status: 200, message: 'ok', data: { token: 'tok_new_0000000000000', expiresAt: '2030-01-01T00:00:00Z' } }), {
+      headers: { 'content-type': 'application/json' },
+    });
 
   it('marks the desktop app and drops the token that expired', () => {
     localStorage.setItem('token', 'tok_expired_000000000');

@@ -35,9 +35,22 @@ const jsonReply = (status: number, payload: unknown) =>
 
 const disposition = `attachment; filename="_____.zip"; filename*=UTF-8''${encodeURIComponent('作品A001.zip')}`;
 const whole = (end: 'close' | 'break' | 'hang', upTo = FILE.length) =>
-  reply(200, { 'content-type': 'application/zip', 'content-length': String(FILE.length), 'content-disposition': disposition }, body([FILE.slice(0, 10), FILE.slice(10, upTo)], end));
+  reply(
+    200,
+    { 'content-type': 'application/zip', 'content-length': String(FILE.length), 'content-disposition': disposition },
+    body([FILE.slice(0, 10), FILE.slice(10, upTo)], end),
+  );
 const part = (from: number, size = FILE.length) =>
-  reply(206, { 'content-type': 'application/zip', 'content-range': `bytes ${from}-${size - 1}/${size}`, 'content-length': String(size - from), 'content-disposition': disposition }, body([FILE.slice(from)]));
+  reply(
+    206,
+    {
+      'content-type': 'application/zip',
+      'content-range': `bytes ${from}-${size - 1}/${size}`,
+      'content-length': String(size - from),
+      'content-disposition': disposition,
+    },
+    body([FILE.slice(from)]),
+  );
 
 /** A fetch answering from a script, recording what was asked. */
 function scripted(...answers: (() => Response | Promise<Response>)[]) {
@@ -74,7 +87,10 @@ describe('Content-Disposition and Content-Range', () => {
 
 describe('resumable download', () => {
   it('resumes a broken download from the bytes it has, with Range, reporting progress', async () => {
-    const { fetch, calls } = scripted(() => whole('break', 20), () => part(20));
+    const { fetch, calls } = scripted(
+      () => whole('break', 20),
+      () => part(20),
+    );
     const progress: [number, number | null][] = [];
     const file = await fetchResumable('/api/review/center/works/7/download', { fetch, retryDelaysMs: [0, 0], onProgress: (r, t) => progress.push([r, t]) });
     expect(file!.fileName).toBe('作品A001.zip');
@@ -106,18 +122,28 @@ describe('resumable download', () => {
   });
 
   it('starts over when the server ignores the range, or answers another part', async () => {
-    const { fetch, calls } = scripted(() => whole('break', 20), () => part(5), () => whole('close'));
+    const { fetch, calls } = scripted(
+      () => whole('break', 20),
+      () => part(5),
+      () => whole('close'),
+    );
     const file = await fetchResumable('/f', { fetch, retryDelaysMs: [0, 0, 0] });
     expect(await text(file!.blob)).toBe(new TextDecoder().decode(FILE));
     expect(calls.map((c) => c.headers.Range)).toEqual([undefined, 'bytes=20-', undefined]);
 
-    const again = scripted(() => whole('break', 20), () => whole('close'));
+    const again = scripted(
+      () => whole('break', 20),
+      () => whole('close'),
+    );
     const second = await fetchResumable('/f', { fetch: again.fetch, retryDelaysMs: [0] });
     expect(await text(second!.blob)).toBe(new TextDecoder().decode(FILE));
   });
 
   it('resumes a download that stalls', async () => {
-    const { fetch, calls } = scripted(() => whole('hang', 20), () => part(20));
+    const { fetch, calls } = scripted(
+      () => whole('hang', 20),
+      () => part(20),
+    );
     const file = await fetchResumable('/f', { fetch, retryDelaysMs: [0], stallMs: 50 });
     expect(file!.blob.size).toBe(36);
     expect(calls[1]!.headers.Range).toBe('bytes=20-');
@@ -192,7 +218,10 @@ describe('against the server', () => {
       ranges.push((init?.headers as Record<string, string>).Range);
       return flaky(input, init);
     });
-    const file = await fetchResumable(`/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`, { fetch: spy as unknown as typeof fetch, retryDelaysMs: [0] });
+    const file = await fetchResumable(`/api/file/common/download?fileUri=${encodeURIComponent(fileUri)}`, {
+      fetch: spy as unknown as typeof fetch,
+      retryDelaysMs: [0],
+    });
     expect(ranges).toEqual([undefined, 'bytes=30-']);
     expect(file!.fileName).toBe('头像.png');
     expect(Buffer.from(await file!.blob.arrayBuffer()).equals(PNG)).toBe(true);

@@ -42,7 +42,11 @@ describe('the re-click guard', () => {
   it('takes another duration when given one', () => {
     vi.useFakeTimers();
     const onClick = vi.fn();
-    render(<GuardedButton guardMs={500} onClick={onClick}>提交</GuardedButton>);
+    render(
+      <GuardedButton guardMs={500} onClick={onClick}>
+        提交
+      </GuardedButton>,
+    );
     fireEvent.click(screen.getByRole('button'));
     act(() => vi.advanceTimersByTime(500));
     fireEvent.click(screen.getByRole('button'));

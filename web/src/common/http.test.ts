@@ -96,7 +96,19 @@ describe('the address to go back to after logging in', () => {
   });
 
   it('goes home for anything else, as the server does for single sign-on', () => {
-    for (const stored of ['https://evil.example/', '//evil.example', '/\\evil.example', '/%2F%2Fevil.example', '/%252F%252Fevil.example', '/%09/evil.example', '/\t/evil.example', '/.//evil.example', 'javascript:alert(1)', '/login', '/login?x=1']) {
+    for (const stored of [
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      '/%2F%2Fevil.example',
+      '/%252F%252Fevil.example',
+      '/%09/evil.example',
+      '/\t/evil.example',
+      '/.//evil.example',
+      'javascript:alert(1)',
+      '/login',
+      '/login?x=1',
+    ]) {
       expect([stored, take(stored)]).toEqual([stored, '/']);
     }
     expect(takeLoginRedirect()).toBe('/');

@@ -31,7 +31,15 @@ function badAddresses(routes: RouteObject[]): string[] {
 }
 
 const USER = { id: 2, username: 'org', userName: '李老师', faceImg: null };
-const ALL_ADMIN = ['competition:competition:menu', 'competition:brand:menu', 'competition:competitionAudit:menu', 'competition:question:menu', 'review:assign:menu', 'bdrace:competition', 'bdrace:review'];
+const ALL_ADMIN = [
+  'competition:competition:menu',
+  'competition:brand:menu',
+  'competition:competitionAudit:menu',
+  'competition:question:menu',
+  'review:assign:menu',
+  'bdrace:competition',
+  'bdrace:review',
+];
 
 /** The app at `entry`, signed in as the entries' gate leaves it: user and permissions loaded. */
 function open(routes: RouteObject[], entry: string) {
@@ -49,10 +57,26 @@ function open(routes: RouteObject[], entry: string) {
   return router;
 }
 
-
 const apps: [string, RouteObject[], string[]][] = [
-  ['site', siteRoutes, ['/competitionList/abc', '/competition/abc', '/competition/abc/works', '/competition/7/team/abc', '/registration/abc', '/join/7/abc', '/payment/7/abc']],
-  ['back office', adminRoutes, ['/competition/edit/abc', '/competition/view/abc', '/competition/brand/nav/abc', '/question/work/abc', '/question/judge/abc', '/question/grade/abc', '/question/awards/abc', '/question/certificate/abc']],
+  [
+    'site',
+    siteRoutes,
+    ['/competitionList/abc', '/competition/abc', '/competition/abc/works', '/competition/7/team/abc', '/registration/abc', '/join/7/abc', '/payment/7/abc'],
+  ],
+  [
+    'back office',
+    adminRoutes,
+    [
+      '/competition/edit/abc',
+      '/competition/view/abc',
+      '/competition/brand/nav/abc',
+      '/question/work/abc',
+      '/question/judge/abc',
+      '/question/grade/abc',
+      '/question/awards/abc',
+      '/question/certificate/abc',
+    ],
+  ],
   ['review centre', reviewRoutes, ['/question/abc', '/score/abc']],
 ];
 

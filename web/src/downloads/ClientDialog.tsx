@@ -59,9 +59,7 @@ const browserOs = () => (typeof navigator === 'undefined' ? null : detectClientO
  */
 export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolean; onClose: () => void; os?: ClientOs | null }) {
   const status = useClientStatus(open);
-  const missing = (
-    <Alert type="warning" showIcon message={CLIENT_NOT_PUBLISHED} data-testid="client-missing" style={{ marginTop: 4 }} />
-  );
+  const missing = <Alert type="warning" showIcon message={CLIENT_NOT_PUBLISHED} data-testid="client-missing" style={{ marginTop: 4 }} />;
   const offered = (Object.keys(CLIENT_PACKAGES) as ClientOs[]).filter((k) => published(status, k));
   const download = os ? (
     published(status, os) ? (
@@ -101,7 +99,9 @@ export function ClientDialog({ open, onClose, os = browserOs() }: { open: boolea
   );
   return (
     <Modal title="下载客户端" open={open} onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} destroyOnHidden>
-      <Typography.Paragraph>作品等大文件无法在当前浏览器中下载，请使用下载客户端：它会把文件按赛题和队伍整理到您电脑上的文件夹中，并支持暂停和断点续传。</Typography.Paragraph>
+      <Typography.Paragraph>
+        作品等大文件无法在当前浏览器中下载，请使用下载客户端：它会把文件按赛题和队伍整理到您电脑上的文件夹中，并支持暂停和断点续传。
+      </Typography.Paragraph>
       <Steps
         direction="vertical"
         size="small"

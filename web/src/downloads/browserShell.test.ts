@@ -98,7 +98,11 @@ const whole = (chunks = [FILE.slice(0, 10), FILE.slice(10)], end: 'close' | 'bre
 const part = (from: number, chunks = [FILE.slice(from)], end: 'close' | 'break' | 'hang' = 'close') =>
   new Response(body(chunks, end), {
     status: 206,
-    headers: { 'content-type': 'application/zip', 'content-range': `bytes ${from}-${FILE.length - 1}/${FILE.length}`, 'content-length': String(FILE.length - from) },
+    headers: {
+      'content-type': 'application/zip',
+      'content-range': `bytes ${from}-${FILE.length - 1}/${FILE.length}`,
+      'content-length': String(FILE.length - from),
+    },
   });
 
 /** A fetch answering from a script, recording the Range of each request. */
@@ -119,7 +123,10 @@ function scripted(...answers: ((signal: AbortSignal) => Response)[]) {
 }
 
 const folderOf = (root: FakeDir): FolderStore => ({ load: async () => root, save: async () => undefined });
-const task = createTask({ dir: 'A题 客户流失预测,001-数据先锋队', fileName: '作品.zip', downloadPath: '/api/file/common/download?fileUri=works/1' }, { userId: 7, root: '' });
+const task = createTask(
+  { dir: 'A题 客户流失预测,001-数据先锋队', fileName: '作品.zip', downloadPath: '/api/file/common/download?fileUri=works/1' },
+  { userId: 7, root: '' },
+);
 
 interface Run {
   shell: BrowserShell;
@@ -166,10 +173,9 @@ describe('the browser shell', () => {
 
   it("resumes from the bytes a .part already holds with a Range request, in the task's folders", async () => {
     const root = new FakeDir('下载');
-    const existing = await (await (await root.getDirectoryHandle('A题 客户流失预测', { create: true })).getDirectoryHandle('001-数据先锋队', { create: true })).getFileHandle(
-      `作品.zip${PART_SUFFIX}`,
-      { create: true },
-    );
+    const existing = await (
+      await (await root.getDirectoryHandle('A题 客户流失预测', { create: true })).getDirectoryHandle('001-数据先锋队', { create: true })
+    ).getFileHandle(`作品.zip${PART_SUFFIX}`, { create: true });
     (existing as FakeFile).bytes = FILE.slice(0, 10);
     const server = scripted(() => part(10, [FILE.slice(10, 20), FILE.slice(20)]));
     const { shell, done, progress } = await shellFor(root, server.fetch);
@@ -208,7 +214,10 @@ describe('the browser shell', () => {
 
   it('resumes at once after a pause, while the paused transfer is still closing its file', async () => {
     const root = new FakeDir('下载');
-    const server = scripted(() => whole([FILE.slice(0, 16)], 'hang'), () => part(16));
+    const server = scripted(
+      () => whole([FILE.slice(0, 16)], 'hang'),
+      () => part(16),
+    );
     const { shell, done } = await shellFor(root, server.fetch);
     const at16 = new Promise<void>((resolve) => shell.onProgress((_k, r) => r.receivedSize === 16 && resolve()));
     shell.start(task);
@@ -247,7 +256,13 @@ describe('the browser shell', () => {
     const root = new FakeDir('下载');
     const dir = await (await root.getDirectoryHandle('A题 客户流失预测', { create: true })).getDirectoryHandle('001-数据先锋队', { create: true });
     ((await dir.getFileHandle(`作品.zip${PART_SUFFIX}`, { create: true })) as FakeFile).bytes = FILE.slice();
-    const server = scripted(() => new Response('{"status":416,"message":"请求的文件范围无效","data":null}', { status: 416, headers: { 'content-type': 'application/json', 'content-range': `bytes */${FILE.length}` } }));
+    const server = scripted(
+      () =>
+        new Response('{"status":416,"message":"请求的文件范围无效","data":null}', {
+          status: 416,
+          headers: { 'content-type': 'application/json', 'content-range': `bytes */${FILE.length}` },
+        }),
+    );
     const { shell, done } = await shellFor(root, server.fetch);
     shell.start(task);
     expect(await done).toEqual({ receivedSize: 36, totalSize: 36 });
@@ -274,7 +289,11 @@ describe('the browser shell', () => {
     await shell.settled(task.key);
     await vi.waitFor(() => expect(root.at(PART_PATH)).toBeUndefined());
 
-    ((await (await (await root.getDirectoryHandle('A题 客户流失预测')).getDirectoryHandle('001-数据先锋队')).getFileHandle(`作品.zip${PART_SUFFIX}`, { create: true })) as FakeFile).bytes = FILE.slice(0, 5);
+    (
+      (await (
+        await (await root.getDirectoryHandle('A题 客户流失预测')).getDirectoryHandle('001-数据先锋队')
+      ).getFileHandle(`作品.zip${PART_SUFFIX}`, { create: true })) as FakeFile
+    ).bytes = FILE.slice(0, 5);
     shell.cancel(task.key, task);
     await vi.waitFor(() => expect(root.at(PART_PATH)).toBeUndefined());
   });
@@ -292,7 +311,9 @@ describe('the browser shell', () => {
 
   it("tells the server's error and keeps the bytes for a later resume", async () => {
     const root = new FakeDir('下载');
-    const server = scripted(() => new Response('{"status":403,"message":"无权下载该文件","data":null}', { status: 403, headers: { 'content-type': 'application/json' } }));
+    const server = scripted(
+      () => new Response('{"status":403,"message":"无权下载该文件","data":null}', { status: 403, headers: { 'content-type': 'application/json' } }),
+    );
     const { shell, failed } = await shellFor(root, server.fetch);
     shell.start(task);
     expect((await failed).message).toBe('无权下载该文件');

@@ -9,7 +9,8 @@ const fetchMock = vi.fn(async (url: string) => {
   expect(new URL(url, location.href).pathname).toBe('/api/system/client/status');
   return new Response(JSON.stringify({ status: 200, message: '操作成功', data: status }), { headers: { 'content-type': 'application/json' } });
 });
-const pkg = (available: boolean) => (available ? { available, size: 30_000_000, updatedAt: '2026-05-01T02:00:00.000Z' } : { available, size: null, updatedAt: null });
+const pkg = (available: boolean) =>
+  available ? { available, size: 30_000_000, updatedAt: '2026-05-01T02:00:00.000Z' } : { available, size: null, updatedAt: null };
 
 beforeEach(() => {
   fetchMock.mockClear();

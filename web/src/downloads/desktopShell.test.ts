@@ -147,7 +147,10 @@ describe('the desktop shell', () => {
     await client();
     const { shell, progress, completed, errors } = shellFor();
     await vi.waitFor(() => expect(shell.status().ready).toBe(true));
-    const task = createTask({ dir: 'A题 客户流失预测,001-数据先锋队', fileName: '数据', downloadPath: '/files/data.bin' }, { userId: USER, root: shell.root() });
+    const task = createTask(
+      { dir: 'A题 客户流失预测,001-数据先锋队', fileName: '数据', downloadPath: '/files/data.bin' },
+      { userId: USER, root: shell.root() },
+    );
     expect(task.savePath).toBe(path.join(root, 'A题 客户流失预测', '001-数据先锋队', '数据.bin')); // the source's extension is added
     shell.start(task);
     await vi.waitFor(() => expect(progress.some((p) => p.state === 'progressing' && p.receivedSize! > 200 * 1024)).toBe(true), { timeout: 5000 });
@@ -161,7 +164,10 @@ describe('the desktop shell', () => {
     expect(errors).toEqual([]);
     expect(fs.readFileSync(task.savePath).equals(content)).toBe(true);
     // Speeds are per half second: the page shows twice them, about the capped rate (per-interval figures jitter).
-    const speeds = progress.map((p) => p.speed ?? 0).filter((s) => s > 0).sort((a, b) => a - b);
+    const speeds = progress
+      .map((p) => p.speed ?? 0)
+      .filter((s) => s > 0)
+      .sort((a, b) => a - b);
     const median = speeds[Math.floor(speeds.length / 2)]! * SPEED_FACTOR;
     expect(median).toBeGreaterThan(RATE * 0.5);
     expect(median).toBeLessThan(RATE * 1.5);

@@ -18,7 +18,11 @@ afterEach(() => {
 
 const USER = 7;
 function task(i: number, state: DownloadState = 'waiting', over: Partial<DownloadTask> = {}): DownloadTask {
-  return { ...createTask({ dir: 'A题,001-队伍', fileName: `作品${i}.zip`, downloadPath: `/api/file/common/download?fileUri=w${i}` }, { userId: USER, root: '' }), state, ...over };
+  return {
+    ...createTask({ dir: 'A题,001-队伍', fileName: `作品${i}.zip`, downloadPath: `/api/file/common/download?fileUri=w${i}` }, { userId: USER, root: '' }),
+    state,
+    ...over,
+  };
 }
 const many = (n: number, state: DownloadState = 'waiting') => Array.from({ length: n }, (_, i) => task(i, state));
 

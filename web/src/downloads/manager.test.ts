@@ -153,14 +153,17 @@ describe('the download manager', () => {
     expect(warning).toHaveBeenCalledWith('“b.zip”：无可下载文件', 5);
   });
 
-  it("takes over what the desktop client finished or still runs while the page was away", async () => {
+  it('takes over what the desktop client finished or still runs while the page was away', async () => {
     const { db, shell, tasks, byName, start, states } = setup(['done.zip', 'running.zip', 'stale.zip']);
     await dispatchDownloads({ type: 'add', tasks }, db);
     await dispatchDownloads(
       tasks.map((t) => ({ type: 'progress' as const, userId: USER, key: t.key, state: 'progressing' as const })),
       db,
     );
-    shell.recover = async () => ({ completed: [{ key: byName('done.zip').key, date: 5, receivedSize: 3, totalSize: 3 }], running: [byName('running.zip').key] });
+    shell.recover = async () => ({
+      completed: [{ key: byName('done.zip').key, date: 5, receivedSize: 3, totalSize: 3 }],
+      running: [byName('running.zip').key],
+    });
     const manager = await start();
     await vi.waitFor(() => expect(shell.calls).toEqual(['start stale.zip']));
     await manager.settled();

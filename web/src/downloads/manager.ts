@@ -56,16 +56,19 @@ export class DownloadManager {
     this.shell = options.shell;
     this.db = options.db ?? downloadDb();
     this.parallel = options.parallel ?? PARALLEL_DOWNLOADS;
-    const locks = (globalThis.navigator as Navigator & { locks?: LockManagerLike } | undefined)?.locks;
+    const locks = (globalThis.navigator as (Navigator & { locks?: LockManagerLike }) | undefined)?.locks;
     if (options.lock === false || !locks) this.ready = this.run();
     else
       this.ready = new Promise<void>((resolve, reject) => {
         locks
-          .request(`contest-downloads-${this.userId}`, { signal: this.stopper.signal }, () =>
-            new Promise<void>((releaseLock) => {
-              this.release = releaseLock;
-              this.run().then(resolve, reject);
-            }),
+          .request(
+            `contest-downloads-${this.userId}`,
+            { signal: this.stopper.signal },
+            () =>
+              new Promise<void>((releaseLock) => {
+                this.release = releaseLock;
+                this.run().then(resolve, reject);
+              }),
           )
           .catch((err) => (this.stopper.signal.aborted ? resolve() : reject(err)));
       });

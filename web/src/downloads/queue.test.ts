@@ -7,8 +7,21 @@ import { onDrawerRequest, setDownloadUser, type DrawerRequest } from './bus.ts';
 import { dirOf, folderName, queueDownloads } from './queue.ts';
 
 const version = (over: Partial<WorkVersion> = {}): WorkVersion => ({
-  id: 1, competitionId: 1, questionId: 11, teamId: 3, teamNo: '001', teamName: '数据先锋队', version: 2, fileUri: 'works/2024/a b.zip',
-  fileName: '作品.zip', size: 10, sha256: '', username: 'zs', completedAt: '', counts: true, ...over,
+  id: 1,
+  competitionId: 1,
+  questionId: 11,
+  teamId: 3,
+  teamNo: '001',
+  teamName: '数据先锋队',
+  version: 2,
+  fileUri: 'works/2024/a b.zip',
+  fileName: '作品.zip',
+  size: 10,
+  sha256: '',
+  username: 'zs',
+  completedAt: '',
+  counts: true,
+  ...over,
 });
 
 describe('bulk download tasks', () => {
@@ -20,7 +33,11 @@ describe('bulk download tasks', () => {
 
   it("files a team's counted work under <question>/<teamNo>-<teamName>, an older version with its number", () => {
     const counted = workTask('A题 客户流失预测', version());
-    expect(counted).toEqual({ dir: 'A题 客户流失预测,001-数据先锋队', downloadPath: '/api/file/common/download?fileUri=works%2F2024%2Fa%20b.zip', fileName: '作品.zip' });
+    expect(counted).toEqual({
+      dir: 'A题 客户流失预测,001-数据先锋队',
+      downloadPath: '/api/file/common/download?fileUri=works%2F2024%2Fa%20b.zip',
+      fileName: '作品.zip',
+    });
     expect(createTask(counted, { userId: 1, root: '' }).savePath).toBe('A题 客户流失预测/001-数据先锋队/作品.zip');
     expect(workTask('A题', version({ counts: false, version: 1 })).fileName).toBe('作品(V1).zip');
   });

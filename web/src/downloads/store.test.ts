@@ -72,7 +72,15 @@ describe('the download store', () => {
     const [a, b, c] = [task('a.zip'), task('b.zip'), task('a.zip', 8)];
     await dispatchDownloads({ type: 'add', tasks: [a, b, c] }, db);
     await dispatchDownloads(
-      [a, b, c].map((t) => ({ type: 'progress' as const, userId: t.userId, key: t.key, state: 'progressing' as const, receivedSize: 5, totalSize: 10, speed: 3 })),
+      [a, b, c].map((t) => ({
+        type: 'progress' as const,
+        userId: t.userId,
+        key: t.key,
+        state: 'progressing' as const,
+        receivedSize: 5,
+        totalSize: 10,
+        speed: 3,
+      })),
       db,
     );
     await dispatchDownloads({ type: 'pause', userId: 7, key: b.key }, db);

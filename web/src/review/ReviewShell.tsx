@@ -12,7 +12,9 @@ export function ReviewShell() {
   const phone = Grid.useBreakpoint().md === false;
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Header style={{ display: 'flex', alignItems: 'center', gap: 12, background: '#fff', boxShadow: '0 1px 4px rgba(0,21,41,.08)', paddingInline: phone ? 12 : 50 }}>
+      <Layout.Header
+        style={{ display: 'flex', alignItems: 'center', gap: 12, background: '#fff', boxShadow: '0 1px 4px rgba(0,21,41,.08)', paddingInline: phone ? 12 : 50 }}
+      >
         <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8, flex: 'none' }}>
           <AuditOutlined style={{ fontSize: 22, color: '#1890ff' }} />
           <Typography.Title level={4} style={{ margin: 0, whiteSpace: 'nowrap' }}>

@@ -24,7 +24,8 @@ beforeEach(() => {
         return envelope(null);
       }
       const key = pathname + search;
-      if (!(key in answers)) return new Response(JSON.stringify({ status: 404, message: '不存在', data: null }), { status: 404, headers: { 'content-type': 'application/json' } });
+      if (!(key in answers))
+        return new Response(JSON.stringify({ status: 404, message: '不存在', data: null }), { status: 404, headers: { 'content-type': 'application/json' } });
       return envelope(answers[key]);
     }),
   );
@@ -34,7 +35,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const envelope = (data: unknown) => new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
+const envelope = (data: unknown) =>
+  new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
 const user = { id: 5, username: 'judge', userName: '李评委', faceImg: null };
 
 function open(path: string) {
@@ -50,7 +52,16 @@ function open(path: string) {
   return router;
 }
 
-const task = (over: Partial<ReviewTask>): ReviewTask => ({ competitionId: 1, competitionName: '泰迪杯', questionId: 11, questionTitle: 'A题', total: 3, submitted: 1, blind: true, ...over });
+const task = (over: Partial<ReviewTask>): ReviewTask => ({
+  competitionId: 1,
+  competitionName: '泰迪杯',
+  questionId: 11,
+  questionTitle: 'A题',
+  total: 3,
+  submitted: 1,
+  blind: true,
+  ...over,
+});
 const work = (over: Partial<ReviewWork>): ReviewWork => ({
   id: 101,
   questionId: 11,
@@ -83,7 +94,11 @@ describe('the review centre', () => {
   it('lists the tasks by competition with their progress, and opens a question’s works', async () => {
     answers = {
       '/api/team/userinfo/': user,
-      '/api/review/center/tasks': [task({}), task({ questionId: 12, questionTitle: 'B题', total: 2, submitted: 2, blind: false }), task({ competitionId: 2, competitionName: '数学建模', questionId: 21, questionTitle: 'C题', total: 0, submitted: 0 })],
+      '/api/review/center/tasks': [
+        task({}),
+        task({ questionId: 12, questionTitle: 'B题', total: 2, submitted: 2, blind: false }),
+        task({ competitionId: 2, competitionName: '数学建模', questionId: 21, questionTitle: 'C题', total: 0, submitted: 0 }),
+      ],
       '/api/review/center/works?questionId=11': [work({}), work({ id: 102, code: 'A0002', status: 2, total: 81.5, rereview: true })],
     };
     const router = open('/');
@@ -143,7 +158,15 @@ describe('the review centre', () => {
     expect(writes[0]).toMatchObject({
       method: 'PUT',
       path: '/api/review/works/101',
-      body: { scores: [{ criterionId: 'c1', score: 50, comment: '不错' }, { criterionId: 'c2', score: 30, comment: null }], comment: null, submit: false, workId: 501 },
+      body: {
+        scores: [
+          { criterionId: 'c1', score: 50, comment: '不错' },
+          { criterionId: 'c2', score: 30, comment: null },
+        ],
+        comment: null,
+        submit: false,
+        workId: 501,
+      },
     });
     expect(writes[0]!.headers[CSRF_HEADER]).toBe('csrf-token');
 
@@ -158,7 +181,12 @@ describe('the review centre', () => {
   });
 
   it('names the version to score, and says when the team replaced the one the judge had scored', async () => {
-    const detail: ReviewWorkDetail = { ...work({ status: 1, workId: 502, version: 2, scoredVersion: 1 }), criteria, scores: [{ criterionId: 'c1', score: 50, comment: null }], comment: null };
+    const detail: ReviewWorkDetail = {
+      ...work({ status: 1, workId: 502, version: 2, scoredVersion: 1 }),
+      criteria,
+      scores: [{ criterionId: 'c1', score: 50, comment: null }],
+      comment: null,
+    };
     answers = { '/api/team/userinfo/': user, '/api/review/center/works/101': detail };
     open('/score/101');
     expect(await screen.findByTestId('new-version', undefined, { timeout: 5000 })).toBeTruthy();

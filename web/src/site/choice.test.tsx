@@ -15,7 +15,8 @@ let reads: string[] = [];
 const unhandled: unknown[] = [];
 const onUnhandled = (e: PromiseRejectionEvent) => unhandled.push(e.reason);
 
-const envelope = (data: unknown, status = 200, message = '操作成功') => new Response(JSON.stringify({ status, message, data }), { status, headers: { 'content-type': 'application/json' } });
+const envelope = (data: unknown, status = 200, message = '操作成功') =>
+  new Response(JSON.stringify({ status, message, data }), { status, headers: { 'content-type': 'application/json' } });
 
 beforeEach(() => {
   writes = [];
@@ -46,7 +47,9 @@ afterEach(() => {
 const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
 const later = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 const competition = { id: 3, name: '泰迪杯', fee: 5000, endTime: later(30), stages: [] };
-const presets = [{ id: 1, competitionId: 3, menuCode: 'CHOICE_SET', name: '选择赛题', enable: true, enableStartTime: null, enableEndTime: null, fieldList: [] }] as unknown as Preset[];
+const presets = [
+  { id: 1, competitionId: 3, menuCode: 'CHOICE_SET', name: '选择赛题', enable: true, enableStartTime: null, enableEndTime: null, fieldList: [] },
+] as unknown as Preset[];
 const register = (status: number, payStatus: number | null) => ({ id: 7, status, payStatus }) as unknown as Register;
 const team = (reg: Register) => ({ id: 9, leaderId: 5, name: '数据先锋队', choiceQuestionList: [], memberList: [], teacherList: [], register: reg });
 

@@ -22,13 +22,28 @@ beforeEach(() => {
     vi.fn(async (url: string, init: RequestInit = {}) => {
       const { pathname, search } = new URL(url, location.href);
       const method = init.method ?? 'GET';
-      requests.push({ method, url: pathname + search, headers: init.headers as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      requests.push({
+        method,
+        url: pathname + search,
+        headers: init.headers as Record<string, string>,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      });
       if (pathname.startsWith('/api/review/certificate/cert/certificate/download/')) {
-        return new Response(PDF, { headers: { 'content-type': 'application/pdf', 'content-length': String(PDF.length), 'content-disposition': `attachment; filename="cert.pdf"; filename*=UTF-8''${encodeURIComponent('证书-张三.pdf')}` } });
+        return new Response(PDF, {
+          headers: {
+            'content-type': 'application/pdf',
+            'content-length': String(PDF.length),
+            'content-disposition': `attachment; filename="cert.pdf"; filename*=UTF-8''${encodeURIComponent('证书-张三.pdf')}`,
+          },
+        });
       }
       if (method !== 'GET') return envelope(null);
       const answer = answers[pathname + search];
-      if (answer instanceof Error) return new Response(JSON.stringify({ status: 404, message: answer.message, data: null }), { status: 404, headers: { 'content-type': 'application/json' } });
+      if (answer instanceof Error)
+        return new Response(JSON.stringify({ status: 404, message: answer.message, data: null }), {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+        });
       return envelope(answer ?? null);
     }),
   );
@@ -39,7 +54,8 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const envelope = (data: unknown) => new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
+const envelope = (data: unknown) =>
+  new Response(JSON.stringify({ status: 200, message: '操作成功', data }), { headers: { 'content-type': 'application/json' } });
 const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
 const team = { id: 9, name: '数据先锋队', choiceQuestionList: [{ questionId: 11, title: 'A题' }], memberList: [], teacherList: [] };
 
@@ -74,7 +90,8 @@ const grade = (over: Partial<MyGrade>): MyGrade => ({
   questionId: 11,
   questionTitle: 'A题 客户流失预测',
   judging: 'both',
-  formula: '最终成绩 = 评审成绩 × 70% + 测试得分 × 30%；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均；测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）',
+  formula:
+    '最终成绩 = 评审成绩 × 70% + 测试得分 × 30%；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均；测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）',
   rechecking: false,
   reviewScore: 85.5,
   testScore: 0.912345678,
@@ -143,7 +160,20 @@ describe('the grade tab', () => {
       grade({
         questionId: 12,
         questionTitle: 'B题',
-        dispute: { id: 1, questionId: 12, teamId: 9, teamNo: 'T1', teamName: '数据先锋队', username: 'zhangsan', reason: '评分偏低', status: 1, answer: '已复核，维持原成绩', rereview: false, createdAt: later(-2), answeredAt: later(-1) },
+        dispute: {
+          id: 1,
+          questionId: 12,
+          teamId: 9,
+          teamNo: 'T1',
+          teamName: '数据先锋队',
+          username: 'zhangsan',
+          reason: '评分偏低',
+          status: 1,
+          answer: '已复核，维持原成绩',
+          rereview: false,
+          createdAt: later(-2),
+          answeredAt: later(-1),
+        },
       }),
       grade({
         questionId: 13,
@@ -152,7 +182,20 @@ describe('the grade tab', () => {
         reviewScore: null,
         finalScore: null,
         rank: null,
-        dispute: { id: 2, questionId: 13, teamId: 9, teamNo: 'T1', teamName: '数据先锋队', username: 'zhangsan', reason: '漏评一项', status: 1, answer: '已安排复评', rereview: true, createdAt: later(-2), answeredAt: later(-1) },
+        dispute: {
+          id: 2,
+          questionId: 13,
+          teamId: 9,
+          teamNo: 'T1',
+          teamName: '数据先锋队',
+          username: 'zhangsan',
+          reason: '漏评一项',
+          status: 1,
+          answer: '已安排复评',
+          rereview: true,
+          createdAt: later(-2),
+          answeredAt: later(-1),
+        },
       }),
     ];
     open('/competition/3/grade');
@@ -175,8 +218,23 @@ describe('the parts of a grade follow its question’s judging', () => {
 
   it('shows a paper question’s review score alone, and a prediction question’s private score alone', async () => {
     answers['/api/review/works/myGrade/3'] = [
-      grade({ judging: 'review', formula: '最终成绩 = 评审成绩；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均', testScore: null, testPoints: null, finalScore: 85.5 }),
-      grade({ questionId: 12, questionTitle: 'B题 销量预测', judging: 'auto', formula: '最终成绩 = 私榜得分：队伍选定的提交中私榜得分最好的一次', reviewScore: null, testScore: 0.812, testPoints: null, finalScore: 0.812 }),
+      grade({
+        judging: 'review',
+        formula: '最终成绩 = 评审成绩；评审成绩 = 各评委总分 ÷ 满分 × 100 的平均',
+        testScore: null,
+        testPoints: null,
+        finalScore: 85.5,
+      }),
+      grade({
+        questionId: 12,
+        questionTitle: 'B题 销量预测',
+        judging: 'auto',
+        formula: '最终成绩 = 私榜得分：队伍选定的提交中私榜得分最好的一次',
+        reviewScore: null,
+        testScore: 0.812,
+        testPoints: null,
+        finalScore: 0.812,
+      }),
     ];
     open('/competition/3/grade');
     const [paper, prediction] = await screen.findAllByTestId('my-grade');
@@ -192,12 +250,17 @@ describe('the parts of a grade follow its question’s judging', () => {
 
 describe('certificates', () => {
   it('lists the team’s awards and certificates, and downloads one with its name', async () => {
-    const awards: TeamAward[] = [{ questionId: 11, questionTitle: 'A题 客户流失预测', competitionId: 3, competitionName: '泰迪杯', awardName: '一等奖', finalScore: 88.25, rank: 2 }];
+    const awards: TeamAward[] = [
+      { questionId: 11, questionTitle: 'A题 客户流失预测', competitionId: 3, competitionName: '泰迪杯', awardName: '一等奖', finalScore: 88.25, rank: 2 },
+    ];
     answers = {
       '/api/team/userinfo/': user,
       '/api/team/competition/3/detail': { team, invitations: [] },
       '/api/review/works/list/awards/9': awards,
-      '/api/review/certificate/person/9': [certificate({}), certificate({ id: 71, certNo: '2026000100002', holderKind: 'teacher', holderName: '王老师', school: null })],
+      '/api/review/certificate/person/9': [
+        certificate({}),
+        certificate({ id: 71, certNo: '2026000100002', holderKind: 'teacher', holderName: '王老师', school: null }),
+      ],
     };
     const saved: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
@@ -232,7 +295,14 @@ describe('certificates', () => {
   });
 
   it('verifies a certificate for anyone, with the code from the address', async () => {
-    const check: CertificateCheck = { certNo: '2026000100001', holderName: '张*', competitionName: '泰迪杯', questionTitle: 'A题', awardName: '一等奖', createdAt: '2026-05-10T02:00:00.000Z' };
+    const check: CertificateCheck = {
+      certNo: '2026000100001',
+      holderName: '张*',
+      competitionName: '泰迪杯',
+      questionTitle: 'A题',
+      awardName: '一等奖',
+      createdAt: '2026-05-10T02:00:00.000Z',
+    };
     answers = { '/api/review/certificate/public/verify/2026000100001?code=abc123': check };
     open('/certificate/verify/2026000100001?code=abc123');
     expect(await screen.findByText('证书验证')).toBeTruthy();

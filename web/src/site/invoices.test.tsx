@@ -9,9 +9,29 @@ import MyInvoicePage from './pages/invoice/MyInvoicePage.tsx';
 const api = useFakeApi();
 
 const page = <T,>(list: T[]): Page<T> => ({ list, total: list.length, page: 1, limit: 100 });
-const config: InvoiceConfig = { enable: true, issuerName: '泰迪杯组委会', issuerTaxNo: '91440101MA5C111101', allowedTypes: ['normal'], applyStart: null, applyEnd: null, notice: null, updatedAt: null };
+const config: InvoiceConfig = {
+  enable: true,
+  issuerName: '泰迪杯组委会',
+  issuerTaxNo: '91440101MA5C111101',
+  allowedTypes: ['normal'],
+  applyStart: null,
+  applyEnd: null,
+  notice: null,
+  updatedAt: null,
+};
 const order = (id: number, competitionName: string, invoiceEnable: boolean) =>
-  ({ id, orderNo: `N${id}`, competitionId: id, competitionName, teamId: id, teamNo: `T${id}`, teamName: `队伍${id}`, amount: 5000, payStatus: 1, invoiceEnable }) as Order;
+  ({
+    id,
+    orderNo: `N${id}`,
+    competitionId: id,
+    competitionName,
+    teamId: id,
+    teamNo: `T${id}`,
+    teamName: `队伍${id}`,
+    amount: 5000,
+    payStatus: 1,
+    invoiceEnable,
+  }) as Order;
 
 describe('applying for an invoice', () => {
   it('lists a paid order of a competition without invoices greyed, saying why, and applies for the others', async () => {
@@ -41,7 +61,11 @@ describe('applying for an invoice', () => {
 
 describe('the invoice configuration', () => {
   const open = (codes: string[]) => {
-    api.answers = { '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null }, '/api/team/userinfo/permission': codes, '/api/invoice/config': config };
+    api.answers = {
+      '/api/team/userinfo/': { id: 2, username: 'org', userName: '李老师', faceImg: null },
+      '/api/team/userinfo/permission': codes,
+      '/api/invoice/config': config,
+    };
     renderPage(<InvoiceConfigPage />, '/financial/invoiceConfig');
   };
 

@@ -9,7 +9,14 @@ import { Leaderboard } from '../common/Leaderboard.tsx';
 /** Issue 21: the board says how ties are broken, and that it is incomplete while submissions are scored again. */
 
 let board: Board;
-const entry = (rank: number, teamId: number, teamName: string, score: number) => ({ rank, teamId, teamName, score, submissions: 2, lastAt: '2026-03-20T02:00:00.000Z' });
+const entry = (rank: number, teamId: number, teamName: string, score: number) => ({
+  rank,
+  teamId,
+  teamName,
+  score,
+  submissions: 2,
+  lastAt: '2026-03-20T02:00:00.000Z',
+});
 
 beforeEach(() => {
   vi.stubGlobal(
@@ -35,7 +42,15 @@ function show() {
 
 describe('the leaderboard’s notes', () => {
   it('says that of two equal scores the one reached first ranks first', async () => {
-    board = { board: 'public', metric: 'rmse', higherIsBetter: false, published: false, rescoring: false, entries: [entry(1, 1, '甲队', 1), entry(2, 2, '乙队', 1)], total: 2 };
+    board = {
+      board: 'public',
+      metric: 'rmse',
+      higherIsBetter: false,
+      published: false,
+      rescoring: false,
+      entries: [entry(1, 1, '甲队', 1), entry(2, 2, '乙队', 1)],
+      total: 2,
+    };
     show();
     expect((await screen.findByTestId('board-ties')).textContent).toBe('同分时，先提交出该成绩的队伍排名在前。');
     expect(screen.queryByTestId('board-rescoring')).toBeNull();
@@ -47,8 +62,16 @@ describe('the leaderboard’s notes', () => {
     expect((await screen.findByTestId('board-rescoring')).textContent).toContain('正在按新设置重新评分');
   });
 
-  it('names an own program\'s metric as its organiser named it', async () => {
-    board = { board: 'public', metric: 'custom', metricName: '路径总成本', higherIsBetter: false, published: false, entries: [entry(1, 1, '甲队', 12)], total: 1 };
+  it("names an own program's metric as its organiser named it", async () => {
+    board = {
+      board: 'public',
+      metric: 'custom',
+      metricName: '路径总成本',
+      higherIsBetter: false,
+      published: false,
+      entries: [entry(1, 1, '甲队', 12)],
+      total: 1,
+    };
     show();
     expect((await screen.findByTestId('board-metric')).textContent).toContain('评分指标：路径总成本，越低越好');
   });

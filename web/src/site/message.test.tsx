@@ -47,7 +47,9 @@ beforeEach(() => {
       const method = init.method ?? 'GET';
       requests.push({ method, url: pathname + search });
       const key = method === 'GET' ? pathname + search : `${method} ${pathname}${search}`;
-      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[key] ?? null }), { headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ status: 200, message: '操作成功', data: answers[key] ?? null }), {
+        headers: { 'content-type': 'application/json' },
+      });
     }),
   );
 });
@@ -59,7 +61,15 @@ afterEach(() => {
 
 const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
 const counts = (system: number, person: number): UnreadCount => ({ system, person, total: system + person });
-const message = (over: Partial<Message>): Message => ({ id: 11, kind: 0, title: '报名截止提醒', content: '<p>报名将于周五截止</p>', publishedAt: '2026-05-01T02:00:00.000Z', read: false, ...over });
+const message = (over: Partial<Message>): Message => ({
+  id: 11,
+  kind: 0,
+  title: '报名截止提醒',
+  content: '<p>报名将于周五截止</p>',
+  publishedAt: '2026-05-01T02:00:00.000Z',
+  read: false,
+  ...over,
+});
 const page = (list: Message[]): Page<Message> => ({ list, total: list.length, page: 1, limit: 20 });
 
 function open(path: string) {
@@ -96,7 +106,11 @@ describe('the message page', () => {
     answers = {
       '/api/team/userinfo/': user,
       '/api/message/notice/check/read': counts(2, 1),
-      '/api/message/notice/page/0?page=1&limit=20': page([message({}), message({ id: 12, title: '赛题已发布' }), message({ id: 13, title: '平台维护通知', read: true })]),
+      '/api/message/notice/page/0?page=1&limit=20': page([
+        message({}),
+        message({ id: 12, title: '赛题已发布' }),
+        message({ id: 13, title: '平台维护通知', read: true }),
+      ]),
       '/api/message/notice/page/1?page=1&limit=20': page([message({ id: 21, kind: 1, title: '你已通过报名审核' })]),
       '/api/message/notice/page/1?page=1&limit=20&unread=1': page([]),
       'PUT /api/message/notice/user/11': counts(1, 1),
@@ -271,7 +285,10 @@ describe('a competition’s announcements', () => {
     answers = {
       '/api/team/userinfo/': user,
       '/api/message/notice/check/read': counts(1, 0),
-      '/api/message/notice/competition/9?page=1&limit=5': page([message({ id: 31, title: '开赛公告', content: '<p>比赛开始了</p>' }), message({ id: 32, kind: 1, title: '请补交材料', read: true })]),
+      '/api/message/notice/competition/9?page=1&limit=5': page([
+        message({ id: 31, title: '开赛公告', content: '<p>比赛开始了</p>' }),
+        message({ id: 32, kind: 1, title: '请补交材料', read: true }),
+      ]),
       'PUT /api/message/notice/user/31': counts(0, 0),
     };
   });

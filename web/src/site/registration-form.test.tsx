@@ -17,12 +17,37 @@ const fields: PresetField[] = [
   { name: 'custom2', label: '学历', type: 'choice', options: ['本科', '硕士', '博士'], description: null, otherParams: { required: true } },
   { name: 'custom3', label: '在读证明', type: 'file', description: null, otherParams: { required: false } },
 ];
-const presets = [{ id: 1, competitionId: 3, menuCode: 'REG_SET', name: '报名设置', enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, fieldList: fields }] as Preset[];
+const presets = [
+  {
+    id: 1,
+    competitionId: 3,
+    menuCode: 'REG_SET',
+    name: '报名设置',
+    enable: true,
+    enableStartTime: null,
+    enableEndTime: null,
+    deadlineStageId: null,
+    fieldList: fields,
+  },
+] as Preset[];
 
 function open() {
   api.answers = {
     '/api/team/userinfo/': { id: 5, username: 'zhangsan', userName: '张三' },
-    '/api/competition/public/3': { id: 3, name: '泰迪杯', fee: 0, minMembers: 1, maxMembers: 3, maxTeachers: 2, allowIndividual: false, regStartTime: later(-1), regEndTime: later(10), endTime: later(30), stages: [], phase: { code: 'registration' } },
+    '/api/competition/public/3': {
+      id: 3,
+      name: '泰迪杯',
+      fee: 0,
+      minMembers: 1,
+      maxMembers: 3,
+      maxTeachers: 2,
+      allowIndividual: false,
+      regStartTime: later(-1),
+      regEndTime: later(10),
+      endTime: later(30),
+      stages: [],
+      phase: { code: 'registration' },
+    },
     '/api/competition/preset/public/list/3': presets,
     '/api/team/competition/3/detail': { team: null, invitations: [] },
   };
@@ -61,7 +86,9 @@ describe("the registration form with the organiser's own fields", { timeout: 60_
     fireEvent.change(screen.getByLabelText('参赛动机'), { target: { value: '学以致用' } });
     fireEvent.click(screen.getByRole('radio', { name: '硕士' }));
     // The server's refusal of a field lands beside it.
-    api.answers['POST /api/team/register/3'] = Object.assign(new Error('在读证明无效，请重新上传'), { fields: { 'info.extra.custom3': '在读证明无效，请重新上传' } });
+    api.answers['POST /api/team/register/3'] = Object.assign(new Error('在读证明无效，请重新上传'), {
+      fields: { 'info.extra.custom3': '在读证明无效，请重新上传' },
+    });
     await submitAgain();
     expect(await screen.findByText('在读证明无效，请重新上传', { selector: '.ant-form-item-explain-error' })).toBeTruthy();
     const sent = api.requests.find((r) => r.method === 'POST')!.body as { teamName: string; info: { userName: string; extra: Record<string, unknown> } };

@@ -35,9 +35,16 @@ describe('competition tabs', () => {
   });
 
   it('shows grades and certificates while GRADE_SET and CERTIFICATE_SET are open', () => {
-    const list = presets({ GRADE_SET: { enable: true, enableStartTime: '2026-04-01T00:00:00.000Z' }, CERTIFICATE_SET: { enable: true, enableEndTime: '2026-04-30T00:00:00.000Z' } });
+    const list = presets({
+      GRADE_SET: { enable: true, enableStartTime: '2026-04-01T00:00:00.000Z' },
+      CERTIFICATE_SET: { enable: true, enableEndTime: '2026-04-30T00:00:00.000Z' },
+    });
     expect(visibleTabs(list, now).map((t) => t.key)).toEqual(['introduce', 'grade']);
-    expect(visibleTabs(presets({ GRADE_SET: { enable: true }, CERTIFICATE_SET: { enable: true } }), now).map((t) => t.key)).toEqual(['introduce', 'grade', 'certificate']);
+    expect(visibleTabs(presets({ GRADE_SET: { enable: true }, CERTIFICATE_SET: { enable: true } }), now).map((t) => t.key)).toEqual([
+      'introduce',
+      'grade',
+      'certificate',
+    ]);
   });
 
   it('takes a team through the submissions its question’s judging has: works, tests, or both', () => {
@@ -63,7 +70,9 @@ describe('section modes (spec §2.1)', () => {
 describe('the desktop-app redirect (spec §2.1)', () => {
   const app = 'http://127.0.0.1:9527';
   it('sends a desktop browser to the app with electron=app and the token', () => {
-    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: app, token: 'abc' })).toBe(`${app}/competitionList?electron=app&token=abc`);
+    expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: app, token: 'abc' })).toBe(
+      `${app}/competitionList?electron=app&token=abc`,
+    );
     expect(desktopRedirectTarget({ stateCookie: 'app', origin: 'https://contest.example', appOrigin: app })).toBe(`${app}/competitionList?electron=app`);
   });
   it('stays put without the state cookie or on the app’s own origin', () => {

@@ -30,7 +30,10 @@ describe('the test history of a waiting submission', () => {
       <TestHistory
         loading={false}
         onSelect={() => undefined}
-        list={[submission({ id: 2, fileName: 'second.csv', queue: { ahead: 4, waitSeconds: 300 } }), submission({ id: 1, status: 2, publicScore: 0.8, fileName: 'first.csv' })]}
+        list={[
+          submission({ id: 2, fileName: 'second.csv', queue: { ahead: 4, waitSeconds: 300 } }),
+          submission({ id: 1, status: 2, publicScore: 0.8, fileName: 'first.csv' }),
+        ]}
       />,
     );
     const notes = screen.getAllByTestId('test-queue');
@@ -47,7 +50,10 @@ describe('the test history of a submission whose score the organiser cancelled',
       <TestHistory
         loading={false}
         onSelect={() => undefined}
-        list={[submission({ id: 2, status: 2, publicScore: 0.9, fileName: 'copied.csv', cancelReason: '使用了测试集标签' }), submission({ id: 1, status: 2, publicScore: 0.8, fileName: 'own.csv' })]}
+        list={[
+          submission({ id: 2, status: 2, publicScore: 0.9, fileName: 'copied.csv', cancelReason: '使用了测试集标签' }),
+          submission({ id: 1, status: 2, publicScore: 0.8, fileName: 'own.csv' }),
+        ]}
       />,
     );
     const cancelled = screen.getByText('copied.csv').closest('tr')!;

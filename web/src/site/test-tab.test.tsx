@@ -31,13 +31,44 @@ afterEach(() => {
 
 const user = { id: 5, username: 'zhangsan', userName: '张三', faceImg: null };
 const team = { id: 9, name: '数据先锋队', choiceQuestionList: [{ questionId: 11, title: 'A题 客户流失预测' }], memberList: [], teacherList: [] };
-const mine: MyTests = { list: [], dailyLimit: 5, usedToday: 1, format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' }, leaderboardPublished: false, disqualified: null };
-const entry = (rank: number, teamId: number, teamName: string, score: number) => ({ rank, teamId, teamName, score, submissions: 2, lastAt: '2026-03-20T02:00:00.000Z' });
-const publicBoard: Leaderboard = { board: 'public', metric: 'auc', higherIsBetter: true, published: false, entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)], total: 3, mine: entry(2, 9, '数据先锋队', 0.91) };
+const mine: MyTests = {
+  list: [],
+  dailyLimit: 5,
+  usedToday: 1,
+  format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' },
+  leaderboardPublished: false,
+  disqualified: null,
+};
+const entry = (rank: number, teamId: number, teamName: string, score: number) => ({
+  rank,
+  teamId,
+  teamName,
+  score,
+  submissions: 2,
+  lastAt: '2026-03-20T02:00:00.000Z',
+});
+const publicBoard: Leaderboard = {
+  board: 'public',
+  metric: 'auc',
+  higherIsBetter: true,
+  published: false,
+  entries: [entry(1, 4, '别的队', 0.93), entry(2, 9, '数据先锋队', 0.91), entry(3, 7, '第三队', 0.8)],
+  total: 3,
+  mine: entry(2, 9, '数据先锋队', 0.91),
+};
 const closedPrivate: Leaderboard = { board: 'private', metric: 'auc', higherIsBetter: true, published: false, entries: [], total: 0 };
 
 /** The SUBMIT_TEST menu as the competition has it: on, and open unless a test says otherwise. */
-let testPreset = { id: 2, competitionId: 3, menuCode: 'SUBMIT_TEST', name: '提交测试', enable: true, enableStartTime: null as string | null, enableEndTime: null as string | null, fieldList: [] };
+let testPreset = {
+  id: 2,
+  competitionId: 3,
+  menuCode: 'SUBMIT_TEST',
+  name: '提交测试',
+  enable: true,
+  enableStartTime: null as string | null,
+  enableEndTime: null as string | null,
+  fieldList: [],
+};
 
 function open() {
   answers = {
@@ -51,7 +82,13 @@ function open() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const competition = { id: 3, name: '泰迪杯', endTime: '2099-01-01T00:00:00.000Z', stages: [] };
   const router = createMemoryRouter(
-    [{ path: '/competition/:competitionId', element: <Outlet context={{ competition, presets: [testPreset] }} />, children: [{ path: 'test', element: <TestTab /> }] }],
+    [
+      {
+        path: '/competition/:competitionId',
+        element: <Outlet context={{ competition, presets: [testPreset] }} />,
+        children: [{ path: 'test', element: <TestTab /> }],
+      },
+    ],
     { initialEntries: ['/competition/3/test'] },
   );
   render(
@@ -110,7 +147,7 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('button', { name: /上传预测文件/ })).toBeNull();
   });
 
-  it('spells out the file format with the question\'s columns and offers a sample made in the browser', async () => {
+  it("spells out the file format with the question's columns and offers a sample made in the browser", async () => {
     answers = {};
     open();
     const format = await screen.findByTestId('file-format');
@@ -145,7 +182,7 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(sampleCsv({ metric: 'accuracy', idColumn: '编号', targetColumn: 'label, final' })).toBe('编号,"label, final"\r\n1,1\r\n2,0\r\n');
   });
 
-  it('highlights the team\'s own row and names the metric and its direction', async () => {
+  it("highlights the team's own row and names the metric and its direction", async () => {
     answers = {};
     open();
     const row = await screen.findByTestId('my-row');
@@ -177,7 +214,7 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('file-format').textContent).toContain('越低越好');
   });
 
-  it('pins the team\'s own row on top of a page it is not on, and follows it when paged', async () => {
+  it("pins the team's own row on top of a page it is not on, and follows it when paged", async () => {
     // The server pages the board (50 a page) and sends the team's own row and rank with every page.
     const many = Array.from({ length: 120 }, (_, i) => entry(i + 1, i === 72 ? 9 : 100 + i, i === 72 ? '数据先锋队' : `队伍${i + 1}`, 0.99 - i / 1000));
     const pageOf = (n: number) => ({ ...publicBoard, entries: many.slice((n - 1) * 50, n * 50), total: 120, mine: many[72] });
@@ -195,9 +232,31 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(screen.queryByTestId('my-row-pinned')).toBeNull();
   });
 
-  it('lists the team\'s submissions with formatted scores and a refused file\'s problems line by line', async () => {
-    const scored = { id: 1, questionId: 11, teamId: 9, username: 'zhangsan', fileName: 'good.csv', size: 2048, status: 2, reason: null, publicScore: 0.8981573211808995, privateScore: null, selected: false, createdAt: '2026-03-20T02:00:00.000Z', scoredAt: '2026-03-20T02:00:05.000Z' };
-    const failed = { ...scored, id: 2, fileName: 'bad.csv', status: 3, publicScore: null, createdAt: '2026-03-20T03:05:00.000Z', reason: '第3行：编号“u0”重复；第4行：编号“zz”不在测试集中' };
+  it("lists the team's submissions with formatted scores and a refused file's problems line by line", async () => {
+    const scored = {
+      id: 1,
+      questionId: 11,
+      teamId: 9,
+      username: 'zhangsan',
+      fileName: 'good.csv',
+      size: 2048,
+      status: 2,
+      reason: null,
+      publicScore: 0.8981573211808995,
+      privateScore: null,
+      selected: false,
+      createdAt: '2026-03-20T02:00:00.000Z',
+      scoredAt: '2026-03-20T02:00:05.000Z',
+    };
+    const failed = {
+      ...scored,
+      id: 2,
+      fileName: 'bad.csv',
+      status: 3,
+      publicScore: null,
+      createdAt: '2026-03-20T03:05:00.000Z',
+      reason: '第3行：编号“u0”重复；第4行：编号“zz”不在测试集中',
+    };
     answers = { '/api/review/test/list/11': { ...mine, list: [failed, scored] } };
     open();
     const problems = await screen.findByTestId('test-problems');
@@ -220,7 +279,7 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(requests.some((r) => r.startsWith('/api/review/test/leaderboard/'))).toBe(false);
   });
 
-  it('fits the chart\'s axis to the scores, inside the metric\'s range', () => {
+  it("fits the chart's axis to the scores, inside the metric's range", () => {
     // AUC of 0.95 to 0.99: a tenth of the spread either side, but never past 1.
     expect(axisRange([0.95, 0.99], 'auc')).toEqual({ min: 0.946, max: 0.994 });
     expect(axisRange([0.5, 1], 'auc')).toEqual({ min: 0.45, max: 1 });
@@ -231,8 +290,23 @@ describe('the test tab', { timeout: 60_000 }, () => {
     expect(axisRange([-2, 2], 'custom')).toEqual({ min: -2.4, max: 2.4 });
   });
 
-  it('draws the team\'s scores in submission order with the best so far, labelled in Beijing time', () => {
-    const at = (id: number, createdAt: string, publicScore: number) => ({ id, questionId: 11, teamId: 9, username: 'z', fileName: `${id}.csv`, size: 1, status: 2, reason: null, publicScore, privateScore: null, selected: false, createdAt, scoredAt: createdAt, cancelReason: null });
+  it("draws the team's scores in submission order with the best so far, labelled in Beijing time", () => {
+    const at = (id: number, createdAt: string, publicScore: number) => ({
+      id,
+      questionId: 11,
+      teamId: 9,
+      username: 'z',
+      fileName: `${id}.csv`,
+      size: 1,
+      status: 2,
+      reason: null,
+      publicScore,
+      privateScore: null,
+      selected: false,
+      createdAt,
+      scoredAt: createdAt,
+      cancelReason: null,
+    });
     const list = [at(3, '2026-03-21T16:30:00.000Z', 0.7), at(1, '2026-03-20T02:00:00.000Z', 0.8), at(2, '2026-03-20T03:00:00.000Z', 0.9)];
     const higher = scoreChartOption(list, true);
     expect(higher.xAxis.data).toEqual(['03/20 10:00', '03/20 11:00', '03/22 00:30']);

@@ -49,7 +49,10 @@ export function useFakeApi(): FakeApi {
         const data = typeof answer === 'function' ? (answer as (body: unknown) => unknown)(body) : answer;
         if (data instanceof Error) {
           const { fields, status = 400 } = data as Error & { fields?: Record<string, string>; status?: number };
-          return new Response(JSON.stringify({ status, message: data.message, data: fields ? { fields } : null }), { status, headers: { 'content-type': 'application/json' } });
+          return new Response(JSON.stringify({ status, message: data.message, data: fields ? { fields } : null }), {
+            status,
+            headers: { 'content-type': 'application/json' },
+          });
         }
         return new Response(JSON.stringify({ status: 200, message: '操作成功', data: data ?? null }), { headers: { 'content-type': 'application/json' } });
       }),

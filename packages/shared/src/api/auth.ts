@@ -1,19 +1,10 @@
 import { z } from 'zod';
-import {
-  EMAIL_MESSAGE,
-  USERNAME_MESSAGE,
-  checkPasswordStrength,
-  isValidEmail,
-  isValidUsername,
-} from '../account.ts';
+import { EMAIL_MESSAGE, USERNAME_MESSAGE, checkPasswordStrength, isValidEmail, isValidUsername } from '../account.ts';
 import { isValidPhone } from '../validation/index.ts';
 
-const optionalText = (schema: z.ZodString) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
+const optionalText = (schema: z.ZodString) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 
-export const phoneField = optionalText(
-  z.string().trim().refine(isValidPhone, '手机号格式不正确'),
-);
+export const phoneField = optionalText(z.string().trim().refine(isValidPhone, '手机号格式不正确'));
 export const emailField = optionalText(z.string().trim().refine(isValidEmail, EMAIL_MESSAGE));
 /** Every password a person sets (register, change, an administrator's reset): the one rule, shared with the forms. */
 export const passwordField = z.string({ error: '请输入密码' }).superRefine((v, c) => {

@@ -38,11 +38,13 @@ export const awardLevelsBody = z
     const bands = v.levels.filter((l) => l.rankFrom !== null || l.rankTo !== null);
     for (const [i, l] of v.levels.entries()) {
       if ((l.rankFrom === null) !== (l.rankTo === null)) c.addIssue({ code: 'custom', path: ['levels', i, 'rankTo'], message: '名次范围须同时填写起止名次' });
-      else if (l.rankFrom !== null && l.rankTo !== null && l.rankFrom > l.rankTo) c.addIssue({ code: 'custom', path: ['levels', i, 'rankTo'], message: '截止名次不能小于起始名次' });
+      else if (l.rankFrom !== null && l.rankTo !== null && l.rankFrom > l.rankTo)
+        c.addIssue({ code: 'custom', path: ['levels', i, 'rankTo'], message: '截止名次不能小于起始名次' });
     }
     const sorted = bands.filter((l) => l.rankFrom !== null && l.rankTo !== null).sort((a, b) => a.rankFrom! - b.rankFrom!);
     for (let i = 1; i < sorted.length; i++) {
-      if (sorted[i]!.rankFrom! <= sorted[i - 1]!.rankTo!) c.addIssue({ code: 'custom', path: ['levels'], message: `“${sorted[i - 1]!.name}”与“${sorted[i]!.name}”的名次范围重叠` });
+      if (sorted[i]!.rankFrom! <= sorted[i - 1]!.rankTo!)
+        c.addIssue({ code: 'custom', path: ['levels'], message: `“${sorted[i - 1]!.name}”与“${sorted[i]!.name}”的名次范围重叠` });
     }
   });
 export type AwardLevelsBody = z.infer<typeof awardLevelsBody>;

@@ -158,7 +158,10 @@ export type Todo = z.infer<typeof todoSchema>;
  * `status=0` lists the disputes waiting for an answer.
  */
 export const disputePageQuery = pageQuery.extend({
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0, '申诉状态须为0（待答复）或1（已答复）').max(1, '申诉状态须为0（待答复）或1（已答复）').optional()),
+  status: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.coerce.number().int().min(0, '申诉状态须为0（待答复）或1（已答复）').max(1, '申诉状态须为0（待答复）或1（已答复）').optional(),
+  ),
 });
 export type DisputePageQuery = z.infer<typeof disputePageQuery>;
 

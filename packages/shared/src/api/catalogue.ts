@@ -38,13 +38,20 @@ export type Brand = z.infer<typeof brandSchema>;
 export const brandRecommendSchema = z.object({ recommend: z.boolean() });
 export const brandListQuery = pageQuery.extend({
   keyword: z.string().trim().max(100).optional(),
-  recommend: z.enum(['0', '1']).transform((v) => v === '1').optional(),
+  recommend: z
+    .enum(['0', '1'])
+    .transform((v) => v === '1')
+    .optional(),
 });
 export type BrandListQuery = z.infer<typeof brandListQuery>;
 
 export const navLink = z.strictObject({
   name: requiredText(30, '链接名称'),
-  url: z.string({ error: '请输入链接地址' }).trim().max(500).refine((v) => v.startsWith('/') || isValidUrl(v), '链接须为站内路径或http(s)地址'),
+  url: z
+    .string({ error: '请输入链接地址' })
+    .trim()
+    .max(500)
+    .refine((v) => v.startsWith('/') || isValidUrl(v), '链接须为站内路径或http(s)地址'),
   type: z.union([z.literal(0), z.literal(1)], { error: '打开方式须为0（当前窗口）或1（新窗口）' }).default(0),
 });
 export type NavLink = z.infer<typeof navLink>;
@@ -52,7 +59,10 @@ const links = (max: number) => z.array(navLink).max(max, `最多${max}个链接`
 
 export const brandNavBody = z.strictObject({
   brandId: z.number({ error: '请选择品牌' }).int().positive(),
-  navList: z.array(navLink.extend({ children: links(20) })).max(12, '最多12个导航链接').default([]),
+  navList: z
+    .array(navLink.extend({ children: links(20) }))
+    .max(12, '最多12个导航链接')
+    .default([]),
   sublinksList: links(30),
   frendlinksList: links(30),
   topLogoPath: fileUri,

@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { requiredText } from './fields.ts';
 
-export const CERT_FIELDS = ['name', 'team', 'members', 'school', 'award', 'question', 'competition', 'organizer', 'certNo', 'date', 'wording', 'qrcode'] as const;
+export const CERT_FIELDS = [
+  'name',
+  'team',
+  'members',
+  'school',
+  'award',
+  'question',
+  'competition',
+  'organizer',
+  'certNo',
+  'date',
+  'wording',
+  'qrcode',
+] as const;
 export type CertField = (typeof CERT_FIELDS)[number];
 export const CERT_FIELD_NAMES: Record<CertField, string> = {
   name: '姓名',
@@ -45,7 +58,12 @@ export const CERT_SAMPLE_CODE = '7KQ2-M9XD';
 /** How a typed number or code is compared: case and spaces or dashes do not matter. */
 export const normalizeCertInput = (s: string) => s.replace(/[\s\-‐-―－_]/g, '').toUpperCase();
 /** What a field prints when its template gives no wording of its own: `{}` is the value. */
-export const CERT_DEFAULT_TEXT: Partial<Record<CertField, string>> = { certNo: '证书编号：{}', members: '队伍成员：{}', team: '队伍：{}', wording: '特发此证，以资鼓励。' };
+export const CERT_DEFAULT_TEXT: Partial<Record<CertField, string>> = {
+  certNo: '证书编号：{}',
+  members: '队伍成员：{}',
+  team: '队伍：{}',
+  wording: '特发此证，以资鼓励。',
+};
 /** The text a field prints: its wording with `{}` replaced by the value (nothing when the value is empty). */
 export function certFieldText(f: Pick<CertFieldPlacement, 'field' | 'text'>, value: string): string {
   if (f.field === 'wording') return f.text ?? CERT_DEFAULT_TEXT.wording!;
@@ -81,12 +99,23 @@ export const CERT_BUILTIN_NAMES: Record<CertBuiltinLayout, string> = { landscape
 /** Where each built-in layout draws the rule under its title (centre y and half its length), in page pixels. */
 export const CERT_BUILTIN_RULE: Record<CertBuiltinLayout, { y: number; half: number }> = { landscape: { y: 118, half: 150 }, portrait: { y: 150, half: 120 } };
 /** A4 in PDF points. */
-export const CERT_BUILTIN_SIZE: Record<CertBuiltinLayout, { width: number; height: number }> = { landscape: { width: 842, height: 595 }, portrait: { width: 595, height: 842 } };
+export const CERT_BUILTIN_SIZE: Record<CertBuiltinLayout, { width: number; height: number }> = {
+  landscape: { width: 842, height: 595 },
+  portrait: { width: 595, height: 842 },
+};
 export const builtinLayoutOf = (uri: string | null | undefined): CertBuiltinLayout | null => {
   const name = uri?.startsWith(CERT_BUILTIN_PREFIX) ? uri.slice(CERT_BUILTIN_PREFIX.length) : null;
   return (CERT_BUILTIN_LAYOUTS as readonly string[]).includes(name ?? '') ? (name as CertBuiltinLayout) : null;
 };
-const F = (field: CertField, x: number, y: number, size: number, color: string, align: CertAlign = 'left', text?: string): CertFieldPlacement => ({ field, x, y, size, color, align, ...(text !== undefined ? { text } : {}) });
+const F = (field: CertField, x: number, y: number, size: number, color: string, align: CertAlign = 'left', text?: string): CertFieldPlacement => ({
+  field,
+  x,
+  y,
+  size,
+  color,
+  align,
+  ...(text !== undefined ? { text } : {}),
+});
 /** The fields each built-in layout starts with; the organiser may move, resize, reword or remove them. */
 export const CERT_BUILTIN_FIELDS: Record<CertBuiltinLayout, CertFieldPlacement[]> = {
   landscape: [
@@ -139,7 +168,10 @@ const placement = z.strictObject({
   x: z.number({ error: '横坐标须为数字' }).int('坐标须为整数').min(0, '坐标不能小于0').max(10000, '坐标过大'),
   y: z.number({ error: '纵坐标须为数字' }).int('坐标须为整数').min(0, '坐标不能小于0').max(10000, '坐标过大'),
   size: z.number({ error: '字号须为数字' }).int('字号须为整数').min(8, '字号至少为8').max(600, '字号至多为600'),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/, '颜色须为#RRGGBB格式').default('#000000'),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, '颜色须为#RRGGBB格式')
+    .default('#000000'),
   align: z.enum(CERT_ALIGNS, { error: '对齐方式无效' }).optional(),
   text: z.string().max(100, '文字至多100个字符').optional(),
 });
@@ -214,7 +246,9 @@ export const certificateCheckSchema = z.object({
 export type CertificateCheck = z.infer<typeof certificateCheckSchema>;
 
 export const certPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), export: z.enum(['xlsx']).optional() });
-export const certListQuery = z.object({ competitionId: z.coerce.number({ error: '竞赛编号须为正整数' }).int('竞赛编号须为正整数').positive('竞赛编号须为正整数').optional() });
+export const certListQuery = z.object({
+  competitionId: z.coerce.number({ error: '竞赛编号须为正整数' }).int('竞赛编号须为正整数').positive('竞赛编号须为正整数').optional(),
+});
 /** `GET upload/{questionId}`: one of the question's certificate uploads; without `fileUri`, its template's background. */
 export const certUploadQuery = z.object({ fileUri: z.string().min(1, '请指定文件').max(200).optional() });
 export const verifyQuery = z.object({ code: z.string().trim().max(64).default('') });

@@ -40,12 +40,26 @@ export const competitionBody = z
     /** Paying teams may apply for invoices of the fee (under the platform's 发票配置); on unless the organiser says no. */
     invoiceEnable: z.boolean({ error: '请选择是否开放发票申请' }).default(true),
     /** Works: the largest file in MB, and the allowed extensions. */
-    worksMaxMb: z.number({ error: '作品大小上限须为整数（MB）' }).int('作品大小上限须为整数（MB）').min(1, '作品大小上限至少为1MB').max(10_240, '作品大小上限至多为10240MB').default(500),
+    worksMaxMb: z
+      .number({ error: '作品大小上限须为整数（MB）' })
+      .int('作品大小上限须为整数（MB）')
+      .min(1, '作品大小上限至少为1MB')
+      .max(10_240, '作品大小上限至多为10240MB')
+      .default(500),
     worksTypes: z
       .string({ error: '请填写允许的作品格式' })
       .trim()
       .toLowerCase()
-      .transform((v) => [...new Set(v.split(/[,，\s]+/).map((t) => t.replace(/^\./, '')).filter(Boolean))].join(','))
+      .transform((v) =>
+        [
+          ...new Set(
+            v
+              .split(/[,，\s]+/)
+              .map((t) => t.replace(/^\./, ''))
+              .filter(Boolean),
+          ),
+        ].join(','),
+      )
       .refine((v) => /^[a-z0-9]{1,10}(,[a-z0-9]{1,10}){0,19}$/.test(v), '作品格式须为以逗号分隔的扩展名，如 zip,pdf')
       .default('zip,rar,7z,pdf,docx'),
   })
@@ -218,10 +232,7 @@ export type PresetFieldName = RegFieldName | CustomFieldName;
 /** The refusal of a form with two fields under one label (the designer's check and the server's). */
 export const duplicateLabelText = (label: string) => `显示名称“${label}”重复了，参赛者将分不清`;
 
-const fieldName = z.union(
-  [z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]]), customFieldName],
-  { error: '不支持的报名字段' },
-);
+const fieldName = z.union([z.enum(REG_FIELDS.map((f) => f.name) as [RegFieldName, ...RegFieldName[]]), customFieldName], { error: '不支持的报名字段' });
 
 export const presetField = z
   .strictObject({
@@ -275,9 +286,7 @@ function windowInOrder(v: { enableStartTime?: string | null; enableEndTime?: str
   }
 }
 
-export const presetBody = z
-  .strictObject({ menuCode: z.enum(MENU_CODES, { error: '未知的菜单编码' }).optional(), ...presetFields })
-  .superRefine(windowInOrder);
+export const presetBody = z.strictObject({ menuCode: z.enum(MENU_CODES, { error: '未知的菜单编码' }).optional(), ...presetFields }).superRefine(windowInOrder);
 export type PresetBody = z.infer<typeof presetBody>;
 
 /**
@@ -290,7 +299,8 @@ export const presetBatchBody = z.strictObject({
     .superRefine((presets, ctx) => {
       if (Object.keys(presets).length === 0) ctx.addIssue({ code: 'custom', message: '没有要保存的菜单设置' });
       for (const [code, preset] of Object.entries(presets)) {
-        if (code !== 'REG_SET' && preset?.fieldList?.length) ctx.addIssue({ code: 'custom', path: [code, 'fieldList'], message: '只有报名设置可以配置报名字段' });
+        if (code !== 'REG_SET' && preset?.fieldList?.length)
+          ctx.addIssue({ code: 'custom', path: [code, 'fieldList'], message: '只有报名设置可以配置报名字段' });
         if (preset?.deadlineStageId && !(WINDOW_KINDS as readonly string[]).includes(code)) {
           ctx.addIssue({ code: 'custom', path: [code, 'deadlineStageId'], message: '只有选择赛题、提交作品和提交测试可以设置截止阶段' });
         }

@@ -81,7 +81,8 @@ export type Dispute = z.infer<typeof disputeSchema>;
  */
 export function gradeFormula(judging: Judging, rule: { reviewWeight: number; testWeight: number; aggregation: Aggregation }): string {
   const review = REVIEW_SCORE_RULE[rule.aggregation];
-  if (judging === 'auto') return '最终成绩 = 私榜得分：队伍选定的提交中私榜得分最好的一次（未选定时，取公榜得分最好的一次提交的私榜得分），按评分指标的方向排名';
+  if (judging === 'auto')
+    return '最终成绩 = 私榜得分：队伍选定的提交中私榜得分最好的一次（未选定时，取公榜得分最好的一次提交的私榜得分），按评分指标的方向排名';
   if (judging === 'review' || !rule.testWeight) return `最终成绩 = 评审成绩；${review}`;
   const test = '测试得分 = 私榜得分相对私榜第一名折算的百分制（第一名为100）';
   if (!rule.reviewWeight) return `最终成绩 = 测试得分；${test}`;

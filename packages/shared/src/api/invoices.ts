@@ -19,9 +19,23 @@ export const invoiceTitleBody = z
     name: requiredText(200, '发票抬头'),
     taxNo: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() || null : v), z.string().regex(TAX_NO, TAX_NO_MESSAGE).nullable().optional()),
     bank: text(100, '开户银行'),
-    bankAccount: z.preprocess((v) => (typeof v === 'string' ? v.replace(/\s/g, '') || null : v), z.string().regex(/^\d{6,30}$/, '银行账号须为6至30位数字').nullable().optional()),
+    bankAccount: z.preprocess(
+      (v) => (typeof v === 'string' ? v.replace(/\s/g, '') || null : v),
+      z
+        .string()
+        .regex(/^\d{6,30}$/, '银行账号须为6至30位数字')
+        .nullable()
+        .optional(),
+    ),
     address: text(200, '注册地址'),
-    phone: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().regex(/^\+?[\d\s()-]{5,30}$/, '注册电话格式不正确').nullable().optional()),
+    phone: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim() || null : v),
+      z
+        .string()
+        .regex(/^\+?[\d\s()-]{5,30}$/, '注册电话格式不正确')
+        .nullable()
+        .optional(),
+    ),
   })
   .superRefine((v, ctx) => {
     if (v.kind === 'company' && !v.taxNo) ctx.addIssue({ code: 'custom', path: ['taxNo'], message: '单位抬头须填写纳税人识别号' });

@@ -22,7 +22,11 @@ export const noticeTarget = z.discriminatedUnion('scope', [
   /** Chosen users, by username. */
   z.strictObject({ scope: z.literal('users'), usernames: z.array(z.string().trim().min(1).max(50)).min(1, '请填写接收人').max(500, '一次最多500位接收人') }),
   /** Every member of chosen teams, by team number. */
-  z.strictObject({ scope: z.literal('teams'), competitionId: z.number({ error: '请选择竞赛' }).int().positive('请选择竞赛'), teamNos: z.array(z.string().trim().min(1).max(20)).min(1, '请填写队伍编号').max(500, '一次最多500支队伍') }),
+  z.strictObject({
+    scope: z.literal('teams'),
+    competitionId: z.number({ error: '请选择竞赛' }).int().positive('请选择竞赛'),
+    teamNos: z.array(z.string().trim().min(1).max(20)).min(1, '请填写队伍编号').max(500, '一次最多500支队伍'),
+  }),
 ]);
 export type NoticeTarget = z.infer<typeof noticeTarget>;
 
@@ -35,7 +39,9 @@ export const toEveryParticipant = (target: NoticeTarget) => target.scope === 'co
 
 /** What the notice dialog says of those who qualify after publication, as the catch-up above treats them. */
 export const laterRecipientsText = (target: NoticeTarget) =>
-  toEveryParticipant(target) ? '之后报名或入队的参赛者也会收到这条通知（在其消息和竞赛页中，标为未读）。' : '接收人在发布时确定：之后才符合条件的队伍或用户不会收到。';
+  toEveryParticipant(target)
+    ? '之后报名或入队的参赛者也会收到这条通知（在其消息和竞赛页中，标为未读）。'
+    : '接收人在发布时确定：之后才符合条件的队伍或用户不会收到。';
 export const TARGET_SCOPE_TEXT: Record<NoticeTarget['scope'], string> = { all: '全体用户', competition: '竞赛参赛者', users: '指定用户', teams: '指定队伍' };
 export const REGISTER_STATUS_FILTER_TEXT = { pending: '待审核', approved: '已通过', rejected: '未通过' } as const;
 export const PAY_STATUS_FILTER_TEXT = { paid: '已缴费', unpaid: '未缴费' } as const;
@@ -128,4 +134,3 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 const _unreadAgrees: Same<z.infer<typeof unreadCountSchema>, UnreadCount> = true;
 void _unreadAgrees;
 export const messagePageQuery = pageQuery.extend({ unread: z.enum(['1']).optional() });
-

@@ -10,7 +10,11 @@ export type OrgKind = keyof typeof ORG_KINDS;
 const orgKind = z.enum(['school', 'company'], { error: '机构类型须为学校或企业' });
 
 /** Landlines are allowed, so a contact phone is checked loosely: digits with the usual separators. */
-const phoneText = z.string().trim().max(30, '联系电话不能超过30个字符').regex(/^\+?[\d\s()-]{5,}$/, '联系电话格式不正确');
+const phoneText = z
+  .string()
+  .trim()
+  .max(30, '联系电话不能超过30个字符')
+  .regex(/^\+?[\d\s()-]{5,}$/, '联系电话格式不正确');
 const requiredPhone = z.string({ error: '请输入联系电话' }).trim().min(1, '请输入联系电话').pipe(phoneText);
 const optionalPhone = z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), phoneText.nullable().optional());
 const contactEmail = z.preprocess(

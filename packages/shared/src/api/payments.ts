@@ -13,11 +13,15 @@ export const PAYMENT_METHOD_MENUS: Record<number, { code: AdminMenuCode; title: 
 export const ONLINE_METHODS = [1, 2] as const;
 export const OFFLINE_METHODS = [4, 5, 6] as const;
 
-const url = (label: string) => z.string({ error: `请输入${label}` }).trim().regex(/^https?:\/\/\S+$/, `${label}须为http(s)地址`).max(300);
+const url = (label: string) =>
+  z
+    .string({ error: `请输入${label}` })
+    .trim()
+    .regex(/^https?:\/\/\S+$/, `${label}须为http(s)地址`)
+    .max(300);
 /** A secret field: empty or absent keeps the stored value, so the browser never needs to hold it. */
 const secret = (max: number) => z.preprocess((v) => (typeof v === 'string' ? v.trim() || undefined : v), z.string().max(max).optional());
-const pem = (label: string) =>
-  secret(8000).refine((v) => v === undefined || /-----BEGIN [A-Z ]*KEY-----/.test(v), `${label}须为PEM格式的密钥`);
+const pem = (label: string) => secret(8000).refine((v) => v === undefined || /-----BEGIN [A-Z ]*KEY-----/.test(v), `${label}须为PEM格式的密钥`);
 
 export const alipaySettingsBody = z.strictObject({
   enable: z.boolean(),

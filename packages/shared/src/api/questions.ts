@@ -50,21 +50,59 @@ export interface MetricInfo {
 }
 export const METRIC_INFO: Record<Metric, MetricInfo> = {
   accuracy: { name: '准确率（Accuracy）', higherIsBetter: true, kind: 'label', definition: '预测类别与真实类别相同的行所占比例' },
-  balancedAccuracy: { name: '平衡准确率（Balanced Accuracy）', higherIsBetter: true, kind: 'label', definition: '真实值中每个类别的召回率的平均值，不受类别不平衡影响' },
+  balancedAccuracy: {
+    name: '平衡准确率（Balanced Accuracy）',
+    higherIsBetter: true,
+    kind: 'label',
+    definition: '真实值中每个类别的召回率的平均值，不受类别不平衡影响',
+  },
   macroF1: { name: '宏平均F1（Macro-F1）', higherIsBetter: true, kind: 'label', definition: '每个类别（真实值或预测值中出现的）F1的算术平均' },
   microF1: { name: '微平均F1（Micro-F1）', higherIsBetter: true, kind: 'label', definition: '所有类别合计的TP、FP、FN算出的F1，单标签多分类时等于准确率' },
   weightedF1: { name: '加权F1（Weighted-F1）', higherIsBetter: true, kind: 'label', definition: '每个类别的F1按其在真实值中的行数加权平均' },
-  f1: { name: 'F1（二分类）', higherIsBetter: true, kind: 'label', definition: '正类的F1：2·TP/(2·TP+FP+FN)，正类标签在评分设置中指定', option: 'positiveLabel' },
-  precision: { name: '精确率（Precision）', higherIsBetter: true, kind: 'label', definition: '预测为正类的行中真实为正类的比例：TP/(TP+FP)', option: 'positiveLabel' },
-  recall: { name: '召回率（Recall）', higherIsBetter: true, kind: 'label', definition: '真实为正类的行中被预测为正类的比例：TP/(TP+FN)', option: 'positiveLabel' },
+  f1: {
+    name: 'F1（二分类）',
+    higherIsBetter: true,
+    kind: 'label',
+    definition: '正类的F1：2·TP/(2·TP+FP+FN)，正类标签在评分设置中指定',
+    option: 'positiveLabel',
+  },
+  precision: {
+    name: '精确率（Precision）',
+    higherIsBetter: true,
+    kind: 'label',
+    definition: '预测为正类的行中真实为正类的比例：TP/(TP+FP)',
+    option: 'positiveLabel',
+  },
+  recall: {
+    name: '召回率（Recall）',
+    higherIsBetter: true,
+    kind: 'label',
+    definition: '真实为正类的行中被预测为正类的比例：TP/(TP+FN)',
+    option: 'positiveLabel',
+  },
   mcc: { name: '马修斯相关系数（MCC）', higherIsBetter: true, kind: 'label', definition: '由混淆矩阵算出的真实值与预测值的相关系数，取值-1到1' },
   qwk: { name: '二次加权Kappa（QWK）', higherIsBetter: true, kind: 'grade', definition: '整数等级的一致性，偏差按等级序号之差的平方加权，1为完全一致' },
   auc: { name: 'AUC', higherIsBetter: true, kind: 'probability', definition: 'ROC曲线下面积：随机取一正一负样本，正样本得分更高的概率（并列计一半）' },
   gini: { name: '基尼系数（Gini）', higherIsBetter: true, kind: 'probability', definition: '2·AUC−1' },
-  averagePrecision: { name: '平均精度（Average Precision）', higherIsBetter: true, kind: 'probability', definition: '按得分从高到低，各阈值处精确率以召回率增量加权之和' },
+  averagePrecision: {
+    name: '平均精度（Average Precision）',
+    higherIsBetter: true,
+    kind: 'probability',
+    definition: '按得分从高到低，各阈值处精确率以召回率增量加权之和',
+  },
   logLoss: { name: '对数损失（Log-loss）', higherIsBetter: false, kind: 'probability', definition: '−mean(y·ln p + (1−y)·ln(1−p))，概率截断在[ε, 1−ε]' },
-  multiLogLoss: { name: '多分类对数损失（Multi-class Log-loss）', higherIsBetter: false, kind: 'classProbabilities', definition: '−mean(ln 真实类别的预测概率)，每类一列，列名为类别标签，每行概率之和须为1' },
-  multiAuc: { name: '多分类AUC（一对多宏平均）', higherIsBetter: true, kind: 'classProbabilities', definition: '每个类别对其余类别的AUC的算术平均，每类一列，列名为类别标签' },
+  multiLogLoss: {
+    name: '多分类对数损失（Multi-class Log-loss）',
+    higherIsBetter: false,
+    kind: 'classProbabilities',
+    definition: '−mean(ln 真实类别的预测概率)，每类一列，列名为类别标签，每行概率之和须为1',
+  },
+  multiAuc: {
+    name: '多分类AUC（一对多宏平均）',
+    higherIsBetter: true,
+    kind: 'classProbabilities',
+    definition: '每个类别对其余类别的AUC的算术平均，每类一列，列名为类别标签',
+  },
   rmse: { name: '均方根误差（RMSE）', higherIsBetter: false, kind: 'number', definition: '√mean((p−t)²)' },
   mae: { name: '平均绝对误差（MAE）', higherIsBetter: false, kind: 'number', definition: 'mean(|p−t|)' },
   mape: { name: '平均绝对百分比误差（MAPE）', higherIsBetter: false, kind: 'number', definition: 'mean(|p−t|/|t|)，以小数表示（0.1即10%），真实值不能为0' },
@@ -72,7 +110,13 @@ export const METRIC_INFO: Record<Metric, MetricInfo> = {
   r2: { name: '决定系数（R²）', higherIsBetter: true, kind: 'number', definition: '1 − Σ(p−t)² / Σ(t−mean(t))²' },
   medae: { name: '中位绝对误差（MedAE）', higherIsBetter: false, kind: 'number', definition: '|p−t|的中位数' },
   smape: { name: '对称平均绝对百分比误差（SMAPE）', higherIsBetter: false, kind: 'number', definition: '100/n·Σ 2|p−t|/(|t|+|p|)，两者都为0的行计0' },
-  mapAtK: { name: 'MAP@K', higherIsBetter: true, kind: 'ranking', definition: '每行预测为空格分隔的有序编号列表，真实值为空格分隔的集合；前K个的平均精度除以min(真实个数, K)，再对行平均', option: 'k' },
+  mapAtK: {
+    name: 'MAP@K',
+    higherIsBetter: true,
+    kind: 'ranking',
+    definition: '每行预测为空格分隔的有序编号列表，真实值为空格分隔的集合；前K个的平均精度除以min(真实个数, K)，再对行平均',
+    option: 'k',
+  },
 };
 /**
  * The values a metric can take, where it is bounded: a chart's axis stays inside them (an AUC axis never runs to 1.2,
@@ -132,39 +176,42 @@ export const SCORER_MAX_BYTES = 20 * 1024 * 1024;
 /** A metric's name, the organiser's own program included. */
 export const metricName = (metric: EvaluationMetric) => (metric === CUSTOM_METRIC ? CUSTOM_METRIC_NAME : METRIC_NAMES[metric]);
 /** An evaluation's metric as people read it: a built-in metric's name, or the name its organiser gave its own program. */
-export const evaluationName = (e: { metric: EvaluationMetric; metricName?: string | null }) => (e.metric === CUSTOM_METRIC && e.metricName ? e.metricName : metricName(e.metric));
+export const evaluationName = (e: { metric: EvaluationMetric; metricName?: string | null }) =>
+  e.metric === CUSTOM_METRIC && e.metricName ? e.metricName : metricName(e.metric);
 /** The longest name of an own program's metric. */
 export const METRIC_NAME_MAX = 30;
 /** Whether a higher score ranks first: the metric's own direction, or for an own program the one its organiser set. */
 export const higherIsBetterOf = (e: { metric: EvaluationMetric | string; higherIsBetter?: boolean | null }) =>
   e.metric === CUSTOM_METRIC ? (e.higherIsBetter ?? true) : (HIGHER_IS_BETTER[e.metric as Metric] ?? true);
 
-export const evaluationBody = z.strictObject({
-  metric: z.enum(EVALUATION_METRICS, { error: '请选择评分指标' }),
-  idColumn: requiredText(64, '编号列名'),
-  /** The column a built-in metric reads; an own program reads whichever columns it wants, so it may leave it out. */
-  targetColumn: requiredText(64, '目标列名').optional(),
-  /** Share of the answer rows behind the public leaderboard, in percent. */
-  publicPercent: z.number({ error: '公榜比例须为整数' }).int('公榜比例须为整数').min(1, '公榜比例至少为1%').max(99, '公榜比例至多为99%'),
-  dailyLimit: z.number({ error: '每日提交次数须为整数' }).int('每日提交次数须为整数').min(1, '每日提交次数至少为1').max(100, '每日提交次数至多为100'),
-  /** The positive class of f1, precision and recall (compared as text); '1' when left out. */
-  positiveLabel: z.string({ error: '正类标签须为文本' }).trim().min(1, '请输入正类标签').max(64, '正类标签至多64个字符').optional(),
-  /** The K of mapAtK; 10 when left out. */
-  k: z.number({ error: 'K须为整数' }).int('K须为整数').min(1, 'K至少为1').max(1000, 'K至多为1000').optional(),
-  /** Own program only: whether a higher score ranks first (true when left out). */
-  higherIsBetter: z.boolean({ error: '请选择得分方向' }).optional(),
-  /** Own program only: the metric's name as the boards show it (自定义评分程序 when left out). */
-  metricName: z.string({ error: '指标名称须为文本' }).trim().max(30, '指标名称至多30个字').optional(),
-  /** Own program only: seconds each run may take before it is killed (60 when left out). */
-  timeLimitSec: z
-    .number({ error: '时间限制须为整数秒' })
-    .int('时间限制须为整数秒')
-    .min(1, '时间限制至少为1秒')
-    .max(MAX_TIME_LIMIT_SEC, `时间限制至多为${MAX_TIME_LIMIT_SEC}秒`)
-    .optional(),
-}).superRefine((e, ctx) => {
-  if (e.metric !== CUSTOM_METRIC && !e.targetColumn) ctx.addIssue({ code: 'custom', path: ['targetColumn'], message: '请输入目标列名' });
-});
+export const evaluationBody = z
+  .strictObject({
+    metric: z.enum(EVALUATION_METRICS, { error: '请选择评分指标' }),
+    idColumn: requiredText(64, '编号列名'),
+    /** The column a built-in metric reads; an own program reads whichever columns it wants, so it may leave it out. */
+    targetColumn: requiredText(64, '目标列名').optional(),
+    /** Share of the answer rows behind the public leaderboard, in percent. */
+    publicPercent: z.number({ error: '公榜比例须为整数' }).int('公榜比例须为整数').min(1, '公榜比例至少为1%').max(99, '公榜比例至多为99%'),
+    dailyLimit: z.number({ error: '每日提交次数须为整数' }).int('每日提交次数须为整数').min(1, '每日提交次数至少为1').max(100, '每日提交次数至多为100'),
+    /** The positive class of f1, precision and recall (compared as text); '1' when left out. */
+    positiveLabel: z.string({ error: '正类标签须为文本' }).trim().min(1, '请输入正类标签').max(64, '正类标签至多64个字符').optional(),
+    /** The K of mapAtK; 10 when left out. */
+    k: z.number({ error: 'K须为整数' }).int('K须为整数').min(1, 'K至少为1').max(1000, 'K至多为1000').optional(),
+    /** Own program only: whether a higher score ranks first (true when left out). */
+    higherIsBetter: z.boolean({ error: '请选择得分方向' }).optional(),
+    /** Own program only: the metric's name as the boards show it (自定义评分程序 when left out). */
+    metricName: z.string({ error: '指标名称须为文本' }).trim().max(30, '指标名称至多30个字').optional(),
+    /** Own program only: seconds each run may take before it is killed (60 when left out). */
+    timeLimitSec: z
+      .number({ error: '时间限制须为整数秒' })
+      .int('时间限制须为整数秒')
+      .min(1, '时间限制至少为1秒')
+      .max(MAX_TIME_LIMIT_SEC, `时间限制至多为${MAX_TIME_LIMIT_SEC}秒`)
+      .optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.metric !== CUSTOM_METRIC && !e.targetColumn) ctx.addIssue({ code: 'custom', path: ['targetColumn'], message: '请输入目标列名' });
+  });
 export type EvaluationBody = z.infer<typeof evaluationBody>;
 
 /**
@@ -198,7 +245,8 @@ export const questionBody = z
   })
   .superRefine((q, ctx) => {
     const judging = judgingOf(q.judging, q.evaluation);
-    if (judging === 'review' && q.evaluation) ctx.addIssue({ code: 'custom', path: ['judging'], message: '评判方式为专家评审的赛题不设自动评分：请关闭自动评分，或将评判方式改为自动评分或两者结合' });
+    if (judging === 'review' && q.evaluation)
+      ctx.addIssue({ code: 'custom', path: ['judging'], message: '评判方式为专家评审的赛题不设自动评分：请关闭自动评分，或将评判方式改为自动评分或两者结合' });
     if (judging !== 'review' && !q.evaluation) ctx.addIssue({ code: 'custom', path: ['evaluation'], message: '该评判方式需要自动评分：请设置评分指标' });
   });
 export type QuestionBody = z.infer<typeof questionBody>;

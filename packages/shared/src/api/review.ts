@@ -43,7 +43,12 @@ export const reviewRuleSchema = z.object({
 export type ReviewRule = z.infer<typeof reviewRuleSchema>;
 
 const criterionBody = z.strictObject({
-  id: z.string().trim().max(20).regex(/^[A-Za-z0-9_-]*$/, '评审标准编号无效').optional(),
+  id: z
+    .string()
+    .trim()
+    .max(20)
+    .regex(/^[A-Za-z0-9_-]*$/, '评审标准编号无效')
+    .optional(),
   name: requiredText(50, '评审标准名称'),
   description: text(500, '评审标准说明'),
   maxScore: z.number({ error: '满分须为数字' }).int('满分须为整数').min(1, '满分至少为1').max(1000, '满分至多为1000'),
@@ -52,7 +57,11 @@ const criterionBody = z.strictObject({
 export const reviewRuleBody = z
   .strictObject({
     criteria: z.array(criterionBody, { error: '请填写评审标准' }).min(1, '请至少填写一项评审标准').max(20, '评审标准至多20项'),
-    judgesPerWork: z.number({ error: '每份作品的评审人数须为整数' }).int('每份作品的评审人数须为整数').min(1, '每份作品至少由1位专家评审').max(9, '每份作品至多由9位专家评审'),
+    judgesPerWork: z
+      .number({ error: '每份作品的评审人数须为整数' })
+      .int('每份作品的评审人数须为整数')
+      .min(1, '每份作品至少由1位专家评审')
+      .max(9, '每份作品至多由9位专家评审'),
     aggregation: z.enum(AGGREGATIONS, { error: '请选择评分合成方式' }),
     reviewWeight: z.number({ error: '评审成绩权重须为整数' }).int('评审成绩权重须为整数').min(0, '权重不能小于0').max(100, '权重不能大于100'),
     testWeight: z.number({ error: '测试成绩权重须为整数' }).int('测试成绩权重须为整数').min(0, '权重不能小于0').max(100, '权重不能大于100'),
@@ -61,7 +70,8 @@ export const reviewRuleBody = z
   })
   .superRefine((v, c) => {
     if (v.reviewWeight + v.testWeight !== 100) c.addIssue({ code: 'custom', path: ['testWeight'], message: '评审成绩与测试成绩的权重之和须为100' });
-    if (v.aggregation === 'trimmed' && v.judgesPerWork < 3) c.addIssue({ code: 'custom', path: ['aggregation'], message: '去掉最高分和最低分至少需要3位专家评审' });
+    if (v.aggregation === 'trimmed' && v.judgesPerWork < 3)
+      c.addIssue({ code: 'custom', path: ['aggregation'], message: '去掉最高分和最低分至少需要3位专家评审' });
     const names = v.criteria.map((x) => x.name);
     if (new Set(names).size !== names.length) c.addIssue({ code: 'custom', path: ['criteria'], message: '评审标准名称不能重复' });
   });
@@ -115,7 +125,12 @@ export const REVIEW_SCORE_RULE: Record<Aggregation, string> = {
  * `max`, times 100, then combined by the rule. Judges' totals are plain sums; only here are they put on 100.
  */
 export function reviewScore(totals: number[], max: number, how: Aggregation): number | null {
-  return max > 0 ? aggregate(totals.map((t) => (t / max) * 100), how) : null;
+  return max > 0
+    ? aggregate(
+        totals.map((t) => (t / max) * 100),
+        how,
+      )
+    : null;
 }
 
 /** Combines judges' scores: the mean, or the mean after dropping the highest and the lowest (needs at least three). */
@@ -180,7 +195,16 @@ export const expertBody = z.strictObject({
 export const newExpertBody = expertBody.extend({ username: requiredText(50, '用户名') });
 export const expertPageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
 
-export const questionJudgeSchema = expertSchema.pick({ userId: true, username: true, userName: true, organization: true, speciality: true, title: true, assigned: true, submitted: true });
+export const questionJudgeSchema = expertSchema.pick({
+  userId: true,
+  username: true,
+  userName: true,
+  organization: true,
+  speciality: true,
+  title: true,
+  assigned: true,
+  submitted: true,
+});
 export type QuestionJudge = z.infer<typeof questionJudgeSchema>;
 export const judgesBody = z.strictObject({ userIds: z.array(z.number().int().positive(), { error: '请选择评审专家' }).min(1, '请选择评审专家').max(100) });
 

@@ -35,8 +35,7 @@ const present = (v: unknown) => v !== null && v !== undefined && v !== '';
 
 function fieldSchema(name: Exclude<RegFieldName, 'region'>, label: string, required: boolean, today: Date): z.ZodType {
   const need = `请填写${label}`;
-  const checked = (inner: z.ZodType) =>
-    z.preprocess(blankToNull, required ? inner.nullable().refine(present, need) : inner.nullable());
+  const checked = (inner: z.ZodType) => z.preprocess(blankToNull, required ? inner.nullable().refine(present, need) : inner.nullable());
   switch (name) {
     case 'idCardNo':
       return z.preprocess(
@@ -56,13 +55,17 @@ function fieldSchema(name: Exclude<RegFieldName, 'region'>, label: string, requi
     case 'email':
       return checked(z.string().max(254).refine(isValidEmail, EMAIL_MESSAGE));
     case 'sex':
-      return z.preprocess((v) => (v === undefined || v === '' ? null : v), required
-        ? z.union([z.literal(0), z.literal(1)], { error: '请选择性别' })
-        : z.union([z.literal(0), z.literal(1)], { error: '性别须为0（男）或1（女）' }).nullable());
+      return z.preprocess(
+        (v) => (v === undefined || v === '' ? null : v),
+        required
+          ? z.union([z.literal(0), z.literal(1)], { error: '请选择性别' })
+          : z.union([z.literal(0), z.literal(1)], { error: '性别须为0（男）或1（女）' }).nullable(),
+      );
     case 'atSchool':
-      return z.preprocess((v) => (v === undefined || v === '' ? null : v), required
-        ? z.boolean({ error: '请选择是否在校' })
-        : z.boolean({ error: '是否在校须为是或否' }).nullable());
+      return z.preprocess(
+        (v) => (v === undefined || v === '' ? null : v),
+        required ? z.boolean({ error: '请选择是否在校' }) : z.boolean({ error: '是否在校须为是或否' }).nullable(),
+      );
     case 'address':
       return checked(z.string().max(200, `${label}不能超过200个字符`));
     case 'userName':

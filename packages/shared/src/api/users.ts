@@ -81,10 +81,7 @@ export const userInfoSchema = z.object({
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
 const text = (max: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
-    z.string().max(max, `不能超过${max}个字符`).nullable().optional(),
-  );
+  z.preprocess((v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v), z.string().max(max, `不能超过${max}个字符`).nullable().optional());
 const date = z.preprocess(
   (v) => (v === '' ? null : v),
   z
@@ -101,7 +98,10 @@ export const userInfoUpdateBody = z.strictObject({
   area: text(50),
   userName: text(50),
   birthday: date,
-  sex: z.union([z.literal(0), z.literal(1)], { error: '性别须为0（男）或1（女）' }).nullable().optional(),
+  sex: z
+    .union([z.literal(0), z.literal(1)], { error: '性别须为0（男）或1（女）' })
+    .nullable()
+    .optional(),
   education: text(50),
   admissionDate: date,
   atSchool: z.boolean({ error: '是否在校须为是或否' }).nullable().optional(),

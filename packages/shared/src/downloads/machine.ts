@@ -46,15 +46,10 @@ const identity = (t: TaskRef) => `${t.userId}:${t.key}`;
 const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
 // Lets an event that changes no field (a repeated report, pausing twice) keep the lists object, see DownloadResult.
-const sameFields = (a: DownloadTask, b: DownloadTask) =>
-  (Object.keys(a) as (keyof DownloadTask)[]).every((field) => Object.is(a[field], b[field]));
+const sameFields = (a: DownloadTask, b: DownloadTask) => (Object.keys(a) as (keyof DownloadTask)[]).every((field) => Object.is(a[field], b[field]));
 
 /** Changes the downloading tasks that match; hands back the very same lists when nothing actually changed. */
-function updateWhere(
-  lists: DownloadLists,
-  match: (task: DownloadTask) => boolean,
-  change: (task: DownloadTask) => DownloadTask,
-): DownloadLists {
+function updateWhere(lists: DownloadLists, match: (task: DownloadTask) => boolean, change: (task: DownloadTask) => DownloadTask): DownloadLists {
   let changed = false;
   const downloading = lists.downloading.map((task) => {
     if (!match(task)) return task;
@@ -107,7 +102,13 @@ export function reduceDownloads(lists: DownloadLists, event: DownloadEvent): Dow
     case 'progress':
       // Pausing is the user's decision; a report already on its way when they paused must not undo it. Reports for
       // a task no longer in the list (cancelled, completed) are late, and ignored.
-      return result(updateWhere(lists, (t) => same(t, event) && t.state !== 'paused', (t) => applyProgress(t, event)));
+      return result(
+        updateWhere(
+          lists,
+          (t) => same(t, event) && t.state !== 'paused',
+          (t) => applyProgress(t, event),
+        ),
+      );
     case 'pause':
       return result(updateWhere(lists, (t) => same(t, event) && t.state !== 'paused', toPaused));
     case 'resume':
@@ -139,10 +140,7 @@ export function reduceDownloads(lists: DownloadLists, event: DownloadEvent): Dow
 }
 
 /** The same reducer over a list of events, collecting the tasks the shell must be told about. */
-export function reduceAll(
-  lists: DownloadLists,
-  events: readonly DownloadEvent[],
-): DownloadResult & { notified: DownloadTask[] } {
+export function reduceAll(lists: DownloadLists, events: readonly DownloadEvent[]): DownloadResult & { notified: DownloadTask[] } {
   const notified: DownloadTask[] = [];
   let current: DownloadResult = { lists, notifyShell: null };
   for (const event of events) {

@@ -31,10 +31,7 @@ export interface ReplyLike {
   arrayBuffer?(): Promise<ArrayBuffer>;
 }
 
-export type FetchLike<R extends ReplyLike = ReplyLike> = (
-  url: string,
-  init: { headers: Record<string, string>; signal: SignalLike },
-) => Promise<R>;
+export type FetchLike<R extends ReplyLike = ReplyLike> = (url: string, init: { headers: Record<string, string>; signal: SignalLike }) => Promise<R>;
 
 /** One request of a download, for logs and tests: where it asked from, what came back, how many body bytes. */
 export interface ResumeAttempt {
@@ -120,7 +117,10 @@ export function contentLength(reply: ReplyLike): number | null {
 /** Lets go of a reply whose body is not wanted. */
 const discard = (reply: ReplyLike) => {
   try {
-    void reply.body?.getReader().cancel().catch(() => undefined);
+    void reply.body
+      ?.getReader()
+      .cancel()
+      .catch(() => undefined);
   } catch {
     // already read or locked
   }

@@ -15,9 +15,42 @@ export type IdCardMessage = (typeof ID_CARD_MESSAGES)[keyof typeof ID_CARD_MESSA
 
 /** GB/T 2260 province-level codes (the first two digits). */
 export const ID_CARD_PROVINCES: readonly string[] = [
-  '11', '12', '13', '14', '15', '21', '22', '23', '31', '32', '33', '34', '35', '36', '37', '41',
-  '42', '43', '44', '45', '46', '50', '51', '52', '53', '54', '61', '62', '63', '64', '65', '71',
-  '81', '82', '83', '91',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '21',
+  '22',
+  '23',
+  '31',
+  '32',
+  '33',
+  '34',
+  '35',
+  '36',
+  '37',
+  '41',
+  '42',
+  '43',
+  '44',
+  '45',
+  '46',
+  '50',
+  '51',
+  '52',
+  '53',
+  '54',
+  '61',
+  '62',
+  '63',
+  '64',
+  '65',
+  '71',
+  '81',
+  '82',
+  '83',
+  '91',
 ];
 
 const MAINLAND_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
@@ -46,8 +79,32 @@ export function hkCheckDigit(body: string): string {
 
 /** Taiwan letter codes; not alphabetical: I, O, W, X, Y and Z come last (30-35). */
 const TW_LETTER_CODES: Record<string, number> = {
-  A: 10, B: 11, C: 12, D: 13, E: 14, F: 15, G: 16, H: 17, I: 34, J: 18, K: 19, L: 20, M: 21,
-  N: 22, O: 35, P: 23, Q: 24, R: 25, S: 26, T: 27, U: 28, V: 29, W: 32, X: 30, Y: 31, Z: 33,
+  A: 10,
+  B: 11,
+  C: 12,
+  D: 13,
+  E: 14,
+  F: 15,
+  G: 16,
+  H: 17,
+  I: 34,
+  J: 18,
+  K: 19,
+  L: 20,
+  M: 21,
+  N: 22,
+  O: 35,
+  P: 23,
+  Q: 24,
+  R: 25,
+  S: 26,
+  T: 27,
+  U: 28,
+  V: 29,
+  W: 32,
+  X: 30,
+  Y: 31,
+  Z: 33,
 };
 const TW_WEIGHTS = [1, 9, 8, 7, 6, 5, 4, 3, 2, 1, 1];
 
@@ -76,10 +133,7 @@ const HONG_KONG = /^([A-Z]{1,2}\d{6})(?:\(([\dA])\)|([\dA]))$/;
 const MACAU = /^[157]\d{6}(?:\(\d\)|\d)$/;
 const TAIWAN = /^[A-Z][12]\d{8}$/;
 
-export function validateIdCard(
-  value: string | null | undefined,
-  today: Date = new Date(),
-): IdCardMessage | null {
+export function validateIdCard(value: string | null | undefined, today: Date = new Date()): IdCardMessage | null {
   const id = (value ?? '').trim().toUpperCase();
   if (id === '') return ID_CARD_MESSAGES.empty;
 

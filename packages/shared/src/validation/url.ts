@@ -11,8 +11,7 @@
  * brackets, zone ids (`[fe80::1%25eth0]`, RFC 6874: browsers do not open them and a link on a
  * contest page never needs one), IPvFuture (`[v1.x]`), and IPv4 or names inside brackets.
  */
-const URL_PATTERN =
-  /^(?:https?|ftp):\/\/(?<host>\[[^\]/?#\s@]*\]|[^[\]/?#:\s@]+)(?::(?<port>\d{1,5}))?(?:[/?#][^\s\p{Cc}]*)?$/iu;
+const URL_PATTERN = /^(?:https?|ftp):\/\/(?<host>\[[^\]/?#\s@]*\]|[^[\]/?#:\s@]+)(?::(?<port>\d{1,5}))?(?:[/?#][^\s\p{Cc}]*)?$/iu;
 const IPV4_PATTERN = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 /** The IPv4 tail of an IPv6 literal: as the WHATWG URL parser reads it, no leading zeros. */
 const IPV6_IPV4_TAIL = /^(?:0|[1-9]\d{0,2})(?:\.(?:0|[1-9]\d{0,2})){3}$/;

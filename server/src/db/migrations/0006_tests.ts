@@ -53,5 +53,8 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     .addPrimaryKeyConstraint('test_quota_pk', ['team_id', 'question_id', 'day'])
     .execute();
 
-  await db.schema.alterTable('questions').addColumn('leaderboard_published', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('questions')
+    .addColumn('leaderboard_published', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }

@@ -3,8 +3,14 @@ import { idColumn, type MigrationContext } from './helpers.ts';
 
 /** Works: resumable uploads in progress, the versions a team completed, and each competition's limits for them. */
 export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('competitions').addColumn('works_max_mb', 'integer', (c) => c.notNull().defaultTo(500)).execute();
-  await db.schema.alterTable('competitions').addColumn('works_types', 'varchar(200)', (c) => c.notNull().defaultTo('zip,rar,7z,pdf,docx')).execute();
+  await db.schema
+    .alterTable('competitions')
+    .addColumn('works_max_mb', 'integer', (c) => c.notNull().defaultTo(500))
+    .execute();
+  await db.schema
+    .alterTable('competitions')
+    .addColumn('works_types', 'varchar(200)', (c) => c.notNull().defaultTo('zip,rar,7z,pdf,docx'))
+    .execute();
 
   // Resumable uploads in progress: a team's works, or (kind `data`) an organiser's public data file of a question.
   await db.schema

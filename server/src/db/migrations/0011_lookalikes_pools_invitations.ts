@@ -39,7 +39,10 @@ async function usernameSkeletons(db: Kysely<unknown>) {
  * such entry, or added by someone of no organisation (the platform administrator), is in the platform's pool.
  */
 async function expertOrganisations(db: Kysely<unknown>) {
-  await db.schema.alterTable('experts').addColumn('org_id', 'integer', (c) => c.references('organisations.id').onDelete('set null')).execute();
+  await db.schema
+    .alterTable('experts')
+    .addColumn('org_id', 'integer', (c) => c.references('organisations.id').onDelete('set null'))
+    .execute();
   await sql`
     update experts set org_id = (
       select u.org_id from audit_log a join users u on u.id = a.actor_id

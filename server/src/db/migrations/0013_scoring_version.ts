@@ -7,7 +7,13 @@ import type { MigrationContext } from './helpers.ts';
  * they never mix scores of two metrics or two splits while the older ones are scored again in the background.
  */
 export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('questions').addColumn('scoring_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('test_submissions').addColumn('scoring_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('questions')
+    .addColumn('scoring_version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('test_submissions')
+    .addColumn('scoring_version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('test_submissions_question_version').on('test_submissions').columns(['question_id', 'scoring_version']).execute();
 }

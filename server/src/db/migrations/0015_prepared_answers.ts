@@ -8,7 +8,10 @@ import type { MigrationContext } from './helpers.ts';
  * SHA-256, so no row moves between the boards.
  */
 export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('questions').addColumn('split_rule', 'varchar(16)', (c) => c.notNull().defaultTo('keyed')).execute();
+  await db.schema
+    .alterTable('questions')
+    .addColumn('split_rule', 'varchar(16)', (c) => c.notNull().defaultTo('keyed'))
+    .execute();
   await sql`UPDATE questions SET split_rule = 'sha256' WHERE answer_key IS NOT NULL`.execute(db);
   await db.schema.alterTable('questions').addColumn('answer_index_key', 'varchar(200)').execute();
   await db.schema.alterTable('questions').addColumn('answer_index_tag', 'varchar(64)').execute();

@@ -30,7 +30,10 @@ export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<v
     .addPrimaryKeyConstraint('board_scores_pk', ['question_id', 'board', 'team_id'])
     .execute();
   await db.schema.createIndex('board_scores_rank').on('board_scores').columns(['question_id', 'board', 'scoring_version', 'rank_key', 'reached_by']).execute();
-  await db.schema.alterTable('questions').addColumn('board_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('questions')
+    .addColumn('board_version', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await backfillBoards(db);
 }
 

@@ -29,16 +29,22 @@ async function ftsTable(db: Kysely<unknown>, table: string, columns: string[]) {
   const values = (prefix: string) => columns.map((c) => `${prefix}.${c}`).join(', ');
   const watched = columns.join(', ');
   await sql.raw(`create virtual table ${fts} using fts5(${cols}, content='${table}', content_rowid='id', tokenize='trigram')`).execute(db);
-  await sql.raw(`create trigger ${fts}_insert after insert on ${table} begin
+  await sql
+    .raw(`create trigger ${fts}_insert after insert on ${table} begin
     insert into ${fts}(rowid, ${cols}) values (new.id, ${values('new')});
-  end`).execute(db);
-  await sql.raw(`create trigger ${fts}_delete after delete on ${table} begin
+  end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger ${fts}_delete after delete on ${table} begin
     insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.id, ${values('old')});
-  end`).execute(db);
-  await sql.raw(`create trigger ${fts}_update after update of ${watched} on ${table} begin
+  end`)
+    .execute(db);
+  await sql
+    .raw(`create trigger ${fts}_update after update of ${watched} on ${table} begin
     insert into ${fts}(${fts}, rowid, ${cols}) values ('delete', old.id, ${values('old')});
     insert into ${fts}(rowid, ${cols}) values (new.id, ${values('new')});
-  end`).execute(db);
+  end`)
+    .execute(db);
   await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(db);
 }
 
@@ -75,7 +81,11 @@ async function postgresSearch(db: Kysely<unknown>) {
 
 async function trigramSchema(db: Kysely<unknown>): Promise<string | undefined> {
   const installed = async () =>
-    (await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)).rows[0]?.schema;
+    (
+      await sql<{
+        schema: string;
+      }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'`.execute(db)
+    ).rows[0]?.schema;
   const found = await installed();
   if (found) return found;
   // Inside the migration's transaction: a refusal (no privilege, not installed, another migration creating it at the

@@ -9,9 +9,18 @@ import type { MigrationContext } from './helpers.ts';
  * recipient row. Existing notices are filled in from their copies: delivered and finished when published.
  */
 export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('notices').addColumn('delivered', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('notices').addColumn('reads', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('notices').addColumn('delivery_cursor', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('notices')
+    .addColumn('delivered', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('notices')
+    .addColumn('reads', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('notices')
+    .addColumn('delivery_cursor', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.alterTable('notices').addColumn('delivery_ceiling', 'integer').execute();
   await db.schema.alterTable('notices').addColumn('delivered_at', 'varchar(30)').execute();
 

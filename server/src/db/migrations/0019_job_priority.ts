@@ -8,7 +8,10 @@ import type { MigrationContext } from './helpers.ts';
  * A test submission keeps its scoring job's id, so that its place in the queue is read without searching the jobs.
  */
 export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('jobs').addColumn('priority', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('jobs')
+    .addColumn('priority', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('jobs_claim').on('jobs').columns(['done_at', 'priority', 'id']).execute();
   await db.schema.alterTable('test_submissions').addColumn('score_job_id', 'integer').execute();
 }

@@ -7,6 +7,9 @@ import type { MigrationContext } from './helpers.ts';
  * an evaluation was judged by experts only; one with an evaluation combined both, as every question did before.
  */
 export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('questions').addColumn('judging', 'varchar(8)', (c) => c.notNull().defaultTo('both')).execute();
+  await db.schema
+    .alterTable('questions')
+    .addColumn('judging', 'varchar(8)', (c) => c.notNull().defaultTo('both'))
+    .execute();
   await sql`update questions set judging = 'review' where metric is null`.execute(db);
 }

@@ -7,6 +7,9 @@ import type { MigrationContext } from './helpers.ts';
  * for all of them.
  */
 export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<void> {
-  await db.schema.alterTable('competitions').addColumn('invoice_enable', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('competitions')
+    .addColumn('invoice_enable', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`update competitions set invoice_enable = coalesce((select enable from invoice_config where id = 1), 0)`.execute(db);
 }

@@ -27,7 +27,15 @@ export async function backfillDeadlines(db: Kysely<unknown>): Promise<void> {
   const stages = (await sql<Stage>`select id, competition_id as cid, name, start_date as starts, end_date as ends from competition_stages`.execute(db)).rows;
   const byCompetition = new Map<number, Stage[]>();
   for (const s of stages) byCompetition.set(s.cid, [...(byCompetition.get(s.cid) ?? []), s]);
-  const presets = (await sql<{ id: number; cid: number; code: string }>`select id, competition_id as cid, menu_code as code from competition_presets where menu_code in ('CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST')`.execute(db)).rows;
+  const presets = (
+    await sql<{
+      id: number;
+      cid: number;
+      code: string;
+    }>`select id, competition_id as cid, menu_code as code from competition_presets where menu_code in ('CHOICE_SET', 'SUBMIT_WORKS', 'SUBMIT_TEST')`.execute(
+      db,
+    )
+  ).rows;
   for (const p of presets) {
     const own = byCompetition.get(p.cid) ?? [];
     // The old choice window fell back to the works stage: keep it where it was.

@@ -69,7 +69,11 @@ export class OidcClient {
     const nonce = b64url(randomBytes(24));
     const codeVerifier = b64url(randomBytes(48));
     const now = ctx.clock.now();
-    await repo.saveOidcState(ctx.db, { state, nonce, codeVerifier, returnTo, createdAt: now.toISOString() }, new Date(now.getTime() - STATE_TTL_MS).toISOString());
+    await repo.saveOidcState(
+      ctx.db,
+      { state, nonce, codeVerifier, returnTo, createdAt: now.toISOString() },
+      new Date(now.getTime() - STATE_TTL_MS).toISOString(),
+    );
     const url = new URL(meta.authorization_endpoint);
     url.search = new URLSearchParams({
       response_type: 'code',
@@ -88,7 +92,12 @@ export class OidcClient {
    * Completes the sign-in: the state must be the one of this browser's cookie; then one use of the state, code
    * exchange, ID-token checks, and the local user.
    */
-  async complete(ctx: Ctx, params: { code: string; state: string }, redirectUri: string, browserSecret: string | undefined): Promise<{ userId: number; returnTo: string }> {
+  async complete(
+    ctx: Ctx,
+    params: { code: string; state: string },
+    redirectUri: string,
+    browserSecret: string | undefined,
+  ): Promise<{ userId: number; returnTo: string }> {
     if (!belongsTo(params.state, browserSecret)) throw new AppError(400, SSO_OTHER_BROWSER);
     const saved = await repo.takeOidcState(ctx.db, params.state);
     if (!saved || ctx.clock.now().getTime() - Date.parse(saved.createdAt) > STATE_TTL_MS) {

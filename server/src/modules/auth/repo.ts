@@ -3,11 +3,7 @@ import type { Db } from '../../db/database.ts';
 import type { OidcStatesTable, SessionsTable } from '../../db/schema.ts';
 
 export async function findUserForLogin(db: Db, usernameKey: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'username', 'passwordHash', 'status'])
-    .where('usernameKey', '=', usernameKey)
-    .executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'username', 'passwordHash', 'status']).where('usernameKey', '=', usernameKey).executeTakeFirst();
 }
 
 export async function findUserPassword(db: Db, userId: number) {

@@ -32,16 +32,24 @@ export function authRoutes(app: App, deps: Deps) {
     }),
   );
 
-  app.post('/api/auth/register', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: registerBody, response: replies(registeredSchema) } }, async (req) => {
-    await service.throttleRegistration(req.ctx);
-    return ok(await service.register(req.ctx, req.body), '注册成功');
-  });
+  app.post(
+    '/api/auth/register',
+    { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: registerBody, response: replies(registeredSchema) } },
+    async (req) => {
+      await service.throttleRegistration(req.ctx);
+      return ok(await service.register(req.ctx, req.body), '注册成功');
+    },
+  );
 
-  app.post('/api/auth/login', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody, response: replies(userInfoSchema) } }, async (req, reply) => {
-    const { session, user } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
-    setSessionCookies(reply, deps.config, session);
-    return ok(user, '登录成功');
-  });
+  app.post(
+    '/api/auth/login',
+    { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: loginBody, response: replies(userInfoSchema) } },
+    async (req, reply) => {
+      const { session, user } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
+      setSessionCookies(reply, deps.config, session);
+      return ok(user, '登录成功');
+    },
+  );
 
   app.post(
     '/api/auth/token',
@@ -82,7 +90,10 @@ export function oidcRoutes(app: App, deps: Deps) {
 
   app.get(
     '/api/auth/oidc/login',
-    { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }), response: redirectReply } },
+    {
+      config: { rule: PUBLIC },
+      schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }), response: redirectReply },
+    },
     async (req, reply) => {
       if (!service.ssoEnabled(req.ctx)) throw disabled();
       await throttle(req.ctx, 'start');
@@ -96,7 +107,11 @@ export function oidcRoutes(app: App, deps: Deps) {
     '/api/auth/oidc/callback',
     {
       config: { rule: PUBLIC },
-      schema: { tags: ['auth'], querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional() }), response: redirectReply },
+      schema: {
+        tags: ['auth'],
+        querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional() }),
+        response: redirectReply,
+      },
     },
     async (req, reply) => {
       if (!service.ssoEnabled(req.ctx)) throw disabled();

@@ -1,11 +1,4 @@
-import {
-  ROLE_CODES,
-  isPermissionCode,
-  usernameKey,
-  type ChangePasswordBody,
-  type LoginBody,
-  type RegisterBody,
-} from '@contest/shared';
+import { ROLE_CODES, isPermissionCode, usernameKey, type ChangePasswordBody, type LoginBody, type RegisterBody } from '@contest/shared';
 import type { Actor, AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
@@ -31,8 +24,7 @@ export async function throttleIp(ctx: Ctx, kind: string, limit: number, message:
 }
 
 /** Registrations per address: generous, since a school's students may all register from one address. */
-export const throttleRegistration = (ctx: Ctx) =>
-  throttleIp(ctx, 'register', ctx.config.publicWrites.registerPerIp, (m) => `注册过于频繁，请${m}分钟后再试`);
+export const throttleRegistration = (ctx: Ctx) => throttleIp(ctx, 'register', ctx.config.publicWrites.registerPerIp, (m) => `注册过于频繁，请${m}分钟后再试`);
 
 /** One throttle of login failures: attempts reserved or failed (`held`), and failures alone (`failed`). */
 interface LoginThrottle {

@@ -8,7 +8,8 @@ import type { Db } from '../../db/database.ts';
 
 // ---- Award levels ---------------------------------------------------------------------------------------------------
 
-export const awardLevelsOf = (db: Db, questionId: number) => db.selectFrom('awardLevels').selectAll().where('questionId', '=', questionId).orderBy('sort').orderBy('id').execute();
+export const awardLevelsOf = (db: Db, questionId: number) =>
+  db.selectFrom('awardLevels').selectAll().where('questionId', '=', questionId).orderBy('sort').orderBy('id').execute();
 
 /** Removes award levels, taking them off the grades that had them first. */
 export async function deleteAwardLevels(db: Db, ids: number[]) {
@@ -19,11 +20,20 @@ export async function deleteAwardLevels(db: Db, ids: number[]) {
 type LevelValues = { name: string; sort: number; rankFrom: number | null; rankTo: number | null };
 
 /** Gives the level a placeholder name, so that kept levels may swap names (names are unique per question). */
-export const parkAwardLevelName = (db: Db, id: number) => db.updateTable('awardLevels').set({ name: `~${id}` }).where('id', '=', id).execute();
+export const parkAwardLevelName = (db: Db, id: number) =>
+  db
+    .updateTable('awardLevels')
+    .set({ name: `~${id}` })
+    .where('id', '=', id)
+    .execute();
 
 export const updateAwardLevel = (db: Db, id: number, values: LevelValues) => db.updateTable('awardLevels').set(values).where('id', '=', id).execute();
 
-export const insertAwardLevel = (db: Db, questionId: number, values: LevelValues) => db.insertInto('awardLevels').values({ questionId, ...values }).execute();
+export const insertAwardLevel = (db: Db, questionId: number, values: LevelValues) =>
+  db
+    .insertInto('awardLevels')
+    .values({ questionId, ...values })
+    .execute();
 
 // ---- The awards on grade rows -----------------------------------------------------------------------------------------
 

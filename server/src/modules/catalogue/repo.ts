@@ -11,7 +11,10 @@ export async function listTypes(db: Db, page?: { page: number; limit: number }) 
 }
 
 export async function countTypes(db: Db) {
-  const row = await db.selectFrom('competitionTypes').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('competitionTypes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -30,7 +33,11 @@ export async function deleteType(db: Db, id: number) {
 }
 
 export async function competitionsUsing(db: Db, column: 'typeId' | 'brandId', id: number) {
-  const row = await db.selectFrom('competitions').select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('competitions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(column, '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -66,7 +73,12 @@ export async function listBrands(db: Db, q: BrandListQuery) {
   }
   if (q.recommend !== undefined) base = base.where('brands.recommend', '=', q.recommend ? 1 : 0);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const list = await withBrandColumns(base).orderBy('brands.sort').orderBy('brands.id').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  const list = await withBrandColumns(base)
+    .orderBy('brands.sort')
+    .orderBy('brands.id')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { list: list.map(toBrand), total: Number(n) };
 }
 

@@ -10,9 +10,21 @@ type Doc = PDFKit.PDFDocument;
 function drawFrame(doc: Doc, layout: CertBuiltinLayout, width: number, height: number) {
   const gold = '#b8862e';
   doc.rect(0, 0, width, height).fill('#fffdf6');
-  doc.lineWidth(6).strokeColor(gold).rect(18, 18, width - 36, height - 36).stroke();
-  doc.lineWidth(1.2).strokeColor(gold).rect(30, 30, width - 60, height - 60).stroke();
-  doc.lineWidth(0.6).strokeColor('#d9bf85').rect(36, 36, width - 72, height - 72).stroke();
+  doc
+    .lineWidth(6)
+    .strokeColor(gold)
+    .rect(18, 18, width - 36, height - 36)
+    .stroke();
+  doc
+    .lineWidth(1.2)
+    .strokeColor(gold)
+    .rect(30, 30, width - 60, height - 60)
+    .stroke();
+  doc
+    .lineWidth(0.6)
+    .strokeColor('#d9bf85')
+    .rect(36, 36, width - 72, height - 72)
+    .stroke();
   for (const [cx, cy] of [
     [30, 30],
     [width - 30, 30],
@@ -22,8 +34,19 @@ function drawFrame(doc: Doc, layout: CertBuiltinLayout, width: number, height: n
     doc.save().translate(cx, cy).rotate(45).rect(-7, -7, 14, 14).fill(gold).restore();
   }
   const { y: ruleY, half } = CERT_BUILTIN_RULE[layout];
-  doc.lineWidth(1).strokeColor(gold).moveTo(width / 2 - half, ruleY).lineTo(width / 2 + half, ruleY).stroke();
-  doc.save().translate(width / 2, ruleY).rotate(45).rect(-3.5, -3.5, 7, 7).fill(gold).restore();
+  doc
+    .lineWidth(1)
+    .strokeColor(gold)
+    .moveTo(width / 2 - half, ruleY)
+    .lineTo(width / 2 + half, ruleY)
+    .stroke();
+  doc
+    .save()
+    .translate(width / 2, ruleY)
+    .rotate(45)
+    .rect(-3.5, -3.5, 7, 7)
+    .fill(gold)
+    .restore();
 }
 
 /**
@@ -43,7 +66,12 @@ export async function renderCertificate(o: {
 }): Promise<Buffer> {
   // Loaded when the first certificate is written: pdfkit and its fonts cost every server process memory otherwise.
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: [o.width, o.height], margin: 0, autoFirstPage: true, info: { Title: `证书 ${o.values.certNo}`, Author: o.values.competition } });
+  const doc = new PDFDocument({
+    size: [o.width, o.height],
+    margin: 0,
+    autoFirstPage: true,
+    info: { Title: `证书 ${o.values.certNo}`, Author: o.values.competition },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise<void>((resolve, reject) => {

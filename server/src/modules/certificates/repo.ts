@@ -18,7 +18,8 @@ export async function templatePage(db: Db, competitionId: number, q: { limit: nu
 
 export const findTemplate = (db: Db, id: number) => db.selectFrom('certificateTemplates').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const insertTemplate = (db: Db, row: Insertable<CertificateTemplatesTable>) => db.insertInto('certificateTemplates').values(row).returningAll().executeTakeFirstOrThrow();
+export const insertTemplate = (db: Db, row: Insertable<CertificateTemplatesTable>) =>
+  db.insertInto('certificateTemplates').values(row).returningAll().executeTakeFirstOrThrow();
 
 export const updateTemplate = (db: Db, id: number, set: Updateable<CertificateTemplatesTable>) =>
   db.updateTable('certificateTemplates').set(set).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
@@ -27,18 +28,32 @@ export const deleteTemplate = (db: Db, id: number) => db.deleteFrom('certificate
 
 /** Whether a run is writing certificates on the template now. */
 export const templateRunning = async (db: Db, templateId: number) =>
-  Boolean(await db.selectFrom('certificateRuns').select('questionId').where('templateId', '=', templateId).where('state', '=', CERT_RUN_STATE.running).executeTakeFirst());
+  Boolean(
+    await db
+      .selectFrom('certificateRuns')
+      .select('questionId')
+      .where('templateId', '=', templateId)
+      .where('state', '=', CERT_RUN_STATE.running)
+      .executeTakeFirst(),
+  );
 
 /** A stored file, as a template's background is checked against it. */
 export const findFile = (db: Db, key: string) => db.selectFrom('files').select(['key', 'ownerId', 'purpose']).where('key', '=', key).executeTakeFirst();
 
 /** An uploaded certificate file, as `upload/{questionId}` serves it. */
 export const findUpload = (db: Db, key: string) =>
-  db.selectFrom('files').select(['key', 'ownerId', 'originalName', 'mime', 'sha256']).where('key', '=', key).where('purpose', '=', 'certificate').executeTakeFirst();
+  db
+    .selectFrom('files')
+    .select(['key', 'ownerId', 'originalName', 'mime', 'sha256'])
+    .where('key', '=', key)
+    .where('purpose', '=', 'certificate')
+    .executeTakeFirst();
 
 /** Whether one of the competition's templates is written on the background `key`. */
 export const competitionUsesBackground = async (db: Db, competitionId: number, key: string) =>
-  Boolean(await db.selectFrom('certificateTemplates').select('id').where('competitionId', '=', competitionId).where('backgroundKey', '=', key).executeTakeFirst());
+  Boolean(
+    await db.selectFrom('certificateTemplates').select('id').where('competitionId', '=', competitionId).where('backgroundKey', '=', key).executeTakeFirst(),
+  );
 
 // ---- Generation runs --------------------------------------------------------------------------------------------------
 
@@ -107,13 +122,20 @@ export const findHolderCertificate = (db: Db, h: { questionId: number; teamId: n
     .where('holderRef', '=', h.holderRef)
     .executeTakeFirst();
 
-export const insertCertificate = async (db: Db, row: Insertable<CertificatesTable>) => (await db.insertInto('certificates').values(row).returning('id').executeTakeFirstOrThrow()).id;
+export const insertCertificate = async (db: Db, row: Insertable<CertificatesTable>) =>
+  (await db.insertInto('certificates').values(row).returning('id').executeTakeFirstOrThrow()).id;
 
-export const updateCertificate = (db: Db, id: number, set: Updateable<CertificatesTable>) => db.updateTable('certificates').set(set).where('id', '=', id).execute();
+export const updateCertificate = (db: Db, id: number, set: Updateable<CertificatesTable>) =>
+  db.updateTable('certificates').set(set).where('id', '=', id).execute();
 
 /** A question's certificates other than the given ones. */
 export const certificatesExcept = (db: Db, questionId: number, kept: number[]) =>
-  db.selectFrom('certificates').select(['id', 'fileKey']).where('questionId', '=', questionId).$if(kept.length > 0, (qb) => qb.where('id', 'not in', kept)).execute();
+  db
+    .selectFrom('certificates')
+    .select(['id', 'fileKey'])
+    .where('questionId', '=', questionId)
+    .$if(kept.length > 0, (qb) => qb.where('id', 'not in', kept))
+    .execute();
 
 export const deleteCertificate = (db: Db, id: number) => db.deleteFrom('certificates').where('id', '=', id).execute();
 
@@ -126,7 +148,21 @@ const certificateRows = (db: Db) =>
     .innerJoin('questions as q', 'q.id', 'x.questionId')
     .innerJoin('competitions as c', 'c.id', 'x.competitionId')
     .innerJoin('teams as t', 't.id', 'x.teamId')
-    .select(['x.id', 'x.certNo', 'x.competitionId', 'c.name as competitionName', 'x.questionId', 'q.title as questionTitle', 'x.teamId', 't.name as teamName', 'x.holderKind', 'x.holderName', 'x.school', 'x.awardName', 'x.createdAt'])
+    .select([
+      'x.id',
+      'x.certNo',
+      'x.competitionId',
+      'c.name as competitionName',
+      'x.questionId',
+      'q.title as questionTitle',
+      'x.teamId',
+      't.name as teamName',
+      'x.holderKind',
+      'x.holderName',
+      'x.school',
+      'x.awardName',
+      'x.createdAt',
+    ])
     .where('x.fileKey', '!=', '');
 export type CertificateRow = Awaited<ReturnType<ReturnType<typeof certificateRows>['executeTakeFirstOrThrow']>>;
 
@@ -137,7 +173,10 @@ export async function questionCertificates(db: Db, questionId: number, q: { keyw
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('x.holderName', k), containsText('t.name', k), containsText('x.certNo', k)]));
   }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   const rows = await query.orderBy('x.id').limit(q.limit).offset(q.offset).execute();
   return { rows, total: Number(total) };
 }
@@ -150,7 +189,11 @@ export function exportQuestionCertificates(db: Db, questionId: number, q: { keyw
     query = query.where((eb) => eb.or([containsText('x.holderName', k), containsText('t.name', k), containsText('x.certNo', k)]));
   }
   const filtered = query;
-  return keysetBatches((after: number | undefined, limit) => (after === undefined ? filtered : filtered.where('x.id', '>', after)).orderBy('x.id').limit(limit).execute(), (r) => r.id, size);
+  return keysetBatches(
+    (after: number | undefined, limit) => (after === undefined ? filtered : filtered.where('x.id', '>', after)).orderBy('x.id').limit(limit).execute(),
+    (r) => r.id,
+    size,
+  );
 }
 
 /** A user's own certificates (as a member), newest first, optionally of one competition. */
@@ -161,7 +204,8 @@ export function userCertificates(db: Db, userId: number, competitionId?: number)
 }
 
 /** Every certificate of a team, by question, members before teachers. */
-export const teamCertificates = (db: Db, teamId: number) => certificateRows(db).where('x.teamId', '=', teamId).orderBy('x.questionId').orderBy('x.holderKind').orderBy('x.id').execute();
+export const teamCertificates = (db: Db, teamId: number) =>
+  certificateRows(db).where('x.teamId', '=', teamId).orderBy('x.questionId').orderBy('x.holderKind').orderBy('x.id').execute();
 
 export const certificateRow = (db: Db, id: number) => certificateRows(db).where('x.id', '=', id).executeTakeFirstOrThrow();
 
@@ -173,4 +217,5 @@ export const findCertificate = (db: Db, id: number) =>
   db.selectFrom('certificates').select(['teamId', 'competitionId', 'fileKey', 'holderName', 'awardName', 'certNo']).where('id', '=', id).executeTakeFirst();
 
 /** The competition of a team; undefined when there is no such team. */
-export const teamCompetition = async (db: Db, teamId: number) => (await db.selectFrom('teams').select('competitionId').where('id', '=', teamId).executeTakeFirst())?.competitionId;
+export const teamCompetition = async (db: Db, teamId: number) =>
+  (await db.selectFrom('teams').select('competitionId').where('id', '=', teamId).executeTakeFirst())?.competitionId;

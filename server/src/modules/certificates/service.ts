@@ -38,8 +38,21 @@ import * as repo from './repo.ts';
 
 // ---- Templates --------------------------------------------------------------------------------------------------------
 
-type TemplateRow = { id: number; competitionId: number; name: string; backgroundKey: string; width: number; height: number; fieldsJson: string; updatedAt: string };
-const toTemplate = ({ backgroundKey, fieldsJson, ...r }: TemplateRow): CertificateTemplate => ({ ...r, backgroundUri: backgroundKey, fields: JSON.parse(fieldsJson) as CertFieldPlacement[] });
+type TemplateRow = {
+  id: number;
+  competitionId: number;
+  name: string;
+  backgroundKey: string;
+  width: number;
+  height: number;
+  fieldsJson: string;
+  updatedAt: string;
+};
+const toTemplate = ({ backgroundKey, fieldsJson, ...r }: TemplateRow): CertificateTemplate => ({
+  ...r,
+  backgroundUri: backgroundKey,
+  fields: JSON.parse(fieldsJson) as CertFieldPlacement[],
+});
 
 export async function templatePage(ctx: Ctx, competitionId: number, q: { page: number; limit: number }) {
   await policy.managesCompetition(ctx, competitionId);
@@ -67,7 +80,8 @@ async function checkTemplate(ctx: AuthedCtx, body: TemplateBody, previousKey?: s
   const size = builtin ? CERT_BUILTIN_SIZE[builtin] : await backgroundSize(ctx, body, previousKey);
   const fields: Record<string, string> = {};
   body.fields.forEach((f, i) => {
-    if (f.x >= size.width || f.y >= size.height) fields[`fields.${i}.x`] = `“${CERT_FIELD_NAMES[f.field]}”的位置超出了${builtin ? '页面' : '背景图'}（${size.width}×${size.height}）`;
+    if (f.x >= size.width || f.y >= size.height)
+      fields[`fields.${i}.x`] = `“${CERT_FIELD_NAMES[f.field]}”的位置超出了${builtin ? '页面' : '背景图'}（${size.width}×${size.height}）`;
   });
   const first = Object.values(fields)[0];
   if (first) throw badRequest(first, fields);
@@ -114,7 +128,14 @@ export function templateInput(body: TemplateBody | null | undefined, query: Temp
 export async function createTemplate(ctx: AuthedCtx, competitionId: number, body: TemplateBody) {
   await policy.managesCompetition(ctx, competitionId);
   const size = await checkTemplate(ctx, body);
-  const row = await repo.insertTemplate(ctx.db, { competitionId, name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() });
+  const row = await repo.insertTemplate(ctx.db, {
+    competitionId,
+    name: body.name,
+    backgroundKey: body.backgroundUri,
+    ...size,
+    fieldsJson: JSON.stringify(body.fields),
+    updatedAt: ctx.clock.now().toISOString(),
+  });
   await writeAudit(ctx, { action: 'certificate.template.create', entity: 'certificateTemplate', entityId: row.id, after: body });
   return toTemplate(row);
 }
@@ -122,7 +143,13 @@ export async function createTemplate(ctx: AuthedCtx, competitionId: number, body
 export async function updateTemplate(ctx: AuthedCtx, id: number, body: TemplateBody) {
   const before = await managedTemplate(ctx, id);
   const size = await checkTemplate(ctx, body, before.backgroundKey);
-  const row = await repo.updateTemplate(ctx.db, id, { name: body.name, backgroundKey: body.backgroundUri, ...size, fieldsJson: JSON.stringify(body.fields), updatedAt: ctx.clock.now().toISOString() });
+  const row = await repo.updateTemplate(ctx.db, id, {
+    name: body.name,
+    backgroundKey: body.backgroundUri,
+    ...size,
+    fieldsJson: JSON.stringify(body.fields),
+    updatedAt: ctx.clock.now().toISOString(),
+  });
   await writeAudit(ctx, { action: 'certificate.template.update', entity: 'certificateTemplate', entityId: id, before: toTemplate(before), after: body });
   return toTemplate(row);
 }
@@ -165,7 +192,9 @@ export async function uploadedFile(ctx: AuthedCtx, questionId: number, fileUri?:
 
 async function runOf(db: Db, questionId: number): Promise<CertificateRun> {
   const row = await repo.findRun(db, questionId);
-  return row ? { questionId, templateId: row.templateId, state: row.state, total: row.total, done: row.done, error: row.error } : { questionId, templateId: null, state: CERT_RUN_STATE.idle, total: 0, done: 0, error: null };
+  return row
+    ? { questionId, templateId: row.templateId, state: row.state, total: row.total, done: row.done, error: row.error }
+    : { questionId, templateId: null, state: CERT_RUN_STATE.idle, total: 0, done: 0, error: null };
 }
 
 export async function progress(ctx: Ctx, questionId: number) {
@@ -187,13 +216,24 @@ export async function relate(ctx: Ctx, questionId: number, templateId: number) {
 /** Everyone a question's certificates go to: each member and teacher of every awarded team. */
 async function holders(db: Db, questionId: number) {
   const awarded = await repo.awardedTeams(db, questionId);
-  const people = await teamPeople(db, awarded.map((a) => a.teamId));
+  const people = await teamPeople(
+    db,
+    awarded.map((a) => a.teamId),
+  );
   return awarded.flatMap((a) => {
     const p = people.get(a.teamId)!;
     const schools = p.schools.join('、') || null;
     const members = p.members.map((m) => m.name).join('、');
     return [
-      ...p.members.map((m) => ({ ...a, members, kind: 'member' as const, ref: m.userId, userId: m.userId as number | null, name: m.name, school: m.school ?? schools })),
+      ...p.members.map((m) => ({
+        ...a,
+        members,
+        kind: 'member' as const,
+        ref: m.userId,
+        userId: m.userId as number | null,
+        name: m.name,
+        school: m.school ?? schools,
+      })),
       ...p.teachers.map((t) => ({ ...a, members, kind: 'teacher' as const, ref: t.id, userId: null, name: t.name, school: t.school ?? schools })),
     ];
   });
@@ -222,7 +262,6 @@ export async function push(ctx: Ctx, questionId: number, origin: string | null) 
   return runOf(ctx.db, questionId);
 }
 
-
 /**
  * Writes (or rewrites, keeping its number) the certificate of every holder, and withdraws those of holders who no
  * longer hold an award. Numbers come from the row id, so they are unique without a counter to race on. The
@@ -247,7 +286,21 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
       existing ??
       (await deps.db.transaction().execute(async (trx) => {
         const verifyCode = randomBytes(8).toString('hex');
-        const id = await repo.insertCertificate(trx, { certNo: `tmp-${randomBytes(8).toString('hex')}`, verifyCode, competitionId: q.competitionId, questionId, teamId: h.teamId, holderKind: h.kind, holderRef: h.ref, userId: h.userId, holderName: h.name, school: h.school, awardName: h.awardName, fileKey: '', createdAt: now.toISOString() });
+        const id = await repo.insertCertificate(trx, {
+          certNo: `tmp-${randomBytes(8).toString('hex')}`,
+          verifyCode,
+          competitionId: q.competitionId,
+          questionId,
+          teamId: h.teamId,
+          holderKind: h.kind,
+          holderRef: h.ref,
+          userId: h.userId,
+          holderName: h.name,
+          school: h.school,
+          awardName: h.awardName,
+          fileKey: '',
+          createdAt: now.toISOString(),
+        });
         const certNo = `${year}${String(id).padStart(8, '0')}`;
         await repo.updateCertificate(trx, id, { certNo });
         return { id, certNo, verifyCode, fileKey: '' };
@@ -273,7 +326,14 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
       font: deps.config.certFont,
     });
     const stored = await deps.storage.put(Readable.from([pdf]), { prefix: 'certificate-pdf', maxBytes: pdf.length });
-    await repo.updateCertificate(deps.db, row.id, { fileKey: stored.key, holderName: h.name, school: h.school, awardName: h.awardName, userId: h.userId, createdAt: now.toISOString() });
+    await repo.updateCertificate(deps.db, row.id, {
+      fileKey: stored.key,
+      holderName: h.name,
+      school: h.school,
+      awardName: h.awardName,
+      userId: h.userId,
+      createdAt: now.toISOString(),
+    });
     if (row.fileKey) await deps.storage.delete(row.fileKey);
     kept.push(row.id);
     done++;
@@ -285,7 +345,15 @@ export async function generate(deps: Deps, questionId: number, origin: string) {
     if (w.fileKey) await deps.storage.delete(w.fileKey);
   }
   await repo.finishRun(deps.db, questionId, list.length, done, deps.clock.now().toISOString());
-  await notify(deps, list.flatMap((h) => (h.userId ? [h.userId] : [])), { title: '获奖证书已生成', content: `“${q.competitionName}”赛题“${q.title}”的获奖证书已生成，可在竞赛的“我的证书”页面查看和下载。`, source: 'certificate.ready' });
+  await notify(
+    deps,
+    list.flatMap((h) => (h.userId ? [h.userId] : [])),
+    {
+      title: '获奖证书已生成',
+      content: `“${q.competitionName}”赛题“${q.title}”的获奖证书已生成，可在竞赛的“我的证书”页面查看和下载。`,
+      source: 'certificate.ready',
+    },
+  );
 }
 
 /** The generating job has used up its attempts: the run shows as failed, with the reason. */
@@ -327,7 +395,8 @@ export async function ofTeam(ctx: AuthedCtx, teamId: number) {
 /** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
 export async function load(ctx: AuthedCtx, id: number) {
   const row = await repo.findCertificate(ctx.db, id);
-  if (!row?.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper'))) throw notFound('证书不存在');
+  if (!row?.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper')))
+    throw notFound('证书不存在');
   return { row, certificate: toCertificate(await repo.certificateRow(ctx.db, id)) };
 }
 
@@ -378,7 +447,14 @@ export async function verify(ctx: Ctx, certNo: string, code: string): Promise<Ce
   const row = number ? await repo.certificateByNumber(ctx.db, number) : undefined;
   if (!row || !codeMatches(row.verifyCode, code)) throw notFound(NOT_FOUND);
   await ctx.limiter.release(key);
-  return { certNo: row.certNo, holderName: mask(row.holderName), competitionName: row.competitionName, questionTitle: row.questionTitle, awardName: row.awardName, createdAt: row.createdAt };
+  return {
+    certNo: row.certNo,
+    holderName: mask(row.holderName),
+    competitionName: row.competitionName,
+    questionTitle: row.questionTitle,
+    awardName: row.awardName,
+    createdAt: row.createdAt,
+  };
 }
 
 /** A certificate background as the browser's form sent it: kept as an upload of the caller's, at most `max` bytes. */

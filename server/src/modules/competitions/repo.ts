@@ -65,7 +65,10 @@ async function pageOf(db: Db, base: Filtered, q: { page: number; limit: number }
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = withListColumns(base);
   rows = order === 'regStart' ? rows.orderBy('c.regStartTime', 'desc').orderBy('c.id', 'desc') : rows.orderBy('c.id', 'desc');
-  const list = await rows.limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  const list = await rows
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   // Each item carries its phase (lifecycle.ts), for the list cards and the back office's tag.
   const phases = await phasesOf(db, list, now);
   return { list: list.map((r) => ({ ...toItem(r, now), phase: phases.get(r.id)! })), total: Number(n) };
@@ -115,7 +118,15 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
     .where('c.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...toItem(row, now), ...row, auditStatus: row.auditStatus as AuditStatus, teamNum: Number(row.teamNum ?? 0), status: competitionStatus(row, now), allowIndividual: row.allowIndividual === 1, invoiceEnable: row.invoiceEnable === 1 };
+  return {
+    ...toItem(row, now),
+    ...row,
+    auditStatus: row.auditStatus as AuditStatus,
+    teamNum: Number(row.teamNum ?? 0),
+    status: competitionStatus(row, now),
+    allowIndividual: row.allowIndividual === 1,
+    invoiceEnable: row.invoiceEnable === 1,
+  };
 }
 
 // ---- lifecycle (packages/shared/src/lifecycle.ts)
@@ -149,7 +160,15 @@ export async function phasesOf(db: Db, competitions: readonly Dated[], now: Date
       reviewStarted: own.some((r) => r.gradeState !== GRADE_STATE.none),
       resultsPublishedAt: allConfirmed ? own.map((r) => r.confirmedAt!).reduce((a, b) => (a > b ? a : b)) : null,
     };
-    out.set(c.id, competitionPhase(c, stages.filter((s) => s.competitionId === c.id), facts, now));
+    out.set(
+      c.id,
+      competitionPhase(
+        c,
+        stages.filter((s) => s.competitionId === c.id),
+        facts,
+        now,
+      ),
+    );
   }
   return out;
 }
@@ -171,7 +190,8 @@ export async function submissionWindowOf(db: Db, competitionId: number, kind: Wi
 }
 
 /** Both submission windows of a competition, for the warnings on actions of a later phase. */
-export const submissionWindowsOf = (db: Db, competitionId: number) => Promise.all((['SUBMIT_WORKS', 'SUBMIT_TEST'] as const).map((k) => submissionWindowOf(db, competitionId, k)));
+export const submissionWindowsOf = (db: Db, competitionId: number) =>
+  Promise.all((['SUBMIT_WORKS', 'SUBMIT_TEST'] as const).map((k) => submissionWindowOf(db, competitionId, k)));
 
 /** Every window of a competition (choice, works, tests): what a change of its dates, stages or menus may reopen. */
 export async function allWindowsOf(db: Db, competitionId: number): Promise<SubmissionWindow[]> {
@@ -193,7 +213,8 @@ export async function anyResultsPublished(db: Db, competitionId: number): Promis
 }
 
 /** The menus that take this stage's end as their deadline. */
-export const presetsEndingWith = (db: Db, stageId: number) => db.selectFrom('competitionPresets').select(['menuCode', 'name']).where('deadlineStageId', '=', stageId).execute();
+export const presetsEndingWith = (db: Db, stageId: number) =>
+  db.selectFrom('competitionPresets').select(['menuCode', 'name']).where('deadlineStageId', '=', stageId).execute();
 
 export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
   return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;
@@ -205,7 +226,12 @@ export async function updateCompetition(db: Db, id: number, v: Updateable<Compet
 
 /** Moves a competition between audit states only from the states given; false when it was in none of them. */
 export async function transition(db: Db, id: number, from: AuditStatus[], to: AuditStatus, extra: Updateable<CompetitionsTable> = {}) {
-  const res = await db.updateTable('competitions').set({ ...extra, auditStatus: to }).where('id', '=', id).where('auditStatus', 'in', from).executeTakeFirst();
+  const res = await db
+    .updateTable('competitions')
+    .set({ ...extra, auditStatus: to })
+    .where('id', '=', id)
+    .where('auditStatus', 'in', from)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
@@ -323,12 +349,20 @@ export async function updatePreset(db: Db, id: number, v: Updateable<Competition
 // ---- team statistics
 
 export async function teamNum(db: Db, competitionId: number) {
-  const row = await db.selectFrom('teams').select((eb) => eb.fn.countAll<number>().as('n')).where('competitionId', '=', competitionId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('teams')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('competitionId', '=', competitionId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function memberNum(db: Db, competitionId: number) {
-  const row = await db.selectFrom('teamMembers').select((eb) => eb.fn.countAll<number>().as('n')).where('competitionId', '=', competitionId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('teamMembers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('competitionId', '=', competitionId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -340,17 +374,48 @@ export const exists = async (db: Db, table: 'brands' | 'competitionTypes' | 'org
 export async function readinessQuestions(db: Db, competitionId: number): Promise<ReadinessQuestion[]> {
   const rows = await db
     .selectFrom('questions')
-    .select(['id', 'title', 'reviewed', 'judging', 'answerRows', 'metric', 'idColumn', 'targetColumn', 'publicPercent', 'dailyLimit', 'positiveLabel', 'topK', 'higherIsBetter', 'timeLimitSec', 'metricName', 'scorerKey'])
+    .select([
+      'id',
+      'title',
+      'reviewed',
+      'judging',
+      'answerRows',
+      'metric',
+      'idColumn',
+      'targetColumn',
+      'publicPercent',
+      'dailyLimit',
+      'positiveLabel',
+      'topK',
+      'higherIsBetter',
+      'timeLimitSec',
+      'metricName',
+      'scorerKey',
+    ])
     .where('competitionId', '=', competitionId)
     .orderBy('sort')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, title: r.title, judging: r.judging as Judging, evaluation: evaluationOf(r), answerRows: r.answerRows, scorer: r.scorerKey !== null, reviewed: r.reviewed === 1 }));
+  return rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    judging: r.judging as Judging,
+    evaluation: evaluationOf(r),
+    answerRows: r.answerRows,
+    scorer: r.scorerKey !== null,
+    reviewed: r.reviewed === 1,
+  }));
 }
 
 /** Marks the questions given reviewed, each only if it was not yet (a conditional UPDATE); answers those it changed. */
 export async function markReviewed(db: Db, ids: number[], now: string): Promise<number[]> {
   if (!ids.length) return [];
-  const rows = await db.updateTable('questions').set({ reviewed: 1, updatedAt: now }).where('id', 'in', ids).where('reviewed', '=', 0).returning('id').execute();
+  const rows = await db
+    .updateTable('questions')
+    .set({ reviewed: 1, updatedAt: now })
+    .where('id', 'in', ids)
+    .where('reviewed', '=', 0)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }

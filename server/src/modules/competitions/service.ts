@@ -147,7 +147,9 @@ export async function create(ctx: AuthedCtx, body: CompetitionBody) {
         enable: DEFAULT_MENUS.includes(menuCode) ? 1 : 0,
         enableStartTime: null,
         enableEndTime: null,
-        fieldList: JSON.stringify(menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : []),
+        fieldList: JSON.stringify(
+          menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
+        ),
       })),
     );
     await writeAudit(ctx, { action: 'competition.create', entity: 'competition', entityId: id, after: body }, trx);
@@ -185,7 +187,10 @@ export async function update(ctx: Ctx, id: number, body: CompetitionBody, reopen
 // ---- readiness and the audit workflow
 
 /** The platform's settings readiness reads, not held by a submission: the payment methods participants can choose, and whether invoices are taken. */
-const platformFacts = async (ctx: Ctx) => ({ paymentMethods: (await paymentMethods(ctx)).map((m) => m.name), platformInvoices: (await invoiceConfig(ctx)).enable });
+const platformFacts = async (ctx: Ctx) => ({
+  paymentMethods: (await paymentMethods(ctx)).map((m) => m.name),
+  platformInvoices: (await invoiceConfig(ctx)).enable,
+});
 type PlatformFacts = Awaited<ReturnType<typeof platformFacts>>;
 
 /** What readiness is computed from, read through `db` (in a submission, its transaction: what is checked is what is submitted). */
@@ -222,7 +227,17 @@ async function step<T = undefined>(ctx: Ctx, id: number, s: Step<T>): Promise<{ 
     // The conditional UPDATE also holds the row: the editor's menu and stage writes wait for this step (holdUnlessInAudit).
     if (!(await repo.transition(trx, id, s.from, s.to, { ...extra, updatedAt: ctx.clock.now().toISOString() }))) return null;
     const result = (s.inside ? await s.inside(trx) : undefined) as T;
-    await writeAudit(ctx, { action: s.action, entity: 'competition', entityId: id, before: { auditStatus: before.auditStatus }, after: { auditStatus: s.to, ...extra, ...(result ?? {}) } }, trx);
+    await writeAudit(
+      ctx,
+      {
+        action: s.action,
+        entity: 'competition',
+        entityId: id,
+        before: { auditStatus: before.auditStatus },
+        after: { auditStatus: s.to, ...extra, ...(result ?? {}) },
+      },
+      trx,
+    );
     return { result };
   });
   if (!moved) throw await stateConflict(ctx, id, before);
@@ -268,8 +283,13 @@ export async function approve(ctx: Ctx, id: number): Promise<ApproveResult> {
     to: online,
     inside: async (trx) => {
       const qs = await repo.readinessQuestions(trx, id);
-      const questionsApproved = await repo.markReviewed(trx, qs.filter((q) => !q.reviewed && questionScorable(q)).map((q) => q.id), ctx.clock.now().toISOString());
-      for (const q of questionsApproved) await writeAudit(ctx, { action: 'question.review', entity: 'question', entityId: q, after: { with: 'competition.audit' } }, trx);
+      const questionsApproved = await repo.markReviewed(
+        trx,
+        qs.filter((q) => !q.reviewed && questionScorable(q)).map((q) => q.id),
+        ctx.clock.now().toISOString(),
+      );
+      for (const q of questionsApproved)
+        await writeAudit(ctx, { action: 'question.review', entity: 'question', entityId: q, after: { with: 'competition.audit' } }, trx);
       return { questionsApproved, questionsWaiting: qs.filter((q) => !q.reviewed && !questionsApproved.includes(q.id)).map((q) => q.id) };
     },
   });
@@ -330,7 +350,16 @@ async function unlessInAudit<T>(ctx: Ctx, competitionId: number, what: string, c
         throw new AppError(409, warning, { reopen: warning });
       }
       if (reopened.length) {
-        await writeAudit(ctx, { action: 'competition.reopen', entity: 'competition', entityId: competitionId, after: { reopened: reopened.map((w) => ({ kind: w.kind, end: w.end })) } }, trx);
+        await writeAudit(
+          ctx,
+          {
+            action: 'competition.reopen',
+            entity: 'competition',
+            entityId: competitionId,
+            after: { reopened: reopened.map((w) => ({ kind: w.kind, end: w.end })) },
+          },
+          trx,
+        );
       }
     }
     return result;
@@ -342,13 +371,15 @@ async function assertDeadlineStage(trx: Db, competitionId: number, stageId: numb
   if (!stageId) return;
   const stage = await repo.findStage(trx, stageId);
   if (!stage || stage.competitionId !== competitionId) throw badRequest('所选截止阶段不存在', { [field]: '所选截止阶段不存在' });
-  if (!stage.endDate) throw badRequest(`阶段「${stage.name}」没有结束时间，不能作为截止时间`, { [field]: `阶段「${stage.name}」没有结束时间，不能作为截止时间` });
+  if (!stage.endDate)
+    throw badRequest(`阶段「${stage.name}」没有结束时间，不能作为截止时间`, { [field]: `阶段「${stage.name}」没有结束时间，不能作为截止时间` });
 }
 
 /** Why a stage that is a menu's deadline cannot lose its end (or go): the menus it closes, named. */
 async function deadlineUse(trx: Db, stage: { id: number; name: string }, doing: string) {
   const menus = await repo.presetsEndingWith(trx, stage.id);
-  if (menus.length) throw conflict(`阶段「${stage.name}」是${menus.map((m) => `「${m.name}」`).join('')}的截止时间，不能${doing}；请先在「菜单设置」中为其改选截止时间`);
+  if (menus.length)
+    throw conflict(`阶段「${stage.name}」是${menus.map((m) => `「${m.name}」`).join('')}的截止时间，不能${doing}；请先在「菜单设置」中为其改选截止时间`);
 }
 
 export async function addStage(ctx: Ctx, competitionId: number, body: StageBody, reopen?: boolean) {
@@ -472,20 +503,26 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
 export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody, reopen?: boolean): Promise<Preset[]> {
   await policy.managesCompetition(ctx, competitionId);
   const items = Object.entries(body.presets) as [MenuCode, PresetBody][];
-  await unlessInAudit(ctx, competitionId, '菜单设置', async (trx) => {
-    const existing = new Map((await repo.listPresets(trx, competitionId)).map((p) => [p.menuCode, p]));
-    for (const [menuCode, preset] of items) {
-      const before = existing.get(menuCode);
-      const columns = presetColumns(preset, menuCode);
-      await assertDeadlineStage(trx, competitionId, preset.deadlineStageId, `presets.${menuCode}.deadlineStageId`);
-      if (before) {
-        await repo.updatePreset(trx, before.id, columns);
-        await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: before.id, before, after: { menuCode, ...preset } }, trx);
-      } else {
-        await repo.insertPresets(trx, [{ competitionId, menuCode, name: preset.name ?? MENU_NAMES[menuCode], fieldList: '[]', ...columns }]);
-        await writeAudit(ctx, { action: 'preset.create', entity: 'preset', entityId: null, after: { competitionId, menuCode, ...preset } }, trx);
+  await unlessInAudit(
+    ctx,
+    competitionId,
+    '菜单设置',
+    async (trx) => {
+      const existing = new Map((await repo.listPresets(trx, competitionId)).map((p) => [p.menuCode, p]));
+      for (const [menuCode, preset] of items) {
+        const before = existing.get(menuCode);
+        const columns = presetColumns(preset, menuCode);
+        await assertDeadlineStage(trx, competitionId, preset.deadlineStageId, `presets.${menuCode}.deadlineStageId`);
+        if (before) {
+          await repo.updatePreset(trx, before.id, columns);
+          await writeAudit(ctx, { action: 'preset.update', entity: 'preset', entityId: before.id, before, after: { menuCode, ...preset } }, trx);
+        } else {
+          await repo.insertPresets(trx, [{ competitionId, menuCode, name: preset.name ?? MENU_NAMES[menuCode], fieldList: '[]', ...columns }]);
+          await writeAudit(ctx, { action: 'preset.create', entity: 'preset', entityId: null, after: { competitionId, menuCode, ...preset } }, trx);
+        }
       }
-    }
-  }, reopen);
+    },
+    reopen,
+  );
   return repo.listPresets(ctx.db, competitionId);
 }

@@ -39,7 +39,8 @@ const pendingJob = (deps: Pick<Deps, 'db'>) => hasPendingJob(deps.db, buildJob);
 export async function buildState(deps: Pick<Deps, 'config' | 'db'>): Promise<ClientBuild> {
   const state = await readState(deps);
   // A build said to be under way whose job is gone (a restored database, a worker killed at the wrong moment).
-  if (['queued', 'running', 'retrying'].includes(state.state) && !(await pendingJob(deps))) return { ...state, state: 'failed', error: state.error ?? '生成已中断，请重新生成' };
+  if (['queued', 'running', 'retrying'].includes(state.state) && !(await pendingJob(deps)))
+    return { ...state, state: 'failed', error: state.error ?? '生成已中断，请重新生成' };
   return state;
 }
 
@@ -84,7 +85,8 @@ function stepText(s: BuildStep): string {
 function failureText(message: string): string {
   const raw = message.replace(/\s+/g, ' ').trim().slice(0, 600);
   if (/\bnpm\b.*ENOENT|ENOENT.*\bnpm\b/.test(raw)) return `服务器上没有 npm，无法下载 Node.js 运行环境，请改为上传安装包（${raw}）`;
-  if (/ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|network|registry not reachable/i.test(raw)) return `无法连接 npm 仓库下载 Node.js 运行环境，请检查服务器的网络或 npm 仓库设置（${raw}）`;
+  if (/ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|network|registry not reachable/i.test(raw))
+    return `无法连接 npm 仓库下载 Node.js 运行环境，请检查服务器的网络或 npm 仓库设置（${raw}）`;
   if (/operation was aborted/i.test(raw)) return `生成超过 ${BUILD_TIMEOUT_MS / 60_000} 分钟仍未完成，已停止（${raw}）`;
   if (/no Node \d+\.x runtime published/.test(raw)) return `npm 仓库中找不到所需的 Node.js 运行环境（${raw}）`;
   return `生成失败（${raw}）`;

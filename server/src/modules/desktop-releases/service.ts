@@ -29,7 +29,6 @@ export async function list(deps: Pick<Deps, 'config'>): Promise<ClientPackage[]>
   return out;
 }
 
-
 /** For everyone (the download-client dialog): which packages can be downloaded. */
 export async function status(deps: Pick<Deps, 'config'>): Promise<ClientStatus> {
   const published = await list(deps);

@@ -10,7 +10,6 @@ import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
 
-
 export function fileRoutes(app: App, deps: Deps) {
   async function upload(req: FastifyRequest, purpose: ImagePurpose) {
     if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
@@ -19,19 +18,35 @@ export function fileRoutes(app: App, deps: Deps) {
     return ok(await service.uploadImage(userCtx(req), part.file, part.filename, purpose, deps.config.avatarMaxBytes), '上传成功');
   }
 
-  app.post('/api/file/upload/avatar', { config: { rule: USER }, schema: { tags: ['file'], response: replies(uploadedImageSchema) } }, (req) => upload(req, 'avatar'));
+  app.post('/api/file/upload/avatar', { config: { rule: USER }, schema: { tags: ['file'], response: replies(uploadedImageSchema) } }, (req) =>
+    upload(req, 'avatar'),
+  );
 
   // Logos, covers and pictures inside rich text, uploaded from the back office.
   app.post(
     '/api/file/upload/image',
-    { config: { rule: perm(SITE_CODES.manager) }, schema: { tags: ['file'], querystring: z.object({ purpose: z.enum(['logo', 'cover', 'content'], { error: '图片用途须为logo、cover或content' }) }), response: replies(uploadedImageSchema) } },
+    {
+      config: { rule: perm(SITE_CODES.manager) },
+      schema: {
+        tags: ['file'],
+        querystring: z.object({ purpose: z.enum(['logo', 'cover', 'content'], { error: '图片用途须为logo、cover或content' }) }),
+        response: replies(uploadedImageSchema),
+      },
+    },
     (req) => upload(req, req.query.purpose),
   );
 
   // Registration attachments, transfer vouchers and issued invoices: private files.
   app.post(
     '/api/file/upload/document',
-    { config: { rule: USER }, schema: { tags: ['file'], querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher或invoice' }) }), response: replies(uploadedFileSchema) } },
+    {
+      config: { rule: USER },
+      schema: {
+        tags: ['file'],
+        querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher或invoice' }) }),
+        response: replies(uploadedFileSchema),
+      },
+    },
     async (req) => {
       if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
       const max = deps.config.documentMaxBytes;
@@ -69,7 +84,9 @@ export function fileRoutes(app: App, deps: Deps) {
    */
   app.register(async (child) => {
     const scope = child as unknown as App;
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, text, done) => done(null, parseForm(text as string)));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, text, done) =>
+      done(null, parseForm(text as string)),
+    );
     scope.post(
       '/api/file/common/download',
       { config: { rule: PUBLIC }, schema: { tags: ['file'], body: fileDownloadBody, response: fileReply } },

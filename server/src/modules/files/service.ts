@@ -30,9 +30,19 @@ export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
 /** A file name as kept and shown: without control characters (NUL, line breaks), at most 255 characters. */
 export const displayName = (name: string) => name.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255);
 
-async function store(ctx: AuthedCtx, content: Readable, originalName: string, o: {
-  purpose: string; maxBytes: number; kinds: typeof IMAGE_SIGNATURES; tooLarge: string; wrongType: string; visibility: 'public' | 'private';
-}) {
+async function store(
+  ctx: AuthedCtx,
+  content: Readable,
+  originalName: string,
+  o: {
+    purpose: string;
+    maxBytes: number;
+    kinds: typeof IMAGE_SIGNATURES;
+    tooLarge: string;
+    wrongType: string;
+    visibility: 'public' | 'private';
+  },
+) {
   let stored;
   try {
     stored = await ctx.storage.put(content, { prefix: o.purpose, maxBytes: o.maxBytes });

@@ -20,7 +20,13 @@ export const teamIdsWithWorks = async (db: Db, questionId: number) =>
       .distinct()
       .where('w.questionId', '=', questionId)
       // A team its organiser disqualified from the question (0027) has no grade.
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('disqualifications as d').select('d.teamId').whereRef('d.questionId', '=', 'w.questionId').whereRef('d.teamId', '=', 'w.teamId'))))
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb.selectFrom('disqualifications as d').select('d.teamId').whereRef('d.questionId', '=', 'w.questionId').whereRef('d.teamId', '=', 'w.teamId'),
+          ),
+        ),
+      )
       .execute()
   ).map((w) => w.teamId);
 
@@ -86,9 +92,11 @@ export const markConfirmed = (db: Db, questionId: number, now: string) =>
     .execute();
 
 /** Unlocks confirmed grades for a re-review: they are computed and confirmed again afterwards. */
-export const markRecalculating = (db: Db, questionId: number) => db.updateTable('reviewRules').set({ gradeState: GRADE_STATE.calculated }).where('questionId', '=', questionId).execute();
+export const markRecalculating = (db: Db, questionId: number) =>
+  db.updateTable('reviewRules').set({ gradeState: GRADE_STATE.calculated }).where('questionId', '=', questionId).execute();
 
-export const gradedTeamIds = async (db: Db, questionId: number) => (await db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).execute()).map((g) => g.teamId);
+export const gradedTeamIds = async (db: Db, questionId: number) =>
+  (await db.selectFrom('grades').select('teamId').where('questionId', '=', questionId).execute()).map((g) => g.teamId);
 
 // ---- The grade list -------------------------------------------------------------------------------------------------
 
@@ -96,7 +104,22 @@ const gradeRows = (db: Db) =>
   db
     .selectFrom('grades as g')
     .innerJoin('teams as t', 't.id', 'g.teamId')
-    .select(['g.questionId', 'g.teamId', 't.teamNo', 't.name as teamName', 'g.reviewScoresJson', 'g.reviewScore', 'g.judgesDone', 'g.judgesTotal', 'g.testScore', 'g.testPoints', 'g.finalScore', 'g.rank', 'g.awardId', 'g.awardManual']);
+    .select([
+      'g.questionId',
+      'g.teamId',
+      't.teamNo',
+      't.name as teamName',
+      'g.reviewScoresJson',
+      'g.reviewScore',
+      'g.judgesDone',
+      'g.judgesTotal',
+      'g.testScore',
+      'g.testPoints',
+      'g.finalScore',
+      'g.rank',
+      'g.awardId',
+      'g.awardManual',
+    ]);
 export type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['executeTakeFirstOrThrow']>>;
 
 /** A page of the question's grades: ranked teams first, by rank, then the rest by team number; `max` rows at most. */
@@ -106,7 +129,10 @@ export async function gradePage(db: Db, questionId: number, q: { page: number; l
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k)]));
   }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   const rows = await query
     .orderBy((eb) => eb.case().when('g.rank', 'is', null).then(1).else(0).end())
     .orderBy('g.rank')
@@ -129,7 +155,9 @@ export function exportGradeRows(db: Db, questionId: number, size?: number) {
       if (after && after.rank === null) query = query.where('g.rank', 'is', null).where('t.teamNo', '>', after.teamNo);
       else if (after) {
         const { rank, teamNo } = after;
-        query = query.where((eb) => eb.or([eb('g.rank', 'is', null), eb('g.rank', '>', rank!), eb.and([eb('g.rank', '=', rank!), eb('t.teamNo', '>', teamNo)])]));
+        query = query.where((eb) =>
+          eb.or([eb('g.rank', 'is', null), eb('g.rank', '>', rank!), eb.and([eb('g.rank', '=', rank!), eb('t.teamNo', '>', teamNo)])]),
+        );
       }
       return query
         .orderBy((eb) => eb.case().when('g.rank', 'is', null).then(1).else(0).end())
@@ -143,7 +171,8 @@ export function exportGradeRows(db: Db, questionId: number, size?: number) {
   );
 }
 
-export const gradeView = (db: Db, questionId: number, teamId: number) => gradeRows(db).where('g.questionId', '=', questionId).where('g.teamId', '=', teamId).executeTakeFirstOrThrow();
+export const gradeView = (db: Db, questionId: number, teamId: number) =>
+  gradeRows(db).where('g.questionId', '=', questionId).where('g.teamId', '=', teamId).executeTakeFirstOrThrow();
 
 // ---- What a team sees -------------------------------------------------------------------------------------------------
 
@@ -174,7 +203,12 @@ export const teamGradeRows = (db: Db, teamId: number) =>
       'r.gradeState',
       'r.confirmedAt',
       'r.disputeDays',
-      eb.selectFrom('grades as o').select((s) => s.fn.countAll<number>().as('n')).whereRef('o.questionId', '=', 'g.questionId').where('o.finalScore', 'is not', null).as('teams'),
+      eb
+        .selectFrom('grades as o')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('o.questionId', '=', 'g.questionId')
+        .where('o.finalScore', 'is not', null)
+        .as('teams'),
     ])
     .where('g.teamId', '=', teamId)
     .where('r.confirmedAt', 'is not', null)
@@ -192,7 +226,20 @@ const disputeRows = (db: Db) =>
     .selectFrom('scoreDisputes as d')
     .innerJoin('teams as t', 't.id', 'd.teamId')
     .innerJoin('users as u', 'u.id', 'd.userId')
-    .select(['d.id', 'd.questionId', 'd.teamId', 't.teamNo', 't.name as teamName', 'u.username', 'd.reason', 'd.status', 'd.answer', 'd.rereview', 'd.createdAt', 'd.answeredAt']);
+    .select([
+      'd.id',
+      'd.questionId',
+      'd.teamId',
+      't.teamNo',
+      't.name as teamName',
+      'u.username',
+      'd.reason',
+      'd.status',
+      'd.answer',
+      'd.rereview',
+      'd.createdAt',
+      'd.answeredAt',
+    ]);
 export type DisputeRow = Awaited<ReturnType<ReturnType<typeof disputeRows>['executeTakeFirstOrThrow']>>;
 
 export const teamDisputes = (db: Db, teamId: number) => disputeRows(db).where('d.teamId', '=', teamId).execute();
@@ -209,16 +256,30 @@ export const insertDispute = async (db: Db, v: { questionId: number; teamId: num
 export async function disputePage(db: Db, questionId: number, q: DisputePageQuery) {
   let query = disputeRows(db).where('d.questionId', '=', questionId);
   if (q.status !== undefined) query = query.where('d.status', '=', q.status);
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('d.status').orderBy('d.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('d.status')
+    .orderBy('d.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { rows, total: Number(total) };
 }
 
 /** Answers a pending dispute; false when it was already answered. */
 export const answerPending = async (db: Db, id: number, v: { answer: string; rereview: number; answeredBy: number; answeredAt: string }) =>
   Number(
-    (await db.updateTable('scoreDisputes').set({ status: DISPUTE_STATUS.answered, ...v }).where('id', '=', id).where('status', '=', DISPUTE_STATUS.pending).executeTakeFirst())
-      .numUpdatedRows,
+    (
+      await db
+        .updateTable('scoreDisputes')
+        .set({ status: DISPUTE_STATUS.answered, ...v })
+        .where('id', '=', id)
+        .where('status', '=', DISPUTE_STATUS.pending)
+        .executeTakeFirst()
+    ).numUpdatedRows,
   ) > 0;
 
 export const assignmentCodes = async (db: Db, questionId: number) =>
@@ -226,7 +287,10 @@ export const assignmentCodes = async (db: Db, questionId: number) =>
 
 /** Gives the team's work to one more judge, as a re-review. */
 export const insertRereview = (db: Db, v: { questionId: number; teamId: number; judgeId: number; code: string; now: string }) =>
-  db.insertInto('reviewAssignments').values({ questionId: v.questionId, teamId: v.teamId, judgeId: v.judgeId, code: v.code, rereview: 1, createdAt: v.now, updatedAt: v.now }).execute();
+  db
+    .insertInto('reviewAssignments')
+    .values({ questionId: v.questionId, teamId: v.teamId, judgeId: v.judgeId, code: v.code, rereview: 1, createdAt: v.now, updatedAt: v.now })
+    .execute();
 
 /** The names of award levels by id, for the award each grade row shows. */
 export async function awardNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {

@@ -104,9 +104,23 @@ async function computeFromBoard(trx: Db, ctx: Ctx, questionId: number) {
   let rank = 0;
   for (const [i, e] of board.entries()) {
     if (i === 0 || e.score !== board[i - 1]!.score) rank = i + 1;
-    await repo.upsertGrade(trx, questionId, e.teamId, { reviewScoresJson: '[]', reviewScore: null, judgesDone: 0, judgesTotal: 0, testScore: e.score, testPoints: null, finalScore: e.score, rank, updatedAt: now });
+    await repo.upsertGrade(trx, questionId, e.teamId, {
+      reviewScoresJson: '[]',
+      reviewScore: null,
+      judgesDone: 0,
+      judgesTotal: 0,
+      testScore: e.score,
+      testPoints: null,
+      finalScore: e.score,
+      rank,
+      updatedAt: now,
+    });
   }
-  await repo.deleteGradesExcept(trx, questionId, board.map((e) => e.teamId));
+  await repo.deleteGradesExcept(
+    trx,
+    questionId,
+    board.map((e) => e.teamId),
+  );
   return board.length;
 }
 
@@ -171,7 +185,11 @@ export async function confirm(ctx: Ctx, questionId: number) {
     await writeAudit(ctx, { action: 'grade.confirm', entity: 'question', entityId: questionId, after: { teams } }, trx);
   });
   const teamIds = await repo.gradedTeamIds(ctx.db, questionId);
-  await notify(ctx, await teamUserIds(ctx.db, teamIds), { title: '成绩已公布', content: `“${q.competitionName}”赛题“${q.title}”的成绩已确认，可在竞赛的“我的成绩”页面查看。`, source: 'grade.published' });
+  await notify(ctx, await teamUserIds(ctx.db, teamIds), {
+    title: '成绩已公布',
+    content: `“${q.competitionName}”赛题“${q.title}”的成绩已确认，可在竞赛的“我的成绩”页面查看。`,
+    source: 'grade.published',
+  });
   return summary(ctx.db, questionId);
 }
 
@@ -212,7 +230,10 @@ export async function exportBatches(ctx: AuthedCtx, questionId: number, keep: (g
     for await (const batch of batches) {
       const rows = batch.map(toGrade(max, await repo.awardNames(ctx.db, awardIds(batch)))).filter(keep);
       if (!rows.length) continue;
-      const people = await teamPeople(ctx.db, rows.map((g) => g.teamId));
+      const people = await teamPeople(
+        ctx.db,
+        rows.map((g) => g.teamId),
+      );
       yield rows.map((g) => ({ ...g, ...(people.get(g.teamId) ?? { members: [], schools: [], teachers: [] }) }));
     }
   })();
@@ -283,7 +304,8 @@ export async function fileDispute(ctx: AuthedCtx, questionId: number, reason: st
   if (!teamId || !(await repo.hasGrade(ctx.db, questionId, teamId))) throw notFound('您的队伍在该赛题没有成绩');
   const now = ctx.clock.now();
   const rule = await loadRule(ctx.db, questionId);
-  if (rule.gradeState !== GRADE_STATE.confirmed || !rule.confirmedAt || !(await gradeSetOpen(ctx.db, q.competitionId, now))) throw conflict('成绩尚未公布，不能申诉');
+  if (rule.gradeState !== GRADE_STATE.confirmed || !rule.confirmedAt || !(await gradeSetOpen(ctx.db, q.competitionId, now)))
+    throw conflict('成绩尚未公布，不能申诉');
   if (!rule.disputeDays || now.getTime() > new Date(rule.confirmedAt).getTime() + rule.disputeDays * DAY) throw conflict('已超过成绩申诉期');
   let id: number;
   try {
@@ -324,7 +346,12 @@ export async function answerDispute(ctx: AuthedCtx, id: number, body: { answer: 
   await ctx.db.transaction().execute(async (trx) => {
     await lockRule(trx, d.questionId);
     const now = ctx.clock.now().toISOString();
-    const answered = await repo.answerPending(trx, id, { answer: body.answer, rereview: body.rereviewJudgeId ? 1 : 0, answeredBy: ctx.actor.userId, answeredAt: now });
+    const answered = await repo.answerPending(trx, id, {
+      answer: body.answer,
+      rereview: body.rereviewJudgeId ? 1 : 0,
+      answeredBy: ctx.actor.userId,
+      answeredAt: now,
+    });
     if (!answered) throw conflict('该申诉已答复');
     if (body.rereviewJudgeId) {
       await assertEligible(trx, d.questionId, d.teamId, body.rereviewJudgeId);

@@ -12,7 +12,9 @@ export const listTitles = (db: Db, userId: number) =>
   db.selectFrom('invoiceTitles').select(TITLE_COLUMNS).where('userId', '=', userId).orderBy('id', 'desc').execute() as Promise<InvoiceTitle[]>;
 
 export const findTitle = (db: Db, id: number, userId: number) =>
-  db.selectFrom('invoiceTitles').select(TITLE_COLUMNS).where('id', '=', id).where('userId', '=', userId).executeTakeFirst() as Promise<InvoiceTitle | undefined>;
+  db.selectFrom('invoiceTitles').select(TITLE_COLUMNS).where('id', '=', id).where('userId', '=', userId).executeTakeFirst() as Promise<
+    InvoiceTitle | undefined
+  >;
 
 const base = (db: Db) =>
   db
@@ -45,7 +47,12 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type InvoiceWithOrg = Invoice & { orgId: number };
 
-const toInvoice = ({ titleJson, fileKey, type, ...r }: Row): InvoiceWithOrg => ({ ...r, type: type as InvoiceType, title: JSON.parse(titleJson), fileUri: fileKey });
+const toInvoice = ({ titleJson, fileKey, type, ...r }: Row): InvoiceWithOrg => ({
+  ...r,
+  type: type as InvoiceType,
+  title: JSON.parse(titleJson),
+  fileUri: fileKey,
+});
 
 export async function findInvoice(db: Db, id: number) {
   const r = await base(db).where('i.id', '=', id).executeTakeFirst();
@@ -70,15 +77,24 @@ function filteredInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, s
   if (q.ids?.length) query = query.where('i.id', 'in', q.ids);
   if (q.keyword) {
     const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]));
+    query = query.where((eb) =>
+      eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]),
+    );
   }
   return query;
 }
 
 export async function listInvoices(db: Db, q: InvoiceListQuery, scope: ListScope, max = q.limit) {
   const query = filteredInvoices(db, q, scope);
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('i.id', 'desc').limit(max).offset((q.page - 1) * q.limit).execute();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('i.id', 'desc')
+    .limit(max)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { list: rows.map(toInvoice), total: Number(total) };
 }
 
@@ -89,14 +105,19 @@ export async function listInvoices(db: Db, q: InvoiceListQuery, scope: ListScope
 export function exportInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, scope: OrgScope, size?: number) {
   const filtered = filteredInvoices(db, q, scope);
   return keysetBatches(
-    async (after: number | undefined, limit) => (await (after === undefined ? filtered : filtered.where('i.id', '<', after)).orderBy('i.id', 'desc').limit(limit).execute()).map(toInvoice),
+    async (after: number | undefined, limit) =>
+      (await (after === undefined ? filtered : filtered.where('i.id', '<', after)).orderBy('i.id', 'desc').limit(limit).execute()).map(toInvoice),
     (i) => i.id,
     size,
   );
 }
 
 /** Moves an application out of pending; false when it was no longer pending. */
-export async function decide(db: Db, id: number, values: { status: number; invoiceNo?: string; fileKey?: string; reason?: string; issuedAt?: string; updatedAt: string }) {
+export async function decide(
+  db: Db,
+  id: number,
+  values: { status: number; invoiceNo?: string; fileKey?: string; reason?: string; issuedAt?: string; updatedAt: string },
+) {
   const r = await db.updateTable('invoices').set(values).where('id', '=', id).where('status', '=', 0).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
@@ -120,7 +141,11 @@ export async function deleteOwnTitle(db: Db, id: number, userId: number) {
 export const findConfig = (db: Db) => db.selectFrom('invoiceConfig').selectAll().where('id', '=', 1).executeTakeFirst();
 
 export async function saveConfig(db: Db, values: Omit<Insertable<InvoiceConfigTable>, 'id'>) {
-  await db.insertInto('invoiceConfig').values({ id: 1, ...values }).onConflict((oc) => oc.column('id').doUpdateSet(values)).execute();
+  await db
+    .insertInto('invoiceConfig')
+    .values({ id: 1, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
 }
 
 export async function insertInvoice(db: Db, v: Insertable<InvoicesTable>) {
@@ -130,4 +155,9 @@ export async function insertInvoice(db: Db, v: Insertable<InvoicesTable>) {
 
 /** Who may read an issued invoice's file: its applicant and its competition's organisation. */
 export const invoicesWithFile = (db: Db, key: string) =>
-  db.selectFrom('invoices as i').innerJoin('competitions as c', 'c.id', 'i.competitionId').select(['i.userId', 'c.orgId']).where('i.fileKey', '=', key).execute();
+  db
+    .selectFrom('invoices as i')
+    .innerJoin('competitions as c', 'c.id', 'i.competitionId')
+    .select(['i.userId', 'c.orgId'])
+    .where('i.fileKey', '=', key)
+    .execute();

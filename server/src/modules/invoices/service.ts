@@ -42,7 +42,8 @@ export async function createTitle(ctx: AuthedCtx, body: InvoiceTitleBody) {
 }
 
 export async function updateTitle(ctx: AuthedCtx, id: number, body: InvoiceTitleBody) {
-  if (!(await repo.updateOwnTitle(ctx.db, id, ctx.actor.userId, { ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() }))) throw notFound('发票抬头不存在');
+  if (!(await repo.updateOwnTitle(ctx.db, id, ctx.actor.userId, { ...titleColumns(body), updatedAt: ctx.clock.now().toISOString() })))
+    throw notFound('发票抬头不存在');
 }
 
 /** Applications keep their own copy of the title, so a used title may still be deleted. */
@@ -52,7 +53,16 @@ export async function deleteTitle(ctx: AuthedCtx, id: number) {
 
 // ---- configuration
 
-const DEFAULT_CONFIG: InvoiceConfig = { enable: true, issuerName: '', issuerTaxNo: '', allowedTypes: ['normal'], applyStart: null, applyEnd: null, notice: null, updatedAt: null };
+const DEFAULT_CONFIG: InvoiceConfig = {
+  enable: true,
+  issuerName: '',
+  issuerTaxNo: '',
+  allowedTypes: ['normal'],
+  applyStart: null,
+  applyEnd: null,
+  notice: null,
+  updatedAt: null,
+};
 
 export async function readConfig(ctx: Pick<Ctx, 'db'>): Promise<InvoiceConfig> {
   const row = await repo.findConfig(ctx.db);
@@ -93,18 +103,32 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
   const now = ctx.clock.now().toISOString();
   if (!config.enable) throw conflict('暂未开放发票申请');
   if ((config.applyStart && now < config.applyStart) || (config.applyEnd && now > config.applyEnd)) throw conflict('不在发票申请时间内');
-  if (!config.allowedTypes.includes(body.type)) throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
+  if (!config.allowedTypes.includes(body.type))
+    throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
   const order = await teamOrder(ctx, body.orderId);
   if (!order.invoiceEnable) throw conflict(`竞赛“${order.competitionName}”未开放发票申请，如需发票请联系主办方`);
   if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
   const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor.userId);
   if (!title) throw badRequest('发票抬头不存在', { titleId: '发票抬头不存在' });
   if (body.type === 'special' && (title.kind !== 'company' || !title.taxNo || !title.bank || !title.bankAccount || !title.address || !title.phone)) {
-    throw badRequest('专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头', { titleId: '专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头' });
+    throw badRequest('专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头', {
+      titleId: '专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头',
+    });
   }
   const { id: _id, createdAt: _c, ...snapshot } = title;
   try {
-    const id = await repo.insertInvoice(ctx.db, { orderId: order.id, competitionId: order.competitionId, userId: ctx.actor.userId, amount: order.amount, type: body.type, titleJson: JSON.stringify(snapshot), email: body.email ?? null, status: INVOICE_STATUS.pending, createdAt: now, updatedAt: now });
+    const id = await repo.insertInvoice(ctx.db, {
+      orderId: order.id,
+      competitionId: order.competitionId,
+      userId: ctx.actor.userId,
+      amount: order.amount,
+      type: body.type,
+      titleJson: JSON.stringify(snapshot),
+      email: body.email ?? null,
+      status: INVOICE_STATUS.pending,
+      createdAt: now,
+      updatedAt: now,
+    });
     await tellStaff(ctx, ACTION_CODES.invoiceEdit, order.orgId, {
       title: '新的发票申请',
       content: `竞赛“${order.competitionName}”的订单 ${order.orderNo} 申请开具${INVOICE_TYPES[body.type]}（抬头：${title.name}），请在“发票管理”中处理。`,
@@ -144,7 +168,11 @@ export async function issue(ctx: Ctx, id: number, body: { invoiceNo: string; fil
     throw conflict('该发票申请已处理');
   }
   await writeAudit(ctx, { action: 'invoice.issue', entity: 'invoice', entityId: id, before: withoutOrg(before), after: body });
-  await notify(ctx, [before.userId], { title: '发票已开具', content: `您为“${before.competitionName}”订单 ${before.orderNo} 申请的发票已开具，发票号码 ${body.invoiceNo}，可在“我的发票”中下载。`, source: 'invoice.issued' });
+  await notify(ctx, [before.userId], {
+    title: '发票已开具',
+    content: `您为“${before.competitionName}”订单 ${before.orderNo} 申请的发票已开具，发票号码 ${body.invoiceNo}，可在“我的发票”中下载。`,
+    source: 'invoice.issued',
+  });
 }
 
 /** Rejects one pending application: a conditional UPDATE from pending, so a batch and a single click reject it once. */

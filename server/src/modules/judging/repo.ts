@@ -27,15 +27,35 @@ export const judgeTaskRows = (db: Db, judgeId: number) =>
 
 /** The judge's assignments of one question, unsubmitted first, by code. */
 export const judgeAssignments = (db: Db, questionId: number, judgeId: number) =>
-  db.selectFrom('reviewAssignments').selectAll().where('questionId', '=', questionId).where('judgeId', '=', judgeId).orderBy('status').orderBy('code').execute();
+  db
+    .selectFrom('reviewAssignments')
+    .selectAll()
+    .where('questionId', '=', questionId)
+    .where('judgeId', '=', judgeId)
+    .orderBy('status')
+    .orderBy('code')
+    .execute();
 
 /** The team's counted work: its last version (versions completing after the deadline are refused at upload). */
 export const countedWork = (db: Db, questionId: number, teamId: number) =>
-  db.selectFrom('works').select(['id', 'version', 'fileKey', 'fileName', 'size', 'sha256']).where('questionId', '=', questionId).where('teamId', '=', teamId).orderBy('version', 'desc').limit(1).executeTakeFirst();
+  db
+    .selectFrom('works')
+    .select(['id', 'version', 'fileKey', 'fileName', 'size', 'sha256'])
+    .where('questionId', '=', questionId)
+    .where('teamId', '=', teamId)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 
 /** Every version of the teams' works for the question, latest first. */
 export const workVersions = (db: Db, questionId: number, teamIds: number[]) =>
-  db.selectFrom('works').select(['id', 'teamId', 'version', 'fileName', 'size', 'completedAt']).where('questionId', '=', questionId).where('teamId', 'in', teamIds).orderBy('version', 'desc').execute();
+  db
+    .selectFrom('works')
+    .select(['id', 'teamId', 'version', 'fileName', 'size', 'completedAt'])
+    .where('questionId', '=', questionId)
+    .where('teamId', 'in', teamIds)
+    .orderBy('version', 'desc')
+    .execute();
 
 export const teamNames = (db: Db, teamIds: number[]) => db.selectFrom('teams').select(['id', 'name']).where('id', 'in', teamIds).execute();
 
@@ -44,9 +64,24 @@ export const writeScores = async (
   db: Db,
   id: number,
   judgeId: number,
-  v: { scoresJson: string; comment: string | null; total: number | null; status: number; submittedAt: string | null; updatedAt: string; workId?: number | null },
+  v: {
+    scoresJson: string;
+    comment: string | null;
+    total: number | null;
+    status: number;
+    submittedAt: string | null;
+    updatedAt: string;
+    workId?: number | null;
+  },
 ) =>
   Number(
-    (await db.updateTable('reviewAssignments').set(v).where('id', '=', id).where('judgeId', '=', judgeId).where('status', '!=', ASSIGNMENT_STATUS.submitted).executeTakeFirst())
-      .numUpdatedRows,
+    (
+      await db
+        .updateTable('reviewAssignments')
+        .set(v)
+        .where('id', '=', id)
+        .where('judgeId', '=', judgeId)
+        .where('status', '!=', ASSIGNMENT_STATUS.submitted)
+        .executeTakeFirst()
+    ).numUpdatedRows,
   ) > 0;

@@ -29,7 +29,17 @@ export async function tasks(ctx: AuthedCtx): Promise<ReviewTask[]> {
   return rows.map((r) => ({ ...r, blind: r.blind === 1, total: Number(r.total), submitted: Number(r.submitted ?? 0) }));
 }
 
-type JudgeAssignment = { id: number; questionId: number; teamId: number; code: string; status: number; total: number | null; rereview: number; updatedAt: string; workId: number | null };
+type JudgeAssignment = {
+  id: number;
+  questionId: number;
+  teamId: number;
+  code: string;
+  status: number;
+  total: number | null;
+  rereview: number;
+  updatedAt: string;
+  workId: number | null;
+};
 
 /** Assignments of one question as their judge sees them: team details only when the review is not blind. */
 async function reviewWorks(ctx: AuthedCtx, questionId: number, rows: JudgeAssignment[], rule: ReviewRule): Promise<ReviewWork[]> {
@@ -132,7 +142,12 @@ export async function saveScore(ctx: AuthedCtx, id: number, body: ScoreBody): Pr
       ...(counted ? { workId: counted.id } : {}),
     });
     if (!written) throw conflict('评分已提交，如需修改请联系组织方重新打开');
-    if (body.submit) await writeAudit(ctx, { action: 'review.score.submit', entity: 'reviewAssignment', entityId: id, after: { total, version: counted?.version ?? null } }, trx);
+    if (body.submit)
+      await writeAudit(
+        ctx,
+        { action: 'review.score.submit', entity: 'reviewAssignment', entityId: id, after: { total, version: counted?.version ?? null } },
+        trx,
+      );
   });
   return judgeWork(ctx, id);
 }

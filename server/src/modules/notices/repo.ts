@@ -64,11 +64,18 @@ export function recipientQuery(db: Db, target: NoticeTarget, range?: UserRange) 
  */
 export async function countRecipients(db: Db, target: NoticeTarget, upTo?: number) {
   if (target.scope === 'all') {
-    const { count } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const { count } = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(count);
   }
   const { count } = await db
-    .selectFrom(recipientQuery(db, target, upTo === undefined ? undefined : { after: 0, upTo }).distinct().as('r'))
+    .selectFrom(
+      recipientQuery(db, target, upTo === undefined ? undefined : { after: 0, upTo })
+        .distinct()
+        .as('r'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(count);
@@ -76,7 +83,10 @@ export async function countRecipients(db: Db, target: NoticeTarget, upTo?: numbe
 
 /** The greatest user id now: a notice reaches the users of its moment, none registered while it is being delivered. */
 export async function maxUserId(db: Db) {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return row?.id == null ? 0 : Number(row.id);
 }
 
@@ -136,8 +146,15 @@ export async function noticePage(db: Db, scope: OrgScope, q: { page: number; lim
   if (q.kind !== undefined) query = query.where('n.kind', '=', q.kind);
   if (q.status !== undefined) query = query.where('n.status', '=', q.status);
   if (q.keyword) query = query.where(containsText('n.title', q.keyword));
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('n.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('n.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { rows, total: Number(total) };
 }
 
@@ -158,14 +175,25 @@ export async function insertNotice(db: Db, v: Content & { orgId: number | null; 
 /** Rewrites a notice not yet published; false when it was published meanwhile. */
 export async function updateUnpublished(db: Db, id: number, v: Content & { now: string }) {
   const { now, ...values } = v;
-  const { numUpdatedRows } = await db.updateTable('notices').set({ ...values, updatedAt: now }).where('id', '=', id).where('status', '!=', NOTICE_STATUS.published).executeTakeFirst();
+  const { numUpdatedRows } = await db
+    .updateTable('notices')
+    .set({ ...values, updatedAt: now })
+    .where('id', '=', id)
+    .where('status', '!=', NOTICE_STATUS.published)
+    .executeTakeFirst();
   return Number(numUpdatedRows) > 0;
 }
 
 export const schedule = (db: Db, id: number, publishAt: string, now: string) =>
-  db.updateTable('notices').set({ status: NOTICE_STATUS.scheduled, publishAt, updatedAt: now }).where('id', '=', id).where('status', '!=', NOTICE_STATUS.published).execute();
+  db
+    .updateTable('notices')
+    .set({ status: NOTICE_STATUS.scheduled, publishAt, updatedAt: now })
+    .where('id', '=', id)
+    .where('status', '!=', NOTICE_STATUS.published)
+    .execute();
 
-export const findState = (db: Db, id: number) => db.selectFrom('notices').select(['kind', 'targetJson', 'status', 'publishAt']).where('id', '=', id).executeTakeFirst();
+export const findState = (db: Db, id: number) =>
+  db.selectFrom('notices').select(['kind', 'targetJson', 'status', 'publishAt']).where('id', '=', id).executeTakeFirst();
 
 export const deleteNotice = (db: Db, id: number) => db.deleteFrom('notices').where('id', '=', id).execute();
 
@@ -184,7 +212,11 @@ export async function startDelivery(trx: Db, id: number, v: { target: NoticeTarg
   if (!Number(numUpdatedRows)) return null;
   const ceiling = await maxUserId(trx);
   const recipients = await countRecipients(trx, v.target, ceiling);
-  await trx.updateTable('notices').set({ recipients, delivered: 0, reads: 0, deliveryCursor: 0, deliveryCeiling: ceiling, deliveredAt: null }).where('id', '=', id).execute();
+  await trx
+    .updateTable('notices')
+    .set({ recipients, delivered: 0, reads: 0, deliveryCursor: 0, deliveryCeiling: ceiling, deliveredAt: null })
+    .where('id', '=', id)
+    .execute();
   return recipients;
 }
 
@@ -238,9 +270,11 @@ export async function advanceDelivery(trx: Db, id: number, v: { after: number; c
   return Number(numUpdatedRows) > 0;
 }
 
-export const recipientIds = async (db: Db, noticeId: number) => (await db.selectFrom('noticeRecipients').select('userId').where('noticeId', '=', noticeId).execute()).map((r) => r.userId);
+export const recipientIds = async (db: Db, noticeId: number) =>
+  (await db.selectFrom('noticeRecipients').select('userId').where('noticeId', '=', noticeId).execute()).map((r) => r.userId);
 
-export const usernames = async (db: Db, ids: number[]) => (await db.selectFrom('users').select('username').where('id', 'in', ids).execute()).map((u) => u.username);
+export const usernames = async (db: Db, ids: number[]) =>
+  (await db.selectFrom('users').select('username').where('id', 'in', ids).execute()).map((u) => u.username);
 
 // ---- A user's box ---------------------------------------------------------------------------------------------------------
 
@@ -251,7 +285,9 @@ export async function uncopiedNotices(db: Db, userId: number, competitionId?: nu
     .select(['n.id', 'n.kind', 'n.targetJson', 'n.publishedAt'])
     .where('n.status', '=', NOTICE_STATUS.published)
     .where('n.competitionId', 'in', db.selectFrom('teamMembers as m').select('m.competitionId').where('m.userId', '=', userId))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('noticeRecipients as r').select('r.noticeId').whereRef('r.noticeId', '=', 'n.id').where('r.userId', '=', userId))));
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('noticeRecipients as r').select('r.noticeId').whereRef('r.noticeId', '=', 'n.id').where('r.userId', '=', userId))),
+    );
   if (competitionId !== undefined) q = q.where('n.competitionId', '=', competitionId);
   return q.execute();
 }
@@ -269,7 +305,11 @@ export async function addCopies(db: Db, userId: number, notices: { id: number; k
     await db
       .updateTable('notices')
       .set((eb) => ({ recipients: eb('recipients', '+', 1), delivered: eb('delivered', '+', 1) }))
-      .where('id', 'in', added.map((a) => a.noticeId))
+      .where(
+        'id',
+        'in',
+        added.map((a) => a.noticeId),
+      )
       .execute();
   }
   return added.length;
@@ -287,7 +327,8 @@ export async function unreadByKind(db: Db, userId: number) {
   return (kind: number) => Number(rows.find((r) => r.kind === kind)?.n ?? 0);
 }
 
-const ownCopies = (db: Db, userId: number) => db.selectFrom('noticeRecipients as r').innerJoin('notices as n', 'n.id', 'r.noticeId').where('r.userId', '=', userId);
+const ownCopies = (db: Db, userId: number) =>
+  db.selectFrom('noticeRecipients as r').innerJoin('notices as n', 'n.id', 'r.noticeId').where('r.userId', '=', userId);
 export type OwnCopies = ReturnType<typeof ownCopies>;
 
 /** A page of the user's own copies, newest first, narrowed by `narrow`. */
@@ -338,5 +379,9 @@ export async function teamUserIds(db: Db, teamIds: number[]) {
 }
 
 export const ordersWithCompetition = (db: Db, orderIds: number[]) =>
-  db.selectFrom('orders as o').innerJoin('competitions as c', 'c.id', 'o.competitionId').select(['o.orderNo', 'o.teamId', 'c.name']).where('o.id', 'in', orderIds).execute();
-
+  db
+    .selectFrom('orders as o')
+    .innerJoin('competitions as c', 'c.id', 'o.competitionId')
+    .select(['o.orderNo', 'o.teamId', 'c.name'])
+    .where('o.id', 'in', orderIds)
+    .execute();

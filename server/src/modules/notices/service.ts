@@ -58,11 +58,22 @@ async function managedNotice(ctx: AuthedCtx, id: number) {
   return row;
 }
 
-const content = (body: NoticeBody, competitionId: number | null) => ({ kind: body.kind, title: body.title, content: sanitizeRichText(body.content), targetJson: JSON.stringify(body.target), competitionId });
+const content = (body: NoticeBody, competitionId: number | null) => ({
+  kind: body.kind,
+  title: body.title,
+  content: sanitizeRichText(body.content),
+  targetJson: JSON.stringify(body.target),
+  competitionId,
+});
 
 export async function create(ctx: AuthedCtx, body: NoticeBody) {
   const competitionId = await checkTarget(ctx, body.target);
-  const id = await repo.insertNotice(ctx.db, { ...content(body, competitionId), orgId: policy.isPlatform(ctx) ? null : ctx.actor.orgId, authorId: ctx.actor.userId, now: ctx.clock.now().toISOString() });
+  const id = await repo.insertNotice(ctx.db, {
+    ...content(body, competitionId),
+    orgId: policy.isPlatform(ctx) ? null : ctx.actor.orgId,
+    authorId: ctx.actor.userId,
+    now: ctx.clock.now().toISOString(),
+  });
   await writeAudit(ctx, { action: 'notice.create', entity: 'notice', entityId: id, after: body });
   return toNotice(await managedNotice(ctx, id));
 }
@@ -71,7 +82,8 @@ export async function update(ctx: AuthedCtx, id: number, body: NoticeBody) {
   const before = await managedNotice(ctx, id);
   if (before.status === NOTICE_STATUS.published) throw conflict('已发布的通知不能修改');
   const competitionId = await checkTarget(ctx, body.target);
-  if (!(await repo.updateUnpublished(ctx.db, id, { ...content(body, competitionId), now: ctx.clock.now().toISOString() }))) throw conflict('已发布的通知不能修改');
+  if (!(await repo.updateUnpublished(ctx.db, id, { ...content(body, competitionId), now: ctx.clock.now().toISOString() })))
+    throw conflict('已发布的通知不能修改');
   await writeAudit(ctx, { action: 'notice.update', entity: 'notice', entityId: id, before: toNotice(before), after: body });
   return toNotice(await managedNotice(ctx, id));
 }
@@ -197,7 +209,11 @@ export async function remove(ctx: AuthedCtx, id: number) {
  * An automatic personal message from the platform (invitation, review result, payment, grade...), published at once.
  * It never fails the action that caused it: a problem is logged.
  */
-export async function notify(deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>, userIds: number[], message: { title: string; content?: string; source: string }) {
+export async function notify(
+  deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>,
+  userIds: number[],
+  message: { title: string; content?: string; source: string },
+) {
   const ids = [...new Set(userIds)];
   if (!ids.length) return;
   try {
@@ -233,9 +249,15 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '
  * Returns how many copies were added.
  */
 export async function catchUp(db: Db, userId: number, competitionId?: number): Promise<number> {
-  const missing = (await repo.uncopiedNotices(db, userId, competitionId)).filter((n) => n.publishedAt && toEveryParticipant(JSON.parse(n.targetJson) as NoticeTarget));
+  const missing = (await repo.uncopiedNotices(db, userId, competitionId)).filter(
+    (n) => n.publishedAt && toEveryParticipant(JSON.parse(n.targetJson) as NoticeTarget),
+  );
   if (!missing.length) return 0;
-  return repo.addCopies(db, userId, missing.map((n) => ({ id: n.id, kind: n.kind, publishedAt: n.publishedAt! })));
+  return repo.addCopies(
+    db,
+    userId,
+    missing.map((n) => ({ id: n.id, kind: n.kind, publishedAt: n.publishedAt! })),
+  );
 }
 
 export async function unread(db: Db, userId: number): Promise<UnreadCount> {

@@ -86,7 +86,9 @@ function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope
   if ('member' in scope) {
     const userId = scope.member;
     // A member sees the orders of every team they are in, whoever placed them.
-    query = query.where((eb) => eb.exists(eb.selectFrom('teamMembers as m').select('m.userId').whereRef('m.teamId', '=', 'o.teamId').where('m.userId', '=', userId)));
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom('teamMembers as m').select('m.userId').whereRef('m.teamId', '=', 'o.teamId').where('m.userId', '=', userId)),
+    );
   } else if (!scope.all) {
     query = query.where('o.competitionId', 'in', (eb) => eb.selectFrom('competitions as c').select('c.id').where(inOrgScope('c.orgId', scope)));
   }
@@ -105,8 +107,24 @@ function filteredOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope
       query = query.where((eb) =>
         eb.or([
           containsText('o.orderNo', k),
-          eb('o.teamId', 'in', db.selectFrom('teams').select('teams.id').$if(Boolean(teamHits), (s) => s.where(teamHits!)).where(teamLike)),
-          eb('o.userId', 'in', db.selectFrom('users').select('users.id').$if(Boolean(userHits), (s) => s.where(userHits!)).where(userLike)),
+          eb(
+            'o.teamId',
+            'in',
+            db
+              .selectFrom('teams')
+              .select('teams.id')
+              .$if(Boolean(teamHits), (s) => s.where(teamHits!))
+              .where(teamLike),
+          ),
+          eb(
+            'o.userId',
+            'in',
+            db
+              .selectFrom('users')
+              .select('users.id')
+              .$if(Boolean(userHits), (s) => s.where(userHits!))
+              .where(userLike),
+          ),
         ]),
       );
     } else {
@@ -131,7 +149,14 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: ListScope) {
   const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const window = pageWindow(total, q.page, q.limit);
   if (!window) return { list: [], total };
-  const ids = (await query.select('o.id').orderBy(orderColumn('o.id', q.keyword, total), window.reverse ? 'asc' : 'desc').limit(window.limit).offset(window.offset).execute()).map((r) => r.id);
+  const ids = (
+    await query
+      .select('o.id')
+      .orderBy(orderColumn('o.id', q.keyword, total), window.reverse ? 'asc' : 'desc')
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute()
+  ).map((r) => r.id);
   return { list: await ordersOf(db, ids), total };
 }
 
@@ -142,7 +167,13 @@ export async function listOrders(db: Db, q: OrderListQuery, scope: ListScope) {
 export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, scope: OrgScope, size?: number) {
   const filtered = filteredOrders(db, q, scope);
   return keysetBatches(
-    async (after: number | undefined, limit) => ordersOf(db, (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).select('o.id').orderBy('o.id', 'desc').limit(limit).execute()).map((r) => r.id)),
+    async (after: number | undefined, limit) =>
+      ordersOf(
+        db,
+        (await (after === undefined ? filtered : filtered.where('o.id', '<', after)).select('o.id').orderBy('o.id', 'desc').limit(limit).execute()).map(
+          (r) => r.id,
+        ),
+      ),
     (o) => o.id,
     size,
   );
@@ -151,7 +182,16 @@ export function exportOrders(db: Db, q: Omit<OrderListQuery, 'page' | 'limit'>, 
 export async function insertOrder(db: Db, v: { orderNo: string; competitionId: number; teamId: number; userId: number; amount: number; now: string }) {
   const row = await db
     .insertInto('orders')
-    .values({ orderNo: v.orderNo, competitionId: v.competitionId, teamId: v.teamId, userId: v.userId, amount: v.amount, payStatus: PAY_STATUS.unpaid, createdAt: v.now, updatedAt: v.now })
+    .values({
+      orderNo: v.orderNo,
+      competitionId: v.competitionId,
+      teamId: v.teamId,
+      userId: v.userId,
+      amount: v.amount,
+      payStatus: PAY_STATUS.unpaid,
+      createdAt: v.now,
+      updatedAt: v.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -48,23 +48,39 @@ const EXPORT_COLUMNS: Column<Order>[] = [
 export function orderRoutes(app: App) {
   const tags = ['order'];
 
-  app.get('/api/order/person/page', { config: { rule: USER }, schema: { tags, querystring: orderListQuery, response: replies(pageOf(orderSchema)) } }, async (req) => {
-    const { list, total } = await service.listPerson(userCtx(req), req.query);
-    return page(list.map(withoutOrg), total, req.query);
-  });
-  app.get('/api/order/list', { config: { rule: MENU }, schema: { tags, querystring: orderListQuery, response: replies(pageOf(orderSchema)) } }, async (req, reply) => {
-    if (req.query.export) return streamXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, service.exportManage(userCtx(req), req.query));
-    const { list, total } = await service.listManage(userCtx(req), req.query);
-    return page(list.map(withoutOrg), total, req.query);
-  });
-  app.put('/api/order/batch/payment', { config: { rule: EDIT }, schema: { tags, body: batchPaymentBody, response: replies(batchPaymentResultSchema) } }, async (req) => {
-    const result = await service.batchPayment(userCtx(req), req.body);
-    return ok(result, `已确认${result.paid.length}个订单缴费${result.skipped.length ? `，${result.skipped.length}个订单不是待支付状态，已跳过` : ''}`);
-  });
-  app.get('/api/order/getOrderByTeamNo/:teamNo', { config: { rule: USER }, schema: { tags, params: z.object({ teamNo: z.string().max(30) }), response: replies(orderSchema) } }, async (req) =>
-    ok(withoutOrg(await service.byTeamNo(userCtx(req), req.params.teamNo))),
+  app.get(
+    '/api/order/person/page',
+    { config: { rule: USER }, schema: { tags, querystring: orderListQuery, response: replies(pageOf(orderSchema)) } },
+    async (req) => {
+      const { list, total } = await service.listPerson(userCtx(req), req.query);
+      return page(list.map(withoutOrg), total, req.query);
+    },
   );
-  app.post('/api/order/team/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(createdIdSchema) } }, async (req) => ok(await service.reopen(userCtx(req), req.params.id), '订单已创建'));
+  app.get(
+    '/api/order/list',
+    { config: { rule: MENU }, schema: { tags, querystring: orderListQuery, response: replies(pageOf(orderSchema)) } },
+    async (req, reply) => {
+      if (req.query.export) return streamXlsx(reply, '订单列表.xlsx', '订单', EXPORT_COLUMNS, service.exportManage(userCtx(req), req.query));
+      const { list, total } = await service.listManage(userCtx(req), req.query);
+      return page(list.map(withoutOrg), total, req.query);
+    },
+  );
+  app.put(
+    '/api/order/batch/payment',
+    { config: { rule: EDIT }, schema: { tags, body: batchPaymentBody, response: replies(batchPaymentResultSchema) } },
+    async (req) => {
+      const result = await service.batchPayment(userCtx(req), req.body);
+      return ok(result, `已确认${result.paid.length}个订单缴费${result.skipped.length ? `，${result.skipped.length}个订单不是待支付状态，已跳过` : ''}`);
+    },
+  );
+  app.get(
+    '/api/order/getOrderByTeamNo/:teamNo',
+    { config: { rule: USER }, schema: { tags, params: z.object({ teamNo: z.string().max(30) }), response: replies(orderSchema) } },
+    async (req) => ok(withoutOrg(await service.byTeamNo(userCtx(req), req.params.teamNo))),
+  );
+  app.post('/api/order/team/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(createdIdSchema) } }, async (req) =>
+    ok(await service.reopen(userCtx(req), req.params.id), '订单已创建'),
+  );
   app.put('/api/order/close/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.close(userCtx(req), req.params.id);
     return ok(null, '订单已关闭');
@@ -73,10 +89,14 @@ export function orderRoutes(app: App) {
     await service.submitVoucher(userCtx(req), req.params.id, req.body);
     return ok(null, '转账凭证已提交，请等待财务确认');
   });
-  app.put('/api/order/confirm/batch', { config: { rule: EDIT }, schema: { tags, body: orderConfirmBatchBody, response: replies(batchResultSchema) } }, async (req) => {
-    const result = await service.confirmBatch(userCtx(req), req.body);
-    return ok(result, batchResultText('确认收款', result));
-  });
+  app.put(
+    '/api/order/confirm/batch',
+    { config: { rule: EDIT }, schema: { tags, body: orderConfirmBatchBody, response: replies(batchResultSchema) } },
+    async (req) => {
+      const result = await service.confirmBatch(userCtx(req), req.body);
+      return ok(result, batchResultText('确认收款', result));
+    },
+  );
   app.put('/api/order/confirm/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
     await service.confirm(req.ctx, req.params.id);
     return ok(null, '已确认收款');
@@ -85,5 +105,7 @@ export function orderRoutes(app: App) {
     await service.refund(req.ctx, req.params.id, req.body.reason);
     return ok(null, '已退款');
   });
-  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(orderSchema) } }, async (req) => ok(withoutOrg(await service.readOrder(userCtx(req), req.params.id))));
+  app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(orderSchema) } }, async (req) =>
+    ok(withoutOrg(await service.readOrder(userCtx(req), req.params.id))),
+  );
 }

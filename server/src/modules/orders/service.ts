@@ -136,7 +136,13 @@ export async function refund(ctx: Ctx, id: number, reason: string) {
   if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.paid, { payStatus: PAY_STATUS.refunded, refundedAt: now, refundReason: reason, updatedAt: now }))) {
     throw conflict('只有已支付的订单可以退款');
   }
-  await writeAudit(ctx, { action: 'order.refund', entity: 'order', entityId: id, before: order, after: { payStatus: PAY_STATUS.refunded, refundReason: reason } });
+  await writeAudit(ctx, {
+    action: 'order.refund',
+    entity: 'order',
+    entityId: id,
+    before: order,
+    after: { payStatus: PAY_STATUS.refunded, refundReason: reason },
+  });
 }
 
 /** Collective payment: an organisation paid for many teams at once. Orders not open are skipped; another organisation's are refused. */
@@ -151,7 +157,11 @@ export async function batchPayment(ctx: AuthedCtx, body: { ids: number[]; payerO
   const paid = await ctx.db.transaction().execute(async (trx) => {
     // One conditional UPDATE: only the unpaid orders among the ids, of the caller's organisation unless the platform.
     const ids = await repo.payUnpaid(trx, orderIds, scope, values);
-    await writeAudit(ctx, { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids, payerOrg: body.payerOrg, voucher: body.voucher } }, trx);
+    await writeAudit(
+      ctx,
+      { action: 'order.batchPayment', entity: 'order', entityId: null, after: { ids, payerOrg: body.payerOrg, voucher: body.voucher } },
+      trx,
+    );
     return ids;
   });
   await orderMessages(ctx, paid, 'paid');
@@ -172,7 +182,13 @@ export const FINANCE_EDIT = ACTION_CODES.orderEdit;
 grantPrivateReads('voucher', async (ctx, key) => {
   const orders = await repo.ordersWithVoucher(ctx.db, key);
   for (const o of orders) {
-    if (await policy.readsOrder(ctx, o.id).then(() => true, () => false)) return true;
+    if (
+      await policy.readsOrder(ctx, o.id).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
   }
   return false;
 });

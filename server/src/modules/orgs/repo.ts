@@ -31,8 +31,7 @@ export async function listOrganisations(db: Db, q: { page: number; limit: number
 }
 
 export const findOrganisation = (db: Db, id: number) => db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirst();
-export const findOrganisationByName = (db: Db, name: string) =>
-  db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
+export const findOrganisationByName = (db: Db, name: string) => db.selectFrom('organisations').selectAll().where('name', '=', name).executeTakeFirst();
 
 export async function insertOrganisation(db: Db, v: Insertable<OrganisationsTable>) {
   return (await db.insertInto('organisations').values(v).returning('id').executeTakeFirstOrThrow()).id;
@@ -48,8 +47,16 @@ export async function deleteOrganisation(db: Db, id: number) {
 
 export async function usage(db: Db, id: number) {
   const [users, competitions] = await Promise.all([
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('orgId', '=', id).executeTakeFirstOrThrow(),
-    db.selectFrom('competitions').select((eb) => eb.fn.countAll<number>().as('n')).where('orgId', '=', id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orgId', '=', id)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('competitions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('orgId', '=', id)
+      .executeTakeFirstOrThrow(),
   ]);
   return { users: Number(users.n), competitions: Number(competitions.n) };
 }
@@ -82,7 +89,11 @@ export async function listApplications(db: Db, q: { page: number; limit: number;
   if (q.status !== undefined) base = base.where('a.status', '=', q.status);
   if (applicantId !== undefined) base = base.where('a.applicantId', '=', applicantId);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const list = (await withApplicationColumns(base).orderBy('a.id', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute()) as PartnerApplication[];
+  const list = (await withApplicationColumns(base)
+    .orderBy('a.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute()) as PartnerApplication[];
   return { list, total: Number(n) };
 }
 
@@ -110,7 +121,15 @@ export async function makeOrganiser(db: Db, userId: number, orgId: number | null
     .execute();
 }
 
-export const countOrganisations = async (db: Db) => Number((await db.selectFrom('organisations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+export const countOrganisations = async (db: Db) =>
+  Number(
+    (
+      await db
+        .selectFrom('organisations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 /** Every organisation's id and name, by name (the user form's choices). */
 export const organisationOptions = (db: Db) => db.selectFrom('organisations').select(['id', 'name']).orderBy('name').execute();

@@ -67,13 +67,29 @@ export async function audit(ctx: AuthedCtx, id: number, approve: boolean, reason
     if (approve) {
       await repo.makeOrganiser(trx, application.applicantId, orgId, ROLE_CODES.organiser, now);
     }
-    await writeAudit(ctx, { action: approve ? 'partner.approve' : 'partner.reject', entity: 'partnerApplication', entityId: id, before: application, after: { status: approve ? 1 : 2, reason, orgId } }, trx);
+    await writeAudit(
+      ctx,
+      {
+        action: approve ? 'partner.approve' : 'partner.reject',
+        entity: 'partnerApplication',
+        entityId: id,
+        before: application,
+        after: { status: approve ? 1 : 2, reason, orgId },
+      },
+      trx,
+    );
   });
 }
 
 export async function createOrganisation(ctx: Ctx, body: OrganisationBody) {
   try {
-    const id = await repo.insertOrganisation(ctx.db, { ...body, contactName: body.contactName ?? null, contactPhone: body.contactPhone ?? null, contactEmail: body.contactEmail ?? null, createdAt: ctx.clock.now().toISOString() });
+    const id = await repo.insertOrganisation(ctx.db, {
+      ...body,
+      contactName: body.contactName ?? null,
+      contactPhone: body.contactPhone ?? null,
+      contactEmail: body.contactEmail ?? null,
+      createdAt: ctx.clock.now().toISOString(),
+    });
     await writeAudit(ctx, { action: 'organisation.create', entity: 'organisation', entityId: id, after: body });
     return { id };
   } catch (err) {
@@ -86,7 +102,12 @@ export async function updateOrganisation(ctx: Ctx, id: number, body: Organisatio
   const before = await repo.findOrganisation(ctx.db, id);
   if (!before) throw notFound('机构不存在');
   try {
-    await repo.updateOrganisation(ctx.db, id, { ...body, contactName: body.contactName ?? null, contactPhone: body.contactPhone ?? null, contactEmail: body.contactEmail ?? null });
+    await repo.updateOrganisation(ctx.db, id, {
+      ...body,
+      contactName: body.contactName ?? null,
+      contactPhone: body.contactPhone ?? null,
+      contactEmail: body.contactEmail ?? null,
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError(409, '机构名称已存在', { name: '机构名称已存在' });
     throw err;

@@ -71,8 +71,15 @@ export async function saveConfig(ctx: Ctx, method: number, body: AlipaySettingsB
   }
   const now = ctx.clock.now().toISOString();
   await repo.saveConfig(ctx.db, method, { enable: enable ? 1 : 0, settingsJson: JSON.stringify(settings), updatedAt: now });
-  const hide = (s: Record<string, unknown> | undefined) => s && Object.fromEntries(Object.entries(s).filter(([k]) => !(SECRET_FIELDS[method] ?? []).includes(k)));
-  await writeAudit(ctx, { action: 'payment.config', entity: 'paymentConfig', entityId: method, before: before && { enable: before.enable, ...hide(before.settings) }, after: { enable, ...hide(settings) } });
+  const hide = (s: Record<string, unknown> | undefined) =>
+    s && Object.fromEntries(Object.entries(s).filter(([k]) => !(SECRET_FIELDS[method] ?? []).includes(k)));
+  await writeAudit(ctx, {
+    action: 'payment.config',
+    entity: 'paymentConfig',
+    entityId: method,
+    before: before && { enable: before.enable, ...hide(before.settings) },
+    after: { enable, ...hide(settings) },
+  });
 }
 
 /** The methods a payer may choose, with the account details of offline transfers. */
@@ -84,7 +91,6 @@ export async function methods(ctx: Ctx): Promise<PaymentMethodOption[]> {
     return { method: r.method, name: PAYMENT_METHOD_MENUS[r.method]?.title ?? '其他', online, accounts: online ? [] : (settings.accounts ?? []) };
   });
 }
-
 
 const notifyUrl = (origin: string, channel: 'alipay' | 'wechat') => `${origin}/api/payment/notify/${channel}`;
 
@@ -107,7 +113,13 @@ export async function pay(ctx: AuthedCtx, orderId: number, method: number, origi
     } else {
       const s = await activeSettings<wechat.WechatSettings>(ctx, WECHAT);
       if (!s) throw badRequest('微信支付未开通', { method: '微信支付未开通' });
-      codeUrl = await wechat.createNative(s, { orderNo: order.orderNo, amount: order.amount, description: subject, notifyUrl: notifyUrl(origin, 'wechat'), now });
+      codeUrl = await wechat.createNative(s, {
+        orderNo: order.orderNo,
+        amount: order.amount,
+        description: subject,
+        notifyUrl: notifyUrl(origin, 'wechat'),
+        now,
+      });
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -117,7 +129,16 @@ export async function pay(ctx: AuthedCtx, orderId: number, method: number, origi
   return { method, codeUrl, qrImage: await QRCode.toDataURL(codeUrl, { margin: 1, width: 240 }) };
 }
 
-export type NoticeOutcome = 'paid' | 'duplicate' | 'closed_refund' | 'forged' | 'amount_mismatch' | 'merchant_mismatch' | 'unknown_order' | 'not_paid' | 'disabled';
+export type NoticeOutcome =
+  | 'paid'
+  | 'duplicate'
+  | 'closed_refund'
+  | 'forged'
+  | 'amount_mismatch'
+  | 'merchant_mismatch'
+  | 'unknown_order'
+  | 'not_paid'
+  | 'disabled';
 
 /**
  * Counts a notification from the caller's address. A gateway's own sends and retries stay far below the limit; past
@@ -151,17 +172,35 @@ async function record(ctx: Ctx, channel: number, outcome: NoticeOutcome, body: s
   const { perIp, bodyMaxBytes } = ctx.config.paymentNotifyStore;
   const stored = MONEY.includes(outcome) || (await ctx.limiter.hit(`payment:notify:stored:${ctx.ip}`, perIp, ctx.config.publicWrites.windowMs)).allowed;
   if (stored) {
-    await repo.insertNotification(ctx.db, { channel, orderNo: n?.orderNo.slice(0, 40) ?? null, tradeNo: n?.tradeNo.slice(0, 100) ?? null, amount: n?.amount ?? null, outcome, body: boundedBody(body, bodyMaxBytes), ip: ctx.ip, createdAt: ctx.clock.now().toISOString() });
+    await repo.insertNotification(ctx.db, {
+      channel,
+      orderNo: n?.orderNo.slice(0, 40) ?? null,
+      tradeNo: n?.tradeNo.slice(0, 100) ?? null,
+      amount: n?.amount ?? null,
+      outcome,
+      body: boundedBody(body, bodyMaxBytes),
+      ip: ctx.ip,
+      createdAt: ctx.clock.now().toISOString(),
+    });
   }
   const level = outcome === 'paid' || outcome === 'duplicate' ? 'info' : 'warn';
-  ctx.log[level]({ channel, outcome, orderNo: n?.orderNo?.slice(0, 40), tradeNo: n?.tradeNo?.slice(0, 100), ...(stored ? {} : { stored: false, ip: ctx.ip }) }, 'payment notification');
+  ctx.log[level](
+    { channel, outcome, orderNo: n?.orderNo?.slice(0, 40), tradeNo: n?.tradeNo?.slice(0, 100), ...(stored ? {} : { stored: false, ip: ctx.ip }) },
+    'payment notification',
+  );
 }
 
 /**
  * Applies a verified notice. The state changes only by a conditional update from unpaid, so the same notice
  * arriving many times at once, or a day later, pays once; a notice for a closed order flags it for refund.
  */
-async function apply(ctx: Ctx, channel: number, n: { orderNo: string; tradeNo: string; amount: number; paid: boolean }, body: string, merchantOk: boolean): Promise<NoticeOutcome> {
+async function apply(
+  ctx: Ctx,
+  channel: number,
+  n: { orderNo: string; tradeNo: string; amount: number; paid: boolean },
+  body: string,
+  merchantOk: boolean,
+): Promise<NoticeOutcome> {
   const order = await orders.findOrderByNo(ctx.db, n.orderNo);
   let outcome: NoticeOutcome;
   if (!merchantOk) outcome = 'merchant_mismatch';
@@ -170,7 +209,15 @@ async function apply(ctx: Ctx, channel: number, n: { orderNo: string; tradeNo: s
   else if (!n.paid) outcome = 'not_paid';
   else {
     const now = ctx.clock.now().toISOString();
-    if (await orders.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, payMethod: channel, tradeNo: n.tradeNo, paidAt: now, updatedAt: now })) {
+    if (
+      await orders.transition(ctx.db, order.id, PAY_STATUS.unpaid, {
+        payStatus: PAY_STATUS.paid,
+        payMethod: channel,
+        tradeNo: n.tradeNo,
+        paidAt: now,
+        updatedAt: now,
+      })
+    ) {
       outcome = 'paid';
       await orderMessages(ctx, [order.id], 'paid');
     } else {

@@ -54,7 +54,13 @@ function toQuestion(row: Row): Omit<QuestionWithOrg, 'files'> {
     scorerName !== null && scorerSize !== null && scorerSha256 !== null && scorerUploadedAt !== null
       ? { name: scorerName, size: Number(scorerSize), sha256: scorerSha256, uploadedAt: scorerUploadedAt, uploaderName: scorerUploaderName }
       : null;
-  return { ...rest, judging: rest.judging as Judging, reviewed: reviewed === 1, scorer, evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName }) };
+  return {
+    ...rest,
+    judging: rest.judging as Judging,
+    reviewed: reviewed === 1,
+    scorer,
+    evaluation: evaluationOf({ metric, idColumn, targetColumn, publicPercent, dailyLimit, positiveLabel, topK, higherIsBetter, timeLimitSec, metricName }),
+  };
 }
 
 async function withFiles(db: Db, rows: Row[]): Promise<QuestionWithOrg[]> {
@@ -84,17 +90,35 @@ export async function listQuestions(db: Db, q: QuestionPageQuery, scope: OrgScop
   if (q.competitionId) query = query.where('q.competitionId', '=', q.competitionId);
   if (q.reviewed !== undefined) query = query.where('q.reviewed', '=', q.reviewed);
   if (q.keyword) query = query.where(containsText('q.title', q.keyword));
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('q.competitionId', 'desc').orderBy('q.sort').orderBy('q.id').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('q.competitionId', 'desc')
+    .orderBy('q.sort')
+    .orderBy('q.id')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { list: await withFiles(db, rows), total: Number(total) };
 }
 
 /** The answer's key and the scoring secret: server-side only. */
-export const findScoringSecrets = (db: Db, id: number) => db.selectFrom('questions').select(['answerKey', 'salt', 'splitRule', 'answerIndexKey', 'answerIndexTag', 'scorerKey']).where('id', '=', id).executeTakeFirst();
+export const findScoringSecrets = (db: Db, id: number) =>
+  db
+    .selectFrom('questions')
+    .select(['answerKey', 'salt', 'splitRule', 'answerIndexKey', 'answerIndexTag', 'scorerKey'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 /** Reviewed questions of a competition, with their public data files. */
 export async function publicQuestions(db: Db, competitionId: number, questionId?: number): Promise<PublicQuestion[]> {
-  let q = db.selectFrom('questions').select(['id', 'competitionId', 'title', 'content', 'judging']).where('competitionId', '=', competitionId).where('reviewed', '=', 1);
+  let q = db
+    .selectFrom('questions')
+    .select(['id', 'competitionId', 'title', 'content', 'judging'])
+    .where('competitionId', '=', competitionId)
+    .where('reviewed', '=', 1);
   if (questionId) q = q.where('id', '=', questionId);
   const questions = await q.orderBy('sort').orderBy('id').execute();
   if (questions.length === 0) return [];
@@ -102,7 +126,11 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
     .selectFrom('questionFiles')
     .innerJoin('files', 'files.key', 'questionFiles.fileKey')
     .select(['questionFiles.questionId', 'files.key as fileUri', 'files.originalName as name', 'files.size'])
-    .where('questionFiles.questionId', 'in', questions.map((x) => x.id))
+    .where(
+      'questionFiles.questionId',
+      'in',
+      questions.map((x) => x.id),
+    )
     .where('files.visibility', '=', 'public')
     .orderBy('questionFiles.sort')
     .execute();
@@ -113,7 +141,8 @@ export async function publicQuestions(db: Db, competitionId: number, questionId?
   }));
 }
 
-export const competitionOfQuestion = async (db: Db, id: number) => (await db.selectFrom('questions').select('competitionId').where('id', '=', id).executeTakeFirst())?.competitionId;
+export const competitionOfQuestion = async (db: Db, id: number) =>
+  (await db.selectFrom('questions').select('competitionId').where('id', '=', id).executeTakeFirst())?.competitionId;
 
 export async function insertQuestion(db: Db, v: Insertable<QuestionsTable>) {
   const { id } = await db.insertInto('questions').values(v).returning('id').executeTakeFirstOrThrow();
@@ -128,9 +157,11 @@ export const userExists = async (db: Db, id: number) => Boolean(await db.selectF
 
 /** Whether a team chose the question (it can then no longer be deleted). */
 /** Whether any team has sent a prediction file for the question. */
-export const hasTestSubmissions = async (db: Db, id: number) => Boolean(await db.selectFrom('testSubmissions').select('id').where('questionId', '=', id).executeTakeFirst());
+export const hasTestSubmissions = async (db: Db, id: number) =>
+  Boolean(await db.selectFrom('testSubmissions').select('id').where('questionId', '=', id).executeTakeFirst());
 
-export const isChosen = async (db: Db, id: number) => Boolean(await db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst());
+export const isChosen = async (db: Db, id: number) =>
+  Boolean(await db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst());
 
 /** One of the question's public data files, its link and its file record. */
 export async function deleteDataFile(db: Db, questionId: number, key: string) {

@@ -93,7 +93,8 @@ const evaluationColumns = (e: EvaluationBody | null | undefined) => ({
 
 /** The id and target columns name two different columns of the files. */
 function checkColumns(e: EvaluationBody | null | undefined) {
-  if (e?.targetColumn !== undefined && e.idColumn.trim() === e.targetColumn.trim()) throw badRequest('编号列与目标列不能是同一列', { targetColumn: '编号列与目标列不能是同一列' });
+  if (e?.targetColumn !== undefined && e.idColumn.trim() === e.targetColumn.trim())
+    throw badRequest('编号列与目标列不能是同一列', { targetColumn: '编号列与目标列不能是同一列' });
 }
 
 /**
@@ -145,7 +146,16 @@ type Secrets = { salt: string | null; splitRule: string };
 
 /** A built-in metric's evaluation, as the scoring engine reads it. */
 function evaluationOf(e: EvaluationBody, secrets: Secrets): Evaluation {
-  return { metric: e.metric as Metric, idColumn: e.idColumn, targetColumn: e.targetColumn!, publicShare: e.publicPercent / 100, salt: secrets.salt!, split: secrets.splitRule as SplitRule, positiveLabel: e.positiveLabel, k: e.k };
+  return {
+    metric: e.metric as Metric,
+    idColumn: e.idColumn,
+    targetColumn: e.targetColumn!,
+    publicShare: e.publicPercent / 100,
+    salt: secrets.salt!,
+    split: secrets.splitRule as SplitRule,
+    positiveLabel: e.positiveLabel,
+    k: e.k,
+  };
 }
 
 /**
@@ -220,11 +230,25 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
   // Scores computed under the old setting are scored again under the new one; until then the boards leave them out.
   const rescore = Boolean(secrets.answerKey && body.evaluation && changesScores(before.evaluation, body.evaluation));
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateQuestion(trx, id, { title: body.title, content: sanitizeRichText(body.content), sort: body.sort, judging, ...evaluationColumns(body.evaluation), ...prepared, updatedAt: ctx.clock.now().toISOString() });
+    await repo.updateQuestion(trx, id, {
+      title: body.title,
+      content: sanitizeRichText(body.content),
+      sort: body.sort,
+      judging,
+      ...evaluationColumns(body.evaluation),
+      ...prepared,
+      updatedAt: ctx.clock.now().toISOString(),
+    });
     if (rescore) await startRescoring(trx, id, ctx.clock.now());
   });
   if (prepared && secrets.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
-  await writeAudit(ctx, { action: 'question.update', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined }, after: { ...body, content: undefined } });
+  await writeAudit(ctx, {
+    action: 'question.update',
+    entity: 'question',
+    entityId: id,
+    before: { ...withoutOrg(before), content: undefined },
+    after: { ...body, content: undefined },
+  });
 }
 
 export async function setCreator(ctx: Ctx, id: number, creatorId: number) {
@@ -242,7 +266,11 @@ export async function review(ctx: Ctx, id: number, reviewed: boolean) {
     // Its author and the organisation's editors learn that it is public now.
     const editors = await holdersOf(ctx.db, ACTION_CODES.competitionEdit, q.orgId);
     const to = [...(q.creatorId === null ? [] : [q.creatorId]), ...editors].filter((u) => u !== ctx.actor?.userId);
-    await notify(ctx, to, { title: '赛题已审核通过', content: `竞赛“${q.competitionName}”的赛题“${q.title}”已审核通过，参赛者现在可以看到并选择它。`, source: 'question.reviewed' });
+    await notify(ctx, to, {
+      title: '赛题已审核通过',
+      content: `竞赛“${q.competitionName}”的赛题“${q.title}”已审核通过，参赛者现在可以看到并选择它。`,
+      source: 'question.reviewed',
+    });
   }
 }
 
@@ -303,7 +331,17 @@ export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable
   const prepared = await prepare(ctx, stored.key, answers, q.evaluation, secrets);
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertHiddenFile(trx, { key: stored.key, originalName: displayName(originalName), mime, size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'answer', createdAt: now });
+    await repo.insertHiddenFile(trx, {
+      key: stored.key,
+      originalName: displayName(originalName),
+      mime,
+      size: stored.size,
+      sha256: stored.sha256,
+      ownerId: ctx.actor.userId,
+      visibility: 'private',
+      purpose: 'answer',
+      createdAt: now,
+    });
     await repo.updateQuestion(trx, id, { answerKey: stored.key, answerRows: rows, ...prepared, updatedAt: now });
     // A new answer file: every submission scored against the old one is scored again.
     if (secrets.answerKey) await startRescoring(trx, id, ctx.clock.now());
@@ -353,13 +391,28 @@ export async function uploadScorer(ctx: AuthedCtx, id: number, content: Readable
   const now = ctx.clock.now().toISOString();
   const mime = originalName.toLowerCase().endsWith('.zip') ? 'application/zip' : 'text/x-python';
   await ctx.db.transaction().execute(async (trx) => {
-    await repo.insertHiddenFile(trx, { key: stored.key, originalName: displayName(originalName), mime, size: stored.size, sha256: stored.sha256, ownerId: ctx.actor.userId, visibility: 'private', purpose: 'scorer', createdAt: now });
+    await repo.insertHiddenFile(trx, {
+      key: stored.key,
+      originalName: displayName(originalName),
+      mime,
+      size: stored.size,
+      sha256: stored.sha256,
+      ownerId: ctx.actor.userId,
+      visibility: 'private',
+      purpose: 'scorer',
+      createdAt: now,
+    });
     await repo.updateQuestion(trx, id, { scorerKey: stored.key, updatedAt: now });
     // A new program: every submission scored before (by the old one, or refused for want of one) is scored again.
     if (secrets.answerKey && (await repo.hasTestSubmissions(trx, id))) await startRescoring(trx, id, ctx.clock.now());
   });
   if (secrets.scorerKey) await dropHiddenFile(ctx, secrets.scorerKey);
-  await writeAudit(ctx, { action: 'question.scorer', entity: 'question', entityId: id, after: { name: originalName, size: stored.size, sha256: stored.sha256 } });
+  await writeAudit(ctx, {
+    action: 'question.scorer',
+    entity: 'question',
+    entityId: id,
+    after: { name: originalName, size: stored.size, sha256: stored.sha256 },
+  });
   return (await managedQuestion(ctx, id)).scorer!;
 }
 
@@ -409,7 +462,14 @@ export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, m
     if (err instanceof ProgramFailure) {
       const part = err.board === 'public' ? '公榜' : '私榜';
       const message = err.refusal ? `${part}部分：评分程序拒绝了该文件，队伍会看到“${err.message}”` : `${part}部分运行失败：${err.message}`;
-      return { ok: false, publicScore: err.partial.publicScore, privateScore: err.partial.privateScore, message, stderr: err.stderr, seconds: err.partial.seconds };
+      return {
+        ok: false,
+        publicScore: err.partial.publicScore,
+        privateScore: err.partial.privateScore,
+        message,
+        stderr: err.stderr,
+        seconds: err.partial.seconds,
+      };
     }
     throw err;
   } finally {

@@ -7,25 +7,53 @@ import { keysetBatches } from '../../db/batches.ts';
 import { orderColumn, pageWindow, trigramFilter } from '../../db/search.ts';
 import type { DB } from '../../db/schema.ts';
 
-export async function insertRegister(db: Db, v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; now: string }) {
+export async function insertRegister(
+  db: Db,
+  v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; now: string },
+) {
   const row = await db
     .insertInto('registers')
-    .values({ competitionId: v.competitionId, teamId: v.teamId, userId: v.userId, status: 0, orderId: v.orderId, attachmentsJson: JSON.stringify(v.attachments), createdAt: v.now, updatedAt: v.now })
+    .values({
+      competitionId: v.competitionId,
+      teamId: v.teamId,
+      userId: v.userId,
+      status: 0,
+      orderId: v.orderId,
+      attachmentsJson: JSON.stringify(v.attachments),
+      createdAt: v.now,
+      updatedAt: v.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function insertFlow(db: Db, v: { registerId: number; actorId: number; action: RegisterFlow['action']; fromStatus: number | null; toStatus: number; reason: string | null; now: string }) {
+export async function insertFlow(
+  db: Db,
+  v: { registerId: number; actorId: number; action: RegisterFlow['action']; fromStatus: number | null; toStatus: number; reason: string | null; now: string },
+) {
   await db
     .insertInto('registerFlows')
-    .values({ registerId: v.registerId, actorId: v.actorId, action: v.action, fromStatus: v.fromStatus, toStatus: v.toStatus, reason: v.reason, createdAt: v.now })
+    .values({
+      registerId: v.registerId,
+      actorId: v.actorId,
+      action: v.action,
+      fromStatus: v.fromStatus,
+      toStatus: v.toStatus,
+      reason: v.reason,
+      createdAt: v.now,
+    })
     .execute();
 }
 
 /** Moves a registration between review states only from the expected one. */
 export async function transition(db: Db, id: number, from: number, to: number, v: { reason: string | null; now: string }): Promise<boolean> {
-  const r = await db.updateTable('registers').set({ status: to, reason: v.reason, updatedAt: v.now }).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  const r = await db
+    .updateTable('registers')
+    .set({ status: to, reason: v.reason, updatedAt: v.now })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -112,8 +140,24 @@ export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: nu
       const userHits = trigramFilter(db, 'users.id', 'users', ['username'], k);
       query = query.where((eb) =>
         eb.or([
-          eb('r.teamId', 'in', db.selectFrom('teams').select('teams.id').$if(Boolean(teamHits), (s) => s.where(teamHits!)).where(teamLike)),
-          eb('r.userId', 'in', db.selectFrom('users').select('users.id').$if(Boolean(userHits), (s) => s.where(userHits!)).where(userLike)),
+          eb(
+            'r.teamId',
+            'in',
+            db
+              .selectFrom('teams')
+              .select('teams.id')
+              .$if(Boolean(teamHits), (s) => s.where(teamHits!))
+              .where(teamLike),
+          ),
+          eb(
+            'r.userId',
+            'in',
+            db
+              .selectFrom('users')
+              .select('users.id')
+              .$if(Boolean(userHits), (s) => s.where(userHits!))
+              .where(userLike),
+          ),
         ]),
       );
     } else {
@@ -128,7 +172,14 @@ export async function listRegisters(db: Db, q: RegisterListQuery & { teamId?: nu
   const total = Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const window = pageWindow(total, q.page, q.limit, max);
   if (!window) return { list: [], total };
-  const ids = (await query.select('r.id').orderBy(orderColumn('r.id', q.keyword, total), window.reverse ? 'asc' : 'desc').limit(window.limit).offset(window.offset).execute()).map((r) => r.id);
+  const ids = (
+    await query
+      .select('r.id')
+      .orderBy(orderColumn('r.id', q.keyword, total), window.reverse ? 'asc' : 'desc')
+      .limit(window.limit)
+      .offset(window.offset)
+      .execute()
+  ).map((r) => r.id);
   const rows = ids.length ? await base(db).where('r.id', 'in', ids).orderBy('r.id', 'desc').execute() : [];
   return { list: await withAttachments(db, rows), total };
 }

@@ -43,21 +43,42 @@ const EXPORT_COLUMNS: Column<Register>[] = [
 export function registrationRoutes(app: App) {
   const tags = ['register'];
 
-  app.get('/api/team/register/list', { config: { rule: MENU }, schema: { tags, querystring: registerListQuery, response: replies(pageOf(registerSchema)) } }, async (req, reply) => {
-    if (req.query.export) return streamXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, service.exportList(userCtx(req), req.query));
-    const { list, total } = await service.list(userCtx(req), req.query);
-    return page(list.map(withoutOrg), total, req.query);
-  });
-  app.get('/api/team/register/item/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(myRegisterSchema.nullable()) } }, async (req) => ok(await service.mine(userCtx(req), req.params.id)));
-  app.post('/api/team/register/flow/batch', { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody, response: replies(batchResultSchema) } }, async (req) => {
-    const result = await service.flowBatch(userCtx(req), req.body);
-    return ok(result, batchResultText(req.body.action === 'approve' ? '通过' : '驳回', result));
-  });
-  app.post('/api/team/register/flow/:id', { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody, response: noDataReply } }, async (req) => {
-    await service.flow(userCtx(req), req.params.id, req.body.action, req.body.reason);
-    return ok(null, req.body.action === 'approve' ? '已审核通过' : '已驳回');
-  });
-  app.get('/api/team/register/:competitionId/attachments', { config: { rule: MENU }, schema: { tags, params: competitionIdParam, querystring: attachmentsQuery, response: replies(z.array(registerAttachmentSchema)) } }, async (req) =>
-    ok(await service.attachments(req.ctx, req.params.competitionId, req.query.teamId)),
+  app.get(
+    '/api/team/register/list',
+    { config: { rule: MENU }, schema: { tags, querystring: registerListQuery, response: replies(pageOf(registerSchema)) } },
+    async (req, reply) => {
+      if (req.query.export) return streamXlsx(reply, '报名列表.xlsx', '报名', EXPORT_COLUMNS, service.exportList(userCtx(req), req.query));
+      const { list, total } = await service.list(userCtx(req), req.query);
+      return page(list.map(withoutOrg), total, req.query);
+    },
+  );
+  app.get(
+    '/api/team/register/item/:id',
+    { config: { rule: USER }, schema: { tags, params: idParam, response: replies(myRegisterSchema.nullable()) } },
+    async (req) => ok(await service.mine(userCtx(req), req.params.id)),
+  );
+  app.post(
+    '/api/team/register/flow/batch',
+    { config: { rule: perm(service.AUDIT) }, schema: { tags, body: registerBatchBody, response: replies(batchResultSchema) } },
+    async (req) => {
+      const result = await service.flowBatch(userCtx(req), req.body);
+      return ok(result, batchResultText(req.body.action === 'approve' ? '通过' : '驳回', result));
+    },
+  );
+  app.post(
+    '/api/team/register/flow/:id',
+    { config: { rule: perm(service.AUDIT) }, schema: { tags, params: idParam, body: registerFlowBody, response: noDataReply } },
+    async (req) => {
+      await service.flow(userCtx(req), req.params.id, req.body.action, req.body.reason);
+      return ok(null, req.body.action === 'approve' ? '已审核通过' : '已驳回');
+    },
+  );
+  app.get(
+    '/api/team/register/:competitionId/attachments',
+    {
+      config: { rule: MENU },
+      schema: { tags, params: competitionIdParam, querystring: attachmentsQuery, response: replies(z.array(registerAttachmentSchema)) },
+    },
+    async (req) => ok(await service.attachments(req.ctx, req.params.competitionId, req.query.teamId)),
   );
 }

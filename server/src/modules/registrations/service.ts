@@ -1,4 +1,13 @@
-import { ACTION_CODES, REGISTER_STATUS, paidOrFree, batchResult, type BatchResult, type RegisterBatchBody, type RegisterListQuery, type RegistrationInfo } from '@contest/shared';
+import {
+  ACTION_CODES,
+  REGISTER_STATUS,
+  paidOrFree,
+  batchResult,
+  type BatchResult,
+  type RegisterBatchBody,
+  type RegisterListQuery,
+  type RegistrationInfo,
+} from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { conflict, notFound } from '../../http/errors.ts';
@@ -49,8 +58,20 @@ async function decide(ctx: AuthedCtx, register: repo.RegisterWithOrg, action: 'a
   const id = register.id;
   const moved = await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.transition(trx, id, REGISTER_STATUS.pending, to, { reason: action === 'reject' ? reason! : null, now }))) return false;
-    await repo.insertFlow(trx, { registerId: id, actorId: ctx.actor.userId, action, fromStatus: REGISTER_STATUS.pending, toStatus: to, reason: reason ?? null, now });
-    await writeAudit(ctx, { action: `register.${action}`, entity: 'register', entityId: id, before: { status: register.status }, after: { status: to, reason } }, trx);
+    await repo.insertFlow(trx, {
+      registerId: id,
+      actorId: ctx.actor.userId,
+      action,
+      fromStatus: REGISTER_STATUS.pending,
+      toStatus: to,
+      reason: reason ?? null,
+      now,
+    });
+    await writeAudit(
+      ctx,
+      { action: `register.${action}`, entity: 'register', entityId: id, before: { status: register.status }, after: { status: to, reason } },
+      trx,
+    );
     return true;
   });
   if (!moved) return false;

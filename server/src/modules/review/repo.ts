@@ -20,11 +20,23 @@ export const findRule = (db: Db, questionId: number) => db.selectFrom('reviewRul
 
 /** Whether a judge has saved or submitted a score on the question. */
 export const anyScored = async (db: Db, questionId: number) =>
-  Boolean(await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('status', '>', ASSIGNMENT_STATUS.pending).limit(1).executeTakeFirst());
+  Boolean(
+    await db
+      .selectFrom('reviewAssignments')
+      .select('id')
+      .where('questionId', '=', questionId)
+      .where('status', '>', ASSIGNMENT_STATUS.pending)
+      .limit(1)
+      .executeTakeFirst(),
+  );
 
 /** Takes the question's rule row lock (a no-op update), held until the transaction ends. */
 export const lockRuleRow = (db: Db, questionId: number) =>
-  db.updateTable('reviewRules').set((eb) => ({ gradeState: eb.ref('gradeState') })).where('questionId', '=', questionId).execute();
+  db
+    .updateTable('reviewRules')
+    .set((eb) => ({ gradeState: eb.ref('gradeState') }))
+    .where('questionId', '=', questionId)
+    .execute();
 
 /**
  * The rule row a question's grade state is kept in, made when missing with the weights of a question judged by its
@@ -33,14 +45,33 @@ export const lockRuleRow = (db: Db, questionId: number) =>
 export const ensureBoardRule = (db: Db, questionId: number, now: string) =>
   db
     .insertInto('reviewRules')
-    .values({ questionId, criteriaJson: '[]', judgesPerWork: 1, aggregation: 'mean', reviewWeight: 0, testWeight: 100, blind: 1, disputeDays: 3, updatedAt: now })
+    .values({
+      questionId,
+      criteriaJson: '[]',
+      judgesPerWork: 1,
+      aggregation: 'mean',
+      reviewWeight: 0,
+      testWeight: 100,
+      blind: 1,
+      disputeDays: 3,
+      updatedAt: now,
+    })
     .onConflict((oc) => oc.column('questionId').doNothing())
     .execute();
 
 export const upsertRule = (
   db: Db,
   questionId: number,
-  values: { criteriaJson: string; judgesPerWork: number; aggregation: string; reviewWeight: number; testWeight: number; blind: number; disputeDays: number; updatedAt: string },
+  values: {
+    criteriaJson: string;
+    judgesPerWork: number;
+    aggregation: string;
+    reviewWeight: number;
+    testWeight: number;
+    blind: number;
+    disputeDays: number;
+    updatedAt: string;
+  },
 ) =>
   db
     .insertInto('reviewRules')
@@ -49,7 +80,6 @@ export const upsertRule = (
     .execute();
 
 // ---- Expert judges ------------------------------------------------------------------------------------------------
-
 
 const expertRows = (db: Db) =>
   db
@@ -64,9 +94,22 @@ const expertRows = (db: Db) =>
       'e.speciality',
       'e.title',
       'e.createdAt',
-      eb.selectFrom('questionJudges as j').select((s) => s.fn.countAll<number>().as('n')).whereRef('j.userId', '=', 'e.userId').as('questions'),
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').as('assigned'),
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'e.userId').where('a.status', '=', ASSIGNMENT_STATUS.submitted).as('submitted'),
+      eb
+        .selectFrom('questionJudges as j')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('j.userId', '=', 'e.userId')
+        .as('questions'),
+      eb
+        .selectFrom('reviewAssignments as a')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('a.judgeId', '=', 'e.userId')
+        .as('assigned'),
+      eb
+        .selectFrom('reviewAssignments as a')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('a.judgeId', '=', 'e.userId')
+        .where('a.status', '=', ASSIGNMENT_STATUS.submitted)
+        .as('submitted'),
     ]);
 export type ExpertRow = Awaited<ReturnType<ReturnType<typeof expertRows>['executeTakeFirstOrThrow']>>;
 
@@ -78,13 +121,26 @@ function visibleExperts(db: Db, scope: OrgScope) {
   return query.where((eb) => (orgId === null ? eb('e.orgId', 'is', null) : eb.or([eb('e.orgId', 'is', null), eb('e.orgId', '=', orgId)])));
 }
 
-const expertMatches = (k: string) => [containsText('u.username', k), containsText('u.userName', k), containsText('e.organization', k), containsText('e.speciality', k)];
+const expertMatches = (k: string) => [
+  containsText('u.username', k),
+  containsText('u.userName', k),
+  containsText('e.organization', k),
+  containsText('e.speciality', k),
+];
 
 export async function expertPage(db: Db, scope: OrgScope, q: { page: number; limit: number; keyword?: string }) {
   let query = visibleExperts(db, scope);
   if (q.keyword) query = query.where((eb) => eb.or(expertMatches(q.keyword!)));
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('e.createdAt', 'desc').orderBy('e.userId', 'desc').limit(q.limit).offset((q.page - 1) * q.limit).execute();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('e.createdAt', 'desc')
+    .orderBy('e.userId', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { rows, total: Number(total) };
 }
 
@@ -101,12 +157,15 @@ export function judgeCandidates(db: Db, scope: OrgScope, questionId: number, key
 export const visibleExpertIds = async (db: Db, scope: OrgScope, userIds: number[]) =>
   (await visibleExperts(db, scope).clearSelect().select('e.userId').where('e.userId', 'in', userIds).execute()).map((e) => e.userId);
 
-export const userIdByUsernameKey = async (db: Db, key: string) => (await db.selectFrom('users').select('id').where('usernameKey', '=', key).executeTakeFirst())?.id;
+export const userIdByUsernameKey = async (db: Db, key: string) =>
+  (await db.selectFrom('users').select('id').where('usernameKey', '=', key).executeTakeFirst())?.id;
 
 export const roleId = async (db: Db, code: string) => (await db.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
 
-export const insertExpert = (db: Db, v: { userId: number; orgId: number | null; organization: string; speciality: string | null; title: string | null; createdAt: string }) =>
-  db.insertInto('experts').values(v).execute();
+export const insertExpert = (
+  db: Db,
+  v: { userId: number; orgId: number | null; organization: string; speciality: string | null; title: string | null; createdAt: string },
+) => db.insertInto('experts').values(v).execute();
 
 export const grantRole = (db: Db, userId: number, roleId: number) =>
   db
@@ -115,7 +174,8 @@ export const grantRole = (db: Db, userId: number, roleId: number) =>
     .onConflict((oc) => oc.columns(['userId', 'roleId']).doNothing())
     .execute();
 
-export const revokeRole = (db: Db, userId: number, roleId: number) => db.deleteFrom('userRoles').where('userId', '=', userId).where('roleId', '=', roleId).execute();
+export const revokeRole = (db: Db, userId: number, roleId: number) =>
+  db.deleteFrom('userRoles').where('userId', '=', userId).where('roleId', '=', roleId).execute();
 
 export const updateExpert = (db: Db, userId: number, v: { organization: string; speciality: string | null; title: string | null }) =>
   db.updateTable('experts').set(v).where('userId', '=', userId).execute();
@@ -136,7 +196,12 @@ export const questionJudgeRows = (db: Db, questionId: number) =>
       'e.organization',
       'e.speciality',
       'e.title',
-      eb.selectFrom('reviewAssignments as a').select((s) => s.fn.countAll<number>().as('n')).whereRef('a.judgeId', '=', 'j.userId').whereRef('a.questionId', '=', 'j.questionId').as('assigned'),
+      eb
+        .selectFrom('reviewAssignments as a')
+        .select((s) => s.fn.countAll<number>().as('n'))
+        .whereRef('a.judgeId', '=', 'j.userId')
+        .whereRef('a.questionId', '=', 'j.questionId')
+        .as('assigned'),
       eb
         .selectFrom('reviewAssignments as a')
         .select((s) => s.fn.countAll<number>().as('n'))
@@ -159,7 +224,9 @@ export const insertJudges = (db: Db, questionId: number, userIds: number[], now:
     .execute();
 
 export const judgeHasAssignment = async (db: Db, questionId: number, judgeId: number) =>
-  Boolean(await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('judgeId', '=', judgeId).limit(1).executeTakeFirst());
+  Boolean(
+    await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('judgeId', '=', judgeId).limit(1).executeTakeFirst(),
+  );
 
 /** Takes the user off the question's list; false when it was not on it. */
 export const deleteJudge = async (db: Db, questionId: number, userId: number) =>
@@ -167,7 +234,13 @@ export const deleteJudge = async (db: Db, questionId: number, userId: number) =>
 
 /** The question's judges with the organisation their conflicts of interest are checked against. */
 export const judgesOf = (db: Db, questionId: number) =>
-  db.selectFrom('questionJudges as j').innerJoin('experts as e', 'e.userId', 'j.userId').select(['e.userId', 'e.organization']).where('j.questionId', '=', questionId).orderBy('e.userId').execute();
+  db
+    .selectFrom('questionJudges as j')
+    .innerJoin('experts as e', 'e.userId', 'j.userId')
+    .select(['e.userId', 'e.organization'])
+    .where('j.questionId', '=', questionId)
+    .orderBy('e.userId')
+    .execute();
 
 // ---- Teams' people -------------------------------------------------------------------------------------------------
 
@@ -189,13 +262,27 @@ export const teamTeacherRows = (db: Db, teamIds: number[]) =>
 
 /** The teams that handed in a work for the question, by id. */
 export const teamsWithWorks = (db: Db, questionId: number) =>
-  db.selectFrom('works as w').innerJoin('teams as t', 't.id', 'w.teamId').select(['t.id', 't.teamNo']).distinct().where('w.questionId', '=', questionId).orderBy('t.id').execute();
+  db
+    .selectFrom('works as w')
+    .innerJoin('teams as t', 't.id', 'w.teamId')
+    .select(['t.id', 't.teamNo'])
+    .distinct()
+    .where('w.questionId', '=', questionId)
+    .orderBy('t.id')
+    .execute();
 
 export const assignmentsOf = (db: Db, questionId: number) =>
   db.selectFrom('reviewAssignments').select(['teamId', 'judgeId', 'code', 'rereview']).where('questionId', '=', questionId).execute();
 
-export async function insertAssignments(db: Db, rows: { questionId: number; teamId: number; judgeId: number; code: string; createdAt: string; updatedAt: string }[]) {
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('reviewAssignments').values(rows.slice(i, i + 500)).execute();
+export async function insertAssignments(
+  db: Db,
+  rows: { questionId: number; teamId: number; judgeId: number; code: string; createdAt: string; updatedAt: string }[],
+) {
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('reviewAssignments')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 const assignmentRows = (db: Db) =>
@@ -204,11 +291,33 @@ const assignmentRows = (db: Db) =>
     .innerJoin('teams as t', 't.id', 'a.teamId')
     .innerJoin('users as u', 'u.id', 'a.judgeId')
     .leftJoin('works as sw', 'sw.id', 'a.workId')
-    .select(['a.id', 'a.questionId', 'a.teamId', 't.teamNo', 't.name as teamName', 'a.judgeId', 'u.username as judgeUsername', 'u.userName as judgeName', 'a.code', 'a.status', 'a.total', 'a.rereview', 'a.updatedAt', 'a.submittedAt', 'a.scoresJson', 'a.comment'])
+    .select([
+      'a.id',
+      'a.questionId',
+      'a.teamId',
+      't.teamNo',
+      't.name as teamName',
+      'a.judgeId',
+      'u.username as judgeUsername',
+      'u.userName as judgeName',
+      'a.code',
+      'a.status',
+      'a.total',
+      'a.rereview',
+      'a.updatedAt',
+      'a.submittedAt',
+      'a.scoresJson',
+      'a.comment',
+    ])
     // The version the score was submitted for, and the team's counting (last) version now.
     .select((eb) => [
       'sw.version as scoredVersion',
-      eb.selectFrom('works as cw').select((w) => w.fn.max('cw.version').as('v')).whereRef('cw.questionId', '=', 'a.questionId').whereRef('cw.teamId', '=', 'a.teamId').as('currentVersion'),
+      eb
+        .selectFrom('works as cw')
+        .select((w) => w.fn.max('cw.version').as('v'))
+        .whereRef('cw.questionId', '=', 'a.questionId')
+        .whereRef('cw.teamId', '=', 'a.teamId')
+        .as('currentVersion'),
     ]);
 export type AssignmentRow = Awaited<ReturnType<ReturnType<typeof assignmentRows>['executeTakeFirstOrThrow']>>;
 
@@ -219,10 +328,20 @@ export async function assignmentPage(db: Db, questionId: number, q: AssignmentPa
   if (q.status !== undefined) query = query.where('a.status', '=', q.status);
   if (q.keyword) {
     const k = q.keyword;
-    query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('a.code', k), containsText('u.username', k), containsText('u.userName', k)]));
+    query = query.where((eb) =>
+      eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('a.code', k), containsText('u.username', k), containsText('u.userName', k)]),
+    );
   }
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query.orderBy('t.teamNo').orderBy('a.id').limit(max).offset((q.page - 1) * q.limit).execute();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('t.teamNo')
+    .orderBy('a.id')
+    .limit(max)
+    .offset((q.page - 1) * q.limit)
+    .execute();
   return { rows, total: Number(total) };
 }
 
@@ -235,9 +354,18 @@ export const findAssignmentOfJudge = (db: Db, id: number, judgeId: number) =>
   db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).where('judgeId', '=', judgeId).executeTakeFirst();
 
 export const isAssigned = async (db: Db, questionId: number, teamId: number, judgeId: number) =>
-  Boolean(await db.selectFrom('reviewAssignments').select('id').where('questionId', '=', questionId).where('teamId', '=', teamId).where('judgeId', '=', judgeId).executeTakeFirst());
+  Boolean(
+    await db
+      .selectFrom('reviewAssignments')
+      .select('id')
+      .where('questionId', '=', questionId)
+      .where('teamId', '=', teamId)
+      .where('judgeId', '=', judgeId)
+      .executeTakeFirst(),
+  );
 
-export const assignmentStatus = async (db: Db, id: number) => (await db.selectFrom('reviewAssignments').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+export const assignmentStatus = async (db: Db, id: number) =>
+  (await db.selectFrom('reviewAssignments').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 
 /** Gives the assignment to another judge, starting over. */
 export const reassignTo = (db: Db, id: number, judgeId: number, now: string) =>

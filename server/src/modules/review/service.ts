@@ -50,7 +50,15 @@ export async function managedQuestion(ctx: Ctx, questionId: number) {
   return q;
 }
 
-const DEFAULT_RULE = { criteria: [] as Criterion[], judgesPerWork: 2, aggregation: 'mean' as const, reviewWeight: 100, testWeight: 0, blind: true, disputeDays: 3 };
+const DEFAULT_RULE = {
+  criteria: [] as Criterion[],
+  judgesPerWork: 2,
+  aggregation: 'mean' as const,
+  reviewWeight: 100,
+  testWeight: 0,
+  blind: true,
+  disputeDays: 3,
+};
 
 export async function loadRule(db: Db, questionId: number): Promise<ReviewRule> {
   const row = await repo.findRule(db, questionId);
@@ -189,7 +197,14 @@ export async function addExpert(ctx: AuthedCtx, body: { username: string; organi
   const judgeRole = await repo.roleId(ctx.db, ROLE_CODES.judge);
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      await repo.insertExpert(trx, { userId, orgId, organization: body.organization, speciality: body.speciality ?? null, title: body.title ?? null, createdAt: ctx.clock.now().toISOString() });
+      await repo.insertExpert(trx, {
+        userId,
+        orgId,
+        organization: body.organization,
+        speciality: body.speciality ?? null,
+        title: body.title ?? null,
+        createdAt: ctx.clock.now().toISOString(),
+      });
       await repo.grantRole(trx, userId, judgeRole);
       await writeAudit(ctx, { action: 'review.expert.add', entity: 'user', entityId: userId, after: { ...body, orgId } }, trx);
     });
@@ -325,7 +340,10 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
     const warning = earlyAssignWarning(await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS'), ctx.clock.now());
     if (warning && !early) throw new AppError(409, warning, { early: warning });
     const existing = await repo.assignmentsOf(trx, questionId);
-    const people = await teamPeople(trx, teams.map((t) => t.id));
+    const people = await teamPeople(
+      trx,
+      teams.map((t) => t.id),
+    );
     const load = new Map(judges.map((j) => [j.userId, 0]));
     for (const a of existing) load.set(a.judgeId, (load.get(a.judgeId) ?? 0) + 1);
     const codes = new Set(existing.map((a) => a.code));
@@ -397,7 +415,11 @@ export async function reassign(ctx: Ctx, id: number, judgeId: number) {
     if ((await repo.assignmentStatus(trx, id)) === ASSIGNMENT_STATUS.submitted) throw conflict('已提交的评分不能转派，请先重新打开');
     await assertEligible(trx, a.questionId, a.teamId, judgeId);
     await repo.reassignTo(trx, id, judgeId, ctx.clock.now().toISOString());
-    await writeAudit(ctx, { action: 'review.assign.reassign', entity: 'reviewAssignment', entityId: id, before: { judgeId: a.judgeId }, after: { judgeId } }, trx);
+    await writeAudit(
+      ctx,
+      { action: 'review.assign.reassign', entity: 'reviewAssignment', entityId: id, before: { judgeId: a.judgeId }, after: { judgeId } },
+      trx,
+    );
   });
   return toAssignment(await loadRule(ctx.db, a.questionId))(await repo.assignmentView(ctx.db, id));
 }

@@ -11,11 +11,7 @@ export async function listRoles(db: Db): Promise<Role[]> {
       'roles.name',
       'roles.description',
       'roles.builtin',
-      eb
-        .selectFrom('userRoles')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('userRoles.roleId', '=', 'roles.id')
-        .as('userCount'),
+      eb.selectFrom('userRoles').select(eb.fn.countAll<number>().as('n')).whereRef('userRoles.roleId', '=', 'roles.id').as('userCount'),
     ])
     .orderBy('roles.id')
     .execute();
@@ -76,7 +72,10 @@ export async function countRoles(db: Db, scope: OrgScope) {
       .executeTakeFirstOrThrow();
     return Number(held.n);
   }
-  const row = await db.selectFrom('roles').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('roles')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -1,4 +1,13 @@
-import { ASSIGNMENT_STATUS, AUDIT_STATUS, DISPUTE_STATUS, INVOICE_STATUS, PARTNER_STATUS, PAY_STATUS, REGISTER_STATUS, type UnfinishedJudgesQuery } from '@contest/shared';
+import {
+  ASSIGNMENT_STATUS,
+  AUDIT_STATUS,
+  DISPUTE_STATUS,
+  INVOICE_STATUS,
+  PARTNER_STATUS,
+  PAY_STATUS,
+  REGISTER_STATUS,
+  type UnfinishedJudgesQuery,
+} from '@contest/shared';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
@@ -28,18 +37,39 @@ const questionsWaiting = (db: Db, scope: OrgScope) =>
     .where('c.auditStatus', 'in', [AUDIT_STATUS.online, AUDIT_STATUS.offline])
     .where('c.id', 'in', ofOrg(db, scope));
 
-export const questionsToReview = async (db: Db, scope: OrgScope) => n(await questionsWaiting(db, scope).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst());
+export const questionsToReview = async (db: Db, scope: OrgScope) =>
+  n(
+    await questionsWaiting(db, scope)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst(),
+  );
 
 /** The questions behind `questionsToReview`, oldest first, with their competition (where the to-do leads). */
 export const questionsWaitingReview = (db: Db, scope: OrgScope, limit: number) =>
-  questionsWaiting(db, scope).select(['q.id as questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName']).orderBy('q.id').limit(limit).execute();
+  questionsWaiting(db, scope)
+    .select(['q.id as questionId', 'q.title as questionTitle', 'c.id as competitionId', 'c.name as competitionName'])
+    .orderBy('q.id')
+    .limit(limit)
+    .execute();
 
 /** Organisations' applications waiting for the platform's decision. */
 export const applicationsToReview = async (db: Db) =>
-  n(await db.selectFrom('partnerApplications').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', PARTNER_STATUS.pending).executeTakeFirst());
+  n(
+    await db
+      .selectFrom('partnerApplications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', PARTNER_STATUS.pending)
+      .executeTakeFirst(),
+  );
 
 export const competitionsToAudit = async (db: Db) =>
-  n(await db.selectFrom('competitions').select((eb) => eb.fn.countAll<number>().as('n')).where('auditStatus', '=', AUDIT_STATUS.pending).executeTakeFirst());
+  n(
+    await db
+      .selectFrom('competitions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('auditStatus', '=', AUDIT_STATUS.pending)
+      .executeTakeFirst(),
+  );
 
 export const registrationsToReview = async (db: Db, scope: OrgScope) =>
   n(
@@ -130,7 +160,10 @@ export async function unfinishedJudges(db: Db, scope: OrgScope, query: Unfinishe
   q = q.where(inOrgScope('c.orgId', scope));
   if (query.competitionId) q = q.where('q.competitionId', '=', query.competitionId);
   const [{ total }, rows] = await Promise.all([
-    db.selectFrom(q.as('j')).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom(q.as('j'))
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
     q
       .orderBy((eb) => eb.fn.sum(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()))
       .orderBy('a.questionId')
@@ -159,16 +192,35 @@ export async function runningFigures(db: Db, ids: number[], days: string[]) {
   const [registers, paid, works, reviews, daily] = await Promise.all([
     db
       .selectFrom('registers')
-      .select(['competitionId', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>(eb.case().when('status', '=', REGISTER_STATUS.approved).then(1).else(0).end()).as('approved')])
+      .select([
+        'competitionId',
+        (eb) => eb.fn.countAll<number>().as('total'),
+        (eb) => eb.fn.sum<number>(eb.case().when('status', '=', REGISTER_STATUS.approved).then(1).else(0).end()).as('approved'),
+      ])
       .where('competitionId', 'in', ids)
       .groupBy('competitionId')
       .execute(),
-    db.selectFrom('orders').select(['competitionId', (eb) => eb.fn.countAll<number>().as('n')]).where('competitionId', 'in', ids).where('payStatus', '=', PAY_STATUS.paid).groupBy('competitionId').execute(),
-    db.selectFrom('works').select(['competitionId', (eb) => eb.fn.count<number>('teamId').distinct().as('n')]).where('competitionId', 'in', ids).groupBy('competitionId').execute(),
+    db
+      .selectFrom('orders')
+      .select(['competitionId', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('competitionId', 'in', ids)
+      .where('payStatus', '=', PAY_STATUS.paid)
+      .groupBy('competitionId')
+      .execute(),
+    db
+      .selectFrom('works')
+      .select(['competitionId', (eb) => eb.fn.count<number>('teamId').distinct().as('n')])
+      .where('competitionId', 'in', ids)
+      .groupBy('competitionId')
+      .execute(),
     db
       .selectFrom('reviewAssignments as a')
       .innerJoin('questions as q', 'q.id', 'a.questionId')
-      .select(['q.competitionId', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()).as('done')])
+      .select([
+        'q.competitionId',
+        (eb) => eb.fn.countAll<number>().as('total'),
+        (eb) => eb.fn.sum<number>(eb.case().when('a.status', '=', ASSIGNMENT_STATUS.submitted).then(1).else(0).end()).as('done'),
+      ])
       .where('q.competitionId', 'in', ids)
       .groupBy('q.competitionId')
       .execute(),

@@ -27,7 +27,17 @@ export async function todo(ctx: AuthedCtx): Promise<Todo> {
   const scope = policy.orgScope(ctx);
   const when = <T>(code: PermissionCode, run: () => Promise<T>) => (policy.holds(ctx, code) ? run() : Promise.resolve(null));
 
-  const [applicationsToReview, competitionsToAudit, questionsToReview, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished, running] = await Promise.all([
+  const [
+    applicationsToReview,
+    competitionsToAudit,
+    questionsToReview,
+    registrationsToReview,
+    transfersToConfirm,
+    invoicesToIssue,
+    disputesToAnswer,
+    judgesNotFinished,
+    running,
+  ] = await Promise.all([
     when(ACTION_CODES.partnerAudit, () => repo.applicationsToReview(db)),
     when(ACTION_CODES.competitionAudit, () => repo.competitionsToAudit(db)),
     policy.reviewsQuestions(ctx) ? repo.questionsToReview(db, scope) : Promise.resolve(null),
@@ -47,7 +57,16 @@ export async function todo(ctx: AuthedCtx): Promise<Todo> {
   // A question added after its competition's approval waits on the competition's question list, where it is approved.
   const reviewQuestions = questionsToReview ? await repo.questionsWaitingReview(db, scope, DISPUTE_QUESTIONS_MAX) : [];
   return {
-    counts: { applicationsToReview, competitionsToAudit, questionsToReview, registrationsToReview, transfersToConfirm, invoicesToIssue, disputesToAnswer, judgesNotFinished },
+    counts: {
+      applicationsToReview,
+      competitionsToAudit,
+      questionsToReview,
+      registrationsToReview,
+      transfersToConfirm,
+      invoicesToIssue,
+      disputesToAnswer,
+      judgesNotFinished,
+    },
     running,
     days,
     disputeQuestions,

@@ -17,10 +17,23 @@ export const findTeamOfUser = (db: Db, competitionId: number, userId: number) =>
 export const isMember = async (db: Db, teamId: number, userId: number) =>
   Boolean(await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst());
 
-export async function insertTeam(db: Db, v: { competitionId: number; teamNo: string; name: string; individual: boolean; leaderId: number; joinCode: string; now: string }) {
+export async function insertTeam(
+  db: Db,
+  v: { competitionId: number; teamNo: string; name: string; individual: boolean; leaderId: number; joinCode: string; now: string },
+) {
   const row = await db
     .insertInto('teams')
-    .values({ competitionId: v.competitionId, teamNo: v.teamNo, name: v.name, individual: v.individual ? 1 : 0, leaderId: v.leaderId, memberCount: 1, joinCode: v.joinCode, createdAt: v.now, updatedAt: v.now })
+    .values({
+      competitionId: v.competitionId,
+      teamNo: v.teamNo,
+      name: v.name,
+      individual: v.individual ? 1 : 0,
+      leaderId: v.leaderId,
+      memberCount: 1,
+      joinCode: v.joinCode,
+      createdAt: v.now,
+      updatedAt: v.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -43,7 +56,11 @@ export async function takeSeat(db: Db, teamId: number, maxMembers: number, now: 
 export async function removeMember(db: Db, teamId: number, userId: number, now: string): Promise<boolean> {
   const r = await db.deleteFrom('teamMembers').where('teamId', '=', teamId).where('userId', '=', userId).where('leader', '=', 0).executeTakeFirst();
   if (Number(r.numDeletedRows) !== 1) return false;
-  await db.updateTable('teams').set((eb) => ({ memberCount: eb('memberCount', '-', 1), updatedAt: now })).where('id', '=', teamId).execute();
+  await db
+    .updateTable('teams')
+    .set((eb) => ({ memberCount: eb('memberCount', '-', 1), updatedAt: now }))
+    .where('id', '=', teamId)
+    .execute();
   return true;
 }
 
@@ -79,12 +96,22 @@ export async function updateMemberInfo(db: Db, teamId: number, userId: number, v
 }
 
 export async function listTeachers(db: Db, teamId: number): Promise<TeamTeacher[]> {
-  return db.selectFrom('teamTeachers').select(['id', 'name', 'phone', 'organization', 'title']).where('teamId', '=', teamId).orderBy('sort').orderBy('id').execute();
+  return db
+    .selectFrom('teamTeachers')
+    .select(['id', 'name', 'phone', 'organization', 'title'])
+    .where('teamId', '=', teamId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
 }
 
 export async function replaceTeachers(db: Db, teamId: number, list: Omit<TeamTeacher, 'id'>[]) {
   await db.deleteFrom('teamTeachers').where('teamId', '=', teamId).execute();
-  if (list.length) await db.insertInto('teamTeachers').values(list.map((t, sort) => ({ ...t, teamId, sort }))).execute();
+  if (list.length)
+    await db
+      .insertInto('teamTeachers')
+      .values(list.map((t, sort) => ({ ...t, teamId, sort })))
+      .execute();
 }
 
 const invitationQuery = (db: Db) =>
@@ -124,12 +151,30 @@ export const listMyInvitations = (db: Db, userId: number, competitionId?: number
 };
 
 export const findPendingInvitation = (db: Db, teamId: number, inviteeId: number) =>
-  db.selectFrom('teamInvitations').selectAll().where('teamId', '=', teamId).where('inviteeId', '=', inviteeId).where('status', '=', 0).orderBy('id').executeTakeFirst();
+  db
+    .selectFrom('teamInvitations')
+    .selectAll()
+    .where('teamId', '=', teamId)
+    .where('inviteeId', '=', inviteeId)
+    .where('status', '=', 0)
+    .orderBy('id')
+    .executeTakeFirst();
 
-export async function insertInvitation(db: Db, v: { teamId: number; competitionId: number; inviterId: number; inviteeId: number | null; account: string; now: string }) {
+export async function insertInvitation(
+  db: Db,
+  v: { teamId: number; competitionId: number; inviterId: number; inviteeId: number | null; account: string; now: string },
+) {
   const row = await db
     .insertInto('teamInvitations')
-    .values({ teamId: v.teamId, competitionId: v.competitionId, inviterId: v.inviterId, inviteeId: v.inviteeId, account: v.account, status: 0, createdAt: v.now })
+    .values({
+      teamId: v.teamId,
+      competitionId: v.competitionId,
+      inviterId: v.inviterId,
+      inviteeId: v.inviteeId,
+      account: v.account,
+      status: 0,
+      createdAt: v.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -143,13 +188,25 @@ export async function decideInvitation(db: Db, id: number, status: number, now: 
 
 /** Refuses every pending invitation of the team to the user (one by name and one by phone number may both be). */
 export async function refuseInvitations(db: Db, teamId: number, inviteeId: number, now: string): Promise<boolean> {
-  const r = await db.updateTable('teamInvitations').set({ status: 2, decidedAt: now }).where('teamId', '=', teamId).where('inviteeId', '=', inviteeId).where('status', '=', 0).executeTakeFirst();
+  const r = await db
+    .updateTable('teamInvitations')
+    .set({ status: 2, decidedAt: now })
+    .where('teamId', '=', teamId)
+    .where('inviteeId', '=', inviteeId)
+    .where('status', '=', 0)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
 /** Once a user is in a team of the competition, their other pending invitations there lapse. */
 export async function lapseInvitations(db: Db, competitionId: number, inviteeId: number, now: string) {
-  await db.updateTable('teamInvitations').set({ status: 3, decidedAt: now }).where('competitionId', '=', competitionId).where('inviteeId', '=', inviteeId).where('status', '=', 0).execute();
+  await db
+    .updateTable('teamInvitations')
+    .set({ status: 3, decidedAt: now })
+    .where('competitionId', '=', competitionId)
+    .where('inviteeId', '=', inviteeId)
+    .where('status', '=', 0)
+    .execute();
 }
 
 /** The account a username names or, failing that, the first one registered with the phone number. */
@@ -170,7 +227,8 @@ export const listChoices = async (db: Db, teamId: number) =>
 
 export const setTeamNo = (db: Db, teamId: number, teamNo: string) => db.updateTable('teams').set({ teamNo }).where('id', '=', teamId).execute();
 
-export const renameTeam = (db: Db, teamId: number, name: string, now: string) => db.updateTable('teams').set({ name, updatedAt: now }).where('id', '=', teamId).execute();
+export const renameTeam = (db: Db, teamId: number, name: string, now: string) =>
+  db.updateTable('teams').set({ name, updatedAt: now }).where('id', '=', teamId).execute();
 
 export const setAttachments = (db: Db, registerId: number, attachmentsJson: string, now: string) =>
   db.updateTable('registers').set({ attachmentsJson, updatedAt: now }).where('id', '=', registerId).execute();
@@ -186,9 +244,14 @@ export async function setLeader(db: Db, teamId: number, userId: number, now: str
   await db.updateTable('teams').set({ leaderId: userId, updatedAt: now }).where('id', '=', teamId).execute();
 }
 
-export const questionState = (db: Db, questionId: number) => db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
+export const questionState = (db: Db, questionId: number) =>
+  db.selectFrom('questions').select(['competitionId', 'reviewed']).where('id', '=', questionId).executeTakeFirst();
 
 /** The team's question (one per team): chosen anew or changed. */
 export async function saveChoice(db: Db, teamId: number, values: { questionId: number; chosenBy: number; chosenAt: string }) {
-  await db.insertInto('teamChoices').values({ teamId, ...values }).onConflict((oc) => oc.column('teamId').doUpdateSet(values)).execute();
+  await db
+    .insertInto('teamChoices')
+    .values({ teamId, ...values })
+    .onConflict((oc) => oc.column('teamId').doUpdateSet(values))
+    .execute();
 }

@@ -65,7 +65,13 @@ async function assertOpen(ctx: AuthedCtx, rc: RegContext) {
  * Validates a member's form against the REG_SET fields; errors come back under `prefix.<field>`. A file field must
  * name a file the caller uploaded as an attachment, or the one already kept in that member's form (`member`).
  */
-async function parseInfo(ctx: AuthedCtx, fields: readonly PresetField[], raw: unknown, prefix: string, member?: { teamId: number; userId: number }): Promise<RegistrationInfo> {
+async function parseInfo(
+  ctx: AuthedCtx,
+  fields: readonly PresetField[],
+  raw: unknown,
+  prefix: string,
+  member?: { teamId: number; userId: number },
+): Promise<RegistrationInfo> {
   const parsed = registrationFormSchema(fields, ctx.clock.now()).safeParse(raw ?? {});
   if (!parsed.success) {
     const errors: Record<string, string> = {};
@@ -131,7 +137,15 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
       await repo.lapseInvitations(trx, competitionId, userId, now);
       const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee }) : null;
       const registerId = await registers.insertRegister(trx, { competitionId, teamId, userId, orderId, attachments: body.attachments, now });
-      await registers.insertFlow(trx, { registerId, actorId: userId, action: 'submit', fromStatus: null, toStatus: REGISTER_STATUS.pending, reason: null, now });
+      await registers.insertFlow(trx, {
+        registerId,
+        actorId: userId,
+        action: 'submit',
+        fromStatus: null,
+        toStatus: REGISTER_STATUS.pending,
+        reason: null,
+        now,
+      });
       return { teamId, registerId, orderId };
     });
     await tellStaff(ctx, ACTION_CODES.registerAudit, competition.orgId, {
@@ -229,7 +243,15 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
         if (body.attachments) await repo.setAttachments(trx, register.id, JSON.stringify(body.attachments), now);
         if (register.status === REGISTER_STATUS.rejected) {
           await registers.transition(trx, register.id, REGISTER_STATUS.rejected, REGISTER_STATUS.pending, { reason: null, now });
-          await registers.insertFlow(trx, { registerId: register.id, actorId: ctx.actor.userId, action: 'resubmit', fromStatus: REGISTER_STATUS.rejected, toStatus: REGISTER_STATUS.pending, reason: null, now });
+          await registers.insertFlow(trx, {
+            registerId: register.id,
+            actorId: ctx.actor.userId,
+            action: 'resubmit',
+            fromStatus: REGISTER_STATUS.rejected,
+            toStatus: REGISTER_STATUS.pending,
+            reason: null,
+            now,
+          });
         }
       }
     });
@@ -245,7 +267,11 @@ export async function updateTeachers(ctx: AuthedCtx, teamId: number, list: Teach
     throw badRequest(`本竞赛每队最多${rc.competition.maxTeachers}名指导老师`, { teacherList: `本竞赛每队最多${rc.competition.maxTeachers}名指导老师` });
   }
   await ctx.db.transaction().execute((trx) =>
-    repo.replaceTeachers(trx, teamId, list.map((t) => ({ name: t.name, phone: t.phone ?? null, organization: t.organization ?? null, title: t.title ?? null }))),
+    repo.replaceTeachers(
+      trx,
+      teamId,
+      list.map((t) => ({ name: t.name, phone: t.phone ?? null, organization: t.organization ?? null, title: t.title ?? null })),
+    ),
   );
 }
 
@@ -274,9 +300,20 @@ export async function invite(ctx: AuthedCtx, teamId: number, account: string) {
   const invitable = found && found.status === 1 && found.id !== userId && !(await repo.findTeamOfUser(ctx.db, team.competitionId, found.id));
   const invitee = invitable ? found : null;
   try {
-    const id = await repo.insertInvitation(ctx.db, { teamId, competitionId: team.competitionId, inviterId: userId, inviteeId: invitee?.id ?? null, account: key, now: ctx.clock.now().toISOString() });
+    const id = await repo.insertInvitation(ctx.db, {
+      teamId,
+      competitionId: team.competitionId,
+      inviterId: userId,
+      inviteeId: invitee?.id ?? null,
+      account: key,
+      now: ctx.clock.now().toISOString(),
+    });
     if (invitee) {
-      await notify(ctx, [invitee.id], { title: `队伍邀请：${team.name}`, content: `${ctx.actor.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`, source: 'invitation' });
+      await notify(ctx, [invitee.id], {
+        title: `队伍邀请：${team.name}`,
+        content: `${ctx.actor.username} 邀请您加入“${rc.competition.name}”的队伍“${team.name}”，请到该竞赛的“我的队伍”页面回复。`,
+        source: 'invitation',
+      });
     }
     return { id, account: key };
   } catch (err) {
@@ -361,7 +398,12 @@ export async function updateOwnInfo(ctx: AuthedCtx, teamId: number, rawInfo: unk
   if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor.userId))) throw notFound('队伍不存在');
   const rc = await registrationContext(ctx, team.competitionId);
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
-  await repo.updateMemberInfo(ctx.db, teamId, ctx.actor.userId, sealInfo(ctx, await parseInfo(ctx, rc.fields, rawInfo, 'info', { teamId, userId: ctx.actor.userId })));
+  await repo.updateMemberInfo(
+    ctx.db,
+    teamId,
+    ctx.actor.userId,
+    sealInfo(ctx, await parseInfo(ctx, rc.fields, rawInfo, 'info', { teamId, userId: ctx.actor.userId })),
+  );
 }
 
 /** The leader corrects several members' forms at once; all or nothing. */

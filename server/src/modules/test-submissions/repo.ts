@@ -10,7 +10,31 @@ export const scoringQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .select(['q.id', 'q.competitionId', 'c.orgId', 'q.reviewed', 'q.metric', 'q.idColumn', 'q.targetColumn', 'q.publicPercent', 'q.dailyLimit', 'q.positiveLabel', 'q.topK', 'q.higherIsBetter', 'q.timeLimitSec', 'q.metricName', 'q.scorerKey', 'q.salt', 'q.splitRule', 'q.answerKey', 'q.answerIndexKey', 'q.answerIndexTag', 'q.leaderboardPublished', 'q.scoringVersion', 'q.boardVersion'])
+    .select([
+      'q.id',
+      'q.competitionId',
+      'c.orgId',
+      'q.reviewed',
+      'q.metric',
+      'q.idColumn',
+      'q.targetColumn',
+      'q.publicPercent',
+      'q.dailyLimit',
+      'q.positiveLabel',
+      'q.topK',
+      'q.higherIsBetter',
+      'q.timeLimitSec',
+      'q.metricName',
+      'q.scorerKey',
+      'q.salt',
+      'q.splitRule',
+      'q.answerKey',
+      'q.answerIndexKey',
+      'q.answerIndexTag',
+      'q.leaderboardPublished',
+      'q.scoringVersion',
+      'q.boardVersion',
+    ])
     .where('q.id', '=', questionId)
     .executeTakeFirst();
 
@@ -54,7 +78,8 @@ export const releaseQuota = (db: Db, v: { teamId: number; questionId: number; da
     .execute();
 
 export const usedToday = async (db: Db, teamId: number, questionId: number, day: string) =>
-  (await db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', day).executeTakeFirst())?.used ?? 0;
+  (await db.selectFrom('testQuota').select('used').where('teamId', '=', teamId).where('questionId', '=', questionId).where('day', '=', day).executeTakeFirst())
+    ?.used ?? 0;
 
 /** How many of the team's submissions for the question wait to be scored, before the submission `before`. */
 export async function teamWaiting(db: Db, v: { teamId: number; questionId: number; before: number }) {
@@ -75,15 +100,48 @@ export const setScoreJob = (db: Db, id: number, jobId: number) => db.updateTable
 /** The stored prediction file's record and the queued submission; returns the submission's id. */
 export async function insertSubmission(
   db: Db,
-  v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; mime: string; size: number; sha256: string; day: string; now: string },
+  v: {
+    competitionId: number;
+    questionId: number;
+    teamId: number;
+    userId: number;
+    key: string;
+    fileName: string;
+    mime: string;
+    size: number;
+    sha256: string;
+    day: string;
+    now: string;
+  },
 ) {
   await db
     .insertInto('files')
-    .values({ key: v.key, originalName: v.fileName, mime: v.mime, size: v.size, sha256: v.sha256, ownerId: v.userId, visibility: 'private', purpose: 'prediction', createdAt: v.now })
+    .values({
+      key: v.key,
+      originalName: v.fileName,
+      mime: v.mime,
+      size: v.size,
+      sha256: v.sha256,
+      ownerId: v.userId,
+      visibility: 'private',
+      purpose: 'prediction',
+      createdAt: v.now,
+    })
     .execute();
   const { id } = await db
     .insertInto('testSubmissions')
-    .values({ competitionId: v.competitionId, questionId: v.questionId, teamId: v.teamId, userId: v.userId, fileKey: v.key, fileName: v.fileName, size: v.size, status: TEST_STATUS.queued, day: v.day, createdAt: v.now })
+    .values({
+      competitionId: v.competitionId,
+      questionId: v.questionId,
+      teamId: v.teamId,
+      userId: v.userId,
+      fileKey: v.key,
+      fileName: v.fileName,
+      size: v.size,
+      status: TEST_STATUS.queued,
+      day: v.day,
+      createdAt: v.now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -95,7 +153,19 @@ export async function insertSubmission(
  */
 export async function insertRefused(
   db: Db,
-  v: { competitionId: number; questionId: number; teamId: number; userId: number; key: string; fileName: string; size: number; reason: string; version: number; day: string; now: string },
+  v: {
+    competitionId: number;
+    questionId: number;
+    teamId: number;
+    userId: number;
+    key: string;
+    fileName: string;
+    size: number;
+    reason: string;
+    version: number;
+    day: string;
+    now: string;
+  },
 ) {
   await db
     .insertInto('testSubmissions')
@@ -139,14 +209,34 @@ export const teamSubmissions = (db: Db, teamId: number, questionId: number) =>
   db
     .selectFrom('testSubmissions as s')
     .innerJoin('users as u', 'u.id', 's.userId')
-    .select(['s.id', 's.questionId', 's.teamId', 'u.username', 's.fileName', 's.size', 's.status', 's.reason', 's.publicScore', 's.privateScore', 's.selected', 's.createdAt', 's.scoredAt', 's.scoreJobId', 's.cancelReason'])
+    .select([
+      's.id',
+      's.questionId',
+      's.teamId',
+      'u.username',
+      's.fileName',
+      's.size',
+      's.status',
+      's.reason',
+      's.publicScore',
+      's.privateScore',
+      's.selected',
+      's.createdAt',
+      's.scoredAt',
+      's.scoreJobId',
+      's.cancelReason',
+    ])
     .where('s.teamId', '=', teamId)
     .where('s.questionId', '=', questionId)
     .orderBy('s.id', 'desc')
     .execute();
 
 export const findSubmission = (db: Db, id: number) =>
-  db.selectFrom('testSubmissions').select(['id', 'competitionId', 'questionId', 'teamId', 'fileKey', 'fileName', 'status', 'day', 'cancelledAt']).where('id', '=', id).executeTakeFirst();
+  db
+    .selectFrom('testSubmissions')
+    .select(['id', 'competitionId', 'questionId', 'teamId', 'fileKey', 'fileName', 'status', 'day', 'cancelledAt'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 /** A team's failed submissions that still have their file, newest first, with its size. */
 export const failedFilesOf = (db: Db, teamId: number) =>
@@ -171,7 +261,8 @@ export async function markFileRemoved(db: Db, v: { id: number; key: string; at: 
 }
 
 /** Puts a submission back in the queue (its job was moved to another lane, or its setting changed while it was held). */
-export const markQueued = (db: Db, id: number, jobId: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.queued, scoreJobId: jobId }).where('id', '=', id).execute();
+export const markQueued = (db: Db, id: number, jobId: number) =>
+  db.updateTable('testSubmissions').set({ status: TEST_STATUS.queued, scoreJobId: jobId }).where('id', '=', id).execute();
 
 /**
  * Marks a submission selected or not and counts the team's selections for the question, in the caller's transaction;
@@ -182,7 +273,11 @@ export const markQueued = (db: Db, id: number, jobId: number) => db.updateTable(
 export async function setSelected(trx: Db, v: { id: number; teamId: number; questionId: number; selected: boolean }) {
   const q = await lockBoards(trx, v.questionId);
   await lockTeam(trx, v.teamId);
-  await trx.updateTable('testSubmissions').set({ selected: v.selected ? 1 : 0 }).where('id', '=', v.id).execute();
+  await trx
+    .updateTable('testSubmissions')
+    .set({ selected: v.selected ? 1 : 0 })
+    .where('id', '=', v.id)
+    .execute();
   const { n } = await trx
     .selectFrom('testSubmissions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -213,7 +308,12 @@ export const higherOf = (q: { metric: string | null; higherIsBetter: number | nu
   q.metric ? higherIsBetterOf({ metric: q.metric, higherIsBetter: q.higherIsBetter === null ? null : q.higherIsBetter === 1 }) : true;
 
 /** The team's row lock (a no-op update): a team's board rows are written one writer at a time. */
-const lockTeam = (trx: Db, teamId: number) => trx.updateTable('teams').set((eb) => ({ memberCount: eb.ref('memberCount') })).where('id', '=', teamId).execute();
+const lockTeam = (trx: Db, teamId: number) =>
+  trx
+    .updateTable('teams')
+    .set((eb) => ({ memberCount: eb.ref('memberCount') }))
+    .where('id', '=', teamId)
+    .execute();
 
 /**
  * Writes the team's rows of the boards' table (0016) from its scored submissions of `version`: its best score on each
@@ -317,7 +417,11 @@ export const wholeBoard = (db: Db, questionId: number, board: BoardName) =>
     .execute();
 
 export const setLeaderboardPublished = (db: Db, questionId: number, published: boolean) =>
-  db.updateTable('questions').set({ leaderboardPublished: published ? 1 : 0 }).where('id', '=', questionId).execute();
+  db
+    .updateTable('questions')
+    .set({ leaderboardPublished: published ? 1 : 0 })
+    .where('id', '=', questionId)
+    .execute();
 
 export const markScoring = (db: Db, id: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', id).execute();
 
@@ -343,8 +447,25 @@ export async function settle(db: Db, v: { id: number; questionId: number; versio
       .updateTable('testSubmissions')
       .set(
         'reason' in o
-          ? { status: TEST_STATUS.failed, reason: o.reason, scorerLog: o.log ?? null, publicScore: null, privateScore: null, scoredAt: v.at, scoringVersion: v.version }
-          : { status: TEST_STATUS.scored, publicScore: o.publicScore, privateScore: o.privateScore, rows: o.rows, reason: null, scorerLog: null, scoredAt: v.at, scoringVersion: v.version },
+          ? {
+              status: TEST_STATUS.failed,
+              reason: o.reason,
+              scorerLog: o.log ?? null,
+              publicScore: null,
+              privateScore: null,
+              scoredAt: v.at,
+              scoringVersion: v.version,
+            }
+          : {
+              status: TEST_STATUS.scored,
+              publicScore: o.publicScore,
+              privateScore: o.privateScore,
+              rows: o.rows,
+              reason: null,
+              scorerLog: null,
+              scoredAt: v.at,
+              scoringVersion: v.version,
+            },
       )
       .where('id', '=', v.id)
       .execute();
@@ -364,7 +485,11 @@ export async function markFailed(db: Db, id: number, reason: string, at: string)
     const q = await lockBoards(trx, s.questionId);
     if (!q) return;
     await lockTeam(trx, s.teamId);
-    await trx.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason, scoredAt: at, scoringVersion: q.version }).where('id', '=', id).execute();
+    await trx
+      .updateTable('testSubmissions')
+      .set({ status: TEST_STATUS.failed, reason, scoredAt: at, scoringVersion: q.version })
+      .where('id', '=', id)
+      .execute();
     await refreshTeamBoards(trx, { questionId: s.questionId, teamId: s.teamId, ...q });
   });
 }
@@ -402,10 +527,7 @@ export const staleSubmissions = (db: Db, questionId: number, version: number, li
 export async function rescoreProgress(db: Db, questionId: number, version: number) {
   const r = await db
     .selectFrom('testSubmissions')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('total'),
-      eb.fn.sum<number>(eb.case().when('scoringVersion', '=', version).then(1).else(0).end()).as('done'),
-    ])
+    .select((eb) => [eb.fn.countAll<number>().as('total'), eb.fn.sum<number>(eb.case().when('scoringVersion', '=', version).then(1).else(0).end()).as('done')])
     .where('questionId', '=', questionId)
     .where('status', 'in', SETTLED)
     .where('fileRemovedAt', 'is', null)
@@ -451,7 +573,12 @@ export async function competitionQueue(db: Db, competitionId: number, since: str
     .selectFrom('testSubmissions')
     .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
     .where('competitionId', '=', competitionId)
-    .where((eb) => eb.or([eb('status', 'in', [TEST_STATUS.queued, TEST_STATUS.scoring]), eb.and([eb('status', '=', TEST_STATUS.failed), eb('scoredAt', '>=', since), eb('scoredAt', '<=', until)])]))
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', [TEST_STATUS.queued, TEST_STATUS.scoring]),
+        eb.and([eb('status', '=', TEST_STATUS.failed), eb('scoredAt', '>=', since), eb('scoredAt', '<=', until)]),
+      ]),
+    )
     .groupBy('status')
     .execute();
   const count = (status: number) => Number(rows.find((r) => r.status === status)?.n ?? 0);
@@ -567,7 +694,11 @@ export async function setDisqualified(trx: Db, v: { questionId: number; teamId: 
   await lockTeam(trx, v.teamId);
   let changed: boolean;
   if (v.reason === null) {
-    const { numDeletedRows } = await trx.deleteFrom('disqualifications').where('questionId', '=', v.questionId).where('teamId', '=', v.teamId).executeTakeFirst();
+    const { numDeletedRows } = await trx
+      .deleteFrom('disqualifications')
+      .where('questionId', '=', v.questionId)
+      .where('teamId', '=', v.teamId)
+      .executeTakeFirst();
     changed = Number(numDeletedRows) > 0;
   } else {
     const r = await trx

@@ -1,4 +1,3 @@
-
 import {
   CUSTOM_METRIC,
   DEFAULT_TIME_LIMIT_SEC,
@@ -147,8 +146,13 @@ async function evaluateWithProgram(deps: Deps, fileKey: string, q: ScoringQuesti
       // The outcome of a file sent now waits for the longest its runs could have taken (issue 32): how soon a failure
       // shows must not tell its team which board's rows made the program fail.
       const hold = fresh ? { holdSec: err.runs * (q.timeLimitSec ?? DEFAULT_TIME_LIMIT_SEC) } : {};
-      if (err.refusal) return { reason: `${PROGRAM_REFUSED}${err.message}${fresh ? '（本次提交不计入次数，请修改后重新提交）' : ''}`, log: err.stderr, ...hold };
-      return { reason: `${PROGRAM_FAILED}${err.message}，${fresh ? '本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方' : '请联系主办方'}`, log: err.stderr, ...hold };
+      if (err.refusal)
+        return { reason: `${PROGRAM_REFUSED}${err.message}${fresh ? '（本次提交不计入次数，请修改后重新提交）' : ''}`, log: err.stderr, ...hold };
+      return {
+        reason: `${PROGRAM_FAILED}${err.message}，${fresh ? '本次提交不计入次数；请检查文件是否符合赛题说明，或联系主办方' : '请联系主办方'}`,
+        log: err.stderr,
+        ...hold,
+      };
     }
     throw err;
   }
@@ -226,7 +230,13 @@ export async function scoreQueued(deps: Deps, submissionId: number, lane: Lane =
     const heldMs = holdSec ? holdSec * 1000 - (performance.now() - began) : 0;
     if (heldMs > 0 && 'reason' in outcome) {
       const now = deps.clock.now();
-      await enqueue(deps.db, releaseJob, { submissionId: s.id, version: q.scoringVersion, reason: outcome.reason, log: outcome.log ?? null }, now, new Date(now.getTime() + heldMs));
+      await enqueue(
+        deps.db,
+        releaseJob,
+        { submissionId: s.id, version: q.scoringVersion, reason: outcome.reason, log: outcome.log ?? null },
+        now,
+        new Date(now.getTime() + heldMs),
+      );
       return;
     }
     if (await settleFresh(deps, s, q.scoringVersion, outcome)) return;
@@ -317,7 +327,8 @@ export async function rescoreSome(deps: Deps, questionId: number, version: numbe
   const q = await repo.scoringQuestion(deps.db, questionId);
   if (!q || q.scoringVersion !== version) return;
   const place = laneOf(q);
-  if ((place.lane ?? 'general') !== lane) return void (await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now(), deps.clock.now(), 0, place));
+  if ((place.lane ?? 'general') !== lane)
+    return void (await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now(), deps.clock.now(), 0, place));
   const batch = await repo.staleSubmissions(deps.db, questionId, version, RESCORE_BATCH);
   for (const s of batch) {
     const outcome = !q.answerKey || !q.metric ? { reason: NO_SCORING_FILE } : await evaluate(deps, s.fileKey, q, false);

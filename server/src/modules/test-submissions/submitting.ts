@@ -32,7 +32,6 @@ import * as policy from '../../policy.ts';
 
 /** Submitting: a team's test files, checked at upload, its list with queue places, its final selection, the sample file. */
 
-
 /** The most files refused at upload a team's history keeps for a question on one day. */
 export const REFUSED_ROWS_A_DAY = 20;
 
@@ -97,7 +96,19 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
     const day = beijingDay(ctx.clock.now());
     if ((await repo.refusedToday(ctx.db, { teamId, questionId, day })) < REFUSED_ROWS_A_DAY) {
       const at = ctx.clock.now().toISOString();
-      await repo.insertRefused(ctx.db, { competitionId: question.competitionId, questionId, teamId, userId: ctx.actor.userId, key: stored.key, fileName: displayName(fileName), size: stored.size, reason: problem, version: question.scoringVersion, day, now: at });
+      await repo.insertRefused(ctx.db, {
+        competitionId: question.competitionId,
+        questionId,
+        teamId,
+        userId: ctx.actor.userId,
+        key: stored.key,
+        fileName: displayName(fileName),
+        size: stored.size,
+        reason: problem,
+        version: question.scoringVersion,
+        day,
+        now: at,
+      });
     }
     throw badRequest(problem, { file: problem });
   }
@@ -106,7 +117,8 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   const t = now.toISOString();
   try {
     const submitted = await ctx.db.transaction().execute(async (trx) => {
-      if (!(await repo.takeQuota(trx, { teamId, questionId, day, limit: question.dailyLimit! }))) throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
+      if (!(await repo.takeQuota(trx, { teamId, questionId, day, limit: question.dailyLimit! })))
+        throw tooMany(`今日提交次数已用完（每天${question.dailyLimit}次），请明天再试`);
       const id = await repo.insertSubmission(trx, {
         competitionId: question.competitionId,
         questionId,
@@ -155,8 +167,10 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
         header = fields.map((f) => f.trim());
         const shown = header.join(',').slice(0, 80);
         if (target === null && !header.includes(idColumn)) throw fail(line, `表头须包含“${idColumn}”列，当前表头为：${shown}`);
-        if (target === 'classes' && !header.includes(idColumn)) throw fail(line, `表头须包含“${idColumn}”列和每个类别一列（列名为类别标签），当前表头为：${shown}`);
-        if (targetColumn !== null && (!header.includes(idColumn) || !header.includes(targetColumn))) throw fail(line, `表头须包含“${idColumn}”和“${targetColumn}”两列，当前表头为：${shown}`);
+        if (target === 'classes' && !header.includes(idColumn))
+          throw fail(line, `表头须包含“${idColumn}”列和每个类别一列（列名为类别标签），当前表头为：${shown}`);
+        if (targetColumn !== null && (!header.includes(idColumn) || !header.includes(targetColumn)))
+          throw fail(line, `表头须包含“${idColumn}”和“${targetColumn}”两列，当前表头为：${shown}`);
         const twice = [idColumn, targetColumn].find((c) => c !== null && header!.indexOf(c) !== header!.lastIndexOf(c));
         if (twice) throw fail(line, `表头中“${twice}”列出现了不止一次`);
       }
@@ -173,9 +187,29 @@ async function headProblem(ctx: Pick<Ctx, 'storage'>, key: string, idColumn: str
   }
 }
 
-type Row = { id: number; questionId: number; teamId: number; username: string; fileName: string; size: number; status: number; reason: string | null; publicScore: number | null; privateScore: number | null; selected: number; createdAt: string; scoredAt: string | null; scoreJobId: number | null; cancelReason: string | null };
+type Row = {
+  id: number;
+  questionId: number;
+  teamId: number;
+  username: string;
+  fileName: string;
+  size: number;
+  status: number;
+  reason: string | null;
+  publicScore: number | null;
+  privateScore: number | null;
+  selected: number;
+  createdAt: string;
+  scoredAt: string | null;
+  scoreJobId: number | null;
+  cancelReason: string | null;
+};
 
-const toSubmission = ({ scoreJobId: _job, ...r }: Row, showPrivate: boolean): TestSubmission => ({ ...r, selected: r.selected === 1, privateScore: showPrivate ? r.privateScore : null });
+const toSubmission = ({ scoreJobId: _job, ...r }: Row, showPrivate: boolean): TestSubmission => ({
+  ...r,
+  selected: r.selected === 1,
+  privateScore: showPrivate ? r.privateScore : null,
+});
 
 /** The minutes over which the queue's pace is measured for the wait estimate. */
 const PACE_WINDOW_MS = 10 * 60_000;
@@ -236,7 +270,8 @@ export async function select(ctx: AuthedCtx, id: number, selected: boolean) {
   if (selected && row.cancelledAt) throw conflict('该提交的成绩已被主办方取消，不能作为最终结果');
   await ctx.db.transaction().execute(async (trx) => {
     // Counted under the team's row lock, so two selections made at once are counted one after the other.
-    if ((await repo.setSelected(trx, { id, teamId, questionId: row.questionId, selected })) > MAX_SELECTED) throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);
+    if ((await repo.setSelected(trx, { id, teamId, questionId: row.questionId, selected })) > MAX_SELECTED)
+      throw conflict(`最多选择${MAX_SELECTED}个提交作为最终结果`);
   });
 }
 
@@ -253,7 +288,11 @@ export async function sampleFile(deps: Pick<Deps, 'storage' | 'config'>, ctx: Au
   if (!question.metric) throw conflict(NO_SCORING_FILE);
   if (question.metric === CUSTOM_METRIC) throw conflict('该赛题由主办方的评分程序评分，预测文件的列见赛题说明，没有示例文件');
   if (!question.answerKey) throw conflict('该赛题尚未开放测试');
-  const answers = await cachedAnswers(deps, { answerKey: question.answerKey, answerIndexKey: question.answerIndexKey, answerIndexTag: question.answerIndexTag }, evaluationOf(question));
+  const answers = await cachedAnswers(
+    deps,
+    { answerKey: question.answerKey, answerIndexKey: question.answerIndexKey, answerIndexTag: question.answerIndexTag },
+    evaluationOf(question),
+  );
   const format = { metric: question.metric as EvaluationMetric, idColumn: question.idColumn!, targetColumn: question.targetColumn ?? undefined };
   const kind = METRIC_INFO[question.metric as Metric].kind;
   const classes = kind === 'classProbabilities' && Array.isArray(answers.truth) ? [...new Set(answers.truth)].sort() : undefined;
@@ -263,10 +302,12 @@ export async function sampleFile(deps: Pick<Deps, 'storage' | 'config'>, ctx: Au
     for (let row = 0; row < answers.index.size; row++) yield answers.index.idAt(row);
   }
   // A BOM, so that Excel opens the UTF-8 file with the right encoding.
-  return Readable.from((function* () {
-    yield '\uFEFF';
-    yield* sampleCsvLines(format, ids(), classes, labels);
-  })());
+  return Readable.from(
+    (function* () {
+      yield '\uFEFF';
+      yield* sampleCsvLines(format, ids(), classes, labels);
+    })(),
+  );
 }
 
 // The team's members may read back their own prediction files, and the competition's organisers any of them.

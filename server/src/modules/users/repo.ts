@@ -23,7 +23,10 @@ export async function insertUser(db: Db, user: NewUser, roleCodes: string[], now
       .insertInto('userRoles')
       .columns(['userId', 'roleId'])
       .expression((eb) =>
-        eb.selectFrom('roles').select([eb.val(id).as('userId'), 'id as roleId']).where('code', 'in', roleCodes),
+        eb
+          .selectFrom('roles')
+          .select([eb.val(id).as('userId'), 'id as roleId'])
+          .where('code', 'in', roleCodes),
       )
       .execute();
   }
@@ -136,9 +139,7 @@ export async function listUsers(db: Db, q: UserListQuery): Promise<{ list: UserL
   if (q.orgId !== undefined) base = base.where('users.orgId', '=', q.orgId);
   if (q.roleId !== undefined) {
     const roleId = q.roleId;
-    base = base.where('users.id', 'in', (eb) =>
-      eb.selectFrom('userRoles').select('userRoles.userId').where('userRoles.roleId', '=', roleId),
-    );
+    base = base.where('users.id', 'in', (eb) => eb.selectFrom('userRoles').select('userRoles.userId').where('userRoles.roleId', '=', roleId));
   }
   const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
   const window = pageWindow(total, q.page, q.limit);
@@ -188,22 +189,21 @@ export async function setUserRoles(db: Db, userId: number, roleIds: number[]) {
 export async function countUsers(db: Db, scope: OrgScope) {
   const row = await db
     .selectFrom('users')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('users'),
-      eb.fn.sum<number>(eb.case().when('status', '=', 1).then(1).else(0).end()).as('activeUsers'),
-    ])
+    .select((eb) => [eb.fn.countAll<number>().as('users'), eb.fn.sum<number>(eb.case().when('status', '=', 1).then(1).else(0).end()).as('activeUsers')])
     .where(inOrgScope('orgId', scope))
     .executeTakeFirstOrThrow();
   return { users: Number(row.users), activeUsers: Number(row.activeUsers ?? 0) };
 }
 
-export const findUserBrief = (db: Db, id: number) => db.selectFrom('users').select(['id', 'username', 'status', 'orgId']).where('id', '=', id).executeTakeFirst();
+export const findUserBrief = (db: Db, id: number) =>
+  db.selectFrom('users').select(['id', 'username', 'status', 'orgId']).where('id', '=', id).executeTakeFirst();
 
 export const rolesByIds = (db: Db, ids: number[]) => db.selectFrom('roles').select(['id', 'code']).where('id', 'in', ids).execute();
 
 export const roleByCode = (db: Db, code: string) => db.selectFrom('roles').select('id').where('code', '=', code).executeTakeFirst();
 
-export const organisationExists = async (db: Db, id: number) => Boolean(await db.selectFrom('organisations').select('id').where('id', '=', id).executeTakeFirst());
+export const organisationExists = async (db: Db, id: number) =>
+  Boolean(await db.selectFrom('organisations').select('id').where('id', '=', id).executeTakeFirst());
 
 /** Ends every session of a user (disabled, or given a new password by an administrator). */
 export async function deleteUserSessions(db: Db, userId: number) {

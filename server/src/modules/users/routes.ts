@@ -30,44 +30,70 @@ export function userRoutes(app: App) {
     ok(await service.currentUser(req.ctx)),
   );
 
-  app.put('/api/team/userinfo/', { config: { rule: USER }, schema: { tags: ['userinfo'], body: userInfoUpdateBody, response: replies(userInfoSchema) } }, async (req) =>
-    ok(await service.updateOwnProfile(userCtx(req), req.body), '个人信息已保存'),
+  app.put(
+    '/api/team/userinfo/',
+    { config: { rule: USER }, schema: { tags: ['userinfo'], body: userInfoUpdateBody, response: replies(userInfoSchema) } },
+    async (req) => ok(await service.updateOwnProfile(userCtx(req), req.body), '个人信息已保存'),
   );
 
   app.get('/api/team/userinfo/permission', { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], response: replies(z.array(z.string())) } }, async (req) =>
     ok([...(req.ctx.actor?.permissions ?? [])].sort()),
   );
 
-  app.get('/api/team/userinfo/list', { config: { rule: LIST }, schema: { tags: ['userinfo'], querystring: userListQuery, response: replies(pageOf(userListItemSchema)) } }, async (req) => {
-    const { list, total } = await service.listUsers(req.ctx, req.query);
-    return page(list, total, req.query);
-  });
-
-  app.get('/api/team/userinfo/:id', { config: { rule: LIST }, schema: { tags: ['userinfo'], params: idParam, response: replies(userInfoSchema) } }, async (req) =>
-    ok(await service.getUser(req.ctx, req.params.id)),
+  app.get(
+    '/api/team/userinfo/list',
+    { config: { rule: LIST }, schema: { tags: ['userinfo'], querystring: userListQuery, response: replies(pageOf(userListItemSchema)) } },
+    async (req) => {
+      const { list, total } = await service.listUsers(req.ctx, req.query);
+      return page(list, total, req.query);
+    },
   );
 
-  app.post('/api/system/user', { config: { rule: EDIT }, schema: { tags: ['system'], body: createUserBody, response: replies(registeredSchema) } }, async (req) =>
-    ok(await service.createUser(userCtx(req), req.body), '用户已创建'),
+  app.get(
+    '/api/team/userinfo/:id',
+    { config: { rule: LIST }, schema: { tags: ['userinfo'], params: idParam, response: replies(userInfoSchema) } },
+    async (req) => ok(await service.getUser(req.ctx, req.params.id)),
   );
 
-  app.put('/api/system/user/:id/status', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userStatusBody, response: noDataReply } }, async (req) => {
-    await service.setStatus(userCtx(req), req.params.id, req.body.status);
-    return ok(null, req.body.status ? '账号已启用' : '账号已停用');
-  });
+  app.post(
+    '/api/system/user',
+    { config: { rule: EDIT }, schema: { tags: ['system'], body: createUserBody, response: replies(registeredSchema) } },
+    async (req) => ok(await service.createUser(userCtx(req), req.body), '用户已创建'),
+  );
 
-  app.put('/api/system/user/:id/password', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: resetPasswordBody, response: noDataReply } }, async (req) => {
-    await service.resetPassword(req.ctx, req.params.id, req.body.password);
-    return ok(null, '密码已重置，该用户需重新登录');
-  });
+  app.put(
+    '/api/system/user/:id/status',
+    { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userStatusBody, response: noDataReply } },
+    async (req) => {
+      await service.setStatus(userCtx(req), req.params.id, req.body.status);
+      return ok(null, req.body.status ? '账号已启用' : '账号已停用');
+    },
+  );
 
-  app.put('/api/system/user/:id/roles', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userRolesBody, response: noDataReply } }, async (req) => {
-    await service.setRoles(userCtx(req), req.params.id, req.body.roleIds);
-    return ok(null, '角色已保存');
-  });
+  app.put(
+    '/api/system/user/:id/password',
+    { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: resetPasswordBody, response: noDataReply } },
+    async (req) => {
+      await service.resetPassword(req.ctx, req.params.id, req.body.password);
+      return ok(null, '密码已重置，该用户需重新登录');
+    },
+  );
 
-  app.put('/api/system/user/:id/org', { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userOrgBody, response: noDataReply } }, async (req) => {
-    await service.setOrganisation(req.ctx, req.params.id, req.body.orgId);
-    return ok(null, '所属组织已保存');
-  });
+  app.put(
+    '/api/system/user/:id/roles',
+    { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userRolesBody, response: noDataReply } },
+    async (req) => {
+      await service.setRoles(userCtx(req), req.params.id, req.body.roleIds);
+      return ok(null, '角色已保存');
+    },
+  );
+
+  app.put(
+    '/api/system/user/:id/org',
+    { config: { rule: EDIT }, schema: { tags: ['system'], params: idParam, body: userOrgBody, response: noDataReply } },
+    async (req) => {
+      await service.setOrganisation(req.ctx, req.params.id, req.body.orgId);
+      return ok(null, '所属组织已保存');
+    },
+  );
 }

@@ -79,7 +79,11 @@ export async function setRoles(ctx: AuthedCtx, id: number, roleIds: number[]) {
   }
   await ctx.db.transaction().execute(async (trx) => {
     await repo.setUserRoles(trx, id, unique);
-    await writeAudit(ctx, { action: 'user.setRoles', entity: 'user', entityId: id, before: { ...before, roleIds: beforeRoles }, after: { ...before, roleIds: unique } }, trx);
+    await writeAudit(
+      ctx,
+      { action: 'user.setRoles', entity: 'user', entityId: id, before: { ...before, roleIds: beforeRoles }, after: { ...before, roleIds: unique } },
+      trx,
+    );
   });
 }
 
@@ -96,7 +100,11 @@ export async function createUser(ctx: AuthedCtx, body: CreateUserBody) {
   await ctx.db.transaction().execute(async (trx) => {
     if (roles.length) await repo.setUserRoles(trx, id, roles);
     if (orgId) await repo.updateUser(trx, id, { orgId, updatedAt: ctx.clock.now().toISOString() });
-    await writeAudit(ctx, { action: 'user.create', entity: 'user', entityId: id, after: { username, userName: account.userName ?? null, orgId: orgId ?? null, roleIds: roles } }, trx);
+    await writeAudit(
+      ctx,
+      { action: 'user.create', entity: 'user', entityId: id, after: { username, userName: account.userName ?? null, orgId: orgId ?? null, roleIds: roles } },
+      trx,
+    );
   });
   return { id, username };
 }

@@ -104,15 +104,18 @@ class RedisLock implements Lock {
     }
     this.token = token;
     locker.hold(id, token, requestRelease);
-    this.renewal = setInterval(() => {
-      locker.redis.eval(RENEW, 1, key, token, locker.ttlMs).then(
-        (renewed) => {
-          // Lost (Redis was unreachable for a whole ttl): the request stops, keeping what it wrote.
-          if (!renewed) void requestRelease();
-        },
-        () => undefined,
-      );
-    }, Math.max(1, Math.floor(locker.ttlMs / 3)));
+    this.renewal = setInterval(
+      () => {
+        locker.redis.eval(RENEW, 1, key, token, locker.ttlMs).then(
+          (renewed) => {
+            // Lost (Redis was unreachable for a whole ttl): the request stops, keeping what it wrote.
+            if (!renewed) void requestRelease();
+          },
+          () => undefined,
+        );
+      },
+      Math.max(1, Math.floor(locker.ttlMs / 3)),
+    );
     this.renewal.unref();
   }
 

@@ -35,8 +35,16 @@ export const lockTeam = async (db: Db, teamId: number) => {
 /** Bytes a team holds: every version of its works, and the declared size of its uploads in progress. */
 export async function teamStorageUsed(db: Db, teamId: number) {
   const [works, uploads] = await Promise.all([
-    db.selectFrom('works').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('teamId', '=', teamId).executeTakeFirst(),
-    db.selectFrom('workUploads').select((eb) => eb.fn.sum<number>('size').as('bytes')).where('teamId', '=', teamId).executeTakeFirst(),
+    db
+      .selectFrom('works')
+      .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+      .where('teamId', '=', teamId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('workUploads')
+      .select((eb) => eb.fn.sum<number>('size').as('bytes'))
+      .where('teamId', '=', teamId)
+      .executeTakeFirst(),
   ]);
   return Number(works?.bytes ?? 0) + Number(uploads?.bytes ?? 0);
 }
@@ -72,16 +80,38 @@ export const insertFile = (db: Db, row: Insertable<FilesTable>) => db.insertInto
 
 /** Adds a data file after the question's last one. */
 export async function appendQuestionFile(db: Db, questionId: number, fileKey: string) {
-  const last = await db.selectFrom('questionFiles').select((eb) => eb.fn.max('sort').as('s')).where('questionId', '=', questionId).executeTakeFirst();
-  await db.insertInto('questionFiles').values({ questionId, fileKey, sort: Number(last?.s ?? -1) + 1 }).execute();
+  const last = await db
+    .selectFrom('questionFiles')
+    .select((eb) => eb.fn.max('sort').as('s'))
+    .where('questionId', '=', questionId)
+    .executeTakeFirst();
+  await db
+    .insertInto('questionFiles')
+    .values({ questionId, fileKey, sort: Number(last?.s ?? -1) + 1 })
+    .execute();
 }
 
 /** Records the team's next version of its works for the question. */
 export async function insertNextVersion(
   db: Db,
-  v: { competitionId: number; questionId: number; teamId: number; userId: number; fileKey: string; fileName: string; size: number; sha256: string; completedAt: string },
+  v: {
+    competitionId: number;
+    questionId: number;
+    teamId: number;
+    userId: number;
+    fileKey: string;
+    fileName: string;
+    size: number;
+    sha256: string;
+    completedAt: string;
+  },
 ) {
-  const last = await db.selectFrom('works').select((eb) => eb.fn.max('version').as('v')).where('teamId', '=', v.teamId).where('questionId', '=', v.questionId).executeTakeFirst();
+  const last = await db
+    .selectFrom('works')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .where('teamId', '=', v.teamId)
+    .where('questionId', '=', v.questionId)
+    .executeTakeFirst();
   const version = Number(last?.v ?? 0) + 1;
   const { id } = await db
     .insertInto('works')
@@ -113,7 +143,15 @@ const versions = (db: Db) =>
       'w.sha256',
       'u.username',
       'w.completedAt',
-      eb('w.version', '=', eb.selectFrom('works as last').select((l) => l.fn.max('last.version').as('v')).whereRef('last.teamId', '=', 'w.teamId').whereRef('last.questionId', '=', 'w.questionId')).as('counts'),
+      eb(
+        'w.version',
+        '=',
+        eb
+          .selectFrom('works as last')
+          .select((l) => l.fn.max('last.version').as('v'))
+          .whereRef('last.teamId', '=', 'w.teamId')
+          .whereRef('last.questionId', '=', 'w.questionId'),
+      ).as('counts'),
     ]);
 export type VersionRow = Awaited<ReturnType<ReturnType<typeof versions>['executeTakeFirstOrThrow']>>;
 
@@ -133,7 +171,17 @@ function filteredVersions(db: Db, questionId: number, q: VersionFilter) {
     query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k), containsText('w.fileName', k)]));
   }
   if (q.counting) {
-    query = query.where((eb) => eb('w.version', '=', eb.selectFrom('works as last').select((l) => l.fn.max('last.version').as('v')).whereRef('last.teamId', '=', 'w.teamId').whereRef('last.questionId', '=', 'w.questionId')));
+    query = query.where((eb) =>
+      eb(
+        'w.version',
+        '=',
+        eb
+          .selectFrom('works as last')
+          .select((l) => l.fn.max('last.version').as('v'))
+          .whereRef('last.teamId', '=', 'w.teamId')
+          .whereRef('last.questionId', '=', 'w.questionId'),
+      ),
+    );
   }
   return query;
 }
@@ -141,7 +189,10 @@ function filteredVersions(db: Db, questionId: number, q: VersionFilter) {
 /** A page of a question's versions, by team number then newest first. */
 export async function questionVersions(db: Db, questionId: number, q: VersionFilter & { limit: number; offset: number }) {
   const query = filteredVersions(db, questionId, q);
-  const { total } = await query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
   const rows = await query.orderBy('t.teamNo').orderBy('w.version', 'desc').limit(q.limit).offset(q.offset).execute();
   return { rows, total: Number(total) };
 }
@@ -169,4 +220,9 @@ export function exportQuestionVersions(db: Db, questionId: number, q: VersionFil
 
 /** The team and competition of the work stored under a file key. */
 export const workOfFile = (db: Db, key: string) =>
-  db.selectFrom('works as w').innerJoin('competitions as c', 'c.id', 'w.competitionId').select(['w.teamId', 'w.competitionId', 'c.orgId']).where('w.fileKey', '=', key).executeTakeFirst();
+  db
+    .selectFrom('works as w')
+    .innerJoin('competitions as c', 'c.id', 'w.competitionId')
+    .select(['w.teamId', 'w.competitionId', 'c.orgId'])
+    .where('w.fileKey', '=', key)
+    .executeTakeFirst();

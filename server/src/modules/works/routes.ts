@@ -1,5 +1,17 @@
 import type { IncomingMessage } from 'node:http';
-import { ADMIN_MENU_CODES, formatSize, idParam, pageOf, versionedFileName, workVersionSchema, worksPageQuery, worksQuery, worksRulesSchema, worksZipQuery, type WorkVersion } from '@contest/shared';
+import {
+  ADMIN_MENU_CODES,
+  formatSize,
+  idParam,
+  pageOf,
+  versionedFileName,
+  workVersionSchema,
+  worksPageQuery,
+  worksQuery,
+  worksRulesSchema,
+  worksZipQuery,
+  type WorkVersion,
+} from '@contest/shared';
 import { z } from 'zod';
 import archiver from 'archiver';
 import { idleLimit } from '../../http/socket.ts';
@@ -30,7 +42,7 @@ const EXPORT_COLUMNS: Column<WorkVersion>[] = [
   { header: '队伍编号', value: (w) => w.teamNo },
   { header: '队伍名称', value: (w) => w.teamName, width: 24 },
   { header: '版本', value: (w) => w.version, width: 8 },
-  { header: '是否有效', value: (w) => (w.counts ? '有效' : '') , width: 10 },
+  { header: '是否有效', value: (w) => (w.counts ? '有效' : ''), width: 10 },
   { header: '文件名', value: (w) => w.fileName, width: 30 },
   { header: '大小', value: (w) => formatSize(w.size) },
   { header: 'SHA-256', value: (w) => w.sha256, width: 66 },
@@ -76,7 +88,11 @@ export function worksRoutes(app: App, deps: Deps) {
     // `fileReply`, a reply the serializer never sees.
     scope.addContentTypeParser('application/offset+octet-stream', (_req, _payload, done) => done(null));
     scope.post(UPLOAD_PATH, { config: { rule: USER }, schema: { hide: true, response: fileReply } }, async (req, reply) => {
-      const { uploadId, owner } = await service.beginUpload(userCtx(req), req.headers['upload-length'] as string | undefined, req.headers['upload-metadata'] as string | undefined);
+      const { uploadId, owner } = await service.beginUpload(
+        userCtx(req),
+        req.headers['upload-length'] as string | undefined,
+        req.headers['upload-metadata'] as string | undefined,
+      );
       await receive(req, reply, uploadId, owner);
     });
     scope.route({
@@ -94,7 +110,10 @@ export function worksRoutes(app: App, deps: Deps) {
           });
           // Recorded just now, so tus no longer holds it: answered as tus answers for a complete upload.
           if (finished !== null) {
-            return reply.code(200).headers({ 'tus-resumable': '1.0.0', 'upload-offset': finished, 'upload-length': finished, 'cache-control': 'no-store' }).send();
+            return reply
+              .code(200)
+              .headers({ 'tus-resumable': '1.0.0', 'upload-offset': finished, 'upload-length': finished, 'cache-control': 'no-store' })
+              .send();
           }
         }
         if (req.method === 'PATCH') return receive(req, reply, uploadId, owner);
@@ -110,72 +129,85 @@ export function worksRoutes(app: App, deps: Deps) {
     });
   });
 
-  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(worksRulesSchema) } }, async (req) => ok(await service.rules(userCtx(req), req.params.id)));
-  app.get('/api/review/works/page/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery, response: replies(pageOf(workVersionSchema)) } }, async (req, reply) => {
-    if (req.query.export) return streamXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, await service.exportQuestionWorks(req.ctx, req.params.id, req.query));
-    const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query);
-    return page(list, total, req.query);
-  });
+  app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(worksRulesSchema) } }, async (req) =>
+    ok(await service.rules(userCtx(req), req.params.id)),
+  );
+  app.get(
+    '/api/review/works/page/:id',
+    { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksPageQuery, response: replies(pageOf(workVersionSchema)) } },
+    async (req, reply) => {
+      if (req.query.export)
+        return streamXlsx(reply, '作品列表.xlsx', '作品', EXPORT_COLUMNS, await service.exportQuestionWorks(req.ctx, req.params.id, req.query));
+      const { list, total } = await service.questionWorks(req.ctx, req.params.id, req.query);
+      return page(list, total, req.query);
+    },
+  );
   // The counted version of every team, or the selected versions (`?ids=`), streamed as one zip with a folder per team:
   // every one of them, read in batches, each file opened only when the zip is ready for it.
-  app.get('/api/review/works/export/:id', { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksZipQuery, response: fileReply } }, async (req, reply) => {
-    const { ids } = req.query;
-    const batches = (await service.exportQuestionWorks(req.ctx, req.params.id, { ids }))[Symbol.asyncIterator]();
-    const nextChosen = async (): Promise<WorkVersion[] | undefined> => {
-      for (;;) {
-        const next = await batches.next();
-        if (next.done) return undefined;
-        const chosen = ids ? next.value : next.value.filter((w) => w.counts);
-        if (chosen.length) return chosen;
-      }
-    };
-    // The first works are read before the first byte, so that nothing to send is still a 404 with its message.
-    const first = await nextChosen();
-    if (!first) throw new AppError(404, ids ? '所选作品不存在' : '该赛题还没有作品');
-    const zip = archiver('zip', { zlib: { level: 0 } });
-    reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}${ids ? '所选' : ''}作品.zip`));
-    // Each part is one path segment: a name like `../../x.zip` must not climb out of the folder when unpacked.
-    const segment = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
-    const raw = reply.raw;
-    let gone = false;
-    raw.once('close', () => {
-      gone = !raw.writableFinished;
-    });
-    // Resolves once the zip has taken the entry in whole (it waits for the client), or the client has gone.
-    const entered = () =>
-      new Promise<void>((resolve) => {
-        const done = () => {
-          zip.off('entry', done);
-          raw.off('close', done);
-          resolve();
-        };
-        zip.once('entry', done);
-        raw.once('close', done);
-      });
-    void (async () => {
-      try {
-        for (let batch: WorkVersion[] | undefined = first; batch && !gone; batch = await nextChosen()) {
-          for (const w of batch) {
-            if (gone) break;
-            const taken = entered();
-            zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(versionedFileName(w))}` });
-            await taken;
-          }
+  app.get(
+    '/api/review/works/export/:id',
+    { config: { rule: MENU }, schema: { tags, params: idParam, querystring: worksZipQuery, response: fileReply } },
+    async (req, reply) => {
+      const { ids } = req.query;
+      const batches = (await service.exportQuestionWorks(req.ctx, req.params.id, { ids }))[Symbol.asyncIterator]();
+      const nextChosen = async (): Promise<WorkVersion[] | undefined> => {
+        for (;;) {
+          const next = await batches.next();
+          if (next.done) return undefined;
+          const chosen = ids ? next.value : next.value.filter((w) => w.counts);
+          if (chosen.length) return chosen;
         }
-        if (gone) zip.abort();
-        else await zip.finalize();
-      } catch (err) {
-        // Part way: the connection is cut, so nobody takes a short zip for the whole.
-        req.log.error({ err }, 'works zip failed part way; connection closed');
-        zip.abort();
-        raw.destroy(err instanceof Error ? err : new Error(String(err)));
-      } finally {
-        await batches.return?.(undefined).catch(() => undefined);
-      }
-    })();
-    return reply.send(zip);
-  });
-  app.get('/api/review/works/:id', { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery, response: replies(z.array(workVersionSchema)) } }, async (req) =>
-    ok(await service.teamVersions(userCtx(req), req.params.id, req.query.teamId)),
+      };
+      // The first works are read before the first byte, so that nothing to send is still a 404 with its message.
+      const first = await nextChosen();
+      if (!first) throw new AppError(404, ids ? '所选作品不存在' : '该赛题还没有作品');
+      const zip = archiver('zip', { zlib: { level: 0 } });
+      reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}${ids ? '所选' : ''}作品.zip`));
+      // Each part is one path segment: a name like `../../x.zip` must not climb out of the folder when unpacked.
+      const segment = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+      const raw = reply.raw;
+      let gone = false;
+      raw.once('close', () => {
+        gone = !raw.writableFinished;
+      });
+      // Resolves once the zip has taken the entry in whole (it waits for the client), or the client has gone.
+      const entered = () =>
+        new Promise<void>((resolve) => {
+          const done = () => {
+            zip.off('entry', done);
+            raw.off('close', done);
+            resolve();
+          };
+          zip.once('entry', done);
+          raw.once('close', done);
+        });
+      void (async () => {
+        try {
+          for (let batch: WorkVersion[] | undefined = first; batch && !gone; batch = await nextChosen()) {
+            for (const w of batch) {
+              if (gone) break;
+              const taken = entered();
+              zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(versionedFileName(w))}` });
+              await taken;
+            }
+          }
+          if (gone) zip.abort();
+          else await zip.finalize();
+        } catch (err) {
+          // Part way: the connection is cut, so nobody takes a short zip for the whole.
+          req.log.error({ err }, 'works zip failed part way; connection closed');
+          zip.abort();
+          raw.destroy(err instanceof Error ? err : new Error(String(err)));
+        } finally {
+          await batches.return?.(undefined).catch(() => undefined);
+        }
+      })();
+      return reply.send(zip);
+    },
+  );
+  app.get(
+    '/api/review/works/:id',
+    { config: { rule: USER }, schema: { tags, params: idParam, querystring: worksQuery, response: replies(z.array(workVersionSchema)) } },
+    async (req) => ok(await service.teamVersions(userCtx(req), req.params.id, req.query.teamId)),
   );
 }

@@ -34,7 +34,10 @@ async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, ques
   return {
     ...row,
     maxBytes: row.worksMaxMb * 1024 * 1024,
-    types: row.worksTypes.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean),
+    types: row.worksTypes
+      .split(',')
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean),
     open: refusal === null,
     refusal,
     deadline: window.enabled ? window.end : null,
@@ -50,7 +53,11 @@ export async function rules(ctx: AuthedCtx, questionId: number): Promise<WorksRu
  * Checks a tus creation request before any byte is stored: the team chose the question, the window is open, the
  * declared size and the file type are within the competition's limits. Records who the upload belongs to.
  */
-export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefined, metadataHeader: string | undefined): Promise<{ uploadId: string; owner: string }> {
+export async function beginUpload(
+  ctx: AuthedCtx,
+  uploadLength: string | undefined,
+  metadataHeader: string | undefined,
+): Promise<{ uploadId: string; owner: string }> {
   const meta = parseUploadMetadata(metadataHeader);
   const questionId = Number(meta.questionId);
   const fileName = displayName(meta.filename ?? meta.name ?? '').trim();
@@ -59,7 +66,15 @@ export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefin
   const size = Number(uploadLength);
   if (!Number.isInteger(size) || size <= 0) throw badRequest('文件为空或大小未知');
   if (meta.sha256 && !/^[0-9a-f]{64}$/.test(meta.sha256)) throw badRequest('文件校验值格式不正确');
-  const row = { uploadId: randomBytes(16).toString('hex'), questionId, userId: ctx.actor.userId, fileName: fileName.slice(0, 255), size, sha256: meta.sha256 ?? null, createdAt: ctx.clock.now().toISOString() };
+  const row = {
+    uploadId: randomBytes(16).toString('hex'),
+    questionId,
+    userId: ctx.actor.userId,
+    fileName: fileName.slice(0, 255),
+    size,
+    sha256: meta.sha256 ?? null,
+    createdAt: ctx.clock.now().toISOString(),
+  };
   if (meta.kind === 'data') {
     // A question's public data file, uploaded by an organiser of its competition: any type, a large limit.
     const competitionId = await repo.questionCompetition(ctx.db, questionId);
@@ -91,7 +106,8 @@ export async function beginUpload(ctx: AuthedCtx, uploadLength: string | undefin
 }
 
 /** Whose share of the upload slots an upload takes: its team's, or for a question's data file its uploader's. */
-const uploadOwner = (u: { kind: string; userId: number; teamId: number | null }) => (u.kind === 'data' || u.teamId === null ? `user:${u.userId}` : `team:${u.teamId}`);
+const uploadOwner = (u: { kind: string; userId: number; teamId: number | null }) =>
+  u.kind === 'data' || u.teamId === null ? `user:${u.userId}` : `team:${u.teamId}`;
 
 /**
  * Drops the bytes tus holds for an upload in progress, and what it knows of them: in UPLOADS_DIR, or with S3 the
@@ -192,12 +208,32 @@ export async function finishUpload(deps: Deps, uploadId: string) {
   const record = deps.db.transaction().execute(async (trx) => {
     // Claimed first: of two requests finishing the same upload (a resumed client's HEAD and its last PATCH), one records it.
     if (!(await repo.deleteUpload(trx, uploadId))) throw new AlreadyFinished();
-    await repo.insertFile(trx, { key: stored.key, originalName: u.fileName, mime: 'application/octet-stream', size: stored.size, sha256: stored.sha256, ownerId: u.userId, visibility: data ? 'public' : 'private', purpose: data ? 'questionData' : 'works', createdAt: t });
+    await repo.insertFile(trx, {
+      key: stored.key,
+      originalName: u.fileName,
+      mime: 'application/octet-stream',
+      size: stored.size,
+      sha256: stored.sha256,
+      ownerId: u.userId,
+      visibility: data ? 'public' : 'private',
+      purpose: data ? 'questionData' : 'works',
+      createdAt: t,
+    });
     if (data) {
       await repo.appendQuestionFile(trx, u.questionId, stored.key);
       return null;
     }
-    const work = await repo.insertNextVersion(trx, { competitionId: u.competitionId, questionId: u.questionId, teamId: u.teamId!, userId: u.userId, fileKey: stored.key, fileName: u.fileName, size: stored.size, sha256, completedAt: t });
+    const work = await repo.insertNextVersion(trx, {
+      competitionId: u.competitionId,
+      questionId: u.questionId,
+      teamId: u.teamId!,
+      userId: u.userId,
+      fileKey: stored.key,
+      fileName: u.fileName,
+      size: stored.size,
+      sha256,
+      completedAt: t,
+    });
     // Scores already submitted for an earlier version go back to their judges, in this same step.
     return review.versionReplaced(trx, { questionId: u.questionId, teamId: u.teamId!, workId: work.id, version: work.version, now: completedAt });
   });
@@ -242,7 +278,13 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
   const competitionId = await repo.questionCompetition(ctx.db, questionId);
   if (competitionId === undefined) throw notFound('赛题不存在');
   await policy.managesCompetition(ctx, competitionId);
-  const { rows, total } = await repo.questionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, counting: q.counting === '1', limit: max, offset: (q.page - 1) * q.limit });
+  const { rows, total } = await repo.questionVersions(ctx.db, questionId, {
+    ids: q.ids,
+    keyword: q.keyword,
+    counting: q.counting === '1',
+    limit: max,
+    offset: (q.page - 1) * q.limit,
+  });
   return { list: rows.map(toVersion), total };
 }
 

@@ -66,8 +66,16 @@ function localArea(directory: string): UploadArea {
       }
       return store;
     },
-    received: (uploadId) => fs.promises.stat(file(uploadId)).then((s) => s.size, () => null),
-    lastWrite: (uploadId) => fs.promises.stat(file(uploadId)).then((s) => s.mtimeMs, () => 0),
+    received: (uploadId) =>
+      fs.promises.stat(file(uploadId)).then(
+        (s) => s.size,
+        () => null,
+      ),
+    lastWrite: (uploadId) =>
+      fs.promises.stat(file(uploadId)).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      ),
     read: async (uploadId) => fs.createReadStream(file(uploadId)),
     async remove(uploadId) {
       await fs.promises.rm(file(uploadId), { force: true });
@@ -155,8 +163,15 @@ async function loadS3Store(s3: NonNullable<Config['s3']>) {
 
     /** When the last byte arrived: the newest of the upload's objects and parts. */
     async lastWrite(id: string): Promise<number> {
-      const head = (key: string) => this.client.headObject({ Bucket: this.bucket, Key: key }).then((o) => o.LastModified?.getTime() ?? 0, (err) => (isNotFound(err) ? 0 : Promise.reject(err)));
-      const parts = this.retrieveParts(id).then((list: Part[]) => list.map((p) => p.LastModified?.getTime() ?? 0), (err) => (isNotFound(err) ? [] : Promise.reject(err)));
+      const head = (key: string) =>
+        this.client.headObject({ Bucket: this.bucket, Key: key }).then(
+          (o) => o.LastModified?.getTime() ?? 0,
+          (err) => (isNotFound(err) ? 0 : Promise.reject(err)),
+        );
+      const parts = this.retrieveParts(id).then(
+        (list: Part[]) => list.map((p) => p.LastModified?.getTime() ?? 0),
+        (err) => (isNotFound(err) ? [] : Promise.reject(err)),
+      );
       const times = await Promise.all([head(this.infoKey(id)), head(this.partKey(id, true)), head(id), parts]);
       return Math.max(0, ...times.flat());
     }
@@ -181,14 +196,19 @@ async function loadS3Store(s3: NonNullable<Config['s3']>) {
     /** Bytes received so far; null when the upload has nothing stored. */
     async received(id: string): Promise<number | null> {
       // getUpload answers "not found" for an upload without its info object.
-      return this.getUpload(id).then((u) => u.offset ?? null, (err) => (isNotFound(err) || (err as { status_code?: number }).status_code === 404 ? null : Promise.reject(err)));
+      return this.getUpload(id).then(
+        (u) => u.offset ?? null,
+        (err) => (isNotFound(err) || (err as { status_code?: number }).status_code === 404 ? null : Promise.reject(err)),
+      );
     }
 
     /** The multipart upload is aborted, and the info object, the waiting tail and a completed object deleted. */
     async drop(id: string): Promise<void> {
       const metadata = await this.getMetadata(id).catch((err) => (isNotFound(err) ? undefined : Promise.reject(err)));
       if (metadata?.['upload-id']) {
-        await this.client.abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: metadata['upload-id'] }).catch((err) => (isNotFound(err) ? undefined : Promise.reject(err)));
+        await this.client
+          .abortMultipartUpload({ Bucket: this.bucket, Key: id, UploadId: metadata['upload-id'] })
+          .catch((err) => (isNotFound(err) ? undefined : Promise.reject(err)));
       }
       await this.client.deleteObjects({ Bucket: this.bucket, Delete: { Objects: [{ Key: id }, { Key: this.infoKey(id) }, { Key: this.partKey(id, true) }] } });
       await this.clearCache(id);

@@ -7,7 +7,17 @@ import { downloadBlob, saveBlob } from '../../common/http.ts';
  * Exports a list as xlsx with its current filters (not its page), showing progress while the file is built; with
  * `ids` among the filters, the selected rows.
  */
-export function ExportButton({ url, query, label = '导出Excel', size }: { url: string; query: Record<string, string | number | undefined>; label?: string; size?: 'small' }) {
+export function ExportButton({
+  url,
+  query,
+  label = '导出Excel',
+  size,
+}: {
+  url: string;
+  query: Record<string, string | number | undefined>;
+  label?: string;
+  size?: 'small';
+}) {
   const [exporting, setExporting] = useState(false);
   async function run() {
     setExporting(true);

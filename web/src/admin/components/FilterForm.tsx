@@ -31,7 +31,12 @@ export function FilterForm<F extends Filters>({
   const canList = usePermissions().has(ADMIN_MENU_CODES.competition);
   const competitions = useCompetitionOptions(withCompetition && canList);
   return (
-    <Form layout="inline" style={{ marginBottom: 16 }} initialValues={initialValues} onFinish={(v: F) => onSearch({ ...v, keyword: v.keyword?.trim() || undefined })}>
+    <Form
+      layout="inline"
+      style={{ marginBottom: 16 }}
+      initialValues={initialValues}
+      onFinish={(v: F) => onSearch({ ...v, keyword: v.keyword?.trim() || undefined })}
+    >
       {withCompetition && competitions.data && (
         <Form.Item name="competitionId" label="竞赛">
           <Select allowClear placeholder="全部竞赛" style={{ width: 220 }} options={competitions.data} showSearch optionFilterProp="label" />

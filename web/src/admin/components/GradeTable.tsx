@@ -12,7 +12,17 @@ const score = (v: number | null, metric = false) => (v === null ? '—' : <span 
  * A question's grades, searchable and paged. `full` adds every judge's total and the parts of the final score
  * (the grade page); without it the table is what awarding needs. `award` renders the award cell (a picker).
  */
-export function GradeTable({ questionId, full, award, judging = 'both' }: { questionId: number; full?: boolean; award?: (g: Grade) => ReactNode; judging?: Judging }) {
+export function GradeTable({
+  questionId,
+  full,
+  award,
+  judging = 'both',
+}: {
+  questionId: number;
+  full?: boolean;
+  award?: (g: Grade) => ReactNode;
+  judging?: Judging;
+}) {
   const list = usePagedList(useListState<ReviewListParams>(), {
     queryKey: (q) => reviewKeys.grades(questionId, q),
     queryFn: (q) => reviewApi.grades(questionId, q),
@@ -29,12 +39,22 @@ export function GradeTable({ questionId, full, award, judging = 'both' }: { ques
     // scored (and its points out of 100 where both combine).
     ...(full && judgedByExperts(judging)
       ? ([
-          ...Array.from({ length: judges }, (_, i) => ({ title: `评分${i + 1}`, width: 100, render: (_: unknown, g: Grade) => (g.reviewScores[i] === undefined ? '—' : totalText(g.reviewScores[i]!, g.maxTotal)) })),
+          ...Array.from({ length: judges }, (_, i) => ({
+            title: `评分${i + 1}`,
+            width: 100,
+            render: (_: unknown, g: Grade) => (g.reviewScores[i] === undefined ? '—' : totalText(g.reviewScores[i]!, g.maxTotal)),
+          })),
           { title: '评审成绩', width: 90, render: (_, g) => score(g.reviewScore) },
-          { title: '评审进度', width: 90, render: (_, g) => <Tag color={g.judgesDone >= g.judgesTotal ? 'success' : 'warning'}>{`${g.judgesDone}/${g.judgesTotal}`}</Tag> },
+          {
+            title: '评审进度',
+            width: 90,
+            render: (_, g) => <Tag color={g.judgesDone >= g.judgesTotal ? 'success' : 'warning'}>{`${g.judgesDone}/${g.judgesTotal}`}</Tag>,
+          },
         ] satisfies ColumnsType<Grade>)
       : []),
-    ...(full && scoredAutomatically(judging) ? ([{ title: '私榜得分', width: 100, render: (_, g) => score(g.testScore, true) }] satisfies ColumnsType<Grade>) : []),
+    ...(full && scoredAutomatically(judging)
+      ? ([{ title: '私榜得分', width: 100, render: (_, g) => score(g.testScore, true) }] satisfies ColumnsType<Grade>)
+      : []),
     ...(full && judging === 'both' ? ([{ title: '测试得分', width: 90, render: (_, g) => score(g.testPoints) }] satisfies ColumnsType<Grade>) : []),
     // A question ranked by its private board has that board's score as its final score: a metric's value.
     { title: '最终成绩', width: 100, render: (_, g) => <b>{score(g.finalScore, judging === 'auto')}</b> },
@@ -55,12 +75,13 @@ export function GradeTable({ questionId, full, award, judging = 'both' }: { ques
 
   return (
     <>
-      <Input.Search allowClear placeholder="队伍名称或编号" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
-      <Table<Grade>
-        {...list.table}
-        columns={columns}
-        scroll={{ x: full ? 900 + judges * 80 : 700 }}
+      <Input.Search
+        allowClear
+        placeholder="队伍名称或编号"
+        style={{ width: 280, marginBottom: 16 }}
+        onSearch={(v) => list.refine({ keyword: v.trim() || undefined })}
       />
+      <Table<Grade> {...list.table} columns={columns} scroll={{ x: full ? 900 + judges * 80 : 700 }} />
     </>
   );
 }

@@ -35,10 +35,19 @@ export function LinkListEditor({ name, max, addText, disabled, withChildren, chi
           {fields.map((field, index) => (
             <div key={field.key} className="admin-link-item">
               <Space align="start" wrap>
-                <Form.Item name={[field.name, 'name']} rules={[{ required: true, whitespace: true, message: '请输入链接名称' }, { max: 30, message: '链接名称不能超过30个字符' }]}>
+                <Form.Item
+                  name={[field.name, 'name']}
+                  rules={[
+                    { required: true, whitespace: true, message: '请输入链接名称' },
+                    { max: 30, message: '链接名称不能超过30个字符' },
+                  ]}
+                >
                   <Input placeholder="链接名称" style={{ width: 160 }} disabled={disabled} />
                 </Form.Item>
-                <Form.Item name={[field.name, 'url']} rules={[{ required: true, whitespace: true, message: '请输入链接地址' }, { max: 500, message: '链接地址过长' }, urlRule]}>
+                <Form.Item
+                  name={[field.name, 'url']}
+                  rules={[{ required: true, whitespace: true, message: '请输入链接地址' }, { max: 500, message: '链接地址过长' }, urlRule]}
+                >
                   <Input placeholder="/competitionList 或 https://..." style={{ width: 320 }} disabled={disabled} />
                 </Form.Item>
                 <Form.Item name={[field.name, 'type']} initialValue={0}>
@@ -50,7 +59,13 @@ export function LinkListEditor({ name, max, addText, disabled, withChildren, chi
                       <Button type="text" icon={<ArrowUpOutlined />} disabled={index === 0} onClick={() => move(index, index - 1)} aria-label="上移" />
                     </Tooltip>
                     <Tooltip title="下移">
-                      <Button type="text" icon={<ArrowDownOutlined />} disabled={index === fields.length - 1} onClick={() => move(index, index + 1)} aria-label="下移" />
+                      <Button
+                        type="text"
+                        icon={<ArrowDownOutlined />}
+                        disabled={index === fields.length - 1}
+                        onClick={() => move(index, index + 1)}
+                        aria-label="下移"
+                      />
                     </Tooltip>
                     <Tooltip title="删除">
                       <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(index)} aria-label="删除" />
@@ -66,7 +81,12 @@ export function LinkListEditor({ name, max, addText, disabled, withChildren, chi
             </div>
           ))}
           {!disabled && (
-            <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= max} onClick={() => add({ name: '', url: '', type: 0, ...(withChildren ? { children: [] } : {}) })}>
+            <Button
+              type="dashed"
+              icon={<PlusOutlined />}
+              disabled={fields.length >= max}
+              onClick={() => add({ name: '', url: '', type: 0, ...(withChildren ? { children: [] } : {}) })}
+            >
               {addText}
               {fields.length >= max && `（最多${max}个）`}
             </Button>

@@ -3,7 +3,8 @@ import type { Confirmable, ConfirmField } from '../../api/confirmable.ts';
 import { HttpError } from '../../common/http.ts';
 
 /** The server's warning for `field`, when that is why it refused; else null. */
-export const confirmWarning = (err: unknown, field: ConfirmField): string | null => (err instanceof HttpError && err.status === 409 ? (err.fields?.[field] ?? null) : null);
+export const confirmWarning = (err: unknown, field: ConfirmField): string | null =>
+  err instanceof HttpError && err.status === 409 ? (err.fields?.[field] ?? null) : null;
 
 /** Thrown when the organiser chose not to go on: nothing was changed, and nothing more needs saying. */
 export class ConfirmDeclined extends Error {
@@ -34,7 +35,13 @@ export function useConfirmedRetry<F extends ConfirmField>(field: F) {
         throw err;
       }
       const labels = LABELS[field];
-      const confirmed = await modal.confirm({ title: labels.title, content: warning, okText: labels.okText, okButtonProps: { danger: true }, cancelText: labels.cancelText });
+      const confirmed = await modal.confirm({
+        title: labels.title,
+        content: warning,
+        okText: labels.okText,
+        okButtonProps: { danger: true },
+        cancelText: labels.cancelText,
+      });
       if (!confirmed) throw new ConfirmDeclined();
       return send({ [field]: true } as Confirmable<F>);
     }

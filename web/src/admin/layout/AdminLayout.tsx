@@ -94,7 +94,12 @@ export function AdminLayout() {
       </Layout.Sider>
       <Layout>
         <div className="admin-header">
-          <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />} onClick={toggle} aria-label={narrow ? (drawerOpen ? '收起菜单' : '打开菜单') : '折叠菜单'} />
+          <Button
+            type="text"
+            icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+            onClick={toggle}
+            aria-label={narrow ? (drawerOpen ? '收起菜单' : '打开菜单') : '折叠菜单'}
+          />
           <Breadcrumb
             // On a phone only the page's own title, so the user menu keeps its room.
             style={{ minWidth: 0, overflow: 'hidden', whiteSpace: 'nowrap' }}

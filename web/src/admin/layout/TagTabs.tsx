@@ -36,7 +36,10 @@ export function useTags(current: AdminRoute | undefined, pathname: string) {
   const active = current?.path ?? pathname;
   const target = (key: string) => tags.find((t) => t.key === key)?.to ?? key;
   // The page being shown keeps its tab while closing it waits (a page with unsaved changes may keep the user there).
-  const list = current && !tags.some((t) => t.key === current.path) ? [...tags, { key: current.path, to: pathname, title: current.meta.title, affix: Boolean(current.meta.affix) }] : tags;
+  const list =
+    current && !tags.some((t) => t.key === current.path)
+      ? [...tags, { key: current.path, to: pathname, title: current.meta.title, affix: Boolean(current.meta.affix) }]
+      : tags;
   return {
     list,
     active,

@@ -47,7 +47,15 @@ export const TODO_LINKS: { key: keyof TodoCounts; title: string; to: (todo: Todo
 ];
 
 /** A to-do's questions to choose from, each opening where it is dealt with. */
-function QuestionChoice({ title, questions, children }: { title: string; questions: { key: number; text: string; to: string; extra?: string }[]; children: ReactNode }) {
+function QuestionChoice({
+  title,
+  questions,
+  children,
+}: {
+  title: string;
+  questions: { key: number; text: string; to: string; extra?: string }[];
+  children: ReactNode;
+}) {
   return (
     <Popover
       title={title}
@@ -76,11 +84,19 @@ function choiceOf(key: keyof TodoCounts, todo: Todo) {
   if (key === 'disputesToAnswer' && todo.disputeQuestions.length > 1) {
     return {
       title: '待答复申诉的赛题',
-      questions: todo.disputeQuestions.map((q) => ({ key: q.questionId, text: `${q.questionTitle}（${q.competitionName}）`, to: disputeLink(q), extra: `${q.pending} 条` })),
+      questions: todo.disputeQuestions.map((q) => ({
+        key: q.questionId,
+        text: `${q.questionTitle}（${q.competitionName}）`,
+        to: disputeLink(q),
+        extra: `${q.pending} 条`,
+      })),
     };
   }
   if (key === 'questionsToReview' && todo.reviewQuestions.length > 1) {
-    return { title: '待审核的赛题', questions: todo.reviewQuestions.map((q) => ({ key: q.questionId, text: `${q.questionTitle}（${q.competitionName}）`, to: reviewLink(q) })) };
+    return {
+      title: '待审核的赛题',
+      questions: todo.reviewQuestions.map((q) => ({ key: q.questionId, text: `${q.questionTitle}（${q.competitionName}）`, to: reviewLink(q) })),
+    };
   }
   return null;
 }
@@ -105,7 +121,12 @@ export default function HomePage() {
               const count = todo.data!.counts[t.key] ?? 0;
               const card = (
                 <Card size="small" hoverable>
-                  <Statistic title={<Badge status={count ? 'processing' : 'default'} text={t.title} />} value={count} suffix="项" valueStyle={count ? undefined : { color: '#999' }} />
+                  <Statistic
+                    title={<Badge status={count ? 'processing' : 'default'} text={t.title} />}
+                    value={count}
+                    suffix="项"
+                    valueStyle={count ? undefined : { color: '#999' }}
+                  />
                 </Card>
               );
               const several = choiceOf(t.key, todo.data!);
@@ -138,7 +159,11 @@ export default function HomePage() {
         </Card>
       )}
       {stats.data && (
-        <Card title={own ? '本组织概况' : '平台概况'} extra={own ? <Typography.Text type="secondary">仅统计本组织的用户</Typography.Text> : undefined} data-testid="dashboard">
+        <Card
+          title={own ? '本组织概况' : '平台概况'}
+          extra={own ? <Typography.Text type="secondary">仅统计本组织的用户</Typography.Text> : undefined}
+          data-testid="dashboard"
+        >
           <Row gutter={[16, 16]}>
             {(own ? ORGANISATION_STATS : PLATFORM_STATS).map(([key, title]) => (
               <Col xs={12} md={8} lg={own ? 6 : 4} key={key}>

@@ -43,7 +43,13 @@ function trendOption(c: RunningCompetition, days: string[]) {
     animation: false,
     grid: { left: 28, right: 8, top: 8, bottom: 20 },
     tooltip: { trigger: 'axis', formatter: (p: { name: string; value: number }[]) => `${p[0]!.name}<br/>新增报名 ${p[0]!.value}` },
-    xAxis: { type: 'category', data: days.map((d) => d.slice(5)), boundaryGap: false, axisLabel: { interval: 'auto', fontSize: 10 }, axisTick: { show: false } },
+    xAxis: {
+      type: 'category',
+      data: days.map((d) => d.slice(5)),
+      boundaryGap: false,
+      axisLabel: { interval: 'auto', fontSize: 10 },
+      axisTick: { show: false },
+    },
     yAxis: { type: 'value', minInterval: 1, splitNumber: 2, axisLabel: { fontSize: 10 } },
     series: [{ type: 'line', data: c.daily, symbol: 'none', lineStyle: { color: '#1890ff' }, areaStyle: { color: 'rgba(24,144,255,0.15)' } }],
   };

@@ -160,7 +160,8 @@ export class BrowserShell implements DownloadShell {
   status(): ShellStatus {
     if (!this.loaded) return { ready: false, rootLabel: null, problem: '正在读取下载文件夹…', action: null };
     if (!this.handle) return { ready: false, rootLabel: null, problem: '请先选择保存下载文件的文件夹', action: '选择文件夹' };
-    if (this.permission !== 'granted') return { ready: false, rootLabel: this.handle.name, problem: `需要重新授权访问下载文件夹“${this.handle.name}”`, action: '授权访问' };
+    if (this.permission !== 'granted')
+      return { ready: false, rootLabel: this.handle.name, problem: `需要重新授权访问下载文件夹“${this.handle.name}”`, action: '授权访问' };
     return { ready: true, rootLabel: this.handle.name, problem: null, action: null };
   }
 

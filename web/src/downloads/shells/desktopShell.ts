@@ -26,7 +26,10 @@ export class BridgeError extends Error {
   }
 }
 
-type EventSourceLike = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'> & { onerror: ((e: Event) => void) | null; onopen: ((e: Event) => void) | null };
+type EventSourceLike = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'> & {
+  onerror: ((e: Event) => void) | null;
+  onopen: ((e: Event) => void) | null;
+};
 
 export interface DesktopShellOptions {
   config: DesktopBridgeConfig | null;
@@ -195,7 +198,7 @@ export class DesktopShell implements DownloadShell {
     const url = `${this.base}/events?secret=${encodeURIComponent(config.secret)}&userId=${encodeURIComponent(userId)}`;
     const source = this.options.eventSource?.(url) ?? (new EventSource(url) as EventSourceLike);
     this.events = source;
-    const data = <T,>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
+    const data = <T>(e: Event) => JSON.parse((e as MessageEvent<string>).data) as T;
     source.onopen = () => {
       if (!this.connected) {
         this.connected = true;
@@ -262,7 +265,10 @@ export class DesktopShell implements DownloadShell {
   }
 
   start(task: DownloadTask): void {
-    const dir = dirUnderRoot(task.savePath, [this.rootPath, ...knownRoots()].filter((r): r is string => Boolean(r)));
+    const dir = dirUnderRoot(
+      task.savePath,
+      [this.rootPath, ...knownRoots()].filter((r): r is string => Boolean(r)),
+    );
     if (!dir) {
       this.fail(task.key, new Error('该任务的保存位置不在下载客户端的下载目录中，请取消后重新添加'));
       return;

@@ -64,7 +64,10 @@ export default function QuestionWorksPage() {
   const competition = task?.competitionName ?? first?.competitionName;
   const showTeam = list.some((w) => w.team !== null);
   const count = (status: number) => list.filter((w) => w.status === status).length;
-  const selected = list.filter((w) => selectedIds.includes(w.id)).filter(hasFile).map((w) => reviewWorkTask(title, w));
+  const selected = list
+    .filter((w) => selectedIds.includes(w.id))
+    .filter(hasFile)
+    .map((w) => reviewWorkTask(title, w));
 
   return (
     <>
@@ -83,10 +86,13 @@ export default function QuestionWorksPage() {
           {phone && competition ? <Typography.Text type="secondary">{competition}</Typography.Text> : <span />}
           <BulkDownloadButtons all={async () => list.filter(hasFile).map((w) => reviewWorkTask(title, w))} selected={phone ? undefined : selected} />
         </Flex>
-        {task?.blind && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="本赛题为盲评：作品只显示编号，不显示队伍信息。请勿在评语中透露或猜测作者身份。" />}
+        {task?.blind && (
+          <Alert type="info" showIcon style={{ marginBottom: 16 }} message="本赛题为盲评：作品只显示编号，不显示队伍信息。请勿在评语中透露或猜测作者身份。" />
+        )}
         {list.length > 0 && (
           <Typography.Paragraph type="secondary">
-            共 {list.length} 份作品：已提交 {count(ASSIGNMENT_STATUS.submitted)} 份，草稿 {count(ASSIGNMENT_STATUS.draft)} 份，未评 {count(ASSIGNMENT_STATUS.pending)} 份。
+            共 {list.length} 份作品：已提交 {count(ASSIGNMENT_STATUS.submitted)} 份，草稿 {count(ASSIGNMENT_STATUS.draft)} 份，未评{' '}
+            {count(ASSIGNMENT_STATUS.pending)} 份。
           </Typography.Paragraph>
         )}
         {phone ? (
@@ -127,7 +133,11 @@ export default function QuestionWorksPage() {
             pagination={list.length > 20 ? { pageSize: 20, showTotal: (t) => `共 ${t} 份` } : false}
             scroll={{ x: showTeam ? 1100 : 860 }}
             locale={{ emptyText: '暂无分配给您的评审作品' }}
-            rowSelection={{ selectedRowKeys: selectedIds, onChange: (keys) => setSelectedIds(keys.map(Number)), getCheckboxProps: (w) => ({ disabled: !w.fileName }) }}
+            rowSelection={{
+              selectedRowKeys: selectedIds,
+              onChange: (keys) => setSelectedIds(keys.map(Number)),
+              getCheckboxProps: (w) => ({ disabled: !w.fileName }),
+            }}
             columns={[
               { title: '作品编号', dataIndex: 'code', width: 120, render: (code: string) => <Typography.Text strong>{code}</Typography.Text> },
               {

@@ -1,5 +1,34 @@
-import { ASSIGNMENT_STATUS, formatSize, judgeTotal, maxTotal, scoreError, totalText, type Criterion, type ReviewWorkDetail, type ScoreBody } from '@contest/shared';
-import { Alert, App, Breadcrumb, Button, Card, Col, Descriptions, Divider, Empty, Form, Input, InputNumber, Result, Row, Space, Spin, Statistic, Typography } from 'antd';
+import {
+  ASSIGNMENT_STATUS,
+  formatSize,
+  judgeTotal,
+  maxTotal,
+  scoreError,
+  totalText,
+  type Criterion,
+  type ReviewWorkDetail,
+  type ScoreBody,
+} from '@contest/shared';
+import {
+  Alert,
+  App,
+  Breadcrumb,
+  Button,
+  Card,
+  Col,
+  Descriptions,
+  Divider,
+  Empty,
+  Form,
+  Input,
+  InputNumber,
+  Result,
+  Row,
+  Space,
+  Spin,
+  Statistic,
+  Typography,
+} from 'antd';
 import { useRef, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { judgingApi } from '../../api/judging.ts';
@@ -122,7 +151,12 @@ function ScoreSheet({ work }: { work: ReviewWorkDetail }) {
     <Card
       title="评分"
       extra={
-        <Statistic title="当前总分" value={totalText(total, max)} valueStyle={{ fontSize: 22, color: total === null ? undefined : '#1890ff' }} data-testid="live-total" />
+        <Statistic
+          title="当前总分"
+          value={totalText(total, max)}
+          valueStyle={{ fontSize: 22, color: total === null ? undefined : '#1890ff' }}
+          data-testid="live-total"
+        />
       }
     >
       {submitted ? (
@@ -208,7 +242,11 @@ export default function ScorePage() {
     <>
       <Breadcrumb
         style={{ marginBottom: 16 }}
-        items={[{ title: <Link to="/">我的评审任务</Link> }, { title: <Link to={`/question/${work.questionId}`}>{work.questionTitle}</Link> }, { title: `作品 ${work.code}` }]}
+        items={[
+          { title: <Link to="/">我的评审任务</Link> },
+          { title: <Link to={`/question/${work.questionId}`}>{work.questionTitle}</Link> },
+          { title: `作品 ${work.code}` },
+        ]}
       />
       <Card title={`作品 ${work.code}`} style={{ marginBottom: 16 }} extra={<Link to={`/question/${work.questionId}`}>返回作品列表</Link>}>
         <Descriptions column={{ xs: 1, md: 2 }} size="small">

@@ -23,7 +23,17 @@ export default function TaskListPage() {
   const total = tasks.reduce((n, t) => n + t.total, 0);
   const submitted = tasks.reduce((n, t) => n + t.submitted, 0);
   return (
-    <Card title="我的评审任务" extra={!phone && total > 0 && <Typography.Text type="secondary">共 {total} 份作品，已提交 {submitted} 份</Typography.Text>}>
+    <Card
+      title="我的评审任务"
+      extra={
+        !phone &&
+        total > 0 && (
+          <Typography.Text type="secondary">
+            共 {total} 份作品，已提交 {submitted} 份
+          </Typography.Text>
+        )
+      }
+    >
       {phone && total > 0 && (
         <Typography.Paragraph type="secondary">
           共 {total} 份作品，已提交 {submitted} 份

@@ -78,7 +78,11 @@ export function UnreadBadge({ counts }: { counts: UnreadCount }) {
     </span>
   );
   return (
-    <Link to={unreadKind(counts) === NOTICE_KIND.personal ? `/message?kind=${NOTICE_KIND.personal}` : '/message'} className="site-bell" aria-label={count ? `消息（${count}条未读）` : '消息'}>
+    <Link
+      to={unreadKind(counts) === NOTICE_KIND.personal ? `/message?kind=${NOTICE_KIND.personal}` : '/message'}
+      className="site-bell"
+      aria-label={count ? `消息（${count}条未读）` : '消息'}
+    >
       {count > 0 ? (
         <Suspense fallback={bell}>
           <CountBadge data-testid="unread-badge" data-count={count} count={count}>

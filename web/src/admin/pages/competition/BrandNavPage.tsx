@@ -26,8 +26,10 @@ export default function BrandNavPage() {
   const brand = useQuery({ queryKey: brandKeys.detail(brandId), queryFn: () => brandApi.detail(brandId!), enabled: brandId !== null });
   const nav = useQuery({ queryKey: brandKeys.nav(brandId), queryFn: () => brandApi.nav(brandId!), enabled: brandId !== null });
   // A brand has no navigation until it is first saved: then it is created, afterwards updated.
-  const saving = useListMutation((body: BrandNavBody) => (nav.data ? brandApi.updateNav(nav.data.id, body) : brandApi.createNav(body)), [brandKeys.nav(brandId)], () =>
-    void message.success('品牌导航已保存'),
+  const saving = useListMutation(
+    (body: BrandNavBody) => (nav.data ? brandApi.updateNav(nav.data.id, body) : brandApi.createNav(body)),
+    [brandKeys.nav(brandId)],
+    () => void message.success('品牌导航已保存'),
   );
 
   if (brandId === null || brand.isError) return <Navigate to="/404" replace />;
@@ -42,10 +44,7 @@ export default function BrandNavPage() {
 
   const loading = brand.isLoading || nav.isLoading;
   return (
-    <Card
-      title={`品牌导航${brand.data ? `：${brand.data.name}` : ''}`}
-      extra={<Button onClick={() => navigate('/competition/brand')}>返回品牌列表</Button>}
-    >
+    <Card title={`品牌导航${brand.data ? `：${brand.data.name}` : ''}`} extra={<Button onClick={() => navigate('/competition/brand')}>返回品牌列表</Button>}>
       {loading ? (
         <Skeleton active />
       ) : (

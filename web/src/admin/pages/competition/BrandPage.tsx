@@ -33,15 +33,19 @@ export default function BrandPage() {
   );
   const removal = useListMutation(brandApi.remove, lists, () => void message.success('品牌已删除'));
 
-  const remove = (brand: Brand) =>
-    confirm(
-      `确定删除品牌“${brand.name}”吗？品牌导航将一并删除。`,
-      () => removal.mutateAsync(brand.id),
-      { danger: true },
-    );
+  const remove = (brand: Brand) => confirm(`确定删除品牌“${brand.name}”吗？品牌导航将一并删除。`, () => removal.mutateAsync(brand.id), { danger: true });
 
   return (
-    <Card title="竞赛品牌" extra={canEdit && <Button type="primary" onClick={() => setEditing({ brand: null })}>新建品牌</Button>}>
+    <Card
+      title="竞赛品牌"
+      extra={
+        canEdit && (
+          <Button type="primary" onClick={() => setEditing({ brand: null })}>
+            新建品牌
+          </Button>
+        )
+      }
+    >
       <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => list.refine({ keyword: v.keyword?.trim() || undefined })}>
         <Form.Item name="keyword">
           <Input placeholder="品牌名称或简称" allowClear style={{ width: 240 }} />
@@ -67,7 +71,11 @@ export default function BrandPage() {
           {
             title: '品牌介绍',
             dataIndex: 'description',
-            render: (text: string | null) => <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} style={{ margin: 0 }}>{text}</Typography.Paragraph>,
+            render: (text: string | null) => (
+              <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} style={{ margin: 0 }}>
+                {text}
+              </Typography.Paragraph>
+            ),
           },
           {
             title: '操作',
@@ -102,10 +110,25 @@ export default function BrandPage() {
           onClose={() => setEditing(null)}
           width={600}
         >
-          <Form.Item name="name" label="品牌名称" rules={[{ required: true, whitespace: true, message: '请输入品牌名称' }, { max: 100, message: '品牌名称不能超过100个字符' }]}>
+          <Form.Item
+            name="name"
+            label="品牌名称"
+            rules={[
+              { required: true, whitespace: true, message: '请输入品牌名称' },
+              { max: 100, message: '品牌名称不能超过100个字符' },
+            ]}
+          >
             <Input />
           </Form.Item>
-          <Form.Item name="shortName" label="品牌简称" extra="显示在竞赛列表的品牌分组上" rules={[{ required: true, whitespace: true, message: '请输入品牌简称' }, { max: 20, message: '品牌简称不能超过20个字符' }]}>
+          <Form.Item
+            name="shortName"
+            label="品牌简称"
+            extra="显示在竞赛列表的品牌分组上"
+            rules={[
+              { required: true, whitespace: true, message: '请输入品牌简称' },
+              { max: 20, message: '品牌简称不能超过20个字符' },
+            ]}
+          >
             <Input />
           </Form.Item>
           <Form.Item name="logo" label="品牌标志">

@@ -70,7 +70,14 @@ export default function BrandRecommendPage() {
             title: '推荐',
             width: 120,
             render: (_, b) => (
-              <Switch checked={b.recommend} loading={switching === b.id} checkedChildren="推荐" unCheckedChildren="不推荐" onChange={(on) => void toggle(b, on)} aria-label={`推荐${b.name}`} />
+              <Switch
+                checked={b.recommend}
+                loading={switching === b.id}
+                checkedChildren="推荐"
+                unCheckedChildren="不推荐"
+                onChange={(on) => void toggle(b, on)}
+                aria-label={`推荐${b.name}`}
+              />
             ),
           },
         ]}

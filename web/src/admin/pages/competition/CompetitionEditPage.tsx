@@ -47,7 +47,12 @@ export default function CompetitionEditPage() {
 
   if (id === null || competition.isError) return <Navigate to="/404" replace />;
   if (id === 0 && !canEdit) return <Navigate to="/401" replace />;
-  if (competition.isLoading) return <Card><Skeleton active paragraph={{ rows: 10 }} /></Card>;
+  if (competition.isLoading)
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 10 }} />
+      </Card>
+    );
 
   const c = competition.data;
   // Under audit nothing changes: the auditor judges what was submitted.
@@ -118,10 +123,25 @@ export default function CompetitionEditPage() {
       }
     >
       {c?.auditStatus === AUDIT_STATUS.rejected && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} message="审核未通过" description={`驳回原因：${c.auditReply ?? '（未填写）'}。修改后可再次提交审核。`} />
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="审核未通过"
+          description={`驳回原因：${c.auditReply ?? '（未填写）'}。修改后可再次提交审核。`}
+        />
       )}
-      {c?.auditStatus === AUDIT_STATUS.pending && <Alert type="info" showIcon style={{ marginBottom: 16 }} message="竞赛正在审核中，审核结果出来之前不能修改。" />}
-      {c?.auditStatus === AUDIT_STATUS.draft && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="草稿：按下方「上线准备」补齐竞赛信息、菜单和赛题后提交审核，审核通过后竞赛在前台上线。" />}
+      {c?.auditStatus === AUDIT_STATUS.pending && (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} message="竞赛正在审核中，审核结果出来之前不能修改。" />
+      )}
+      {c?.auditStatus === AUDIT_STATUS.draft && (
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="草稿：按下方「上线准备」补齐竞赛信息、菜单和赛题后提交审核，审核通过后竞赛在前台上线。"
+        />
+      )}
       {c && (
         <div style={{ marginBottom: 16 }}>
           <ReadinessCard
@@ -162,7 +182,9 @@ export default function CompetitionEditPage() {
               <PresetsPanel
                 competitionId={c.id}
                 editable={editable}
-                lockedReason={c.auditStatus === AUDIT_STATUS.pending ? '竞赛正在审核中，菜单设置暂不能修改；审核结果出来后（通过或驳回）即可再修改。' : undefined}
+                lockedReason={
+                  c.auditStatus === AUDIT_STATUS.pending ? '竞赛正在审核中，菜单设置暂不能修改；审核结果出来后（通过或驳回）即可再修改。' : undefined
+                }
                 resetKey={menusResetKey}
                 onDirtyChange={onMenusDirty}
               />

@@ -12,11 +12,24 @@ import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.ts
 export default function CompetitionManagerPage() {
   const navigate = useNavigate();
   const canEdit = usePermissions().has(ACTION_CODES.competitionEdit);
-  const list = usePagedList(useListState<CompetitionListParams>(), { queryKey: competitionKeys.managed, queryFn: competitionApi.managed, emptyText: '暂无竞赛' });
+  const list = usePagedList(useListState<CompetitionListParams>(), {
+    queryKey: competitionKeys.managed,
+    queryFn: competitionApi.managed,
+    emptyText: '暂无竞赛',
+  });
   const actions = useCompetitionActions();
 
   return (
-    <Card title="竞赛管理" extra={canEdit && <Button type="primary" onClick={() => navigate('/competition/edit/0')}>新建竞赛</Button>}>
+    <Card
+      title="竞赛管理"
+      extra={
+        canEdit && (
+          <Button type="primary" onClick={() => navigate('/competition/edit/0')}>
+            新建竞赛
+          </Button>
+        )
+      }
+    >
       <CompetitionFilters onSearch={list.search} />
       <Table<CompetitionListItem>
         {...list.table}

@@ -45,7 +45,12 @@ export default function CompetitionViewPage() {
   const questions = useCompetitionQuestions(id ?? 0, Boolean(id) && canRead);
 
   if (!id || competition.isError) return <Navigate to="/404" replace />;
-  if (!competition.data) return <Card><Skeleton active paragraph={{ rows: 12 }} /></Card>;
+  if (!competition.data)
+    return (
+      <Card>
+        <Skeleton active paragraph={{ rows: 12 }} />
+      </Card>
+    );
   const c = competition.data;
   const canAudit = has(ACTION_CODES.competitionAudit) && ALLOWED.audit(c.auditStatus);
   const canEdit = has(ACTION_CODES.competitionEdit) && ALLOWED.edit(c.auditStatus);
@@ -76,7 +81,9 @@ export default function CompetitionViewPage() {
         </Space>
       }
     >
-      {c.auditStatus === AUDIT_STATUS.rejected && <Alert type="error" showIcon style={{ marginBottom: 16 }} message={`驳回原因：${c.auditReply ?? '（未填写）'}`} />}
+      {c.auditStatus === AUDIT_STATUS.rejected && (
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} message={`驳回原因：${c.auditReply ?? '（未填写）'}`} />
+      )}
       <Descriptions bordered size="small" column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} styles={{ label: { width: 130, whiteSpace: 'nowrap' } }}>
         <Descriptions.Item label="所属品牌">{c.brandShortName}</Descriptions.Item>
         <Descriptions.Item label="竞赛类型">{c.typeName ?? '未设置'}</Descriptions.Item>
@@ -88,11 +95,21 @@ export default function CompetitionViewPage() {
           {formatMinute(c.regStartTime)} 至 {formatMinute(c.regEndTime)}
         </Descriptions.Item>
         <Descriptions.Item label="竞赛结束时间">{formatMinute(c.endTime)}</Descriptions.Item>
-        <Descriptions.Item label="报名费">{c.fee === 0 ? '免费' : `${fenToYuan(c.fee)} 元${c.invoiceEnable ? '（开放发票申请）' : '（未开放发票申请）'}`}</Descriptions.Item>
+        <Descriptions.Item label="报名费">
+          {c.fee === 0 ? '免费' : `${fenToYuan(c.fee)} 元${c.invoiceEnable ? '（开放发票申请）' : '（未开放发票申请）'}`}
+        </Descriptions.Item>
         <Descriptions.Item label="组队规则">
           每队 {c.minMembers}–{c.maxMembers} 人，指导老师最多 {c.maxTeachers} 人；{c.allowIndividual ? '允许' : '不允许'}个人参赛
         </Descriptions.Item>
-        <Descriptions.Item label="训练平台">{c.trainingUrl ? <Typography.Link href={c.trainingUrl} target="_blank" rel="noopener noreferrer">{c.trainingUrl}</Typography.Link> : '未设置'}</Descriptions.Item>
+        <Descriptions.Item label="训练平台">
+          {c.trainingUrl ? (
+            <Typography.Link href={c.trainingUrl} target="_blank" rel="noopener noreferrer">
+              {c.trainingUrl}
+            </Typography.Link>
+          ) : (
+            '未设置'
+          )}
+        </Descriptions.Item>
         <Descriptions.Item label="队伍数">{c.teamNum}</Descriptions.Item>
         <Descriptions.Item label="创建时间">{formatMinute(c.createdAt)}</Descriptions.Item>
         <Descriptions.Item label="更新时间">{formatMinute(c.updatedAt)}</Descriptions.Item>

@@ -20,18 +20,26 @@ export default function TypePage() {
   const [editing, setEditing] = useState<Editing>(null);
   const lists = [typeKeys.all, TYPE_OPTIONS_KEY];
 
-  const save = useListMutation((values: TypeBody) => (editing?.type ? typeApi.update(editing.type.id, values) : typeApi.create(values)), lists, () => void message.success('竞赛类型已保存'));
+  const save = useListMutation(
+    (values: TypeBody) => (editing?.type ? typeApi.update(editing.type.id, values) : typeApi.create(values)),
+    lists,
+    () => void message.success('竞赛类型已保存'),
+  );
   const removal = useListMutation(typeApi.remove, lists, () => void message.success('竞赛类型已删除'));
 
-  const remove = (type: CompetitionType) =>
-    confirm(
-      `确定删除竞赛类型“${type.name}”吗？`,
-      () => removal.mutateAsync(type.id),
-      { danger: true },
-    );
+  const remove = (type: CompetitionType) => confirm(`确定删除竞赛类型“${type.name}”吗？`, () => removal.mutateAsync(type.id), { danger: true });
 
   return (
-    <Card title="竞赛类型" extra={canEdit && <Button type="primary" onClick={() => setEditing({ type: null })}>新建类型</Button>}>
+    <Card
+      title="竞赛类型"
+      extra={
+        canEdit && (
+          <Button type="primary" onClick={() => setEditing({ type: null })}>
+            新建类型
+          </Button>
+        )
+      }
+    >
       <Table<CompetitionType>
         {...list.table}
         columns={[
@@ -65,7 +73,14 @@ export default function TypePage() {
           onSave={save.mutateAsync}
           onClose={() => setEditing(null)}
         >
-          <Form.Item name="name" label="类型名称" rules={[{ required: true, whitespace: true, message: '请输入类型名称' }, { max: 50, message: '类型名称不能超过50个字符' }]}>
+          <Form.Item
+            name="name"
+            label="类型名称"
+            rules={[
+              { required: true, whitespace: true, message: '请输入类型名称' },
+              { max: 50, message: '类型名称不能超过50个字符' },
+            ]}
+          >
             <Input />
           </Form.Item>
           <SortItem />
@@ -74,4 +89,3 @@ export default function TypePage() {
     </Card>
   );
 }
-

@@ -49,13 +49,26 @@ export default function InvoiceConfigPage() {
         onFinish={save}
         initialValues={{ ...data, applyStart: toPickerOrNull(data.applyStart), applyEnd: toPickerOrNull(data.applyEnd) }}
       >
-        <Form.Item name="enable" label="平台开放发票申请" valuePropName="checked" extra="关闭后所有竞赛都暂停发票申请；开启时，由各竞赛在「基本信息」中决定是否开放">
+        <Form.Item
+          name="enable"
+          label="平台开放发票申请"
+          valuePropName="checked"
+          extra="关闭后所有竞赛都暂停发票申请；开启时，由各竞赛在「基本信息」中决定是否开放"
+        >
           <Switch checkedChildren="开放" unCheckedChildren="关闭" />
         </Form.Item>
         <Form.Item name="issuerName" label="开票单位" rules={[{ required: true, whitespace: true, message: '请输入开票单位' }]}>
           <Input maxLength={200} />
         </Form.Item>
-        <Form.Item name="issuerTaxNo" label="开票单位纳税人识别号" rules={[{ required: true, message: '请输入开票单位纳税人识别号' }, { pattern: TAX_NO, message: TAX_NO_MESSAGE }]} normalize={(v: string) => v?.toUpperCase()}>
+        <Form.Item
+          name="issuerTaxNo"
+          label="开票单位纳税人识别号"
+          rules={[
+            { required: true, message: '请输入开票单位纳税人识别号' },
+            { pattern: TAX_NO, message: TAX_NO_MESSAGE },
+          ]}
+          normalize={(v: string) => v?.toUpperCase()}
+        >
           <Input maxLength={18} />
         </Form.Item>
         <Form.Item name="allowedTypes" label="可申请的发票类型" rules={[{ required: true, message: '请至少选择一种发票类型' }]}>

@@ -27,8 +27,16 @@ function TitleDetail({ invoice }: { invoice: Invoice }) {
       <Descriptions.Item label="类型">{TITLE_KINDS[t.kind]}</Descriptions.Item>
       <Descriptions.Item label="抬头">{t.name}</Descriptions.Item>
       {t.taxNo && <Descriptions.Item label="纳税人识别号">{t.taxNo}</Descriptions.Item>}
-      {t.bank && <Descriptions.Item label="开户银行">{t.bank} {t.bankAccount}</Descriptions.Item>}
-      {t.address && <Descriptions.Item label="地址电话">{t.address} {t.phone}</Descriptions.Item>}
+      {t.bank && (
+        <Descriptions.Item label="开户银行">
+          {t.bank} {t.bankAccount}
+        </Descriptions.Item>
+      )}
+      {t.address && (
+        <Descriptions.Item label="地址电话">
+          {t.address} {t.phone}
+        </Descriptions.Item>
+      )}
       {invoice.email && <Descriptions.Item label="接收邮箱">{invoice.email}</Descriptions.Item>}
     </Descriptions>
   );
@@ -37,7 +45,11 @@ function TitleDetail({ invoice }: { invoice: Invoice }) {
 function IssueModal({ invoice, onClose }: { invoice: Invoice; onClose: () => void }) {
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>([]);
-  const issue = useListMutation((invoiceNo: string) => invoiceApi.issue(invoice.id, { invoiceNo, fileUri: uploadedUris(files)[0] }), [invoiceKeys.all], () => void message.success('发票已开具'));
+  const issue = useListMutation(
+    (invoiceNo: string) => invoiceApi.issue(invoice.id, { invoiceNo, fileUri: uploadedUris(files)[0] }),
+    [invoiceKeys.all],
+    () => void message.success('发票已开具'),
+  );
   return (
     <FormModal<{ invoiceNo: string }>
       title={`开具发票：${invoice.title.name}（¥${fenToYuan(invoice.amount)}）`}
@@ -60,18 +72,32 @@ export default function InvoicePage() {
   const { message } = App.useApp();
   const canEdit = usePermissions().has(ACTION_CODES.invoiceEdit);
   // The filters live in the address: the home page's 待开票 opens `?status=0`.
-  const list = usePagedList(useUrlQuery<Filters>(FILTERS), { queryKey: invoiceKeys.list, queryFn: invoiceApi.list, emptyText: '暂无发票申请', selectable: true, exportUrl: invoiceUrls.list });
+  const list = usePagedList(useUrlQuery<Filters>(FILTERS), {
+    queryKey: invoiceKeys.list,
+    queryFn: invoiceApi.list,
+    emptyText: '暂无发票申请',
+    selectable: true,
+    exportUrl: invoiceUrls.list,
+  });
   const { query, setQuery } = list;
   const waiting = query.status === INVOICE_STATUS.pending;
   const [issuing, setIssuing] = useState<Invoice | null>(null);
   const [rejecting, setRejecting] = useState<Invoice | null>(null);
   const [batchRejecting, setBatchRejecting] = useState(false);
-  const rejectBatch = useListMutation((reason: string) => invoiceApi.rejectBatch(list.selectedIds, reason), [invoiceKeys.all], (result) => {
-    const text = batchResultText('驳回', result);
-    void (result.decided || result.notFound ? message.warning(text) : message.success(text));
-    list.clearSelection();
-  });
-  const reject = useListMutation(({ id, reason }: { id: number; reason: string }) => invoiceApi.reject(id, reason), [invoiceKeys.all], () => void message.success('已驳回发票申请'));
+  const rejectBatch = useListMutation(
+    (reason: string) => invoiceApi.rejectBatch(list.selectedIds, reason),
+    [invoiceKeys.all],
+    (result) => {
+      const text = batchResultText('驳回', result);
+      void (result.decided || result.notFound ? message.warning(text) : message.success(text));
+      list.clearSelection();
+    },
+  );
+  const reject = useListMutation(
+    ({ id, reason }: { id: number; reason: string }) => invoiceApi.reject(id, reason),
+    [invoiceKeys.all],
+    () => void message.success('已驳回发票申请'),
+  );
 
   return (
     <Card title="发票管理" extra={<ExportButton {...list.exportAll} />}>
@@ -122,7 +148,18 @@ export default function InvoicePage() {
             ),
           },
           { title: '状态', width: 90, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
-          { title: '发票号码', width: 130, render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">{i.invoiceNo}</a> : i.reason) },
+          {
+            title: '发票号码',
+            width: 130,
+            render: (_, i) =>
+              i.fileUri ? (
+                <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">
+                  {i.invoiceNo}
+                </a>
+              ) : (
+                i.reason
+              ),
+          },
           { title: '申请时间', width: 150, render: (_, i) => formatMinute(i.createdAt) },
           {
             title: '操作',

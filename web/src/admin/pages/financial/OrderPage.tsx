@@ -30,10 +30,14 @@ const FILTERS = { waiting: 'text', competitionId: 'number', payStatus: 'number',
 function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: () => void; onClose: () => void }) {
   const { message } = App.useApp();
   const [files, setFiles] = useState<UploadFile[]>([]);
-  const pay = useListMutation((payerOrg: string) => orderApi.batchPayment({ ids, payerOrg, voucher: uploadedUris(files)[0] }), [orderKeys.all], (r) => {
-    void message.success(`已确认${r.paid.length}个订单缴费${r.skipped.length ? `，跳过${r.skipped.length}个非待支付订单` : ''}`);
-    onDone();
-  });
+  const pay = useListMutation(
+    (payerOrg: string) => orderApi.batchPayment({ ids, payerOrg, voucher: uploadedUris(files)[0] }),
+    [orderKeys.all],
+    (r) => {
+      void message.success(`已确认${r.paid.length}个订单缴费${r.skipped.length ? `，跳过${r.skipped.length}个非待支付订单` : ''}`);
+      onDone();
+    },
+  );
   return (
     <FormModal<{ payerOrg: string }>
       title={`集体缴费：确认 ${ids.length} 个订单已缴费`}
@@ -53,14 +57,13 @@ function BatchPaymentModal({ ids, onDone, onClose }: { ids: number[]; onDone: ()
 
 function RefundModal({ order, onClose }: { order: Order; onClose: () => void }) {
   const { message } = App.useApp();
-  const refund = useListMutation((reason: string) => orderApi.refund(order.id, reason), [orderKeys.all], () => void message.success('已退款'));
+  const refund = useListMutation(
+    (reason: string) => orderApi.refund(order.id, reason),
+    [orderKeys.all],
+    () => void message.success('已退款'),
+  );
   return (
-    <FormModal<{ reason: string }>
-      title={`退款：${order.orderNo}`}
-      name="refund"
-      onClose={onClose}
-      onSave={({ reason }) => refund.mutateAsync(reason)}
-    >
+    <FormModal<{ reason: string }> title={`退款：${order.orderNo}`} name="refund" onClose={onClose} onSave={({ reason }) => refund.mutateAsync(reason)}>
       <Form.Item name="reason" label="退款原因" rules={[{ required: true, whitespace: true, message: '请输入退款原因' }]}>
         <Input.TextArea rows={3} maxLength={500} showCount />
       </Form.Item>
@@ -118,7 +121,11 @@ export default function OrderPage() {
       <SelectionBar count={selected.length} onClear={list.clearSelection}>
         {canEdit && (
           <>
-            <Button size="small" type="primary" onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}>
+            <Button
+              size="small"
+              type="primary"
+              onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}
+            >
               批量确认收款
             </Button>
             <Button size="small" onClick={() => setBatch(true)}>
@@ -152,7 +159,16 @@ export default function OrderPage() {
           },
           { title: '支付方式', width: 110, render: (_, o) => (o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : '') },
           { title: '缴费单位', dataIndex: 'payerOrg', width: 150 },
-          { title: '凭证', width: 70, render: (_, o) => o.voucher && <a href={fileUrl(o.voucher)} target="_blank" rel="noopener noreferrer">查看</a> },
+          {
+            title: '凭证',
+            width: 70,
+            render: (_, o) =>
+              o.voucher && (
+                <a href={fileUrl(o.voucher)} target="_blank" rel="noopener noreferrer">
+                  查看
+                </a>
+              ),
+          },
           { title: '下单时间', width: 150, render: (_, o) => formatMinute(o.createdAt) },
           { title: '支付时间', width: 150, render: (_, o) => (o.paidAt ? formatMinute(o.paidAt) : '') },
           {
@@ -163,11 +179,7 @@ export default function OrderPage() {
               canEdit && (
                 <Space>
                   {o.payStatus === PAY_STATUS.unpaid && o.voucher && (
-                    <a
-                      onClick={() =>
-                        confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))
-                      }
-                    >
+                    <a onClick={() => confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))}>
                       确认收款
                     </a>
                   )}

@@ -34,7 +34,11 @@ import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
 import { fromPicker, toPicker } from '../../../common/beijing.ts';
 
-const STATUS_COLORS: Record<number, string> = { [NOTICE_STATUS.draft]: 'default', [NOTICE_STATUS.scheduled]: 'processing', [NOTICE_STATUS.published]: 'success' };
+const STATUS_COLORS: Record<number, string> = {
+  [NOTICE_STATUS.draft]: 'default',
+  [NOTICE_STATUS.scheduled]: 'processing',
+  [NOTICE_STATUS.published]: 'success',
+};
 const RECIPIENTS_DEBOUNCE_MS = 500;
 
 type Scope = NoticeTarget['scope'];
@@ -269,8 +273,10 @@ function NoticeModal({ notice, platform, onClose }: { notice: Notice | null; pla
 function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void }) {
   const { message } = App.useApp();
   type PublishValues = { when: 'now' | 'later'; publishAt?: Dayjs | null };
-  const publish = useListMutation((publishAt: string | null) => noticeApi.publish(notice.id, publishAt), [noticeKeys.all], (_, publishAt) =>
-    void message.success(publishAt ? `将于 ${formatMinute(publishAt)} 发布` : '通知已发布'),
+  const publish = useListMutation(
+    (publishAt: string | null) => noticeApi.publish(notice.id, publishAt),
+    [noticeKeys.all],
+    (_, publishAt) => void message.success(publishAt ? `将于 ${formatMinute(publishAt)} 发布` : '通知已发布'),
   );
   const scheduled = notice.status === NOTICE_STATUS.scheduled && notice.publishAt;
   return (
@@ -298,7 +304,11 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
               label="发布时间"
               rules={[
                 { required: true, message: '请选择发布时间' },
-                { validator: async (_, value?: Dayjs | null) => { if (value && !value.isAfter(sysTime())) throw new Error('发布时间须晚于现在'); } },
+                {
+                  validator: async (_, value?: Dayjs | null) => {
+                    if (value && !value.isAfter(sysTime())) throw new Error('发布时间须晚于现在');
+                  },
+                },
               ]}
             >
               <DateTimePicker disabledDate={(d) => d.isBefore(toPicker(sysTime().toISOString()), 'day')} />

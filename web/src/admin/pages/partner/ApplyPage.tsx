@@ -20,7 +20,11 @@ export default function ApplyPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const canAudit = usePermissions().has(ACTION_CODES.partnerAudit);
-  const list = usePagedList(useListState<PartnerListParams>({ status: PARTNER_STATUS.pending }), { queryKey: partnerKeys.list, queryFn: partnerApi.list, emptyText: '暂无申请' });
+  const list = usePagedList(useListState<PartnerListParams>({ status: PARTNER_STATUS.pending }), {
+    queryKey: partnerKeys.list,
+    queryFn: partnerApi.list,
+    emptyText: '暂无申请',
+  });
   const { query } = list;
   const [rejecting, setRejecting] = useState<PartnerApplication | null>(null);
 
@@ -62,7 +66,11 @@ export default function ApplyPage() {
             title: '申请说明',
             dataIndex: 'description',
             width: 240,
-            render: (text: string | null) => <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} style={{ margin: 0 }}>{text}</Typography.Paragraph>,
+            render: (text: string | null) => (
+              <Typography.Paragraph ellipsis={{ rows: 2, tooltip: text }} style={{ margin: 0 }}>
+                {text}
+              </Typography.Paragraph>
+            ),
           },
           { title: '驳回原因', dataIndex: 'reason', width: 180 },
           ...(canAudit
@@ -88,7 +96,9 @@ export default function ApplyPage() {
             : []),
         ]}
       />
-      {rejecting && <ReasonModal title={`驳回申请：${rejecting.orgName}`} onSubmit={(reason) => decide(rejecting, false, reason)} onClose={() => setRejecting(null)} />}
+      {rejecting && (
+        <ReasonModal title={`驳回申请：${rejecting.orgName}`} onSubmit={(reason) => decide(rejecting, false, reason)} onClose={() => setRejecting(null)} />
+      )}
     </Card>
   );
 }

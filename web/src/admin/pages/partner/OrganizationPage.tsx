@@ -29,15 +29,19 @@ export default function OrganizationPage() {
   );
   const removal = useListMutation(organisationApi.remove, lists, () => void message.success('机构已删除'));
 
-  const remove = (org: Organisation) =>
-    confirm(
-      `确定删除机构“${org.name}”吗？`,
-      () => removal.mutateAsync(org.id),
-      { danger: true },
-    );
+  const remove = (org: Organisation) => confirm(`确定删除机构“${org.name}”吗？`, () => removal.mutateAsync(org.id), { danger: true });
 
   return (
-    <Card title="组织机构管理" extra={canEdit && <Button type="primary" onClick={() => setEditing({ org: null })}>新建机构</Button>}>
+    <Card
+      title="组织机构管理"
+      extra={
+        canEdit && (
+          <Button type="primary" onClick={() => setEditing({ org: null })}>
+            新建机构
+          </Button>
+        )
+      }
+    >
       <Form layout="inline" style={{ marginBottom: 16 }} onFinish={(v) => list.refine({ keyword: v.keyword?.trim() || undefined })}>
         <Form.Item name="keyword">
           <Input placeholder="机构名称" allowClear style={{ width: 240 }} />
@@ -87,7 +91,14 @@ export default function OrganizationPage() {
           onSave={save.mutateAsync}
           onClose={() => setEditing(null)}
         >
-          <Form.Item name="name" label="机构名称" rules={[{ required: true, whitespace: true, message: '请输入机构名称' }, { max: 200, message: '机构名称不能超过200个字符' }]}>
+          <Form.Item
+            name="name"
+            label="机构名称"
+            rules={[
+              { required: true, whitespace: true, message: '请输入机构名称' },
+              { max: 200, message: '机构名称不能超过200个字符' },
+            ]}
+          >
             <Input />
           </Form.Item>
           <Form.Item name="kind" label="机构类型" rules={[{ required: true, message: '请选择机构类型' }]}>

@@ -18,7 +18,11 @@ function SecretItem({ name, label, view, textarea }: { name: string; label: stri
   const placeholder = state ? `${state}，留空则不修改` : textarea ? KEY_PLACEHOLDER : '';
   return (
     <Form.Item name={name} label={label} extra={state ? '出于安全考虑，已保存的密钥不会显示。' : undefined} required={!state}>
-      {textarea ? <Input.TextArea rows={4} placeholder={placeholder} autoComplete="off" /> : <Input.Password placeholder={placeholder} autoComplete="new-password" />}
+      {textarea ? (
+        <Input.TextArea rows={4} placeholder={placeholder} autoComplete="off" />
+      ) : (
+        <Input.Password placeholder={placeholder} autoComplete="new-password" />
+      )}
     </Form.Item>
   );
 }
@@ -30,8 +34,16 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
   const [form] = Form.useForm();
   const menu = PAYMENT_METHOD_MENUS[method]!;
   const { data: view, isLoading } = useQuery({ queryKey: paymentKeys.config(method), queryFn: () => paymentApi.config(method) });
-  const saving = useListMutation((values: Record<string, unknown>) => paymentApi.saveConfig(method, values), [paymentKeys.config(method)], () => void message.success('支付配置已保存'));
-  const simulating = useListMutation(() => paymentApi.useSimulator(method), [paymentKeys.config(method)], () => void message.success('已填入支付模拟器的配置'));
+  const saving = useListMutation(
+    (values: Record<string, unknown>) => paymentApi.saveConfig(method, values),
+    [paymentKeys.config(method)],
+    () => void message.success('支付配置已保存'),
+  );
+  const simulating = useListMutation(
+    () => paymentApi.useSimulator(method),
+    [paymentKeys.config(method)],
+    () => void message.success('已填入支付模拟器的配置'),
+  );
   // After each save the form shows what was stored, with the secret inputs emptied again.
   useEffect(() => {
     if (!view) return;
@@ -55,11 +67,7 @@ function ConfigCard({ method, children }: { method: number; children: (view: Pay
         view.simulator &&
         canEdit &&
         (method === 1 || method === 2) && (
-          <Button
-            onClick={() =>
-              confirm('用开发支付模拟器的密钥覆盖当前配置吗？模拟器只用于开发与测试，不会产生真实扣款。', () => simulating.mutateAsync())
-            }
-          >
+          <Button onClick={() => confirm('用开发支付模拟器的密钥覆盖当前配置吗？模拟器只用于开发与测试，不会产生真实扣款。', () => simulating.mutateAsync())}>
             使用支付模拟器
           </Button>
         )
@@ -92,10 +100,16 @@ export function AlipayConfigPage() {
     <ConfigCard method={2}>
       {(view) => (
         <Row gutter={24}>
-          <Col xs={24} md={12}>{text('appId', '应用ID（APPID）')}</Col>
-          <Col xs={24} md={12}>{text('sellerId', '商户PID', false, '填写后会核对通知中的收款方')}</Col>
+          <Col xs={24} md={12}>
+            {text('appId', '应用ID（APPID）')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('sellerId', '商户PID', false, '填写后会核对通知中的收款方')}
+          </Col>
           <Col span={24}>{text('gatewayUrl', '网关地址', true, '正式环境为 https://openapi.alipay.com/gateway.do')}</Col>
-          <Col xs={24} md={12}><SecretItem name="appPrivateKey" label="应用私钥（RSA2）" view={view} textarea /></Col>
+          <Col xs={24} md={12}>
+            <SecretItem name="appPrivateKey" label="应用私钥（RSA2）" view={view} textarea />
+          </Col>
           <Col xs={24} md={12}>
             <Form.Item name="alipayPublicKey" label="支付宝公钥" rules={[{ required: true, message: '请输入支付宝公钥' }]}>
               <Input.TextArea rows={4} placeholder="-----BEGIN PUBLIC KEY-----" />
@@ -112,13 +126,27 @@ export function WechatConfigPage() {
     <ConfigCard method={1}>
       {(view) => (
         <Row gutter={24}>
-          <Col xs={24} md={12}>{text('appId', '公众号或应用AppID')}</Col>
-          <Col xs={24} md={12}>{text('mchId', '商户号')}</Col>
-          <Col xs={24} md={12}>{text('serialNo', '商户证书序列号')}</Col>
-          <Col xs={24} md={12}>{text('apiBase', '接口地址', true, '正式环境为 https://api.mch.weixin.qq.com')}</Col>
-          <Col xs={24} md={12}><SecretItem name="privateKey" label="商户API私钥" view={view} textarea /></Col>
-          <Col xs={24} md={12}><SecretItem name="apiV3Key" label="APIv3密钥（32位）" view={view} /></Col>
-          <Col xs={24} md={12}>{text('platformSerial', '平台证书序列号')}</Col>
+          <Col xs={24} md={12}>
+            {text('appId', '公众号或应用AppID')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('mchId', '商户号')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('serialNo', '商户证书序列号')}
+          </Col>
+          <Col xs={24} md={12}>
+            {text('apiBase', '接口地址', true, '正式环境为 https://api.mch.weixin.qq.com')}
+          </Col>
+          <Col xs={24} md={12}>
+            <SecretItem name="privateKey" label="商户API私钥" view={view} textarea />
+          </Col>
+          <Col xs={24} md={12}>
+            <SecretItem name="apiV3Key" label="APIv3密钥（32位）" view={view} />
+          </Col>
+          <Col xs={24} md={12}>
+            {text('platformSerial', '平台证书序列号')}
+          </Col>
           <Col xs={24} md={12}>
             <Form.Item name="platformPublicKey" label="平台公钥" rules={[{ required: true, message: '请输入平台公钥' }]}>
               <Input.TextArea rows={4} placeholder="-----BEGIN PUBLIC KEY-----" />
@@ -152,7 +180,11 @@ function OfflineConfigPage({ method }: { method: number }) {
                         ] as const
                       ).map(([name, label, required]) => (
                         <Col xs={24} md={12} key={name}>
-                          <Form.Item name={[field.name, name]} label={label} rules={required ? [{ required: true, whitespace: true, message: `请输入${label}` }] : []}>
+                          <Form.Item
+                            name={[field.name, name]}
+                            label={label}
+                            rules={required ? [{ required: true, whitespace: true, message: `请输入${label}` }] : []}
+                          >
                             <Input />
                           </Form.Item>
                         </Col>

@@ -20,8 +20,7 @@ const PRESET = ['特等奖', '一等奖', '二等奖', '三等奖', '优秀奖']
 type Row = AwardLevelsBody['levels'][number];
 type Values = { levels: Row[] };
 
-const useAwardLevels = (questionId: number) =>
-  useQuery({ queryKey: gradeKeys.awards(questionId), queryFn: () => gradeApi.awards(questionId) });
+const useAwardLevels = (questionId: number) => useQuery({ queryKey: gradeKeys.awards(questionId), queryFn: () => gradeApi.awards(questionId) });
 
 const toRows = (levels: AwardLevel[]): Row[] => levels.map((l) => ({ id: l.id, name: l.name, rankFrom: l.rankFrom, rankTo: l.rankTo }));
 
@@ -39,8 +38,16 @@ function LevelsCard({ questionId }: { questionId: number }) {
   const [dirty, setDirty] = useState(false);
   // Levels and awards change the question's grades (their awards) as well.
   const question = [reviewKey(questionId)];
-  const saving = useListMutation((body: AwardLevelsBody) => gradeApi.saveAwards(questionId, body), question, () => void message.success('奖项设置已保存'));
-  const applying = useListMutation(() => gradeApi.applyAwards(questionId), question, () => void message.success('已按名次评奖'));
+  const saving = useListMutation(
+    (body: AwardLevelsBody) => gradeApi.saveAwards(questionId, body),
+    question,
+    () => void message.success('奖项设置已保存'),
+  );
+  const applying = useListMutation(
+    () => gradeApi.applyAwards(questionId),
+    question,
+    () => void message.success('已按名次评奖'),
+  );
 
   // The saved levels fill the form, unless the user has started changing it.
   useEffect(() => {
@@ -55,7 +62,9 @@ function LevelsCard({ questionId }: { questionId: number }) {
       return;
     }
     try {
-      await saving.mutateAsync({ levels: (v.levels ?? []).map((l) => ({ ...(l.id ? { id: l.id } : {}), name: l.name.trim(), rankFrom: l.rankFrom ?? null, rankTo: l.rankTo ?? null })) });
+      await saving.mutateAsync({
+        levels: (v.levels ?? []).map((l) => ({ ...(l.id ? { id: l.id } : {}), name: l.name.trim(), rankFrom: l.rankFrom ?? null, rankTo: l.rankTo ?? null })),
+      });
       // Start again from what the server kept (new rows now have ids), with nothing left unsaved.
       form.resetFields();
       form.setFieldsValue({ levels: toRows(client.getQueryData<AwardLevel[]>(gradeKeys.awards(questionId)) ?? []) });
@@ -72,7 +81,8 @@ function LevelsCard({ questionId }: { questionId: number }) {
       form.setFieldsValue({ levels: PRESET.map((name) => current.find((l) => l.name === name) ?? { name, rankFrom: null, rankTo: null }) });
       setDirty(true);
     };
-    if (current.some((l) => l.name && !PRESET.includes(l.name))) confirm('预设奖项将替换当前的奖项列表（同名奖项保留名次范围）。确定替换吗？', async () => fill());
+    if (current.some((l) => l.name && !PRESET.includes(l.name)))
+      confirm('预设奖项将替换当前的奖项列表（同名奖项保留名次范围）。确定替换吗？', async () => fill());
     else fill();
   }
 
@@ -81,8 +91,12 @@ function LevelsCard({ questionId }: { questionId: number }) {
       void message.warning('奖项设置有未保存的修改，请先保存');
       return;
     }
-    confirm(withEarlyWarning(early('现在评定的奖项可能不是最终结果'), '将按各奖项的名次范围为队伍评奖，名次不在任何范围内的队伍将没有奖项；手动设置过奖项的队伍保持不变。确定评奖吗？'), () =>
-      applying.mutateAsync(),
+    confirm(
+      withEarlyWarning(
+        early('现在评定的奖项可能不是最终结果'),
+        '将按各奖项的名次范围为队伍评奖，名次不在任何范围内的队伍将没有奖项；手动设置过奖项的队伍保持不变。确定评奖吗？',
+      ),
+      () => applying.mutateAsync(),
     );
   };
 
@@ -164,7 +178,12 @@ function LevelsCard({ questionId }: { questionId: number }) {
               <Form.ErrorList errors={errors} />
               {!fields.length && <p className="admin-hint">尚未设置奖项{editable && '，可点击“预设奖项”快速填入常用奖项'}</p>}
               {editable && (
-                <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= MAX_LEVELS} onClick={() => add({ name: '', rankFrom: null, rankTo: null })}>
+                <Button
+                  type="dashed"
+                  icon={<PlusOutlined />}
+                  disabled={fields.length >= MAX_LEVELS}
+                  onClick={() => add({ name: '', rankFrom: null, rankTo: null })}
+                >
                   添加奖项{fields.length >= MAX_LEVELS && `（最多${MAX_LEVELS}个）`}
                 </Button>
               )}
@@ -182,8 +201,10 @@ function LevelsCard({ questionId }: { questionId: number }) {
 /** A team's award, chosen by hand among the saved levels. */
 function AwardPicker({ grade, levels }: { grade: Grade; levels: AwardLevel[] }) {
   const { message } = App.useApp();
-  const setting = useListMutation((awardId: number | null) => gradeApi.setTeamAward(grade.questionId, grade.teamId, awardId), [reviewKey(grade.questionId)], (_, awardId) =>
-    void message.success(awardId ? '奖项已设置' : '已取消该队伍的奖项'),
+  const setting = useListMutation(
+    (awardId: number | null) => gradeApi.setTeamAward(grade.questionId, grade.teamId, awardId),
+    [reviewKey(grade.questionId)],
+    (_, awardId) => void message.success(awardId ? '奖项已设置' : '已取消该队伍的奖项'),
   );
   const saving = setting.isPending;
   async function change(awardId: number | null) {
@@ -219,11 +240,14 @@ export default function AwardsPage() {
         <Flex vertical gap={16}>
           <QuestionHeader question={question} current="awards" />
           <LevelsCard questionId={question.id} />
-          <Card title="获奖名单" extra={
+          <Card
+            title="获奖名单"
+            extra={
               <DownloadButton type="default" size="middle" url={gradeUrls.exportPrizes(question.id)}>
                 导出获奖名单
               </DownloadButton>
-            }>
+            }
+          >
             <TeamAwards questionId={question.id} editable={editable} />
           </Card>
         </Flex>

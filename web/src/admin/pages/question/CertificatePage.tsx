@@ -56,10 +56,16 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
     emptyText: '暂无证书模板',
   });
   const [editing, setEditing] = useState<Editing>(null);
-  const choose = useListMutation((t: CertificateTemplate) => reviewApi.useTemplate(question.id, t.id), [reviewKeys.certRun(question.id)], (_, t) =>
-    void message.success(`本赛题的证书将使用模板“${t.name}”`),
+  const choose = useListMutation(
+    (t: CertificateTemplate) => reviewApi.useTemplate(question.id, t.id),
+    [reviewKeys.certRun(question.id)],
+    (_, t) => void message.success(`本赛题的证书将使用模板“${t.name}”`),
   );
-  const removal = useListMutation(reviewApi.removeTemplate, [reviewKeys.templatesAll, reviewKeys.certRun(question.id)], () => void message.success('证书模板已删除'));
+  const removal = useListMutation(
+    reviewApi.removeTemplate,
+    [reviewKeys.templatesAll, reviewKeys.certRun(question.id)],
+    () => void message.success('证书模板已删除'),
+  );
 
   async function use(t: CertificateTemplate) {
     try {
@@ -68,12 +74,7 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
       // the http client has told the user why
     }
   }
-  const remove = (t: CertificateTemplate) =>
-    confirm(
-      `确定删除证书模板“${t.name}”吗？`,
-      () => removal.mutateAsync(t.id),
-      { danger: true },
-    );
+  const remove = (t: CertificateTemplate) => confirm(`确定删除证书模板“${t.name}”吗？`, () => removal.mutateAsync(t.id), { danger: true });
 
   return (
     <Card
@@ -123,7 +124,15 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
           },
         ]}
       />
-      {editing && <CertificateTemplateModal competitionId={question.competitionId} question={question} templateId={editing.id} readOnly={editing.readOnly} onClose={() => setEditing(null)} />}
+      {editing && (
+        <CertificateTemplateModal
+          competitionId={question.competitionId}
+          question={question}
+          templateId={editing.id}
+          readOnly={editing.readOnly}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </Card>
   );
 }
@@ -138,13 +147,21 @@ function GenerateCard({ questionId, run }: { questionId: number; run: Certificat
     enabled: Boolean(run?.templateId),
     queryFn: () => certificateApi.template(run!.templateId!),
   });
-  const generating = useListMutation(() => certificateApi.generate(questionId), [certificateKeys.run(questionId)], () => void message.success('已开始生成证书'));
+  const generating = useListMutation(
+    () => certificateApi.generate(questionId),
+    [certificateKeys.run(questionId)],
+    () => void message.success('已开始生成证书'),
+  );
   const running = run?.state === CERT_RUN_STATE.running;
   const early = useEarlyWarning(questionId);
 
   const generate = () =>
-    confirm(withEarlyWarning(early('现在生成的证书可能不是最终结果'), `将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`), () =>
-      generating.mutateAsync(),
+    confirm(
+      withEarlyWarning(
+        early('现在生成的证书可能不是最终结果'),
+        `将按本赛题当前的获奖结果，使用模板“${template.data?.name ?? ''}”为获奖队伍的队员和指导老师生成证书。确定生成吗？`,
+      ),
+      () => generating.mutateAsync(),
     );
 
   const percent = run?.total ? Math.floor((run.done / run.total) * 100) : 0;
@@ -206,7 +223,12 @@ function CertificatesCard({ questionId }: { questionId: number }) {
         </Space>
       }
     >
-      <Input.Search allowClear placeholder="证书编号、姓名或队伍" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
+      <Input.Search
+        allowClear
+        placeholder="证书编号、姓名或队伍"
+        style={{ width: 280, marginBottom: 16 }}
+        onSearch={(v) => list.refine({ keyword: v.trim() || undefined })}
+      />
       <Table<Certificate>
         {...list.table}
         scroll={{ x: 1100 }}

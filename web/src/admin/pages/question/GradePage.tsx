@@ -1,4 +1,18 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, DEFAULT_LIMIT, DISPUTE_STATUS, DISPUTE_STATUS_TEXT, GRADE_STATE, GRADE_STATE_TEXT, REVIEW_SCORE_RULE, finalScoreRule, type Dispute, type Judging, type PageQuery, type ReviewRule } from '@contest/shared';
+import {
+  ACTION_CODES,
+  ADMIN_MENU_CODES,
+  DEFAULT_LIMIT,
+  DISPUTE_STATUS,
+  DISPUTE_STATUS_TEXT,
+  GRADE_STATE,
+  GRADE_STATE_TEXT,
+  REVIEW_SCORE_RULE,
+  finalScoreRule,
+  type Dispute,
+  type Judging,
+  type PageQuery,
+  type ReviewRule,
+} from '@contest/shared';
 import { CalculatorOutlined, LockOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
@@ -30,18 +44,28 @@ function SummaryCard({ questionId, competitionId }: { questionId: number; compet
   const refusal = usePublishRefusal(questionId);
   // Calculating and confirming change everything about the question's review: its summary, grades and disputes.
   const question = [reviewKeys.question(questionId)];
-  const calculation = useListMutation(() => reviewApi.calculate(questionId), question, () => void message.success('成绩已计算，请核对后确认'));
-  const confirmation = useListMutation(() => reviewApi.confirm(questionId), question, () => void message.success('成绩已确认并公布'));
+  const calculation = useListMutation(
+    () => reviewApi.calculate(questionId),
+    question,
+    () => void message.success('成绩已计算，请核对后确认'),
+  );
+  const confirmation = useListMutation(
+    () => reviewApi.confirm(questionId),
+    question,
+    () => void message.success('成绩已确认并公布'),
+  );
   const s = summary.data;
 
   const calculate = () => calculation.mutateAsync();
   function askCalculate() {
     const warning = early('现在计算的成绩可能不是最终成绩');
-    if (s?.unfinished.length) confirm(withEarlyWarning(warning, `尚有 ${s.unfinished.length} 位专家未完成评审，未评完的作品将只按已提交的评分计算。确定现在计算吗？`), calculate);
+    if (s?.unfinished.length)
+      confirm(withEarlyWarning(warning, `尚有 ${s.unfinished.length} 位专家未完成评审，未评完的作品将只按已提交的评分计算。确定现在计算吗？`), calculate);
     else if (warning) confirm(withEarlyWarning(warning, null), calculate);
     else calculate().catch(() => undefined); // the http client has told the user why
   }
-  const askConfirm = () => confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', () => confirmation.mutateAsync());
+  const askConfirm = () =>
+    confirm('确认后成绩将被锁定，不能再重新计算，并向参赛队伍公布；队伍可在申诉期内提出申诉。确定确认成绩吗？', () => confirmation.mutateAsync());
 
   const locked = s?.gradeState === GRADE_STATE.confirmed;
   return (
@@ -92,7 +116,14 @@ function SummaryCard({ questionId, competitionId }: { questionId: number; compet
             />
           )}
           {s.judging === 'auto' ? (
-            <Alert type="info" showIcon style={{ marginTop: 12 }} data-testid="board-judged" message="该赛题按自动评分的私榜排名，不需要专家评审" description="计算成绩即按私榜排名；确认成绩后，成绩与私榜一并公布。" />
+            <Alert
+              type="info"
+              showIcon
+              style={{ marginTop: 12 }}
+              data-testid="board-judged"
+              message="该赛题按自动评分的私榜排名，不需要专家评审"
+              description="计算成绩即按私榜排名；确认成绩后，成绩与私榜一并公布。"
+            />
           ) : s.unfinished.length ? (
             <Alert
               type="warning"
@@ -127,8 +158,10 @@ function AnswerModal({ dispute, onClose }: { dispute: Dispute; onClose: () => vo
     select: (page) => new Set(page.list.filter((a) => a.teamId === dispute.teamId).map((a) => a.judgeId)),
   });
   // An answer may send the work to another judge: the question's assignments and grades change with it.
-  const answer = useListMutation((body: DisputeAnswer) => reviewApi.answerDispute(dispute.id, body), [reviewKeys.question(dispute.questionId)], (_, body) =>
-    void message.success(body.rereviewJudgeId ? '已答复，并已安排复评' : '已答复'),
+  const answer = useListMutation(
+    (body: DisputeAnswer) => reviewApi.answerDispute(dispute.id, body),
+    [reviewKeys.question(dispute.questionId)],
+    (_, body) => void message.success(body.rereviewJudgeId ? '已答复，并已安排复评' : '已答复'),
   );
   return (
     <FormModal<{ answer: string; rereviewJudgeId?: number }>
@@ -235,7 +268,14 @@ function DisputesCard({ questionId }: { questionId: number }) {
           { title: '申诉时间', width: 150, render: (_, d) => formatMinute(d.createdAt) },
           { title: '答复时间', width: 150, render: (_, d) => (d.answeredAt ? formatMinute(d.answeredAt) : '—') },
           ...(editable
-            ? [{ title: '操作', width: 80, fixed: 'right' as const, render: (_: unknown, d: Dispute) => d.status === DISPUTE_STATUS.pending && <a onClick={() => setAnswering(d)}>答复</a> }]
+            ? [
+                {
+                  title: '操作',
+                  width: 80,
+                  fixed: 'right' as const,
+                  render: (_: unknown, d: Dispute) => d.status === DISPUTE_STATUS.pending && <a onClick={() => setAnswering(d)}>答复</a>,
+                },
+              ]
             : []),
         ]}
       />
@@ -252,7 +292,8 @@ const TEST_POINTS = '测试得分 = 私榜得分相对私榜第一名折算的�
  * scores combine (its aggregation, nothing about another) and the weights it gives.
  */
 function howGradesAddUp(judging: Judging, rule: Pick<ReviewRule, 'aggregation' | 'reviewWeight' | 'testWeight'> | undefined): string {
-  if (judging === 'auto') return '该赛题按自动评分的私榜排名：私榜得分为队伍选定的提交中最好的一次（未选定时，取公榜最好的一次提交），最终成绩即私榜得分，名次按评分指标的方向排列，得分相同名次相同。确认成绩时私榜一并公布。';
+  if (judging === 'auto')
+    return '该赛题按自动评分的私榜排名：私榜得分为队伍选定的提交中最好的一次（未选定时，取公榜最好的一次提交），最终成绩即私榜得分，名次按评分指标的方向排列，得分相同名次相同。确认成绩时私榜一并公布。';
   const review = rule ? REVIEW_SCORE_RULE[rule.aggregation] : '评审成绩 = 各评委总分 ÷ 满分 × 100，按评审规则合成';
   if (judging === 'review') return `${JUDGES_TOTALS}；${review}；最终成绩 = 评审成绩。`;
   const final = rule ? finalScoreRule(rule) : '最终成绩 = 评审成绩 × 评审成绩权重 + 测试得分 × 测试成绩权重';
@@ -262,9 +303,20 @@ function howGradesAddUp(judging: Judging, rule: Pick<ReviewRule, 'aggregation' |
 /** The grades' card: its columns and their explanation follow the question's judging (from the summary) and its rule. */
 function GradesCard({ questionId }: { questionId: number }) {
   const judging = useGradeSummary(questionId).data?.judging;
-  const rule = useQuery({ queryKey: reviewKeys.rule(questionId), enabled: Boolean(judging && judging !== 'auto'), queryFn: () => reviewApi.rule(questionId) }).data;
+  const rule = useQuery({
+    queryKey: reviewKeys.rule(questionId),
+    enabled: Boolean(judging && judging !== 'auto'),
+    queryFn: () => reviewApi.rule(questionId),
+  }).data;
   return (
-    <Card title="成绩" extra={<DownloadButton type="default" size="middle" url={gradeUrls.exportGrades(questionId)}>导出成绩</DownloadButton>}>
+    <Card
+      title="成绩"
+      extra={
+        <DownloadButton type="default" size="middle" url={gradeUrls.exportGrades(questionId)}>
+          导出成绩
+        </DownloadButton>
+      }
+    >
       {judging && (
         <>
           <Typography.Paragraph type="secondary" data-testid="how-grades-add-up">

@@ -1,12 +1,4 @@
-import {
-  ACTION_CODES,
-  ASSIGNMENT_STATUS,
-  ASSIGNMENT_STATUS_TEXT,
-  totalText,
-  type AssignResult,
-  type Assignment,
-  type QuestionJudge,
-} from '@contest/shared';
+import { ACTION_CODES, ASSIGNMENT_STATUS, ASSIGNMENT_STATUS_TEXT, totalText, type AssignResult, type Assignment, type QuestionJudge } from '@contest/shared';
 import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Progress, Select, Space, Table, Tag, Tooltip } from 'antd';
@@ -28,7 +20,11 @@ import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '..
 type Choice = { value: number; label: string };
 
 const judgeOf = (a: Assignment) => personLabel({ username: a.judgeUsername, userName: a.judgeName });
-const STATUS_COLORS: Record<number, string> = { [ASSIGNMENT_STATUS.pending]: 'default', [ASSIGNMENT_STATUS.draft]: 'processing', [ASSIGNMENT_STATUS.submitted]: 'success' };
+const STATUS_COLORS: Record<number, string> = {
+  [ASSIGNMENT_STATUS.pending]: 'default',
+  [ASSIGNMENT_STATUS.draft]: 'processing',
+  [ASSIGNMENT_STATUS.submitted]: 'success',
+};
 
 /** Picks experts of the pool to judge the question; the pool is searched on the server as the user types. */
 function AddJudgesModal({ questionId, onClose }: { questionId: number; onClose: () => void }) {
@@ -43,12 +39,25 @@ function AddJudgesModal({ questionId, onClose }: { questionId: number; onClose: 
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setKeyword(text.trim()), 300);
   }
-  const adding = useListMutation((userIds: number[]) => reviewApi.addJudges(questionId, userIds), [reviewKeys.question(questionId)], (_, userIds) =>
-    void message.success(`已添加${userIds.length}位评审专家`),
+  const adding = useListMutation(
+    (userIds: number[]) => reviewApi.addJudges(questionId, userIds),
+    [reviewKeys.question(questionId)],
+    (_, userIds) => void message.success(`已添加${userIds.length}位评审专家`),
   );
   return (
-    <FormModal<{ judges: Choice[] }> title="添加评审专家" name="judges" width={600} onSave={({ judges }) => adding.mutateAsync(judges.map((j) => j.value))} onClose={onClose}>
-      <Form.Item name="judges" label="评审专家" rules={[{ required: true, message: '请选择评审专家' }]} extra="只列出专家库中尚未评审本题的专家；可按用户名、姓名或单位搜索">
+    <FormModal<{ judges: Choice[] }>
+      title="添加评审专家"
+      name="judges"
+      width={600}
+      onSave={({ judges }) => adding.mutateAsync(judges.map((j) => j.value))}
+      onClose={onClose}
+    >
+      <Form.Item
+        name="judges"
+        label="评审专家"
+        rules={[{ required: true, message: '请选择评审专家' }]}
+        extra="只列出专家库中尚未评审本题的专家；可按用户名、姓名或单位搜索"
+      >
         <Select
           mode="multiple"
           labelInValue
@@ -93,11 +102,19 @@ function JudgesCard({ questionId }: { questionId: number }) {
   const question = [reviewKeys.question(questionId)];
   // Before the works deadline the server asks whether to assign anyway (teams may still replace their works).
   const guarded = useConfirmedRetry('early');
-  const assignment = useListMutation(() => guarded((o) => reviewApi.autoAssign(questionId, o)), question, (r) => {
-    setResult(r);
-    void message.success(`自动分配完成，新分配 ${r.created} 份`);
-  });
-  const removal = useListMutation((userId: number) => reviewApi.removeJudge(questionId, userId), question, () => void message.success('已移除评审专家'));
+  const assignment = useListMutation(
+    () => guarded((o) => reviewApi.autoAssign(questionId, o)),
+    question,
+    (r) => {
+      setResult(r);
+      void message.success(`自动分配完成，新分配 ${r.created} 份`);
+    },
+  );
+  const removal = useListMutation(
+    (userId: number) => reviewApi.removeJudge(questionId, userId),
+    question,
+    () => void message.success('已移除评审专家'),
+  );
 
   // One click, one question at most: before the works deadline the server's warning asks (useConfirmedRetry); after it,
   // adding the missing assignments changes nothing already given, so it needs no second thought.
@@ -166,14 +183,16 @@ function JudgesCard({ questionId }: { questionId: number }) {
 /** Gives an assignment to another of the question's judges. */
 function ReassignModal({ assignment, judges, onClose }: { assignment: Assignment; judges: QuestionJudge[]; onClose: () => void }) {
   const { message } = App.useApp();
-  const reassigning = useListMutation((judgeId: number) => reviewApi.reassign(assignment.id, judgeId), [reviewKeys.question(assignment.questionId)], () => void message.success('已转派'));
+  const reassigning = useListMutation(
+    (judgeId: number) => reviewApi.reassign(assignment.id, judgeId),
+    [reviewKeys.question(assignment.questionId)],
+    () => void message.success('已转派'),
+  );
   const save = ({ judgeId }: { judgeId: number }) => reassigning.mutateAsync(judgeId);
   const others = judges.filter((j) => j.userId !== assignment.judgeId);
   return (
     <FormModal<{ judgeId: number }> title={`转派作品 ${assignment.code}`} name="reassign" onSave={save} onClose={onClose}>
-      <p>
-        当前评审专家：{judgeOf(assignment)}
-      </p>
+      <p>当前评审专家：{judgeOf(assignment)}</p>
       <Form.Item name="judgeId" label="转派给" rules={[{ required: true, message: '请选择评审专家' }]} extra="专家已保存的草稿评分不会带给新专家">
         <Select
           showSearch
@@ -217,7 +236,14 @@ function AssignmentsCard({ questionId }: { questionId: number }) {
     >
       <FilterForm<Omit<AssignmentListParams, 'page' | 'limit'>> withCompetition={false} keywordPlaceholder="作品编号、队伍名称或编号" onSearch={list.search}>
         <Form.Item name="judgeId" label="评审专家">
-          <Select allowClear placeholder="全部" style={{ width: 180 }} showSearch optionFilterProp="label" options={judges.data?.map((j) => ({ value: j.userId, label: personLabel(j) }))} />
+          <Select
+            allowClear
+            placeholder="全部"
+            style={{ width: 180 }}
+            showSearch
+            optionFilterProp="label"
+            options={judges.data?.map((j) => ({ value: j.userId, label: personLabel(j) }))}
+          />
         </Form.Item>
         <Form.Item name="status" label="状态">
           <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(ASSIGNMENT_STATUS_TEXT)} />

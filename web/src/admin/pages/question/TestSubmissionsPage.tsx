@@ -49,11 +49,15 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
   });
   const [cancelling, setCancelling] = useState<Cancelling | null>(null);
   const lists = [testSubmissionKeys.submissions(id), testSubmissionKeys.boards(id)];
-  const cancel = useListMutation(({ row, reason }: { row: QuestionSubmission; reason?: string }) => testSubmissionApi.cancel(row.id, reason !== undefined, reason), lists, (_, v) =>
-    void message.success(v.reason !== undefined ? '已取消该提交的成绩，已通知该队伍' : '已恢复该提交的成绩，已通知该队伍'),
+  const cancel = useListMutation(
+    ({ row, reason }: { row: QuestionSubmission; reason?: string }) => testSubmissionApi.cancel(row.id, reason !== undefined, reason),
+    lists,
+    (_, v) => void message.success(v.reason !== undefined ? '已取消该提交的成绩，已通知该队伍' : '已恢复该提交的成绩，已通知该队伍'),
   );
-  const disqualify = useListMutation(({ teamId, reason }: { teamId: number; reason?: string }) => testSubmissionApi.disqualify(id, teamId, reason !== undefined, reason), lists, (_, v) =>
-    void message.success(v.reason !== undefined ? '已取消该队伍的成绩，已通知该队伍' : '已恢复该队伍的成绩，已通知该队伍'),
+  const disqualify = useListMutation(
+    ({ teamId, reason }: { teamId: number; reason?: string }) => testSubmissionApi.disqualify(id, teamId, reason !== undefined, reason),
+    lists,
+    (_, v) => void message.success(v.reason !== undefined ? '已取消该队伍的成绩，已通知该队伍' : '已恢复该队伍的成绩，已通知该队伍'),
   );
   // The page's reply carries the teams disqualified and whether the results are out beside the page of rows.
   const data = list.result.data as QuestionSubmissions | undefined;
@@ -114,7 +118,15 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
                       title: '操作',
                       width: 80,
                       render: (_: unknown, d: Disqualification) => (
-                        <a onClick={() => confirm(`恢复队伍“${d.teamName}”的成绩？它的提交将重新计入排行榜，并通知该队伍。`, () => disqualify.mutateAsync({ teamId: d.teamId }))}>恢复</a>
+                        <a
+                          onClick={() =>
+                            confirm(`恢复队伍“${d.teamName}”的成绩？它的提交将重新计入排行榜，并通知该队伍。`, () =>
+                              disqualify.mutateAsync({ teamId: d.teamId }),
+                            )
+                          }
+                        >
+                          恢复
+                        </a>
                       ),
                     },
                   ]
@@ -125,13 +137,22 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
       )}
       <Card title="测试提交记录" size="small">
         <Flex wrap gap={8} style={{ marginBottom: 12 }}>
-          <Input.Search allowClear placeholder="队伍名称" aria-label="按队伍名称搜索" style={{ width: 220, maxWidth: '100%' }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined, teamId: undefined })} />
+          <Input.Search
+            allowClear
+            placeholder="队伍名称"
+            aria-label="按队伍名称搜索"
+            style={{ width: 220, maxWidth: '100%' }}
+            onSearch={(v) => list.refine({ keyword: v.trim() || undefined, teamId: undefined })}
+          />
           <Select<number | 'all'>
             aria-label="状态"
             style={{ width: 120 }}
             value={list.query.status ?? 'all'}
             onChange={(v) => list.refine({ status: v === 'all' ? undefined : v })}
-            options={[{ value: 'all' as const, label: '全部状态' }, ...Object.entries(TEST_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label }))]}
+            options={[
+              { value: 'all' as const, label: '全部状态' },
+              ...Object.entries(TEST_STATUS_TEXT).map(([value, label]) => ({ value: Number(value), label })),
+            ]}
           />
           <Checkbox checked={list.query.cancelled === '1'} onChange={(e) => list.refine({ cancelled: e.target.checked ? '1' : undefined })}>
             只看已取消成绩的提交
@@ -178,8 +199,7 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
             {
               title: '状态',
               width: 110,
-              render: (_, s) =>
-                s.cancelledAt ? <Tag color="error">成绩已取消</Tag> : <Tag color={STATUS_COLORS[s.status]}>{TEST_STATUS_TEXT[s.status]}</Tag>,
+              render: (_, s) => (s.cancelledAt ? <Tag color="error">成绩已取消</Tag> : <Tag color={STATUS_COLORS[s.status]}>{TEST_STATUS_TEXT[s.status]}</Tag>),
             },
             { title: '公榜', width: 90, render: (_, s) => score(s.publicScore) },
             { title: '私榜', width: 90, render: (_, s) => score(s.privateScore) },
@@ -188,7 +208,10 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
               title: '说明',
               width: 220,
               render: (_, s) => (
-                <Typography.Paragraph style={{ margin: 0, fontSize: 12 }} ellipsis={{ rows: 3, tooltip: [s.reason, s.scorerLog].filter(Boolean).join('\n') || undefined }}>
+                <Typography.Paragraph
+                  style={{ margin: 0, fontSize: 12 }}
+                  ellipsis={{ rows: 3, tooltip: [s.reason, s.scorerLog].filter(Boolean).join('\n') || undefined }}
+                >
                   {s.cancelReason !== null ? `取消原因：${s.cancelReason}` : s.status === TEST_STATUS.failed ? (s.reason ?? '') : ''}
                   {s.scorerLog ? `（程序输出：${s.scorerLog}）` : ''}
                 </Typography.Paragraph>
@@ -203,7 +226,15 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
                     render: (_: unknown, s: QuestionSubmission) => (
                       <Space wrap size={[8, 0]}>
                         {s.cancelledAt ? (
-                          <a onClick={() => confirm(`恢复“${s.teamName}”提交的“${s.fileName}”的成绩？它将重新计入排行榜，并通知该队伍。`, () => cancel.mutateAsync({ row: s }))}>恢复成绩</a>
+                          <a
+                            onClick={() =>
+                              confirm(`恢复“${s.teamName}”提交的“${s.fileName}”的成绩？它将重新计入排行榜，并通知该队伍。`, () =>
+                                cancel.mutateAsync({ row: s }),
+                              )
+                            }
+                          >
+                            恢复成绩
+                          </a>
                         ) : (
                           s.status === TEST_STATUS.scored && <a onClick={() => setCancelling({ kind: 'submission', row: s })}>取消成绩</a>
                         )}
@@ -231,7 +262,9 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
               : '该队伍将不出现在排行榜和成绩中，也不能再提交测试文件；原因会通知该队伍'
           }
           onSubmit={(reason) =>
-            cancelling.kind === 'submission' ? cancel.mutateAsync({ row: cancelling.row, reason }) : disqualify.mutateAsync({ teamId: cancelling.teamId, reason })
+            cancelling.kind === 'submission'
+              ? cancel.mutateAsync({ row: cancelling.row, reason })
+              : disqualify.mutateAsync({ teamId: cancelling.teamId, reason })
           }
           onClose={() => setCancelling(null)}
         />

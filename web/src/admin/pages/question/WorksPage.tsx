@@ -64,7 +64,12 @@ export default function WorksPage() {
       {/* The list's actions sit above it, wrapping on a narrow screen, rather than crowding the card's title. */}
       <Flex wrap gap={8} justify="space-between" style={{ marginBottom: 16 }}>
         <Space wrap>
-          <Input.Search allowClear placeholder="队伍名称、编号或文件名" style={{ width: 280, maxWidth: '100%' }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
+          <Input.Search
+            allowClear
+            placeholder="队伍名称、编号或文件名"
+            style={{ width: 280, maxWidth: '100%' }}
+            onSearch={(v) => list.refine({ keyword: v.trim() || undefined })}
+          />
           <Checkbox checked={list.query.counting === '1'} onChange={(e) => list.refine({ counting: e.target.checked ? '1' : undefined })}>
             只看各队有效版本
           </Checkbox>
@@ -90,7 +95,15 @@ export default function WorksPage() {
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
           { title: '队伍', dataIndex: 'teamName', width: 160 },
           { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
-          { title: '文件', width: 220, render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
+          {
+            title: '文件',
+            width: 220,
+            render: (_, v) => (
+              <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">
+                {v.fileName}
+              </a>
+            ),
+          },
           { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
           { title: '提交人', dataIndex: 'username', width: 120 },
           { title: '完成时间', width: 150, render: (_, v) => formatMinute(v.completedAt) },

@@ -37,7 +37,11 @@ const FILTERS = { status: 'number', competitionId: 'number', keyword: 'text' } a
 function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
   const { data } = useQuery({ queryKey: registerKeys.detail(id), queryFn: () => registerApi.detail(id) });
   // The competition's form: every field it asks for is a column, the organiser's own fields too.
-  const presets = useQuery({ queryKey: competitionDetailKeys.part(data?.competitionId ?? 0, 'presets'), enabled: Boolean(data), queryFn: () => presetApi.list(data!.competitionId) });
+  const presets = useQuery({
+    queryKey: competitionDetailKeys.part(data?.competitionId ?? 0, 'presets'),
+    enabled: Boolean(data),
+    queryFn: () => presetApi.list(data!.competitionId),
+  });
   const formFields = presets.data?.find((p) => p.menuCode === 'REG_SET')?.fieldList.filter((f) => f.name !== 'userName');
   const shown = formFields?.length ? formFields : DEFAULT_SHOWN_FIELDS;
   return (
@@ -48,14 +52,20 @@ function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
       ) : (
         <>
           <Descriptions column={2} bordered size="small">
-            <Descriptions.Item label="竞赛" span={2}>{data.competitionName}</Descriptions.Item>
+            <Descriptions.Item label="竞赛" span={2}>
+              {data.competitionName}
+            </Descriptions.Item>
             <Descriptions.Item label="队伍">{data.teamName}</Descriptions.Item>
             <Descriptions.Item label="队伍编号">{data.teamNo}</Descriptions.Item>
             <Descriptions.Item label="审核状态">
               <Tag color={COLORS[data.status]}>{REGISTER_STATUS_TEXT[data.status]}</Tag>
             </Descriptions.Item>
             <Descriptions.Item label="缴费">{data.payStatus === null ? '免费' : PAY_STATUS_TEXT[data.payStatus]}</Descriptions.Item>
-            {data.reason && <Descriptions.Item label="驳回原因" span={2}>{data.reason}</Descriptions.Item>}
+            {data.reason && (
+              <Descriptions.Item label="驳回原因" span={2}>
+                {data.reason}
+              </Descriptions.Item>
+            )}
           </Descriptions>
           <h4 style={{ marginTop: 24 }}>队员</h4>
           <Table
@@ -65,20 +75,38 @@ function RegisterDrawer({ id, onClose }: { id: number; onClose: () => void }) {
             dataSource={data.team.memberList}
             scroll={{ x: 'max-content' }}
             columns={[
-              { title: '姓名', render: (_, m) => <>{m.name} {m.leader && <Tag color="blue">队长</Tag>}</> },
+              {
+                title: '姓名',
+                render: (_, m) => (
+                  <>
+                    {m.name} {m.leader && <Tag color="blue">队长</Tag>}
+                  </>
+                ),
+              },
               { title: '用户名', dataIndex: 'username' },
               ...shown.map((f) => ({ key: f.name, title: f.label, render: (_: unknown, m: TeamMember) => formValue(f, m.info) })),
             ]}
           />
           <h4 style={{ marginTop: 24 }}>指导老师</h4>
-          <List size="small" dataSource={data.team.teacherList} locale={{ emptyText: '无' }} renderItem={(t) => <List.Item>{[t.name, t.phone, t.organization, t.title].filter(Boolean).join('，')}</List.Item>} />
+          <List
+            size="small"
+            dataSource={data.team.teacherList}
+            locale={{ emptyText: '无' }}
+            renderItem={(t) => <List.Item>{[t.name, t.phone, t.organization, t.title].filter(Boolean).join('，')}</List.Item>}
+          />
           <h4 style={{ marginTop: 24 }}>附件</h4>
           <List
             size="small"
             dataSource={data.attachments}
             locale={{ emptyText: '无附件' }}
             renderItem={(a) => (
-              <List.Item actions={[<a key="d" href={fileUrl(a.fileUri)} target="_blank" rel="noopener noreferrer">下载</a>]}>
+              <List.Item
+                actions={[
+                  <a key="d" href={fileUrl(a.fileUri)} target="_blank" rel="noopener noreferrer">
+                    下载
+                  </a>,
+                ]}
+              >
                 {a.name}（{formatSize(a.size)}）
               </List.Item>
             )}
@@ -102,7 +130,13 @@ export default function RegisterManagerPage() {
   const confirm = useConfirm();
   const canAudit = usePermissions().has(ACTION_CODES.registerAudit);
   // The filters live in the address: the home page's 待审核报名 opens `?status=0`.
-  const list = usePagedList(useUrlQuery<Filters>(FILTERS), { queryKey: registerKeys.list, queryFn: registerApi.list, emptyText: '暂无报名', selectable: true, exportUrl: registerUrls.list });
+  const list = usePagedList(useUrlQuery<Filters>(FILTERS), {
+    queryKey: registerKeys.list,
+    queryFn: registerApi.list,
+    emptyText: '暂无报名',
+    selectable: true,
+    exportUrl: registerUrls.list,
+  });
   const { query, setQuery } = list;
   const selected = list.selectedIds;
   const [viewing, setViewing] = useState<number | null>(null);
@@ -152,7 +186,13 @@ export default function RegisterManagerPage() {
       <SelectionBar count={selected.length} onClear={list.clearSelection}>
         {canAudit && (
           <>
-            <Button size="small" type="primary" onClick={() => confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的和尚未缴费的将跳过，跳过的队伍会列出。`, () => decideSelected('approve'))}>
+            <Button
+              size="small"
+              type="primary"
+              onClick={() =>
+                confirm(`确定通过所选的 ${selected.length} 条报名吗？已审核的和尚未缴费的将跳过，跳过的队伍会列出。`, () => decideSelected('approve'))
+              }
+            >
               批量通过
             </Button>
             <Button size="small" danger onClick={() => setBatchRejecting(true)}>
@@ -188,7 +228,9 @@ export default function RegisterManagerPage() {
                     <a
                       onClick={() =>
                         confirm(
-                          paidOrFree(r) ? `确定通过队伍“${r.teamName}”的报名吗？` : `队伍“${r.teamName}”尚未缴费（${PAY_STATUS_TEXT[r.payStatus ?? 0]}），确定不等缴费就通过它的报名吗？`,
+                          paidOrFree(r)
+                            ? `确定通过队伍“${r.teamName}”的报名吗？`
+                            : `队伍“${r.teamName}”尚未缴费（${PAY_STATUS_TEXT[r.payStatus ?? 0]}），确定不等缴费就通过它的报名吗？`,
                           () => decide(r, 'approve'),
                         )
                       }
@@ -204,8 +246,20 @@ export default function RegisterManagerPage() {
         ]}
       />
       {viewing && <RegisterDrawer id={viewing} onClose={() => setViewing(null)} />}
-      {batchRejecting && <ReasonModal title={`驳回所选的 ${selected.length} 条报名`} onSubmit={(reason) => decideSelected('reject', reason)} onClose={() => setBatchRejecting(false)} />}
-      {rejecting && <ReasonModal title={`驳回“${rejecting.teamName}”的报名`} onSubmit={(reason) => decide(rejecting, 'reject', reason)} onClose={() => setRejecting(null)} />}
+      {batchRejecting && (
+        <ReasonModal
+          title={`驳回所选的 ${selected.length} 条报名`}
+          onSubmit={(reason) => decideSelected('reject', reason)}
+          onClose={() => setBatchRejecting(false)}
+        />
+      )}
+      {rejecting && (
+        <ReasonModal
+          title={`驳回“${rejecting.teamName}”的报名`}
+          onSubmit={(reason) => decide(rejecting, 'reject', reason)}
+          onClose={() => setRejecting(null)}
+        />
+      )}
     </Card>
   );
 }

@@ -50,7 +50,11 @@ function UnfinishedJudges({ source }: { source: ListSource<Query> }) {
           { title: '赛题', dataIndex: 'questionTitle', width: 180, ellipsis: true },
           { title: '已分配', dataIndex: 'assigned', width: 80 },
           { title: '已提交', dataIndex: 'submitted', width: 80 },
-          { title: '进度', width: 160, render: (_, j) => <Progress size="small" percent={Math.round((j.submitted / j.assigned) * 100)} format={() => `${j.submitted}/${j.assigned}`} /> },
+          {
+            title: '进度',
+            width: 160,
+            render: (_, j) => <Progress size="small" percent={Math.round((j.submitted / j.assigned) * 100)} format={() => `${j.submitted}/${j.assigned}`} />,
+          },
           { title: '操作', width: 120, fixed: 'right', render: (_, j) => <Link to={`/question/judge/${j.questionId}`}>查看评审分配</Link> },
         ]}
       />

@@ -28,10 +28,23 @@ function ExpertModal({ expert, onClose }: { expert: Expert | null; onClose: () =
     [expertKeys.all],
     () => void message.success(expert ? '专家信息已保存' : '已添加评审专家'),
   );
-  const initial: Partial<Values> = expert ? { username: expert.username, organization: expert.organization, speciality: expert.speciality ?? '', title: expert.title ?? '' } : {};
+  const initial: Partial<Values> = expert
+    ? { username: expert.username, organization: expert.organization, speciality: expert.speciality ?? '', title: expert.title ?? '' }
+    : {};
   return (
-    <FormModal<Values> title={expert ? `编辑评审专家：${personLabel(expert)}` : '添加评审专家'} name="expert" initialValues={initial} onSave={save.mutateAsync} onClose={onClose}>
-      <Form.Item name="username" label="用户名" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]} extra={expert ? undefined : '填写已注册用户的用户名，添加后该用户获得评审专家角色'}>
+    <FormModal<Values>
+      title={expert ? `编辑评审专家：${personLabel(expert)}` : '添加评审专家'}
+      name="expert"
+      initialValues={initial}
+      onSave={save.mutateAsync}
+      onClose={onClose}
+    >
+      <Form.Item
+        name="username"
+        label="用户名"
+        rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}
+        extra={expert ? undefined : '填写已注册用户的用户名，添加后该用户获得评审专家角色'}
+      >
         <Input maxLength={50} disabled={Boolean(expert)} />
       </Form.Item>
       <Form.Item name="organization" label="所在单位" rules={[{ required: true, whitespace: true, message: '请输入所在单位' }]}>
@@ -52,16 +65,17 @@ export default function ExpertPage() {
   const { message } = App.useApp();
   const confirm = useConfirm();
   const editable = usePermissions().has(ACTION_CODES.expertEdit);
-  const list = usePagedList(useListState<ExpertListParams>(), { queryKey: expertKeys.list, queryFn: expertApi.list, emptyText: '暂无评审专家', rowKey: 'userId' });
+  const list = usePagedList(useListState<ExpertListParams>(), {
+    queryKey: expertKeys.list,
+    queryFn: expertApi.list,
+    emptyText: '暂无评审专家',
+    rowKey: 'userId',
+  });
   const [editing, setEditing] = useState<Expert | null | undefined>(undefined);
   const removal = useListMutation(expertApi.remove, [expertKeys.all], () => void message.success('已移出评审专家库'));
 
   const remove = (e: Expert) =>
-    confirm(
-      `确定将“${personLabel(e)}”移出评审专家库吗？移出后该用户不再是评审专家。`,
-      () => removal.mutateAsync(e.userId),
-      { danger: true },
-    );
+    confirm(`确定将“${personLabel(e)}”移出评审专家库吗？移出后该用户不再是评审专家。`, () => removal.mutateAsync(e.userId), { danger: true });
 
   return (
     <Card
@@ -74,7 +88,12 @@ export default function ExpertPage() {
         )
       }
     >
-      <Input.Search allowClear placeholder="用户名、姓名、单位或专业" style={{ width: 280, marginBottom: 16 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
+      <Input.Search
+        allowClear
+        placeholder="用户名、姓名、单位或专业"
+        style={{ width: 280, marginBottom: 16 }}
+        onSearch={(v) => list.refine({ keyword: v.trim() || undefined })}
+      />
       <Table<Expert>
         {...list.table}
         scroll={{ x: 1200 }}

@@ -57,7 +57,14 @@ function CriteriaEditor({ locked }: { locked: boolean }) {
               {!locked && (
                 <Col flex="32px">
                   <Tooltip title="删除">
-                    <Button type="text" danger icon={<DeleteOutlined />} aria-label="删除评审标准" disabled={fields.length <= 1} onClick={() => remove(field.name)} />
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label="删除评审标准"
+                      disabled={fields.length <= 1}
+                      onClick={() => remove(field.name)}
+                    />
                   </Tooltip>
                 </Col>
               )}
@@ -68,7 +75,12 @@ function CriteriaEditor({ locked }: { locked: boolean }) {
             每位专家的总分为各项得分之和，满分为各项满分之和（当前 {max} 分）；满分越高的标准在总分中分量越重。
           </Typography.Paragraph>
           {!locked && (
-            <Button type="dashed" icon={<PlusOutlined />} disabled={fields.length >= MAX_CRITERIA} onClick={() => add({ name: '', description: '', maxScore: 100 })}>
+            <Button
+              type="dashed"
+              icon={<PlusOutlined />}
+              disabled={fields.length >= MAX_CRITERIA}
+              onClick={() => add({ name: '', description: '', maxScore: 100 })}
+            >
               添加评审标准{fields.length >= MAX_CRITERIA && `（最多${MAX_CRITERIA}项）`}
             </Button>
           )}
@@ -89,7 +101,12 @@ function WeightItems({ automatic }: { automatic: boolean }) {
   return (
     <>
       <Col span={8}>
-        <Form.Item name="reviewWeight" label="评审成绩权重" rules={[{ required: true, message: '请输入评审成绩权重' }]} extra={finalScoreRule({ reviewWeight, testWeight })}>
+        <Form.Item
+          name="reviewWeight"
+          label="评审成绩权重"
+          rules={[{ required: true, message: '请输入评审成绩权重' }]}
+          extra={finalScoreRule({ reviewWeight, testWeight })}
+        >
           <InputNumber
             min={0}
             max={100}
@@ -137,7 +154,11 @@ function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: 
   const editable = usePermissions().has(ACTION_CODES.reviewRulesEdit);
   const rule = useQuery({ queryKey: reviewKeys.rule(question.id), queryFn: () => reviewApi.rule(question.id) });
   // The rule decides how the question's grades are made: everything about its review is read again.
-  const saving = useListMutation((body: ReviewRuleBody) => reviewApi.saveRule(question.id, body), [reviewKeys.question(question.id)], () => void message.success('评审规则已保存'));
+  const saving = useListMutation(
+    (body: ReviewRuleBody) => reviewApi.saveRule(question.id, body),
+    [reviewKeys.question(question.id)],
+    () => void message.success('评审规则已保存'),
+  );
   const title = `评审规则：${question.title}`;
 
   if (!rule.data) {
@@ -169,7 +190,9 @@ function RuleModal({ question, onClose }: { question: ManagedQuestion; onClose: 
     <FormModal<Values> title={title} name="rule" width={860} initialValues={initial} onSave={save} onClose={onClose} readOnly={!editable || confirmed}>
       {confirmed && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="本题成绩已确认，评审规则不能再修改。" />}
       <Form.Item label="评审标准" required>
-        {r.scored && !confirmed && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="已有专家保存评分，评审标准不能再修改；其他设置仍可调整。" />}
+        {r.scored && !confirmed && (
+          <Alert type="info" showIcon style={{ marginBottom: 12 }} message="已有专家保存评分，评审标准不能再修改；其他设置仍可调整。" />
+        )}
         <CriteriaEditor locked={r.scored} />
       </Form.Item>
       <Row gutter={16}>
@@ -218,7 +241,12 @@ export default function RulesPage() {
   const [editing, setEditing] = useState<ManagedQuestion | null>(null);
   return (
     <>
-      <CompetitionQuestions title="评审规则" actionWidth={140} judgedOnly actions={(q) => <a onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</a>} />
+      <CompetitionQuestions
+        title="评审规则"
+        actionWidth={140}
+        judgedOnly
+        actions={(q) => <a onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</a>}
+      />
       {editing && <RuleModal question={editing} onClose={() => setEditing(null)} />}
     </>
   );

@@ -35,8 +35,7 @@ function BuildProgress({ build }: { build: ClientBuild }) {
       />
     );
   }
-  if (build.state === 'failed')
-    return <Alert type="error" showIcon message="客户端生成失败" description={<>{build.error}。可以重新生成，或上传安装包。</>} />;
+  if (build.state === 'failed') return <Alert type="error" showIcon message="客户端生成失败" description={<>{build.error}。可以重新生成，或上传安装包。</>} />;
   return (
     <Alert
       type="success"
@@ -105,8 +104,8 @@ export default function ClientPage() {
       }
     >
       <Typography.Paragraph type="secondary">
-        浏览器无法把作品批量保存到文件夹时，评审专家和组织方使用桌面下载客户端，在“下载客户端”对话框中下载。「生成客户端」由服务器生成
-        Windows 和 Mac 两个安装包：服务器从 npm 仓库下载 Node.js 运行环境（首次约 90 MB，需要几分钟），之后再生成无需重复下载。服务器无法访问 npm
+        浏览器无法把作品批量保存到文件夹时，评审专家和组织方使用桌面下载客户端，在“下载客户端”对话框中下载。「生成客户端」由服务器生成 Windows 和 Mac
+        两个安装包：服务器从 npm 仓库下载 Node.js 运行环境（首次约 90 MB，需要几分钟），之后再生成无需重复下载。服务器无法访问 npm
         仓库时，也可以在每个平台上传已有的安装包。安装包内记录了平台地址，平台地址变更后请重新生成。
       </Typography.Paragraph>
       {build.data && build.data.state !== 'idle' && (

@@ -57,7 +57,16 @@ export default function RolePage() {
   }
 
   return (
-    <Card title="角色管理" extra={canEdit && <Button type="primary" onClick={() => open(null)}>新建角色</Button>}>
+    <Card
+      title="角色管理"
+      extra={
+        canEdit && (
+          <Button type="primary" onClick={() => open(null)}>
+            新建角色
+          </Button>
+        )
+      }
+    >
       <Table<Role>
         rowKey="id"
         loading={roles.isLoading}

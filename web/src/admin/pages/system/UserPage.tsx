@@ -1,11 +1,4 @@
-import {
-  ACTION_CODES,
-  PASSWORD_HINT,
-  checkPasswordStrength,
-  maskPhone,
-  type CreateUserBody,
-  type UserListItem,
-} from '@contest/shared';
+import { ACTION_CODES, PASSWORD_HINT, checkPasswordStrength, maskPhone, type CreateUserBody, type UserListItem } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
@@ -33,8 +26,10 @@ export default function UserPage() {
 
   const roles = useQuery({ queryKey: userKeys.roleOptions, queryFn: userApi.roleOptions });
   const orgs = useQuery({ queryKey: userKeys.orgOptions, queryFn: userApi.orgOptions });
-  const setStatus = useListMutation(({ id, status }: { id: number; status: 0 | 1 }) => userApi.setStatus(id, status), [userKeys.all], (_, { status }) =>
-    void message.success(status ? '账号已启用' : '账号已停用'),
+  const setStatus = useListMutation(
+    ({ id, status }: { id: number; status: 0 | 1 }) => userApi.setStatus(id, status),
+    [userKeys.all],
+    (_, { status }) => void message.success(status ? '账号已启用' : '账号已停用'),
   );
   const saveDialog = useListMutation(
     async ({ kind, id, values }: { kind: NonNullable<Dialog>['kind']; id: number; values: { roleIds?: number[]; orgId?: number; password?: string } }) => {
@@ -78,16 +73,20 @@ export default function UserPage() {
 
   return (
     <Card title="用户管理">
-      <Form
-        layout="inline"
-        style={{ marginBottom: 16, rowGap: 8 }}
-        onFinish={(v) => list.search({ ...v, keyword: v.keyword?.trim() || undefined })}
-      >
+      <Form layout="inline" style={{ marginBottom: 16, rowGap: 8 }} onFinish={(v) => list.search({ ...v, keyword: v.keyword?.trim() || undefined })}>
         <Form.Item name="keyword">
           <Input placeholder="用户名、姓名、手机号或邮箱" allowClear style={{ width: 240 }} />
         </Form.Item>
         <Form.Item name="status">
-          <Select placeholder="状态" allowClear style={{ width: 110 }} options={[{ value: 1, label: '启用' }, { value: 0, label: '停用' }]} />
+          <Select
+            placeholder="状态"
+            allowClear
+            style={{ width: 110 }}
+            options={[
+              { value: 1, label: '启用' },
+              { value: 0, label: '停用' },
+            ]}
+          />
         </Form.Item>
         <Form.Item name="roleId">
           <Select placeholder="角色" allowClear style={{ width: 140 }} options={roles.data?.map((r) => ({ value: r.id, label: r.name }))} />
@@ -186,7 +185,12 @@ export default function UserPage() {
             </Form.Item>
           )}
           {dialog?.kind === 'password' && (
-            <Form.Item name="password" label="新密码" extra={`${PASSWORD_HINT}。重置后该用户需用新密码重新登录。`} rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}>
+            <Form.Item
+              name="password"
+              label="新密码"
+              extra={`${PASSWORD_HINT}。重置后该用户需用新密码重新登录。`}
+              rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}
+            >
               <Input.Password autoComplete="new-password" />
             </Form.Item>
           )}

@@ -33,7 +33,14 @@ export default function LoginPage() {
 
   return (
     <div className="auth-page">
-      <Card className="auth-card" title={<Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>登录竞赛平台</Typography.Title>}>
+      <Card
+        className="auth-card"
+        title={
+          <Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>
+            登录竞赛平台
+          </Typography.Title>
+        }
+      >
         {ssoError && <Alert type="error" showIcon message={ssoError} style={{ marginBottom: 16 }} />}
         <Form form={form} size="large" onFinish={onFinish} autoComplete="on">
           <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }]}>

@@ -42,7 +42,14 @@ export default function RegisterPage() {
 
   return (
     <div className="auth-page">
-      <Card className="auth-card" title={<Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>注册账号</Typography.Title>}>
+      <Card
+        className="auth-card"
+        title={
+          <Typography.Title level={3} style={{ margin: 0, textAlign: 'center' }}>
+            注册账号
+          </Typography.Title>
+        }
+      >
         <Form form={form} layout="vertical" onFinish={onFinish} autoComplete="off">
           <AccountFields />
           <GuardedButton type="primary" htmlType="submit" block loading={submitting}>

@@ -23,7 +23,18 @@ export default function CertificateTab() {
     enabled: Boolean(teamId),
     queryFn: () => certificateApi.team(teamId!),
   });
-  if (!user) return <Result status="info" title="登录后查看证书" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="info"
+        title="登录后查看证书"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   if (isLoading) return <Spin />;
   if (!data?.team) return <Result status="info" title="您还没有参加本竞赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
 

@@ -21,7 +21,8 @@ interface Typed {
 function VerifyForm({ certNo, code }: Typed) {
   const navigate = useNavigate();
   const [form] = Form.useForm<Typed>();
-  const submit = (v: Typed) => navigate(`/certificate/verify/${encodeURIComponent(normalizeCertInput(v.certNo))}?code=${encodeURIComponent(normalizeCertInput(v.code))}`);
+  const submit = (v: Typed) =>
+    navigate(`/certificate/verify/${encodeURIComponent(normalizeCertInput(v.certNo))}?code=${encodeURIComponent(normalizeCertInput(v.code))}`);
   return (
     <Card style={{ maxWidth: 640, margin: '40px auto 0' }} title="查验证书">
       <Form<Typed> form={form} layout="vertical" name="certificateVerify" initialValues={{ certNo, code }} onFinish={submit} requiredMark={false}>

@@ -9,7 +9,14 @@ import VerifyPage from './VerifyPage.tsx';
 
 /** The verification API: one certificate, 202600000007 with the printed code 7KQ2M9XD; anything else is not found. */
 let requests: string[] = [];
-const check: CertificateCheck = { certNo: '202600000007', holderName: '张*', competitionName: '泰迪杯', questionTitle: 'A题', awardName: '一等奖', createdAt: '2026-05-10T02:00:00.000Z' };
+const check: CertificateCheck = {
+  certNo: '202600000007',
+  holderName: '张*',
+  competitionName: '泰迪杯',
+  questionTitle: 'A题',
+  awardName: '一等奖',
+  createdAt: '2026-05-10T02:00:00.000Z',
+};
 
 beforeEach(() => {
   requests = [];
@@ -18,7 +25,8 @@ beforeEach(() => {
     vi.fn(async (url: string) => {
       const { pathname, search } = new URL(url, location.href);
       requests.push(pathname + search);
-      const json = (status: number, data: unknown, message = '操作成功') => new Response(JSON.stringify({ status, message, data }), { status, headers: { 'content-type': 'application/json' } });
+      const json = (status: number, data: unknown, message = '操作成功') =>
+        new Response(JSON.stringify({ status, message, data }), { status, headers: { 'content-type': 'application/json' } });
       if (pathname === '/api/review/certificate/public/verify/202600000007' && new URLSearchParams(search).get('code') === '7KQ2M9XD') return json(200, check);
       if (new URLSearchParams(search).get('code') === 'LIMITED') return json(429, null, '验证失败次数过多，请10分钟后再试');
       return json(404, null, '未找到该证书，或验证码不正确');

@@ -1,4 +1,14 @@
-import { fenToYuan, judgedByExperts, presetOpen, registrationRefusal, scoredAutomatically, type Judging, type MenuCode, type Preset, type Stage } from '@contest/shared';
+import {
+  fenToYuan,
+  judgedByExperts,
+  presetOpen,
+  registrationRefusal,
+  scoredAutomatically,
+  type Judging,
+  type MenuCode,
+  type Preset,
+  type Stage,
+} from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
@@ -43,7 +53,9 @@ export const COMPETITION_TABS: { key: string; label: string; menuCode?: MenuCode
  */
 export function visibleTabs(presets: Preset[], now: Date, judging?: Judging) {
   const skipped = (key: string) => (key === 'works' && judging && !judgedByExperts(judging)) || (key === 'test' && judging && !scoredAutomatically(judging));
-  return COMPETITION_TABS.filter((t) => !skipped(t.key) && (!t.menuCode || presets.some((p) => p.menuCode === t.menuCode && (t.anyTime ? p.enable : presetOpen(p, now)))));
+  return COMPETITION_TABS.filter(
+    (t) => !skipped(t.key) && (!t.menuCode || presets.some((p) => p.menuCode === t.menuCode && (t.anyTime ? p.enable : presetOpen(p, now)))),
+  );
 }
 
 export function useCompetition() {
@@ -66,15 +78,20 @@ function RegisterAction({ competition, presets }: { competition: CompetitionDeta
   if (registrationRefusal(competition, competition.phase.code, sysTime())) return null;
   return user ? (
     <Link to={`/registration/${competition.id}`}>
-      <Button type="primary" size="large">立即报名</Button>
+      <Button type="primary" size="large">
+        立即报名
+      </Button>
     </Link>
   ) : (
-    <Button type="primary" size="large" onClick={goLogin}>登录后报名</Button>
+    <Button type="primary" size="large" onClick={goLogin}>
+      登录后报名
+    </Button>
   );
 }
 
 /** A stage's start and end to the minute, Beijing time: a deadline at 12:00 is not the day's end. */
-export const stageTimes = (s: Pick<Stage, 'startDate' | 'endDate'>) => `${formatMinute(s.startDate)}${s.endDate ? ` 至 ${formatMinute(s.endDate)}` : ' 起'}（北京时间）`;
+export const stageTimes = (s: Pick<Stage, 'startDate' | 'endDate'>) =>
+  `${formatMinute(s.startDate)}${s.endDate ? ` 至 ${formatMinute(s.endDate)}` : ' 起'}（北京时间）`;
 
 function StageTimeline({ stages, activeStageId }: { stages: Stage[]; activeStageId: number }) {
   if (!stages.length) return null;
@@ -132,7 +149,9 @@ export default function CompetitionLayout() {
               </Descriptions.Item>
               <Descriptions.Item label="竞赛结束">{formatMinute(c.endTime)}</Descriptions.Item>
               <Descriptions.Item label="报名费">{c.fee ? `¥${fenToYuan(c.fee)}` : '免费'}</Descriptions.Item>
-              <Descriptions.Item label="组队">{c.allowIndividual ? `可个人参赛，` : ''}每队{c.minMembers}至{c.maxMembers}人</Descriptions.Item>
+              <Descriptions.Item label="组队">
+                {c.allowIndividual ? `可个人参赛，` : ''}每队{c.minMembers}至{c.maxMembers}人
+              </Descriptions.Item>
             </Descriptions>
           </Col>
           <Col xs={24} md={8}>

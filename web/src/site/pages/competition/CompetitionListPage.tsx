@@ -103,7 +103,13 @@ function RecommendedBrands() {
         {data.list.map((b) => (
           <Col xs={12} sm={8} md={4} key={b.id}>
             <PlainCard size="small" hoverable className="brand-chip" onClick={() => navigate(`/competitionList/${b.id}`)} data-testid="brand-chip">
-              {b.logo ? <img src={avatarUrl(b.logo)} alt="" /> : <h5 className="list-heading" style={{ margin: 0, color: '#1890ff' }}>{b.shortName}</h5>}
+              {b.logo ? (
+                <img src={avatarUrl(b.logo)} alt="" />
+              ) : (
+                <h5 className="list-heading" style={{ margin: 0, color: '#1890ff' }}>
+                  {b.shortName}
+                </h5>
+              )}
               <div style={{ fontSize: 12, color: '#999' }}>{b.competitionNum} 个竞赛</div>
             </PlainCard>
           </Col>
@@ -163,9 +169,7 @@ export default function CompetitionListPage() {
     <>
       {!brandId && <RecommendedBrands />}
       <PlainCard>
-        <h3 className="list-title">
-          {brand ? brand.name : '竞赛列表'}
-        </h3>
+        <h3 className="list-title">{brand ? brand.name : '竞赛列表'}</h3>
         {brand?.description && <div className="list-description">{brand.description}</div>}
         <StatusTabs
           activeKey={status}

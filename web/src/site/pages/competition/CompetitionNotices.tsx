@@ -26,7 +26,10 @@ function Announcements({ competitionId }: { competitionId: number }) {
   async function markRead(message: Message) {
     setUnread(client, await messageApi.markRead(message.id));
     // The same copy is read on the message page and here.
-    client.setQueriesData<Page<Message>>({ queryKey: messageKeys.all }, (p) => p && { ...p, list: p.list.map((m) => (m.id === message.id ? { ...m, read: true } : m)) });
+    client.setQueriesData<Page<Message>>(
+      { queryKey: messageKeys.all },
+      (p) => p && { ...p, list: p.list.map((m) => (m.id === message.id ? { ...m, read: true } : m)) },
+    );
   }
 
   function onExpand(keys: string | string[]) {
@@ -60,14 +63,21 @@ function Announcements({ competitionId }: { competitionId: number }) {
         items={data.list.map((m) => ({
           key: String(m.id),
           label: (
-            <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, fontWeight: m.read ? undefined : 600, minWidth: 0, wordBreak: 'break-word' }} data-testid={m.read ? 'notice-read' : 'notice-unread'}>
+            <span
+              style={{ display: 'inline-flex', alignItems: 'center', gap: 8, fontWeight: m.read ? undefined : 600, minWidth: 0, wordBreak: 'break-word' }}
+              data-testid={m.read ? 'notice-read' : 'notice-unread'}
+            >
               {!m.read && <Badge status="error" aria-label="未读" />}
               {m.title}
               {m.kind === NOTICE_KIND.personal && <Tag color="blue">本队</Tag>}
             </span>
           ),
           extra: <span style={{ color: 'rgba(0, 0, 0, 0.45)', fontSize: 13, whiteSpace: 'nowrap' }}>{formatMinute(m.publishedAt)}</span>,
-          children: m.content ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: m.content }} /> : <span style={{ color: 'rgba(0, 0, 0, 0.45)' }}>无正文</span>,
+          children: m.content ? (
+            <div className="rich-text" dangerouslySetInnerHTML={{ __html: m.content }} />
+          ) : (
+            <span style={{ color: 'rgba(0, 0, 0, 0.45)' }}>无正文</span>
+          ),
         }))}
       />
       {data.total > LIMIT && (

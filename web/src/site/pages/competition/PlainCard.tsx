@@ -6,7 +6,15 @@ import './list.css';
  * antd's Tabs with their overflow dropdown (rc-tabs, rc-menu, rc-trigger: about 37 kB gzip) onto a page that shows
  * none (ARCHITECTURE §9's 250 kB budget).
  */
-export function PlainCard({ title, cover, hoverable, size, className, children, ...rest }: HTMLAttributes<HTMLDivElement> & { title?: ReactNode; cover?: ReactNode; hoverable?: boolean; size?: 'small' }) {
+export function PlainCard({
+  title,
+  cover,
+  hoverable,
+  size,
+  className,
+  children,
+  ...rest
+}: HTMLAttributes<HTMLDivElement> & { title?: ReactNode; cover?: ReactNode; hoverable?: boolean; size?: 'small' }) {
   const classes = ['plain-card', hoverable && 'plain-card-hoverable', size === 'small' && 'plain-card-small', className].filter(Boolean).join(' ');
   return (
     <div className={classes} {...rest}>

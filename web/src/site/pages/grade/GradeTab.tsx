@@ -76,7 +76,13 @@ function GradeCard({ grade, onDispute }: { grade: MyGrade; onDispute: () => void
       }
     >
       {grade.rechecking && (
-        <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="该赛题的成绩正在复评" description="复评结束、组织方重新确认后，将在此公布新的成绩。" />
+        <Alert
+          type="warning"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message="该赛题的成绩正在复评"
+          description="复评结束、组织方重新确认后，将在此公布新的成绩。"
+        />
       )}
       <Descriptions column={{ xs: 1, sm: 2, md: 3 }} size="small">
         <Descriptions.Item label="评判方式">{JUDGING_NAMES[grade.judging]}</Descriptions.Item>
@@ -119,7 +125,18 @@ export default function GradeTab() {
     enabled: Boolean(data?.team),
     queryFn: () => myGradeApi.grades(competition.id),
   });
-  if (!user) return <Result status="info" title="登录后查看成绩" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="info"
+        title="登录后查看成绩"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   if (isLoading) return <Spin />;
   if (!data?.team) return <Result status="info" title="您还没有参加本竞赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
   if (grades.isLoading) return <Spin />;

@@ -17,7 +17,10 @@ function CompanyFields() {
       <Form.Item
         name="taxNo"
         label="纳税人识别号"
-        rules={[{ required: true, message: '单位抬头须填写纳税人识别号' }, { pattern: TAX_NO, message: TAX_NO_MESSAGE }]}
+        rules={[
+          { required: true, message: '单位抬头须填写纳税人识别号' },
+          { pattern: TAX_NO, message: TAX_NO_MESSAGE },
+        ]}
         normalize={(v: string) => v?.toUpperCase()}
       >
         <Input maxLength={18} />
@@ -48,7 +51,13 @@ function TitleModal({ title, onClose }: { title: InvoiceTitle | null; onClose: (
     await client.invalidateQueries({ queryKey: invoiceKeys.titles });
   }
   return (
-    <FormModal<InvoiceTitleBody> title={title ? '编辑发票抬头' : '新增发票抬头'} name="title" initialValues={title ?? { kind: 'personal' }} onSave={save} onClose={onClose}>
+    <FormModal<InvoiceTitleBody>
+      title={title ? '编辑发票抬头' : '新增发票抬头'}
+      name="title"
+      initialValues={title ?? { kind: 'personal' }}
+      onSave={save}
+      onClose={onClose}
+    >
       <Form.Item name="kind" label="抬头类型">
         <Radio.Group options={Object.entries(TITLE_KINDS).map(([value, label]) => ({ value, label }))} />
       </Form.Item>
@@ -79,7 +88,14 @@ export default function InvoiceTitlePage() {
       },
     });
   return (
-    <Card title="常用发票抬头" extra={<Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>新增抬头</Button>}>
+    <Card
+      title="常用发票抬头"
+      extra={
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)}>
+          新增抬头
+        </Button>
+      }
+    >
       <Table<InvoiceTitle>
         rowKey="id"
         loading={isLoading}

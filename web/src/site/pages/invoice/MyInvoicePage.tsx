@@ -1,12 +1,4 @@
-import {
-  INVOICE_STATUS_TEXT,
-  INVOICE_TYPES,
-  PAY_STATUS,
-  fenToYuan,
-  type Invoice,
-  type InvoiceApplyBody,
-  type InvoiceConfig,
-} from '@contest/shared';
+import { INVOICE_STATUS_TEXT, INVOICE_TYPES, PAY_STATUS, fenToYuan, type Invoice, type InvoiceApplyBody, type InvoiceConfig } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Form, Grid, Input, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
@@ -33,9 +25,21 @@ function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invo
     await client.invalidateQueries({ queryKey: invoiceKeys.mineAll });
   }
   return (
-    <FormModal<InvoiceApplyBody> title="申请发票" name="apply" okText="提交申请" initialValues={{ type: config.allowedTypes[0] }} onSave={save} onClose={onClose}>
+    <FormModal<InvoiceApplyBody>
+      title="申请发票"
+      name="apply"
+      okText="提交申请"
+      initialValues={{ type: config.allowedTypes[0] }}
+      onSave={save}
+      onClose={onClose}
+    >
       {config.notice && <Alert type="info" showIcon style={{ marginBottom: 16 }} message={config.notice} />}
-      <Form.Item name="orderId" label="订单" rules={[{ required: true, message: '请选择订单' }]} extra={!paid.isLoading && !orders.length ? '没有可申请发票的已支付订单' : undefined}>
+      <Form.Item
+        name="orderId"
+        label="订单"
+        rules={[{ required: true, message: '请选择订单' }]}
+        extra={!paid.isLoading && !orders.length ? '没有可申请发票的已支付订单' : undefined}
+      >
         <Select
           placeholder="选择已支付的订单"
           options={orders.map((o) => ({
@@ -148,7 +152,15 @@ export default function MyInvoicePage() {
             )}
           />
           {(invoices.data?.total ?? 0) > query.limit && (
-            <Pagination simple size="small" style={{ marginTop: 12, textAlign: 'center' }} current={query.page} pageSize={query.limit} total={invoices.data?.total} onChange={(page, limit) => setQuery({ page, limit })} />
+            <Pagination
+              simple
+              size="small"
+              style={{ marginTop: 12, textAlign: 'center' }}
+              current={query.page}
+              pageSize={query.limit}
+              total={invoices.data?.total}
+              onChange={(page, limit) => setQuery({ page, limit })}
+            />
           )}
         </>
       ) : (
@@ -166,7 +178,19 @@ export default function MyInvoicePage() {
             { title: '抬头', width: 150, ellipsis: { showTitle: false }, render: (_, i) => cut(i.title.name) },
             { title: '状态', width: 84, render: (_, i) => <Tag color={COLORS[i.status]}>{INVOICE_STATUS_TEXT[i.status]}</Tag> },
             { title: '发票号码 / 说明', width: 160, ellipsis: { showTitle: false }, render: (_, i) => cut(note(i)) },
-            { title: '操作', width: 84, fixed: 'right', render: (_, i) => (i.fileUri ? <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">下载发票</a> : '—') },
+            {
+              title: '操作',
+              width: 84,
+              fixed: 'right',
+              render: (_, i) =>
+                i.fileUri ? (
+                  <a href={fileUrl(i.fileUri)} target="_blank" rel="noopener noreferrer">
+                    下载发票
+                  </a>
+                ) : (
+                  '—'
+                ),
+            },
           ]}
         />
       )}

@@ -135,7 +135,11 @@ function MessageBox() {
               key: String(m.id),
               label: <MessageTitle message={m} />,
               extra: <span className="message-time">{formatMinute(m.publishedAt)}</span>,
-              children: m.content ? <div className="rich-text" dangerouslySetInnerHTML={{ __html: m.content }} /> : <span className="message-time">无正文</span>,
+              children: m.content ? (
+                <div className="rich-text" dangerouslySetInnerHTML={{ __html: m.content }} />
+              ) : (
+                <span className="message-time">无正文</span>
+              ),
             }))}
           />
           <Pagination

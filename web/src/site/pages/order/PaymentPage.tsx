@@ -31,7 +31,15 @@ function OfflinePanel({ order, method, onDone }: { order: Order; method: Payment
   return (
     <>
       {method.accounts.map((a) => (
-        <Descriptions key={a.accountNo} title={a.name} column={1} bordered size="small" styles={{ label: { whiteSpace: 'nowrap' } }} style={{ marginBottom: 16 }}>
+        <Descriptions
+          key={a.accountNo}
+          title={a.name}
+          column={1}
+          bordered
+          size="small"
+          styles={{ label: { whiteSpace: 'nowrap' } }}
+          style={{ marginBottom: 16 }}
+        >
           <Descriptions.Item label="户名">{a.accountName}</Descriptions.Item>
           <Descriptions.Item label="账号">
             <Typography.Text copyable>{a.accountNo}</Typography.Text>
@@ -40,7 +48,12 @@ function OfflinePanel({ order, method, onDone }: { order: Order; method: Payment
           {a.instructions && <Descriptions.Item label="付款说明">{a.instructions}</Descriptions.Item>}
         </Descriptions>
       ))}
-      <Alert type="info" showIcon style={{ marginBottom: 16 }} message={`请转账 ¥${fenToYuan(order.amount)}，并在备注中填写队伍编号 ${order.teamNo}；转账后上传回单或截图，财务确认后订单即为已支付。`} />
+      <Alert
+        type="info"
+        showIcon
+        style={{ marginBottom: 16 }}
+        message={`请转账 ¥${fenToYuan(order.amount)}，并在备注中填写队伍编号 ${order.teamNo}；转账后上传回单或截图，财务确认后订单即为已支付。`}
+      />
       <Space direction="vertical">
         <DocumentUpload purpose="voucher" files={files} onChange={setFiles} max={1} />
         <GuardedButton type="primary" onClick={submit}>
@@ -81,10 +94,27 @@ export default function PaymentPage() {
 
   if (!valid) return <Navigate to="/404" replace />;
   if (userLoading || order.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;
-  if (!user) return <Result status="403" title="请先登录" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="403"
+        title="请先登录"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   const o = order.data;
   if (!o || o.competitionId !== cid) {
-    return <Result status="404" title={order.error instanceof HttpError ? order.error.message : '订单不存在'} extra={<Link to="/userCenter/myOrder">我的订单</Link>} />;
+    return (
+      <Result
+        status="404"
+        title={order.error instanceof HttpError ? order.error.message : '订单不存在'}
+        extra={<Link to="/userCenter/myOrder">我的订单</Link>}
+      />
+    );
   }
   const reload = async () => {
     await client.invalidateQueries({ queryKey: orderKeys.detail(id) });
@@ -133,15 +163,34 @@ export default function PaymentPage() {
           </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label="状态">
-          <Tag color={PAY_STATUS_COLORS[o.payStatus]} data-testid="order-status">{PAY_STATUS_TEXT[o.payStatus]}</Tag>
+          <Tag color={PAY_STATUS_COLORS[o.payStatus]} data-testid="order-status">
+            {PAY_STATUS_TEXT[o.payStatus]}
+          </Tag>
         </Descriptions.Item>
         <Descriptions.Item label="下单时间">{formatMinute(o.createdAt)}</Descriptions.Item>
       </Descriptions>
 
       {o.payStatus === PAY_STATUS.paid ? (
-        <Result status="success" title="支付成功" subTitle={`${o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : ''} ${o.paidAt ? formatMinute(o.paidAt) : ''}`} extra={<Link to={`/competition/${cid}/team`}><Button type="primary">查看我的队伍</Button></Link>} />
+        <Result
+          status="success"
+          title="支付成功"
+          subTitle={`${o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : ''} ${o.paidAt ? formatMinute(o.paidAt) : ''}`}
+          extra={
+            <Link to={`/competition/${cid}/team`}>
+              <Button type="primary">查看我的队伍</Button>
+            </Link>
+          }
+        />
       ) : o.payStatus === PAY_STATUS.closed ? (
-        <Result status="info" title="订单已关闭" extra={<Button type="primary" onClick={reorder}>重新下单</Button>} />
+        <Result
+          status="info"
+          title="订单已关闭"
+          extra={
+            <Button type="primary" onClick={reorder}>
+              重新下单
+            </Button>
+          }
+        />
       ) : o.payStatus === PAY_STATUS.refunded ? (
         <Result status="info" title="订单已退款" subTitle={o.refundReason ?? undefined} />
       ) : o.voucher ? (
@@ -171,7 +220,12 @@ export default function PaymentPage() {
                     打开{app}付款
                   </Button>
                   <Typography.Text style={{ textAlign: 'center' }}>在{app}中完成付款后回到本页，支付结果会自动更新</Typography.Text>
-                  <Collapse ghost items={[{ key: 'qr', label: '在另一台设备上扫码支付', children: <Image src={code.qrImage} width={200} preview={false} alt="支付二维码" /> }]} />
+                  <Collapse
+                    ghost
+                    items={[
+                      { key: 'qr', label: '在另一台设备上扫码支付', children: <Image src={code.qrImage} width={200} preview={false} alt="支付二维码" /> },
+                    ]}
+                  />
                 </Space>
               ) : (
                 <Space direction="vertical" align="center" style={{ width: '100%' }}>

@@ -27,7 +27,18 @@ export default function ChoiceTab() {
   const questions = usePublicQuestions(competition.id);
   const reload = useReloadTeam(competition.id);
   const { message, modal } = App.useApp();
-  if (!user) return <Result status="info" title="登录后选择赛题" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="info"
+        title="登录后选择赛题"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   if (isLoading || questions.isLoading) return <Spin />;
   const team = data?.team;
   if (!team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;

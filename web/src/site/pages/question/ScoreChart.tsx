@@ -39,10 +39,30 @@ export function scoreChartOption(scored: TestSubmission[], higherIsBetter: boole
     grid: { left: 56, right: 16, top: 32, bottom: 28 },
     legend: { top: 0, data: ['每次提交', '历史最佳'] },
     tooltip: { trigger: 'axis', valueFormatter: (v: number) => formatTestScore(v) },
-    xAxis: { type: 'category', data: points.map((s) => formatMinute(s.createdAt).slice(5)), axisLabel: { fontSize: 10, hideOverlap: true }, axisTick: { alignWithLabel: true } },
-    yAxis: { type: 'value', ...axisRange(points.map((s) => s.publicScore!), metric), inverse: !higherIsBetter, axisLabel: { fontSize: 10, formatter: (v: number) => formatTestScore(v) } },
+    xAxis: {
+      type: 'category',
+      data: points.map((s) => formatMinute(s.createdAt).slice(5)),
+      axisLabel: { fontSize: 10, hideOverlap: true },
+      axisTick: { alignWithLabel: true },
+    },
+    yAxis: {
+      type: 'value',
+      ...axisRange(
+        points.map((s) => s.publicScore!),
+        metric,
+      ),
+      inverse: !higherIsBetter,
+      axisLabel: { fontSize: 10, formatter: (v: number) => formatTestScore(v) },
+    },
     series: [
-      { name: '每次提交', type: 'line', data: points.map((s) => s.publicScore), symbolSize: 6, lineStyle: { color: '#91caff' }, itemStyle: { color: '#1677ff' } },
+      {
+        name: '每次提交',
+        type: 'line',
+        data: points.map((s) => s.publicScore),
+        symbolSize: 6,
+        lineStyle: { color: '#91caff' },
+        itemStyle: { color: '#1677ff' },
+      },
       { name: '历史最佳', type: 'line', step: 'end', data: bests, symbol: 'none', lineStyle: { color: '#52c41a', width: 2 } },
     ],
   };
@@ -52,7 +72,13 @@ export function scoreChartOption(scored: TestSubmission[], higherIsBetter: boole
 export default function ScoreChart({ scored, higherIsBetter, metric }: { scored: TestSubmission[]; higherIsBetter: boolean; metric?: string }) {
   return (
     <div data-testid="score-chart" style={{ minWidth: 0, overflow: 'hidden' }} role="img" aria-label={`我的公榜成绩变化，共 ${scored.length} 次评分`}>
-      <ReactEChartsCore echarts={echarts} option={scoreChartOption(scored, higherIsBetter, metric)} style={{ height: 220 }} opts={{ renderer: 'svg' }} notMerge />
+      <ReactEChartsCore
+        echarts={echarts}
+        option={scoreChartOption(scored, higherIsBetter, metric)}
+        style={{ height: 220 }}
+        opts={{ renderer: 'svg' }}
+        notMerge
+      />
     </div>
   );
 }

@@ -44,7 +44,15 @@ const QueueNote = ({ s }: { s: TestSubmission }) =>
  * The team's submission history for a question, newest first: file, time, who, scores, status and the problems of a
  * refused file. On a phone each submission is a card; the table's columns would not fit.
  */
-export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[] | undefined; loading: boolean; onSelect: (s: TestSubmission, selected: boolean) => void }) {
+export function TestHistory({
+  list,
+  loading,
+  onSelect,
+}: {
+  list: TestSubmission[] | undefined;
+  loading: boolean;
+  onSelect: (s: TestSubmission, selected: boolean) => void;
+}) {
   const phone = Grid.useBreakpoint().md === false;
   // The limit is said before a third is tried: with two chosen, the others' switches are off until one is let go.
   const full = (list ?? []).filter((s) => s.selected).length >= MAX_SELECTED;
@@ -52,7 +60,13 @@ export function TestHistory({ list, loading, onSelect }: { list: TestSubmission[
     s.status === TEST_STATUS.scored &&
     s.cancelReason === null && (
       <Tooltip title={full && !s.selected ? `最多选择${MAX_SELECTED}个提交作为最终结果，请先取消一个` : undefined}>
-        <Switch size="small" checked={s.selected} disabled={full && !s.selected} aria-label={`将 ${s.fileName} 作为最终结果`} onChange={(on) => onSelect(s, on)} />
+        <Switch
+          size="small"
+          checked={s.selected}
+          disabled={full && !s.selected}
+          aria-label={`将 ${s.fileName} 作为最终结果`}
+          onChange={(on) => onSelect(s, on)}
+        />
       </Tooltip>
     );
   if (phone) {

@@ -1,4 +1,20 @@
-import { CUSTOM_METRIC, MAX_SELECTED, METRIC_INFO, scoredAutomatically, SCORING_FILE_ACCEPT, SCORING_FILE_FORMATS, TEST_STATUS, sampleCsv, submissionWindow, windowRefusal, windowState, type Metric, type MyTests, type TestFormat, type TestSubmission } from '@contest/shared';
+import {
+  CUSTOM_METRIC,
+  MAX_SELECTED,
+  METRIC_INFO,
+  scoredAutomatically,
+  SCORING_FILE_ACCEPT,
+  SCORING_FILE_FORMATS,
+  TEST_STATUS,
+  sampleCsv,
+  submissionWindow,
+  windowRefusal,
+  windowState,
+  type Metric,
+  type MyTests,
+  type TestFormat,
+  type TestSubmission,
+} from '@contest/shared';
 import { DownloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
@@ -41,7 +57,8 @@ function FileFormat({ format, questionId }: { format: TestFormat; questionId: nu
               CSV文件（{SCORING_FILE_FORMATS}），第一行为表头，须包含编号列 <Typography.Text code>{format.idColumn}</Typography.Text>
               {format.targetColumn && (
                 <>
-                  {' '}和预测列 <Typography.Text code>{format.targetColumn}</Typography.Text>
+                  {' '}
+                  和预测列 <Typography.Text code>{format.targetColumn}</Typography.Text>
                 </>
               )}
               ；此后每行一个测试集编号及其预测，每个编号恰好一行。由主办方的评分程序评分，其他列与评分方法见赛题描述。
@@ -62,7 +79,11 @@ function FileFormat({ format, questionId }: { format: TestFormat; questionId: nu
           {info && (
             <span data-testid="metric-definition">
               指标定义：{info.definition}
-              {format.positiveLabel !== undefined && <>；正类标签为 <Typography.Text code>{format.positiveLabel}</Typography.Text></>}
+              {format.positiveLabel !== undefined && (
+                <>
+                  ；正类标签为 <Typography.Text code>{format.positiveLabel}</Typography.Text>
+                </>
+              )}
               {format.k !== undefined && <>；K = {format.k}</>}。
             </span>
           )}
@@ -72,11 +93,20 @@ function FileFormat({ format, questionId }: { format: TestFormat; questionId: nu
                 {sample.trimEnd().replace(/\r\n/g, '\n')}
               </pre>
               {/* On a phone the label wraps inside the box instead of running past it. */}
-              <Button size="small" icon={<DownloadOutlined />} href={href} download="sample_submission.csv" data-testid="sample-download" style={{ whiteSpace: 'normal', height: 'auto', maxWidth: '100%', textAlign: 'left' }}>
+              <Button
+                size="small"
+                icon={<DownloadOutlined />}
+                href={href}
+                download="sample_submission.csv"
+                data-testid="sample-download"
+                style={{ whiteSpace: 'normal', height: 'auto', maxWidth: '100%', textAlign: 'left' }}
+              >
                 {custom ? '下载示例文件' : '下载示例文件（含测试集全部编号）'}
               </Button>
               <Typography.Text type="secondary">
-                {custom ? '示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。' : '上方仅示意格式；下载的示例文件列出测试集的全部编号，请把其中的数值替换为您的预测。'}
+                {custom
+                  ? '示例中的编号和数值仅为示意，请替换为测试集中的全部编号及您的预测。'
+                  : '上方仅示意格式；下载的示例文件列出测试集的全部编号，请把其中的数值替换为您的预测。'}
               </Typography.Text>
             </>
           )}
@@ -150,10 +180,41 @@ export default function TestTab() {
   const questionId = data?.team?.choiceQuestionList[0]?.questionId;
   const mine = useMyTests(questionId);
   // Visitors, people not in a team and teams yet to choose see the boards; only a team that chose a question uploads.
-  if (!user) return <PublicBoards competitionId={competition.id} notice={<Alert type="info" showIcon message="登录并报名参赛后可提交测试文件" action={<Button size="small" type="primary" onClick={goLogin}>去登录</Button>} />} />;
+  if (!user)
+    return (
+      <PublicBoards
+        competitionId={competition.id}
+        notice={
+          <Alert
+            type="info"
+            showIcon
+            message="登录并报名参赛后可提交测试文件"
+            action={
+              <Button size="small" type="primary" onClick={goLogin}>
+                去登录
+              </Button>
+            }
+          />
+        }
+      />
+    );
   if (isLoading) return <Spin />;
-  if (!data?.team) return <PublicBoards competitionId={competition.id} notice={<Alert type="info" showIcon message="报名参赛并选择赛题后可提交测试文件" action={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />} />;
-  if (!questionId) return <PublicBoards competitionId={competition.id} notice={<Alert type="info" showIcon message="选择赛题后可提交测试文件" action={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />} />;
+  if (!data?.team)
+    return (
+      <PublicBoards
+        competitionId={competition.id}
+        notice={
+          <Alert type="info" showIcon message="报名参赛并选择赛题后可提交测试文件" action={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />
+        }
+      />
+    );
+  if (!questionId)
+    return (
+      <PublicBoards
+        competitionId={competition.id}
+        notice={<Alert type="info" showIcon message="选择赛题后可提交测试文件" action={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />}
+      />
+    );
   // Wait for the question's setting before offering anything: an upload or boards shown for a question that turns out to
   // have no scoring would be taken back a moment later.
   if (mine.isLoading) return <Spin />;
@@ -248,7 +309,8 @@ export default function TestTab() {
           </Suspense>
         )}
         <Typography.Paragraph type="secondary" data-testid="final-rule" style={{ marginBottom: 8 }}>
-          最终排名按私榜：可将最多 {MAX_SELECTED} 个已评分的提交选为最终结果（已选 {quota?.list.filter((s) => s.selected).length ?? 0} / {MAX_SELECTED}），私榜取其中最好的一个；未选择时取公榜成绩最好的提交。
+          最终排名按私榜：可将最多 {MAX_SELECTED} 个已评分的提交选为最终结果（已选 {quota?.list.filter((s) => s.selected).length ?? 0} / {MAX_SELECTED}
+          ），私榜取其中最好的一个；未选择时取公榜成绩最好的提交。
         </Typography.Paragraph>
         <TestHistory list={quota?.list} loading={mine.isLoading} onSelect={(s, on) => void select(s, on)} />
       </Card>

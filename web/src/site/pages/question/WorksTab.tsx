@@ -32,7 +32,18 @@ export default function WorksTab() {
   const questionId = data?.team?.choiceQuestionList[0]?.questionId;
   const rules = useQuery({ queryKey: worksKeys.rules(questionId), enabled: Boolean(questionId), queryFn: () => worksApi.rules(questionId!) });
   const versions = useQuery({ queryKey: worksKeys.mine(questionId), enabled: Boolean(questionId), queryFn: () => worksApi.mine(questionId!) });
-  if (!user) return <Result status="info" title="登录后提交作品" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="info"
+        title="登录后提交作品"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   if (isLoading) return <Spin />;
   if (!data?.team) return <Result status="info" title="请先报名参赛" extra={<Link to={`/competition/${competition.id}/team`}>我的队伍</Link>} />;
   if (!questionId) return <Result status="info" title="请先选择赛题" extra={<Link to={`/competition/${competition.id}/choice`}>选择赛题</Link>} />;
@@ -44,19 +55,23 @@ export default function WorksTab() {
     if (!r.types.includes(ext)) return void message.error(`只能提交以下格式的作品：${r.types.join('、')}`);
     if (file.size > r.maxBytes) return void message.error(`作品不能超过${formatLimit(r.maxBytes)}`);
     setProgress({ name: file.name, percent: 0 });
-    await resumableUpload(file, { questionId: String(questionId) }, {
-      progress: (percent) => setProgress({ name: file.name, percent }),
-      waiting: (offline) => setProgress((p) => p && { ...p, waiting: offline ? 'offline' : 'unreachable' }),
-      error: (text) => {
-        void message.error(text, 8);
-        setProgress(null);
+    await resumableUpload(
+      file,
+      { questionId: String(questionId) },
+      {
+        progress: (percent) => setProgress({ name: file.name, percent }),
+        waiting: (offline) => setProgress((p) => p && { ...p, waiting: offline ? 'offline' : 'unreachable' }),
+        error: (text) => {
+          void message.error(text, 8);
+          setProgress(null);
+        },
+        success: () => {
+          void message.success('作品已提交');
+          setProgress(null);
+          void client.invalidateQueries({ queryKey: worksKeys.mine(questionId) });
+        },
       },
-      success: () => {
-        void message.success('作品已提交');
-        setProgress(null);
-        void client.invalidateQueries({ queryKey: worksKeys.mine(questionId) });
-      },
-    });
+    );
   }
 
   return (
@@ -132,7 +147,10 @@ export default function WorksTab() {
                 {formatSize(v.size)} · {v.username} · {formatMinute(v.completedAt)}
               </div>
               <div className="order-card-note">
-                {FINGERPRINT}：<Typography.Text copyable={{ text: v.sha256 }} type="secondary">{v.sha256.slice(0, 12)}…</Typography.Text>
+                {FINGERPRINT}：
+                <Typography.Text copyable={{ text: v.sha256 }} type="secondary">
+                  {v.sha256.slice(0, 12)}…
+                </Typography.Text>
               </div>
             </List.Item>
           )}
@@ -149,7 +167,14 @@ export default function WorksTab() {
           locale={{ emptyText: '暂无作品' }}
           columns={[
             { title: '版本', width: 70, render: (_, v) => `V${v.version}` },
-            { title: '文件', render: (_, v) => <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">{v.fileName}</a> },
+            {
+              title: '文件',
+              render: (_, v) => (
+                <a href={fileUrl(v.fileUri)} target="_blank" rel="noopener noreferrer">
+                  {v.fileName}
+                </a>
+              ),
+            },
             { title: '大小', width: 100, render: (_, v) => formatSize(v.size) },
             {
               title: <Tooltip title={FINGERPRINT_HELP}>{FINGERPRINT}</Tooltip>,

@@ -27,7 +27,19 @@ export function JoinPanel({ competitionId, teamId }: { competitionId: number; te
     queryFn: () => teamApi.join(teamId, code),
   });
   if (userLoading || view.isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
-  if (!user) return <Result status="403" title="请先登录" subTitle="登录后即可查看邀请并加入队伍" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="403"
+        title="请先登录"
+        subTitle="登录后即可查看邀请并加入队伍"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   if (!view.data) {
     const text = view.error instanceof HttpError ? view.error.message : '邀请不存在或已失效';
     return <Result status="404" title={text} extra={<Link to={`/competition/${competitionId}/introduce`}>返回竞赛</Link>} />;

@@ -24,14 +24,25 @@ function rulesFor(f: PresetField): Rule[] {
   const required = f.otherParams.required;
   const rules: Rule[] = [];
   if (isCustomField(f.name)) {
-    if (required) rules.push({ required: true, whitespace: f.type === 'text', message: f.type === 'choice' ? `请选择${f.label}` : f.type === 'file' ? `请上传${f.label}` : `请填写${f.label}` });
+    if (required)
+      rules.push({
+        required: true,
+        whitespace: f.type === 'text',
+        message: f.type === 'choice' ? `请选择${f.label}` : f.type === 'file' ? `请上传${f.label}` : `请填写${f.label}`,
+      });
     if (f.type === 'text') rules.push({ max: CUSTOM_TEXT_MAX, message: `${f.label}不能超过${CUSTOM_TEXT_MAX}个字符` });
     return rules;
   }
   switch (f.name) {
     case 'idCardNo':
       // The spec's ID messages, including the one for an empty value, come from the shared validator.
-      if (required) rules.push({ validator: async (_, v) => { const m = validateIdCard(v); if (m) throw new Error(m); } });
+      if (required)
+        rules.push({
+          validator: async (_, v) => {
+            const m = validateIdCard(v);
+            if (m) throw new Error(m);
+          },
+        });
       else rules.push(ruleFrom((v) => validateIdCard(v)));
       return rules;
     case 'tel':
@@ -43,7 +54,8 @@ function rulesFor(f: PresetField): Rule[] {
     case 'sex':
     case 'atSchool':
     case 'region':
-      if (required) rules.push({ required: true, message: f.name === 'sex' ? '请选择性别' : f.name === 'atSchool' ? '请选择是否在校' : '请选择所在省份和城市' });
+      if (required)
+        rules.push({ required: true, message: f.name === 'sex' ? '请选择性别' : f.name === 'atSchool' ? '请选择是否在校' : '请选择所在省份和城市' });
       return rules;
   }
   if (required) rules.unshift({ required: true, whitespace: true, message: `请填写${f.label}` });
@@ -77,9 +89,19 @@ export function RegFormFields({ fields, prefix = [] }: { fields: readonly Preset
             {isCustomField(f.name) ? (
               customInput(f)
             ) : f.name === 'sex' ? (
-              <Radio.Group options={[{ value: 0, label: '男' }, { value: 1, label: '女' }]} />
+              <Radio.Group
+                options={[
+                  { value: 0, label: '男' },
+                  { value: 1, label: '女' },
+                ]}
+              />
             ) : f.name === 'atSchool' ? (
-              <Radio.Group options={[{ value: true, label: '是' }, { value: false, label: '否' }]} />
+              <Radio.Group
+                options={[
+                  { value: true, label: '是' },
+                  { value: false, label: '否' },
+                ]}
+              />
             ) : f.name === 'region' ? (
               <Cascader options={REGION_OPTIONS} placeholder="请选择省份 / 城市" showSearch />
             ) : (

@@ -34,7 +34,19 @@ export default function RegistrationPage() {
 
   if (!valid) return <Navigate to="/404" replace />;
   if (userLoading || competition.isLoading || presets.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;
-  if (!user) return <Result status="403" title="请先登录" subTitle="登录后才能报名参赛" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="403"
+        title="请先登录"
+        subTitle="登录后才能报名参赛"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   const c = competition.data;
   if (!c || !presets.data) return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
   if (team.data?.team && !submitted.current) return <Navigate to={`/competition/${id}/team`} replace />;
@@ -45,7 +57,12 @@ export default function RegistrationPage() {
   async function submit(values: Values) {
     setSaving(true);
     try {
-      const body: TeamRegisterBody = { individual: values.individual, teamName: values.individual ? null : values.teamName, info: toInfo(values.info), attachments: uploadedUris(files) };
+      const body: TeamRegisterBody = {
+        individual: values.individual,
+        teamName: values.individual ? null : values.teamName,
+        info: toInfo(values.info),
+        attachments: uploadedUris(files),
+      };
       const result = await teamApi.register(id, body);
       void message.success('报名成功');
       // With the team loaded this page sends a registered user to the team tab; not the one who just registered.
@@ -70,11 +87,23 @@ export default function RegistrationPage() {
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ individual: false, info: fromProfile(user) }} scrollToFirstError>
         {c.allowIndividual && (
           <Form.Item name="individual" label="参赛方式">
-            <Radio.Group options={[{ value: false, label: '组队参赛（我是队长）' }, { value: true, label: '个人参赛' }]} />
+            <Radio.Group
+              options={[
+                { value: false, label: '组队参赛（我是队长）' },
+                { value: true, label: '个人参赛' },
+              ]}
+            />
           </Form.Item>
         )}
         {!individual && (
-          <Form.Item name="teamName" label="队伍名称" rules={[{ required: true, whitespace: true, message: '请输入队伍名称' }, { max: 50, message: '队伍名称不能超过50个字符' }]}>
+          <Form.Item
+            name="teamName"
+            label="队伍名称"
+            rules={[
+              { required: true, whitespace: true, message: '请输入队伍名称' },
+              { max: 50, message: '队伍名称不能超过50个字符' },
+            ]}
+          >
             <Input maxLength={50} />
           </Form.Item>
         )}

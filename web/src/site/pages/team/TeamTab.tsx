@@ -35,7 +35,8 @@ const REGISTER_COLORS: Record<number, string> = { 0: 'processing', 1: 'success',
 function registerNextStep(register: NonNullable<Team['register']>, fee: number): string {
   const unpaid = fee > 0 && register.payStatus !== PAY_STATUS.paid;
   if (register.status === REGISTER_STATUS.rejected) return `未通过：${register.reason ?? ''}。请点击“修改报名信息”更正后重新提交。`;
-  if (register.status === REGISTER_STATUS.pending) return unpaid ? '请先完成缴费；主办方审核通过后即可选择赛题。' : '等待主办方审核，审核通过后即可选择赛题，结果会以消息通知您。';
+  if (register.status === REGISTER_STATUS.pending)
+    return unpaid ? '请先完成缴费；主办方审核通过后即可选择赛题。' : '等待主办方审核，审核通过后即可选择赛题，结果会以消息通知您。';
   return unpaid ? '审核已通过，完成缴费后即可选择赛题。' : '审核已通过，可以在“选择赛题”中选题。';
 }
 const PAY_COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
@@ -49,16 +50,31 @@ function TeachersModal({ team, onClose }: { team: Team; onClose: () => void }) {
     await reload();
   }
   return (
-    <FormModal<{ teacherList?: Omit<TeamTeacher, 'id'>[] }> title="指导老师" name="teachers" width={720} onSave={save} onClose={onClose} initialValues={{ teacherList: team.teacherList.map(({ id: _id, ...t }) => t) }}>
+    <FormModal<{ teacherList?: Omit<TeamTeacher, 'id'>[] }>
+      title="指导老师"
+      name="teachers"
+      width={720}
+      onSave={save}
+      onClose={onClose}
+      initialValues={{ teacherList: team.teacherList.map(({ id: _id, ...t }) => t) }}
+    >
       <Form.List name="teacherList">
         {(fields, { add, remove }) => (
           <>
             {fields.map((field, i) => (
               <Space key={field.key} align="start" wrap>
-                <Form.Item name={[field.name, 'name']} label={i === 0 ? '姓名' : undefined} rules={[{ required: true, whitespace: true, message: '请输入老师姓名' }]}>
+                <Form.Item
+                  name={[field.name, 'name']}
+                  label={i === 0 ? '姓名' : undefined}
+                  rules={[{ required: true, whitespace: true, message: '请输入老师姓名' }]}
+                >
                   <Input placeholder="姓名" style={{ width: 120 }} />
                 </Form.Item>
-                <Form.Item name={[field.name, 'phone']} label={i === 0 ? '手机号' : undefined} rules={[ruleFrom((v) => (isValidPhone(v) ? null : '老师手机号格式不正确'))]}>
+                <Form.Item
+                  name={[field.name, 'phone']}
+                  label={i === 0 ? '手机号' : undefined}
+                  rules={[ruleFrom((v) => (isValidPhone(v) ? null : '老师手机号格式不正确'))]}
+                >
                   <Input placeholder="手机号" style={{ width: 150 }} />
                 </Form.Item>
                 <Form.Item name={[field.name, 'organization']} label={i === 0 ? '单位' : undefined}>
@@ -95,7 +111,14 @@ function EditRegistrationModal({ team, me, onClose }: { team: Team; me: TeamMemb
     await reload();
   }
   return (
-    <FormModal<{ teamName?: string; info: RegFormValues }> title="修改报名信息" name="registration" width={760} onSave={save} onClose={onClose} initialValues={{ teamName: team.name, info: fromInfo(me.info) }}>
+    <FormModal<{ teamName?: string; info: RegFormValues }>
+      title="修改报名信息"
+      name="registration"
+      width={760}
+      onSave={save}
+      onClose={onClose}
+      initialValues={{ teamName: team.name, info: fromInfo(me.info) }}
+    >
       <Alert type="info" showIcon style={{ marginBottom: 16 }} message="身份证号只显示部分数字；如需更正，请重新填写完整号码。" />
       {leader && !team.individual && (
         <Form.Item name="teamName" label="队伍名称" rules={[{ required: true, whitespace: true, message: '请输入队伍名称' }]}>
@@ -136,7 +159,11 @@ function InvitePanel({ team }: { team: Team }) {
       {link && (
         <div style={{ marginTop: 16 }}>
           <Typography.Text type="secondary">或把加入链接发给队友：</Typography.Text>
-          <Typography.Paragraph copyable={{ text: link, icon: <CopyOutlined />, tooltips: ['复制链接', '已复制'] }} data-testid="join-link" style={{ wordBreak: 'break-all' }}>
+          <Typography.Paragraph
+            copyable={{ text: link, icon: <CopyOutlined />, tooltips: ['复制链接', '已复制'] }}
+            data-testid="join-link"
+            style={{ wordBreak: 'break-all' }}
+          >
             {link}
           </Typography.Paragraph>
         </div>
@@ -200,18 +227,45 @@ function TeamView({ team }: { team: Team }) {
     <>
       {team.locked && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="报名已截止，队伍信息已锁定" />}
       {register?.status === REGISTER_STATUS.rejected && (
-        <Alert type="error" showIcon style={{ marginBottom: 16 }} message={`报名审核驳回：${register.reason ?? ''}`} description={leader ? '请按驳回原因修改报名信息后重新提交。' : '请联系队长修改报名信息。'} />
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          message={`报名审核驳回：${register.reason ?? ''}`}
+          description={leader ? '请按驳回原因修改报名信息后重新提交。' : '请联系队长修改报名信息。'}
+        />
       )}
-      <Descriptions className="team-summary" column={{ xs: 1, md: 2 }} bordered size="small" title="我的队伍" extra={<Space wrap>
-        {!team.locked && <Button onClick={() => setEditOpen(true)}>{leader ? '修改报名信息' : '修改我的信息'}</Button>}
-        {leader && !team.locked && <Button onClick={() => setTeachersOpen(true)}>编辑指导老师</Button>}
-      </Space>}>
+      <Descriptions
+        className="team-summary"
+        column={{ xs: 1, md: 2 }}
+        bordered
+        size="small"
+        title="我的队伍"
+        extra={
+          <Space wrap>
+            {!team.locked && <Button onClick={() => setEditOpen(true)}>{leader ? '修改报名信息' : '修改我的信息'}</Button>}
+            {leader && !team.locked && <Button onClick={() => setTeachersOpen(true)}>编辑指导老师</Button>}
+          </Space>
+        }
+      >
         <Descriptions.Item label="队伍名称">{team.name}</Descriptions.Item>
         <Descriptions.Item label="队伍编号">{team.teamNo}</Descriptions.Item>
-        <Descriptions.Item label="参赛方式">{team.individual ? '个人参赛' : `组队参赛（${team.memberList.length}/${team.maxMembers}人，至少${team.minMembers}人）`}</Descriptions.Item>
+        <Descriptions.Item label="参赛方式">
+          {team.individual ? '个人参赛' : `组队参赛（${team.memberList.length}/${team.maxMembers}人，至少${team.minMembers}人）`}
+        </Descriptions.Item>
         <Descriptions.Item label="报名状态">
-          {register ? <Tag color={REGISTER_COLORS[register.status]} data-testid="register-status">{REGISTER_STATUS_TEXT[register.status]}</Tag> : '—'}
-          {register && <div className="order-card-note" data-testid="register-next">{registerNextStep(register, competition.fee)}</div>}
+          {register ? (
+            <Tag color={REGISTER_COLORS[register.status]} data-testid="register-status">
+              {REGISTER_STATUS_TEXT[register.status]}
+            </Tag>
+          ) : (
+            '—'
+          )}
+          {register && (
+            <div className="order-card-note" data-testid="register-next">
+              {registerNextStep(register, competition.fee)}
+            </div>
+          )}
         </Descriptions.Item>
         <Descriptions.Item label="报名费">
           {competition.fee === 0 ? (
@@ -220,7 +274,10 @@ function TeamView({ team }: { team: Team }) {
             '—'
           ) : (
             <Space>
-              <Tag color={PAY_COLORS[payStatus]} data-testid="pay-status">{PAY_STATUS_TEXT[payStatus]}</Tag>¥{fenToYuan(competition.fee)}
+              <Tag color={PAY_COLORS[payStatus]} data-testid="pay-status">
+                {PAY_STATUS_TEXT[payStatus]}
+              </Tag>
+              ¥{fenToYuan(competition.fee)}
               {payStatus === PAY_STATUS.unpaid && register?.orderId && <Link to={`/payment/${team.competitionId}/${register.orderId}`}>去支付</Link>}
               {payStatus === PAY_STATUS.closed && !team.locked && <a onClick={reorder}>重新下单</a>}
             </Space>
@@ -242,9 +299,7 @@ function TeamView({ team }: { team: Team }) {
                   </span>
                   {memberAction(m)}
                 </div>
-                <div className="order-card-note">
-                  {[m.username, m.info.tel, m.info.idCardNo].filter(Boolean).join(' · ')}
-                </div>
+                <div className="order-card-note">{[m.username, m.info.tel, m.info.idCardNo].filter(Boolean).join(' · ')}</div>
                 {m.info.organization && <div className="order-card-note">{m.info.organization}</div>}
                 {ownFields.map((f) => (
                   <div className="order-card-note" key={f.name}>
@@ -264,7 +319,14 @@ function TeamView({ team }: { team: Team }) {
             pagination={false}
             dataSource={team.memberList}
             columns={[
-              { title: '姓名', render: (_, m) => <>{m.name} {m.leader && <Tag color="blue">队长</Tag>}</> },
+              {
+                title: '姓名',
+                render: (_, m) => (
+                  <>
+                    {m.name} {m.leader && <Tag color="blue">队长</Tag>}
+                  </>
+                ),
+              },
               { title: '用户名', dataIndex: 'username' },
               { title: '手机号', render: (_, m) => m.info.tel ?? '' },
               { title: '身份证号', render: (_, m) => m.info.idCardNo ?? '' },
@@ -325,7 +387,18 @@ export default function TeamTab() {
   const { message } = App.useApp();
   const reload = useReloadTeam(competition.id);
   if (userLoading || (user && isLoading)) return <Spin />;
-  if (!user) return <Result status="info" title="登录后查看我的队伍" extra={<Button type="primary" onClick={goLogin}>去登录</Button>} />;
+  if (!user)
+    return (
+      <Result
+        status="info"
+        title="登录后查看我的队伍"
+        extra={
+          <Button type="primary" onClick={goLogin}>
+            去登录
+          </Button>
+        }
+      />
+    );
   if (data?.team) return <TeamView team={data.team} />;
   const reg = presets.find((p) => p.menuCode === 'REG_SET');
   // The one rule the server refuses by: the window, and no registration once grading started or results are out.
@@ -360,7 +433,13 @@ export default function TeamTab() {
         status="info"
         title="您还没有报名本竞赛"
         subTitle={open ? '报名后即可组队、邀请队友并缴费。' : (refusal ?? '该竞赛未开放报名')}
-        extra={open && <Link to={`/registration/${competition.id}`}><Button type="primary">立即报名</Button></Link>}
+        extra={
+          open && (
+            <Link to={`/registration/${competition.id}`}>
+              <Button type="primary">立即报名</Button>
+            </Link>
+          )
+        }
       />
     </>
   );

@@ -52,17 +52,19 @@ export default function AccountSetPage() {
           <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
             <Input.Password autoComplete="current-password" />
           </Form.Item>
-          <Form.Item name="newPassword" label="新密码" rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_HINT}>
+          <Form.Item
+            name="newPassword"
+            label="新密码"
+            rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}
+            extra={PASSWORD_HINT}
+          >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
           <Form.Item
             name="confirm"
             label="确认新密码"
             dependencies={['newPassword']}
-            rules={[
-              { required: true, message: '请再次输入新密码' },
-              sameAsRule('newPassword'),
-            ]}
+            rules={[{ required: true, message: '请再次输入新密码' }, sameAsRule('newPassword')]}
           >
             <Input.Password autoComplete="new-password" />
           </Form.Item>
@@ -71,7 +73,14 @@ export default function AccountSetPage() {
           </GuardedButton>
         </Form>
       </Card>
-      <Card title="登录设备" extra={<Button danger disabled={others === 0} onClick={revokeOthers}>退出其他设备</Button>}>
+      <Card
+        title="登录设备"
+        extra={
+          <Button danger disabled={others === 0} onClick={revokeOthers}>
+            退出其他设备
+          </Button>
+        }
+      >
         <Table<SessionRow>
           rowKey={(r) => r.createdAt + r.lastSeenAt + String(r.current)}
           loading={sessions.isLoading}
@@ -81,7 +90,10 @@ export default function AccountSetPage() {
           columns={[
             { title: '类型', render: (_, r) => (r.kind === 'browser' ? '浏览器' : '桌面客户端') },
             { title: 'IP', dataIndex: 'ip' },
-            { title: '设备', render: (_, r) => <span title={r.userAgent ?? undefined}>{r.kind === 'browser' ? describeUserAgent(r.userAgent) : '桌面客户端'}</span> },
+            {
+              title: '设备',
+              render: (_, r) => <span title={r.userAgent ?? undefined}>{r.kind === 'browser' ? describeUserAgent(r.userAgent) : '桌面客户端'}</span>,
+            },
             { title: '登录时间', render: (_, r) => time(r.createdAt) },
             { title: '最近活动', render: (_, r) => time(r.lastSeenAt) },
             { title: '', render: (_, r) => (r.current ? <Tag color="blue">当前设备</Tag> : null) },

@@ -82,7 +82,16 @@ export default function MyInfoPage() {
   }
 
   return (
-    <Card title="个人信息" extra={!editing && <Button type="primary" onClick={() => setEditing(true)}>编辑</Button>}>
+    <Card
+      title="个人信息"
+      extra={
+        !editing && (
+          <Button type="primary" onClick={() => setEditing(true)}>
+            编辑
+          </Button>
+        )
+      }
+    >
       <Space align="center" size={24} style={{ marginBottom: 24 }}>
         <Avatar size={80} src={user.faceImg ? avatarUrl(user.faceImg) : undefined} icon={<UserOutlined />} />
         <Upload
@@ -116,12 +125,22 @@ export default function MyInfoPage() {
           <Row gutter={16}>
             <Col xs={24} md={12}>
               <Form.Item name="sex" label="性别">
-                <Radio.Group options={[{ value: 0, label: '男' }, { value: 1, label: '女' }]} />
+                <Radio.Group
+                  options={[
+                    { value: 0, label: '男' },
+                    { value: 1, label: '女' },
+                  ]}
+                />
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>
               <Form.Item name="atSchool" label="是否在校">
-                <Radio.Group options={[{ value: true, label: '是' }, { value: false, label: '否' }]} />
+                <Radio.Group
+                  options={[
+                    { value: true, label: '是' },
+                    { value: false, label: '否' },
+                  ]}
+                />
               </Form.Item>
             </Col>
             <Col xs={24} md={12}>

@@ -41,7 +41,11 @@ export default function PartnerPage() {
             status="success"
             title={`“${approved.orgName}”已成为组织方`}
             subTitle="您的账号已是该机构的组织方管理员：在管理后台的「竞赛管理」中新建竞赛，按「上线准备」的提示补齐后提交审核。"
-            extra={<Button type="primary" href="/backadmin.html">进入管理后台</Button>}
+            extra={
+              <Button type="primary" href="/backadmin.html">
+                进入管理后台
+              </Button>
+            }
           />
         ) : pending ? (
           <Tag color="processing">您有一份申请正在审核中，审核结果会显示在下方</Tag>

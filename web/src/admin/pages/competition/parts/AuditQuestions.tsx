@@ -29,7 +29,11 @@ export function AuditQuestions({ competitionId, auditStatus }: { competitionId: 
   const inAudit = auditStatus === AUDIT_STATUS.pending;
 
   // A question approved changes the competition's readiness as well as its questions.
-  const approval = useListMutation((id: number) => questionApi.review(id, true), [competitionDetailKeys.detail(competitionId)], () => void message.success('赛题已审核，参赛者可见'));
+  const approval = useListMutation(
+    (id: number) => questionApi.review(id, true),
+    [competitionDetailKeys.detail(competitionId)],
+    () => void message.success('赛题已审核，参赛者可见'),
+  );
 
   const approve = (q: ManagedQuestion) =>
     confirm(`审核通过赛题“${q.title}”吗？通过后参赛者可以看到并选择它，组织方无需再单独操作。`, () => approval.mutateAsync(q.id));

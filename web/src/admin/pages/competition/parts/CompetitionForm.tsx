@@ -20,7 +20,17 @@ type Values = Omit<CompetitionBody, TimeField | 'fee'> & Record<TimeField, Dayjs
 
 const MAX_FEE_FEN = 100_000_000;
 
-const DEFAULTS: Partial<Values> = { allowIndividual: true, invoiceEnable: true, minMembers: 1, maxMembers: 5, maxTeachers: 2, fee: '0', cover: null, worksMaxMb: 500, worksTypes: 'zip,rar,7z,pdf,docx' };
+const DEFAULTS: Partial<Values> = {
+  allowIndividual: true,
+  invoiceEnable: true,
+  minMembers: 1,
+  maxMembers: 5,
+  maxTeachers: 2,
+  fee: '0',
+  cover: null,
+  worksMaxMb: 500,
+  worksTypes: 'zip,rar,7z,pdf,docx',
+};
 
 function toValues(c: CompetitionDetail): Values {
   return {
@@ -85,13 +95,15 @@ const feeRule = {
 };
 
 /** `field` must come after the time in `earlier` (strictly when `strict`). */
-const laterThan = (earlier: TimeField, message: string, strict: boolean) => ({ getFieldValue }: { getFieldValue: (n: string) => unknown }) => ({
-  validator: async (_: unknown, value: Dayjs | null) => {
-    const start = getFieldValue(earlier) as Dayjs | null;
-    if (!value || !start) return;
-    if (strict ? !value.isAfter(start) : value.isBefore(start)) throw new Error(message);
-  },
-});
+const laterThan =
+  (earlier: TimeField, message: string, strict: boolean) =>
+  ({ getFieldValue }: { getFieldValue: (n: string) => unknown }) => ({
+    validator: async (_: unknown, value: Dayjs | null) => {
+      const start = getFieldValue(earlier) as Dayjs | null;
+      if (!value || !start) return;
+      if (strict ? !value.isAfter(start) : value.isBefore(start)) throw new Error(message);
+    },
+  });
 
 const urlRule = {
   validator: async (_: unknown, value: unknown) => {
@@ -151,7 +163,15 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
     >
       <Row gutter={24}>
         <Col xs={24} lg={12}>
-          <Form.Item name="name" label="竞赛名称" extra={lockedHint} rules={[{ required: true, whitespace: true, message: '请输入竞赛名称' }, { max: 100, message: '竞赛名称不能超过100个字符' }]}>
+          <Form.Item
+            name="name"
+            label="竞赛名称"
+            extra={lockedHint}
+            rules={[
+              { required: true, whitespace: true, message: '请输入竞赛名称' },
+              { max: 100, message: '竞赛名称不能超过100个字符' },
+            ]}
+          >
             <Input disabled={lockedOff} />
           </Form.Item>
         </Col>
@@ -167,7 +187,12 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
         </Col>
         {isPlatform && (
           <Col xs={24} lg={12}>
-            <Form.Item name="orgId" label="主办组织" extra={lockedHint ?? '组织方账号创建的竞赛自动属于其组织'} rules={[{ required: true, message: '请选择主办组织' }]}>
+            <Form.Item
+              name="orgId"
+              label="主办组织"
+              extra={lockedHint ?? '组织方账号创建的竞赛自动属于其组织'}
+              rules={[{ required: true, message: '请选择主办组织' }]}
+            >
               <Select showSearch optionFilterProp="label" placeholder="请选择主办组织" options={orgs.data} loading={orgs.isLoading} disabled={lockedOff} />
             </Form.Item>
           </Col>
@@ -268,7 +293,12 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
           </Form.Item>
         </Col>
         <Col xs={12} md={16}>
-          <Form.Item name="worksTypes" label="允许的作品格式" extra="以逗号分隔的扩展名" rules={[{ required: true, whitespace: true, message: '请填写允许的作品格式' }]}>
+          <Form.Item
+            name="worksTypes"
+            label="允许的作品格式"
+            extra="以逗号分隔的扩展名"
+            rules={[{ required: true, whitespace: true, message: '请填写允许的作品格式' }]}
+          >
             <Input placeholder="zip,rar,7z,pdf,docx" />
           </Form.Item>
         </Col>

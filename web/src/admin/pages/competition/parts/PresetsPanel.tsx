@@ -49,7 +49,12 @@ const toValues = (p: Preset): MenuValues => ({
 });
 
 const cleanFields = (fields: PresetField[] | undefined) =>
-  (fields ?? []).map((f) => ({ ...f, label: f.label.trim(), description: f.description?.trim() || null, otherParams: { required: f.otherParams?.required ?? false } }));
+  (fields ?? []).map((f) => ({
+    ...f,
+    label: f.label.trim(),
+    description: f.description?.trim() || null,
+    otherParams: { required: f.otherParams?.required ?? false },
+  }));
 
 /** What a menu's values amount to, so that values equal to the saved ones count as unchanged. */
 const fingerprint = (v: MenuValues | undefined) =>
@@ -81,15 +86,26 @@ function fieldOf(path: string): [MenuCode, 'enable' | 'window' | 'deadlineStageI
 }
 
 const windowText = (p: Preset) =>
-  !p.enableStartTime && !p.enableEndTime ? '不限' : `${p.enableStartTime ? formatMinute(p.enableStartTime) : '不限'} 至 ${p.enableEndTime ? formatMinute(p.enableEndTime) : '不限'}`;
+  !p.enableStartTime && !p.enableEndTime
+    ? '不限'
+    : `${p.enableStartTime ? formatMinute(p.enableStartTime) : '不限'} 至 ${p.enableEndTime ? formatMinute(p.enableEndTime) : '不限'}`;
 
 /** The saved state of a menu, as participants meet it now. */
 function PresetStatus({ preset }: { preset: Preset }) {
   const now = sysTime();
   if (!preset.enable) return <Tag title="已保存的状态">未启用</Tag>;
-  if (presetOpen(preset, now)) return <Tag color="green" title="已保存的状态">开放中</Tag>;
+  if (presetOpen(preset, now))
+    return (
+      <Tag color="green" title="已保存的状态">
+        开放中
+      </Tag>
+    );
   if (preset.enableEndTime && preset.enableEndTime < now.toISOString()) return <Tag title="已保存的状态">已过开放时间</Tag>;
-  return <Tag color="blue" title="已保存的状态">未到开放时间</Tag>;
+  return (
+    <Tag color="blue" title="已保存的状态">
+      未到开放时间
+    </Tag>
+  );
 }
 
 /** The presets at a glance, for reading: one line each, the registration fields listed in order. */
@@ -109,7 +125,8 @@ function PresetSummary({ presets, schedule }: { presets: Preset[]; schedule: Sch
         {
           title: '截止时间',
           width: 300,
-          render: (_, p) => (isWindow(p.menuCode) && schedule ? deadlineText(submissionWindow({ endTime: schedule.endTime }, schedule.stages, presets, p.menuCode)) : ''),
+          render: (_, p) =>
+            isWindow(p.menuCode) && schedule ? deadlineText(submissionWindow({ endTime: schedule.endTime }, schedule.stages, presets, p.menuCode)) : '',
         },
         {
           title: '报名字段',
@@ -145,7 +162,15 @@ function windowPresets(all: MenusValues | undefined): LifecyclePreset[] {
   return WINDOW_KINDS.flatMap((menuCode) => {
     const v = all?.[menuCode];
     if (!v) return [];
-    return [{ menuCode, enable: Boolean(v.enable), enableStartTime: fromPickerOrNull(v.window?.[0]), enableEndTime: fromPickerOrNull(v.window?.[1]), deadlineStageId: v.deadlineStageId || null }];
+    return [
+      {
+        menuCode,
+        enable: Boolean(v.enable),
+        enableStartTime: fromPickerOrNull(v.window?.[0]),
+        enableEndTime: fromPickerOrNull(v.window?.[1]),
+        deadlineStageId: v.deadlineStageId || null,
+      },
+    ];
   });
 }
 
@@ -160,19 +185,25 @@ function DeadlineField({ code, schedule }: { code: WindowKind; schedule: Schedul
   // 选择赛题 without a stage of its own follows the submission menus' stages (lifecycle.ts submissionWindow): its first
   // option says so, not the competition's end it would otherwise seem to mean.
   const options = [
-    { value: 0, label: code === 'CHOICE_SET' ? '随提交截止（提交作品、提交测试所选阶段中较晚的；都未选时为竞赛结束时间）' : `竞赛结束时间（${beijingMinute(schedule.endTime)}）` },
-    ...schedule.stages.map((s) => ({ value: s.id, disabled: !s.endDate, label: s.endDate ? `阶段「${s.name}」结束（${beijingMinute(s.endDate)}）` : `阶段「${s.name}」（未设结束时间，不可选）` })),
+    {
+      value: 0,
+      label:
+        code === 'CHOICE_SET'
+          ? '随提交截止（提交作品、提交测试所选阶段中较晚的；都未选时为竞赛结束时间）'
+          : `竞赛结束时间（${beijingMinute(schedule.endTime)}）`,
+    },
+    ...schedule.stages.map((s) => ({
+      value: s.id,
+      disabled: !s.endDate,
+      label: s.endDate ? `阶段「${s.name}」结束（${beijingMinute(s.endDate)}）` : `阶段「${s.name}」（未设结束时间，不可选）`,
+    })),
   ];
   return (
     <Form.Item
       name={[code, 'deadlineStageId']}
       label="截止时间"
       style={{ marginBottom: 8 }}
-      extra={
-        <span data-testid={`deadline-${code}`}>
-          开放时间的结束早于它时以开放时间为准。现在的截止时间：{deadlineText(window)}，北京时间
-        </span>
-      }
+      extra={<span data-testid={`deadline-${code}`}>开放时间的结束早于它时以开放时间为准。现在的截止时间：{deadlineText(window)}，北京时间</span>}
     >
       <Select style={{ width: '100%', maxWidth: 360 }} options={options} aria-label={`${MENU_LABELS[code]}的截止时间`} />
     </Form.Item>
@@ -300,7 +331,20 @@ function MenusForm({
       <div
         role="toolbar"
         aria-label="菜单设置操作"
-        style={{ position: 'sticky', top: 0, zIndex: 3, display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8, padding: '8px 12px', marginBottom: 12, background: dirty ? '#fffbe6' : '#fafafa', border: `1px solid ${dirty ? '#ffe58f' : '#f0f0f0'}`, borderRadius: 6 }}
+        style={{
+          position: 'sticky',
+          top: 0,
+          zIndex: 3,
+          display: 'flex',
+          flexWrap: 'wrap',
+          alignItems: 'center',
+          gap: 8,
+          padding: '8px 12px',
+          marginBottom: 12,
+          background: dirty ? '#fffbe6' : '#fafafa',
+          border: `1px solid ${dirty ? '#ffe58f' : '#f0f0f0'}`,
+          borderRadius: 6,
+        }}
       >
         <span style={{ flex: '1 1 240px' }}>
           {dirty ? (
@@ -377,6 +421,13 @@ export function PresetsPanel({
     );
   if (!presets.data) return null;
   return (
-    <MenusForm key={`${resetKey}:${saves}`} competitionId={competitionId} presets={presets.data} schedule={schedule} onDirtyChange={onDirtyChange} onSaved={() => setSaves((n) => n + 1)} />
+    <MenusForm
+      key={`${resetKey}:${saves}`}
+      competitionId={competitionId}
+      presets={presets.data}
+      schedule={schedule}
+      onDirtyChange={onDirtyChange}
+      onSaved={() => setSaves((n) => n + 1)}
+    />
   );
 }

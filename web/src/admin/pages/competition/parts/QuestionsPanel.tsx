@@ -59,7 +59,11 @@ const direction = (higherIsBetter: boolean) => (higherIsBetter ? '越高越好' 
  */
 function CustomHelp({ question: opened }: { question: ManagedQuestion | null }) {
   // Read from the list, so that an upload shows its new program at once.
-  const { data } = useQuery({ queryKey: questionKeys.list(opened?.competitionId ?? 0), queryFn: () => questionApi.list(opened!.competitionId), enabled: Boolean(opened) });
+  const { data } = useQuery({
+    queryKey: questionKeys.list(opened?.competitionId ?? 0),
+    queryFn: () => questionApi.list(opened!.competitionId),
+    enabled: Boolean(opened),
+  });
   const question = data?.find((q) => q.id === opened?.id) ?? opened;
   const saved = question?.evaluation?.metric === CUSTOM_METRIC;
   return (
@@ -68,7 +72,13 @@ function CustomHelp({ question: opened }: { question: ManagedQuestion | null }) 
         <Form.Item name={['evaluation', 'higherIsBetter']} label="得分方向" rules={[{ required: true, message: '请选择得分方向' }]}>
           {/* No default: a program's score may be an error (lower is better, as the example's) or an accuracy; a board
               ranked the wrong way round is worse than a question that asks. */}
-          <Select placeholder="请选择：程序算出的得分越高越好，还是越低越好" options={[{ value: true, label: '越高越好' }, { value: false, label: '越低越好' }]} />
+          <Select
+            placeholder="请选择：程序算出的得分越高越好，还是越低越好"
+            options={[
+              { value: true, label: '越高越好' },
+              { value: false, label: '越低越好' },
+            ]}
+          />
         </Form.Item>
       </Col>
       <Col xs={24} md={12}>
@@ -246,7 +256,11 @@ function QuestionModal({
                       </Col>
                       {!custom && (
                         <Col span={6}>
-                          <Form.Item name={['evaluation', 'targetColumn']} label="目标列名" rules={[{ required: true, whitespace: true, message: '请输入目标列名' }]}>
+                          <Form.Item
+                            name={['evaluation', 'targetColumn']}
+                            label="目标列名"
+                            rules={[{ required: true, whitespace: true, message: '请输入目标列名' }]}
+                          >
                             <Input maxLength={64} />
                           </Form.Item>
                         </Col>
@@ -285,7 +299,11 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
   const { data } = useQuery({ queryKey: key, queryFn: () => questionApi.list(question.competitionId) });
   const files = data?.find((q) => q.id === question.id)?.files ?? question.files;
   const reload = () => client.invalidateQueries({ queryKey: key });
-  const removal = useListMutation((fileUri: string) => questionApi.removeFile(question.id, fileUri), [key], () => void message.success('数据文件已删除'));
+  const removal = useListMutation(
+    (fileUri: string) => questionApi.removeFile(question.id, fileUri),
+    [key],
+    () => void message.success('数据文件已删除'),
+  );
   return (
     <Modal title={`数据文件：${question.title}`} open onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} width={720}>
       <input
@@ -298,18 +316,22 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
           e.target.value = '';
           if (!file) return;
           setProgress(0);
-          void resumableUpload(file, { kind: 'data', questionId: String(question.id) }, {
-            progress: setProgress,
-            error: (text) => {
-              void message.error(text, 8);
-              setProgress(null);
+          void resumableUpload(
+            file,
+            { kind: 'data', questionId: String(question.id) },
+            {
+              progress: setProgress,
+              error: (text) => {
+                void message.error(text, 8);
+                setProgress(null);
+              },
+              success: () => {
+                void message.success('数据文件已上传');
+                setProgress(null);
+                void reload();
+              },
             },
-            success: () => {
-              void message.success('数据文件已上传');
-              setProgress(null);
-              void reload();
-            },
-          });
+          );
         }}
       />
       <Button icon={<UploadOutlined />} disabled={progress !== null} onClick={() => input.current?.click()}>
@@ -324,20 +346,19 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
         pagination={false}
         locale={{ emptyText: '暂无数据文件' }}
         columns={[
-          { title: '文件', render: (_, f) => <a href={fileUrl(f.fileUri)} target="_blank" rel="noopener noreferrer">{f.name}</a> },
+          {
+            title: '文件',
+            render: (_, f) => (
+              <a href={fileUrl(f.fileUri)} target="_blank" rel="noopener noreferrer">
+                {f.name}
+              </a>
+            ),
+          },
           { title: '大小', width: 120, render: (_, f) => formatSize(f.size) },
           {
             title: '操作',
             width: 80,
-            render: (_, f) => (
-              <a
-                onClick={() =>
-                  confirm(`确定删除数据文件“${f.name}”吗？`, () => removal.mutateAsync(f.fileUri), { danger: true })
-                }
-              >
-                删除
-              </a>
-            ),
+            render: (_, f) => <a onClick={() => confirm(`确定删除数据文件“${f.name}”吗？`, () => removal.mutateAsync(f.fileUri), { danger: true })}>删除</a>,
           },
         ]}
       />
@@ -405,8 +426,10 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
   const key = questionKeys.list(competitionId);
   const questions = useQuery({ queryKey: key, queryFn: () => questionApi.list(competitionId) });
   const reload = () => client.invalidateQueries({ queryKey: key });
-  const reviewing = useListMutation((q: ManagedQuestion) => questionApi.review(q.id, !q.reviewed), [key], (_, q) =>
-    void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见'),
+  const reviewing = useListMutation(
+    (q: ManagedQuestion) => questionApi.review(q.id, !q.reviewed),
+    [key],
+    (_, q) => void message.success(q.reviewed ? '已撤回审核' : '赛题已审核，参赛者可见'),
   );
   // The progress shows under the answer file's row count (RescoreStatus) until every submission is scored again.
   const rescoring = useListMutation(
@@ -522,24 +545,13 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {editable && q.evaluation && q.answerRows !== null && (
                   <a
                     onClick={() =>
-                      confirm(
-                        `确定重新评分“${q.title}”的全部测试提交吗？评分在后台进行，完成前排行榜只显示已重新评分的提交。`,
-                        () => rescoring.mutateAsync(q),
-                      )
+                      confirm(`确定重新评分“${q.title}”的全部测试提交吗？评分在后台进行，完成前排行榜只显示已重新评分的提交。`, () => rescoring.mutateAsync(q))
                     }
                   >
                     重新评分
                   </a>
                 )}
-                {editable && (
-                  <a
-                    onClick={() =>
-                      confirm(`确定删除赛题“${q.title}”吗？`, () => removal.mutateAsync(q.id), { danger: true })
-                    }
-                  >
-                    删除
-                  </a>
-                )}
+                {editable && <a onClick={() => confirm(`确定删除赛题“${q.title}”吗？`, () => removal.mutateAsync(q.id), { danger: true })}>删除</a>}
               </Space>
             ),
           },
@@ -547,7 +559,13 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
       />
       {dataOf && <DataFilesModal question={dataOf} onClose={() => setDataOf(null)} />}
       {scorerQuestion && (
-        <Modal title={`评分程序：${scorerQuestion.title}`} open onCancel={() => setScorerOf(null)} footer={<Button onClick={() => setScorerOf(null)}>关闭</Button>} width={760}>
+        <Modal
+          title={`评分程序：${scorerQuestion.title}`}
+          open
+          onCancel={() => setScorerOf(null)}
+          footer={<Button onClick={() => setScorerOf(null)}>关闭</Button>}
+          width={760}
+        >
           <ScorerPanel question={scorerQuestion} />
         </Modal>
       )}

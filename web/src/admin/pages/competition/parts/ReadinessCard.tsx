@@ -12,7 +12,12 @@ function ItemIcon({ item }: { item: ReadinessItem }) {
 
 function ItemRow({ item, onFix }: { item: ReadinessItem; onFix?: (tab: EditorTab) => void }) {
   return (
-    <div data-testid="readiness-item" data-key={item.key} data-ok={item.ok} style={{ display: 'flex', gap: 10, padding: '8px 0', borderBottom: '1px solid #f0f0f0' }}>
+    <div
+      data-testid="readiness-item"
+      data-key={item.key}
+      data-ok={item.ok}
+      style={{ display: 'flex', gap: 10, padding: '8px 0', borderBottom: '1px solid #f0f0f0' }}
+    >
       <span style={{ paddingTop: 2 }}>
         <ItemIcon item={item} />
       </span>
@@ -69,7 +74,12 @@ export function ReadinessCard({
   title?: string;
   extra?: ReactNode;
 }) {
-  if (loading) return <Card size="small" title={title}><Skeleton active paragraph={{ rows: 3 }} /></Card>;
+  if (loading)
+    return (
+      <Card size="small" title={title}>
+        <Skeleton active paragraph={{ rows: 3 }} />
+      </Card>
+    );
   if (!readiness) return null;
   const gaps = readiness.items.filter(isGap);
   const advice = readiness.items.filter((i) => !i.ok && i.level === 'advisory');

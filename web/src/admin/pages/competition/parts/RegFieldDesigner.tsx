@@ -81,21 +81,41 @@ export function RegFieldDesigner({ value = [], onChange, disabled }: RegFieldDes
             title: '显示名称',
             width: 180,
             render: (_, f, i) => (
-              <Input value={f.label} maxLength={20} status={f.label?.trim() ? undefined : 'error'} disabled={disabled} aria-label={`${kindOf(f)}的显示名称`} onChange={(e) => update(i, { label: e.target.value })} />
+              <Input
+                value={f.label}
+                maxLength={20}
+                status={f.label?.trim() ? undefined : 'error'}
+                disabled={disabled}
+                aria-label={`${kindOf(f)}的显示名称`}
+                onChange={(e) => update(i, { label: e.target.value })}
+              />
             ),
           },
           {
             title: '必填',
             width: 80,
             render: (_, f, i) => (
-              <Switch size="small" checked={f.otherParams?.required ?? false} disabled={disabled} aria-label={`${kindOf(f)}必填`} onChange={(required) => update(i, { otherParams: { required } })} />
+              <Switch
+                size="small"
+                checked={f.otherParams?.required ?? false}
+                disabled={disabled}
+                aria-label={`${kindOf(f)}必填`}
+                onChange={(required) => update(i, { otherParams: { required } })}
+              />
             ),
           },
           {
             title: '填写说明 / 选项',
             render: (_, f, i) => (
               <Space direction="vertical" style={{ width: '100%' }} size={4}>
-                <Input value={f.description ?? ''} maxLength={200} placeholder="可不填" disabled={disabled} aria-label={`${kindOf(f)}的填写说明`} onChange={(e) => update(i, { description: e.target.value || null })} />
+                <Input
+                  value={f.description ?? ''}
+                  maxLength={200}
+                  placeholder="可不填"
+                  disabled={disabled}
+                  aria-label={`${kindOf(f)}的填写说明`}
+                  onChange={(e) => update(i, { description: e.target.value || null })}
+                />
                 {isCustomField(f.name) && f.type === 'choice' && (
                   <Select<string[]>
                     mode="tags"
@@ -125,13 +145,34 @@ export function RegFieldDesigner({ value = [], onChange, disabled }: RegFieldDes
                   render: (_: unknown, f: PresetField, i: number) => (
                     <Space size={0}>
                       <Tooltip title="上移">
-                        <Button type="text" size="small" icon={<ArrowUpOutlined />} disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`上移${kindOf(f)}`} />
+                        <Button
+                          type="text"
+                          size="small"
+                          icon={<ArrowUpOutlined />}
+                          disabled={i === 0}
+                          onClick={() => move(i, i - 1)}
+                          aria-label={`上移${kindOf(f)}`}
+                        />
                       </Tooltip>
                       <Tooltip title="下移">
-                        <Button type="text" size="small" icon={<ArrowDownOutlined />} disabled={i === value.length - 1} onClick={() => move(i, i + 1)} aria-label={`下移${kindOf(f)}`} />
+                        <Button
+                          type="text"
+                          size="small"
+                          icon={<ArrowDownOutlined />}
+                          disabled={i === value.length - 1}
+                          onClick={() => move(i, i + 1)}
+                          aria-label={`下移${kindOf(f)}`}
+                        />
                       </Tooltip>
                       <Tooltip title="移除">
-                        <Button type="text" size="small" danger icon={<DeleteOutlined />} onClick={() => onChange?.(value.filter((_, j) => j !== i))} aria-label={`移除${kindOf(f)}`} />
+                        <Button
+                          type="text"
+                          size="small"
+                          danger
+                          icon={<DeleteOutlined />}
+                          onClick={() => onChange?.(value.filter((_, j) => j !== i))}
+                          aria-label={`移除${kindOf(f)}`}
+                        />
                       </Tooltip>
                     </Space>
                   ),

@@ -1,4 +1,14 @@
-import { DEFAULT_TIME_LIMIT_SEC, EXAMPLE_SCORER, SCORER_ACCEPT, SCORER_CONTRACT, SCORING_FILE_ACCEPT, formatSize, formatTestScore, type ManagedQuestion, type ScorerTry } from '@contest/shared';
+import {
+  DEFAULT_TIME_LIMIT_SEC,
+  EXAMPLE_SCORER,
+  SCORER_ACCEPT,
+  SCORER_CONTRACT,
+  SCORING_FILE_ACCEPT,
+  formatSize,
+  formatTestScore,
+  type ManagedQuestion,
+  type ScorerTry,
+} from '@contest/shared';
 import { DownloadOutlined, ExperimentOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
@@ -37,7 +47,11 @@ function TryResult({ result }: { result: ScorerTry }) {
   // Rounded as the boards show it, the exact value on hover.
   const score = (v: number | null) => (v === null ? '（该部分没有行）' : <span title={String(v)}>{formatTestScore(v)}</span>);
   const other =
-    result.publicScore !== null ? <>公榜部分正常，得分 {score(result.publicScore)}</> : result.privateScore !== null ? <>私榜部分正常，得分 {score(result.privateScore)}</> : null;
+    result.publicScore !== null ? (
+      <>公榜部分正常，得分 {score(result.publicScore)}</>
+    ) : result.privateScore !== null ? (
+      <>私榜部分正常，得分 {score(result.privateScore)}</>
+    ) : null;
   return (
     <div data-testid="scorer-try-result" style={{ marginTop: 12 }}>
       {result.ok ? (
@@ -57,7 +71,11 @@ function TryResult({ result }: { result: ScorerTry }) {
           message={result.message ?? '评分程序运行失败'}
           description={
             <>
-              {other && <div data-testid="scorer-try-other">{other}（用时{result.seconds.toFixed(1)}秒）</div>}
+              {other && (
+                <div data-testid="scorer-try-other">
+                  {other}（用时{result.seconds.toFixed(1)}秒）
+                </div>
+              )}
               参赛队伍只会看到“评分失败”和失败原因，看不到下面的标准错误输出；为免从时间上看出哪些行属于公榜，队伍要在两部分的时限都过去后才看到这一结果。
             </>
           }
@@ -66,7 +84,19 @@ function TryResult({ result }: { result: ScorerTry }) {
       {result.stderr && (
         <>
           <Typography.Text type="secondary">标准错误输出（最后4KB）：</Typography.Text>
-          <pre data-testid="scorer-stderr" style={{ maxHeight: 240, overflow: 'auto', background: '#fafafa', border: '1px solid #f0f0f0', padding: 8, fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+          <pre
+            data-testid="scorer-stderr"
+            style={{
+              maxHeight: 240,
+              overflow: 'auto',
+              background: '#fafafa',
+              border: '1px solid #f0f0f0',
+              padding: 8,
+              fontSize: 12,
+              whiteSpace: 'pre-wrap',
+              wordBreak: 'break-all',
+            }}
+          >
             {result.stderr}
           </pre>
         </>
@@ -127,7 +157,14 @@ export function ScorerPanel({ question }: { question: ManagedQuestion }) {
     <div data-testid="scorer-panel">
       {/* display: none, not `hidden`: inside the question editor's form antd shows file inputs as blocks. */}
       <input ref={programInput} type="file" style={{ display: 'none' }} accept={SCORER_ACCEPT} data-testid="scorer-input" onChange={picked(upload)} />
-      <input ref={predictionInput} type="file" style={{ display: 'none' }} accept={SCORING_FILE_ACCEPT} data-testid="scorer-try-input" onChange={picked(attempt)} />
+      <input
+        ref={predictionInput}
+        type="file"
+        style={{ display: 'none' }}
+        accept={SCORING_FILE_ACCEPT}
+        data-testid="scorer-try-input"
+        onChange={picked(attempt)}
+      />
       {scorer ? (
         <Descriptions size="small" column={{ xs: 1, md: 2 }} bordered data-testid="scorer-current" style={{ marginBottom: 12 }}>
           <Descriptions.Item label="当前程序">{scorer.name}</Descriptions.Item>
@@ -151,7 +188,12 @@ export function ScorerPanel({ question }: { question: ManagedQuestion }) {
         <Button icon={<UploadOutlined />} loading={busy === 'upload'} disabled={busy !== null} onClick={() => programInput.current?.click()}>
           {scorer ? '上传新的评分程序' : '上传评分程序'}（.py 或 .zip）
         </Button>
-        <Button icon={<ExperimentOutlined />} loading={busy === 'try'} disabled={busy !== null || tryBlocked !== null} onClick={() => predictionInput.current?.click()}>
+        <Button
+          icon={<ExperimentOutlined />}
+          loading={busy === 'try'}
+          disabled={busy !== null || tryBlocked !== null}
+          onClick={() => predictionInput.current?.click()}
+        >
           用预测文件试运行
         </Button>
         {tryBlocked && <Typography.Text type="secondary">{tryBlocked}，才能试运行</Typography.Text>}

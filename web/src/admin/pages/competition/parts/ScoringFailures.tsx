@@ -22,7 +22,8 @@ export function ScoringFailuresModal({ competitionId, onClose }: { competitionId
   return (
     <Modal title="评分失败记录" open onCancel={onClose} footer={<Button onClick={onClose}>关闭</Button>} width={900}>
       <Typography.Paragraph type="secondary">
-        最近{SCORING_FAILURES_SHOWN}条没有得分的测试提交：评分程序或答案文件出错的（需主办方处理），和文件未通过检查的（队伍文件有误）。它们都不计入队伍当天的提交次数；评分程序的标准错误输出只有主办方可见。
+        最近{SCORING_FAILURES_SHOWN}
+        条没有得分的测试提交：评分程序或答案文件出错的（需主办方处理），和文件未通过检查的（队伍文件有误）。它们都不计入队伍当天的提交次数；评分程序的标准错误输出只有主办方可见。
       </Typography.Paragraph>
       {phone ? (
         <List<ScoringFailure>

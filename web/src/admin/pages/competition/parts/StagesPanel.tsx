@@ -33,7 +33,8 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
   });
   // The menus that take a stage's end as their deadline, named beside it.
   const presets = useQuery({ queryKey: competitionDetailKeys.part(competitionId, 'presets'), queryFn: () => presetApi.list(competitionId) });
-  const deadlinesOf = (stage: Stage) => (presets.data ?? []).filter((p) => p.deadlineStageId === stage.id && (WINDOW_KINDS as readonly string[]).includes(p.menuCode));
+  const deadlinesOf = (stage: Stage) =>
+    (presets.data ?? []).filter((p) => p.deadlineStageId === stage.id && (WINDOW_KINDS as readonly string[]).includes(p.menuCode));
   // Stages change the competition's active stage and readiness: everything of the competition is read again.
   const competition = [competitionDetailKeys.detail(competitionId)];
   const active = activeStageId(stages.data ?? [], sysTime());
@@ -116,8 +117,20 @@ export function StagesPanel({ competitionId, editable }: { competitionId: number
         ]}
       />
       {editing && (
-        <FormModal<StageValues> title={editing.stage ? `编辑阶段：${editing.stage.name}` : '添加阶段'} initialValues={initial(editing.stage)} onSave={save} onClose={() => setEditing(null)}>
-          <Form.Item name="name" label="阶段名称" rules={[{ required: true, whitespace: true, message: '请输入阶段名称' }, { max: 50, message: '阶段名称不能超过50个字符' }]}>
+        <FormModal<StageValues>
+          title={editing.stage ? `编辑阶段：${editing.stage.name}` : '添加阶段'}
+          initialValues={initial(editing.stage)}
+          onSave={save}
+          onClose={() => setEditing(null)}
+        >
+          <Form.Item
+            name="name"
+            label="阶段名称"
+            rules={[
+              { required: true, whitespace: true, message: '请输入阶段名称' },
+              { max: 50, message: '阶段名称不能超过50个字符' },
+            ]}
+          >
             <Input placeholder="如 报名、初赛、决赛" />
           </Form.Item>
           <Form.Item name="startDate" label="开始时间" rules={[{ required: true, message: '请选择开始时间' }]}>

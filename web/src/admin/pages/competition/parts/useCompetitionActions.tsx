@@ -37,14 +37,25 @@ export function useCompetitionActions() {
   // Every competition list and every competition's own data.
   const lists = [competitionKeys.all, competitionKeys.auditAll, competitionDetailKeys.all];
   const told = (text: string) => () => void message.success(text);
-  const publishing = useListMutation(({ id, silent }: { id: number; silent: boolean }) => competitionDetailApi.publish(id, silent), lists, told('已提交审核，审核结果将以站内消息通知您'));
+  const publishing = useListMutation(
+    ({ id, silent }: { id: number; silent: boolean }) => competitionDetailApi.publish(id, silent),
+    lists,
+    told('已提交审核，审核结果将以站内消息通知您'),
+  );
   const off = useListMutation(competitionDetailApi.off, lists, told('竞赛已下线'));
   const on = useListMutation(competitionDetailApi.on, lists, told('竞赛已上线'));
   const removal = useListMutation(competitionDetailApi.remove, lists, told('竞赛已删除'));
-  const approval = useListMutation(competitionDetailApi.approve, lists, ({ questionsApproved }) =>
-    void message.success(questionsApproved.length ? `审核通过，竞赛已上线，${questionsApproved.length} 道赛题一并审核通过` : '审核通过，竞赛已上线'),
+  const approval = useListMutation(
+    competitionDetailApi.approve,
+    lists,
+    ({ questionsApproved }) =>
+      void message.success(questionsApproved.length ? `审核通过，竞赛已上线，${questionsApproved.length} 道赛题一并审核通过` : '审核通过，竞赛已上线'),
   );
-  const rejection = useListMutation(({ id, reply }: { id: number; reply: string }) => competitionDetailApi.reject(id, reply), lists, told('已驳回，组织方将收到站内消息'));
+  const rejection = useListMutation(
+    ({ id, reply }: { id: number; reply: string }) => competitionDetailApi.reject(id, reply),
+    lists,
+    told('已驳回，组织方将收到站内消息'),
+  );
 
   return {
     /**

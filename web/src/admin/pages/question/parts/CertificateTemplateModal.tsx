@@ -51,24 +51,45 @@ const SampleContext = createContext<Sample>(CERT_SAMPLE);
 
 /** What one field shows on the page: its wording around the value (the number with the short code beside it). */
 const fieldText = (f: CertFieldPlacement, sample: Sample) =>
-  f.field === 'qrcode' ? '' : certFieldText(f, f.field === 'wording' ? '' : f.field === 'certNo' ? certNoValue(sample.certNo, CERT_SAMPLE_CODE) : sample[f.field]);
+  f.field === 'qrcode'
+    ? ''
+    : certFieldText(f, f.field === 'wording' ? '' : f.field === 'certNo' ? certNoValue(sample.certNo, CERT_SAMPLE_CODE) : sample[f.field]);
 
 /** Moves and resizes fields laid out on one page size in proportion onto another. */
 function scaleFields(fields: CertFieldPlacement[], from: { width: number; height: number }, to: { width: number; height: number }) {
   const rx = to.width / from.width;
   const ry = to.height / from.height;
-  return fields.map((f) => ({ ...f, x: Math.round(f.x * rx), y: Math.round(f.y * ry), size: Math.min(600, Math.max(8, Math.round(f.size * Math.min(rx, ry)))) }));
+  return fields.map((f) => ({
+    ...f,
+    x: Math.round(f.x * rx),
+    y: Math.round(f.y * ry),
+    size: Math.min(600, Math.max(8, Math.round(f.size * Math.min(rx, ry)))),
+  }));
 }
 
 /** A sensible first place for a field: texts down the left side, the QR code in the bottom-right corner. */
 function defaultPlacement(field: CertField, order: number, width: number, height: number): CertFieldPlacement {
   if (field === 'qrcode') {
     const side = Math.round(Math.min(width, height) * 0.15);
-    return { field, x: Math.max(0, width - side - Math.round(width * 0.06)), y: Math.max(0, height - side - Math.round(height * 0.08)), size: Math.max(8, side), color: '#000000' };
+    return {
+      field,
+      x: Math.max(0, width - side - Math.round(width * 0.06)),
+      y: Math.max(0, height - side - Math.round(height * 0.08)),
+      size: Math.max(8, side),
+      color: '#000000',
+    };
   }
   const size = Math.min(600, Math.max(8, Math.round(height / 24)));
   const text = CERT_DEFAULT_TEXT[field];
-  return { field, x: Math.round(width * 0.12), y: Math.min(height - size, Math.round(height * (0.12 + order * 0.065))), size, color: '#000000', align: 'left', ...(text ? { text } : {}) };
+  return {
+    field,
+    x: Math.round(width * 0.12),
+    y: Math.min(height - size, Math.round(height * (0.12 + order * 0.065))),
+    size,
+    color: '#000000',
+    align: 'left',
+    ...(text ? { text } : {}),
+  };
 }
 
 function useElementWidth(ref: RefObject<HTMLElement | null>) {
@@ -130,7 +151,9 @@ function onLayout(layout: CertBuiltinLayout, fields: CertFieldPlacement[], from:
   if (!fields.length) return CERT_BUILTIN_FIELDS[layout];
   return fields.map((f) => {
     const own = CERT_BUILTIN_FIELDS[layout].find((d) => d.field === f.field);
-    return own ? { ...own, color: f.color || own.color, ...(f.text !== undefined ? { text: f.text } : {}) } : scaleFields([f], from, CERT_BUILTIN_SIZE[layout])[0]!;
+    return own
+      ? { ...own, color: f.color || own.color, ...(f.text !== undefined ? { text: f.text } : {}) }
+      : scaleFields([f], from, CERT_BUILTIN_SIZE[layout])[0]!;
   });
 }
 
@@ -224,7 +247,17 @@ function BuiltinFrame({ layout, width, height, scale }: { layout: CertBuiltinLay
       ].map(([x, y]) => (
         <div key={`${x}-${y}`} style={diamond(x!, y!, 14)} />
       ))}
-      <div style={{ position: 'absolute', left: (width / 2 - rule.half) * scale, top: rule.y * scale, width: 2 * rule.half * scale, height: Math.max(1, scale), background: gold, pointerEvents: 'none' }} />
+      <div
+        style={{
+          position: 'absolute',
+          left: (width / 2 - rule.half) * scale,
+          top: rule.y * scale,
+          width: 2 * rule.half * scale,
+          height: Math.max(1, scale),
+          background: gold,
+          pointerEvents: 'none',
+        }}
+      />
       <div style={diamond(width / 2, rule.y, 7)} />
     </>
   );
@@ -305,7 +338,19 @@ function Preview({ editable }: { editable: boolean }) {
                   userSelect: 'none',
                   touchAction: 'none',
                   ...(f.field === 'qrcode'
-                    ? { width: f.size * scale, height: f.size * scale, border: '1px dashed #999', background: 'rgba(255,255,255,0.7)', display: 'flex', alignItems: 'center', justifyContent: 'center', fontSize: Math.min(12, Math.max(6, (f.size * scale) / 3)), whiteSpace: 'nowrap', overflow: 'hidden', color: '#999' }
+                    ? {
+                        width: f.size * scale,
+                        height: f.size * scale,
+                        border: '1px dashed #999',
+                        background: 'rgba(255,255,255,0.7)',
+                        display: 'flex',
+                        alignItems: 'center',
+                        justifyContent: 'center',
+                        fontSize: Math.min(12, Math.max(6, (f.size * scale) / 3)),
+                        whiteSpace: 'nowrap',
+                        overflow: 'hidden',
+                        color: '#999',
+                      }
                     : {
                         fontSize: f.size * scale,
                         lineHeight: 1,
@@ -363,7 +408,10 @@ function Placements({ editable }: { editable: boolean }) {
               <Row key={row.key} gutter={8} wrap={false} align="top">
                 <Col flex="120px">
                   <Form.Item name={[row.name, 'field']} rules={[{ required: true, message: '请选择字段' }]}>
-                    <Select aria-label="字段" options={CERT_FIELDS.map((f) => ({ value: f, label: CERT_FIELD_NAMES[f], disabled: f !== current && used.has(f) }))} />
+                    <Select
+                      aria-label="字段"
+                      options={CERT_FIELDS.map((f) => ({ value: f, label: CERT_FIELD_NAMES[f], disabled: f !== current && used.has(f) }))}
+                    />
                   </Form.Item>
                 </Col>
                 <Col flex="100px">
@@ -402,12 +450,17 @@ function Placements({ editable }: { editable: boolean }) {
                       rules={[
                         {
                           validator: async (_, text: string | undefined) => {
-                            if (text && current !== 'wording' && !text.includes('{}')) throw new Error(`“${CERT_FIELD_NAMES[current]}”的文字须包含{}，表示字段的值`);
+                            if (text && current !== 'wording' && !text.includes('{}'))
+                              throw new Error(`“${CERT_FIELD_NAMES[current]}”的文字须包含{}，表示字段的值`);
                           },
                         },
                       ]}
                     >
-                      <Input aria-label="文字" maxLength={100} placeholder={current === 'wording' ? '如：特发此证，以资鼓励。' : '文字，{}为字段的值，如：荣获{}'} />
+                      <Input
+                        aria-label="文字"
+                        maxLength={100}
+                        placeholder={current === 'wording' ? '如：特发此证，以资鼓励。' : '文字，{}为字段的值，如：荣获{}'}
+                      />
                     </Form.Item>
                   )}
                 </Col>
@@ -481,7 +534,11 @@ export function CertificateTemplateModal({
     ...(holder ? { name: holder.holderName, team: holder.teamName, school: holder.school ?? '', award: holder.awardName, certNo: holder.certNo } : {}),
     ...(individual ? { members: individual } : {}),
   };
-  const template = useQuery({ queryKey: certificateKeys.template(templateId ?? 0), enabled: Boolean(templateId), queryFn: () => certificateApi.template(templateId!) });
+  const template = useQuery({
+    queryKey: certificateKeys.template(templateId ?? 0),
+    enabled: Boolean(templateId),
+    queryFn: () => certificateApi.template(templateId!),
+  });
   // Every template list, and each template by id.
   const saving = useListMutation(
     (body: TemplateBody) => (templateId ? certificateApi.updateTemplate(templateId, body) : certificateApi.createTemplate(competitionId, body)),
