@@ -57,6 +57,12 @@ describe('the module shape', () => {
     ).toEqual([]);
   });
 
+  it('opens transactions in services only: a repo function runs in the transaction it is handed', () => {
+    const repos = FILES.filter((f) => /^modules\/[^/]+\/repo(\.ts|\/)/.test(f.file));
+    expect(repos.length).toBeGreaterThan(20);
+    expect(repos.filter((f) => /\.transaction\(\)/.test(f.text)).map((f) => f.file)).toEqual([]);
+  });
+
   it('reads permission sets only in the policy and authentication', () => {
     const found = offenders((f) => !PERMISSION_HOME.test(f.file) && /permissions\.has\(/.test(f.text));
     expect(

@@ -251,13 +251,11 @@ export const failedFilesOf = (db: Db, teamId: number) =>
 
 /**
  * A failed submission's file is given up: its file's record goes and the submission says when (the caller deletes the
- * stored bytes). Its outcome stays.
+ * stored bytes). Its outcome stays. In the caller's transaction.
  */
-export async function markFileRemoved(db: Db, v: { id: number; key: string; at: string }) {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('testSubmissions').set({ fileRemovedAt: v.at }).where('id', '=', v.id).execute();
-    await trx.deleteFrom('files').where('key', '=', v.key).execute();
-  });
+export async function markFileRemoved(trx: Db, v: { id: number; key: string; at: string }) {
+  await trx.updateTable('testSubmissions').set({ fileRemovedAt: v.at }).where('id', '=', v.id).execute();
+  await trx.deleteFrom('files').where('key', '=', v.key).execute();
 }
 
 /** Puts a submission back in the queue (its job was moved to another lane, or its setting changed while it was held). */
@@ -433,65 +431,57 @@ export type Outcome = { publicScore: number | null; privateScore: number | null;
  * version; answers false (storing nothing) when the setting changed meanwhile, so the caller scores again. The question's
  * row is locked first (an update, which both databases lock), so a change of setting, which bumps the version under
  * the same lock, is seen either before or after, never in between. The team's board rows follow in the same
- * transaction, under the team's row lock (the order every board write takes: question, team, submission).
+ * transaction (the caller's), under the team's row lock (the order every board write takes: question, team, submission).
  */
-export async function settle(db: Db, v: { id: number; questionId: number; version: number; outcome: Outcome; at: string }): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const q = await lockBoards(trx, v.questionId);
-    if (!q || q.version !== v.version) return false;
-    const s = await findSubmission(trx, v.id);
-    if (!s) return true;
-    await lockTeam(trx, s.teamId);
-    const o = v.outcome;
-    await trx
-      .updateTable('testSubmissions')
-      .set(
-        'reason' in o
-          ? {
-              status: TEST_STATUS.failed,
-              reason: o.reason,
-              scorerLog: o.log ?? null,
-              publicScore: null,
-              privateScore: null,
-              scoredAt: v.at,
-              scoringVersion: v.version,
-            }
-          : {
-              status: TEST_STATUS.scored,
-              publicScore: o.publicScore,
-              privateScore: o.privateScore,
-              rows: o.rows,
-              reason: null,
-              scorerLog: null,
-              scoredAt: v.at,
-              scoringVersion: v.version,
-            },
-      )
-      .where('id', '=', v.id)
-      .execute();
-    await refreshTeamBoards(trx, { questionId: v.questionId, teamId: s.teamId, ...q });
-    return true;
-  });
+export async function settle(trx: Db, v: { id: number; questionId: number; version: number; outcome: Outcome; at: string }): Promise<boolean> {
+  const q = await lockBoards(trx, v.questionId);
+  if (!q || q.version !== v.version) return false;
+  const s = await findSubmission(trx, v.id);
+  if (!s) return true;
+  await lockTeam(trx, s.teamId);
+  const o = v.outcome;
+  await trx
+    .updateTable('testSubmissions')
+    .set(
+      'reason' in o
+        ? {
+            status: TEST_STATUS.failed,
+            reason: o.reason,
+            scorerLog: o.log ?? null,
+            publicScore: null,
+            privateScore: null,
+            scoredAt: v.at,
+            scoringVersion: v.version,
+          }
+        : {
+            status: TEST_STATUS.scored,
+            publicScore: o.publicScore,
+            privateScore: o.privateScore,
+            rows: o.rows,
+            reason: null,
+            scorerLog: null,
+            scoredAt: v.at,
+            scoringVersion: v.version,
+          },
+    )
+    .where('id', '=', v.id)
+    .execute();
+  await refreshTeamBoards(trx, { questionId: v.questionId, teamId: s.teamId, ...q });
+  return true;
 }
 
 /**
  * The job gave up: the submission fails under the question's current version (the time it was scored is unknown); its
- * team's board rows follow, under the locks `settle` takes.
+ * team's board rows follow, under the locks `settle` takes, in the caller's transaction.
  */
-export async function markFailed(db: Db, id: number, reason: string, at: string) {
-  const s = await findSubmission(db, id);
+export async function markFailed(trx: Db, id: number, reason: string, at: string) {
+  const s = await findSubmission(trx, id);
   if (!s) return;
-  await db.transaction().execute(async (trx) => {
-    const q = await lockBoards(trx, s.questionId);
-    if (!q) return;
-    await lockTeam(trx, s.teamId);
-    await trx
-      .updateTable('testSubmissions')
-      .set({ status: TEST_STATUS.failed, reason, scoredAt: at, scoringVersion: q.version })
-      .where('id', '=', id)
-      .execute();
-    await refreshTeamBoards(trx, { questionId: s.questionId, teamId: s.teamId, ...q });
-  });
+  const q = await lockBoards(trx, s.questionId);
+  if (!q) return;
+  await lockTeam(trx, s.teamId);
+  await trx.updateTable('testSubmissions').set({ status: TEST_STATUS.failed, reason, scoredAt: at, scoringVersion: q.version }).where('id', '=', id).execute();
+  await refreshTeamBoards(trx, { questionId: s.questionId, teamId: s.teamId, ...q });
 }
 
 /** Raises the question's scoring version (a change of metric, public share or answer file); answers the new one. */

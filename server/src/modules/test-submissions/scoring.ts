@@ -120,6 +120,13 @@ type Evaluated = repo.Outcome & { holdSec?: number };
 export const laneOf = (q: Pick<ScoringQuestion, 'metric' | 'orgId'>): JobPlace => (q.metric === CUSTOM_METRIC ? { lane: 'program', tenant: q.orgId ?? 0 } : {});
 
 /**
+ * Stores a scoring's outcome with the team's board rows, in one transaction under the boards' locks (repo.settle);
+ * false when the question's scoring setting changed meanwhile (nothing stored: score again).
+ */
+const settle = (deps: Deps, v: { id: number; questionId: number; version: number; outcome: repo.Outcome }) =>
+  deps.db.transaction().execute((trx) => repo.settle(trx, { ...v, at: deps.clock.now().toISOString() }));
+
+/**
  * Scores a prediction file with the organiser's own program (scoring/custom.ts). A file that does not fit the answers
  * is the team's to fix, as with the built-in metrics; a program that fails is the platform's problem: the team reads
  * “评分失败” and a reason that says nothing of the answers, the organisers read the program's standard error.
@@ -249,7 +256,7 @@ export async function scoreQueued(deps: Deps, submissionId: number, lane: Lane =
  * A file refused with a reason gives its attempt back (issue 21).
  */
 async function settleFresh(deps: Deps, s: Submission, version: number, outcome: repo.Outcome) {
-  if (!(await repo.settle(deps.db, { id: s.id, questionId: s.questionId, version, outcome, at: deps.clock.now().toISOString() }))) return false;
+  if (!(await settle(deps, { id: s.id, questionId: s.questionId, version, outcome }))) return false;
   if ('reason' in outcome) await giveBack(deps, s);
   await tellSettled(deps, s, outcome);
   return true;
@@ -268,7 +275,7 @@ async function giveBack(deps: Deps, s: Submission) {
   for (const f of await repo.failedFilesOf(deps.db, s.teamId)) {
     kept += Number(f.size);
     if (kept <= deps.config.failedTestFilesBytes) continue;
-    await repo.markFileRemoved(deps.db, { id: f.id, key: f.fileKey, at: deps.clock.now().toISOString() });
+    await deps.db.transaction().execute((trx) => repo.markFileRemoved(trx, { id: f.id, key: f.fileKey, at: deps.clock.now().toISOString() }));
     await deps.storage.delete(f.fileKey);
   }
 }
@@ -297,7 +304,7 @@ export async function releaseHeld(deps: Deps, p: { submissionId: number; version
 
 /** The scoring job has used up its attempts: the submission fails, asking the team to submit again. */
 export async function scoringGaveUp(deps: Deps, submissionId: number) {
-  await repo.markFailed(deps.db, submissionId, '评分出错，请重新提交', deps.clock.now().toISOString());
+  await deps.db.transaction().execute((trx) => repo.markFailed(trx, submissionId, '评分出错，请重新提交', deps.clock.now().toISOString()));
   const s = await repo.findSubmission(deps.db, submissionId);
   if (!s) return;
   await giveBack(deps, s);
@@ -332,7 +339,7 @@ export async function rescoreSome(deps: Deps, questionId: number, version: numbe
   const batch = await repo.staleSubmissions(deps.db, questionId, version, RESCORE_BATCH);
   for (const s of batch) {
     const outcome = !q.answerKey || !q.metric ? { reason: NO_SCORING_FILE } : await evaluate(deps, s.fileKey, q, false);
-    if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
+    if (!(await settle(deps, { id: s.id, questionId, version, outcome }))) return;
     if ('reason' in outcome) await tellSettled(deps, s, outcome);
   }
   if (batch.length) tellScored(deps, questionId, null);
@@ -348,7 +355,7 @@ export async function rescoringGaveUp(deps: Deps, questionId: number, version: n
   const [s] = await repo.staleSubmissions(deps.db, questionId, version, 1);
   if (!s) return;
   const outcome = { reason: '重新评分出错，请重新提交' };
-  if (!(await repo.settle(deps.db, { id: s.id, questionId, version, outcome, at: deps.clock.now().toISOString() }))) return;
+  if (!(await settle(deps, { id: s.id, questionId, version, outcome }))) return;
   await tellSettled(deps, s, outcome);
   const q = await repo.scoringQuestion(deps.db, questionId);
   await enqueue(deps.db, rescoreJob, { questionId, version }, deps.clock.now(), deps.clock.now(), 0, q ? laneOf(q) : {});
