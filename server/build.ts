@@ -24,8 +24,8 @@ import type { Plugin } from 'esbuild';
 const HERE = import.meta.dirname;
 export const SERVER_ENTRIES = ['main', 'worker', 'backup', 'restore'] as const;
 export const DEFAULT_OUT_DIR = path.join(HERE, 'dist');
-/** Workspace packages whose sources are bundled (their package.json exports point at TypeScript). */
-const BUNDLED_PACKAGES = ['@contest/shared'];
+/** Workspace packages whose sources are bundled (TypeScript: the shared package, and the desktop client's build). */
+const BUNDLED_PACKAGES = ['@contest/shared', '@contest/desktop'];
 const BUILTINS = new Set(builtinModules);
 
 export interface ServerBuild {

@@ -180,6 +180,20 @@ describe('the module shape', () => {
     expect(sentinels).toEqual([]);
   });
 
+  it('climbs no three folders in an import: the web takes #src/…, another workspace is imported by its package name', () => {
+    const ROOT = path.join(SRC, '..', '..');
+    const walk = (dir: string): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' ? [] : walk(full);
+        return /\.tsx?$/.test(e.name) ? [full] : [];
+      });
+    const files = ['server', 'web/src', 'desktop', 'packages/shared', 'e2e', 'bench'].flatMap((d) => walk(path.join(ROOT, d)));
+    expect(files.length).toBeGreaterThan(500);
+    const deep = files.filter((f) => /(from|import\(|vi\.mock\()\s*'(\.\.\/){3,}/.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(ROOT, f));
+    expect(deep).toEqual([]);
+  });
+
   it('gives every module an index.ts saying what others may use', () => {
     const modules = fs.readdirSync(path.join(SRC, 'modules'));
     const without = modules.filter((m) => !fs.existsSync(path.join(SRC, 'modules', m, 'index.ts')));

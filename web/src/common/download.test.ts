@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { message } from 'antd';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PNG, createTestApp, loggedIn, multipart, registerUser, type TestApp } from '../../../server/test/helpers.ts';
+import { PNG, createTestApp, loggedIn, multipart, registerUser, type TestApp } from '@contest/server/test/helpers.ts';
 import { fetchResumable, fileNameFromDisposition, parseContentRange } from './download.ts';
 import { HttpError } from './http.ts';
 

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { message } from 'antd';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from '../../../server/test/helpers.ts';
+import { createTestApp, registerUser, type TestApp } from '@contest/server/test/helpers.ts';
 import { ERROR_TOAST_SECONDS, HTTP_TEXT, HttpError, downloadBlob, http, sysTime, takeLoginRedirect } from './http.ts';
 import { LOGIN_REDIRECT_KEY } from './storage.ts';
 

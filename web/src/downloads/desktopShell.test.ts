@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startBridge, type Bridge } from '../../../desktop/src/bridge.ts';
-import { DownloadEngine } from '../../../desktop/src/engine.ts';
+import { startBridge, type Bridge } from '@contest/desktop/src/bridge.ts';
+import { DownloadEngine } from '@contest/desktop/src/engine.ts';
 import { DesktopShell, dirUnderRoot } from './shells/desktopShell.ts';
 
 const SIZE = 1536 * 1024;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildInChild, type BuildStep } from '../../../../desktop/build.ts';
+import { buildInChild, type BuildStep } from '@contest/desktop/build.ts';
 import type { Ctx, Deps } from '../../context.ts';
 import { conflict } from '../../http/errors.ts';
 import { enqueue, hasPendingJob } from '../../jobs/define.ts';

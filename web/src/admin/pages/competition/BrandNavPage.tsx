@@ -2,14 +2,14 @@ import { ACTION_CODES, type BrandNavBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Divider, Form, Input, Row, Skeleton, Space } from 'antd';
 import { Navigate, useNavigate } from 'react-router';
-import { usePermissions } from '../../../common/auth.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { brandApi, brandKeys } from '../../../api/catalogue.ts';
-import { showFieldErrors } from '../../../common/forms.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { brandApi, brandKeys } from '#src/api/catalogue.ts';
+import { showFieldErrors } from '#src/common/forms.ts';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { LinkListEditor } from '../../components/LinkListEditor.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-import { useListMutation } from '../../../common/usePagedList.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 type NavValues = Omit<BrandNavBody, 'brandId'>;
 

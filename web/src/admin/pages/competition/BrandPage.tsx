@@ -2,15 +2,15 @@ import { ACTION_CODES, type Brand, type BrandBody } from '@contest/shared';
 import { App, Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { usePermissions } from '../../../common/auth.ts';
-import { brandApi, brandKeys, type KeywordParams } from '../../../api/catalogue.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { brandApi, brandKeys, type KeywordParams } from '#src/api/catalogue.ts';
 import { BrandLogo } from '../../components/BrandLogo.tsx';
-import { FormModal } from '../../../common/FormModal.tsx';
+import { FormModal } from '#src/common/FormModal.tsx';
 import { ImageUpload } from '../../components/ImageUpload.tsx';
 import { BRAND_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 type Editing = { brand: Brand | null } | null;
 

@@ -1,10 +1,10 @@
 import type { Brand } from '@contest/shared';
 import { App, Button, Card, Form, Input, Select, Switch, Table } from 'antd';
 import { useState } from 'react';
-import { HttpError } from '../../../common/http.ts';
-import { brandApi, brandKeys, type BrandListParams } from '../../../api/catalogue.ts';
+import { HttpError } from '#src/common/http.ts';
+import { brandApi, brandKeys, type BrandListParams } from '#src/api/catalogue.ts';
 import { BrandLogo } from '../../components/BrandLogo.tsx';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 /** Which brands the site's list shows first as recommended (spec §7: brands listed six at a time, recommended). */
 export default function BrandRecommendPage() {

@@ -1,9 +1,9 @@
 import { ACTION_CODES, AUDIT_STATUS, type CompetitionListItem } from '@contest/shared';
 import { Button, Card, Space, Table } from 'antd';
 import { useNavigate } from 'react-router';
-import { usePermissions } from '../../../common/auth.ts';
-import { competitionApi, competitionKeys, type CompetitionListParams } from '../../../api/competitions.ts';
-import { useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { competitionApi, competitionKeys, type CompetitionListParams } from '#src/api/competitions.ts';
+import { useListState, usePagedList } from '#src/common/usePagedList.ts';
 import { COMPETITION_COLUMNS } from './parts/competitionColumns.tsx';
 import { CompetitionFilters } from './parts/CompetitionFilters.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';

@@ -1,12 +1,12 @@
 import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, fenToYuan, questionScorable, type ManagedQuestion } from '@contest/shared';
 import { Alert, Button, Card, Descriptions, Divider, Image, Skeleton, Space, Typography } from 'antd';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { usePermissions } from '../../../common/auth.ts';
-import { avatarUrl } from '../../../common/files.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { avatarUrl } from '#src/common/files.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { RichTextView } from '../../components/RichTextField.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-import { PhaseTag } from '../../../common/PhaseTag.tsx';
+import { PhaseTag } from '#src/common/PhaseTag.tsx';
 import { AuditQuestions, useCompetitionQuestions } from './parts/AuditQuestions.tsx';
 import { AuditStatusTag } from './parts/AuditStatusTag.tsx';
 import { PresetsPanel } from './parts/PresetsPanel.tsx';

@@ -1,13 +1,13 @@
 import { ACTION_CODES, type CompetitionType, type PageQuery, type TypeBody } from '@contest/shared';
 import { App, Button, Card, Form, Input, Space, Table } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { typeApi, typeKeys } from '../../../api/catalogue.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
+import { usePermissions } from '#src/common/auth.ts';
+import { typeApi, typeKeys } from '#src/api/catalogue.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
 import { TYPE_OPTIONS_KEY } from '../../components/options.ts';
 import { SortItem } from '../../components/SortItem.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 type Editing = { type: CompetitionType | null } | null;
 

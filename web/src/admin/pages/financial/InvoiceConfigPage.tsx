@@ -2,13 +2,13 @@ import { ACTION_CODES, INVOICE_TYPES, TAX_NO, TAX_NO_MESSAGE, type InvoiceConfig
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Form, Input, Spin, Switch, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
-import { usePermissions } from '../../../common/auth.ts';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { invoiceApi, invoiceKeys } from '../../../api/invoices.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { invoiceApi, invoiceKeys } from '#src/api/invoices.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
-import { useListMutation } from '../../../common/usePagedList.ts';
-import { fromPickerOrNull, toPickerOrNull } from '../../../common/beijing.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
+import { fromPickerOrNull, toPickerOrNull } from '#src/common/beijing.ts';
 
 type Values = Omit<InvoiceConfig, 'applyStart' | 'applyEnd' | 'updatedAt'> & { applyStart?: Dayjs | null; applyEnd?: Dayjs | null };
 

@@ -1,19 +1,19 @@
 import { ACTION_CODES, INVOICE_STATUS, INVOICE_STATUS_TEXT, INVOICE_TYPES, TITLE_KINDS, batchResultText, fenToYuan, type Invoice } from '@contest/shared';
 import { App, Button, Card, Descriptions, Form, Input, Popover, Segmented, Select, Space, Table, Tag, type UploadFile } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
-import { fileUrl } from '../../../common/files.ts';
-import { invoiceApi, invoiceKeys, invoiceUrls } from '../../../api/invoices.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { DocumentUpload, uploadedUris } from '#src/common/DocumentUpload.tsx';
+import { fileUrl } from '#src/common/files.ts';
+import { invoiceApi, invoiceKeys, invoiceUrls } from '#src/api/invoices.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { textOptions } from '../../../common/forms.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { textOptions } from '#src/common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
-import { useListMutation, usePagedList } from '../../../common/usePagedList.ts';
-import { useUrlQuery } from '../../../common/useUrlQuery.ts';
+import { useListMutation, usePagedList } from '#src/common/usePagedList.ts';
+import { useUrlQuery } from '#src/common/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 

@@ -1,19 +1,19 @@
 import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, batchResultText, fenToYuan, type Order } from '@contest/shared';
 import { App, Button, Card, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, type UploadFile } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
-import { fileUrl } from '../../../common/files.ts';
-import { orderApi, orderKeys, orderUrls } from '../../../api/orders.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { DocumentUpload, uploadedUris } from '#src/common/DocumentUpload.tsx';
+import { fileUrl } from '#src/common/files.ts';
+import { orderApi, orderKeys, orderUrls } from '#src/api/orders.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { textOptions } from '../../../common/forms.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { textOptions } from '#src/common/forms.ts';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, usePagedList } from '../../../common/usePagedList.ts';
-import { useUrlQuery } from '../../../common/useUrlQuery.ts';
+import { useListMutation, usePagedList } from '#src/common/usePagedList.ts';
+import { useUrlQuery } from '#src/common/useUrlQuery.ts';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 

@@ -20,19 +20,19 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Progress, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
-import { noticeApi, noticeKeys, type NoticeListParams } from '../../../api/notices.ts';
-import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { textOptions } from '../../../common/forms.ts';
-import { HttpError, sysTime } from '../../../common/http.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { noticeApi, noticeKeys, type NoticeListParams } from '#src/api/notices.ts';
+import { useCurrentUser, usePermissions } from '#src/common/auth.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { textOptions } from '#src/common/forms.ts';
+import { HttpError, sysTime } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { DateTimePicker } from '../../components/DateTimePicker.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { RichTextField, RichTextView, richTextOrNull } from '../../components/RichTextField.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
-import { fromPicker, toPicker } from '../../../common/beijing.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
+import { fromPicker, toPicker } from '#src/common/beijing.ts';
 
 const STATUS_COLORS: Record<number, string> = {
   [NOTICE_STATUS.draft]: 'default',

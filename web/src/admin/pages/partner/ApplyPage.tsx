@@ -1,13 +1,13 @@
 import { ACTION_CODES, ORG_KINDS, PARTNER_STATUS, type PartnerApplication } from '@contest/shared';
 import { App, Button, Card, Form, Select, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { partnerApi, partnerKeys, type PartnerListParams } from '../../../api/orgs.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { partnerApi, partnerKeys, type PartnerListParams } from '#src/api/orgs.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 const STATUS: Record<number, { text: string; color: string }> = {
   [PARTNER_STATUS.pending]: { text: '待审核', color: 'processing' },

@@ -1,15 +1,15 @@
 import { ACTION_CODES, EMAIL_MESSAGE, ORG_KINDS, isValidEmail, type Organisation, type OrganisationBody } from '@contest/shared';
 import { App, Button, Card, Form, Input, Radio, Space, Table } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { ruleFrom } from '../../../common/forms.ts';
-import { organisationApi, organisationKeys } from '../../../api/orgs.ts';
-import type { KeywordParams } from '../../../api/catalogue.ts';
-import { formatDay } from '../../../common/time.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
+import { usePermissions } from '#src/common/auth.ts';
+import { ruleFrom } from '#src/common/forms.ts';
+import { organisationApi, organisationKeys } from '#src/api/orgs.ts';
+import type { KeywordParams } from '#src/api/catalogue.ts';
+import { formatDay } from '#src/common/time.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
 import { ORG_OPTIONS_KEY } from '../../components/options.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 type Editing = { org: Organisation | null } | null;
 

@@ -3,12 +3,12 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Input, Row, Space, Spin, Switch, Typography } from 'antd';
 import { useEffect, type ReactNode } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { paymentApi, paymentKeys } from '../../../api/payments.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { paymentApi, paymentKeys } from '#src/api/payments.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation } from '../../../common/usePagedList.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 const KEY_PLACEHOLDER = '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----';
 

@@ -3,16 +3,16 @@ import { DeleteOutlined, PlusOutlined, SaveOutlined, TrophyOutlined } from '@ant
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Flex, Form, Input, InputNumber, Row, Select, Space, Tag, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
-import { gradeApi, gradeKeys, gradeUrls } from '../../../api/grades.ts';
-import { usePermissions } from '../../../common/auth.ts';
-import { DownloadButton } from '../../../common/DownloadButton.tsx';
-import { showFieldErrors } from '../../../common/forms.ts';
+import { gradeApi, gradeKeys, gradeUrls } from '#src/api/grades.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { DownloadButton } from '#src/common/DownloadButton.tsx';
+import { showFieldErrors } from '#src/common/forms.ts';
 import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { reviewKey, useGradeSummary } from '../../components/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation } from '../../../common/usePagedList.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 const MAX_LEVELS = 20;
 const PRESET = ['特等奖', '一等奖', '二等奖', '三等奖', '优秀奖'];

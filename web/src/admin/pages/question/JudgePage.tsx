@@ -3,19 +3,19 @@ import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Progress, Select, Space, Table, Tag, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { DownloadButton } from '../../../common/DownloadButton.tsx';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { textOptions } from '../../../common/forms.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { DownloadButton } from '#src/common/DownloadButton.tsx';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { textOptions } from '#src/common/forms.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { FilterForm } from '../../components/FilterForm.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, useQuestionJudges } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useConfirmedRetry } from '../../components/useConfirmedRetry.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
-import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '../../../api/review.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
+import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '#src/api/review.ts';
 
 type Choice = { value: number; label: string };
 

@@ -12,15 +12,15 @@ import {
 } from '@contest/shared';
 import { Alert, App, Card, Checkbox, Flex, Grid, Input, Select, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { testSubmissionApi, testSubmissionKeys } from '../../../api/test-submissions.ts';
-import { usePermissions } from '../../../common/auth.ts';
-import { fileUrl } from '../../../common/files.ts';
-import { Leaderboard } from '../../../common/Leaderboard.tsx';
-import { formatMinute } from '../../../common/time.ts';
+import { testSubmissionApi, testSubmissionKeys } from '#src/api/test-submissions.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { fileUrl } from '#src/common/files.ts';
+import { Leaderboard } from '#src/common/Leaderboard.tsx';
+import { formatMinute } from '#src/common/time.ts';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
 const score = (v: number | null) => (v === null ? '—' : <span title={String(v)}>{formatTestScore(v)}</span>);

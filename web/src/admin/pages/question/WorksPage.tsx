@@ -3,17 +3,17 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Card, Checkbox, Flex, Input, Space, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { Navigate } from 'react-router';
-import { fileUrl } from '../../../common/files.ts';
-import { downloadBlob, saveBlob } from '../../../common/http.ts';
-import { worksApi, worksKeys, worksUrls, type WorksListParams } from '../../../api/works.ts';
-import { formatMinute } from '../../../common/time.ts';
-import { BulkDownloadButtons, loadAllPages } from '../../../downloads/BulkDownload.tsx';
-import { dirOf } from '../../../downloads/queue.ts';
+import { fileUrl } from '#src/common/files.ts';
+import { downloadBlob, saveBlob } from '#src/common/http.ts';
+import { worksApi, worksKeys, worksUrls, type WorksListParams } from '#src/api/works.ts';
+import { formatMinute } from '#src/common/time.ts';
+import { BulkDownloadButtons, loadAllPages } from '#src/downloads/BulkDownload.tsx';
+import { dirOf } from '#src/downloads/queue.ts';
 import { ExportButton } from '../../components/ExportButton.tsx';
 import { useQuestion } from '../../components/QuestionScope.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useIdParam } from '../../components/useIdParam.ts';
-import { useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 /** A work as a download task: `<question title>/<teamNo>-<teamName>/<file>`. */
 export const workTask = (questionTitle: string, v: WorkVersion): TaskInput => ({

@@ -1,13 +1,13 @@
 import { ADMIN_MENU_CODES, type UnfinishedJudge } from '@contest/shared';
 import { Card, Flex, Progress, Segmented, Select, Table } from 'antd';
 import { Link } from 'react-router';
-import { usePermissions } from '../../../common/auth.ts';
-import { todoApi, todoKeys, type UnfinishedJudgesParams } from '../../../api/system.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { todoApi, todoKeys, type UnfinishedJudgesParams } from '#src/api/system.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
 import { useCompetitionOptions } from '../../components/options.ts';
 import { personLabel } from '../../components/review.ts';
-import { usePagedList, type ListSource } from '../../../common/usePagedList.ts';
-import { useUrlQuery, type UrlQuery } from '../../../common/useUrlQuery.ts';
+import { usePagedList, type ListSource } from '#src/common/usePagedList.ts';
+import { useUrlQuery, type UrlQuery } from '#src/common/useUrlQuery.ts';
 
 type Filters = { unfinished: string; competitionId: number };
 const FILTERS = { unfinished: 'text', competitionId: 'number' } as const;

@@ -2,13 +2,13 @@ import { ACTION_CODES, type Expert } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
 import { App, Button, Card, Form, Input, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { expertApi, expertKeys, type ExpertListParams } from '../../../api/review.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { expertApi, expertKeys, type ExpertListParams } from '#src/api/review.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { personLabel } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 interface Values {
   username: string;

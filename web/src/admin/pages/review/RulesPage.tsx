@@ -14,11 +14,11 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Col, Empty, Form, Input, InputNumber, Modal, Row, Select, Skeleton, Switch, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { reviewApi, reviewKeys } from '../../../api/review.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { reviewApi, reviewKeys } from '#src/api/review.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
-import { useListMutation } from '../../../common/usePagedList.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 const MAX_CRITERIA = 20;
 type Values = ReviewRuleBody;

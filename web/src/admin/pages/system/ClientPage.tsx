@@ -3,10 +3,10 @@ import { ACTION_CODES, formatSize, type ClientBuild } from '@contest/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Popconfirm, Progress, Space, Table, Tag, Tooltip, Typography, Upload } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { clientApi, clientKeys, clientUrls } from '../../../api/desktop-releases.ts';
-import { uploadError, uploadHeaders } from '../../../common/upload.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { clientApi, clientKeys, clientUrls } from '#src/api/desktop-releases.ts';
+import { uploadError, uploadHeaders } from '#src/common/upload.ts';
+import { formatMinute } from '#src/common/time.ts';
 
 const PLATFORMS = [
   { platform: 'win' as const, title: 'Windows', fileName: 'clientApp-win.zip' },

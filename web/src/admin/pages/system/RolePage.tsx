@@ -2,10 +2,10 @@ import { ACTION_CODES, PERMISSION_CATALOGUE, type Role, type RoleBody } from '@c
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Divider, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { usePermissions } from '../../../common/auth.ts';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { roleApi, roleKeys } from '../../../api/roles.ts';
-import { useListMutation } from '../../../common/usePagedList.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { roleApi, roleKeys } from '#src/api/roles.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 type Editing = { role: Role | null } | null;
 

@@ -2,12 +2,12 @@ import { ACTION_CODES, PASSWORD_HINT, checkPasswordStrength, maskPhone, type Cre
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Checkbox, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { useCurrentUser, usePermissions } from '../../../common/auth.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { AccountFields } from '../../../common/AccountFields.tsx';
-import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
-import { userApi, userKeys, type UserListParams } from '../../../api/users.ts';
-import { useListMutation, useListState, usePagedList } from '../../../common/usePagedList.ts';
+import { useCurrentUser, usePermissions } from '#src/common/auth.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { AccountFields } from '#src/common/AccountFields.tsx';
+import { ruleFrom, showFieldErrors } from '#src/common/forms.ts';
+import { userApi, userKeys, type UserListParams } from '#src/api/users.ts';
+import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 
 type Dialog = { kind: 'roles' | 'org' | 'password'; user: UserListItem } | null;
 

@@ -3,12 +3,12 @@ import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { authApi, authUrls } from '../../../api/auth.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { afterLogin } from '../../../common/desktopLaunch.ts';
-import { useAuthConfig } from '../../../common/siteConfig.ts';
-import { LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY } from '../../../common/storage.ts';
+import { authApi, authUrls } from '#src/api/auth.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { afterLogin } from '#src/common/desktopLaunch.ts';
+import { useAuthConfig } from '#src/common/siteConfig.ts';
+import { LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY } from '#src/common/storage.ts';
 
 export default function LoginPage() {
   const [form] = Form.useForm<LoginBody>();

@@ -1,6 +1,6 @@
 import { Spin } from 'antd';
 import { useEffect } from 'react';
-import { authApi } from '../../../api/auth.ts';
+import { authApi } from '#src/api/auth.ts';
 
 /** `/logout`: ends the session, clears local storage and returns home (spec §7). */
 export default function LogoutPage() {

@@ -2,12 +2,12 @@ import type { RegisterBody } from '@contest/shared';
 import { App, Card, Form, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { authApi } from '../../../api/auth.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { afterLogin } from '../../../common/desktopLaunch.ts';
-import { AccountFields } from '../../../common/AccountFields.tsx';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { LOGIN_FLAG_KEY } from '../../../common/storage.ts';
+import { authApi } from '#src/api/auth.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { afterLogin } from '#src/common/desktopLaunch.ts';
+import { AccountFields } from '#src/common/AccountFields.tsx';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { LOGIN_FLAG_KEY } from '#src/common/storage.ts';
 
 type Values = RegisterBody & { confirm: string };
 

@@ -2,10 +2,10 @@ import type { Certificate } from '@contest/shared';
 import { EyeOutlined } from '@ant-design/icons';
 import { Button, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { certificateUrls } from '../../../api/certificates.ts';
-import { DownloadButton } from '../../../common/DownloadButton.tsx';
-import { viewFile } from '../../../common/download.ts';
-import { formatDay } from '../../../common/time.ts';
+import { certificateUrls } from '#src/api/certificates.ts';
+import { DownloadButton } from '#src/common/DownloadButton.tsx';
+import { viewFile } from '#src/common/download.ts';
+import { formatDay } from '#src/common/time.ts';
 
 export const HOLDER_KIND_TEXT: Record<Certificate['holderKind'], string> = { member: '队员', teacher: '指导教师' };
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Card } from 'antd';
-import { certificateApi, certificateKeys } from '../../../api/certificates.ts';
+import { certificateApi, certificateKeys } from '#src/api/certificates.ts';
 import { CertificateTable } from './CertificateTable.tsx';
 
 /** `/userCenter/myCertificate`: the caller's certificates across competitions. */

@@ -3,9 +3,9 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Form, Input, Result, Spin, Tag } from 'antd';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { certificateApi, certificateKeys } from '../../../api/certificates.ts';
-import { HttpError } from '../../../common/http.ts';
-import { formatDay } from '../../../common/time.ts';
+import { certificateApi, certificateKeys } from '#src/api/certificates.ts';
+import { HttpError } from '#src/common/http.ts';
+import { formatDay } from '#src/common/time.ts';
 
 const NOT_FOUND = '未找到该证书，或验证码不正确';
 

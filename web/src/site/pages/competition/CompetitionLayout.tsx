@@ -12,13 +12,13 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
-import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '../../../api/competitions.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, sysTime } from '../../../common/http.ts';
+import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '#src/api/competitions.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { goLogin, sysTime } from '#src/common/http.ts';
 import { useTeam } from '../../team.ts';
-import { formatMinute } from '../../../common/time.ts';
-import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
-import { Countdown } from '../../../common/Countdown.tsx';
+import { formatMinute } from '#src/common/time.ts';
+import { PhaseTag, phaseOf } from '#src/common/PhaseTag.tsx';
+import { Countdown } from '#src/common/Countdown.tsx';
 import { Suspense, lazy } from 'react';
 
 /** The competition's announcements (「公告」), only for a logged-in user who has some. */

@@ -4,16 +4,16 @@ import { useQuery } from '@tanstack/react-query';
 import { Col, Empty, Row, Space, Spin, Tag } from 'antd';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { brandApi, brandKeys } from '../../../api/catalogue.ts';
-import { publicCompetitionApi, publicCompetitionKeys } from '../../../api/competitions.ts';
-import { avatarUrl } from '../../../common/files.ts';
-import { desktopRedirectTarget } from '../../../common/desktop.ts';
-import { sysTime } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
-import { DESKTOP_TOKEN_KEY, readCookie } from '../../../common/storage.ts';
-import { formatDay } from '../../../common/time.ts';
-import { PhaseTag, phaseOf } from '../../../common/PhaseTag.tsx';
-import { Countdown } from '../../../common/Countdown.tsx';
+import { brandApi, brandKeys } from '#src/api/catalogue.ts';
+import { publicCompetitionApi, publicCompetitionKeys } from '#src/api/competitions.ts';
+import { avatarUrl } from '#src/common/files.ts';
+import { desktopRedirectTarget } from '#src/common/desktop.ts';
+import { sysTime } from '#src/common/http.ts';
+import { pager } from '#src/common/pager.ts';
+import { DESKTOP_TOKEN_KEY, readCookie } from '#src/common/storage.ts';
+import { formatDay } from '#src/common/time.ts';
+import { PhaseTag, phaseOf } from '#src/common/PhaseTag.tsx';
+import { Countdown } from '#src/common/Countdown.tsx';
 import { PlainCard } from './PlainCard.tsx';
 import { StatusTabs } from './StatusTabs.tsx';
 
@@ -25,7 +25,7 @@ const STATUS_TABS = [
 ];
 const BRAND_PAGE_SIZE = 6;
 /** The pager (antd's Pagination with its Select) is fetched once the cards are painted, so that it never holds them back. */
-const Pager = lazy(() => import('../../../common/Pager.tsx'));
+const Pager = lazy(() => import('#src/common/Pager.tsx'));
 /** Fetched when a cut title is first hovered. */
 const TitleTooltip = lazy(() => import('./TitleTooltip.tsx'));
 

@@ -4,9 +4,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Card, Collapse, Pagination, Tag } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { messageApi, messageKeys } from '../../../api/notices.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { messageApi, messageKeys } from '#src/api/notices.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { setUnread } from '../../unread.ts';
 
 const LIMIT = 5;

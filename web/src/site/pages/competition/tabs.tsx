@@ -2,8 +2,8 @@ import { formatSize } from '@contest/shared';
 import { DownloadOutlined, LinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Empty, List, Result, Spin, Typography } from 'antd';
-import { fileUrls } from '../../../api/files.ts';
-import { publicQuestionApi, publicQuestionKeys } from '../../../api/questions.ts';
+import { fileUrls } from '#src/api/files.ts';
+import { publicQuestionApi, publicQuestionKeys } from '#src/api/questions.ts';
 import { useCompetition } from './CompetitionLayout.tsx';
 
 /** Organiser content, sanitised by the server when it was saved. */

@@ -3,8 +3,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { invoiceApi, invoiceKeys } from '../../../api/invoices.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
+import { invoiceApi, invoiceKeys } from '#src/api/invoices.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
 
 export const useInvoiceTitles = () => useQuery({ queryKey: invoiceKeys.titles, queryFn: () => invoiceApi.titles() });
 

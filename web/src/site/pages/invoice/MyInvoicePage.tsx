@@ -3,12 +3,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Form, Grid, Input, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { invoiceApi, invoiceKeys } from '../../../api/invoices.ts';
-import { orderApi, orderKeys } from '../../../api/orders.ts';
-import { fileUrl } from '../../../common/files.ts';
-import { FormModal } from '../../../common/FormModal.tsx';
-import { pager } from '../../../common/pager.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { invoiceApi, invoiceKeys } from '#src/api/invoices.ts';
+import { orderApi, orderKeys } from '#src/api/orders.ts';
+import { fileUrl } from '#src/common/files.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { pager } from '#src/common/pager.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { useInvoiceTitles } from './InvoiceTitlePage.tsx';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };

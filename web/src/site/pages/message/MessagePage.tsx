@@ -3,11 +3,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Card, Collapse, Empty, Pagination, Result, Space, Spin, Switch, Tabs } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { messageApi, messageKeys } from '../../../api/notices.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin } from '../../../common/http.ts';
-import { pager } from '../../../common/pager.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { messageApi, messageKeys } from '#src/api/notices.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { goLogin } from '#src/common/http.ts';
+import { pager } from '#src/common/pager.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { setUnread, useUnread } from '../../unread.ts';
 
 const KINDS = [NOTICE_KIND.system, NOTICE_KIND.personal] as const;

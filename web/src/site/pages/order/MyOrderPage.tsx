@@ -3,10 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, Grid, List, Pagination, Select, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { orderApi, orderKeys, type MyOrderParams } from '../../../api/orders.ts';
-import { textOptions } from '../../../common/forms.ts';
-import { pager } from '../../../common/pager.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { orderApi, orderKeys, type MyOrderParams } from '#src/api/orders.ts';
+import { textOptions } from '#src/common/forms.ts';
+import { pager } from '#src/common/pager.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { PAY_STATUS_COLORS } from './PaymentPage.tsx';
 
 const statusTag = (o: Order) => <Tag color={PAY_STATUS_COLORS[o.payStatus]}>{PAY_STATUS_TEXT[o.payStatus]}</Tag>;

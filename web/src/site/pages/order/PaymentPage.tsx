@@ -3,15 +3,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Collapse, Descriptions, Empty, Image, Radio, Result, Space, Spin, Tag, Typography, type UploadFile } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { orderApi, orderKeys } from '../../../api/orders.ts';
-import { paymentApi, paymentKeys } from '../../../api/payments.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { isMobile } from '../../../common/device.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { HttpError, goLogin } from '../../../common/http.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { orderApi, orderKeys } from '#src/api/orders.ts';
+import { paymentApi, paymentKeys } from '#src/api/payments.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { isMobile } from '#src/common/device.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { HttpError, goLogin } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
 import { useReloadTeam } from '../../team.ts';
-import { DocumentUpload, uploadedUris } from '../../../common/DocumentUpload.tsx';
+import { DocumentUpload, uploadedUris } from '#src/common/DocumentUpload.tsx';
 
 export const PAY_STATUS_COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 

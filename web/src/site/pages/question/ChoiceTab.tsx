@@ -3,12 +3,12 @@ import { CheckCircleFilled } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tag, Tooltip } from 'antd';
 import { Link } from 'react-router';
-import { publicQuestionApi, publicQuestionKeys } from '../../../api/questions.ts';
-import { teamApi } from '../../../api/teams.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, sysTime } from '../../../common/http.ts';
-import { formatMinute } from '../../../common/time.ts';
-import { Countdown } from '../../../common/Countdown.tsx';
+import { publicQuestionApi, publicQuestionKeys } from '#src/api/questions.ts';
+import { teamApi } from '#src/api/teams.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { goLogin, sysTime } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
+import { Countdown } from '#src/common/Countdown.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 

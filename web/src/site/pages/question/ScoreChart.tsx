@@ -4,7 +4,7 @@ import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/compon
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
-import { formatMinute } from '../../../common/time.ts';
+import { formatMinute } from '#src/common/time.ts';
 
 // Only the pieces this chart draws: the module is loaded on its own, once the team has a scored submission.
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);

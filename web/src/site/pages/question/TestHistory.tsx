@@ -1,6 +1,6 @@
 import { MAX_SELECTED, TEST_STATUS, TEST_STATUS_TEXT, formatSize, formatTestScore, queueText, type TestSubmission } from '@contest/shared';
 import { Grid, List, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { formatMinute } from '../../../common/time.ts';
+import { formatMinute } from '#src/common/time.ts';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
 

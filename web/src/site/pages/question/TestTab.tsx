@@ -20,17 +20,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Result, Space, Spin, Tabs, Tooltip, Typography, Upload, type UploadFile } from 'antd';
 import { Suspense, lazy, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { publicQuestionApi, publicQuestionKeys } from '../../../api/questions.ts';
-import { testSubmissionApi, testSubmissionKeys, testSubmissionUrls } from '../../../api/test-submissions.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin, sysTime } from '../../../common/http.ts';
-import { formatMinute } from '../../../common/time.ts';
-import { Countdown } from '../../../common/Countdown.tsx';
-import { uploadError, uploadHeaders } from '../../../common/upload.ts';
+import { publicQuestionApi, publicQuestionKeys } from '#src/api/questions.ts';
+import { testSubmissionApi, testSubmissionKeys, testSubmissionUrls } from '#src/api/test-submissions.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { goLogin, sysTime } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
+import { Countdown } from '#src/common/Countdown.tsx';
+import { uploadError, uploadHeaders } from '#src/common/upload.ts';
 import { useTeam } from '../../team.ts';
 import { scoringFinished } from '../../tests.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
-import { Leaderboard, metricText } from '../../../common/Leaderboard.tsx';
+import { Leaderboard, metricText } from '#src/common/Leaderboard.tsx';
 import { TestHistory } from './TestHistory.tsx';
 
 // ECharts is loaded only when the team has a score to draw.

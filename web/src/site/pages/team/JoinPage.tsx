@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Form, Result, Space, Spin } from 'antd';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { teamApi, teamKeys } from '../../../api/teams.ts';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { HttpError, goLogin } from '../../../common/http.ts';
+import { teamApi, teamKeys } from '#src/api/teams.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { HttpError, goLogin } from '#src/common/http.ts';
 import { useReloadTeam } from '../../team.ts';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
 

@@ -12,8 +12,8 @@ import {
 import { REGIONS } from '@contest/shared/regions';
 import { Cascader, Col, Form, Input, Radio, Row, Select, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { DocumentField } from '../../../common/DocumentUpload.tsx';
-import { ruleFrom } from '../../../common/forms.ts';
+import { DocumentField } from '#src/common/DocumentUpload.tsx';
+import { ruleFrom } from '#src/common/forms.ts';
 
 /** Form values of a registration form: the region is one cascader value. */
 export type RegFormValues = Omit<RegistrationInfo, 'province' | 'city'> & { region?: string[] };

@@ -2,9 +2,9 @@ import { PASSWORD_HINT, checkPasswordStrength, describeUserAgent, type ChangePas
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
-import { authApi, authKeys, type SessionRow } from '../../../api/auth.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { ruleFrom, sameAsRule, showFieldErrors } from '../../../common/forms.ts';
+import { authApi, authKeys, type SessionRow } from '#src/api/auth.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { ruleFrom, sameAsRule, showFieldErrors } from '#src/common/forms.ts';
 
 const time = (iso: string) => new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
 

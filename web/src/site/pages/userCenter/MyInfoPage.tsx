@@ -3,13 +3,13 @@ import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Card, Col, DatePicker, Descriptions, Form, Input, Radio, Row, Space, Upload } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { accountApi } from '../../../api/users.ts';
-import { fileUrls } from '../../../api/files.ts';
-import { useCurrentUser, useRefreshUser } from '../../../common/auth.ts';
-import { avatarUrl } from '../../../common/files.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { ruleFrom, showFieldErrors } from '../../../common/forms.ts';
-import { uploadHeaders } from '../../../common/upload.ts';
+import { accountApi } from '#src/api/users.ts';
+import { fileUrls } from '#src/api/files.ts';
+import { useCurrentUser, useRefreshUser } from '#src/common/auth.ts';
+import { avatarUrl } from '#src/common/files.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { ruleFrom, showFieldErrors } from '#src/common/forms.ts';
+import { uploadHeaders } from '#src/common/upload.ts';
 
 type FormValues = Omit<UserInfoUpdateBody, 'birthday' | 'admissionDate'> & { birthday?: Dayjs | null; admissionDate?: Dayjs | null };
 

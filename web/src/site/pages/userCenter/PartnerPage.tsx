@@ -1,10 +1,10 @@
 import { ORG_KINDS, PARTNER_STATUS, type PartnerApplication, type PartnerApplyBody } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Form, Input, Radio, Result, Space, Table, Tag } from 'antd';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
-import { showFieldErrors } from '../../../common/forms.ts';
-import { partnerApi, partnerKeys } from '../../../api/orgs.ts';
-import { formatMinute } from '../../../common/time.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { partnerApi, partnerKeys } from '#src/api/orgs.ts';
+import { formatMinute } from '#src/common/time.ts';
 
 const STATUS: Record<number, { text: string; color: string }> = {
   [PARTNER_STATUS.pending]: { text: '待审核', color: 'processing' },

@@ -1,8 +1,8 @@
 import { BankOutlined, FileTextOutlined, IdcardOutlined, LockOutlined, SafetyCertificateOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { useCurrentUser } from '../../../common/auth.ts';
-import { goLogin } from '../../../common/http.ts';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { goLogin } from '#src/common/http.ts';
 
 /** The personal centre's menu (spec §2.1). */
 const MENU = [

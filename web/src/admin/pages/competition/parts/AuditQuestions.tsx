@@ -1,11 +1,11 @@
 import { ACTION_CODES, AUDIT_STATUS, evaluationName, questionGap, type ManagedQuestion } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Table, Tag, Typography } from 'antd';
-import { usePermissions } from '../../../../common/auth.ts';
-import { competitionDetailKeys } from '../../../../api/competitions.ts';
-import { questionApi, questionKeys } from '../../../../api/questions.ts';
-import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../../common/usePagedList.ts';
+import { usePermissions } from '#src/common/auth.ts';
+import { competitionDetailKeys } from '#src/api/competitions.ts';
+import { questionApi, questionKeys } from '#src/api/questions.ts';
+import { useConfirm } from '#src/admin/components/useConfirm.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 /** A competition's questions, read for its audit. */
 export function useCompetitionQuestions(competitionId: number, enabled = true) {

@@ -1,6 +1,6 @@
 import { AUDIT_STATUS, AUDIT_STATUS_TEXT } from '@contest/shared';
 import { Tag } from 'antd';
-import { textOptions } from '../../../../common/forms.ts';
+import { textOptions } from '#src/common/forms.ts';
 
 const AUDIT_COLORS: Record<number, string> = {
   [AUDIT_STATUS.draft]: 'default',

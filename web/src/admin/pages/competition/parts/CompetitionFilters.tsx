@@ -1,6 +1,6 @@
 import type { ManageListQuery } from '@contest/shared';
 import { Button, Form, Input, Select } from 'antd';
-import { useBrandOptions, useTypeOptions } from '../../../components/options.ts';
+import { useBrandOptions, useTypeOptions } from '#src/admin/components/options.ts';
 import { AUDIT_STATUS_OPTIONS } from './AuditStatusTag.tsx';
 
 export type CompetitionFilter = Pick<ManageListQuery, 'keyword' | 'brandId' | 'typeId' | 'auditStatus'>;

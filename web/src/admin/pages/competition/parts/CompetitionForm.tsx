@@ -2,17 +2,17 @@ import { AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } 
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMutation } from '@tanstack/react-query';
-import { useCurrentUser } from '../../../../common/auth.ts';
-import { GuardedButton } from '../../../../common/GuardedButton.tsx';
-import { showFieldErrors } from '../../../../common/forms.ts';
-import { competitionDetailApi } from '../../../../api/competitions.ts';
-import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
-import { ImageUpload } from '../../../components/ImageUpload.tsx';
-import { useBrandOptions, useOrgOptions, useTypeOptions } from '../../../components/options.ts';
-import { RichTextField, richTextOrNull } from '../../../components/RichTextField.tsx';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { GuardedButton } from '#src/common/GuardedButton.tsx';
+import { showFieldErrors } from '#src/common/forms.ts';
+import { competitionDetailApi } from '#src/api/competitions.ts';
+import { DateTimePicker } from '#src/admin/components/DateTimePicker.tsx';
+import { ImageUpload } from '#src/admin/components/ImageUpload.tsx';
+import { useBrandOptions, useOrgOptions, useTypeOptions } from '#src/admin/components/options.ts';
+import { RichTextField, richTextOrNull } from '#src/admin/components/RichTextField.tsx';
 import type { CompetitionDetail } from './useCompetition.ts';
-import { fromPicker, toPicker } from '../../../../common/beijing.ts';
-import { useReopenGuard } from '../../../components/useConfirmedRetry.ts';
+import { fromPicker, toPicker } from '#src/common/beijing.ts';
+import { useReopenGuard } from '#src/admin/components/useConfirmedRetry.ts';
 
 type TimeField = 'regStartTime' | 'regEndTime' | 'endTime';
 /** The form holds times as dayjs values and the fee as the yuan text typed in. */

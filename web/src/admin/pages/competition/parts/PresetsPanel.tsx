@@ -18,14 +18,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, Row, Select, Skeleton, Space, Switch, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { memo, useEffect, useMemo, useState } from 'react';
-import { competitionDetailKeys, presetApi } from '../../../../api/competitions.ts';
-import { HttpError, sysTime } from '../../../../common/http.ts';
-import { formatMinute } from '../../../../common/time.ts';
-import { DateTimeRangePicker } from '../../../components/DateTimePicker.tsx';
+import { competitionDetailKeys, presetApi } from '#src/api/competitions.ts';
+import { HttpError, sysTime } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
+import { DateTimeRangePicker } from '#src/admin/components/DateTimePicker.tsx';
 import { checkRegFields, RegFieldDesigner } from './RegFieldDesigner.tsx';
 import { useCompetition } from './useCompetition.ts';
-import { ConfirmDeclined, useReopenGuard } from '../../../components/useConfirmedRetry.ts';
-import { fromPickerOrNull, toPickerOrNull } from '../../../../common/beijing.ts';
+import { ConfirmDeclined, useReopenGuard } from '#src/admin/components/useConfirmedRetry.ts';
+import { fromPickerOrNull, toPickerOrNull } from '#src/common/beijing.ts';
 
 const UNSAVED = '有未保存的修改';
 

@@ -13,10 +13,10 @@ import { DownloadOutlined, ExperimentOutlined, UploadOutlined } from '@ant-desig
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Space, Spin, Tag, Typography } from 'antd';
 import { useRef, useState } from 'react';
-import { questionApi, questionKeys } from '../../../../api/questions.ts';
-import { testSubmissionKeys } from '../../../../api/test-submissions.ts';
-import { saveBlob } from '../../../../common/http.ts';
-import { formatMinute } from '../../../../common/time.ts';
+import { questionApi, questionKeys } from '#src/api/questions.ts';
+import { testSubmissionKeys } from '#src/api/test-submissions.ts';
+import { saveBlob } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
 
 /** The contract of an own scoring program, and the example to start from: beside its upload, and before it is possible. */
 export function ScorerContract({ timeLimitSec }: { timeLimitSec?: number }) {

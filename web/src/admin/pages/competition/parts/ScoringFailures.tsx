@@ -1,8 +1,8 @@
 import { SCORING_FAILURES_SHOWN, failureSide, type ScoringFailure } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Grid, List, Modal, Table, Tag, Typography } from 'antd';
-import { testSubmissionApi, testSubmissionKeys } from '../../../../api/test-submissions.ts';
-import { formatMinute } from '../../../../common/time.ts';
+import { testSubmissionApi, testSubmissionKeys } from '#src/api/test-submissions.ts';
+import { formatMinute } from '#src/common/time.ts';
 
 /** Whose side a failure is on: the organisers' program or answer file, or the team's file. */
 function SideTag({ failure }: { failure: ScoringFailure }) {

@@ -3,15 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Form, Input, InputNumber, Space, Table, Tag } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { competitionDetailKeys, presetApi, stageApi } from '../../../../api/competitions.ts';
-import { useReopenGuard } from '../../../components/useConfirmedRetry.ts';
-import { sysTime } from '../../../../common/http.ts';
-import { formatMinute } from '../../../../common/time.ts';
-import { DateTimePicker } from '../../../components/DateTimePicker.tsx';
-import { FormModal } from '../../../../common/FormModal.tsx';
-import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../../common/usePagedList.ts';
-import { fromPicker, fromPickerOrNull, toPicker, toPickerOrNull } from '../../../../common/beijing.ts';
+import { competitionDetailKeys, presetApi, stageApi } from '#src/api/competitions.ts';
+import { useReopenGuard } from '#src/admin/components/useConfirmedRetry.ts';
+import { sysTime } from '#src/common/http.ts';
+import { formatMinute } from '#src/common/time.ts';
+import { DateTimePicker } from '#src/admin/components/DateTimePicker.tsx';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { useConfirm } from '#src/admin/components/useConfirm.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
+import { fromPicker, fromPickerOrNull, toPicker, toPickerOrNull } from '#src/common/beijing.ts';
 
 interface StageValues {
   name: string;

@@ -2,8 +2,8 @@ import { fenToYuan, type CompetitionListItem } from '@contest/shared';
 import { Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
-import { formatMinute } from '../../../../common/time.ts';
-import { PhaseTag } from '../../../../common/PhaseTag.tsx';
+import { formatMinute } from '#src/common/time.ts';
+import { PhaseTag } from '#src/common/PhaseTag.tsx';
 import { AuditStatusTag } from './AuditStatusTag.tsx';
 
 /** A long text cut to its column, whole in a tooltip. */

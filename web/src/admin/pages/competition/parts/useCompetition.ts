@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { competitionDetailApi, competitionDetailKeys, type CompetitionDetail } from '../../../../api/competitions.ts';
+import { competitionDetailApi, competitionDetailKeys, type CompetitionDetail } from '#src/api/competitions.ts';
 
 export type { CompetitionDetail };
 

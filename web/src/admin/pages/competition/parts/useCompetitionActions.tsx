@@ -1,11 +1,11 @@
 import { AUDIT_STATUS } from '@contest/shared';
 import { App } from 'antd';
 import { useState } from 'react';
-import { competitionDetailApi, competitionDetailKeys, competitionKeys } from '../../../../api/competitions.ts';
-import { ERROR_TOAST_SECONDS, HttpError } from '../../../../common/http.ts';
-import { ReasonModal } from '../../../components/ReasonModal.tsx';
-import { useConfirm } from '../../../components/useConfirm.ts';
-import { useListMutation } from '../../../../common/usePagedList.ts';
+import { competitionDetailApi, competitionDetailKeys, competitionKeys } from '#src/api/competitions.ts';
+import { ERROR_TOAST_SECONDS, HttpError } from '#src/common/http.ts';
+import { ReasonModal } from '#src/admin/components/ReasonModal.tsx';
+import { useConfirm } from '#src/admin/components/useConfirm.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
 
 interface Target {
   id: number;

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { competitionDetailApi, competitionDetailKeys } from '../../../../api/competitions.ts';
+import { competitionDetailApi, competitionDetailKeys } from '#src/api/competitions.ts';
 
 /**
  * The competition's readiness checklist (packages/shared/src/readiness.ts, computed by the server). It is read again

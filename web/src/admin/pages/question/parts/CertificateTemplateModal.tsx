@@ -25,13 +25,13 @@ import { useQuery } from '@tanstack/react-query';
 import { App, Button, Col, ColorPicker, Empty, Form, Input, InputNumber, Modal, Radio, Row, Select, Skeleton, Space, Tooltip, Upload } from 'antd';
 import type { Color } from 'antd/es/color-picker';
 import { createContext, useContext, useLayoutEffect, useRef, useState, type CSSProperties, type PointerEvent, type RefObject } from 'react';
-import { fileUrl } from '../../../../common/files.ts';
-import { FormModal } from '../../../../common/FormModal.tsx';
-import { certificateApi, certificateKeys, certificateUrls } from '../../../../api/certificates.ts';
-import { reviewKeys } from '../../../../api/review.ts';
-import { competitionDetailApi, competitionDetailKeys } from '../../../../api/competitions.ts';
-import { useListMutation } from '../../../../common/usePagedList.ts';
-import { uploadError, uploadHeaders } from '../../../../common/upload.ts';
+import { fileUrl } from '#src/common/files.ts';
+import { FormModal } from '#src/common/FormModal.tsx';
+import { certificateApi, certificateKeys, certificateUrls } from '#src/api/certificates.ts';
+import { reviewKeys } from '#src/api/review.ts';
+import { competitionDetailApi, competitionDetailKeys } from '#src/api/competitions.ts';
+import { useListMutation } from '#src/common/usePagedList.ts';
+import { uploadError, uploadHeaders } from '#src/common/upload.ts';
 
 /** What the form holds: the body, plus the background's size in pixels, which the preview and positions need. */
 interface Values {
