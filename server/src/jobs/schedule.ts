@@ -5,6 +5,9 @@ import { bindJob, enqueue, type JobDefinition, type JobType } from './define.ts'
 /** A periodic sweep's payload: nothing (what it sweeps is read when it runs). */
 type NoPayload = Record<string, never>;
 
+/** A sweep's place in the queue: after every job people wait for (lower numbers are taken first), so none counts it ahead. */
+const SWEEP_PRIORITY = 100;
+
 /** Scheduled sweeps by job id, as bound in the registry: what a starting worker makes sure is queued. */
 const everyOf = new WeakMap<JobDefinition<NoPayload>, number>();
 
@@ -18,7 +21,7 @@ export function scheduledJob(type: JobType<NoPayload>, everyMs: number, sweep: (
   const next = async (deps: Deps) => {
     const now = deps.clock.now();
     if (await queuedAfter(deps.db, type, now)) return;
-    await enqueue(deps.db, type, {}, now, new Date(now.getTime() + everyMs));
+    await enqueue(deps.db, type, {}, now, new Date(now.getTime() + everyMs), SWEEP_PRIORITY);
   };
   const job = bindJob(type, {
     run: async (deps) => {
@@ -36,7 +39,7 @@ export async function ensureScheduled(db: Db, jobs: Iterable<JobDefinition<unkno
   for (const job of jobs) {
     if (!everyOf.has(job as JobDefinition<NoPayload>)) continue;
     const pending = await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst();
-    if (!pending) await enqueue(db, job as JobDefinition<NoPayload>, {}, now);
+    if (!pending) await enqueue(db, job as JobDefinition<NoPayload>, {}, now, now, SWEEP_PRIORITY);
   }
 }
 
