@@ -2,8 +2,9 @@ import { CSRF_COOKIE, SESSION_COOKIE } from '@contest/shared';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 
-/** A session as the browser keeps it: its secret, the CSRF token the page echoes, and when both expire. */
-interface IssuedSession {
+/** A session as its holder keeps it: its secret, the CSRF token the page echoes, and when both expire. */
+export interface IssuedSession {
+  /** The secret the client holds (cookie value or bearer token). */
   token: string;
   csrfToken: string;
   expiresAt: Date;

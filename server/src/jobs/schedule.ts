@@ -1,6 +1,6 @@
 import type { Deps } from '../context.ts';
 import type { Db } from '../db/database.ts';
-import { bindJob, enqueue, type JobDefinition, type JobType } from './define.ts';
+import { bindJob, enqueue, hasPendingJob, type JobDefinition, type JobType } from './define.ts';
 
 /** A periodic sweep's payload: nothing (what it sweeps is read when it runs). */
 type NoPayload = Record<string, never>;
@@ -38,8 +38,7 @@ export function scheduledJob(type: JobType<NoPayload>, everyMs: number, sweep: (
 export async function ensureScheduled(db: Db, jobs: Iterable<JobDefinition<unknown>>, now: Date) {
   for (const job of jobs) {
     if (!everyOf.has(job as JobDefinition<NoPayload>)) continue;
-    const pending = await db.selectFrom('jobs').select('id').where('type', '=', job.id).where('doneAt', 'is', null).executeTakeFirst();
-    if (!pending) await enqueue(db, job as JobDefinition<NoPayload>, {}, now, now, SWEEP_PRIORITY);
+    if (!(await hasPendingJob(db, job))) await enqueue(db, job as JobDefinition<NoPayload>, {}, now, now, SWEEP_PRIORITY);
   }
 }
 

@@ -24,6 +24,9 @@ export function useCurrentUser() {
   return useQuery({ queryKey: accountKeys.current, queryFn: fetchCurrentUser, staleTime: 60_000, retry: false });
 }
 
+/** Whether the caller acts for the platform (every organisation), as the server says in the user info. */
+export const useIsPlatform = () => useCurrentUser().data?.platform ?? false;
+
 /** The caller's permission codes, fetched after the user info loads (spec §6). */
 export function usePermissions() {
   const { data: user } = useCurrentUser();

@@ -84,7 +84,6 @@ export function oidcRoutes(app: App, deps: Deps) {
     if (!origin) throw publicUrlMissing('使用统一身份认证');
     return `${origin}/api/auth/oidc/callback`;
   };
-  const disabled = () => new AppError(404, '未启用统一身份认证');
   const throttle = (ctx: Ctx, step: string) =>
     service.throttleIp(ctx, `sso:${step}`, deps.config.publicWrites.ssoPerIp, (m) => `统一身份认证请求过于频繁，请${m}分钟后再试`);
 
@@ -95,7 +94,7 @@ export function oidcRoutes(app: App, deps: Deps) {
       schema: { tags: ['auth'], querystring: z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() }), response: redirectReply },
     },
     async (req, reply) => {
-      if (!service.ssoEnabled(req.ctx)) throw disabled();
+      service.assertSsoEnabled(req.ctx);
       await throttle(req.ctx, 'start');
       const { url, browserSecret, maxAgeMs } = await service.startSso(req.ctx, redirectUri(req), safeReturnTo(req.query.returnTo));
       setSsoCookie(reply, deps.config, browserSecret, maxAgeMs);
@@ -114,7 +113,7 @@ export function oidcRoutes(app: App, deps: Deps) {
       },
     },
     async (req, reply) => {
-      if (!service.ssoEnabled(req.ctx)) throw disabled();
+      service.assertSsoEnabled(req.ctx);
       await throttle(req.ctx, 'callback');
       const { code, state } = req.query;
       const browserSecret = req.cookies[SSO_COOKIE];

@@ -177,15 +177,18 @@ export async function revokeOtherSessions(ctx: AuthedCtx) {
  */
 const clients = new WeakMap<NonNullable<Config['oidc']>, OidcClient>();
 
+/** Refuses (404) when single sign-on is not configured. */
+export function assertSsoEnabled(ctx: Ctx) {
+  if (!ctx.config.oidc) throw new AppError(404, '未启用统一身份认证');
+  return ctx.config.oidc;
+}
+
 function client(ctx: Ctx): OidcClient {
-  const settings = ctx.config.oidc;
-  if (!settings) throw new AppError(404, '未启用统一身份认证');
+  const settings = assertSsoEnabled(ctx);
   let found = clients.get(settings);
   if (!found) clients.set(settings, (found = new OidcClient(settings)));
   return found;
 }
-
-export const ssoEnabled = (ctx: Ctx) => Boolean(ctx.config.oidc);
 
 /** The provider's address to send the browser to, and the secret its cookie keeps for as long as the sign-in may take. */
 export async function startSso(ctx: Ctx, redirectUri: string, returnTo: string) {

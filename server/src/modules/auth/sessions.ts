@@ -1,16 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Ctx } from '../../context.ts';
+import type { IssuedSession } from '../../http/cookies.ts';
 import * as repo from './repo.ts';
 
 export const newSecret = () => randomBytes(32).toString('base64url');
 export const sessionId = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-export interface IssuedSession {
-  /** The secret the client holds (cookie value or bearer token). */
-  token: string;
-  csrfToken: string;
-  expiresAt: Date;
-}
+export type { IssuedSession };
 
 export async function createSession(ctx: Ctx, userId: number, kind: 'browser' | 'token'): Promise<IssuedSession> {
   const now = ctx.clock.now();

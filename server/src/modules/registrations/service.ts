@@ -35,7 +35,7 @@ export function exportList(ctx: AuthedCtx, q: RegisterListQuery, batchSize?: num
 export async function registerWithFlows(db: Db, id: number) {
   const register = await repo.findRegister(db, id);
   if (!register) return undefined;
-  return { register: withoutOrg(register), teamId: register.teamId, flows: await repo.listFlows(db, id) };
+  return { register: withoutOrg(register), flows: await repo.listFlows(db, id) };
 }
 
 /** The caller's registration in a competition, or null. */

@@ -206,7 +206,7 @@ export async function myTeam(ctx: AuthedCtx, competitionId: number) {
 export async function registrationDetail(ctx: AuthedCtx, id: number) {
   const found = await registers.registerWithFlows(ctx.db, id);
   if (!found) throw notFound('报名不存在');
-  const team = await readableTeam(ctx, found.teamId).catch(() => {
+  const team = await readableTeam(ctx, found.register.teamId).catch(() => {
     throw notFound('报名不存在');
   });
   return { ...found.register, team, flows: found.flows };

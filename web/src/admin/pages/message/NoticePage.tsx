@@ -21,7 +21,7 @@ import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Progress, Rad
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { noticeApi, noticeKeys, type NoticeListParams } from '#src/api/notices.ts';
-import { useCurrentUser, usePermissions } from '#src/common/auth.ts';
+import { useIsPlatform, usePermissions } from '#src/common/auth.ts';
 import { FormModal } from '#src/common/FormModal.tsx';
 import { textOptions } from '#src/common/forms.ts';
 import { HttpError, sysTime } from '#src/common/http.ts';
@@ -388,7 +388,7 @@ export default function NoticePage() {
   const { has } = usePermissions();
   const canEdit = has(ACTION_CODES.noticeEdit);
   // Writing to every user or to named users is the platform's: the server says whether the caller is (its user info).
-  const platform = useCurrentUser().data?.platform ?? false;
+  const platform = useIsPlatform();
   const list = usePagedList(useListState<NoticeListParams>(), {
     queryKey: noticeKeys.list,
     queryFn: noticeApi.list,

@@ -2,7 +2,7 @@ import { AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } 
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMutation } from '@tanstack/react-query';
-import { useCurrentUser } from '#src/common/auth.ts';
+import { useIsPlatform } from '#src/common/auth.ts';
 import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { showFieldErrors } from '#src/common/forms.ts';
 import { competitionDetailApi } from '#src/api/competitions.ts';
@@ -132,7 +132,7 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
     },
   });
   // Whether the caller acts for every organisation, as the server says (its user info), so it picks the organiser.
-  const isPlatform = useCurrentUser().data?.platform ?? false;
+  const isPlatform = useIsPlatform();
   const brands = useBrandOptions();
   const types = useTypeOptions();
   const orgs = useOrgOptions(isPlatform);
