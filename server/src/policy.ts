@@ -1,16 +1,14 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, PLATFORM_PERMISSION, type Competition, type PermissionCode } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, PLATFORM_PERMISSION, type PermissionCode } from '@contest/shared';
 import type { AuthedCtx, Ctx } from './context.ts';
 import { EVERY_ORG, oneOrg, type OrgScope } from './db/org-scope.ts';
 import { notFound } from './http/errors.ts';
-import * as competitions from './modules/competitions/repo.ts';
-import * as orders from './modules/orders/repo.ts';
-import * as review from './modules/review/repo.ts';
-import * as teams from './modules/teams/repo.ts';
 
 /**
  * Who may do what to which object: the one reader of an actor's permission set below the routes (whose rule the access
- * hook checks). Services ask here and keep their own refusals: the answers are booleans, or the row with the
- * 404 an outsider gets (another organisation's object answers as missing, never as forbidden).
+ * hook checks). It reads no database: services load the row (a competition, a team, an order, an assignment) and hand
+ * it here with what they know of the caller (a member of the team or not). The answers are booleans, or the row itself
+ * with the 404 an outsider gets (another organisation's object answers as missing, never as forbidden; so does a row
+ * that was not found, handed as undefined).
  */
 
 /** The caller holds the code at all: what a service offers (a to-do, a view), not which object it may touch. */
@@ -50,72 +48,60 @@ export const reviewsQuestions = (ctx: Ctx) => holds(ctx, ACTION_CODES.questionRe
 
 // ---- Competitions -------------------------------------------------------------------------------------------------
 
-/** A competition the caller manages (its organisation's, or any for the platform); any other answers as missing. */
-export async function managesCompetition(ctx: Ctx, id: number): Promise<Competition> {
-  const c = await competitions.findCompetition(ctx.db, id, ctx.clock.now());
-  if (!c || !actsFor(ctx, c.orgId)) throw notFound('竞赛不存在');
+/** What the policy reads of a competition: whose it is and whether it is online. */
+export interface CompetitionRow {
+  orgId: number | null;
+  auditStatus: number;
+}
+
+/** The caller manages the competition: its organisation's, or any for the platform. */
+export const manages = (ctx: Ctx, c: Pick<CompetitionRow, 'orgId'> | undefined): boolean => c !== undefined && actsFor(ctx, c.orgId);
+
+/** A competition the caller manages; any other (or none) answers as missing. */
+export function managesCompetition<C extends Pick<CompetitionRow, 'orgId'>>(ctx: Ctx, c: C | undefined): C {
+  if (!c || !manages(ctx, c)) throw notFound('竞赛不存在');
   return c;
 }
 
-/** Whether the caller manages the competition, without the refusal. */
-export const manages = (ctx: Ctx, id: number) =>
-  managesCompetition(ctx, id).then(
-    () => true,
-    () => false,
-  );
-
 /** Anyone reads an online competition; its organisers (competition menu) and the platform read it in any state. */
-export async function readsCompetition(ctx: Ctx, id: number): Promise<Competition> {
-  const c = await competitions.findCompetition(ctx.db, id, ctx.clock.now());
-  if (!c) throw notFound('竞赛不存在');
-  if (c.auditStatus === AUDIT_STATUS.online || isPlatform(ctx) || staffOf(ctx, c.orgId, 'organiser')) return c;
+export function readsCompetition<C extends CompetitionRow>(ctx: Ctx, c: C | undefined): C {
+  if (c && (c.auditStatus === AUDIT_STATUS.online || isPlatform(ctx) || staffOf(ctx, c.orgId, 'organiser'))) return c;
   throw notFound('竞赛不存在');
 }
 
 /** Staff in this role of the competition's organisation (or the platform's). */
-export const organises = async (ctx: Ctx, competitionId: number, role: StaffRole) => isStaff(ctx, role) && (await manages(ctx, competitionId));
+export const organises = (ctx: Ctx, c: Pick<CompetitionRow, 'orgId'> | undefined, role: StaffRole) => isStaff(ctx, role) && manages(ctx, c);
 
 // ---- Teams --------------------------------------------------------------------------------------------------------
 
-/** The caller is a member of the team. */
-export const memberOf = (ctx: AuthedCtx, teamId: number) => teams.isMember(ctx.db, teamId, ctx.actor.userId);
-
 /**
- * A team its members read, and the registration officers of its competition; anyone else is told it is missing
- * (a registration officer of another organisation: the competition is).
+ * A team its members read, and the registration officers of its competition's organisation; anyone else is told it
+ * is missing. `member`: the caller is one of its members; `competition`: the team's competition.
  */
-export async function readsTeam(ctx: AuthedCtx, teamId: number) {
-  const team = await teams.findTeam(ctx.db, teamId);
-  if (!team) throw notFound('队伍不存在');
-  if (!(await memberOf(ctx, teamId))) {
-    if (!isStaff(ctx, 'registrar')) throw notFound('队伍不存在');
-    await managesCompetition(ctx, team.competitionId);
-  }
-  return team;
+export function readsTeam<T>(
+  ctx: Ctx,
+  team: T | undefined,
+  { member, competition }: { member: boolean; competition: Pick<CompetitionRow, 'orgId'> | undefined },
+): T {
+  if (team && (member || organises(ctx, competition, 'registrar'))) return team;
+  throw notFound('队伍不存在');
 }
-
-/** A member of the team, or staff in this role of its competition's organisation. */
-export const memberOrOrganiser = async (ctx: AuthedCtx, team: { id: number; competitionId: number }, role: StaffRole) =>
-  (await memberOf(ctx, team.id)) || (await organises(ctx, team.competitionId, role));
 
 // ---- Orders and invoices ------------------------------------------------------------------------------------------
 
 /** Finance of the organisation (or the platform's) for orders or invoices. */
 export const finance = (ctx: Ctx, orgId: number | null, of: 'order' | 'invoice') => staffOf(ctx, orgId, of === 'order' ? 'orderFinance' : 'invoiceFinance');
 
-/** An order the caller may read: finance of its organisation (or the platform), or a member of its team. */
-export async function readsOrder(ctx: AuthedCtx, id: number) {
-  const order = await orders.findOrder(ctx.db, id);
-  if (!order) throw notFound('订单不存在');
-  if (finance(ctx, order.orgId, 'order') || (await memberOf(ctx, order.teamId))) return order;
+/** An order the caller may read: finance of its organisation (or the platform), or (`member`) a member of its team. */
+export function readsOrder<O extends { orgId: number | null }>(ctx: Ctx, order: O | undefined, member: boolean): O {
+  if (order && (member || finance(ctx, order.orgId, 'order'))) return order;
   throw notFound('订单不存在');
 }
 
 // ---- Review -------------------------------------------------------------------------------------------------------
 
 /** A work the caller was assigned to judge; anyone else's assignment answers as missing. */
-export async function judgesAssignment(ctx: AuthedCtx, id: number) {
-  const a = await review.findAssignmentOfJudge(ctx.db, id, ctx.actor.userId);
-  if (!a) throw notFound('评审作品不存在');
+export function judgesAssignment<A extends { judgeId: number }>(ctx: AuthedCtx, a: A | undefined): A {
+  if (!a || a.judgeId !== ctx.actor.userId) throw notFound('评审作品不存在');
   return a;
 }

@@ -98,12 +98,17 @@ describe.each(DATABASES)('OpenID Connect single sign-on on %s', (kind) => {
 
   it('never takes over a local account with the same name', async () => {
     await registerUser(t.app, 'localname');
+    const usual = provider.state.user;
     provider.state.user = { sub: 'u-2002', preferred_username: 'localname' };
-    const res = await signIn();
-    const token = res.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
-    const me = body(await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', cookies: { [SESSION_COOKIE]: token } })).data;
-    expect(me.username).toMatch(/^sso_[0-9a-f]{12}$/);
-    provider.state.user = { sub: 'u-1001', preferred_username: 'ssouser' };
+    try {
+      const res = await signIn();
+      const token = res.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
+      const me = body(await t.app.inject({ method: 'GET', url: '/api/team/userinfo/', cookies: { [SESSION_COOKIE]: token } })).data;
+      expect(me.username).toMatch(/^sso_[0-9a-f]{12}$/);
+    } finally {
+      // The other tests sign in as the provider's usual user, with a name and an email, whatever order they run in.
+      provider.state.user = usual;
+    }
   });
 
   it('refuses a state it did not issue, and a state used twice', async () => {

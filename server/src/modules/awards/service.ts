@@ -7,7 +7,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import type { Column } from '../../http/xlsx.ts';
 import { TEAM_COLUMNS, exportBatches, exportRows, teamGrade, type ExportRow } from '../grades/index.ts';
 import { loadRule, lockRule, managedQuestion } from '../review/index.ts';
-import * as policy from '../../policy.ts';
+import * as teams from '../teams/index.ts';
 import * as repo from './repo.ts';
 
 // ---- Award levels ---------------------------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ export async function setTeamAward(ctx: Ctx, questionId: number, teamId: number,
 export async function teamAwards(ctx: AuthedCtx, teamId: number): Promise<TeamAward[]> {
   const team = await repo.findTeam(ctx.db, teamId);
   if (!team) throw notFound('队伍不存在');
-  if (!(await policy.memberOrOrganiser(ctx, team, 'questionKeeper'))) throw notFound('队伍不存在');
+  if (!(await teams.memberOrOrganiser(ctx, team, 'questionKeeper'))) throw notFound('队伍不存在');
   return repo.teamAwardRows(ctx.db, teamId);
 }
 

@@ -33,7 +33,8 @@ import { generateJob } from './jobs.ts';
 import { renderCertificate } from './pdf.ts';
 import { notify } from '../notices/index.ts';
 import { publicUrlMissing } from '../../http/origin.ts';
-import * as policy from '../../policy.ts';
+import * as competitions from '../competitions/index.ts';
+import * as teams from '../teams/index.ts';
 import * as repo from './repo.ts';
 
 // ---- Templates --------------------------------------------------------------------------------------------------------
@@ -55,7 +56,7 @@ const toTemplate = ({ backgroundKey, fieldsJson, ...r }: TemplateRow): Certifica
 });
 
 export async function templatePage(ctx: Ctx, competitionId: number, q: { page: number; limit: number }) {
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   const { rows, total } = await repo.templatePage(ctx.db, competitionId, { limit: q.limit, offset: (q.page - 1) * q.limit });
   return { list: rows.map(toTemplate), total };
 }
@@ -63,7 +64,7 @@ export async function templatePage(ctx: Ctx, competitionId: number, q: { page: n
 async function managedTemplate(ctx: Ctx, id: number) {
   const row = await repo.findTemplate(ctx.db, id);
   if (!row) throw notFound('证书模板不存在');
-  await policy.managesCompetition(ctx, row.competitionId).catch(() => {
+  await competitions.managedCompetition(ctx, row.competitionId).catch(() => {
     throw notFound('证书模板不存在');
   });
   return row;
@@ -126,7 +127,7 @@ export function templateInput(body: TemplateBody | null | undefined, query: Temp
 }
 
 export async function createTemplate(ctx: AuthedCtx, competitionId: number, body: TemplateBody) {
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   const size = await checkTemplate(ctx, body);
   const row = await repo.insertTemplate(ctx.db, {
     competitionId,
@@ -388,14 +389,14 @@ export async function mine(ctx: AuthedCtx, competitionId?: number) {
 /** `person/{teamId}`: every certificate of a team (members' and teachers'), for its members and its organisers. */
 export async function ofTeam(ctx: AuthedCtx, teamId: number) {
   const competitionId = await repo.teamCompetition(ctx.db, teamId);
-  if (competitionId === undefined || !(await policy.memberOrOrganiser(ctx, { id: teamId, competitionId }, 'questionKeeper'))) throw notFound('队伍不存在');
+  if (competitionId === undefined || !(await teams.memberOrOrganiser(ctx, { id: teamId, competitionId }, 'questionKeeper'))) throw notFound('队伍不存在');
   return (await repo.teamCertificates(ctx.db, teamId)).map(toCertificate);
 }
 
 /** One certificate, for its holder's team and the competition's organisers; anyone else is told it does not exist. */
 export async function load(ctx: AuthedCtx, id: number) {
   const row = await repo.findCertificate(ctx.db, id);
-  if (!row?.fileKey || !(await policy.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper')))
+  if (!row?.fileKey || !(await teams.memberOrOrganiser(ctx, { id: row.teamId, competitionId: row.competitionId }, 'questionKeeper')))
     throw notFound('证书不存在');
   return { row, certificate: toCertificate(await repo.certificateRow(ctx.db, id)) };
 }

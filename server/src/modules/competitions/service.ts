@@ -47,8 +47,18 @@ export async function onlineCompetition(ctx: Ctx, id: number) {
   const competition = await repo.findCompetition(ctx.db, id, ctx.clock.now());
   return competition?.auditStatus === AUDIT_STATUS.online ? competition : null;
 }
-/** A competition the caller may read: online, or one its organisers or the platform look at. */
-export const readableCompetition = (ctx: Ctx, id: number) => policy.readsCompetition(ctx, id);
+/** A competition the caller may read: online, or one its organisers or the platform look at; else 404. */
+export const readableCompetition = async (ctx: Ctx, id: number) => policy.readsCompetition(ctx, await repo.findCompetition(ctx.db, id, ctx.clock.now()));
+
+/** A competition the caller manages (its organisation's, or any for the platform); any other answers as missing. */
+export const managedCompetition = async (ctx: Ctx, id: number) => policy.managesCompetition(ctx, await repo.findCompetition(ctx.db, id, ctx.clock.now()));
+
+/** Whether the caller manages the competition, without the refusal. */
+export const isManaged = async (ctx: Ctx, id: number) => policy.manages(ctx, await repo.findCompetition(ctx.db, id, ctx.clock.now()));
+
+/** Whether the caller is staff in this role of the competition's organisation (or the platform's). */
+export const isOrganisedBy = async (ctx: Ctx, id: number, role: policy.StaffRole) =>
+  policy.isStaff(ctx, role) && policy.organises(ctx, await repo.findCompetition(ctx.db, id, ctx.clock.now()), role);
 
 /** A competition's page: with its stages, the active one, and its phase (lifecycle.ts) the header and editor show. */
 export async function competitionPage(ctx: Ctx, competition: Competition) {
@@ -57,18 +67,18 @@ export async function competitionPage(ctx: Ctx, competition: Competition) {
   return { ...competition, stages, activeStageId: activeStageId(stages, now), phase: phases.get(competition.id)! };
 }
 export async function stagesOf(ctx: Ctx, competitionId: number) {
-  await policy.readsCompetition(ctx, competitionId);
+  await readableCompetition(ctx, competitionId);
   return repo.listStages(ctx.db, competitionId);
 }
 export const presetsOf = (ctx: Ctx, competition: Competition) => repo.listPresets(ctx.db, competition.id);
 export async function presetOf(ctx: Ctx, id: number) {
   const preset = await repo.findPreset(ctx.db, id);
   if (!preset) throw notFound('菜单设置不存在');
-  await policy.readsCompetition(ctx, preset.competitionId);
+  await readableCompetition(ctx, preset.competitionId);
   return preset;
 }
 export async function teamNum(ctx: Ctx, competitionId: number) {
-  await policy.readsCompetition(ctx, competitionId);
+  await readableCompetition(ctx, competitionId);
   return repo.teamNum(ctx.db, competitionId);
 }
 export const memberNum = (ctx: Ctx, competition: Competition) => repo.memberNum(ctx.db, competition.id);
@@ -161,7 +171,7 @@ export async function create(ctx: AuthedCtx, body: CompetitionBody) {
 const LOCKED_AFTER_ONLINE = ['name', 'brandId', 'orgId', 'fee', 'allowIndividual', 'minMembers', 'maxMembers', 'maxTeachers'] as const;
 
 export async function update(ctx: Ctx, id: number, body: CompetitionBody, reopen?: boolean) {
-  const before = await policy.managesCompetition(ctx, id);
+  const before = await managedCompetition(ctx, id);
   if (before.auditStatus === pending) throw conflict('竞赛正在审核中，不能修改；如需修改请等待审核结果');
   const orgId = policy.isPlatform(ctx) && body.orgId ? body.orgId : before.orgId;
   if (before.auditStatus === online || before.auditStatus === offline) {
@@ -201,7 +211,7 @@ async function readinessFacts(db: Db, c: Competition, platform: PlatformFacts): 
 
 /** `GET /readiness/{id}`: the checklist of what the competition still lacks (packages/shared/src/readiness.ts). */
 export async function readiness(ctx: Ctx, id: number): Promise<Readiness> {
-  const c = await policy.managesCompetition(ctx, id);
+  const c = await managedCompetition(ctx, id);
   return competitionReadiness(await readinessFacts(ctx.db, c, await platformFacts(ctx)), ctx.clock.now());
 }
 
@@ -221,7 +231,7 @@ interface Step<T> {
 
 /** One step of the audit workflow; refused with 409 unless the competition is in one of `from`. */
 async function step<T = undefined>(ctx: Ctx, id: number, s: Step<T>): Promise<{ before: Competition; result: T }> {
-  const before = await policy.managesCompetition(ctx, id);
+  const before = await managedCompetition(ctx, id);
   const extra = s.extra ?? {};
   const moved = await ctx.db.transaction().execute(async (trx) => {
     // The conditional UPDATE also holds the row: the editor's menu and stage writes wait for this step (holdUnlessInAudit).
@@ -319,7 +329,7 @@ export const off = async (ctx: Ctx, id: number) => void (await step(ctx, id, { a
 export const on = async (ctx: Ctx, id: number) => void (await step(ctx, id, { action: 'competition.on', from: [offline], to: online }));
 
 export async function remove(ctx: Ctx, id: number) {
-  const before = await policy.managesCompetition(ctx, id);
+  const before = await managedCompetition(ctx, id);
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const ok = await repo.deleteCompetition(trx, id, [draft, rejected]);
     if (ok) await writeAudit(ctx, { action: 'competition.delete', entity: 'competition', entityId: id, before }, trx);
@@ -383,7 +393,7 @@ async function deadlineUse(trx: Db, stage: { id: number; name: string }, doing: 
 }
 
 export async function addStage(ctx: Ctx, competitionId: number, body: StageBody, reopen?: boolean) {
-  await policy.managesCompetition(ctx, competitionId);
+  await managedCompetition(ctx, competitionId);
   return unlessInAudit(
     ctx,
     competitionId,
@@ -400,7 +410,7 @@ export async function addStage(ctx: Ctx, competitionId: number, body: StageBody,
 async function ownStage(ctx: Ctx, id: number) {
   const stage = await repo.findStage(ctx.db, id);
   if (!stage) throw notFound('阶段不存在');
-  await policy.managesCompetition(ctx, stage.competitionId);
+  await managedCompetition(ctx, stage.competitionId);
   return stage;
 }
 
@@ -455,7 +465,7 @@ function presetColumns(body: PresetBody, menuCode: string) {
 export async function editPreset(ctx: Ctx, id: number, body: PresetBody, reopen?: boolean) {
   const before = await repo.findPreset(ctx.db, id);
   if (!before) throw notFound('菜单设置不存在');
-  await policy.managesCompetition(ctx, before.competitionId);
+  await managedCompetition(ctx, before.competitionId);
   if (body.menuCode && body.menuCode !== before.menuCode) throw badRequest('不能修改菜单编码', { menuCode: '不能修改菜单编码' });
   const columns = presetColumns(body, before.menuCode);
   await unlessInAudit(
@@ -473,7 +483,7 @@ export async function editPreset(ctx: Ctx, id: number, body: PresetBody, reopen?
 
 /** `POST /preset/{competitionId}` sets the preset of `menuCode` (each code exists once per competition). */
 export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBody, reopen?: boolean) {
-  await policy.managesCompetition(ctx, competitionId);
+  await managedCompetition(ctx, competitionId);
   if (!body.menuCode) throw badRequest('请指定菜单编码', { menuCode: '请指定菜单编码' });
   const existing = (await repo.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === body.menuCode);
   if (existing) {
@@ -501,7 +511,7 @@ export async function savePreset(ctx: Ctx, competitionId: number, body: PresetBo
  * (or created, for a competition that lacks it); codes not in the batch stay as they are. Answers the presets as saved.
  */
 export async function savePresets(ctx: Ctx, competitionId: number, body: PresetBatchBody, reopen?: boolean): Promise<Preset[]> {
-  await policy.managesCompetition(ctx, competitionId);
+  await managedCompetition(ctx, competitionId);
   const items = Object.entries(body.presets) as [MenuCode, PresetBody][];
   await unlessInAudit(
     ctx,

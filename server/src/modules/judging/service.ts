@@ -15,7 +15,7 @@ import {
 import type { AuthedCtx } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
-import { assertNotConfirmed, loadRule, lockRule, questionOf, teamPeople } from '../review/index.ts';
+import { assertNotConfirmed, findAssignment, loadRule, lockRule, questionOf, teamPeople } from '../review/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 
@@ -87,7 +87,7 @@ export async function judgeWorks(ctx: AuthedCtx, questionId: number): Promise<Re
 }
 
 export async function judgeWork(ctx: AuthedCtx, id: number): Promise<ReviewWorkDetail> {
-  const a = await policy.judgesAssignment(ctx, id);
+  const a = policy.judgesAssignment(ctx, await findAssignment(ctx.db, id));
   const rule = await loadRule(ctx.db, a.questionId);
   const saved = JSON.parse(a.scoresJson) as CriterionScore[];
   const scores = rule.criteria.map((c) => saved.find((s) => s.criterionId === c.id) ?? { criterionId: c.id, score: null, comment: null });
@@ -97,7 +97,7 @@ export async function judgeWork(ctx: AuthedCtx, id: number): Promise<ReviewWorkD
 
 /** Where a judge's download comes from, named by the work's code under blind review. */
 export async function judgeDownload(ctx: AuthedCtx, id: number) {
-  const a = await policy.judgesAssignment(ctx, id);
+  const a = policy.judgesAssignment(ctx, await findAssignment(ctx.db, id));
   const rule = await loadRule(ctx.db, a.questionId);
   const work = await repo.countedWork(ctx.db, a.questionId, a.teamId);
   if (!work) throw notFound('作品文件不存在');
@@ -109,7 +109,7 @@ export async function judgeDownload(ctx: AuthedCtx, id: number) {
  * the review centre's form makes); a submission needs every criterion. The total is the points added up.
  */
 export async function saveScore(ctx: AuthedCtx, id: number, body: ScoreBody): Promise<ReviewWorkDetail> {
-  const a = await policy.judgesAssignment(ctx, id);
+  const a = policy.judgesAssignment(ctx, await findAssignment(ctx.db, id));
   await ctx.db.transaction().execute(async (trx) => {
     const rule = await lockRule(trx, a.questionId);
     assertNotConfirmed(rule, '成绩已确认，不能再修改评分');

@@ -9,6 +9,9 @@ import { containsText } from '../../db/like.ts';
 
 type MemberEb = ExpressionBuilder<DB & { m: TeamMembersTable }, 'm'>;
 
+/** Whose the competition a notice is sent for is (what the policy judges), if it exists. */
+export const competitionOrg = (db: Db, id: number) => db.selectFrom('competitions').select('orgId').where('id', '=', id).executeTakeFirst();
+
 // ---- Who a target reaches ---------------------------------------------------------------------------------------------
 
 /** A slice of user ids, `after` < id <= `upTo`: what one delivery batch covers (keyset on the user id). */

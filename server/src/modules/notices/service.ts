@@ -29,9 +29,9 @@ async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
     if (!policy.isPlatform(ctx)) throw badRequest('只有平台可以向全体用户或指定用户发送通知', { target: '只有平台可以向全体用户或指定用户发送通知' });
     return null;
   }
-  await policy.managesCompetition(ctx, target.competitionId).catch(() => {
+  if (!policy.manages(ctx, await repo.competitionOrg(ctx.db, target.competitionId))) {
     throw badRequest('请选择本组织的竞赛', { 'target.competitionId': '请选择本组织的竞赛' });
-  });
+  }
   return target.competitionId;
 }
 

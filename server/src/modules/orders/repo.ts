@@ -54,6 +54,10 @@ export async function findOrder(db: Db, id: number): Promise<OrderWithOrg | unde
   return r && toOrder(r);
 }
 
+/** Whether the user is a member of the order's team (members read and pay their team's orders). */
+export const isTeamMember = async (db: Db, teamId: number, userId: number) =>
+  Boolean(await db.selectFrom('teamMembers').select('userId').where('teamId', '=', teamId).where('userId', '=', userId).executeTakeFirst());
+
 export async function findOrderByNo(db: Db, orderNo: string): Promise<OrderWithOrg | undefined> {
   const r = await base(db).where('o.orderNo', '=', orderNo).executeTakeFirst();
   return r && toOrder(r);

@@ -36,18 +36,19 @@ import { holdersActingFor, holdersOf } from '../roles/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
 import { EVERY_ORG, oneOrg } from '../../db/org-scope.ts';
 import * as repo from './repo.ts';
+import * as competitions from '../competitions/index.ts';
 import * as policy from '../../policy.ts';
 
 /** The questions of a competition the caller may read, as the site shows them. */
 export async function publicList(ctx: Ctx, competitionId: number) {
-  await policy.readsCompetition(ctx, competitionId);
+  await competitions.readableCompetition(ctx, competitionId);
   return repo.publicQuestions(ctx.db, competitionId);
 }
 /** One question of a competition the caller may read, as the site shows it. */
 export async function publicQuestion(ctx: Ctx, id: number) {
   const competitionId = await repo.competitionOfQuestion(ctx.db, id);
   if (competitionId === undefined) throw notFound('赛题不存在');
-  await policy.readsCompetition(ctx, competitionId);
+  await competitions.readableCompetition(ctx, competitionId);
   const [question] = await repo.publicQuestions(ctx.db, competitionId, id);
   if (!question) throw notFound('赛题不存在');
   return question;
@@ -68,7 +69,7 @@ export async function page(ctx: AuthedCtx, q: QuestionPageQuery) {
 }
 
 export async function listOfCompetition(ctx: Ctx, competitionId: number) {
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   return (await repo.listQuestions(ctx.db, { competitionId, page: 1, limit: 100 }, EVERY_ORG)).list.map(withoutOrg);
 }
 
@@ -112,7 +113,7 @@ function changesScores(before: EvaluationBody | null, after: EvaluationBody) {
 }
 
 export async function create(ctx: AuthedCtx, competitionId: number, body: QuestionBody) {
-  const competition = await policy.managesCompetition(ctx, competitionId);
+  const competition = await competitions.managedCompetition(ctx, competitionId);
   checkColumns(body.evaluation);
   const now = ctx.clock.now().toISOString();
   const id = await repo.insertQuestion(ctx.db, {

@@ -17,6 +17,7 @@ import { grantPrivateReads } from '../files/index.ts';
 import { EVERY_ORG } from '../../db/org-scope.ts';
 import * as repo from './repo.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
+import * as competitions from '../competitions/index.ts';
 import * as policy from '../../policy.ts';
 
 export function list(ctx: AuthedCtx, q: RegisterListQuery) {
@@ -120,7 +121,7 @@ export async function flowBatch(ctx: AuthedCtx, body: RegisterBatchBody): Promis
 
 /** The attachments of a competition's registrations (one team's with `teamId`). */
 export async function attachments(ctx: Ctx, competitionId: number, teamId: number | undefined) {
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   const list: repo.RegisterWithOrg[] = [];
   for await (const batch of repo.exportRegisters(ctx.db, { competitionId, teamId }, EVERY_ORG)) list.push(...batch.filter((r) => r.attachments.length));
   return list.flatMap((r) => r.attachments.map((a) => ({ ...a, registerId: r.id, teamId: r.teamId, teamNo: r.teamNo, teamName: r.teamName })));

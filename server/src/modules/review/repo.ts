@@ -347,11 +347,8 @@ export async function assignmentPage(db: Db, questionId: number, q: AssignmentPa
 
 export const assignmentView = (db: Db, id: number) => assignmentRows(db).where('a.id', '=', id).executeTakeFirstOrThrow();
 
+/** An assignment of a work to a judge (whose it is, the policy judges). */
 export const findAssignment = (db: Db, id: number) => db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).executeTakeFirst();
-
-/** One assignment, if it was given to this judge. */
-export const findAssignmentOfJudge = (db: Db, id: number, judgeId: number) =>
-  db.selectFrom('reviewAssignments').selectAll().where('id', '=', id).where('judgeId', '=', judgeId).executeTakeFirst();
 
 export const isAssigned = async (db: Db, questionId: number, teamId: number, judgeId: number) =>
   Boolean(

@@ -44,7 +44,7 @@ export async function questionOf(db: Db, questionId: number) {
 /** A question of a competition the caller manages; any other answers as missing. */
 export async function managedQuestion(ctx: Ctx, questionId: number) {
   const q = await questionOf(ctx.db, questionId);
-  await policy.managesCompetition(ctx, q.competitionId).catch(() => {
+  await competitions.managedCompetition(ctx, q.competitionId).catch(() => {
     throw notFound('赛题不存在');
   });
   return q;

@@ -213,9 +213,17 @@ export async function registrationDetail(ctx: AuthedCtx, id: number) {
 }
 
 export async function readableTeam(ctx: AuthedCtx, teamId: number) {
-  const team = await policy.readsTeam(ctx, teamId);
-  const competition = await competitions.findCompetition(ctx.db, team.competitionId, ctx.clock.now());
+  const found = await repo.findTeam(ctx.db, teamId);
+  const member = found !== undefined && (await repo.isMember(ctx.db, teamId, ctx.actor.userId));
+  const competition = found && (await competitions.findCompetition(ctx.db, found.competitionId, ctx.clock.now()));
+  const team = policy.readsTeam(ctx, found, { member, competition });
   return teamView(ctx, team, competition!);
+}
+
+/** A member of the team, or staff in this role of its competition's organisation (or the platform's). */
+export async function memberOrOrganiser(ctx: AuthedCtx, team: { id: number; competitionId: number }, role: policy.StaffRole) {
+  if (await repo.isMember(ctx.db, team.id, ctx.actor.userId)) return true;
+  return policy.organises(ctx, await competitions.findCompetition(ctx.db, team.competitionId, ctx.clock.now()), role);
 }
 
 /** The team the caller leads, with its competition; refuses once the registration window has closed. */

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { readCache } from '../../http/read-cache.ts';
 import * as repo from './repo.ts';
-import * as policy from '../../policy.ts';
+import * as competitions from '../competitions/index.ts';
 
 /**
  * What one team's submissions put on a question's boards (the rule the boards' table keeps, repo.refreshTeamBoards).
@@ -73,7 +73,7 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
   const { board, page, limit } = query;
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (question?.reviewed !== 1) throw notFound('赛题不存在');
-  await policy.readsCompetition(ctx, question.competitionId);
+  await competitions.readableCompetition(ctx, question.competitionId);
   // The question exists but its organiser set no evaluation (or removed it): there is no board to show.
   if (!question.metric) throw notFound(NO_SCORING_BOARD);
   const metric = question.metric as EvaluationMetric;
@@ -82,7 +82,7 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
   // Before publication the private board is closed to everyone but its organisers: an ordinary answer that says so,
   // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
   const named = question.metricName ? { metricName: question.metricName } : {};
-  if (board === 'private' && !published && !(await policy.manages(ctx, question.competitionId))) {
+  if (board === 'private' && !published && !(await competitions.isManaged(ctx, question.competitionId))) {
     return { board, metric, ...named, higherIsBetter: higher, published, entries: [], total: 0 };
   }
   const version = question.scoringVersion;
@@ -124,7 +124,7 @@ export const publishPrivateBoard = (db: Db, questionId: number) => repo.setLeade
 export async function publish(ctx: Ctx, questionId: number, published: boolean) {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, question.competitionId);
+  await competitions.managedCompetition(ctx, question.competitionId);
   const confirmed = await repo.gradesConfirmed(ctx.db, questionId);
   if (published && !confirmed) throw conflict(PRIVATE_WITH_GRADES);
   if (!published && confirmed) throw conflict('该赛题的成绩已确认公布，私榜随成绩公布，不能撤回');

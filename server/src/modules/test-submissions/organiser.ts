@@ -1,7 +1,7 @@
 import { CANCEL_REASON_REQUIRED, type QuestionSubmissions } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import * as policy from '../../policy.ts';
+import * as competitions from '../competitions/index.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import * as repo from './repo.ts';
@@ -18,7 +18,7 @@ const LOCKED = '该赛题的成绩已确认公布，不能再取消或恢复成�
 async function managedQuestion(ctx: Ctx, questionId: number) {
   const q = await repo.questionNames(ctx.db, questionId);
   if (!q) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, q.competitionId);
+  await competitions.managedCompetition(ctx, q.competitionId);
   return q;
 }
 
@@ -99,5 +99,5 @@ export async function disqualifyTeam(ctx: AuthedCtx, questionId: number, body: {
 // The competition's organisers may download any of its teams' prediction files.
 export const organiserReadsFile = async (ctx: AuthedCtx, key: string) => {
   const competitionId = await repo.competitionOfFile(ctx.db, key);
-  return competitionId !== undefined && policy.manages(ctx, competitionId);
+  return competitionId !== undefined && competitions.isManaged(ctx, competitionId);
 };

@@ -24,7 +24,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import { teamUserIds } from '../notices/index.ts';
 import { releaseJob, rescoreJob, scoreJob } from './jobs.ts';
 import * as repo from './repo.ts';
-import * as policy from '../../policy.ts';
+import * as competitions from '../competitions/index.ts';
 
 /** What a question without an evaluation answers instead of a score. */
 export const NO_SCORING_FILE = '该赛题没有自动评分，不接受测试文件';
@@ -369,7 +369,7 @@ export async function rescoringGaveUp(deps: Deps, questionId: number, version: n
 export async function rescoreAll(ctx: AuthedCtx, questionId: number): Promise<RescoreProgress> {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, question.competitionId);
+  await competitions.managedCompetition(ctx, question.competitionId);
   if (!question.metric) throw conflict('该赛题没有自动评分');
   if (!question.answerKey) throw conflict('该赛题尚未上传答案文件，无法评分');
   const { total } = await repo.rescoreProgress(ctx.db, questionId, question.scoringVersion);
@@ -381,14 +381,14 @@ export async function rescoreAll(ctx: AuthedCtx, questionId: number): Promise<Re
 
 /** A competition's scoring queue for its organisers: waiting, being scored, failed in the last hour. */
 export async function competitionQueue(ctx: Ctx, competitionId: number): Promise<ScoringQueue> {
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   const now = ctx.clock.now();
   return repo.competitionQueue(ctx.db, competitionId, new Date(now.getTime() - 3600_000).toISOString(), now.toISOString());
 }
 
 /** A competition's latest failed submissions, with an own program's standard error, for its organisers. */
 export async function competitionFailures(ctx: Ctx, competitionId: number): Promise<ScoringFailure[]> {
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   return repo.recentFailures(ctx.db, competitionId, SCORING_FAILURES_SHOWN);
 }
 
@@ -396,7 +396,7 @@ export async function competitionFailures(ctx: Ctx, competitionId: number): Prom
 export async function rescoring(ctx: Ctx, questionId: number): Promise<RescoreProgress> {
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, question.competitionId);
+  await competitions.managedCompetition(ctx, question.competitionId);
   const { total, done } = await repo.rescoreProgress(ctx.db, questionId, question.scoringVersion);
   return { total, done, running: done < total };
 }

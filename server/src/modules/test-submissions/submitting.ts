@@ -28,7 +28,6 @@ import { scoreJob } from './jobs.ts';
 import { organiserReadsFile } from './organiser.ts';
 import * as repo from './repo.ts';
 import { NO_SCORING_FILE, cachedAnswers, evaluationOf, laneOf } from './scoring.ts';
-import * as policy from '../../policy.ts';
 
 /** Submitting: a team's test files, checked at upload, its list with queue places, its final selection, the sample file. */
 
@@ -284,7 +283,7 @@ export async function sampleFile(deps: Pick<Deps, 'storage' | 'config'>, ctx: Au
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (!question) throw notFound('赛题不存在');
   const member = question.reviewed === 1 && (await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId));
-  if (!member && !(await policy.manages(ctx, question.competitionId))) throw notFound('您的队伍尚未选择该赛题');
+  if (!member && !(await competitions.isManaged(ctx, question.competitionId))) throw notFound('您的队伍尚未选择该赛题');
   if (!question.metric) throw conflict(NO_SCORING_FILE);
   if (question.metric === CUSTOM_METRIC) throw conflict('该赛题由主办方的评分程序评分，预测文件的列见赛题说明，没有示例文件');
   if (!question.answerKey) throw conflict('该赛题尚未开放测试');

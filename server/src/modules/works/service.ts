@@ -5,6 +5,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/index.ts';
 import * as review from '../review/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
+import * as teams from '../teams/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 import { makeUploadServer } from './tus-server.ts';
@@ -79,7 +80,7 @@ export async function beginUpload(
     // A question's public data file, uploaded by an organiser of its competition: any type, a large limit.
     const competitionId = await repo.questionCompetition(ctx.db, questionId);
     if (competitionId === undefined || !policy.holds(ctx, ACTION_CODES.competitionEdit)) throw notFound('赛题不存在');
-    await policy.managesCompetition(ctx, competitionId);
+    await competitions.managedCompetition(ctx, competitionId);
     if (size > ctx.config.dataMaxBytes) throw new AppError(413, `数据文件不能超过${formatSize(ctx.config.dataMaxBytes)}`);
     await repo.insertUpload(ctx.db, { ...row, kind: 'data', competitionId, teamId: null });
     return { uploadId: row.uploadId, owner: uploadOwner({ kind: 'data', userId: row.userId, teamId: null }) };
@@ -266,7 +267,7 @@ export async function teamVersions(ctx: AuthedCtx, questionId: number, teamId: n
       if (!mine || team) throw notFound('作品不存在');
       team = mine;
     } else {
-      await policy.managesCompetition(ctx, competitionId);
+      await competitions.managedCompetition(ctx, competitionId);
       if (!team) throw badRequest('请指定队伍', { teamId: '请指定队伍' });
     }
   }
@@ -277,7 +278,7 @@ export async function teamVersions(ctx: AuthedCtx, questionId: number, teamId: n
 export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQuery, max = q.limit) {
   const competitionId = await repo.questionCompetition(ctx.db, questionId);
   if (competitionId === undefined) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   const { rows, total } = await repo.questionVersions(ctx.db, questionId, {
     ids: q.ids,
     keyword: q.keyword,
@@ -292,7 +293,7 @@ export async function questionWorks(ctx: Ctx, questionId: number, q: WorksPageQu
 export async function exportQuestionWorks(ctx: Ctx, questionId: number, q: { ids?: number[]; keyword?: string; counting?: '1' }, batchSize?: number) {
   const competitionId = await repo.questionCompetition(ctx.db, questionId);
   if (competitionId === undefined) throw notFound('赛题不存在');
-  await policy.managesCompetition(ctx, competitionId);
+  await competitions.managedCompetition(ctx, competitionId);
   const batches = repo.exportQuestionVersions(ctx.db, questionId, { ids: q.ids, keyword: q.keyword, counting: q.counting === '1' }, batchSize);
   return (async function* () {
     for await (const rows of batches) yield rows.map(toVersion);
@@ -304,7 +305,7 @@ export async function exportQuestionWorks(ctx: Ctx, questionId: number, q: { ids
 grantPrivateReads('works', async (ctx, key) => {
   const w = await repo.workOfFile(ctx.db, key);
   if (!w) return false;
-  return policy.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, 'organiser');
+  return teams.memberOrOrganiser(ctx, { id: w.teamId, competitionId: w.competitionId }, 'organiser');
 });
 
 /** The tus server receiving works' bytes under `path` (see tus-server.ts); a finish past the deadline is a 409. */

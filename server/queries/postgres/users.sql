@@ -1,0 +1,210 @@
+-- The SQL of server/src/modules/users/repo.ts on postgres (server/test/sql-snapshots.test.ts writes this file).
+
+-- users.countUsers(scope)
+select
+  count(*) as "users",
+  sum(
+    case
+      when "status" = $1 then 1
+      else 0
+    end
+  ) as "active_users"
+from
+  "users"
+where
+  "org_id" = $2;
+-- stops here: no row
+
+-- users.deleteUserSessions(userId)
+delete from "sessions"
+where
+  "user_id" = $1;
+
+-- users.findUserBrief(id)
+select
+  "id",
+  "username",
+  "status",
+  "org_id"
+from
+  "users"
+where
+  "id" = $1;
+
+-- users.findUserInfo(id)
+select
+  "users".*,
+  "organisations"."name" as "org_name"
+from
+  "users"
+  left join "organisations" on "organisations"."id" = "users"."org_id"
+where
+  "users"."id" = $1;
+
+-- users.insertUser(user, roleCodes, now)
+insert into
+  "users" (
+    "phone",
+    "email",
+    "username",
+    "username_key",
+    "password_hash",
+    "org_id",
+    "oidc_issuer",
+    "oidc_subject",
+    "user_name",
+    "username_skeleton",
+    "status",
+    "created_at",
+    "updated_at"
+  )
+values
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13
+  )
+returning
+  "id";
+-- stops here: no row
+
+-- users.listUsers(q)
+select
+  count(*) as "total"
+from
+  "users"
+where
+  (
+    "users"."username_key" like $1 escape '\'
+    or lower(coalesce(users.user_name, '')) like $2 escape '\'
+    or "users"."phone" like $3 escape '\'
+    or lower(coalesce(users.email, '')) like $4 escape '\'
+  )
+  and "users"."status" = $5
+  and "users"."org_id" = $6
+  and "users"."id" in (
+    select
+      "user_roles"."user_id"
+    from
+      "user_roles"
+    where
+      "user_roles"."role_id" = $7
+  );
+-- stops here: no row
+
+-- users.organisationExists(id)
+select
+  "id"
+from
+  "organisations"
+where
+  "id" = $1;
+
+-- users.roleByCode(code)
+select
+  "id"
+from
+  "roles"
+where
+  "code" = $1;
+
+-- users.rolesByIds(ids)
+select
+  "id",
+  "code"
+from
+  "roles"
+where
+  "id" in ($1);
+
+-- users.setPasswordHash(userId, passwordHash, now)
+update "users"
+set
+  "password_hash" = $1,
+  "updated_at" = $2
+where
+  "id" = $3;
+
+-- users.setUserRoles(userId, roleIds)
+delete from "user_roles"
+where
+  "user_id" = $1;
+insert into
+  "user_roles" ("user_id", "role_id")
+values
+  ($1, $2);
+
+-- users.updateUser(id, values)
+update "users"
+set
+  "id" = $1,
+  "created_at" = $2,
+  "updated_at" = $3,
+  "status" = $4,
+  "org_id" = $5,
+  "address" = $6,
+  "phone" = $7,
+  "email" = $8,
+  "organization" = $9,
+  "username" = $10,
+  "username_key" = $11,
+  "password_hash" = $12,
+  "oidc_issuer" = $13,
+  "oidc_subject" = $14,
+  "user_name" = $15,
+  "username_skeleton" = $16,
+  "face_img" = $17,
+  "area" = $18,
+  "birthday" = $19,
+  "sex" = $20,
+  "education" = $21,
+  "admission_date" = $22,
+  "at_school" = $23,
+  "department" = $24,
+  "speciality" = $25,
+  "grade" = $26,
+  "student_id_card" = $27,
+  "province" = $28,
+  "city" = $29,
+  "company" = $30,
+  "position" = $31,
+  "last_login_at" = $32
+where
+  "id" = $33;
+
+-- users.usernameClash(username, key)
+select
+  "username_key"
+from
+  "users"
+where
+  (
+    "username_key" = $1
+    or "username_skeleton" = $2
+  )
+limit
+  $3;
+
+-- users.userRoles(userIds)
+select
+  "user_roles"."user_id",
+  "roles"."id",
+  "roles"."code",
+  "roles"."name"
+from
+  "user_roles"
+  inner join "roles" on "roles"."id" = "user_roles"."role_id"
+where
+  "user_roles"."user_id" in ($1)
+order by
+  "roles"."id";

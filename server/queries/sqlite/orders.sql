@@ -1,0 +1,389 @@
+-- The SQL of server/src/modules/orders/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
+
+-- orders.closeExpired(createdBefore, now)
+update "orders"
+set
+  "pay_status" = ?,
+  "closed_at" = ?,
+  "updated_at" = ?
+where
+  "pay_status" = ?
+  and "created_at" < ?
+  and "voucher" is null
+returning
+  "id";
+
+-- orders.countOrdersOfOrg(ids, scope)
+select
+  count(*) as "n"
+from
+  "orders" as "o"
+  inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
+where
+  "o"."id" in (?)
+  and "c"."org_id" = ?;
+-- stops here: no row
+
+-- orders.currentOrderOfTeam(teamId)
+select
+  "o"."id",
+  "o"."order_no",
+  "o"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "o"."team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "o"."user_id",
+  "u"."username",
+  "o"."amount",
+  "o"."pay_status",
+  "o"."pay_method",
+  "o"."trade_no",
+  "o"."payer_org",
+  "o"."voucher",
+  "o"."paid_at",
+  "o"."closed_at",
+  "o"."refunded_at",
+  "o"."refund_reason",
+  "o"."refund_flag",
+  "c"."invoice_enable",
+  "o"."created_at"
+from
+  "orders" as "o"
+  inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
+  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  inner join "users" as "u" on "u"."id" = "o"."user_id"
+where
+  "o"."team_id" = ?
+order by
+  "o"."id" desc;
+
+-- orders.exportOrders(q, scope, size)
+select
+  "o"."id"
+from
+  "orders" as "o"
+where
+  "o"."competition_id" in (
+    select
+      "c"."id"
+    from
+      "competitions" as "c"
+    where
+      "c"."org_id" = ?
+  )
+  and "o"."competition_id" = ?
+  and "o"."pay_status" = ?
+  and "o"."pay_method" = ?
+  and "o"."pay_status" = ?
+  and "o"."voucher" is not null
+  and "o"."id" in (?)
+  and (
+    lower("o"."order_no") like ? escape '\'
+    or exists (
+      select
+        "teams"."id"
+      from
+        "teams"
+      where
+        "teams"."id" = "o"."team_id"
+        and (
+          lower("teams"."team_no") like ? escape '\'
+          or lower("teams"."name") like ? escape '\'
+        )
+    )
+    or exists (
+      select
+        "users"."id"
+      from
+        "users"
+      where
+        "users"."id" = "o"."user_id"
+        and lower("users"."username") like ? escape '\'
+    )
+  )
+order by
+  "o"."id" desc
+limit
+  ?;
+
+-- orders.findOrder(id)
+select
+  "o"."id",
+  "o"."order_no",
+  "o"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "o"."team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "o"."user_id",
+  "u"."username",
+  "o"."amount",
+  "o"."pay_status",
+  "o"."pay_method",
+  "o"."trade_no",
+  "o"."payer_org",
+  "o"."voucher",
+  "o"."paid_at",
+  "o"."closed_at",
+  "o"."refunded_at",
+  "o"."refund_reason",
+  "o"."refund_flag",
+  "c"."invoice_enable",
+  "o"."created_at"
+from
+  "orders" as "o"
+  inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
+  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  inner join "users" as "u" on "u"."id" = "o"."user_id"
+where
+  "o"."id" = ?;
+
+-- orders.findOrderByNo(orderNo)
+select
+  "o"."id",
+  "o"."order_no",
+  "o"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "o"."team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "o"."user_id",
+  "u"."username",
+  "o"."amount",
+  "o"."pay_status",
+  "o"."pay_method",
+  "o"."trade_no",
+  "o"."payer_org",
+  "o"."voucher",
+  "o"."paid_at",
+  "o"."closed_at",
+  "o"."refunded_at",
+  "o"."refund_reason",
+  "o"."refund_flag",
+  "c"."invoice_enable",
+  "o"."created_at"
+from
+  "orders" as "o"
+  inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
+  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  inner join "users" as "u" on "u"."id" = "o"."user_id"
+where
+  "o"."order_no" = ?;
+
+-- orders.findOrders(ids, scope)
+select
+  "o"."id",
+  "o"."order_no",
+  "o"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "o"."team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "o"."user_id",
+  "u"."username",
+  "o"."amount",
+  "o"."pay_status",
+  "o"."pay_method",
+  "o"."trade_no",
+  "o"."payer_org",
+  "o"."voucher",
+  "o"."paid_at",
+  "o"."closed_at",
+  "o"."refunded_at",
+  "o"."refund_reason",
+  "o"."refund_flag",
+  "c"."invoice_enable",
+  "o"."created_at"
+from
+  "orders" as "o"
+  inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
+  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  inner join "users" as "u" on "u"."id" = "o"."user_id"
+where
+  "o"."id" in (?)
+  and "c"."org_id" = ?;
+
+-- orders.flagRefund(id, tradeNo, now)
+update "orders"
+set
+  "refund_flag" = ?,
+  "trade_no" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+
+-- orders.insertOrder(v)
+insert into
+  "orders" (
+    "order_no",
+    "competition_id",
+    "team_id",
+    "user_id",
+    "amount",
+    "pay_status",
+    "created_at",
+    "updated_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?)
+returning
+  "id";
+-- stops here: no row
+
+-- orders.isTeamMember(teamId, userId)
+select
+  "user_id"
+from
+  "team_members"
+where
+  "team_id" = ?
+  and "user_id" = ?;
+
+-- orders.listOrders(q, scope)
+select
+  count(*) as "total"
+from
+  "orders" as "o"
+where
+  "o"."competition_id" in (
+    select
+      "c"."id"
+    from
+      "competitions" as "c"
+    where
+      "c"."org_id" = ?
+  )
+  and "o"."competition_id" = ?
+  and "o"."pay_status" = ?
+  and "o"."pay_method" = ?
+  and "o"."pay_status" = ?
+  and "o"."voucher" is not null
+  and "o"."id" in (?)
+  and (
+    lower("o"."order_no") like ? escape '\'
+    or exists (
+      select
+        "teams"."id"
+      from
+        "teams"
+      where
+        "teams"."id" = "o"."team_id"
+        and (
+          lower("teams"."team_no") like ? escape '\'
+          or lower("teams"."name") like ? escape '\'
+        )
+    )
+    or exists (
+      select
+        "users"."id"
+      from
+        "users"
+      where
+        "users"."id" = "o"."user_id"
+        and lower("users"."username") like ? escape '\'
+    )
+  );
+-- stops here: no row
+
+-- orders.memberTeamWithFee(teamId, userId)
+select
+  "t"."id",
+  "t"."competition_id",
+  "c"."fee",
+  "c"."reg_end_time"
+from
+  "teams" as "t"
+  inner join "competitions" as "c" on "c"."id" = "t"."competition_id"
+  inner join "team_members" as "m" on "m"."team_id" = "t"."id"
+  and "m"."user_id" = ?
+where
+  "t"."id" = ?;
+
+-- orders.ordersWithVoucher(key)
+select
+  "id"
+from
+  "orders"
+where
+  "voucher" = ?;
+
+-- orders.payUnpaid(ids, scope, values)
+update "orders"
+set
+  "id" = ?,
+  "created_at" = ?,
+  "updated_at" = ?,
+  "competition_id" = ?,
+  "team_id" = ?,
+  "user_id" = ?,
+  "amount" = ?,
+  "pay_status" = ?,
+  "pay_method" = ?,
+  "order_no" = ?,
+  "trade_no" = ?,
+  "payer_org" = ?,
+  "voucher" = ?,
+  "paid_at" = ?,
+  "closed_at" = ?,
+  "refunded_at" = ?,
+  "refund_reason" = ?,
+  "refund_flag" = ?
+where
+  "id" in (?)
+  and "pay_status" = ?
+  and "competition_id" in (
+    select
+      "id"
+    from
+      "competitions"
+    where
+      "org_id" = ?
+  )
+returning
+  "id";
+
+-- orders.pointRegisterAt(teamId, orderId, now)
+update "registers"
+set
+  "order_id" = ?,
+  "updated_at" = ?
+where
+  "team_id" = ?;
+
+-- orders.teamIdByNo(teamNo)
+select
+  "id"
+from
+  "teams"
+where
+  "team_no" = ?;
+
+-- orders.transition(id, from, values)
+update "orders"
+set
+  "id" = ?,
+  "created_at" = ?,
+  "updated_at" = ?,
+  "competition_id" = ?,
+  "team_id" = ?,
+  "user_id" = ?,
+  "amount" = ?,
+  "pay_status" = ?,
+  "pay_method" = ?,
+  "order_no" = ?,
+  "trade_no" = ?,
+  "payer_org" = ?,
+  "voucher" = ?,
+  "paid_at" = ?,
+  "closed_at" = ?,
+  "refunded_at" = ?,
+  "refund_reason" = ?,
+  "refund_flag" = ?
+where
+  "id" = ?
+  and "pay_status" = ?;

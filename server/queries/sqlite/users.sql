@@ -1,0 +1,196 @@
+-- The SQL of server/src/modules/users/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
+
+-- users.countUsers(scope)
+select
+  count(*) as "users",
+  sum(
+    case
+      when "status" = ? then 1
+      else 0
+    end
+  ) as "active_users"
+from
+  "users"
+where
+  "org_id" = ?;
+-- stops here: no row
+
+-- users.deleteUserSessions(userId)
+delete from "sessions"
+where
+  "user_id" = ?;
+
+-- users.findUserBrief(id)
+select
+  "id",
+  "username",
+  "status",
+  "org_id"
+from
+  "users"
+where
+  "id" = ?;
+
+-- users.findUserInfo(id)
+select
+  "users".*,
+  "organisations"."name" as "org_name"
+from
+  "users"
+  left join "organisations" on "organisations"."id" = "users"."org_id"
+where
+  "users"."id" = ?;
+
+-- users.insertUser(user, roleCodes, now)
+insert into
+  "users" (
+    "phone",
+    "email",
+    "username",
+    "username_key",
+    "password_hash",
+    "org_id",
+    "oidc_issuer",
+    "oidc_subject",
+    "user_name",
+    "username_skeleton",
+    "status",
+    "created_at",
+    "updated_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+returning
+  "id";
+-- stops here: no row
+
+-- users.listUsers(q)
+select
+  count(*) as "total"
+from
+  "users"
+where
+  (
+    "users"."username_key" like ? escape '\'
+    or lower(coalesce(users.user_name, '')) like ? escape '\'
+    or "users"."phone" like ? escape '\'
+    or lower(coalesce(users.email, '')) like ? escape '\'
+  )
+  and "users"."status" = ?
+  and "users"."org_id" = ?
+  and "users"."id" in (
+    select
+      "user_roles"."user_id"
+    from
+      "user_roles"
+    where
+      "user_roles"."role_id" = ?
+  );
+-- stops here: no row
+
+-- users.organisationExists(id)
+select
+  "id"
+from
+  "organisations"
+where
+  "id" = ?;
+
+-- users.roleByCode(code)
+select
+  "id"
+from
+  "roles"
+where
+  "code" = ?;
+
+-- users.rolesByIds(ids)
+select
+  "id",
+  "code"
+from
+  "roles"
+where
+  "id" in (?);
+
+-- users.setPasswordHash(userId, passwordHash, now)
+update "users"
+set
+  "password_hash" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+
+-- users.setUserRoles(userId, roleIds)
+delete from "user_roles"
+where
+  "user_id" = ?;
+insert into
+  "user_roles" ("user_id", "role_id")
+values
+  (?, ?);
+
+-- users.updateUser(id, values)
+update "users"
+set
+  "id" = ?,
+  "created_at" = ?,
+  "updated_at" = ?,
+  "status" = ?,
+  "org_id" = ?,
+  "address" = ?,
+  "phone" = ?,
+  "email" = ?,
+  "organization" = ?,
+  "username" = ?,
+  "username_key" = ?,
+  "password_hash" = ?,
+  "oidc_issuer" = ?,
+  "oidc_subject" = ?,
+  "user_name" = ?,
+  "username_skeleton" = ?,
+  "face_img" = ?,
+  "area" = ?,
+  "birthday" = ?,
+  "sex" = ?,
+  "education" = ?,
+  "admission_date" = ?,
+  "at_school" = ?,
+  "department" = ?,
+  "speciality" = ?,
+  "grade" = ?,
+  "student_id_card" = ?,
+  "province" = ?,
+  "city" = ?,
+  "company" = ?,
+  "position" = ?,
+  "last_login_at" = ?
+where
+  "id" = ?;
+
+-- users.usernameClash(username, key)
+select
+  "username_key"
+from
+  "users"
+where
+  (
+    "username_key" = ?
+    or "username_skeleton" = ?
+  )
+limit
+  ?;
+
+-- users.userRoles(userIds)
+select
+  "user_roles"."user_id",
+  "roles"."id",
+  "roles"."code",
+  "roles"."name"
+from
+  "user_roles"
+  inner join "roles" on "roles"."id" = "user_roles"."role_id"
+where
+  "user_roles"."user_id" in (?)
+order by
+  "roles"."id";
