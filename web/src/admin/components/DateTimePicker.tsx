@@ -3,6 +3,7 @@ import type { Dayjs } from 'dayjs';
 import { useState, type ComponentProps } from 'react';
 import { toPicker } from '../../common/beijing.ts';
 import { sysTime } from '../../common/http.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const SHOW_TIME = { format: 'HH:mm' };
 const FORMAT = 'YYYY-MM-DD HH:mm';
@@ -31,9 +32,9 @@ export function DateTimePicker(props: ComponentProps<typeof DatePicker>) {
       open={open}
       onOpenChange={setOpen}
       renderExtraFooter={() => (
-        <a onClick={now} data-testid="picker-now">
+        <ActionLink onClick={now} data-testid="picker-now">
           此刻（北京时间）
-        </a>
+        </ActionLink>
       )}
       {...props}
     />

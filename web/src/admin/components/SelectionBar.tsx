@@ -1,5 +1,6 @@
 import { Alert, Space } from 'antd';
 import type { ReactNode } from 'react';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 /**
  * What a list offers for its selected rows, shown above the table while rows are selected: how many, the batch
@@ -15,7 +16,7 @@ export function SelectionBar({ count, onClear, children }: { count: number; onCl
         <Space wrap>
           <span>已选择 {count} 条</span>
           {children}
-          <a onClick={onClear}>取消选择</a>
+          <ActionLink onClick={onClear}>取消选择</ActionLink>
         </Space>
       }
     />

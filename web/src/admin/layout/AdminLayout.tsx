@@ -33,6 +33,13 @@ export function AdminLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const collapsed = narrow ? !drawerOpen : folded;
   const toggle = () => (narrow ? setDrawerOpen(!drawerOpen) : setFolded(!folded));
+  // The open drawer closes with Escape as well as with a tap on the page beside it.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawerOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
   const routes = useMemo(() => accessibleRoutes(ADMIN_ROUTES, codes), [codes]);
   const flat = useMemo(() => flattenRoutes(ADMIN_ROUTES), []);
   // Detail pages have parameters (`/competition/edit/:competitionId`): match patterns, not plain paths.
@@ -66,7 +73,11 @@ export function AdminLayout() {
   ];
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      {narrow && drawerOpen && <div className="admin-sider-mask" onClick={() => setDrawerOpen(false)} />}
+      {narrow && drawerOpen && (
+        // biome-ignore lint/a11y/noStaticElementInteractions: the mask is for the pointer; the keyboard closes the drawer with Escape or the menu button
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the same: Escape (above) is the keyboard's way
+        <div className="admin-sider-mask" onClick={() => setDrawerOpen(false)} />
+      )}
       <Layout.Sider
         collapsible
         collapsed={collapsed}

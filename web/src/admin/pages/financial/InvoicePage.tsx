@@ -14,6 +14,7 @@ import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useListMutation, usePagedList } from '#src/common/usePagedList.ts';
 import { useUrlQuery } from '#src/common/useUrlQuery.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
@@ -143,7 +144,7 @@ export default function InvoicePage() {
             width: 180,
             render: (_, i) => (
               <Popover content={<TitleDetail invoice={i} />} title="发票抬头">
-                <a>{i.title.name}</a>
+                <ActionLink>{i.title.name}</ActionLink>
               </Popover>
             ),
           },
@@ -169,8 +170,8 @@ export default function InvoicePage() {
               canEdit &&
               i.status === INVOICE_STATUS.pending && (
                 <Space>
-                  <a onClick={() => setIssuing(i)}>开票</a>
-                  <a onClick={() => setRejecting(i)}>驳回</a>
+                  <ActionLink onClick={() => setIssuing(i)}>开票</ActionLink>
+                  <ActionLink onClick={() => setRejecting(i)}>驳回</ActionLink>
                 </Space>
               ),
           },

@@ -14,6 +14,7 @@ import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, usePagedList } from '#src/common/usePagedList.ts';
 import { useUrlQuery } from '#src/common/useUrlQuery.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 
@@ -179,11 +180,11 @@ export default function OrderPage() {
               canEdit && (
                 <Space>
                   {o.payStatus === PAY_STATUS.unpaid && o.voucher && (
-                    <a onClick={() => confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))}>
+                    <ActionLink onClick={() => confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))}>
                       确认收款
-                    </a>
+                    </ActionLink>
                   )}
-                  {o.payStatus === PAY_STATUS.paid && <a onClick={() => setRefunding(o)}>退款</a>}
+                  {o.payStatus === PAY_STATUS.paid && <ActionLink onClick={() => setRefunding(o)}>退款</ActionLink>}
                 </Space>
               ),
           },

@@ -33,6 +33,7 @@ import { RichTextField, RichTextView, richTextOrNull } from '../../components/Ri
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 import { fromPicker, toPicker } from '#src/common/beijing.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const STATUS_COLORS: Record<number, string> = {
   [NOTICE_STATUS.draft]: 'default',
@@ -439,7 +440,7 @@ export default function NoticePage() {
             width: 260,
             render: (_, n) => (
               <Space size={4}>
-                <a onClick={() => setViewing(n)}>{n.title}</a>
+                <ActionLink onClick={() => setViewing(n)}>{n.title}</ActionLink>
                 {n.source && (
                   <Tooltip title={n.source}>
                     <Tag color="purple">系统自动</Tag>
@@ -463,10 +464,10 @@ export default function NoticePage() {
               const pending = n.status === NOTICE_STATUS.draft || n.status === NOTICE_STATUS.scheduled;
               return (
                 <Space>
-                  {canEdit && pending && <a onClick={() => setEditing(n)}>编辑</a>}
-                  {canEdit && pending && <a onClick={() => setPublishing(n)}>发布</a>}
-                  {canEdit && <a onClick={() => remove(n)}>删除</a>}
-                  {!canEdit && <a onClick={() => setViewing(n)}>查看</a>}
+                  {canEdit && pending && <ActionLink onClick={() => setEditing(n)}>编辑</ActionLink>}
+                  {canEdit && pending && <ActionLink onClick={() => setPublishing(n)}>发布</ActionLink>}
+                  {canEdit && <ActionLink onClick={() => remove(n)}>删除</ActionLink>}
+                  {!canEdit && <ActionLink onClick={() => setViewing(n)}>查看</ActionLink>}
                 </Space>
               );
             },

@@ -9,6 +9,7 @@ import { paymentApi, paymentKeys } from '#src/api/payments.ts';
 import { formatMinute } from '#src/common/time.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation } from '#src/common/usePagedList.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const KEY_PLACEHOLDER = '-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----';
 
@@ -169,7 +170,7 @@ function OfflineConfigPage({ method }: { method: number }) {
             {(fields, { add, remove }) => (
               <>
                 {fields.map((field) => (
-                  <Card key={field.key} size="small" style={{ marginBottom: 12 }} extra={<a onClick={() => remove(field.name)}>删除</a>}>
+                  <Card key={field.key} size="small" style={{ marginBottom: 12 }} extra={<ActionLink onClick={() => remove(field.name)}>删除</ActionLink>}>
                     <Row gutter={16}>
                       {(
                         [

@@ -28,6 +28,7 @@ import { useListMutation, useListState, usePagedList } from '#src/common/usePage
 import { reviewApi, reviewKeys, reviewUrls, type ReviewListParams } from '#src/api/review.ts';
 import { useEarlyWarning, withEarlyWarning } from '../../components/earlyWarning.tsx';
 import { CertificateTemplateModal } from './parts/CertificateTemplateModal.tsx';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const HOLDER_KIND = { member: '队员', teacher: '指导老师' } as const;
 
@@ -116,9 +117,9 @@ function TemplatesCard({ question, run }: { question: ManagedQuestion; run: Cert
             fixed: 'right',
             render: (_, t) => (
               <Space>
-                <a onClick={() => setEditing({ id: t.id, readOnly: !editable })}>{editable ? '编辑' : '查看'}</a>
-                {editable && run?.templateId !== t.id && <a onClick={() => void use(t)}>用于本赛题</a>}
-                {editable && <a onClick={() => remove(t)}>删除</a>}
+                <ActionLink onClick={() => setEditing({ id: t.id, readOnly: !editable })}>{editable ? '编辑' : '查看'}</ActionLink>
+                {editable && run?.templateId !== t.id && <ActionLink onClick={() => void use(t)}>用于本赛题</ActionLink>}
+                {editable && <ActionLink onClick={() => remove(t)}>删除</ActionLink>}
               </Space>
             ),
           },

@@ -30,6 +30,7 @@ import { personLabel, useGradeSummary, useQuestionJudges } from '../../component
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, usePagedList, type ListSource } from '#src/common/usePagedList.ts';
 import { useEarlyWarning, usePublishRefusal, withEarlyWarning } from '../../components/earlyWarning.tsx';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const STATE_COLORS: Record<number, string> = { [GRADE_STATE.none]: 'default', [GRADE_STATE.calculated]: 'processing', [GRADE_STATE.confirmed]: 'success' };
 
@@ -273,7 +274,7 @@ function DisputesCard({ questionId }: { questionId: number }) {
                   title: '操作',
                   width: 80,
                   fixed: 'right' as const,
-                  render: (_: unknown, d: Dispute) => d.status === DISPUTE_STATUS.pending && <a onClick={() => setAnswering(d)}>答复</a>,
+                  render: (_: unknown, d: Dispute) => d.status === DISPUTE_STATUS.pending && <ActionLink onClick={() => setAnswering(d)}>答复</ActionLink>,
                 },
               ]
             : []),

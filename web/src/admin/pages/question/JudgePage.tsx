@@ -16,6 +16,7 @@ import { useConfirm } from '../../components/useConfirm.ts';
 import { useConfirmedRetry } from '../../components/useConfirmedRetry.ts';
 import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
 import { reviewApi, reviewKeys, reviewUrls, type AssignmentListParams } from '#src/api/review.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 type Choice = { value: number; label: string };
 
@@ -168,7 +169,7 @@ function JudgesCard({ questionId }: { questionId: number }) {
                         <span className="admin-hint">移除</span>
                       </Tooltip>
                     ) : (
-                      <a onClick={() => remove(j)}>移除</a>
+                      <ActionLink onClick={() => remove(j)}>移除</ActionLink>
                     ),
                 },
               ]
@@ -282,7 +283,11 @@ function AssignmentsCard({ questionId }: { questionId: number }) {
                   width: 100,
                   fixed: 'right' as const,
                   render: (_: unknown, a: Assignment) =>
-                    a.status === ASSIGNMENT_STATUS.submitted ? <a onClick={() => reopen(a)}>重新打开</a> : <a onClick={() => setReassigning(a)}>转派</a>,
+                    a.status === ASSIGNMENT_STATUS.submitted ? (
+                      <ActionLink onClick={() => reopen(a)}>重新打开</ActionLink>
+                    ) : (
+                      <ActionLink onClick={() => setReassigning(a)}>转派</ActionLink>
+                    ),
                 },
               ]
             : []),

@@ -21,6 +21,7 @@ import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.ts
 import { ReasonModal } from '../../components/ReasonModal.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'default', 1: 'processing', 2: 'success', 3: 'error' };
 const score = (v: number | null) => (v === null ? '—' : <span title={String(v)}>{formatTestScore(v)}</span>);
@@ -118,7 +119,7 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
                       title: '操作',
                       width: 80,
                       render: (_: unknown, d: Disqualification) => (
-                        <a
+                        <ActionLink
                           onClick={() =>
                             confirm(`恢复队伍“${d.teamName}”的成绩？它的提交将重新计入排行榜，并通知该队伍。`, () =>
                               disqualify.mutateAsync({ teamId: d.teamId }),
@@ -126,7 +127,7 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
                           }
                         >
                           恢复
-                        </a>
+                        </ActionLink>
                       ),
                     },
                   ]
@@ -169,9 +170,9 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
               width: 150,
               render: (_, s) => (
                 <>
-                  <a onClick={() => list.refine({ teamId: s.teamId, keyword: undefined })} title="只看该队伍的提交">
+                  <ActionLink onClick={() => list.refine({ teamId: s.teamId, keyword: undefined })} title="只看该队伍的提交">
                     {s.teamName}
-                  </a>
+                  </ActionLink>
                   {out.has(s.teamId) && (
                     <div>
                       <Tag color="error">队伍成绩已取消</Tag>
@@ -226,7 +227,7 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
                     render: (_: unknown, s: QuestionSubmission) => (
                       <Space wrap size={[8, 0]}>
                         {s.cancelledAt ? (
-                          <a
+                          <ActionLink
                             onClick={() =>
                               confirm(`恢复“${s.teamName}”提交的“${s.fileName}”的成绩？它将重新计入排行榜，并通知该队伍。`, () =>
                                 cancel.mutateAsync({ row: s }),
@@ -234,11 +235,13 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
                             }
                           >
                             恢复成绩
-                          </a>
+                          </ActionLink>
                         ) : (
-                          s.status === TEST_STATUS.scored && <a onClick={() => setCancelling({ kind: 'submission', row: s })}>取消成绩</a>
+                          s.status === TEST_STATUS.scored && <ActionLink onClick={() => setCancelling({ kind: 'submission', row: s })}>取消成绩</ActionLink>
                         )}
-                        {!out.has(s.teamId) && <a onClick={() => setCancelling({ kind: 'team', teamId: s.teamId, teamName: s.teamName })}>取消队伍成绩</a>}
+                        {!out.has(s.teamId) && (
+                          <ActionLink onClick={() => setCancelling({ kind: 'team', teamId: s.teamId, teamName: s.teamName })}>取消队伍成绩</ActionLink>
+                        )}
                       </Space>
                     ),
                   },

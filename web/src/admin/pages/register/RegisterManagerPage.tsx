@@ -27,6 +27,7 @@ import { SelectionBar } from '../../components/SelectionBar.tsx';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, usePagedList } from '#src/common/usePagedList.ts';
 import { useUrlQuery } from '#src/common/useUrlQuery.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 const ACTIONS: Record<RegisterFlow['action'], string> = { submit: '提交报名', resubmit: '修改后重新提交', approve: '审核通过', reject: '审核驳回' };
@@ -222,10 +223,10 @@ export default function RegisterManagerPage() {
             fixed: 'right',
             render: (_, r) => (
               <Space>
-                <a onClick={() => setViewing(r.id)}>查看</a>
+                <ActionLink onClick={() => setViewing(r.id)}>查看</ActionLink>
                 {canAudit && r.status === REGISTER_STATUS.pending && (
                   <>
-                    <a
+                    <ActionLink
                       onClick={() =>
                         confirm(
                           paidOrFree(r)
@@ -236,8 +237,8 @@ export default function RegisterManagerPage() {
                       }
                     >
                       通过
-                    </a>
-                    <a onClick={() => setRejecting(r)}>驳回</a>
+                    </ActionLink>
+                    <ActionLink onClick={() => setRejecting(r)}>驳回</ActionLink>
                   </>
                 )}
               </Space>

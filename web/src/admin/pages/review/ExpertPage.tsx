@@ -9,6 +9,7 @@ import { formatMinute } from '#src/common/time.ts';
 import { personLabel } from '../../components/review.ts';
 import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, useListState, usePagedList } from '#src/common/usePagedList.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 interface Values {
   username: string;
@@ -135,13 +136,13 @@ export default function ExpertPage() {
                       </Tooltip>
                     ) : (
                       <Space>
-                        <a onClick={() => setEditing(e)}>编辑</a>
+                        <ActionLink onClick={() => setEditing(e)}>编辑</ActionLink>
                         {e.questions ? (
                           <Tooltip title="该专家仍在赛题的评审名单中，请先从赛题中移除">
                             <span className="admin-hint">删除</span>
                           </Tooltip>
                         ) : (
-                          <a onClick={() => remove(e)}>删除</a>
+                          <ActionLink onClick={() => remove(e)}>删除</ActionLink>
                         )}
                       </Space>
                     ),

@@ -19,6 +19,7 @@ import { FormModal } from '#src/common/FormModal.tsx';
 import { reviewApi, reviewKeys } from '#src/api/review.ts';
 import { CompetitionQuestions } from '../../components/CompetitionQuestions.tsx';
 import { useListMutation } from '#src/common/usePagedList.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const MAX_CRITERIA = 20;
 type Values = ReviewRuleBody;
@@ -245,7 +246,7 @@ export default function RulesPage() {
         title="评审规则"
         actionWidth={140}
         judgedOnly
-        actions={(q) => <a onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</a>}
+        actions={(q) => <ActionLink onClick={() => setEditing(q)}>{editable ? '评审规则' : '查看评审规则'}</ActionLink>}
       />
       {editing && <RuleModal question={editing} onClose={() => setEditing(null)} />}
     </>

@@ -5,6 +5,7 @@ import { App, Button, Card, Form, Input, Radio, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { invoiceApi, invoiceKeys } from '#src/api/invoices.ts';
 import { FormModal } from '#src/common/FormModal.tsx';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 export const useInvoiceTitles = () => useQuery({ queryKey: invoiceKeys.titles, queryFn: () => invoiceApi.titles() });
 
@@ -112,8 +113,8 @@ export default function InvoiceTitlePage() {
             width: 120,
             render: (_, t) => (
               <Space>
-                <a onClick={() => setEditing(t)}>编辑</a>
-                <a onClick={() => remove(t)}>删除</a>
+                <ActionLink onClick={() => setEditing(t)}>编辑</ActionLink>
+                <ActionLink onClick={() => remove(t)}>删除</ActionLink>
               </Space>
             ),
           },

@@ -9,6 +9,7 @@ import { goLogin } from '#src/common/http.ts';
 import { pager } from '#src/common/pager.ts';
 import { formatMinute } from '#src/common/time.ts';
 import { setUnread, useUnread } from '../../unread.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const KINDS = [NOTICE_KIND.system, NOTICE_KIND.personal] as const;
 type Kind = (typeof KINDS)[number];
@@ -160,6 +161,6 @@ function MessageBox() {
 export default function MessagePage() {
   const { data: user, isLoading } = useCurrentUser();
   if (isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
-  if (!user) return <Result status="403" title="请先登录" subTitle="登录后才能查看消息" extra={<a onClick={goLogin}>去登录</a>} />;
+  if (!user) return <Result status="403" title="请先登录" subTitle="登录后才能查看消息" extra={<ActionLink onClick={goLogin}>去登录</ActionLink>} />;
   return <MessageBox />;
 }

@@ -28,6 +28,7 @@ import { formValue } from '#src/common/RegInfo.tsx';
 import { joinLink, useReloadTeam, useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
 import { RegFormFields, fromInfo, toInfo, type RegFormValues } from './RegFormFields.tsx';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const REGISTER_COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
@@ -222,7 +223,9 @@ function TeamView({ team }: { team: Team }) {
   const payStatus = register?.payStatus ?? null;
   const phone = Grid.useBreakpoint().md === false;
   const memberAction = (m: TeamMember) =>
-    !team.locked && !m.leader && (leader || m.userId === user?.id) ? <a onClick={() => remove(m)}>{m.userId === user?.id ? '退出队伍' : '移除'}</a> : null;
+    !team.locked && !m.leader && (leader || m.userId === user?.id) ? (
+      <ActionLink onClick={() => remove(m)}>{m.userId === user?.id ? '退出队伍' : '移除'}</ActionLink>
+    ) : null;
   return (
     <>
       {team.locked && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message="报名已截止，队伍信息已锁定" />}
@@ -279,7 +282,7 @@ function TeamView({ team }: { team: Team }) {
               </Tag>
               ¥{fenToYuan(competition.fee)}
               {payStatus === PAY_STATUS.unpaid && register?.orderId && <Link to={`/payment/${team.competitionId}/${register.orderId}`}>去支付</Link>}
-              {payStatus === PAY_STATUS.closed && !team.locked && <a onClick={reorder}>重新下单</a>}
+              {payStatus === PAY_STATUS.closed && !team.locked && <ActionLink onClick={reorder}>重新下单</ActionLink>}
             </Space>
           )}
         </Descriptions.Item>
@@ -416,7 +419,7 @@ export default function TeamTab() {
           action={
             <Space>
               <Link to={`/competition/${competition.id}/team/${i.teamId}`}>查看并加入</Link>
-              <a
+              <ActionLink
                 onClick={async () => {
                   await teamApi.refuse(i.teamId);
                   void message.success('已拒绝邀请');
@@ -424,7 +427,7 @@ export default function TeamTab() {
                 }}
               >
                 拒绝
-              </a>
+              </ActionLink>
             </Space>
           }
         />

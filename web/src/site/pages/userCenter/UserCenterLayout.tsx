@@ -3,6 +3,7 @@ import { Card, Col, Menu, Result, Row, Spin } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '#src/common/auth.ts';
 import { goLogin } from '#src/common/http.ts';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 /** The personal centre's menu (spec §2.1). */
 const MENU = [
@@ -21,7 +22,7 @@ export default function UserCenterLayout() {
   const navigate = useNavigate();
   if (isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   if (!user) {
-    return <Result status="403" title="请先登录" subTitle="登录后才能进入个人中心" extra={<a onClick={goLogin}>去登录</a>} />;
+    return <Result status="403" title="请先登录" subTitle="登录后才能进入个人中心" extra={<ActionLink onClick={goLogin}>去登录</ActionLink>} />;
   }
   return (
     <Row gutter={24}>

@@ -42,6 +42,7 @@ import { questionApi, questionKeys, questionUrls } from '#src/api/questions.ts';
 import { testSubmissionApi, testSubmissionKeys } from '#src/api/test-submissions.ts';
 import { ScorerContract, ScorerPanel } from './ScorerPanel.tsx';
 import { ScoringFailuresModal } from './ScoringFailures.tsx';
+import { ActionLink } from '#src/common/ActionLink.tsx';
 
 type Values = Omit<QuestionBody, 'evaluation' | 'judging'> & { judging: Judging; evaluation?: QuestionBody['evaluation'] };
 
@@ -358,7 +359,9 @@ function DataFilesModal({ question, onClose }: { question: ManagedQuestion; onCl
           {
             title: '操作',
             width: 80,
-            render: (_, f) => <a onClick={() => confirm(`确定删除数据文件“${f.name}”吗？`, () => removal.mutateAsync(f.fileUri), { danger: true })}>删除</a>,
+            render: (_, f) => (
+              <ActionLink onClick={() => confirm(`确定删除数据文件“${f.name}”吗？`, () => removal.mutateAsync(f.fileUri), { danger: true })}>删除</ActionLink>
+            ),
           },
         ]}
       />
@@ -405,7 +408,7 @@ function ScoringQueueLine({ competitionId }: { competitionId: number }) {
       <Tag>等待 {data.waiting}</Tag>
       <Tag color={data.running ? 'processing' : 'default'}>评分中 {data.running}</Tag>
       <Tag color={data.failedLastHour ? 'error' : 'default'}>近一小时失败 {data.failedLastHour}</Tag>
-      <a onClick={() => setFailures(true)}>失败记录</a>
+      <ActionLink onClick={() => setFailures(true)}>失败记录</ActionLink>
       {failures && <ScoringFailuresModal competitionId={competitionId} onClose={() => setFailures(false)} />}
     </Space>
   );
@@ -504,9 +507,9 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
             fixed: 'right',
             render: (_, q) => (
               <Space wrap size={phone ? [8, 4] : undefined}>
-                {editable && <a onClick={() => setEditing(q)}>编辑</a>}
-                {editable && <a onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</a>}
-                {editable && q.evaluation?.metric === CUSTOM_METRIC && <a onClick={() => setScorerOf(q.id)}>评分程序</a>}
+                {editable && <ActionLink onClick={() => setEditing(q)}>编辑</ActionLink>}
+                {editable && <ActionLink onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</ActionLink>}
+                {editable && q.evaluation?.metric === CUSTOM_METRIC && <ActionLink onClick={() => setScorerOf(q.id)}>评分程序</ActionLink>}
                 {judgedByExperts(q.judging) && <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>}
                 {editable && q.evaluation && (
                   <Upload
@@ -524,13 +527,13 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                       if (file.status === 'error') void message.error(uploadError(file.response), 8);
                     }}
                   >
-                    <a>
+                    <ActionLink>
                       <UploadOutlined /> 上传答案
-                    </a>
+                    </ActionLink>
                   </Upload>
                 )}
                 {reviewer && (
-                  <a
+                  <ActionLink
                     onClick={() =>
                       confirm(q.reviewed ? `撤回“${q.title}”的审核？参赛者将看不到它。` : `审核通过“${q.title}”？通过后参赛者可以看到并选择它。`, () =>
                         reviewing.mutateAsync(q),
@@ -538,20 +541,22 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                     }
                   >
                     {q.reviewed ? '撤回审核' : '审核通过'}
-                  </a>
+                  </ActionLink>
                 )}
                 {/* Its boards and every team's submissions; the private board goes out with the grades. */}
                 {q.evaluation && <Link to={`/question/test/${q.id}`}>测试提交</Link>}
                 {editable && q.evaluation && q.answerRows !== null && (
-                  <a
+                  <ActionLink
                     onClick={() =>
                       confirm(`确定重新评分“${q.title}”的全部测试提交吗？评分在后台进行，完成前排行榜只显示已重新评分的提交。`, () => rescoring.mutateAsync(q))
                     }
                   >
                     重新评分
-                  </a>
+                  </ActionLink>
                 )}
-                {editable && <a onClick={() => confirm(`确定删除赛题“${q.title}”吗？`, () => removal.mutateAsync(q.id), { danger: true })}>删除</a>}
+                {editable && (
+                  <ActionLink onClick={() => confirm(`确定删除赛题“${q.title}”吗？`, () => removal.mutateAsync(q.id), { danger: true })}>删除</ActionLink>
+                )}
               </Space>
             ),
           },
