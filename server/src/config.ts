@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+
+/** A PEM given inline, or the path of a file holding it. */
+const readKey = (value: string) => (value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : readFileSync(path.resolve(value), 'utf8'));
 
 const bool = z.enum(['0', '1', 'true', 'false', 'yes', 'no']).transform((v) => v === '1' || v === 'true' || v === 'yes');
 
@@ -151,6 +155,15 @@ const schema = z.object({
   SECRET_KEY: z.string().min(32).optional(),
   NODE_ENV: z.string().optional(),
   ORDER_TIMEOUT_MINUTES: z.coerce.number().int().positive().default(30),
+  /** Email (issue 35): the SMTP server (`smtp://user:pass@host:587`, `smtps://…:465`); none: email is not sent. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('竞赛平台 <noreply@localhost>'),
+  /** DKIM signing of outgoing mail, when all three are set (the private key PEM, or a file path holding it). */
+  DKIM_DOMAIN: z.string().optional(),
+  DKIM_SELECTOR: z.string().optional(),
+  DKIM_PRIVATE_KEY: z.string().optional(),
+  /** What the mail provider allows: at most this many emails a minute from all workers together. */
+  MAIL_PER_MINUTE: z.coerce.number().int().positive().default(600),
   PAYMENT_SIMULATOR: bool.default(false),
   STRICT_RESPONSES: bool.default(false),
   CERT_FONT: z.string().optional(),
@@ -228,6 +241,10 @@ export type Config = {
   orderTimeoutMs: number;
   /** The development payment simulator: never on in production. */
   paymentSimulator: boolean;
+  /** Email through SMTP (issue 35); absent: emails in the outbox fail with 未配置邮件服务器. */
+  mail?: { smtpUrl: string; from: string; dkim?: { domainName: string; keySelector: string; privateKey: string } };
+  /** At most this many emails a minute, across workers. */
+  mailPerMinute: number;
   /**
    * A reply carrying a field its route's response schema does not declare fails (500) instead of losing the field:
    * on in tests, so a schema that drifted from its handler shows; off in production, where the field is dropped.
@@ -348,6 +365,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === 'production',
     orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,
     paymentSimulator: e.PAYMENT_SIMULATOR,
+    mail: e.SMTP_URL
+      ? {
+          smtpUrl: e.SMTP_URL,
+          from: e.MAIL_FROM,
+          ...(e.DKIM_DOMAIN &&
+            e.DKIM_SELECTOR &&
+            e.DKIM_PRIVATE_KEY && { dkim: { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKey: readKey(e.DKIM_PRIVATE_KEY) } }),
+        }
+      : undefined,
+    mailPerMinute: e.MAIL_PER_MINUTE,
     strictResponses: e.STRICT_RESPONSES,
   };
 }

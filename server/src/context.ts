@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
 import type { Db, Dialect_ } from './db/database.ts';
 import type { JobRegistry } from './jobs/define.ts';
+import type { Mailer } from './mail/smtp.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
 import type { NoticeHub } from './realtime/hub.ts';
 import type { FileStore } from './storage/file-store.ts';
@@ -27,6 +28,8 @@ export interface Deps {
   cipher: Cipher;
   /** The kinds of job this process's workers run, each bound to its handler (compose/jobs.ts). */
   jobs: JobRegistry;
+  /** Email through SMTP_URL; null when no mail server is configured. */
+  mailer: Mailer | null;
 }
 
 export interface Actor {
@@ -58,8 +61,8 @@ export const isAuthed = (ctx: Ctx): ctx is AuthedCtx => ctx.actor !== null;
  * the spread cost about a third of what a small public read takes.
  */
 export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; headers: { 'user-agent'?: string } }): Ctx {
-  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs } = deps;
-  return { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer } = deps;
+  return { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
 }
 
 export const iso = (d: Date) => d.toISOString();

@@ -35,6 +35,7 @@ describe('the job registry', () => {
       'notice.deliver',
       'notice.publish',
       'order.closeExpired',
+      'outbox.send',
       'test.release',
       'test.rescore',
       'test.score',

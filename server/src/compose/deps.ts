@@ -11,6 +11,7 @@ import { memoryNoticeHub, redisNoticeHub } from '../realtime/hub.ts';
 import type { FileStore } from '../storage/file-store.ts';
 import { localFileStore } from '../storage/local.ts';
 import { s3FileStore } from '../storage/s3.ts';
+import { smtpMailer } from '../mail/smtp.ts';
 import { JOBS } from './jobs.ts';
 
 export interface DepsOptions {
@@ -28,7 +29,7 @@ export interface DepsOptions {
 /**
  * The dependencies every service is wired with, built the same way for the server (app.ts) and the worker process
  * (worker.ts): the database, files (S3 or the data folder), the rate limiter and the real-time hub (through Redis when
- * REDIS_URL is set, so that instances and workers share them), the secrets' cipher and the job registry. `close` lets
+ * REDIS_URL is set, so that instances and workers share them), the secrets' cipher, the job registry and the mailer (when SMTP_URL is set). `close` lets
  * go of the connections it opened.
  */
 export function buildDeps(options: DepsOptions): { deps: Deps; close: () => Promise<void> } {
@@ -50,10 +51,12 @@ export function buildDeps(options: DepsOptions): { deps: Deps; close: () => Prom
     log,
     cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
     jobs: options.jobs ?? JOBS,
+    mailer: config.mail ? smtpMailer(config.mail) : null,
   };
   return {
     deps,
     close: async () => {
+      deps.mailer?.close();
       await hub.close();
       await limiter.close();
       // The limiter closes the connection it was given; one of the caller's leaves ours to close here.

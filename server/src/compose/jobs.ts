@@ -2,6 +2,7 @@ import * as certificates from '../modules/certificates/index.ts';
 import * as desktopReleases from '../modules/desktop-releases/index.ts';
 import * as notices from '../modules/notices/index.ts';
 import * as orders from '../modules/orders/index.ts';
+import * as outbox from '../modules/outbox/index.ts';
 import * as testSubmissions from '../modules/test-submissions/index.ts';
 import { bindJob, jobRegistry, type AnyJob } from '../jobs/define.ts';
 import { scheduledJob } from '../jobs/schedule.ts';
@@ -33,6 +34,10 @@ export const JOB_DEFINITIONS: readonly AnyJob[] = [
   }),
   bindJob(notices.publishJob, { run: (deps, { noticeId }) => notices.publishScheduled(deps, noticeId) }),
   noticeDelivery(),
+  bindJob(outbox.sendJob, {
+    run: (deps, { messageId }) => outbox.deliver(deps, messageId),
+    failed: (deps, { messageId }, error) => outbox.gaveUp(deps, messageId, error),
+  }),
   bindJob(desktopReleases.buildJob, { run: (deps, payload) => desktopReleases.runBuild(deps, payload), failed: (deps) => desktopReleases.buildGaveUp(deps) }),
   // Periodic sweeps: unpaid orders past their time are closed every minute.
   scheduledJob(orders.closeExpiredJob, 60_000, (deps) => orders.closeExpiredOrders(deps)),

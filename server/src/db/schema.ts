@@ -703,6 +703,26 @@ export interface NoticeRecipientsTable {
   readAt: string | null;
 }
 
+/** An email or text message in the outbox (migration 0029): queued with its event, delivered by a job. */
+export interface OutboxMessagesTable {
+  id: Generated<number>;
+  channel: string;
+  recipient: string;
+  purpose: string;
+  subject: string | null;
+  body: string;
+  idempotencyKey: string;
+  senderId: number | null;
+  orgId: number | null;
+  state: Generated<string>;
+  attempts: Generated<number>;
+  error: string | null;
+  providerMessageId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -755,4 +775,5 @@ export interface DB {
   certificates: CertificatesTable;
   notices: NoticesTable;
   noticeRecipients: NoticeRecipientsTable;
+  outboxMessages: OutboxMessagesTable;
 }
