@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { INTERRUPTED, queueEmail } from '../src/modules/outbox/service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -19,10 +22,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ROWS = 3_000_000;
 
 /** A job worker as `npm run worker` runs it, on the test app's database, with a short lease. */
-function startWorker(dataDir: string, log: string[]): ChildProcess {
+function startWorker(dataDir: string, log: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/worker.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'info', JOB_LEASE_SECONDS: '2' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, LOG_LEVEL: 'info', JOB_LEASE_SECONDS: '2', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => log.push(d.toString()));
@@ -145,5 +148,70 @@ describe('a scoring worker killed mid-run', () => {
     expect(mine.usedToday).toBe(1);
     const board = body(await leader.get(`/api/review/test/leaderboard/${questionId}`)).data;
     expect(board.entries.map((e: { teamName: string; score: number; submissions: number }) => [e.teamName, e.submissions])).toEqual([['中断队', 1]]);
+  });
+});
+
+/**
+ * Issue 35, item 8: a worker SIGKILLed mid-send sends nothing twice. The mail server takes the whole message and never
+ * answers it (as a server that had it, or not, when the connection died); the worker is killed while it waits; the next
+ * worker finds the message `sending` and marks it unknown instead of sending it again.
+ */
+describe('a mail worker killed mid-send', () => {
+  let t: TestApp;
+  const log: string[] = [];
+  const workers: ChildProcess[] = [];
+  const received: string[] = [];
+  let smtp: SMTPServer;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      // The whole message arrives; the answer never comes.
+      onData(stream, session, _callback) {
+        stream.on('data', () => {});
+        stream.on('end', () => received.push(session.envelope.rcptTo.map((r) => r.address).join(',')));
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    t = await createTestApp('sqlite');
+  });
+  afterAll(async () => {
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    await t?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('leaves the message unknown, sent once, when the next worker finds it', { timeout: 120_000 }, async () => {
+    const env = { SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, MAIL_FROM: 'noreply@contest.test' };
+    const id = (await t.database.db
+      .transaction()
+      .execute((trx) =>
+        queueEmail(trx, new Date(), { to: 'student@example.edu.cn', subject: '晋级通知', text: '恭喜晋级。', purpose: 'notice', key: 'kill:1' }),
+      ))!;
+    const message = () => t.database.db.selectFrom('outboxMessages').select(['state', 'attempts', 'error']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    const first = startWorker(t.config.dataDir, log, env);
+    workers.push(first);
+    for (let i = 0; received.length === 0; i++) {
+      if (i > 1200 || first.exitCode !== null) throw new Error(`the first worker never sent the message:\n${log.join('')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    expect(await message()).toMatchObject({ state: 'sending', attempts: 1 });
+
+    // The next worker takes the job once the dead one's lease (2 s) has run out.
+    const second = startWorker(t.config.dataDir, log, env);
+    workers.push(second);
+    for (let i = 0; (await message()).state === 'sending'; i++) {
+      if (i > 1200 || second.exitCode !== null) throw new Error(`the second worker did not take the job:\n${log.join('')}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    second.kill('SIGTERM');
+    await new Promise((resolve) => second.once('exit', resolve));
+    expect(await message()).toMatchObject({ state: 'unknown', attempts: 1, error: INTERRUPTED });
+    expect(received).toEqual(['student@example.edu.cn']);
   });
 });
