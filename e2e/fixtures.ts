@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
+import { linkIn, type Received } from '../server/test/smtp.ts';
 
 export const ADMIN = { username: 'admin', password: 'Admin12345' };
 
@@ -171,4 +174,22 @@ export async function generateCertificates(organiser: Page, competitionId: numbe
   await organiser.getByRole('button', { name: '生成证书' }).click();
   await pressInDialog(organiser, /确\s*定/);
   await expect(organiser.locator('.ant-progress-text').filter({ hasText: `${count} / ${count}` })).toBeVisible({ timeout: 30_000 });
+}
+
+/** The emails the run's mail server has received so far (e2e/mailbox.ts writes each as a file). */
+function mailbox(): Received[] {
+  const dir = process.env.E2E_MAILBOX!;
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .sort()
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Received);
+}
+
+/** Waits for an email to this address (one more than `seen` of them) and answers the link to `pathname` in it. */
+export async function linkInMail(address: string, pathname: string, seen = 0): Promise<URL> {
+  const to = (m: Received) => m.to.some((a) => a.toLowerCase() === address.toLowerCase());
+  let found: Received | undefined;
+  await expect.poll(() => (found = mailbox().filter(to)[seen]) !== undefined, { timeout: 20_000, message: `an email to ${address}` }).toBe(true);
+  return linkIn(found!, pathname);
 }

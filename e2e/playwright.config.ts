@@ -9,6 +9,9 @@ const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir()
 process.env.E2E_DATA_DIR = dataDir;
 
 export const ADMIN_PASSWORD = 'Admin12345';
+/** Where the run's mail server writes the emails it receives (mailbox.ts; specs read them with fixtures' mailTo). */
+const smtpPort = port + 1;
+process.env.E2E_MAILBOX ??= path.join(dataDir, 'mailbox');
 
 export default defineConfig({
   testDir: '.',
@@ -38,26 +41,39 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node --import tsx server/src/main.ts',
-    cwd: '..',
-    url: `http://localhost:${port}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      SEED_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      PAYMENT_SIMULATOR: '1',
-      // A reply with a field its route's response schema does not declare fails (500) here rather than losing it.
-      STRICT_RESPONSES: '1',
-      PUBLIC_URL: `http://localhost:${port}`,
-      // Every spec registers its accounts from this one address; the organiser's journey alone brings a class of 30.
-      REGISTER_MAX_PER_IP: '500',
+  webServer: [
+    {
+      command: 'node --import tsx e2e/mailbox.ts',
+      cwd: '..',
+      port: smtpPort,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      env: { E2E_SMTP_PORT: String(smtpPort), E2E_MAILBOX: process.env.E2E_MAILBOX },
     },
-  },
+    {
+      command: 'node --import tsx server/src/main.ts',
+      cwd: '..',
+      url: `http://localhost:${port}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        CONTEST_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SEED_DEMO: '1',
+        LOG_LEVEL: 'warn',
+        PAYMENT_SIMULATOR: '1',
+        // A reply with a field its route's response schema does not declare fails (500) here rather than losing it.
+        STRICT_RESPONSES: '1',
+        PUBLIC_URL: `http://localhost:${port}`,
+        // Every spec registers its accounts from this one address; the organiser's journey alone brings a class of 30.
+        REGISTER_MAX_PER_IP: '500',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: '竞赛平台 <noreply@contest.test>',
+      },
+    },
+  ],
 });

@@ -102,6 +102,11 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/team/userinfo/': none,
     'PUT /api/team/userinfo/': { owner: 'none', payload: {} },
     'GET /api/team/userinfo/permission': none,
+    // Links sent by email (the caller's own address; a reset link is anyone's who holds it: a token that is not one is refused).
+    'POST /api/account/email/verification': { owner: 'none', payload: {} },
+    'POST /api/account/email/verify': { owner: 'none', payload: { token: 'not-a-real-token-0123456789' } },
+    'POST /api/account/password/forgot': { owner: 'none', payload: { email: 'nobody@example.edu.cn' } },
+    'POST /api/account/password/reset': { owner: 'none', payload: { token: 'not-a-real-token-0123456789', password: 'Passw0rd2' } },
     'GET /api/system/menu/routers': none,
     'POST /api/file/upload/avatar': { owner: 'none', file: png },
     'POST /api/file/upload/document': { owner: 'none', query: 'purpose=attachment', file: { name: 'a.pdf', content: PDF, type: 'application/pdf' } },

@@ -1,48 +1,16 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, runDueJobs } from '../src/jobs/runner.ts';
 import { memoryRateLimiter } from '../src/limits/rate-limiter.ts';
 import { INTERRUPTED, NO_MAIL_SERVER, queueEmail } from '../src/modules/outbox/service.ts';
 import { claim } from '../src/modules/outbox/repo.ts';
 import { DATABASES, createTestApp, type TestApp } from './helpers.ts';
+import { startSmtp } from './smtp.ts';
 
 /**
  * The outbox of emails (issue 35, item 1): written with the event that causes it, delivered by the job worker through
  * a real SMTP server (smtp-server on a local port), once. The server refuses `nobody@` for good (550, a bounce) and
  * `busy@` for now (451), as mail servers do.
  */
-interface Received {
-  to: string[];
-  raw: string;
-}
-
-async function startSmtp() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      const refuse = (code: number, text: string) => callback(Object.assign(new Error(text), { responseCode: code }));
-      if (address.address.startsWith('nobody@')) return refuse(550, '5.1.1 No such user here');
-      if (address.address.startsWith('busy@')) return refuse(451, '4.3.0 Mailbox busy, try again later');
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { received, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe.each(DATABASES)('the outbox of emails on %s', (kind) => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
   let t: TestApp;

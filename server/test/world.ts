@@ -111,7 +111,12 @@ function ok<T = any>(res: { statusCode: number; body: string }, what: string): T
 
 export async function buildWorld(kind: DbKind): Promise<World> {
   let now = new Date('2026-03-20T02:00:00Z');
-  const t = await createTestApp(kind, { clock: { now: () => now }, env: { SESSION_TTL_HOURS: String(24 * 365) } });
+  const t = await createTestApp(kind, {
+    clock: { now: () => now },
+    // A mail server is configured, so that the routes that send links answer as they would; the tests run no job, so
+    // nothing ever connects to it.
+    env: { SESSION_TTL_HOURS: String(24 * 365), SMTP_URL: 'smtp://127.0.0.1:9' },
+  });
   const admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
   const organiser = await makeOrganiser(t, admin, 'mxOrgA', SECRET.orgName);
   const otherOrganiser = await makeOrganiser(t, admin, 'mxOrgB', 'MXB机构乙');

@@ -1,5 +1,18 @@
 -- The SQL of server/src/modules/users/repo.ts on postgres (server/test/sql-snapshots.test.ts writes this file).
 
+-- users.consumeToken(tokenHash, purpose, now)
+update "account_tokens"
+set
+  "used_at" = $1
+where
+  "token_hash" = $2
+  and "purpose" = $3
+  and "used_at" is null
+  and "expires_at" > $4
+returning
+  "user_id",
+  "email";
+
 -- users.countUsers(scope)
 select
   count(*) as "users",
@@ -19,6 +32,18 @@ where
 delete from "sessions"
 where
   "user_id" = $1;
+
+-- users.dropStaleVerification(userId)
+update "users"
+set
+  "verified_email" = $1
+where
+  "id" = $2
+  and "verified_email" is not null
+  and (
+    "email" is null
+    or lower(trim(email)) <> "verified_email"
+  );
 
 -- users.findUserBrief(id)
 select
@@ -40,6 +65,19 @@ from
   left join "organisations" on "organisations"."id" = "users"."org_id"
 where
   "users"."id" = $1;
+
+-- users.insertToken(v)
+insert into
+  "account_tokens" (
+    "user_id",
+    "purpose",
+    "token_hash",
+    "email",
+    "expires_at",
+    "created_at"
+  )
+values
+  ($1, $2, $3, $4, $5, $6);
 
 -- users.insertUser(user, roleCodes, now)
 insert into
@@ -144,6 +182,14 @@ insert into
 values
   ($1, $2);
 
+-- users.setVerifiedEmail(userId, email, now)
+update "users"
+set
+  "verified_email" = $1,
+  "updated_at" = $2
+where
+  "id" = $3;
+
 -- users.updateUser(id, values)
 update "users"
 set
@@ -178,9 +224,20 @@ set
   "city" = $29,
   "company" = $30,
   "position" = $31,
-  "last_login_at" = $32
+  "last_login_at" = $32,
+  "verified_email" = $33
 where
-  "id" = $33;
+  "id" = $34;
+
+-- users.userByVerifiedEmail(email)
+select
+  "id",
+  "status",
+  "email"
+from
+  "users"
+where
+  "verified_email" = $1;
 
 -- users.usernameClash(username, key)
 select
@@ -208,3 +265,12 @@ where
   "user_roles"."user_id" in ($1)
 order by
   "roles"."id";
+
+-- users.voidTokens(userId, purpose, now)
+update "account_tokens"
+set
+  "used_at" = $1
+where
+  "user_id" = $2
+  and "purpose" = $3
+  and "used_at" is null;

@@ -1,5 +1,18 @@
 -- The SQL of server/src/modules/users/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
 
+-- users.consumeToken(tokenHash, purpose, now)
+update "account_tokens"
+set
+  "used_at" = ?
+where
+  "token_hash" = ?
+  and "purpose" = ?
+  and "used_at" is null
+  and "expires_at" > ?
+returning
+  "user_id",
+  "email";
+
 -- users.countUsers(scope)
 select
   count(*) as "users",
@@ -19,6 +32,18 @@ where
 delete from "sessions"
 where
   "user_id" = ?;
+
+-- users.dropStaleVerification(userId)
+update "users"
+set
+  "verified_email" = ?
+where
+  "id" = ?
+  and "verified_email" is not null
+  and (
+    "email" is null
+    or lower(trim(email)) <> "verified_email"
+  );
 
 -- users.findUserBrief(id)
 select
@@ -40,6 +65,19 @@ from
   left join "organisations" on "organisations"."id" = "users"."org_id"
 where
   "users"."id" = ?;
+
+-- users.insertToken(v)
+insert into
+  "account_tokens" (
+    "user_id",
+    "purpose",
+    "token_hash",
+    "email",
+    "expires_at",
+    "created_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?);
 
 -- users.insertUser(user, roleCodes, now)
 insert into
@@ -130,6 +168,14 @@ insert into
 values
   (?, ?);
 
+-- users.setVerifiedEmail(userId, email, now)
+update "users"
+set
+  "verified_email" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+
 -- users.updateUser(id, values)
 update "users"
 set
@@ -164,9 +210,20 @@ set
   "city" = ?,
   "company" = ?,
   "position" = ?,
-  "last_login_at" = ?
+  "last_login_at" = ?,
+  "verified_email" = ?
 where
   "id" = ?;
+
+-- users.userByVerifiedEmail(email)
+select
+  "id",
+  "status",
+  "email"
+from
+  "users"
+where
+  "verified_email" = ?;
 
 -- users.usernameClash(username, key)
 select
@@ -194,3 +251,12 @@ where
   "user_roles"."user_id" in (?)
 order by
   "roles"."id";
+
+-- users.voidTokens(userId, purpose, now)
+update "account_tokens"
+set
+  "used_at" = ?
+where
+  "user_id" = ?
+  and "purpose" = ?
+  and "used_at" is null;

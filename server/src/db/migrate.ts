@@ -30,6 +30,7 @@ import * as m0026 from './migrations/0026_judged_version.ts';
 import * as m0027 from './migrations/0027_cancelled_results.ts';
 import * as m0028 from './migrations/0028_metric_name.ts';
 import * as m0029 from './migrations/0029_outbox.ts';
+import * as m0030 from './migrations/0030_account_email.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -64,6 +65,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0027_cancelled_results': m0027,
   '0028_metric_name': m0028,
   '0029_outbox': m0029,
+  '0030_account_email': m0030,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -35,6 +35,8 @@ export interface UsersTable {
   lastLoginAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The address this account proved by a link, lower-cased (migration 0030); unique across accounts. */
+  verifiedEmail: string | null;
 }
 
 export interface RolesTable {
@@ -723,6 +725,18 @@ export interface OutboxMessagesTable {
   sentAt: string | null;
 }
 
+/** A single-use link sent by email (migration 0030): only its SHA-256 is kept. */
+export interface AccountTokensTable {
+  id: Generated<number>;
+  userId: number;
+  purpose: string;
+  tokenHash: string;
+  email: string;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -776,4 +790,5 @@ export interface DB {
   notices: NoticesTable;
   noticeRecipients: NoticeRecipientsTable;
   outboxMessages: OutboxMessagesTable;
+  accountTokens: AccountTokensTable;
 }

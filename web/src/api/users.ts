@@ -43,4 +43,12 @@ export const accountApi = {
   permissions: () => http.get<string[]>('/api/team/userinfo/permission', undefined, { silent: true }),
   /** The profile, or only its avatar. */
   update: (body: Partial<UserInfoUpdateBody>) => http.put<void>('/api/team/userinfo/', body),
+  /** Sends a link proving the profile's email to it (issue 35). */
+  sendEmailVerification: () => http.post<{ email: string }>('/api/account/email/verification', {}),
+  /** Opens a verification link (its page shows a refusal itself). */
+  verifyEmail: (token: string) => http.post<{ email: string }>('/api/account/email/verify', { token }, { silent: true }),
+  /** 忘记密码: asks for a reset link to a proved email; the answer's message is the same whether or not it has an account. */
+  forgotPassword: (email: string) => http.post<null>('/api/account/password/forgot', { email }),
+  /** Opens a reset link with the new password; every session of the account ends (its page shows a refusal itself). */
+  resetPassword: (token: string, password: string) => http.post<null>('/api/account/password/reset', { token, password }, { silent: true }),
 };

@@ -40,6 +40,9 @@ export const siteRoutes: RouteObject[] = guardIds([
   { path: '/login', element: page(() => import('./pages/auth/LoginPage.tsx')) },
   { path: '/register', element: page(() => import('./pages/auth/RegisterPage.tsx')) },
   { path: '/logout', element: page(() => import('./pages/auth/LogoutPage.tsx')) },
+  { path: '/forgot-password', element: page(() => import('./pages/auth/ForgotPasswordPage.tsx')) },
+  { path: '/reset-password', element: page(() => import('./pages/auth/ResetPasswordPage.tsx')) },
+  { path: '/verify-email', element: page(() => import('./pages/auth/VerifyEmailPage.tsx')) },
   {
     element: <MainLayout />,
     children: [

@@ -36,6 +36,8 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 export const authConfigSchema = z.object({
   oidcEnabled: z.boolean(),
   oidcName: z.string(),
+  /** The platform sends email (SMTP_URL is set): verifying an email and 忘记密码 are offered. */
+  mailEnabled: z.boolean(),
   /** Where the dropdown's account-security link goes (spec §2.2: an external link). */
   accountSecurityUrl: z.string(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { emailField, passwordField, phoneField, registerBody } from './auth.ts';
 import { pageQuery } from './common.ts';
 import { roleRefSchema } from './roles.ts';
@@ -77,6 +78,8 @@ export const userInfoSchema = z.object({
   roles: z.array(roleRefSchema),
   /** The caller acts for the platform: sees and picks every organisation (PLATFORM_PERMISSION), not only its own. */
   platform: z.boolean(),
+  /** The account proved its email (the one above) by a link. */
+  emailVerified: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 
@@ -119,3 +122,21 @@ export const userInfoUpdateBody = z.strictObject({
   email: emailField.nullable(),
 });
 export type UserInfoUpdateBody = z.infer<typeof userInfoUpdateBody>;
+
+/** A token from a link sent by email (`/verify-email?token=…`, `/reset-password?token=…`). */
+const linkToken = z
+  .string({ error: '链接无效' })
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{20,100}$/, '链接无效');
+/** `POST /api/account/email/verify`: the token of the verification link. */
+export const emailVerifyBody = z.strictObject({ token: linkToken });
+/** What 忘记密码 answers, whether or not the address has an account (so that it tells nobody which addresses do). */
+export const FORGOT_ANSWER = '如果该邮箱已验证并绑定了账号，重置密码的邮件已经发出，请在15分钟内点击邮件中的链接';
+
+/** `POST /api/account/password/forgot`: the verified email of the account whose password was forgotten. */
+export const passwordForgotBody = z.strictObject({
+  email: z.string({ error: '请输入邮箱' }).trim().min(1, '请输入邮箱').refine(isValidEmail, EMAIL_MESSAGE),
+});
+/** `POST /api/account/password/reset`: the link's token and the new password. */
+export const passwordResetBody = z.strictObject({ token: linkToken, password: passwordField });
+export type PasswordResetBody = z.infer<typeof passwordResetBody>;

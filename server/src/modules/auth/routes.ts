@@ -28,6 +28,7 @@ export function authRoutes(app: App, deps: Deps) {
     ok({
       oidcEnabled: Boolean(deps.config.oidc),
       oidcName: deps.config.oidc?.name ?? '',
+      mailEnabled: Boolean(deps.config.mail),
       accountSecurityUrl: deps.config.accountSecurityUrl,
     }),
   );

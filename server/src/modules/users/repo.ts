@@ -108,7 +108,59 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     orgName: row.orgName,
     roles,
     platform: platform !== undefined,
+    emailVerified: row.verifiedEmail !== null && row.email !== null && row.verifiedEmail === normalEmail(row.email),
   };
+}
+
+/** An address as verification keeps it: trimmed and lower-cased. */
+export const normalEmail = (email: string) => email.trim().toLowerCase();
+
+// ---- Links sent by email -------------------------------------------------------------------------------------------
+
+export type LinkPurpose = 'verify-email' | 'reset-password';
+
+export async function insertToken(db: Db, v: { userId: number; purpose: LinkPurpose; tokenHash: string; email: string; expiresAt: string; now: string }) {
+  await db
+    .insertInto('accountTokens')
+    .values({ userId: v.userId, purpose: v.purpose, tokenHash: v.tokenHash, email: v.email, expiresAt: v.expiresAt, createdAt: v.now })
+    .execute();
+}
+
+/** Uses a link: marks it used if it is of this purpose, unused and unexpired, in one statement; undefined otherwise. */
+export const consumeToken = (db: Db, tokenHash: string, purpose: LinkPurpose, now: string) =>
+  db
+    .updateTable('accountTokens')
+    .set({ usedAt: now })
+    .where('tokenHash', '=', tokenHash)
+    .where('purpose', '=', purpose)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .returning(['userId', 'email'])
+    .executeTakeFirst();
+
+/** Ends every unused link of a purpose a user was sent (a reset makes the others void). */
+export async function voidTokens(db: Db, userId: number, purpose: LinkPurpose, now: string) {
+  await db.updateTable('accountTokens').set({ usedAt: now }).where('userId', '=', userId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+}
+
+/** The account that verified this address (lower-cased), if one did. */
+export const userByVerifiedEmail = (db: Db, email: string) =>
+  db.selectFrom('users').select(['id', 'status', 'email']).where('verifiedEmail', '=', email).executeTakeFirst();
+
+/** Forgets a proved address the account no longer has (its email was changed or cleared). */
+export async function dropStaleVerification(db: Db, userId: number) {
+  await db
+    .updateTable('users')
+    .set({ verifiedEmail: null })
+    .where('id', '=', userId)
+    .where('verifiedEmail', 'is not', null)
+    .where((eb) => eb.or([eb('email', 'is', null), eb(sql`lower(trim(email))`, '<>', eb.ref('verifiedEmail'))]))
+    .execute();
+}
+
+/** Records the address the account proved; the unique index refuses one another account proved first. */
+export async function setVerifiedEmail(db: Db, userId: number, email: string | null, now: string) {
+  await db.updateTable('users').set({ verifiedEmail: email, updatedAt: now }).where('id', '=', userId).execute();
 }
 
 export async function updateUser(db: Db, id: number, values: Updateable<UsersTable>) {

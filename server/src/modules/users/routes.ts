@@ -2,6 +2,9 @@ import {
   ACTION_CODES,
   ADMIN_MENU_CODES,
   createUserBody,
+  emailVerifyBody,
+  passwordForgotBody,
+  passwordResetBody,
   idParam,
   registeredSchema,
   resetPasswordBody,
@@ -20,11 +23,44 @@ import type { App } from '../../http/app-types.ts';
 import { noDataReply, ok, page, replies } from '../../http/reply.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
+import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
 
 const LIST = perm(ADMIN_MENU_CODES.user);
 const EDIT = perm(ACTION_CODES.userEdit);
 
+/** Where links sent by email point: PUBLIC_URL (or, outside production, the request's own origin). */
+function linkOrigin(req: Parameters<typeof userCtx>[0]) {
+  const origin = publicOrigin(req.ctx.config, req);
+  if (!origin) throw publicUrlMissing('发送邮件链接');
+  return origin;
+}
+
 export function userRoutes(app: App) {
+  // ---- Links sent by email (issue 35): proving an address, resetting a forgotten password ------------------------
+  app.post(
+    '/api/account/email/verification',
+    { config: { rule: USER }, schema: { tags: ['userinfo'], response: replies(z.object({ email: z.string() })) } },
+    async (req) => ok(await service.sendEmailVerification(userCtx(req), linkOrigin(req)), '验证邮件已发送，请到邮箱中点击链接完成验证'),
+  );
+  app.post(
+    '/api/account/email/verify',
+    { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], body: emailVerifyBody, response: replies(z.object({ email: z.string() })) } },
+    async (req) => ok(await service.verifyEmail(req.ctx, req.body.token), '邮箱验证成功'),
+  );
+  app.post(
+    '/api/account/password/forgot',
+    { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], body: passwordForgotBody, response: noDataReply } },
+    async (req) => ok(null, (await service.forgotPassword(req.ctx, req.body.email, linkOrigin(req))).message),
+  );
+  app.post(
+    '/api/account/password/reset',
+    { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], body: passwordResetBody, response: noDataReply } },
+    async (req) => {
+      await service.resetForgottenPassword(req.ctx, req.body.token, req.body.password);
+      return ok(null, '密码已重置，所有设备上的登录均已退出，请用新密码登录');
+    },
+  );
+
   // Anonymous callers get `data: null`, not a 401: every public page asks who is logged in.
   app.get('/api/team/userinfo/', { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], response: replies(userInfoSchema.nullable()) } }, async (req) =>
     ok(await service.currentUser(req.ctx)),

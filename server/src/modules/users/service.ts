@@ -7,6 +7,8 @@ import { assertOwnImage } from '../files/index.ts';
 import { hashPassword } from '../../crypto/passwords.ts';
 import * as repo from './repo.ts';
 
+export { forgotPassword, resetForgottenPassword, sendEmailVerification, verifyEmail } from './account-links.ts';
+
 export async function currentUser(ctx: Ctx) {
   return ctx.actor ? ((await repo.findUserInfo(ctx.db, ctx.actor.userId)) ?? null) : null;
 }
@@ -20,6 +22,8 @@ export async function updateOwnProfile(ctx: AuthedCtx, body: UserInfoUpdateBody)
     ...(atSchool === undefined ? {} : { atSchool: atSchool === null ? null : atSchool ? 1 : 0 }),
     updatedAt: ctx.clock.now().toISOString(),
   });
+  // A new address is not proved by the old one's link.
+  if (body.email !== undefined) await repo.dropStaleVerification(ctx.db, userId);
   return getUser(ctx, userId);
 }
 

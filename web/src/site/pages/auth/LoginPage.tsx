@@ -46,9 +46,16 @@ export default function LoginPage() {
           <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }]}>
             <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" />
           </Form.Item>
-          <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]}>
+          <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]} style={{ marginBottom: 8 }}>
             <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
           </Form.Item>
+          <div style={{ textAlign: 'right', marginBottom: 16 }}>
+            {config?.mailEnabled ? (
+              <Link to="/forgot-password">忘记密码？</Link>
+            ) : (
+              <Typography.Text type="secondary">忘记密码请联系平台管理员重置</Typography.Text>
+            )}
+          </div>
           <GuardedButton type="primary" htmlType="submit" block loading={submitting}>
             登录
           </GuardedButton>

@@ -1,11 +1,12 @@
 import { EMAIL_MESSAGE, isValidEmail, isValidPhone, type UserInfo, type UserInfoUpdateBody } from '@contest/shared';
 import { UploadOutlined, UserOutlined } from '@ant-design/icons';
-import { App, Avatar, Button, Card, Col, DatePicker, Descriptions, Form, Input, Radio, Row, Space, Upload } from 'antd';
+import { App, Avatar, Button, Card, Col, DatePicker, Descriptions, Form, Input, Radio, Row, Space, Tag, Typography, Upload } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { accountApi } from '#src/api/users.ts';
 import { fileUrls } from '#src/api/files.ts';
 import { useCurrentUser, useRefreshUser } from '#src/common/auth.ts';
+import { useAuthConfig } from '#src/common/siteConfig.ts';
 import { avatarUrl } from '#src/common/files.ts';
 import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '#src/common/forms.ts';
@@ -32,6 +33,42 @@ const TEXT_FIELDS: [keyof UserInfo, string][] = [
 const toDate = (v?: string | null) => (v ? dayjs(v) : null);
 const fromDate = (v?: Dayjs | null) => (v ? v.format('YYYY-MM-DD') : null);
 
+/** The email, whether it is verified, and the way to verify it: a link sent to it (which 忘记密码 then uses). */
+function EmailState({ user }: { user: UserInfo }) {
+  const { message } = App.useApp();
+  const { data: config } = useAuthConfig();
+  const [sending, setSending] = useState(false);
+  if (!user.email) return <Typography.Text type="secondary">未填写（填写并验证后，忘记密码时可用邮箱找回）</Typography.Text>;
+  async function send() {
+    setSending(true);
+    try {
+      const { email } = await accountApi.sendEmailVerification();
+      void message.success(`验证邮件已发送到 ${email}，请在24小时内点击邮件中的链接`, 6);
+    } catch {
+      // The request's own toast says why (a limit, the address verified by another account).
+    } finally {
+      setSending(false);
+    }
+  }
+  return (
+    <Space wrap size={8}>
+      <span>{user.email}</span>
+      {user.emailVerified ? (
+        <Tag color="success">已验证</Tag>
+      ) : (
+        <>
+          <Tag color="warning">未验证</Tag>
+          {config?.mailEnabled && (
+            <Button size="small" loading={sending} onClick={() => void send()}>
+              发送验证邮件
+            </Button>
+          )}
+        </>
+      )}
+    </Space>
+  );
+}
+
 function ProfileView({ user }: { user: UserInfo }) {
   const yesNo = (v: boolean | null) => (v === null ? '' : v ? '是' : '否');
   return (
@@ -39,7 +76,9 @@ function ProfileView({ user }: { user: UserInfo }) {
       <Descriptions.Item label="用户名">{user.username}</Descriptions.Item>
       <Descriptions.Item label="性别">{user.sex === null ? '' : user.sex === 0 ? '男' : '女'}</Descriptions.Item>
       <Descriptions.Item label="手机号">{user.phone}</Descriptions.Item>
-      <Descriptions.Item label="邮箱">{user.email}</Descriptions.Item>
+      <Descriptions.Item label="邮箱">
+        <EmailState user={user} />
+      </Descriptions.Item>
       <Descriptions.Item label="出生日期">{user.birthday}</Descriptions.Item>
       <Descriptions.Item label="是否在校">{yesNo(user.atSchool)}</Descriptions.Item>
       <Descriptions.Item label="入学时间">{user.admissionDate}</Descriptions.Item>
