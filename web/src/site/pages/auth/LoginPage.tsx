@@ -50,11 +50,13 @@ export default function LoginPage() {
             <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
           </Form.Item>
           <div style={{ textAlign: 'right', marginBottom: 16 }}>
-            {config?.mailEnabled ? (
-              <Link to="/forgot-password">忘记密码？</Link>
-            ) : (
-              <Typography.Text type="secondary">忘记密码请联系平台管理员重置</Typography.Text>
-            )}
+            {/* Nothing until the platform's options are known, so neither answer flickers into the other. */}
+            {config &&
+              (config.mailEnabled ? (
+                <Link to="/forgot-password">忘记密码？</Link>
+              ) : (
+                <Typography.Text type="secondary">忘记密码请联系平台管理员重置</Typography.Text>
+              ))}
           </div>
           <GuardedButton type="primary" htmlType="submit" block loading={submitting}>
             登录
