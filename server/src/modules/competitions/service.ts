@@ -56,10 +56,6 @@ export const managedCompetition = async (ctx: Ctx, id: number) => policy.manages
 /** Whether the caller manages the competition, without the refusal. */
 export const isManaged = async (ctx: Ctx, id: number) => policy.manages(ctx, await repo.findCompetition(ctx.db, id, ctx.clock.now()));
 
-/** Whether the caller is staff in this role of the competition's organisation (or the platform's). */
-export const isOrganisedBy = async (ctx: Ctx, id: number, role: policy.StaffRole) =>
-  policy.isStaff(ctx, role) && policy.organises(ctx, await repo.findCompetition(ctx.db, id, ctx.clock.now()), role);
-
 /** A competition's page: with its stages, the active one, and its phase (lifecycle.ts) the header and editor show. */
 export async function competitionPage(ctx: Ctx, competition: Competition) {
   const now = ctx.clock.now();
