@@ -230,15 +230,15 @@ describe('links sent by email without a mail server', () => {
     await t.close();
   });
 
-  it('says so to the pages, and refuses to send a link that could never arrive (503), queueing nothing', async () => {
+  it('says so to the pages, and refuses to send a link that could never arrive (409), queueing nothing', async () => {
     expect(body(await t.app.inject({ method: 'GET', url: '/api/auth/config' })).data.mailEnabled).toBe(false);
     await registerUser(t.app, 'nomail', 'Passw0rd1', { email: 'nomail@example.edu.cn' });
     const c = await loggedIn(t.app, 'nomail');
     const sent = await c.post('/api/account/email/verification', {});
-    expect(sent.statusCode).toBe(503);
+    expect(sent.statusCode).toBe(409);
     expect(body(sent).message).toBe(MAIL_OFF);
     const forgot = await t.app.inject({ method: 'POST', url: '/api/account/password/forgot', payload: { email: 'nomail@example.edu.cn' } });
-    expect(forgot.statusCode).toBe(503);
+    expect(forgot.statusCode).toBe(409);
     expect(await t.database.db.selectFrom('outboxMessages').select('id').execute()).toEqual([]);
     expect(await t.database.db.selectFrom('accountTokens').select('id').execute()).toEqual([]);
   });

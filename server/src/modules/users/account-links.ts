@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { hashPassword } from '../../crypto/passwords.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, badRequest, conflict, tooMany } from '../../http/errors.ts';
+import { badRequest, conflict, tooMany } from '../../http/errors.ts';
 import { jobsQueued } from '../../jobs/define.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import { writeAudit } from '../audit-log/index.ts';
@@ -28,9 +28,12 @@ const newToken = () => {
 };
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
-/** Links go by email: refused (503) while the platform has no mail server, rather than queued to fail. */
+/**
+ * Links go by email: refused while the platform has no mail server, rather than queued to fail. A conflict with the
+ * platform's configuration (409), not a server error: nothing is broken, the operator has not set SMTP_URL.
+ */
 function assertMail(ctx: Ctx) {
-  if (!ctx.config.mail) throw new AppError(503, MAIL_OFF);
+  if (!ctx.config.mail) throw conflict(MAIL_OFF);
 }
 export const MAIL_OFF = '平台未配置邮件服务，暂不能发送邮件，请联系平台管理员';
 
