@@ -182,6 +182,7 @@ function mailbox(): Received[] {
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Received);
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -31,7 +31,12 @@ export async function startSmtp({ port: listenOn = 0, dir }: { port?: number; di
       stream.on('end', () => {
         const mail = { to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
         received.push(mail);
-        if (dir) writeFileSync(path.join(dir, `${String(received.length).padStart(5, '0')}.json`), JSON.stringify(mail));
+        if (dir) {
+          // Written under another name and renamed, so that a reader never sees half a file.
+          const file = path.join(dir, `${String(received.length).padStart(5, '0')}.json`);
+          writeFileSync(`${file}.part`, JSON.stringify(mail));
+          renameSync(`${file}.part`, file);
+        }
         callback();
       });
     },
