@@ -65,38 +65,6 @@ on conflict ("idempotency_key") do nothing
 returning
   "id";
 
--- outbox.listMessages(by, q)
-select
-  "id",
-  "channel",
-  "recipient",
-  "purpose",
-  "subject",
-  "state",
-  "attempts",
-  "error",
-  "created_at",
-  "sent_at"
-from
-  "outbox_messages"
-where
-  "org_id" = $1
-  and "state" = $2
-order by
-  "id" desc
-limit
-  $3
-offset
-  $4;
-select
-  count(*) as "n"
-from
-  "outbox_messages"
-where
-  "org_id" = $1
-  and "state" = $2;
--- stops here: no row
-
 -- outbox.settle(id, from, v)
 update "outbox_messages"
 set

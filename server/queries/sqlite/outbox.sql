@@ -50,38 +50,6 @@ on conflict ("idempotency_key") do nothing
 returning
   "id";
 
--- outbox.listMessages(by, q)
-select
-  "id",
-  "channel",
-  "recipient",
-  "purpose",
-  "subject",
-  "state",
-  "attempts",
-  "error",
-  "created_at",
-  "sent_at"
-from
-  "outbox_messages"
-where
-  "org_id" = ?
-  and "state" = ?
-order by
-  "id" desc
-limit
-  ?
-offset
-  ?;
-select
-  count(*) as "n"
-from
-  "outbox_messages"
-where
-  "org_id" = ?
-  and "state" = ?;
--- stops here: no row
-
 -- outbox.settle(id, from, v)
 update "outbox_messages"
 set

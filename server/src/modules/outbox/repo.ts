@@ -1,7 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { OutboxMessagesTable } from '../../db/schema.ts';
-import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 
 /** Every query of the outbox of emails and text messages. */
 
@@ -53,21 +52,4 @@ export async function settle(
     .where('state', '=', from)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
-}
-
-/** The messages a sender caused, or those of the scope's organisations, newest first, with the total. */
-export async function listMessages(db: Db, by: { senderId: number } | OrgScope, q: { offset: number; limit: number; state?: OutboxState }) {
-  let query = db.selectFrom('outboxMessages');
-  query = 'senderId' in by ? query.where('senderId', '=', by.senderId) : query.where(inOrgScope('orgId', by));
-  if (q.state) query = query.where('state', '=', q.state);
-  const [rows, total] = await Promise.all([
-    query
-      .select(['id', 'channel', 'recipient', 'purpose', 'subject', 'state', 'attempts', 'error', 'createdAt', 'sentAt'])
-      .orderBy('id', 'desc')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
 }

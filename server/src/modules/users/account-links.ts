@@ -22,11 +22,12 @@ export const RESET_TTL_MS = 15 * 60_000;
 export const EMAIL_TAKEN = '该邮箱已被其他账号验证。如果那是您的账号，请在登录页使用“忘记密码”找回';
 export const LINK_INVALID = '链接无效或已过期，请重新获取';
 
+/** What is stored of a link's token: its SHA-256. */
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const newToken = () => {
   const token = randomBytes(32).toString('base64url');
-  return { token, hash: createHash('sha256').update(token).digest('hex') };
+  return { token, hash: hashOf(token) };
 };
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * Links go by email: refused while the platform has no mail server, rather than queued to fail. A conflict with the
