@@ -164,6 +164,12 @@ const schema = z.object({
   DKIM_PRIVATE_KEY: z.string().optional(),
   /** What the mail provider allows: at most this many emails a minute from all workers together. */
   MAIL_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Text messages (issue 35): at most this many SMS a minute from all workers together (the provider's limit). */
+  SMS_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  /** Verification codes one address may ask for in an hour (each phone also: 1 a minute, 10 a day). */
+  SMS_CODES_PER_IP_HOUR: z.coerce.number().int().positive().default(30),
+  /** The development SMS simulator: every text goes to it (never on in production). */
+  SMS_SIMULATOR: bool.default(false),
   PAYMENT_SIMULATOR: bool.default(false),
   STRICT_RESPONSES: bool.default(false),
   CERT_FONT: z.string().optional(),
@@ -245,6 +251,8 @@ export type Config = {
   mail?: { smtpUrl: string; from: string; dkim?: { domainName: string; keySelector: string; privateKey: string } };
   /** At most this many emails a minute, across workers. */
   mailPerMinute: number;
+  /** Text messages: the provider's rate across workers, codes per address an hour, and whether texts go to the simulator. */
+  sms: { perMinute: number; codesPerIpHour: number; simulator: boolean };
   /**
    * A reply carrying a field its route's response schema does not declare fails (500) instead of losing the field:
    * on in tests, so a schema that drifted from its handler shows; off in production, where the field is dropped.
@@ -273,6 +281,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const s3Parts = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
   if (s3Parts.some(Boolean) && !s3Parts.every(Boolean)) {
     throw new Error('Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  if (e.SMS_SIMULATOR && e.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: SMS_SIMULATOR must not be on when NODE_ENV=production');
   }
   if (e.PAYMENT_SIMULATOR && e.NODE_ENV === 'production') {
     throw new Error('Invalid configuration: PAYMENT_SIMULATOR must not be on when NODE_ENV=production');
@@ -375,6 +386,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
     mailPerMinute: e.MAIL_PER_MINUTE,
+    sms: { perMinute: e.SMS_PER_MINUTE, codesPerIpHour: e.SMS_CODES_PER_IP_HOUR, simulator: e.SMS_SIMULATOR },
     strictResponses: e.STRICT_RESPONSES,
   };
 }

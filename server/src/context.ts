@@ -2,6 +2,7 @@ import type { PermissionCode } from '@contest/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
+import type { SmsSimulator } from './sms/simulator.ts';
 import type { Db, Dialect_ } from './db/database.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import type { Mailer } from './mail/smtp.ts';
@@ -30,6 +31,8 @@ export interface Deps {
   jobs: JobRegistry;
   /** Email through SMTP_URL; null when no mail server is configured. */
   mailer: Mailer | null;
+  /** With SMS_SIMULATOR on (never in production): the simulator every text goes to. */
+  smsSimulator: SmsSimulator | null;
 }
 
 export interface Actor {
@@ -61,8 +64,24 @@ export const isAuthed = (ctx: Ctx): ctx is AuthedCtx => ctx.actor !== null;
  * the spread cost about a third of what a small public read takes.
  */
 export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; headers: { 'user-agent'?: string } }): Ctx {
-  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer } = deps;
-  return { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, actor, ip: req.ip, userAgent: req.headers['user-agent'] ?? null };
+  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, smsSimulator } = deps;
+  return {
+    db,
+    dialect,
+    config,
+    clock,
+    storage,
+    limiter,
+    hub,
+    log,
+    cipher,
+    jobs,
+    mailer,
+    smsSimulator,
+    actor,
+    ip: req.ip,
+    userAgent: req.headers['user-agent'] ?? null,
+  };
 }
 
 export const iso = (d: Date) => d.toISOString();

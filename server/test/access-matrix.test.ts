@@ -107,6 +107,14 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/account/email/verify': { owner: 'none', payload: { token: 'not-a-real-token-0123456789' } },
     'POST /api/account/password/forgot': { owner: 'none', payload: { email: 'nobody@example.edu.cn' } },
     'POST /api/account/password/reset': { owner: 'none', payload: { token: 'not-a-real-token-0123456789', password: 'Passw0rd2' } },
+    // Codes sent by SMS: a proof of work, then a code to a phone; a code proves a phone for the caller's own account.
+    'GET /api/auth/altcha': none,
+    'POST /api/auth/sms/code': { owner: 'none', payload: {} },
+    'POST /api/auth/sms/login': { owner: 'none', payload: { phone: '13800138000', code: '123456' } },
+    'POST /api/account/password/reset/sms': { owner: 'none', payload: { phone: '13800138000', code: '123456', password: 'Passw0rd2' } },
+    'POST /api/account/phone/code': { owner: 'none', payload: {} },
+    'POST /api/account/phone/verify': { owner: 'none', payload: { phone: '13800138000', code: '123456' } },
+    'POST /api/account/password/set': { owner: 'none', payload: { password: 'Passw0rd2' } },
     'GET /api/system/menu/routers': none,
     'POST /api/file/upload/avatar': { owner: 'none', file: png },
     'POST /api/file/upload/document': { owner: 'none', query: 'purpose=attachment', file: { name: 'a.pdf', content: PDF, type: 'application/pdf' } },
@@ -140,6 +148,13 @@ function routeCases(w: World): Record<string, Case> {
     // Which client packages exist, for the download-client dialog of every visitor.
     'GET /api/system/client/status': none,
     'GET /api/system/client/build': platform,
+    // The platform's SMS provider (消息服务).
+    'GET /api/system/sms/config': platform,
+    'PUT /api/system/sms/config': {
+      owner: 'platform',
+      payload: { provider: 'aliyun', enable: false, accessKeyId: '', signName: '', templates: { code: '', notice: '', reminder: '' } },
+    },
+    'POST /api/system/sms/test': { owner: 'platform', payload: { phone: '13800138000' } },
     // Only queues the build: the matrix's app runs no jobs.
     'POST /api/system/client/build': platform,
     'POST /api/file/upload/image': { owner: 'platform', file: png },

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { buildApp, type BuiltApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { Clock } from '../src/context.ts';
+import type { RateLimiter } from '../src/limits/rate-limiter.ts';
 import { openDatabase, type Database_ } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { seedIfEmpty, type SeededAccount } from '../src/seed/index.ts';
@@ -49,7 +50,10 @@ async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> }>
   };
 }
 
-export async function createTestApp(kind: DbKind, options: { env?: Record<string, string>; clock?: Clock; seedDemo?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DbKind,
+  options: { env?: Record<string, string>; clock?: Clock; seedDemo?: boolean; limiter?: RateLimiter } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contest-test-'));
   const pgSchema = kind === 'postgres' ? await postgresSchema() : undefined;
   const config = loadConfig({
@@ -76,7 +80,7 @@ export async function createTestApp(kind: DbKind, options: { env?: Record<string
       done();
     },
   });
-  const built = await buildApp({ config, database, clock, logStream });
+  const built = await buildApp({ config, database, clock, logStream, ...(options.limiter && { limiter: options.limiter }) });
   return {
     ...built,
     config,

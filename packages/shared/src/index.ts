@@ -6,6 +6,7 @@ export * from './menu.ts';
 export * from './api/common.ts';
 export * from './api/auth.ts';
 export * from './api/users.ts';
+export * from './api/sms.ts';
 export * from './api/roles.ts';
 export * from './api/system.ts';
 export * from './api/files.ts';

@@ -274,6 +274,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         component: 'system/client',
         meta: { title: '客户端版本', icon: 'desktop', permission: M.client },
       },
+      {
+        path: '/system/message',
+        name: 'SystemMessage',
+        component: 'system/message',
+        meta: { title: '消息服务', icon: 'message', permission: M.messaging },
+      },
     ],
   },
 ];

@@ -54,6 +54,8 @@ export const ADMIN_MENU_CODES = {
   user: 'system:user:menu',
   role: 'system:role:menu',
   client: 'system:client:menu',
+  /** 消息服务 (issue 35): the SMS provider, its test send and simulator. */
+  messaging: 'system:message:menu',
 } as const satisfies Record<string, `${string}:${string}:menu`>;
 
 /** Action codes (`<module>:<entity>:<action>`) that gate writes; each module adds its own here. */
@@ -78,6 +80,7 @@ export const ACTION_CODES = {
   gradeEdit: 'competition:grade:edit',
   noticeEdit: 'message:notice:edit',
   clientEdit: 'system:client:edit',
+  messagingEdit: 'system:message:edit',
 } as const satisfies Record<string, `${string}:${string}:${'edit' | 'audit' | 'review'}`>;
 
 /**
@@ -170,6 +173,7 @@ export const ADMIN_MENU_GROUPS: PermissionGroup[] = [
       { code: M.user, title: '用户管理' },
       { code: M.role, title: '角色管理' },
       { code: M.client, title: '客户端版本' },
+      { code: M.messaging, title: '消息服务' },
     ],
   },
 ];
@@ -195,6 +199,7 @@ export const ACTION_TITLES: Record<ActionCode, string> = {
   [ACTION_CODES.gradeEdit]: '计算与确认成绩、答复申诉、评奖与生成证书',
   [ACTION_CODES.noticeEdit]: '编写、发布与删除本组织竞赛的通知',
   [ACTION_CODES.clientEdit]: '发布桌面客户端的新版本',
+  [ACTION_CODES.messagingEdit]: '修改短信服务商配置与发送测试短信',
 };
 
 export const ALL_PERMISSION_CODES: readonly PermissionCode[] = [

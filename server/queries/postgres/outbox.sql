@@ -72,7 +72,8 @@ set
   "updated_at" = $2,
   "error" = $3,
   "provider_message_id" = $4,
-  "sent_at" = $5
+  "sent_at" = $5,
+  "body" = $6
 where
-  "id" = $6
-  and "state" = $7;
+  "id" = $7
+  and "state" = $8;

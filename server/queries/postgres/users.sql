@@ -33,6 +33,15 @@ delete from "sessions"
 where
   "user_id" = $1;
 
+-- users.dropStalePhone(userId, phone)
+update "users"
+set
+  "verified_phone" = $1
+where
+  "id" = $2
+  and "verified_phone" is not null
+  and "verified_phone" <> $3;
+
 -- users.dropStaleVerification(userId)
 update "users"
 set
@@ -65,6 +74,22 @@ from
   left join "organisations" on "organisations"."id" = "users"."org_id"
 where
   "users"."id" = $1;
+
+-- users.insertPhoneCode(v)
+insert into
+  "phone_codes" (
+    "phone",
+    "purpose",
+    "user_id",
+    "code_hash",
+    "expires_at",
+    "created_at"
+  )
+values
+  ($1, $2, $3, $4, $5, $6)
+returning
+  "id";
+-- stops here: no row
 
 -- users.insertToken(v)
 insert into
@@ -140,6 +165,24 @@ where
   );
 -- stops here: no row
 
+-- users.livePhoneCode(phone, purpose, now, userId)
+select
+  "id",
+  "code_hash",
+  "tries"
+from
+  "phone_codes"
+where
+  "phone" = $1
+  and "purpose" = $2
+  and "used_at" is null
+  and "expires_at" > $3
+  and "user_id" = $4
+order by
+  "id" desc
+limit
+  $5;
+
 -- users.organisationExists(id)
 select
   "id"
@@ -173,6 +216,15 @@ set
 where
   "id" = $3;
 
+-- users.setPasswordIfNone(userId, passwordHash, now)
+update "users"
+set
+  "password_hash" = $1,
+  "updated_at" = $2
+where
+  "id" = $3
+  and "password_hash" is null;
+
 -- users.setUserRoles(userId, roleIds)
 delete from "user_roles"
 where
@@ -189,6 +241,25 @@ set
   "updated_at" = $2
 where
   "id" = $3;
+
+-- users.setVerifiedPhone(userId, phone, now)
+update "users"
+set
+  "verified_phone" = $1,
+  "updated_at" = $2
+where
+  "id" = $3;
+
+-- users.spendCodeTry(id, maxTries)
+update "phone_codes"
+set
+  "tries" = "tries" + $1
+where
+  "id" = $2
+  and "used_at" is null
+  and "tries" < $3
+returning
+  "tries";
 
 -- users.updateUser(id, values)
 update "users"
@@ -225,9 +296,18 @@ set
   "company" = $30,
   "position" = $31,
   "last_login_at" = $32,
-  "verified_email" = $33
+  "verified_email" = $33,
+  "verified_phone" = $34
 where
-  "id" = $34;
+  "id" = $35;
+
+-- users.usePhoneCode(id, now)
+update "phone_codes"
+set
+  "used_at" = $1
+where
+  "id" = $2
+  and "used_at" is null;
 
 -- users.userByVerifiedEmail(email)
 select
@@ -238,6 +318,15 @@ from
   "users"
 where
   "verified_email" = $1;
+
+-- users.userByVerifiedPhone(phone)
+select
+  "id",
+  "status"
+from
+  "users"
+where
+  "verified_phone" = $1;
 
 -- users.usernameClash(username, key)
 select
@@ -265,6 +354,15 @@ where
   "user_roles"."user_id" in ($1)
 order by
   "roles"."id";
+
+-- users.voidPhoneCodes(phone, purpose, now)
+update "phone_codes"
+set
+  "used_at" = $1
+where
+  "phone" = $2
+  and "purpose" = $3
+  and "used_at" is null;
 
 -- users.voidTokens(userId, purpose, now)
 update "account_tokens"

@@ -57,7 +57,8 @@ set
   "updated_at" = ?,
   "error" = ?,
   "provider_message_id" = ?,
-  "sent_at" = ?
+  "sent_at" = ?,
+  "body" = ?
 where
   "id" = ?
   and "state" = ?;

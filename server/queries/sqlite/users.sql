@@ -33,6 +33,15 @@ delete from "sessions"
 where
   "user_id" = ?;
 
+-- users.dropStalePhone(userId, phone)
+update "users"
+set
+  "verified_phone" = ?
+where
+  "id" = ?
+  and "verified_phone" is not null
+  and "verified_phone" <> ?;
+
 -- users.dropStaleVerification(userId)
 update "users"
 set
@@ -65,6 +74,22 @@ from
   left join "organisations" on "organisations"."id" = "users"."org_id"
 where
   "users"."id" = ?;
+
+-- users.insertPhoneCode(v)
+insert into
+  "phone_codes" (
+    "phone",
+    "purpose",
+    "user_id",
+    "code_hash",
+    "expires_at",
+    "created_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?)
+returning
+  "id";
+-- stops here: no row
 
 -- users.insertToken(v)
 insert into
@@ -126,6 +151,24 @@ where
   );
 -- stops here: no row
 
+-- users.livePhoneCode(phone, purpose, now, userId)
+select
+  "id",
+  "code_hash",
+  "tries"
+from
+  "phone_codes"
+where
+  "phone" = ?
+  and "purpose" = ?
+  and "used_at" is null
+  and "expires_at" > ?
+  and "user_id" = ?
+order by
+  "id" desc
+limit
+  ?;
+
 -- users.organisationExists(id)
 select
   "id"
@@ -159,6 +202,15 @@ set
 where
   "id" = ?;
 
+-- users.setPasswordIfNone(userId, passwordHash, now)
+update "users"
+set
+  "password_hash" = ?,
+  "updated_at" = ?
+where
+  "id" = ?
+  and "password_hash" is null;
+
 -- users.setUserRoles(userId, roleIds)
 delete from "user_roles"
 where
@@ -175,6 +227,25 @@ set
   "updated_at" = ?
 where
   "id" = ?;
+
+-- users.setVerifiedPhone(userId, phone, now)
+update "users"
+set
+  "verified_phone" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+
+-- users.spendCodeTry(id, maxTries)
+update "phone_codes"
+set
+  "tries" = "tries" + ?
+where
+  "id" = ?
+  and "used_at" is null
+  and "tries" < ?
+returning
+  "tries";
 
 -- users.updateUser(id, values)
 update "users"
@@ -211,9 +282,18 @@ set
   "company" = ?,
   "position" = ?,
   "last_login_at" = ?,
-  "verified_email" = ?
+  "verified_email" = ?,
+  "verified_phone" = ?
 where
   "id" = ?;
+
+-- users.usePhoneCode(id, now)
+update "phone_codes"
+set
+  "used_at" = ?
+where
+  "id" = ?
+  and "used_at" is null;
 
 -- users.userByVerifiedEmail(email)
 select
@@ -224,6 +304,15 @@ from
   "users"
 where
   "verified_email" = ?;
+
+-- users.userByVerifiedPhone(phone)
+select
+  "id",
+  "status"
+from
+  "users"
+where
+  "verified_phone" = ?;
 
 -- users.usernameClash(username, key)
 select
@@ -251,6 +340,15 @@ where
   "user_roles"."user_id" in (?)
 order by
   "roles"."id";
+
+-- users.voidPhoneCodes(phone, purpose, now)
+update "phone_codes"
+set
+  "used_at" = ?
+where
+  "phone" = ?
+  and "purpose" = ?
+  and "used_at" is null;
 
 -- users.voidTokens(userId, purpose, now)
 update "account_tokens"

@@ -12,6 +12,8 @@ import type { FileStore } from '../storage/file-store.ts';
 import { localFileStore } from '../storage/local.ts';
 import { s3FileStore } from '../storage/s3.ts';
 import { smtpMailer } from '../mail/smtp.ts';
+import { recordSimulated } from '../modules/sms/index.ts';
+import { smsSimulator } from '../sms/simulator.ts';
 import { JOBS } from './jobs.ts';
 
 export interface DepsOptions {
@@ -52,11 +54,15 @@ export function buildDeps(options: DepsOptions): { deps: Deps; close: () => Prom
     cipher: aesCipher(loadSecretKey(config.secretKey, config.dataDir)),
     jobs: options.jobs ?? JOBS,
     mailer: config.mail ? smtpMailer(config.mail) : null,
+    smsSimulator: null,
   };
+  // The simulator records what it receives in the platform's database, for its page: whichever process sent the text.
+  if (config.sms.simulator) deps.smsSimulator = smsSimulator(config.dataDir, recordSimulated(deps));
   return {
     deps,
     close: async () => {
       deps.mailer?.close();
+      await deps.smsSimulator?.close();
       await hub.close();
       await limiter.close();
       // The limiter closes the connection it was given; one of the caller's leaves ours to close here.

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -6,13 +6,25 @@ import path from 'node:path';
 export interface Cipher {
   encrypt(plain: string): string;
   decrypt(sealed: string): string;
+  /**
+   * A keyed hash (HMAC-SHA256, hex) of `value` under a key derived from SECRET_KEY for `purpose`: what is stored of a
+   * value that must be matched but never read back (an SMS code, an ID number), so that a copy of the database alone
+   * cannot test guesses against it.
+   */
+  mac(purpose: string, value: string): string;
 }
 
 const VERSION = 'v1';
 
 export function aesCipher(key: Buffer): Cipher {
   if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes (64 hex characters or 44 base64 characters)');
+  const macKeys = new Map<string, Buffer>();
   return {
+    mac(purpose, value) {
+      let k = macKeys.get(purpose);
+      if (!k) macKeys.set(purpose, (k = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `contest:${purpose}`, 32))));
+      return createHmac('sha256', k).update(value, 'utf8').digest('hex');
+    },
     encrypt(plain) {
       const iv = randomBytes(12);
       const c = createCipheriv('aes-256-gcm', key, iv);

@@ -31,6 +31,7 @@ import * as m0027 from './migrations/0027_cancelled_results.ts';
 import * as m0028 from './migrations/0028_metric_name.ts';
 import * as m0029 from './migrations/0029_outbox.ts';
 import * as m0030 from './migrations/0030_account_email.ts';
+import * as m0031 from './migrations/0031_sms.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0028_metric_name': m0028,
   '0029_outbox': m0029,
   '0030_account_email': m0030,
+  '0031_sms': m0031,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -37,6 +37,8 @@ export interface UsersTable {
   updatedAt: string;
   /** The address this account proved by a link, lower-cased (migration 0030); unique across accounts. */
   verifiedEmail: string | null;
+  /** The number this account proved by an SMS code (migration 0031); unique across accounts. */
+  verifiedPhone: string | null;
 }
 
 export interface RolesTable {
@@ -737,6 +739,40 @@ export interface AccountTokensTable {
   createdAt: string;
 }
 
+/** A 6-digit code sent by SMS (migration 0031): only its keyed hash is kept. */
+export interface PhoneCodesTable {
+  id: Generated<number>;
+  phone: string;
+  purpose: string;
+  userId: number | null;
+  codeHash: string;
+  tries: Generated<number>;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+/** The platform's SMS provider (one row, id 1): its secret sealed inside settingsJson. */
+export interface SmsSettingsTable {
+  id: number;
+  provider: string;
+  enable: number;
+  settingsJson: string;
+  updatedAt: string;
+}
+
+/** What the development SMS simulator received, for its page. */
+export interface SmsSimulatorMessagesTable {
+  id: Generated<number>;
+  provider: string;
+  phone: string;
+  signName: string;
+  template: string;
+  paramsJson: string;
+  providerMessageId: string;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -791,4 +827,7 @@ export interface DB {
   noticeRecipients: NoticeRecipientsTable;
   outboxMessages: OutboxMessagesTable;
   accountTokens: AccountTokensTable;
+  phoneCodes: PhoneCodesTable;
+  smsSettings: SmsSettingsTable;
+  smsSimulatorMessages: SmsSimulatorMessagesTable;
 }

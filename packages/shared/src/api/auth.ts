@@ -38,6 +38,8 @@ export const authConfigSchema = z.object({
   oidcName: z.string(),
   /** The platform sends email (SMTP_URL is set): verifying an email and 忘记密码 are offered. */
   mailEnabled: z.boolean(),
+  /** The platform sends text messages (an SMS provider is enabled): 短信验证码登录 and resetting by SMS are offered. */
+  smsEnabled: z.boolean(),
   /** Where the dropdown's account-security link goes (spec §2.2: an external link). */
   accountSecurityUrl: z.string(),
 });

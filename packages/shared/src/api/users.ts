@@ -80,6 +80,10 @@ export const userInfoSchema = z.object({
   platform: z.boolean(),
   /** The account proved its email (the one above) by a link. */
   emailVerified: z.boolean(),
+  /** The account proved its phone (the one above) by an SMS code. */
+  phoneVerified: z.boolean(),
+  /** The account has a password (one made by an SMS code or single sign-on may not): 设置密码 rather than 修改密码. */
+  hasPassword: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -1,4 +1,4 @@
-export { isValidPhone, maskPhone } from './phone.ts';
+export { isValidPhone, maskPhone, normalPhone } from './phone.ts';
 export { isValidUrl } from './url.ts';
 export {
   ID_CARD_MESSAGES,

@@ -21,3 +21,12 @@ export function maskPhone(value: string): string {
   if (national.length < 8) return prefix + '*'.repeat(national.length);
   return prefix + national.slice(0, 3) + '*'.repeat(national.length - 7) + national.slice(-4);
 }
+
+/**
+ * A phone number as one account verifies it, so that one number is one key however it was typed: trimmed, and a
+ * mainland number without its +86 (Hong Kong and Taiwan numbers keep theirs).
+ */
+export function normalPhone(value: string): string {
+  const p = value.trim().replace(/[\s-]/g, '');
+  return /^\+861[3-9]\d{9}$/.test(p) ? p.slice(3) : p;
+}

@@ -11,7 +11,14 @@ import {
   safeReturnTo,
   tokenReplySchema,
   userInfoSchema,
+  altchaChallengeSchema,
+  SMS_CODE_ANSWER,
+  SMS_CODE_SENT,
+  smsCodeBody,
+  smsLoginBody,
+  smsLoginReplySchema,
 } from '@contest/shared';
+
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
@@ -29,6 +36,7 @@ export function authRoutes(app: App, deps: Deps) {
       oidcEnabled: Boolean(deps.config.oidc),
       oidcName: deps.config.oidc?.name ?? '',
       mailEnabled: Boolean(deps.config.mail),
+      smsEnabled: await service.smsEnabled(deps),
       accountSecurityUrl: deps.config.accountSecurityUrl,
     }),
   );
@@ -49,6 +57,29 @@ export function authRoutes(app: App, deps: Deps) {
       const { session, user } = await service.login(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
       setSessionCookies(reply, deps.config, session);
       return ok(user, '登录成功');
+    },
+  );
+
+  // ---- Codes sent by SMS (issue 35) ------------------------------------------------------------------------------
+  app.get('/api/auth/altcha', { config: { rule: PUBLIC }, schema: { tags: ['auth'], response: replies(altchaChallengeSchema) } }, async (req, reply) => {
+    // Each challenge is good once: never from a cache.
+    reply.header('cache-control', 'no-store');
+    await service.throttleIp(req.ctx, 'altcha', 120, (m) => `请求过于频繁，请${m}分钟后再试`);
+    return ok(await service.altcha(req.ctx));
+  });
+
+  app.post('/api/auth/sms/code', { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: smsCodeBody, response: noDataReply } }, async (req) => {
+    await service.sendSmsCode(req.ctx, req.body);
+    return ok(null, req.body.purpose === 'login' ? SMS_CODE_SENT : SMS_CODE_ANSWER);
+  });
+
+  app.post(
+    '/api/auth/sms/login',
+    { config: { rule: PUBLIC }, schema: { tags: ['auth'], body: smsLoginBody, response: replies(smsLoginReplySchema) } },
+    async (req, reply) => {
+      const { session, user, created } = await service.loginByPhone(req.ctx, req.body, req.cookies[SESSION_COOKIE]);
+      setSessionCookies(reply, deps.config, session);
+      return ok({ user, created }, created ? '已用该手机号注册并登录' : '登录成功');
     },
   );
 

@@ -1,4 +1,6 @@
-import { ROLE_CODES, isPermissionCode, usernameKey, type ChangePasswordBody, type LoginBody, type RegisterBody } from '@contest/shared';
+import { ROLE_CODES, isPermissionCode, usernameKey, type ChangePasswordBody, type LoginBody, type RegisterBody, type SmsCodeBody } from '@contest/shared';
+import { altchaChallenge } from '../../crypto/altcha.ts';
+export { smsEnabled } from '../sms/index.ts';
 import type { Actor, AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from '../../http/errors.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
@@ -114,6 +116,26 @@ export async function login(ctx: Ctx, body: LoginBody, previousToken: string | u
   // Found by authenticate() a moment ago: only an account deleted in between is missing.
   if (!user) throw notFound('用户不存在');
   return { session, user };
+}
+
+/** A proof-of-work challenge to solve before asking for an SMS code. */
+export const altcha = (ctx: Ctx) => altchaChallenge(ctx);
+
+/** A code by SMS: for signing in (any phone), or for 忘记密码 (a proved phone only; the answer is the same). */
+export async function sendSmsCode(ctx: Ctx, body: SmsCodeBody) {
+  if (body.purpose === 'login') await users.sendLoginCode(ctx, body.phone, body.altcha);
+  else await users.sendResetCode(ctx, body.phone, body.altcha);
+}
+
+/** 短信验证码登录: the phone's account (made now if no account verified the phone) signed in with a new session. */
+export async function loginByPhone(ctx: Ctx, body: { phone: string; code: string }, previousToken: string | undefined) {
+  // Generous like registrations (a class signs in from one address); each code has its own five tries besides.
+  await throttleIp(ctx, 'sms-login', ctx.config.publicWrites.registerPerIp, (m) => `登录尝试过于频繁，请${m}分钟后再试`);
+  const { userId, created } = await users.phoneLogin(ctx, body.phone, body.code);
+  const { session } = await startSession(ctx, userId, previousToken);
+  const user = await users.findUserInfo(ctx.db, userId);
+  if (!user) throw notFound('用户不存在');
+  return { session, user, created };
 }
 
 export async function startSession(ctx: Ctx, userId: number, previousToken: string | undefined) {

@@ -37,7 +37,7 @@ export async function settle(
   db: Db,
   id: number,
   from: OutboxState,
-  v: { state: OutboxState; error?: string | null; providerMessageId?: string; sentAt?: string; now: string },
+  v: { state: OutboxState; error?: string | null; providerMessageId?: string; sentAt?: string; body?: string; now: string },
 ) {
   const res = await db
     .updateTable('outboxMessages')
@@ -47,6 +47,7 @@ export async function settle(
       ...(v.error !== undefined && { error: v.error }),
       ...(v.providerMessageId !== undefined && { providerMessageId: v.providerMessageId }),
       ...(v.sentAt !== undefined && { sentAt: v.sentAt }),
+      ...(v.body !== undefined && { body: v.body }),
     })
     .where('id', '=', id)
     .where('state', '=', from)

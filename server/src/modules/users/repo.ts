@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { PLATFORM_PERMISSION, type UserInfo, type UserListItem, type UserListQuery } from '@contest/shared';
+import { PLATFORM_PERMISSION, normalPhone, type UserInfo, type UserListItem, type UserListQuery } from '@contest/shared';
 import { usernameSkeleton } from '@contest/shared/skeleton';
 import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
@@ -109,6 +109,8 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     roles,
     platform: platform !== undefined,
     emailVerified: row.verifiedEmail !== null && row.email !== null && row.verifiedEmail === normalEmail(row.email),
+    phoneVerified: row.verifiedPhone !== null && row.phone !== null && row.verifiedPhone === normalPhone(row.phone),
+    hasPassword: row.passwordHash !== null,
   };
 }
 
@@ -264,4 +266,78 @@ export async function deleteUserSessions(db: Db, userId: number) {
 
 export async function setPasswordHash(db: Db, userId: number, passwordHash: string, now: string) {
   await db.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', userId).execute();
+}
+
+// ---- Codes sent by SMS, and verified phones ---------------------------------------------------------------------
+
+/** The account that verified this phone (normalised by `normalPhone`), if one did. */
+export const userByVerifiedPhone = (db: Db, phone: string) =>
+  db.selectFrom('users').select(['id', 'status']).where('verifiedPhone', '=', phone).executeTakeFirst();
+
+/** Records the phone the account proved; the unique index refuses one another account proved first. */
+export async function setVerifiedPhone(db: Db, userId: number, phone: string | null, now: string) {
+  await db.updateTable('users').set({ verifiedPhone: phone, updatedAt: now }).where('id', '=', userId).execute();
+}
+
+/** Forgets a proved phone the account no longer has (its phone was changed or cleared in the profile). */
+export async function dropStalePhone(db: Db, userId: number, phone: string | null) {
+  await db
+    .updateTable('users')
+    .set({ verifiedPhone: null })
+    .where('id', '=', userId)
+    .where('verifiedPhone', 'is not', null)
+    .$if(phone !== null, (q) => q.where('verifiedPhone', '<>', phone!))
+    .execute();
+}
+
+export async function insertPhoneCode(
+  db: Db,
+  v: { phone: string; purpose: string; userId: number | null; codeHash: string; expiresAt: string; createdAt: string },
+) {
+  const row = await db.insertInto('phoneCodes').values(v).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Ends the unused codes of a phone and purpose (a new one was sent). */
+export async function voidPhoneCodes(db: Db, phone: string, purpose: string, now: string) {
+  await db.updateTable('phoneCodes').set({ usedAt: now }).where('phone', '=', phone).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+}
+
+/** The newest unused, unexpired code of a phone and purpose (for `verify`, the one the same account asked for). */
+export const livePhoneCode = (db: Db, phone: string, purpose: string, now: string, userId: number | null) =>
+  db
+    .selectFrom('phoneCodes')
+    .select(['id', 'codeHash', 'tries'])
+    .where('phone', '=', phone)
+    .where('purpose', '=', purpose)
+    .where('usedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .$if(userId !== null, (q) => q.where('userId', '=', userId))
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+
+/** Counts one try of a code if it has tries left, in one statement; the tries spent, or undefined when none were left. */
+export async function spendCodeTry(db: Db, id: number, maxTries: number) {
+  const row = await db
+    .updateTable('phoneCodes')
+    .set((eb) => ({ tries: eb('tries', '+', 1) }))
+    .where('id', '=', id)
+    .where('usedAt', 'is', null)
+    .where('tries', '<', maxTries)
+    .returning('tries')
+    .executeTakeFirst();
+  return row?.tries;
+}
+
+/** Uses a code: only one caller marks it used. */
+export async function usePhoneCode(db: Db, id: number, now: string) {
+  const res = await db.updateTable('phoneCodes').set({ usedAt: now }).where('id', '=', id).where('usedAt', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Sets a password on an account that has none; false when it has one. */
+export async function setPasswordIfNone(db: Db, userId: number, passwordHash: string, now: string) {
+  const res = await db.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', userId).where('passwordHash', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

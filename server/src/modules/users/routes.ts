@@ -14,6 +14,11 @@ import {
   userRolesBody,
   userStatusBody,
   pageOf,
+  phoneCodeBody,
+  phoneVerifyBody,
+  setPasswordBody,
+  SMS_CODE_SENT,
+  smsResetBody,
   userInfoSchema,
   userListItemSchema,
 } from '@contest/shared';
@@ -58,6 +63,33 @@ export function userRoutes(app: App) {
     async (req) => {
       await service.resetForgottenPassword(req.ctx, req.body.token, req.body.password);
       return ok(null, '密码已重置，所有设备上的登录均已退出，请用新密码登录');
+    },
+  );
+
+  // ---- Codes sent by SMS (issue 35): 忘记密码 by code, proving the account's phone, a first password ---------------
+  app.post(
+    '/api/account/password/reset/sms',
+    { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], body: smsResetBody, response: noDataReply } },
+    async (req) => {
+      await service.resetPasswordByCode(req.ctx, req.body.phone, req.body.code, req.body.password);
+      return ok(null, '密码已重置，所有设备上的登录均已退出，请用新密码登录');
+    },
+  );
+  app.post('/api/account/phone/code', { config: { rule: USER }, schema: { tags: ['userinfo'], body: phoneCodeBody, response: noDataReply } }, async (req) => {
+    await service.sendVerifyCode(userCtx(req), req.body.phone, req.body.altcha);
+    return ok(null, SMS_CODE_SENT);
+  });
+  app.post(
+    '/api/account/phone/verify',
+    { config: { rule: USER }, schema: { tags: ['userinfo'], body: phoneVerifyBody, response: replies(z.object({ phone: z.string() })) } },
+    async (req) => ok(await service.verifyPhone(userCtx(req), req.body.phone, req.body.code), '手机号验证成功'),
+  );
+  app.post(
+    '/api/account/password/set',
+    { config: { rule: USER }, schema: { tags: ['userinfo'], body: setPasswordBody, response: noDataReply } },
+    async (req) => {
+      await service.setFirstPassword(userCtx(req), req.body.password);
+      return ok(null, '密码已设置，以后也可以用用户名和密码登录');
     },
   );
 

@@ -1,4 +1,4 @@
-import { ROLE_CODES, usernameKey, type CreateUserBody, type RegisterBody, type UserInfoUpdateBody, type UserListQuery } from '@contest/shared';
+import { ROLE_CODES, normalPhone, usernameKey, type CreateUserBody, type RegisterBody, type UserInfoUpdateBody, type UserListQuery } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
@@ -8,6 +8,7 @@ import { hashPassword } from '../../crypto/passwords.ts';
 import * as repo from './repo.ts';
 
 export { forgotPassword, resetForgottenPassword, sendEmailVerification, verifyEmail } from './account-links.ts';
+export { resetPasswordByCode, sendResetCode, sendVerifyCode, setFirstPassword, verifyPhone } from './phone-codes.ts';
 
 export async function currentUser(ctx: Ctx) {
   return ctx.actor ? ((await repo.findUserInfo(ctx.db, ctx.actor.userId)) ?? null) : null;
@@ -24,6 +25,8 @@ export async function updateOwnProfile(ctx: AuthedCtx, body: UserInfoUpdateBody)
   });
   // A new address is not proved by the old one's link.
   if (body.email !== undefined) await repo.dropStaleVerification(ctx.db, userId);
+  // Nor is a new phone proved by the old one's code: signing in and resetting by SMS go to a proved phone only.
+  if (body.phone !== undefined) await repo.dropStalePhone(ctx.db, userId, body.phone === null ? null : normalPhone(body.phone));
   return getUser(ctx, userId);
 }
 
