@@ -1,4 +1,14 @@
-import type { AuthConfig, AuthSession as SessionRow, ChangePasswordBody, LoginBody, RegisterBody, TokenReply, UserInfo } from '@contest/shared';
+import type {
+  AltchaChallenge,
+  AuthConfig,
+  AuthSession as SessionRow,
+  ChangePasswordBody,
+  LoginBody,
+  RegisterBody,
+  SmsLoginReply,
+  TokenReply,
+  UserInfo,
+} from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /** A signed-in session of the caller, as the account page lists them. */
@@ -28,4 +38,10 @@ export const authApi = {
   sessions: () => http.get<SessionRow[]>('/api/auth/sessions'),
   changePassword: (body: ChangePasswordBody) => http.put<void>('/api/auth/password', body),
   revokeOthers: () => http.post<{ revoked: number }>('/api/auth/sessions/revokeOthers'),
+  /** A proof-of-work challenge, solved before asking for an SMS code (issue 35). */
+  altcha: () => http.get<AltchaChallenge>('/api/auth/altcha'),
+  /** A code by SMS: for 短信验证码登录, or for 忘记密码 (the answer's message is the same whether or not the phone has an account). */
+  smsCode: (phone: string, purpose: 'login' | 'reset', altcha: string) => http.post<null>('/api/auth/sms/code', { phone, purpose, altcha }),
+  /** Signs in by code; an unknown phone gets an account (`created`). */
+  smsLogin: (phone: string, code: string) => http.post<SmsLoginReply>('/api/auth/sms/login', { phone, code }),
 };

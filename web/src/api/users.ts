@@ -51,4 +51,11 @@ export const accountApi = {
   forgotPassword: (email: string) => http.post<null>('/api/account/password/forgot', { email }),
   /** Opens a reset link with the new password; every session of the account ends (its page shows a refusal itself). */
   resetPassword: (token: string, password: string) => http.post<null>('/api/account/password/reset', { token, password }, { silent: true }),
+  /** 忘记密码 by SMS: the code sent to the account's proved phone, and the new password; every session ends. */
+  resetPasswordBySms: (phone: string, code: string, password: string) => http.post<null>('/api/account/password/reset/sms', { phone, code, password }),
+  /** A code proving a phone for the signed-in account. */
+  sendPhoneCode: (phone: string, altcha: string) => http.post<null>('/api/account/phone/code', { phone, altcha }),
+  verifyPhone: (phone: string, code: string) => http.post<{ phone: string }>('/api/account/phone/verify', { phone, code }),
+  /** The first password of an account made by an SMS code. */
+  setPassword: (password: string) => http.post<null>('/api/account/password/set', { password }),
 };

@@ -28,6 +28,9 @@ export function smsRoutes(app: App) {
   );
 }
 
+/** A time as people in China read it. */
+const beijing = (iso: string) => new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
+
 const page = (inner: string) =>
   '<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
   '<meta http-equiv="refresh" content="5"><title>短信模拟器</title>' +
@@ -51,7 +54,7 @@ export function smsSimulatorRoutes(app: App) {
           : Object.entries(params).map(([k, v]) => `\${${escapeHtml(k)}} = ${escapeHtml(v)}`);
         const code = Array.isArray(params) ? params[0] : params.code;
         return (
-          `<tr data-phone="${escapeHtml(r.phone)}"><td>${escapeHtml(r.createdAt.replace('T', ' ').slice(0, 19))}</td><td>${escapeHtml(r.phone)}<br><span class="note">${escapeHtml(maskPhone(r.phone))}</span></td>` +
+          `<tr data-phone="${escapeHtml(r.phone)}"><td>${escapeHtml(beijing(r.createdAt))}</td><td>${escapeHtml(r.phone)}<br><span class="note">${escapeHtml(maskPhone(r.phone))}</span></td>` +
           `<td>${SMS_PROVIDERS[r.provider as keyof typeof SMS_PROVIDERS] ?? escapeHtml(r.provider)}<br><span class="note">【${escapeHtml(r.signName)}】模板 ${escapeHtml(r.template)}</span></td>` +
           `<td>${code && /^\d{6}$/.test(code) ? `<span class="code">${escapeHtml(code)}</span><br>` : ''}<span class="note">${values.join('<br>')}</span></td><td class="note">${escapeHtml(r.providerMessageId)}</td></tr>`
         );

@@ -1,6 +1,7 @@
 import {
   AccountBookOutlined,
   DesktopOutlined,
+  MessageOutlined,
   AlipayCircleOutlined,
   ApartmentOutlined,
   FileTextOutlined,
@@ -33,6 +34,7 @@ export const ICONS: Record<string, ReactNode> = {
   user: <UserOutlined />,
   safety: <SafetyOutlined />,
   desktop: <DesktopOutlined />,
+  message: <MessageOutlined />,
   apartment: <ApartmentOutlined />,
   solution: <SolutionOutlined />,
   bank: <BankOutlined />,

@@ -1,6 +1,6 @@
 import { safeReturnTo, type LoginBody } from '@contest/shared';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Divider, Form, Input, Typography } from 'antd';
+import { Alert, Button, Card, Divider, Form, Input, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { authApi, authUrls } from '#src/api/auth.ts';
@@ -9,10 +9,12 @@ import { showFieldErrors } from '#src/common/forms.ts';
 import { afterLogin } from '#src/common/desktopLaunch.ts';
 import { useAuthConfig } from '#src/common/siteConfig.ts';
 import { LOGIN_FLAG_KEY, LOGIN_REDIRECT_KEY } from '#src/common/storage.ts';
+import { SmsLoginForm } from './SmsLoginForm.tsx';
 
 export default function LoginPage() {
   const [form] = Form.useForm<LoginBody>();
   const [submitting, setSubmitting] = useState(false);
+  const [mode, setMode] = useState<'password' | 'sms'>('password');
   const { data: config } = useAuthConfig();
   const ssoError = new URLSearchParams(location.search).get('ssoError');
   const ssoHref = authUrls.oidcLogin(safeReturnTo(localStorage.getItem(LOGIN_REDIRECT_KEY)));
@@ -42,26 +44,41 @@ export default function LoginPage() {
         }
       >
         {ssoError && <Alert type="error" showIcon message={ssoError} style={{ marginBottom: 16 }} />}
-        <Form form={form} size="large" onFinish={onFinish} autoComplete="on">
-          <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }]}>
-            <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" />
-          </Form.Item>
-          <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]} style={{ marginBottom: 8 }}>
-            <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
-          </Form.Item>
-          <div style={{ textAlign: 'right', marginBottom: 16 }}>
-            {/* Nothing until the platform's options are known, so neither answer flickers into the other. */}
-            {config &&
-              (config.mailEnabled ? (
-                <Link to="/forgot-password">忘记密码？</Link>
-              ) : (
-                <Typography.Text type="secondary">忘记密码请联系平台管理员重置</Typography.Text>
-              ))}
-          </div>
-          <GuardedButton type="primary" htmlType="submit" block loading={submitting}>
-            登录
-          </GuardedButton>
-        </Form>
+        {config?.smsEnabled && (
+          <Tabs
+            centered
+            activeKey={mode}
+            onChange={(k) => setMode(k as 'password' | 'sms')}
+            items={[
+              { key: 'password', label: '密码登录' },
+              { key: 'sms', label: '验证码登录' },
+            ]}
+          />
+        )}
+        {mode === 'sms' && config?.smsEnabled ? (
+          <SmsLoginForm />
+        ) : (
+          <Form form={form} size="large" onFinish={onFinish} autoComplete="on">
+            <Form.Item name="username" rules={[{ required: true, message: '请输入用户名' }]}>
+              <Input prefix={<UserOutlined />} placeholder="用户名" autoComplete="username" />
+            </Form.Item>
+            <Form.Item name="password" rules={[{ required: true, message: '请输入密码' }]} style={{ marginBottom: 8 }}>
+              <Input.Password prefix={<LockOutlined />} placeholder="密码" autoComplete="current-password" />
+            </Form.Item>
+            <div style={{ textAlign: 'right', marginBottom: 16 }}>
+              {/* Nothing until the platform's options are known, so neither answer flickers into the other. */}
+              {config &&
+                (config.mailEnabled || config.smsEnabled ? (
+                  <Link to="/forgot-password">忘记密码？</Link>
+                ) : (
+                  <Typography.Text type="secondary">忘记密码请联系平台管理员重置</Typography.Text>
+                ))}
+            </div>
+            <GuardedButton type="primary" htmlType="submit" block loading={submitting}>
+              登录
+            </GuardedButton>
+          </Form>
+        )}
         {config?.oidcEnabled && (
           <>
             <Divider plain>或</Divider>

@@ -1,14 +1,54 @@
 import { PASSWORD_HINT, checkPasswordStrength, describeUserAgent, type ChangePasswordBody } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Space, Table, Tag } from 'antd';
+import { App, Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { authApi, authKeys, type SessionRow } from '#src/api/auth.ts';
 import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { ruleFrom, sameAsRule, showFieldErrors } from '#src/common/forms.ts';
+import { accountApi } from '#src/api/users.ts';
+import { useCurrentUser, useRefreshUser } from '#src/common/auth.ts';
 
 const time = (iso: string) => new Date(iso).toLocaleString('zh-CN', { timeZone: 'Asia/Shanghai', hour12: false });
 
+/** The first password of an account made by an SMS code: no old one to give. */
+function SetPasswordCard() {
+  const { message } = App.useApp();
+  const refresh = useRefreshUser();
+  const [form] = Form.useForm<{ password: string; confirm: string }>();
+  const [saving, setSaving] = useState(false);
+  async function save({ password }: { password: string }) {
+    setSaving(true);
+    try {
+      await accountApi.setPassword(password);
+      void message.success('密码已设置，以后也可以用用户名和密码登录');
+      form.resetFields();
+      await refresh();
+    } catch (err) {
+      showFieldErrors(form, err);
+    } finally {
+      setSaving(false);
+    }
+  }
+  return (
+    <Card title="设置密码">
+      <Typography.Paragraph type="secondary">该账号通过手机验证码注册，还没有密码。设置后也可以用用户名和密码登录。</Typography.Paragraph>
+      <Form form={form} layout="vertical" onFinish={save} style={{ maxWidth: 400 }}>
+        <Form.Item name="password" label="密码" rules={[{ required: true, message: '请输入密码' }, ruleFrom(checkPasswordStrength)]} extra={PASSWORD_HINT}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="confirm" label="确认密码" dependencies={['password']} rules={[{ required: true, message: '请再次输入密码' }, sameAsRule('password')]}>
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <GuardedButton type="primary" htmlType="submit" loading={saving}>
+          设置密码
+        </GuardedButton>
+      </Form>
+    </Card>
+  );
+}
+
 export default function AccountSetPage() {
+  const { data: user } = useCurrentUser();
   const { message, modal } = App.useApp();
   const [form] = Form.useForm<ChangePasswordBody & { confirm: string }>();
   const [saving, setSaving] = useState(false);
@@ -47,32 +87,35 @@ export default function AccountSetPage() {
   const others = (sessions.data ?? []).filter((s) => !s.current).length;
   return (
     <Space direction="vertical" size={24} style={{ width: '100%' }}>
-      <Card title="修改密码">
-        <Form form={form} layout="vertical" onFinish={changePassword} style={{ maxWidth: 400 }}>
-          <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
-            <Input.Password autoComplete="current-password" />
-          </Form.Item>
-          <Form.Item
-            name="newPassword"
-            label="新密码"
-            rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}
-            extra={PASSWORD_HINT}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="confirm"
-            label="确认新密码"
-            dependencies={['newPassword']}
-            rules={[{ required: true, message: '请再次输入新密码' }, sameAsRule('newPassword')]}
-          >
-            <Input.Password autoComplete="new-password" />
-          </Form.Item>
-          <GuardedButton type="primary" htmlType="submit" loading={saving}>
-            修改密码
-          </GuardedButton>
-        </Form>
-      </Card>
+      {user && !user.hasPassword ? <SetPasswordCard /> : null}
+      {user?.hasPassword === false ? null : (
+        <Card title="修改密码">
+          <Form form={form} layout="vertical" onFinish={changePassword} style={{ maxWidth: 400 }}>
+            <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
+              <Input.Password autoComplete="current-password" />
+            </Form.Item>
+            <Form.Item
+              name="newPassword"
+              label="新密码"
+              rules={[{ required: true, message: '请输入新密码' }, ruleFrom(checkPasswordStrength)]}
+              extra={PASSWORD_HINT}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+            <Form.Item
+              name="confirm"
+              label="确认新密码"
+              dependencies={['newPassword']}
+              rules={[{ required: true, message: '请再次输入新密码' }, sameAsRule('newPassword')]}
+            >
+              <Input.Password autoComplete="new-password" />
+            </Form.Item>
+            <GuardedButton type="primary" htmlType="submit" loading={saving}>
+              修改密码
+            </GuardedButton>
+          </Form>
+        </Card>
+      )}
       <Card
         title="登录设备"
         extra={

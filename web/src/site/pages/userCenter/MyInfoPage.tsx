@@ -11,6 +11,7 @@ import { avatarUrl } from '#src/common/files.ts';
 import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '#src/common/forms.ts';
 import { uploadHeaders } from '#src/common/upload.ts';
+import { PhoneState } from './PhoneState.tsx';
 
 type FormValues = Omit<UserInfoUpdateBody, 'birthday' | 'admissionDate'> & { birthday?: Dayjs | null; admissionDate?: Dayjs | null };
 
@@ -75,7 +76,9 @@ function ProfileView({ user }: { user: UserInfo }) {
     <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
       <Descriptions.Item label="用户名">{user.username}</Descriptions.Item>
       <Descriptions.Item label="性别">{user.sex === null ? '' : user.sex === 0 ? '男' : '女'}</Descriptions.Item>
-      <Descriptions.Item label="手机号">{user.phone}</Descriptions.Item>
+      <Descriptions.Item label="手机号">
+        <PhoneState user={user} />
+      </Descriptions.Item>
       <Descriptions.Item label="邮箱">
         <EmailState user={user} />
       </Descriptions.Item>
