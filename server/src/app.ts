@@ -30,6 +30,7 @@ import { orgRoutes } from './modules/orgs/routes.ts';
 import { paymentRoutes } from './modules/payments/routes.ts';
 import { simulatorRoutes } from './payments/simulator.ts';
 import { smsRoutes, smsSimulatorRoutes } from './modules/sms/routes.ts';
+import { outboxRoutes } from './modules/outbox/routes.ts';
 import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { testSubmissionRoutes } from './modules/test-submissions/routes.ts';
@@ -314,6 +315,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   mount('notices', (scope) => noticeRoutes(scope, deps));
   mount('desktop-releases', (scope) => desktopReleaseRoutes(scope, deps));
   mount('sms', (scope) => smsRoutes(scope));
+  mount('outbox', (scope) => outboxRoutes(scope));
   if (deps.smsSimulator) mount('sms', (scope) => smsSimulatorRoutes(scope));
   if (config.paymentSimulator) mount('payments', (scope) => simulatorRoutes(scope, deps));
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/backadmin.html#/system/user'));

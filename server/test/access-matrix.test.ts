@@ -115,6 +115,10 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/account/phone/code': { owner: 'none', payload: {} },
     'POST /api/account/phone/verify': { owner: 'none', payload: { phone: '13800138000', code: '123456' } },
     'POST /api/account/password/set': { owner: 'none', payload: { password: 'Passw0rd2' } },
+    // Message preferences are the caller's own; an unsubscribe token names its user, checked by its MAC.
+    'GET /api/account/message-preferences': none,
+    'PUT /api/account/message-preferences': { owner: 'none', payload: { kinds: [] } },
+    'POST /api/account/unsubscribe': { owner: 'none', payload: { token: '1.notice.email.0000' } },
     'GET /api/system/menu/routers': none,
     'POST /api/file/upload/avatar': { owner: 'none', file: png },
     'POST /api/file/upload/document': { owner: 'none', query: 'purpose=attachment', file: { name: 'a.pdf', content: PDF, type: 'application/pdf' } },

@@ -136,7 +136,13 @@ select
   "published_at",
   "delivery_cursor",
   "delivery_ceiling",
-  "delivered_at"
+  "delivered_at",
+  "title",
+  "content",
+  "org_id",
+  "author_id",
+  "by_email",
+  "by_sms"
 from
   "notices"
 where
@@ -161,7 +167,9 @@ select
   "u"."username" as "author",
   "n"."org_id",
   "n"."created_at",
-  "n"."updated_at"
+  "n"."updated_at",
+  "n"."by_email",
+  "n"."by_sms"
 from
   "notices" as "n"
   left join "competitions" as "c" on "c"."id" = "n"."competition_id"
@@ -249,6 +257,8 @@ insert into
     "content",
     "target_json",
     "competition_id",
+    "by_email",
+    "by_sms",
     "org_id",
     "author_id",
     "source",
@@ -256,7 +266,7 @@ insert into
     "updated_at"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 returning
   "id";
 -- stops here: no row
@@ -424,10 +434,12 @@ set
   "content" = $3,
   "target_json" = $4,
   "competition_id" = $5,
-  "updated_at" = $6
+  "by_email" = $6,
+  "by_sms" = $7,
+  "updated_at" = $8
 where
-  "id" = $7
-  and "status" != $8;
+  "id" = $9
+  and "status" != $10;
 
 -- notices.usernames(ids)
 select

@@ -1,5 +1,12 @@
 -- The SQL of server/src/modules/outbox/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
 
+-- outbox.addOptout(v)
+insert into
+  "message_optouts" ("user_id", "kind", "channel", "created_at")
+values
+  (?, ?, ?, ?)
+on conflict ("user_id", "kind", "channel") do nothing;
+
 -- outbox.claim(id, now)
 update "outbox_messages"
 set
@@ -13,10 +20,12 @@ returning
   "id",
   "channel",
   "recipient",
+  "purpose",
   "subject",
   "body",
   "idempotency_key",
-  "attempts";
+  "attempts",
+  "user_id";
 
 -- outbox.findMessage(id)
 select
@@ -33,8 +42,10 @@ insert into
     "id",
     "created_at",
     "updated_at",
+    "user_id",
     "org_id",
     "purpose",
+    "notice_id",
     "channel",
     "recipient",
     "subject",
@@ -45,10 +56,106 @@ insert into
     "sent_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict ("idempotency_key") do nothing
 returning
   "id";
+
+-- outbox.nextQueued(after, limit)
+select
+  "org_id"
+from
+  "outbox_messages"
+where
+  "state" = ?
+  and "org_id" > ?
+order by
+  "org_id"
+limit
+  ?;
+
+-- outbox.noticeCounts(noticeIds)
+select
+  "notice_id",
+  "channel",
+  "state",
+  count(*) as "n"
+from
+  "outbox_messages"
+where
+  "notice_id" in (?)
+group by
+  "notice_id",
+  "channel",
+  "state";
+
+-- outbox.optouts(userId)
+select
+  "kind",
+  "channel"
+from
+  "message_optouts"
+where
+  "user_id" = ?;
+
+-- outbox.queueForUsers(v)
+insert into
+  "outbox_messages" (
+    "channel",
+    "recipient",
+    "purpose",
+    "subject",
+    "body",
+    "idempotency_key",
+    "sender_id",
+    "org_id",
+    "user_id",
+    "notice_id",
+    "created_at",
+    "updated_at"
+  )
+select
+  ? as "channel",
+  "u"."verified_email" as "recipient",
+  ? as "purpose",
+  ? as "subject",
+  ? as "body",
+  cast(? as text) || cast(u.id as text) as "idempotency_key",
+  ? as "sender_id",
+  ? as "org_id",
+  "u"."id" as "user_id",
+  ? as "notice_id",
+  ? as "created_at",
+  ? as "updated_at"
+from
+  "users" as "u"
+where
+  "u"."id" in (?)
+  and "u"."verified_email" is not null
+  and "u"."status" = ?
+  and not exists (
+    select
+      "o"."user_id"
+    from
+      "message_optouts" as "o"
+    where
+      "o"."user_id" = "u"."id"
+      and "o"."kind" = ?
+      and "o"."channel" = ?
+  )
+on conflict ("idempotency_key") do nothing;
+
+-- outbox.reachable(users, kind)
+-- stops here: Cannot read properties of undefined (reading 'kind')
+
+-- outbox.setOptouts(userId, off, now)
+delete from "message_optouts"
+where
+  "user_id" = ?;
+insert into
+  "message_optouts" ("user_id", "kind", "channel", "created_at")
+values
+  (?, ?, ?, ?);
 
 -- outbox.settle(id, from, v)
 update "outbox_messages"
@@ -62,3 +169,14 @@ set
 where
   "id" = ?
   and "state" = ?;
+
+-- outbox.verifiedAddresses(userId)
+select
+  "verified_email",
+  "verified_phone",
+  "email",
+  "phone"
+from
+  "users"
+where
+  "id" = ?;

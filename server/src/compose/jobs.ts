@@ -38,9 +38,12 @@ export const JOB_DEFINITIONS: readonly AnyJob[] = [
     run: (deps, { messageId }) => outbox.deliver(deps, messageId),
     failed: (deps, { messageId }, error) => outbox.gaveUp(deps, messageId, error),
   }),
+  bindJob(outbox.drainJob, { run: (deps, { after }) => outbox.drain(deps, after) }),
   bindJob(desktopReleases.buildJob, { run: (deps, payload) => desktopReleases.runBuild(deps, payload), failed: (deps) => desktopReleases.buildGaveUp(deps) }),
   // Periodic sweeps: unpaid orders past their time are closed every minute.
   scheduledJob(orders.closeExpiredJob, 60_000, (deps) => orders.closeExpiredOrders(deps)),
+  // Messages to many that a drain left behind (it ended just as more were queued) wait at most a minute.
+  scheduledJob(outbox.drainSweepJob, 60_000, (deps) => outbox.drain(deps)),
 ];
 
 export const JOBS = jobRegistry(JOB_DEFINITIONS);

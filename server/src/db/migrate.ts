@@ -32,6 +32,7 @@ import * as m0028 from './migrations/0028_metric_name.ts';
 import * as m0029 from './migrations/0029_outbox.ts';
 import * as m0030 from './migrations/0030_account_email.ts';
 import * as m0031 from './migrations/0031_sms.ts';
+import * as m0032 from './migrations/0032_message_channels.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0029_outbox': m0029,
   '0030_account_email': m0030,
   '0031_sms': m0031,
+  '0032_message_channels': m0032,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

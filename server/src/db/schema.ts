@@ -697,6 +697,9 @@ export interface NoticesTable {
   authorId: number | null;
   createdAt: string;
   updatedAt: string;
+  /** Also sent by email and SMS (migration 0032), to those who take them. */
+  byEmail: Generated<number>;
+  bySms: Generated<number>;
 }
 
 export interface NoticeRecipientsTable {
@@ -725,6 +728,9 @@ export interface OutboxMessagesTable {
   createdAt: string;
   updatedAt: string;
   sentAt: string | null;
+  /** The user it goes to, and the notice it carries (migration 0032). */
+  userId: number | null;
+  noticeId: number | null;
 }
 
 /** A single-use link sent by email (migration 0030): only its SHA-256 is kept. */
@@ -770,6 +776,14 @@ export interface SmsSimulatorMessagesTable {
   template: string;
   paramsJson: string;
   providerMessageId: string;
+  createdAt: string;
+}
+
+/** One kind of message a user turned off on one channel (migration 0032). */
+export interface MessageOptoutsTable {
+  userId: number;
+  kind: string;
+  channel: string;
   createdAt: string;
 }
 
@@ -830,4 +844,5 @@ export interface DB {
   phoneCodes: PhoneCodesTable;
   smsSettings: SmsSettingsTable;
   smsSimulatorMessages: SmsSimulatorMessagesTable;
+  messageOptouts: MessageOptoutsTable;
 }

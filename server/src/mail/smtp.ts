@@ -8,6 +8,8 @@ export interface Email {
   text: string;
   /** The outbox's idempotency key, carried as the Message-ID so a mail server or a reader can tell a copy. */
   key: string;
+  /** Extra headers (List-Unsubscribe for messages a person may turn off). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -51,6 +53,7 @@ export function smtpMailer(mail: NonNullable<Config['mail']>): Mailer {
           subject: email.subject,
           text: email.text,
           messageId: `<${email.key.replace(/[^\w.:-]/g, '_')}@${domain}>`,
+          ...(email.headers && { headers: email.headers }),
         });
         if (info.rejected.length > 0) throw new MailError('bounced', `收件人被拒收：${info.response}`);
         return { providerId: info.messageId };

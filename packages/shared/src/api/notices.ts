@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { html, isoTime, requiredText } from './fields.ts';
 import { NOTICE_KIND, type UnreadCount } from './unread.ts';
+import { outboxCountsSchema } from './outbox.ts';
 
 export const NOTICE_KIND_TEXT: Record<number, string> = { 0: '系统通知', 1: '个人消息' };
 export const NOTICE_STATUS = { draft: 0, scheduled: 1, published: 2 } as const;
@@ -53,6 +54,8 @@ export const noticeBody = z
     title: requiredText(100, '标题'),
     content: html('内容'),
     target: noticeTarget,
+    /** Also by email and SMS (in-app always); absent: in-app only. */
+    channels: z.strictObject({ email: z.boolean(), sms: z.boolean() }).optional(),
   })
   .superRefine((v, c) => {
     const personal = v.target.scope === 'users' || v.target.scope === 'teams';
@@ -102,11 +105,20 @@ export const noticeSchema = z.object({
   author: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Also sent by email and SMS, to recipients with a verified address who take that kind of message. */
+  channels: z.object({ email: z.boolean(), sms: z.boolean() }),
+  /** How those emails and texts stand in the outbox (zeros until published). */
+  messages: z.object({ email: outboxCountsSchema, sms: outboxCountsSchema }),
 });
 export type Notice = z.infer<typeof noticeSchema>;
 
 /** `POST /recipients`: how many users a target reaches now. */
-export const recipientCountSchema = z.object({ count: z.number().int() });
+export const recipientCountSchema = z.object({
+  count: z.number().int(),
+  /** Of them, how many an email would reach (a verified email, notices by email not turned off), and a text. */
+  emails: z.number().int(),
+  texts: z.number().int(),
+});
 
 export const noticePageQuery = pageQuery.extend({
   kind: z.coerce.number().int().min(0).max(1).optional(),

@@ -135,6 +135,8 @@ const noticeRows = (db: Db) =>
       'n.orgId',
       'n.createdAt',
       'n.updatedAt',
+      'n.byEmail',
+      'n.bySms',
     ]);
 export type NoticeRow = Awaited<ReturnType<ReturnType<typeof noticeRows>['executeTakeFirstOrThrow']>>;
 
@@ -163,7 +165,7 @@ export async function noticePage(db: Db, scope: OrgScope, q: { page: number; lim
 
 export const findManaged = (db: Db, scope: OrgScope, id: number) => managedRows(db, scope).where('n.id', '=', id).executeTakeFirst();
 
-type Content = { kind: number; title: string; content: string | null; targetJson: string; competitionId: number | null };
+type Content = { kind: number; title: string; content: string | null; targetJson: string; competitionId: number | null; byEmail?: number; bySms?: number };
 
 export async function insertNotice(db: Db, v: Content & { orgId: number | null; authorId: number | null; source?: string; now: string }) {
   const { now, ...values } = v;
@@ -227,7 +229,21 @@ export async function startDelivery(trx: Db, id: number, v: { target: NoticeTarg
 export const deliveryState = (db: Db, id: number) =>
   db
     .selectFrom('notices')
-    .select(['kind', 'targetJson', 'status', 'publishedAt', 'deliveryCursor', 'deliveryCeiling', 'deliveredAt'])
+    .select([
+      'kind',
+      'targetJson',
+      'status',
+      'publishedAt',
+      'deliveryCursor',
+      'deliveryCeiling',
+      'deliveredAt',
+      'title',
+      'content',
+      'orgId',
+      'authorId',
+      'byEmail',
+      'bySms',
+    ])
     .where('id', '=', id)
     .executeTakeFirst();
 

@@ -22,6 +22,8 @@ export type { HubEvent } from '../../realtime/hub.ts';
 import { deliverJob, publishJob } from './jobs.ts';
 import * as repo from './repo.ts';
 import { holdersOf } from '../roles/index.ts';
+import * as outbox from '../outbox/index.ts';
+import sanitizeHtml from 'sanitize-html';
 
 /** An organiser writes to its own competitions' teams; everyone, or any chosen user, is the platform's to reach. */
 async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
@@ -35,21 +37,37 @@ async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
   return target.competitionId;
 }
 
+/** How many users a target reaches now, and how many of them an email and a text would reach (shown before sending). */
 export async function countRecipients(ctx: AuthedCtx, target: NoticeTarget) {
   await checkTarget(ctx, target);
-  return { count: await repo.countRecipients(ctx.db, target) };
+  const count = await repo.countRecipients(ctx.db, target);
+  return { count, ...(await outbox.reachable(ctx.db, repo.recipientQuery(ctx.db, target), 'notice')) };
 }
 
 // ---- Writing and publishing -----------------------------------------------------------------------------------------------
 
-const toNotice = ({ targetJson, orgId: _org, ...r }: repo.NoticeRow): Notice => ({ ...r, target: JSON.parse(targetJson) as NoticeTarget });
+type Messages = Awaited<ReturnType<typeof outbox.noticeMessages>>;
+const toNotice = ({ targetJson, orgId: _org, byEmail, bySms, ...r }: repo.NoticeRow, messages?: Messages): Notice => ({
+  ...r,
+  target: JSON.parse(targetJson) as NoticeTarget,
+  channels: { email: byEmail === 1, sms: bySms === 1 },
+  messages: messages?.get(r.id) ?? { email: { queued: 0, sent: 0, failed: 0 }, sms: { queued: 0, sent: 0, failed: 0 } },
+});
+/** Notices as the back office shows them, with how their emails and texts stand. */
+const withMessages = async (db: Db, rows: repo.NoticeRow[]) => {
+  const messages = await outbox.noticeMessages(
+    db,
+    rows.filter((r) => r.byEmail || r.bySms).map((r) => r.id),
+  );
+  return rows.map((r) => toNotice(r, messages));
+};
 
 /** Whose notices the caller manages: the platform all, an organiser those of its organisation. */
 const managedOrg = (ctx: AuthedCtx) => policy.orgScope(ctx);
 
 export async function noticePage(ctx: AuthedCtx, q: { page: number; limit: number; kind?: number; status?: number; keyword?: string }) {
   const { rows, total } = await repo.noticePage(ctx.db, managedOrg(ctx), q);
-  return { list: rows.map(toNotice), total };
+  return { list: await withMessages(ctx.db, rows), total };
 }
 
 async function managedNotice(ctx: AuthedCtx, id: number) {
@@ -64,6 +82,8 @@ const content = (body: NoticeBody, competitionId: number | null) => ({
   content: sanitizeRichText(body.content),
   targetJson: JSON.stringify(body.target),
   competitionId,
+  byEmail: body.channels?.email ? 1 : 0,
+  bySms: body.channels?.sms ? 1 : 0,
 });
 
 export async function create(ctx: AuthedCtx, body: NoticeBody) {
@@ -75,7 +95,7 @@ export async function create(ctx: AuthedCtx, body: NoticeBody) {
     now: ctx.clock.now().toISOString(),
   });
   await writeAudit(ctx, { action: 'notice.create', entity: 'notice', entityId: id, after: body });
-  return toNotice(await managedNotice(ctx, id));
+  return (await withMessages(ctx.db, [await managedNotice(ctx, id)]))[0]!;
 }
 
 export async function update(ctx: AuthedCtx, id: number, body: NoticeBody) {
@@ -85,13 +105,48 @@ export async function update(ctx: AuthedCtx, id: number, body: NoticeBody) {
   if (!(await repo.updateUnpublished(ctx.db, id, { ...content(body, competitionId), now: ctx.clock.now().toISOString() })))
     throw conflict('已发布的通知不能修改');
   await writeAudit(ctx, { action: 'notice.update', entity: 'notice', entityId: id, before: toNotice(before), after: body });
-  return toNotice(await managedNotice(ctx, id));
+  return (await withMessages(ctx.db, [await managedNotice(ctx, id)]))[0]!;
 }
 
 /** An audience this small is delivered inside the publishing transaction (a users/teams list, an automatic message). */
 export const INLINE_DELIVERY = 1000;
 
-type DeliverDeps = Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>;
+type DeliverDeps = Pick<Deps, 'db' | 'clock' | 'hub' | 'log' | 'config'>;
+
+/** A notice's text for an email: its content without markup, a link to the message box, and the unsubscribe link. */
+function emailText(config: Deps['config'], title: string, content: string | null) {
+  const plain = sanitizeHtml((content ?? '').replace(/<\/(p|div|h\d|li)>|<br\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return [
+    title,
+    '',
+    plain,
+    '',
+    config.publicUrl ? `在平台查看：${config.publicUrl}/message` : '请登录竞赛平台查看消息。',
+    '',
+    '不想再收到竞赛通知邮件？一键退订：{{unsubscribe}}',
+  ].join('\n');
+}
+
+/** A batch's recipients who take notices by email or SMS get them (queued in the batch's transaction). */
+async function queueMessages(
+  trx: Db,
+  config: Deps['config'],
+  n: { id: number; title: string; content: string | null; orgId: number | null; authorId: number | null; byEmail: number; bySms: number },
+  users: number[],
+  now: Date,
+) {
+  const common = { kind: 'notice' as const, userIds: users, key: `notice:${n.id}`, senderId: n.authorId, orgId: n.orgId, noticeId: n.id };
+  if (n.byEmail)
+    await outbox.queueForUsers(trx, now, { ...common, channel: 'email', email: { subject: n.title, text: emailText(config, n.title, n.content) } });
+  if (n.bySms) await outbox.queueForUsers(trx, now, { ...common, channel: 'sms', sms: { template: 'notice', params: { title: n.title.slice(0, 30) } } });
+}
 
 /** Another runner recorded this batch first (a job run twice): this one's copies are rolled back, nothing is lost. */
 class BatchTaken extends Error {}
@@ -102,7 +157,7 @@ class BatchTaken extends Error {}
  * the delivered counter and, at the end, the finished mark, moved only from where the batch started. Null when there is
  * nothing to deliver (deleted, or finished already). The one code path of every delivery, inline or by the job.
  */
-async function deliverBatch(trx: Db, id: number, size: number, now: string): Promise<{ users: number[]; done: boolean } | null> {
+async function deliverBatch(trx: Db, config: Deps['config'], id: number, size: number, now: string): Promise<{ users: number[]; done: boolean } | null> {
   const s = await repo.deliveryState(trx, id);
   if (!s || s.status !== NOTICE_STATUS.published || s.deliveredAt !== null || !s.publishedAt) return null;
   const target = JSON.parse(s.targetJson) as NoticeTarget;
@@ -111,6 +166,7 @@ async function deliverBatch(trx: Db, id: number, size: number, now: string): Pro
   const end = after < ceiling ? await repo.batchEnd(trx, target, after, ceiling, size) : undefined;
   const upTo = end ?? ceiling;
   const users = upTo > after ? await repo.insertCopies(trx, { noticeId: id, kind: s.kind, publishedAt: s.publishedAt, target, range: { after, upTo } }) : [];
+  if (users.length && (s.byEmail || s.bySms)) await queueMessages(trx, config, { ...s, id }, users, new Date(now));
   const done = upTo >= ceiling;
   if (!(await repo.advanceDelivery(trx, id, { after, cursor: upTo, added: users.length, done, now }))) throw new BatchTaken();
   return { users, done };
@@ -130,7 +186,7 @@ async function deliver(deps: DeliverDeps, id: number, expected: number[]): Promi
     const recipients = await repo.startDelivery(trx, id, { target, expected, now: now.toISOString() });
     if (recipients === null) return null;
     if (recipients <= INLINE_DELIVERY) {
-      const batch = await deliverBatch(trx, id, INLINE_DELIVERY + 1, now.toISOString());
+      const batch = await deliverBatch(trx, deps.config, id, INLINE_DELIVERY + 1, now.toISOString());
       if (batch?.done) return batch.users;
     }
     await enqueue(trx, deliverJob, { noticeId: id }, now);
@@ -153,7 +209,7 @@ export async function deliverNext(deps: DeliverDeps, noticeId: number, size: num
   let batch: Awaited<ReturnType<typeof deliverBatch>>;
   try {
     batch = await deps.db.transaction().execute(async (trx) => {
-      const b = await deliverBatch(trx, noticeId, size, now.toISOString());
+      const b = await deliverBatch(trx, deps.config, noticeId, size, now.toISOString());
       if (b && !b.done) await enqueue(trx, deliverJob, { noticeId }, now);
       return b;
     });
@@ -185,7 +241,7 @@ export async function publish(ctx: AuthedCtx, id: number, publishAt: string | nu
     if (!(await deliver(ctx, id, [NOTICE_STATUS.draft, NOTICE_STATUS.scheduled]))) throw conflict('该通知已发布');
     await writeAudit(ctx, { action: 'notice.publish', entity: 'notice', entityId: id });
   }
-  return toNotice(await managedNotice(ctx, id));
+  return (await withMessages(ctx.db, [await managedNotice(ctx, id)]))[0]!;
 }
 
 /** Publishes a scheduled notice once its time has come (the publishing job, see jobs.ts). */
@@ -210,7 +266,7 @@ export async function remove(ctx: AuthedCtx, id: number) {
  * It never fails the action that caused it: a problem is logged.
  */
 export async function notify(
-  deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log' | 'config'>,
   userIds: number[],
   message: { title: string; content?: string; source: string },
 ) {
@@ -307,7 +363,7 @@ export async function competitionNotices(ctx: Ctx, competitionId: number, q: { p
 
 // ---- Automatic messages of the other modules ----------------------------------------------------------------------------------
 
-type NotifyDeps = Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>;
+type NotifyDeps = Pick<Deps, 'db' | 'clock' | 'hub' | 'log' | 'config'>;
 
 export const teamUserIds = repo.teamUserIds;
 

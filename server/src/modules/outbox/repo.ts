@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { OutboxMessagesTable } from '../../db/schema.ts';
+import type { DB, OutboxMessagesTable } from '../../db/schema.ts';
 
 /** Every query of the outbox of emails and text messages. */
 
@@ -27,7 +27,7 @@ export const claim = (db: Db, id: number, now: string) =>
     .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), updatedAt: now }))
     .where('id', '=', id)
     .where('state', '=', 'queued')
-    .returning(['id', 'channel', 'recipient', 'subject', 'body', 'idempotencyKey', 'attempts'])
+    .returning(['id', 'channel', 'recipient', 'purpose', 'subject', 'body', 'idempotencyKey', 'attempts', 'userId'])
     .executeTakeFirst();
 
 export const findMessage = (db: Db, id: number) => db.selectFrom('outboxMessages').selectAll().where('id', '=', id).executeTakeFirst();
@@ -54,3 +54,160 @@ export async function settle(
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+// ---- Messages to many: a notice's emails and texts, reminders ------------------------------------------------------
+
+export type Channel = 'email' | 'sms';
+
+/**
+ * Queues a message for each of `userIds` who has a verified address on the channel, is enabled, and has not turned off
+ * `kind` on it: one INSERT ... SELECT, whose idempotency keys (`keyPrefix` and the user id) make a batch written twice
+ * queue nobody twice. No job per message: the drain delivers them. Answers how many were queued.
+ */
+export async function queueForUsers(
+  db: Db,
+  v: {
+    channel: Channel;
+    kind: string;
+    purpose: string;
+    userIds: number[];
+    subject: string | null;
+    body: string;
+    keyPrefix: string;
+    senderId: number | null;
+    orgId: number | null;
+    noticeId: number | null;
+    now: string;
+  },
+) {
+  if (!v.userIds.length) return 0;
+  const address = v.channel === 'email' ? 'u.verifiedEmail' : 'u.verifiedPhone';
+  const res = await db
+    .insertInto('outboxMessages')
+    .columns(['channel', 'recipient', 'purpose', 'subject', 'body', 'idempotencyKey', 'senderId', 'orgId', 'userId', 'noticeId', 'createdAt', 'updatedAt'])
+    .expression(
+      db
+        .selectFrom('users as u')
+        .select((eb) => [
+          eb.val(v.channel).as('channel'),
+          eb.ref(address).$castTo<string>().as('recipient'),
+          eb.val(v.purpose).as('purpose'),
+          eb.val(v.subject).as('subject'),
+          eb.val(v.body).as('body'),
+          sql<string>`cast(${v.keyPrefix} as text) || cast(u.id as text)`.as('idempotencyKey'),
+          eb.val(v.senderId).as('senderId'),
+          eb.val(v.orgId).as('orgId'),
+          'u.id as userId',
+          eb.val(v.noticeId).as('noticeId'),
+          eb.val(v.now).as('createdAt'),
+          eb.val(v.now).as('updatedAt'),
+        ])
+        .where('u.id', 'in', v.userIds)
+        .where(address, 'is not', null)
+        .where('u.status', '=', 1)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('messageOptouts as o')
+                .select('o.userId')
+                .whereRef('o.userId', '=', 'u.id')
+                .where('o.kind', '=', v.kind)
+                .where('o.channel', '=', v.channel),
+            ),
+          ),
+        ),
+    )
+    .onConflict((oc) => oc.column('idempotencyKey').doNothing())
+    .executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** How many of `userIds`' query would get a message on each channel now (the sender's count before sending). */
+export async function reachable(db: Db, users: SelectQueryBuilder<DB, any, { userId: number }>, kind: string) {
+  const optedOut = (channel: Channel) =>
+    sql<number>`exists (select 1 from message_optouts o where o.user_id = u.id and o.kind = ${kind} and o.channel = ${channel})`;
+  const row = await db
+    .selectFrom('users as u')
+    .select((eb) => [
+      eb.fn.sum<number>(sql`case when u.verified_email is not null and not ${optedOut('email')} then 1 else 0 end`).as('emails'),
+      eb.fn.sum<number>(sql`case when u.verified_phone is not null and not ${optedOut('sms')} then 1 else 0 end`).as('texts'),
+    ])
+    .where('u.status', '=', 1)
+    .where('u.id', 'in', users)
+    .executeTakeFirst();
+  return { emails: Number(row?.emails ?? 0), texts: Number(row?.texts ?? 0) };
+}
+
+/**
+ * The next queued messages of one sender organisation, taking organisations in turn (`after`: the last one served; -1
+ * to start with the platform's own messages, which have none): so one organisation's notice to 190,000 users takes its
+ * turn beside another's few, never ahead of them. Each query reads the (state, org_id, id) index.
+ */
+export async function nextQueued(db: Db, after: number, limit: number): Promise<{ org: number; ids: number[] } | null> {
+  if (after < 0) {
+    const rows = await db
+      .selectFrom('outboxMessages')
+      .select('id')
+      .where('state', '=', 'queued')
+      .where('orgId', 'is', null)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    if (rows.length) return { org: 0, ids: rows.map((r) => r.id) };
+  }
+  const next = await db
+    .selectFrom('outboxMessages')
+    .select('orgId')
+    .where('state', '=', 'queued')
+    .where('orgId', '>', Math.max(after, 0))
+    .orderBy('orgId')
+    .limit(1)
+    .executeTakeFirst();
+  if (!next?.orgId) return null;
+  const rows = await db
+    .selectFrom('outboxMessages')
+    .select('id')
+    .where('state', '=', 'queued')
+    .where('orgId', '=', next.orgId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return { org: next.orgId, ids: rows.map((r) => r.id) };
+}
+
+/** Per notice and channel, how its messages stand. */
+export const noticeCounts = (db: Db, noticeIds: number[]) =>
+  noticeIds.length
+    ? db
+        .selectFrom('outboxMessages')
+        .select((eb) => ['noticeId', 'channel', 'state', eb.fn.countAll<number>().as('n')])
+        .where('noticeId', 'in', noticeIds)
+        .groupBy(['noticeId', 'channel', 'state'])
+        .execute()
+    : Promise.resolve([]);
+
+// ---- Preferences ----------------------------------------------------------------------------------------------------
+
+export const optouts = (db: Db, userId: number) => db.selectFrom('messageOptouts').select(['kind', 'channel']).where('userId', '=', userId).execute();
+
+/** Replaces a user's preferences: the rows are the kinds and channels turned off. */
+export async function setOptouts(db: Db, userId: number, off: { kind: string; channel: string }[], now: string) {
+  await db.deleteFrom('messageOptouts').where('userId', '=', userId).execute();
+  if (off.length)
+    await db
+      .insertInto('messageOptouts')
+      .values(off.map((o) => ({ userId, ...o, createdAt: now })))
+      .execute();
+}
+
+export async function addOptout(db: Db, v: { userId: number; kind: string; channel: string; now: string }) {
+  await db
+    .insertInto('messageOptouts')
+    .values({ userId: v.userId, kind: v.kind, channel: v.channel, createdAt: v.now })
+    .onConflict((oc) => oc.columns(['userId', 'kind', 'channel']).doNothing())
+    .execute();
+}
+
+export const verifiedAddresses = (db: Db, userId: number) =>
+  db.selectFrom('users').select(['verifiedEmail', 'verifiedPhone', 'email', 'phone']).where('id', '=', userId).executeTakeFirst();

@@ -1,14 +1,17 @@
-import type { Deps } from '../../context.ts';
+import { MESSAGE_KINDS, MESSAGE_KIND_KEYS, type MessageKind, type MessagePreferences, type OutboxCounts } from '@contest/shared';
+import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { enqueue } from '../../jobs/define.ts';
+import { badRequest } from '../../http/errors.ts';
+import { enqueue, hasPendingJob } from '../../jobs/define.ts';
 import { MailError } from '../../mail/smtp.ts';
 import { SmsError, type SmsTemplatePurpose } from '../../sms/provider.ts';
+import { writeAudit } from '../audit-log/index.ts';
 import { sendNow } from '../sms/index.ts';
-import { sendJob } from './jobs.ts';
+import { drainJob, sendJob } from './jobs.ts';
 import * as repo from './repo.ts';
 
 /** What a message is for: a verification code, a notice, a reminder, an account's own mail, or a test send. */
-export type Purpose = 'code' | 'notice' | 'reminder' | 'account' | 'test';
+export type Purpose = 'code' | 'notice' | 'result' | 'reminder' | 'account' | 'test';
 
 export interface QueuedEmail {
   to: string;
@@ -55,21 +58,23 @@ export interface QueuedSms {
   orgId?: number | null;
 }
 
-/** What is kept of a text's parameters once it is sent: a code is not kept (only its keyed hash, in phone_codes). */
-const keptParams = (sms: Pick<QueuedSms, 'template' | 'params'>) => (sms.template === 'code' ? { ...sms.params, code: '******' } : sms.params);
+/** A text's body: its template's parameters as JSON; sealed (AES-GCM, like the payment keys) when they hold a code. */
+const SEALED = /^v1\./;
+const paramsOf = (cipher: Deps['cipher'], body: string) => JSON.parse(SEALED.test(body) ? cipher.decrypt(body) : body) as Record<string, string>;
 
 /**
- * Queues a text message in `db`, the transaction of the event that causes it, as queueEmail does. Its parameters are
- * sealed (AES-GCM, like the payment keys) while it waits, since a code is among them; once sent, a code is masked.
+ * Queues a text message in `db`, the transaction of the event that causes it, as queueEmail does. A code's parameters
+ * are sealed while it waits, and masked once it is sent (only its keyed hash is kept, in phone_codes).
  */
 export async function queueSms(db: Db, cipher: Deps['cipher'], now: Date, sms: QueuedSms) {
   const at = now.toISOString();
+  const json = JSON.stringify(sms.params);
   const id = await repo.insertMessage(db, {
     channel: 'sms',
     recipient: sms.to,
     purpose: sms.purpose,
     subject: sms.template,
-    body: cipher.encrypt(JSON.stringify(sms.params)),
+    body: sms.template === 'code' ? cipher.encrypt(json) : json,
     idempotencyKey: sms.key,
     senderId: sms.senderId ?? null,
     orgId: sms.orgId ?? null,
@@ -80,19 +85,64 @@ export async function queueSms(db: Db, cipher: Deps['cipher'], now: Date, sms: Q
   return id;
 }
 
+/**
+ * Queues one message per user of `userIds` who has a verified address on the channel and has not turned this kind of
+ * message off (in the caller's transaction), and makes sure the drain runs to deliver them. An email's text may hold
+ * `{{unsubscribe}}`, replaced when it is sent by the recipient's own one-click link. Answers how many were queued.
+ */
+export async function queueForUsers(
+  db: Db,
+  now: Date,
+  m: {
+    channel: repo.Channel;
+    kind: MessageKind;
+    userIds: number[];
+    /** An email's subject and text; a text's template and parameters. */
+    email?: { subject: string; text: string };
+    sms?: { template: Exclude<SmsTemplatePurpose, 'code'>; params: Record<string, string> };
+    key: string;
+    senderId?: number | null;
+    orgId?: number | null;
+    noticeId?: number | null;
+  },
+) {
+  const queued = await repo.queueForUsers(db, {
+    channel: m.channel,
+    kind: m.kind,
+    purpose: m.kind,
+    userIds: m.userIds,
+    subject: m.channel === 'email' ? (m.email?.subject ?? '') : (m.sms?.template ?? 'notice'),
+    body: m.channel === 'email' ? (m.email?.text ?? '') : JSON.stringify(m.sms?.params ?? {}),
+    keyPrefix: `${m.key}:${m.channel}:user:`,
+    senderId: m.senderId ?? null,
+    orgId: m.orgId ?? null,
+    noticeId: m.noticeId ?? null,
+    now: now.toISOString(),
+  });
+  if (queued > 0 && !(await hasPendingJob(db, drainJob))) await enqueue(db, drainJob, {}, now);
+  return queued;
+}
+
+/** How many users of a recipients query an email and a text would reach now. */
+export const reachable = repo.reachable;
+
 /** What the message says when a worker stopped while sending it. */
 export const INTERRUPTED = '发送过程中断，无法确认是否已送达；为避免重复发送，不再重试';
 export const NO_MAIL_SERVER = '未配置邮件服务器（SMTP_URL），邮件未发送';
+/** Attempts a message of the drain gets before it fails with the last passing refusal. */
+const DRAIN_ATTEMPTS = 5;
+/** What messages to many may use of the provider's rate: the rest stays for codes and links people wait for. */
+const BULK_SHARE = 0.8;
 
 /**
- * The delivery job: sends one message, at most once. A message found `sending` was being sent by a worker that stopped
- * (killed, or its machine lost): whether it went out cannot be known, so it becomes `unknown` and is never sent again.
- * Within the provider's rate (MAIL_PER_MINUTE, counted across workers in the shared limiter) it is sent now; past it,
- * its job is queued again for when the window has room, without waiting here. A refusal the server will repeat ends
- * it (`failed`, or `bounced` for a refused recipient, with the server's words); anything else puts it back in the queue
- * and fails the job, which the runner retries with backoff until `gaveUp`.
+ * Sends one message, at most once; answers how long to wait when the provider's rate is used up (nothing was claimed
+ * then). A message found `sending` was being sent by a worker that stopped (killed, or its machine lost): whether it
+ * went out cannot be known, so it becomes `unknown` and is never sent again. Within the rate (MAIL_PER_MINUTE or
+ * SMS_PER_MINUTE, counted across workers in the shared limiter; messages to many only up to BULK_SHARE of it) it is
+ * sent now. A refusal the provider will repeat ends it (`failed`, or `bounced` for a refused recipient, with the
+ * provider's words); anything else puts it back in the queue and throws, for the caller's retry with backoff.
  */
-export async function deliver(deps: Deps, messageId: number) {
+async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise<{ waitMs: number } | undefined> {
   const at = () => deps.clock.now().toISOString();
   const found = await repo.findMessage(deps.db, messageId);
   if (!found) return;
@@ -101,66 +151,184 @@ export async function deliver(deps: Deps, messageId: number) {
     return;
   }
   if (found.state !== 'queued') return;
-
-  const sms = found.channel === 'sms';
-  const rate = sms
-    ? await deps.limiter.hit('outbox:sms', deps.config.sms.perMinute, 60_000)
-    : await deps.limiter.hit('outbox:email', deps.config.mailPerMinute, 60_000);
-  if (!rate.allowed) {
-    const now = deps.clock.now();
-    await enqueue(deps.db, sendJob, { messageId }, now, new Date(now.getTime() + rate.retryAfterMs));
-    return;
+  const channel = found.channel === 'sms' ? 'sms' : 'email';
+  const perMinute = channel === 'sms' ? deps.config.sms.perMinute : deps.config.mailPerMinute;
+  if (bulk) {
+    const share = await deps.limiter.hit(`outbox:${channel}:bulk`, Math.max(1, Math.floor(perMinute * BULK_SHARE)), 60_000);
+    if (!share.allowed) return { waitMs: share.retryAfterMs };
   }
+  const rate = await deps.limiter.hit(`outbox:${channel}`, perMinute, 60_000);
+  if (!rate.allowed) return { waitMs: rate.retryAfterMs };
 
   const message = await repo.claim(deps.db, messageId, at());
   if (!message) return;
-  if (sms) return deliverSms(deps, message);
-  if (!deps.mailer) {
-    await repo.settle(deps.db, messageId, 'sending', { state: 'failed', error: NO_MAIL_SERVER, now: at() });
-    return;
-  }
   try {
-    const { providerId } = await deps.mailer.send({ to: message.recipient, subject: message.subject ?? '', text: message.body, key: message.idempotencyKey });
+    const sent = channel === 'sms' ? await sendSms(deps, message) : await sendEmail(deps, message);
     const now = at();
-    await repo.settle(deps.db, messageId, 'sending', { state: 'sent', providerMessageId: providerId, sentAt: now, error: null, now });
+    await repo.settle(deps.db, messageId, 'sending', {
+      state: 'sent',
+      providerMessageId: sent.providerId,
+      sentAt: now,
+      error: null,
+      now,
+      ...(sent.body && { body: sent.body }),
+    });
   } catch (err) {
-    const e = err instanceof MailError ? err : new MailError('retry', (err as Error).message);
+    const e = err instanceof MailError || err instanceof SmsError ? err : new MailError('retry', (err as Error).message);
     if (e.outcome === 'retry') {
-      await repo.settle(deps.db, messageId, 'sending', { state: 'queued', error: e.reason, now: at() });
-      throw e;
+      const lastTry = bulk && message.attempts >= DRAIN_ATTEMPTS;
+      await repo.settle(deps.db, messageId, 'sending', { state: lastTry ? 'failed' : 'queued', error: e.reason, now: at() });
+      if (!bulk) throw e;
+      return;
     }
     await repo.settle(deps.db, messageId, 'sending', { state: e.outcome, error: e.reason, now: at() });
   }
 }
 
-/** Sends a claimed text through the provider; the outcomes are those of an email. */
-async function deliverSms(deps: Deps, message: NonNullable<Awaited<ReturnType<typeof repo.claim>>>) {
-  const at = () => deps.clock.now().toISOString();
+type Claimed = NonNullable<Awaited<ReturnType<typeof repo.claim>>>;
+
+async function sendEmail(deps: Deps, message: Claimed): Promise<{ providerId: string; body?: string }> {
+  if (!deps.mailer) throw new MailError('failed', NO_MAIL_SERVER);
+  const unsubscribe = message.userId !== null && isKind(message.purpose) ? unsubscribeLinks(deps, message.userId, message.purpose, 'email') : null;
+  const text = message.body.replace('{{unsubscribe}}', unsubscribe?.page ?? '请登录平台，在“个人中心 → 消息设置”中修改');
+  return deps.mailer.send({
+    to: message.recipient,
+    subject: message.subject ?? '',
+    text,
+    key: message.idempotencyKey,
+    ...(unsubscribe?.oneClick && { headers: { 'List-Unsubscribe': `<${unsubscribe.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }),
+  });
+}
+
+async function sendSms(deps: Deps, message: Claimed): Promise<{ providerId: string; body?: string }> {
   const template = (message.subject ?? 'notice') as SmsTemplatePurpose;
-  const params = JSON.parse(deps.cipher.decrypt(message.body)) as Record<string, string>;
-  try {
-    const { providerId } = await sendNow(deps, { phone: message.recipient, purpose: template, params });
-    const now = at();
-    await repo.settle(deps.db, message.id, 'sending', {
-      state: 'sent',
-      providerMessageId: providerId,
-      sentAt: now,
-      error: null,
-      now,
-      body: deps.cipher.encrypt(JSON.stringify(keptParams({ template, params }))),
-    });
-  } catch (err) {
-    const e = err instanceof SmsError ? err : new SmsError('retry', (err as Error).message);
-    if (e.outcome === 'retry') {
-      await repo.settle(deps.db, message.id, 'sending', { state: 'queued', error: e.reason, now: at() });
-      throw e;
-    }
-    await repo.settle(deps.db, message.id, 'sending', { state: e.outcome, error: e.reason, now: at() });
+  const params = paramsOf(deps.cipher, message.body);
+  const { providerId } = await sendNow(deps, { phone: message.recipient, purpose: template, params });
+  // A code is not kept once sent.
+  return { providerId, ...(template === 'code' && { body: deps.cipher.encrypt(JSON.stringify({ ...params, code: '******' })) }) };
+}
+
+/**
+ * The job of one message (a code, a link): sends it now; past the provider's rate its job is queued again for when the
+ * window has room, without waiting here.
+ */
+export async function deliver(deps: Deps, messageId: number) {
+  const wait = await deliverOne(deps, messageId, false);
+  if (wait) {
+    const now = deps.clock.now();
+    await enqueue(deps.db, sendJob, { messageId }, now, new Date(now.getTime() + wait.waitMs));
   }
+}
+
+/** Messages a drain run sends at once (the SMTP pool and the provider take them in parallel). */
+const DRAIN_PARALLEL = 4;
+/** Messages of one organisation a drain takes before the next organisation's turn. */
+const DRAIN_TURN = 20;
+/** Turns one drain run takes before it queues itself again (so other jobs get the worker in between). */
+const DRAIN_TURNS = 25;
+
+/**
+ * The drain: delivers messages to many (a notice's emails and texts, reminders) without a job each, an organisation's
+ * turn at a time (`after`: the last served), so that no organisation's flood holds another's messages back. Within a
+ * turn a few go at once; past the rate the drain queues itself again for when the window has room.
+ */
+export async function drain(deps: Deps, after = -1) {
+  let cursor = after;
+  for (let turn = 0; turn < DRAIN_TURNS; turn++) {
+    const next = await repo.nextQueued(deps.db, cursor, DRAIN_TURN);
+    if (!next) {
+      if (cursor < 0) return;
+      cursor = -1;
+      continue;
+    }
+    cursor = next.org;
+    for (let i = 0; i < next.ids.length; i += DRAIN_PARALLEL) {
+      const waits = await Promise.all(next.ids.slice(i, i + DRAIN_PARALLEL).map((id) => deliverOne(deps, id, true)));
+      const wait = waits.find((w) => w);
+      if (wait) {
+        const now = deps.clock.now();
+        await enqueue(deps.db, drainJob, { after: cursor - 1 }, now, new Date(now.getTime() + wait.waitMs));
+        return;
+      }
+    }
+    // Between turns the event loop serves whatever waits.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await enqueue(deps.db, drainJob, { after: cursor }, deps.clock.now());
 }
 
 /** The job used up its attempts on passing refusals: the message failed, with the last reason. */
 export async function gaveUp(deps: Deps, messageId: number, error: string) {
   const found = await repo.findMessage(deps.db, messageId);
   await repo.settle(deps.db, messageId, 'queued', { state: 'failed', error: found?.error ?? error, now: deps.clock.now().toISOString() });
+}
+
+// ---- What senders see --------------------------------------------------------------------------------------------------
+
+const zero = (): OutboxCounts => ({ queued: 0, sent: 0, failed: 0 });
+
+/** Per notice, how its emails and texts stand: waiting (queued or being sent), sent, refused (failed, bounced, unknown). */
+export async function noticeMessages(db: Db, noticeIds: number[]) {
+  const out = new Map<number, { email: OutboxCounts; sms: OutboxCounts }>();
+  for (const id of noticeIds) out.set(id, { email: zero(), sms: zero() });
+  for (const r of await repo.noticeCounts(db, noticeIds)) {
+    const counts = out.get(r.noticeId!)?.[r.channel === 'sms' ? 'sms' : 'email'];
+    if (!counts) continue;
+    const n = Number(r.n);
+    if (r.state === 'sent') counts.sent += n;
+    else if (r.state === 'queued' || r.state === 'sending') counts.queued += n;
+    else counts.failed += n;
+  }
+  return out;
+}
+
+// ---- Preferences and one-click unsubscribing ---------------------------------------------------------------------------
+
+const isKind = (k: string): k is MessageKind => (MESSAGE_KIND_KEYS as string[]).includes(k);
+
+/** A user's preferences: every kind, email and SMS on unless turned off. */
+export async function preferences(ctx: AuthedCtx): Promise<MessagePreferences> {
+  const off = new Set((await repo.optouts(ctx.db, ctx.actor.userId)).map((o) => `${o.kind}:${o.channel}`));
+  const me = await repo.verifiedAddresses(ctx.db, ctx.actor.userId);
+  return {
+    kinds: MESSAGE_KIND_KEYS.map((kind) => ({ kind, email: !off.has(`${kind}:email`), sms: !off.has(`${kind}:sms`) })),
+    emailVerified: Boolean(me?.verifiedEmail),
+    phoneVerified: Boolean(me?.verifiedPhone),
+  };
+}
+
+export async function savePreferences(ctx: AuthedCtx, kinds: { kind: MessageKind; email: boolean; sms: boolean }[]) {
+  const off = kinds.flatMap((k) => [...(k.email ? [] : [{ kind: k.kind, channel: 'email' }]), ...(k.sms ? [] : [{ kind: k.kind, channel: 'sms' }])]);
+  await ctx.db.transaction().execute((trx) => repo.setOptouts(trx, ctx.actor.userId, off, ctx.clock.now().toISOString()));
+  await writeAudit(ctx, { action: 'user.messagePreferences', entity: 'user', entityId: ctx.actor.userId, after: { off } });
+  return preferences(ctx);
+}
+
+/** An unsubscribe token: the user, the kind and the channel, with a MAC under a key derived from SECRET_KEY. */
+function unsubscribeToken(deps: Pick<Deps, 'cipher'>, userId: number, kind: MessageKind, channel: repo.Channel) {
+  const what = `${userId}.${kind}.${channel}`;
+  return `${what}.${deps.cipher.mac('unsubscribe', what).slice(0, 32)}`;
+}
+
+/** The page a person opens from an email, and the address a mail client posts to (RFC 8058), when PUBLIC_URL is set. */
+function unsubscribeLinks(deps: Pick<Deps, 'cipher' | 'config'>, userId: number, kind: MessageKind, channel: repo.Channel) {
+  const origin = deps.config.publicUrl;
+  if (!origin) return null;
+  const token = unsubscribeToken(deps, userId, kind, channel);
+  return { page: `${origin}/unsubscribe?token=${token}`, oneClick: `${origin}/api/account/unsubscribe?token=${token}` };
+}
+
+export const UNSUBSCRIBE_INVALID = '退订链接无效';
+
+/** One click from an email: turns that kind of message off on that channel, for the user the token names. */
+export async function unsubscribe(ctx: Ctx, token: string | undefined) {
+  const parts = (token ?? '').split('.');
+  const [user, kind, channel, mac] = parts;
+  const userId = Number(user);
+  if (parts.length !== 4 || !Number.isInteger(userId) || !kind || !isKind(kind) || (channel !== 'email' && channel !== 'sms'))
+    throw badRequest(UNSUBSCRIBE_INVALID);
+  if (unsubscribeToken(ctx, userId, kind, channel) !== `${user}.${kind}.${channel}.${mac}`) throw badRequest(UNSUBSCRIBE_INVALID);
+  await repo.addOptout(ctx.db, { userId, kind, channel, now: ctx.clock.now().toISOString() });
+  await writeAudit({ ...ctx, actor: null }, { action: 'user.unsubscribe', entity: 'user', entityId: userId, after: { kind, channel } });
+  return { kind, channel, label: `${MESSAGE_KINDS[kind]}${channel === 'email' ? '邮件' : '短信'}` };
 }

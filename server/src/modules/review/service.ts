@@ -462,7 +462,7 @@ export async function versionReplaced(trx: Db, v: { questionId: number; teamId: 
 }
 
 /** Tells each judge whose score was given back, and the organisation's staff who assign works, what happened. */
-export async function tellReplaced(deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log'>, r: ReplacedScores): Promise<void> {
+export async function tellReplaced(deps: Pick<Deps, 'db' | 'clock' | 'hub' | 'log' | 'config'>, r: ReplacedScores): Promise<void> {
   if (!r.reopened.length) return;
   const q = await questionOf(deps.db, r.questionId);
   for (const a of r.reopened) {
