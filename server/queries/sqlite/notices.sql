@@ -357,6 +357,40 @@ where
       "w"."team_id" = "m"."team_id"
   );
 
+-- notices.recipientUsers(target)
+select
+  "m"."user_id"
+from
+  "team_members" as "m"
+where
+  "m"."competition_id" = ?
+  and exists (
+    select
+      "r"."id"
+    from
+      "registers" as "r"
+    where
+      "r"."team_id" = "m"."team_id"
+      and "r"."status" = ?
+  )
+  and exists (
+    select
+      "o"."id"
+    from
+      "orders" as "o"
+    where
+      "o"."team_id" = "m"."team_id"
+      and "o"."pay_status" = ?
+  )
+  and exists (
+    select
+      "w"."id"
+    from
+      "works" as "w"
+    where
+      "w"."team_id" = "m"."team_id"
+  );
+
 -- notices.schedule(id, publishAt, now)
 update "notices"
 set

@@ -60,6 +60,9 @@ export function recipientQuery(db: Db, target: NoticeTarget, range?: UserRange) 
   }
 }
 
+/** The ids of a target's users as one query shape, whichever scope's tables it reads (for counting who takes email or SMS). */
+export const recipientUsers = (db: Db, target: NoticeTarget) => recipientQuery(db, target) as unknown as SelectQueryBuilder<DB, 'users', { userId: number }>;
+
 /**
  * How many users a target reaches now (up to the user id `upTo`, when given). Everyone is the users table's count, which
  * both databases answer without reading each row's id against `upTo` (taken in the same transaction as the greatest id,

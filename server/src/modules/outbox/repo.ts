@@ -124,7 +124,7 @@ export async function queueForUsers(
 }
 
 /** How many of `userIds`' query would get a message on each channel now (the sender's count before sending). */
-export async function reachable(db: Db, users: SelectQueryBuilder<DB, any, { userId: number }>, kind: string) {
+export async function reachable(db: Db, users: SelectQueryBuilder<DB, 'users', { userId: number }>, kind: string) {
   const optedOut = (channel: Channel) =>
     sql<number>`exists (select 1 from message_optouts o where o.user_id = u.id and o.kind = ${kind} and o.channel = ${channel})`;
   const row = await db
