@@ -39,6 +39,8 @@ const notice = (over: Partial<Notice>): Notice => ({
   author: '李老师',
   createdAt: '2026-05-01T02:00:00.000Z',
   updatedAt: '2026-05-01T02:00:00.000Z',
+  channels: { email: false, sms: false },
+  messages: { email: { queued: 0, sent: 0, failed: 0 }, sms: { queued: 0, sent: 0, failed: 0 } },
   ...over,
 });
 const page = (list: Notice[]): Page<Notice> => ({ list, total: list.length, page: 1, limit: 20 });
@@ -99,7 +101,7 @@ describe('the notice page', () => {
   });
 
   it('writes a personal message to users, counting its recipients, and saves it as a draft', async () => {
-    api.answers = { 'POST /api/message/notice/recipients': { count: 2 } };
+    api.answers = { 'POST /api/message/notice/recipients': { count: 2, emails: 0, texts: 0 } };
     open(PLATFORM, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -122,6 +124,34 @@ describe('the notice page', () => {
     });
   });
 
+  it('sends by email and SMS too when chosen, saying before how many each will reach, and after how they went', async () => {
+    api.answers = { 'POST /api/message/notice/recipients': { count: 40, emails: 31, texts: 12 } };
+    open(ORGANISER, [
+      notice({
+        id: 9,
+        title: '复赛通知',
+        status: 2,
+        publishedAt: '2026-05-02T02:00:00.000Z',
+        recipients: 40,
+        channels: { email: true, sms: false },
+        messages: { email: { queued: 3, sent: 27, failed: 1 }, sms: { queued: 0, sent: 0, failed: 0 } },
+      }),
+    ]);
+    expect((await screen.findByTestId('notice-email')).textContent).toBe('邮件：已发送 27，发送中 3，失败 1');
+    fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('标题'), { target: { value: '决赛安排' } });
+    fireEvent.mouseDown(within(dialog).getByLabelText('竞赛'));
+    fireEvent.click(await screen.findByTitle('泰迪杯'));
+    expect(await within(dialog).findByText('将发送给 40 位用户', {}, { timeout: 3000 })).toBeTruthy();
+    fireEvent.click(within(dialog).getByLabelText('邮件'));
+    fireEvent.click(within(dialog).getByLabelText('短信'));
+    expect(within(dialog).getByTestId('notice-recipients').textContent).toBe('将发送给 40 位用户，其中 31 人将收到邮件，12 人将收到短信');
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
+    await waitFor(() => expect(writes().some((w) => w.url === '/api/message/notice')).toBe(true));
+    expect(writes().find((w) => w.url === '/api/message/notice')?.body).toMatchObject({ title: '决赛安排', channels: { email: true, sms: true } });
+  });
+
   it('shows the server’s field errors next to the fields', async () => {
     api.answers = { 'POST /api/message/notice': Object.assign(new Error('参数错误'), { fields: { 'target.usernames.1': '用户不存在：bob' } }) };
     open(PLATFORM, []);
@@ -135,7 +165,7 @@ describe('the notice page', () => {
   });
 
   it('lets an organiser write to its competitions’ users and teams only', async () => {
-    api.answers = { 'POST /api/message/notice/recipients': { count: 8 } };
+    api.answers = { 'POST /api/message/notice/recipients': { count: 8, emails: 0, texts: 0 } };
     open(ORGANISER, []);
     fireEvent.click(await screen.findByRole('button', { name: /新建通知/ }));
     const dialog = await screen.findByRole('dialog');
@@ -162,11 +192,17 @@ describe('the notice page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: '保存草稿' }));
     const error = await within(dialog).findAllByText('只有平台可以向全体用户或指定用户发送通知');
     expect(error.some((e) => e.closest('.ant-form-item-explain'))).toBe(true);
-    expect(writes().find((w) => w.url === '/api/message/notice')?.body).toEqual({ kind: 0, title: '全站维护', content: null, target: { scope: 'all' } });
+    expect(writes().find((w) => w.url === '/api/message/notice')?.body).toEqual({
+      kind: 0,
+      title: '全站维护',
+      content: null,
+      target: { scope: 'all' },
+      channels: { email: false, sms: false },
+    });
   });
 
   it('publishes a draft now', async () => {
-    api.answers = { 'POST /api/message/notice/recipients': { count: 12 } };
+    api.answers = { 'POST /api/message/notice/recipients': { count: 12, emails: 0, texts: 0 } };
     open(ORGANISER, [notice({})]);
     fireEvent.click(await screen.findByText('发布'));
     const dialog = await screen.findByRole('dialog');

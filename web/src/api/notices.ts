@@ -18,7 +18,8 @@ export const noticeKeys = {
 export const noticeApi = {
   list: (q: NoticeListParams) => http.get<Page<Notice>>(noticeUrls.list, params(q)),
   /** Silent: the form says "暂时无法统计接收人数" itself. */
-  recipients: (target: NoticeTarget) => http.post<{ count: number }>('/api/message/notice/recipients', { target }, { silent: true }),
+  recipients: (target: NoticeTarget) =>
+    http.post<{ count: number; emails: number; texts: number }>('/api/message/notice/recipients', { target }, { silent: true }),
   create: (body: NoticeBody) => http.post<void>('/api/message/notice', body),
   update: (id: number, body: NoticeBody) => http.put<void>(`/api/message/notice/${id}`, body),
   /** Publishes now (`publishAt` null) or schedules. */

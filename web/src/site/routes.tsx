@@ -43,6 +43,7 @@ export const siteRoutes: RouteObject[] = guardIds([
   { path: '/forgot-password', element: page(() => import('./pages/auth/ForgotPasswordPage.tsx')) },
   { path: '/reset-password', element: page(() => import('./pages/auth/ResetPasswordPage.tsx')) },
   { path: '/verify-email', element: page(() => import('./pages/auth/VerifyEmailPage.tsx')) },
+  { path: '/unsubscribe', element: page(() => import('./pages/auth/UnsubscribePage.tsx')) },
   {
     element: <MainLayout />,
     children: [
@@ -86,6 +87,7 @@ export const siteRoutes: RouteObject[] = guardIds([
           { path: 'invoiceTitle', element: page(() => import('./pages/invoice/InvoiceTitlePage.tsx')) },
           { path: 'myCertificate', element: page(() => import('./pages/certificate/MyCertificatePage.tsx')) },
           { path: 'accountSet', element: page(() => import('./pages/userCenter/AccountSetPage.tsx')) },
+          { path: 'messages', element: page(() => import('./pages/userCenter/MessageSettingsPage.tsx')) },
           { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
         ],
       },

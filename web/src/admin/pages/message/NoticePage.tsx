@@ -17,7 +17,7 @@ import {
 } from '@contest/shared';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { App, Button, Card, Col, Descriptions, Form, Input, Modal, Progress, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
+import { App, Button, Card, Checkbox, Col, Descriptions, Form, Input, Modal, Progress, Radio, Row, Select, Space, Table, Tag, Tooltip } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { noticeApi, noticeKeys, type NoticeListParams } from '#src/api/notices.ts';
@@ -69,6 +69,8 @@ interface Values {
   title: string;
   content?: string | null;
   target: TargetValues;
+  /** Also by 邮件 and 短信 (in-app always). */
+  channels?: ('email' | 'sms')[];
 }
 
 const stringOptions = (texts: Record<string, string>) => Object.entries(texts).map(([value, label]) => ({ value, label }));
@@ -144,8 +146,11 @@ function useDebounced<T>(value: T, ms: number): T {
   return JSON.parse(settled) as T;
 }
 
-/** "将发送给 N 位用户": how many users the target reaches now, asked a moment after it stops changing. */
-function RecipientCount({ target }: { target: NoticeTarget | null }) {
+/**
+ * "将发送给 N 位用户", and of them how many an email and a text would reach (a verified address, that kind of message
+ * not turned off): asked a moment after the target stops changing.
+ */
+function RecipientCount({ target, channels }: { target: NoticeTarget | null; channels: ('email' | 'sms')[] }) {
   const settled = useDebounced(target, RECIPIENTS_DEBOUNCE_MS);
   const valid = settled !== null && noticeTarget.safeParse(settled).success;
   const { data, isError } = useQuery({
@@ -157,7 +162,12 @@ function RecipientCount({ target }: { target: NoticeTarget | null }) {
   if (!valid) return <span className="admin-hint">选定发送对象后显示接收人数</span>;
   if (isError) return <span className="admin-hint">暂时无法统计接收人数</span>;
   if (!data) return <span className="admin-hint">正在统计接收人数…</span>;
-  return <span data-testid="notice-recipients">将发送给 {data.count} 位用户</span>;
+  const extra = [channels.includes('email') && `其中 ${data.emails} 人将收到邮件`, channels.includes('sms') && `${data.texts} 人将收到短信`].filter(Boolean);
+  return (
+    <span data-testid="notice-recipients">
+      将发送给 {data.count} 位用户{extra.length ? `，${extra.join('，')}` : ''}
+    </span>
+  );
 }
 
 /** Kind, title, content and target of a notice; the scopes offered follow the kind. */
@@ -165,6 +175,7 @@ function NoticeFields({ platform }: { platform: boolean }) {
   const form = Form.useFormInstance<Values>();
   const kind = (Form.useWatch('kind', form) as number | undefined) ?? NOTICE_KIND.system;
   const target = Form.useWatch('target', form) as TargetValues | undefined;
+  const channels = Form.useWatch('channels', form) as Values['channels'];
   const scope = target?.scope;
   const canListCompetitions = usePermissions().has(ADMIN_MENU_CODES.competition);
   const competitions = useCompetitionOptions(canListCompetitions);
@@ -232,8 +243,16 @@ function NoticeFields({ platform }: { platform: boolean }) {
           <Select {...tags} placeholder="队伍编号" />
         </Form.Item>
       )}
+      <Form.Item name="channels" label="同时发送" extra="站内消息总会送达；邮件和短信只发给已验证邮箱或手机号、且未退订竞赛通知的用户。短信按服务商计费。">
+        <Checkbox.Group
+          options={[
+            { value: 'email', label: '邮件' },
+            { value: 'sms', label: '短信' },
+          ]}
+        />
+      </Form.Item>
       <div style={{ marginTop: -8 }}>
-        <RecipientCount target={targetOf(target)} />
+        <RecipientCount target={targetOf(target)} channels={channels ?? []} />
         {targetOf(target) && (
           <div className="admin-hint" data-testid="later-recipients">
             {laterRecipientsText(targetOf(target)!)}
@@ -253,7 +272,13 @@ function NoticeModal({ notice, platform, onClose }: { notice: Notice | null; pla
     () => void message.success(notice ? '通知已保存' : '已保存为草稿'),
   );
   const initial: Partial<Values> = notice
-    ? { kind: notice.kind as Values['kind'], title: notice.title, content: notice.content, target: { ...notice.target } }
+    ? {
+        kind: notice.kind as Values['kind'],
+        title: notice.title,
+        content: notice.content,
+        target: { ...notice.target },
+        channels: [...(notice.channels.email ? (['email'] as const) : []), ...(notice.channels.sms ? (['sms'] as const) : [])],
+      }
     : { kind: NOTICE_KIND.system, target: { scope: defaultScope(NOTICE_KIND.system, platform) } };
   return (
     <FormModal<Values>
@@ -262,12 +287,45 @@ function NoticeModal({ notice, platform, onClose }: { notice: Notice | null; pla
       width={880}
       okText={notice ? '保存' : '保存草稿'}
       initialValues={initial}
-      onSave={(v) => save.mutateAsync({ kind: v.kind, title: v.title.trim(), content: richTextOrNull(v.content), target: targetOf(v.target)! })}
+      onSave={(v) =>
+        save.mutateAsync({
+          kind: v.kind,
+          title: v.title.trim(),
+          content: richTextOrNull(v.content),
+          target: targetOf(v.target)!,
+          channels: { email: Boolean(v.channels?.includes('email')), sms: Boolean(v.channels?.includes('sms')) },
+        })
+      }
       onClose={onClose}
     >
       <NoticeFields platform={platform} />
     </FormModal>
   );
+}
+
+/** How a notice's emails and texts stand: 已发送, 发送中, 失败 (with a hint of why failures happen). */
+function ChannelState({ notice }: { notice: Notice }) {
+  const parts = (['email', 'sms'] as const)
+    .filter((c) => notice.channels[c])
+    .map((c) => {
+      const m = notice.messages[c];
+      const name = c === 'email' ? '邮件' : '短信';
+      if (notice.status !== NOTICE_STATUS.published) return <div key={c}>{name}：待发布</div>;
+      return (
+        <div key={c} data-testid={`notice-${c}`}>
+          {name}：已发送 {m.sent}
+          {m.queued ? `，发送中 ${m.queued}` : ''}
+          {m.failed ? (
+            <Tooltip title="地址无效、被对方拒收或服务商拒绝发送；原因见系统日志">
+              <span style={{ color: '#cf1322' }}>，失败 {m.failed}</span>
+            </Tooltip>
+          ) : (
+            ''
+          )}
+        </div>
+      );
+    });
+  return parts.length ? <>{parts}</> : <span className="admin-hint">仅站内</span>;
 }
 
 /** Publishes a draft now or at a chosen time; a scheduled notice can be published now or moved. */
@@ -320,7 +378,7 @@ function PublishModal({ notice, onClose }: { notice: Notice; onClose: () => void
       <Descriptions column={1} size="small">
         <Descriptions.Item label="发送对象">{targetSummary(notice.target, notice.competitionName)}</Descriptions.Item>
         <Descriptions.Item label="接收人数">
-          <RecipientCount target={notice.target} />
+          <RecipientCount target={notice.target} channels={(['email', 'sms'] as const).filter((c) => notice.channels[c])} />
         </Descriptions.Item>
       </Descriptions>
     </FormModal>
@@ -455,6 +513,7 @@ export default function NoticePage() {
           { title: '发布时间', width: 170, render: (_, n) => publishTime(n) },
           { title: '接收人数', width: 90, render: (_, n) => (n.status === NOTICE_STATUS.published ? n.recipients : '') },
           { title: '已读', width: 80, render: (_, n) => (n.status === NOTICE_STATUS.published ? n.reads : '') },
+          { title: '邮件 / 短信', width: 150, render: (_, n) => <ChannelState notice={n} /> },
           { title: '作者', dataIndex: 'author', width: 110 },
           {
             title: '操作',

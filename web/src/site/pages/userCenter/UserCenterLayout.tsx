@@ -1,4 +1,13 @@
-import { BankOutlined, FileTextOutlined, IdcardOutlined, LockOutlined, SafetyCertificateOutlined, ShoppingOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  BankOutlined,
+  BellOutlined,
+  FileTextOutlined,
+  IdcardOutlined,
+  LockOutlined,
+  SafetyCertificateOutlined,
+  ShoppingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '#src/common/auth.ts';
@@ -13,6 +22,7 @@ const MENU = [
   { key: '/userCenter/invoiceTitle', icon: <IdcardOutlined />, label: '常用发票抬头' },
   { key: '/userCenter/myCertificate', icon: <SafetyCertificateOutlined />, label: '我的证书' },
   { key: '/userCenter/accountSet', icon: <LockOutlined />, label: '账号设置' },
+  { key: '/userCenter/messages', icon: <BellOutlined />, label: '消息设置' },
   { key: '/userCenter/partner', icon: <BankOutlined />, label: '组织方申请' },
 ];
 
