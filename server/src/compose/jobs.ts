@@ -3,6 +3,7 @@ import * as desktopReleases from '../modules/desktop-releases/index.ts';
 import * as notices from '../modules/notices/index.ts';
 import * as orders from '../modules/orders/index.ts';
 import * as outbox from '../modules/outbox/index.ts';
+import * as reminders from '../modules/reminders/index.ts';
 import * as testSubmissions from '../modules/test-submissions/index.ts';
 import { bindJob, jobRegistry, type AnyJob } from '../jobs/define.ts';
 import { scheduledJob } from '../jobs/schedule.ts';
@@ -44,6 +45,8 @@ export const JOB_DEFINITIONS: readonly AnyJob[] = [
   scheduledJob(orders.closeExpiredJob, 60_000, (deps) => orders.closeExpiredOrders(deps)),
   // Messages to many that a drain left behind (it ended just as more were queued) wait at most a minute.
   scheduledJob(outbox.drainSweepJob, 60_000, (deps) => outbox.drain(deps)),
+  // Teams are reminded of submission deadlines 24 hours and 1 hour before.
+  scheduledJob(reminders.remindJob, reminders.REMIND_EVERY_MS, (deps) => reminders.sendReminders(deps)),
 ];
 
 export const JOBS = jobRegistry(JOB_DEFINITIONS);

@@ -787,6 +787,16 @@ export interface MessageOptoutsTable {
   createdAt: string;
 }
 
+/** A team reminded of a submission deadline in one window (migration 0033). */
+export interface RemindersSentTable {
+  competitionId: number;
+  kind: string;
+  deadline: string;
+  window: string;
+  teamId: number;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -845,4 +855,5 @@ export interface DB {
   smsSettings: SmsSettingsTable;
   smsSimulatorMessages: SmsSimulatorMessagesTable;
   messageOptouts: MessageOptoutsTable;
+  remindersSent: RemindersSentTable;
 }
