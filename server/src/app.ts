@@ -20,7 +20,8 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { AppError, DATABASE_UNAVAILABLE, STATUS_MESSAGES, STORAGE_FULL, isStorageFull } from './http/errors.ts';
 import { isDatabaseUnavailable, isValueOutOfRange } from './db/errors.ts';
 import type { RateLimiter } from './limits/rate-limiter.ts';
-import { authRoutes, oidcRoutes } from './modules/auth/routes.ts';
+import { authRoutes, oidcRoutes, wechatRoutes } from './modules/auth/routes.ts';
+import { wechatSimulatorRoutes } from './wechat/simulator.ts';
 import { resolveActor } from './modules/auth/index.ts';
 import { catalogueRoutes } from './modules/catalogue/routes.ts';
 import { competitionRoutes } from './modules/competitions/routes.ts';
@@ -292,6 +293,8 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
     });
   mount('auth', (scope) => authRoutes(scope, deps));
   mount('auth', (scope) => oidcRoutes(scope, deps));
+  if (config.wechat) mount('auth', (scope) => wechatRoutes(scope, deps));
+  if (deps.wechatSimulator) mount('auth', (scope) => wechatSimulatorRoutes(scope, deps.wechatSimulator!));
   mount('users', (scope) => userRoutes(scope));
   mount('roles', (scope) => roleRoutes(scope));
   mount('system', (scope) => systemRoutes(scope, deps));

@@ -168,6 +168,11 @@ const schema = z.object({
   SMS_PER_MINUTE: z.coerce.number().int().positive().default(300),
   /** Verification codes one address may ask for in an hour (each phone also: 1 a minute, 10 a day). */
   SMS_CODES_PER_IP_HOUR: z.coerce.number().int().positive().default(30),
+  /** 微信扫码登录 (issue 35): the website application of the WeChat open platform (open.weixin.qq.com). */
+  WECHAT_LOGIN_APP_ID: z.string().min(1).optional(),
+  WECHAT_LOGIN_APP_SECRET: z.string().min(1).optional(),
+  /** The development WeChat simulator (never on in production): sign-ins go to it, with its own app id and secret. */
+  WECHAT_SIMULATOR: bool.default(false),
   /** The development SMS simulator: every text goes to it (never on in production). */
   SMS_SIMULATOR: bool.default(false),
   PAYMENT_SIMULATOR: bool.default(false),
@@ -251,6 +256,8 @@ export type Config = {
   mail?: { smtpUrl: string; from: string; dkim?: { domainName: string; keySelector: string; privateKey: string } };
   /** At most this many emails a minute, across workers. */
   mailPerMinute: number;
+  /** 微信扫码登录: the open platform's website application, or the development simulator (its own app id and secret). */
+  wechat?: { simulator: true } | { simulator: false; appId: string; appSecret: string };
   /** Text messages: the provider's rate across workers, codes per address an hour, and whether texts go to the simulator. */
   sms: { perMinute: number; codesPerIpHour: number; simulator: boolean };
   /**
@@ -281,6 +288,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const s3Parts = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
   if (s3Parts.some(Boolean) && !s3Parts.every(Boolean)) {
     throw new Error('Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together');
+  }
+  if (e.WECHAT_SIMULATOR && e.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: WECHAT_SIMULATOR must not be on when NODE_ENV=production');
+  }
+  if (Boolean(e.WECHAT_LOGIN_APP_ID) !== Boolean(e.WECHAT_LOGIN_APP_SECRET)) {
+    throw new Error('Invalid configuration: WECHAT_LOGIN_APP_ID and WECHAT_LOGIN_APP_SECRET go together');
   }
   if (e.SMS_SIMULATOR && e.NODE_ENV === 'production') {
     throw new Error('Invalid configuration: SMS_SIMULATOR must not be on when NODE_ENV=production');
@@ -386,6 +399,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
     mailPerMinute: e.MAIL_PER_MINUTE,
+    wechat: e.WECHAT_SIMULATOR
+      ? { simulator: true }
+      : e.WECHAT_LOGIN_APP_ID
+        ? { simulator: false, appId: e.WECHAT_LOGIN_APP_ID, appSecret: e.WECHAT_LOGIN_APP_SECRET! }
+        : undefined,
     sms: { perMinute: e.SMS_PER_MINUTE, codesPerIpHour: e.SMS_CODES_PER_IP_HOUR, simulator: e.SMS_SIMULATOR },
     strictResponses: e.STRICT_RESPONSES,
   };

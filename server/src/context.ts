@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
 import type { SmsSimulator } from './sms/simulator.ts';
+import type { WechatSimulator } from './wechat/simulator.ts';
 import type { Db, Dialect_ } from './db/database.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import type { Mailer } from './mail/smtp.ts';
@@ -33,6 +34,8 @@ export interface Deps {
   mailer: Mailer | null;
   /** With SMS_SIMULATOR on (never in production): the simulator every text goes to. */
   smsSimulator: SmsSimulator | null;
+  /** With WECHAT_SIMULATOR on (never in production): the WeChat open platform's stand-in. */
+  wechatSimulator: WechatSimulator | null;
 }
 
 export interface Actor {
@@ -64,7 +67,7 @@ export const isAuthed = (ctx: Ctx): ctx is AuthedCtx => ctx.actor !== null;
  * the spread cost about a third of what a small public read takes.
  */
 export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; headers: { 'user-agent'?: string } }): Ctx {
-  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, smsSimulator } = deps;
+  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, smsSimulator, wechatSimulator } = deps;
   return {
     db,
     dialect,
@@ -78,6 +81,7 @@ export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; h
     jobs,
     mailer,
     smsSimulator,
+    wechatSimulator,
     actor,
     ip: req.ip,
     userAgent: req.headers['user-agent'] ?? null,

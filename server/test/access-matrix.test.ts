@@ -117,6 +117,8 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/account/password/set': { owner: 'none', payload: { password: 'Passw0rd2' } },
     // Message preferences are the caller's own; an unsubscribe token names its user, checked by its MAC.
     'GET /api/account/message-preferences': none,
+    // The caller's own WeChat binding.
+    'DELETE /api/account/wechat': none,
     'PUT /api/account/message-preferences': { owner: 'none', payload: { kinds: [] } },
     'POST /api/account/unsubscribe': { owner: 'none', payload: { token: '1.notice.email.0000' } },
     'GET /api/system/menu/routers': none,

@@ -1,5 +1,17 @@
 -- The SQL of server/src/modules/users/repo.ts on postgres (server/test/sql-snapshots.test.ts writes this file).
 
+-- users.bindWechat(v)
+insert into
+  "user_wechat" (
+    "user_id",
+    "unionid",
+    "openid",
+    "nickname",
+    "created_at"
+  )
+values
+  ($1, $2, $3, $4, $5);
+
 -- users.consumeToken(tokenHash, purpose, now)
 update "account_tokens"
 set
@@ -191,6 +203,16 @@ from
 where
   "id" = $1;
 
+-- users.otherSignIn(userId)
+select
+  "password_hash",
+  "verified_phone",
+  "oidc_subject"
+from
+  "users"
+where
+  "id" = $1;
+
 -- users.roleByCode(code)
 select
   "id"
@@ -261,6 +283,11 @@ where
 returning
   "tries";
 
+-- users.unbindWechat(userId)
+delete from "user_wechat"
+where
+  "user_id" = $1;
+
 -- users.updateUser(id, values)
 update "users"
 set
@@ -308,6 +335,16 @@ set
 where
   "id" = $2
   and "used_at" is null;
+
+-- users.userByUnionid(unionid)
+select
+  "u"."id",
+  "u"."status"
+from
+  "user_wechat" as "w"
+  inner join "users" as "u" on "u"."id" = "w"."user_id"
+where
+  "w"."unionid" = $1;
 
 -- users.userByVerifiedEmail(email)
 select
@@ -372,3 +409,12 @@ where
   "user_id" = $2
   and "purpose" = $3
   and "used_at" is null;
+
+-- users.wechatOf(userId)
+select
+  "nickname",
+  "created_at"
+from
+  "user_wechat"
+where
+  "user_id" = $1;

@@ -1,5 +1,17 @@
 -- The SQL of server/src/modules/users/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
 
+-- users.bindWechat(v)
+insert into
+  "user_wechat" (
+    "user_id",
+    "unionid",
+    "openid",
+    "nickname",
+    "created_at"
+  )
+values
+  (?, ?, ?, ?, ?);
+
 -- users.consumeToken(tokenHash, purpose, now)
 update "account_tokens"
 set
@@ -177,6 +189,16 @@ from
 where
   "id" = ?;
 
+-- users.otherSignIn(userId)
+select
+  "password_hash",
+  "verified_phone",
+  "oidc_subject"
+from
+  "users"
+where
+  "id" = ?;
+
 -- users.roleByCode(code)
 select
   "id"
@@ -247,6 +269,11 @@ where
 returning
   "tries";
 
+-- users.unbindWechat(userId)
+delete from "user_wechat"
+where
+  "user_id" = ?;
+
 -- users.updateUser(id, values)
 update "users"
 set
@@ -294,6 +321,16 @@ set
 where
   "id" = ?
   and "used_at" is null;
+
+-- users.userByUnionid(unionid)
+select
+  "u"."id",
+  "u"."status"
+from
+  "user_wechat" as "w"
+  inner join "users" as "u" on "u"."id" = "w"."user_id"
+where
+  "w"."unionid" = ?;
 
 -- users.userByVerifiedEmail(email)
 select
@@ -358,3 +395,12 @@ where
   "user_id" = ?
   and "purpose" = ?
   and "used_at" is null;
+
+-- users.wechatOf(userId)
+select
+  "nickname",
+  "created_at"
+from
+  "user_wechat"
+where
+  "user_id" = ?;

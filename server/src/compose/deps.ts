@@ -14,6 +14,7 @@ import { s3FileStore } from '../storage/s3.ts';
 import { smtpMailer } from '../mail/smtp.ts';
 import { recordSimulated } from '../modules/sms/index.ts';
 import { smsSimulator } from '../sms/simulator.ts';
+import { wechatSimulator } from '../wechat/simulator.ts';
 import { JOBS } from './jobs.ts';
 
 export interface DepsOptions {
@@ -55,6 +56,7 @@ export function buildDeps(options: DepsOptions): { deps: Deps; close: () => Prom
     jobs: options.jobs ?? JOBS,
     mailer: config.mail ? smtpMailer(config.mail) : null,
     smsSimulator: null,
+    wechatSimulator: config.wechat?.simulator ? wechatSimulator(config.dataDir) : null,
   };
   // The simulator records what it receives in the platform's database, for its page: whichever process sent the text.
   if (config.sms.simulator) deps.smsSimulator = smsSimulator(config.dataDir, recordSimulated(deps));
@@ -63,6 +65,7 @@ export function buildDeps(options: DepsOptions): { deps: Deps; close: () => Prom
     close: async () => {
       deps.mailer?.close();
       await deps.smsSimulator?.close();
+      await deps.wechatSimulator?.close();
       await hub.close();
       await limiter.close();
       // The limiter closes the connection it was given; one of the caller's leaves ours to close here.

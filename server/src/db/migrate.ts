@@ -34,6 +34,7 @@ import * as m0030 from './migrations/0030_account_email.ts';
 import * as m0031 from './migrations/0031_sms.ts';
 import * as m0032 from './migrations/0032_message_channels.ts';
 import * as m0033 from './migrations/0033_reminders.ts';
+import * as m0034 from './migrations/0034_wechat.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -72,6 +73,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0031_sms': m0031,
   '0032_message_channels': m0032,
   '0033_reminders': m0033,
+  '0034_wechat': m0034,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -797,6 +797,15 @@ export interface RemindersSentTable {
   createdAt: string;
 }
 
+/** The WeChat identity bound to an account (migration 0034). */
+export interface UserWechatTable {
+  userId: number;
+  unionid: string;
+  openid: string;
+  nickname: string | null;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -856,4 +865,5 @@ export interface DB {
   smsSimulatorMessages: SmsSimulatorMessagesTable;
   messageOptouts: MessageOptoutsTable;
   remindersSent: RemindersSentTable;
+  userWechat: UserWechatTable;
 }

@@ -40,6 +40,8 @@ export const authConfigSchema = z.object({
   mailEnabled: z.boolean(),
   /** The platform sends text messages (an SMS provider is enabled): 短信验证码登录 and resetting by SMS are offered. */
   smsEnabled: z.boolean(),
+  /** 微信扫码登录 is offered (an open platform application, or the development simulator). */
+  wechatEnabled: z.boolean(),
   /** Where the dropdown's account-security link goes (spec §2.2: an external link). */
   accountSecurityUrl: z.string(),
 });

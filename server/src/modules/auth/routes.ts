@@ -19,7 +19,7 @@ import {
   smsLoginReplySchema,
 } from '@contest/shared';
 
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 import { publicOrigin, publicUrlMissing } from '../../http/origin.ts';
@@ -37,6 +37,7 @@ export function authRoutes(app: App, deps: Deps) {
       oidcName: deps.config.oidc?.name ?? '',
       mailEnabled: Boolean(deps.config.mail),
       smsEnabled: await service.smsEnabled(deps),
+      wechatEnabled: service.wechatEnabled(deps),
       accountSecurityUrl: deps.config.accountSecurityUrl,
     }),
   );
@@ -106,6 +107,64 @@ export function authRoutes(app: App, deps: Deps) {
 
   app.post('/api/auth/sessions/revokeOthers', { config: { rule: USER }, schema: { tags: ['auth'], response: replies(revokedSchema) } }, async (req) =>
     ok(await service.revokeOtherSessions(userCtx(req)), '其他设备上的登录已退出'),
+  );
+}
+
+const WECHAT_COOKIE = 'contest_wx';
+const WECHAT_PATH = '/api/auth/wechat';
+
+/** 微信扫码登录 (issue 35): start a sign-in or a binding, and WeChat's callback. */
+export function wechatRoutes(app: App, deps: Deps) {
+  const origin = (req: FastifyRequest) => {
+    const o = publicOrigin(deps.config, req);
+    if (!o) throw publicUrlMissing('使用微信登录');
+    return o;
+  };
+  const start = (purpose: 'login' | 'bind') => async (req: FastifyRequest<{ Querystring: { returnTo?: string } }>, reply: FastifyReply) => {
+    await service.throttleIp(req.ctx, 'wechat:start', deps.config.publicWrites.ssoPerIp, (m) => `微信登录请求过于频繁，请${m}分钟后再试`);
+    const { url, cookie, maxAgeMs } = await service.startWechat(req.ctx, purpose, req.query.returnTo ?? '/', origin(req));
+    reply.setCookie(WECHAT_COOKIE, cookie, {
+      path: WECHAT_PATH,
+      sameSite: 'lax',
+      secure: deps.config.cookieSecure,
+      httpOnly: true,
+      maxAge: Math.floor(maxAgeMs / 1000),
+    });
+    return reply.redirect(url);
+  };
+  const query = z.object({ returnTo: z.string().max(RETURN_TO_MAX_LENGTH).optional() });
+  app.get('/api/auth/wechat/login', { config: { rule: PUBLIC }, schema: { tags: ['auth'], querystring: query, response: redirectReply } }, start('login'));
+  app.get('/api/auth/wechat/bind', { config: { rule: USER }, schema: { tags: ['auth'], querystring: query, response: redirectReply } }, start('bind'));
+  app.get(
+    '/api/auth/wechat/callback',
+    {
+      config: { rule: PUBLIC },
+      schema: {
+        tags: ['auth'],
+        querystring: z.object({ code: z.string().max(200).optional(), state: z.string().max(200).optional() }),
+        response: redirectReply,
+      },
+    },
+    async (req, reply) => {
+      reply.clearCookie(WECHAT_COOKIE, { path: WECHAT_PATH, sameSite: 'lax', secure: deps.config.cookieSecure, httpOnly: true });
+      try {
+        if (!req.query.code || !req.query.state) throw new AppError(400, '微信登录未完成：您取消了授权，请重新扫码');
+        const done = await service.finishWechat(
+          req.ctx,
+          { code: req.query.code, state: req.query.state },
+          req.cookies[WECHAT_COOKIE],
+          origin(req),
+          req.cookies[SESSION_COOKIE],
+        );
+        if (done.session) setSessionCookies(reply, deps.config, done.session);
+        return reply.redirect(done.returnTo);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        // A binding's failure shows on the account page; a sign-in's on the login page.
+        const back = req.ctx.actor ? '/userCenter/accountSet?wechatError=' : '/login?ssoError=';
+        return reply.redirect(`${back}${encodeURIComponent(err.message)}`);
+      }
+    },
   );
 }
 

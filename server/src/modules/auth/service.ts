@@ -1,5 +1,7 @@
 import { ROLE_CODES, isPermissionCode, usernameKey, type ChangePasswordBody, type LoginBody, type RegisterBody, type SmsCodeBody } from '@contest/shared';
 import { altchaChallenge } from '../../crypto/altcha.ts';
+import { completeWechat } from './wechat.ts';
+export { startWechat, wechatEnabled } from './wechat.ts';
 export { smsEnabled } from '../sms/index.ts';
 import type { Actor, AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, forbidden, notFound, tooMany, unauthorized } from '../../http/errors.ts';
@@ -116,6 +118,26 @@ export async function login(ctx: Ctx, body: LoginBody, previousToken: string | u
   // Found by authenticate() a moment ago: only an account deleted in between is missing.
   if (!user) throw notFound('用户不存在');
   return { session, user };
+}
+
+/** 微信扫码登录: the sign-in or binding a callback completes, and the session of a sign-in. */
+export async function finishWechat(
+  ctx: Ctx,
+  params: { code: string; state: string },
+  cookie: string | undefined,
+  origin: string,
+  previousToken: string | undefined,
+): Promise<{ returnTo: string; session?: Awaited<ReturnType<typeof startSession>>['session'] }> {
+  const done = await completeWechat(ctx, params, cookie, origin);
+  if (done.purpose === 'bind') {
+    // Bound to the account that started it, signed in still.
+    if (!ctx.actor || ctx.actor.userId !== done.startedBy) throw new AppError(400, '请先登录要绑定微信的账号，再重新扫码');
+    await users.bindWechat(ctx as AuthedCtx, done.who);
+    return { returnTo: '/userCenter/accountSet?wechat=bound' };
+  }
+  const { userId } = await users.wechatLogin(ctx, done.who);
+  const { session } = await startSession(ctx, userId, previousToken);
+  return { returnTo: done.returnTo, session };
 }
 
 /** A proof-of-work challenge to solve before asking for an SMS code. */

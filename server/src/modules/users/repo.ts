@@ -73,6 +73,7 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     .executeTakeFirst();
   if (!row) return undefined;
   const roles = (await userRoles(db, [id])).get(id) ?? [];
+  const wechat = await wechatOf(db, id);
   const platform = await db
     .selectFrom('userRoles')
     .innerJoin('rolePermissions', 'rolePermissions.roleId', 'userRoles.roleId')
@@ -111,6 +112,7 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     emailVerified: row.verifiedEmail !== null && row.email !== null && row.verifiedEmail === normalEmail(row.email),
     phoneVerified: row.verifiedPhone !== null && row.phone !== null && row.verifiedPhone === normalPhone(row.phone),
     hasPassword: row.passwordHash !== null,
+    wechat: wechat ? (wechat.nickname ?? '微信用户') : null,
   };
 }
 
@@ -341,3 +343,27 @@ export async function setPasswordIfNone(db: Db, userId: number, passwordHash: st
   const res = await db.updateTable('users').set({ passwordHash, updatedAt: now }).where('id', '=', userId).where('passwordHash', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
+
+// ---- WeChat identities ---------------------------------------------------------------------------------------------
+
+export const userByUnionid = (db: Db, unionid: string) =>
+  db.selectFrom('userWechat as w').innerJoin('users as u', 'u.id', 'w.userId').select(['u.id', 'u.status']).where('w.unionid', '=', unionid).executeTakeFirst();
+
+export const wechatOf = (db: Db, userId: number) =>
+  db.selectFrom('userWechat').select(['nickname', 'createdAt']).where('userId', '=', userId).executeTakeFirst();
+
+/** Binds a WeChat identity; the unique keys refuse a second WeChat for the account or the WeChat for a second account. */
+export async function bindWechat(db: Db, v: { userId: number; unionid: string; openid: string; nickname: string | null; now: string }) {
+  await db.insertInto('userWechat').values({ userId: v.userId, unionid: v.unionid, openid: v.openid, nickname: v.nickname, createdAt: v.now }).execute();
+}
+
+export async function unbindWechat(db: Db, userId: number) {
+  const res = await db.deleteFrom('userWechat').where('userId', '=', userId).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+/** Whether an account can sign in without WeChat: a password, a proved phone, or single sign-on. */
+export const otherSignIn = async (db: Db, userId: number) => {
+  const u = await db.selectFrom('users').select(['passwordHash', 'verifiedPhone', 'oidcSubject']).where('id', '=', userId).executeTakeFirst();
+  return Boolean(u && (u.passwordHash || u.verifiedPhone || u.oidcSubject));
+};

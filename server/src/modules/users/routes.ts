@@ -93,6 +93,11 @@ export function userRoutes(app: App) {
     },
   );
 
+  app.delete('/api/account/wechat', { config: { rule: USER }, schema: { tags: ['userinfo'], response: noDataReply } }, async (req) => {
+    await service.unbindWechat(userCtx(req));
+    return ok(null, '已解绑微信');
+  });
+
   // Anonymous callers get `data: null`, not a 401: every public page asks who is logged in.
   app.get('/api/team/userinfo/', { config: { rule: PUBLIC }, schema: { tags: ['userinfo'], response: replies(userInfoSchema.nullable()) } }, async (req) =>
     ok(await service.currentUser(req.ctx)),

@@ -9,6 +9,7 @@ import * as repo from './repo.ts';
 
 export { forgotPassword, resetForgottenPassword, sendEmailVerification, verifyEmail } from './account-links.ts';
 export { resetPasswordByCode, sendResetCode, sendVerifyCode, setFirstPassword, verifyPhone } from './phone-codes.ts';
+export { unbindWechat } from './wechat-accounts.ts';
 
 export async function currentUser(ctx: Ctx) {
   return ctx.actor ? ((await repo.findUserInfo(ctx.db, ctx.actor.userId)) ?? null) : null;
