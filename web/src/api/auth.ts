@@ -18,6 +18,10 @@ export type { AuthSession as SessionRow } from '@contest/shared';
 export const authUrls = {
   /** Single sign-on: a full page load, back to `returnTo` (a path on this site) afterwards. */
   oidcLogin: (returnTo: string) => `/api/auth/oidc/login?returnTo=${encodeURIComponent(returnTo)}`,
+  /** 微信扫码登录: a full page load to WeChat's QR page (or the simulator's), back to `returnTo` afterwards. */
+  wechatLogin: (returnTo: string) => `/api/auth/wechat/login?returnTo=${encodeURIComponent(returnTo)}`,
+  /** Binds a WeChat to the signed-in account: back to 账号设置 afterwards. */
+  wechatBind: '/api/auth/wechat/bind',
 };
 
 export const authKeys = {

@@ -58,4 +58,5 @@ export const accountApi = {
   verifyPhone: (phone: string, code: string) => http.post<{ phone: string }>('/api/account/phone/verify', { phone, code }),
   /** The first password of an account made by an SMS code. */
   setPassword: (password: string) => http.post<null>('/api/account/password/set', { password }),
+  unbindWechat: () => http.delete<null>('/api/account/wechat'),
 };

@@ -1,6 +1,6 @@
 import { safeReturnTo, type LoginBody } from '@contest/shared';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Divider, Form, Input, Tabs, Typography } from 'antd';
+import { LockOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
+import { Alert, Button, Card, Divider, Form, Input, Space, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { authApi, authUrls } from '#src/api/auth.ts';
@@ -79,12 +79,25 @@ export default function LoginPage() {
             </GuardedButton>
           </Form>
         )}
-        {config?.oidcEnabled && (
+        {(config?.oidcEnabled || config?.wechatEnabled) && (
           <>
             <Divider plain>或</Divider>
-            <Button block href={ssoHref}>
-              使用{config.oidcName}登录
-            </Button>
+            <Space direction="vertical" style={{ width: '100%' }}>
+              {config.wechatEnabled && (
+                <Button
+                  block
+                  icon={<WechatOutlined style={{ color: '#07c160' }} />}
+                  href={authUrls.wechatLogin(safeReturnTo(localStorage.getItem(LOGIN_REDIRECT_KEY)))}
+                >
+                  微信扫码登录
+                </Button>
+              )}
+              {config.oidcEnabled && (
+                <Button block href={ssoHref}>
+                  使用{config.oidcName}登录
+                </Button>
+              )}
+            </Space>
           </>
         )}
         <div style={{ marginTop: 16, display: 'flex', justifyContent: 'space-between' }}>

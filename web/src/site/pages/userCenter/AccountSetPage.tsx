@@ -1,8 +1,10 @@
 import { PASSWORD_HINT, checkPasswordStrength, describeUserAgent, type ChangePasswordBody } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { authApi, authKeys, type SessionRow } from '#src/api/auth.ts';
+import { authApi, authKeys, authUrls, type SessionRow } from '#src/api/auth.ts';
+import { useAuthConfig } from '#src/common/siteConfig.ts';
+import { WechatOutlined } from '@ant-design/icons';
 import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { ruleFrom, sameAsRule, showFieldErrors } from '#src/common/forms.ts';
 import { accountApi } from '#src/api/users.ts';
@@ -43,6 +45,52 @@ function SetPasswordCard() {
           设置密码
         </GuardedButton>
       </Form>
+    </Card>
+  );
+}
+
+/** 微信绑定: bind the account's WeChat (a scan), or unbind it (confirmed; refused when it is the only way in). */
+function WechatCard() {
+  const { message, modal } = App.useApp();
+  const { data: user } = useCurrentUser();
+  const { data: config } = useAuthConfig();
+  const refresh = useRefreshUser();
+  const params = new URLSearchParams(location.search);
+  const error = params.get('wechatError');
+  if (!config?.wechatEnabled || !user) return null;
+  function unbind() {
+    modal.confirm({
+      title: '解绑微信',
+      content: '解绑后不能再用这个微信扫码登录本账号。确定解绑吗？',
+      okText: '解绑',
+      cancelText: '取消',
+      onOk: async () => {
+        await accountApi.unbindWechat();
+        void message.success('已解绑微信');
+        await refresh();
+      },
+    });
+  }
+  return (
+    <Card title="微信绑定">
+      {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} />}
+      {params.get('wechat') === 'bound' && user.wechat && <Alert type="success" showIcon message="微信绑定成功" style={{ marginBottom: 16 }} />}
+      {user.wechat ? (
+        <Space wrap>
+          <WechatOutlined style={{ color: '#07c160', fontSize: 20 }} />
+          <span>已绑定微信：{user.wechat}</span>
+          <Button danger onClick={unbind}>
+            解绑
+          </Button>
+        </Space>
+      ) : (
+        <Space wrap>
+          <Typography.Text type="secondary">绑定后可以用微信扫码登录本账号。</Typography.Text>
+          <Button icon={<WechatOutlined style={{ color: '#07c160' }} />} href={authUrls.wechatBind}>
+            绑定微信
+          </Button>
+        </Space>
+      )}
     </Card>
   );
 }
@@ -116,6 +164,7 @@ export default function AccountSetPage() {
           </Form>
         </Card>
       )}
+      <WechatCard />
       <Card
         title="登录设备"
         extra={
