@@ -14,6 +14,7 @@ import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './r
 import { largeAnswersBenchmark, type LargeResult } from './answers.ts';
 import { scoringBenchmark, type ScoringResult } from './scoring.ts';
 import { BUDGETS, broadcast, exportAll, singleRequests, type ScaleResult } from './scale.ts';
+import { MAIL_RATE_PER_MINUTE, SMS_RATE_PER_MINUTE, messagesBenchmark, smtpSink, verifyEveryone, type MessagesResult } from './messages.ts';
 import { HOT, SCALE, seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
 import { startupComparison, type StartupResult } from './startup.ts';
 import { CONNECTIONS, compare, type Comparison } from './throughput.ts';
@@ -53,6 +54,7 @@ interface DbResult {
   throughput: Record<string, Comparison>;
   scale: ScaleResult;
   rush: RushResult;
+  messages: MessagesResult;
 }
 
 type Skipped = { skipped: string };
@@ -140,13 +142,33 @@ async function benchDatabase(label: string, dataDir: string, databaseUrl: string
   await exporter.stop();
   const scale: ScaleResult = { scale: SCALE, ...singles, broadcast: sent, export: exported };
 
+  // A notice by email and SMS to everyone (issue 35): a fresh process with its job worker, the SMS simulator (outside
+  // production: the only setting that differs) and a local SMTP sink.
+  await verifyEveryone(database);
+  const sink = await smtpSink();
+  cleanups.push(() => sink.close());
+  const messagesReport = path.join(dataDir, 'event-loop-messages.jsonl');
+  const messenger = await startServer(dataDir, databaseUrl, undefined, {
+    JOB_WORKER: '1',
+    EVENT_LOOP_REPORT: messagesReport,
+    NODE_ENV: 'development',
+    SMS_SIMULATOR: '1',
+    SMTP_URL: sink.url,
+    MAIL_PER_MINUTE: String(MAIL_RATE_PER_MINUTE),
+    SMS_PER_MINUTE: String(SMS_RATE_PER_MINUTE),
+  });
+  cleanups.push(() => messenger.stop());
+  const messages = await messagesBenchmark(messenger, seeded, database, sink, messagesReport, (t) => log(`${label}: ${t}`));
+  await messenger.stop();
+  await sink.close();
+
   // A fresh process, so that its memory high-water mark is the rush's.
   const rushServer = await startServer(dataDir, databaseUrl);
   cleanups.push(() => rushServer.stop());
   log(`${label}: deadline rush, ${RUSH_TEAMS} x ${WORK_BYTES / MB} MB`);
   const rush = await deadlineRush(rushServer, database, dataDir, seeded.rush);
   await rushServer.stop();
-  return { seedSeconds: seeded.seconds, rows: seeded.counts, users: seeded.expect.users, throughput, scale, rush };
+  return { seedSeconds: seeded.seconds, rows: seeded.counts, users: seeded.expect.users, throughput, scale, rush, messages };
 }
 
 /** A database of its own on the PostgreSQL server, dropped afterwards whatever happens. */
@@ -290,6 +312,40 @@ function report(
       fmt(x.peakRssBytes / BUDGETS.exportRssBytes, 2),
       `< ${BUDGETS.exportRssBytes / MB} MB`,
       verdict(x.status === 200 && x.rows === x.expected && x.peakRssBytes < BUDGETS.exportRssBytes),
+    ]);
+    const m = r.messages;
+    const everyoneQueued = m.emailsQueued === m.expectedEmails && m.textsQueued === m.expectedTexts && m.expectedEmails > 0 && m.expectedTexts > 0;
+    rows.push([
+      `${label} ${SCALE}x: notice by email and SMS to all, queued`,
+      `${fmt(m.emailsQueued)} emails, ${fmt(m.textsQueued)} texts`,
+      `of ${fmt(m.expectedEmails)} and ${fmt(m.expectedTexts)} counted before sending, ${m.queuedSeconds === null ? 'not delivered' : `in ${fmt(m.queuedSeconds, 1)} s`}${m.error ? `; ${m.error}` : ''}`,
+      '',
+      'every one',
+      verdict(everyoneQueued && m.queuedSeconds !== null),
+    ]);
+    rows.push([
+      `${label} ${SCALE}x: send rates (SMTP sink, SMS simulator)`,
+      `${fmt(m.emailsPerSecond, 1)} emails/s, ${fmt(m.textsPerSecond, 1)} texts/s`,
+      `configured ${fmt(MAIL_RATE_PER_MINUTE / 60)}/s each; ${fmt(m.failed)} failed`,
+      '',
+      '> 0, none failed',
+      verdict(m.emailsPerSecond > 0 && m.textsPerSecond > 0 && m.failed === 0),
+    ]);
+    rows.push([
+      `${label} ${SCALE}x: event loop, longest delay while queueing them`,
+      `${fmt(m.queueingLoopMaxMs, 1)} ms`,
+      'copies, emails and texts written in batches',
+      fmt(m.queueingLoopMaxMs / BUDGETS.eventLoopMs, 2),
+      `< ${BUDGETS.eventLoopMs} ms`,
+      verdict(m.queueingLoopMaxMs < BUDGETS.eventLoopMs),
+    ]);
+    rows.push([
+      `${label} ${SCALE}x: event loop, longest delay while sending`,
+      `${fmt(m.eventLoopMaxMs, 1)} ms`,
+      'the drain sending emails and texts',
+      fmt(m.eventLoopMaxMs / BUDGETS.eventLoopMs, 2),
+      `< ${BUDGETS.eventLoopMs} ms`,
+      verdict(m.eventLoopMaxMs < BUDGETS.eventLoopMs),
     ]);
     const u = r.rush;
     const landed = u.acknowledged === u.uploads && u.inDatabase === u.uploads && u.onDisk === u.uploads;

@@ -190,6 +190,26 @@ describe.each(DATABASES)('notices by email and SMS on %s', (kind) => {
     expect(small).toBeGreaterThan(-1);
     expect(small).toBeLessThanOrEqual(20);
   });
+
+  it('pauses the drain when the mail server refuses for now, rather than spending every message’s attempts at once', async () => {
+    const { id } = await registerUser(t.app, `busy${kind}`);
+    await prove(id, { email: 'busy@example.edu.cn' });
+    const now = t.deps.clock.now();
+    await queueForUsers(t.database.db, now, { channel: 'email', kind: 'notice', userIds: [id], email: { subject: '稍后再试', text: 'z' }, key: `busy${kind}` });
+    await drain(t.deps);
+    const msg = await t.database.db.selectFrom('outboxMessages').selectAll().where('idempotencyKey', 'like', `busy${kind}:%`).executeTakeFirstOrThrow();
+    // Back in the queue with the server's words, one attempt spent; the drain comes back later, not now.
+    expect(msg).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(msg.error).toContain('451');
+    const later = await t.database.db
+      .selectFrom('jobs')
+      .select('runAt')
+      .where('type', '=', 'outbox.drain')
+      .where('doneAt', 'is', null)
+      .orderBy('runAt', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(Date.parse(later.runAt) - now.getTime()).toBeGreaterThanOrEqual(25_000);
+  });
 });
 
 /** A Subject header as the reader sees it (nodemailer encodes non-ASCII ones). */

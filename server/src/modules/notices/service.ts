@@ -163,7 +163,10 @@ async function deliverBatch(trx: Db, config: Deps['config'], id: number, size: n
   const target = JSON.parse(s.targetJson) as NoticeTarget;
   const after = s.deliveryCursor;
   const ceiling = s.deliveryCeiling ?? 0;
-  const end = after < ceiling ? await repo.batchEnd(trx, target, after, ceiling, size) : undefined;
+  // With emails and texts to queue beside the copies, a batch is smaller, so that each holds the event loop (SQLite's
+  // queries run on it) as briefly as a batch of copies alone.
+  const batch = s.byEmail || s.bySms ? Math.max(1, Math.floor(size / (1 + s.byEmail + s.bySms) / 2)) : size;
+  const end = after < ceiling ? await repo.batchEnd(trx, target, after, ceiling, batch) : undefined;
   const upTo = end ?? ceiling;
   const users = upTo > after ? await repo.insertCopies(trx, { noticeId: id, kind: s.kind, publishedAt: s.publishedAt, target, range: { after, upTo } }) : [];
   if (users.length && (s.byEmail || s.bySms)) await queueMessages(trx, config, { ...s, id }, users, new Date(now));

@@ -129,8 +129,9 @@ export const reachable = repo.reachable;
 /** What the message says when a worker stopped while sending it. */
 export const INTERRUPTED = '发送过程中断，无法确认是否已送达；为避免重复发送，不再重试';
 export const NO_MAIL_SERVER = '未配置邮件服务器（SMTP_URL），邮件未发送';
-/** Attempts a message of the drain gets before it fails with the last passing refusal. */
-const DRAIN_ATTEMPTS = 5;
+/** Attempts a message of the drain gets before it fails with the last passing refusal, and the pause after each. */
+const DRAIN_ATTEMPTS = 8;
+const drainBackoffMs = (attempts: number) => Math.min(10 * 60_000, 30_000 * 2 ** (attempts - 1));
 /** What messages to many may use of the provider's rate: the rest stays for codes and links people wait for. */
 const BULK_SHARE = 0.8;
 
@@ -179,7 +180,8 @@ async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise
       const lastTry = bulk && message.attempts >= DRAIN_ATTEMPTS;
       await repo.settle(deps.db, messageId, 'sending', { state: lastTry ? 'failed' : 'queued', error: e.reason, now: at() });
       if (!bulk) throw e;
-      return;
+      // The provider refuses for now (down, busy): the drain pauses rather than spend the others' attempts at once.
+      return lastTry ? undefined : { waitMs: drainBackoffMs(message.attempts) };
     }
     await repo.settle(deps.db, messageId, 'sending', { state: e.outcome, error: e.reason, now: at() });
   }
