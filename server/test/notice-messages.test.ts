@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../src/jobs/runner.ts';
+import { notify } from '../src/modules/notices/index.ts';
 import { drain, queueForUsers } from '../src/modules/outbox/index.ts';
 import {
   ADMIN_PASSWORD,
@@ -141,6 +142,29 @@ describe.each(DATABASES)('notices by email and SMS on %s', (kind) => {
     });
     expect(oneClick.statusCode).toBe(200);
     expect(body(await org.post('/api/message/notice/recipients', { target })).data).toEqual({ count: 5, emails: 0, texts: 3 });
+  });
+
+  it('sends the certificates’ message by email and SMS to those who take 获奖与证书, and not to those who turned it off', async () => {
+    const takers: number[] = [];
+    for (const who of ['takes', 'declines']) {
+      const username = `cert${kind}${who}`;
+      const { id } = await registerUser(t.app, username);
+      await prove(id, { email: `cert${who}@example.edu.cn`, phone: who === 'takes' ? '13800009001' : '13800009002' });
+      if (who === 'declines') {
+        const client = await loggedIn(t.app, username);
+        await client.put('/api/account/message-preferences', { kinds: [{ kind: 'result', email: false, sms: false }] });
+      }
+      takers.push(id);
+    }
+    const from = smtp.received.length;
+    await notify(t.deps, takers, { title: '获奖证书已生成', content: '可在“我的证书”页面下载。', source: 'certificate.ready' });
+    await runDueJobs(t.deps);
+    expect(smtp.received.slice(from).map((m) => m.to[0])).toEqual(['certtakes@example.edu.cn']);
+    expect((await texts()).filter((x) => x.params.title === '获奖证书已生成').map((x) => x.phone)).toEqual(['13800009001']);
+    // An automatic message of another kind stays in-app.
+    await notify(t.deps, takers, { title: '订单已支付', content: 'x', source: 'order.paid' });
+    await runDueJobs(t.deps);
+    expect(smtp.received.length).toBe(from + 1);
   });
 
   it('delivers messages to many an organisation at a time: a flood does not hold another organisation back', async () => {

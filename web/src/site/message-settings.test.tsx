@@ -7,7 +7,7 @@ import MessageSettingsPage from './pages/userCenter/MessageSettingsPage.tsx';
 
 const api = useFakeApi();
 const kinds = (off: string[] = []) =>
-  ['notice', 'result', 'reminder', 'account'].map((kind) => ({ kind, email: !off.includes(`${kind}:email`), sms: !off.includes(`${kind}:sms`) }));
+  ['notice', 'result', 'reminder'].map((kind) => ({ kind, email: !off.includes(`${kind}:email`), sms: !off.includes(`${kind}:sms`) }));
 
 describe('消息设置', () => {
   it('turns a kind of message off on one channel, saving at once, and says which address is not verified', async () => {

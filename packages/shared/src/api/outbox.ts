@@ -2,12 +2,14 @@ import { z } from 'zod';
 
 /** Messages by email and SMS (issue 35): the kinds a person may turn off per channel, and what senders see of them. */
 
-/** In-app messages always go; email and SMS go per kind unless turned off. */
+/**
+ * In-app messages always go; email and SMS go per kind unless turned off. Messages a person asked for (a code, a link
+ * to reset a password) are not among them: they always go.
+ */
 export const MESSAGE_KINDS = {
   notice: '竞赛通知',
-  result: '成绩与获奖',
+  result: '获奖与证书',
   reminder: '截止提醒',
-  account: '账号与安全',
 } as const;
 export type MessageKind = keyof typeof MESSAGE_KINDS;
 export const MESSAGE_KIND_KEYS = Object.keys(MESSAGE_KINDS) as [MessageKind, ...MessageKind[]];

@@ -13,7 +13,7 @@ import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { enqueue } from '../../jobs/define.ts';
+import { enqueue, jobsQueued } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as policy from '../../policy.ts';
 import type { Audience } from '../../realtime/hub.ts';
@@ -163,10 +163,7 @@ async function deliverBatch(trx: Db, config: Deps['config'], id: number, size: n
   const target = JSON.parse(s.targetJson) as NoticeTarget;
   const after = s.deliveryCursor;
   const ceiling = s.deliveryCeiling ?? 0;
-  // With emails and texts to queue beside the copies, a batch is smaller, so that each holds the event loop (SQLite's
-  // queries run on it) as briefly as a batch of copies alone.
-  const batch = s.byEmail || s.bySms ? Math.max(1, Math.floor(size / (1 + s.byEmail + s.bySms) / 2)) : size;
-  const end = after < ceiling ? await repo.batchEnd(trx, target, after, ceiling, batch) : undefined;
+  const end = after < ceiling ? await repo.batchEnd(trx, target, after, ceiling, size) : undefined;
   const upTo = end ?? ceiling;
   const users = upTo > after ? await repo.insertCopies(trx, { noticeId: id, kind: s.kind, publishedAt: s.publishedAt, target, range: { after, upTo } }) : [];
   if (users.length && (s.byEmail || s.bySms)) await queueMessages(trx, config, { ...s, id }, users, new Date(now));
@@ -290,10 +287,33 @@ export async function notify(
       now: deps.clock.now().toISOString(),
     });
     await deliver(deps, id, [NOTICE_STATUS.draft]);
+    // Messages of a kind people take by email and SMS too (per their preferences) go there as well.
+    const kind = MESSAGE_KIND_OF_SOURCE[message.source];
+    if (kind) {
+      const now = deps.clock.now();
+      const common = { kind, userIds: ids, key: `notice:${id}`, noticeId: id };
+      const text = [
+        message.title,
+        '',
+        message.content ?? '',
+        '',
+        deps.config.publicUrl ? `在平台查看：${deps.config.publicUrl}/message` : '请登录竞赛平台查看消息。',
+        '',
+        '不想再收到这类邮件？一键退订：{{unsubscribe}}',
+      ].join('\n');
+      await deps.db.transaction().execute(async (trx) => {
+        await outbox.queueForUsers(trx, now, { ...common, channel: 'email', email: { subject: message.title, text } });
+        await outbox.queueForUsers(trx, now, { ...common, channel: 'sms', sms: { template: 'notice', params: { title: message.title.slice(0, 30) } } });
+      });
+      jobsQueued();
+    }
   } catch (err) {
     deps.log.error({ err, source: message.source }, 'automatic message failed');
   }
 }
+/** Automatic messages that also go by email and SMS, by the kind people choose them by (reminders send their own). */
+const MESSAGE_KIND_OF_SOURCE: Record<string, 'result' | undefined> = { 'certificate.ready': 'result' };
+
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 // ---- A user's box -----------------------------------------------------------------------------------------------------------

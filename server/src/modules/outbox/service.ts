@@ -106,22 +106,31 @@ export async function queueForUsers(
     noticeId?: number | null;
   },
 ) {
-  const queued = await repo.queueForUsers(db, {
-    channel: m.channel,
-    kind: m.kind,
-    purpose: m.kind,
-    userIds: m.userIds,
-    subject: m.channel === 'email' ? (m.email?.subject ?? '') : (m.sms?.template ?? 'notice'),
-    body: m.channel === 'email' ? (m.email?.text ?? '') : JSON.stringify(m.sms?.params ?? {}),
-    keyPrefix: `${m.key}:${m.channel}:user:`,
-    senderId: m.senderId ?? null,
-    orgId: m.orgId ?? null,
-    noticeId: m.noticeId ?? null,
-    now: now.toISOString(),
-  });
+  let queued = 0;
+  // In statements of QUEUE_CHUNK users, the event loop served between them: each holds it briefly (SQLite's queries
+  // run on it), however large the batch.
+  for (let i = 0; i < m.userIds.length; i += QUEUE_CHUNK) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    queued += await repo.queueForUsers(db, {
+      channel: m.channel,
+      kind: m.kind,
+      purpose: m.kind,
+      userIds: m.userIds.slice(i, i + QUEUE_CHUNK),
+      subject: m.channel === 'email' ? (m.email?.subject ?? '') : (m.sms?.template ?? 'notice'),
+      body: m.channel === 'email' ? (m.email?.text ?? '') : JSON.stringify(m.sms?.params ?? {}),
+      keyPrefix: `${m.key}:${m.channel}:user:`,
+      senderId: m.senderId ?? null,
+      orgId: m.orgId ?? null,
+      noticeId: m.noticeId ?? null,
+      now: now.toISOString(),
+    });
+  }
   if (queued > 0 && !(await hasPendingJob(db, drainJob))) await enqueue(db, drainJob, {}, now);
   return queued;
 }
+
+/** Users per statement when queueing messages to many. */
+const QUEUE_CHUNK = 500;
 
 /** How many users of a recipients query an email and a text would reach now. */
 export const reachable = repo.reachable;
