@@ -25,7 +25,8 @@ returning
   "body",
   "idempotency_key",
   "attempts",
-  "user_id";
+  "user_id",
+  "notice_id";
 
 -- outbox.findMessage(id)
 select
@@ -93,18 +94,11 @@ limit
 
 -- outbox.noticeCounts(noticeIds)
 select
-  "notice_id",
-  "channel",
-  "state",
-  count(*) as "n"
+  *
 from
-  "outbox_messages"
+  "outbox_tallies"
 where
-  "notice_id" in ($1)
-group by
-  "notice_id",
-  "channel",
-  "state";
+  "notice_id" in ($1);
 
 -- outbox.optouts(userId)
 select
@@ -186,6 +180,15 @@ set
 where
   "id" = $7
   and "state" = $8;
+
+-- outbox.tally(noticeId, channel, column, n)
+insert into
+  "outbox_tallies" ("notice_id", "channel", "sent")
+values
+  ($1, $2, $3)
+on conflict ("notice_id", "channel") do update
+set
+  "sent" = "outbox_tallies"."sent" + $4;
 
 -- outbox.verifiedAddresses(userId)
 select

@@ -25,7 +25,8 @@ returning
   "body",
   "idempotency_key",
   "attempts",
-  "user_id";
+  "user_id",
+  "notice_id";
 
 -- outbox.findMessage(id)
 select
@@ -76,18 +77,11 @@ limit
 
 -- outbox.noticeCounts(noticeIds)
 select
-  "notice_id",
-  "channel",
-  "state",
-  count(*) as "n"
+  *
 from
-  "outbox_messages"
+  "outbox_tallies"
 where
-  "notice_id" in (?)
-group by
-  "notice_id",
-  "channel",
-  "state";
+  "notice_id" in (?);
 
 -- outbox.optouts(userId)
 select
@@ -169,6 +163,15 @@ set
 where
   "id" = ?
   and "state" = ?;
+
+-- outbox.tally(noticeId, channel, column, n)
+insert into
+  "outbox_tallies" ("notice_id", "channel", "sent")
+values
+  (?, ?, ?)
+on conflict ("notice_id", "channel") do update
+set
+  "sent" = "outbox_tallies"."sent" + ?;
 
 -- outbox.verifiedAddresses(userId)
 select

@@ -779,6 +779,15 @@ export interface SmsSimulatorMessagesTable {
   createdAt: string;
 }
 
+/** How a notice's messages of one channel stand (migration 0032): queued = total - sent - failed. */
+export interface OutboxTalliesTable {
+  noticeId: number;
+  channel: string;
+  total: Generated<number>;
+  sent: Generated<number>;
+  failed: Generated<number>;
+}
+
 /** One kind of message a user turned off on one channel (migration 0032). */
 export interface MessageOptoutsTable {
   userId: number;
@@ -864,6 +873,7 @@ export interface DB {
   smsSettings: SmsSettingsTable;
   smsSimulatorMessages: SmsSimulatorMessagesTable;
   messageOptouts: MessageOptoutsTable;
+  outboxTallies: OutboxTalliesTable;
   remindersSent: RemindersSentTable;
   userWechat: UserWechatTable;
 }

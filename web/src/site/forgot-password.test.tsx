@@ -15,7 +15,7 @@ afterEach(() => {
 const requested: string[] = [];
 
 /** The login page, with the platform's sign-in options as `/api/auth/config` answers them. */
-function loginWith(mailEnabled: boolean, smsEnabled = false) {
+function loginWith(mailEnabled: boolean, smsEnabled = false, wechatEnabled = false) {
   requested.length = 0;
   vi.stubGlobal(
     'fetch',
@@ -25,7 +25,7 @@ function loginWith(mailEnabled: boolean, smsEnabled = false) {
         JSON.stringify({
           status: 200,
           message: '操作成功',
-          data: { oidcEnabled: false, oidcName: '', mailEnabled, smsEnabled, accountSecurityUrl: '/userCenter/accountSet' },
+          data: { oidcEnabled: false, oidcName: '', mailEnabled, smsEnabled, wechatEnabled, accountSecurityUrl: '/userCenter/accountSet' },
         }),
         { headers: { 'content-type': 'application/json' } },
       ),
@@ -63,6 +63,17 @@ describe('忘记密码 on the login page', () => {
     expect(await screen.findByPlaceholderText('手机号')).toBeTruthy();
     expect(screen.getByRole('button', { name: '获取验证码' })).toBeTruthy();
     expect(screen.getByText('未注册的手机号验证后将自动注册账号')).toBeTruthy();
+  });
+
+  it('offers 微信扫码登录 only when the platform has WeChat sign-in, leading to WeChat with the page to come back to', async () => {
+    localStorage.setItem('loginRedirect', '/competition/3/team');
+    loginWith(false, false, true);
+    const link = await screen.findByRole('link', { name: /微信扫码登录/ });
+    expect(link.getAttribute('href')).toMatch(/^\/api\/auth\/wechat\/login\?returnTo=/);
+    cleanup();
+    loginWith(false);
+    expect(await screen.findByText('忘记密码请联系平台管理员重置')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /微信扫码登录/ })).toBeNull();
   });
 
   it('asks for a valid phone before any proof of work or code is requested', async () => {

@@ -22,6 +22,17 @@ export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<v
   await db.schema.createIndex('outbox_messages_notice').on('outbox_messages').columns(['notice_id', 'channel', 'state']).execute();
   // The drain takes queued messages an organisation at a time, oldest first.
   await db.schema.createIndex('outbox_messages_state').on('outbox_messages').columns(['state', 'org_id', 'id']).execute();
+  // How a notice's emails and texts stand, kept as they are queued and settled: the back office reads three numbers,
+  // not a count over hundreds of thousands of messages.
+  await db.schema
+    .createTable('outbox_tallies')
+    .addColumn('notice_id', 'integer', (c) => c.notNull())
+    .addColumn('channel', 'varchar(10)', (c) => c.notNull())
+    .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('sent', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+    .addPrimaryKeyConstraint('outbox_tallies_pk', ['notice_id', 'channel'])
+    .execute();
   await db.schema
     .createTable('message_optouts')
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))

@@ -27,7 +27,7 @@ export const claim = (db: Db, id: number, now: string) =>
     .set((eb) => ({ state: 'sending', attempts: eb('attempts', '+', 1), updatedAt: now }))
     .where('id', '=', id)
     .where('state', '=', 'queued')
-    .returning(['id', 'channel', 'recipient', 'purpose', 'subject', 'body', 'idempotencyKey', 'attempts', 'userId'])
+    .returning(['id', 'channel', 'recipient', 'purpose', 'subject', 'body', 'idempotencyKey', 'attempts', 'userId', 'noticeId'])
     .executeTakeFirst();
 
 export const findMessage = (db: Db, id: number) => db.selectFrom('outboxMessages').selectAll().where('id', '=', id).executeTakeFirst();
@@ -176,16 +176,19 @@ export async function nextQueued(db: Db, after: number, limit: number): Promise<
   return { org: next.orgId, ids: rows.map((r) => r.id) };
 }
 
-/** Per notice and channel, how its messages stand. */
+/** Per notice and channel, how its messages stand: the tallies kept as they were queued and settled. */
 export const noticeCounts = (db: Db, noticeIds: number[]) =>
-  noticeIds.length
-    ? db
-        .selectFrom('outboxMessages')
-        .select((eb) => ['noticeId', 'channel', 'state', eb.fn.countAll<number>().as('n')])
-        .where('noticeId', 'in', noticeIds)
-        .groupBy(['noticeId', 'channel', 'state'])
-        .execute()
-    : Promise.resolve([]);
+  noticeIds.length ? db.selectFrom('outboxTallies').selectAll().where('noticeId', 'in', noticeIds).execute() : Promise.resolve([]);
+
+/** Adds to a notice's tally of a channel: messages queued (`total`), or settled as sent or failed. */
+export async function tally(db: Db, noticeId: number, channel: string, column: 'total' | 'sent' | 'failed', n = 1) {
+  if (n <= 0) return;
+  await db
+    .insertInto('outboxTallies')
+    .values({ noticeId, channel, [column]: n })
+    .onConflict((oc) => oc.columns(['noticeId', 'channel']).doUpdateSet((eb) => ({ [column]: eb(eb.ref(`outboxTallies.${column}`), '+', n) })))
+    .execute();
+}
 
 // ---- Preferences ----------------------------------------------------------------------------------------------------
 

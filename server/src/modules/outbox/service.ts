@@ -125,6 +125,7 @@ export async function queueForUsers(
       now: now.toISOString(),
     });
   }
+  if (m.noticeId) await repo.tally(db, m.noticeId, m.channel, 'total', queued);
   if (queued > 0 && !(await hasPendingJob(db, drainJob))) await enqueue(db, drainJob, {}, now);
   return queued;
 }
@@ -152,12 +153,22 @@ const BULK_SHARE = 0.8;
  * sent now. A refusal the provider will repeat ends it (`failed`, or `bounced` for a refused recipient, with the
  * provider's words); anything else puts it back in the queue and throws, for the caller's retry with backoff.
  */
+/**
+ * Moves a message on from `from`; a message of a notice that ends (sent, or failed, bounced, unknown) counts in the
+ * notice's tally, once: only when this call moved it.
+ */
+async function settle(deps: Deps, m: { id: number; channel: string; noticeId: number | null }, from: repo.OutboxState, v: Parameters<typeof repo.settle>[3]) {
+  const moved = await repo.settle(deps.db, m.id, from, v);
+  if (moved && m.noticeId !== null && v.state !== 'queued' && v.state !== 'sending')
+    await repo.tally(deps.db, m.noticeId, m.channel, v.state === 'sent' ? 'sent' : 'failed');
+}
+
 async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise<{ waitMs: number } | undefined> {
   const at = () => deps.clock.now().toISOString();
   const found = await repo.findMessage(deps.db, messageId);
   if (!found) return;
   if (found.state === 'sending') {
-    await repo.settle(deps.db, messageId, 'sending', { state: 'unknown', error: INTERRUPTED, now: at() });
+    await settle(deps, found, 'sending', { state: 'unknown', error: INTERRUPTED, now: at() });
     return;
   }
   if (found.state !== 'queued') return;
@@ -175,7 +186,7 @@ async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise
   try {
     const sent = channel === 'sms' ? await sendSms(deps, message) : await sendEmail(deps, message);
     const now = at();
-    await repo.settle(deps.db, messageId, 'sending', {
+    await settle(deps, message, 'sending', {
       state: 'sent',
       providerMessageId: sent.providerId,
       sentAt: now,
@@ -187,12 +198,12 @@ async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise
     const e = err instanceof MailError || err instanceof SmsError ? err : new MailError('retry', (err as Error).message);
     if (e.outcome === 'retry') {
       const lastTry = bulk && message.attempts >= DRAIN_ATTEMPTS;
-      await repo.settle(deps.db, messageId, 'sending', { state: lastTry ? 'failed' : 'queued', error: e.reason, now: at() });
+      await settle(deps, message, 'sending', { state: lastTry ? 'failed' : 'queued', error: e.reason, now: at() });
       if (!bulk) throw e;
       // The provider refuses for now (down, busy): the drain pauses rather than spend the others' attempts at once.
       return lastTry ? undefined : { waitMs: drainBackoffMs(message.attempts) };
     }
-    await repo.settle(deps.db, messageId, 'sending', { state: e.outcome, error: e.reason, now: at() });
+    await settle(deps, message, 'sending', { state: e.outcome, error: e.reason, now: at() });
   }
 }
 
@@ -271,7 +282,7 @@ export async function drain(deps: Deps, after = -1) {
 /** The job used up its attempts on passing refusals: the message failed, with the last reason. */
 export async function gaveUp(deps: Deps, messageId: number, error: string) {
   const found = await repo.findMessage(deps.db, messageId);
-  await repo.settle(deps.db, messageId, 'queued', { state: 'failed', error: found?.error ?? error, now: deps.clock.now().toISOString() });
+  if (found) await settle(deps, found, 'queued', { state: 'failed', error: found.error ?? error, now: deps.clock.now().toISOString() });
 }
 
 // ---- What senders see --------------------------------------------------------------------------------------------------
@@ -283,12 +294,11 @@ export async function noticeMessages(db: Db, noticeIds: number[]) {
   const out = new Map<number, { email: OutboxCounts; sms: OutboxCounts }>();
   for (const id of noticeIds) out.set(id, { email: zero(), sms: zero() });
   for (const r of await repo.noticeCounts(db, noticeIds)) {
-    const counts = out.get(r.noticeId!)?.[r.channel === 'sms' ? 'sms' : 'email'];
+    const counts = out.get(r.noticeId)?.[r.channel === 'sms' ? 'sms' : 'email'];
     if (!counts) continue;
-    const n = Number(r.n);
-    if (r.state === 'sent') counts.sent += n;
-    else if (r.state === 'queued' || r.state === 'sending') counts.queued += n;
-    else counts.failed += n;
+    counts.sent = Number(r.sent);
+    counts.failed = Number(r.failed);
+    counts.queued = Math.max(0, Number(r.total) - counts.sent - counts.failed);
   }
   return out;
 }
