@@ -41,7 +41,7 @@ async function checkTarget(ctx: AuthedCtx, target: NoticeTarget) {
 export async function countRecipients(ctx: AuthedCtx, target: NoticeTarget) {
   await checkTarget(ctx, target);
   const count = await repo.countRecipients(ctx.db, target);
-  return { count, ...(await outbox.reachable(ctx.db, repo.recipientUsers(ctx.db, target), 'notice')) };
+  return { count, ...(await outbox.reachable(ctx.db, target.scope === 'all' ? undefined : repo.recipientUsers(ctx.db, target), 'notice')) };
 }
 
 // ---- Writing and publishing -----------------------------------------------------------------------------------------------

@@ -123,20 +123,31 @@ export async function queueForUsers(
   return Number(res.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** How many of `userIds`' query would get a message on each channel now (the sender's count before sending). */
-export async function reachable(db: Db, users: SelectQueryBuilder<DB, 'users', { userId: number }>, kind: string) {
-  const optedOut = (channel: Channel) =>
-    sql<number>`exists (select 1 from message_optouts o where o.user_id = u.id and o.kind = ${kind} and o.channel = ${channel})`;
-  const row = await db
-    .selectFrom('users as u')
-    .select((eb) => [
-      eb.fn.sum<number>(sql`case when u.verified_email is not null and not ${optedOut('email')} then 1 else 0 end`).as('emails'),
-      eb.fn.sum<number>(sql`case when u.verified_phone is not null and not ${optedOut('sms')} then 1 else 0 end`).as('texts'),
-    ])
-    .where('u.status', '=', 1)
-    .where('u.id', 'in', users)
-    .executeTakeFirst();
-  return { emails: Number(row?.emails ?? 0), texts: Number(row?.texts ?? 0) };
+/**
+ * How many users of a recipients query (none: every user) would get a message on each channel now: those with a verified
+ * address, less those who turned this kind off there. Counted on the unique indexes of the addresses, not row by row,
+ * so that counting an audience of 190,000 (the editor asks as the target changes) holds SQLite's event loop briefly.
+ */
+export async function reachable(db: Db, users: SelectQueryBuilder<DB, 'users', { userId: number }> | undefined, kind: string) {
+  const count = async (channel: Channel) => {
+    const address = channel === 'email' ? 'verifiedEmail' : 'verifiedPhone';
+    let q = db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(address, 'is not', null);
+    if (users) q = q.where('id', 'in', users);
+    let off = db
+      .selectFrom('messageOptouts as o')
+      .innerJoin('users as u', 'u.id', 'o.userId')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('o.kind', '=', kind)
+      .where('o.channel', '=', channel)
+      .where(`u.${address}`, 'is not', null);
+    if (users) off = off.where('u.id', 'in', users);
+    const [all, out] = await Promise.all([q.executeTakeFirst(), off.executeTakeFirst()]);
+    return Number(all?.n ?? 0) - Number(out?.n ?? 0);
+  };
+  return { emails: await count('email'), texts: await count('sms') };
 }
 
 /**
