@@ -186,7 +186,7 @@ describe.each(DATABASES)('notices by email and SMS on %s', (kind) => {
         .returning('id')
         .executeTakeFirstOrThrow(),
     ]);
-    const now = new Date();
+    const now = t.deps.clock.now();
     // Organisation A floods: 40 messages (six users, several notices); B then queues one.
     for (let k = 0; k < 7; k++)
       await queueForUsers(t.database.db, now, {
@@ -215,24 +215,35 @@ describe.each(DATABASES)('notices by email and SMS on %s', (kind) => {
     expect(small).toBeLessThanOrEqual(20);
   });
 
-  it('pauses the drain when the mail server refuses for now, rather than spending every message’s attempts at once', async () => {
-    const { id } = await registerUser(t.app, `busy${kind}`);
-    await prove(id, { email: 'busy@example.edu.cn' });
+  it('lets a message refused for now wait for its retry while the others go on', async () => {
+    const busy = await registerUser(t.app, `busy${kind}`);
+    const fine = await registerUser(t.app, `fine${kind}`);
+    await prove(busy.id, { email: 'busy@example.edu.cn' });
+    await prove(fine.id, { email: `fine.${kind}@example.edu.cn` });
     const now = t.deps.clock.now();
-    await queueForUsers(t.database.db, now, { channel: 'email', kind: 'notice', userIds: [id], email: { subject: '稍后再试', text: 'z' }, key: `busy${kind}` });
+    const from = smtp.received.length;
+    await queueForUsers(t.database.db, now, {
+      channel: 'email',
+      kind: 'notice',
+      userIds: [busy.id, fine.id],
+      email: { subject: '稍后再试', text: 'z' },
+      key: `busy${kind}`,
+    });
     await drain(t.deps);
-    const msg = await t.database.db.selectFrom('outboxMessages').selectAll().where('idempotencyKey', 'like', `busy${kind}:%`).executeTakeFirstOrThrow();
-    // Back in the queue with the server's words, one attempt spent; the drain comes back later, not now.
-    expect(msg).toMatchObject({ state: 'queued', attempts: 1 });
-    expect(msg.error).toContain('451');
-    const later = await t.database.db
-      .selectFrom('jobs')
-      .select('runAt')
-      .where('type', '=', 'outbox.drain')
-      .where('doneAt', 'is', null)
-      .orderBy('runAt', 'desc')
-      .executeTakeFirstOrThrow();
-    expect(Date.parse(later.runAt) - now.getTime()).toBeGreaterThanOrEqual(25_000);
+    const rows = await t.database.db.selectFrom('outboxMessages').selectAll().where('idempotencyKey', 'like', `busy${kind}:%`).orderBy('id').execute();
+    // The busy mailbox's message is back in the queue with the server's words, one attempt spent, not before its time.
+    const refused = rows.find((r) => r.recipient === 'busy@example.edu.cn')!;
+    expect(refused).toMatchObject({ state: 'queued', attempts: 1 });
+    expect(refused.error).toContain('451');
+    expect(Date.parse(refused.retryAt!) - now.getTime()).toBeGreaterThanOrEqual(25_000);
+    // The other went.
+    expect(rows.find((r) => r.recipient !== 'busy@example.edu.cn')).toMatchObject({ state: 'sent' });
+    expect(smtp.received.slice(from).map((m) => m.to[0])).toEqual([`fine.${kind}@example.edu.cn`]);
+    // Its time not come, a drain passes it over.
+    await drain(t.deps);
+    expect((await t.database.db.selectFrom('outboxMessages').select('attempts').where('id', '=', refused.id).executeTakeFirstOrThrow()).attempts).toBe(1);
+    // Settled out of the other tests' way.
+    await t.database.db.updateTable('outboxMessages').set({ state: 'failed' }).where('id', '=', refused.id).execute();
   });
 });
 

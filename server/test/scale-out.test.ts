@@ -20,6 +20,8 @@ import { seedIfEmpty } from '../src/seed/index.ts';
 import { defineJob, enqueue, jobRegistry } from '../src/jobs/define.ts';
 import { JOB_DEFINITIONS } from '../src/compose/jobs.ts';
 import { closeExpiredJob } from '../src/modules/orders/jobs.ts';
+import { drainSweepJob } from '../src/modules/outbox/jobs.ts';
+import { remindJob } from '../src/modules/reminders/jobs.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/index.ts';
 import { RedisLocker } from '../src/modules/works/redis-locker.ts';
@@ -158,9 +160,10 @@ let longJobWork: (deps: Deps) => Promise<void> = async () => undefined;
 const longJob = defineJob({ id: 'test.longJob', payload: z.object({}), run: (deps) => longJobWork(deps) });
 /**
  * The platform's jobs and this file's, for the instances' background workers and the runners the tests start; without
- * the periodic sweep, which would be due whenever a test moves its clock on, and run as one more job.
+ * the periodic sweeps, which would be due whenever a test moves its clock on, and run as more jobs.
  */
-const TEST_JOBS = jobRegistry([...JOB_DEFINITIONS.filter((j) => j.id !== closeExpiredJob.id), scaleOutJob, longJob]);
+const SWEEPS = new Set([closeExpiredJob.id, drainSweepJob.id, remindJob.id]);
+const TEST_JOBS = jobRegistry([...JOB_DEFINITIONS.filter((j) => !SWEEPS.has(j.id)), scaleOutJob, longJob]);
 
 describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behind one port (needs TEST_DATABASE_URL and TEST_REDIS_URL)', () => {
   const schema = `t_${randomBytes(6).toString('hex')}`;

@@ -54,7 +54,8 @@ insert into
     "idempotency_key",
     "sender_id",
     "provider_message_id",
-    "sent_at"
+    "sent_at",
+    "retry_at"
   )
 values
   (
@@ -73,13 +74,14 @@ values
     $13,
     $14,
     $15,
-    $16
+    $16,
+    $17
   )
 on conflict ("idempotency_key") do nothing
 returning
   "id";
 
--- outbox.nextQueued(after, limit)
+-- outbox.nextQueued(after, limit, now)
 select
   "org_id"
 from
@@ -176,10 +178,11 @@ set
   "error" = $3,
   "provider_message_id" = $4,
   "sent_at" = $5,
-  "body" = $6
+  "body" = $6,
+  "retry_at" = $7
 where
-  "id" = $7
-  and "state" = $8;
+  "id" = $8
+  and "state" = $9;
 
 -- outbox.tally(noticeId, channel, column, n)
 insert into

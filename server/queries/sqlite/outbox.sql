@@ -54,15 +54,16 @@ insert into
     "idempotency_key",
     "sender_id",
     "provider_message_id",
-    "sent_at"
+    "sent_at",
+    "retry_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict ("idempotency_key") do nothing
 returning
   "id";
 
--- outbox.nextQueued(after, limit)
+-- outbox.nextQueued(after, limit, now)
 select
   "org_id"
 from
@@ -159,7 +160,8 @@ set
   "error" = ?,
   "provider_message_id" = ?,
   "sent_at" = ?,
-  "body" = ?
+  "body" = ?,
+  "retry_at" = ?
 where
   "id" = ?
   and "state" = ?;

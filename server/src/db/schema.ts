@@ -731,6 +731,8 @@ export interface OutboxMessagesTable {
   /** The user it goes to, and the notice it carries (migration 0032). */
   userId: number | null;
   noticeId: number | null;
+  /** A message refused for now is not tried again before this. */
+  retryAt: string | null;
 }
 
 /** A single-use link sent by email (migration 0030): only its SHA-256 is kept. */

@@ -19,6 +19,8 @@ export async function up(db: Kysely<unknown>, _ctx: MigrationContext): Promise<v
     .execute();
   await db.schema.alterTable('outbox_messages').addColumn('user_id', 'integer').execute();
   await db.schema.alterTable('outbox_messages').addColumn('notice_id', 'integer').execute();
+  // A message the provider refused for now waits until then before the drain tries it again.
+  await db.schema.alterTable('outbox_messages').addColumn('retry_at', 'varchar(30)').execute();
   await db.schema.createIndex('outbox_messages_notice').on('outbox_messages').columns(['notice_id', 'channel', 'state']).execute();
   // The drain takes queued messages an organisation at a time, oldest first.
   await db.schema.createIndex('outbox_messages_state').on('outbox_messages').columns(['state', 'org_id', 'id']).execute();

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DB, OutboxMessagesTable } from '../../db/schema.ts';
 
@@ -37,7 +37,7 @@ export async function settle(
   db: Db,
   id: number,
   from: OutboxState,
-  v: { state: OutboxState; error?: string | null; providerMessageId?: string; sentAt?: string; body?: string; now: string },
+  v: { state: OutboxState; error?: string | null; providerMessageId?: string; sentAt?: string; body?: string; retryAt?: string | null; now: string },
 ) {
   const res = await db
     .updateTable('outboxMessages')
@@ -48,6 +48,7 @@ export async function settle(
       ...(v.providerMessageId !== undefined && { providerMessageId: v.providerMessageId }),
       ...(v.sentAt !== undefined && { sentAt: v.sentAt }),
       ...(v.body !== undefined && { body: v.body }),
+      ...(v.retryAt !== undefined && { retryAt: v.retryAt }),
     })
     .where('id', '=', id)
     .where('state', '=', from)
@@ -155,36 +156,44 @@ export async function reachable(db: Db, users: SelectQueryBuilder<DB, 'users', {
  * to start with the platform's own messages, which have none): so one organisation's notice to 190,000 users takes its
  * turn beside another's few, never ahead of them. Each query reads the (state, org_id, id) index.
  */
-export async function nextQueued(db: Db, after: number, limit: number): Promise<{ org: number; ids: number[] } | null> {
+export async function nextQueued(db: Db, after: number, limit: number, now: string): Promise<{ org: number; ids: number[] } | null> {
+  const due = (eb: ExpressionBuilder<DB, 'outboxMessages'>) => eb.or([eb('retryAt', 'is', null), eb('retryAt', '<=', now)]);
   if (after < 0) {
     const rows = await db
       .selectFrom('outboxMessages')
       .select('id')
       .where('state', '=', 'queued')
       .where('orgId', 'is', null)
+      .where(due)
       .orderBy('id')
       .limit(limit)
       .execute();
     if (rows.length) return { org: 0, ids: rows.map((r) => r.id) };
   }
-  const next = await db
-    .selectFrom('outboxMessages')
-    .select('orgId')
-    .where('state', '=', 'queued')
-    .where('orgId', '>', Math.max(after, 0))
-    .orderBy('orgId')
-    .limit(1)
-    .executeTakeFirst();
-  if (!next?.orgId) return null;
-  const rows = await db
-    .selectFrom('outboxMessages')
-    .select('id')
-    .where('state', '=', 'queued')
-    .where('orgId', '=', next.orgId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return { org: next.orgId, ids: rows.map((r) => r.id) };
+  let from = Math.max(after, 0);
+  // The next organisation with a message due (one whose messages all wait for a retry is passed over).
+  for (;;) {
+    const next = await db
+      .selectFrom('outboxMessages')
+      .select('orgId')
+      .where('state', '=', 'queued')
+      .where('orgId', '>', from)
+      .orderBy('orgId')
+      .limit(1)
+      .executeTakeFirst();
+    if (!next?.orgId) return null;
+    const rows = await db
+      .selectFrom('outboxMessages')
+      .select('id')
+      .where('state', '=', 'queued')
+      .where('orgId', '=', next.orgId)
+      .where(due)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    if (rows.length) return { org: next.orgId, ids: rows.map((r) => r.id) };
+    from = next.orgId;
+  }
 }
 
 /** Per notice and channel, how its messages stand: the tallies kept as they were queued and settled. */

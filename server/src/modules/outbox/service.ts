@@ -163,7 +163,7 @@ async function settle(deps: Deps, m: { id: number; channel: string; noticeId: nu
     await repo.tally(deps.db, m.noticeId, m.channel, v.state === 'sent' ? 'sent' : 'failed');
 }
 
-async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise<{ waitMs: number } | undefined> {
+async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise<{ waitMs: number } | 'retry' | undefined> {
   const at = () => deps.clock.now().toISOString();
   const found = await repo.findMessage(deps.db, messageId);
   if (!found) return;
@@ -198,10 +198,11 @@ async function deliverOne(deps: Deps, messageId: number, bulk: boolean): Promise
     const e = err instanceof MailError || err instanceof SmsError ? err : new MailError('retry', (err as Error).message);
     if (e.outcome === 'retry') {
       const lastTry = bulk && message.attempts >= DRAIN_ATTEMPTS;
-      await settle(deps, message, 'sending', { state: lastTry ? 'failed' : 'queued', error: e.reason, now: at() });
+      const retryAt = bulk && !lastTry ? new Date(deps.clock.now().getTime() + drainBackoffMs(message.attempts)).toISOString() : undefined;
+      await settle(deps, message, 'sending', { state: lastTry ? 'failed' : 'queued', error: e.reason, now: at(), ...(retryAt && { retryAt }) });
       if (!bulk) throw e;
-      // The provider refuses for now (down, busy): the drain pauses rather than spend the others' attempts at once.
-      return lastTry ? undefined : { waitMs: drainBackoffMs(message.attempts) };
+      // Refused for now (a busy mailbox, greylisting): this message waits, the others go on.
+      return lastTry ? undefined : 'retry';
     }
     await settle(deps, message, 'sending', { state: e.outcome, error: e.reason, now: at() });
   }
@@ -236,7 +237,7 @@ async function sendSms(deps: Deps, message: Claimed): Promise<{ providerId: stri
  */
 export async function deliver(deps: Deps, messageId: number) {
   const wait = await deliverOne(deps, messageId, false);
-  if (wait) {
+  if (typeof wait === 'object') {
     const now = deps.clock.now();
     await enqueue(deps.db, sendJob, { messageId }, now, new Date(now.getTime() + wait.waitMs));
   }
@@ -246,6 +247,8 @@ export async function deliver(deps: Deps, messageId: number) {
 const DRAIN_PARALLEL = 4;
 /** Messages of one organisation a drain takes before the next organisation's turn. */
 const DRAIN_TURN = 20;
+/** Passing refusals in a row after which the provider is taken to be down and the drain pauses. */
+const DOWN_AFTER = 8;
 /** Turns one drain run takes before it queues itself again (so other jobs get the worker in between). */
 const DRAIN_TURNS = 25;
 
@@ -256,8 +259,9 @@ const DRAIN_TURNS = 25;
  */
 export async function drain(deps: Deps, after = -1) {
   let cursor = after;
+  let refusedInRow = 0;
   for (let turn = 0; turn < DRAIN_TURNS; turn++) {
-    const next = await repo.nextQueued(deps.db, cursor, DRAIN_TURN);
+    const next = await repo.nextQueued(deps.db, cursor, DRAIN_TURN, deps.clock.now().toISOString());
     if (!next) {
       if (cursor < 0) return;
       cursor = -1;
@@ -265,11 +269,14 @@ export async function drain(deps: Deps, after = -1) {
     }
     cursor = next.org;
     for (let i = 0; i < next.ids.length; i += DRAIN_PARALLEL) {
-      const waits = await Promise.all(next.ids.slice(i, i + DRAIN_PARALLEL).map((id) => deliverOne(deps, id, true)));
-      const wait = waits.find((w) => w);
-      if (wait) {
+      const outcomes = await Promise.all(next.ids.slice(i, i + DRAIN_PARALLEL).map((id) => deliverOne(deps, id, true)));
+      refusedInRow = outcomes.every((o) => o === 'retry') ? refusedInRow + outcomes.length : 0;
+      const wait = outcomes.find((o) => typeof o === 'object');
+      // Past the rate, or the provider refusing message after message (it is down): the drain pauses.
+      const pause = typeof wait === 'object' ? wait.waitMs : refusedInRow >= DOWN_AFTER ? drainBackoffMs(1) : 0;
+      if (pause) {
         const now = deps.clock.now();
-        await enqueue(deps.db, drainJob, { after: cursor - 1 }, now, new Date(now.getTime() + wait.waitMs));
+        await enqueue(deps.db, drainJob, { after: cursor - 1 }, now, new Date(now.getTime() + pause));
         return;
       }
     }

@@ -34,8 +34,6 @@ export default function MessageSettingsPage() {
         checked={row[c]}
         disabled={!offered}
         onChange={(on) => void toggle(row, c, on)}
-        checkedChildren="接收"
-        unCheckedChildren="不接收"
         title={verified ? undefined : '尚未验证，验证后才能收到'}
       />
     );
