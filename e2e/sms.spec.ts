@@ -10,12 +10,14 @@ import { ADMIN, chooseUserMenu, login, register, uniqueName } from './fixtures.t
  */
 
 /**
- * The newest code the simulator shows for `phone`, read in a window of its own (the phone): a second tab of the
- * participant's browser would send theirs to the background, where Chromium holds its timers.
+ * The newest code the simulator shows for `phone`, read in a window of its own (the phone). The person then looks back
+ * at their browser: it comes to the front again, as a window in the background has its timers held by Chromium (the
+ * re-click guard of a button would never lift).
  */
 let phoneWindow: Page;
-async function codeOnSimulator(_page: Page, phone: string, after?: string) {
+async function codeOnSimulator(page: Page, phone: string, after?: string) {
   const sim = phoneWindow;
+  await sim.bringToFront();
   let code = '';
   await expect(async () => {
     await sim.goto('/simulator/sms');
@@ -23,6 +25,7 @@ async function codeOnSimulator(_page: Page, phone: string, after?: string) {
     expect(code).toMatch(/^\d{6}$/);
     if (after) expect(code).not.toBe(after);
   }).toPass({ timeout: 30_000 });
+  await page.bringToFront();
   return code;
 }
 
