@@ -50,8 +50,12 @@ test('an organiser publishes a question with an answer file, a team chooses it, 
   await adminPage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
   await adminPage.getByRole('tab', { name: '赛题' }).click();
   await adminPage.locator('.ant-table-row').filter({ hasText: '用户流失预测' }).getByText('审核通过').click();
-  await adminPage.getByRole('button', { name: /确\s*定/ }).click();
-  await expect(adminPage.getByText('赛题已审核，参赛者可见')).toBeVisible();
+  // The confirmation is open (its opening animation over) before it is answered; on a loaded machine the answer
+  // may take a while.
+  const confirm = adminPage.getByRole('dialog').filter({ hasText: '通过后参赛者可以看到并选择它' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(adminPage.getByText('赛题已审核，参赛者可见')).toBeVisible({ timeout: 30_000 });
 
   // A team registers (approved by the organiser) and its leader chooses the question.
   const page = await (await browser.newContext()).newPage();
