@@ -1,12 +1,13 @@
-import { ROLE_CODES, SMS_CODE_TRIES, SMS_CODE_TTL_MINUTES, SMS_CODE_WRONG, normalPhone, usernameKey } from '@contest/shared';
-import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { SMS_CODE_TRIES, SMS_CODE_TTL_MINUTES, SMS_CODE_WRONG, normalPhone } from '@contest/shared';
+import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { checkAltcha } from '../../crypto/altcha.ts';
 import { hashPassword } from '../../crypto/passwords.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, badRequest, conflict, forbidden, tooMany } from '../../http/errors.ts';
+import { badRequest, conflict, tooMany } from '../../http/errors.ts';
 import { jobsQueued } from '../../jobs/define.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { signInOrMake } from './made-accounts.ts';
 import { queueSms } from '../outbox/index.ts';
 import { SMS_OFF, smsEnabled } from '../sms/index.ts';
 import * as repo from './repo.ts';
@@ -112,48 +113,19 @@ export async function sendVerifyCode(ctx: AuthedCtx, phone: string, altcha: stri
   await sendCode(ctx, phone, 'verify', altcha, { userId: ctx.actor.userId, deliver: true });
 }
 
-/** A user name for an account made by an SMS code: `手机用户_` and random letters, until one is free. */
-async function freeUsername(ctx: Ctx) {
-  for (;;) {
-    const name = `手机用户_${randomBytes(5).toString('hex')}`;
-    if (!(await repo.usernameClash(ctx.db, name, usernameKey(name)))) return name;
-  }
-}
-
 /**
  * Signs in by code: the account that verified the phone, or a new participant account for it (no password; one can be
  * set in the user centre). Answers the account and whether it was made now; a disabled account is refused.
  */
 export async function phoneLogin(ctx: Ctx, phoneInput: string, code: string): Promise<{ userId: number; created: boolean }> {
   const phone = await takeCode(ctx, phoneInput, 'login', code);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const owner = await repo.userByVerifiedPhone(ctx.db, phone);
-    if (owner) {
-      if (owner.status !== 1) throw forbidden('账号已被停用，请联系管理员');
-      return { userId: owner.id, created: false };
-    }
-    const now = ctx.clock.now().toISOString();
-    const username = await freeUsername(ctx);
-    try {
-      const userId = await ctx.db.transaction().execute(async (trx) => {
-        const id = await repo.insertUser(
-          trx,
-          { username, usernameKey: usernameKey(username), passwordHash: null, phone, email: null },
-          [ROLE_CODES.participant],
-          now,
-        );
-        await repo.setVerifiedPhone(trx, id, phone, now);
-        return id;
-      });
-      await writeAudit({ ...ctx, actor: null }, { action: 'user.registerByPhone', entity: 'user', entityId: userId });
-      return { userId, created: true };
-    } catch (err) {
-      // The phone was verified by an account made a moment ago (the same code cannot be used twice, but another code
-      // for the same phone could): sign in to that one.
-      if (!isUniqueViolation(err)) throw err;
-    }
-  }
-  throw new AppError(409, '请稍后重试');
+  return signInOrMake(ctx, {
+    find: () => repo.userByVerifiedPhone(ctx.db, phone),
+    prefix: '手机用户_',
+    phone,
+    attach: (trx, userId, now) => repo.setVerifiedPhone(trx, userId, phone, now),
+    action: 'user.registerByPhone',
+  });
 }
 
 /** 忘记密码 by SMS: a new password for the account that verified the phone; every session and token of it ends. */

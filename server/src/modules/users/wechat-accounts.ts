@@ -1,9 +1,8 @@
-import { ROLE_CODES, usernameKey } from '@contest/shared';
-import { randomBytes } from 'node:crypto';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, conflict, forbidden } from '../../http/errors.ts';
+import { conflict } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { signInOrMake } from './made-accounts.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -19,43 +18,15 @@ export interface WechatIdentity {
 
 export const WECHAT_TAKEN = '该微信已绑定其他账号。如需改绑，请先用微信登录那个账号，在“账号设置”中解绑';
 
-async function freeUsername(ctx: Ctx) {
-  for (;;) {
-    const name = `微信用户_${randomBytes(5).toString('hex')}`;
-    if (!(await repo.usernameClash(ctx.db, name, usernameKey(name)))) return name;
-  }
-}
-
 /** The account a WeChat signs in to, made now (a participant) when it is bound to none. */
-export async function wechatLogin(ctx: Ctx, who: WechatIdentity): Promise<{ userId: number; created: boolean }> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const owner = await repo.userByUnionid(ctx.db, who.unionid);
-    if (owner) {
-      if (owner.status !== 1) throw forbidden('账号已被停用，请联系管理员');
-      return { userId: owner.id, created: false };
-    }
-    const now = ctx.clock.now().toISOString();
-    const username = await freeUsername(ctx);
-    try {
-      const userId = await ctx.db.transaction().execute(async (trx) => {
-        const id = await repo.insertUser(
-          trx,
-          { username, usernameKey: usernameKey(username), passwordHash: null, phone: null, email: null },
-          [ROLE_CODES.participant],
-          now,
-        );
-        await repo.bindWechat(trx, { userId: id, ...who, now });
-        return id;
-      });
-      await writeAudit({ ...ctx, actor: null }, { action: 'user.registerByWechat', entity: 'user', entityId: userId });
-      return { userId, created: true };
-    } catch (err) {
-      // The same WeChat signed in twice at once: the other made the account; sign in to it.
-      if (!isUniqueViolation(err)) throw err;
-    }
-  }
-  throw new AppError(409, '请稍后重试');
-}
+export const wechatLogin = (ctx: Ctx, who: WechatIdentity) =>
+  signInOrMake(ctx, {
+    find: () => repo.userByUnionid(ctx.db, who.unionid),
+    prefix: '微信用户_',
+    phone: null,
+    attach: (trx, userId, now) => repo.bindWechat(trx, { userId, ...who, now }),
+    action: 'user.registerByWechat',
+  });
 
 /** Binds a WeChat to the signed-in account. */
 export async function bindWechat(ctx: AuthedCtx, who: WechatIdentity) {
