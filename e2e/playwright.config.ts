@@ -68,6 +68,7 @@ export default defineConfig({
         PAYMENT_SIMULATOR: '1',
         SMS_SIMULATOR: '1',
         WECHAT_SIMULATOR: '1',
+        IDCHECK_SIMULATOR: '1',
         // A reply with a field its route's response schema does not declare fails (500) here rather than losing it.
         STRICT_RESPONSES: '1',
         PUBLIC_URL: `http://localhost:${port}`,

@@ -175,6 +175,11 @@ const schema = z.object({
   WECHAT_SIMULATOR: bool.default(false),
   /** The development SMS simulator: every text goes to it (never on in production). */
   SMS_SIMULATOR: bool.default(false),
+  /** 实名核验 (issue 35): the AccessKey of an Aliyun account with 实人认证 (Id2MetaVerify) opened. */
+  IDCHECK_ACCESS_KEY_ID: z.string().min(1).optional(),
+  IDCHECK_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+  /** The development ID-check simulator: every check goes to it (never on in production). */
+  IDCHECK_SIMULATOR: bool.default(false),
   PAYMENT_SIMULATOR: bool.default(false),
   STRICT_RESPONSES: bool.default(false),
   CERT_FONT: z.string().optional(),
@@ -258,6 +263,8 @@ export type Config = {
   mailPerMinute: number;
   /** 微信扫码登录: the open platform's website application, or the development simulator (its own app id and secret). */
   wechat?: { simulator: true } | { simulator: false; appId: string; appSecret: string };
+  /** 实名核验 (issue 35): the simulator, or the Aliyun 实人认证 key; absent, 居民身份证 are reviewed by hand too. */
+  idcheck?: { simulator: true } | { simulator: false; accessKeyId: string; accessKeySecret: string };
   /** Text messages: the provider's rate across workers, codes per address an hour, and whether texts go to the simulator. */
   sms: { perMinute: number; codesPerIpHour: number; simulator: boolean };
   /**
@@ -294,6 +301,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(e.WECHAT_LOGIN_APP_ID) !== Boolean(e.WECHAT_LOGIN_APP_SECRET)) {
     throw new Error('Invalid configuration: WECHAT_LOGIN_APP_ID and WECHAT_LOGIN_APP_SECRET go together');
+  }
+  if (e.IDCHECK_SIMULATOR && e.NODE_ENV === 'production') {
+    throw new Error('Invalid configuration: IDCHECK_SIMULATOR must not be on when NODE_ENV=production');
+  }
+  if (Boolean(e.IDCHECK_ACCESS_KEY_ID) !== Boolean(e.IDCHECK_ACCESS_KEY_SECRET)) {
+    throw new Error('Invalid configuration: IDCHECK_ACCESS_KEY_ID and IDCHECK_ACCESS_KEY_SECRET go together');
   }
   if (e.SMS_SIMULATOR && e.NODE_ENV === 'production') {
     throw new Error('Invalid configuration: SMS_SIMULATOR must not be on when NODE_ENV=production');
@@ -403,6 +416,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { simulator: true }
       : e.WECHAT_LOGIN_APP_ID
         ? { simulator: false, appId: e.WECHAT_LOGIN_APP_ID, appSecret: e.WECHAT_LOGIN_APP_SECRET! }
+        : undefined,
+    idcheck: e.IDCHECK_SIMULATOR
+      ? { simulator: true as const }
+      : e.IDCHECK_ACCESS_KEY_ID
+        ? { simulator: false as const, accessKeyId: e.IDCHECK_ACCESS_KEY_ID, accessKeySecret: e.IDCHECK_ACCESS_KEY_SECRET! }
         : undefined,
     sms: { perMinute: e.SMS_PER_MINUTE, codesPerIpHour: e.SMS_CODES_PER_IP_HOUR, simulator: e.SMS_SIMULATOR },
     strictResponses: e.STRICT_RESPONSES,

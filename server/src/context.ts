@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Cipher } from './crypto/secrets.ts';
 import type { SmsSimulator } from './sms/simulator.ts';
 import type { WechatSimulator } from './wechat/simulator.ts';
+import type { IdCheckSimulator } from './idcheck/simulator.ts';
 import type { Db, Dialect_ } from './db/database.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import type { Mailer } from './mail/smtp.ts';
@@ -36,6 +37,8 @@ export interface Deps {
   smsSimulator: SmsSimulator | null;
   /** With WECHAT_SIMULATOR on (never in production): the WeChat open platform's stand-in. */
   wechatSimulator: WechatSimulator | null;
+  /** With IDCHECK_SIMULATOR on (never in production): Aliyun 实人认证's stand-in. */
+  idCheckSimulator: IdCheckSimulator | null;
 }
 
 export interface Actor {
@@ -67,7 +70,7 @@ export const isAuthed = (ctx: Ctx): ctx is AuthedCtx => ctx.actor !== null;
  * the spread cost about a third of what a small public read takes.
  */
 export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; headers: { 'user-agent'?: string } }): Ctx {
-  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, smsSimulator, wechatSimulator } = deps;
+  const { db, dialect, config, clock, storage, limiter, hub, log, cipher, jobs, mailer, smsSimulator, wechatSimulator, idCheckSimulator } = deps;
   return {
     db,
     dialect,
@@ -82,6 +85,7 @@ export function requestCtx(deps: Deps, actor: Actor | null, req: { ip: string; h
     mailer,
     smsSimulator,
     wechatSimulator,
+    idCheckSimulator,
     actor,
     ip: req.ip,
     userAgent: req.headers['user-agent'] ?? null,

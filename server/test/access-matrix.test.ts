@@ -115,6 +115,9 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/account/phone/code': { owner: 'none', payload: {} },
     'POST /api/account/phone/verify': { owner: 'none', payload: { phone: '13800138000', code: '123456' } },
     'POST /api/account/password/set': { owner: 'none', payload: { password: 'Passw0rd2' } },
+    // 实名认证: the caller's own standing and attempt.
+    'GET /api/account/realname': none,
+    'POST /api/account/realname': { owner: 'none', payload: {} },
     // Message preferences are the caller's own; an unsubscribe token names its user, checked by its MAC.
     'GET /api/account/message-preferences': none,
     // The caller's own WeChat binding.
@@ -161,6 +164,10 @@ function routeCases(w: World): Record<string, Case> {
       payload: { provider: 'aliyun', enable: false, accessKeyId: '', signName: '', templates: { code: '', notice: '', reminder: '' } },
     },
     'POST /api/system/sms/test': { owner: 'platform', payload: { phone: '13800138000' } },
+    // The platform's review of real names (实名审核): no attempt exists in the matrix's world, so its reviewer gets 404.
+    'GET /api/system/realname/list': platform,
+    'GET /api/system/realname/:id': { owner: 'platform', params: { id: 999999 } },
+    'POST /api/system/realname/:id/audit': { owner: 'platform', params: { id: 999999 }, payload: { pass: true } },
     // Only queues the build: the matrix's app runs no jobs.
     'POST /api/system/client/build': platform,
     'POST /api/file/upload/image': { owner: 'platform', file: png },

@@ -55,6 +55,7 @@ describe.each(DATABASES)('a question whose scoring was removed after approval on
       format: null,
       leaderboardPublished: false,
       disqualified: null,
+      realNameRefusal: null,
     });
     for (const board of ['public', 'private']) {
       const res = await leader.get(`/api/review/test/leaderboard/${questionId}?board=${board}`);

@@ -280,6 +280,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         component: 'system/message',
         meta: { title: '消息服务', icon: 'message', permission: M.messaging },
       },
+      {
+        path: '/system/realname',
+        name: 'SystemRealName',
+        component: 'system/realname',
+        meta: { title: '实名审核', icon: 'idcard', permission: M.realName },
+      },
     ],
   },
 ];

@@ -56,6 +56,8 @@ export const ADMIN_MENU_CODES = {
   client: 'system:client:menu',
   /** 消息服务 (issue 35): the SMS provider, its test send and simulator. */
   messaging: 'system:message:menu',
+  /** 实名审核 (issue 35): the review queue of documents the platform checks by hand. */
+  realName: 'system:realname:menu',
 } as const satisfies Record<string, `${string}:${string}:menu`>;
 
 /** Action codes (`<module>:<entity>:<action>`) that gate writes; each module adds its own here. */
@@ -81,6 +83,7 @@ export const ACTION_CODES = {
   noticeEdit: 'message:notice:edit',
   clientEdit: 'system:client:edit',
   messagingEdit: 'system:message:edit',
+  realNameAudit: 'system:realname:audit',
 } as const satisfies Record<string, `${string}:${string}:${'edit' | 'audit' | 'review'}`>;
 
 /**
@@ -174,6 +177,7 @@ export const ADMIN_MENU_GROUPS: PermissionGroup[] = [
       { code: M.role, title: '角色管理' },
       { code: M.client, title: '客户端版本' },
       { code: M.messaging, title: '消息服务' },
+      { code: M.realName, title: '实名审核' },
     ],
   },
 ];
@@ -200,6 +204,7 @@ export const ACTION_TITLES: Record<ActionCode, string> = {
   [ACTION_CODES.noticeEdit]: '编写、发布与删除本组织竞赛的通知',
   [ACTION_CODES.clientEdit]: '发布桌面客户端的新版本',
   [ACTION_CODES.messagingEdit]: '修改短信服务商配置与发送测试短信',
+  [ACTION_CODES.realNameAudit]: '查看证件并审核人工实名认证',
 };
 
 export const ALL_PERMISSION_CODES: readonly PermissionCode[] = [

@@ -215,10 +215,11 @@ insert into
     "id",
     "enable_start_time",
     "enable_end_time",
-    "deadline_stage_id"
+    "deadline_stage_id",
+    "real_name"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9);
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- competitions.insertStage(v)
 insert into
@@ -408,6 +409,15 @@ order by
   "sort",
   "id";
 
+-- competitions.realNameRequired(competitionId, menu)
+select
+  "real_name"
+from
+  "competition_presets"
+where
+  "competition_id" = $1
+  and "menu_code" = $2;
+
 -- competitions.submissionWindowOf(competitionId, kind)
 select
   "end_time"
@@ -570,9 +580,10 @@ set
   "enable_start_time" = $6,
   "enable_end_time" = $7,
   "deadline_stage_id" = $8,
-  "field_list" = $9
+  "field_list" = $9,
+  "real_name" = $10
 where
-  "id" = $10;
+  "id" = $11;
 
 -- competitions.updateStage(id, v)
 update "competition_stages"

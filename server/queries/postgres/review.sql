@@ -459,6 +459,7 @@ select
   "m"."info_json",
   "u"."username",
   "u"."user_name",
+  "u"."verified_name",
   "u"."organization"
 from
   "team_members" as "m"

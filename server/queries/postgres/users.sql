@@ -324,9 +324,10 @@ set
   "oidc_subject" = $31,
   "last_login_at" = $32,
   "verified_email" = $33,
-  "verified_phone" = $34
+  "verified_phone" = $34,
+  "verified_name" = $35
 where
-  "id" = $35;
+  "id" = $36;
 
 -- users.usePhoneCode(id, now)
 update "phone_codes"

@@ -215,10 +215,11 @@ insert into
     "id",
     "enable_start_time",
     "enable_end_time",
-    "deadline_stage_id"
+    "deadline_stage_id",
+    "real_name"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- competitions.insertStage(v)
 insert into
@@ -408,6 +409,15 @@ order by
   "sort",
   "id";
 
+-- competitions.realNameRequired(competitionId, menu)
+select
+  "real_name"
+from
+  "competition_presets"
+where
+  "competition_id" = ?
+  and "menu_code" = ?;
+
 -- competitions.submissionWindowOf(competitionId, kind)
 select
   "end_time"
@@ -570,7 +580,8 @@ set
   "enable_start_time" = ?,
   "enable_end_time" = ?,
   "deadline_stage_id" = ?,
-  "field_list" = ?
+  "field_list" = ?,
+  "real_name" = ?
 where
   "id" = ?;
 

@@ -1,5 +1,14 @@
 -- The SQL of server/src/modules/questions/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
 
+-- questions.competitionOfDataFile(fileKey)
+select
+  "questions"."competition_id"
+from
+  "question_files"
+  inner join "questions" on "questions"."id" = "question_files"."question_id"
+where
+  "question_files"."file_key" = ?;
+
 -- questions.competitionOfQuestion(id)
 select
   "competition_id"

@@ -310,7 +310,8 @@ set
   "oidc_subject" = ?,
   "last_login_at" = ?,
   "verified_email" = ?,
-  "verified_phone" = ?
+  "verified_phone" = ?,
+  "verified_name" = ?
 where
   "id" = ?;
 

@@ -15,6 +15,8 @@ import { smtpMailer } from '../mail/smtp.ts';
 import { recordSimulated } from '../modules/sms/index.ts';
 import { smsSimulator } from '../sms/simulator.ts';
 import { wechatSimulator } from '../wechat/simulator.ts';
+import { idCheckSimulator } from '../idcheck/simulator.ts';
+import { simulatorRegister } from '../modules/real-names/index.ts';
 import { JOBS } from './jobs.ts';
 
 export interface DepsOptions {
@@ -57,15 +59,18 @@ export function buildDeps(options: DepsOptions): { deps: Deps; close: () => Prom
     mailer: config.mail ? smtpMailer(config.mail) : null,
     smsSimulator: null,
     wechatSimulator: config.wechat?.simulator ? wechatSimulator(config.dataDir) : null,
+    idCheckSimulator: null,
   };
   // The simulator records what it receives in the platform's database, for its page: whichever process sent the text.
   if (config.sms.simulator) deps.smsSimulator = smsSimulator(config.dataDir, recordSimulated(deps));
+  if (config.idcheck?.simulator) deps.idCheckSimulator = idCheckSimulator(config.dataDir, simulatorRegister(deps));
   return {
     deps,
     close: async () => {
       deps.mailer?.close();
       await deps.smsSimulator?.close();
       await deps.wechatSimulator?.close();
+      await deps.idCheckSimulator?.close();
       await hub.close();
       await limiter.close();
       // The limiter closes the connection it was given; one of the caller's leaves ours to close here.

@@ -35,6 +35,7 @@ import * as m0031 from './migrations/0031_sms.ts';
 import * as m0032 from './migrations/0032_message_channels.ts';
 import * as m0033 from './migrations/0033_reminders.ts';
 import * as m0034 from './migrations/0034_wechat.ts';
+import * as m0035 from './migrations/0035_real_names.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0032_message_channels': m0032,
   '0033_reminders': m0033,
   '0034_wechat': m0034,
+  '0035_real_names': m0035,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -39,6 +39,8 @@ export interface UsersTable {
   verifiedEmail: string | null;
   /** The number this account proved by an SMS code (migration 0031); unique across accounts. */
   verifiedPhone: string | null;
+  /** The name this account proved by 实名认证 (migration 0035); certificates print it. */
+  verifiedName: string | null;
 }
 
 export interface RolesTable {
@@ -217,6 +219,8 @@ export interface CompetitionPresetsTable {
   deadlineStageId: Generated<number | null>;
   /** JSON text of the field list (REG_SET only). */
   fieldList: string;
+  /** 1: the menu's action needs 实名认证 (REG_SET, QUES_AND_DATA, SUBMIT_WORKS, SUBMIT_TEST; migration 0035). */
+  realName: Generated<number>;
 }
 
 export interface QuestionsTable {
@@ -817,6 +821,33 @@ export interface UserWechatTable {
   createdAt: string;
 }
 
+/** An attempt to prove who an account is (migration 0035): checked by the provider, or reviewed by the platform. */
+export interface RealNameChecksTable {
+  id: Generated<number>;
+  userId: number;
+  docType: string;
+  name: string;
+  numberEnc: string;
+  numberMask: string;
+  /** Keyed hash of the normalised number while checking, pending or verified; unique. */
+  numberKey: string | null;
+  method: string;
+  state: string;
+  reason: string | null;
+  fileKey: string | null;
+  providerRef: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+  decidedBy: number | null;
+}
+
+/** The development ID-check simulator's register of people (migration 0035). */
+export interface IdcheckSimulatorPeopleTable {
+  number: string;
+  name: string;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -878,4 +909,6 @@ export interface DB {
   outboxTallies: OutboxTalliesTable;
   remindersSent: RemindersSentTable;
   userWechat: UserWechatTable;
+  realNameChecks: RealNameChecksTable;
+  idcheckSimulatorPeople: IdcheckSimulatorPeopleTable;
 }

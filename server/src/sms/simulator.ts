@@ -63,16 +63,19 @@ const REFUSED_PREFIX = '1400000';
 /** A request older (or newer) than this is refused, as the providers refuse replays. */
 const CLOCK_SKEW_MS = 15 * 60_000;
 
-type Reply = { status: number; body: unknown };
+export type Reply = { status: number; body: unknown };
 
-function header(req: http.IncomingMessage, name: string) {
+export function header(req: http.IncomingMessage, name: string) {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(',') : (v ?? '');
 }
 
-/** Aliyun RPC over the V3 signature (what @alicloud/openapi-core sends by default). */
-function aliyun(keys: SimulatorKeys['aliyun'], req: http.IncomingMessage, url: URL, body: Buffer, record: (m: SimulatedSms) => Promise<void>) {
-  const requestId = randomUUID().toUpperCase();
+/**
+ * Checks an Aliyun RPC request signed with the V3 signature (ACS3-HMAC-SHA256, what @alicloud/openapi-core sends by
+ * default) against the simulator's key: the refusal Aliyun would answer, or null when the request is the key holder's.
+ * The ID-check simulator (idcheck/simulator.ts) answers Aliyun's 实人认证 API behind the same check.
+ */
+export function checkAcs3(keys: SimulatorKeys['aliyun'], req: http.IncomingMessage, url: URL, body: Buffer, requestId: string): Reply | null {
   const fail = (status: number, code: string, message: string): Reply => ({ status, body: { RequestId: requestId, Code: code, Message: message } });
   const auth = /^ACS3-HMAC-SHA256 Credential=([^,]+),SignedHeaders=([^,]+),Signature=([0-9a-f]+)$/.exec(header(req, 'authorization'));
   if (!auth) return fail(400, 'MissingAuthorization', 'Authorization is mandatory for this action.');
@@ -94,10 +97,24 @@ function aliyun(keys: SimulatorKeys['aliyun'], req: http.IncomingMessage, url: U
   const canonical = ['POST', url.pathname, query, headers, signed.join(';'), header(req, 'x-acs-content-sha256')].join('\n');
   const expected = hmac(keys.accessKeySecret, `ACS3-HMAC-SHA256\n${sha256(canonical)}`).toString('hex');
   if (!same(expected, signature)) return fail(400, 'SignatureDoesNotMatch', 'Specified signature does not match our calculation.');
+  return null;
+}
+
+/** A parameter of an Aliyun RPC request: in the query or the form body. */
+export function acsParams(url: URL, body: Buffer) {
+  const form = new URLSearchParams(body.toString('utf8'));
+  return (k: string) => url.searchParams.get(k) ?? form.get(k) ?? '';
+}
+
+/** Aliyun SMS's SendSms. */
+function aliyun(keys: SimulatorKeys['aliyun'], req: http.IncomingMessage, url: URL, body: Buffer, record: (m: SimulatedSms) => Promise<void>) {
+  const requestId = randomUUID().toUpperCase();
+  const fail = (status: number, code: string, message: string): Reply => ({ status, body: { RequestId: requestId, Code: code, Message: message } });
+  const refused = checkAcs3(keys, req, url, body, requestId);
+  if (refused) return refused;
   if (header(req, 'x-acs-action') !== 'SendSms') return fail(400, 'InvalidAction.NotFound', 'Specified api is not found, please check your url and method.');
 
-  const form = new URLSearchParams(body.toString('utf8'));
-  const param = (k: string) => url.searchParams.get(k) ?? form.get(k) ?? '';
+  const param = acsParams(url, body);
   const phone = param('PhoneNumbers');
   const signName = param('SignName');
   const template = param('TemplateCode');
@@ -181,8 +198,11 @@ function tencent(keys: SimulatorKeys['tencent'], req: http.IncomingMessage, url:
   }).then(done);
 }
 
-export function smsSimulator(dataDir: string, record: (m: SimulatedSms) => Promise<void>): SmsSimulator {
-  const keys = simulatorKeys(dataDir);
+/**
+ * The simulators' HTTP server: POST requests of at most 64 kB on a port of its own on 127.0.0.1, started on first use,
+ * each answered by `handle` as JSON.
+ */
+export function simulatorServer(handle: (req: http.IncomingMessage, url: URL, body: Buffer) => Reply | Promise<Reply>) {
   let listening: Promise<Endpoint> | undefined;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -194,13 +214,9 @@ export function smsSimulator(dataDir: string, record: (m: SimulatedSms) => Promi
     });
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://simulator');
-      const body = Buffer.concat(chunks);
       let reply: Reply;
       try {
-        if (req.method !== 'POST') reply = { status: 405, body: { message: 'POST only' } };
-        else if (req.headers['x-acs-action']) reply = await aliyun(keys.aliyun, req, url, body, record);
-        else if (req.headers['x-tc-action']) reply = await tencent(keys.tencent, req, url, body, record);
-        else reply = { status: 400, body: { message: 'neither an Aliyun nor a Tencent Cloud request' } };
+        reply = req.method !== 'POST' ? { status: 405, body: { message: 'POST only' } } : await handle(req, url, Buffer.concat(chunks));
       } catch (err) {
         reply = { status: 500, body: { Code: 'InternalError', Message: (err as Error).message } };
       }
@@ -208,8 +224,7 @@ export function smsSimulator(dataDir: string, record: (m: SimulatedSms) => Promi
     });
   });
   return {
-    keys,
-    endpoint() {
+    endpoint(): Promise<Endpoint> {
       listening ??= new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(0, '127.0.0.1', () => resolve({ host: `127.0.0.1:${(server.address() as AddressInfo).port}`, protocol: 'http' }));
@@ -222,4 +237,14 @@ export function smsSimulator(dataDir: string, record: (m: SimulatedSms) => Promi
       server.closeAllConnections();
     },
   };
+}
+
+export function smsSimulator(dataDir: string, record: (m: SimulatedSms) => Promise<void>): SmsSimulator {
+  const keys = simulatorKeys(dataDir);
+  const server = simulatorServer((req, url, body) => {
+    if (req.headers['x-acs-action']) return aliyun(keys.aliyun, req, url, body, record);
+    if (req.headers['x-tc-action']) return tencent(keys.tencent, req, url, body, record);
+    return { status: 400, body: { message: 'neither an Aliyun nor a Tencent Cloud request' } };
+  });
+  return { keys, ...server };
 }

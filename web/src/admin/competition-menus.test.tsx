@@ -36,6 +36,7 @@ const presets = (): Preset[] =>
     enable: ['REG_SET', 'QUES_AND_DATA', 'COMP_INFO'].includes(menuCode),
     enableStartTime: null,
     deadlineStageId: null,
+    realName: false,
     enableEndTime: null,
     fieldList: menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
   }));
@@ -76,6 +77,9 @@ describe('the menus of a competition, on one form', () => {
 
     toggle('选择赛题');
     toggle('提交作品');
+    // Submitting works is kept for teams whose members all completed 实名认证; 选择赛题 has no such switch.
+    fireEvent.click(screen.getByRole('switch', { name: '提交作品需实名认证' }));
+    expect(screen.queryByRole('switch', { name: '选择赛题需实名认证' })).toBeNull();
     expect(await screen.findByText('有未保存的修改')).toBeTruthy();
     expect(screen.getByText('已修改 选择赛题、提交作品')).toBeTruthy();
     // The tag beside the name still tells the saved state; the change is marked apart.
@@ -95,7 +99,7 @@ describe('the menus of a competition, on one form', () => {
         body: {
           presets: {
             CHOICE_SET: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null },
-            SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null },
+            SUBMIT_WORKS: { enable: true, enableStartTime: null, enableEndTime: null, deadlineStageId: null, realName: true },
           },
         },
       },
@@ -148,6 +152,7 @@ describe('the menus of a competition, on one form', () => {
       enableStartTime: null,
       enableEndTime: null,
       deadlineStageId: 31,
+      realName: false,
     });
     await waitFor(() => expect(screen.queryByText('有未保存的修改')).toBeNull(), { timeout: SLOW });
   });

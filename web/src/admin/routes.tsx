@@ -47,6 +47,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'system/role': lazy(() => import('./pages/system/RolePage.tsx')),
   'system/client': lazy(() => import('./pages/system/ClientPage.tsx')),
   'system/message': lazy(() => import('./pages/system/MessagePage.tsx')),
+  'system/realname': lazy(() => import('./pages/system/RealNamePage.tsx')),
 };
 
 /** The routes that take their id in the query rather than the path (the shared list has paths only). */

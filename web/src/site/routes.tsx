@@ -88,6 +88,7 @@ export const siteRoutes: RouteObject[] = guardIds([
           { path: 'myCertificate', element: page(() => import('./pages/certificate/MyCertificatePage.tsx')) },
           { path: 'accountSet', element: page(() => import('./pages/userCenter/AccountSetPage.tsx')) },
           { path: 'messages', element: page(() => import('./pages/userCenter/MessageSettingsPage.tsx')) },
+          { path: 'realName', element: page(() => import('./pages/userCenter/RealNamePage.tsx')) },
           { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
         ],
       },

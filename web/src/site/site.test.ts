@@ -13,6 +13,7 @@ const presets = (overrides: Partial<Record<string, Partial<Preset>>>): Preset[] 
     enable: false,
     enableStartTime: null,
     deadlineStageId: null,
+    realName: false,
     enableEndTime: null,
     fieldList: [],
     ...overrides[menuCode],

@@ -38,6 +38,7 @@ const mine: MyTests = {
   format: { metric: 'auc', higherIsBetter: true, idColumn: 'customer_id', targetColumn: 'churn' },
   leaderboardPublished: false,
   disqualified: null,
+  realNameRefusal: null,
 };
 const entry = (rank: number, teamId: number, teamName: string, score: number) => ({
   rank,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MENU_CODES, type MenuCode } from '../enums.ts';
 import { pageQuery } from './common.ts';
+import { isRealNameMenu } from './real-names.ts';
 import { fileUri, html, isoTime, requiredText, sort, text, url } from './fields.ts';
 import { PHASES, WINDOW_KINDS, publicStatus, type CompetitionPhase, type PhaseCode } from '../lifecycle.ts';
 
@@ -265,6 +266,8 @@ const presetFields = {
   enableEndTime: isoTime.nullable().optional(),
   /** For 选择赛题, 提交作品 and 提交测试: the stage whose end is the deadline (null: the competition's end). */
   deadlineStageId: z.number({ error: '请选择截止阶段' }).int().positive('请选择截止阶段').nullable().optional(),
+  /** For 报名, 赛题与数据, 提交作品 and 提交测试: the action is kept for people who completed 实名认证. */
+  realName: z.boolean({ error: '实名要求须为是或否' }).optional(),
   fieldList: z
     .array(presetField)
     .max(REG_FIELDS.length + MAX_CUSTOM_FIELDS, '报名字段过多')
@@ -304,6 +307,8 @@ export const presetBatchBody = z.strictObject({
         if (preset?.deadlineStageId && !(WINDOW_KINDS as readonly string[]).includes(code)) {
           ctx.addIssue({ code: 'custom', path: [code, 'deadlineStageId'], message: '只有选择赛题、提交作品和提交测试可以设置截止阶段' });
         }
+        if (preset?.realName && !isRealNameMenu(code))
+          ctx.addIssue({ code: 'custom', path: [code, 'realName'], message: '只有报名、赛题与数据、提交作品和提交测试可以要求实名认证' });
       }
     }),
 });
@@ -327,6 +332,8 @@ export interface Preset {
   enableEndTime: string | null;
   /** The stage whose end is this menu's deadline (选择赛题, 提交作品, 提交测试), or null: the competition's end. */
   deadlineStageId: number | null;
+  /** The menu's action is kept for people who completed 实名认证 (REAL_NAME_MENUS). */
+  realName: boolean;
   fieldList: PresetField[];
 }
 
@@ -441,6 +448,7 @@ export const presetSchema = z.object({
   enableStartTime: z.string().nullable(),
   enableEndTime: z.string().nullable(),
   deadlineStageId: z.number().int().nullable(),
+  realName: z.boolean(),
   fieldList: z.array(presetFieldSchema),
 });
 const _presetAgrees: Same<z.infer<typeof presetSchema>, Preset> = true;

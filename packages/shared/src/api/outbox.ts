@@ -8,8 +8,9 @@ import { z } from 'zod';
  */
 export const MESSAGE_KINDS = {
   notice: '竞赛通知',
-  result: '获奖与证书',
+  result: '审核结果、成绩与证书',
   reminder: '截止提醒',
+  account: '账号与实名认证',
 } as const;
 export type MessageKind = keyof typeof MESSAGE_KINDS;
 export const MESSAGE_KIND_KEYS = Object.keys(MESSAGE_KINDS) as [MessageKind, ...MessageKind[]];

@@ -219,6 +219,8 @@ export const joinViewSchema = z.object({
   locked: z.boolean(),
   member: z.boolean(),
   invitationId: z.number().int().nullable(),
+  /** Joining is kept for people who completed 实名认证. */
+  realName: z.boolean(),
   fieldList: z.array(presetFieldSchema),
 });
 export type JoinView = z.infer<typeof joinViewSchema>;

@@ -145,6 +145,8 @@ export const myTestsSchema = z.object({
   leaderboardPublished: z.boolean(),
   /** Set when the organiser took the team off this question's boards and grades. */
   disqualified: z.object({ reason: z.string(), createdAt: z.string() }).nullable(),
+  /** Why the team may not submit yet when the competition asks every member to have completed 实名认证. */
+  realNameRefusal: z.string().nullable(),
 });
 export type MyTests = z.infer<typeof myTestsSchema>;
 

@@ -84,6 +84,8 @@ export const userInfoSchema = z.object({
   phoneVerified: z.boolean(),
   /** The account has a password (one made by an SMS code or single sign-on may not): 设置密码 rather than 修改密码. */
   hasPassword: z.boolean(),
+  /** The account completed 实名认证: its 姓名 (userName) is the proved name and cannot be edited. */
+  realNameVerified: z.boolean(),
   /** The WeChat bound to the account (its nickname, or 微信用户), or null. */
   wechat: z.string().nullable(),
 });

@@ -16,6 +16,7 @@ import {
   type Preset,
   type PublicListQuery,
   type Stage,
+  type RealNameMenu,
 } from '@contest/shared';
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
@@ -325,6 +326,7 @@ export const toPreset = (r: PresetRow): Preset => ({
   enableStartTime: r.enableStartTime,
   enableEndTime: r.enableEndTime,
   deadlineStageId: r.deadlineStageId,
+  realName: r.realName === 1,
   fieldList: JSON.parse(r.fieldList),
 });
 
@@ -418,4 +420,15 @@ export async function markReviewed(db: Db, ids: number[], now: string): Promise<
     .returning('id')
     .execute();
   return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** Whether the competition keeps `menu`'s action for people who completed 实名认证 (its preset's setting). */
+export async function realNameRequired(db: Db, competitionId: number, menu: RealNameMenu) {
+  const row = await db
+    .selectFrom('competitionPresets')
+    .select('realName')
+    .where('competitionId', '=', competitionId)
+    .where('menuCode', '=', menu)
+    .executeTakeFirst();
+  return row?.realName === 1;
 }

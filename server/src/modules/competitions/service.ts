@@ -26,6 +26,7 @@ import {
   type Readiness,
   type ReadinessFacts,
   type StageBody,
+  isRealNameMenu,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
@@ -447,12 +448,17 @@ function presetColumns(body: PresetBody, menuCode: string) {
   if (body.deadlineStageId && !(WINDOW_KINDS as readonly string[]).includes(menuCode)) {
     throw badRequest('只有选择赛题、提交作品和提交测试可以设置截止阶段', { deadlineStageId: '只有选择赛题、提交作品和提交测试可以设置截止阶段' });
   }
+  if (body.realName && !isRealNameMenu(menuCode)) {
+    throw badRequest('只有报名、赛题与数据、提交作品和提交测试可以要求实名认证', { realName: '只有报名、赛题与数据、提交作品和提交测试可以要求实名认证' });
+  }
   return {
     enable: body.enable ? 1 : 0,
     enableStartTime: body.enableStartTime ?? null,
     enableEndTime: body.enableEndTime ?? null,
     // Left out, the deadline stays as chosen; null returns it to the competition's end.
     ...(body.deadlineStageId !== undefined ? { deadlineStageId: body.deadlineStageId } : {}),
+    // Left out, the requirement stays as set.
+    ...(body.realName !== undefined ? { realName: body.realName ? 1 : 0 } : {}),
     ...(body.name ? { name: body.name } : {}),
     ...(body.fieldList ? { fieldList: JSON.stringify(body.fieldList) } : {}),
   };

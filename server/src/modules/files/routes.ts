@@ -43,7 +43,7 @@ export function fileRoutes(app: App, deps: Deps) {
       config: { rule: USER },
       schema: {
         tags: ['file'],
-        querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher或invoice' }) }),
+        querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher、invoice或identity' }) }),
         response: replies(uploadedFileSchema),
       },
     },
@@ -59,7 +59,8 @@ export function fileRoutes(app: App, deps: Deps) {
   /** Sends the file if the caller may read it: a private file anyone else may not read answers like a missing one. */
   async function download(req: FastifyRequest, reply: FastifyReply, fileUri: string) {
     const file = await service.readableFile(req.ctx, fileUri);
-    if (file.visibility === 'public') reply.header('cache-control', 'public, max-age=86400, immutable');
+    if (file.visibility === 'public' && !service.isGated(file.purpose)) reply.header('cache-control', 'public, max-age=86400, immutable');
+    else reply.header('cache-control', 'private, no-store');
     return sendStoredFile(deps, req, reply, { key: file.key, name: file.originalName, mime: file.mime, sha256: file.sha256 });
   }
 

@@ -24,7 +24,7 @@ const DOCUMENT_SIGNATURES = [
   ...IMAGE_SIGNATURES.filter((s) => s.mime !== 'image/gif'),
   { mime: 'application/pdf', test: (b: Buffer) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
 ];
-export const DOCUMENT_PURPOSES = ['attachment', 'voucher', 'invoice'] as const;
+export const DOCUMENT_PURPOSES = ['attachment', 'voucher', 'invoice', 'identity'] as const;
 export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
 
 /** A file name as kept and shown: without control characters (NUL, line breaks), at most 255 characters. */
@@ -101,6 +101,17 @@ export function grantPrivateReads(purpose: string, reader: PrivateReader) {
   privateReaders.set(purpose, reader);
 }
 
+/**
+ * A public file whose owner may keep it from some readers (a competition's data for people who completed 实名认证):
+ * the gate throws the refusal, in words the reader is shown. A gated file is never cached as public.
+ */
+export type PublicGate = (ctx: Ctx, key: string) => Promise<void>;
+const publicGates = new Map<string, PublicGate>();
+export function gatePublicReads(purpose: string, gate: PublicGate) {
+  publicGates.set(purpose, gate);
+}
+export const isGated = (purpose: string) => publicGates.has(purpose);
+
 /** Stores an image the user uploaded; the type is judged by content, not by the name or header sent. */
 export function uploadImage(ctx: AuthedCtx, content: Readable, originalName: string, purpose: ImagePurpose, maxBytes: number) {
   return store(ctx, content, originalName, {
@@ -151,7 +162,11 @@ export async function readableFile(ctx: Ctx, key: string) {
   // A private file the caller may not read answers exactly like a missing one.
   // A question's answer file is never served, not even to the organiser who uploaded it.
   if (!file || file.purpose === 'answer') throw notFound('文件不存在');
-  if (file.visibility === 'public' || (ctx.actor && file.ownerId === ctx.actor.userId)) return file;
+  if (ctx.actor && file.ownerId === ctx.actor.userId) return file;
+  if (file.visibility === 'public') {
+    await publicGates.get(file.purpose)?.(ctx, key);
+    return file;
+  }
   const reader = privateReaders.get(file.purpose);
   if (isAuthed(ctx) && reader && (await reader(ctx, key))) return file;
   throw notFound('文件不存在');

@@ -8,6 +8,7 @@ import {
   type NoticeBody,
   type NoticeTarget,
   type UnreadCount,
+  type MessageKind,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
@@ -312,7 +313,13 @@ export async function notify(
   }
 }
 /** Automatic messages that also go by email and SMS, by the kind people choose them by (reminders send their own). */
-const MESSAGE_KIND_OF_SOURCE: Record<string, 'result' | undefined> = { 'certificate.ready': 'result' };
+const MESSAGE_KIND_OF_SOURCE: Record<string, MessageKind | undefined> = {
+  'register.approved': 'result',
+  'register.rejected': 'result',
+  'grade.published': 'result',
+  'certificate.ready': 'result',
+  'realname.result': 'account',
+};
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 

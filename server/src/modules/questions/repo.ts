@@ -173,3 +173,12 @@ export const deleteFileRecord = (db: Db, key: string) => db.deleteFrom('files').
 
 /** The file record of an answer file or a scoring program (each under its own purpose, which no download route serves). */
 export const insertHiddenFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();
+
+/** The competition a question's data file belongs to (the download's 实名 check). */
+export const competitionOfDataFile = (db: Db, fileKey: string) =>
+  db
+    .selectFrom('questionFiles')
+    .innerJoin('questions', 'questions.id', 'questionFiles.questionId')
+    .select('questions.competitionId')
+    .where('questionFiles.fileKey', '=', fileKey)
+    .executeTakeFirst();

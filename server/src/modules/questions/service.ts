@@ -9,6 +9,7 @@ import {
   METRIC_INFO,
   SCORER_MAX_BYTES,
   judgingOf,
+  realNameRequiredText,
   type EvaluationBody,
   type Judging,
   type Metric,
@@ -17,7 +18,7 @@ import {
   type ScorerTry,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
-import { AppError, badRequest, conflict, notFound, tooMany } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { tenantSlots } from '../../http/semaphore.ts';
 import { CsvError, csvMime, storedCsv } from '../../scoring/csv.ts';
@@ -30,7 +31,8 @@ import { FileTooLargeError, readStored } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { loadRule } from '../review/index.ts';
 import { startRescoring } from '../test-submissions/index.ts';
-import { displayName } from '../files/index.ts';
+import { displayName, gatePublicReads } from '../files/index.ts';
+import { assertVerified } from '../real-names/index.ts';
 import { notify } from '../notices/index.ts';
 import { holdersActingFor, holdersOf } from '../roles/index.ts';
 import { withoutOrg } from '../../http/reply.ts';
@@ -478,3 +480,12 @@ export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, m
     if (stored) await ctx.storage.delete(stored.key);
   }
 }
+
+// A competition may keep its data for people who completed 实名认证 (its 赛题与数据 menu's setting); its staff always read it.
+gatePublicReads('questionData', async (ctx, key) => {
+  const q = await repo.competitionOfDataFile(ctx.db, key);
+  if (!q || !(await competitions.realNameRequired(ctx.db, q.competitionId, 'QUES_AND_DATA'))) return;
+  if (!ctx.actor) throw forbidden(`${realNameRequiredText('QUES_AND_DATA')}（请先登录）`);
+  if (await competitions.isManaged(ctx, q.competitionId)) return;
+  await assertVerified(ctx.db, ctx.actor.userId, 'QUES_AND_DATA');
+});

@@ -249,7 +249,7 @@ export const teamMemberRows = (db: Db, teamIds: number[]) =>
   db
     .selectFrom('teamMembers as m')
     .innerJoin('users as u', 'u.id', 'm.userId')
-    .select(['m.teamId', 'm.userId', 'm.infoJson', 'u.username', 'u.userName', 'u.organization'])
+    .select(['m.teamId', 'm.userId', 'm.infoJson', 'u.username', 'u.userName', 'u.verifiedName', 'u.organization'])
     .where('m.teamId', 'in', teamIds)
     .orderBy('m.leader', 'desc')
     .orderBy('m.createdAt')

@@ -290,7 +290,8 @@ export async function teamPeople(db: Db, teamIds: number[]) {
     const info = JSON.parse(m.infoJson) as { userName?: string; organization?: string };
     const school = info.organization || m.organization || null;
     const team = out.get(m.teamId)!;
-    team.members.push({ userId: m.userId, name: info.userName || m.userName || m.username, school });
+    // A name proved by 实名认证 is the member's name (certificates print it); otherwise the form's, the profile's, the login.
+    team.members.push({ userId: m.userId, name: m.verifiedName || info.userName || m.userName || m.username, school });
     if (school && !team.schools.includes(school)) team.schools.push(school);
     for (const org of [info.organization, m.organization]) if (org?.trim()) team.organisations.push(org);
   }

@@ -28,6 +28,7 @@ import { withoutOrg } from '../../http/reply.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertOwnFile } from '../files/index.ts';
+import { assertVerified } from '../real-names/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
 import * as repo from './repo.ts';
@@ -44,6 +45,8 @@ export async function registrationContext(ctx: AuthedCtx, competitionId: number)
     competition,
     fields: preset?.fieldList ?? [],
     presetOpen: Boolean(preset && presetOpen(preset, now)),
+    /** Registering and joining are kept for people who completed 实名认证. */
+    realName: Boolean(preset?.realName),
     /** Team changes lock once the registration window has closed. */
     locked: t > competition.regEndTime,
     notStarted: t < competition.regStartTime,
@@ -51,7 +54,10 @@ export async function registrationContext(ctx: AuthedCtx, competitionId: number)
 }
 type RegContext = Awaited<ReturnType<typeof registrationContext>>;
 
-/** Registering and joining: the REG_SET menu open, the window open, and the contest not already judged or published. */
+/**
+ * Registering and joining: the REG_SET menu open, the window open, the contest not already judged or published, and the
+ * caller verified when the competition requires 实名认证.
+ */
 async function assertOpen(ctx: AuthedCtx, rc: RegContext) {
   if (!rc.presetOpen) throw conflict('该竞赛未开放报名');
   if (rc.notStarted) throw conflict('报名尚未开始');
@@ -59,6 +65,7 @@ async function assertOpen(ctx: AuthedCtx, rc: RegContext) {
   const phase = await competitions.phaseOf(ctx.db, rc.competition, ctx.clock.now());
   const refusal = registrationRefusal(rc.competition, phase.code, ctx.clock.now());
   if (refusal) throw conflict(refusal);
+  if (rc.realName) await assertVerified(ctx.db, ctx.actor.userId, 'REG_SET');
 }
 
 /**
@@ -352,6 +359,7 @@ export async function joinView(ctx: AuthedCtx, teamId: number, code: string | un
     locked: rc.locked,
     member,
     invitationId: invitation?.id ?? null,
+    realName: rc.realName,
     fieldList: rc.fields,
   };
 }

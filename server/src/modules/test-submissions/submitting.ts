@@ -24,6 +24,7 @@ import { FileTooLargeError } from '../../storage/file-store.ts';
 import { beijing } from '../../time.ts';
 import * as competitions from '../competitions/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
+import { teamRefusal } from '../real-names/index.ts';
 import { scoreJob } from './jobs.ts';
 import { organiserReadsFile } from './organiser.ts';
 import * as repo from './repo.ts';
@@ -40,6 +41,11 @@ export const disqualifiedText = (reason: string) => `你的队伍在该赛题的
 /** The calendar day in Asia/Shanghai, which the daily quota counts in. */
 export function beijingDay(now: Date): string {
   return beijing(now).slice(0, 10);
+}
+
+/** Why the team may not submit when the competition asks every member to have completed 实名认证 first, or null. */
+async function realNameRefusal(db: Db, competitionId: number, teamId: number) {
+  return (await competitions.realNameRequired(db, competitionId, 'SUBMIT_TEST')) ? teamRefusal(db, teamId, 'SUBMIT_TEST') : null;
 }
 
 /** The caller's team that chose this question, or a 404 that says what is missing. */
@@ -60,7 +66,7 @@ export async function submit(ctx: AuthedCtx, questionId: number, content: Readab
   const { question, teamId } = await teamOfQuestion(ctx, questionId);
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
   const window = () => competitions.submissionWindowOf(ctx.db, question.competitionId, 'SUBMIT_TEST');
-  const refusal = windowRefusal(await window(), ctx.clock.now());
+  const refusal = windowRefusal(await window(), ctx.clock.now()) ?? (await realNameRefusal(ctx.db, question.competitionId, teamId));
   if (refusal) throw conflict(refusal);
   if (!question.metric) throw conflict(NO_SCORING_FILE);
   const out = await repo.disqualificationOf(ctx.db, questionId, teamId);
@@ -254,7 +260,8 @@ export async function listMine(ctx: AuthedCtx, questionId: number): Promise<MyTe
   const list = rows.map((r) => toSubmission(r, published));
   await withQueuePlaces(ctx.db, rows, list, ctx.clock.now(), laneOf(question).lane ?? 'general');
   const disqualified = (await repo.disqualificationOf(ctx.db, questionId, teamId)) ?? null;
-  return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published, disqualified };
+  const realName = await realNameRefusal(ctx.db, question.competitionId, teamId);
+  return { list, dailyLimit: question.dailyLimit, usedToday: used, format, leaderboardPublished: published, disqualified, realNameRefusal: realName };
 }
 
 /** The team picks up to MAX_SELECTED scored submissions for the final ranking. */

@@ -112,6 +112,7 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     emailVerified: row.verifiedEmail !== null && row.email !== null && row.verifiedEmail === normalEmail(row.email),
     phoneVerified: row.verifiedPhone !== null && row.phone !== null && row.verifiedPhone === normalPhone(row.phone),
     hasPassword: row.passwordHash !== null,
+    realNameVerified: row.verifiedName !== null,
     wechat: wechat ? (wechat.nickname ?? '微信用户') : null,
   };
 }

@@ -18,6 +18,11 @@ export async function currentUser(ctx: Ctx) {
 export async function updateOwnProfile(ctx: AuthedCtx, body: UserInfoUpdateBody) {
   const userId = ctx.actor.userId;
   await assertOwnImage(ctx, 'faceImg', body.faceImg);
+  if (body.userName !== undefined) {
+    const me = await getUser(ctx, userId);
+    if (me.realNameVerified && body.userName !== me.userName)
+      throw badRequest('已完成实名认证，姓名不能修改；如需更改请联系平台客服', { userName: '已完成实名认证，姓名不能修改' });
+  }
   const { atSchool, ...rest } = body;
   await repo.updateUser(ctx.db, userId, {
     ...rest,

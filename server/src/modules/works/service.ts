@@ -6,6 +6,7 @@ import * as competitions from '../competitions/index.ts';
 import * as review from '../review/index.ts';
 import { displayName, grantPrivateReads } from '../files/index.ts';
 import * as teams from '../teams/index.ts';
+import { teamRefusal } from '../real-names/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 import { makeUploadServer } from './tus-server.ts';
@@ -31,7 +32,12 @@ async function worksContext(ctx: Pick<Ctx, 'db' | 'clock'>, userId: number, ques
   // The shared rule (lifecycle.ts): the preset's end narrows the submission stage's end or the competition's end.
   const window = await competitions.submissionWindowOf(ctx.db, row.competitionId, 'SUBMIT_WORKS');
   // A question ranked by its private board alone takes no works (issue 33).
-  const refusal = row.judging === 'auto' ? NO_WORKS : windowRefusal(window, ctx.clock.now());
+  // A competition may ask every member to have completed 实名认证 first.
+  const refusal =
+    row.judging === 'auto'
+      ? NO_WORKS
+      : (windowRefusal(window, ctx.clock.now()) ??
+        ((await competitions.realNameRequired(ctx.db, row.competitionId, 'SUBMIT_WORKS')) ? await teamRefusal(ctx.db, row.teamId, 'SUBMIT_WORKS') : null));
   return {
     ...row,
     maxBytes: row.worksMaxMb * 1024 * 1024,

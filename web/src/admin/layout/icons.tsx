@@ -23,6 +23,7 @@ import {
   SoundOutlined,
   TagsOutlined,
   TrophyOutlined,
+  IdcardOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import type { ReactNode } from 'react';
@@ -35,6 +36,7 @@ export const ICONS: Record<string, ReactNode> = {
   safety: <SafetyOutlined />,
   desktop: <DesktopOutlined />,
   message: <MessageOutlined />,
+  idcard: <IdcardOutlined />,
   apartment: <ApartmentOutlined />,
   solution: <SolutionOutlined />,
   bank: <BankOutlined />,

@@ -5,6 +5,8 @@ import { Button, Empty, List, Result, Spin, Typography } from 'antd';
 import { fileUrls } from '#src/api/files.ts';
 import { publicQuestionApi, publicQuestionKeys } from '#src/api/questions.ts';
 import { useCompetition } from './CompetitionLayout.tsx';
+import { useCurrentUser } from '#src/common/auth.ts';
+import { RealNameNote } from '../userCenter/RealNameGate.tsx';
 
 /** Organiser content, sanitised by the server when it was saved. */
 function RichText({ html, empty }: { html: string | null; empty: string }) {
@@ -48,7 +50,11 @@ export function ToolsTab() {
 }
 
 export function QuestionTab() {
-  const { competition } = useCompetition();
+  const { competition, presets } = useCompetition();
+  const { data: user } = useCurrentUser();
+  // The organiser may keep the data for people who completed 实名认证 (the server refuses the others).
+  const gated = Boolean(presets.find((p) => p.menuCode === 'QUES_AND_DATA')?.realName);
+  const verified = Boolean(user?.realNameVerified);
   const { data, isLoading } = useQuery({
     queryKey: publicQuestionKeys.list(competition.id),
     queryFn: () => publicQuestionApi.list(competition.id),
@@ -61,6 +67,7 @@ export function QuestionTab() {
         <section key={q.id} style={{ marginBottom: 32 }}>
           <Typography.Title level={4}>{q.title}</Typography.Title>
           <RichText html={q.content} empty="暂无赛题说明" />
+          {q.files.length > 0 && gated && <RealNameNote menu="QUES_AND_DATA" verified={verified} />}
           {q.files.length > 0 && (
             <List
               header="数据文件"
@@ -69,9 +76,15 @@ export function QuestionTab() {
               renderItem={(f) => (
                 <List.Item
                   actions={[
-                    <a key="download" href={fileUrls.download(f.fileUri)} download>
-                      <DownloadOutlined /> 下载
-                    </a>,
+                    gated && !verified ? (
+                      <Typography.Text key="download" type="secondary">
+                        <DownloadOutlined /> 实名认证后可下载
+                      </Typography.Text>
+                    ) : (
+                      <a key="download" href={fileUrls.download(f.fileUri)} download>
+                        <DownloadOutlined /> 下载
+                      </a>
+                    ),
                   ]}
                 >
                   {f.name}（{formatSize(f.size)}）

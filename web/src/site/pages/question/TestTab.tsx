@@ -244,7 +244,9 @@ export default function TestTab() {
   const out = quota?.disqualified;
   const blocked = out
     ? `你的队伍在该赛题的成绩已被主办方取消（原因：${out.reason}），不能再提交测试文件`
-    : (windowRefusal(testWindow, sysTime()) ?? (quotaUsed ? `今日 ${quota!.dailyLimit} 次提交已用完，北京时间明天 00:00 恢复` : null));
+    : (windowRefusal(testWindow, sysTime()) ??
+      quota?.realNameRefusal ??
+      (quotaUsed ? `今日 ${quota!.dailyLimit} 次提交已用完，北京时间明天 00:00 恢复` : null));
   const scored = quota?.list.filter((s) => s.status === TEST_STATUS.scored && s.publicScore !== null) ?? [];
   const select = async (s: TestSubmission, selected: boolean) => {
     // A refusal (a third selection) is shown by http as a toast; the list is reloaded either way.

@@ -8,6 +8,7 @@ import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { showFieldErrors } from '#src/common/forms.ts';
 import { HttpError, goLogin } from '#src/common/http.ts';
 import { useReloadTeam } from '../../team.ts';
+import { RealNameGate } from '../userCenter/RealNameGate.tsx';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
 
 /** Joining a team from an invitation or a join link: the team, the invitee's own form, agree or refuse. */
@@ -47,6 +48,7 @@ export function JoinPanel({ competitionId, teamId }: { competitionId: number; te
   const v = view.data;
   if (v.competitionId !== competitionId) return <Navigate to="/404" replace />;
   const full = v.memberNum >= v.maxMembers;
+  if (v.realName && !v.member && !user.realNameVerified) return <RealNameGate menu="REG_SET" back={`/competition/${competitionId}/introduce`} />;
 
   async function agree(values: { info: RegFormValues }) {
     setSaving(true);

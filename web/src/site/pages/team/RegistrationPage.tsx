@@ -10,6 +10,7 @@ import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { showFieldErrors } from '#src/common/forms.ts';
 import { goLogin, sysTime } from '#src/common/http.ts';
 import { DocumentUpload, uploadedUris } from '#src/common/DocumentUpload.tsx';
+import { RealNameGate } from '../userCenter/RealNameGate.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
 
@@ -53,6 +54,7 @@ export default function RegistrationPage() {
   const reg = presets.data.find((p) => p.menuCode === 'REG_SET');
   const closed = !reg?.enable ? '该竞赛未开放报名' : registrationRefusal(c, c.phase.code, sysTime());
   if (closed) return <Result status="info" title={closed} extra={<Link to={`/competition/${id}/introduce`}>返回竞赛</Link>} />;
+  if (reg?.realName && !user.realNameVerified) return <RealNameGate menu="REG_SET" back={`/competition/${id}/introduce`} />;
 
   async function submit(values: Values) {
     setSaving(true);

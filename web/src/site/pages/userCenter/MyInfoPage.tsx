@@ -3,6 +3,7 @@ import { UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Card, Col, DatePicker, Descriptions, Form, Input, Radio, Row, Space, Tag, Typography, Upload } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { accountApi } from '#src/api/users.ts';
 import { fileUrls } from '#src/api/files.ts';
 import { useCurrentUser, useRefreshUser } from '#src/common/auth.ts';
@@ -88,6 +89,16 @@ function ProfileView({ user }: { user: UserInfo }) {
       {TEXT_FIELDS.map(([field, label]) => (
         <Descriptions.Item key={field} label={label}>
           {user[field] as string}
+          {field === 'userName' &&
+            (user.realNameVerified ? (
+              <Tag color="success" style={{ marginInlineStart: 8 }}>
+                已实名
+              </Tag>
+            ) : (
+              <Link to="/userCenter/realName" style={{ marginInlineStart: 8 }}>
+                去实名认证
+              </Link>
+            ))}
         </Descriptions.Item>
       ))}
     </Descriptions>
@@ -207,8 +218,13 @@ export default function MyInfoPage() {
             </Col>
             {TEXT_FIELDS.map(([field, label]) => (
               <Col xs={24} md={12} key={field}>
-                <Form.Item name={field} label={label} rules={[{ max: field === 'address' ? 200 : 100, message: '内容过长' }]}>
-                  <Input />
+                <Form.Item
+                  name={field}
+                  label={label}
+                  rules={[{ max: field === 'address' ? 200 : 100, message: '内容过长' }]}
+                  extra={field === 'userName' && user.realNameVerified ? '已实名认证，姓名不能修改' : undefined}
+                >
+                  <Input disabled={field === 'userName' && user.realNameVerified} />
                 </Form.Item>
               </Col>
             ))}

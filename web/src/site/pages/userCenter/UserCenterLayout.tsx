@@ -6,6 +6,7 @@ import {
   LockOutlined,
   SafetyCertificateOutlined,
   ShoppingOutlined,
+  SolutionOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
@@ -17,6 +18,7 @@ import { ActionLink } from '#src/common/ActionLink.tsx';
 /** The personal centre's menu (spec §2.1). */
 const MENU = [
   { key: '/userCenter/myInfo', icon: <UserOutlined />, label: '个人信息' },
+  { key: '/userCenter/realName', icon: <SolutionOutlined />, label: '实名认证' },
   { key: '/userCenter/myOrder', icon: <ShoppingOutlined />, label: '我的订单' },
   { key: '/userCenter/myInvoice', icon: <FileTextOutlined />, label: '我的发票' },
   { key: '/userCenter/invoiceTitle', icon: <IdcardOutlined />, label: '常用发票抬头' },

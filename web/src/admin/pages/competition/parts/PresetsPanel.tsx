@@ -1,6 +1,8 @@
 import {
   MENU_DESCRIPTIONS,
+  REAL_NAME_MENUS,
   WINDOW_KINDS,
+  isRealNameMenu,
   beijingMinute,
   deadlineText,
   presetOpen,
@@ -34,6 +36,8 @@ interface MenuValues {
   window: [Dayjs | null, Dayjs | null] | null;
   /** For 选择赛题, 提交作品 and 提交测试: the stage whose end is the deadline; 0 for the competition's end. */
   deadlineStageId?: number;
+  /** 报名, 赛题与数据, 提交作品 and 提交测试: the action is kept for people who completed 实名认证. */
+  realName?: boolean;
   fieldList?: PresetField[];
 }
 
@@ -45,6 +49,7 @@ const toValues = (p: Preset): MenuValues => ({
   enable: p.enable,
   window: [toPickerOrNull(p.enableStartTime), toPickerOrNull(p.enableEndTime)],
   ...(isWindow(p.menuCode) ? { deadlineStageId: p.deadlineStageId ?? 0 } : {}),
+  ...(isRealNameMenu(p.menuCode) ? { realName: p.realName } : {}),
   ...(p.menuCode === 'REG_SET' ? { fieldList: p.fieldList } : {}),
 });
 
@@ -63,6 +68,7 @@ const fingerprint = (v: MenuValues | undefined) =>
     fromPickerOrNull(v?.window?.[0]),
     fromPickerOrNull(v?.window?.[1]),
     v?.deadlineStageId ?? 0,
+    Boolean(v?.realName),
     cleanFields(v?.fieldList).map((f) => [f.name, f.label, f.description, f.otherParams.required]),
   ]);
 
@@ -71,16 +77,18 @@ const toBody = (code: MenuCode, v: MenuValues) => ({
   enableStartTime: fromPickerOrNull(v.window?.[0]),
   enableEndTime: fromPickerOrNull(v.window?.[1]),
   ...(isWindow(code) ? { deadlineStageId: v.deadlineStageId || null } : {}),
+  ...(isRealNameMenu(code) ? { realName: Boolean(v.realName) } : {}),
   // Only the registration menu has fields; the server refuses them elsewhere.
   ...(code === 'REG_SET' ? { fieldList: cleanFields(v.fieldList) } : {}),
 });
 
 /** The form field a server error of `presets.<code>.<field>...` belongs beside. */
-function fieldOf(path: string): [MenuCode, 'enable' | 'window' | 'deadlineStageId' | 'fieldList'] | null {
+function fieldOf(path: string): [MenuCode, 'enable' | 'window' | 'deadlineStageId' | 'realName' | 'fieldList'] | null {
   const [root, code, field] = path.split('.');
   if (root !== 'presets' || !code) return null;
   if (field === 'enableStartTime' || field === 'enableEndTime') return [code as MenuCode, 'window'];
   if (field === 'deadlineStageId') return [code as MenuCode, 'deadlineStageId'];
+  if (field === 'realName') return [code as MenuCode, 'realName'];
   if (field === 'fieldList') return [code as MenuCode, 'fieldList'];
   return [code as MenuCode, 'enable'];
 }
@@ -128,6 +136,7 @@ function PresetSummary({ presets, schedule }: { presets: Preset[]; schedule: Sch
           render: (_, p) =>
             isWindow(p.menuCode) && schedule ? deadlineText(submissionWindow({ endTime: schedule.endTime }, schedule.stages, presets, p.menuCode)) : '',
         },
+        { title: '实名要求', width: 100, render: (_, p) => (isRealNameMenu(p.menuCode) ? p.realName ? <Tag color="blue">需实名</Tag> : '不要求' : '') },
         {
           title: '报名字段',
           render: (_, p) =>
@@ -246,6 +255,21 @@ const MenuCard = memo(function MenuCard({ preset, changed, schedule }: { preset:
         </Col>
       </Row>
       {isWindow(code) && schedule && <DeadlineField code={code} schedule={schedule} />}
+      {isRealNameMenu(code) && (
+        <Form.Item
+          name={[code, 'realName']}
+          label="实名要求"
+          valuePropName="checked"
+          style={{ marginBottom: 8 }}
+          extra={
+            code === 'SUBMIT_WORKS' || code === 'SUBMIT_TEST'
+              ? `开启后，队伍全体队员完成实名认证才能${REAL_NAME_MENUS[code]}`
+              : `开启后，完成实名认证的用户才能${REAL_NAME_MENUS[code]}`
+          }
+        >
+          <Switch aria-label={`${preset.name}需实名认证`} checkedChildren="需实名" unCheckedChildren="不要求" />
+        </Form.Item>
+      )}
       {code === 'REG_SET' && (
         <Form.Item name={[code, 'fieldList']} label="报名字段" rules={[regFieldsRule]} style={{ marginBottom: 0 }}>
           <RegFieldDesigner />
