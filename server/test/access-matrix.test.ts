@@ -168,6 +168,16 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/system/realname/list': platform,
     'GET /api/system/realname/:id': { owner: 'platform', params: { id: 999999 } },
     'POST /api/system/realname/:id/audit': { owner: 'platform', params: { id: 999999 }, payload: { pass: true } },
+    // The platform's list of schools (学校名单); any signed-in person's picker reads it.
+    'GET /api/school/options': none,
+    'GET /api/system/school/page': platform,
+    'POST /api/system/school': { owner: 'platform', payload: {} },
+    'PUT /api/system/school/:id': { owner: 'platform', params: { id: 999999 }, payload: { name: '矩阵大学', kind: 'other' } },
+    'DELETE /api/system/school/:id': { owner: 'platform', params: { id: 999999 } },
+    'POST /api/system/school/import': {
+      owner: 'platform',
+      file: { name: 'a.xlsx', content: PDF, type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    },
     // Only queues the build: the matrix's app runs no jobs.
     'POST /api/system/client/build': platform,
     'POST /api/file/upload/image': { owner: 'platform', file: png },

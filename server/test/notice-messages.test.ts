@@ -144,7 +144,7 @@ describe.each(DATABASES)('notices by email and SMS on %s', (kind) => {
     expect(body(await org.post('/api/message/notice/recipients', { target })).data).toEqual({ count: 5, emails: 0, texts: 3 });
   });
 
-  it('sends the certificates’ message by email and SMS to those who take 获奖与证书, and not to those who turned it off', async () => {
+  it('sends results (grades published, certificates) by email and SMS to those who take them, and not to those who turned them off', async () => {
     const takers: number[] = [];
     for (const who of ['takes', 'declines']) {
       const username = `cert${kind}${who}`;
@@ -161,10 +161,49 @@ describe.each(DATABASES)('notices by email and SMS on %s', (kind) => {
     await runDueJobs(t.deps);
     expect(smtp.received.slice(from).map((m) => m.to[0])).toEqual(['certtakes@example.edu.cn']);
     expect((await texts()).filter((x) => x.params.title === '获奖证书已生成').map((x) => x.phone)).toEqual(['13800009001']);
+    // Grades published, and a registration's review, are results too.
+    await notify(t.deps, takers, { title: '成绩已公布', content: '可在“我的成绩”页面查看。', source: 'grade.published' });
+    await notify(t.deps, takers, { title: '报名审核通过', content: 'x', source: 'register.approved' });
+    await runDueJobs(t.deps);
+    // (Sent in either order: each is its own message in the outbox.)
+    expect(
+      smtp.received
+        .slice(from + 1)
+        .map((m) => [m.to[0], textOfSubject(/^Subject: (.*)$/m.exec(m.raw)?.[1] ?? '')])
+        .sort(),
+    ).toEqual(
+      [
+        ['certtakes@example.edu.cn', '成绩已公布'],
+        ['certtakes@example.edu.cn', '报名审核通过'],
+      ].sort(),
+    );
+    expect((await texts()).filter((x) => x.params.title === '成绩已公布').map((x) => x.phone)).toEqual(['13800009001']);
     // An automatic message of another kind stays in-app.
     await notify(t.deps, takers, { title: '订单已支付', content: 'x', source: 'order.paid' });
     await runDueJobs(t.deps);
-    expect(smtp.received.length).toBe(from + 1);
+    expect(smtp.received.length).toBe(from + 3);
+  });
+
+  it('tells an account its password changed, by email and SMS unless turned off under 账号与实名认证', async () => {
+    const username = `pw${kind}owner`;
+    const { id } = await registerUser(t.app, username);
+    await prove(id, { email: `pw${kind}@example.edu.cn`, phone: '13800009011' });
+    const client = await loggedIn(t.app, username);
+    const from = smtp.received.length;
+    expect((await client.put('/api/auth/password', { oldPassword: 'Passw0rd1', newPassword: 'Passw0rd9' })).statusCode).toBe(200);
+    await runDueJobs(t.deps);
+    const mails = smtp.received.slice(from).filter((m) => m.to[0] === `pw${kind}@example.edu.cn`);
+    expect(mails.map((m) => textOfSubject(/^Subject: (.*)$/m.exec(m.raw)?.[1] ?? ''))).toEqual(['账号密码已修改']);
+    expect((await texts()).filter((x) => x.phone === '13800009011').map((x) => x.params.title)).toEqual(['账号密码已修改']);
+    const box = body(await client.get('/api/message/notice/page/1?page=1&limit=10')).data.list as { title: string }[];
+    expect(box.map((m) => m.title)).toContain('账号密码已修改');
+    // Turned off, the next change is told in-app only.
+    await client.put('/api/account/message-preferences', { kinds: [{ kind: 'account', email: false, sms: false }] });
+    expect((await client.put('/api/auth/password', { oldPassword: 'Passw0rd9', newPassword: 'Passw0rd8' })).statusCode).toBe(200);
+    await runDueJobs(t.deps);
+    expect(smtp.received.slice(from).filter((m) => m.to[0] === `pw${kind}@example.edu.cn`)).toHaveLength(1);
+    const again = body(await client.get('/api/message/notice/page/1?page=1&limit=10')).data.list as { title: string }[];
+    expect(again.filter((m) => m.title === '账号密码已修改')).toHaveLength(2);
   });
 
   it('delivers messages to many an organisation at a time: a flood does not hold another organisation back', async () => {

@@ -131,7 +131,14 @@ describe.each(DATABASES)('users, profile and roles on %s', (kind) => {
         '/payment',
         '/system',
       ]);
-      expect(forAdmin[8].children.map((r: { path: string }) => r.path)).toEqual(['/system/user', '/system/role', '/system/client', '/system/message']);
+      expect(forAdmin[8].children.map((r: { path: string }) => r.path)).toEqual([
+        '/system/user',
+        '/system/role',
+        '/system/client',
+        '/system/message',
+        '/system/realname',
+        '/system/school',
+      ]);
       const forErin = body(await erin.get('/api/system/menu/routers')).data;
       expect(forErin.map((r: { path: string }) => r.path)).toEqual(['/index']);
     });

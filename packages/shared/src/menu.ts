@@ -286,6 +286,12 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         component: 'system/realname',
         meta: { title: '实名审核', icon: 'idcard', permission: M.realName },
       },
+      {
+        path: '/system/school',
+        name: 'SystemSchool',
+        component: 'system/school',
+        meta: { title: '学校名单', icon: 'bank', permission: M.school },
+      },
     ],
   },
 ];

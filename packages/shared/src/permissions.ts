@@ -58,6 +58,8 @@ export const ADMIN_MENU_CODES = {
   messaging: 'system:message:menu',
   /** 实名审核 (issue 35): the review queue of documents the platform checks by hand. */
   realName: 'system:realname:menu',
+  /** 学校名单 (issue 36): the platform's list of schools. */
+  school: 'system:school:menu',
 } as const satisfies Record<string, `${string}:${string}:menu`>;
 
 /** Action codes (`<module>:<entity>:<action>`) that gate writes; each module adds its own here. */
@@ -84,6 +86,7 @@ export const ACTION_CODES = {
   clientEdit: 'system:client:edit',
   messagingEdit: 'system:message:edit',
   realNameAudit: 'system:realname:audit',
+  schoolEdit: 'system:school:edit',
 } as const satisfies Record<string, `${string}:${string}:${'edit' | 'audit' | 'review'}`>;
 
 /**
@@ -178,6 +181,7 @@ export const ADMIN_MENU_GROUPS: PermissionGroup[] = [
       { code: M.client, title: '客户端版本' },
       { code: M.messaging, title: '消息服务' },
       { code: M.realName, title: '实名审核' },
+      { code: M.school, title: '学校名单' },
     ],
   },
 ];
@@ -205,6 +209,7 @@ export const ACTION_TITLES: Record<ActionCode, string> = {
   [ACTION_CODES.clientEdit]: '发布桌面客户端的新版本',
   [ACTION_CODES.messagingEdit]: '修改短信服务商配置与发送测试短信',
   [ACTION_CODES.realNameAudit]: '查看证件并审核人工实名认证',
+  [ACTION_CODES.schoolEdit]: '导入与修改学校名单',
 };
 
 export const ALL_PERMISSION_CODES: readonly PermissionCode[] = [

@@ -325,9 +325,10 @@ set
   "last_login_at" = $32,
   "verified_email" = $33,
   "verified_phone" = $34,
-  "verified_name" = $35
+  "verified_name" = $35,
+  "school_id" = $36
 where
-  "id" = $36;
+  "id" = $37;
 
 -- users.usePhoneCode(id, now)
 update "phone_codes"

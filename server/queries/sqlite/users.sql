@@ -311,7 +311,8 @@ set
   "last_login_at" = ?,
   "verified_email" = ?,
   "verified_phone" = ?,
-  "verified_name" = ?
+  "verified_name" = ?,
+  "school_id" = ?
 where
   "id" = ?;
 

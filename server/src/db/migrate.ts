@@ -36,6 +36,7 @@ import * as m0032 from './migrations/0032_message_channels.ts';
 import * as m0033 from './migrations/0033_reminders.ts';
 import * as m0034 from './migrations/0034_wechat.ts';
 import * as m0035 from './migrations/0035_real_names.ts';
+import * as m0036 from './migrations/0036_schools.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0033_reminders': m0033,
   '0034_wechat': m0034,
   '0035_real_names': m0035,
+  '0036_schools': m0036,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -41,6 +41,8 @@ export interface UsersTable {
   verifiedPhone: string | null;
   /** The name this account proved by 实名认证 (migration 0035); certificates print it. */
   verifiedName: string | null;
+  /** The school record the profile names (migration 0036); `organization` holds its name, or a school not listed. */
+  schoolId: number | null;
 }
 
 export interface RolesTable {
@@ -848,6 +850,20 @@ export interface IdcheckSimulatorPeopleTable {
   createdAt: string;
 }
 
+/** A school of the platform's list (migration 0036). */
+export interface SchoolsTable {
+  id: Generated<number>;
+  name: string;
+  nameKey: string;
+  code: string | null;
+  province: string | null;
+  department: string | null;
+  kind: string;
+  initials: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   roles: RolesTable;
@@ -911,4 +927,5 @@ export interface DB {
   userWechat: UserWechatTable;
   realNameChecks: RealNameChecksTable;
   idcheckSimulatorPeople: IdcheckSimulatorPeopleTable;
+  schools: SchoolsTable;
 }

@@ -48,6 +48,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   'system/client': lazy(() => import('./pages/system/ClientPage.tsx')),
   'system/message': lazy(() => import('./pages/system/MessagePage.tsx')),
   'system/realname': lazy(() => import('./pages/system/RealNamePage.tsx')),
+  'system/school': lazy(() => import('./pages/system/SchoolPage.tsx')),
 };
 
 /** The routes that take their id in the query rather than the path (the shared list has paths only). */

@@ -62,6 +62,8 @@ export const userInfoSchema = z.object({
   admissionDate: z.string().nullable(),
   atSchool: z.boolean().nullable(),
   organization: z.string().nullable(),
+  /** The school record `organization` names, or null (a school not in the platform's list). */
+  schoolId: z.number().int().nullable(),
   department: z.string().nullable(),
   speciality: z.string().nullable(),
   grade: z.string().nullable(),
@@ -117,6 +119,8 @@ export const userInfoUpdateBody = z.strictObject({
   admissionDate: date,
   atSchool: z.boolean({ error: '是否在校须为是或否' }).nullable().optional(),
   organization: text(100),
+  /** The school picked from the platform's list (its name becomes `organization`); null with `organization` for another. */
+  schoolId: z.number({ error: '请从名单中选择学校' }).int().positive('请从名单中选择学校').nullable().optional(),
   department: text(100),
   speciality: text(100),
   grade: text(50),

@@ -202,6 +202,7 @@ export async function changePassword(ctx: AuthedCtx, body: ChangePasswordBody) {
   await users.setPasswordHash(ctx.db, actor.userId, await hashPassword(body.newPassword), now);
   // Whoever knew the old password is signed out everywhere else.
   await repo.deleteOtherSessions(ctx.db, actor.userId, actor.sessionId);
+  await users.tellPasswordChanged(ctx, actor.userId, '在账号设置中修改');
 }
 
 export async function listSessions(ctx: AuthedCtx) {

@@ -319,6 +319,7 @@ const MESSAGE_KIND_OF_SOURCE: Record<string, MessageKind | undefined> = {
   'grade.published': 'result',
   'certificate.ready': 'result',
   'realname.result': 'account',
+  'account.password': 'account',
 };
 
 const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);

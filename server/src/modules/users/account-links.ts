@@ -8,6 +8,7 @@ import { jobsQueued } from '../../jobs/define.ts';
 import { retryMinutes } from '../../limits/rate-limiter.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { queueEmail } from '../outbox/index.ts';
+import { tellPasswordChanged } from './account-notices.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -154,12 +155,14 @@ export async function forgotPassword(ctx: Ctx, emailInput: string, origin: strin
 export async function resetForgottenPassword(ctx: Ctx, token: string, password: string) {
   const passwordHash = await hashPassword(password);
   const now = ctx.clock.now().toISOString();
-  await ctx.db.transaction().execute(async (trx) => {
+  const userId = await ctx.db.transaction().execute(async (trx) => {
     const link = await repo.consumeToken(trx, hashOf(token), 'reset-password', now);
     if (!link) throw badRequest(LINK_INVALID);
     await repo.setPasswordHash(trx, link.userId, passwordHash, now);
     await repo.deleteUserSessions(trx, link.userId);
     await repo.voidTokens(trx, link.userId, 'reset-password', now);
     await writeAudit(ctx, { action: 'user.resetForgottenPassword', entity: 'user', entityId: link.userId }, trx);
+    return link.userId;
   });
+  await tellPasswordChanged(ctx, userId, '通过邮件链接重置');
 }

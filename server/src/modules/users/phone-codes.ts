@@ -10,6 +10,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import { signInOrMake } from './made-accounts.ts';
 import { queueSms } from '../outbox/index.ts';
 import { SMS_OFF, smsEnabled } from '../sms/index.ts';
+import { tellPasswordChanged } from './account-notices.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -141,6 +142,7 @@ export async function resetPasswordByCode(ctx: Ctx, phoneInput: string, code: st
     await repo.voidTokens(trx, owner.id, 'reset-password', now);
     await writeAudit(ctx, { action: 'user.resetPasswordBySms', entity: 'user', entityId: owner.id }, trx);
   });
+  await tellPasswordChanged(ctx, owner.id, '通过短信验证码重置');
 }
 
 /** Proves the signed-in account's phone: it becomes the profile's phone, verified. */

@@ -94,6 +94,7 @@ export async function findUserInfo(db: Db, id: number): Promise<UserInfo | undef
     admissionDate: row.admissionDate,
     atSchool: row.atSchool === null ? null : row.atSchool === 1,
     organization: row.organization,
+    schoolId: row.schoolId,
     department: row.department,
     speciality: row.speciality,
     grade: row.grade,

@@ -5,6 +5,8 @@ import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { assertOwnImage } from '../files/index.ts';
 import { hashPassword } from '../../crypto/passwords.ts';
+import { tellPasswordChanged } from './account-notices.ts';
+import { profileSchool } from '../schools/index.ts';
 import * as repo from './repo.ts';
 
 export { forgotPassword, resetForgottenPassword, sendEmailVerification, verifyEmail } from './account-links.ts';
@@ -23,9 +25,12 @@ export async function updateOwnProfile(ctx: AuthedCtx, body: UserInfoUpdateBody)
     if (me.realNameVerified && body.userName !== me.userName)
       throw badRequest('已完成实名认证，姓名不能修改；如需更改请联系平台客服', { userName: '已完成实名认证，姓名不能修改' });
   }
-  const { atSchool, ...rest } = body;
+  const { atSchool, schoolId, organization, ...rest } = body;
+  // A school picked from the list is named by it; one written in is linked to the record of the same name, if any.
+  const school = schoolId !== undefined || organization !== undefined ? await profileSchool(ctx.db, schoolId, organization) : {};
   await repo.updateUser(ctx.db, userId, {
     ...rest,
+    ...school,
     ...(atSchool === undefined ? {} : { atSchool: atSchool === null ? null : atSchool ? 1 : 0 }),
     updatedAt: ctx.clock.now().toISOString(),
   });
@@ -73,6 +78,7 @@ export async function resetPassword(ctx: Ctx, id: number, password: string) {
     await repo.deleteUserSessions(trx, id);
     await writeAudit(ctx, { action: 'user.resetPassword', entity: 'user', entityId: id }, trx);
   });
+  await tellPasswordChanged(ctx, id, '由平台管理员重置');
 }
 
 export async function setRoles(ctx: AuthedCtx, id: number, roleIds: number[]) {

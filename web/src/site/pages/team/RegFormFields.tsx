@@ -14,6 +14,7 @@ import { Cascader, Col, Form, Input, Radio, Row, Select, type FormInstance } fro
 import type { Rule } from 'antd/es/form';
 import { DocumentField } from '#src/common/DocumentUpload.tsx';
 import { ruleFrom } from '#src/common/forms.ts';
+import { SchoolNameInput } from '#src/common/SchoolPicker.tsx';
 
 /** Form values of a registration form: the region is one cascader value. */
 export type RegFormValues = Omit<RegistrationInfo, 'province' | 'city'> & { region?: string[] };
@@ -104,6 +105,8 @@ export function RegFormFields({ fields, prefix = [] }: { fields: readonly Preset
               />
             ) : f.name === 'region' ? (
               <Cascader options={REGION_OPTIONS} placeholder="请选择省份 / 城市" showSearch />
+            ) : f.name === 'organization' ? (
+              <SchoolNameInput />
             ) : (
               <Input maxLength={f.name === 'address' ? 200 : 100} placeholder={f.name === 'idCardNo' ? '18位居民身份证号，或港澳台证件号' : undefined} />
             )}

@@ -13,8 +13,13 @@ import { GuardedButton } from '#src/common/GuardedButton.tsx';
 import { ruleFrom, showFieldErrors } from '#src/common/forms.ts';
 import { uploadHeaders } from '#src/common/upload.ts';
 import { PhoneState } from './PhoneState.tsx';
+import { SchoolPicker, type SchoolValue } from '#src/common/SchoolPicker.tsx';
 
-type FormValues = Omit<UserInfoUpdateBody, 'birthday' | 'admissionDate'> & { birthday?: Dayjs | null; admissionDate?: Dayjs | null };
+type FormValues = Omit<UserInfoUpdateBody, 'birthday' | 'admissionDate' | 'schoolId' | 'organization'> & {
+  birthday?: Dayjs | null;
+  admissionDate?: Dayjs | null;
+  school?: SchoolValue | null;
+};
 
 const TEXT_FIELDS: [keyof UserInfo, string][] = [
   ['userName', '姓名'],
@@ -117,7 +122,14 @@ export default function MyInfoPage() {
   async function save(values: FormValues) {
     setSaving(true);
     try {
-      await accountApi.update({ ...values, birthday: fromDate(values.birthday), admissionDate: fromDate(values.admissionDate) });
+      const { school, ...rest } = values;
+      await accountApi.update({
+        ...rest,
+        birthday: fromDate(values.birthday),
+        admissionDate: fromDate(values.admissionDate),
+        schoolId: school?.schoolId ?? null,
+        organization: school?.organization?.trim() || null,
+      });
       void message.success('个人信息已保存');
       await refresh();
       setEditing(false);
@@ -173,7 +185,12 @@ export default function MyInfoPage() {
           form={form}
           layout="vertical"
           onFinish={save}
-          initialValues={{ ...user, birthday: toDate(user.birthday), admissionDate: toDate(user.admissionDate) }}
+          initialValues={{
+            ...user,
+            birthday: toDate(user.birthday),
+            admissionDate: toDate(user.admissionDate),
+            school: { schoolId: user.schoolId, organization: user.organization },
+          }}
         >
           <Row gutter={16}>
             <Col xs={24} md={12}>
@@ -218,14 +235,20 @@ export default function MyInfoPage() {
             </Col>
             {TEXT_FIELDS.map(([field, label]) => (
               <Col xs={24} md={12} key={field}>
-                <Form.Item
-                  name={field}
-                  label={label}
-                  rules={[{ max: field === 'address' ? 200 : 100, message: '内容过长' }]}
-                  extra={field === 'userName' && user.realNameVerified ? '已实名认证，姓名不能修改' : undefined}
-                >
-                  <Input disabled={field === 'userName' && user.realNameVerified} />
-                </Form.Item>
+                {field === 'organization' ? (
+                  <Form.Item name="school" label={label} extra="从名单中选择；名单中没有的学校选“其他”后填写">
+                    <SchoolPicker />
+                  </Form.Item>
+                ) : (
+                  <Form.Item
+                    name={field}
+                    label={label}
+                    rules={[{ max: field === 'address' ? 200 : 100, message: '内容过长' }]}
+                    extra={field === 'userName' && user.realNameVerified ? '已实名认证，姓名不能修改' : undefined}
+                  >
+                    <Input disabled={field === 'userName' && user.realNameVerified} />
+                  </Form.Item>
+                )}
               </Col>
             ))}
           </Row>

@@ -1,0 +1,5 @@
+/**
+ * Schools: the platform's list of schools (issue 36). What other modules may use: what a profile's school becomes (a
+ * record picked, or free text linked to the record of the same name).
+ */
+export { profileSchool } from './service.ts';
