@@ -272,7 +272,18 @@ describe.each(DATABASES)('real names on %s', (kind) => {
     await t.database.db.updateTable('users').set({ verifiedName: null }).where('id', '=', unverified.id).execute();
     const rules = body(await leader.client.get(`/api/review/works/rules/${questionId}`)).data;
     expect(rules).toMatchObject({ open: false, refusal: '本竞赛要求全体队员完成实名认证后才能提交作品，未认证的队员：某人' });
+    // Test files likewise, once 提交测试 asks for it: the tab says why, and a file is refused before it is stored.
+    expect((await org.put(`/api/competition/preset/${presetId('SUBMIT_TEST')}`, { enable: true, realName: true })).statusCode).toBe(200);
+    const testRefusal = '本竞赛要求全体队员完成实名认证后才能提交测试结果，未认证的队员：某人';
+    expect(body(await leader.client.get(`/api/review/test/list/${questionId}`)).data.realNameRefusal).toBe(testRefusal);
+    const sent = await leader.client.request({
+      method: 'POST',
+      url: `/api/review/test/${questionId}`,
+      ...multipart('pred.csv', Buffer.from('id,y\n1,0\n'), 'text/csv'),
+    });
+    expect([sent.statusCode, body(sent).message]).toEqual([409, testRefusal]);
     await t.database.db.updateTable('users').set({ verifiedName: '某人' }).where('id', '=', unverified.id).execute();
+    expect(body(await leader.client.get(`/api/review/test/list/${questionId}`)).data.realNameRefusal).toBeNull();
 
     // Certificates print the proved name, not what the form says.
     const people = await teamPeople(t.database.db, [teamId]);
