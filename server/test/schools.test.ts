@@ -1,6 +1,19 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, Client, DATABASES, body, createTestApp, loggedIn, makeOrganiser, multipart, registerUser, type TestApp } from './helpers.ts';
+import { SCHOOL_NOT_LISTED_TEXT } from '@contest/shared';
+import {
+  ADMIN_PASSWORD,
+  Client,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  onlineCompetition,
+  registerUser,
+  type TestApp,
+} from './helpers.ts';
 
 /**
  * Issue 36, item 1: schools are records. The administrator imports the Ministry of Education's list (an .xlsx with a
@@ -23,7 +36,7 @@ describe.each(DATABASES)('schools on %s', (kind) => {
   let admin: Client;
   let seq = 0;
   beforeAll(async () => {
-    t = await createTestApp(kind, { env: { REGISTER_MAX_PER_IP: '1000' } });
+    t = await createTestApp(kind, { clock: { now: () => new Date('2026-03-20T02:00:00Z') }, env: { REGISTER_MAX_PER_IP: '1000' } });
     admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
   });
   afterAll(() => t.close());
@@ -131,6 +144,36 @@ describe.each(DATABASES)('schools on %s', (kind) => {
     expect(body(await a.client.get('/api/team/userinfo/')).data.organization).toBe(`清华大学（${kind}）`);
     const removal = await admin.delete(`/api/system/school/${id}`);
     expect([removal.statusCode, body(removal).message]).toEqual([409, `已有2个账号选择了“清华大学（${kind}）”，不能删除；可以修改它的名称或信息`]);
+  });
+
+  it('lets a competition take only the schools of the list on its registration form', async () => {
+    const org = await makeOrganiser(t, admin, `schreg${kind}org`, `报名学校大学${kind}`);
+    await admin.post('/api/system/school', { name: `复旦大学${kind}`, code: null, province: '上海市', kind: 'undergraduate' });
+    const wrong = [{ label: '姓名', name: 'userName', otherParams: { required: true, schoolList: true } }];
+    const competitionId = await onlineCompetition(admin, org, {}, [
+      { label: '姓名', name: 'userName', otherParams: { required: true } },
+      { label: '学校', name: 'organization', otherParams: { required: true, schoolList: true } },
+    ]);
+    const presets = body(await org.get(`/api/competition/preset/public/list/${competitionId}`)).data as { id: number; menuCode: string; fieldList: object[] }[];
+    const reg = presets.find((p) => p.menuCode === 'REG_SET')!;
+    expect(reg.fieldList[1]).toMatchObject({ name: 'organization', otherParams: { required: true, schoolList: true } });
+    const refused = await org.put(`/api/competition/preset/${reg.id}`, { enable: true, fieldList: wrong });
+    expect(body(refused).message).toBe('只有学校字段可以限定为学校名单');
+
+    const { client } = await person();
+    const outside = await client.post(`/api/team/register/${competitionId}`, {
+      teamName: `名单外队${kind}`,
+      info: { userName: '张三', organization: '某某培训学校' },
+    });
+    expect([outside.statusCode, body(outside).data.fields['info.organization']]).toEqual([400, SCHOOL_NOT_LISTED_TEXT]);
+    // Written with a space and full-width letters, the list's school is recognised and kept under the list's name.
+    const inside = await client.post(`/api/team/register/${competitionId}`, {
+      teamName: `名单内队${kind}`,
+      info: { userName: '张三', organization: ` 复旦大学${kind} ` },
+    });
+    expect(inside.statusCode, inside.body).toBe(200);
+    const team = body(await client.get(`/api/team/competition/${competitionId}`)).data;
+    expect(JSON.stringify(team)).toContain(`"organization":"复旦大学${kind}"`);
   });
 
   it('keeps the list to the platform', async () => {

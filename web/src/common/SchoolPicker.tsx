@@ -67,9 +67,21 @@ export function SchoolPicker({ value, onChange, id }: { value?: SchoolValue | nu
 
 /**
  * A school's name as a text field (a registration form's 学校): typing offers the schools of the platform's list whose
- * name or pinyin initials match, and picking one writes its exact name; a school not in the list is simply written in.
+ * name or pinyin initials match, and picking one writes its exact name; a school not in the list is simply written in,
+ * unless the competition takes only the list's (`listOnly`).
  */
-export function SchoolNameInput({ value, onChange, id }: { value?: string | null; onChange?: (v: string) => void; id?: string }) {
+export function SchoolNameInput({
+  value,
+  onChange,
+  id,
+  listOnly,
+}: {
+  value?: string | null;
+  onChange?: (v: string) => void;
+  id?: string;
+  /** The competition takes only the list's schools (the server checks the name). */
+  listOnly?: boolean;
+}) {
   const [debounced, setDebounced] = useState('');
   useEffect(() => {
     const t = setTimeout(() => setDebounced((value ?? '').trim()), 250);
@@ -87,7 +99,7 @@ export function SchoolNameInput({ value, onChange, id }: { value?: string | null
       value={value ?? ''}
       onChange={(v) => onChange?.(v)}
       options={(data ?? []).map((s) => ({ value: s.name, label: s.province ? `${s.name}（${s.province}）` : s.name }))}
-      placeholder="输入学校名称或拼音首字母，从名单中选择"
+      placeholder={listOnly ? '输入学校名称或拼音首字母，从名单中选择（本竞赛只接受名单内的学校）' : '输入学校名称或拼音首字母，从名单中选择'}
       maxLength={100}
     />
   );

@@ -243,9 +243,17 @@ export const presetField = z
     description: text(200, '字段说明'),
     /** A choice field's options, in the order shown. */
     options: z.array(z.string().trim().min(1, '选项不能为空').max(50, '选项不能超过50个字符')).max(20, '选项最多20个').optional(),
-    otherParams: z.strictObject({ required: z.boolean().default(false) }).default({ required: false }),
+    otherParams: z
+      .strictObject({
+        required: z.boolean().default(false),
+        /** 学校 only: the school must be one of the platform's list (issue 36); otherwise one not listed may be written in. */
+        schoolList: z.boolean().optional(),
+      })
+      .default({ required: false }),
   })
   .superRefine((f, ctx) => {
+    if (f.otherParams.schoolList && f.name !== 'organization')
+      ctx.addIssue({ code: 'custom', path: ['otherParams', 'schoolList'], message: '只有学校字段可以限定为学校名单' });
     if (!isCustomField(f.name)) {
       if (f.options?.length) ctx.addIssue({ code: 'custom', path: ['options'], message: '只有自定义单选字段可以设置选项' });
       return;
@@ -434,7 +442,7 @@ export const presetFieldSchema = z.object({
   type: z.string().optional(),
   description: z.string().nullish(),
   options: z.array(z.string()).optional(),
-  otherParams: z.object({ required: z.boolean() }),
+  otherParams: z.object({ required: z.boolean(), schoolList: z.boolean().optional() }),
 });
 const _presetFieldAgrees: Same<z.infer<typeof presetFieldSchema>, PresetField> = true;
 void _presetFieldAgrees;

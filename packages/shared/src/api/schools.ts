@@ -34,6 +34,9 @@ export function schoolNameKey(name: string): string {
     .toLowerCase();
 }
 
+/** What a registration form answers when its competition takes only the list's schools and the one written is not in it. */
+export const SCHOOL_NOT_LISTED_TEXT = '请从学校名单中选择学校；名单中没有你的学校时，请联系主办方';
+
 /** 学校标识码: the Ministry's 10-digit code. */
 export const SCHOOL_CODE = /^\d{10}$/;
 

@@ -256,3 +256,6 @@ export async function profileSchool(db: Db, schoolId: number | null | undefined,
   const match = await repo.schoolByKey(db, schoolNameKey(organization));
   return match ? { schoolId: match.id, organization: match.name } : { schoolId: null, organization };
 }
+
+/** The record a school's name (as written, normalised) stands for, if the list has it. */
+export const listedSchool = (db: Db, name: string) => repo.schoolByKey(db, schoolNameKey(name));

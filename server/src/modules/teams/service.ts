@@ -19,6 +19,7 @@ import {
   type TeamRegisterBody,
   type TeamUpdateBody,
   type TeacherBody,
+  SCHOOL_NOT_LISTED_TEXT,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
 import { notify, tellStaff } from '../notices/index.ts';
@@ -29,6 +30,7 @@ import { retryMinutes } from '../../limits/rate-limiter.ts';
 import * as competitions from '../competitions/index.ts';
 import { assertOwnFile } from '../files/index.ts';
 import { assertVerified } from '../real-names/index.ts';
+import { listedSchool } from '../schools/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
 import * as repo from './repo.ts';
@@ -86,6 +88,12 @@ async function parseInfo(
     throw badRequest(Object.values(errors)[0]!, errors);
   }
   const info = parsed.data;
+  // A competition may take only the schools of the platform's list (its 学校 field's setting); the name is the list's.
+  if (info.organization && fields.some((f) => f.name === 'organization' && f.otherParams.schoolList)) {
+    const school = await listedSchool(ctx.db, info.organization);
+    if (!school) throw badRequest(SCHOOL_NOT_LISTED_TEXT, { [`${prefix}.organization`]: SCHOOL_NOT_LISTED_TEXT });
+    info.organization = school.name;
+  }
   const fileFields = fields.filter((f) => isCustomField(f.name) && f.type === 'file');
   if (fileFields.length) {
     const row = member ? await repo.findMemberRow(ctx.db, member.teamId, member.userId) : undefined;

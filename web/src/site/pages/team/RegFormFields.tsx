@@ -106,7 +106,7 @@ export function RegFormFields({ fields, prefix = [] }: { fields: readonly Preset
             ) : f.name === 'region' ? (
               <Cascader options={REGION_OPTIONS} placeholder="请选择省份 / 城市" showSearch />
             ) : f.name === 'organization' ? (
-              <SchoolNameInput />
+              <SchoolNameInput listOnly={f.otherParams.schoolList} />
             ) : (
               <Input maxLength={f.name === 'address' ? 200 : 100} placeholder={f.name === 'idCardNo' ? '18位居民身份证号，或港澳台证件号' : undefined} />
             )}

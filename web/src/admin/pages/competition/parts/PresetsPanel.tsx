@@ -58,7 +58,7 @@ const cleanFields = (fields: PresetField[] | undefined) =>
     ...f,
     label: f.label.trim(),
     description: f.description?.trim() || null,
-    otherParams: { required: f.otherParams?.required ?? false },
+    otherParams: { required: f.otherParams?.required ?? false, ...(f.name === 'organization' && f.otherParams?.schoolList ? { schoolList: true } : {}) },
   }));
 
 /** What a menu's values amount to, so that values equal to the saved ones count as unchanged. */
@@ -69,7 +69,7 @@ const fingerprint = (v: MenuValues | undefined) =>
     fromPickerOrNull(v?.window?.[1]),
     v?.deadlineStageId ?? 0,
     Boolean(v?.realName),
-    cleanFields(v?.fieldList).map((f) => [f.name, f.label, f.description, f.otherParams.required]),
+    cleanFields(v?.fieldList).map((f) => [f.name, f.label, f.description, f.otherParams.required, Boolean(f.otherParams.schoolList)]),
   ]);
 
 const toBody = (code: MenuCode, v: MenuValues) => ({

@@ -1,6 +1,6 @@
 import { CUSTOM_FIELD_TYPES, REG_FIELDS, duplicateLabelText, isCustomField, nextCustomName, type CustomFieldType, type PresetField } from '@contest/shared';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Input, Select, Space, Switch, Table, Tooltip } from 'antd';
+import { Button, Checkbox, Input, Select, Space, Switch, Table, Tooltip } from 'antd';
 
 interface RegFieldDesignerProps {
   value?: PresetField[];
@@ -100,7 +100,7 @@ export function RegFieldDesigner({ value = [], onChange, disabled }: RegFieldDes
                 checked={f.otherParams?.required ?? false}
                 disabled={disabled}
                 aria-label={`${kindOf(f)}必填`}
-                onChange={(required) => update(i, { otherParams: { required } })}
+                onChange={(required) => update(i, { otherParams: { ...f.otherParams, required } })}
               />
             ),
           },
@@ -116,6 +116,15 @@ export function RegFieldDesigner({ value = [], onChange, disabled }: RegFieldDes
                   aria-label={`${kindOf(f)}的填写说明`}
                   onChange={(e) => update(i, { description: e.target.value || null })}
                 />
+                {f.name === 'organization' && (
+                  <Checkbox
+                    checked={f.otherParams?.schoolList ?? false}
+                    disabled={disabled}
+                    onChange={(e) => update(i, { otherParams: { required: f.otherParams?.required ?? false, schoolList: e.target.checked || undefined } })}
+                  >
+                    只能从学校名单中选择（不允许填写名单外的学校）
+                  </Checkbox>
+                )}
                 {isCustomField(f.name) && f.type === 'choice' && (
                   <Select<string[]>
                     mode="tags"
