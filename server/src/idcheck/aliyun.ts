@@ -1,5 +1,5 @@
 import CloudauthModule, { Id2MetaVerifyRequest } from '@alicloud/cloudauth20190307';
-import { $OpenApiUtil } from '@alicloud/openapi-core';
+import { aliyunConfig } from '../sms/aliyun.ts';
 import type { Endpoint } from '../sms/provider.ts';
 import { IdCheckError, type IdCheckOutcome, type IdCheckResult, type IdCheckSettings } from './provider.ts';
 
@@ -11,16 +11,7 @@ const OUTCOMES: Record<string, IdCheckOutcome> = { '1': 'match', '2': 'mismatch'
 
 /** Asks Aliyun 实人认证 (API 2019-03-07, `Id2MetaVerify`, 身份证二要素核验) whether `name` and `number` agree. */
 export async function checkAliyun(s: IdCheckSettings, name: string, number: string, endpoint?: Endpoint): Promise<IdCheckResult> {
-  const client = new Cloudauth(
-    new $OpenApiUtil.Config({
-      accessKeyId: s.accessKeyId,
-      accessKeySecret: s.accessKeySecret,
-      endpoint: endpoint?.host ?? 'cloudauth.aliyuncs.com',
-      protocol: endpoint?.protocol ?? 'https',
-      readTimeout: 10_000,
-      connectTimeout: 5_000,
-    }),
-  );
+  const client = new Cloudauth(aliyunConfig(s, 'cloudauth.aliyuncs.com', endpoint));
   let body: { code?: string; message?: string; requestId?: string; resultObject?: { bizCode?: string } } | undefined;
   try {
     body = (await client.id2MetaVerify(new Id2MetaVerifyRequest({ paramType: 'normal', identifyNum: number, userName: name }))).body;

@@ -10,18 +10,20 @@ const PASSING = new Set(['isv.BUSINESS_LIMIT_CONTROL', 'Throttling.User', 'Servi
 /** Codes that refuse the recipient rather than the request: the message bounced. */
 const RECIPIENT = new Set(['isv.MOBILE_NUMBER_ILLEGAL', 'isv.BLACK_KEY_CONTROL_LIMIT', 'isv.MOBILE_COUNT_OVER_LIMIT']);
 
+/** An Aliyun SDK client's settings: the key, and the product's host unless the simulator's `endpoint` is given. */
+export const aliyunConfig = (key: { accessKeyId: string; accessKeySecret: string }, host: string, endpoint?: Endpoint) =>
+  new $OpenApiUtil.Config({
+    accessKeyId: key.accessKeyId,
+    accessKeySecret: key.accessKeySecret,
+    endpoint: endpoint?.host ?? host,
+    protocol: endpoint?.protocol ?? 'https',
+    readTimeout: 10_000,
+    connectTimeout: 5_000,
+  });
+
 /** Sends one text through Aliyun SMS (`SendSms`, API 2017-05-25) and answers its BizId. */
 export async function sendAliyun(s: SmsSettings, m: SmsMessage, endpoint?: Endpoint): Promise<{ providerId: string }> {
-  const client = new Dysmsapi(
-    new $OpenApiUtil.Config({
-      accessKeyId: s.accessKeyId,
-      accessKeySecret: s.accessKeySecret,
-      endpoint: endpoint?.host ?? 'dysmsapi.aliyuncs.com',
-      protocol: endpoint?.protocol ?? 'https',
-      readTimeout: 10_000,
-      connectTimeout: 5_000,
-    }),
-  );
+  const client = new Dysmsapi(aliyunConfig(s, 'dysmsapi.aliyuncs.com', endpoint));
   let body: { code?: string; message?: string; bizId?: string } | undefined;
   try {
     const res = await client.sendSms(
