@@ -173,7 +173,23 @@ describe.each(DATABASES)('schools on %s', (kind) => {
     });
     expect(inside.statusCode, inside.body).toBe(200);
     const team = body(await client.get(`/api/team/competition/${competitionId}`)).data;
-    expect(JSON.stringify(team)).toContain(`"organization":"复旦大学${kind}"`);
+    const fudan = body(await admin.get(`/api/system/school/page?keyword=${encodeURIComponent(`复旦大学${kind}`)}`)).data.list[0].id;
+    expect(team.memberList[0].info).toMatchObject({ organization: `复旦大学${kind}`, schoolId: fudan });
+
+    // Where the competition takes any school, one of the list is still kept with its record, another as text alone;
+    // a schoolId sent by the form is not taken.
+    const open = await onlineCompetition(admin, org, {}, [{ label: '学校', name: 'organization', otherParams: { required: true } }]);
+    const listed = await person();
+    await listed.client.post(`/api/team/register/${open}`, { teamName: `任意队甲${kind}`, info: { organization: `复旦大学${kind}`, schoolId: 1 } });
+    expect(body(await listed.client.get(`/api/team/competition/${open}`)).data.memberList[0].info).toMatchObject({ schoolId: fudan });
+    const unlisted = await person();
+    const other = await unlisted.client.post(`/api/team/register/${open}`, {
+      teamName: `任意队乙${kind}`,
+      info: { organization: '社区学习中心', schoolId: fudan },
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    const info = body(await unlisted.client.get(`/api/team/competition/${open}`)).data.memberList[0].info;
+    expect([info.organization, info.schoolId ?? null]).toEqual(['社区学习中心', null]);
   });
 
   it('keeps the list to the platform', async () => {

@@ -19,6 +19,8 @@ export const registrationInfoSchema = z.object({
   sex: z.literal([0, 1]).nullish(),
   atSchool: z.boolean().nullish(),
   organization: z.string().nullish(),
+  /** The record of the platform's school list `organization` names (set by the server, issue 36), or none. */
+  schoolId: z.number().int().nullish(),
   department: z.string().nullish(),
   speciality: z.string().nullish(),
   grade: z.string().nullish(),

@@ -88,11 +88,13 @@ async function parseInfo(
     throw badRequest(Object.values(errors)[0]!, errors);
   }
   const info = parsed.data;
-  // A competition may take only the schools of the platform's list (its 学校 field's setting); the name is the list's.
-  if (info.organization && fields.some((f) => f.name === 'organization' && f.otherParams.schoolList)) {
+  // The school is kept with the record of the platform's list it names (written as the list writes it); a competition
+  // may take only the list's schools (its 学校 field's setting).
+  if (info.organization) {
     const school = await listedSchool(ctx.db, info.organization);
-    if (!school) throw badRequest(SCHOOL_NOT_LISTED_TEXT, { [`${prefix}.organization`]: SCHOOL_NOT_LISTED_TEXT });
-    info.organization = school.name;
+    if (!school && fields.some((f) => f.name === 'organization' && f.otherParams.schoolList))
+      throw badRequest(SCHOOL_NOT_LISTED_TEXT, { [`${prefix}.organization`]: SCHOOL_NOT_LISTED_TEXT });
+    if (school) Object.assign(info, { organization: school.name, schoolId: school.id });
   }
   const fileFields = fields.filter((f) => isCustomField(f.name) && f.type === 'file');
   if (fileFields.length) {
