@@ -132,6 +132,13 @@ describe.each(DATABASES)('real names on %s', (kind) => {
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const states = await Promise.all(racers.map(async (r) => body(await r.client.get('/api/account/realname')).data.state));
     expect(states.sort()).toEqual(['none', 'verified']);
+
+    // One account sending two numbers at once ends verified by one of them, never both.
+    const twice = await person();
+    const both = await Promise.all([verify(twice.client, '周芷若', fresh()), verify(twice.client, '周芷若', fresh())]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const held = await t.database.db.selectFrom('realNameChecks').select('state').where('userId', '=', twice.id).where('numberKey', 'is not', null).execute();
+    expect(held).toEqual([{ state: 'verified' }]);
   });
 
   it('allows five provider checks a day per account (each costs money), then answers 429', async () => {

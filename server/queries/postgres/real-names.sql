@@ -120,6 +120,17 @@ where
   );
 -- stops here: no row
 
+-- real-names.openOfUser(userId)
+select
+  "id",
+  "state",
+  "created_at"
+from
+  "real_name_checks"
+where
+  "user_id" = $1
+  and "number_key" is not null;
+
 -- real-names.providerChecksSince(userId, since)
 select
   count(*) as "n"
@@ -132,7 +143,7 @@ where
   and "created_at" >= $4;
 -- stops here: no row
 
--- real-names.releaseStale(numberKey, before, now)
+-- real-names.releaseStale(holder, before, now)
 update "real_name_checks"
 set
   "number_key" = $1,

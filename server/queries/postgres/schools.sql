@@ -47,13 +47,13 @@ returning
   "id";
 -- stops here: no row
 
--- schools.linkProfiles(organization, schoolId)
+-- schools.linkProfiles(userIds, schoolId)
 update "users"
 set
   "school_id" = $1
 where
-  "school_id" is null
-  and "organization" = $2;
+  "id" in ($2)
+  and "school_id" is null;
 
 -- schools.renameInProfiles(schoolId, name)
 update "users"
@@ -120,14 +120,20 @@ where
   and "s"."kind" = $5;
 -- stops here: no row
 
--- schools.unlinkedOrganisations()
-select distinct
+-- schools.unlinkedProfiles(after, limit)
+select
+  "id",
   "organization"
 from
   "users"
 where
   "school_id" is null
-  and "organization" is not null;
+  and "organization" is not null
+  and "id" > $1
+order by
+  "id"
+limit
+  $2;
 
 -- schools.updateSchool(id, v)
 update "schools"

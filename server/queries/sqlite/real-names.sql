@@ -104,6 +104,17 @@ where
   );
 -- stops here: no row
 
+-- real-names.openOfUser(userId)
+select
+  "id",
+  "state",
+  "created_at"
+from
+  "real_name_checks"
+where
+  "user_id" = ?
+  and "number_key" is not null;
+
 -- real-names.providerChecksSince(userId, since)
 select
   count(*) as "n"
@@ -116,7 +127,7 @@ where
   and "created_at" >= ?;
 -- stops here: no row
 
--- real-names.releaseStale(numberKey, before, now)
+-- real-names.releaseStale(holder, before, now)
 update "real_name_checks"
 set
   "number_key" = ?,

@@ -47,13 +47,13 @@ returning
   "id";
 -- stops here: no row
 
--- schools.linkProfiles(organization, schoolId)
+-- schools.linkProfiles(userIds, schoolId)
 update "users"
 set
   "school_id" = ?
 where
-  "school_id" is null
-  and "organization" = ?;
+  "id" in (?)
+  and "school_id" is null;
 
 -- schools.renameInProfiles(schoolId, name)
 update "users"
@@ -120,14 +120,20 @@ where
   and "s"."kind" = ?;
 -- stops here: no row
 
--- schools.unlinkedOrganisations()
-select distinct
+-- schools.unlinkedProfiles(after, limit)
+select
+  "id",
   "organization"
 from
   "users"
 where
   "school_id" is null
-  and "organization" is not null;
+  and "organization" is not null
+  and "id" > ?
+order by
+  "id"
+limit
+  ?;
 
 -- schools.updateSchool(id, v)
 update "schools"

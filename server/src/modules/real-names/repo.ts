@@ -33,12 +33,19 @@ export async function insertCheck(db: Db, values: Insertable<RealNameChecksTable
   return row.id;
 }
 
-/** Lets go of a key held by a check that never settled (its process died during the provider's call). */
-export async function releaseStale(db: Db, numberKey: string, before: string, now: string) {
+/** The account's attempt that holds a document (checking, pending or verified), if any. */
+export const openOfUser = (db: Db, userId: number) =>
+  db.selectFrom('realNameChecks').select(['id', 'state', 'createdAt']).where('userId', '=', userId).where('numberKey', 'is not', null).executeTakeFirst();
+
+/**
+ * Lets go of the document held by a check that never settled (its process died during the provider's call), found by
+ * the document or by its account.
+ */
+export async function releaseStale(db: Db, holder: { numberKey: string } | { userId: number }, before: string, now: string) {
   await db
     .updateTable('realNameChecks')
     .set({ numberKey: null, state: 'failed', reason: '核验未完成', decidedAt: now })
-    .where('numberKey', '=', numberKey)
+    .where((eb) => ('numberKey' in holder ? eb('numberKey', '=', holder.numberKey) : eb('userId', '=', holder.userId)))
     .where('state', '=', 'checking')
     .where('createdAt', '<', before)
     .execute();

@@ -80,27 +80,23 @@ export async function view(ctx: AuthedCtx): Promise<RealNameView> {
 }
 
 /**
- * Claims the document for this account: the attempt is written holding the document's key, and the unique index
- * refuses it when another account's attempt holds it (checking, waiting for review, or verified), whatever the timing.
+ * Claims the document for this account: the attempt is written holding the document's key, and the unique indexes
+ * refuse it when another account's attempt holds the document, or another attempt of this account holds one (checking,
+ * waiting for review, or verified), whatever the timing. A check left unsettled by a process that died lets go first.
  */
 async function claim(ctx: AuthedCtx, key: string, values: Omit<Parameters<typeof repo.insertCheck>[1], 'numberKey'>) {
   const now = ctx.clock.now();
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      return await repo.insertCheck(ctx.db, { ...values, numberKey: key });
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err;
-      const holder = await repo.holderOfKey(ctx.db, key);
-      if (holder?.userId === ctx.actor.userId) throw conflict(holder.state === 'verified' ? REAL_NAME_TEXT.already : REAL_NAME_TEXT.waiting);
-      // A check left unsettled by a process that died lets the document go; anything else is another account's.
-      if (attempt === 0 && holder?.state === 'checking') {
-        await repo.releaseStale(ctx.db, key, new Date(now.getTime() - STALE_CHECK_MS).toISOString(), now.toISOString());
-        continue;
-      }
-      throw conflict(REAL_NAME_TEXT.taken);
-    }
+  const stale = new Date(now.getTime() - STALE_CHECK_MS).toISOString();
+  await repo.releaseStale(ctx.db, { userId: ctx.actor.userId }, stale, now.toISOString());
+  await repo.releaseStale(ctx.db, { numberKey: key }, stale, now.toISOString());
+  try {
+    return await repo.insertCheck(ctx.db, { ...values, numberKey: key });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const own = await repo.openOfUser(ctx.db, ctx.actor.userId);
+    if (own) throw conflict(own.state === 'verified' ? REAL_NAME_TEXT.already : REAL_NAME_TEXT.waiting);
+    throw conflict(REAL_NAME_TEXT.taken);
   }
-  throw conflict(REAL_NAME_TEXT.taken);
 }
 
 /**
@@ -112,7 +108,7 @@ export async function submit(ctx: AuthedCtx, body: RealNameBody): Promise<RealNa
   const userId = ctx.actor.userId;
   const last = await repo.latestCheck(ctx.db, userId);
   if (last?.state === 'verified') throw conflict(REAL_NAME_TEXT.already);
-  if (last?.state === 'pending' || last?.state === 'checking') throw conflict(REAL_NAME_TEXT.waiting);
+  if (last?.state === 'pending') throw conflict(REAL_NAME_TEXT.waiting);
   const normalised = normaliseDocNumber(body.docType, body.number);
   const key = numberKey(ctx, body.docType, normalised);
   const auto = autoChecked(body.docType) && providerReady(ctx);

@@ -57,13 +57,16 @@ export async function deleteSchool(db: Db, id: number) {
 /** Every school's id by its normalised name (linking free-text schools after an import). */
 export const schoolKeys = (db: Db) => db.selectFrom('schools').select(['id', 'nameKey', 'name']).execute();
 
-/** The free-text schools of profiles not yet linked to a record, each once. */
-export const unlinkedOrganisations = (db: Db) =>
-  db.selectFrom('users').select('organization').distinct().where('schoolId', 'is', null).where('organization', 'is not', null).execute();
+/** Profiles with a free-text school not yet linked to a record, after `after` by id: a batch of the linking's read. */
+export const unlinkedProfiles = (db: Db, after: number | undefined, limit: number) => {
+  let query = db.selectFrom('users').select(['id', 'organization']).where('schoolId', 'is', null).where('organization', 'is not', null);
+  if (after !== undefined) query = query.where('id', '>', after);
+  return query.orderBy('id').limit(limit).execute();
+};
 
-/** Links the profiles that wrote `organization` to the school; answers how many. */
-export async function linkProfiles(db: Db, organization: string, schoolId: number) {
-  const res = await db.updateTable('users').set({ schoolId }).where('schoolId', 'is', null).where('organization', '=', organization).executeTakeFirst();
+/** Links these profiles to the school; answers how many. */
+export async function linkProfiles(db: Db, userIds: number[], schoolId: number) {
+  const res = await db.updateTable('users').set({ schoolId }).where('id', 'in', userIds).where('schoolId', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 

@@ -12,6 +12,7 @@ import ExcelJS from 'exceljs';
 import { pinyin } from 'pinyin-pro';
 import type { Readable } from 'node:stream';
 import type { AuthedCtx, Ctx } from '../../context.ts';
+import { keysetBatches } from '../../db/batches.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -229,16 +230,29 @@ export async function importList(ctx: AuthedCtx, content: Readable, maxBytes: nu
   return report;
 }
 
-/** Links every profile whose free-text school equals a record's name after normalisation; answers how many. */
+/**
+ * Links every profile whose free-text school equals a record's name after normalisation; answers how many. Profiles are
+ * read a batch at a time by id and linked by id (the free-text column has no index: one update per name would read
+ * every account once for each school).
+ */
 export async function linkFreeText(db: Db) {
-  const byKey = new Map((await repo.schoolKeys(db)).map((s) => [s.nameKey, s]));
+  const byKey = new Map((await repo.schoolKeys(db)).map((s) => [s.nameKey, s.id]));
   let linked = 0;
-  for (const { organization } of await repo.unlinkedOrganisations(db)) {
-    const school = organization ? byKey.get(schoolNameKey(organization)) : undefined;
-    if (school) linked += await repo.linkProfiles(db, organization!, school.id);
+  for await (const batch of keysetBatches(
+    (after: number | undefined, limit) => repo.unlinkedProfiles(db, after, limit),
+    (r) => r.id,
+    LINK_BATCH,
+  )) {
+    const bySchool = new Map<number, number[]>();
+    for (const r of batch) {
+      const id = r.organization ? byKey.get(schoolNameKey(r.organization)) : undefined;
+      if (id !== undefined) bySchool.set(id, [...(bySchool.get(id) ?? []), r.id]);
+    }
+    for (const [schoolId, userIds] of bySchool) linked += await repo.linkProfiles(db, userIds, schoolId);
   }
   return linked;
 }
+const LINK_BATCH = 500;
 
 // ---- a profile's school ---------------------------------------------------------------------------------------------------
 
