@@ -164,7 +164,9 @@ describe.each(DATABASES)('links sent by email on %s', (kind) => {
       expect(body(res).message).toBe(FORGOT_ANSWER);
     }
     await runDueJobs(t.deps);
-    expect(smtp.received.slice(from)).toEqual([]);
+    // (Other tests' messages may go out meanwhile, such as the word to an account whose password was reset.)
+    const asked = ['nobody-here@example.edu.cn', 'unproved@example.edu.cn'];
+    expect(smtp.received.slice(from).filter((m) => m.to.some((to) => asked.includes(to)))).toEqual([]);
 
     const { client } = await participant('late@example.edu.cn');
     await verified(client, 'late@example.edu.cn');
