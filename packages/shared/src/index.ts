@@ -9,6 +9,7 @@ export * from './api/users.ts';
 export * from './api/sms.ts';
 export * from './api/real-names.ts';
 export * from './api/schools.ts';
+export * from './eligibility.ts';
 export * from './api/outbox.ts';
 export * from './api/roles.ts';
 export * from './api/system.ts';

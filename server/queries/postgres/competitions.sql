@@ -104,6 +104,7 @@ select
   "c"."max_teachers",
   "c"."works_max_mb",
   "c"."works_types",
+  "c"."eligibility_json",
   "c"."audit_reply",
   "c"."created_at",
   "c"."updated_at"
@@ -168,7 +169,8 @@ insert into
     "audit_reply",
     "created_by",
     "works_max_mb",
-    "works_types"
+    "works_types",
+    "eligibility_json"
   )
 values
   (
@@ -198,7 +200,8 @@ values
     $24,
     $25,
     $26,
-    $27
+    $27,
+    $28
   )
 returning
   "id";
@@ -531,10 +534,11 @@ set
   "audit_reply" = $24,
   "created_by" = $25,
   "works_max_mb" = $26,
-  "works_types" = $27
+  "works_types" = $27,
+  "eligibility_json" = $28
 where
-  "id" = $28
-  and "audit_status" in ($29);
+  "id" = $29
+  and "audit_status" in ($30);
 
 -- competitions.updateCompetition(id, v)
 update "competitions"
@@ -565,9 +569,10 @@ set
   "audit_reply" = $24,
   "created_by" = $25,
   "works_max_mb" = $26,
-  "works_types" = $27
+  "works_types" = $27,
+  "eligibility_json" = $28
 where
-  "id" = $28;
+  "id" = $29;
 
 -- competitions.updatePreset(id, v)
 update "competition_presets"

@@ -85,6 +85,8 @@ select
   "g"."team_id",
   "t"."team_no",
   "t"."name" as "team_name",
+  "t"."group_name",
+  "t"."school_name",
   "g"."review_scores_json",
   "g"."review_score",
   "g"."judges_done",
@@ -134,9 +136,10 @@ from
   inner join "teams" as "t" on "t"."id" = "g"."team_id"
 where
   "g"."question_id" = $1
+  and "t"."group_name" = $2
   and (
-    lower("t"."name") like $2 escape '\'
-    or lower("t"."team_no") like $3 escape '\'
+    lower("t"."name") like $3 escape '\'
+    or lower("t"."team_no") like $4 escape '\'
   );
 -- stops here: no row
 
@@ -156,6 +159,8 @@ select
   "g"."team_id",
   "t"."team_no",
   "t"."name" as "team_name",
+  "t"."group_name",
+  "t"."school_name",
   "g"."review_scores_json",
   "g"."review_score",
   "g"."judges_done",
@@ -270,6 +275,7 @@ where
 -- grades.teamGradeRows(teamId)
 select
   "g"."question_id",
+  "t"."group_name",
   "q"."title" as "question_title",
   "q"."judging",
   "r"."review_weight",
@@ -290,20 +296,32 @@ select
       count(*) as "n"
     from
       "grades" as "o"
+      inner join "teams" as "ot" on "ot"."id" = "o"."team_id"
     where
       "o"."question_id" = "g"."question_id"
+      and coalesce(ot.group_name, '') = coalesce(t.group_name, '')
       and "o"."final_score" is not null
   ) as "teams"
 from
   "grades" as "g"
   inner join "questions" as "q" on "q"."id" = "g"."question_id"
   inner join "review_rules" as "r" on "r"."question_id" = "g"."question_id"
+  inner join "teams" as "t" on "t"."id" = "g"."team_id"
 where
   "g"."team_id" = $1
   and "r"."confirmed_at" is not null
 order by
   "q"."sort",
   "q"."id";
+
+-- grades.teamGroups(teamIds)
+select
+  "id",
+  "group_name"
+from
+  "teams"
+where
+  "id" in ($1);
 
 -- grades.teamIdOf(competitionId, userId)
 select

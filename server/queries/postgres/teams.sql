@@ -230,6 +230,13 @@ where
 order by
   "i"."id" desc;
 
+-- teams.lockTeam(teamId, now)
+update "teams"
+set
+  "updated_at" = $1
+where
+  "id" = $2;
+
 -- teams.questionState(questionId)
 select
   "competition_id",
@@ -248,6 +255,16 @@ where
   "team_id" = $3
   and "invitee_id" = $4
   and "status" = $5;
+
+-- teams.releaseQuota(competitionId, kind, key)
+update "eligibility_quota"
+set
+  "used" = "used" - $1
+where
+  "competition_id" = $2
+  and "kind" = $3
+  and "key" = $4
+  and "used" > $5;
 
 -- teams.removeMember(teamId, userId, now)
 delete from "team_members"
@@ -323,12 +340,36 @@ set
 where
   "id" = $3;
 
+-- teams.setTeamEligibility(teamId, v)
+update "teams"
+set
+  "school_key" = $1,
+  "school_name" = $2,
+  "group_name" = $3
+where
+  "id" = $4;
+
 -- teams.setTeamNo(teamId, teamNo)
 update "teams"
 set
   "team_no" = $1
 where
   "id" = $2;
+
+-- teams.takeQuota(competitionId, kind, key, max)
+insert into
+  "eligibility_quota" ("competition_id", "kind", "key", "used")
+values
+  ($1, $2, $3, $4)
+on conflict ("competition_id", "kind", "key") do nothing;
+update "eligibility_quota"
+set
+  "used" = "used" + $1
+where
+  "competition_id" = $2
+  and "kind" = $3
+  and "key" = $4
+  and "used" < $5;
 
 -- teams.takeSeat(teamId, maxMembers, now)
 update "teams"

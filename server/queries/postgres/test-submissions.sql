@@ -4,6 +4,7 @@
 select
   "b"."team_id",
   "t"."name" as "team_name",
+  "t"."group_name",
   "b"."score",
   "b"."submissions",
   "b"."last_at"
@@ -14,18 +15,20 @@ where
   "b"."question_id" = $1
   and "b"."board" = $2
   and "b"."scoring_version" = $3
+  and "t"."group_name" = $4
 order by
   "b"."rank_key",
   "b"."reached_by"
 limit
-  $4
+  $5
 offset
-  $5;
+  $6;
 
 -- test-submissions.boardRowOf(v)
 select
   "b"."team_id",
   "t"."name" as "team_name",
+  "t"."group_name",
   "b"."score",
   "b"."submissions",
   "b"."last_at",
@@ -44,11 +47,13 @@ where
 select
   count(*) as "n"
 from
-  "board_scores"
+  "board_scores" as "b"
+  inner join "teams" as "t" on "t"."id" = "b"."team_id"
 where
-  "question_id" = $1
-  and "board" = $2
-  and "scoring_version" = $3;
+  "b"."question_id" = $1
+  and "b"."board" = $2
+  and "b"."scoring_version" = $3
+  and "t"."group_name" = $4;
 -- stops here: no row
 
 -- test-submissions.bumpScoringVersion(questionId)

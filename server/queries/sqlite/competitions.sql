@@ -104,6 +104,7 @@ select
   "c"."max_teachers",
   "c"."works_max_mb",
   "c"."works_types",
+  "c"."eligibility_json",
   "c"."audit_reply",
   "c"."created_at",
   "c"."updated_at"
@@ -168,10 +169,12 @@ insert into
     "audit_reply",
     "created_by",
     "works_max_mb",
-    "works_types"
+    "works_types",
+    "eligibility_json"
   )
 values
   (
+    ?,
     ?,
     ?,
     ?,
@@ -531,7 +534,8 @@ set
   "audit_reply" = ?,
   "created_by" = ?,
   "works_max_mb" = ?,
-  "works_types" = ?
+  "works_types" = ?,
+  "eligibility_json" = ?
 where
   "id" = ?
   and "audit_status" in (?);
@@ -565,7 +569,8 @@ set
   "audit_reply" = ?,
   "created_by" = ?,
   "works_max_mb" = ?,
-  "works_types" = ?
+  "works_types" = ?,
+  "eligibility_json" = ?
 where
   "id" = ?;
 

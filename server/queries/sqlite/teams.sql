@@ -230,6 +230,13 @@ where
 order by
   "i"."id" desc;
 
+-- teams.lockTeam(teamId, now)
+update "teams"
+set
+  "updated_at" = ?
+where
+  "id" = ?;
+
 -- teams.questionState(questionId)
 select
   "competition_id",
@@ -248,6 +255,16 @@ where
   "team_id" = ?
   and "invitee_id" = ?
   and "status" = ?;
+
+-- teams.releaseQuota(competitionId, kind, key)
+update "eligibility_quota"
+set
+  "used" = "used" - ?
+where
+  "competition_id" = ?
+  and "kind" = ?
+  and "key" = ?
+  and "used" > ?;
 
 -- teams.removeMember(teamId, userId, now)
 delete from "team_members"
@@ -323,12 +340,36 @@ set
 where
   "id" = ?;
 
+-- teams.setTeamEligibility(teamId, v)
+update "teams"
+set
+  "school_key" = ?,
+  "school_name" = ?,
+  "group_name" = ?
+where
+  "id" = ?;
+
 -- teams.setTeamNo(teamId, teamNo)
 update "teams"
 set
   "team_no" = ?
 where
   "id" = ?;
+
+-- teams.takeQuota(competitionId, kind, key, max)
+insert into
+  "eligibility_quota" ("competition_id", "kind", "key", "used")
+values
+  (?, ?, ?, ?)
+on conflict ("competition_id", "kind", "key") do nothing;
+update "eligibility_quota"
+set
+  "used" = "used" + ?
+where
+  "competition_id" = ?
+  and "kind" = ?
+  and "key" = ?
+  and "used" < ?;
 
 -- teams.takeSeat(teamId, maxMembers, now)
 update "teams"

@@ -4,6 +4,7 @@
 select
   "b"."team_id",
   "t"."name" as "team_name",
+  "t"."group_name",
   "b"."score",
   "b"."submissions",
   "b"."last_at"
@@ -14,6 +15,7 @@ where
   "b"."question_id" = ?
   and "b"."board" = ?
   and "b"."scoring_version" = ?
+  and "t"."group_name" = ?
 order by
   "b"."rank_key",
   "b"."reached_by"
@@ -26,6 +28,7 @@ offset
 select
   "b"."team_id",
   "t"."name" as "team_name",
+  "t"."group_name",
   "b"."score",
   "b"."submissions",
   "b"."last_at",
@@ -44,11 +47,13 @@ where
 select
   count(*) as "n"
 from
-  "board_scores"
+  "board_scores" as "b"
+  inner join "teams" as "t" on "t"."id" = "b"."team_id"
 where
-  "question_id" = ?
-  and "board" = ?
-  and "scoring_version" = ?;
+  "b"."question_id" = ?
+  and "b"."board" = ?
+  and "b"."scoring_version" = ?
+  and "t"."group_name" = ?;
 -- stops here: no row
 
 -- test-submissions.bumpScoringVersion(questionId)

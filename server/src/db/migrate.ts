@@ -37,6 +37,7 @@ import * as m0033 from './migrations/0033_reminders.ts';
 import * as m0034 from './migrations/0034_wechat.ts';
 import * as m0035 from './migrations/0035_real_names.ts';
 import * as m0036 from './migrations/0036_schools.ts';
+import * as m0037 from './migrations/0037_eligibility.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0034_wechat': m0034,
   '0035_real_names': m0035,
   '0036_schools': m0036,
+  '0037_eligibility': m0037,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

@@ -198,6 +198,8 @@ export interface CompetitionsTable {
   updatedAt: string;
   worksMaxMb: Generated<number>;
   worksTypes: Generated<string>;
+  /** The eligibility rules (packages/shared eligibility.ts, migration 0037); null: none. */
+  eligibilityJson: string | null;
 }
 
 export interface CompetitionStagesTable {
@@ -289,6 +291,11 @@ export interface TeamsTable {
   leaderId: number;
   memberCount: Generated<number>;
   joinCode: string;
+  /** The school the team is counted under, its leader's (eligibility.ts `schoolKeyOf`), and its name (migration 0037). */
+  schoolKey: string | null;
+  schoolName: string | null;
+  /** The team's group, where the competition has groups. */
+  groupName: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -928,4 +935,13 @@ export interface DB {
   realNameChecks: RealNameChecksTable;
   idcheckSimulatorPeople: IdcheckSimulatorPeopleTable;
   schools: SchoolsTable;
+  eligibilityQuota: EligibilityQuotaTable;
+}
+
+/** What a competition's rules limit, counted (migration 0037): a school's teams, a teacher's teams. */
+export interface EligibilityQuotaTable {
+  competitionId: number;
+  kind: 'school' | 'teacher';
+  key: string;
+  used: Generated<number>;
 }

@@ -18,7 +18,7 @@ import { confirmOptions, type Confirmable } from './confirmable.ts';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
-export type ReviewListParams = PageQuery & { keyword?: string };
+export type ReviewListParams = PageQuery & { keyword?: string; groupName?: string };
 export type AssignmentListParams = ListParams<AssignmentPageQuery>;
 export type DisputeListParams = ListParams<DisputePageQuery>;
 /** A dispute's answer, and the judge who is to review the work again (null: none). */

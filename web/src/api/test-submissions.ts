@@ -17,7 +17,7 @@ export const testSubmissionKeys = {
   mine: (questionId: number) => ['tests', questionId] as const,
   /** A question's leaderboards, public and private. */
   boards: (questionId: number) => ['leaderboard', questionId] as const,
-  board: (questionId: number, board: 'public' | 'private', page = 1) => [...testSubmissionKeys.boards(questionId), board, page] as const,
+  board: (questionId: number, board: 'public' | 'private', page = 1, group = '') => [...testSubmissionKeys.boards(questionId), board, page, group] as const,
   /** How far the scoring again of a question's submissions has gone (its organisers, after a change of setting). */
   rescoring: (questionId: number) => ['rescoring', questionId] as const,
   /** A competition's scoring queue (its organisers). */
@@ -35,8 +35,12 @@ export const testSubmissionApi = {
    * One page of a board (the server's page size), with the caller's team's row and rank wherever it is. Silent: the tab
    * says why there is no board.
    */
-  board: (questionId: number, board: 'public' | 'private', page = 1) =>
-    http.get<Leaderboard>(`/api/review/test/leaderboard/${questionId}`, page > 1 ? { board, page } : { board }, { silent: true }),
+  board: (questionId: number, board: 'public' | 'private', page = 1, group?: string) =>
+    http.get<Leaderboard>(
+      `/api/review/test/leaderboard/${questionId}`,
+      { board, ...(page > 1 ? { page } : {}), ...(group ? { group } : {}) },
+      { silent: true },
+    ),
   /** One of the (at most two) submissions counted for the private board. */
   select: (id: number, selected: boolean) => http.put<void>(`/api/review/test/select/${id}`, { selected }),
   /** Silent: a row of the question list shows it, and says nothing when it cannot be read. */

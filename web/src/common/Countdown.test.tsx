@@ -145,7 +145,16 @@ describe('the countdown on the participant site', () => {
         pathname === '/api/competition/public/list'
           ? { list: [item], total: 1 }
           : pathname === '/api/competition/public/7'
-            ? { ...item, stages: [], activeStageId: 0, allowIndividual: false, minMembers: 1, maxMembers: 3, introduce: null }
+            ? {
+                ...item,
+                stages: [],
+                activeStageId: 0,
+                allowIndividual: false,
+                eligibility: { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] },
+                minMembers: 1,
+                maxMembers: 3,
+                introduce: null,
+              }
             : pathname === '/api/competition/preset/public/list/7'
               ? [{ id: 1, competitionId: 7, menuCode: 'COMP_INFO', name: '竞赛信息', enable: true, enableStartTime: null, enableEndTime: null, fieldList: [] }]
               : pathname.includes('/brand/')

@@ -1,7 +1,7 @@
 import { LEADERBOARD_LIMIT, METRIC_NAMES, formatTestScore, metricName, type EvaluationMetric, type LeaderboardEntry } from '@contest/shared';
 import { PushpinOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Empty, Grid, Pagination, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Empty, Grid, Pagination, Segmented, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { testSubmissionApi, testSubmissionKeys } from '../api/test-submissions.ts';
 import { HttpError } from './http.ts';
@@ -25,14 +25,16 @@ type Row = LeaderboardEntry & { pinned?: boolean };
  */
 export function Leaderboard({ questionId, board, teamId }: { questionId: number; board: 'public' | 'private'; teamId: number }) {
   const [page, setPage] = useState(1);
+  // '' is the whole board; a group's name, that group's own board (issue 36), ranked among its teams.
+  const [group, setGroup] = useState('');
   // On a phone the direction is said once above the board, so the score column keeps a short title and the team room.
   const phone = Grid.useBreakpoint().md === false;
   const { data, error, isLoading } = useQuery({
-    queryKey: testSubmissionKeys.board(questionId, board, page),
+    queryKey: testSubmissionKeys.board(questionId, board, page, group),
     retry: false,
     // The page shown stays while the next one loads, so the pager does not jump.
     placeholderData: keepPreviousData,
-    queryFn: () => testSubmissionApi.board(questionId, board, page),
+    queryFn: () => testSubmissionApi.board(questionId, board, page, group || undefined),
   });
   if (isLoading) return <Spin />;
   if (!data) return <Alert type="info" showIcon message={error instanceof HttpError ? error.message : '暂无排行'} />;
@@ -44,6 +46,17 @@ export function Leaderboard({ questionId, board, teamId }: { questionId: number;
   const rows = mine && !shown.some((e) => e.teamId === mine.teamId) ? [{ ...mine, pinned: true }, ...shown] : shown;
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
+      {data.groups && data.groups.length > 0 && (
+        <Segmented
+          data-testid="board-groups"
+          value={group}
+          options={[{ value: '', label: '全部' }, ...data.groups.map((g) => ({ value: g, label: g }))]}
+          onChange={(v) => {
+            setGroup(String(v));
+            setPage(1);
+          }}
+        />
+      )}
       {closed && <Alert type="warning" showIcon message="私榜尚未公布，目前仅组织方可见" />}
       {data.rescoring && (
         <Alert type="info" showIcon data-testid="board-rescoring" message="评分设置已更新，正在按新设置重新评分，排行榜暂只显示已重新评分的提交" />

@@ -92,7 +92,16 @@ describe('the participant site: list cards and competition header', () => {
           pathname === '/api/competition/public/list'
             ? { list: [item], total: 1 }
             : pathname === '/api/competition/public/7'
-              ? { ...item, stages: [], activeStageId: 0, allowIndividual: false, minMembers: 1, maxMembers: 3, introduce: null }
+              ? {
+                  ...item,
+                  stages: [],
+                  activeStageId: 0,
+                  allowIndividual: false,
+                  eligibility: { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] },
+                  minMembers: 1,
+                  maxMembers: 3,
+                  introduce: null,
+                }
               : pathname === '/api/competition/preset/public/list/7'
                 ? [
                     {

@@ -31,7 +31,9 @@ const presets = [
   },
 ] as Preset[];
 
-function open() {
+const NO_RULES = { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] };
+
+function open(eligibility: object = NO_RULES, fieldList: PresetField[] = fields) {
   api.answers = {
     '/api/team/userinfo/': { id: 5, username: 'zhangsan', userName: '张三' },
     '/api/competition/public/3': {
@@ -42,13 +44,14 @@ function open() {
       maxMembers: 3,
       maxTeachers: 2,
       allowIndividual: false,
+      eligibility,
       regStartTime: later(-1),
       regEndTime: later(10),
       endTime: later(30),
       stages: [],
       phase: { code: 'registration' },
     },
-    '/api/competition/preset/public/list/3': presets,
+    '/api/competition/preset/public/list/3': [{ ...presets[0]!, fieldList }],
     '/api/team/competition/3/detail': { team: null, invitations: [] },
   };
   renderPage(
@@ -99,5 +102,39 @@ describe("the registration form with the organiser's own fields", { timeout: 60_
     api.answers['POST /api/team/register/3'] = { teamId: 9, orderId: null };
     await submitAgain();
     await waitFor(() => expect(screen.getByText('我的队伍')).toBeTruthy());
+  });
+
+  it('shows the eligibility rules before registering, asks for the school they need, and sends the chosen group', async () => {
+    open(
+      {
+        sameSchool: true,
+        maxTeamsPerSchool: 2,
+        maxTeamsPerTeacher: null,
+        groupMode: 'choice',
+        groupList: [
+          { name: '本科组', degrees: [] },
+          { name: '研究生组', degrees: [] },
+        ],
+      },
+      [fields[0]!],
+    );
+    const rules = await screen.findByTestId('eligibility-rules');
+    expect(rules.textContent).toContain('队员和指导老师须来自同一学校');
+    expect(rules.textContent).toContain('每所学校最多报名2支队伍');
+    expect(rules.textContent).toContain('分组参赛：本科组、研究生组');
+    // 学校 was not on the organiser's form: the rules add it, required.
+    expect(screen.getByText('本竞赛按学校限定参赛资格')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('队伍名称'), { target: { value: '同校队' } });
+    submit();
+    expect(await screen.findByText('请选择参赛组别')).toBeTruthy();
+    expect(screen.getByText('请填写学校')).toBeTruthy();
+    expect(api.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    fireEvent.click(screen.getByRole('radio', { name: '研究生组' }));
+    fireEvent.change(screen.getByLabelText('学校'), { target: { value: '甲大学' } });
+    api.answers['POST /api/team/register/3'] = { teamId: 9, orderId: null };
+    await submitAgain();
+    await waitFor(() => expect(screen.getByText('我的队伍')).toBeTruthy());
+    const sent = api.requests.find((r) => r.method === 'POST')!.body as { groupName: string; info: { organization: string } };
+    expect([sent.groupName, sent.info.organization]).toEqual(['研究生组', '甲大学']);
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MENU_CODES, type MenuCode } from '../enums.ts';
 import { pageQuery } from './common.ts';
 import { isRealNameMenu } from './real-names.ts';
+import { DEFAULT_ELIGIBILITY, eligibilityReplySchema, eligibilitySchema, type Eligibility } from '../eligibility.ts';
 import { fileUri, html, isoTime, requiredText, sort, text, url } from './fields.ts';
 import { PHASES, WINDOW_KINDS, publicStatus, type CompetitionPhase, type PhaseCode } from '../lifecycle.ts';
 
@@ -63,6 +64,8 @@ export const competitionBody = z
       )
       .refine((v) => /^[a-z0-9]{1,10}(,[a-z0-9]{1,10}){0,19}$/.test(v), '作品格式须为以逗号分隔的扩展名，如 zip,pdf')
       .default('zip,rar,7z,pdf,docx'),
+    /** Who may enter and in which group (issue 36): one school, places per school and per teacher, groups. */
+    eligibility: eligibilitySchema.default(DEFAULT_ELIGIBILITY),
   })
   .superRefine((v, ctx) => {
     if (v.regStartTime >= v.regEndTime) ctx.addIssue({ code: 'custom', path: ['regEndTime'], message: '报名截止时间须晚于报名开始时间' });
@@ -103,6 +106,7 @@ export interface Competition extends CompetitionListItem {
   maxTeachers: number;
   worksMaxMb: number;
   worksTypes: string;
+  eligibility: Eligibility;
   auditReply: string | null;
   createdAt: string;
   updatedAt: string;
@@ -201,6 +205,7 @@ export const REG_FIELDS = [
   { label: '院系', name: 'department', type: 'input' },
   { label: '专业', name: 'speciality', type: 'input' },
   { label: '年级', name: 'grade', type: 'input' },
+  { label: '学历', name: 'education', type: 'education' },
   { label: '地区', name: 'region', type: 'region' },
   { label: '通讯地址', name: 'address', type: 'input' },
 ] as const;
@@ -410,6 +415,7 @@ export const competitionSchema = competitionListItemSchema.extend({
   maxTeachers: z.number().int(),
   worksMaxMb: z.number().int(),
   worksTypes: z.string(),
+  eligibility: eligibilityReplySchema,
   auditReply: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -13,6 +13,9 @@ export const gradeSchema = z.object({
   teamId: z.number().int(),
   teamNo: z.string(),
   teamName: z.string(),
+  /** The team's group (issue 36: each group ranked on its own) and the school it is counted under. */
+  groupName: z.string().nullable(),
+  schoolName: z.string().nullable(),
   /** Each submitted judge total, points added up out of `maxTotal` (names are not shown to teams). */
   reviewScores: z.array(z.number()),
   maxTotal: z.number().int(),
@@ -54,7 +57,7 @@ export const gradeOverviewSchema = gradeSummarySchema.extend({
 });
 export type GradeOverview = z.infer<typeof gradeOverviewSchema>;
 
-export const gradePageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional() });
+export const gradePageQuery = pageQuery.extend({ keyword: z.string().trim().max(100).optional(), groupName: z.string().trim().max(20).optional() });
 
 export const DISPUTE_STATUS = { pending: 0, answered: 1 } as const;
 export const DISPUTE_STATUS_TEXT: Record<number, string> = { 0: '待答复', 1: '已答复' };
@@ -104,7 +107,9 @@ export const myGradeSchema = z.object({
   testPoints: z.number().nullable(),
   finalScore: z.number().nullable(),
   rank: z.number().int().nullable(),
+  /** Teams with a final score in the team's group (the whole question where it has no groups). */
   teams: z.number().int(),
+  groupName: z.string().nullish(),
   awardName: z.string().nullable(),
   confirmedAt: z.string(),
   disputeUntil: z.string().nullable(),

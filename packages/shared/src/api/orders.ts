@@ -15,6 +15,9 @@ export const orderSchema = z.object({
   teamId: z.number().int(),
   teamNo: z.string(),
   teamName: z.string(),
+  /** The team's school and group (issue 36). */
+  schoolName: z.string().nullish(),
+  groupName: z.string().nullish(),
   userId: z.number().int(),
   username: z.string(),
   /** Fen. */

@@ -29,6 +29,9 @@ export const registerSchema = z.object({
   teamNo: z.string(),
   teamName: z.string(),
   individual: z.boolean(),
+  /** The school the team is counted under (its leader's) and its group (issue 36). */
+  schoolName: z.string().nullish(),
+  groupName: z.string().nullish(),
   userId: z.number().int(),
   username: z.string(),
   status: z.number().int(),

@@ -3,6 +3,7 @@ import { EMAIL_MESSAGE, isValidEmail } from '../account.ts';
 import { isCityOf, isProvince } from '../regions.ts';
 import { isValidPhone, validateIdCard } from '../validation/index.ts';
 import { CUSTOM_TEXT_MAX, isCustomField, presetFieldSchema, type PresetField, type RegFieldName } from './competitions.ts';
+import { DEGREES } from '../eligibility.ts';
 import { requiredText, text } from './fields.ts';
 import { PAY_STATUS } from './orders.ts';
 import { JUDGING } from './questions.ts';
@@ -24,6 +25,8 @@ export const registrationInfoSchema = z.object({
   department: z.string().nullish(),
   speciality: z.string().nullish(),
   grade: z.string().nullish(),
+  /** 学历 (eligibility.ts `DEGREES`): groups may follow the members' highest. */
+  education: z.string().nullish(),
   province: z.string().nullish(),
   city: z.string().nullish(),
   address: z.string().nullish(),
@@ -68,6 +71,10 @@ function fieldSchema(name: Exclude<RegFieldName, 'region'>, label: string, requi
         (v) => (v === undefined || v === '' ? null : v),
         required ? z.boolean({ error: '请选择是否在校' }) : z.boolean({ error: '是否在校须为是或否' }).nullable(),
       );
+    case 'education': {
+      const inner = z.string().refine((v) => (DEGREES as readonly string[]).includes(v), `请从选项中选择${label}`);
+      return z.preprocess(blankToNull, required ? inner.nullable().refine(present, `请选择${label}`) : inner.nullable());
+    }
     case 'address':
       return checked(z.string().max(200, `${label}不能超过200个字符`));
     case 'userName':
@@ -195,6 +202,10 @@ export const teamSchema = z.object({
   minMembers: z.number().int(),
   maxMembers: z.number().int(),
   maxTeachers: z.number().int(),
+  /** The team's group (eligibility.ts), or null where the competition has none. */
+  groupName: z.string().nullable(),
+  /** The school the team is counted under (its leader's), where the competition's rules speak of schools. */
+  schoolName: z.string().nullable(),
   /** Team changes lock once the registration window has closed. */
   locked: z.boolean(),
   createdAt: z.string(),
@@ -247,6 +258,8 @@ const attachmentList = z.array(z.string().max(200).regex(REG_FILE_URI, '附件�
 export const teamRegisterBody = z.strictObject({
   individual: z.boolean().default(false),
   teamName: text(50, '队伍名称'),
+  /** The group the team enters, where the competition's groups are chosen (eligibility.ts). */
+  groupName: text(20, '组别'),
   info: z.record(z.string(), z.unknown()).default({}),
   attachments: attachmentList,
 });
@@ -255,6 +268,7 @@ export type TeamRegisterBody = z.infer<typeof teamRegisterBody>;
 /** `PUT /api/team/update/{id}`: the leader renames the team, corrects the form or the attachments. */
 export const teamUpdateBody = z.strictObject({
   teamName: text(50, '队伍名称'),
+  groupName: text(20, '组别'),
   info: z.record(z.string(), z.unknown()).optional(),
   attachments: attachmentList.optional(),
 });

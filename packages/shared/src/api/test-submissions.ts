@@ -195,6 +195,8 @@ export const leaderboardEntrySchema = z.object({
   rank: z.number().int(),
   teamId: z.number().int(),
   teamName: z.string(),
+  /** The team's group, where the competition has groups (issue 36). */
+  groupName: z.string().nullish(),
   score: z.number(),
   submissions: z.number().int(),
   lastAt: z.string(),
@@ -207,6 +209,8 @@ export const leaderboardSchema = z.object({
   /** An own program's metric's name, when its organiser gave one. */
   metricName: z.string().optional(),
   higherIsBetter: z.boolean(),
+  /** The competition's groups (issue 36), each of which has its own board (`?group=`); absent without groups. */
+  groups: z.array(z.string()).optional(),
   published: z.boolean(),
   /** The question's setting changed and earlier submissions are being scored again: the board is not complete yet. */
   rescoring: z.boolean().optional(),
@@ -228,6 +232,8 @@ export const leaderboardQuery = z.object({
   board: z.enum(['public', 'private']).default('public'),
   page: z.coerce.number().int().min(1, '页码须为正整数').default(1),
   limit: z.coerce.number().int().min(1, '每页条数须为正整数').max(LEADERBOARD_MAX_LIMIT, `每页最多${LEADERBOARD_MAX_LIMIT}条`).default(LEADERBOARD_LIMIT),
+  /** One group's board (issue 36): only its teams, ranked among themselves. */
+  group: z.string().trim().min(1).max(20, '组别不能超过20个字').optional(),
 });
 export const publishBody = z.strictObject({ published: z.boolean({ error: '请选择是否公布' }) });
 

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import type { Column } from '../../http/xlsx.ts';
-import { TEAM_COLUMNS, exportBatches, exportRows, teamGrade, type ExportRow } from '../grades/index.ts';
+import { GROUP_COLUMN, TEAM_COLUMNS, exportBatches, exportRows, teamGrade, type ExportRow } from '../grades/index.ts';
 import { loadRule, lockRule, managedQuestion } from '../review/index.ts';
 import * as teams from '../teams/index.ts';
 import * as repo from './repo.ts';
@@ -111,4 +111,5 @@ export const PRIZE_COLUMNS: Column<ExportRow>[] = [
   { header: '名次', value: (g) => g.rank ?? '', width: 8 },
   ...TEAM_COLUMNS,
   { header: '最终成绩', value: (g) => g.finalScore ?? '' },
+  GROUP_COLUMN,
 ];

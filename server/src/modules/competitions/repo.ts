@@ -1,5 +1,7 @@
 import {
   competitionPhase,
+  DEFAULT_ELIGIBILITY,
+  eligibilitySchema,
   competitionStatus,
   GRADE_STATE,
   submissionWindow,
@@ -112,6 +114,7 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
       'c.maxTeachers',
       'c.worksMaxMb',
       'c.worksTypes',
+      'c.eligibilityJson',
       'c.auditReply',
       'c.createdAt',
       'c.updatedAt',
@@ -119,9 +122,11 @@ export async function findCompetition(db: Db, id: number, now: Date): Promise<Co
     .where('c.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
+  const { eligibilityJson, ...rest } = row;
   return {
-    ...toItem(row, now),
-    ...row,
+    ...toItem(rest, now),
+    ...rest,
+    eligibility: eligibilityJson ? eligibilitySchema.parse(JSON.parse(eligibilityJson)) : DEFAULT_ELIGIBILITY,
     auditStatus: row.auditStatus as AuditStatus,
     teamNum: Number(row.teamNum ?? 0),
     status: competitionStatus(row, now),

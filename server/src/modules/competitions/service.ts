@@ -123,6 +123,7 @@ function columns(body: CompetitionBody) {
     invoiceEnable: body.invoiceEnable ? 1 : 0,
     worksMaxMb: body.worksMaxMb,
     worksTypes: body.worksTypes,
+    eligibilityJson: JSON.stringify(body.eligibility),
   };
 }
 
@@ -175,6 +176,8 @@ export async function update(ctx: Ctx, id: number, body: CompetitionBody, reopen
     const next = { ...body, orgId };
     const changed = LOCKED_AFTER_ONLINE.filter((k) => next[k] !== undefined && next[k] !== before[k]);
     if (changed.length) throw conflict('竞赛上线后不能修改名称、品牌、主办组织、报名费和组队规则');
+    // Teams registered under the rules: places were counted, groups given.
+    if (JSON.stringify(body.eligibility) !== JSON.stringify(before.eligibility)) throw conflict('竞赛上线后不能修改参赛资格规则');
   }
   await assertReferences(ctx, body, orgId);
   await assertOwnImage(ctx, 'cover', body.cover, before.cover);

@@ -13,6 +13,9 @@ export const TEAM_COLUMNS: Column<ExportRow>[] = [
   { header: '指导教师', value: (g) => names(g.teachers), width: 20 },
 ];
 
+/** The team's group (issue 36), last so that the columns before it stay where they were. */
+export const GROUP_COLUMN: Column<ExportRow> = { header: '组别（名次按组别分别排列）', value: (g) => g.groupName ?? '', width: 14 };
+
 /** The grade workbook (exportGrade): the rank, the team, each judge's total, the scores and the award. */
 export const GRADE_COLUMNS: Column<ExportRow>[] = [
   { header: '名次', value: (g) => g.rank ?? '', width: 8 },
@@ -23,4 +26,5 @@ export const GRADE_COLUMNS: Column<ExportRow>[] = [
   { header: '测试得分', value: (g) => g.testPoints ?? '' },
   { header: '最终成绩', value: (g) => g.finalScore ?? '' },
   { header: '奖项', value: (g) => g.awardName ?? '' },
+  GROUP_COLUMN,
 ];

@@ -8,4 +8,4 @@
  * rows in their own repo and the grade state through review's rule.
  */
 export { exportBatches, exportRows, teamGrade, type ExportRow } from './service.ts';
-export { TEAM_COLUMNS } from './columns.ts';
+export { GROUP_COLUMN, TEAM_COLUMNS } from './columns.ts';

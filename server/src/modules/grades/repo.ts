@@ -1,4 +1,5 @@
 import { ASSIGNMENT_STATUS, DISPUTE_STATUS, GRADE_STATE, type DisputePageQuery } from '@contest/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { GradesTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
@@ -109,6 +110,8 @@ const gradeRows = (db: Db) =>
       'g.teamId',
       't.teamNo',
       't.name as teamName',
+      't.groupName',
+      't.schoolName',
       'g.reviewScoresJson',
       'g.reviewScore',
       'g.judgesDone',
@@ -123,8 +126,9 @@ const gradeRows = (db: Db) =>
 export type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['executeTakeFirstOrThrow']>>;
 
 /** A page of the question's grades: ranked teams first, by rank, then the rest by team number; `max` rows at most. */
-export async function gradePage(db: Db, questionId: number, q: { page: number; limit: number; keyword?: string }, max: number) {
+export async function gradePage(db: Db, questionId: number, q: { page: number; limit: number; keyword?: string; groupName?: string }, max: number) {
   let query = gradeRows(db).where('g.questionId', '=', questionId);
+  if (q.groupName) query = query.where('t.groupName', '=', q.groupName);
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) => eb.or([containsText('t.name', k), containsText('t.teamNo', k)]));
@@ -186,8 +190,10 @@ export const teamGradeRows = (db: Db, teamId: number) =>
     .selectFrom('grades as g')
     .innerJoin('questions as q', 'q.id', 'g.questionId')
     .innerJoin('reviewRules as r', 'r.questionId', 'g.questionId')
+    .innerJoin('teams as t', 't.id', 'g.teamId')
     .select((eb) => [
       'g.questionId',
+      't.groupName',
       'q.title as questionTitle',
       'q.judging',
       'r.reviewWeight',
@@ -205,8 +211,11 @@ export const teamGradeRows = (db: Db, teamId: number) =>
       'r.disputeDays',
       eb
         .selectFrom('grades as o')
+        .innerJoin('teams as ot', 'ot.id', 'o.teamId')
         .select((s) => s.fn.countAll<number>().as('n'))
         .whereRef('o.questionId', '=', 'g.questionId')
+        // Counted within the team's group: each group is ranked on its own.
+        .where(sql<boolean>`coalesce(ot.group_name, '') = coalesce(t.group_name, '')`)
         .where('o.finalScore', 'is not', null)
         .as('teams'),
     ])
@@ -298,4 +307,18 @@ export async function awardNames(db: Db, ids: readonly number[]): Promise<Map<nu
   if (!unique.length) return new Map();
   const rows = await db.selectFrom('awardLevels').select(['id', 'name']).where('id', 'in', unique).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Each team's group among those given (issue 36): grades are ranked within it. */
+export async function teamGroups(db: Db, teamIds: number[]): Promise<Map<number, string | null>> {
+  const out = new Map<number, string | null>();
+  for (let i = 0; i < teamIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('teams')
+      .select(['id', 'groupName'])
+      .where('id', 'in', teamIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.set(r.id, r.groupName);
+  }
+  return out;
 }

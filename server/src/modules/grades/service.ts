@@ -39,6 +39,24 @@ const DAY = 24 * 3600_000;
 // ---- Computing grades -----------------------------------------------------------------------------------------------
 
 /**
+ * Ranks of teams given best first, counted within each team's group (issue 36: each group has its own ranking, and so
+ * its own awards by rank band); equal scores share a rank. Without groups, one ranking.
+ */
+export function ranksByGroup(sorted: readonly { teamId: number; score: number }[], groups: Map<number, string | null>): Map<number, number> {
+  const rank = new Map<number, number>();
+  const last = new Map<string, { score: number; rank: number; n: number }>();
+  for (const e of sorted) {
+    const g = groups.get(e.teamId) ?? '';
+    const prev = last.get(g);
+    const n = (prev?.n ?? 0) + 1;
+    const r = prev && prev.score === e.score ? prev.rank : n;
+    last.set(g, { score: e.score, rank: r, n });
+    rank.set(e.teamId, r);
+  }
+  return rank;
+}
+
+/**
  * Computes every grade of the question from the submitted judge totals and the private test board, and ranks them
  * (equal final scores share a rank). The judges' totals are kept as they are (points added up); the review score puts
  * each on 100 before combining them, to weigh against the test points. Runs inside the caller's transaction, under
@@ -70,8 +88,10 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
     return { teamId, totals, review, judgesDone: totals.length, judgesTotal: mine.length, testScore, points, final: finalScore(review, points, weights) };
   });
   const ranked = rows.filter((r) => r.final !== null).sort((a, b) => b.final! - a.final!);
-  const rank = new Map<number, number>();
-  ranked.forEach((r, i) => rank.set(r.teamId, i > 0 && ranked[i - 1]!.final === r.final ? rank.get(ranked[i - 1]!.teamId)! : i + 1));
+  const rank = ranksByGroup(
+    ranked.map((r) => ({ teamId: r.teamId, score: r.final! })),
+    await repo.teamGroups(trx, teams),
+  );
   const now = ctx.clock.now().toISOString();
   for (const r of rows) {
     const values = {
@@ -101,9 +121,15 @@ async function compute(trx: Db, ctx: Ctx, questionId: number) {
 async function computeFromBoard(trx: Db, ctx: Ctx, questionId: number) {
   const board = await rankTeams(trx, questionId, 'private');
   const now = ctx.clock.now().toISOString();
-  let rank = 0;
-  for (const [i, e] of board.entries()) {
-    if (i === 0 || e.score !== board[i - 1]!.score) rank = i + 1;
+  const ranks = ranksByGroup(
+    board,
+    await repo.teamGroups(
+      trx,
+      board.map((e) => e.teamId),
+    ),
+  );
+  for (const e of board) {
+    const rank = ranks.get(e.teamId)!;
     await repo.upsertGrade(trx, questionId, e.teamId, {
       reviewScoresJson: '[]',
       reviewScore: null,
@@ -206,7 +232,7 @@ const awardIds = (rows: { awardId: number | null }[]) => rows.flatMap((r) => (r.
 /** The criteria cannot change once a judge has scored, so every stored judge total of the question is out of this. */
 const maxOf = async (db: Db, questionId: number) => maxTotal((await loadRule(db, questionId)).criteria);
 
-export async function gradePage(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string }, max = q.limit) {
+export async function gradePage(ctx: Ctx, questionId: number, q: { page: number; limit: number; keyword?: string; groupName?: string }, max = q.limit) {
   await managedQuestion(ctx, questionId);
   const { rows, total } = await repo.gradePage(ctx.db, questionId, q, max);
   return { list: rows.map(toGrade(await maxOf(ctx.db, questionId), await repo.awardNames(ctx.db, awardIds(rows)))), total };
@@ -288,6 +314,7 @@ export async function myGrades(ctx: AuthedCtx, competitionId: number): Promise<M
       finalScore: rechecking || (judging === 'auto' && testHidden) ? null : r.finalScore,
       rank: rechecking ? null : r.rank,
       teams: Number(r.teams ?? 0),
+      groupName: r.groupName,
       awardName: rechecking || r.awardId === null ? null : (names.get(r.awardId) ?? null),
       confirmedAt: r.confirmedAt!,
       disputeUntil: r.disputeDays > 0 ? new Date(new Date(r.confirmedAt!).getTime() + r.disputeDays * DAY).toISOString() : null,

@@ -22,6 +22,8 @@ const base = (db: Db) =>
       'o.teamId',
       't.teamNo',
       't.name as teamName',
+      't.schoolName',
+      't.groupName',
       'o.userId',
       'u.username',
       'o.amount',

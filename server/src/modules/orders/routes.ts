@@ -43,6 +43,8 @@ const EXPORT_COLUMNS: Column<Order>[] = [
   { header: '下单时间', value: (o) => beijingTime(o.createdAt), width: 20 },
   { header: '支付时间', value: (o) => beijingTime(o.paidAt), width: 20 },
   { header: '退款原因', value: (o) => o.refundReason, width: 24 },
+  { header: '学校', value: (o) => o.schoolName ?? '', width: 24 },
+  { header: '组别', value: (o) => o.groupName ?? '' },
 ];
 
 export function orderRoutes(app: App) {

@@ -73,6 +73,8 @@ const base = (db: Db) =>
       't.teamNo',
       't.name as teamName',
       't.individual',
+      't.schoolName',
+      't.groupName',
       't.memberCount as memberNum',
       'r.userId',
       'u.username',

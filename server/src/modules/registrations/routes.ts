@@ -38,6 +38,8 @@ const EXPORT_COLUMNS: Column<Register>[] = [
   { header: '驳回原因', value: (r) => r.reason, width: 30 },
   { header: '缴费状态', value: (r) => (r.payStatus === null ? '免费' : (PAY_STATUS_TEXT[r.payStatus] ?? '')) },
   { header: '报名时间', value: (r) => beijingTime(r.createdAt), width: 20 },
+  { header: '学校', value: (r) => r.schoolName ?? '', width: 24 },
+  { header: '组别', value: (r) => r.groupName ?? '' },
 ];
 
 export function registrationRoutes(app: App) {

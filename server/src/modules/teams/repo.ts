@@ -255,3 +255,43 @@ export async function saveChoice(db: Db, teamId: number, values: { questionId: n
     .onConflict((oc) => oc.column('teamId').doUpdateSet(values))
     .execute();
 }
+
+// ---- Eligibility (issue 36 item 3) ----------------------------------------------------------------------------------
+
+/** Locks the team's row for the rest of the transaction (PostgreSQL; SQLite has one writer), so that racing changes
+ * to its members settle one after the other. */
+export const lockTeam = (db: Db, teamId: number, now: string) => db.updateTable('teams').set({ updatedAt: now }).where('id', '=', teamId).execute();
+
+export const setTeamEligibility = (db: Db, teamId: number, v: { schoolKey: string | null; schoolName: string | null; groupName: string | null }) =>
+  db.updateTable('teams').set(v).where('id', '=', teamId).execute();
+
+/**
+ * Takes one of the `max` places counted under (competition, kind, key): the count moves only while it is under the
+ * limit, in one statement, so that of racing registrations for the last place exactly one gets it.
+ */
+export async function takeQuota(db: Db, competitionId: number, kind: 'school' | 'teacher', key: string, max: number): Promise<boolean> {
+  await db
+    .insertInto('eligibilityQuota')
+    .values({ competitionId, kind, key, used: 0 })
+    .onConflict((oc) => oc.columns(['competitionId', 'kind', 'key']).doNothing())
+    .execute();
+  const r = await db
+    .updateTable('eligibilityQuota')
+    .set((eb) => ({ used: eb('used', '+', 1) }))
+    .where('competitionId', '=', competitionId)
+    .where('kind', '=', kind)
+    .where('key', '=', key)
+    .where('used', '<', max)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export const releaseQuota = (db: Db, competitionId: number, kind: 'school' | 'teacher', key: string) =>
+  db
+    .updateTable('eligibilityQuota')
+    .set((eb) => ({ used: eb('used', '-', 1) }))
+    .where('competitionId', '=', competitionId)
+    .where('kind', '=', kind)
+    .where('key', '=', key)
+    .where('used', '>', 0)
+    .execute();

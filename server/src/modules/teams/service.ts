@@ -20,6 +20,7 @@ import {
   type TeamUpdateBody,
   type TeacherBody,
   SCHOOL_NOT_LISTED_TEXT,
+  effectiveRegFields,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
 import { notify, tellStaff } from '../notices/index.ts';
@@ -33,6 +34,7 @@ import { assertVerified } from '../real-names/index.ts';
 import { listedSchool } from '../schools/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
+import { checkTeacherList, moveTeacherPlaces, settleTeam } from './eligibility.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -45,7 +47,8 @@ export async function registrationContext(ctx: AuthedCtx, competitionId: number)
   const t = now.toISOString();
   return {
     competition,
-    fields: preset?.fieldList ?? [],
+    // The organiser's fields, with 学校 and 学历 where the eligibility rules need them.
+    fields: effectiveRegFields(preset?.fieldList ?? [], competition.eligibility),
     presetOpen: Boolean(preset && presetOpen(preset, now)),
     /** Registering and joining are kept for people who completed 实名认证. */
     realName: Boolean(preset?.realName),
@@ -151,6 +154,7 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
       });
       await repo.setTeamNo(trx, teamId, teamNo(teamId));
       await repo.insertMember(trx, { teamId, userId, competitionId, leader: 1, ...sealInfo(ctx, info), createdAt: now });
+      await settleTeam(trx, competition, teamId, now, { chosenGroup: body.groupName ?? null });
       await repo.lapseInvitations(trx, competitionId, userId, now);
       const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee }) : null;
       const registerId = await registers.insertRegister(trx, { competitionId, teamId, userId, orderId, attachments: body.attachments, now });
@@ -206,6 +210,8 @@ export async function teamView(ctx: AuthedCtx, team: NonNullable<Awaited<ReturnT
     minMembers: competition.minMembers,
     maxMembers: team.individual === 1 ? 1 : competition.maxMembers,
     maxTeachers: competition.maxTeachers,
+    groupName: team.groupName,
+    schoolName: team.schoolName,
     locked: ctx.clock.now().toISOString() > competition.regEndTime,
     createdAt: team.createdAt,
   };
@@ -264,6 +270,7 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
     await ctx.db.transaction().execute(async (trx) => {
       if (body.teamName && team.individual === 0) await repo.renameTeam(trx, teamId, body.teamName, now);
       if (info) await repo.updateMemberInfo(trx, teamId, ctx.actor.userId, sealInfo(ctx, info));
+      await settleTeam(trx, rc.competition, teamId, now, body.groupName ? { chosenGroup: body.groupName } : {});
       if (register) {
         if (body.attachments) await repo.setAttachments(trx, register.id, JSON.stringify(body.attachments), now);
         if (register.status === REGISTER_STATUS.rejected) {
@@ -291,13 +298,19 @@ export async function updateTeachers(ctx: AuthedCtx, teamId: number, list: Teach
   if (list.length > rc.competition.maxTeachers) {
     throw badRequest(`本竞赛每队最多${rc.competition.maxTeachers}名指导老师`, { teacherList: `本竞赛每队最多${rc.competition.maxTeachers}名指导老师` });
   }
-  await ctx.db.transaction().execute((trx) =>
-    repo.replaceTeachers(
+  checkTeacherList(rc.competition, list);
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.lockTeam(trx, teamId, now);
+    const before = await repo.listTeachers(trx, teamId);
+    await repo.replaceTeachers(
       trx,
       teamId,
       list.map((t) => ({ name: t.name, phone: t.phone ?? null, organization: t.organization ?? null, title: t.title ?? null })),
-    ),
-  );
+    );
+    await moveTeacherPlaces(trx, rc.competition, before, list);
+    await settleTeam(trx, rc.competition, teamId, now);
+  });
 }
 
 /**
@@ -391,6 +404,7 @@ export async function agree(ctx: AuthedCtx, teamId: number, code: string | undef
     await ctx.db.transaction().execute(async (trx) => {
       if (!(await repo.takeSeat(trx, teamId, rc.competition.maxMembers, now))) throw conflict('队伍人数已满');
       await repo.insertMember(trx, { teamId, userId, competitionId: team.competitionId, leader: 0, ...sealInfo(ctx, info), createdAt: now });
+      await settleTeam(trx, rc.competition, teamId, now);
       if (invitation) await repo.decideInvitation(trx, invitation.id, INVITATION_STATUS.agreed, now);
       await repo.lapseInvitations(trx, team.competitionId, userId, now);
     });
@@ -413,8 +427,10 @@ export async function removeMember(ctx: AuthedCtx, teamId: number, userId: numbe
   if (userId === team.leaderId) throw conflict('队长不能退出或被移除');
   const rc = await registrationContext(ctx, team.competitionId);
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
+  const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await repo.removeMember(trx, teamId, userId, ctx.clock.now().toISOString()))) throw notFound('该用户不在队伍中');
+    if (!(await repo.removeMember(trx, teamId, userId, now))) throw notFound('该用户不在队伍中');
+    await settleTeam(trx, rc.competition, teamId, now);
   });
 }
 
@@ -424,12 +440,12 @@ export async function updateOwnInfo(ctx: AuthedCtx, teamId: number, rawInfo: unk
   if (!team || !(await repo.isMember(ctx.db, teamId, ctx.actor.userId))) throw notFound('队伍不存在');
   const rc = await registrationContext(ctx, team.competitionId);
   if (rc.locked) throw conflict('报名已截止，队伍信息不能再修改');
-  await repo.updateMemberInfo(
-    ctx.db,
-    teamId,
-    ctx.actor.userId,
-    sealInfo(ctx, await parseInfo(ctx, rc.fields, rawInfo, 'info', { teamId, userId: ctx.actor.userId })),
-  );
+  const sealed = sealInfo(ctx, await parseInfo(ctx, rc.fields, rawInfo, 'info', { teamId, userId: ctx.actor.userId }));
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateMemberInfo(trx, teamId, ctx.actor.userId, sealed);
+    await settleTeam(trx, rc.competition, teamId, now);
+  });
 }
 
 /** The leader corrects several members' forms at once; all or nothing. */
@@ -440,18 +456,22 @@ export async function batchUpdateMembers(ctx: AuthedCtx, teamId: number, list: {
     if (!(await repo.isMember(ctx.db, teamId, m.userId))) throw badRequest('该用户不在队伍中', { [`memberList.${i}.userId`]: '该用户不在队伍中' });
     sealed.push({ userId: m.userId, values: sealInfo(ctx, await parseInfo(ctx, rc.fields, m.info, `memberList.${i}.info`, { teamId, userId: m.userId })) });
   }
+  const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     for (const m of sealed) await repo.updateMemberInfo(trx, teamId, m.userId, m.values);
+    await settleTeam(trx, rc.competition, teamId, now, { field: 'memberList' });
   });
 }
 
 /** The leader hands the team to another member. */
 export async function transferLeader(ctx: AuthedCtx, teamId: number, userId: number) {
-  await ledTeam(ctx, teamId);
+  const { rc } = await ledTeam(ctx, teamId);
   if (!(await repo.isMember(ctx.db, teamId, userId))) throw badRequest('该用户不在队伍中', { userId: '该用户不在队伍中' });
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
     await repo.setLeader(trx, teamId, userId, now);
+    // The team's school is its leader's: handing over may move its place.
+    await settleTeam(trx, rc.competition, teamId, now);
   });
 }
 

@@ -69,11 +69,18 @@ const boardReads = readCache(['teams'], BOARD_TTL_MS);
  * at a time from the boards' table (repo.refreshTeamBoards keeps it), cached per question, board and page; the caller's
  * team's row and rank come with it, read on their own.
  */
-export async function leaderboard(ctx: Ctx, questionId: number, query: { board: BoardName; page: number; limit: number }): Promise<Leaderboard> {
-  const { board, page, limit } = query;
+export async function leaderboard(
+  ctx: Ctx,
+  questionId: number,
+  query: { board: BoardName; page: number; limit: number; group?: string },
+): Promise<Leaderboard> {
+  const { board, page, limit, group } = query;
   const question = await repo.scoringQuestion(ctx.db, questionId);
   if (question?.reviewed !== 1) throw notFound('赛题不存在');
-  await competitions.readableCompetition(ctx, question.competitionId);
+  const competition = await competitions.readableCompetition(ctx, question.competitionId);
+  // Each group has its own board as well (issue 36): the page offers them.
+  const e = competition.eligibility;
+  const groups = e.groupMode === 'none' ? {} : { groups: e.groupList.map((g) => g.name) };
   // The question exists but its organiser set no evaluation (or removed it): there is no board to show.
   if (!question.metric) throw notFound(NO_SCORING_BOARD);
   const metric = question.metric as EvaluationMetric;
@@ -83,22 +90,23 @@ export async function leaderboard(ctx: Ctx, questionId: number, query: { board: 
   // with no entries (no names, scores or counts), rather than an error the page would have to tell apart.
   const named = question.metricName ? { metricName: question.metricName } : {};
   if (board === 'private' && !published && !(await competitions.isManaged(ctx, question.competitionId))) {
-    return { board, metric, ...named, higherIsBetter: higher, published, entries: [], total: 0 };
+    return { board, metric, ...named, ...groups, higherIsBetter: higher, published, entries: [], total: 0 };
   }
   const version = question.scoringVersion;
-  const key = [questionId, board, version, question.boardVersion, published, page, limit].join(' ');
+  const key = [questionId, board, version, question.boardVersion, published, page, limit, group ?? ''].join(' ');
   const view = await boardReads(ctx, key, async () => {
     const offset = (page - 1) * limit;
     const [rows, total, rescoring] = await Promise.all([
-      repo.boardPage(ctx.db, { questionId, board, version, offset, limit }),
-      repo.boardTotal(ctx.db, { questionId, board, version }),
+      repo.boardPage(ctx.db, { questionId, board, version, offset, limit, group }),
+      repo.boardTotal(ctx.db, { questionId, board, version, group }),
       repo.rescoringPending(ctx.db, questionId, version),
     ]);
     return { rescoring, total, entries: rows.map((e, i) => ({ rank: offset + i + 1, ...e })) };
   });
   const teamId = ctx.actor ? await repo.teamChoosing(ctx.db, ctx.actor.userId, question.competitionId, questionId) : undefined;
-  const mine = teamId ? await repo.boardRowOf(ctx.db, { questionId, board, version, teamId }) : undefined;
-  return { board, metric, ...named, higherIsBetter: higher, published, ...view, ...(mine && { mine }) };
+  // With a group asked for, the board is that group's (issue 36): ranks count within it.
+  const mine = teamId ? await repo.boardRowOf(ctx.db, { questionId, board, version, teamId, group }) : undefined;
+  return { board, metric, ...named, ...groups, higherIsBetter: higher, published, ...view, ...(mine && { mine }) };
 }
 
 /**

@@ -349,14 +349,15 @@ export async function refreshTeamBoards(trx: Db, v: { questionId: number; teamId
 }
 
 /** One page of a board of the question's `version`, best first, with the team names. */
-export const boardPage = (db: Db, v: { questionId: number; board: BoardName; version: number; offset: number; limit: number }) =>
+export const boardPage = (db: Db, v: { questionId: number; board: BoardName; version: number; offset: number; limit: number; group?: string }) =>
   db
     .selectFrom('boardScores as b')
     .innerJoin('teams as t', 't.id', 'b.teamId')
-    .select(['b.teamId', 't.name as teamName', 'b.score', 'b.submissions', 'b.lastAt'])
+    .select(['b.teamId', 't.name as teamName', 't.groupName', 'b.score', 'b.submissions', 'b.lastAt'])
     .where('b.questionId', '=', v.questionId)
     .where('b.board', '=', v.board)
     .where('b.scoringVersion', '=', v.version)
+    .$if(v.group !== undefined, (q) => q.where('t.groupName', '=', v.group!))
     .orderBy('b.rankKey')
     .orderBy('b.reachedBy')
     .limit(v.limit)
@@ -364,38 +365,40 @@ export const boardPage = (db: Db, v: { questionId: number; board: BoardName; ver
     .execute();
 
 /** How many teams a board of the question's `version` ranks. */
-export const boardTotal = async (db: Db, v: { questionId: number; board: BoardName; version: number }) =>
+export const boardTotal = async (db: Db, v: { questionId: number; board: BoardName; version: number; group?: string }) =>
   Number(
     (
       await db
-        .selectFrom('boardScores')
+        .selectFrom('boardScores as b')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('questionId', '=', v.questionId)
-        .where('board', '=', v.board)
-        .where('scoringVersion', '=', v.version)
+        .where('b.questionId', '=', v.questionId)
+        .where('b.board', '=', v.board)
+        .where('b.scoringVersion', '=', v.version)
+        .$if(v.group !== undefined, (q) => q.innerJoin('teams as t', 't.id', 'b.teamId').where('t.groupName', '=', v.group!))
         .executeTakeFirstOrThrow()
     ).n,
   );
 
 /** A team's row on a board of the question's `version` and its rank (1 + the rows ahead of it), without the board. */
-export async function boardRowOf(db: Db, v: { questionId: number; board: BoardName; version: number; teamId: number }) {
+export async function boardRowOf(db: Db, v: { questionId: number; board: BoardName; version: number; teamId: number; group?: string }) {
   const row = await db
     .selectFrom('boardScores as b')
     .innerJoin('teams as t', 't.id', 'b.teamId')
-    .select(['b.teamId', 't.name as teamName', 'b.score', 'b.submissions', 'b.lastAt', 'b.rankKey', 'b.reachedBy'])
+    .select(['b.teamId', 't.name as teamName', 't.groupName', 'b.score', 'b.submissions', 'b.lastAt', 'b.rankKey', 'b.reachedBy'])
     .where('b.questionId', '=', v.questionId)
     .where('b.board', '=', v.board)
     .where('b.teamId', '=', v.teamId)
     .where('b.scoringVersion', '=', v.version)
     .executeTakeFirst();
-  if (!row) return undefined;
+  if (!row || (v.group !== undefined && row.groupName !== v.group)) return undefined;
   const { ahead } = await db
-    .selectFrom('boardScores')
+    .selectFrom('boardScores as b')
     .select((eb) => eb.fn.countAll<number>().as('ahead'))
-    .where('questionId', '=', v.questionId)
-    .where('board', '=', v.board)
-    .where('scoringVersion', '=', v.version)
-    .where((eb) => eb.or([eb('rankKey', '<', row.rankKey), eb.and([eb('rankKey', '=', row.rankKey), eb('reachedBy', '<', row.reachedBy)])]))
+    .where('b.questionId', '=', v.questionId)
+    .where('b.board', '=', v.board)
+    .where('b.scoringVersion', '=', v.version)
+    .where((eb) => eb.or([eb('b.rankKey', '<', row.rankKey), eb.and([eb('b.rankKey', '=', row.rankKey), eb('b.reachedBy', '<', row.reachedBy)])]))
+    .$if(v.group !== undefined, (q) => q.innerJoin('teams as t', 't.id', 'b.teamId').where('t.groupName', '=', v.group!))
     .executeTakeFirstOrThrow();
   const { rankKey: _rankKey, reachedBy: _reachedBy, ...entry } = row;
   return { rank: Number(ahead) + 1, ...entry };

@@ -1,9 +1,10 @@
 import { formatScore, formatTestScore, judgedByExperts, scoredAutomatically, totalText, type Grade, type Judging } from '@contest/shared';
-import { Input, Table, Tag } from 'antd';
+import { Input, Select, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
 import { reviewApi, reviewKeys, type ReviewListParams } from '../../api/review.ts';
 import { useListState, usePagedList } from '../../common/usePagedList.ts';
+import { useCompetition } from '../pages/competition/parts/useCompetition.ts';
 
 /** A score rounded as the site shows it (two decimals; a metric's value six), its exact value on hover. */
 const score = (v: number | null, metric = false) => (v === null ? '—' : <span title={String(v)}>{metric ? formatTestScore(v) : formatScore(v)}</span>);
@@ -17,8 +18,11 @@ export function GradeTable({
   full,
   award,
   judging = 'both',
+  competitionId,
 }: {
   questionId: number;
+  /** The question's competition: where it has groups (issue 36), the table shows each team's and filters by it. */
+  competitionId?: number;
   full?: boolean;
   award?: (g: Grade) => ReactNode;
   judging?: Judging;
@@ -29,12 +33,15 @@ export function GradeTable({
     emptyText: '暂无成绩，请先计算成绩',
     rowKey: 'teamId',
   });
+  const eligibility = useCompetition(competitionId ?? null).data?.eligibility;
+  const groups = eligibility && eligibility.groupMode !== 'none' ? eligibility.groupList.map((g) => g.name) : [];
   const judges = Math.max(0, ...(list.result.data?.list.map((g) => Math.max(g.judgesTotal, g.reviewScores.length)) ?? []));
 
   const columns: ColumnsType<Grade> = [
     { title: '名次', width: 70, render: (_, g) => score(g.rank) },
     { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
     { title: '队伍名称', dataIndex: 'teamName', width: 180 },
+    ...(groups.length ? ([{ title: '组别', dataIndex: 'groupName', width: 100 }] satisfies ColumnsType<Grade>) : []),
     // The parts the question's judging has: the judges' scores where experts judge, the private board's where files are
     // scored (and its points out of 100 where both combine).
     ...(full && judgedByExperts(judging)
@@ -75,12 +82,19 @@ export function GradeTable({
 
   return (
     <>
-      <Input.Search
-        allowClear
-        placeholder="队伍名称或编号"
-        style={{ width: 280, marginBottom: 16 }}
-        onSearch={(v) => list.refine({ keyword: v.trim() || undefined })}
-      />
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search allowClear placeholder="队伍名称或编号" style={{ width: 280 }} onSearch={(v) => list.refine({ keyword: v.trim() || undefined })} />
+        {groups.length > 0 && (
+          <Select
+            allowClear
+            aria-label="组别"
+            placeholder="全部组别（名次按组别分别排列）"
+            style={{ width: 260 }}
+            options={groups.map((g) => ({ value: g, label: g }))}
+            onChange={(v?: string) => list.refine({ groupName: v || undefined })}
+          />
+        )}
+      </Space>
       <Table<Grade> {...list.table} columns={columns} scroll={{ x: full ? 900 + judges * 80 : 700 }} />
     </>
   );

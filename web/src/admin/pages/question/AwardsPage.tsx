@@ -248,7 +248,7 @@ export default function AwardsPage() {
               </DownloadButton>
             }
           >
-            <TeamAwards questionId={question.id} editable={editable} />
+            <TeamAwards questionId={question.id} competitionId={question.competitionId} editable={editable} />
           </Card>
         </Flex>
       )}
@@ -256,7 +256,13 @@ export default function AwardsPage() {
   );
 }
 
-function TeamAwards({ questionId, editable }: { questionId: number; editable: boolean }) {
+function TeamAwards({ questionId, competitionId, editable }: { questionId: number; competitionId: number; editable: boolean }) {
   const levels = useAwardLevels(questionId);
-  return <GradeTable questionId={questionId} award={editable ? (g) => <AwardPicker grade={g} levels={levels.data ?? []} /> : undefined} />;
+  return (
+    <GradeTable
+      questionId={questionId}
+      competitionId={competitionId}
+      award={editable ? (g) => <AwardPicker grade={g} levels={levels.data ?? []} /> : undefined}
+    />
+  );
 }

@@ -302,7 +302,7 @@ function howGradesAddUp(judging: Judging, rule: Pick<ReviewRule, 'aggregation' |
 }
 
 /** The grades' card: its columns and their explanation follow the question's judging (from the summary) and its rule. */
-function GradesCard({ questionId }: { questionId: number }) {
+function GradesCard({ questionId, competitionId }: { questionId: number; competitionId: number }) {
   const judging = useGradeSummary(questionId).data?.judging;
   const rule = useQuery({
     queryKey: reviewKeys.rule(questionId),
@@ -323,7 +323,7 @@ function GradesCard({ questionId }: { questionId: number }) {
           <Typography.Paragraph type="secondary" data-testid="how-grades-add-up">
             {howGradesAddUp(judging, rule ?? undefined)}
           </Typography.Paragraph>
-          <GradeTable questionId={questionId} full judging={judging} />
+          <GradeTable questionId={questionId} competitionId={competitionId} full judging={judging} />
         </>
       )}
     </Card>
@@ -338,7 +338,7 @@ export default function GradePage() {
         <Flex vertical gap={16}>
           <QuestionHeader question={question} current="grade" />
           <SummaryCard questionId={question.id} competitionId={question.competitionId} />
-          <GradesCard questionId={question.id} />
+          <GradesCard questionId={question.id} competitionId={question.competitionId} />
           <DisputesCard questionId={question.id} />
         </Flex>
       )}

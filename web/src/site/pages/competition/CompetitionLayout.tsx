@@ -8,6 +8,7 @@ import {
   type MenuCode,
   type Preset,
   type Stage,
+  eligibilityLines,
 } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
@@ -152,6 +153,11 @@ export default function CompetitionLayout() {
               <Descriptions.Item label="组队">
                 {c.allowIndividual ? `可个人参赛，` : ''}每队{c.minMembers}至{c.maxMembers}人
               </Descriptions.Item>
+              {eligibilityLines(c.eligibility).length > 0 && (
+                <Descriptions.Item label="参赛资格" span="filled">
+                  <span data-testid="eligibility-summary">{eligibilityLines(c.eligibility).join('；')}</span>
+                </Descriptions.Item>
+              )}
             </Descriptions>
           </Col>
           <Col xs={24} md={8}>

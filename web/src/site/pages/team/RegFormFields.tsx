@@ -1,5 +1,6 @@
 import {
   CUSTOM_TEXT_MAX,
+  DEGREES,
   EMAIL_MESSAGE,
   isCustomField,
   isValidEmail,
@@ -55,8 +56,13 @@ function rulesFor(f: PresetField): Rule[] {
     case 'sex':
     case 'atSchool':
     case 'region':
+    case 'education':
       if (required)
-        rules.push({ required: true, message: f.name === 'sex' ? '请选择性别' : f.name === 'atSchool' ? '请选择是否在校' : '请选择所在省份和城市' });
+        rules.push({
+          required: true,
+          message:
+            f.name === 'sex' ? '请选择性别' : f.name === 'atSchool' ? '请选择是否在校' : f.name === 'education' ? `请选择${f.label}` : '请选择所在省份和城市',
+        });
       return rules;
   }
   if (required) rules.unshift({ required: true, whitespace: true, message: `请填写${f.label}` });
@@ -105,6 +111,8 @@ export function RegFormFields({ fields, prefix = [] }: { fields: readonly Preset
               />
             ) : f.name === 'region' ? (
               <Cascader options={REGION_OPTIONS} placeholder="请选择省份 / 城市" showSearch />
+            ) : f.name === 'education' ? (
+              <Select options={DEGREES.map((d) => ({ value: d, label: d }))} placeholder={`请选择${f.label}`} allowClear />
             ) : f.name === 'organization' ? (
               <SchoolNameInput listOnly={f.otherParams.schoolList} />
             ) : (

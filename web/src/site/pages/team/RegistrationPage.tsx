@@ -1,4 +1,4 @@
-import { fenToYuan, registrationRefusal, type TeamRegisterBody } from '@contest/shared';
+import { effectiveRegFields, eligibilityLines, fenToYuan, registrationRefusal, type TeamRegisterBody } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { App, Alert, Button, Card, Form, Input, Radio, Result, Space, Spin, type UploadFile } from 'antd';
 import { useRef, useState } from 'react';
@@ -14,7 +14,7 @@ import { RealNameGate } from '../userCenter/RealNameGate.tsx';
 import { useReloadTeam, useTeam } from '../../team.ts';
 import { RegFormFields, fromProfile, toInfo, type RegFormValues } from './RegFormFields.tsx';
 
-type Values = { individual: boolean; teamName?: string; info: RegFormValues };
+type Values = { individual: boolean; teamName?: string; groupName?: string; info: RegFormValues };
 
 export default function RegistrationPage() {
   const { competitionId } = useParams();
@@ -55,6 +55,7 @@ export default function RegistrationPage() {
   const closed = !reg?.enable ? '该竞赛未开放报名' : registrationRefusal(c, c.phase.code, sysTime());
   if (closed) return <Result status="info" title={closed} extra={<Link to={`/competition/${id}/introduce`}>返回竞赛</Link>} />;
   if (reg?.realName && !user.realNameVerified) return <RealNameGate menu="REG_SET" back={`/competition/${id}/introduce`} />;
+  const rules = eligibilityLines(c.eligibility);
 
   async function submit(values: Values) {
     setSaving(true);
@@ -62,6 +63,7 @@ export default function RegistrationPage() {
       const body: TeamRegisterBody = {
         individual: values.individual,
         teamName: values.individual ? null : values.teamName,
+        groupName: values.groupName ?? null,
         info: toInfo(values.info),
         attachments: uploadedUris(files),
       };
@@ -85,6 +87,18 @@ export default function RegistrationPage() {
         showIcon
         style={{ marginBottom: 24 }}
         message={`每队${c.minMembers}至${c.maxMembers}人，最多${c.maxTeachers}名指导老师${c.fee ? `；报名费 ¥${fenToYuan(c.fee)}，提交后请在订单有效期内完成支付` : '；免费报名'}。`}
+        description={
+          rules.length > 0 && (
+            <div data-testid="eligibility-rules">
+              参赛资格：
+              <ul style={{ margin: 0, paddingLeft: 20 }}>
+                {rules.map((l) => (
+                  <li key={l}>{l}</li>
+                ))}
+              </ul>
+            </div>
+          )
+        }
       />
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ individual: false, info: fromProfile(user) }} scrollToFirstError>
         {c.allowIndividual && (
@@ -109,8 +123,13 @@ export default function RegistrationPage() {
             <Input maxLength={50} />
           </Form.Item>
         )}
+        {c.eligibility.groupMode === 'choice' && (
+          <Form.Item name="groupName" label="参赛组别" rules={[{ required: true, message: '请选择参赛组别' }]}>
+            <Radio.Group options={c.eligibility.groupList.map((g) => ({ value: g.name, label: g.name }))} />
+          </Form.Item>
+        )}
         <Card type="inner" title="报名信息" style={{ marginBottom: 24 }}>
-          <RegFormFields fields={reg!.fieldList} prefix={['info']} />
+          <RegFormFields fields={effectiveRegFields(reg!.fieldList, c.eligibility)} prefix={['info']} />
         </Card>
         <Form.Item label="附件（如学生证，可选）">
           <DocumentUpload purpose="attachment" files={files} onChange={setFiles} />

@@ -11,6 +11,7 @@ import {
   type Team,
   type TeamMember,
   type TeamTeacher,
+  effectiveRegFields,
 } from '@contest/shared';
 import { CopyOutlined, PlusOutlined } from '@ant-design/icons';
 import { Alert, App, Button, Card, Descriptions, Empty, Form, Grid, Input, List, Result, Space, Spin, Table, Tag, Typography } from 'antd';
@@ -100,8 +101,9 @@ function TeachersModal({ team, onClose }: { team: Team; onClose: () => void }) {
 }
 
 function EditRegistrationModal({ team, me, onClose }: { team: Team; me: TeamMember; onClose: () => void }) {
-  const { presets } = useCompetition();
-  const fields = presets.find((p) => p.menuCode === 'REG_SET')?.fieldList ?? [];
+  const { competition, presets } = useCompetition();
+  // The organiser's fields, with 学校 and 学历 where the competition's eligibility rules need them.
+  const fields = effectiveRegFields(presets.find((p) => p.menuCode === 'REG_SET')?.fieldList ?? [], competition.eligibility);
   const { message } = App.useApp();
   const reload = useReloadTeam(team.competitionId);
   const leader = me.leader;
@@ -286,6 +288,12 @@ function TeamView({ team }: { team: Team }) {
             </Space>
           )}
         </Descriptions.Item>
+        {team.groupName && (
+          <Descriptions.Item label="参赛组别">
+            <span data-testid="team-group">{team.groupName}</span>
+          </Descriptions.Item>
+        )}
+        {team.schoolName && competition.eligibility.sameSchool && <Descriptions.Item label="学校">{team.schoolName}</Descriptions.Item>}
         <Descriptions.Item label="报名时间">{register ? formatMinute(register.createdAt) : '—'}</Descriptions.Item>
       </Descriptions>
 

@@ -1,4 +1,4 @@
-import { AUDIT_STATUS, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } from '@contest/shared';
+import { AUDIT_STATUS, DEFAULT_ELIGIBILITY, fenToYuan, isValidUrl, yuanToFen, type CompetitionBody } from '@contest/shared';
 import { Checkbox, Col, Divider, Form, Input, InputNumber, Row, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useMutation } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { RichTextField, richTextOrNull } from '#src/admin/components/RichTextFie
 import type { CompetitionDetail } from './useCompetition.ts';
 import { fromPicker, toPicker } from '#src/common/beijing.ts';
 import { useReopenGuard } from '#src/admin/components/useConfirmedRetry.ts';
+import { EligibilityFields } from './EligibilityFields.tsx';
 
 type TimeField = 'regStartTime' | 'regEndTime' | 'endTime';
 /** The form holds times as dayjs values and the fee as the yuan text typed in. */
@@ -30,6 +31,7 @@ const DEFAULTS: Partial<Values> = {
   cover: null,
   worksMaxMb: 500,
   worksTypes: 'zip,rar,7z,pdf,docx',
+  eligibility: DEFAULT_ELIGIBILITY,
 };
 
 function toValues(c: CompetitionDetail): Values {
@@ -55,6 +57,7 @@ function toValues(c: CompetitionDetail): Values {
     invoiceEnable: c.invoiceEnable,
     worksMaxMb: c.worksMaxMb,
     worksTypes: c.worksTypes,
+    eligibility: c.eligibility,
   };
 }
 
@@ -82,6 +85,15 @@ function toBody(v: Values, withOrg: boolean): CompetitionBody {
     invoiceEnable: v.invoiceEnable,
     worksMaxMb: v.worksMaxMb,
     worksTypes: v.worksTypes,
+    eligibility: {
+      ...v.eligibility,
+      maxTeamsPerSchool: v.eligibility.maxTeamsPerSchool ?? null,
+      maxTeamsPerTeacher: v.eligibility.maxTeamsPerTeacher ?? null,
+      groupList:
+        v.eligibility.groupMode === 'none'
+          ? []
+          : (v.eligibility.groupList ?? []).map((g) => ({ name: g.name, degrees: v.eligibility.groupMode === 'degree' ? (g.degrees ?? []) : [] })),
+    },
   };
 }
 
@@ -308,6 +320,9 @@ export function CompetitionForm({ competition, editable, onSaved }: CompetitionF
           </Form.Item>
         </Col>
       </Row>
+
+      <Divider orientation="left">参赛资格</Divider>
+      <EligibilityFields locked={lockedOff} />
 
       <Divider orientation="left">详细内容</Divider>
       <Form.Item name="introduce" label="竞赛介绍">
