@@ -33,6 +33,7 @@ import { simulatorRoutes } from './payments/simulator.ts';
 import { smsRoutes, smsSimulatorRoutes } from './modules/sms/routes.ts';
 import { idCheckSimulatorRoutes, realNameRoutes } from './modules/real-names/routes.ts';
 import { schoolRoutes } from './modules/schools/routes.ts';
+import { coordinatorRoutes } from './modules/coordinators/routes.ts';
 import { outboxRoutes } from './modules/outbox/routes.ts';
 import { registrationRoutes } from './modules/registrations/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
@@ -324,6 +325,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   if (deps.smsSimulator) mount('sms', (scope) => smsSimulatorRoutes(scope));
   mount('real-names', (scope) => realNameRoutes(scope));
   mount('schools', (scope) => schoolRoutes(scope));
+  mount('coordinators', (scope) => coordinatorRoutes(scope));
   if (deps.idCheckSimulator) mount('real-names', (scope) => idCheckSimulatorRoutes(scope));
   if (config.paymentSimulator) mount('payments', (scope) => simulatorRoutes(scope, deps));
   app.get('/user/manager', { config: { rule: PUBLIC }, schema: { hide: true } }, async (_req, reply) => reply.redirect('/backadmin.html#/system/user'));

@@ -87,6 +87,34 @@ export function readsTeam<T>(
   throw notFound('队伍不存在');
 }
 
+// ---- School coordinators (院校负责人) ---------------------------------------------------------------------------------
+
+/** An appointment as the policy reads it: whose, for which school, over which competitions. */
+export interface Appointment {
+  userId: number;
+  schoolId: number;
+  /** 'platform', 'org:<id>' or 'competition:<id>'. */
+  scopeKey: string;
+}
+
+/** The caller coordinates the school in this competition: an appointment of theirs covers it (platform, organisation or itself). */
+export const coordinates = (ctx: Ctx, appointments: readonly Appointment[], schoolId: number, c: { id: number; orgId: number | null }) =>
+  ctx.actor !== null &&
+  appointments.some(
+    (a) =>
+      a.userId === ctx.actor!.userId &&
+      a.schoolId === schoolId &&
+      (a.scopeKey === 'platform' || a.scopeKey === `competition:${c.id}` || (c.orgId !== null && a.scopeKey === `org:${c.orgId}`)),
+  );
+
+/** Who may appoint for a scope: the platform for the platform; an organiser of the competition for it or its organisation. */
+export const appoints = (ctx: Ctx, scope: 'platform' | 'org' | 'competition', c: Pick<CompetitionRow, 'orgId'>) =>
+  scope === 'platform' ? isPlatform(ctx) : organises(ctx, c, 'organiser');
+
+/** Who may take an appointment back: the platform any; an organiser those of its organisation's scopes. */
+export const revokes = (ctx: Ctx, a: { scopeKey: string; orgId: number | null }) =>
+  isPlatform(ctx) || (a.scopeKey !== 'platform' && a.orgId !== null && staffOf(ctx, a.orgId, 'organiser'));
+
 // ---- Orders and invoices ------------------------------------------------------------------------------------------
 
 /** Finance of the organisation (or the platform's) for orders or invoices. */

@@ -170,6 +170,17 @@ function routeCases(w: World): Record<string, Case> {
     'POST /api/system/realname/:id/audit': { owner: 'platform', params: { id: 999999 }, payload: { pass: true } },
     // The platform's list of schools (学校名单); any signed-in person's picker reads it.
     'GET /api/school/options': none,
+    // School coordinators (院校负责人): appointed in A's competitions by A's organisers; a coordinator's own views check
+    // the appointment in the service (coordinators.test.ts: a coordinator of one school sees nothing of another's).
+    'GET /api/competition/coordinator/:competitionId': org({ params: { competitionId: i.competition } }),
+    'POST /api/competition/coordinator/:competitionId': org({
+      params: { competitionId: i.competition },
+      payload: { account: 'nobody-at-all', schoolId: 999999, scope: 'competition' },
+    }),
+    'DELETE /api/competition/coordinator/item/:id': org({ params: { id: 999999 } }),
+    'GET /api/school/coordinator/mine': none,
+    'GET /api/school/coordinator/teams/:competitionId': { owner: 'none', params: { competitionId: i.competition }, query: 'schoolId=1' },
+    'POST /api/school/coordinator/audit/:id': { owner: 'none', params: { id: i.register }, payload: { action: 'approve' } },
     'GET /api/system/school/page': platform,
     'POST /api/system/school': { owner: 'platform', payload: {} },
     'PUT /api/system/school/:id': { owner: 'platform', params: { id: 999999 }, payload: { name: '矩阵大学', kind: 'other' } },

@@ -39,7 +39,7 @@ const FIELDS = [
   { label: '身份证号', name: 'idCardNo', otherParams: { required: true } },
 ];
 const info = (organization: string, extra: object = {}) => ({ userName: '张三', idCardNo: ID, organization, ...extra });
-const NONE = { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none', groupList: [] };
+const NONE = { sameSchool: false, schoolAudit: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none', groupList: [] };
 const BY_DEGREE = {
   groupMode: 'degree',
   groupList: [
@@ -113,7 +113,7 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
       'eligibility.groupList.1.degrees': '学历“本科”已属于“本科组”',
     });
     const detail = body(await t.app.inject({ method: 'GET', url: `/api/competition/public/${id}` })).data;
-    expect(detail.eligibility).toEqual({ sameSchool: true, maxTeamsPerSchool: 5, maxTeamsPerTeacher: 4, ...BY_DEGREE });
+    expect(detail.eligibility).toEqual({ sameSchool: true, schoolAudit: false, maxTeamsPerSchool: 5, maxTeamsPerTeacher: 4, ...BY_DEGREE });
     const current = detail;
     const changed = await org.put(`/api/competition/${id}`, {
       name: current.name,

@@ -43,6 +43,8 @@ export const eligibilitySchema = z
   .strictObject({
     /** 队员和指导老师须来自同一学校. */
     sameSchool: z.boolean({ error: '同校要求须为是或否' }).default(false),
+    /** 两级审核: a registration is reviewed by its school's coordinator (院校负责人) first, then by the organiser. */
+    schoolAudit: z.boolean({ error: '两级审核须为是或否' }).default(false),
     /** 每校最多报名队伍数 (null: no limit). */
     maxTeamsPerSchool: limit('每校最多队伍数', 10_000).default(null),
     /** 每位指导老师最多指导队伍数 (null: no limit); a teacher is known by phone number. */
@@ -71,15 +73,23 @@ export type Eligibility = z.infer<typeof eligibilitySchema>;
 /** The rules as replies carry them (no defaults or coercion: a response schema only describes). */
 export const eligibilityReplySchema = z.object({
   sameSchool: z.boolean(),
+  schoolAudit: z.boolean(),
   maxTeamsPerSchool: z.number().int().nullable(),
   maxTeamsPerTeacher: z.number().int().nullable(),
   groupMode: z.enum(Object.keys(GROUP_MODES) as [GroupMode, ...GroupMode[]]),
   groupList: z.array(z.object({ name: z.string(), degrees: z.array(z.enum(DEGREES)) })),
 });
-export const DEFAULT_ELIGIBILITY: Eligibility = { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none', groupList: [] };
+export const DEFAULT_ELIGIBILITY: Eligibility = {
+  sameSchool: false,
+  schoolAudit: false,
+  maxTeamsPerSchool: null,
+  maxTeamsPerTeacher: null,
+  groupMode: 'none',
+  groupList: [],
+};
 
 /** Whether a team has a school the rules speak of (members of one school, or places per school). */
-export const schoolRuled = (e: Eligibility) => e.sameSchool || e.maxTeamsPerSchool !== null;
+export const schoolRuled = (e: Eligibility) => e.sameSchool || e.schoolAudit || e.maxTeamsPerSchool !== null;
 
 /**
  * The registration form as the rules need it: 学校 required when a rule speaks of schools, 学历 required when groups
@@ -92,7 +102,9 @@ export function effectiveRegFields(fields: readonly PresetField[], e: Eligibilit
     if (f) f.otherParams.required = true;
     else out.push({ label, name, type: name === 'education' ? 'education' : 'input', description: why, otherParams: { required: true } });
   };
-  if (schoolRuled(e)) need('organization', '学校', '本竞赛按学校限定参赛资格');
+  if (schoolRuled(e)) need('organization', '学校', e.schoolAudit ? '报名先由本校的院校负责人审核，请从学校名单中选择' : '本竞赛按学校限定参赛资格');
+  // A school's coordinator reviews only the schools of the list: 两级审核 takes those alone.
+  if (e.schoolAudit) out.find((x) => x.name === 'organization')!.otherParams.schoolList = true;
   if (e.groupMode === 'degree') need('education', '学历', '本竞赛按队员最高学历分组');
   return out;
 }
@@ -115,10 +127,16 @@ export function groupOfDegrees(e: Eligibility, degrees: readonly (string | null 
 export function eligibilityLines(e: Eligibility): string[] {
   const lines: string[] = [];
   if (e.sameSchool) lines.push('队员和指导老师须来自同一学校');
+  if (e.schoolAudit) lines.push('报名先由本校院校负责人审核，再由主办方审核');
   if (e.maxTeamsPerSchool !== null) lines.push(`每所学校最多报名${e.maxTeamsPerSchool}支队伍`);
   if (e.maxTeamsPerTeacher !== null) lines.push(`每位指导老师最多指导${e.maxTeamsPerTeacher}支队伍（以老师手机号识别）`);
-  if (e.groupMode === 'degree')
-    lines.push(`按队员最高学历分组：${e.groupList.map((g) => `${g.name}（${g.degrees.join('、')}）`).join('；')}，各组分别排名、评奖`);
+  if (e.groupMode === 'degree') {
+    const out = DEGREES.filter((d) => !e.groupList.some((g) => (g.degrees as string[]).includes(d)));
+    lines.push(
+      `按队员最高学历分组，各组分别排名、评奖：${e.groupList.map((g) => `${g.name}为${g.degrees.join('、')}`).join('，')}` +
+        (out.length ? `；学历为${out.join('、')}的不能报名` : ''),
+    );
+  }
   if (e.groupMode === 'choice') lines.push(`分组参赛：${e.groupList.map((g) => g.name).join('、')}，报名时选择组别，各组分别排名、评奖`);
   return lines;
 }

@@ -10,6 +10,7 @@ export * from './api/sms.ts';
 export * from './api/real-names.ts';
 export * from './api/schools.ts';
 export * from './eligibility.ts';
+export * from './api/coordinators.ts';
 export * from './api/outbox.ts';
 export * from './api/roles.ts';
 export * from './api/system.ts';

@@ -17,6 +17,8 @@ select
   "u"."username",
   "r"."status",
   "r"."reason",
+  "r"."school_status",
+  "r"."school_reason",
   "r"."order_id",
   "o"."pay_status",
   "r"."attachments_json",
@@ -61,6 +63,8 @@ select
   "u"."username",
   "r"."status",
   "r"."reason",
+  "r"."school_status",
+  "r"."school_reason",
   "r"."order_id",
   "o"."pay_status",
   "r"."attachments_json",
@@ -92,6 +96,8 @@ select
   "u"."username",
   "r"."status",
   "r"."reason",
+  "r"."school_status",
+  "r"."school_reason",
   "r"."order_id",
   "o"."pay_status",
   "r"."attachments_json",
@@ -123,6 +129,8 @@ select
   "u"."username",
   "r"."status",
   "r"."reason",
+  "r"."school_status",
+  "r"."school_reason",
   "r"."order_id",
   "o"."pay_status",
   "r"."attachments_json",
@@ -173,13 +181,14 @@ insert into
     "team_id",
     "user_id",
     "status",
+    "school_status",
     "order_id",
     "attachments_json",
     "created_at",
     "updated_at"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 returning
   "id";
 -- stops here: no row
@@ -256,6 +265,44 @@ from
   and "m"."user_id" = $1
 where
   "r"."attachments_json" like $2;
+
+-- registrations.reopenAtSchool(id)
+update "registers"
+set
+  "school_status" = $1,
+  "school_reason" = $2
+where
+  "id" = $3
+  and "school_status" is not null;
+
+-- registrations.schoolReviewTarget(id)
+select
+  "r"."id",
+  "r"."team_id",
+  "t"."name" as "team_name",
+  "r"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "r"."status",
+  "r"."school_status",
+  "t"."school_key"
+from
+  "registers" as "r"
+  inner join "teams" as "t" on "t"."id" = "r"."team_id"
+  inner join "competitions" as "c" on "c"."id" = "r"."competition_id"
+where
+  "r"."id" = $1;
+
+-- registrations.schoolTransition(id, to, v)
+update "registers"
+set
+  "school_status" = $1,
+  "school_reason" = $2,
+  "updated_at" = $3
+where
+  "id" = $4
+  and "school_status" = $5
+  and "status" = $6;
 
 -- registrations.teamOfUser(competitionId, userId)
 select

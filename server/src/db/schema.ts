@@ -344,6 +344,9 @@ export interface RegistersTable {
   reason: string | null;
   orderId: number | null;
   attachmentsJson: string;
+  /** 两级审核 (migration 0038): null no school level, 0 waiting for the school, 1 passed by it, 2 refused by it. */
+  schoolStatus: number | null;
+  schoolReason: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -936,6 +939,7 @@ export interface DB {
   idcheckSimulatorPeople: IdcheckSimulatorPeopleTable;
   schools: SchoolsTable;
   eligibilityQuota: EligibilityQuotaTable;
+  schoolCoordinators: SchoolCoordinatorsTable;
 }
 
 /** What a competition's rules limit, counted (migration 0037): a school's teams, a teacher's teams. */
@@ -944,4 +948,17 @@ export interface EligibilityQuotaTable {
   kind: 'school' | 'teacher';
   key: string;
   used: Generated<number>;
+}
+
+/** A school coordinator's appointment (migration 0038): a user, a school, a scope. */
+export interface SchoolCoordinatorsTable {
+  id: Generated<number>;
+  userId: number;
+  schoolId: number;
+  /** 'platform', 'org:<id>' or 'competition:<id>'. */
+  scopeKey: string;
+  orgId: number | null;
+  competitionId: number | null;
+  appointedBy: number | null;
+  createdAt: string;
 }

@@ -279,7 +279,7 @@ describe('leaving the competition editor with unsaved menus', () => {
         endTime: '2026-06-30T00:00:00.000Z',
         fee: 0,
         allowIndividual: true,
-        eligibility: { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] },
+        eligibility: { sameSchool: false, schoolAudit: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] },
         minMembers: 1,
         maxMembers: 3,
         maxTeachers: 1,

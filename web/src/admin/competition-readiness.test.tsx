@@ -74,7 +74,7 @@ const competition = {
   fee: 0,
   invoiceEnable: true,
   allowIndividual: true,
-  eligibility: { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] },
+  eligibility: { sameSchool: false, schoolAudit: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] },
   minMembers: 1,
   maxMembers: 3,
   maxTeachers: 1,

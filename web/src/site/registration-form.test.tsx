@@ -31,7 +31,7 @@ const presets = [
   },
 ] as Preset[];
 
-const NO_RULES = { sameSchool: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] };
+const NO_RULES = { sameSchool: false, schoolAudit: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none' as const, groupList: [] };
 
 function open(eligibility: object = NO_RULES, fieldList: PresetField[] = fields) {
   api.answers = {
@@ -108,6 +108,7 @@ describe("the registration form with the organiser's own fields", { timeout: 60_
     open(
       {
         sameSchool: true,
+        schoolAudit: false,
         maxTeamsPerSchool: 2,
         maxTeamsPerTeacher: null,
         groupMode: 'choice',

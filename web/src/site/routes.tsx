@@ -90,6 +90,7 @@ export const siteRoutes: RouteObject[] = guardIds([
           { path: 'messages', element: page(() => import('./pages/userCenter/MessageSettingsPage.tsx')) },
           { path: 'realName', element: page(() => import('./pages/userCenter/RealNamePage.tsx')) },
           { path: 'partner', element: page(() => import('./pages/userCenter/PartnerPage.tsx')) },
+          { path: 'school', element: page(() => import('./pages/userCenter/CoordinatorPage.tsx')) },
         ],
       },
     ],

@@ -6,10 +6,14 @@ import { PAY_STATUS } from './orders.ts';
 
 export const REGISTER_STATUS = { pending: 0, approved: 1, rejected: 2 } as const;
 export const REGISTER_STATUS_TEXT: Record<number, string> = { 0: '待审核', 1: '审核通过', 2: '审核驳回' };
+/** The school's level of 两级审核 (issue 36): its coordinator (院校负责人) reviews first. */
+export const SCHOOL_STATUS = { pending: 0, approved: 1, rejected: 2 } as const;
+export const SCHOOL_STATUS_TEXT: Record<number, string> = { 0: '待学校审核', 1: '学校已通过', 2: '学校已驳回' };
+export const SCHOOL_FIRST_TEXT = '该报名须先经学校（院校负责人）审核通过';
 
 export const registerFlowSchema = z.object({
   id: z.number().int(),
-  action: z.enum(['submit', 'resubmit', 'approve', 'reject']),
+  action: z.enum(['submit', 'resubmit', 'approve', 'reject', 'schoolApprove', 'schoolReject']),
   actorName: z.string(),
   fromStatus: z.number().int().nullable(),
   toStatus: z.number().int(),
@@ -36,6 +40,9 @@ export const registerSchema = z.object({
   username: z.string(),
   status: z.number().int(),
   reason: z.string().nullable(),
+  /** 两级审核 (issue 36): null without a school level; else `SCHOOL_STATUS`, and the school's reason when it refused. */
+  schoolStatus: z.number().int().nullish(),
+  schoolReason: z.string().nullish(),
   orderId: z.number().int().nullable(),
   payStatus: z.number().int().nullable(),
   memberNum: z.number().int(),

@@ -316,6 +316,7 @@ export async function notify(
 const MESSAGE_KIND_OF_SOURCE: Record<string, MessageKind | undefined> = {
   'register.approved': 'result',
   'register.rejected': 'result',
+  'register.school': 'result',
   'grade.published': 'result',
   'certificate.ready': 'result',
   'realname.result': 'account',

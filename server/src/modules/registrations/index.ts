@@ -3,5 +3,5 @@
  * write when they register or change, a team's registration, and a registration with its flow (the detail the teams
  * module shows with the team). Registrations never read teams: teams depend on registrations, not back.
  */
-export { findRegisterOfTeam, insertFlow, insertRegister, transition } from './repo.ts';
-export { registerWithFlows } from './service.ts';
+export { findRegisterOfTeam, insertFlow, insertRegister, reopenAtSchool, transition } from './repo.ts';
+export { decideAtSchool, registerWithFlows, schoolReviewTarget } from './service.ts';

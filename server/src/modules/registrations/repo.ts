@@ -9,7 +9,7 @@ import type { DB } from '../../db/schema.ts';
 
 export async function insertRegister(
   db: Db,
-  v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; now: string },
+  v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; schoolAudit?: boolean; now: string },
 ) {
   const row = await db
     .insertInto('registers')
@@ -18,6 +18,8 @@ export async function insertRegister(
       teamId: v.teamId,
       userId: v.userId,
       status: 0,
+      // 两级审核: the school reviews it first.
+      schoolStatus: v.schoolAudit ? 0 : null,
       orderId: v.orderId,
       attachmentsJson: JSON.stringify(v.attachments),
       createdAt: v.now,
@@ -80,6 +82,8 @@ const base = (db: Db) =>
       'u.username',
       'r.status',
       'r.reason',
+      'r.schoolStatus',
+      'r.schoolReason',
       'r.orderId',
       'o.payStatus',
       'r.attachmentsJson',
@@ -244,3 +248,31 @@ export function exportRegisters(db: Db, q: Omit<RegisterListQuery, 'page' | 'lim
     size,
   );
 }
+
+// ---- 两级审核: the school's level (issue 36) ------------------------------------------------------------------------
+
+/** What a school's review of a registration needs: its state, and the competition and school it belongs to. */
+export const schoolReviewTarget = (db: Db, id: number) =>
+  db
+    .selectFrom('registers as r')
+    .innerJoin('teams as t', 't.id', 'r.teamId')
+    .innerJoin('competitions as c', 'c.id', 'r.competitionId')
+    .select(['r.id', 'r.teamId', 't.name as teamName', 'r.competitionId', 'c.name as competitionName', 'c.orgId', 'r.status', 'r.schoolStatus', 't.schoolKey'])
+    .where('r.id', '=', id)
+    .executeTakeFirst();
+
+/** The school's decision, only while the registration waits for it (and for the organiser): racing clicks decide once. */
+export async function schoolTransition(db: Db, id: number, to: number, v: { reason: string | null; now: string }): Promise<boolean> {
+  const r = await db
+    .updateTable('registers')
+    .set({ schoolStatus: to, schoolReason: v.reason, updatedAt: v.now })
+    .where('id', '=', id)
+    .where('schoolStatus', '=', 0)
+    .where('status', '=', 0)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A registration sent again after a refusal goes back to its school first (where the competition has 两级审核). */
+export const reopenAtSchool = (db: Db, id: number) =>
+  db.updateTable('registers').set({ schoolStatus: 0, schoolReason: null }).where('id', '=', id).where('schoolStatus', 'is not', null).execute();

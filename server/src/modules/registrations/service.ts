@@ -1,6 +1,8 @@
 import {
   ACTION_CODES,
   REGISTER_STATUS,
+  SCHOOL_FIRST_TEXT,
+  SCHOOL_STATUS,
   paidOrFree,
   batchResult,
   type BatchResult,
@@ -16,7 +18,7 @@ import { withoutOrg } from '../../http/reply.ts';
 import { grantPrivateReads } from '../files/index.ts';
 import { EVERY_ORG } from '../../db/org-scope.ts';
 import * as repo from './repo.ts';
-import { notify, teamUserIds } from '../notices/index.ts';
+import { notify, teamUserIds, tellStaff } from '../notices/index.ts';
 import * as competitions from '../competitions/index.ts';
 import * as policy from '../../policy.ts';
 
@@ -90,6 +92,8 @@ async function decide(ctx: AuthedCtx, register: repo.RegisterWithOrg, action: 'a
 export async function flow(ctx: AuthedCtx, id: number, action: 'approve' | 'reject', reason: string | null | undefined) {
   const register = await repo.findRegister(ctx.db, id);
   if (!register || !policy.actsFor(ctx, register.orgId)) throw notFound('报名不存在');
+  // 两级审核: the organiser approves what the school passed (and may refuse at any time).
+  if (action === 'approve' && register.status === REGISTER_STATUS.pending && register.schoolStatus === SCHOOL_STATUS.pending) throw conflict(SCHOOL_FIRST_TEXT);
   if (!(await decide(ctx, register, action, reason))) throw conflict('该报名已审核，不能重复审核');
 }
 
@@ -105,18 +109,70 @@ export async function flowBatch(ctx: AuthedCtx, body: RegisterBatchBody): Promis
   if (!found.size) throw notFound('报名不存在');
   const results: BatchResult['results'] = [];
   const unpaid: string[] = [];
+  const atSchool: string[] = [];
   for (const id of ids) {
     const register = found.get(id);
     if (!register) results.push({ id, outcome: 'notFound' });
     else if (register.status !== REGISTER_STATUS.pending) results.push({ id, outcome: 'decided' });
-    else if (body.action === 'approve' && !paidOrFree(register)) {
+    else if (body.action === 'approve' && register.schoolStatus === SCHOOL_STATUS.pending) {
+      results.push({ id, outcome: 'skipped' });
+      atSchool.push(`${register.teamName}（${register.teamNo}）`);
+    } else if (body.action === 'approve' && !paidOrFree(register)) {
       // A batch approves only what a reviewer would approve without a second look: an unpaid team waits to be
       // approved one by one (the single approval warns about it) or until it has paid.
       results.push({ id, outcome: 'skipped' });
       unpaid.push(`${register.teamName}（${register.teamNo}）`);
     } else results.push({ id, outcome: (await decide(ctx, register, body.action, body.reason)) ? 'done' : 'decided' });
   }
-  return { ...batchResult(results), ...(unpaid.length ? { skippedWhy: '尚未缴费', skippedNames: unpaid } : {}) };
+  const skippedWhy = [unpaid.length ? '尚未缴费' : '', atSchool.length ? '待学校审核' : ''].filter(Boolean).join('或');
+  return { ...batchResult(results), ...(skippedWhy ? { skippedWhy, skippedNames: [...unpaid, ...atSchool] } : {}) };
+}
+
+// ---- 两级审核: the school's level (issue 36) ------------------------------------------------------------------------
+
+export const schoolReviewTarget = (db: Db, id: number) => repo.schoolReviewTarget(db, id);
+type SchoolTarget = NonNullable<Awaited<ReturnType<typeof repo.schoolReviewTarget>>>;
+
+/**
+ * The school's decision on a registration waiting for it (the coordinators module checked the caller coordinates its
+ * school): passed, it goes on to the organiser, who is told; refused, the registration is refused with the school's
+ * reason, as an organiser's refusal is. Either way the team is told, and the step is in the flow and the audit log.
+ * False, changing nothing, when it was no longer waiting for the school.
+ */
+export async function decideAtSchool(ctx: AuthedCtx, target: SchoolTarget, action: 'approve' | 'reject', reason: string | null | undefined) {
+  const now = ctx.clock.now().toISOString();
+  const to = action === 'approve' ? SCHOOL_STATUS.approved : SCHOOL_STATUS.rejected;
+  const moved = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.schoolTransition(trx, target.id, to, { reason: action === 'reject' ? reason! : null, now }))) return false;
+    const toStatus = action === 'reject' ? REGISTER_STATUS.rejected : REGISTER_STATUS.pending;
+    if (action === 'reject') await repo.transition(trx, target.id, REGISTER_STATUS.pending, toStatus, { reason: `学校审核驳回：${reason}`, now });
+    await repo.insertFlow(trx, {
+      registerId: target.id,
+      actorId: ctx.actor.userId,
+      action: action === 'approve' ? 'schoolApprove' : 'schoolReject',
+      fromStatus: REGISTER_STATUS.pending,
+      toStatus,
+      reason: reason ?? null,
+      now,
+    });
+    await writeAudit(ctx, { action: `register.school.${action}`, entity: 'register', entityId: target.id, after: { schoolStatus: to, reason } }, trx);
+    return true;
+  });
+  if (!moved) return false;
+  await notify(
+    ctx,
+    await teamUserIds(ctx.db, [target.teamId]),
+    action === 'approve'
+      ? { title: '学校审核通过', content: `您的队伍“${target.teamName}”的报名已通过学校审核，等待主办方审核。`, source: 'register.school' }
+      : { title: '报名未通过学校审核', content: `您的队伍“${target.teamName}”的报名未通过学校审核：${reason ?? ''}`, source: 'register.rejected' },
+  );
+  if (action === 'approve')
+    await tellStaff(ctx, ACTION_CODES.registerAudit, target.orgId, {
+      title: '新的报名待审核',
+      content: `“${target.teamName}”的报名已通过学校审核，请在“报名管理”中审核（竞赛“${target.competitionName}”）。`,
+      source: 'register.submitted',
+    });
+  return true;
 }
 
 /** The attachments of a competition's registrations (one team's with `teamId`). */

@@ -32,6 +32,7 @@ import * as competitions from '../competitions/index.ts';
 import { assertOwnFile } from '../files/index.ts';
 import { assertVerified } from '../real-names/index.ts';
 import { listedSchool } from '../schools/index.ts';
+import { coordinatorIds } from '../coordinators/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
 import { checkTeacherList, moveTeacherPlaces, settleTeam } from './eligibility.ts';
@@ -157,7 +158,15 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
       await settleTeam(trx, competition, teamId, now, { chosenGroup: body.groupName ?? null });
       await repo.lapseInvitations(trx, competitionId, userId, now);
       const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee }) : null;
-      const registerId = await registers.insertRegister(trx, { competitionId, teamId, userId, orderId, attachments: body.attachments, now });
+      const registerId = await registers.insertRegister(trx, {
+        competitionId,
+        teamId,
+        userId,
+        orderId,
+        attachments: body.attachments,
+        schoolAudit: competition.eligibility.schoolAudit,
+        now,
+      });
       await registers.insertFlow(trx, {
         registerId,
         actorId: userId,
@@ -169,11 +178,24 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
       });
       return { teamId, registerId, orderId };
     });
-    await tellStaff(ctx, ACTION_CODES.registerAudit, competition.orgId, {
-      title: '新的报名待审核',
-      content: `“${body.individual ? `${name}（个人）` : name}”报名了竞赛“${competition.name}”，请在“报名管理”中审核。`,
-      source: 'register.submitted',
-    });
+    const teamName = body.individual ? `${name}（个人）` : name;
+    // 两级审核: the school's coordinators review it first; the organisers are told once the school has passed it (or
+    // now, when the school has no coordinator yet, so that they can appoint one).
+    const reviewers = competition.eligibility.schoolAudit && info.schoolId ? await coordinatorIds(ctx.db, info.schoolId, competition) : [];
+    if (reviewers.length)
+      await notify(ctx, reviewers, {
+        title: '新的报名待学校审核',
+        content: `${info.organization}的“${teamName}”报名了竞赛“${competition.name}”，请在个人中心“院校负责人”中审核。`,
+        source: 'register.school',
+      });
+    else
+      await tellStaff(ctx, ACTION_CODES.registerAudit, competition.orgId, {
+        title: competition.eligibility.schoolAudit ? '新的报名待学校审核（该校尚无院校负责人）' : '新的报名待审核',
+        content: competition.eligibility.schoolAudit
+          ? `${info.organization}的“${teamName}”报名了竞赛“${competition.name}”，须先经学校审核，但该校在本竞赛尚无院校负责人，请在竞赛详情页指定。`
+          : `“${teamName}”报名了竞赛“${competition.name}”，请在“报名管理”中审核。`,
+        source: 'register.submitted',
+      });
     return made;
   } catch (err) {
     if (isUniqueViolation(err)) {
@@ -275,6 +297,8 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
         if (body.attachments) await repo.setAttachments(trx, register.id, JSON.stringify(body.attachments), now);
         if (register.status === REGISTER_STATUS.rejected) {
           await registers.transition(trx, register.id, REGISTER_STATUS.rejected, REGISTER_STATUS.pending, { reason: null, now });
+          // Where the school reviews first, it reviews the corrected registration again.
+          await registers.reopenAtSchool(trx, register.id);
           await registers.insertFlow(trx, {
             registerId: register.id,
             actorId: ctx.actor.userId,

@@ -1,4 +1,4 @@
-import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, fenToYuan, questionScorable, type ManagedQuestion } from '@contest/shared';
+import { ACTION_CODES, ADMIN_MENU_CODES, AUDIT_STATUS, eligibilityLines, fenToYuan, questionScorable, type ManagedQuestion } from '@contest/shared';
 import { Alert, Button, Card, Descriptions, Divider, Image, Skeleton, Space, Typography } from 'antd';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { usePermissions } from '#src/common/auth.ts';
@@ -14,6 +14,7 @@ import { ReadinessCard } from './parts/ReadinessCard.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
 import { useCompetition } from './parts/useCompetition.ts';
+import { CoordinatorsPanel } from './parts/CoordinatorsPanel.tsx';
 import { useReadiness } from './parts/useReadiness.ts';
 
 /** What approving the competition does to its questions, for the confirmation. */
@@ -101,6 +102,9 @@ export default function CompetitionViewPage() {
         <Descriptions.Item label="组队规则">
           每队 {c.minMembers}–{c.maxMembers} 人，指导老师最多 {c.maxTeachers} 人；{c.allowIndividual ? '允许' : '不允许'}个人参赛
         </Descriptions.Item>
+        <Descriptions.Item label="参赛资格">
+          {eligibilityLines(c.eligibility).length ? eligibilityLines(c.eligibility).map((l) => <div key={l}>{l}</div>) : '不限学校，不分组'}
+        </Descriptions.Item>
         <Descriptions.Item label="训练平台">
           {c.trainingUrl ? (
             <Typography.Link href={c.trainingUrl} target="_blank" rel="noopener noreferrer">
@@ -132,6 +136,8 @@ export default function CompetitionViewPage() {
           </div>
           <Divider orientation="left">赛题</Divider>
           <AuditQuestions competitionId={c.id} auditStatus={c.auditStatus} />
+          <Divider orientation="left">院校负责人</Divider>
+          <CoordinatorsPanel competitionId={c.id} editable={has(ACTION_CODES.competitionEdit)} />
         </>
       )}
       <Divider orientation="left">竞赛介绍</Divider>

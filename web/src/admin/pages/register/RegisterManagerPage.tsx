@@ -3,6 +3,8 @@ import {
   PAY_STATUS_TEXT,
   REGISTER_STATUS,
   REGISTER_STATUS_TEXT,
+  SCHOOL_STATUS,
+  SCHOOL_STATUS_TEXT,
   batchResultText,
   formatSize,
   paidOrFree,
@@ -30,7 +32,14 @@ import { useUrlQuery } from '#src/common/useUrlQuery.ts';
 import { ActionLink } from '#src/common/ActionLink.tsx';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
-const ACTIONS: Record<RegisterFlow['action'], string> = { submit: '提交报名', resubmit: '修改后重新提交', approve: '审核通过', reject: '审核驳回' };
+const ACTIONS: Record<RegisterFlow['action'], string> = {
+  submit: '提交报名',
+  resubmit: '修改后重新提交',
+  approve: '审核通过',
+  reject: '审核驳回',
+  schoolApprove: '学校审核通过',
+  schoolReject: '学校审核驳回',
+};
 
 type Filters = { status: number; competitionId: number; keyword: string };
 const FILTERS = { status: 'number', competitionId: 'number', keyword: 'text' } as const;
@@ -213,7 +222,19 @@ export default function RegisterManagerPage() {
           { title: '方式', width: 70, render: (_, r) => (r.individual ? '个人' : '团队') },
           { title: '人数', dataIndex: 'memberNum', width: 60 },
           { title: '报名人', dataIndex: 'username', width: 110 },
-          { title: '审核状态', width: 100, render: (_, r) => <Tag color={COLORS[r.status]}>{REGISTER_STATUS_TEXT[r.status]}</Tag> },
+          {
+            title: '审核状态',
+            width: 120,
+            render: (_, r) => (
+              <Space direction="vertical" size={2}>
+                <Tag color={COLORS[r.status]}>{REGISTER_STATUS_TEXT[r.status]}</Tag>
+                {/* 两级审核: the school's level, while the organiser's decision waits for it. */}
+                {r.status === REGISTER_STATUS.pending && r.schoolStatus != null && (
+                  <Tag color={r.schoolStatus === SCHOOL_STATUS.approved ? 'success' : 'warning'}>{SCHOOL_STATUS_TEXT[r.schoolStatus]}</Tag>
+                )}
+              </Space>
+            ),
+          },
           { title: '缴费', width: 80, render: (_, r) => (r.payStatus === null ? '免费' : PAY_STATUS_TEXT[r.payStatus]) },
           { title: '驳回原因', dataIndex: 'reason', width: 160, ellipsis: true },
           { title: '报名时间', width: 150, render: (_, r) => formatMinute(r.createdAt) },

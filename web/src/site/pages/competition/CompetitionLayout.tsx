@@ -155,7 +155,11 @@ export default function CompetitionLayout() {
               </Descriptions.Item>
               {eligibilityLines(c.eligibility).length > 0 && (
                 <Descriptions.Item label="参赛资格" span="filled">
-                  <span data-testid="eligibility-summary">{eligibilityLines(c.eligibility).join('；')}</span>
+                  <div data-testid="eligibility-summary" style={{ marginBottom: 12 }}>
+                    {eligibilityLines(c.eligibility).map((l) => (
+                      <div key={l}>{l}</div>
+                    ))}
+                  </div>
                 </Descriptions.Item>
               )}
             </Descriptions>

@@ -1,6 +1,7 @@
 import {
   BankOutlined,
   BellOutlined,
+  ApartmentOutlined,
   FileTextOutlined,
   IdcardOutlined,
   LockOutlined,
@@ -9,7 +10,9 @@ import {
   SolutionOutlined,
   UserOutlined,
 } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Menu, Result, Row, Spin } from 'antd';
+import { coordinatorApi, coordinatorKeys } from '#src/api/coordinators.ts';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '#src/common/auth.ts';
 import { goLogin } from '#src/common/http.ts';
@@ -32,6 +35,9 @@ export default function UserCenterLayout() {
   const { data: user, isLoading } = useCurrentUser();
   const location = useLocation();
   const navigate = useNavigate();
+  // 院校负责人 is in the menu for the people appointed (issue 36); the page says so to anyone else who opens it.
+  const coordination = useQuery({ queryKey: coordinatorKeys.mine, enabled: Boolean(user), queryFn: coordinatorApi.mine });
+  const items = coordination.data?.length ? [...MENU, { key: '/userCenter/school', icon: <ApartmentOutlined />, label: '院校负责人' }] : MENU;
   if (isLoading) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
   if (!user) {
     return <Result status="403" title="请先登录" subTitle="登录后才能进入个人中心" extra={<ActionLink onClick={goLogin}>去登录</ActionLink>} />;
@@ -40,7 +46,7 @@ export default function UserCenterLayout() {
     <Row gutter={24}>
       <Col xs={24} md={6}>
         <Card styles={{ body: { padding: 8 } }}>
-          <Menu mode="inline" selectedKeys={[location.pathname]} items={MENU} onClick={({ key }) => navigate(key)} style={{ border: 'none' }} />
+          <Menu mode="inline" selectedKeys={[location.pathname]} items={items} onClick={({ key }) => navigate(key)} style={{ border: 'none' }} />
         </Card>
       </Col>
       <Col xs={24} md={18}>

@@ -36,6 +36,16 @@ export function EligibilityFields({ locked }: { locked: boolean }) {
             <Checkbox disabled={locked}>队员和指导老师须来自同一学校</Checkbox>
           </Form.Item>
         </Col>
+        <Col xs={24} md={8}>
+          <Form.Item
+            name={['eligibility', 'schoolAudit']}
+            label="两级审核"
+            valuePropName="checked"
+            extra={hint ?? '报名先由本校的院校负责人审核，通过后再由主办方审核；院校负责人在竞赛详情页指定'}
+          >
+            <Checkbox disabled={locked}>学校审核后再由主办方审核</Checkbox>
+          </Form.Item>
+        </Col>
         <Col xs={12} md={8}>
           <Form.Item name={['eligibility', 'maxTeamsPerSchool']} label="每校最多队伍数" extra={hint ?? '不填为不限'}>
             <InputNumber min={1} max={10000} precision={0} style={{ width: '100%' }} placeholder="不限" disabled={locked} />
@@ -66,26 +76,18 @@ export function EligibilityFields({ locked }: { locked: boolean }) {
               {items.map((item, i) => (
                 <Row gutter={12} key={item.key} align="top">
                   <Col xs={24} md={8}>
-                    <Form.Item
-                      name={[item.name, 'name']}
-                      label={i === 0 ? '组别名称' : undefined}
-                      rules={[{ required: true, whitespace: true, message: '请输入组别名称' }]}
-                    >
+                    <Form.Item name={[item.name, 'name']} label={`组别${i + 1}名称`} rules={[{ required: true, whitespace: true, message: '请输入组别名称' }]}>
                       <Input maxLength={20} placeholder="如：本科组" disabled={locked} aria-label={`第${i + 1}个组别名称`} />
                     </Form.Item>
                   </Col>
                   {mode === 'degree' && (
                     <Col xs={20} md={13}>
-                      <Form.Item
-                        name={[item.name, 'degrees']}
-                        label={i === 0 ? '包含的学历' : undefined}
-                        rules={[{ required: true, message: '请选择包含的学历' }]}
-                      >
+                      <Form.Item name={[item.name, 'degrees']} label={`组别${i + 1}包含的学历`} rules={[{ required: true, message: '请选择包含的学历' }]}>
                         <Select mode="multiple" options={DEGREE_OPTIONS} placeholder="选择学历" disabled={locked} aria-label={`第${i + 1}个组别的学历`} />
                       </Form.Item>
                     </Col>
                   )}
-                  <Col xs={4} md={3} style={{ paddingTop: i === 0 ? 30 : 0 }}>
+                  <Col xs={4} md={3} style={{ paddingTop: 30 }}>
                     <Button icon={<DeleteOutlined />} aria-label="删除组别" onClick={() => remove(item.name)} disabled={locked || items.length <= 2} />
                   </Col>
                 </Row>

@@ -1,0 +1,210 @@
+-- The SQL of server/src/modules/coordinators/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
+
+-- coordinators.appointmentsCovering(c)
+select
+  "a"."id",
+  "a"."user_id",
+  "u"."username",
+  "u"."verified_name",
+  "u"."user_name",
+  "a"."school_id",
+  "s"."name" as "school_name",
+  "a"."scope_key",
+  "a"."org_id",
+  "a"."created_at"
+from
+  "school_coordinators" as "a"
+  inner join "users" as "u" on "u"."id" = "a"."user_id"
+  inner join "schools" as "s" on "s"."id" = "a"."school_id"
+where
+  "a"."scope_key" in (?, ?, ?)
+order by
+  "s"."name",
+  "a"."id";
+
+-- coordinators.appointmentsOf(userId)
+select
+  "a"."user_id",
+  "a"."school_id",
+  "s"."name" as "school_name",
+  "a"."scope_key",
+  "a"."org_id",
+  "a"."competition_id"
+from
+  "school_coordinators" as "a"
+  inner join "schools" as "s" on "s"."id" = "a"."school_id"
+where
+  "a"."user_id" = ?
+order by
+  "a"."id";
+
+-- coordinators.competitionsCovered(a)
+select
+  "c"."id",
+  "c"."name",
+  "c"."eligibility_json",
+  (
+    select
+      count(*) as "n"
+    from
+      "teams" as "t"
+    where
+      "t"."competition_id" = "c"."id"
+      and "t"."school_key" = ?
+  ) as "teams"
+from
+  "competitions" as "c"
+where
+  "c"."audit_status" = ?
+order by
+  "c"."reg_start_time" desc,
+  "c"."id" desc
+limit
+  ?;
+
+-- coordinators.confirmedResults(teamIds)
+select
+  "g"."team_id",
+  "q"."title" as "question_title",
+  "g"."rank",
+  "a"."name" as "award_name"
+from
+  "grades" as "g"
+  inner join "questions" as "q" on "q"."id" = "g"."question_id"
+  inner join "review_rules" as "rr" on "rr"."question_id" = "g"."question_id"
+  left join "award_levels" as "a" on "a"."id" = "g"."award_id"
+where
+  "g"."team_id" in (?)
+  and "rr"."confirmed_at" is not null
+order by
+  "q"."sort";
+
+-- coordinators.coordinatorIds(schoolId, c)
+select distinct
+  "user_id"
+from
+  "school_coordinators"
+where
+  "school_id" = ?
+  and "scope_key" in (?, ?, ?);
+
+-- coordinators.deleteAppointment(id)
+delete from "school_coordinators"
+where
+  "id" = ?;
+
+-- coordinators.findAppointment(id)
+select
+  *
+from
+  "school_coordinators"
+where
+  "id" = ?;
+
+-- coordinators.insertAppointment(v)
+insert into
+  "school_coordinators" (
+    "user_id",
+    "school_id",
+    "scope_key",
+    "org_id",
+    "competition_id",
+    "appointed_by",
+    "created_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?)
+returning
+  "id";
+-- stops here: no row
+
+-- coordinators.schoolName(id)
+select
+  "name"
+from
+  "schools"
+where
+  "id" = ?;
+
+-- coordinators.schoolTeams(competitionId, schoolId)
+select
+  "t"."id" as "team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "t"."group_name",
+  "r"."id" as "register_id",
+  "r"."status",
+  "r"."school_status",
+  "r"."reason",
+  "o"."pay_status"
+from
+  "teams" as "t"
+  left join "registers" as "r" on "r"."team_id" = "t"."id"
+  left join "orders" as "o" on "o"."id" = "r"."order_id"
+where
+  "t"."competition_id" = ?
+  and "t"."school_key" = ?
+order by
+  "t"."team_no";
+
+-- coordinators.submissionCounts(teamIds)
+select
+  "team_id",
+  count(*) as "n"
+from
+  "works"
+where
+  "team_id" in (?)
+group by
+  "team_id";
+select
+  "team_id",
+  count(*) as "n"
+from
+  "test_submissions"
+where
+  "team_id" in (?)
+group by
+  "team_id";
+
+-- coordinators.teamPeople(teamIds)
+select
+  "m"."team_id",
+  "u"."username",
+  "m"."info_json",
+  "m"."leader"
+from
+  "team_members" as "m"
+  inner join "users" as "u" on "u"."id" = "m"."user_id"
+where
+  "m"."team_id" in (?)
+order by
+  "m"."leader" desc,
+  "m"."created_at";
+select
+  "team_id",
+  "name"
+from
+  "team_teachers"
+where
+  "team_id" in (?)
+order by
+  "sort";
+
+-- coordinators.userByAccount(usernameKey, phone)
+select
+  "id",
+  "status"
+from
+  "users"
+where
+  "username_key" = ?;
+select
+  "id",
+  "status"
+from
+  "users"
+where
+  "phone" = ?
+order by
+  "id";

@@ -1,0 +1,156 @@
+import { AUDIT_STATUS } from '@contest/shared';
+import type { Db } from '../../db/database.ts';
+
+/** Every query of school coordinators: appointments, and what a coordinator's dashboard reads of its school's teams. */
+
+export async function insertAppointment(
+  db: Db,
+  v: { userId: number; schoolId: number; scopeKey: string; orgId: number | null; competitionId: number | null; appointedBy: number; now: string },
+) {
+  const row = await db
+    .insertInto('schoolCoordinators')
+    .values({
+      userId: v.userId,
+      schoolId: v.schoolId,
+      scopeKey: v.scopeKey,
+      orgId: v.orgId,
+      competitionId: v.competitionId,
+      appointedBy: v.appointedBy,
+      createdAt: v.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export const findAppointment = (db: Db, id: number) => db.selectFrom('schoolCoordinators').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const deleteAppointment = (db: Db, id: number) => db.deleteFrom('schoolCoordinators').where('id', '=', id).execute();
+
+/** The appointments that cover a competition: the platform's, its organisation's and its own. */
+export const appointmentsCovering = (db: Db, c: { id: number; orgId: number }) =>
+  db
+    .selectFrom('schoolCoordinators as a')
+    .innerJoin('users as u', 'u.id', 'a.userId')
+    .innerJoin('schools as s', 's.id', 'a.schoolId')
+    .select(['a.id', 'a.userId', 'u.username', 'u.verifiedName', 'u.userName', 'a.schoolId', 's.name as schoolName', 'a.scopeKey', 'a.orgId', 'a.createdAt'])
+    .where('a.scopeKey', 'in', ['platform', `org:${c.orgId}`, `competition:${c.id}`])
+    .orderBy('s.name')
+    .orderBy('a.id')
+    .execute();
+
+/** A user's appointments (the policy's facts), with the school's name. */
+export const appointmentsOf = (db: Db, userId: number) =>
+  db
+    .selectFrom('schoolCoordinators as a')
+    .innerJoin('schools as s', 's.id', 'a.schoolId')
+    .select(['a.userId', 'a.schoolId', 's.name as schoolName', 'a.scopeKey', 'a.orgId', 'a.competitionId'])
+    .where('a.userId', '=', userId)
+    .orderBy('a.id')
+    .execute();
+
+/** The coordinators of a school in a competition: who is told of a registration waiting for the school. */
+export const coordinatorIds = async (db: Db, schoolId: number, c: { id: number; orgId: number }) =>
+  (
+    await db
+      .selectFrom('schoolCoordinators')
+      .select('userId')
+      .distinct()
+      .where('schoolId', '=', schoolId)
+      .where('scopeKey', 'in', ['platform', `org:${c.orgId}`, `competition:${c.id}`])
+      .execute()
+  ).map((r) => r.userId);
+
+/**
+ * The online competitions an appointment covers (the platform's: every one), newest first, with the school's teams in
+ * each; at most 200.
+ */
+export function competitionsCovered(db: Db, a: { schoolId: number; scopeKey: string; orgId: number | null; competitionId: number | null }) {
+  let q = db
+    .selectFrom('competitions as c')
+    .select((eb) => [
+      'c.id',
+      'c.name',
+      'c.eligibilityJson',
+      eb
+        .selectFrom('teams as t')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('t.competitionId', '=', 'c.id')
+        .where('t.schoolKey', '=', `id:${a.schoolId}`)
+        .as('teams'),
+    ])
+    .where('c.auditStatus', '=', AUDIT_STATUS.online);
+  if (a.scopeKey.startsWith('org:')) q = q.where('c.orgId', '=', a.orgId!);
+  else if (a.scopeKey.startsWith('competition:')) q = q.where('c.id', '=', a.competitionId!);
+  return q.orderBy('c.regStartTime', 'desc').orderBy('c.id', 'desc').limit(200).execute();
+}
+
+/** The user an organiser names by username or phone number (the first registered with the number). */
+export async function userByAccount(db: Db, usernameKey: string, phone: string) {
+  const byName = await db.selectFrom('users').select(['id', 'status']).where('usernameKey', '=', usernameKey).executeTakeFirst();
+  return byName ?? db.selectFrom('users').select(['id', 'status']).where('phone', '=', phone).orderBy('id').executeTakeFirst();
+}
+
+export const schoolName = async (db: Db, id: number) => (await db.selectFrom('schools').select('name').where('id', '=', id).executeTakeFirst())?.name;
+
+// ---- The dashboard ------------------------------------------------------------------------------------------------------
+
+/** The school's teams in a competition with their registration and order, by team number. */
+export const schoolTeams = (db: Db, competitionId: number, schoolId: number) =>
+  db
+    .selectFrom('teams as t')
+    .leftJoin('registers as r', 'r.teamId', 't.id')
+    .leftJoin('orders as o', 'o.id', 'r.orderId')
+    .select(['t.id as teamId', 't.teamNo', 't.name as teamName', 't.groupName', 'r.id as registerId', 'r.status', 'r.schoolStatus', 'r.reason', 'o.payStatus'])
+    .where('t.competitionId', '=', competitionId)
+    .where('t.schoolKey', '=', `id:${schoolId}`)
+    .orderBy('t.teamNo')
+    .execute();
+
+/** The members' names (the form's name, else the username) and teachers of the teams. */
+export async function teamPeople(db: Db, teamIds: number[]) {
+  if (!teamIds.length) return { members: [], teachers: [] };
+  const members = await db
+    .selectFrom('teamMembers as m')
+    .innerJoin('users as u', 'u.id', 'm.userId')
+    .select(['m.teamId', 'u.username', 'm.infoJson', 'm.leader'])
+    .where('m.teamId', 'in', teamIds)
+    .orderBy('m.leader', 'desc')
+    .orderBy('m.createdAt')
+    .execute();
+  const teachers = await db.selectFrom('teamTeachers').select(['teamId', 'name']).where('teamId', 'in', teamIds).orderBy('sort').execute();
+  return { members, teachers };
+}
+
+/** How many works files and test submissions each team sent. */
+export async function submissionCounts(db: Db, teamIds: number[]) {
+  if (!teamIds.length) return { works: [], tests: [] };
+  const works = await db
+    .selectFrom('works')
+    .select((eb) => ['teamId', eb.fn.countAll<number>().as('n')])
+    .where('teamId', 'in', teamIds)
+    .groupBy('teamId')
+    .execute();
+  const tests = await db
+    .selectFrom('testSubmissions')
+    .select((eb) => ['teamId', eb.fn.countAll<number>().as('n')])
+    .where('teamId', 'in', teamIds)
+    .groupBy('teamId')
+    .execute();
+  return { works, tests };
+}
+
+/** The teams' confirmed results: question, rank and award. */
+export const confirmedResults = (db: Db, teamIds: number[]) =>
+  teamIds.length
+    ? db
+        .selectFrom('grades as g')
+        .innerJoin('questions as q', 'q.id', 'g.questionId')
+        .innerJoin('reviewRules as rr', 'rr.questionId', 'g.questionId')
+        .leftJoin('awardLevels as a', 'a.id', 'g.awardId')
+        .select(['g.teamId', 'q.title as questionTitle', 'g.rank', 'a.name as awardName'])
+        .where('g.teamId', 'in', teamIds)
+        .where('rr.confirmedAt', 'is not', null)
+        .orderBy('q.sort')
+        .execute()
+    : Promise.resolve([]);

@@ -1,0 +1,171 @@
+import {
+  PAY_STATUS,
+  REGISTER_STATUS,
+  SCHOOL_STATUS,
+  eligibilitySchema,
+  usernameKey,
+  type Coordinator,
+  type CoordinatorBody,
+  type CoordinatorScope,
+  type MyCoordination,
+  type RegistrationInfo,
+  type SchoolDashboard,
+} from '@contest/shared';
+import type { AuthedCtx } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { writeAudit } from '../audit-log/index.ts';
+import * as competitions from '../competitions/index.ts';
+import { notify } from '../notices/index.ts';
+import * as registers from '../registrations/index.ts';
+import * as policy from '../../policy.ts';
+import * as repo from './repo.ts';
+
+const scopeOf = (key: string): CoordinatorScope => (key === 'platform' ? 'platform' : key.startsWith('org:') ? 'org' : 'competition');
+
+// ---- Appointments ---------------------------------------------------------------------------------------------------
+
+/** The coordinators covering a competition, for its organisers (and the platform). */
+export async function list(ctx: AuthedCtx, competitionId: number): Promise<Coordinator[]> {
+  const c = await competitions.managedCompetition(ctx, competitionId);
+  const rows = await repo.appointmentsCovering(ctx.db, { id: c.id, orgId: c.orgId });
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.userId,
+    username: r.username,
+    name: r.verifiedName ?? r.userName,
+    schoolId: r.schoolId,
+    schoolName: r.schoolName,
+    scope: scopeOf(r.scopeKey),
+    removable: policy.revokes(ctx, r),
+    createdAt: r.createdAt,
+  }));
+}
+
+/**
+ * Appoints the account (by username or phone number) coordinator of a school of the list: for this competition, every
+ * competition of its organisation (its organiser), or every competition (the platform). The person is told.
+ */
+export async function appoint(ctx: AuthedCtx, competitionId: number, body: CoordinatorBody) {
+  const c = await competitions.managedCompetition(ctx, competitionId);
+  if (!policy.appoints(ctx, body.scope, c))
+    throw badRequest('只有平台管理员可以指定平台所有竞赛的院校负责人', { scope: '只有平台管理员可以指定平台所有竞赛的院校负责人' });
+  const school = await repo.schoolName(ctx.db, body.schoolId);
+  if (!school) throw badRequest('请从学校名单中选择学校', { schoolId: '请从学校名单中选择学校' });
+  const user = await repo.userByAccount(ctx.db, usernameKey(body.account), body.account.trim());
+  if (user?.status !== 1) throw badRequest('没有该用户名或手机号的可用账号，请对方先注册', { account: '没有该用户名或手机号的可用账号，请对方先注册' });
+  const scopeKey = body.scope === 'platform' ? 'platform' : body.scope === 'org' ? `org:${c.orgId}` : `competition:${c.id}`;
+  try {
+    const id = await ctx.db.transaction().execute(async (trx) => {
+      const made = await repo.insertAppointment(trx, {
+        userId: user.id,
+        schoolId: body.schoolId,
+        scopeKey,
+        orgId: body.scope === 'platform' ? null : c.orgId,
+        competitionId: body.scope === 'competition' ? c.id : null,
+        appointedBy: ctx.actor.userId,
+        now: ctx.clock.now().toISOString(),
+      });
+      await writeAudit(ctx, { action: 'coordinator.appoint', entity: 'school', entityId: body.schoolId, after: { userId: user.id, scopeKey } }, trx);
+      return made;
+    });
+    const where = body.scope === 'platform' ? '平台所有竞赛' : body.scope === 'org' ? `“${c.orgName}”主办的所有竞赛` : `竞赛“${c.name}”`;
+    await notify(ctx, [user.id], {
+      title: '您已被指定为院校负责人',
+      content: `您已被指定为${school}在${where}中的院校负责人，可在个人中心“院校负责人”中查看本校队伍并审核报名。`,
+      source: 'coordinator.appointed',
+    });
+    return { id };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('该账号已是这所学校在此范围的院校负责人');
+    throw err;
+  }
+}
+
+export async function revoke(ctx: AuthedCtx, id: number) {
+  const a = await repo.findAppointment(ctx.db, id);
+  if (!a || !policy.revokes(ctx, a)) throw notFound('院校负责人不存在');
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.deleteAppointment(trx, id);
+    await writeAudit(ctx, { action: 'coordinator.revoke', entity: 'school', entityId: a.schoolId, before: a }, trx);
+  });
+}
+
+// ---- What a coordinator sees and does -----------------------------------------------------------------------------
+
+/** The schools the caller coordinates, each with the online competitions its appointments cover. */
+export async function mine(ctx: AuthedCtx): Promise<MyCoordination> {
+  const out = new Map<number, MyCoordination[number]>();
+  for (const a of await repo.appointmentsOf(ctx.db, ctx.actor.userId)) {
+    const entry = out.get(a.schoolId) ?? { schoolId: a.schoolId, schoolName: a.schoolName, competitions: [] };
+    for (const c of await repo.competitionsCovered(ctx.db, a)) {
+      if (entry.competitions.some((x) => x.id === c.id)) continue;
+      const rules = c.eligibilityJson ? eligibilitySchema.parse(JSON.parse(c.eligibilityJson)) : null;
+      entry.competitions.push({ id: c.id, name: c.name, schoolAudit: Boolean(rules?.schoolAudit), teams: Number(c.teams ?? 0) });
+    }
+    out.set(a.schoolId, entry);
+  }
+  return [...out.values()];
+}
+
+/** The competition, if the caller coordinates the school in it; anything else answers as missing. */
+async function coordinated(ctx: AuthedCtx, competitionId: number, schoolId: number) {
+  const c = await competitions.findCompetition(ctx.db, competitionId, ctx.clock.now());
+  const appointments = await repo.appointmentsOf(ctx.db, ctx.actor.userId);
+  if (!c || !policy.coordinates(ctx, appointments, schoolId, c)) throw notFound('竞赛不存在或您不是该校在此竞赛的院校负责人');
+  return c;
+}
+
+/** The school's dashboard in a competition: its teams with registration, payment, submissions and results. */
+export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId: number): Promise<SchoolDashboard> {
+  const c = await coordinated(ctx, competitionId, schoolId);
+  const rows = await repo.schoolTeams(ctx.db, competitionId, schoolId);
+  const ids = rows.map((r) => r.teamId);
+  const [people, counts, results] = await Promise.all([repo.teamPeople(ctx.db, ids), repo.submissionCounts(ctx.db, ids), repo.confirmedResults(ctx.db, ids)]);
+  const count = (list: { teamId: number; n: number | string }[], id: number) => Number(list.find((x) => x.teamId === id)?.n ?? 0);
+  const teams = rows.map((r) => ({
+    teamId: r.teamId,
+    teamNo: r.teamNo,
+    teamName: r.teamName,
+    groupName: r.groupName,
+    members: people.members.filter((m) => m.teamId === r.teamId).map((m) => (JSON.parse(m.infoJson) as RegistrationInfo).userName || m.username),
+    teachers: people.teachers.filter((t) => t.teamId === r.teamId).map((t) => t.name),
+    registerId: r.registerId,
+    status: r.status,
+    schoolStatus: r.schoolStatus,
+    reason: r.reason,
+    payStatus: r.payStatus,
+    works: count(counts.works, r.teamId),
+    tests: count(counts.tests, r.teamId),
+    results: results.filter((g) => g.teamId === r.teamId).map(({ questionTitle, rank, awardName }) => ({ questionTitle, rank, awardName })),
+  }));
+  return {
+    competitionName: c.name,
+    schoolName: (await repo.schoolName(ctx.db, schoolId)) ?? '',
+    schoolAudit: c.eligibility.schoolAudit,
+    teams,
+    summary: {
+      teams: teams.length,
+      waitingForSchool: teams.filter((t) => t.status === REGISTER_STATUS.pending && t.schoolStatus === SCHOOL_STATUS.pending).length,
+      approved: teams.filter((t) => t.status === REGISTER_STATUS.approved).length,
+      paid: teams.filter((t) => t.payStatus === PAY_STATUS.paid).length,
+      withWorks: teams.filter((t) => t.works > 0 || t.tests > 0).length,
+      awarded: teams.filter((t) => t.results.some((g) => g.awardName)).length,
+    },
+  };
+}
+
+/** The school's decision on one of its registrations waiting for it (两级审核). */
+export async function audit(ctx: AuthedCtx, registerId: number, action: 'approve' | 'reject', reason: string | null | undefined) {
+  const target = await registers.schoolReviewTarget(ctx.db, registerId);
+  const schoolId = target?.schoolKey?.startsWith('id:') ? Number(target.schoolKey.slice(3)) : null;
+  const appointments = await repo.appointmentsOf(ctx.db, ctx.actor.userId);
+  if (!target || schoolId === null || !policy.coordinates(ctx, appointments, schoolId, { id: target.competitionId, orgId: target.orgId }))
+    throw notFound('报名不存在');
+  if (target.schoolStatus === null) throw conflict('该竞赛的报名不需要学校审核');
+  if (!(await registers.decideAtSchool(ctx, target, action, reason))) throw conflict('该报名已审核，不能重复审核');
+}
+
+/** The coordinators of the school in the competition: told when one of its registrations waits for them. */
+export const coordinatorIds = (db: Db, schoolId: number, c: { id: number; orgId: number }) => repo.coordinatorIds(db, schoolId, c);

@@ -1,0 +1,156 @@
+import { SCHOOL_FIRST_TEXT, SCHOOL_NOT_LISTED_TEXT, SCHOOL_STATUS, mainlandCheckDigit } from '@contest/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  onlineCompetition,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
+
+/**
+ * Issue 36, item 2: school coordinators (院校负责人). Organisers (and the platform) appoint a user for one school of the
+ * list; a competition with 两级审核 has its registrations reviewed by the school first, then by the organiser, each side
+ * told; the coordinator sees the school's teams on a dashboard. A coordinator of one school sees nothing of another's.
+ */
+const ID = '11010519491231002' + mainlandCheckDigit('11010519491231002');
+const FIELDS = [{ label: '姓名', name: 'userName', otherParams: { required: true } }];
+const RULES = { sameSchool: true, schoolAudit: true, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none', groupList: [] };
+
+describe.each(DATABASES)('school coordinators on %s', (kind) => {
+  let t: TestApp;
+  let admin: Client;
+  let org: Client;
+  let otherOrg: Client;
+  let seq = 0;
+  const schools: Record<'A' | 'B', { id: number; name: string }> = {} as never;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {
+      clock: { now: () => new Date('2026-03-20T02:00:00Z') },
+      env: { SESSION_TTL_HOURS: String(24 * 365), REGISTER_MAX_PER_IP: '10000' },
+    });
+    admin = await loggedIn(t.app, 'admin', ADMIN_PASSWORD);
+    org = await makeOrganiser(t, admin, 'coordOrg', '协调大学');
+    otherOrg = await makeOrganiser(t, admin, 'coordOther', '别家大学');
+    for (const [key, name] of [
+      ['A', `甲师范大学${kind}`],
+      ['B', `乙理工大学${kind}`],
+    ] as const) {
+      const res = await admin.post('/api/system/school', { name, kind: 'undergraduate' });
+      expect(res.statusCode, res.body).toBe(200);
+      schools[key] = { id: body(res).data.id, name };
+    }
+  });
+  afterAll(() => t.close());
+
+  async function person(prefix = 'co') {
+    const username = `${prefix}${kind}${++seq}`;
+    const { id } = await registerUser(t.app, username);
+    return Object.assign(await loggedIn(t.app, username), { id, username });
+  }
+  const inbox = async (who: Client) => body(await who.get('/api/message/notice/page/1')).data.list as { title: string; content: string }[];
+  const appoint = (who: Client, competitionId: number, account: string, schoolId: number, scope = 'competition') =>
+    who.post(`/api/competition/coordinator/${competitionId}`, { account, schoolId, scope });
+
+  it('runs 两级审核: the school first, then the organiser, each with a reason on refusal and each side told', async () => {
+    const id = await onlineCompetition(admin, org, { eligibility: RULES }, FIELDS);
+    const coordA = await person('coordA');
+    const coordB = await person('coordB');
+    // Appointing: a real account, a school of the list, a scope the caller may give.
+    expect(body(await appoint(org, id, 'nobody-here', schools.A.id)).data.fields.account).toBe('没有该用户名或手机号的可用账号，请对方先注册');
+    expect((await appoint(org, id, coordA.username, 999_999)).statusCode).toBe(400);
+    const platformWide = await appoint(org, id, coordA.username, schools.A.id, 'platform');
+    expect([platformWide.statusCode, body(platformWide).data.fields.scope]).toEqual([400, '只有平台管理员可以指定平台所有竞赛的院校负责人']);
+    expect((await appoint(org, id, coordA.username, schools.A.id)).statusCode).toBe(200);
+    expect((await appoint(org, id, coordA.username, schools.A.id)).statusCode).toBe(409);
+    // For every competition of the organisation.
+    expect((await appoint(org, id, coordB.username, schools.B.id, 'org')).statusCode).toBe(200);
+    expect((await inbox(coordA))[0]).toMatchObject({ title: '您已被指定为院校负责人' });
+    const listed = body(await org.get(`/api/competition/coordinator/${id}`)).data as { username: string; scope: string; removable: boolean }[];
+    expect(listed.map((c) => [c.username, c.scope, c.removable]).sort()).toEqual(
+      [
+        [coordA.username, 'competition', true],
+        [coordB.username, 'org', true],
+      ].sort(),
+    );
+    // Another organisation's organiser sees none of it.
+    expect((await otherOrg.get(`/api/competition/coordinator/${id}`)).statusCode).toBe(404);
+
+    const leader = await person('lead');
+    // Only the list's schools: a coordinator reviews a school of the list.
+    const freeText = await leader.post(`/api/team/register/${id}`, { teamName: '自由队', info: { userName: '张三', organization: '不在名单学院' } });
+    expect([freeText.statusCode, body(freeText).data.fields['info.organization']]).toEqual([400, SCHOOL_NOT_LISTED_TEXT]);
+    const reg = await leader.post(`/api/team/register/${id}`, { teamName: '两级队', info: { userName: '张三', idCardNo: ID, organization: schools.A.name } });
+    expect(reg.statusCode, reg.body).toBe(200);
+    const { registerId, teamId } = body(reg).data as { registerId: number; teamId: number };
+    expect((await inbox(coordA))[0]).toMatchObject({ title: '新的报名待学校审核' });
+    expect((await inbox(coordB))[0]?.title).not.toBe('新的报名待学校审核');
+
+    // The organiser waits for the school, alone and in a batch.
+    const early = await org.post(`/api/team/register/flow/${registerId}`, { action: 'approve' });
+    expect([early.statusCode, body(early).message]).toEqual([409, SCHOOL_FIRST_TEXT]);
+    const batch = body(await org.post('/api/team/register/flow/batch', { ids: [registerId], action: 'approve' })).data;
+    expect(batch).toMatchObject({ skippedWhy: '待学校审核', skippedNames: [expect.stringContaining('两级队')] });
+
+    // The other school's coordinator sees nothing of it.
+    expect((await coordB.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.A.id}`)).statusCode).toBe(404);
+    expect((await coordB.post(`/api/school/coordinator/audit/${registerId}`, { action: 'approve' })).statusCode).toBe(404);
+    expect((await leader.post(`/api/school/coordinator/audit/${registerId}`, { action: 'approve' })).statusCode).toBe(404);
+    const bView = body(await coordB.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.B.id}`)).data;
+    expect(bView.teams).toEqual([]);
+
+    // The school refuses with a reason; the team is told, corrects, and sends it again to the school.
+    const noReason = await coordA.post(`/api/school/coordinator/audit/${registerId}`, { action: 'reject' });
+    expect(body(noReason).data.fields.reason).toBe('请填写驳回原因');
+    expect((await coordA.post(`/api/school/coordinator/audit/${registerId}`, { action: 'reject', reason: '缺少学生证' })).statusCode).toBe(200);
+    const refused = body(await leader.get(`/api/team/competition/${id}`)).data.register;
+    expect(refused).toMatchObject({ status: 2, schoolStatus: SCHOOL_STATUS.rejected, reason: '学校审核驳回：缺少学生证' });
+    expect((await inbox(leader))[0]).toMatchObject({ title: '报名未通过学校审核' });
+    expect((await leader.put(`/api/team/update/${teamId}`, { info: { userName: '张三', organization: schools.A.name } })).statusCode).toBe(200);
+    expect(body(await leader.get(`/api/team/competition/${id}`)).data.register).toMatchObject({ status: 0, schoolStatus: SCHOOL_STATUS.pending });
+
+    // Passed by the school (twice at once: decided once), then by the organiser.
+    const both = await Promise.all([1, 2].map(() => coordA.post(`/api/school/coordinator/audit/${registerId}`, { action: 'approve' })));
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await inbox(leader))[0]).toMatchObject({ title: '学校审核通过' });
+    expect((await inbox(org)).some((m) => m.title === '新的报名待审核' && m.content.includes('已通过学校审核'))).toBe(true);
+    expect((await org.post(`/api/team/register/flow/${registerId}`, { action: 'approve' })).statusCode).toBe(200);
+    const detail = body(await org.get(`/api/team/register/${registerId}`)).data;
+    expect(detail.flows.map((f: { action: string }) => f.action)).toEqual(['submit', 'schoolReject', 'resubmit', 'schoolApprove', 'approve']);
+
+    // The dashboard: the school's team, its state and the counts.
+    const mine = body(await coordA.get('/api/school/coordinator/mine')).data;
+    expect(mine).toEqual([
+      { schoolId: schools.A.id, schoolName: schools.A.name, competitions: [expect.objectContaining({ id, schoolAudit: true, teams: 1 })] },
+    ]);
+    const dash = body(await coordA.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.A.id}`)).data;
+    expect(dash.teams).toEqual([
+      expect.objectContaining({ teamId, teamName: '两级队', members: ['张三'], status: 1, schoolStatus: SCHOOL_STATUS.approved, payStatus: null, works: 0 }),
+    ]);
+    expect(dash.summary).toEqual({ teams: 1, waitingForSchool: 0, approved: 1, paid: 0, withWorks: 0, awarded: 0 });
+    // Anyone without an appointment has no schools.
+    expect(body(await leader.get('/api/school/coordinator/mine')).data).toEqual([]);
+  });
+
+  it('lets only the organisation (or the platform) take an appointment back, and ends the coordinator’s access with it', async () => {
+    const id = await onlineCompetition(admin, org, { eligibility: RULES }, FIELDS);
+    const coord = await person('coordC');
+    const made = body(await appoint(org, id, coord.username, schools.B.id)).data.id as number;
+    expect((await coord.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.B.id}`)).statusCode).toBe(200);
+    expect((await otherOrg.delete(`/api/competition/coordinator/item/${made}`)).statusCode).toBe(404);
+    expect((await org.delete(`/api/competition/coordinator/item/${made}`)).statusCode).toBe(200);
+    expect((await coord.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.B.id}`)).statusCode).toBe(404);
+    // The platform appoints for every competition.
+    const platform = await appoint(admin, id, coord.username, schools.B.id, 'platform');
+    expect(platform.statusCode, platform.body).toBe(200);
+    const elsewhere = await onlineCompetition(admin, otherOrg, {}, FIELDS);
+    expect((await coord.get(`/api/school/coordinator/teams/${elsewhere}?schoolId=${schools.B.id}`)).statusCode).toBe(200);
+    expect((await coord.get(`/api/school/coordinator/teams/${elsewhere}?schoolId=${schools.A.id}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,20 @@
+import type { Coordinator, CoordinatorBody, MyCoordination, SchoolDashboard } from '@contest/shared';
+import { http } from '../common/http.ts';
+
+/** School coordinators (院校负责人, issue 36): organisers appoint them; a coordinator reviews and follows its school's teams. */
+export const coordinatorKeys = {
+  all: ['coordinators'] as const,
+  ofCompetition: (competitionId: number) => ['coordinators', 'competition', competitionId] as const,
+  mine: ['coordinators', 'mine'] as const,
+  dashboard: (competitionId: number, schoolId: number) => ['coordinators', 'dashboard', competitionId, schoolId] as const,
+};
+
+export const coordinatorApi = {
+  list: (competitionId: number) => http.get<Coordinator[]>(`/api/competition/coordinator/${competitionId}`),
+  appoint: (competitionId: number, body: CoordinatorBody) => http.post<{ id: number }>(`/api/competition/coordinator/${competitionId}`, body),
+  revoke: (id: number) => http.delete<void>(`/api/competition/coordinator/item/${id}`),
+  mine: () => http.get<MyCoordination>('/api/school/coordinator/mine'),
+  dashboard: (competitionId: number, schoolId: number) => http.get<SchoolDashboard>(`/api/school/coordinator/teams/${competitionId}`, { schoolId }),
+  audit: (registerId: number, action: 'approve' | 'reject', reason?: string) =>
+    http.post<void>(`/api/school/coordinator/audit/${registerId}`, { action, ...(reason ? { reason } : {}) }),
+};

@@ -1,0 +1,65 @@
+// @vitest-environment happy-dom
+import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderPage, useFakeApi } from '../test/fakeApi.tsx';
+import CoordinatorPage from './pages/userCenter/CoordinatorPage.tsx';
+
+const api = useFakeApi();
+configure({ asyncUtilTimeout: 15_000 });
+
+const team = (id: number, name: string, status: number, schoolStatus: number | null) => ({
+  teamId: id,
+  teamNo: `000000000${id}`,
+  teamName: name,
+  groupName: null,
+  members: ['张三', '李四'],
+  teachers: ['王老师'],
+  registerId: 100 + id,
+  status,
+  schoolStatus,
+  reason: null,
+  payStatus: null,
+  works: 0,
+  tests: 0,
+  results: [],
+});
+
+describe('院校负责人 in the personal centre', { timeout: 60_000 }, () => {
+  it('says so to someone not appointed', async () => {
+    api.answers = { '/api/school/coordinator/mine': [] };
+    renderPage(<CoordinatorPage />, '/userCenter/school');
+    expect(await screen.findByText('您还不是任何学校的院校负责人；由竞赛主办方或平台指定')).toBeTruthy();
+  });
+
+  it('shows the school’s teams with their state, and reviews one waiting for the school: a reason to refuse', async () => {
+    api.answers = {
+      '/api/school/coordinator/mine': [{ schoolId: 7, schoolName: '甲大学', competitions: [{ id: 3, name: '泰迪杯', schoolAudit: true, teams: 2 }] }],
+      'GET /api/school/coordinator/teams/3': {
+        competitionName: '泰迪杯',
+        schoolName: '甲大学',
+        schoolAudit: true,
+        teams: [team(1, '等待队', 0, 0), team(2, '已过队', 1, 1)],
+        summary: { teams: 2, waitingForSchool: 1, approved: 1, paid: 0, withWorks: 0, awarded: 0 },
+      },
+      'POST /api/school/coordinator/audit/101': null,
+    };
+    renderPage(<CoordinatorPage />, '/userCenter/school');
+    expect(await screen.findByText('等待队（0000000001）')).toBeTruthy();
+    expect(screen.getByText(/本竞赛实行两级审核/)).toBeTruthy();
+    const states = screen.getAllByTestId('school-team-state').map((e) => e.textContent);
+    expect(states).toEqual(['待学校审核', '审核通过']);
+    // Only the waiting team can be reviewed.
+    expect(screen.getAllByRole('button', { name: /驳\s*回/ })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: /驳\s*回/ }));
+    const dialog = await screen.findByRole('dialog');
+    const confirm = () => fireEvent.click(dialog.querySelector('.ant-btn-primary') as HTMLElement);
+    expect(dialog.querySelector('.ant-btn-primary')!.textContent!.replace(/\s/g, '')).toBe('驳回');
+    confirm();
+    expect(await screen.findByText('请填写驳回原因')).toBeTruthy();
+    expect(api.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    fireEvent.change(screen.getByLabelText('驳回原因'), { target: { value: '缺少学生证' } });
+    confirm();
+    await waitFor(() => expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ action: 'reject', reason: '缺少学生证' }));
+    expect(api.requests.find((r) => r.method === 'POST')!.url).toBe('/api/school/coordinator/audit/101');
+  });
+});
