@@ -1,7 +1,22 @@
 import { CERT_BUILTIN_FIELDS } from '@contest/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../src/jobs/runner.ts';
-import { ADMIN_PASSWORD, DATABASES, PNG, REG_INFO, body, createTestApp, loggedIn, makeOrganiser, multipart, type Client, type TestApp } from './helpers.ts';
+import { readZip } from '../../desktop/test/fixtures/packages.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  PNG,
+  REG_FIELD_LIST,
+  REG_INFO,
+  body,
+  createTestApp,
+  loggedIn,
+  makeOrganiser,
+  multipart,
+  registerUser,
+  type Client,
+  type TestApp,
+} from './helpers.ts';
 import {
   assignWorks,
   assignmentsOf,
@@ -11,6 +26,7 @@ import {
   ok,
   reviewRule,
   reviewedQuestion,
+  SCHOOL_FIELD,
   submitScores,
   teamWithWork,
   unique,
@@ -41,24 +57,29 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
   });
 
   /** A question of the organiser's, reviewed (it has its automatic evaluation). */
-  const question = (title: string) =>
+  const question = (title: string, fieldList?: object[]) =>
     reviewedQuestion(admin, org, {
       title,
+      fieldList,
       evaluation: { metric: 'rmse', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 },
       answer: 'id,y\nr0,1\nr1,2\n',
     });
 
   /** A question of the organiser's with one team of one (its leader's name is REG_INFO's 张三). */
-  async function questionWithTeam() {
+  async function questionWithTeam(school?: string) {
     const n = unique();
-    const q = await question(`证书题${n}`);
-    const team = await teamWithWork(t, org, q, { username: `certPath${n}`, name: `证书队${n}` });
+    const q = await question(`证书题${n}`, school ? [...REG_FIELD_LIST, SCHOOL_FIELD] : undefined);
+    const team = await teamWithWork(t, org, q, {
+      username: `certPath${n}`,
+      name: `证书队${n}`,
+      ...(school ? { info: { ...REG_INFO, organization: school } } : {}),
+    });
     return { ...q, n, team };
   }
 
   /** …judged by one expert, graded, awarded 一等奖 and certified on the built-in landscape layout. */
-  async function certifiedTeam() {
-    const w = await questionWithTeam();
+  async function certifiedTeam(school?: string) {
+    const w = await questionWithTeam(school);
     const judge = await expert(t, org, `certPathJudge${w.n}`, '评审大学');
     const rule = await reviewRule(org, w.questionId, {
       criteria: [{ name: '创新性', description: null, maxScore: 100 }],
@@ -89,6 +110,27 @@ describe.each(DATABASES)('certificate paths of the specification on %s', (kind) 
     await runDueJobs(t.deps);
     return w;
   }
+
+  it('gives a school’s coordinator every certificate of its teams as one zip, and nobody else', async () => {
+    const name = `证书学校${kind}${unique()}`;
+    const school = ok<{ id: number }>(await admin.post('/api/system/school', { name, kind: 'undergraduate' }), 'school').id;
+    const w = await certifiedTeam(name);
+    const coordName = `certCoord${unique()}`;
+    await registerUser(t.app, coordName);
+    const coord = await loggedIn(t.app, coordName);
+    const url = `/api/school/coordinator/certificates/${w.competitionId}?schoolId=${school}`;
+    expect((await coord.get(url)).statusCode).toBe(404);
+    ok(await org.post(`/api/competition/coordinator/${w.competitionId}`, { account: coordName, schoolId: school, scope: 'competition' }), 'appoint');
+    const res = await coord.get(url);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const entries = readZip(res.rawPayload);
+    const names = [...entries.keys()];
+    expect(names).toEqual([expect.stringMatching(new RegExp(`^\\d+-证书队${w.n}/${REG_INFO.userName}-一等奖-证书.+\\.pdf$`))]);
+    expect(entries.get(names[0]!)!.data.subarray(0, 5).toString()).toBe('%PDF-');
+    // The team's members and the organisers have their own ways; a coordinator of another school has none here.
+    expect((await w.team.leader.get(url)).statusCode).toBe(404);
+  });
 
   it('answers cert/cbda/list with the caller’s own certificates, as cert/list, and 401 without a login', async () => {
     const w = await certifiedTeam();

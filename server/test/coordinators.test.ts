@@ -1,4 +1,5 @@
 import { SCHOOL_FIRST_TEXT, SCHOOL_NOT_LISTED_TEXT, SCHOOL_STATUS, mainlandCheckDigit } from '@contest/shared';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -7,6 +8,7 @@ import {
   createTestApp,
   loggedIn,
   makeOrganiser,
+  multipart,
   onlineCompetition,
   registerUser,
   type Client,
@@ -152,5 +154,78 @@ describe.each(DATABASES)('school coordinators on %s', (kind) => {
     const elsewhere = await onlineCompetition(admin, otherOrg, {}, FIELDS);
     expect((await coord.get(`/api/school/coordinator/teams/${elsewhere}?schoolId=${schools.B.id}`)).statusCode).toBe(200);
     expect((await coord.get(`/api/school/coordinator/teams/${elsewhere}?schoolId=${schools.A.id}`)).statusCode).toBe(404);
+  });
+
+  it('imports 300 students with 5 bad rows: the bad rows named, then nothing or every good team in, as the coordinator chooses', {
+    timeout: 240_000,
+  }, async () => {
+    const id = await onlineCompetition(admin, org, { eligibility: { ...RULES, maxTeamsPerSchool: 500 }, maxMembers: 3, fee: 5000 }, [
+      ...FIELDS,
+      { label: '身份证号', name: 'idCardNo', otherParams: { required: false } },
+    ]);
+    const coord = await person('coordImp');
+    expect((await appoint(org, id, coord.username, schools.A.id)).statusCode).toBe(200);
+    // One student already has an account (matched by phone, not created again).
+    const base = 13900000000 + (kind === 'sqlite' ? 0 : 50000);
+    const known = await registerUser(t.app, `known${kind}`, 'Passw0rd1', { phone: String(base + 7) });
+    const rows: string[][] = [];
+    for (let team = 0; team < 100; team++)
+      for (let m = 0; m < 3; m++) rows.push([`导入队${team}`, m === 0 ? '队长' : '队员', `学生${team}-${m}`, String(base + team * 3 + m), '', '本科']);
+    // Five bad rows (spreadsheet rows are these indexes + 2, under the header): five teams hold one each.
+    rows[10]![3] = '1234';
+    rows[40]![2] = '';
+    rows[100]![3] = rows[99]![3]!;
+    rows[200]![4] = '110105194912310021';
+    rows[250]![1] = '老师';
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('名单');
+    sheet.addRow(['队伍名称', '角色', '姓名', '手机号', '身份证号', '学历']);
+    for (const r of rows) sheet.addRow(r);
+    const file = Buffer.from(await book.xlsx.writeBuffer());
+    const send = (who: Client, mode: string) =>
+      who.request({
+        method: 'POST',
+        url: `/api/school/coordinator/import/${id}?schoolId=${schools.A.id}&mode=${mode}`,
+        ...multipart('名单.xlsx', file, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+      });
+    // Someone else's school: nothing.
+    expect((await send(await person('stranger'), 'valid')).statusCode).toBe(404);
+
+    const none = await send(coord, 'all');
+    expect(none.statusCode, none.body).toBe(200);
+    const refused = body(none).data;
+    expect(refused.imported).toBe(false);
+    expect(refused.errors.map((e: { row: number }) => e.row)).toEqual([12, 42, 102, 202, 252]);
+    expect(refused.errors.map((e: { message: string }) => e.message)).toEqual([
+      '手机号“1234”格式不正确',
+      '缺少姓名',
+      `手机号与第101行重复`,
+      expect.stringContaining('身份证'),
+      '角色“老师”应为队长或队员',
+    ]);
+    expect(body(none).message).toBe('未导入：5行有错误，请修改后重新导入');
+    const teamsNow = async () => (await t.database.db.selectFrom('teams').select('id').where('competitionId', '=', id).execute()).length;
+    expect(await teamsNow()).toBe(0);
+
+    const some = await send(coord, 'valid');
+    const done = body(some).data;
+    expect([done.imported, done.teams, done.members, done.accountsCreated]).toEqual([true, 95, 285, 284]);
+    expect(done.skippedTeams.sort()).toEqual(['导入队3', '导入队13', '导入队33', '导入队66', '导入队83'].sort());
+    expect(await teamsNow()).toBe(95);
+    // Each imported team is registered, passed at the school's level, with its order; the known account is a leader.
+    const regs = await t.database.db.selectFrom('registers').select(['status', 'schoolStatus', 'orderId']).where('competitionId', '=', id).execute();
+    expect(regs.every((r) => r.status === 0 && r.schoolStatus === SCHOOL_STATUS.approved && r.orderId !== null)).toBe(true);
+    const knownTeam = await t.database.db
+      .selectFrom('teamMembers')
+      .select(['leader'])
+      .where('userId', '=', known.id)
+      .where('competitionId', '=', id)
+      .executeTakeFirst();
+    expect(knownTeam).toEqual({ leader: 0 });
+    const dash = body(await coord.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.A.id}`)).data;
+    expect(dash.summary.teams).toBe(95);
+    // Importing the same file again: every team's name is taken now.
+    const again = body(await send(coord, 'valid')).data;
+    expect([again.imported, again.teams]).toEqual([false, 0]);
   });
 });

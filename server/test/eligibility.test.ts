@@ -223,7 +223,7 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
     expect((await team(b.leader, chosen)).groupName).toBe('A组');
   });
 
-  it('lets exactly one of 100 simultaneous registrations take a school’s last place', async () => {
+  it('lets exactly one of 100 simultaneous registrations take a school’s last place', { timeout: 240_000 }, async () => {
     const id = await competition({ maxTeamsPerSchool: 3 });
     await registered(id, '己大学');
     await registered(id, '己大学');
@@ -240,7 +240,7 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
     expect([teams.length, quota.used]).toEqual([3, 3]);
   });
 
-  it('lets exactly one of 20 teams adding one teacher at once have the teacher’s last place', async () => {
+  it('lets exactly one of 20 teams adding one teacher at once have the teacher’s last place', { timeout: 240_000 }, async () => {
     const id = await competition({ maxTeamsPerTeacher: 1 });
     const teams: Awaited<ReturnType<typeof registered>>[] = [];
     for (let i = 0; i < 20; i++) teams.push(await registered(id, '庚大学'));

@@ -79,15 +79,6 @@ where
 order by
   "q"."sort";
 
--- coordinators.coordinatorIds(schoolId, c)
-select distinct
-  "user_id"
-from
-  "school_coordinators"
-where
-  "school_id" = $1
-  and "scope_key" in ($2, $3, $4);
-
 -- coordinators.deleteAppointment(id)
 delete from "school_coordinators"
 where
@@ -117,6 +108,26 @@ values
 returning
   "id";
 -- stops here: no row
+
+-- coordinators.schoolCertificates(competitionId, schoolId)
+select
+  "c"."id",
+  "c"."cert_no",
+  "c"."holder_name",
+  "c"."award_name",
+  "c"."file_key",
+  "t"."team_no",
+  "t"."name" as "team_name"
+from
+  "certificates" as "c"
+  inner join "teams" as "t" on "t"."id" = "c"."team_id"
+where
+  "c"."competition_id" = $1
+  and "t"."school_key" = $2
+  and "c"."file_key" != $3
+order by
+  "t"."team_no",
+  "c"."id";
 
 -- coordinators.schoolName(id)
 select

@@ -313,6 +313,15 @@ set
   "chosen_by" = $6,
   "chosen_at" = $7;
 
+-- teams.schoolCoordinatorIds(schoolId, c)
+select distinct
+  "user_id"
+from
+  "school_coordinators"
+where
+  "school_id" = $1
+  and "scope_key" in ($2, $3, $4);
+
 -- teams.setAttachments(registerId, attachmentsJson, now)
 update "registers"
 set
@@ -339,6 +348,13 @@ set
   "updated_at" = $2
 where
   "id" = $3;
+
+-- teams.setMemberCount(teamId, memberCount)
+update "teams"
+set
+  "member_count" = $1
+where
+  "id" = $2;
 
 -- teams.setTeamEligibility(teamId, v)
 update "teams"
@@ -381,6 +397,15 @@ where
   and "member_count" < $4
   and "individual" = $5;
 
+-- teams.teamNameTaken(competitionId, name)
+select
+  "id"
+from
+  "teams"
+where
+  "competition_id" = $1
+  and "name" = $2;
+
 -- teams.updateMemberInfo(teamId, userId, v)
 update "team_members"
 set
@@ -401,6 +426,14 @@ where
   "id" = $1;
 -- stops here: no row
 
+-- teams.usernameFree(username)
+select
+  "id"
+from
+  "users"
+where
+  "username_key" = $1;
+
 -- teams.userNames(userId)
 select
   "username",
@@ -410,3 +443,15 @@ from
 where
   "id" = $1;
 -- stops here: no row
+
+-- teams.usersByPhones(phones)
+select
+  "id",
+  "status",
+  "phone"
+from
+  "users"
+where
+  "phone" in ($1)
+order by
+  "id";

@@ -313,6 +313,15 @@ set
   "chosen_by" = ?,
   "chosen_at" = ?;
 
+-- teams.schoolCoordinatorIds(schoolId, c)
+select distinct
+  "user_id"
+from
+  "school_coordinators"
+where
+  "school_id" = ?
+  and "scope_key" in (?, ?, ?);
+
 -- teams.setAttachments(registerId, attachmentsJson, now)
 update "registers"
 set
@@ -337,6 +346,13 @@ update "teams"
 set
   "leader_id" = ?,
   "updated_at" = ?
+where
+  "id" = ?;
+
+-- teams.setMemberCount(teamId, memberCount)
+update "teams"
+set
+  "member_count" = ?
 where
   "id" = ?;
 
@@ -381,6 +397,15 @@ where
   and "member_count" < ?
   and "individual" = ?;
 
+-- teams.teamNameTaken(competitionId, name)
+select
+  "id"
+from
+  "teams"
+where
+  "competition_id" = ?
+  and "name" = ?;
+
 -- teams.updateMemberInfo(teamId, userId, v)
 update "team_members"
 set
@@ -401,6 +426,14 @@ where
   "id" = ?;
 -- stops here: no row
 
+-- teams.usernameFree(username)
+select
+  "id"
+from
+  "users"
+where
+  "username_key" = ?;
+
 -- teams.userNames(userId)
 select
   "username",
@@ -410,3 +443,15 @@ from
 where
   "id" = ?;
 -- stops here: no row
+
+-- teams.usersByPhones(phones)
+select
+  "id",
+  "status",
+  "phone"
+from
+  "users"
+where
+  "phone" in (?)
+order by
+  "id";

@@ -9,6 +9,12 @@ export const coordinatorKeys = {
   dashboard: (competitionId: number, schoolId: number) => ['coordinators', 'dashboard', competitionId, schoolId] as const,
 };
 
+export const coordinatorUrls = {
+  template: '/api/school/coordinator/template',
+  certificates: (competitionId: number, schoolId: number) => `/api/school/coordinator/certificates/${competitionId}?schoolId=${schoolId}`,
+  import: (competitionId: number, schoolId: number, mode: string) => `/api/school/coordinator/import/${competitionId}?schoolId=${schoolId}&mode=${mode}`,
+};
+
 export const coordinatorApi = {
   list: (competitionId: number) => http.get<Coordinator[]>(`/api/competition/coordinator/${competitionId}`),
   appoint: (competitionId: number, body: CoordinatorBody) => http.post<{ id: number }>(`/api/competition/coordinator/${competitionId}`, body),

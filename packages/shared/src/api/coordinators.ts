@@ -83,3 +83,27 @@ export const schoolDashboardSchema = z.object({
   }),
 });
 export type SchoolDashboard = z.infer<typeof schoolDashboardSchema>;
+
+// ---- Importing a school's students and teams ----------------------------------------------------------------------
+
+/** The roster template's columns, in order: one row per person, grouped into teams by 队伍名称. */
+export const ROSTER_COLUMNS = ['队伍名称', '角色', '姓名', '手机号', '身份证号', '学历'] as const;
+/** How an import with bad rows ends: nothing imported (`all`), or the teams without a bad row (`valid`). */
+export const ROSTER_MODES = { all: '有错误时全部不导入', valid: '只导入没有错误的队伍' } as const;
+export type RosterMode = keyof typeof ROSTER_MODES;
+export const rosterQuery = z.object({
+  schoolId: z.coerce.number().int().positive('请选择学校'),
+  mode: z.enum(Object.keys(ROSTER_MODES) as [RosterMode, ...RosterMode[]], { error: '请选择导入方式' }).default('all'),
+});
+
+/** What an import did: the teams and people taken (none when `imported` is false), and each bad row with why. */
+export const rosterReportSchema = z.object({
+  imported: z.boolean(),
+  teams: z.number().int(),
+  members: z.number().int(),
+  accountsCreated: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), message: z.string() })),
+  /** Teams left out (mode `valid`) because one of their rows was bad. */
+  skippedTeams: z.array(z.string()),
+});
+export type RosterReport = z.infer<typeof rosterReportSchema>;

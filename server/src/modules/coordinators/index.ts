@@ -1,5 +1,6 @@
 /**
- * School coordinators (院校负责人, issue 36 item 2): appointments, the school's dashboard and its level of 两级审核.
- * What other modules may use: who coordinates a school in a competition (teams tell them of a registration waiting).
+ * School coordinators (院校负责人, issue 36 item 2): appointments, the school's dashboard, its level of 两级审核 and
+ * the import of its students and teams. Other modules use nothing of it: teams read who coordinates a school
+ * (to tell them of a registration waiting) in their own repo.
  */
-export { coordinatorIds } from './service.ts';
+export {};

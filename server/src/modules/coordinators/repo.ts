@@ -49,18 +49,6 @@ export const appointmentsOf = (db: Db, userId: number) =>
     .orderBy('a.id')
     .execute();
 
-/** The coordinators of a school in a competition: who is told of a registration waiting for the school. */
-export const coordinatorIds = async (db: Db, schoolId: number, c: { id: number; orgId: number }) =>
-  (
-    await db
-      .selectFrom('schoolCoordinators')
-      .select('userId')
-      .distinct()
-      .where('schoolId', '=', schoolId)
-      .where('scopeKey', 'in', ['platform', `org:${c.orgId}`, `competition:${c.id}`])
-      .execute()
-  ).map((r) => r.userId);
-
 /**
  * The online competitions an appointment covers (the platform's: every one), newest first, with the school's teams in
  * each; at most 200.
@@ -154,3 +142,16 @@ export const confirmedResults = (db: Db, teamIds: number[]) =>
         .orderBy('q.sort')
         .execute()
     : Promise.resolve([]);
+
+/** Every certificate written for the school's teams in a competition (members' and teachers'), by team and holder. */
+export const schoolCertificates = (db: Db, competitionId: number, schoolId: number) =>
+  db
+    .selectFrom('certificates as c')
+    .innerJoin('teams as t', 't.id', 'c.teamId')
+    .select(['c.id', 'c.certNo', 'c.holderName', 'c.awardName', 'c.fileKey', 't.teamNo', 't.name as teamName'])
+    .where('c.competitionId', '=', competitionId)
+    .where('t.schoolKey', '=', `id:${schoolId}`)
+    .where('c.fileKey', '!=', '')
+    .orderBy('t.teamNo')
+    .orderBy('c.id')
+    .execute();

@@ -1,5 +1,8 @@
 import {
   ACTION_CODES,
+  ROSTER_COLUMNS,
+  rosterQuery,
+  rosterReportSchema,
   coordinatorBody,
   coordinatorSchema,
   coordinatorTeamsQuery,
@@ -13,12 +16,17 @@ import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
 import { userCtx } from '../../http/auth.ts';
-import { noDataReply, ok, replies } from '../../http/reply.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
+import { fileReply, noDataReply, ok, replies } from '../../http/reply.ts';
+import { streamXlsx } from '../../http/xlsx.ts';
+import { sendZip, zipSegment } from '../../http/zip.ts';
 import * as service from './service.ts';
 
 /** School coordinators (院校负责人): appointed by organisers and the platform, acting for their school only. */
 export function coordinatorRoutes(app: App) {
   const tags = ['coordinators'];
+  /** A roster of a few thousand people is well under 2 MB. */
+  const ROSTER_MAX_BYTES = 5 * 1024 * 1024;
   const EDIT = perm(ACTION_CODES.competitionEdit);
   const competitionParam = z.object({ competitionId: z.coerce.number().int().positive() });
 
@@ -45,6 +53,48 @@ export function coordinatorRoutes(app: App) {
     '/api/school/coordinator/teams/:competitionId',
     { config: { rule: USER }, schema: { tags, params: competitionParam, querystring: coordinatorTeamsQuery, response: replies(schoolDashboardSchema) } },
     async (req) => ok(await service.dashboard(userCtx(req), req.params.competitionId, req.query.schoolId)),
+  );
+  // The roster: its template, and importing it (all or nothing, or the teams without a bad row).
+  app.get('/api/school/coordinator/template', { config: { rule: USER }, schema: { tags, response: fileReply } }, async (_req, reply) =>
+    streamXlsx(
+      reply,
+      '学生与队伍导入模板.xlsx',
+      '名单',
+      ROSTER_COLUMNS.map((header, i) => ({ header, value: (r: string[]) => r[i] ?? '', width: i === 4 ? 22 : 14 })),
+      [
+        [
+          ['数据先锋队', '队长', '张三', '13800000001', '', '本科'],
+          ['数据先锋队', '队员', '李四', '13800000002', '', '本科'],
+        ],
+      ],
+    ),
+  );
+  app.post(
+    '/api/school/coordinator/import/:competitionId',
+    { config: { rule: USER }, schema: { tags, params: competitionParam, querystring: rosterQuery, response: replies(rosterReportSchema) } },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
+      const part = await req.file({ limits: { files: 1, fileSize: ROSTER_MAX_BYTES + 1 } });
+      if (!part) throw badRequest('请选择要导入的Excel文件', { file: '请选择要导入的Excel文件' });
+      const r = await service.importTeams(userCtx(req), req.params.competitionId, req.query.schoolId, req.query.mode, part.file, ROSTER_MAX_BYTES);
+      const message = r.imported
+        ? `导入完成：${r.teams}支队伍、${r.members}人${r.accountsCreated ? `（新建账号${r.accountsCreated}个）` : ''}${r.errors.length ? `；${r.errors.length}行有错误，${r.skippedTeams.length}支队伍未导入` : ''}`
+        : `未导入：${r.errors.length}行有错误，请修改后重新导入`;
+      return ok(r, message);
+    },
+  );
+  // Every certificate of the school's teams in the competition, as one zip (a folder per team).
+  app.get(
+    '/api/school/coordinator/certificates/:competitionId',
+    { config: { rule: USER }, schema: { tags, params: competitionParam, querystring: coordinatorTeamsQuery, response: fileReply } },
+    async (req, reply) => {
+      const { fileName, rows } = await service.certificates(userCtx(req), req.params.competitionId, req.query.schoolId);
+      const entries = rows.map((r) => ({
+        name: `${zipSegment(`${r.teamNo}-${r.teamName}`)}/${zipSegment(`${r.holderName}-${r.awardName}-证书${r.certNo}.pdf`)}`,
+        open: () => req.ctx.storage.get(r.fileKey),
+      }));
+      return sendZip(req, reply, fileName, entries, async () => undefined);
+    },
   );
   app.post(
     '/api/school/coordinator/audit/:id',

@@ -9,16 +9,20 @@ import {
   type CoordinatorScope,
   type MyCoordination,
   type RegistrationInfo,
+  type RosterMode,
+  type RosterReport,
   type SchoolDashboard,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { notify } from '../notices/index.ts';
 import * as registers from '../registrations/index.ts';
+import { importRoster } from '../teams/index.ts';
+import { readSheet } from '../../http/xlsx-read.ts';
+import type { Readable } from 'node:stream';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 
@@ -167,5 +171,32 @@ export async function audit(ctx: AuthedCtx, registerId: number, action: 'approve
   if (!(await registers.decideAtSchool(ctx, target, action, reason))) throw conflict('该报名已审核，不能重复审核');
 }
 
-/** The coordinators of the school in the competition: told when one of its registrations waits for them. */
-export const coordinatorIds = (db: Db, schoolId: number, c: { id: number; orgId: number }) => repo.coordinatorIds(db, schoolId, c);
+/** Imports the school's students and teams from the roster template (teams' `importRoster`), for its coordinator only. */
+export async function importTeams(
+  ctx: AuthedCtx,
+  competitionId: number,
+  schoolId: number,
+  mode: RosterMode,
+  file: Readable,
+  maxBytes: number,
+): Promise<RosterReport> {
+  await coordinated(ctx, competitionId, schoolId);
+  const sheet = await readSheet(file, maxBytes);
+  const report = await importRoster(ctx, competitionId, { id: schoolId, name: (await repo.schoolName(ctx.db, schoolId))! }, sheet, mode);
+  if (report.imported)
+    await writeAudit(ctx, {
+      action: 'coordinator.import',
+      entity: 'competition',
+      entityId: competitionId,
+      after: { schoolId, teams: report.teams, members: report.members },
+    });
+  return report;
+}
+
+/** The school's certificates in a competition, for one zip: a folder per team, each PDF named by holder and award. */
+export async function certificates(ctx: AuthedCtx, competitionId: number, schoolId: number) {
+  const c = await coordinated(ctx, competitionId, schoolId);
+  const rows = await repo.schoolCertificates(ctx.db, competitionId, schoolId);
+  if (!rows.length) throw notFound('本校在该竞赛还没有证书');
+  return { fileName: `${(await repo.schoolName(ctx.db, schoolId)) ?? '本校'}-${c.name}-证书.zip`, rows };
+}

@@ -17,8 +17,8 @@ export function newOrderNo(now: Date): string {
 }
 
 /** Opens the team's order for the competition's fee; the partial unique index keeps it to one open order. */
-export async function openOrder(ctx: AuthedCtx, db: Db, v: { competitionId: number; teamId: number; amount: number }) {
-  return repo.insertOrder(db, { ...v, orderNo: newOrderNo(ctx.clock.now()), userId: ctx.actor.userId, now: ctx.clock.now().toISOString() });
+export async function openOrder(ctx: AuthedCtx, db: Db, v: { competitionId: number; teamId: number; amount: number; userId?: number }) {
+  return repo.insertOrder(db, { ...v, orderNo: newOrderNo(ctx.clock.now()), userId: v.userId ?? ctx.actor.userId, now: ctx.clock.now().toISOString() });
 }
 
 /** An order of one of the caller's teams: only members pay, close, send vouchers or ask for invoices. */

@@ -9,7 +9,7 @@ import type { DB } from '../../db/schema.ts';
 
 export async function insertRegister(
   db: Db,
-  v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; schoolAudit?: boolean; now: string },
+  v: { competitionId: number; teamId: number; userId: number; orderId: number | null; attachments: string[]; schoolStatus?: number | null; now: string },
 ) {
   const row = await db
     .insertInto('registers')
@@ -19,7 +19,7 @@ export async function insertRegister(
       userId: v.userId,
       status: 0,
       // 两级审核: the school reviews it first.
-      schoolStatus: v.schoolAudit ? 0 : null,
+      schoolStatus: v.schoolStatus ?? null,
       orderId: v.orderId,
       attachmentsJson: JSON.stringify(v.attachments),
       createdAt: v.now,

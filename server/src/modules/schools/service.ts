@@ -8,14 +8,14 @@ import {
   type SchoolKind,
   type SchoolPageQuery,
 } from '@contest/shared';
-import ExcelJS from 'exceljs';
 import { pinyin } from 'pinyin-pro';
 import type { Readable } from 'node:stream';
+import { cellText, readSheet } from '../../http/xlsx-read.ts';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { keysetBatches } from '../../db/batches.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as repo from './repo.ts';
 
@@ -119,36 +119,6 @@ const HEADERS: Record<'name' | 'code' | 'department' | 'province' | 'level', Reg
   province: /^(所在地|所在省份|省份|地区)$/,
   level: /^(办学层次|层次|类型)$/,
 };
-
-const cellText = (v: ExcelJS.CellValue): string => {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'object') {
-    if ('richText' in v) return v.richText.map((t) => t.text).join('');
-    if ('text' in v) return String(v.text);
-    if ('result' in v) return String(v.result ?? '');
-    return '';
-  }
-  return String(v);
-};
-
-async function readSheet(content: Readable, maxBytes: number) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of content) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new AppError(413, `文件不能超过${Math.round(maxBytes / 1024 / 1024)}MB`);
-    chunks.push(chunk as Buffer);
-  }
-  const workbook = new ExcelJS.Workbook();
-  try {
-    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
-  } catch {
-    throw badRequest('无法读取该文件，请上传Excel（.xlsx）文件', { file: '无法读取该文件，请上传Excel（.xlsx）文件' });
-  }
-  const sheet = workbook.worksheets[0];
-  if (!sheet) throw badRequest('文件中没有工作表', { file: '文件中没有工作表' });
-  return sheet;
-}
 
 /**
  * Imports an .xlsx list of schools (the Ministry's shape; a title row above the headers is skipped): each row is added,

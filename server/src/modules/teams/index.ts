@@ -3,3 +3,4 @@
  * caller is one of its members or staff of its competition.
  */
 export { memberOrOrganiser, readableTeam } from './service.ts';
+export { importRoster } from './roster.ts';

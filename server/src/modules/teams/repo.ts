@@ -1,4 +1,4 @@
-import type { Judging, RegistrationInfo, TeamInvitation, TeamMember, TeamTeacher } from '@contest/shared';
+import { usernameKey, type Judging, type RegistrationInfo, type TeamInvitation, type TeamMember, type TeamTeacher } from '@contest/shared';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { TeamMembersTable } from '../../db/schema.ts';
@@ -295,3 +295,41 @@ export const releaseQuota = (db: Db, competitionId: number, kind: 'school' | 'te
     .where('key', '=', key)
     .where('used', '>', 0)
     .execute();
+
+// ---- A school's roster (issue 36) -------------------------------------------------------------------------------------
+
+/** The accounts of these phone numbers (the first registered with each), by number. */
+export async function usersByPhones(db: Db, phones: string[]) {
+  const out = new Map<string, { id: number; status: number }>();
+  for (let i = 0; i < phones.length; i += 500) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'status', 'phone'])
+      .where('phone', 'in', phones.slice(i, i + 500))
+      .orderBy('id')
+      .execute();
+    for (const r of rows) if (r.phone && !out.has(r.phone)) out.set(r.phone, { id: r.id, status: r.status });
+  }
+  return out;
+}
+
+export const teamNameTaken = async (db: Db, competitionId: number, name: string) =>
+  Boolean(await db.selectFrom('teams').select('id').where('competitionId', '=', competitionId).where('name', '=', name).executeTakeFirst());
+
+/** No account has this name (or its key). */
+export const usernameFree = async (db: Db, username: string) =>
+  !(await db.selectFrom('users').select('id').where('usernameKey', '=', usernameKey(username)).executeTakeFirst());
+
+/** The coordinators (院校负责人) of a school in a competition: told of a registration waiting for the school. */
+export const schoolCoordinatorIds = async (db: Db, schoolId: number, c: { id: number; orgId: number }) =>
+  (
+    await db
+      .selectFrom('schoolCoordinators')
+      .select('userId')
+      .distinct()
+      .where('schoolId', '=', schoolId)
+      .where('scopeKey', 'in', ['platform', `org:${c.orgId}`, `competition:${c.id}`])
+      .execute()
+  ).map((r) => r.userId);
+
+export const setMemberCount = (db: Db, teamId: number, memberCount: number) => db.updateTable('teams').set({ memberCount }).where('id', '=', teamId).execute();

@@ -20,6 +20,7 @@ import {
   type TeamUpdateBody,
   type TeacherBody,
   SCHOOL_NOT_LISTED_TEXT,
+  SCHOOL_STATUS,
   effectiveRegFields,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
@@ -32,7 +33,6 @@ import * as competitions from '../competitions/index.ts';
 import { assertOwnFile } from '../files/index.ts';
 import { assertVerified } from '../real-names/index.ts';
 import { listedSchool } from '../schools/index.ts';
-import { coordinatorIds } from '../coordinators/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
 import { checkTeacherList, moveTeacherPlaces, settleTeam } from './eligibility.ts';
@@ -113,7 +113,7 @@ async function parseInfo(
 }
 
 /** The ID number is kept encrypted beside its mask, never inside the stored form. */
-function sealInfo(ctx: AuthedCtx, info: RegistrationInfo) {
+export function sealInfo(ctx: AuthedCtx, info: RegistrationInfo) {
   const { idCardNo, ...rest } = info;
   return {
     infoJson: JSON.stringify(rest),
@@ -127,7 +127,7 @@ async function assertAttachments(ctx: AuthedCtx, keys: string[]) {
 }
 
 /** Team numbers are the team's own id, zero-padded: unique by construction, whatever the competition. */
-const teamNo = (id: number) => String(id).padStart(10, '0');
+export const teamNo = (id: number) => String(id).padStart(10, '0');
 
 /** Registers the caller: a team they lead (or an individual entry), their form, the registration and, for a fee, the order. */
 export async function register(ctx: AuthedCtx, competitionId: number, body: TeamRegisterBody) {
@@ -164,7 +164,7 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
         userId,
         orderId,
         attachments: body.attachments,
-        schoolAudit: competition.eligibility.schoolAudit,
+        schoolStatus: competition.eligibility.schoolAudit ? SCHOOL_STATUS.pending : null,
         now,
       });
       await registers.insertFlow(trx, {
@@ -181,7 +181,7 @@ export async function register(ctx: AuthedCtx, competitionId: number, body: Team
     const teamName = body.individual ? `${name}（个人）` : name;
     // 两级审核: the school's coordinators review it first; the organisers are told once the school has passed it (or
     // now, when the school has no coordinator yet, so that they can appoint one).
-    const reviewers = competition.eligibility.schoolAudit && info.schoolId ? await coordinatorIds(ctx.db, info.schoolId, competition) : [];
+    const reviewers = competition.eligibility.schoolAudit && info.schoolId ? await repo.schoolCoordinatorIds(ctx.db, info.schoolId, competition) : [];
     if (reviewers.length)
       await notify(ctx, reviewers, {
         title: '新的报名待学校审核',

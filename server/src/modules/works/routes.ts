@@ -13,7 +13,7 @@ import {
   type WorkVersion,
 } from '@contest/shared';
 import { z } from 'zod';
-import archiver from 'archiver';
+import { sendZip, zipSegment, type ZipEntry } from '../../http/zip.ts';
 import { idleLimit } from '../../http/socket.ts';
 import { USER, perm } from '../../http/access.ts';
 import type { App, Deps } from '../../http/app-types.ts';
@@ -22,7 +22,6 @@ import { AppError, conflict } from '../../http/errors.ts';
 import { fileReply, ok, page, replies } from '../../http/reply.ts';
 import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
-import { contentDisposition } from '../../http/send-file.ts';
 import * as service from './service.ts';
 import { userCtx } from '../../http/auth.ts';
 
@@ -161,48 +160,16 @@ export function worksRoutes(app: App, deps: Deps) {
       // The first works are read before the first byte, so that nothing to send is still a 404 with its message.
       const first = await nextChosen();
       if (!first) throw new AppError(404, ids ? '所选作品不存在' : '该赛题还没有作品');
-      const zip = archiver('zip', { zlib: { level: 0 } });
-      reply.header('content-type', 'application/zip').header('content-disposition', contentDisposition(`赛题${req.params.id}${ids ? '所选' : ''}作品.zip`));
-      // Each part is one path segment: a name like `../../x.zip` must not climb out of the folder when unpacked.
-      const segment = (name: string) => name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
-      const raw = reply.raw;
-      let gone = false;
-      raw.once('close', () => {
-        gone = !raw.writableFinished;
-      });
-      // Resolves once the zip has taken the entry in whole (it waits for the client), or the client has gone.
-      const entered = () =>
-        new Promise<void>((resolve) => {
-          const done = () => {
-            zip.off('entry', done);
-            raw.off('close', done);
-            resolve();
-          };
-          zip.once('entry', done);
-          raw.once('close', done);
-        });
-      void (async () => {
-        try {
-          for (let batch: WorkVersion[] | undefined = first; batch && !gone; batch = await nextChosen()) {
-            for (const w of batch) {
-              if (gone) break;
-              const taken = entered();
-              zip.append(await req.ctx.storage.get(w.fileUri), { name: `${segment(`${w.teamNo}-${w.teamName}`)}/${segment(versionedFileName(w))}` });
-              await taken;
-            }
-          }
-          if (gone) zip.abort();
-          else await zip.finalize();
-        } catch (err) {
-          // Part way: the connection is cut, so nobody takes a short zip for the whole.
-          req.log.error({ err }, 'works zip failed part way; connection closed');
-          zip.abort();
-          raw.destroy(err instanceof Error ? err : new Error(String(err)));
-        } finally {
-          await batches.return?.(undefined).catch(() => undefined);
-        }
-      })();
-      return reply.send(zip);
+      const entries = (batch: WorkVersion[]): ZipEntry[] =>
+        batch.map((w) => ({
+          name: `${zipSegment(`${w.teamNo}-${w.teamName}`)}/${zipSegment(versionedFileName(w))}`,
+          open: () => req.ctx.storage.get(w.fileUri),
+        }));
+      const more = async () => {
+        const batch = await nextChosen();
+        return batch && entries(batch);
+      };
+      return sendZip(req, reply, `赛题${req.params.id}${ids ? '所选' : ''}作品.zip`, entries(first), more, async () => batches.return?.(undefined));
     },
   );
   app.get(

@@ -248,6 +248,9 @@ export default function RegisterManagerPage() {
                 {canAudit && r.status === REGISTER_STATUS.pending && (
                   <>
                     <ActionLink
+                      // 两级审核: the school reviews first; the organiser's 通过 waits for it (驳回 does not).
+                      disabled={r.schoolStatus === SCHOOL_STATUS.pending}
+                      title={r.schoolStatus === SCHOOL_STATUS.pending ? '须先经学校（院校负责人）审核通过' : undefined}
                       onClick={() =>
                         confirm(
                           paidOrFree(r)

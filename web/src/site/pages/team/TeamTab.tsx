@@ -4,6 +4,7 @@ import {
   PAY_STATUS_TEXT,
   REGISTER_STATUS,
   REGISTER_STATUS_TEXT,
+  SCHOOL_STATUS,
   fenToYuan,
   isCustomField,
   isValidPhone,
@@ -37,8 +38,12 @@ const REGISTER_COLORS: Record<number, string> = { 0: 'processing', 1: 'success',
 function registerNextStep(register: NonNullable<Team['register']>, fee: number): string {
   const unpaid = fee > 0 && register.payStatus !== PAY_STATUS.paid;
   if (register.status === REGISTER_STATUS.rejected) return `未通过：${register.reason ?? ''}。请点击“修改报名信息”更正后重新提交。`;
+  if (register.status === REGISTER_STATUS.pending && register.schoolStatus === SCHOOL_STATUS.pending)
+    return `等待本校院校负责人审核，通过后再由主办方审核${unpaid ? '；请同时完成缴费' : ''}，结果会以消息通知您。`;
   if (register.status === REGISTER_STATUS.pending)
-    return unpaid ? '请先完成缴费；主办方审核通过后即可选择赛题。' : '等待主办方审核，审核通过后即可选择赛题，结果会以消息通知您。';
+    return unpaid
+      ? '请先完成缴费；主办方审核通过后即可选择赛题。'
+      : `${register.schoolStatus === SCHOOL_STATUS.approved ? '学校已审核通过，' : ''}等待主办方审核，审核通过后即可选择赛题，结果会以消息通知您。`;
   return unpaid ? '审核已通过，完成缴费后即可选择赛题。' : '审核已通过，可以在“选择赛题”中选题。';
 }
 const PAY_COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };

@@ -2,9 +2,11 @@ import { PAY_STATUS_TEXT, REGISTER_STATUS, REGISTER_STATUS_TEXT, SCHOOL_STATUS, 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Card, Col, Empty, Form, Grid, Input, List, Row, Select, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { coordinatorApi, coordinatorKeys } from '#src/api/coordinators.ts';
+import { coordinatorApi, coordinatorKeys, coordinatorUrls } from '#src/api/coordinators.ts';
+import { DownloadButton } from '#src/common/DownloadButton.tsx';
 import { ActionLink } from '#src/common/ActionLink.tsx';
 import { FormModal } from '#src/common/FormModal.tsx';
+import { RosterImport } from './RosterImport.tsx';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
@@ -80,16 +82,24 @@ export default function CoordinatorPage() {
     <Card title="院校负责人">
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         {options.length ? (
-          <Select
-            aria-label="学校与竞赛"
-            style={{ width: '100%', maxWidth: 560 }}
-            value={current ? `${current.schoolId}:${current.competitionId}` : undefined}
-            options={options}
-            onChange={(v: string) => {
-              const [schoolId, competitionId] = v.split(':').map(Number);
-              setPicked({ schoolId: schoolId!, competitionId: competitionId! });
-            }}
-          />
+          <Space wrap style={{ width: '100%' }}>
+            <Select
+              aria-label="学校与竞赛"
+              style={{ width: '100%', maxWidth: 560 }}
+              value={current ? `${current.schoolId}:${current.competitionId}` : undefined}
+              options={options}
+              onChange={(v: string) => {
+                const [schoolId, competitionId] = v.split(':').map(Number);
+                setPicked({ schoolId: schoolId!, competitionId: competitionId! });
+              }}
+            />
+            {current && <RosterImport competitionId={current.competitionId} schoolId={current.schoolId} onImported={() => void reload()} />}
+            {current && d && d.summary.awarded > 0 && (
+              <DownloadButton type="default" size="middle" width={220} url={coordinatorUrls.certificates(current.competitionId, current.schoolId)}>
+                下载本校全部证书
+              </DownloadButton>
+            )}
+          </Space>
         ) : (
           <Empty description="您负责的范围内暂无已上线的竞赛" />
         )}

@@ -96,6 +96,7 @@ export function CoordinatorsPanel({ competitionId, editable }: { competitionId: 
           <Form.Item
             name="school"
             label="学校"
+            required
             rules={[
               {
                 validator: async (_, v?: SchoolValue) => {
