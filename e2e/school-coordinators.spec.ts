@@ -51,9 +51,15 @@ async function onPhone(browser: Browser, page: Page) {
   return phone.newPage();
 }
 
-/** Nothing on the page is wider than the phone's screen. */
-async function fitsPhone(page: Page) {
+/** Nothing on the page is wider than the phone's screen (and, with SHOTS_DIR set, the page is kept as a picture). */
+async function fitsPhone(page: Page, name?: string) {
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, name);
+}
+
+/** With SHOTS_DIR set, keeps the page as a picture for the README's tour and a person's look. */
+async function shot(page: Page, name?: string) {
+  if (process.env.SHOTS_DIR && name) await page.screenshot({ path: `${process.env.SHOTS_DIR}/${name}.png`, fullPage: true });
 }
 
 // Fail at the step that cannot be taken rather than at the end of the long test.
@@ -157,6 +163,7 @@ test('院校负责人: 两级审核 sends a registration to its school first; th
   await expect(appoint.getByRole('radio', { name: '本组织的所有竞赛' })).not.toBeChecked();
   await pressInDialog(orgPage, /^指\s*定$/);
   await expect(orgPage.getByText('已指定院校负责人，对方会收到通知')).toBeVisible();
+  await shot(orgPage, 'coordinators-panel-1440');
   const appointed = orgPage.locator('.ant-table-row').filter({ hasText: school });
   await expect(appointed).toContainText(coordinator.username);
   await expect(appointed).toContainText('本竞赛');
@@ -187,7 +194,7 @@ test('院校负责人: 两级审核 sends a registration to its school first; th
   await schoolInput.fill(school.slice(0, -2));
   await option(phonePage, `${school}（广东省）`).click();
   await expect(schoolInput).toHaveValue(school);
-  await fitsPhone(phonePage);
+  await fitsPhone(phonePage, 'registration-rules-390');
   await phonePage.getByRole('button', { name: '提交报名' }).click();
   await expect(phonePage).toHaveURL(new RegExp(`/competition/${competitionId}/team$`));
   await expect(phonePage.getByTestId('register-status')).toHaveText('待审核');
@@ -196,11 +203,11 @@ test('院校负责人: 两级审核 sends a registration to its school first; th
   await orgPage.goto('/backadmin.html#/register/manager');
   const registration = orgPage.locator('.ant-table-row').filter({ hasText: team });
   await expect(registration.locator('.ant-tag')).toHaveText(['待审核', '待学校审核']);
-  await registration.getByRole('button', { name: /^通\s*过$/ }).click();
-  await expect(orgPage.getByText(`确定通过队伍“${team}”的报名吗？`)).toBeVisible();
-  await pressInDialog(orgPage, /确\s*定/);
-  await expect(orgPage.getByText('该报名须先经学校（院校负责人）审核通过')).toBeVisible();
-  await expect(registration.locator('.ant-tag')).toHaveText(['待审核', '待学校审核']);
+  // 通过 waits for the school (it says why on hover); the team tab tells the team the same.
+  const early = registration.getByRole('button', { name: /^通\s*过$/ });
+  await expect(early).toBeDisabled();
+  await expect(early).toHaveAttribute('title', '须先经学校（院校负责人）审核通过');
+  await expect(phonePage.getByTestId('register-next')).toContainText('等待本校院校负责人审核');
 
   // ---- The coordinator finds the team in 个人中心 → 院校负责人 and refuses it with a reason.
   const coord = coordinator.page;
@@ -216,6 +223,7 @@ test('院校负责人: 两级审核 sends a registration to its school first; th
   const row = coord.locator('.ant-table-row').filter({ hasText: team });
   await expect(row).toContainText('林小雨');
   await expect(row.getByTestId('school-team-state')).toHaveText('待学校审核');
+  await shot(coord, 'coordinator-1440');
   await row.getByRole('button', { name: /^驳\s*回$/ }).click();
   const refuse = coord.getByRole('dialog', { name: `驳回“${team}”的报名` });
   await refuse.getByRole('button', { name: /^驳\s*回$/ }).click();
@@ -252,7 +260,7 @@ test('院校负责人: 两级审核 sends a registration to its school first; th
   const card = coordPhone.getByTestId('school-team-card').filter({ hasText: corrected });
   await expect(card.getByTestId('school-team-state')).toHaveText('待学校审核');
   await expect(card).toContainText('队员：林小雨');
-  await fitsPhone(coordPhone);
+  await fitsPhone(coordPhone, 'coordinator-390');
   await card.getByRole('button', { name: /^通\s*过$/ }).click();
   await expect(coordPhone.getByText(`已通过“${corrected}”的学校审核，报名将交主办方审核`)).toBeVisible();
   await expect(card.getByTestId('school-team-state')).toHaveText('学校已通过，待主办方审核');

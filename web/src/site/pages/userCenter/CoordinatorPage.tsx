@@ -1,6 +1,6 @@
 import { PAY_STATUS_TEXT, REGISTER_STATUS, REGISTER_STATUS_TEXT, SCHOOL_STATUS, SCHOOL_STATUS_TEXT, type SchoolTeam } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Card, Col, Empty, Form, Grid, Input, List, Row, Select, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
+import { Alert, App, Card, Col, Empty, Flex, Form, Grid, Input, List, Row, Select, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { coordinatorApi, coordinatorKeys, coordinatorUrls } from '#src/api/coordinators.ts';
 import { DownloadButton } from '#src/common/DownloadButton.tsx';
@@ -82,7 +82,7 @@ export default function CoordinatorPage() {
     <Card title="院校负责人">
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         {options.length ? (
-          <Space wrap style={{ width: '100%' }}>
+          <Flex vertical gap={12}>
             <Select
               aria-label="学校与竞赛"
               style={{ width: '100%', maxWidth: 560 }}
@@ -93,13 +93,17 @@ export default function CoordinatorPage() {
                 setPicked({ schoolId: schoolId!, competitionId: competitionId! });
               }}
             />
-            {current && <RosterImport competitionId={current.competitionId} schoolId={current.schoolId} onImported={() => void reload()} />}
-            {current && d && d.summary.awarded > 0 && (
-              <DownloadButton type="default" size="middle" width={220} url={coordinatorUrls.certificates(current.competitionId, current.schoolId)}>
-                下载本校全部证书
-              </DownloadButton>
+            {current && (
+              <Flex wrap gap={8}>
+                <RosterImport competitionId={current.competitionId} schoolId={current.schoolId} onImported={() => void reload()} />
+                {d && d.summary.awarded > 0 && (
+                  <DownloadButton type="default" size="middle" width={220} url={coordinatorUrls.certificates(current.competitionId, current.schoolId)}>
+                    下载本校全部证书
+                  </DownloadButton>
+                )}
+              </Flex>
             )}
-          </Space>
+          </Flex>
         ) : (
           <Empty description="您负责的范围内暂无已上线的竞赛" />
         )}
