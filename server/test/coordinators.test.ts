@@ -227,5 +227,24 @@ describe.each(DATABASES)('school coordinators on %s', (kind) => {
     // Importing the same file again: every team's name is taken now.
     const again = body(await send(coord, 'valid')).data;
     expect([again.imported, again.teams]).toEqual([false, 0]);
+
+    // The same small roster sent twice at once: one import takes it, the other is told, and nobody is in two teams.
+    const twice = new ExcelJS.Workbook();
+    const sh = twice.addWorksheet('名单');
+    sh.addRow(['队伍名称', '角色', '姓名', '手机号', '身份证号', '学历']);
+    for (let team = 0; team < 4; team++)
+      for (let m = 0; m < 2; m++) sh.addRow([`并发队${team}`, m ? '队员' : '队长', `并发${team}-${m}`, String(base + 20000 + team * 2 + m), '', '']);
+    const twiceFile = Buffer.from(await twice.xlsx.writeBuffer());
+    const sendTwice = () =>
+      coord.request({
+        method: 'POST',
+        url: `/api/school/coordinator/import/${id}?schoolId=${schools.A.id}&mode=all`,
+        ...multipart('并发.xlsx', twiceFile, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'),
+      });
+    const both = await Promise.all([sendTwice(), sendTwice()]);
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(both.map((r) => body(r).data.imported).sort()).toEqual([false, true]);
+    const seated = await t.database.db.selectFrom('teams').select('id').where('competitionId', '=', id).where('name', 'like', '并发队%').execute();
+    expect(seated).toHaveLength(4);
   });
 });

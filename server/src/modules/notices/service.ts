@@ -317,6 +317,8 @@ const MESSAGE_KIND_OF_SOURCE: Record<string, MessageKind | undefined> = {
   'register.approved': 'result',
   'register.rejected': 'result',
   'register.school': 'result',
+  // A student a school's coordinator registered learns it by SMS or email too: the account may be new to them.
+  'register.imported': 'result',
   'grade.published': 'result',
   'certificate.ready': 'result',
   'realname.result': 'account',

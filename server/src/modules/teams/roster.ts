@@ -12,6 +12,7 @@ import {
 } from '@contest/shared';
 import type ExcelJS from 'exceljs';
 import type { AuthedCtx } from '../../context.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { cellText } from '../../http/xlsx-read.ts';
 import { notify } from '../notices/index.ts';
@@ -233,6 +234,10 @@ export async function importRoster(
   } catch (err) {
     // A rule the database holds (a school's places) or a name taken meanwhile: nothing of the import stays.
     if (err instanceof AppError) return { ...report(false), errors: [...errors, { row: 0, message: err.message }] };
+    // Someone registered one of these people, or took one of these names, while the import ran (or the same file was
+    // sent twice at once): the database refused the second; nothing of this import stays.
+    if (isUniqueViolation(err))
+      return { ...report(false), errors: [...errors, { row: 0, message: '导入期间有队员已报名或队伍名称已被使用，本次未导入，请重新导入' }] };
     throw err;
   }
   await notify(ctx, everyone, {
