@@ -135,7 +135,7 @@ describe.each(DATABASES)('school coordinators on %s', (kind) => {
     expect(dash.teams).toEqual([
       expect.objectContaining({ teamId, teamName: '两级队', members: ['张三'], status: 1, schoolStatus: SCHOOL_STATUS.approved, payStatus: null, works: 0 }),
     ]);
-    expect(dash.summary).toEqual({ teams: 1, waitingForSchool: 0, approved: 1, paid: 0, withWorks: 0, awarded: 0 });
+    expect(dash.summary).toEqual({ teams: 1, waitingForSchool: 0, approved: 1, paid: 0, withWorks: 0, awarded: 0, certificates: 0 });
     // Anyone without an appointment has no schools.
     expect(body(await leader.get('/api/school/coordinator/mine')).data).toEqual([]);
   });
@@ -168,6 +168,14 @@ describe.each(DATABASES)('school coordinators on %s', (kind) => {
     // One student already has an account (matched by phone, not created again).
     const base = 13900000000 + (kind === 'sqlite' ? 0 : 50000);
     const known = await registerUser(t.app, `known${kind}`, 'Passw0rd1', { phone: String(base + 7) });
+    // It proved its number (an SMS code, as 账号设置 does).
+    await t.database.db
+      .updateTable('users')
+      .set({ verifiedPhone: String(base + 7) })
+      .where('id', '=', known.id)
+      .execute();
+    // Another account merely wrote a student's number in its profile: it is not that student.
+    const squatter = await registerUser(t.app, `squat${kind}`, 'Passw0rd1', { phone: String(base + 8) });
     const rows: string[][] = [];
     for (let team = 0; team < 100; team++)
       for (let m = 0; m < 3; m++) rows.push([`导入队${team}`, m === 0 ? '队长' : '队员', `学生${team}-${m}`, String(base + team * 3 + m), '', '本科']);
@@ -222,6 +230,14 @@ describe.each(DATABASES)('school coordinators on %s', (kind) => {
       .where('competitionId', '=', id)
       .executeTakeFirst();
     expect(knownTeam).toEqual({ leader: 0 });
+    expect(await t.database.db.selectFrom('teamMembers').select('teamId').where('userId', '=', squatter.id).execute()).toEqual([]);
+    // The new accounts sign in by an SMS code to their number.
+    const made = await t.database.db
+      .selectFrom('users')
+      .select(['verifiedPhone', 'passwordHash'])
+      .where('phone', '=', String(base + 6))
+      .execute();
+    expect(made).toEqual([{ verifiedPhone: String(base + 6), passwordHash: null }]);
     const dash = body(await coord.get(`/api/school/coordinator/teams/${id}?schoolId=${schools.A.id}`)).data;
     expect(dash.summary.teams).toBe(95);
     // Importing the same file again: every team's name is taken now.

@@ -177,6 +177,22 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
     expect([fullAgain.statusCode, body(fullAgain).message]).toEqual([409, schoolFullText(2)]);
     const quota = await t.database.db.selectFrom('eligibilityQuota').select(['key', 'used']).where('competitionId', '=', id).orderBy('key').execute();
     expect(quota.map((q) => q.used).sort()).toEqual([2, 2]);
+
+    // A refused registration gives its school's place back: a team made only to hold one keeps nobody out. Sent
+    // again, it takes one again, or waits while the school is full.
+    const holder = await registered(id, '戊大学');
+    const other = await registered(id, '戊大学');
+    const full = await (await person()).post(`/api/team/register/${id}`, { teamName: '戊三队', info: info('戊大学') });
+    expect([full.statusCode, body(full).message]).toEqual([409, schoolFullText(2)]);
+    const holderReg = body(await holder.leader.get(`/api/team/competition/${id}`)).data.register.id as number;
+    expect((await org.post(`/api/team/register/flow/${holderReg}`, { action: 'reject', reason: '不是本校学生' })).statusCode).toBe(200);
+    // Refused twice at once gives back one place, not two.
+    expect((await org.post(`/api/team/register/flow/${holderReg}`, { action: 'reject', reason: '再次' })).statusCode).toBe(409);
+    expect((await (await person()).post(`/api/team/register/${id}`, { teamName: '戊三队', info: info('戊大学') })).statusCode).toBe(200);
+    const again = await holder.leader.put(`/api/team/update/${holder.teamId}`, { info: info('戊大学') });
+    expect([again.statusCode, body(again).message]).toEqual([409, schoolFullText(2)]);
+    expect(body(await holder.leader.get(`/api/team/competition/${id}`)).data.register.status).toBe(2);
+    void other;
   });
 
   it('counts each teacher’s teams by phone number, and gives a place back when a teacher leaves a team', async () => {

@@ -76,6 +76,7 @@ from
 where
   "g"."team_id" in ($1)
   and "rr"."confirmed_at" is not null
+  and "rr"."grade_state" = $2
 order by
   "q"."sort";
 
@@ -216,6 +217,4 @@ select
 from
   "users"
 where
-  "phone" = $1
-order by
-  "id";
+  "verified_phone" = $1;

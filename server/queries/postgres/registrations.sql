@@ -321,4 +321,8 @@ set
   "updated_at" = $3
 where
   "id" = $4
-  and "status" = $5;
+  and "status" = $5
+  and (
+    "school_status" is null
+    or "school_status" != $6
+  );

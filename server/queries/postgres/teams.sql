@@ -9,6 +9,14 @@ where
   "id" = $3
   and "status" = $4;
 
+-- teams.dropPlaces(teamId)
+update "teams"
+set
+  "places_held" = $1
+where
+  "id" = $2
+  and "places_held" = $3;
+
 -- teams.findMemberRow(teamId, userId)
 select
   *
@@ -372,6 +380,14 @@ set
 where
   "id" = $2;
 
+-- teams.takePlaces(teamId)
+update "teams"
+set
+  "places_held" = $1
+where
+  "id" = $2
+  and "places_held" = $3;
+
 -- teams.takeQuota(competitionId, kind, key, max)
 insert into
   "eligibility_quota" ("competition_id", "kind", "key", "used")
@@ -448,10 +464,8 @@ where
 select
   "id",
   "status",
-  "phone"
+  "verified_phone"
 from
   "users"
 where
-  "phone" in ($1)
-order by
-  "id";
+  "verified_phone" in ($1);

@@ -128,6 +128,7 @@ insert into
     "user_name",
     "oidc_issuer",
     "oidc_subject",
+    "verified_phone",
     "username_skeleton",
     "status",
     "created_at",
@@ -147,7 +148,8 @@ values
     $10,
     $11,
     $12,
-    $13
+    $13,
+    $14
   )
 returning
   "id";

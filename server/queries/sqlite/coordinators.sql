@@ -76,6 +76,7 @@ from
 where
   "g"."team_id" in (?)
   and "rr"."confirmed_at" is not null
+  and "rr"."grade_state" = ?
 order by
   "q"."sort";
 
@@ -216,6 +217,4 @@ select
 from
   "users"
 where
-  "phone" = ?
-order by
-  "id";
+  "verified_phone" = ?;

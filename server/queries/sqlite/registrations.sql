@@ -321,4 +321,8 @@ set
   "updated_at" = ?
 where
   "id" = ?
-  and "status" = ?;
+  and "status" = ?
+  and (
+    "school_status" is null
+    or "school_status" != ?
+  );

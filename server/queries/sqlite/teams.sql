@@ -9,6 +9,14 @@ where
   "id" = ?
   and "status" = ?;
 
+-- teams.dropPlaces(teamId)
+update "teams"
+set
+  "places_held" = ?
+where
+  "id" = ?
+  and "places_held" = ?;
+
 -- teams.findMemberRow(teamId, userId)
 select
   *
@@ -372,6 +380,14 @@ set
 where
   "id" = ?;
 
+-- teams.takePlaces(teamId)
+update "teams"
+set
+  "places_held" = ?
+where
+  "id" = ?
+  and "places_held" = ?;
+
 -- teams.takeQuota(competitionId, kind, key, max)
 insert into
   "eligibility_quota" ("competition_id", "kind", "key", "used")
@@ -448,10 +464,8 @@ where
 select
   "id",
   "status",
-  "phone"
+  "verified_phone"
 from
   "users"
 where
-  "phone" in (?)
-order by
-  "id";
+  "verified_phone" in (?);

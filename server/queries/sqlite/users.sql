@@ -128,13 +128,14 @@ insert into
     "user_name",
     "oidc_issuer",
     "oidc_subject",
+    "verified_phone",
     "username_skeleton",
     "status",
     "created_at",
     "updated_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 returning
   "id";
 -- stops here: no row

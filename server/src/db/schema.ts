@@ -296,6 +296,8 @@ export interface TeamsTable {
   schoolName: string | null;
   /** The team's group, where the competition has groups. */
   groupName: string | null;
+  /** 1 while the team holds its places under the eligibility rules; 0 once its registration was refused. */
+  placesHeld: Generated<number>;
   createdAt: string;
   updatedAt: string;
 }

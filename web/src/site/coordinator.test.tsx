@@ -39,7 +39,7 @@ describe('院校负责人 in the personal centre', { timeout: 60_000 }, () => {
         schoolName: '甲大学',
         schoolAudit: true,
         teams: [team(1, '等待队', 0, 0), team(2, '已过队', 1, 1)],
-        summary: { teams: 2, waitingForSchool: 1, approved: 1, paid: 0, withWorks: 0, awarded: 0 },
+        summary: { teams: 2, waitingForSchool: 1, approved: 1, paid: 0, withWorks: 0, awarded: 0, certificates: 0 },
       },
       'POST /api/school/coordinator/audit/101': null,
     };

@@ -80,6 +80,8 @@ export const schoolDashboardSchema = z.object({
     paid: z.number().int(),
     withWorks: z.number().int(),
     awarded: z.number().int(),
+    /** Certificates written for the school's teams: the zip 下载本校全部证书 gives them. */
+    certificates: z.number().int(),
   }),
 });
 export type SchoolDashboard = z.infer<typeof schoolDashboardSchema>;
@@ -87,7 +89,8 @@ export type SchoolDashboard = z.infer<typeof schoolDashboardSchema>;
 // ---- Importing a school's students and teams ----------------------------------------------------------------------
 
 /** The roster template's columns, in order: one row per person, grouped into teams by 队伍名称. */
-export const ROSTER_COLUMNS = ['队伍名称', '角色', '姓名', '手机号', '身份证号', '学历'] as const;
+/** (组别 is read where the competition's groups are chosen: on the leader's row.) */
+export const ROSTER_COLUMNS = ['队伍名称', '角色', '姓名', '手机号', '身份证号', '学历', '组别'] as const;
 /** How an import with bad rows ends: nothing imported (`all`), or the teams without a bad row (`valid`). */
 export const ROSTER_MODES = { all: '有错误时全部不导入', valid: '只导入没有错误的队伍' } as const;
 export type RosterMode = keyof typeof ROSTER_MODES;

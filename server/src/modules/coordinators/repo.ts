@@ -1,4 +1,4 @@
-import { AUDIT_STATUS } from '@contest/shared';
+import { AUDIT_STATUS, GRADE_STATE } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 
 /** Every query of school coordinators: appointments, and what a coordinator's dashboard reads of its school's teams. */
@@ -73,10 +73,10 @@ export function competitionsCovered(db: Db, a: { schoolId: number; scopeKey: str
   return q.orderBy('c.regStartTime', 'desc').orderBy('c.id', 'desc').limit(200).execute();
 }
 
-/** The user an organiser names by username or phone number (the first registered with the number). */
+/** The user an organiser names by username or by the phone number the account proved. */
 export async function userByAccount(db: Db, usernameKey: string, phone: string) {
   const byName = await db.selectFrom('users').select(['id', 'status']).where('usernameKey', '=', usernameKey).executeTakeFirst();
-  return byName ?? db.selectFrom('users').select(['id', 'status']).where('phone', '=', phone).orderBy('id').executeTakeFirst();
+  return byName ?? db.selectFrom('users').select(['id', 'status']).where('verifiedPhone', '=', phone).executeTakeFirst();
 }
 
 export const schoolName = async (db: Db, id: number) => (await db.selectFrom('schools').select('name').where('id', '=', id).executeTakeFirst())?.name;
@@ -138,7 +138,9 @@ export const confirmedResults = (db: Db, teamIds: number[]) =>
         .leftJoin('awardLevels as a', 'a.id', 'g.awardId')
         .select(['g.teamId', 'q.title as questionTitle', 'g.rank', 'a.name as awardName'])
         .where('g.teamId', 'in', teamIds)
+        // As the team reads them: confirmed, and not back under re-check after a dispute.
         .where('rr.confirmedAt', 'is not', null)
+        .where('rr.gradeState', '=', GRADE_STATE.confirmed)
         .orderBy('q.sort')
         .execute()
     : Promise.resolve([]);

@@ -1,5 +1,6 @@
 import {
   PAY_STATUS,
+  presetOpen,
   REGISTER_STATUS,
   SCHOOL_STATUS,
   eligibilitySchema,
@@ -126,7 +127,15 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
   const c = await coordinated(ctx, competitionId, schoolId);
   const rows = await repo.schoolTeams(ctx.db, competitionId, schoolId);
   const ids = rows.map((r) => r.teamId);
-  const [people, counts, results] = await Promise.all([repo.teamPeople(ctx.db, ids), repo.submissionCounts(ctx.db, ids), repo.confirmedResults(ctx.db, ids)]);
+  // Results as the teams read them: only once the competition shows grades (我的成绩 open) and they are confirmed.
+  const gradeSet = (await competitions.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === 'GRADE_SET');
+  const published = Boolean(gradeSet && presetOpen(gradeSet, ctx.clock.now()));
+  const [people, counts, results, certificates] = await Promise.all([
+    repo.teamPeople(ctx.db, ids),
+    repo.submissionCounts(ctx.db, ids),
+    published ? repo.confirmedResults(ctx.db, ids) : Promise.resolve([]),
+    repo.schoolCertificates(ctx.db, competitionId, schoolId),
+  ]);
   const count = (list: { teamId: number; n: number | string }[], id: number) => Number(list.find((x) => x.teamId === id)?.n ?? 0);
   const teams = rows.map((r) => ({
     teamId: r.teamId,
@@ -156,6 +165,7 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
       paid: teams.filter((t) => t.payStatus === PAY_STATUS.paid).length,
       withWorks: teams.filter((t) => t.works > 0 || t.tests > 0).length,
       awarded: teams.filter((t) => t.results.some((g) => g.awardName)).length,
+      certificates: certificates.length,
     },
   };
 }

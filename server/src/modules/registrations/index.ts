@@ -4,4 +4,4 @@
  * module shows with the team). Registrations never read teams: teams depend on registrations, not back.
  */
 export { findRegisterOfTeam, insertFlow, insertRegister, reopenAtSchool, transition } from './repo.ts';
-export { decideAtSchool, registerWithFlows, schoolReviewTarget } from './service.ts';
+export { decideAtSchool, registerWithFlows, schoolReviewTarget, whenRefused } from './service.ts';

@@ -49,12 +49,23 @@ export async function insertFlow(
 }
 
 /** Moves a registration between review states only from the expected one. */
-export async function transition(db: Db, id: number, from: number, to: number, v: { reason: string | null; now: string }): Promise<boolean> {
+/**
+ * Moves a registration from one state to another, only if it is still in the first (and, with `schoolPassed`, not
+ * waiting for its school: an organiser's approval never overtakes the school, even one that read it a moment before).
+ */
+export async function transition(
+  db: Db,
+  id: number,
+  from: number,
+  to: number,
+  v: { reason: string | null; now: string; schoolPassed?: boolean },
+): Promise<boolean> {
   const r = await db
     .updateTable('registers')
     .set({ status: to, reason: v.reason, updatedAt: v.now })
     .where('id', '=', id)
     .where('status', '=', from)
+    .$if(Boolean(v.schoolPassed), (q) => q.where((eb) => eb.or([eb('schoolStatus', 'is', null), eb('schoolStatus', '!=', 0)])))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -22,6 +22,16 @@ import { notify, teamUserIds, tellStaff } from '../notices/index.ts';
 import * as competitions from '../competitions/index.ts';
 import * as policy from '../../policy.ts';
 
+/**
+ * What other modules do, in the transaction, when a registration is refused (by the organiser or the school): teams
+ * give back the places the team held under the eligibility rules. Registrations never read teams; teams register here.
+ */
+const refusedHooks: ((db: Db, teamId: number) => Promise<void>)[] = [];
+export const whenRefused = (hook: (db: Db, teamId: number) => Promise<void>) => void refusedHooks.push(hook);
+const refused = async (db: Db, teamId: number) => {
+  for (const hook of refusedHooks) await hook(db, teamId);
+};
+
 export function list(ctx: AuthedCtx, q: RegisterListQuery) {
   return repo.listRegisters(ctx.db, q, policy.orgScope(ctx), q.limit);
 }
@@ -60,7 +70,11 @@ async function decide(ctx: AuthedCtx, register: repo.RegisterWithOrg, action: 'a
   const now = ctx.clock.now().toISOString();
   const id = register.id;
   const moved = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await repo.transition(trx, id, REGISTER_STATUS.pending, to, { reason: action === 'reject' ? reason! : null, now }))) return false;
+    if (
+      !(await repo.transition(trx, id, REGISTER_STATUS.pending, to, { reason: action === 'reject' ? reason! : null, now, schoolPassed: action === 'approve' }))
+    )
+      return false;
+    if (action === 'reject') await refused(trx, register.teamId);
     await repo.insertFlow(trx, {
       registerId: id,
       actorId: ctx.actor.userId,
@@ -145,7 +159,10 @@ export async function decideAtSchool(ctx: AuthedCtx, target: SchoolTarget, actio
   const moved = await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.schoolTransition(trx, target.id, to, { reason: action === 'reject' ? reason! : null, now }))) return false;
     const toStatus = action === 'reject' ? REGISTER_STATUS.rejected : REGISTER_STATUS.pending;
-    if (action === 'reject') await repo.transition(trx, target.id, REGISTER_STATUS.pending, toStatus, { reason: `学校审核驳回：${reason}`, now });
+    if (action === 'reject') {
+      await repo.transition(trx, target.id, REGISTER_STATUS.pending, toStatus, { reason: `学校审核驳回：${reason}`, now });
+      await refused(trx, target.teamId);
+    }
     await repo.insertFlow(trx, {
       registerId: target.id,
       actorId: ctx.actor.userId,

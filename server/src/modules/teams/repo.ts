@@ -298,17 +298,19 @@ export const releaseQuota = (db: Db, competitionId: number, kind: 'school' | 'te
 
 // ---- A school's roster (issue 36) -------------------------------------------------------------------------------------
 
-/** The accounts of these phone numbers (the first registered with each), by number. */
+/**
+ * The accounts that proved these phone numbers (by an SMS code; one account per number), by number. A number merely
+ * written in a profile names nobody: anyone can write anyone's number.
+ */
 export async function usersByPhones(db: Db, phones: string[]) {
   const out = new Map<string, { id: number; status: number }>();
   for (let i = 0; i < phones.length; i += 500) {
     const rows = await db
       .selectFrom('users')
-      .select(['id', 'status', 'phone'])
-      .where('phone', 'in', phones.slice(i, i + 500))
-      .orderBy('id')
+      .select(['id', 'status', 'verifiedPhone'])
+      .where('verifiedPhone', 'in', phones.slice(i, i + 500))
       .execute();
-    for (const r of rows) if (r.phone && !out.has(r.phone)) out.set(r.phone, { id: r.id, status: r.status });
+    for (const r of rows) if (r.verifiedPhone) out.set(r.verifiedPhone, { id: r.id, status: r.status });
   }
   return out;
 }
@@ -333,3 +335,15 @@ export const schoolCoordinatorIds = async (db: Db, schoolId: number, c: { id: nu
   ).map((r) => r.userId);
 
 export const setMemberCount = (db: Db, teamId: number, memberCount: number) => db.updateTable('teams').set({ memberCount }).where('id', '=', teamId).execute();
+
+/** The team gives up its places (true when it held them). */
+export async function dropPlaces(db: Db, teamId: number) {
+  const r = await db.updateTable('teams').set({ placesHeld: 0 }).where('id', '=', teamId).where('placesHeld', '=', 1).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** The team holds its places again (true when it did not). */
+export async function takePlaces(db: Db, teamId: number) {
+  const r = await db.updateTable('teams').set({ placesHeld: 1 }).where('id', '=', teamId).where('placesHeld', '=', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

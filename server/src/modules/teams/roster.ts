@@ -4,7 +4,9 @@ import {
   ROLE_CODES,
   SCHOOL_STATUS,
   isValidPhone,
+  normalPhone,
   registrationFormSchema,
+  registrationRefusal,
   usernameKey,
   type RegistrationInfo,
   type RosterMode,
@@ -15,6 +17,7 @@ import type { AuthedCtx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { cellText } from '../../http/xlsx-read.ts';
+import * as competitions from '../competitions/index.ts';
 import { notify } from '../notices/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
@@ -33,11 +36,14 @@ const HEADERS = {
   phone: /^(手机号|手机|手机号码|联系电话)$/,
   idCard: /^(身份证号|身份证|证件号码)$/,
   education: /^(学历|学历层次)$/,
+  group: /^(组别|参赛组别)$/,
 } as const;
 
 interface Person {
   row: number;
   team: string;
+  /** The group the team chose (its leader's row says), where the competition's groups are chosen. */
+  group: string;
   leader: boolean;
   name: string;
   phone: string;
@@ -63,6 +69,10 @@ export async function importRoster(
   const rc = await registrationContext(ctx, competitionId);
   const { competition } = rc;
   if (!rc.presetOpen || rc.notStarted || rc.locked) throw conflict('该竞赛当前不在报名时间内，不能导入');
+  // As registering: not once judging has started or results are out.
+  const refusal = registrationRefusal(competition, (await competitions.phaseOf(ctx.db, competition, ctx.clock.now())).code, ctx.clock.now());
+  if (refusal) throw conflict(refusal);
+  const chosen = competition.eligibility.groupMode === 'choice';
   if (rc.realName) throw conflict('本竞赛报名须本人完成实名认证，不能由学校批量导入；请通知学生自行报名');
 
   // The header row: within the first five rows, the one naming 队伍名称, 姓名 and 手机号.
@@ -91,7 +101,8 @@ export async function importRoster(
   for (let r = headerRow + 1; r <= sheet.rowCount; r++) {
     const row = sheet.getRow(r);
     const get = (f: keyof typeof HEADERS) => (at[f] ? cellText(row.getCell(at[f]!).value).trim() : '');
-    const [team, role, name, phone, idCard, education] = [get('team'), get('role'), get('name'), get('phone'), get('idCard'), get('education')];
+    const [team, role, name, idCard, education] = [get('team'), get('role'), get('name'), get('idCard'), get('education')];
+    const phone = normalPhone(get('phone'));
     if (!team && !name && !phone) continue;
     if (!team) fail(r, '缺少队伍名称');
     else if (team.length > 50) fail(r, '队伍名称不能超过50个字');
@@ -111,7 +122,12 @@ export async function importRoster(
         fail(r, outside ? `本竞赛报名表要求填写“${labelOf.get(field) ?? field}”，导入模板不含此项，请通知队员自行报名` : issue.message);
         continue;
       }
-      people.push({ row: r, team, leader: role === '队长', name, phone, info: { ...parsed.data, organization: school.name, schoolId: school.id } });
+      const group = get('group');
+      if (chosen && role === '队长' && !competition.eligibility.groupList.some((g) => g.name === group)) {
+        fail(r, `请在“组别”列填写本竞赛的组别：${competition.eligibility.groupList.map((g) => g.name).join('、')}`);
+        continue;
+      }
+      people.push({ row: r, team, group, leader: role === '队长', name, phone, info: { ...parsed.data, organization: school.name, schoolId: school.id } });
     }
   }
 
@@ -173,7 +189,9 @@ export async function importRoster(
             const username = (await repo.usernameFree(trx, p.phone)) ? p.phone : `${p.phone}_${randomBytes(2).toString('hex')}`;
             id = await insertUser(
               trx,
-              { username, usernameKey: usernameKey(username), passwordHash: null, phone: p.phone, email: null, userName: p.name },
+              // The number is the account's way in: its owner signs in by an SMS code to it (the school vouches for it;
+              // a number another account proved is matched above instead).
+              { username, usernameKey: usernameKey(username), passwordHash: null, phone: p.phone, verifiedPhone: p.phone, email: null, userName: p.name },
               [ROLE_CODES.participant],
               now,
             );
@@ -205,7 +223,13 @@ export async function importRoster(
           await repo.lapseInvitations(trx, competitionId, ids[i]!, now);
         }
         await repo.setMemberCount(trx, teamId, list.length);
-        await settleTeam(trx, competition, teamId, now);
+        try {
+          await settleTeam(trx, competition, teamId, now, chosen ? { chosenGroup: list[leaderIndex]!.group } : {});
+        } catch (err) {
+          // The rule as the coordinator reads it, with the team it stopped at (from its first row).
+          if (err instanceof AppError) throw new AppError(err.status, `第${list[0]!.row}行起的队伍“${name}”：${err.message}`);
+          throw err;
+        }
         const orderId = competition.fee > 0 ? await openOrder(ctx, trx, { competitionId, teamId, amount: competition.fee, userId: leaderId }) : null;
         const registerId = await registers.insertRegister(trx, {
           competitionId,

@@ -35,7 +35,7 @@ import { assertVerified } from '../real-names/index.ts';
 import { listedSchool } from '../schools/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
-import { checkTeacherList, moveTeacherPlaces, settleTeam } from './eligibility.ts';
+import { checkTeacherList, moveTeacherPlaces, retakePlaces, settleTeam } from './eligibility.ts';
 import * as repo from './repo.ts';
 import * as policy from '../../policy.ts';
 
@@ -296,6 +296,8 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
       if (register) {
         if (body.attachments) await repo.setAttachments(trx, register.id, JSON.stringify(body.attachments), now);
         if (register.status === REGISTER_STATUS.rejected) {
+          // The places it gave back when refused are taken again (or it waits while they are full).
+          await retakePlaces(trx, rc.competition, teamId);
           await registers.transition(trx, register.id, REGISTER_STATUS.rejected, REGISTER_STATUS.pending, { reason: null, now });
           // Where the school reviews first, it reviews the corrected registration again.
           await registers.reopenAtSchool(trx, register.id);
@@ -315,6 +317,18 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
     if (isUniqueViolation(err)) throw conflict('队伍名称已被使用，请换一个名称');
     throw err;
   }
+  // Sent again to its school (两级审核): the school's coordinators are told it waits for them.
+  if (register?.status === REGISTER_STATUS.rejected && rc.competition.eligibility.schoolAudit) {
+    const fresh = await repo.findTeam(ctx.db, teamId);
+    const schoolId = fresh?.schoolKey?.startsWith('id:') ? Number(fresh.schoolKey.slice(3)) : null;
+    const reviewers = schoolId ? await repo.schoolCoordinatorIds(ctx.db, schoolId, rc.competition) : [];
+    if (reviewers.length)
+      await notify(ctx, reviewers, {
+        title: '报名已重新提交，待学校审核',
+        content: `“${fresh!.name}”修改后重新提交了竞赛“${rc.competition.name}”的报名，请在个人中心“院校负责人”中审核。`,
+        source: 'register.school',
+      });
+  }
 }
 
 export async function updateTeachers(ctx: AuthedCtx, teamId: number, list: TeacherBody[]) {
@@ -332,7 +346,8 @@ export async function updateTeachers(ctx: AuthedCtx, teamId: number, list: Teach
       teamId,
       list.map((t) => ({ name: t.name, phone: t.phone ?? null, organization: t.organization ?? null, title: t.title ?? null })),
     );
-    await moveTeacherPlaces(trx, rc.competition, before, list);
+    // A refused team holds no places: its teachers take theirs when it resubmits.
+    if ((await repo.findTeam(trx, teamId))!.placesHeld === 1) await moveTeacherPlaces(trx, rc.competition, before, list);
     await settleTeam(trx, rc.competition, teamId, now);
   });
 }

@@ -9,7 +9,7 @@ import type { Updateable } from 'kysely';
 import type { UsersTable } from '../../db/schema.ts';
 
 export type NewUser = Pick<UsersTable, 'username' | 'usernameKey' | 'passwordHash' | 'phone' | 'email'> &
-  Partial<Pick<UsersTable, 'orgId' | 'oidcIssuer' | 'oidcSubject' | 'userName'>>;
+  Partial<Pick<UsersTable, 'orgId' | 'oidcIssuer' | 'oidcSubject' | 'userName' | 'verifiedPhone'>>;
 
 /** Every account is created here, with the skeleton of its name that the unique index compares. */
 export async function insertUser(db: Db, user: NewUser, roleCodes: string[], now: string): Promise<number> {

@@ -96,7 +96,7 @@ export default function CoordinatorPage() {
             {current && (
               <Flex wrap gap={8}>
                 <RosterImport competitionId={current.competitionId} schoolId={current.schoolId} onImported={() => void reload()} />
-                {d && d.summary.awarded > 0 && (
+                {d && d.summary.certificates > 0 && (
                   <DownloadButton type="default" size="middle" width={220} url={coordinatorUrls.certificates(current.competitionId, current.schoolId)}>
                     下载本校全部证书
                   </DownloadButton>

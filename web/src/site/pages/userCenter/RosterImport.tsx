@@ -68,7 +68,9 @@ export function RosterImport({ competitionId, schoolId, onImported }: { competit
                 message={
                   report.imported
                     ? `已导入${report.teams}支队伍、${report.members}人，新建账号${report.accountsCreated}个`
-                    : `未导入任何队伍：${report.errors.length}行有错误，请修改后重新导入`
+                    : report.errors.length
+                      ? `未导入任何队伍：${report.errors.length}处错误，请修改后重新导入`
+                      : '表中没有学生：请按模板每行填写一名学生'
                 }
                 description={report.skippedTeams.length ? `以下队伍因有错误未导入：${report.skippedTeams.join('、')}` : undefined}
               />
