@@ -111,10 +111,15 @@ export function effectiveRegFields(fields: readonly PresetField[], e: Eligibilit
 
 /** The key a member's school is counted under: the list's record, else the name normalised; null without a school. */
 export function schoolKeyOf(info: { organization?: string | null; schoolId?: number | null }): string | null {
-  if (info.schoolId) return `id:${info.schoolId}`;
+  if (info.schoolId) return listedSchoolKey(info.schoolId);
   const name = info.organization?.trim();
   return name ? `name:${schoolNameKey(name)}` : null;
 }
+
+/** The key of a school of the list (what `schoolKeyOf` gives a form naming it). */
+export const listedSchoolKey = (schoolId: number) => `id:${schoolId}`;
+/** The record of the list a key names, or null for a school written in. */
+export const schoolIdOfKey = (key: string | null | undefined) => (key?.startsWith('id:') ? Number(key.slice(3)) : null);
 
 /** The group of a team whose members have these degrees (the highest decides), or null when no group takes it. */
 export function groupOfDegrees(e: Eligibility, degrees: readonly (string | null | undefined)[]): string | null {

@@ -179,31 +179,7 @@ where
 group by
   "team_id";
 
--- coordinators.teamPeople(teamIds)
-select
-  "m"."team_id",
-  "u"."username",
-  "m"."info_json",
-  "m"."leader"
-from
-  "team_members" as "m"
-  inner join "users" as "u" on "u"."id" = "m"."user_id"
-where
-  "m"."team_id" in ($1)
-order by
-  "m"."leader" desc,
-  "m"."created_at";
-select
-  "team_id",
-  "name"
-from
-  "team_teachers"
-where
-  "team_id" in ($1)
-order by
-  "sort";
-
--- coordinators.userByAccount(usernameKey, phone)
+-- coordinators.userByUsernameKey(usernameKey)
 select
   "id",
   "status"
@@ -211,10 +187,3 @@ from
   "users"
 where
   "username_key" = $1;
-select
-  "id",
-  "status"
-from
-  "users"
-where
-  "verified_phone" = $1;

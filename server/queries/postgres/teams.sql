@@ -17,6 +17,15 @@ where
   "id" = $2
   and "places_held" = $3;
 
+-- teams.enteredUserIds(competitionId, userIds)
+select
+  "user_id"
+from
+  "team_members"
+where
+  "competition_id" = $1
+  and "user_id" in ($2);
+
 -- teams.findMemberRow(teamId, userId)
 select
   *
@@ -441,14 +450,6 @@ from
 where
   "id" = $1;
 -- stops here: no row
-
--- teams.usernameFree(username)
-select
-  "id"
-from
-  "users"
-where
-  "username_key" = $1;
 
 -- teams.userNames(userId)
 select

@@ -17,6 +17,15 @@ where
   "id" = ?
   and "places_held" = ?;
 
+-- teams.enteredUserIds(competitionId, userIds)
+select
+  "user_id"
+from
+  "team_members"
+where
+  "competition_id" = ?
+  and "user_id" in (?);
+
 -- teams.findMemberRow(teamId, userId)
 select
   *
@@ -441,14 +450,6 @@ from
 where
   "id" = ?;
 -- stops here: no row
-
--- teams.usernameFree(username)
-select
-  "id"
-from
-  "users"
-where
-  "username_key" = ?;
 
 -- teams.userNames(userId)
 select

@@ -1,4 +1,4 @@
-import { AUDIT_STATUS, GRADE_STATE } from '@contest/shared';
+import { AUDIT_STATUS, GRADE_STATE, listedSchoolKey } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
 
 /** Every query of school coordinators: appointments, and what a coordinator's dashboard reads of its school's teams. */
@@ -64,7 +64,7 @@ export function competitionsCovered(db: Db, a: { schoolId: number; scopeKey: str
         .selectFrom('teams as t')
         .select(eb.fn.countAll<number>().as('n'))
         .whereRef('t.competitionId', '=', 'c.id')
-        .where('t.schoolKey', '=', `id:${a.schoolId}`)
+        .where('t.schoolKey', '=', listedSchoolKey(a.schoolId))
         .as('teams'),
     ])
     .where('c.auditStatus', '=', AUDIT_STATUS.online);
@@ -73,11 +73,9 @@ export function competitionsCovered(db: Db, a: { schoolId: number; scopeKey: str
   return q.orderBy('c.regStartTime', 'desc').orderBy('c.id', 'desc').limit(200).execute();
 }
 
-/** The user an organiser names by username or by the phone number the account proved. */
-export async function userByAccount(db: Db, usernameKey: string, phone: string) {
-  const byName = await db.selectFrom('users').select(['id', 'status']).where('usernameKey', '=', usernameKey).executeTakeFirst();
-  return byName ?? db.selectFrom('users').select(['id', 'status']).where('verifiedPhone', '=', phone).executeTakeFirst();
-}
+/** The user an organiser names by username (else the users module's account of a proved phone number). */
+export const userByUsernameKey = (db: Db, usernameKey: string) =>
+  db.selectFrom('users').select(['id', 'status']).where('usernameKey', '=', usernameKey).executeTakeFirst();
 
 export const schoolName = async (db: Db, id: number) => (await db.selectFrom('schools').select('name').where('id', '=', id).executeTakeFirst())?.name;
 
@@ -91,24 +89,9 @@ export const schoolTeams = (db: Db, competitionId: number, schoolId: number) =>
     .leftJoin('orders as o', 'o.id', 'r.orderId')
     .select(['t.id as teamId', 't.teamNo', 't.name as teamName', 't.groupName', 'r.id as registerId', 'r.status', 'r.schoolStatus', 'r.reason', 'o.payStatus'])
     .where('t.competitionId', '=', competitionId)
-    .where('t.schoolKey', '=', `id:${schoolId}`)
+    .where('t.schoolKey', '=', listedSchoolKey(schoolId))
     .orderBy('t.teamNo')
     .execute();
-
-/** The members' names (the form's name, else the username) and teachers of the teams. */
-export async function teamPeople(db: Db, teamIds: number[]) {
-  if (!teamIds.length) return { members: [], teachers: [] };
-  const members = await db
-    .selectFrom('teamMembers as m')
-    .innerJoin('users as u', 'u.id', 'm.userId')
-    .select(['m.teamId', 'u.username', 'm.infoJson', 'm.leader'])
-    .where('m.teamId', 'in', teamIds)
-    .orderBy('m.leader', 'desc')
-    .orderBy('m.createdAt')
-    .execute();
-  const teachers = await db.selectFrom('teamTeachers').select(['teamId', 'name']).where('teamId', 'in', teamIds).orderBy('sort').execute();
-  return { members, teachers };
-}
 
 /** How many works files and test submissions each team sent. */
 export async function submissionCounts(db: Db, teamIds: number[]) {
@@ -152,7 +135,7 @@ export const schoolCertificates = (db: Db, competitionId: number, schoolId: numb
     .innerJoin('teams as t', 't.id', 'c.teamId')
     .select(['c.id', 'c.certNo', 'c.holderName', 'c.awardName', 'c.fileKey', 't.teamNo', 't.name as teamName'])
     .where('c.competitionId', '=', competitionId)
-    .where('t.schoolKey', '=', `id:${schoolId}`)
+    .where('t.schoolKey', '=', listedSchoolKey(schoolId))
     .where('c.fileKey', '!=', '')
     .orderBy('t.teamNo')
     .orderBy('c.id')

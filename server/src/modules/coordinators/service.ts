@@ -1,6 +1,8 @@
 import {
   PAY_STATUS,
   presetOpen,
+  normalPhone,
+  schoolIdOfKey,
   REGISTER_STATUS,
   SCHOOL_STATUS,
   eligibilitySchema,
@@ -9,7 +11,6 @@ import {
   type CoordinatorBody,
   type CoordinatorScope,
   type MyCoordination,
-  type RegistrationInfo,
   type RosterMode,
   type RosterReport,
   type SchoolDashboard,
@@ -21,6 +22,8 @@ import { writeAudit } from '../audit-log/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { notify } from '../notices/index.ts';
 import * as registers from '../registrations/index.ts';
+import { teamPeople } from '../review/index.ts';
+import { userByVerifiedPhone } from '../users/index.ts';
 import { importRoster } from '../teams/index.ts';
 import { readSheet } from '../../http/xlsx-read.ts';
 import type { Readable } from 'node:stream';
@@ -58,7 +61,7 @@ export async function appoint(ctx: AuthedCtx, competitionId: number, body: Coord
     throw badRequest('只有平台管理员可以指定平台所有竞赛的院校负责人', { scope: '只有平台管理员可以指定平台所有竞赛的院校负责人' });
   const school = await repo.schoolName(ctx.db, body.schoolId);
   if (!school) throw badRequest('请从学校名单中选择学校', { schoolId: '请从学校名单中选择学校' });
-  const user = await repo.userByAccount(ctx.db, usernameKey(body.account), body.account.trim());
+  const user = (await repo.userByUsernameKey(ctx.db, usernameKey(body.account))) ?? (await userByVerifiedPhone(ctx.db, normalPhone(body.account)));
   if (user?.status !== 1) throw badRequest('没有该用户名或手机号的可用账号，请对方先注册', { account: '没有该用户名或手机号的可用账号，请对方先注册' });
   const scopeKey = body.scope === 'platform' ? 'platform' : body.scope === 'org' ? `org:${c.orgId}` : `competition:${c.id}`;
   try {
@@ -131,7 +134,7 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
   const gradeSet = (await competitions.listPresets(ctx.db, competitionId)).find((p) => p.menuCode === 'GRADE_SET');
   const published = Boolean(gradeSet && presetOpen(gradeSet, ctx.clock.now()));
   const [people, counts, results, certificates] = await Promise.all([
-    repo.teamPeople(ctx.db, ids),
+    teamPeople(ctx.db, ids),
     repo.submissionCounts(ctx.db, ids),
     published ? repo.confirmedResults(ctx.db, ids) : Promise.resolve([]),
     repo.schoolCertificates(ctx.db, competitionId, schoolId),
@@ -142,8 +145,9 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
     teamNo: r.teamNo,
     teamName: r.teamName,
     groupName: r.groupName,
-    members: people.members.filter((m) => m.teamId === r.teamId).map((m) => (JSON.parse(m.infoJson) as RegistrationInfo).userName || m.username),
-    teachers: people.teachers.filter((t) => t.teamId === r.teamId).map((t) => t.name),
+    // Named as certificates name them (a name proved by 实名认证 first).
+    members: (people.get(r.teamId)?.members ?? []).map((m) => m.name),
+    teachers: (people.get(r.teamId)?.teachers ?? []).map((t) => t.name),
     registerId: r.registerId,
     status: r.status,
     schoolStatus: r.schoolStatus,
@@ -173,7 +177,7 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
 /** The school's decision on one of its registrations waiting for it (两级审核). */
 export async function audit(ctx: AuthedCtx, registerId: number, action: 'approve' | 'reject', reason: string | null | undefined) {
   const target = await registers.schoolReviewTarget(ctx.db, registerId);
-  const schoolId = target?.schoolKey?.startsWith('id:') ? Number(target.schoolKey.slice(3)) : null;
+  const schoolId = schoolIdOfKey(target?.schoolKey);
   const appointments = await repo.appointmentsOf(ctx.db, ctx.actor.userId);
   if (!target || schoolId === null || !policy.coordinates(ctx, appointments, schoolId, { id: target.competitionId, orgId: target.orgId }))
     throw notFound('报名不存在');

@@ -1,4 +1,4 @@
-import { usernameKey, type Judging, type RegistrationInfo, type TeamInvitation, type TeamMember, type TeamTeacher } from '@contest/shared';
+import { type Judging, type RegistrationInfo, type TeamInvitation, type TeamMember, type TeamTeacher } from '@contest/shared';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { TeamMembersTable } from '../../db/schema.ts';
@@ -318,9 +318,20 @@ export async function usersByPhones(db: Db, phones: string[]) {
 export const teamNameTaken = async (db: Db, competitionId: number, name: string) =>
   Boolean(await db.selectFrom('teams').select('id').where('competitionId', '=', competitionId).where('name', '=', name).executeTakeFirst());
 
-/** No account has this name (or its key). */
-export const usernameFree = async (db: Db, username: string) =>
-  !(await db.selectFrom('users').select('id').where('usernameKey', '=', usernameKey(username)).executeTakeFirst());
+/** Which of these users are in a team of the competition already. */
+export async function enteredUserIds(db: Db, competitionId: number, userIds: number[]) {
+  const out = new Set<number>();
+  for (let i = 0; i < userIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('teamMembers')
+      .select('userId')
+      .where('competitionId', '=', competitionId)
+      .where('userId', 'in', userIds.slice(i, i + 500))
+      .execute();
+    for (const r of rows) out.add(r.userId);
+  }
+  return out;
+}
 
 /** The coordinators (院校负责人) of a school in a competition: told of a registration waiting for the school. */
 export const schoolCoordinatorIds = async (db: Db, schoolId: number, c: { id: number; orgId: number }) =>

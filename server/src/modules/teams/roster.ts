@@ -21,7 +21,7 @@ import * as competitions from '../competitions/index.ts';
 import { notify } from '../notices/index.ts';
 import { openOrder } from '../orders/index.ts';
 import * as registers from '../registrations/index.ts';
-import { insertUser } from '../users/index.ts';
+import { insertUser, usernameClash } from '../users/index.ts';
 import { settleTeam } from './eligibility.ts';
 import * as repo from './repo.ts';
 import { registrationContext, sealInfo, teamNo } from './service.ts';
@@ -93,7 +93,12 @@ export async function importRoster(
   if (sheet.rowCount - headerRow > ROSTER_MAX_ROWS) throw badRequest(`一次最多导入${ROSTER_MAX_ROWS}人`, { file: `一次最多导入${ROSTER_MAX_ROWS}人` });
 
   const errors: RosterReport['errors'] = [];
-  const fail = (row: number, message: string) => errors.push({ row, message });
+  // A bad row keeps its whole team out (with 只导入没有错误的队伍, the others go in).
+  const badTeams = new Set<string>();
+  const fail = (row: number, message: string, team?: string) => {
+    errors.push({ row, message });
+    if (team) badTeams.add(team);
+  };
   const labelOf = new Map(rc.fields.map((f) => [f.name as string, f.label]));
   const schema = registrationFormSchema(rc.fields, ctx.clock.now());
   const people: Person[] = [];
@@ -105,11 +110,11 @@ export async function importRoster(
     const phone = normalPhone(get('phone'));
     if (!team && !name && !phone) continue;
     if (!team) fail(r, '缺少队伍名称');
-    else if (team.length > 50) fail(r, '队伍名称不能超过50个字');
-    else if (role && !['队长', '队员'].includes(role)) fail(r, `角色“${role}”应为队长或队员`);
-    else if (!name) fail(r, '缺少姓名');
-    else if (!isValidPhone(phone)) fail(r, phone ? `手机号“${phone}”格式不正确` : '缺少手机号');
-    else if (phones.has(phone)) fail(r, `手机号与第${phones.get(phone)}行重复`);
+    else if (team.length > 50) fail(r, '队伍名称不能超过50个字', team);
+    else if (role && !['队长', '队员'].includes(role)) fail(r, `角色“${role}”应为队长或队员`, team);
+    else if (!name) fail(r, '缺少姓名', team);
+    else if (!isValidPhone(phone)) fail(r, phone ? `手机号“${phone}”格式不正确` : '缺少手机号', team);
+    else if (phones.has(phone)) fail(r, `手机号与第${phones.get(phone)}行重复`, team);
     else {
       phones.set(phone, r);
       // The form as the competition asks it, with the school the coordinator imports for.
@@ -119,12 +124,12 @@ export async function importRoster(
         const issue = parsed.error.issues[0]!;
         const field = String(issue.path[0] ?? '');
         const outside = !['userName', 'tel', 'idCardNo', 'education', 'organization'].includes(field);
-        fail(r, outside ? `本竞赛报名表要求填写“${labelOf.get(field) ?? field}”，导入模板不含此项，请通知队员自行报名` : issue.message);
+        fail(r, outside ? `本竞赛报名表要求填写“${labelOf.get(field) ?? field}”，导入模板不含此项，请通知队员自行报名` : issue.message, team);
         continue;
       }
       const group = get('group');
       if (chosen && role === '队长' && !competition.eligibility.groupList.some((g) => g.name === group)) {
-        fail(r, `请在“组别”列填写本竞赛的组别：${competition.eligibility.groupList.map((g) => g.name).join('、')}`);
+        fail(r, `请在“组别”列填写本竞赛的组别：${competition.eligibility.groupList.map((g) => g.name).join('、')}`, team);
         continue;
       }
       people.push({ row: r, team, group, leader: role === '队长', name, phone, info: { ...parsed.data, organization: school.name, schoolId: school.id } });
@@ -134,18 +139,19 @@ export async function importRoster(
   // Teams: one leader, the size the competition allows, a name not taken; nobody already entered or disabled.
   const teams = new Map<string, Person[]>();
   for (const p of people) teams.set(p.team, [...(teams.get(p.team) ?? []), p]);
-  const badTeams = new Set<string>();
   const accounts = await repo.usersByPhones(
     ctx.db,
     people.map((p) => p.phone),
   );
+  const entered = await repo.enteredUserIds(
+    ctx.db,
+    competitionId,
+    [...accounts.values()].map((a) => a.id),
+  );
   for (const [name, list] of teams) {
     const first = list[0]!.row;
     const leaders = list.filter((p) => p.leader).length;
-    const bad = (message: string, row = first) => {
-      fail(row, message);
-      badTeams.add(name);
-    };
+    const bad = (message: string, row = first) => fail(row, message, name);
     if (leaders !== 1) bad(`队伍“${name}”须有且只有一名队长（现有${leaders}名）`);
     if (list.length < competition.minMembers || list.length > competition.maxMembers)
       bad(`队伍“${name}”有${list.length}人，本竞赛每队${competition.minMembers}至${competition.maxMembers}人`);
@@ -153,18 +159,9 @@ export async function importRoster(
     for (const p of list) {
       const account = accounts.get(p.phone);
       if (account && account.status !== 1) bad(`手机号${p.phone}的账号已停用`, p.row);
-      else if (account && (await repo.findTeamOfUser(ctx.db, competitionId, account.id))) bad(`手机号${p.phone}的账号已报名本竞赛`, p.row);
+      else if (account && entered.has(account.id)) bad(`手机号${p.phone}的账号已报名本竞赛`, p.row);
     }
   }
-  // A team with a bad row (of its own, or one of its people's rows refused above) is not imported alone.
-  const rowsBad = new Set(errors.map((e) => e.row));
-  for (const [name, list] of teams) if (list.some((p) => rowsBad.has(p.row))) badTeams.add(name);
-  const rowTeams = new Map<number, string>();
-  for (let r = headerRow + 1; r <= sheet.rowCount; r++) {
-    const team = at.team ? cellText(sheet.getRow(r).getCell(at.team).value).trim() : '';
-    if (team) rowTeams.set(r, team);
-  }
-  for (const e of errors) if (rowTeams.get(e.row)) badTeams.add(rowTeams.get(e.row)!);
   errors.sort((a, b) => a.row - b.row);
 
   const taken = [...teams.entries()].filter(([name]) => !badTeams.has(name));
@@ -186,7 +183,9 @@ export async function importRoster(
         for (const p of list) {
           let id = accounts.get(p.phone)?.id;
           if (!id) {
-            const username = (await repo.usernameFree(trx, p.phone)) ? p.phone : `${p.phone}_${randomBytes(2).toString('hex')}`;
+            // The number as the name, unless an account holds it (or one that looks like it).
+            const free = (await usernameClash(trx, p.phone, usernameKey(p.phone))) === null;
+            const username = free ? p.phone : `${p.phone}_${randomBytes(2).toString('hex')}`;
             id = await insertUser(
               trx,
               // The number is the account's way in: its owner signs in by an SMS code to it (the school vouches for it;

@@ -21,6 +21,7 @@ import {
   type TeacherBody,
   SCHOOL_NOT_LISTED_TEXT,
   SCHOOL_STATUS,
+  schoolIdOfKey,
   effectiveRegFields,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
@@ -320,7 +321,7 @@ export async function update(ctx: AuthedCtx, teamId: number, body: TeamUpdateBod
   // Sent again to its school (两级审核): the school's coordinators are told it waits for them.
   if (register?.status === REGISTER_STATUS.rejected && rc.competition.eligibility.schoolAudit) {
     const fresh = await repo.findTeam(ctx.db, teamId);
-    const schoolId = fresh?.schoolKey?.startsWith('id:') ? Number(fresh.schoolKey.slice(3)) : null;
+    const schoolId = schoolIdOfKey(fresh?.schoolKey);
     const reviewers = schoolId ? await repo.schoolCoordinatorIds(ctx.db, schoolId, rc.competition) : [];
     if (reviewers.length)
       await notify(ctx, reviewers, {
