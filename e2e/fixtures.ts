@@ -73,7 +73,7 @@ export async function newOrganiser(page: Page, adminPage: Page) {
  * An online competition of the organiser's school with registration open now (its REG_SET preset enabled with
  * the given fields) and the given fee in fen, approved by the administrator.
  */
-export async function openCompetition(organiser: Page, adminPage: Page, fee: number, fieldList: object[]) {
+export async function openCompetition(organiser: Page, adminPage: Page, fee: number, fieldList: object[], extra: Record<string, unknown> = {}) {
   const day = 24 * 3600_000;
   const iso = (offset: number) => new Date(Date.now() + offset * day).toISOString();
   // A seeded brand (the oldest): a brand another spec creates meanwhile must not receive this competition.
@@ -89,6 +89,7 @@ export async function openCompetition(organiser: Page, adminPage: Page, fee: num
     maxMembers: 3,
     maxTeachers: 1,
     fee,
+    ...extra,
   });
   await api(organiser, 'PUT', `/api/competition/publish/${id}`);
   await api(adminPage, 'PUT', `/api/competition/audit/${id}`);

@@ -89,7 +89,8 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   const phonePage = await phone.newPage();
   await phonePage.goto(`/backadmin.html#/competition/edit/${competitionId}`);
   const upload = phonePage.getByRole('button', { name: /上传图片/ }).first();
-  await expect(upload).toBeVisible();
+  // A fresh context loads the whole back office cold: on a busy two-core machine that can take longer than 10 s.
+  await expect(upload).toBeVisible({ timeout: 30_000 });
   expect(await upload.evaluate((el) => el.getBoundingClientRect().right)).toBeLessThanOrEqual(390);
   await expect.poll(() => phonePage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await phone.close();

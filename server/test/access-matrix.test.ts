@@ -182,6 +182,18 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/school/coordinator/teams/:competitionId': { owner: 'none', params: { competitionId: i.competition }, query: 'schoolId=1' },
     'POST /api/school/coordinator/audit/:id': { owner: 'none', params: { id: i.register }, payload: { action: 'approve' } },
     'GET /api/school/coordinator/template': none,
+    // 统一缴费: only a coordinator of the school reaches an order (school-payment.test.ts proves the other school's 404s).
+    'GET /api/school/coordinator/orders/:competitionId': { owner: 'none', params: { competitionId: i.competition }, query: 'schoolId=1' },
+    'POST /api/school/coordinator/order/:competitionId': {
+      owner: 'none',
+      params: { competitionId: i.competition },
+      query: 'schoolId=1',
+      payload: { teamIds: [i.team] },
+    },
+    'PUT /api/school/coordinator/order/close/:id': { owner: 'none', params: { id: 999_999 } },
+    'PUT /api/school/coordinator/order/voucher/:id': { owner: 'none', params: { id: 999_999 }, payload: { payMethod: 6, voucher: i.voucherUri } },
+    'POST /api/school/coordinator/order/pay/:id': { owner: 'none', params: { id: 999_999 }, payload: { method: 2 } },
+    'POST /api/school/coordinator/order/invoice/:id': { owner: 'none', params: { id: 999_999 }, payload: { titleId: i.invoiceTitle, type: 'normal' } },
     'GET /api/school/coordinator/certificates/:competitionId': { owner: 'none', params: { competitionId: i.competition }, query: 'schoolId=1' },
     'POST /api/school/coordinator/import/:competitionId': {
       owner: 'none',
@@ -323,6 +335,8 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/order/voucher/:id': team({ params: { id: i.order }, payload: { payMethod: 4, voucher: i.voucherUri } }),
     'PUT /api/order/confirm/batch': org({ payload: { ids: [i.order] } }),
     'PUT /api/order/confirm/:id': org({ params: { id: i.order } }),
+    'GET /api/order/school/list': none,
+    'PUT /api/order/school/confirm/:id': org({ params: { id: 999_999 } }),
     'PUT /api/order/refund/:id': org({ params: { id: i.order }, payload: { reason: '矩阵退款' } }),
     'GET /api/order/:id': team({ params: { id: i.order } }),
     'GET /api/payment/methods': none,
@@ -395,6 +409,7 @@ function routeCases(w: World): Record<string, Case> {
 
     // Grades, disputes and awards of A's question; a team's own grade and awards.
     'GET /api/review/works/grade/summary/:id': org({ params: { id: i.question } }),
+    'GET /api/review/works/grade/schools/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/grade/:id': org({ params: { id: i.question } }),
     'POST /api/review/works/calcFinalScore/:id': org({ params: { id: i.question } }),
     'POST /api/review/works/confirmFinalScore/:id': org({ params: { id: i.question } }),

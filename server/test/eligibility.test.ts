@@ -289,7 +289,8 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
     ] as const;
     const teams: Awaited<ReturnType<typeof registered>>[] = [];
     for (const [degree, off] of plan) {
-      const tm = await registered(id, '甲大学', { education: degree });
+      // The last team is of another school: the results grouped by school below.
+      const tm = await registered(id, off === 4 ? '乙大学' : '甲大学', { education: degree });
       const reg = body(await tm.leader.get(`/api/team/competition/${id}`)).data.register.id as number;
       expect((await org.post(`/api/team/register/flow/${reg}`, { action: 'approve' })).statusCode).toBe(200);
       expect((await tm.leader.put(`/api/team/choiceQuestion/${tm.teamId}`, { questionId: q })).statusCode).toBe(200);
@@ -335,6 +336,12 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
     expect(onlyGrad.total).toBe(2);
     const mine = body(await teams[2]!.leader.get(`/api/review/works/myGrade/${id}`)).data[0];
     expect(mine).toMatchObject({ rank: 2, teams: 2, groupName: '研究生组' });
+    // The results grouped by school, most awarded first; only the organisation reads them.
+    expect(body(await org.get(`/api/review/works/grade/schools/${q}`)).data).toEqual([
+      { schoolName: '甲大学', teams: 3, awarded: 2, bestRank: 1, awards: [{ awardName: '一等奖', count: 2 }] },
+      { schoolName: '乙大学', teams: 1, awarded: 0, bestRank: 2, awards: [] },
+    ]);
+    expect((await teams[0]!.leader.get(`/api/review/works/grade/schools/${q}`)).statusCode).toBe(403);
 
     // The exports carry the group (and the registrations' the school): the organiser sorts the lists by them.
     const sheetOf = async (url: string) => {
@@ -354,7 +361,7 @@ describe.each(DATABASES)('eligibility rules on %s', (kind) => {
     expect(gradeSheet.rows.map((r) => r[g]).sort()).toEqual(['本科组', '本科组', '研究生组', '研究生组']);
     const regSheet = await sheetOf(`/api/team/register/list?competitionId=${id}&export=xlsx`);
     const [school, group] = [regSheet.header.indexOf('学校'), regSheet.header.indexOf('组别')];
-    expect(regSheet.rows.map((r) => `${r[school]} ${r[group]}`).sort()).toEqual(['甲大学 本科组', '甲大学 本科组', '甲大学 研究生组', '甲大学 研究生组']);
+    expect(regSheet.rows.map((r) => `${r[school]} ${r[group]}`).sort()).toEqual(['乙大学 本科组', '甲大学 本科组', '甲大学 研究生组', '甲大学 研究生组']);
   });
 
   it('ranks within groups with ties sharing a rank', () => {

@@ -148,11 +148,14 @@ select
   "r"."status",
   "r"."school_status",
   "r"."reason",
-  "o"."pay_status"
+  "o"."pay_status",
+  "o"."voucher",
+  "so"."order_no" as "school_order_no"
 from
   "teams" as "t"
   left join "registers" as "r" on "r"."team_id" = "t"."id"
   left join "orders" as "o" on "o"."id" = "r"."order_id"
+  left join "school_orders" as "so" on "so"."id" = "o"."school_order_id"
 where
   "t"."competition_id" = $1
   and "t"."school_key" = $2

@@ -143,6 +143,24 @@ where
   );
 -- stops here: no row
 
+-- grades.gradesBySchool(questionId)
+select
+  "t"."school_name",
+  "a"."name" as "award_name",
+  "a"."sort" as "award_sort",
+  count(*) as "n",
+  min("g"."rank") as "best_rank"
+from
+  "grades" as "g"
+  inner join "teams" as "t" on "t"."id" = "g"."team_id"
+  left join "award_levels" as "a" on "a"."id" = "g"."award_id"
+where
+  "g"."question_id" = $1
+group by
+  "t"."school_name",
+  "a"."name",
+  "a"."sort";
+
 -- grades.gradeStateOf(questionId)
 select
   "grade_state",

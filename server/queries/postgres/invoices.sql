@@ -23,11 +23,15 @@ where
 select
   "i"."id",
   "i"."order_id",
-  "o"."order_no",
+  "i"."school_order_id",
+  "o"."order_no" as "team_order_no",
+  "so"."order_no" as "school_order_no",
   "i"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
-  "t"."name" as "team_name",
+  "t"."name" as "team_name_of",
+  "s"."name" as "school_name",
+  "so"."team_count",
   "i"."user_id",
   "u"."username",
   "i"."amount",
@@ -42,8 +46,10 @@ select
   "i"."created_at"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -53,14 +59,15 @@ where
   and "i"."id" in ($4)
   and (
     lower("o"."order_no") like $5 escape '\'
-    or lower("i"."title_json") like $6 escape '\'
-    or lower("u"."username") like $7 escape '\'
-    or lower("i"."invoice_no") like $8 escape '\'
+    or lower("so"."order_no") like $6 escape '\'
+    or lower("i"."title_json") like $7 escape '\'
+    or lower("u"."username") like $8 escape '\'
+    or lower("i"."invoice_no") like $9 escape '\'
   )
 order by
   "i"."id" desc
 limit
-  $9;
+  $10;
 
 -- invoices.findConfig()
 select
@@ -74,11 +81,15 @@ where
 select
   "i"."id",
   "i"."order_id",
-  "o"."order_no",
+  "i"."school_order_id",
+  "o"."order_no" as "team_order_no",
+  "so"."order_no" as "school_order_no",
   "i"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
-  "t"."name" as "team_name",
+  "t"."name" as "team_name_of",
+  "s"."name" as "school_name",
+  "so"."team_count",
   "i"."user_id",
   "u"."username",
   "i"."amount",
@@ -93,8 +104,10 @@ select
   "i"."created_at"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -104,11 +117,15 @@ where
 select
   "i"."id",
   "i"."order_id",
-  "o"."order_no",
+  "i"."school_order_id",
+  "o"."order_no" as "team_order_no",
+  "so"."order_no" as "school_order_no",
   "i"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
-  "t"."name" as "team_name",
+  "t"."name" as "team_name_of",
+  "s"."name" as "school_name",
+  "so"."team_count",
   "i"."user_id",
   "u"."username",
   "i"."amount",
@@ -123,8 +140,10 @@ select
   "i"."created_at"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -157,11 +176,12 @@ insert into
     "competition_id",
     "user_id",
     "status",
-    "order_id",
     "amount",
     "title_json",
     "id",
     "file_key",
+    "order_id",
+    "school_order_id",
     "email",
     "invoice_no",
     "reason",
@@ -183,7 +203,8 @@ values
     $12,
     $13,
     $14,
-    $15
+    $15,
+    $16
   )
 returning
   "id";
@@ -225,8 +246,10 @@ select
   count(*) as "total"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -236,9 +259,10 @@ where
   and "i"."id" in ($4)
   and (
     lower("o"."order_no") like $5 escape '\'
-    or lower("i"."title_json") like $6 escape '\'
-    or lower("u"."username") like $7 escape '\'
-    or lower("i"."invoice_no") like $8 escape '\'
+    or lower("so"."order_no") like $6 escape '\'
+    or lower("i"."title_json") like $7 escape '\'
+    or lower("u"."username") like $8 escape '\'
+    or lower("i"."invoice_no") like $9 escape '\'
   );
 -- stops here: no row
 

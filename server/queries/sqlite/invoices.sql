@@ -23,11 +23,15 @@ where
 select
   "i"."id",
   "i"."order_id",
-  "o"."order_no",
+  "i"."school_order_id",
+  "o"."order_no" as "team_order_no",
+  "so"."order_no" as "school_order_no",
   "i"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
-  "t"."name" as "team_name",
+  "t"."name" as "team_name_of",
+  "s"."name" as "school_name",
+  "so"."team_count",
   "i"."user_id",
   "u"."username",
   "i"."amount",
@@ -42,8 +46,10 @@ select
   "i"."created_at"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -53,6 +59,7 @@ where
   and "i"."id" in (?)
   and (
     lower("o"."order_no") like ? escape '\'
+    or lower("so"."order_no") like ? escape '\'
     or lower("i"."title_json") like ? escape '\'
     or lower("u"."username") like ? escape '\'
     or lower("i"."invoice_no") like ? escape '\'
@@ -74,11 +81,15 @@ where
 select
   "i"."id",
   "i"."order_id",
-  "o"."order_no",
+  "i"."school_order_id",
+  "o"."order_no" as "team_order_no",
+  "so"."order_no" as "school_order_no",
   "i"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
-  "t"."name" as "team_name",
+  "t"."name" as "team_name_of",
+  "s"."name" as "school_name",
+  "so"."team_count",
   "i"."user_id",
   "u"."username",
   "i"."amount",
@@ -93,8 +104,10 @@ select
   "i"."created_at"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -104,11 +117,15 @@ where
 select
   "i"."id",
   "i"."order_id",
-  "o"."order_no",
+  "i"."school_order_id",
+  "o"."order_no" as "team_order_no",
+  "so"."order_no" as "school_order_no",
   "i"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
-  "t"."name" as "team_name",
+  "t"."name" as "team_name_of",
+  "s"."name" as "school_name",
+  "so"."team_count",
   "i"."user_id",
   "u"."username",
   "i"."amount",
@@ -123,8 +140,10 @@ select
   "i"."created_at"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -157,18 +176,19 @@ insert into
     "competition_id",
     "user_id",
     "status",
-    "order_id",
     "amount",
     "title_json",
     "id",
     "file_key",
+    "order_id",
+    "school_order_id",
     "email",
     "invoice_no",
     "reason",
     "issued_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 returning
   "id";
 -- stops here: no row
@@ -209,8 +229,10 @@ select
   count(*) as "total"
 from
   "invoices" as "i"
-  inner join "orders" as "o" on "o"."id" = "i"."order_id"
-  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "orders" as "o" on "o"."id" = "i"."order_id"
+  left join "teams" as "t" on "t"."id" = "o"."team_id"
+  left join "school_orders" as "so" on "so"."id" = "i"."school_order_id"
+  left join "schools" as "s" on "s"."id" = "so"."school_id"
   inner join "competitions" as "c" on "c"."id" = "i"."competition_id"
   inner join "users" as "u" on "u"."id" = "i"."user_id"
 where
@@ -220,6 +242,7 @@ where
   and "i"."id" in (?)
   and (
     lower("o"."order_no") like ? escape '\'
+    or lower("so"."order_no") like ? escape '\'
     or lower("i"."title_json") like ? escape '\'
     or lower("u"."username") like ? escape '\'
     or lower("i"."invoice_no") like ? escape '\'

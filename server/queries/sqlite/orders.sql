@@ -10,6 +10,7 @@ where
   "pay_status" = ?
   and "created_at" < ?
   and "voucher" is null
+  and "school_order_id" is null
 returning
   "id";
 
@@ -28,6 +29,7 @@ where
 select
   "o"."id",
   "o"."order_no",
+  "so"."order_no" as "school_order_no",
   "o"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
@@ -56,6 +58,7 @@ from
   inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
   inner join "teams" as "t" on "t"."id" = "o"."team_id"
   inner join "users" as "u" on "u"."id" = "o"."user_id"
+  left join "school_orders" as "so" on "so"."id" = "o"."school_order_id"
 where
   "o"."team_id" = ?
 order by
@@ -114,6 +117,7 @@ limit
 select
   "o"."id",
   "o"."order_no",
+  "so"."order_no" as "school_order_no",
   "o"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
@@ -142,6 +146,7 @@ from
   inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
   inner join "teams" as "t" on "t"."id" = "o"."team_id"
   inner join "users" as "u" on "u"."id" = "o"."user_id"
+  left join "school_orders" as "so" on "so"."id" = "o"."school_order_id"
 where
   "o"."id" = ?;
 
@@ -149,6 +154,7 @@ where
 select
   "o"."id",
   "o"."order_no",
+  "so"."order_no" as "school_order_no",
   "o"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
@@ -177,6 +183,7 @@ from
   inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
   inner join "teams" as "t" on "t"."id" = "o"."team_id"
   inner join "users" as "u" on "u"."id" = "o"."user_id"
+  left join "school_orders" as "so" on "so"."id" = "o"."school_order_id"
 where
   "o"."order_no" = ?;
 
@@ -184,6 +191,7 @@ where
 select
   "o"."id",
   "o"."order_no",
+  "so"."order_no" as "school_order_no",
   "o"."competition_id",
   "c"."name" as "competition_name",
   "c"."org_id",
@@ -212,12 +220,104 @@ from
   inner join "competitions" as "c" on "c"."id" = "o"."competition_id"
   inner join "teams" as "t" on "t"."id" = "o"."team_id"
   inner join "users" as "u" on "u"."id" = "o"."user_id"
+  left join "school_orders" as "so" on "so"."id" = "o"."school_order_id"
 where
   "o"."id" in (?)
   and "c"."org_id" = ?;
 
+-- orders.findSchoolOrder(id)
+select
+  "so"."id",
+  "so"."order_no",
+  "so"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "so"."school_id",
+  "s"."name" as "school_name",
+  "so"."user_id",
+  "u"."username",
+  "so"."amount",
+  "so"."team_count",
+  "so"."pay_status",
+  "so"."pay_method",
+  "so"."trade_no",
+  "so"."voucher",
+  "so"."paid_at",
+  "so"."closed_at",
+  "so"."refund_flag",
+  "c"."invoice_enable",
+  "so"."created_at",
+  (
+    select
+      "i"."status"
+    from
+      "invoices" as "i"
+    where
+      "i"."school_order_id" = "so"."id"
+      and "i"."status" <> ?
+    limit
+      ?
+  ) as "invoice_status"
+from
+  "school_orders" as "so"
+  inner join "competitions" as "c" on "c"."id" = "so"."competition_id"
+  inner join "schools" as "s" on "s"."id" = "so"."school_id"
+  inner join "users" as "u" on "u"."id" = "so"."user_id"
+where
+  "so"."id" = ?;
+
+-- orders.findSchoolOrderByNo(orderNo)
+select
+  "so"."id",
+  "so"."order_no",
+  "so"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "so"."school_id",
+  "s"."name" as "school_name",
+  "so"."user_id",
+  "u"."username",
+  "so"."amount",
+  "so"."team_count",
+  "so"."pay_status",
+  "so"."pay_method",
+  "so"."trade_no",
+  "so"."voucher",
+  "so"."paid_at",
+  "so"."closed_at",
+  "so"."refund_flag",
+  "c"."invoice_enable",
+  "so"."created_at",
+  (
+    select
+      "i"."status"
+    from
+      "invoices" as "i"
+    where
+      "i"."school_order_id" = "so"."id"
+      and "i"."status" <> ?
+    limit
+      ?
+  ) as "invoice_status"
+from
+  "school_orders" as "so"
+  inner join "competitions" as "c" on "c"."id" = "so"."competition_id"
+  inner join "schools" as "s" on "s"."id" = "so"."school_id"
+  inner join "users" as "u" on "u"."id" = "so"."user_id"
+where
+  "so"."order_no" = ?;
+
 -- orders.flagRefund(id, tradeNo, now)
 update "orders"
+set
+  "refund_flag" = ?,
+  "trade_no" = ?,
+  "updated_at" = ?
+where
+  "id" = ?;
+
+-- orders.flagSchoolRefund(id, tradeNo, now)
+update "school_orders"
 set
   "refund_flag" = ?,
   "trade_no" = ?,
@@ -243,6 +343,32 @@ returning
   "id";
 -- stops here: no row
 
+-- orders.insertSchoolOrder(v)
+insert into
+  "school_orders" (
+    "created_at",
+    "updated_at",
+    "competition_id",
+    "user_id",
+    "amount",
+    "order_no",
+    "school_id",
+    "team_count",
+    "id",
+    "pay_status",
+    "pay_method",
+    "trade_no",
+    "voucher",
+    "paid_at",
+    "closed_at",
+    "refund_flag"
+  )
+values
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+returning
+  "id";
+-- stops here: no row
+
 -- orders.isTeamMember(teamId, userId)
 select
   "user_id"
@@ -251,6 +377,17 @@ from
 where
   "team_id" = ?
   and "user_id" = ?;
+
+-- orders.linkToSchoolOrder(schoolOrderId, orderIds, now)
+update "orders"
+set
+  "school_order_id" = ?,
+  "updated_at" = ?
+where
+  "id" in (?)
+  and "pay_status" = ?
+  and "voucher" is null
+  and "school_order_id" is null;
 
 -- orders.listOrders(q, scope)
 select
@@ -298,6 +435,24 @@ where
   );
 -- stops here: no row
 
+-- orders.listSchoolOrders(q, scope)
+select
+  count(*) as "total"
+from
+  "school_orders" as "so"
+  inner join "competitions" as "c" on "c"."id" = "so"."competition_id"
+  inner join "schools" as "s" on "s"."id" = "so"."school_id"
+  inner join "users" as "u" on "u"."id" = "so"."user_id"
+where
+  "c"."org_id" = ?
+  and "so"."competition_id" = ?
+  and "so"."pay_status" = ?
+  and (
+    lower("so"."order_no") like ? escape '\'
+    or lower("s"."name") like ? escape '\'
+  );
+-- stops here: no row
+
 -- orders.memberTeamWithFee(teamId, userId)
 select
   "t"."id",
@@ -320,6 +475,34 @@ from
 where
   "voucher" = ?;
 
+-- orders.paySchoolTeams(schoolOrderId, values)
+update "orders"
+set
+  "id" = ?,
+  "created_at" = ?,
+  "updated_at" = ?,
+  "competition_id" = ?,
+  "team_id" = ?,
+  "user_id" = ?,
+  "school_order_id" = ?,
+  "amount" = ?,
+  "pay_status" = ?,
+  "pay_method" = ?,
+  "order_no" = ?,
+  "trade_no" = ?,
+  "payer_org" = ?,
+  "voucher" = ?,
+  "paid_at" = ?,
+  "closed_at" = ?,
+  "refunded_at" = ?,
+  "refund_reason" = ?,
+  "refund_flag" = ?
+where
+  "school_order_id" = ?
+  and "pay_status" = ?
+returning
+  "id";
+
 -- orders.payUnpaid(ids, scope, values)
 update "orders"
 set
@@ -329,6 +512,7 @@ set
   "competition_id" = ?,
   "team_id" = ?,
   "user_id" = ?,
+  "school_order_id" = ?,
   "amount" = ?,
   "pay_status" = ?,
   "pay_method" = ?,
@@ -344,6 +528,7 @@ set
 where
   "id" in (?)
   and "pay_status" = ?
+  and "school_order_id" is null
   and "competition_id" in (
     select
       "id"
@@ -363,6 +548,90 @@ set
 where
   "team_id" = ?;
 
+-- orders.releaseSchoolTeams(schoolOrderId, now)
+update "orders"
+set
+  "school_order_id" = ?,
+  "updated_at" = ?
+where
+  "school_order_id" = ?
+  and "pay_status" = ?;
+
+-- orders.schoolOrdersOf(competitionId, schoolId)
+select
+  "so"."id",
+  "so"."order_no",
+  "so"."competition_id",
+  "c"."name" as "competition_name",
+  "c"."org_id",
+  "so"."school_id",
+  "s"."name" as "school_name",
+  "so"."user_id",
+  "u"."username",
+  "so"."amount",
+  "so"."team_count",
+  "so"."pay_status",
+  "so"."pay_method",
+  "so"."trade_no",
+  "so"."voucher",
+  "so"."paid_at",
+  "so"."closed_at",
+  "so"."refund_flag",
+  "c"."invoice_enable",
+  "so"."created_at",
+  (
+    select
+      "i"."status"
+    from
+      "invoices" as "i"
+    where
+      "i"."school_order_id" = "so"."id"
+      and "i"."status" <> ?
+    limit
+      ?
+  ) as "invoice_status"
+from
+  "school_orders" as "so"
+  inner join "competitions" as "c" on "c"."id" = "so"."competition_id"
+  inner join "schools" as "s" on "s"."id" = "so"."school_id"
+  inner join "users" as "u" on "u"."id" = "so"."user_id"
+where
+  "so"."competition_id" = ?
+  and "so"."school_id" = ?
+order by
+  "so"."id" desc;
+
+-- orders.schoolOrdersWithVoucher(key)
+select
+  "c"."org_id"
+from
+  "school_orders" as "so"
+  inner join "competitions" as "c" on "c"."id" = "so"."competition_id"
+where
+  "so"."voucher" = ?;
+
+-- orders.schoolPayableOrders(competitionId, schoolKey, teamIds)
+select
+  "o"."id",
+  "o"."team_id",
+  "o"."amount"
+from
+  "orders" as "o"
+  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+  inner join "registers" as "r" on "r"."team_id" = "t"."id"
+where
+  "o"."competition_id" = ?
+  and "t"."school_key" = ?
+  and "o"."team_id" in (?)
+  and "o"."pay_status" = ?
+  and "o"."voucher" is null
+  and "o"."school_order_id" is null
+  and "r"."status" <> ?
+  and (
+    "r"."school_status" is null
+    or "r"."school_status" = ?
+  );
+
 -- orders.teamIdByNo(teamNo)
 select
   "id"
@@ -370,6 +639,22 @@ from
   "teams"
 where
   "team_no" = ?;
+
+-- orders.teamsOfSchoolOrders(ids)
+select
+  "o"."school_order_id",
+  "t"."id" as "team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "o"."order_no",
+  "o"."amount"
+from
+  "orders" as "o"
+  inner join "teams" as "t" on "t"."id" = "o"."team_id"
+where
+  "o"."school_order_id" in (?)
+order by
+  "t"."team_no";
 
 -- orders.transition(id, from, values)
 update "orders"
@@ -380,6 +665,7 @@ set
   "competition_id" = ?,
   "team_id" = ?,
   "user_id" = ?,
+  "school_order_id" = ?,
   "amount" = ?,
   "pay_status" = ?,
   "pay_method" = ?,
@@ -392,6 +678,29 @@ set
   "refunded_at" = ?,
   "refund_reason" = ?,
   "refund_flag" = ?
+where
+  "id" = ?
+  and "pay_status" = ?;
+
+-- orders.transitionSchoolOrder(id, from, values)
+update "school_orders"
+set
+  "id" = ?,
+  "created_at" = ?,
+  "updated_at" = ?,
+  "competition_id" = ?,
+  "user_id" = ?,
+  "amount" = ?,
+  "pay_status" = ?,
+  "pay_method" = ?,
+  "order_no" = ?,
+  "trade_no" = ?,
+  "voucher" = ?,
+  "paid_at" = ?,
+  "closed_at" = ?,
+  "refund_flag" = ?,
+  "school_id" = ?,
+  "team_count" = ?
 where
   "id" = ?
   and "pay_status" = ?;

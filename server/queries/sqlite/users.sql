@@ -286,6 +286,7 @@ set
   "address" = ?,
   "phone" = ?,
   "email" = ?,
+  "school_id" = ?,
   "username" = ?,
   "username_key" = ?,
   "username_skeleton" = ?,
@@ -312,8 +313,7 @@ set
   "last_login_at" = ?,
   "verified_email" = ?,
   "verified_phone" = ?,
-  "verified_name" = ?,
-  "school_id" = ?
+  "verified_name" = ?
 where
   "id" = ?;
 

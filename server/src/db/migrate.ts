@@ -39,6 +39,7 @@ import * as m0035 from './migrations/0035_real_names.ts';
 import * as m0036 from './migrations/0036_schools.ts';
 import * as m0037 from './migrations/0037_eligibility.ts';
 import * as m0038 from './migrations/0038_school_coordinators.ts';
+import * as m0039 from './migrations/0039_school_orders.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0036_schools': m0036,
   '0037_eligibility': m0037,
   '0038_school_coordinators': m0038,
+  '0039_school_orders': m0039,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

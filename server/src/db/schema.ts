@@ -381,6 +381,8 @@ export interface OrdersTable {
   refundedAt: string | null;
   refundReason: string | null;
   refundFlag: Generated<number>;
+  /** The school's 统一缴费 order it is part of (migration 0039): paid with it, not by the team. */
+  schoolOrderId: Generated<number | null>;
   createdAt: string;
   updatedAt: string;
 }
@@ -420,7 +422,9 @@ export interface InvoiceTitlesTable {
 
 export interface InvoicesTable {
   id: Generated<number>;
-  orderId: number;
+  /** The team's order invoiced; null for a school's 统一缴费 invoice (migration 0039), which names `schoolOrderId`. */
+  orderId: number | null;
+  schoolOrderId: Generated<number | null>;
   competitionId: number;
   userId: number;
   amount: number;
@@ -942,6 +946,29 @@ export interface DB {
   schools: SchoolsTable;
   eligibilityQuota: EligibilityQuotaTable;
   schoolCoordinators: SchoolCoordinatorsTable;
+  schoolOrders: SchoolOrdersTable;
+}
+
+/** A school's 统一缴费 order (migration 0039): one payment for many of its teams' orders. */
+export interface SchoolOrdersTable {
+  id: Generated<number>;
+  orderNo: string;
+  competitionId: number;
+  schoolId: number;
+  /** The coordinator who placed it. */
+  userId: number;
+  /** Fen: the sum of its teams' orders. */
+  amount: number;
+  teamCount: number;
+  payStatus: Generated<number>;
+  payMethod: number | null;
+  tradeNo: string | null;
+  voucher: string | null;
+  paidAt: string | null;
+  closedAt: string | null;
+  refundFlag: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** What a competition's rules limit, counted (migration 0037): a school's teams, a teacher's teams. */

@@ -1,4 +1,4 @@
-import type { AwardLevel, AwardLevelsBody, GradeOverview, MyGrade, TeamAward } from '@contest/shared';
+import type { AwardLevel, AwardLevelsBody, GradeOverview, MyGrade, SchoolResult, TeamAward } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { reviewKey } from './review.ts';
 
@@ -14,12 +14,15 @@ export const gradeUrls = {
 export const gradeKeys = {
   summary: (questionId: number) => reviewKey(questionId, 'summary'),
   awards: (questionId: number) => reviewKey(questionId, 'awards'),
+  schools: (questionId: number) => reviewKey(questionId, 'schools'),
 };
 
 export const gradeApi = {
   /** Where the question's grades stand (the calculate / confirm steps gate awarding). */
   summary: (questionId: number) => http.get<GradeOverview>(`/api/review/works/grade/summary/${questionId}`),
   awards: (questionId: number) => http.get<AwardLevel[]>(`/api/review/works/awards/${questionId}`),
+  /** The question's results grouped by the teams' school. */
+  schools: (questionId: number) => http.get<SchoolResult[]>(`/api/review/works/grade/schools/${questionId}`),
   saveAwards: (questionId: number, body: AwardLevelsBody) => http.put<void>(`/api/review/works/awards/${questionId}`, body),
   /** Gives the awards by rank. */
   applyAwards: (questionId: number) => http.post<void>(`/api/review/works/awards/apply/${questionId}`),

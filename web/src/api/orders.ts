@@ -1,4 +1,4 @@
-import type { BatchResult, Order, OrderListQuery, Page } from '@contest/shared';
+import type { BatchResult, Order, OrderListQuery, Page, SchoolOrder, SchoolOrderListQuery } from '@contest/shared';
 import { http } from '../common/http.ts';
 import { params, type ListParams } from './list.ts';
 
@@ -16,6 +16,8 @@ export const orderKeys = {
   /** A page of the caller's orders, or `'paid'`: those an invoice may be applied for. */
   mine: (q: MyOrderParams | 'paid') => [...orderKeys.mineAll, q] as const,
   detail: (id: number) => ['order', id] as const,
+  /** Finance's list of schools' 统一缴费 orders. */
+  schoolList: (q: ListParams<SchoolOrderListQuery>) => [...orderKeys.all, 'school', q] as const,
 };
 
 export const orderApi = {
@@ -33,4 +35,7 @@ export const orderApi = {
   /** An offline payment's transfer voucher. */
   voucher: (id: number, body: { payMethod: number; voucher: string }) => http.put<void>(`/api/order/voucher/${id}`, body),
   close: (id: number) => http.put<void>(`/api/order/close/${id}`),
+  /** Schools' 统一缴费 orders, for finance; confirming a school's transfer pays every team in it. */
+  schoolList: (q: ListParams<SchoolOrderListQuery>) => http.get<Page<SchoolOrder>>('/api/order/school/list', params(q)),
+  confirmSchool: (id: number) => http.put<void>(`/api/order/school/confirm/${id}`),
 };

@@ -18,7 +18,9 @@ const team = (id: number, name: string, status: number, schoolStatus: number | n
   status,
   schoolStatus,
   reason: null,
-  payStatus: null,
+  payStatus: null as number | null,
+  payable: false,
+  schoolOrderNo: null as string | null,
   works: 0,
   tests: 0,
   results: [],
@@ -38,6 +40,7 @@ describe('院校负责人 in the personal centre', { timeout: 60_000 }, () => {
         competitionName: '泰迪杯',
         schoolName: '甲大学',
         schoolAudit: true,
+        fee: 0,
         teams: [team(1, '等待队', 0, 0), team(2, '已过队', 1, 1)],
         summary: { teams: 2, waitingForSchool: 1, approved: 1, paid: 0, withWorks: 0, awarded: 0, certificates: 0 },
       },
@@ -61,5 +64,45 @@ describe('院校负责人 in the personal centre', { timeout: 60_000 }, () => {
     confirm();
     await waitFor(() => expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ action: 'reject', reason: '缺少学生证' }));
     expect(api.requests.find((r) => r.method === 'POST')!.url).toBe('/api/school/coordinator/audit/101');
+  });
+
+  it('统一缴费: one order for the teams waiting for payment, ticked by default, the total on the button', async () => {
+    const unpaid = (id: number, name: string) => ({ ...team(id, name, 1, 1), payStatus: 0, payable: true });
+    api.answers = {
+      '/api/school/coordinator/mine': [{ schoolId: 7, schoolName: '甲大学', competitions: [{ id: 3, name: '泰迪杯', schoolAudit: true, teams: 3 }] }],
+      'GET /api/school/coordinator/teams/3': {
+        competitionName: '泰迪杯',
+        schoolName: '甲大学',
+        schoolAudit: true,
+        fee: 8800,
+        // The third already paid: not offered.
+        teams: [unpaid(1, '甲一队'), unpaid(2, '甲二队'), { ...team(3, '甲三队', 1, 1), payStatus: 1 }],
+        summary: { teams: 3, waitingForSchool: 0, approved: 3, paid: 1, withWorks: 0, awarded: 0, certificates: 0 },
+      },
+      'GET /api/school/coordinator/orders/3': [],
+      'GET /api/invoice/config/public': {
+        enable: true,
+        allowedTypes: ['normal'],
+        issuerName: '',
+        issuerTaxNo: '',
+        applyStart: null,
+        applyEnd: null,
+        notice: null,
+        updatedAt: null,
+      },
+      'POST /api/school/coordinator/order/3': { id: 1 },
+    };
+    renderPage(<CoordinatorPage />, '/userCenter/school');
+    expect(await screen.findByText(/还没有统一缴费订单/)).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: '为2支队伍统一缴费' }));
+    const dialog = await screen.findByRole('dialog');
+    const ok = () => dialog.querySelector('.ant-btn-primary') as HTMLElement;
+    expect(ok().textContent).toBe('创建订单（2支队伍，¥176.00）');
+    // Unticking a team takes it out of the order and the total.
+    fireEvent.click(screen.getByLabelText('甲二队（0000000002）'));
+    await waitFor(() => expect(ok().textContent).toBe('创建订单（1支队伍，¥88.00）'));
+    fireEvent.click(ok());
+    await waitFor(() => expect(api.requests.find((r) => r.method === 'POST')?.body).toEqual({ teamIds: [1] }));
+    expect(api.requests.find((r) => r.method === 'POST')!.url).toBe('/api/school/coordinator/order/3?schoolId=7');
   });
 });

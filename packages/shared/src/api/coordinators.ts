@@ -45,6 +45,12 @@ export type MyCoordination = z.infer<typeof myCoordinationSchema>;
 
 export const coordinatorTeamsQuery = z.object({ schoolId: z.coerce.number().int().positive('请选择学校') });
 
+/** 统一缴费: the teams of the school the coordinator pays for in one order. */
+export const schoolOrderBody = z.strictObject({
+  teamIds: z.array(z.number().int().positive()).min(1, '请选择要统一缴费的队伍').max(500, '一次最多为500支队伍统一缴费'),
+});
+export type SchoolOrderBody = z.infer<typeof schoolOrderBody>;
+
 /** One team of the school in a competition, as its coordinator's dashboard shows it. */
 export const schoolTeamSchema = z.object({
   teamId: z.number().int(),
@@ -60,6 +66,10 @@ export const schoolTeamSchema = z.object({
   reason: z.string().nullable(),
   /** PAY_STATUS of its order; null: free. */
   payStatus: z.number().int().nullable(),
+  /** The school may pay for it in a 统一缴费 order: its order waits for payment, not by transfer nor another school order. */
+  payable: z.boolean(),
+  /** The school order paying for it, if any. */
+  schoolOrderNo: z.string().nullable(),
   works: z.number().int(),
   tests: z.number().int(),
   /** Confirmed grades only: the question, rank within the team's group and award. */
@@ -72,6 +82,8 @@ export const schoolDashboardSchema = z.object({
   competitionName: z.string(),
   schoolName: z.string(),
   schoolAudit: z.boolean(),
+  /** Fen: what each team owes (统一缴费 adds them up). */
+  fee: z.number().int(),
   teams: z.array(schoolTeamSchema),
   summary: z.object({
     teams: z.number().int(),

@@ -123,3 +123,15 @@ export const disputeAnswerBody = z.strictObject({
   /** A judge who has not reviewed the work yet, to review it again. */
   rereviewJudgeId: z.number().int().positive().nullable().optional(),
 });
+
+/** `grade/schools/{id}`: the question's results grouped by the teams' school (issue 36), most awarded first. */
+export const schoolResultSchema = z.object({
+  /** Null: teams that named no school. */
+  schoolName: z.string().nullable(),
+  teams: z.number().int(),
+  awarded: z.number().int(),
+  /** The school's best rank on the question (within groups, where the competition has them). */
+  bestRank: z.number().int().nullable(),
+  awards: z.array(z.object({ awardName: z.string(), count: z.number().int() })),
+});
+export type SchoolResult = z.infer<typeof schoolResultSchema>;

@@ -62,13 +62,19 @@ export const invoiceApplyBody = z.strictObject({
   email: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().max(254).refine(isValidEmail, EMAIL_MESSAGE).nullable().optional()),
 });
 export type InvoiceApplyBody = z.infer<typeof invoiceApplyBody>;
+/** A school's coordinator applies for one invoice of its 统一缴费 order: the same fields without the order. */
+export const schoolInvoiceBody = invoiceApplyBody.omit({ orderId: true });
+export type SchoolInvoiceBody = z.infer<typeof schoolInvoiceBody>;
 
 export const INVOICE_STATUS = { pending: 0, issued: 1, rejected: 2 } as const;
 export const INVOICE_STATUS_TEXT: Record<number, string> = { 0: '待开票', 1: '已开票', 2: '已驳回' };
 
 export const invoiceSchema = z.object({
   id: z.number().int(),
-  orderId: z.number().int(),
+  /** The team's order invoiced; null for a school's 统一缴费 invoice, which names its school order instead. */
+  orderId: z.number().int().nullable(),
+  schoolOrderId: z.number().int().nullable(),
+  /** The order's number (a school order's starts with S). */
   orderNo: z.string(),
   competitionId: z.number().int(),
   competitionName: z.string(),

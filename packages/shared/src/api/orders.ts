@@ -37,9 +37,51 @@ export const orderSchema = z.object({
   competitionVisible: z.boolean(),
   /** The competition lets paying teams apply for an invoice of its fee. */
   invoiceEnable: z.boolean(),
+  /** The school's 统一缴费 order paying for it, if any: then the team neither pays, closes nor invoices it. */
+  schoolOrderNo: z.string().nullable(),
   createdAt: z.string(),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+/** A team order that is part of a school's 统一缴费 order moves only with it. */
+export const schoolPaysText = (schoolOrderNo: string) => `该订单已由学校统一缴费（订单号 ${schoolOrderNo}），请等待学校院校负责人支付`;
+
+/** A school's 统一缴费 order (issue 36): one payment for many of its teams' orders, and one invoice. */
+export const schoolOrderSchema = z.object({
+  id: z.number().int(),
+  /** Starts with S: what the gateway or the transfer's note names. */
+  orderNo: z.string(),
+  competitionId: z.number().int(),
+  competitionName: z.string(),
+  schoolId: z.number().int(),
+  schoolName: z.string(),
+  userId: z.number().int(),
+  username: z.string(),
+  /** Fen: the sum of its teams' orders. */
+  amount: z.number().int(),
+  teamCount: z.number().int(),
+  payStatus: z.number().int(),
+  payMethod: z.number().int().nullable(),
+  tradeNo: z.string().nullable(),
+  voucher: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  closedAt: z.string().nullable(),
+  refundFlag: z.boolean(),
+  invoiceEnable: z.boolean(),
+  /** INVOICE_STATUS of its invoice application, if one is pending or issued. */
+  invoiceStatus: z.number().int().nullable(),
+  teams: z.array(z.object({ teamId: z.number().int(), teamNo: z.string(), teamName: z.string(), orderNo: z.string(), amount: z.number().int() })),
+  createdAt: z.string(),
+});
+export type SchoolOrder = z.infer<typeof schoolOrderSchema>;
+
+/** Finance's list of school orders. */
+export const schoolOrderListQuery = pageQuery.extend({
+  competitionId: z.coerce.number().int().positive().optional(),
+  payStatus: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(3).optional()),
+  keyword: z.string().trim().max(100).optional(),
+});
+export type SchoolOrderListQuery = z.infer<typeof schoolOrderListQuery>;
 
 /** `PUT /api/order/batch/payment`: the orders marked paid, and those skipped as not waiting for payment. */
 export const batchPaymentResultSchema = z.object({ paid: z.array(z.number().int()), skipped: z.array(z.number().int()) });
@@ -67,3 +109,4 @@ export const voucherBody = z.strictObject({
   payMethod: z.union([z.literal(4), z.literal(5), z.literal(6)], { error: '请选择转账方式' }),
   voucher: requiredFileUri('请上传转账凭证'),
 });
+export type VoucherBody = z.infer<typeof voucherBody>;

@@ -87,7 +87,20 @@ export const schoolTeams = (db: Db, competitionId: number, schoolId: number) =>
     .selectFrom('teams as t')
     .leftJoin('registers as r', 'r.teamId', 't.id')
     .leftJoin('orders as o', 'o.id', 'r.orderId')
-    .select(['t.id as teamId', 't.teamNo', 't.name as teamName', 't.groupName', 'r.id as registerId', 'r.status', 'r.schoolStatus', 'r.reason', 'o.payStatus'])
+    .leftJoin('schoolOrders as so', 'so.id', 'o.schoolOrderId')
+    .select([
+      't.id as teamId',
+      't.teamNo',
+      't.name as teamName',
+      't.groupName',
+      'r.id as registerId',
+      'r.status',
+      'r.schoolStatus',
+      'r.reason',
+      'o.payStatus',
+      'o.voucher',
+      'so.orderNo as schoolOrderNo',
+    ])
     .where('t.competitionId', '=', competitionId)
     .where('t.schoolKey', '=', listedSchoolKey(schoolId))
     .orderBy('t.teamNo')

@@ -11,7 +11,14 @@ import {
   myCoordinationSchema,
   registerFlowBody,
   schoolDashboardSchema,
+  schoolInvoiceBody,
+  schoolOrderBody,
+  schoolOrderSchema,
+  payBody,
+  payResultSchema,
+  voucherBody,
 } from '@contest/shared';
+import { publicOrigin } from '../../http/origin.ts';
 import { z } from 'zod';
 import { USER, perm } from '../../http/access.ts';
 import type { App } from '../../http/app-types.ts';
@@ -103,5 +110,42 @@ export function coordinatorRoutes(app: App) {
       await service.audit(userCtx(req), req.params.id, req.body.action, req.body.reason);
       return ok(null, req.body.action === 'approve' ? '学校审核已通过' : '已驳回');
     },
+  );
+
+  // 统一缴费: one order for many of the school's teams, paid online or by transfer, and one invoice of it.
+  app.get(
+    '/api/school/coordinator/orders/:competitionId',
+    { config: { rule: USER }, schema: { tags, params: competitionParam, querystring: coordinatorTeamsQuery, response: replies(z.array(schoolOrderSchema)) } },
+    async (req) => ok(await service.schoolOrders(userCtx(req), req.params.competitionId, req.query.schoolId)),
+  );
+  app.post(
+    '/api/school/coordinator/order/:competitionId',
+    {
+      config: { rule: USER },
+      schema: { tags, params: competitionParam, querystring: coordinatorTeamsQuery, body: schoolOrderBody, response: replies(createdIdSchema) },
+    },
+    async (req) => ok(await service.openSchoolOrder(userCtx(req), req.params.competitionId, req.query.schoolId, req.body.teamIds), '统一缴费订单已创建'),
+  );
+  app.put('/api/school/coordinator/order/close/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
+    await service.closeSchoolOrder(userCtx(req), req.params.id);
+    return ok(null, '订单已关闭，所含队伍的订单可由队伍自行支付');
+  });
+  app.put(
+    '/api/school/coordinator/order/voucher/:id',
+    { config: { rule: USER }, schema: { tags, params: idParam, body: voucherBody, response: noDataReply } },
+    async (req) => {
+      await service.schoolVoucher(userCtx(req), req.params.id, req.body);
+      return ok(null, '转账凭证已提交，请等待财务确认');
+    },
+  );
+  app.post(
+    '/api/school/coordinator/order/pay/:id',
+    { config: { rule: USER }, schema: { tags, params: idParam, body: payBody, response: replies(payResultSchema) } },
+    async (req) => ok(await service.paySchoolOrder(userCtx(req), req.params.id, req.body.method, publicOrigin(req.ctx.config, req))),
+  );
+  app.post(
+    '/api/school/coordinator/order/invoice/:id',
+    { config: { rule: USER }, schema: { tags, params: idParam, body: schoolInvoiceBody, response: replies(createdIdSchema) } },
+    async (req) => ok(await service.schoolInvoice(userCtx(req), req.params.id, req.body), '发票申请已提交'),
   );
 }

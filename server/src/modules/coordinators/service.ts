@@ -14,6 +14,9 @@ import {
   type RosterMode,
   type RosterReport,
   type SchoolDashboard,
+  type SchoolInvoiceBody,
+  type VoucherBody,
+  listedSchoolKey,
 } from '@contest/shared';
 import type { AuthedCtx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -29,6 +32,10 @@ import { readSheet } from '../../http/xlsx-read.ts';
 import type { Readable } from 'node:stream';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
+import * as orders from '../orders/index.ts';
+import { payCode } from '../payments/index.ts';
+import { applyForSchool } from '../invoices/index.ts';
+import { withoutOrg } from '../../http/reply.ts';
 
 const scopeOf = (key: string): CoordinatorScope => (key === 'platform' ? 'platform' : key.startsWith('org:') ? 'org' : 'competition');
 
@@ -153,6 +160,14 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
     schoolStatus: r.schoolStatus,
     reason: r.reason,
     payStatus: r.payStatus,
+    // As orders' schoolPayableOrders decides when the order is opened.
+    payable:
+      r.payStatus === PAY_STATUS.unpaid &&
+      !r.voucher &&
+      !r.schoolOrderNo &&
+      r.status !== REGISTER_STATUS.rejected &&
+      (r.schoolStatus === null || r.schoolStatus === SCHOOL_STATUS.approved),
+    schoolOrderNo: r.schoolOrderNo,
     works: count(counts.works, r.teamId),
     tests: count(counts.tests, r.teamId),
     results: results.filter((g) => g.teamId === r.teamId).map(({ questionTitle, rank, awardName }) => ({ questionTitle, rank, awardName })),
@@ -161,6 +176,7 @@ export async function dashboard(ctx: AuthedCtx, competitionId: number, schoolId:
     competitionName: c.name,
     schoolName: (await repo.schoolName(ctx.db, schoolId)) ?? '',
     schoolAudit: c.eligibility.schoolAudit,
+    fee: c.fee,
     teams,
     summary: {
       teams: teams.length,
@@ -205,6 +221,47 @@ export async function importTeams(
       after: { schoolId, teams: report.teams, members: report.members },
     });
   return report;
+}
+
+// ---- 统一缴费: one order and one invoice for many of the school's teams ------------------------------------------------
+
+/** The school's 统一缴费 orders in the competition, with their teams. */
+export async function schoolOrders(ctx: AuthedCtx, competitionId: number, schoolId: number) {
+  await coordinated(ctx, competitionId, schoolId);
+  return (await orders.schoolOrdersOf(ctx.db, competitionId, schoolId)).map(withoutOrg);
+}
+
+/** Opens one order for the chosen teams of the school. */
+export async function openSchoolOrder(ctx: AuthedCtx, competitionId: number, schoolId: number, teamIds: number[]) {
+  await coordinated(ctx, competitionId, schoolId);
+  return orders.openSchoolOrder(ctx, { competitionId, schoolId, schoolKey: listedSchoolKey(schoolId), teamIds });
+}
+
+/** A school order the caller coordinates the school of; anything else answers as missing. */
+async function ownSchoolOrder(ctx: AuthedCtx, id: number) {
+  const so = await orders.findSchoolOrder(ctx.db, id);
+  const appointments = await repo.appointmentsOf(ctx.db, ctx.actor.userId);
+  if (!so || !policy.coordinates(ctx, appointments, so.schoolId, { id: so.competitionId, orgId: so.orgId })) throw notFound('订单不存在');
+  return so;
+}
+
+export async function closeSchoolOrder(ctx: AuthedCtx, id: number) {
+  await orders.closeSchoolOrder(ctx, (await ownSchoolOrder(ctx, id)).id);
+}
+
+export async function schoolVoucher(ctx: AuthedCtx, id: number, body: VoucherBody) {
+  await orders.schoolVoucher(ctx, (await ownSchoolOrder(ctx, id)).id, body);
+}
+
+/** A gateway's code for the school order. */
+export async function paySchoolOrder(ctx: AuthedCtx, id: number, method: number, origin: string | null) {
+  const so = await ownSchoolOrder(ctx, id);
+  return payCode(ctx, { ...so, subject: `${so.competitionName}报名费（${so.schoolName}统一缴费${so.teamCount}队）` }, method, origin);
+}
+
+/** The school's one invoice of a paid school order. */
+export async function schoolInvoice(ctx: AuthedCtx, id: number, body: SchoolInvoiceBody) {
+  return applyForSchool(ctx, await ownSchoolOrder(ctx, id), body);
 }
 
 /** The school's certificates in a competition, for one zip: a folder per team, each PDF named by holder and award. */

@@ -322,3 +322,14 @@ export async function teamGroups(db: Db, teamIds: number[]): Promise<Map<number,
   }
   return out;
 }
+
+/** The question's grades counted by the teams' school and award: the results grouped by school (issue 36). */
+export const gradesBySchool = (db: Db, questionId: number) =>
+  db
+    .selectFrom('grades as g')
+    .innerJoin('teams as t', 't.id', 'g.teamId')
+    .leftJoin('awardLevels as a', 'a.id', 'g.awardId')
+    .select((eb) => ['t.schoolName', 'a.name as awardName', 'a.sort as awardSort', eb.fn.countAll<number>().as('n'), eb.fn.min('g.rank').as('bestRank')])
+    .where('g.questionId', '=', questionId)
+    .groupBy(['t.schoolName', 'a.name', 'a.sort'])
+    .execute();

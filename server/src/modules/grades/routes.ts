@@ -1,4 +1,5 @@
 import {
+  schoolResultSchema,
   ACTION_CODES,
   ADMIN_MENU_CODES,
   competitionIdParam,
@@ -32,6 +33,11 @@ export function gradeRoutes(app: App) {
     '/api/review/works/grade/summary/:id',
     { config: { rule: GRADES }, schema: { tags, params: idParam, response: replies(gradeOverviewSchema) } },
     async (req) => ok(await service.gradeSummary(req.ctx, req.params.id)),
+  );
+  app.get(
+    '/api/review/works/grade/schools/:id',
+    { config: { rule: GRADES }, schema: { tags, params: idParam, response: replies(z.array(schoolResultSchema)) } },
+    async (req) => ok(await service.resultsBySchool(req.ctx, req.params.id)),
   );
   app.get(
     '/api/review/works/grade/:id',

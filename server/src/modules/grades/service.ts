@@ -1,4 +1,5 @@
 import {
+  type SchoolResult,
   ACTION_CODES,
   ASSIGNMENT_STATUS,
   GRADE_STATE,
@@ -236,6 +237,35 @@ export async function gradePage(ctx: Ctx, questionId: number, q: { page: number;
   await managedQuestion(ctx, questionId);
   const { rows, total } = await repo.gradePage(ctx.db, questionId, q, max);
   return { list: rows.map(toGrade(await maxOf(ctx.db, questionId), await repo.awardNames(ctx.db, awardIds(rows)))), total };
+}
+
+/** The question's results grouped by school: teams graded, teams awarded and each award's count, most awarded first. */
+export async function resultsBySchool(ctx: Ctx, questionId: number): Promise<SchoolResult[]> {
+  await managedQuestion(ctx, questionId);
+  const bySchool = new Map<string | null, SchoolResult & { sorts: Map<string, number> }>();
+  for (const r of await repo.gradesBySchool(ctx.db, questionId)) {
+    const s = bySchool.get(r.schoolName) ?? {
+      schoolName: r.schoolName,
+      teams: 0,
+      awarded: 0,
+      bestRank: null,
+      awards: [] as SchoolResult['awards'],
+      sorts: new Map<string, number>(),
+    };
+    const n = Number(r.n);
+    s.teams += n;
+    const best = r.bestRank === null ? null : Number(r.bestRank);
+    if (best !== null && (s.bestRank === null || best < s.bestRank)) s.bestRank = best;
+    if (r.awardName) {
+      s.awarded += n;
+      s.awards.push({ awardName: r.awardName, count: n });
+      s.sorts.set(r.awardName, r.awardSort ?? 0);
+    }
+    bySchool.set(r.schoolName, s);
+  }
+  return [...bySchool.values()]
+    .map(({ sorts, ...s }) => ({ ...s, awards: s.awards.sort((a, b) => sorts.get(a.awardName)! - sorts.get(b.awardName)!) }))
+    .sort((a, b) => b.awarded - a.awarded || b.teams - a.teams || (a.bestRank ?? Infinity) - (b.bestRank ?? Infinity));
 }
 
 /** One team's grade on the question as the grade list shows it (awards answer a team's award set by hand with it). */

@@ -19,18 +19,25 @@ export const findTitle = (db: Db, id: number, userId: number) =>
 const base = (db: Db) =>
   db
     .selectFrom('invoices as i')
-    .innerJoin('orders as o', 'o.id', 'i.orderId')
-    .innerJoin('teams as t', 't.id', 'o.teamId')
+    // A team's order, or a school's 统一缴费 order (whose invoice names the school and its number of teams).
+    .leftJoin('orders as o', 'o.id', 'i.orderId')
+    .leftJoin('teams as t', 't.id', 'o.teamId')
+    .leftJoin('schoolOrders as so', 'so.id', 'i.schoolOrderId')
+    .leftJoin('schools as s', 's.id', 'so.schoolId')
     .innerJoin('competitions as c', 'c.id', 'i.competitionId')
     .innerJoin('users as u', 'u.id', 'i.userId')
     .select([
       'i.id',
       'i.orderId',
-      'o.orderNo',
+      'i.schoolOrderId',
+      'o.orderNo as teamOrderNo',
+      'so.orderNo as schoolOrderNo',
       'i.competitionId',
       'c.name as competitionName',
       'c.orgId',
-      't.name as teamName',
+      't.name as teamNameOf',
+      's.name as schoolName',
+      'so.teamCount',
       'i.userId',
       'u.username',
       'i.amount',
@@ -47,8 +54,10 @@ const base = (db: Db) =>
 type Row = Awaited<ReturnType<ReturnType<typeof base>['executeTakeFirstOrThrow']>>;
 export type InvoiceWithOrg = Invoice & { orgId: number };
 
-const toInvoice = ({ titleJson, fileKey, type, ...r }: Row): InvoiceWithOrg => ({
+const toInvoice = ({ titleJson, fileKey, type, teamOrderNo, schoolOrderNo, teamNameOf, schoolName, teamCount, ...r }: Row): InvoiceWithOrg => ({
   ...r,
+  orderNo: teamOrderNo ?? schoolOrderNo ?? '',
+  teamName: teamNameOf ?? `${schoolName ?? ''}（统一缴费${teamCount ?? 0}支队伍）`,
   type: type as InvoiceType,
   title: JSON.parse(titleJson),
   fileUri: fileKey,
@@ -78,7 +87,13 @@ function filteredInvoices(db: Db, q: Omit<InvoiceListQuery, 'page' | 'limit'>, s
   if (q.keyword) {
     const k = q.keyword;
     query = query.where((eb) =>
-      eb.or([containsText('o.orderNo', k), containsText('i.titleJson', k), containsText('u.username', k), containsText('i.invoiceNo', k)]),
+      eb.or([
+        containsText('o.orderNo', k),
+        containsText('so.orderNo', k),
+        containsText('i.titleJson', k),
+        containsText('u.username', k),
+        containsText('i.invoiceNo', k),
+      ]),
     );
   }
   return query;

@@ -10,6 +10,7 @@ import {
   type InvoiceConfigBody,
   type InvoiceListQuery,
   type InvoiceTitleBody,
+  type SchoolInvoiceBody,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -97,17 +98,17 @@ export async function saveConfig(ctx: AuthedCtx, body: InvoiceConfigBody) {
 
 // ---- applications
 
-/** Applies for an invoice on a paid order of the caller's team, with a snapshot of one of the caller's titles. */
-export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
+/** Applications are open, for the type asked. */
+async function checkOpen(ctx: AuthedCtx, type: InvoiceApplyBody['type']) {
   const config = await readConfig(ctx);
   const now = ctx.clock.now().toISOString();
   if (!config.enable) throw conflict('暂未开放发票申请');
   if ((config.applyStart && now < config.applyStart) || (config.applyEnd && now > config.applyEnd)) throw conflict('不在发票申请时间内');
-  if (!config.allowedTypes.includes(body.type))
-    throw badRequest(`暂不支持开具${INVOICE_TYPES[body.type]}`, { type: `暂不支持开具${INVOICE_TYPES[body.type]}` });
-  const order = await teamOrder(ctx, body.orderId);
-  if (!order.invoiceEnable) throw conflict(`竞赛“${order.competitionName}”未开放发票申请，如需发票请联系主办方`);
-  if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
+  if (!config.allowedTypes.includes(type)) throw badRequest(`暂不支持开具${INVOICE_TYPES[type]}`, { type: `暂不支持开具${INVOICE_TYPES[type]}` });
+}
+
+/** One of the caller's saved titles, complete enough for the type asked. */
+async function checkedTitle(ctx: AuthedCtx, body: { type: InvoiceApplyBody['type']; titleId: number }) {
   const title = await repo.findTitle(ctx.db, body.titleId, ctx.actor.userId);
   if (!title) throw badRequest('发票抬头不存在', { titleId: '发票抬头不存在' });
   if (body.type === 'special' && (title.kind !== 'company' || !title.taxNo || !title.bank || !title.bankAccount || !title.address || !title.phone)) {
@@ -115,10 +116,30 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
       titleId: '专用发票须使用填写完整（税号、开户银行与账号、地址、电话）的单位抬头',
     });
   }
+  return title;
+}
+
+/** Records an application with a snapshot of the title, and tells finance; one per order (the database decides). */
+async function insertApplication(
+  ctx: AuthedCtx,
+  body: SchoolInvoiceBody,
+  title: Awaited<ReturnType<typeof checkedTitle>>,
+  order: {
+    orderId: number | null;
+    schoolOrderId: number | null;
+    orderNo: string;
+    competitionId: number;
+    competitionName: string;
+    orgId: number;
+    amount: number;
+  },
+) {
+  const now = ctx.clock.now().toISOString();
   const { id: _id, createdAt: _c, ...snapshot } = title;
   try {
     const id = await repo.insertInvoice(ctx.db, {
-      orderId: order.id,
+      orderId: order.orderId,
+      schoolOrderId: order.schoolOrderId,
       competitionId: order.competitionId,
       userId: ctx.actor.userId,
       amount: order.amount,
@@ -139,6 +160,31 @@ export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
     if (isUniqueViolation(err)) throw conflict('该订单已申请过发票');
     throw err;
   }
+}
+
+/** Applies for an invoice on a paid order of the caller's team, with a snapshot of one of the caller's titles. */
+export async function apply(ctx: AuthedCtx, body: InvoiceApplyBody) {
+  await checkOpen(ctx, body.type);
+  const order = await teamOrder(ctx, body.orderId);
+  if (!order.invoiceEnable) throw conflict(`竞赛“${order.competitionName}”未开放发票申请，如需发票请联系主办方`);
+  if (order.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
+  // The school that paid asks for one invoice of the whole amount; its teams do not invoice their part again.
+  if (order.schoolOrderNo) throw conflict(`该订单由学校统一缴费（订单号 ${order.schoolOrderNo}），发票由学校院校负责人统一申请`);
+  const title = await checkedTitle(ctx, body);
+  return insertApplication(ctx, body, title, { ...order, orderId: order.id, schoolOrderId: null });
+}
+
+/** A school's one invoice for its paid 统一缴费 order; the coordinators module has decided the caller acts for it. */
+export async function applyForSchool(
+  ctx: AuthedCtx,
+  so: { id: number; orderNo: string; competitionId: number; competitionName: string; orgId: number; amount: number; payStatus: number; invoiceEnable: boolean },
+  body: SchoolInvoiceBody,
+) {
+  await checkOpen(ctx, body.type);
+  if (!so.invoiceEnable) throw conflict(`竞赛“${so.competitionName}”未开放发票申请，如需发票请联系主办方`);
+  if (so.payStatus !== PAY_STATUS.paid) throw conflict('只有已支付的订单可以申请发票');
+  const title = await checkedTitle(ctx, body);
+  return insertApplication(ctx, body, title, { ...so, orderId: null, schoolOrderId: so.id });
 }
 
 export async function listPerson(ctx: AuthedCtx, q: InvoiceListQuery) {

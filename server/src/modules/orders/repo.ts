@@ -1,8 +1,8 @@
-import { PAY_STATUS, type Order, type OrderListQuery } from '@contest/shared';
-import type { ExpressionBuilder, Updateable } from 'kysely';
+import { PAY_STATUS, type Order, type OrderListQuery, type SchoolOrderListQuery } from '@contest/shared';
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import { inOrgScope, type OrgScope } from '../../db/org-scope.ts';
 import type { Db } from '../../db/database.ts';
-import type { DB, OrdersTable } from '../../db/schema.ts';
+import type { DB, OrdersTable, SchoolOrdersTable } from '../../db/schema.ts';
 import { containsText } from '../../db/like.ts';
 import { keysetBatches } from '../../db/batches.ts';
 import { orderColumn, pageWindow, trigramFilter } from '../../db/search.ts';
@@ -13,9 +13,11 @@ const base = (db: Db) =>
     .innerJoin('competitions as c', 'c.id', 'o.competitionId')
     .innerJoin('teams as t', 't.id', 'o.teamId')
     .innerJoin('users as u', 'u.id', 'o.userId')
+    .leftJoin('schoolOrders as so', 'so.id', 'o.schoolOrderId')
     .select([
       'o.id',
       'o.orderNo',
+      'so.orderNo as schoolOrderNo',
       'o.competitionId',
       'c.name as competitionName',
       'c.orgId',
@@ -204,9 +206,14 @@ export async function insertOrder(db: Db, v: { orderNo: string; competitionId: n
 }
 
 /** Moves an order between states only from the expected one; false when another request got there first. */
+/**
+ * Moves an order from one state to another, if it is still in the first: a conditional UPDATE. An unpaid order that is
+ * part of a school's 统一缴费 order moves only with it (`paySchoolTeams`, `releaseSchoolTeams`).
+ */
 export async function transition(db: Db, id: number, from: number, values: Updateable<OrdersTable> & { payStatus?: number }): Promise<boolean> {
-  const r = await db.updateTable('orders').set(values).where('id', '=', id).where('payStatus', '=', from).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  let q = db.updateTable('orders').set(values).where('id', '=', id).where('payStatus', '=', from);
+  if (from === PAY_STATUS.unpaid) q = q.where('schoolOrderId', 'is', null);
+  return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
 }
 
 /** How many of the orders belong to competitions of the organisation. */
@@ -228,7 +235,7 @@ export async function countOrdersOfOrg(db: Db, ids: number[], scope: OrgScope): 
 
 /** Marks paid those of `ids` that are unpaid and of the scope's competitions; returns them. */
 export async function payUnpaid(db: Db, ids: number[], scope: OrgScope, values: Updateable<OrdersTable>): Promise<number[]> {
-  let q = db.updateTable('orders').set(values).where('id', 'in', ids).where('payStatus', '=', PAY_STATUS.unpaid);
+  let q = db.updateTable('orders').set(values).where('id', 'in', ids).where('payStatus', '=', PAY_STATUS.unpaid).where('schoolOrderId', 'is', null);
   if (!scope.all) q = q.where('competitionId', 'in', (eb) => eb.selectFrom('competitions').select('id').where(inOrgScope('orgId', scope)));
   const rows = await q.returning('id').execute();
   return rows.map((r) => r.id).sort((a, b) => a - b);
@@ -242,6 +249,8 @@ export async function closeExpired(db: Db, createdBefore: string, now: string): 
     .where('createdAt', '<', createdBefore)
     // An order whose payer has sent a transfer voucher waits for finance, however long that takes.
     .where('voucher', 'is', null)
+    // So does one its school pays for (the school closes its own order).
+    .where('schoolOrderId', 'is', null)
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
@@ -264,3 +273,165 @@ export const pointRegisterAt = (db: Db, teamId: number, orderId: number, now: st
   db.updateTable('registers').set({ orderId, updatedAt: now }).where('teamId', '=', teamId).execute();
 
 export const ordersWithVoucher = (db: Db, key: string) => db.selectFrom('orders').select('id').where('voucher', '=', key).execute();
+
+// ---- 统一缴费: a school's order for many of its teams ------------------------------------------------------------------
+
+const schoolBase = (db: Db) =>
+  db
+    .selectFrom('schoolOrders as so')
+    .innerJoin('competitions as c', 'c.id', 'so.competitionId')
+    .innerJoin('schools as s', 's.id', 'so.schoolId')
+    .innerJoin('users as u', 'u.id', 'so.userId')
+    .select([
+      'so.id',
+      'so.orderNo',
+      'so.competitionId',
+      'c.name as competitionName',
+      'c.orgId',
+      'so.schoolId',
+      's.name as schoolName',
+      'so.userId',
+      'u.username',
+      'so.amount',
+      'so.teamCount',
+      'so.payStatus',
+      'so.payMethod',
+      'so.tradeNo',
+      'so.voucher',
+      'so.paidAt',
+      'so.closedAt',
+      'so.refundFlag',
+      'c.invoiceEnable',
+      'so.createdAt',
+    ])
+    .select((eb) =>
+      eb.selectFrom('invoices as i').select('i.status').whereRef('i.schoolOrderId', '=', 'so.id').where('i.status', '<>', 2).limit(1).as('invoiceStatus'),
+    );
+type SchoolRow = Awaited<ReturnType<ReturnType<typeof schoolBase>['executeTakeFirstOrThrow']>>;
+export type SchoolOrderRow = Omit<SchoolRow, 'refundFlag' | 'invoiceEnable'> & { refundFlag: boolean; invoiceEnable: boolean };
+const toSchoolOrder = ({ refundFlag, invoiceEnable, ...r }: SchoolRow): SchoolOrderRow => ({
+  ...r,
+  refundFlag: refundFlag === 1,
+  invoiceEnable: invoiceEnable === 1,
+});
+
+export async function findSchoolOrder(db: Db, id: number) {
+  const r = await schoolBase(db).where('so.id', '=', id).executeTakeFirst();
+  return r && toSchoolOrder(r);
+}
+
+export async function findSchoolOrderByNo(db: Db, orderNo: string) {
+  const r = await schoolBase(db).where('so.orderNo', '=', orderNo).executeTakeFirst();
+  return r && toSchoolOrder(r);
+}
+
+/** A school's orders in a competition, newest first. */
+export const schoolOrdersOf = async (db: Db, competitionId: number, schoolId: number) =>
+  (await schoolBase(db).where('so.competitionId', '=', competitionId).where('so.schoolId', '=', schoolId).orderBy('so.id', 'desc').execute()).map(
+    toSchoolOrder,
+  );
+
+/** A page of the scope's school orders, newest first: finance's list. */
+export async function listSchoolOrders(db: Db, q: SchoolOrderListQuery, scope: OrgScope) {
+  let query = schoolBase(db).where(inOrgScope('c.orgId', scope));
+  if (q.competitionId) query = query.where('so.competitionId', '=', q.competitionId);
+  if (q.payStatus !== undefined) query = query.where('so.payStatus', '=', q.payStatus);
+  if (q.keyword) query = query.where((eb) => eb.or([containsText('so.orderNo', q.keyword!), containsText('s.name', q.keyword!)]));
+  const { total } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await query
+    .orderBy('so.id', 'desc')
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit)
+    .execute();
+  return { list: rows.map(toSchoolOrder), total: Number(total) };
+}
+
+/** The teams' orders each school order pays (or paid) for. */
+export const teamsOfSchoolOrders = (db: Db, ids: number[]) =>
+  ids.length
+    ? db
+        .selectFrom('orders as o')
+        .innerJoin('teams as t', 't.id', 'o.teamId')
+        .select(['o.schoolOrderId', 't.id as teamId', 't.teamNo', 't.name as teamName', 'o.orderNo', 'o.amount'])
+        .where('o.schoolOrderId', 'in', ids)
+        .orderBy('t.teamNo')
+        .execute()
+    : Promise.resolve([]);
+
+/**
+ * The open orders of the teams among `teamIds` that a school may pay for: of the competition and the school, waiting for
+ * payment, with no transfer sent and in no other school order, their registration neither refused nor waiting for the
+ * school. Teams not returned cannot be paid for.
+ */
+export const schoolPayableOrders = (db: Db, competitionId: number, schoolKey: string, teamIds: number[]) =>
+  db
+    .selectFrom('orders as o')
+    .innerJoin('teams as t', 't.id', 'o.teamId')
+    .innerJoin('registers as r', 'r.teamId', 't.id')
+    .select(['o.id', 'o.teamId', 'o.amount'])
+    .where('o.competitionId', '=', competitionId)
+    .where('t.schoolKey', '=', schoolKey)
+    .where('o.teamId', 'in', teamIds)
+    .where('o.payStatus', '=', PAY_STATUS.unpaid)
+    .where('o.voucher', 'is', null)
+    .where('o.schoolOrderId', 'is', null)
+    .where('r.status', '<>', 2)
+    .where((eb) => eb.or([eb('r.schoolStatus', 'is', null), eb('r.schoolStatus', '=', 1)]))
+    .execute();
+
+export async function insertSchoolOrder(db: Db, v: Insertable<SchoolOrdersTable>) {
+  return (await db.insertInto('schoolOrders').values(v).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Links the orders to the school order, those still open and free only; says how many it linked. */
+export async function linkToSchoolOrder(db: Db, schoolOrderId: number, orderIds: number[], now: string) {
+  const r = await db
+    .updateTable('orders')
+    .set({ schoolOrderId, updatedAt: now })
+    .where('id', 'in', orderIds)
+    .where('payStatus', '=', PAY_STATUS.unpaid)
+    .where('voucher', 'is', null)
+    .where('schoolOrderId', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Moves a school order from one state to another if it is still in the first. */
+export async function transitionSchoolOrder(db: Db, id: number, from: number, values: Updateable<SchoolOrdersTable>) {
+  const r = await db.updateTable('schoolOrders').set(values).where('id', '=', id).where('payStatus', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A closed school order gives its teams' open orders back to them. */
+export async function releaseSchoolTeams(db: Db, schoolOrderId: number, now: string) {
+  await db
+    .updateTable('orders')
+    .set({ schoolOrderId: null, updatedAt: now })
+    .where('schoolOrderId', '=', schoolOrderId)
+    .where('payStatus', '=', PAY_STATUS.unpaid)
+    .execute();
+}
+
+/** Pays the open orders of a school order; returns them. */
+export async function paySchoolTeams(db: Db, schoolOrderId: number, values: Updateable<OrdersTable>) {
+  const rows = await db
+    .updateTable('orders')
+    .set(values)
+    .where('schoolOrderId', '=', schoolOrderId)
+    .where('payStatus', '=', PAY_STATUS.unpaid)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** Money arrived for a school order that is closed or paid another way: kept visible for a refund. */
+export async function flagSchoolRefund(db: Db, id: number, tradeNo: string, now: string) {
+  await db.updateTable('schoolOrders').set({ refundFlag: 1, tradeNo, updatedAt: now }).where('id', '=', id).execute();
+}
+
+/** The organisations of the school orders whose transfer voucher is the file (their finance may read it). */
+export const schoolOrdersWithVoucher = (db: Db, key: string) =>
+  db.selectFrom('schoolOrders as so').innerJoin('competitions as c', 'c.id', 'so.competitionId').select('c.orgId').where('so.voucher', '=', key).execute();

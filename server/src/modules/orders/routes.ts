@@ -14,6 +14,8 @@ import {
   orderSchema,
   pageOf,
   refundBody,
+  schoolOrderListQuery,
+  schoolOrderSchema,
   voucherBody,
   type Order,
 } from '@contest/shared';
@@ -106,6 +108,19 @@ export function orderRoutes(app: App) {
   app.put('/api/order/refund/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, body: refundBody, response: noDataReply } }, async (req) => {
     await service.refund(req.ctx, req.params.id, req.body.reason);
     return ok(null, '已退款');
+  });
+  // 统一缴费: the schools' orders, each paying for many teams; finance confirms their transfers.
+  app.get(
+    '/api/order/school/list',
+    { config: { rule: MENU }, schema: { tags, querystring: schoolOrderListQuery, response: replies(pageOf(schoolOrderSchema)) } },
+    async (req) => {
+      const { list, total } = await service.listSchoolOrders(userCtx(req), req.query);
+      return page(list.map(withoutOrg), total, req.query);
+    },
+  );
+  app.put('/api/order/school/confirm/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: noDataReply } }, async (req) => {
+    await service.confirmSchoolOrder(req.ctx, req.params.id);
+    return ok(null, '已确认收款，所含队伍的订单均已支付');
   });
   app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(orderSchema) } }, async (req) =>
     ok(withoutOrg(await service.readOrder(userCtx(req), req.params.id))),

@@ -1,5 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { ACTION_CODES, PAY_STATUS, batchResult, type BatchResult, type OrderListQuery } from '@contest/shared';
+import {
+  ACTION_CODES,
+  PAY_STATUS,
+  batchResult,
+  fenToYuan,
+  schoolPaysText,
+  type BatchResult,
+  type OrderListQuery,
+  type SchoolOrder,
+  type SchoolOrderListQuery,
+} from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -8,7 +18,7 @@ import { writeAudit } from '../audit-log/index.ts';
 import { assertOwnFile, grantPrivateReads } from '../files/index.ts';
 import { beijing } from '../../time.ts';
 import * as repo from './repo.ts';
-import { orderMessages } from '../notices/index.ts';
+import { notify, orderMessages } from '../notices/index.ts';
 import * as policy from '../../policy.ts';
 
 /** Order numbers read as the time they were made (Beijing time) plus six random digits, as gateways expect. */
@@ -25,6 +35,13 @@ export async function openOrder(ctx: AuthedCtx, db: Db, v: { competitionId: numb
 export async function teamOrder(ctx: AuthedCtx, id: number) {
   const order = await repo.findOrder(ctx.db, id);
   if (!order || !(await repo.isTeamMember(ctx.db, order.teamId, ctx.actor.userId))) throw notFound('订单不存在');
+  return order;
+}
+
+/** An unpaid order of the caller's team that the team itself pays: not while its school pays for it (统一缴费). */
+export async function teamPaysOrder(ctx: AuthedCtx, id: number) {
+  const order = await teamOrder(ctx, id);
+  if (order.schoolOrderNo && order.payStatus === PAY_STATUS.unpaid) throw conflict(schoolPaysText(order.schoolOrderNo));
   return order;
 }
 
@@ -76,7 +93,7 @@ export async function reopen(ctx: AuthedCtx, teamId: number) {
 }
 
 export async function close(ctx: AuthedCtx, id: number) {
-  const order = await teamOrder(ctx, id);
+  const order = await teamPaysOrder(ctx, id);
   const now = ctx.clock.now().toISOString();
   if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now }))) {
     throw conflict('只有待支付的订单可以关闭');
@@ -85,7 +102,7 @@ export async function close(ctx: AuthedCtx, id: number) {
 
 /** The payer of an offline transfer (ICBC, CCB, other) uploads the voucher; finance then confirms. */
 export async function submitVoucher(ctx: AuthedCtx, id: number, body: { payMethod: number; voucher: string }) {
-  const order = await teamOrder(ctx, id);
+  const order = await teamPaysOrder(ctx, id);
   await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
   const now = ctx.clock.now().toISOString();
   if (!(await repo.transition(ctx.db, order.id, PAY_STATUS.unpaid, { payMethod: body.payMethod, voucher: body.voucher, updatedAt: now }))) {
@@ -182,6 +199,7 @@ export const FINANCE_EDIT = ACTION_CODES.orderEdit;
 
 // Finance of the competition's organisation, and the team's members, may read a transfer voucher.
 grantPrivateReads('voucher', async (ctx, key) => {
+  if ((await repo.schoolOrdersWithVoucher(ctx.db, key)).some((so) => policy.actsFor(ctx, so.orgId))) return true;
   const orders = await repo.ordersWithVoucher(ctx.db, key);
   for (const o of orders) {
     if (
@@ -194,3 +212,144 @@ grantPrivateReads('voucher', async (ctx, key) => {
   }
   return false;
 });
+
+// ---- 统一缴费: a school's coordinator pays for many of its teams in one order ----------------------------------------
+// The coordinators module decides who acts for a school (policy.coordinates) before calling these.
+
+/** A school order with the teams it pays for. */
+async function withTeams(db: Db, rows: repo.SchoolOrderRow[]): Promise<(repo.SchoolOrderRow & { teams: SchoolOrder['teams'] })[]> {
+  const teams = await repo.teamsOfSchoolOrders(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, teams: teams.filter((t) => t.schoolOrderId === r.id).map(({ schoolOrderId: _s, ...t }) => t) }));
+}
+
+export const findSchoolOrder = (db: Db, id: number) => repo.findSchoolOrder(db, id);
+export const schoolOrdersOf = async (db: Db, competitionId: number, schoolId: number) => withTeams(db, await repo.schoolOrdersOf(db, competitionId, schoolId));
+
+/** Finance's list of its organisation's school orders. */
+export async function listSchoolOrders(ctx: AuthedCtx, q: SchoolOrderListQuery) {
+  const { list, total } = await repo.listSchoolOrders(ctx.db, q, policy.orgScope(ctx));
+  return { list: await withTeams(ctx.db, list), total };
+}
+
+/**
+ * Opens one order for the school's chosen teams: each must have an order waiting for payment (no transfer sent, in no
+ * other school order, its registration neither refused nor waiting for the school). The teams' orders are linked to it
+ * in the same transaction, by a conditional UPDATE, so a team paying at that moment is either paid alone or in it.
+ */
+export async function openSchoolOrder(ctx: AuthedCtx, v: { competitionId: number; schoolId: number; schoolKey: string; teamIds: number[] }) {
+  const teamIds = [...new Set(v.teamIds)];
+  const payable = await repo.schoolPayableOrders(ctx.db, v.competitionId, v.schoolKey, teamIds);
+  const missing = teamIds.filter((id) => !payable.some((o) => o.teamId === id));
+  if (missing.length)
+    throw conflict(`有${missing.length}支队伍不能统一缴费（订单不是待支付、已上传转账凭证、已在其他统一缴费订单中，或报名未通过学校审核），请刷新后重新选择`);
+  const now = ctx.clock.now();
+  const at = now.toISOString();
+  const amount = payable.reduce((sum, o) => sum + o.amount, 0);
+  return ctx.db.transaction().execute(async (trx) => {
+    const id = await repo.insertSchoolOrder(trx, {
+      orderNo: `S${newOrderNo(now)}`,
+      competitionId: v.competitionId,
+      schoolId: v.schoolId,
+      userId: ctx.actor.userId,
+      amount,
+      teamCount: payable.length,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (
+      (await repo.linkToSchoolOrder(
+        trx,
+        id,
+        payable.map((o) => o.id),
+        at,
+      )) !== payable.length
+    )
+      throw conflict('所选队伍的订单刚刚发生变化（已支付或已加入其他统一缴费订单），请刷新后重新选择');
+    await writeAudit(ctx, { action: 'order.schoolOpen', entity: 'schoolOrder', entityId: id, after: { orders: payable.map((o) => o.id), amount } }, trx);
+    return { id };
+  });
+}
+
+/** Closes an unpaid school order: its teams' orders are theirs to pay again. */
+export async function closeSchoolOrder(ctx: AuthedCtx, id: number) {
+  const now = ctx.clock.now().toISOString();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.transitionSchoolOrder(trx, id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now })))
+      throw conflict('只有待支付的订单可以关闭');
+    await repo.releaseSchoolTeams(trx, id, now);
+    await writeAudit(ctx, { action: 'order.schoolClose', entity: 'schoolOrder', entityId: id }, trx);
+  });
+}
+
+/** The coordinator's transfer voucher for a school order; finance then confirms it. */
+export async function schoolVoucher(ctx: AuthedCtx, id: number, body: { payMethod: number; voucher: string }) {
+  await assertOwnFile(ctx, 'voucher', body.voucher, 'voucher');
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transitionSchoolOrder(ctx.db, id, PAY_STATUS.unpaid, { payMethod: body.payMethod, voucher: body.voucher, updatedAt: now })))
+    throw conflict('只有待支付的订单可以上传凭证');
+}
+
+/**
+ * Pays a school order and, in the same transaction, each of its teams' orders (paid by the school, named as payer);
+ * says whether this call did it (the same notice twice, or two finance clicks, pay once).
+ */
+async function paySchool(ctx: Ctx, so: repo.SchoolOrderRow, how: { payMethod: number; tradeNo: string | null }) {
+  const now = ctx.clock.now().toISOString();
+  const paid = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.transitionSchoolOrder(trx, so.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, ...how, paidAt: now, updatedAt: now }))) return null;
+    const ids = await repo.paySchoolTeams(trx, so.id, {
+      payStatus: PAY_STATUS.paid,
+      payMethod: how.payMethod,
+      payerOrg: so.schoolName,
+      paidAt: now,
+      updatedAt: now,
+    });
+    await writeAudit(ctx, { action: 'order.schoolPaid', entity: 'schoolOrder', entityId: so.id, after: { ...how, orders: ids } }, trx);
+    return ids;
+  });
+  if (!paid) return false;
+  await orderMessages(ctx, paid, 'paid');
+  await notify(ctx, [so.userId], {
+    title: '统一缴费订单已支付',
+    content: `“${so.competitionName}”的统一缴费订单 ${so.orderNo}（${so.teamCount}支队伍，¥${fenToYuan(so.amount)}）已支付成功，可申请发票。`,
+    source: 'order.schoolPaid',
+  });
+  return true;
+}
+
+/** Finance confirms a school's transfer. */
+export async function confirmSchoolOrder(ctx: Ctx, id: number) {
+  const so = await repo.findSchoolOrder(ctx.db, id);
+  if (!so || !policy.actsFor(ctx, so.orgId)) throw notFound('订单不存在');
+  if (!so.voucher) throw conflict('付款人尚未上传转账凭证');
+  if (!(await paySchool(ctx, so, { payMethod: so.payMethod ?? 6, tradeNo: null }))) throw conflict('只有待支付的订单可以确认收款');
+}
+
+// ---- What a gateway's notice pays: a team's order or a school's -----------------------------------------------------
+
+/** The order a gateway notice names, a team's or (numbers starting with S) a school's. */
+export type Payable = { school: boolean; id: number; orderNo: string; amount: number; payStatus: number; tradeNo: string | null };
+
+export async function findPayable(db: Db, orderNo: string): Promise<Payable | undefined> {
+  const o = orderNo.startsWith('S') ? await repo.findSchoolOrderByNo(db, orderNo) : await repo.findOrderByNo(db, orderNo);
+  return o && { school: orderNo.startsWith('S'), id: o.id, orderNo: o.orderNo, amount: o.amount, payStatus: o.payStatus, tradeNo: o.tradeNo };
+}
+
+/** Pays what a verified notice names, once: says whether this call did it. */
+export async function markPaid(ctx: Ctx, p: Payable, how: { payMethod: number; tradeNo: string }) {
+  if (p.school) {
+    const so = await repo.findSchoolOrder(ctx.db, p.id);
+    return Boolean(so && (await paySchool(ctx, so, how)));
+  }
+  const now = ctx.clock.now().toISOString();
+  if (!(await repo.transition(ctx.db, p.id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.paid, ...how, paidAt: now, updatedAt: now }))) return false;
+  await orderMessages(ctx, [p.id], 'paid');
+  return true;
+}
+
+/** Money arrived for an order that is closed or paid another way: kept visible for a refund. */
+export const flagPayableRefund = (db: Db, p: Payable, tradeNo: string, now: string) =>
+  p.school ? repo.flagSchoolRefund(db, p.id, tradeNo, now) : repo.flagRefund(db, p.id, tradeNo, now);

@@ -21,7 +21,6 @@ import * as wechat from '../../payments/wechat.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as orders from '../orders/index.ts';
 import * as repo from './repo.ts';
-import { orderMessages } from '../notices/index.ts';
 
 export const WECHAT = 1;
 export const ALIPAY = 2;
@@ -99,11 +98,21 @@ const notifyUrl = (origin: string, channel: 'alipay' | 'wechat') => `${origin}/a
  * gateway's notifications come back (see `publicOrigin`); without one, nothing is asked of the gateway.
  */
 export async function pay(ctx: AuthedCtx, orderId: number, method: number, origin: string | null): Promise<PayResult> {
-  const order = await orders.teamOrder(ctx, orderId);
+  const order = await orders.teamPaysOrder(ctx, orderId);
+  return payCode(ctx, { ...order, subject: `${order.competitionName}报名费` }, method, origin);
+}
+
+/** A gateway's code for an unpaid order (a team's, or a school's 统一缴费 order): `subject` is what the payer reads. */
+export async function payCode(
+  ctx: Ctx,
+  order: { id: number; orderNo: string; amount: number; payStatus: number; subject: string },
+  method: number,
+  origin: string | null,
+): Promise<PayResult> {
   if (order.payStatus !== PAY_STATUS.unpaid) throw conflict('只有待支付的订单可以支付');
   if (!origin) throw publicUrlMissing('在线支付');
   const now = ctx.clock.now();
-  const subject = `${order.competitionName}报名费`.slice(0, 120);
+  const subject = order.subject.slice(0, 120);
   let codeUrl: string;
   try {
     if (method === ALIPAY) {
@@ -123,7 +132,7 @@ export async function pay(ctx: AuthedCtx, orderId: number, method: number, origi
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
-    ctx.log.error({ err, orderId, method }, 'payment gateway request failed');
+    ctx.log.error({ err, orderId: order.id, method }, 'payment gateway request failed');
     throw new AppError(502, '支付渠道暂时不可用，请稍后重试或选择其他支付方式');
   }
   return { method, codeUrl, qrImage: await QRCode.toDataURL(codeUrl, { margin: 1, width: 240 }) };
@@ -201,33 +210,21 @@ async function apply(
   body: string,
   merchantOk: boolean,
 ): Promise<NoticeOutcome> {
-  const order = await orders.findOrderByNo(ctx.db, n.orderNo);
+  // A team's order, or a school's 统一缴费 order, which pays its teams' orders with it.
+  const order = await orders.findPayable(ctx.db, n.orderNo);
   let outcome: NoticeOutcome;
   if (!merchantOk) outcome = 'merchant_mismatch';
   else if (!order) outcome = 'unknown_order';
   else if (order.amount !== n.amount) outcome = 'amount_mismatch';
   else if (!n.paid) outcome = 'not_paid';
+  else if (await orders.markPaid(ctx, order, { payMethod: channel, tradeNo: n.tradeNo })) outcome = 'paid';
   else {
-    const now = ctx.clock.now().toISOString();
-    if (
-      await orders.transition(ctx.db, order.id, PAY_STATUS.unpaid, {
-        payStatus: PAY_STATUS.paid,
-        payMethod: channel,
-        tradeNo: n.tradeNo,
-        paidAt: now,
-        updatedAt: now,
-      })
-    ) {
-      outcome = 'paid';
-      await orderMessages(ctx, [order.id], 'paid');
-    } else {
-      const fresh = (await orders.findOrder(ctx.db, order.id))!;
-      if (fresh.tradeNo === n.tradeNo) outcome = 'duplicate';
-      else {
-        // Money arrived for an order that is closed (or paid another way): keep it visible for a refund.
-        await orders.flagRefund(ctx.db, order.id, fresh.tradeNo ?? n.tradeNo, now);
-        outcome = 'closed_refund';
-      }
+    const fresh = (await orders.findPayable(ctx.db, n.orderNo))!;
+    if (fresh.tradeNo === n.tradeNo) outcome = 'duplicate';
+    else {
+      // Money arrived for an order that is closed, paid another way or paid for by its school: kept visible for a refund.
+      await orders.flagPayableRefund(ctx.db, order, fresh.tradeNo ?? n.tradeNo, ctx.clock.now().toISOString());
+      outcome = 'closed_refund';
     }
   }
   await record(ctx, channel, outcome, body, n);

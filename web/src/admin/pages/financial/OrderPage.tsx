@@ -15,6 +15,7 @@ import { useConfirm } from '../../components/useConfirm.ts';
 import { useListMutation, usePagedList } from '#src/common/usePagedList.ts';
 import { useUrlQuery } from '#src/common/useUrlQuery.ts';
 import { ActionLink } from '#src/common/ActionLink.tsx';
+import { SchoolOrderList } from './SchoolOrderList.tsx';
 
 const COLORS: Record<number, string> = { 0: 'warning', 1: 'success', 2: 'default', 3: 'default' };
 
@@ -86,6 +87,8 @@ export default function OrderPage() {
   const selected = list.selectedIds;
   const [batch, setBatch] = useState(false);
   const [refunding, setRefunding] = useState<Order | null>(null);
+  // 学校统一缴费: the schools' orders, each for many teams (a view of its own, not a filter of the teams' orders).
+  const [schools, setSchools] = useState(false);
 
   const confirmBatch = useListMutation(orderApi.confirmBatch, [orderKeys.all], (result) => {
     const text = batchResultText('确认收款', result);
@@ -99,97 +102,114 @@ export default function OrderPage() {
     <Card title="订单管理" extra={<ExportButton {...list.exportAll} />}>
       <Segmented
         style={{ marginBottom: 16 }}
-        value={query.waiting ? 'waiting' : 'all'}
+        value={schools ? 'schools' : query.waiting ? 'waiting' : 'all'}
         options={[
           { label: '全部', value: 'all' },
           { label: '待确认转账', value: 'waiting' },
+          { label: '学校统一缴费', value: 'schools' },
         ]}
-        onChange={(v) => setQuery({ ...query, page: 1, waiting: v === 'waiting' ? '1' : undefined })}
+        onChange={(v) => {
+          setSchools(v === 'schools');
+          if (v !== 'schools') setQuery({ ...query, page: 1, waiting: v === 'waiting' ? '1' : undefined });
+        }}
       />
-      <FilterForm<Partial<Filters>>
-        key={list.filtersKey}
-        initialValues={{ competitionId: query.competitionId, payStatus: query.payStatus, payMethod: query.payMethod, keyword: query.keyword }}
-        keywordPlaceholder="订单号、队伍或下单人"
-        onSearch={(f) => list.search({ ...f, waiting: query.waiting })}
-      >
-        <Form.Item name="payStatus" label="状态">
-          <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(PAY_STATUS_TEXT)} />
-        </Form.Item>
-        <Form.Item name="payMethod" label="支付方式">
-          <Select allowClear placeholder="全部" style={{ width: 130 }} options={textOptions(PAY_METHOD_TEXT)} />
-        </Form.Item>
-      </FilterForm>
-      <SelectionBar count={selected.length} onClear={list.clearSelection}>
-        {canEdit && (
-          <>
-            <Button
-              size="small"
-              type="primary"
-              onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}
-            >
-              批量确认收款
-            </Button>
-            <Button size="small" onClick={() => setBatch(true)}>
-              集体缴费
-            </Button>
-          </>
-        )}
-        <ExportButton {...list.exportSelected} />
-      </SelectionBar>
-      <Table<Order>
-        {...list.table}
-        scroll={{ x: 1500 }}
-        columns={[
-          { title: '订单号', dataIndex: 'orderNo', width: 190 },
-          { title: '竞赛', dataIndex: 'competitionName', width: 200 },
-          { title: '队伍', width: 180, render: (_, o) => `${o.teamName}（${o.teamNo}）` },
-          { title: '金额', width: 100, render: (_, o) => `¥${fenToYuan(o.amount)}` },
-          {
-            title: '状态',
-            width: 130,
-            render: (_, o) => (
-              <Space size={4}>
-                <Tag color={COLORS[o.payStatus]}>{PAY_STATUS_TEXT[o.payStatus]}</Tag>
-                {o.refundFlag && (
-                  <Tooltip title="订单关闭后仍收到了支付通知，请核对并退款">
-                    <Tag color="red">待退款</Tag>
-                  </Tooltip>
-                )}
-              </Space>
-            ),
-          },
-          { title: '支付方式', width: 110, render: (_, o) => (o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : '') },
-          { title: '缴费单位', dataIndex: 'payerOrg', width: 150 },
-          {
-            title: '凭证',
-            width: 70,
-            render: (_, o) =>
-              o.voucher && (
-                <a href={fileUrl(o.voucher)} target="_blank" rel="noopener noreferrer">
-                  查看
-                </a>
-              ),
-          },
-          { title: '下单时间', width: 150, render: (_, o) => formatMinute(o.createdAt) },
-          { title: '支付时间', width: 150, render: (_, o) => (o.paidAt ? formatMinute(o.paidAt) : '') },
-          {
-            title: '操作',
-            width: 120,
-            fixed: 'right',
-            render: (_, o) =>
-              canEdit && (
-                <Space>
-                  {o.payStatus === PAY_STATUS.unpaid && o.voucher && (
-                    <ActionLink onClick={() => confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))}>
-                      确认收款
-                    </ActionLink>
-                  )}
-                  {o.payStatus === PAY_STATUS.paid && <ActionLink onClick={() => setRefunding(o)}>退款</ActionLink>}
-                </Space>
-              ),
-          },
-        ]}
-      />
+      {schools ? (
+        <SchoolOrderList />
+      ) : (
+        <>
+          <FilterForm<Partial<Filters>>
+            key={list.filtersKey}
+            initialValues={{ competitionId: query.competitionId, payStatus: query.payStatus, payMethod: query.payMethod, keyword: query.keyword }}
+            keywordPlaceholder="订单号、队伍或下单人"
+            onSearch={(f) => list.search({ ...f, waiting: query.waiting })}
+          >
+            <Form.Item name="payStatus" label="状态">
+              <Select allowClear placeholder="全部" style={{ width: 110 }} options={textOptions(PAY_STATUS_TEXT)} />
+            </Form.Item>
+            <Form.Item name="payMethod" label="支付方式">
+              <Select allowClear placeholder="全部" style={{ width: 130 }} options={textOptions(PAY_METHOD_TEXT)} />
+            </Form.Item>
+          </FilterForm>
+          <SelectionBar count={selected.length} onClear={list.clearSelection}>
+            {canEdit && (
+              <>
+                <Button
+                  size="small"
+                  type="primary"
+                  onClick={() => confirm(`确定已收到所选 ${selected.length} 个订单的转账吗？未上传凭证或已处理的订单将跳过。`, confirmSelected)}
+                >
+                  批量确认收款
+                </Button>
+                <Button size="small" onClick={() => setBatch(true)}>
+                  集体缴费
+                </Button>
+              </>
+            )}
+            <ExportButton {...list.exportSelected} />
+          </SelectionBar>
+          <Table<Order>
+            {...list.table}
+            scroll={{ x: 1500 }}
+            columns={[
+              { title: '订单号', dataIndex: 'orderNo', width: 190 },
+              { title: '竞赛', dataIndex: 'competitionName', width: 200 },
+              { title: '队伍', width: 180, render: (_, o) => `${o.teamName}（${o.teamNo}）` },
+              { title: '金额', width: 100, render: (_, o) => `¥${fenToYuan(o.amount)}` },
+              {
+                title: '状态',
+                width: 130,
+                render: (_, o) => (
+                  <Space size={4}>
+                    <Tag color={COLORS[o.payStatus]}>{PAY_STATUS_TEXT[o.payStatus]}</Tag>
+                    {o.schoolOrderNo && (
+                      <Tooltip title={`学校统一缴费订单 ${o.schoolOrderNo}`}>
+                        <Tag color="blue">学校统一缴费</Tag>
+                      </Tooltip>
+                    )}
+                    {o.refundFlag && (
+                      <Tooltip title="订单关闭后仍收到了支付通知，请核对并退款">
+                        <Tag color="red">待退款</Tag>
+                      </Tooltip>
+                    )}
+                  </Space>
+                ),
+              },
+              { title: '支付方式', width: 110, render: (_, o) => (o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : '') },
+              { title: '缴费单位', dataIndex: 'payerOrg', width: 150 },
+              {
+                title: '凭证',
+                width: 70,
+                render: (_, o) =>
+                  o.voucher && (
+                    <a href={fileUrl(o.voucher)} target="_blank" rel="noopener noreferrer">
+                      查看
+                    </a>
+                  ),
+              },
+              { title: '下单时间', width: 150, render: (_, o) => formatMinute(o.createdAt) },
+              { title: '支付时间', width: 150, render: (_, o) => (o.paidAt ? formatMinute(o.paidAt) : '') },
+              {
+                title: '操作',
+                width: 120,
+                fixed: 'right',
+                render: (_, o) =>
+                  canEdit && (
+                    <Space>
+                      {o.payStatus === PAY_STATUS.unpaid && o.voucher && (
+                        <ActionLink
+                          onClick={() => confirm(`确定已收到订单 ${o.orderNo} 的转账 ¥${fenToYuan(o.amount)} 吗？`, () => confirmOne.mutateAsync(o.id))}
+                        >
+                          确认收款
+                        </ActionLink>
+                      )}
+                      {o.payStatus === PAY_STATUS.paid && <ActionLink onClick={() => setRefunding(o)}>退款</ActionLink>}
+                    </Space>
+                  ),
+              },
+            ]}
+          />
+        </>
+      )}
       {batch && <BatchPaymentModal ids={selected} onClose={() => setBatch(false)} onDone={list.clearSelection} />}
       {refunding && <RefundModal order={refunding} onClose={() => setRefunding(null)} />}
     </Card>

@@ -1,4 +1,5 @@
 import {
+  type SchoolResult,
   ACTION_CODES,
   ADMIN_MENU_CODES,
   DEFAULT_LIMIT,
@@ -18,7 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Segmented, Select, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { gradeUrls } from '#src/api/grades.ts';
+import { gradeApi, gradeKeys, gradeUrls } from '#src/api/grades.ts';
 import { reviewApi, reviewKeys, type DisputeAnswer, type DisputeListParams } from '#src/api/review.ts';
 import { usePermissions } from '#src/common/auth.ts';
 import { DownloadButton } from '#src/common/DownloadButton.tsx';
@@ -301,6 +302,29 @@ function howGradesAddUp(judging: Judging, rule: Pick<ReviewRule, 'aggregation' |
   return `${JUDGES_TOTALS}；${review}；${TEST_POINTS}；${final}。确认成绩时私榜一并公布。`;
 }
 
+/** The results grouped by the teams' school (issue 36): teams graded, teams awarded and each award's count. */
+function SchoolResults({ questionId }: { questionId: number }) {
+  const schools = useQuery({ queryKey: gradeKeys.schools(questionId), queryFn: () => gradeApi.schools(questionId) });
+  return (
+    <Table<SchoolResult>
+      rowKey={(s) => s.schoolName ?? ''}
+      size="small"
+      loading={schools.isLoading}
+      dataSource={schools.data ?? []}
+      locale={{ emptyText: '暂无成绩' }}
+      pagination={(schools.data?.length ?? 0) > 20 ? { pageSize: 20, showTotal: (n) => `共 ${n} 所学校` } : false}
+      scroll={{ x: 640 }}
+      columns={[
+        { title: '学校', width: 220, render: (_, s) => s.schoolName ?? '未填写学校' },
+        { title: '参评队伍', dataIndex: 'teams', width: 90 },
+        { title: '获奖队伍', dataIndex: 'awarded', width: 90 },
+        { title: '最好名次', width: 90, render: (_, s) => s.bestRank ?? '—' },
+        { title: '奖项', render: (_, s) => (s.awards.length ? s.awards.map((a) => `${a.awardName} ${a.count}`).join('，') : '—') },
+      ]}
+    />
+  );
+}
+
 /** The grades' card: its columns and their explanation follow the question's judging (from the summary) and its rule. */
 function GradesCard({ questionId, competitionId }: { questionId: number; competitionId: number }) {
   const judging = useGradeSummary(questionId).data?.judging;
@@ -309,6 +333,7 @@ function GradesCard({ questionId, competitionId }: { questionId: number; competi
     enabled: Boolean(judging && judging !== 'auto'),
     queryFn: () => reviewApi.rule(questionId),
   }).data;
+  const [bySchool, setBySchool] = useState(false);
   return (
     <Card
       title="成绩"
@@ -323,7 +348,16 @@ function GradesCard({ questionId, competitionId }: { questionId: number; competi
           <Typography.Paragraph type="secondary" data-testid="how-grades-add-up">
             {howGradesAddUp(judging, rule ?? undefined)}
           </Typography.Paragraph>
-          <GradeTable questionId={questionId} competitionId={competitionId} full judging={judging} />
+          <Segmented
+            style={{ marginBottom: 12 }}
+            value={bySchool ? 'school' : 'team'}
+            options={[
+              { label: '按队伍', value: 'team' },
+              { label: '按学校', value: 'school' },
+            ]}
+            onChange={(v) => setBySchool(v === 'school')}
+          />
+          {bySchool ? <SchoolResults questionId={questionId} /> : <GradeTable questionId={questionId} competitionId={competitionId} full judging={judging} />}
         </>
       )}
     </Card>

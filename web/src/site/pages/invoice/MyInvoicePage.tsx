@@ -13,10 +13,36 @@ import { useInvoiceTitles } from './InvoiceTitlePage.tsx';
 
 const COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
+/** An application's type, title (one of the caller's) and email: for a team's order and a school's 统一缴费 order. */
+export function InvoiceFields({ config }: { config: InvoiceConfig }) {
+  const titles = useInvoiceTitles();
+  return (
+    <>
+      <Form.Item name="type" label="发票类型" rules={[{ required: true, message: '请选择发票类型' }]}>
+        <Select options={config.allowedTypes.map((t) => ({ value: t, label: INVOICE_TYPES[t] }))} />
+      </Form.Item>
+      <Form.Item
+        name="titleId"
+        label="发票抬头"
+        rules={[{ required: true, message: '请选择发票抬头' }]}
+        extra={
+          <>
+            没有合适的抬头？<Link to="/userCenter/invoiceTitle">去添加</Link>
+          </>
+        }
+      >
+        <Select placeholder="选择常用抬头" options={(titles.data ?? []).map((t) => ({ value: t.id, label: `${t.name}${t.taxNo ? `（${t.taxNo}）` : ''}` }))} />
+      </Form.Item>
+      <Form.Item name="email" label="接收邮箱（可选）">
+        <Input maxLength={254} />
+      </Form.Item>
+    </>
+  );
+}
+
 function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invoiced: Set<number>; onClose: () => void }) {
   const { message } = App.useApp();
   const client = useQueryClient();
-  const titles = useInvoiceTitles();
   const paid = useQuery({ queryKey: orderKeys.mine('paid'), queryFn: () => orderApi.mine({ payStatus: PAY_STATUS.paid, limit: 100 }) });
   const orders = (paid.data?.list ?? []).filter((o) => !invoiced.has(o.id));
   async function save(values: InvoiceApplyBody) {
@@ -44,30 +70,16 @@ function ApplyModal({ config, invoiced, onClose }: { config: InvoiceConfig; invo
           placeholder="选择已支付的订单"
           options={orders.map((o) => ({
             value: o.id,
-            // A competition whose organiser did not open invoices is listed, greyed, so the team knows why.
-            disabled: !o.invoiceEnable,
-            label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}${o.invoiceEnable ? '' : '（该竞赛未开放发票申请）'}`,
+            // A competition whose organiser did not open invoices is listed, greyed, so the team knows why; so is an
+            // order its school paid for (the school's coordinator asks for one invoice of the whole amount).
+            disabled: !o.invoiceEnable || Boolean(o.schoolOrderNo),
+            label: `${o.competitionName} · ${o.teamName} · ¥${fenToYuan(o.amount)}${
+              o.schoolOrderNo ? '（学校统一缴费，发票由院校负责人申请）' : o.invoiceEnable ? '' : '（该竞赛未开放发票申请）'
+            }`,
           }))}
         />
       </Form.Item>
-      <Form.Item name="type" label="发票类型" rules={[{ required: true, message: '请选择发票类型' }]}>
-        <Select options={config.allowedTypes.map((t) => ({ value: t, label: INVOICE_TYPES[t] }))} />
-      </Form.Item>
-      <Form.Item
-        name="titleId"
-        label="发票抬头"
-        rules={[{ required: true, message: '请选择发票抬头' }]}
-        extra={
-          <>
-            没有合适的抬头？<Link to="/userCenter/invoiceTitle">去添加</Link>
-          </>
-        }
-      >
-        <Select placeholder="选择常用抬头" options={(titles.data ?? []).map((t) => ({ value: t.id, label: `${t.name}${t.taxNo ? `（${t.taxNo}）` : ''}` }))} />
-      </Form.Item>
-      <Form.Item name="email" label="接收邮箱（可选）">
-        <Input maxLength={254} />
-      </Form.Item>
+      <InvoiceFields config={config} />
     </FormModal>
   );
 }
@@ -108,7 +120,7 @@ export default function MyInvoicePage() {
   // Orders with an application pending or issued cannot be applied for again.
   const all = useQuery({ queryKey: invoiceKeys.mine('all'), queryFn: () => invoiceApi.mine({ limit: 100 }) });
   const phone = Grid.useBreakpoint().md === false;
-  const invoiced = new Set((all.data?.list ?? []).filter((i) => i.status !== 2).map((i) => i.orderId));
+  const invoiced = new Set((all.data?.list ?? []).flatMap((i) => (i.status !== 2 && i.orderId !== null ? [i.orderId] : [])));
   return (
     <Card
       title="我的发票"

@@ -7,6 +7,7 @@ import { DownloadButton } from '#src/common/DownloadButton.tsx';
 import { ActionLink } from '#src/common/ActionLink.tsx';
 import { FormModal } from '#src/common/FormModal.tsx';
 import { RosterImport } from './RosterImport.tsx';
+import { SchoolOrders } from './SchoolOrders.tsx';
 
 const STATUS_COLORS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
 
@@ -28,6 +29,10 @@ function ReviewState({ t }: { t: SchoolTeam }) {
     </Space>
   );
 }
+
+/** A team's payment, and whether the school pays for it (统一缴费). */
+const payText = (t: SchoolTeam) =>
+  t.payStatus === null ? '免费' : `${PAY_STATUS_TEXT[t.payStatus]}${t.schoolOrderNo && t.payStatus === 0 ? '（统一缴费中）' : ''}`;
 
 const results = (t: SchoolTeam) =>
   t.results.length ? t.results.map((g) => `${g.questionTitle}：${g.awardName ?? (g.rank ? `第${g.rank}名` : '—')}`).join('；') : '—';
@@ -127,6 +132,7 @@ export default function CoordinatorPage() {
                 </Col>
               ))}
             </Row>
+            {d.fee > 0 && <SchoolOrders competitionId={current!.competitionId} schoolId={current!.schoolId} teams={d.teams} fee={d.fee} />}
             {phone ? (
               <List<SchoolTeam>
                 dataSource={d.teams}
@@ -140,7 +146,7 @@ export default function CoordinatorPage() {
                       <span>队员：{t.members.join('、')}</span>
                       {t.groupName && <span>组别：{t.groupName}</span>}
                       <ReviewState t={t} />
-                      <span>缴费：{t.payStatus === null ? '免费' : PAY_STATUS_TEXT[t.payStatus]}</span>
+                      <span>缴费：{payText(t)}</span>
                       <span>
                         提交：作品{t.works}份，测试{t.tests}次
                       </span>
@@ -164,7 +170,7 @@ export default function CoordinatorPage() {
                   { title: '指导老师', width: 110, render: (_, t) => t.teachers.join('、') || '—' },
                   ...(d.teams.some((t) => t.groupName) ? [{ title: '组别', width: 90, render: (_: unknown, t: SchoolTeam) => t.groupName ?? '—' }] : []),
                   { title: '审核', width: 170, render: (_, t) => <ReviewState t={t} /> },
-                  { title: '缴费', width: 80, render: (_, t) => (t.payStatus === null ? '免费' : PAY_STATUS_TEXT[t.payStatus]) },
+                  { title: '缴费', width: 110, render: (_, t) => payText(t) },
                   { title: '提交', width: 110, render: (_, t) => `作品${t.works} / 测试${t.tests}` },
                   { title: '成绩与奖项', width: 180, render: (_, t) => results(t) },
                   { title: '操作', width: 100, fixed: 'right', render: (_, t) => action(t) ?? '—' },
