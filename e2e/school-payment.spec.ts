@@ -1,6 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
-import { ADMIN, api, chooseUserMenu, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
+import JSZip from 'jszip';
+import {
+  ADMIN,
+  api,
+  chooseUserMenu,
+  closeSubmissions,
+  generateCertificates,
+  login,
+  newOrganiser,
+  openCompetition,
+  pressInDialog,
+  register,
+  uniqueName,
+  upload,
+} from './fixtures.ts';
 
 /**
  * Issue 36 (统一缴费), through the coordinator's screens at 1440 px and 390 px: a school's coordinator imports the
@@ -146,4 +160,117 @@ test('统一缴费: the coordinator imports the school’s teams, pays for all o
   await expect(row).toContainText(`¥${(TEAMS * FEE) / 100}.00`);
 
   await Promise.all([adminPage, orgPage, coordPage, phone].map((p) => p.context().close()));
+});
+
+const IDS = Array.from({ length: 20 }, (_, i) => `r${i}`);
+/** A prediction off by `off` on every row (MAE). */
+const prediction = (off: number) => ['id,y', ...IDS.map((id, i) => `${id},${i + off}`)].join('\n');
+
+test('院校负责人: the school’s results once published, its certificates as one zip, and the organiser’s results by school', async ({ browser }) => {
+  test.setTimeout(300_000);
+  const adminPage = await (await browser.newContext()).newPage();
+  await login(adminPage, ADMIN.username, ADMIN.password);
+  const school = `${uniqueName('证书')}大学`;
+  const { id: schoolId } = await api(adminPage, 'POST', '/api/system/school', { name: school, kind: 'undergraduate' });
+  const orgPage = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await newOrganiser(orgPage, adminPage);
+  const rules = { sameSchool: true, schoolAudit: false, maxTeamsPerSchool: null, maxTeamsPerTeacher: null, groupMode: 'none', groupList: [] };
+  const competitionId = await openCompetition(orgPage, adminPage, 0, [{ label: '姓名', name: 'userName', otherParams: { required: true } }], {
+    eligibility: rules,
+  });
+  const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
+  for (const code of ['CHOICE_SET', 'SUBMIT_TEST', 'GRADE_SET', 'CERTIFICATE_SET'])
+    await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
+  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, {
+    title: '校园用电预测',
+    judging: 'auto',
+    evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 50, dailyLimit: 5 },
+  });
+  await upload(orgPage, `/api/competition/question/${questionId}/answer`, {
+    name: 'answer.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(['id,y', ...IDS.map((id, i) => `${id},${i}`)].join('\n')),
+  });
+  await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
+
+  // Two teams of the school register and send predictions; a third, of another school, too.
+  const teams: { name: string; page: Page }[] = [];
+  for (const [name, person, off, at] of [
+    ['证书一队', '林一', 1, school],
+    ['证书二队', '周二', 2, school],
+    ['别校队', '吴三', 3, '别的学院'],
+  ] as const) {
+    const page = await (await browser.newContext()).newPage();
+    const username = uniqueName('cert');
+    await register(page, username);
+    await login(page, username, 'Passw0rd1');
+    const info =
+      at === school ? { userName: person, organization: school, schoolId, education: '本科' } : { userName: person, organization: at, education: '本科' };
+    const { registerId, teamId } = await api(page, 'POST', `/api/team/register/${competitionId}`, { teamName: name, info });
+    await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
+    await api(page, 'PUT', `/api/team/choiceQuestion/${teamId}`, { questionId });
+    await upload(page, `/api/review/test/${questionId}`, { name: 'p.csv', mimeType: 'text/csv', buffer: Buffer.from(prediction(off)) });
+    teams.push({ name, page });
+  }
+  for (const t of teams)
+    await expect
+      .poll(async () => (await (await t.page.request.get(`/api/review/test/list/${questionId}`)).json()).data.list[0].status, { timeout: 60_000 })
+      .toBe(2);
+
+  const coordPage = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const username = uniqueName('证书负责人');
+  await register(coordPage, username);
+  await login(coordPage, username, 'Passw0rd1');
+  await api(orgPage, 'POST', `/api/competition/coordinator/${competitionId}`, { account: username, schoolId, scope: 'competition' });
+
+  // Before results are published the coordinator sees the teams' submissions, no result and no certificates.
+  await coordPage.goto('/userCenter/school');
+  const first = coordPage.locator('.ant-table-row').filter({ hasText: '证书一队' });
+  await expect(first).toContainText('作品0 / 测试1');
+  await expect(coordPage.locator('.ant-table-row')).toHaveCount(2);
+  await expect(coordPage.getByRole('button', { name: '下载本校全部证书' })).toHaveCount(0);
+
+  // The organiser confirms the grades, awards by rank and writes the certificates.
+  await closeSubmissions(orgPage, competitionId);
+  await orgPage.goto(`/backadmin.html#/question/grade/${questionId}`);
+  await orgPage.getByRole('button', { name: '计算成绩' }).click();
+  await expect(orgPage.getByText('成绩已计算，请核对后确认')).toBeVisible();
+  await orgPage.getByRole('button', { name: '确认成绩' }).click();
+  await pressInDialog(orgPage, /确\s*定/);
+  await expect(orgPage.getByText('成绩已确认并公布')).toBeVisible();
+  await api(orgPage, 'PUT', `/api/review/works/awards/${questionId}`, {
+    levels: [
+      { name: '一等奖', rankFrom: 1, rankTo: 1 },
+      { name: '二等奖', rankFrom: 2, rankTo: 3 },
+    ],
+  });
+  await api(orgPage, 'POST', `/api/review/works/awards/apply/${questionId}`);
+  await generateCertificates(orgPage, competitionId, questionId, '校园证书', 3);
+
+  // The grade page groups the results by school: this school's two teams, both awarded, best rank 1.
+  await orgPage.goto(`/backadmin.html#/question/grade/${questionId}`);
+  await orgPage.locator('.ant-segmented').getByText('按学校', { exact: true }).click();
+  const bySchool = orgPage.locator('.ant-table-row').filter({ hasText: school });
+  await expect(bySchool).toContainText('一等奖 1，二等奖 1');
+  await expect(bySchool.locator('td').nth(1)).toHaveText('2');
+  await expect(bySchool.locator('td').nth(2)).toHaveText('2');
+  await expect(bySchool.locator('td').nth(3)).toHaveText('1');
+  await expect(orgPage.locator('.ant-table-row').filter({ hasText: '别的学院' })).toContainText('二等奖 1');
+  if (process.env.SHOTS_DIR) await orgPage.screenshot({ path: `${process.env.SHOTS_DIR}/results-by-school-1440.png`, fullPage: true });
+
+  // The coordinator reads the results and downloads every certificate of the school's teams as one zip.
+  await coordPage.reload();
+  await expect(first).toContainText('校园用电预测：一等奖');
+  await expect(coordPage.locator('.ant-statistic').filter({ hasText: '获奖' }).locator('.ant-statistic-content')).toHaveText('2');
+  const [download] = await Promise.all([coordPage.waitForEvent('download'), coordPage.getByRole('button', { name: '下载本校全部证书' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/证书\.zip$/);
+  const zip = await JSZip.loadAsync(await (await download.createReadStream()).toArray().then((parts) => Buffer.concat(parts)));
+  const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
+  expect(names).toHaveLength(2);
+  expect(names.some((n) => n.includes('证书一队/') && n.includes('林一-一等奖'))).toBe(true);
+  expect(names.some((n) => n.includes('证书二队/') && n.includes('周二-二等奖'))).toBe(true);
+  expect(names.some((n) => n.includes('别校队'))).toBe(false);
+  expect((await zip.file(names[0]!)!.async('nodebuffer')).subarray(0, 5).toString()).toBe('%PDF-');
+
+  await Promise.all([adminPage, orgPage, coordPage, ...teams.map((t) => t.page)].map((p) => p.context().close()));
 });

@@ -155,6 +155,8 @@ const schema = z.object({
   SECRET_KEY: z.string().min(32).optional(),
   NODE_ENV: z.string().optional(),
   ORDER_TIMEOUT_MINUTES: z.coerce.number().int().positive().default(30),
+  /** A school's 统一缴费 order with no transfer voucher is closed after this, its teams' orders given back (issue 36). */
+  SCHOOL_ORDER_TIMEOUT_HOURS: z.coerce.number().int().positive().default(72),
   /** Email (issue 35): the SMTP server (`smtp://user:pass@host:587`, `smtps://…:465`); none: email is not sent. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('竞赛平台 <noreply@localhost>'),
@@ -255,6 +257,8 @@ export type Config = {
   production: boolean;
   /** Unpaid orders older than this are closed by the order sweeper. */
   orderTimeoutMs: number;
+  /** Unpaid school orders (统一缴费) without a transfer voucher older than this are closed by the same sweeper. */
+  schoolOrderTimeoutMs: number;
   /** The development payment simulator: never on in production. */
   paymentSimulator: boolean;
   /** Email through SMTP (issue 35); absent: emails in the outbox fail with 未配置邮件服务器. */
@@ -401,6 +405,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : path.join(path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')), '../fonts/NotoSansHans-Regular.otf'),
     production: e.NODE_ENV === 'production',
     orderTimeoutMs: e.ORDER_TIMEOUT_MINUTES * 60_000,
+    schoolOrderTimeoutMs: e.SCHOOL_ORDER_TIMEOUT_HOURS * 3600_000,
     paymentSimulator: e.PAYMENT_SIMULATOR,
     mail: e.SMTP_URL
       ? {

@@ -275,6 +275,9 @@ describe.each(DATABASES)('统一缴费 on %s', (kind) => {
     expect(body(await org.put(`/api/order/school/confirm/${order!.id}`)).message).toBe('付款人尚未上传转账凭证');
     expect((await coords.A.put(`/api/school/coordinator/order/voucher/${order!.id}`, { payMethod: 6, voucher })).statusCode).toBe(404);
     expect((await coords.B.put(`/api/school/coordinator/order/voucher/${order!.id}`, { payMethod: 6, voucher })).statusCode).toBe(200);
+    // Waiting for finance, it can no longer be closed (its teams cannot slip out from under the transfer).
+    const closing = await coords.B.put(`/api/school/coordinator/order/close/${order!.id}`);
+    expect([closing.statusCode, body(closing).message]).toEqual([409, '转账凭证已提交，等待财务确认收款，不能关闭订单']);
     // Finance lists the school's order with its teams and reads the voucher; another organiser sees nothing.
     const list = body(await org.get(`/api/order/school/list?competitionId=${competitionId}&payStatus=0`)).data;
     expect(list.list).toEqual([expect.objectContaining({ orderNo: order!.orderNo, schoolName: schools.B.name, voucher, teams: expect.any(Array) })]);
@@ -288,22 +291,35 @@ describe.each(DATABASES)('统一缴费 on %s', (kind) => {
     expect(confirms.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect((await ordersOf('B'))[0]).toMatchObject({ payStatus: 1, payMethod: 6 });
     expect((await teamsOf('B')).every((x) => x.payStatus === 1)).toBe(true);
+    // Finance of the organiser alone refunds it: the school order and every team order in it, once.
+    expect((await otherOrg.put(`/api/order/school/refund/${order!.id}`, { reason: '停赛' })).statusCode).toBe(404);
+    expect((await org.put(`/api/order/school/refund/${order!.id}`, { reason: '赛事取消，全额退还' })).statusCode).toBe(200);
+    expect((await org.put(`/api/order/school/refund/${order!.id}`, { reason: '赛事取消，全额退还' })).statusCode).toBe(409);
+    expect((await ordersOf('B'))[0]).toMatchObject({ payStatus: 3, refundReason: '赛事取消，全额退还' });
+    const refunded = await t.database.db.selectFrom('orders').select(['payStatus', 'refundReason']).where('teamId', 'in', ids).execute();
+    expect(refunded.every((o) => o.payStatus === 3 && o.refundReason === '赛事取消，全额退还')).toBe(true);
     const audits = await t.database.db
       .selectFrom('auditLog')
       .select('action')
       .where('entity', '=', 'schoolOrder')
       .where('entityId', '=', String(order!.id))
       .execute();
-    expect(audits.map((a) => a.action).sort()).toEqual(['order.schoolOpen', 'order.schoolPaid']);
+    expect(audits.map((a) => a.action).sort()).toEqual(['order.schoolOpen', 'order.schoolPaid', 'order.schoolRefund']);
   });
 
-  it('leaves a school order standing when unpaid orders time out', async () => {
+  it('keeps its teams’ orders past their own timeout, and closes itself unpaid after its own, giving them back', async () => {
     await importTeams('A', 1, '甲迟队');
     const late = (await teamsOf('A')).find((x) => x.teamName === '甲迟队0')!;
     expect((await open(coords.A, 'A', [late.teamId])).statusCode).toBe(200);
     const { closeExpiredOrders } = await import('../src/modules/orders/index.ts');
-    const later = { ...t.deps, clock: { now: () => new Date('2026-04-30T00:00:00Z') } };
-    await closeExpiredOrders(later);
+    const at = (iso: string) => ({ ...t.deps, clock: { now: () => new Date(iso) } });
+    // Two hours on: a team's own order would have closed (30 minutes); one its school pays for waits.
+    await closeExpiredOrders(at('2026-03-20T04:00:00Z'));
     expect((await teamsOf('A')).find((x) => x.teamId === late.teamId)).toMatchObject({ payStatus: 0, schoolOrderNo: expect.stringMatching(/^S/) });
+    // Four days on, past SCHOOL_ORDER_TIMEOUT_HOURS (72): the school order closes, the team's order is its own again.
+    await closeExpiredOrders(at('2026-03-24T02:00:00Z'));
+    expect((await teamsOf('A')).find((x) => x.teamId === late.teamId)).toMatchObject({ payStatus: 0, schoolOrderNo: null, payable: true });
+    const told = body(await coords.A.get('/api/message/notice/page/1')).data.list as { title: string }[];
+    expect(told.some((m) => m.title === '统一缴费订单已关闭')).toBe(true);
   });
 });

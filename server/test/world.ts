@@ -27,8 +27,11 @@ import {
   type TestApp,
 } from './helpers.ts';
 
-/** The seven roles of the matrix, in the order it runs them: outsiders first, owners last. */
-export const ROLES = ['anonymous', 'otherTeam', 'judge', 'otherOrganiser', 'adminWithout', 'participant', 'administrator'] as const;
+/**
+ * The eight roles of the matrix, in the order it runs them: outsiders first, owners last. `otherCoordinator` is the
+ * 院校负责人 of another school than T's, appointed for A's competition: it sees nothing of T's school.
+ */
+export const ROLES = ['anonymous', 'otherTeam', 'judge', 'otherOrganiser', 'otherCoordinator', 'adminWithout', 'participant', 'administrator'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Strings that only T's members and A's organisers may ever see; each is unique in the world. */
@@ -66,6 +69,8 @@ export interface World {
   adminWithoutRoleId: number;
   ids: {
     orgA: number;
+    /** T's school, of the list; the other coordinator's school is another. */
+    schoolX: number;
     competition: number;
     draftCompetition: number;
     question: number;
@@ -169,11 +174,20 @@ export async function buildWorld(kind: DbKind): Promise<World> {
     'invoice config',
   );
 
+  // Two schools of the list: T's, and another whose coordinator A's organiser appoints for the competition.
+  const schoolX = ok<{ id: number }>(await admin.post('/api/system/school', { name: '矩阵甲大学', kind: 'undergraduate' }), 'school X').id;
+  const schoolY = ok<{ id: number }>(await admin.post('/api/system/school', { name: '矩阵乙大学', kind: 'undergraduate' }), 'school Y').id;
+  await registerUser(t.app, 'mxCoordY');
+  ok(await organiser.post(`/api/competition/coordinator/${competition}`, { account: 'mxCoordY', schoolId: schoolY, scope: 'competition' }), 'coordinator Y');
+
   // Team T: registered, paid by transfer, approved, with a question, works, a test, an invoice and a teacher.
   const leader = await registerUser(t.app, 'mxLeaderT');
   const participant = await loggedIn(t.app, 'mxLeaderT');
   const reg = ok<{ teamId: number; registerId: number; orderId: number }>(
-    await participant.post(`/api/team/register/${competition}`, { teamName: SECRET.teamName, info: { ...REG_INFO, userName: SECRET.person } }),
+    await participant.post(`/api/team/register/${competition}`, {
+      teamName: SECRET.teamName,
+      info: { ...REG_INFO, userName: SECRET.person, organization: '矩阵甲大学', schoolId: schoolX },
+    }),
     'register T',
   );
   const voucherUri = ok<{ fileUri: string }>(
@@ -340,6 +354,7 @@ export async function buildWorld(kind: DbKind): Promise<World> {
     otherTeam: 'mxLeaderU',
     judge: 'mxJudgeN',
     otherOrganiser: 'mxOrgB',
+    otherCoordinator: 'mxCoordY',
     adminWithout: 'mxAdminWithout',
     participant: 'mxLeaderT',
     administrator: 'admin',
@@ -351,6 +366,7 @@ export async function buildWorld(kind: DbKind): Promise<World> {
       otherTeam,
       judge,
       otherOrganiser,
+      otherCoordinator: await loggedIn(t.app, 'mxCoordY'),
       adminWithout: await loggedIn(t.app, 'mxAdminWithout'),
       participant,
       administrator: admin,
@@ -360,6 +376,7 @@ export async function buildWorld(kind: DbKind): Promise<World> {
     adminWithoutRoleId,
     ids: {
       orgA,
+      schoolX,
       competition,
       draftCompetition,
       question,

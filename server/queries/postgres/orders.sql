@@ -244,6 +244,8 @@ select
   "so"."voucher",
   "so"."paid_at",
   "so"."closed_at",
+  "so"."refunded_at",
+  "so"."refund_reason",
   "so"."refund_flag",
   "c"."invoice_enable",
   "so"."created_at",
@@ -285,6 +287,8 @@ select
   "so"."voucher",
   "so"."paid_at",
   "so"."closed_at",
+  "so"."refunded_at",
+  "so"."refund_reason",
   "so"."refund_flag",
   "c"."invoice_enable",
   "so"."created_at",
@@ -361,6 +365,8 @@ insert into
     "voucher",
     "paid_at",
     "closed_at",
+    "refunded_at",
+    "refund_reason",
     "refund_flag"
   )
 values
@@ -380,7 +386,9 @@ values
     $13,
     $14,
     $15,
-    $16
+    $16,
+    $17,
+    $18
   )
 returning
   "id";
@@ -565,6 +573,34 @@ set
 where
   "team_id" = $3;
 
+-- orders.refundSchoolTeams(schoolOrderId, values)
+update "orders"
+set
+  "id" = $1,
+  "created_at" = $2,
+  "updated_at" = $3,
+  "competition_id" = $4,
+  "team_id" = $5,
+  "user_id" = $6,
+  "school_order_id" = $7,
+  "amount" = $8,
+  "pay_status" = $9,
+  "pay_method" = $10,
+  "order_no" = $11,
+  "trade_no" = $12,
+  "payer_org" = $13,
+  "voucher" = $14,
+  "paid_at" = $15,
+  "closed_at" = $16,
+  "refunded_at" = $17,
+  "refund_reason" = $18,
+  "refund_flag" = $19
+where
+  "school_order_id" = $20
+  and "pay_status" = $21
+returning
+  "id";
+
 -- orders.releaseSchoolTeams(schoolOrderId, now)
 update "orders"
 set
@@ -593,6 +629,8 @@ select
   "so"."voucher",
   "so"."paid_at",
   "so"."closed_at",
+  "so"."refunded_at",
+  "so"."refund_reason",
   "so"."refund_flag",
   "c"."invoice_enable",
   "so"."created_at",
@@ -649,6 +687,18 @@ where
     or "r"."school_status" = $6
   );
 
+-- orders.staleSchoolOrders(createdBefore)
+select
+  "id",
+  "user_id",
+  "order_no"
+from
+  "school_orders"
+where
+  "pay_status" = $1
+  and "voucher" is null
+  and "created_at" < $2;
+
 -- orders.teamIdByNo(teamNo)
 select
   "id"
@@ -664,7 +714,8 @@ select
   "t"."team_no",
   "t"."name" as "team_name",
   "o"."order_no",
-  "o"."amount"
+  "o"."amount",
+  "o"."pay_status"
 from
   "orders" as "o"
   inner join "teams" as "t" on "t"."id" = "o"."team_id"
@@ -699,7 +750,7 @@ where
   "id" = $20
   and "pay_status" = $21;
 
--- orders.transitionSchoolOrder(id, from, values)
+-- orders.transitionSchoolOrder(id, from, values, noVoucher)
 update "school_orders"
 set
   "id" = $1,
@@ -715,9 +766,12 @@ set
   "voucher" = $11,
   "paid_at" = $12,
   "closed_at" = $13,
-  "refund_flag" = $14,
-  "school_id" = $15,
-  "team_count" = $16
+  "refunded_at" = $14,
+  "refund_reason" = $15,
+  "refund_flag" = $16,
+  "school_id" = $17,
+  "team_count" = $18
 where
-  "id" = $17
-  and "pay_status" = $18;
+  "id" = $19
+  and "pay_status" = $20
+  and "voucher" is null;

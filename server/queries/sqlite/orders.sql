@@ -244,6 +244,8 @@ select
   "so"."voucher",
   "so"."paid_at",
   "so"."closed_at",
+  "so"."refunded_at",
+  "so"."refund_reason",
   "so"."refund_flag",
   "c"."invoice_enable",
   "so"."created_at",
@@ -285,6 +287,8 @@ select
   "so"."voucher",
   "so"."paid_at",
   "so"."closed_at",
+  "so"."refunded_at",
+  "so"."refund_reason",
   "so"."refund_flag",
   "c"."invoice_enable",
   "so"."created_at",
@@ -361,10 +365,31 @@ insert into
     "voucher",
     "paid_at",
     "closed_at",
+    "refunded_at",
+    "refund_reason",
     "refund_flag"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?,
+    ?
+  )
 returning
   "id";
 -- stops here: no row
@@ -548,6 +573,34 @@ set
 where
   "team_id" = ?;
 
+-- orders.refundSchoolTeams(schoolOrderId, values)
+update "orders"
+set
+  "id" = ?,
+  "created_at" = ?,
+  "updated_at" = ?,
+  "competition_id" = ?,
+  "team_id" = ?,
+  "user_id" = ?,
+  "school_order_id" = ?,
+  "amount" = ?,
+  "pay_status" = ?,
+  "pay_method" = ?,
+  "order_no" = ?,
+  "trade_no" = ?,
+  "payer_org" = ?,
+  "voucher" = ?,
+  "paid_at" = ?,
+  "closed_at" = ?,
+  "refunded_at" = ?,
+  "refund_reason" = ?,
+  "refund_flag" = ?
+where
+  "school_order_id" = ?
+  and "pay_status" = ?
+returning
+  "id";
+
 -- orders.releaseSchoolTeams(schoolOrderId, now)
 update "orders"
 set
@@ -576,6 +629,8 @@ select
   "so"."voucher",
   "so"."paid_at",
   "so"."closed_at",
+  "so"."refunded_at",
+  "so"."refund_reason",
   "so"."refund_flag",
   "c"."invoice_enable",
   "so"."created_at",
@@ -632,6 +687,18 @@ where
     or "r"."school_status" = ?
   );
 
+-- orders.staleSchoolOrders(createdBefore)
+select
+  "id",
+  "user_id",
+  "order_no"
+from
+  "school_orders"
+where
+  "pay_status" = ?
+  and "voucher" is null
+  and "created_at" < ?;
+
 -- orders.teamIdByNo(teamNo)
 select
   "id"
@@ -647,7 +714,8 @@ select
   "t"."team_no",
   "t"."name" as "team_name",
   "o"."order_no",
-  "o"."amount"
+  "o"."amount",
+  "o"."pay_status"
 from
   "orders" as "o"
   inner join "teams" as "t" on "t"."id" = "o"."team_id"
@@ -682,7 +750,7 @@ where
   "id" = ?
   and "pay_status" = ?;
 
--- orders.transitionSchoolOrder(id, from, values)
+-- orders.transitionSchoolOrder(id, from, values, noVoucher)
 update "school_orders"
 set
   "id" = ?,
@@ -698,9 +766,12 @@ set
   "voucher" = ?,
   "paid_at" = ?,
   "closed_at" = ?,
+  "refunded_at" = ?,
+  "refund_reason" = ?,
   "refund_flag" = ?,
   "school_id" = ?,
   "team_count" = ?
 where
   "id" = ?
-  and "pay_status" = ?;
+  and "pay_status" = ?
+  and "voucher" is null;

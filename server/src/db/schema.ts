@@ -966,6 +966,8 @@ export interface SchoolOrdersTable {
   voucher: string | null;
   paidAt: string | null;
   closedAt: string | null;
+  refundedAt: string | null;
+  refundReason: string | null;
   refundFlag: Generated<number>;
   createdAt: string;
   updatedAt: string;

@@ -38,4 +38,5 @@ export const orderApi = {
   /** Schools' 统一缴费 orders, for finance; confirming a school's transfer pays every team in it. */
   schoolList: (q: ListParams<SchoolOrderListQuery>) => http.get<Page<SchoolOrder>>('/api/order/school/list', params(q)),
   confirmSchool: (id: number) => http.put<void>(`/api/order/school/confirm/${id}`),
+  refundSchool: (id: number, reason: string) => http.put<void>(`/api/order/school/refund/${id}`, { reason }),
 };

@@ -66,11 +66,23 @@ export const schoolOrderSchema = z.object({
   voucher: z.string().nullable(),
   paidAt: z.string().nullable(),
   closedAt: z.string().nullable(),
+  refundedAt: z.string().nullable(),
+  refundReason: z.string().nullable(),
   refundFlag: z.boolean(),
   invoiceEnable: z.boolean(),
   /** INVOICE_STATUS of its invoice application, if one is pending or issued. */
   invoiceStatus: z.number().int().nullable(),
-  teams: z.array(z.object({ teamId: z.number().int(), teamNo: z.string(), teamName: z.string(), orderNo: z.string(), amount: z.number().int() })),
+  /** Each team's own order in it: PAY_STATUS (a team refunded alone, e.g. refused after its school paid, reads 3). */
+  teams: z.array(
+    z.object({
+      teamId: z.number().int(),
+      teamNo: z.string(),
+      teamName: z.string(),
+      orderNo: z.string(),
+      amount: z.number().int(),
+      payStatus: z.number().int(),
+    }),
+  ),
   createdAt: z.string(),
 });
 export type SchoolOrder = z.infer<typeof schoolOrderSchema>;

@@ -24,6 +24,8 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     .addColumn('voucher', 'varchar(200)')
     .addColumn('paid_at', 'varchar(30)')
     .addColumn('closed_at', 'varchar(30)')
+    .addColumn('refunded_at', 'varchar(30)')
+    .addColumn('refund_reason', 'varchar(500)')
     // Money arrived after the order was closed: to give back (as `orders.refund_flag`).
     .addColumn('refund_flag', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'varchar(30)', (c) => c.notNull())

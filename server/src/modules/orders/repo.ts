@@ -216,12 +216,12 @@ export async function transition(db: Db, id: number, from: number, values: Updat
   return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
 }
 
-/** How many of the orders belong to competitions of the organisation. */
 /** Money arrived for an order that is closed or paid another way: kept visible for a refund. */
 export async function flagRefund(db: Db, id: number, tradeNo: string, now: string) {
   await db.updateTable('orders').set({ refundFlag: 1, tradeNo, updatedAt: now }).where('id', '=', id).execute();
 }
 
+/** How many of the orders belong to competitions of the organisation. */
 export async function countOrdersOfOrg(db: Db, ids: number[], scope: OrgScope): Promise<number> {
   const { n } = await db
     .selectFrom('orders as o')
@@ -300,6 +300,8 @@ const schoolBase = (db: Db) =>
       'so.voucher',
       'so.paidAt',
       'so.closedAt',
+      'so.refundedAt',
+      'so.refundReason',
       'so.refundFlag',
       'c.invoiceEnable',
       'so.createdAt',
@@ -355,7 +357,7 @@ export const teamsOfSchoolOrders = (db: Db, ids: number[]) =>
     ? db
         .selectFrom('orders as o')
         .innerJoin('teams as t', 't.id', 'o.teamId')
-        .select(['o.schoolOrderId', 't.id as teamId', 't.teamNo', 't.name as teamName', 'o.orderNo', 'o.amount'])
+        .select(['o.schoolOrderId', 't.id as teamId', 't.teamNo', 't.name as teamName', 'o.orderNo', 'o.amount', 'o.payStatus'])
         .where('o.schoolOrderId', 'in', ids)
         .orderBy('t.teamNo')
         .execute()
@@ -399,10 +401,36 @@ export async function linkToSchoolOrder(db: Db, schoolOrderId: number, orderIds:
   return Number(r.numUpdatedRows);
 }
 
-/** Moves a school order from one state to another if it is still in the first. */
-export async function transitionSchoolOrder(db: Db, id: number, from: number, values: Updateable<SchoolOrdersTable>) {
-  const r = await db.updateTable('schoolOrders').set(values).where('id', '=', id).where('payStatus', '=', from).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+/**
+ * Moves a school order from one state to another if it is still in the first; `noVoucher`: only while no transfer
+ * voucher waits for finance (closing).
+ */
+export async function transitionSchoolOrder(db: Db, id: number, from: number, values: Updateable<SchoolOrdersTable>, noVoucher = false) {
+  let q = db.updateTable('schoolOrders').set(values).where('id', '=', id).where('payStatus', '=', from);
+  if (noVoucher) q = q.where('voucher', 'is', null);
+  return Number((await q.executeTakeFirst()).numUpdatedRows) === 1;
+}
+
+/** Unpaid school orders with no transfer voucher made before `createdBefore`: the sweeper closes them. */
+export const staleSchoolOrders = (db: Db, createdBefore: string) =>
+  db
+    .selectFrom('schoolOrders')
+    .select(['id', 'userId', 'orderNo'])
+    .where('payStatus', '=', PAY_STATUS.unpaid)
+    .where('voucher', 'is', null)
+    .where('createdAt', '<', createdBefore)
+    .execute();
+
+/** Refunds the paid orders of a school order (its teams' money goes back with the school's); returns them. */
+export async function refundSchoolTeams(db: Db, schoolOrderId: number, values: Updateable<OrdersTable>) {
+  const rows = await db
+    .updateTable('orders')
+    .set(values)
+    .where('schoolOrderId', '=', schoolOrderId)
+    .where('payStatus', '=', PAY_STATUS.paid)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** A closed school order gives its teams' open orders back to them. */

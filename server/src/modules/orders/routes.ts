@@ -122,6 +122,14 @@ export function orderRoutes(app: App) {
     await service.confirmSchoolOrder(req.ctx, req.params.id);
     return ok(null, '已确认收款，所含队伍的订单均已支付');
   });
+  app.put(
+    '/api/order/school/refund/:id',
+    { config: { rule: EDIT }, schema: { tags, params: idParam, body: refundBody, response: noDataReply } },
+    async (req) => {
+      await service.refundSchoolOrder(req.ctx, req.params.id, req.body.reason);
+      return ok(null, '已退款，所含队伍的订单均已退款');
+    },
+  );
   app.get('/api/order/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(orderSchema) } }, async (req) =>
     ok(withoutOrg(await service.readOrder(userCtx(req), req.params.id))),
   );

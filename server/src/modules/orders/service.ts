@@ -187,11 +187,22 @@ export async function batchPayment(ctx: AuthedCtx, body: { ids: number[]; payerO
   return { paid, skipped: body.ids.filter((id) => !paid.includes(id)) };
 }
 
-/** Closes unpaid orders older than the configured timeout; run by the scheduler. */
+/**
+ * Closes unpaid orders older than the configured timeout, and school orders (统一缴费) with no transfer voucher older
+ * than theirs (giving the teams their orders back; the coordinator is told); run by the scheduler.
+ */
 export async function closeExpiredOrders(deps: Pick<Ctx, 'db' | 'clock' | 'config' | 'hub' | 'log'>) {
   const now = deps.clock.now();
   const closed = await repo.closeExpired(deps.db, new Date(now.getTime() - deps.config.orderTimeoutMs).toISOString(), now.toISOString());
   await orderMessages(deps, closed, 'closed');
+  for (const so of await repo.staleSchoolOrders(deps.db, new Date(now.getTime() - deps.config.schoolOrderTimeoutMs).toISOString())) {
+    if (!(await closeSchool(deps, so.id, 'timeout'))) continue;
+    await notify(deps, [so.userId], {
+      title: '统一缴费订单已关闭',
+      content: `统一缴费订单 ${so.orderNo} 超时未支付，已关闭；其中队伍的订单可由队伍自行支付，也可重新统一缴费。`,
+      source: 'order.schoolClosed',
+    });
+  }
   return closed.length;
 }
 
@@ -199,7 +210,7 @@ export const FINANCE_EDIT = ACTION_CODES.orderEdit;
 
 // Finance of the competition's organisation, and the team's members, may read a transfer voucher.
 grantPrivateReads('voucher', async (ctx, key) => {
-  if ((await repo.schoolOrdersWithVoucher(ctx.db, key)).some((so) => policy.actsFor(ctx, so.orgId))) return true;
+  if ((await repo.schoolOrdersWithVoucher(ctx.db, key)).some((so) => policy.finance(ctx, so.orgId, 'order'))) return true;
   const orders = await repo.ordersWithVoucher(ctx.db, key);
   for (const o of orders) {
     if (
@@ -273,14 +284,47 @@ export async function openSchoolOrder(ctx: AuthedCtx, v: { competitionId: number
   });
 }
 
-/** Closes an unpaid school order: its teams' orders are theirs to pay again. */
+/**
+ * Closes an unpaid school order with no transfer voucher waiting for finance, and gives its teams their orders back
+ * (to pay themselves or in a new school order); in one transaction. Says whether this call closed it.
+ */
+async function closeSchool(ctx: Pick<Ctx, 'db' | 'clock'> & Partial<Ctx>, id: number, why: string) {
+  const now = ctx.clock.now().toISOString();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await repo.transitionSchoolOrder(trx, id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now }, true))) return false;
+    await repo.releaseSchoolTeams(trx, id, now);
+    if (ctx.actor !== undefined) await writeAudit(ctx as Ctx, { action: 'order.schoolClose', entity: 'schoolOrder', entityId: id, after: { why } }, trx);
+    return true;
+  });
+}
+
+/** The coordinator closes an unpaid school order; one whose transfer voucher waits for finance stays. */
 export async function closeSchoolOrder(ctx: AuthedCtx, id: number) {
+  const so = await repo.findSchoolOrder(ctx.db, id);
+  if (so?.voucher && so.payStatus === PAY_STATUS.unpaid) throw conflict('转账凭证已提交，等待财务确认收款，不能关闭订单');
+  if (!(await closeSchool(ctx, id, 'coordinator'))) throw conflict('只有待支付的订单可以关闭');
+}
+
+/**
+ * Finance refunds a paid school order: it and every team order it paid move to refunded in one transaction, with the
+ * reason (a team refunded alone before stays as it is). An invoice issued for it is finance's to reverse (红冲).
+ */
+export async function refundSchoolOrder(ctx: Ctx, id: number, reason: string) {
+  const so = await repo.findSchoolOrder(ctx.db, id);
+  if (!so || !policy.actsFor(ctx, so.orgId)) throw notFound('订单不存在');
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
-    if (!(await repo.transitionSchoolOrder(trx, id, PAY_STATUS.unpaid, { payStatus: PAY_STATUS.closed, closedAt: now, updatedAt: now })))
-      throw conflict('只有待支付的订单可以关闭');
-    await repo.releaseSchoolTeams(trx, id, now);
-    await writeAudit(ctx, { action: 'order.schoolClose', entity: 'schoolOrder', entityId: id }, trx);
+    if (
+      !(await repo.transitionSchoolOrder(trx, id, PAY_STATUS.paid, {
+        payStatus: PAY_STATUS.refunded,
+        refundedAt: now,
+        refundReason: reason,
+        updatedAt: now,
+      }))
+    )
+      throw conflict('只有已支付的订单可以退款');
+    const teams = await repo.refundSchoolTeams(trx, id, { payStatus: PAY_STATUS.refunded, refundedAt: now, refundReason: reason, updatedAt: now });
+    await writeAudit(ctx, { action: 'order.schoolRefund', entity: 'schoolOrder', entityId: id, after: { reason, orders: teams } }, trx);
   });
 }
 

@@ -99,7 +99,7 @@ export default function OrderPage() {
   const confirmSelected = () => confirmBatch.mutateAsync(selected);
 
   return (
-    <Card title="订单管理" extra={<ExportButton {...list.exportAll} />}>
+    <Card title="订单管理" extra={schools ? null : <ExportButton {...list.exportAll} />}>
       <Segmented
         style={{ marginBottom: 16 }}
         value={schools ? 'schools' : query.waiting ? 'waiting' : 'all'}

@@ -1,6 +1,7 @@
 import { ACTION_CODES, PAY_METHOD_TEXT, PAY_STATUS, PAY_STATUS_TEXT, fenToYuan, type SchoolOrder } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { App, Form, Select, Table, Tag, Tooltip } from 'antd';
+import { Alert, App, Form, Input, Select, Table, Tag, Tooltip } from 'antd';
+import { FormModal } from '#src/common/FormModal.tsx';
 import { useState } from 'react';
 import { orderApi, orderKeys } from '#src/api/orders.ts';
 import { ActionLink } from '#src/common/ActionLink.tsx';
@@ -25,6 +26,15 @@ export function SchoolOrderList() {
   const [query, setQuery] = useState<{ page: number; limit: number; payStatus?: number; keyword?: string }>({ page: 1, limit: 20 });
   const list = useQuery({ queryKey: orderKeys.schoolList(query), queryFn: () => orderApi.schoolList(query) });
   const confirmOne = useListMutation(orderApi.confirmSchool, [orderKeys.all], () => void message.success('已确认收款，所含队伍的订单均已支付'));
+  const [refunding, setRefunding] = useState<SchoolOrder | null>(null);
+  const refund = useListMutation(
+    (reason: string) => orderApi.refundSchool(refunding!.id, reason),
+    [orderKeys.all],
+    () => {
+      void message.success('已退款，所含队伍的订单均已退款');
+      setRefunding(null);
+    },
+  );
   return (
     <>
       <FilterForm<{ payStatus?: number; keyword?: string }>
@@ -93,8 +103,7 @@ export function SchoolOrderList() {
             fixed: 'right',
             render: (_, o) =>
               canEdit &&
-              o.payStatus === PAY_STATUS.unpaid &&
-              o.voucher && (
+              (o.payStatus === PAY_STATUS.unpaid && o.voucher ? (
                 <ActionLink
                   onClick={() =>
                     confirm(`确定已收到${o.schoolName}的转账 ¥${fenToYuan(o.amount)}（订单 ${o.orderNo}，${o.teamCount}支队伍）吗？`, () =>
@@ -104,10 +113,30 @@ export function SchoolOrderList() {
                 >
                   确认收款
                 </ActionLink>
-              ),
+              ) : o.payStatus === PAY_STATUS.paid ? (
+                <ActionLink onClick={() => setRefunding(o)}>退款</ActionLink>
+              ) : null),
           },
         ]}
       />
+      {refunding && (
+        <FormModal<{ reason: string }>
+          title={`退款：${refunding.schoolName}统一缴费订单 ${refunding.orderNo}（¥${fenToYuan(refunding.amount)}，${refunding.teamCount}支队伍）`}
+          okText="退款"
+          onClose={() => setRefunding(null)}
+          onSave={({ reason }) => refund.mutateAsync(reason)}
+        >
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            message="订单及其中全部队伍的订单将标记为已退款；如已开具发票，请另行冲红。只退其中一支队伍时，请在“全部”中退该队伍的订单。"
+          />
+          <Form.Item name="reason" label="退款原因" rules={[{ required: true, whitespace: true, message: '请输入退款原因' }]}>
+            <Input.TextArea maxLength={500} rows={3} />
+          </Form.Item>
+        </FormModal>
+      )}
     </>
   );
 }

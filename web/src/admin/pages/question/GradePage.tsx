@@ -307,7 +307,7 @@ function SchoolResults({ questionId }: { questionId: number }) {
   const schools = useQuery({ queryKey: gradeKeys.schools(questionId), queryFn: () => gradeApi.schools(questionId) });
   return (
     <Table<SchoolResult>
-      rowKey={(s) => s.schoolName ?? ''}
+      rowKey={(s) => (s.schoolName === null ? 'none' : `school:${s.schoolName}`)}
       size="small"
       loading={schools.isLoading}
       dataSource={schools.data ?? []}

@@ -11,7 +11,10 @@ import { PAY_STATUS_COLORS } from './PaymentPage.tsx';
 
 const statusTag = (o: Order) => <Tag color={PAY_STATUS_COLORS[o.payStatus]}>{PAY_STATUS_TEXT[o.payStatus]}</Tag>;
 const payMethod = (o: Order) => (o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : '—');
-const action = (o: Order) => <Link to={`/payment/${o.competitionId}/${o.id}`}>{o.payStatus === PAY_STATUS.unpaid && !o.voucher ? '去支付' : '查看'}</Link>;
+// An order its school pays for (统一缴费) is the school's to pay: the team only looks at it.
+const action = (o: Order) => (
+  <Link to={`/payment/${o.competitionId}/${o.id}`}>{o.payStatus === PAY_STATUS.unpaid && !o.voucher && !o.schoolOrderNo ? '去支付' : '查看'}</Link>
+);
 /** A long text cut to its column, whole in a tooltip. */
 const cut = (text: string) => (
   <Tooltip title={text} placement="topLeft">

@@ -38,6 +38,11 @@ export default function PaymentPage() {
   useEffect(() => {
     if (status !== undefined && status !== PAY_STATUS.unpaid) void reloadTeam();
   }, [status]);
+  // Taken into its school's order (统一缴费) while a code was shown: nothing more to watch.
+  const bySchool = Boolean(order.data?.schoolOrderNo);
+  useEffect(() => {
+    if (bySchool) setCode(false);
+  }, [bySchool]);
 
   if (!valid) return <Navigate to="/404" replace />;
   if (userLoading || order.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;

@@ -10,7 +10,7 @@ import {
 } from '@contest/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Checkbox, Empty, Flex, List, Modal, Space, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { coordinatorApi, coordinatorKeys } from '#src/api/coordinators.ts';
 import { invoiceApi, invoiceKeys } from '#src/api/invoices.ts';
@@ -24,14 +24,23 @@ import { PayChoice } from '../order/PayChoice.tsx';
 /** The teams a new 统一缴费 order pays for: every team waiting for payment, ticked, with the total. */
 function OpenOrderModal({ teams, fee, onOpen, onClose }: { teams: SchoolTeam[]; fee: number; onOpen: (ids: number[]) => Promise<void>; onClose: () => void }) {
   const [ids, setIds] = useState(teams.map((t) => t.teamId));
+  const [saving, setSaving] = useState(false);
   return (
     <Modal
       open
       title="统一缴费"
       okText={`创建订单（${ids.length}支队伍，¥${fenToYuan(ids.length * fee)}）`}
       okButtonProps={{ disabled: !ids.length }}
+      confirmLoading={saving}
       cancelText="取消"
-      onOk={() => onOpen(ids)}
+      onOk={async () => {
+        setSaving(true);
+        try {
+          await onOpen(ids);
+        } finally {
+          setSaving(false);
+        }
+      }}
       onCancel={onClose}
     >
       <Alert
@@ -77,14 +86,17 @@ export function SchoolOrders({ competitionId, schoolId, teams, fee }: { competit
   const config = useQuery({ queryKey: invoiceKeys.publicConfig, queryFn: () => invoiceApi.publicConfig() });
   const payable = teams.filter((t) => t.payable);
   const reload = () => client.invalidateQueries({ queryKey: coordinatorKeys.all });
-  const current = paying && orders.data?.find((o) => o.id === paying.id);
-  if (current && current.payStatus !== PAY_STATUS.unpaid) {
-    // Paid (or closed) while the dialog was open: say so and close it.
+  // The order being paid, as last read: paid (or closed) while its dialog is open, the dialog says so and closes.
+  const current = paying ? orders.data?.find((o) => o.id === paying.id) : undefined;
+  const settled = current && current.payStatus !== PAY_STATUS.unpaid ? current : undefined;
+  useEffect(() => {
+    if (!settled) return;
     setPaying(null);
     setWatching(false);
-    void message.success(`统一缴费订单 ${current.orderNo} 已支付`);
+    if (settled.payStatus === PAY_STATUS.paid) void message.success(`统一缴费订单 ${settled.orderNo} 已支付`);
+    else void message.info(`统一缴费订单 ${settled.orderNo} 已${PAY_STATUS_TEXT[settled.payStatus]}`);
     void reload();
-  }
+  }, [settled?.id, settled?.payStatus]);
 
   async function open(ids: number[]) {
     await coordinatorApi.openOrder(competitionId, schoolId, ids);
@@ -135,8 +147,11 @@ export function SchoolOrders({ competitionId, schoolId, teams, fee }: { competit
                 {o.paidAt && `，${o.payMethod ? PAY_METHOD_TEXT[o.payMethod] : ''}支付于 ${formatMinute(o.paidAt)}`}
               </span>
               <Typography.Paragraph type="secondary" ellipsis={{ rows: 2, expandable: true, symbol: '展开' }} style={{ margin: 0 }}>
-                {o.teams.map((t) => t.teamName).join('、')}
+                {o.teams
+                  .map((t) => (t.payStatus === PAY_STATUS.refunded && o.payStatus === PAY_STATUS.paid ? `${t.teamName}（已退款）` : t.teamName))
+                  .join('、')}
               </Typography.Paragraph>
+              {o.refundReason && <Typography.Text type="secondary">退款原因：{o.refundReason}</Typography.Text>}
               <Space wrap>
                 {o.payStatus === PAY_STATUS.unpaid && !o.voucher && (
                   <>
