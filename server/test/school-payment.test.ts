@@ -98,17 +98,29 @@ describe.each(DATABASES)('统一缴费 on %s', (kind) => {
     ] as const) {
       schools[key] = { id: body(await admin.post('/api/system/school', { name, kind: 'undergraduate' })).data.id, name };
     }
-    competitionId = await onlineCompetition(admin, org, { eligibility: { ...RULES, maxTeamsPerSchool: 100 }, fee: 5000 }, FIELDS);
     for (const key of ['A', 'B'] as const) {
       const username = `payco${key}${kind}`;
       await registerUser(t.app, username);
       coords[key] = Object.assign(await loggedIn(t.app, username), { username });
-      expect(
-        (await org.post(`/api/competition/coordinator/${competitionId}`, { account: username, schoolId: schools[key].id, scope: 'competition' })).statusCode,
-      ).toBe(200);
     }
   });
   afterAll(() => t.close());
+
+  /**
+   * Each test has a competition of its own (the tests run in any order), both schools' coordinators appointed for it:
+   * the helpers below act on it.
+   */
+  async function freshCompetition() {
+    competitionId = await onlineCompetition(admin, org, { eligibility: { ...RULES, maxTeamsPerSchool: 100 }, fee: 5000 }, FIELDS);
+    for (const key of ['A', 'B'] as const) {
+      const res = await org.post(`/api/competition/coordinator/${competitionId}`, {
+        account: coords[key].username,
+        schoolId: schools[key].id,
+        scope: 'competition',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  }
 
   /** Imports `n` one-person teams for the school; returns their leaders' phone numbers by team name. */
   async function importTeams(key: 'A' | 'B', n: number, prefix: string) {
@@ -166,6 +178,7 @@ describe.each(DATABASES)('统一缴费 on %s', (kind) => {
     );
 
   it('pays for 30 teams with one order through the gateway, once, and asks for one invoice of it', { timeout: 180_000 }, async () => {
+    await freshCompetition();
     const phoneOf = await importTeams('A', 30, '甲队');
     const teams = await teamsOf('A');
     expect(teams).toHaveLength(30);
@@ -254,7 +267,8 @@ describe.each(DATABASES)('统一缴费 on %s', (kind) => {
   });
 
   it('pays by transfer: closed orders give the teams back; finance of the organiser alone confirms, paying every team', { timeout: 120_000 }, async () => {
-    await importTeams('B', 3, '乙队');
+    await freshCompetition();
+    await importTeams('B', 4, '乙队');
     const teams = (await teamsOf('B')).filter((x) => x.payable);
     expect(teams).toHaveLength(4);
     const ids = teams.map((x) => x.teamId);
@@ -308,6 +322,7 @@ describe.each(DATABASES)('统一缴费 on %s', (kind) => {
   });
 
   it('keeps its teams’ orders past their own timeout, and closes itself unpaid after its own, giving them back', async () => {
+    await freshCompetition();
     await importTeams('A', 1, '甲迟队');
     const late = (await teamsOf('A')).find((x) => x.teamName === '甲迟队0')!;
     expect((await open(coords.A, 'A', [late.teamId])).statusCode).toBe(200);
