@@ -13,6 +13,7 @@ import { ADMIN_PASSWORD, ROOT, startServer, useBuiltServer } from './processes.t
 import { deadlineRush, RSS_BUDGET_BYTES, WORK_BYTES, type RushResult } from './rush.ts';
 import { largeAnswersBenchmark, type LargeResult } from './answers.ts';
 import { scoringBenchmark, type ScoringResult } from './scoring.ts';
+import { FLAG_SHARE, similarityBenchmark, type SimilarityResult } from './similarity.ts';
 import { BUDGETS, broadcast, exportAll, singleRequests, type ScaleResult } from './scale.ts';
 import { MAIL_RATE_PER_MINUTE, SMS_RATE_PER_MINUTE, messagesBenchmark, smtpSink, verifyEveryone, type MessagesResult } from './messages.ts';
 import { HOT, SCALE, seedVolume, VOLUMES, RUSH_TEAMS } from './seed.ts';
@@ -34,7 +35,10 @@ const BUILT_RSS_SAVING_BYTES = 40 * 1024 * 1024;
 // Large answer files (bench/answers.ts): a cold load at most twice a plain read of the CSV, every load under 1 GB, a
 // streaming metric's memory flat on ten million rows, and a metric that keeps a number per row under 40 bytes a row.
 const LARGE = { coldRatio: 2, loadRssBytes: 1024 * MB, streamingGrowthBytes: 64 * MB, rowKeepingBytesPerRow: 40 };
+// 查重 of a question's 2,000 papers (issue 37): under 10 minutes on two cores, memory bounded, recall and precision.
+const SIMILARITY = { seconds: 600, rssBytes: 512 * MB, recall: 0.95, precision: 0.9, honestShare: 0.05 };
 const GOALS = {
+  similarity: SIMILARITY,
   large: LARGE,
   rpsRatio: 0.4,
   p99Ms: 50,
@@ -232,6 +236,7 @@ function report(
     sqlite: DbResult;
     postgres: DbResult | Skipped;
     scoring: ScoringResult;
+    similarity: SimilarityResult;
     largeAnswers: LargeResult;
     firstScreen: FirstScreen | Skipped;
     startup: StartupResult;
@@ -408,6 +413,40 @@ function report(
       verdict(m.heapGrowthBytes < GOALS.scoringHeapBytes),
     ]);
   }
+  const sim = results.similarity;
+  const papersText = `查重 ${fmt(sim.papers)} papers × ${fmt(sim.chars)} chars, ${sim.planted} planted pairs`;
+  rows.push([
+    `${papersText}: whole question`,
+    `${fmt(sim.engineSeconds, 1)} s (${fmt(sim.candidatePairs)} pairs compared)`,
+    `${fmt(sim.baselineSeconds, 1)} s normalising only`,
+    fmt(sim.ratio, 2),
+    `< ${GOALS.similarity.seconds} s`,
+    verdict(sim.engineSeconds < GOALS.similarity.seconds),
+  ]);
+  rows.push([
+    `${papersText}: recall / precision at ${fmt(FLAG_SHARE * 100)}%`,
+    `${fmt(sim.recall, 3)} / ${fmt(sim.precision, 3)}`,
+    '',
+    '',
+    `>= ${GOALS.similarity.recall} / ${GOALS.similarity.precision}`,
+    verdict(sim.recall >= GOALS.similarity.recall && sim.precision >= GOALS.similarity.precision),
+  ]);
+  rows.push([
+    '查重: largest share between honest papers (template and statement shared)',
+    `${fmt(sim.honestMaxShare * 100, 1)}%`,
+    '',
+    '',
+    `< ${fmt(GOALS.similarity.honestShare * 100)}%`,
+    verdict(sim.honestMaxShare < GOALS.similarity.honestShare),
+  ]);
+  rows.push([
+    '查重: resident memory growth',
+    `${fmt(sim.rssGrowthBytes / MB, 1)} MB`,
+    '',
+    '',
+    `< ${GOALS.similarity.rssBytes / MB} MB`,
+    verdict(sim.rssGrowthBytes < GOALS.similarity.rssBytes),
+  ]);
   const a = results.largeAnswers;
   const rowsText = `${fmt(a.rows / 1e6)}M rows`;
   const cold = a.coldLoad;
@@ -524,6 +563,8 @@ async function main() {
     const startup = await startupComparison(startupDir, built.entry);
     log('scoring');
     const scoring = scoringBenchmark();
+    log('查重');
+    const similarity = similarityBenchmark();
     const largeAnswers = largeAnswersBenchmark(log);
     const results = {
       date: new Date().toISOString(),
@@ -536,6 +577,7 @@ async function main() {
       sqlite,
       postgres,
       scoring,
+      similarity,
       largeAnswers,
       firstScreen,
       startup,
