@@ -34,9 +34,14 @@ async function participant(browser: Browser, phone = false) {
 async function fillForm(page: Page, name: string, idCard: string) {
   await page.getByLabel('姓名').fill(name);
   await page.getByLabel('身份证号').fill(idCard);
-  await page.getByLabel('地区').click();
-  await page.locator('.ant-cascader-menu-item[title="广东省"]').click();
-  await page.locator('.ant-cascader-menu-item[title="广州市"]').click();
+  // The cascader's menus open with an animation: on a busy machine a click can land before a menu is there and miss.
+  const region = page.locator('.ant-form-item').filter({ has: page.getByLabel('地区') });
+  await expect(async () => {
+    if (!(await page.locator('.ant-cascader-menu-item[title="广东省"]').isVisible())) await page.getByLabel('地区').click();
+    await page.locator('.ant-cascader-menu-item[title="广东省"]').click({ timeout: 3000 });
+    await page.locator('.ant-cascader-menu-item[title="广州市"]').click({ timeout: 3000 });
+    await expect(region.locator('.ant-select-selection-item')).toHaveText('广东省 / 广州市', { timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
   // The organiser's own fields: a choice, and a file uploaded in place.
   await page.getByText('硕士', { exact: true }).click();
   await page.locator('.ant-form-item').filter({ hasText: '在读证明' }).locator('input[type=file]').setInputFiles(VOUCHER);
