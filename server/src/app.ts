@@ -44,6 +44,7 @@ import { reviewRoutes } from './modules/review/routes.ts';
 import { judgingRoutes } from './modules/judging/routes.ts';
 import { gradeRoutes } from './modules/grades/routes.ts';
 import { awardRoutes } from './modules/awards/routes.ts';
+import { similarityRoutes } from './modules/similarity/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import { startWorker } from './jobs/runner.ts';
@@ -317,6 +318,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   mount('judging', (scope) => judgingRoutes(scope, deps));
   mount('grades', (scope) => gradeRoutes(scope));
   mount('awards', (scope) => awardRoutes(scope));
+  mount('similarity', (scope) => similarityRoutes(scope));
   mount('certificates', (scope) => certificateRoutes(scope, deps));
   mount('notices', (scope) => noticeRoutes(scope, deps));
   mount('desktop-releases', (scope) => desktopReleaseRoutes(scope, deps));

@@ -381,6 +381,13 @@ function routeCases(w: World): Record<string, Case> {
     }),
     'DELETE /api/review/works/upload/:uploadId': team({ headers: TUS }),
     'GET /api/review/works/rules/:id': { owner: 'none', params: { id: i.question } },
+    'GET /api/review/works/similarityReport/:id': { owner: 'none', params: { id: i.question } },
+    'POST /api/review/works/similarityReport/:id': {
+      owner: 'none',
+      params: { id: i.question },
+      query: 'declaredRate=8.5',
+      file: { name: '知网报告.pdf', content: PDF, type: 'application/pdf' },
+    },
     'GET /api/review/works/page/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/export/:id': org({ params: { id: i.question } }),
     'GET /api/review/works/:id': team({ params: { id: i.question }, query: `teamId=${i.team}` }),
@@ -407,6 +414,19 @@ function routeCases(w: World): Record<string, Case> {
     'GET /api/review/center/works/:id': { owner: 'assignment', params: { id: i.assignment } },
     'GET /api/review/center/works/:id/download': { owner: 'assignment', params: { id: i.assignment } },
     'PUT /api/review/works/:id': { owner: 'assignment', params: { id: i.assignment }, payload: { scores: [], comment: '矩阵', submit: false } },
+
+    // 查重 of A's question (issue 37).
+    'GET /api/review/similarity/:id': org({ params: { id: i.question } }),
+    'PUT /api/review/similarity/settings/:id': org({ params: { id: i.question }, payload: { flagPercent: 20, holdPercent: 40 } }),
+    'POST /api/review/similarity/run/:id': org({ params: { id: i.question } }),
+    'POST /api/review/similarity/exclusion/:id': org({
+      params: { id: i.question },
+      file: { name: '题目.docx', content: PDF, type: 'application/octet-stream' },
+    }),
+    'DELETE /api/review/similarity/exclusion/:id': org({ params: { id: i.similarityExclusion } }),
+    'GET /api/review/similarity/pair/:id': org({ params: { id: i.similarityPair } }),
+    'GET /api/review/similarity/report/:id': org({ params: { id: i.question }, query: `teamId=${i.team}` }),
+    'PUT /api/review/similarity/decision/:id': org({ params: { id: i.question }, payload: { teamId: i.team, decision: 'release' } }),
 
     // Grades, disputes and awards of A's question; a team's own grade and awards.
     'GET /api/review/works/grade/summary/:id': org({ params: { id: i.question } }),

@@ -9,6 +9,7 @@
 import { ALL_PERMISSION_CODES } from '@contest/shared';
 import QRCode from 'qrcode';
 import { runDueJobs } from '../src/jobs/runner.ts';
+import { docx } from './documents.ts';
 import {
   ADMIN_PASSWORD,
   Client,
@@ -106,6 +107,9 @@ export interface World {
     brand: number;
     nav: number;
     avatarFile: string;
+    /** 查重 of A's question: an exclusion (its template) and a pair of its run. */
+    similarityExclusion: number;
+    similarityPair: number;
   };
 }
 
@@ -205,6 +209,14 @@ export async function buildWorld(kind: DbKind): Promise<World> {
     'teacher',
   );
   await submitWork(participant, question, Buffer.from('works of T'), 'T作品.zip');
+  ok(
+    await participant.request({
+      method: 'POST',
+      url: `/api/review/works/similarityReport/${question}?declaredRate=6.5`,
+      ...multipart('T知网报告.pdf', PDF, 'application/pdf'),
+    }),
+    'similarity report',
+  );
   ok(await participant.request({ method: 'POST', url: `/api/review/test/${question}`, ...multipart('pred.csv', Buffer.from(PREDICTION), 'text/csv') }), 'test');
   await runDueJobs(t.deps);
   const testSubmission = ok<{ list: { id: number }[] }>(await participant.get(`/api/review/test/list/${question}`), 'tests').list[0]!.id;
@@ -263,6 +275,23 @@ export async function buildWorld(kind: DbKind): Promise<World> {
   ok(await organiser.post(`/api/review/judge/${question}`, { userIds: [judgeAssigned] }), 'judge A');
   ok(await organiser.post(`/api/review/works/${question}?early=1`), 'assign');
   ok(await organiser.post(`/api/review/judge/${question}`, { userIds: [judgeUnassigned] }), 'judge N');
+  // 查重 of A's question: its template as an exclusion, and a pair of a run (written directly: the matrix asks who reaches it).
+  const similarityExclusion = ok<{ exclusions: { id: number }[] }>(
+    await organiser.request({
+      method: 'POST',
+      url: `/api/review/similarity/exclusion/${question}`,
+      ...multipart('模板.docx', await docx(['论文模板：摘要、问题重述、模型假设、模型建立与求解。'], '组织方', '组织方'), 'application/octet-stream'),
+    }),
+    'exclusion',
+  ).exclusions[0]!.id;
+  const tWork = await t.database.db.selectFrom('works').select('id').where('questionId', '=', question).executeTakeFirstOrThrow();
+  const similarityPair = (
+    await t.database.db
+      .insertInto('similarityPairs')
+      .values({ questionId: question, workId: tWork.id, otherWorkId: tWork.id, share: 500, otherShare: 500, passagesJson: '[]', otherPassagesJson: '[]' })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const assignedJudge = await loggedIn(t.app, 'mxJudgeA');
   const judge = await loggedIn(t.app, 'mxJudgeN');
   const assignment = ok<{ id: number }[]>(await assignedJudge.get(`/api/review/center/works?questionId=${question}`), 'judge works')[0]!.id;
@@ -411,6 +440,8 @@ export async function buildWorld(kind: DbKind): Promise<World> {
       brand,
       nav,
       avatarFile,
+      similarityExclusion,
+      similarityPair,
     },
   };
 }

@@ -36,6 +36,7 @@ export * from './api/judging.ts';
 export * from './api/certificates.ts';
 export * from './api/grades.ts';
 export * from './api/awards.ts';
+export * from './api/similarity.ts';
 export * from './api/notices.ts';
 export * from './api/unread.ts';
 export * from './downloads/index.ts';

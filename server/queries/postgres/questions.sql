@@ -146,7 +146,9 @@ insert into
     "higher_is_better",
     "time_limit_sec",
     "metric_name",
-    "scorer_key"
+    "scorer_key",
+    "similarity_flag",
+    "similarity_hold"
   )
 values
   (
@@ -179,7 +181,9 @@ values
     $27,
     $28,
     $29,
-    $30
+    $30,
+    $31,
+    $32
   )
 returning
   "id";
@@ -258,9 +262,11 @@ set
   "higher_is_better" = $27,
   "time_limit_sec" = $28,
   "metric_name" = $29,
-  "scorer_key" = $30
+  "scorer_key" = $30,
+  "similarity_flag" = $31,
+  "similarity_hold" = $32
 where
-  "id" = $31;
+  "id" = $33;
 
 -- questions.userExists(id)
 select

@@ -429,6 +429,41 @@ where
   "code" = $1;
 -- stops here: no row
 
+-- review.similarityState(questionId)
+select
+  "similarity_hold"
+from
+  "questions"
+where
+  "id" = $1;
+select
+  "status"
+from
+  "similarity_runs"
+where
+  "question_id" = $1;
+select
+  "m"."team_id",
+  "m"."top_share",
+  "m"."identity_json",
+  "m"."decision"
+from
+  "similarity_marks" as "m"
+  inner join "works" as "w" on "w"."id" = "m"."work_id"
+where
+  "m"."question_id" = $1
+  and not exists (
+    select
+      "n"."id"
+    from
+      "works" as "n"
+    where
+      "n"."team_id" = "m"."team_id"
+      and "n"."question_id" = "m"."question_id"
+      and "n"."version" > "w"."version"
+  );
+-- stops here: no row
+
 -- review.submittedOfTeam(questionId, teamId)
 select
   "id",

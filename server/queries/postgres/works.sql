@@ -86,6 +86,15 @@ order by
 limit
   $6;
 
+-- works.findSimilarityReport(questionId, teamId)
+select
+  *
+from
+  "similarity_reports"
+where
+  "question_id" = $1
+  and "team_id" = $2;
+
 -- works.findUpload(uploadId)
 select
   *
@@ -197,6 +206,25 @@ where
       and "last"."question_id" = "w"."question_id"
   );
 -- stops here: no row
+
+-- works.saveSimilarityReport(row)
+insert into
+  "similarity_reports" (
+    "question_id",
+    "team_id",
+    "file_key",
+    "file_name",
+    "declared_rate",
+    "created_at"
+  )
+values
+  ($1, $2, $3, $4, $5, $6)
+on conflict ("question_id", "team_id") do update
+set
+  "file_key" = $7,
+  "file_name" = $8,
+  "declared_rate" = $9,
+  "created_at" = $10;
 
 -- works.teamOfUser(competitionId, userId)
 select

@@ -146,10 +146,14 @@ insert into
     "higher_is_better",
     "time_limit_sec",
     "metric_name",
-    "scorer_key"
+    "scorer_key",
+    "similarity_flag",
+    "similarity_hold"
   )
 values
   (
+    ?,
+    ?,
     ?,
     ?,
     ?,
@@ -258,7 +262,9 @@ set
   "higher_is_better" = ?,
   "time_limit_sec" = ?,
   "metric_name" = ?,
-  "scorer_key" = ?
+  "scorer_key" = ?,
+  "similarity_flag" = ?,
+  "similarity_hold" = ?
 where
   "id" = ?;
 

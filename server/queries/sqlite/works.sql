@@ -86,6 +86,15 @@ order by
 limit
   ?;
 
+-- works.findSimilarityReport(questionId, teamId)
+select
+  *
+from
+  "similarity_reports"
+where
+  "question_id" = ?
+  and "team_id" = ?;
+
 -- works.findUpload(uploadId)
 select
   *
@@ -197,6 +206,25 @@ where
       and "last"."question_id" = "w"."question_id"
   );
 -- stops here: no row
+
+-- works.saveSimilarityReport(row)
+insert into
+  "similarity_reports" (
+    "question_id",
+    "team_id",
+    "file_key",
+    "file_name",
+    "declared_rate",
+    "created_at"
+  )
+values
+  (?, ?, ?, ?, ?, ?)
+on conflict ("question_id", "team_id") do update
+set
+  "file_key" = ?,
+  "file_name" = ?,
+  "declared_rate" = ?,
+  "created_at" = ?;
 
 -- works.teamOfUser(competitionId, userId)
 select

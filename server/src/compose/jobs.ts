@@ -4,6 +4,7 @@ import * as notices from '../modules/notices/index.ts';
 import * as orders from '../modules/orders/index.ts';
 import * as outbox from '../modules/outbox/index.ts';
 import * as reminders from '../modules/reminders/index.ts';
+import * as similarity from '../modules/similarity/index.ts';
 import * as testSubmissions from '../modules/test-submissions/index.ts';
 import { bindJob, jobRegistry, type AnyJob } from '../jobs/define.ts';
 import { scheduledJob } from '../jobs/schedule.ts';
@@ -41,12 +42,18 @@ export const JOB_DEFINITIONS: readonly AnyJob[] = [
   }),
   bindJob(outbox.drainJob, { run: (deps, { after }) => outbox.drain(deps, after) }),
   bindJob(desktopReleases.buildJob, { run: (deps, payload) => desktopReleases.runBuild(deps, payload), failed: (deps) => desktopReleases.buildGaveUp(deps) }),
+  bindJob(similarity.checkJob, {
+    run: (deps, { questionId }) => similarity.check(deps, questionId),
+    failed: (deps, { questionId }, error) => similarity.runGaveUp(deps, questionId, error),
+  }),
   // Periodic sweeps: unpaid orders past their time are closed every minute.
   scheduledJob(orders.closeExpiredJob, 60_000, (deps) => orders.closeExpiredOrders(deps)),
   // Messages to many that a drain left behind (it ended just as more were queued) wait at most a minute.
   scheduledJob(outbox.drainSweepJob, 60_000, (deps) => outbox.drain(deps)),
   // Teams are reminded of submission deadlines 24 hours and 1 hour before.
   scheduledJob(reminders.remindJob, reminders.REMIND_EVERY_MS, (deps) => reminders.sendReminders(deps)),
+  // 查重 starts by itself once a question's works deadline has passed.
+  scheduledJob(similarity.sweepJob, similarity.SWEEP_EVERY_MS, (deps) => similarity.sweep(deps)),
 ];
 
 export const JOBS = jobRegistry(JOB_DEFINITIONS);

@@ -267,6 +267,9 @@ export interface QuestionsTable {
   /** An own program's metric's name, as the organiser gives it (0028); null: 自定义评分程序. */
   metricName: string | null;
   scorerKey: string | null;
+  /** 查重 thresholds in percent of a work's text (0040): flag from, and hold from review. */
+  similarityFlag: Generated<number>;
+  similarityHold: Generated<number>;
 }
 
 export interface TeamChoicesTable {
@@ -947,6 +950,86 @@ export interface DB {
   eligibilityQuota: EligibilityQuotaTable;
   schoolCoordinators: SchoolCoordinatorsTable;
   schoolOrders: SchoolOrdersTable;
+  similarityExclusions: SimilarityExclusionsTable;
+  similarityRuns: SimilarityRunsTable;
+  workTexts: WorkTextsTable;
+  similarityPairs: SimilarityPairsTable;
+  similarityMarks: SimilarityMarksTable;
+  similarityReports: SimilarityReportsTable;
+}
+
+/** 查重 (migration 0040): a question's template or problem statement, whose text no team is blamed for sharing. */
+export interface SimilarityExclusionsTable {
+  id: Generated<number>;
+  questionId: number;
+  fileKey: string;
+  fileName: string;
+  chars: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+/** A question's last 查重 run; `deadline`: the works deadline an automatic run was made for. */
+export interface SimilarityRunsTable {
+  questionId: number;
+  status: string;
+  works: Generated<number>;
+  done: Generated<number>;
+  unreadable: Generated<number>;
+  pairs: Generated<number>;
+  error: string | null;
+  deadline: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  updatedAt: string;
+}
+
+/** The text read from a works version, once: the files read or not (`filesJson`) and the names they carry (`metaJson`). */
+export interface WorkTextsTable {
+  workId: number;
+  competitionId: number;
+  questionId: number;
+  teamId: number;
+  chars: number;
+  text: string;
+  filesJson: string;
+  metaJson: string;
+  extractedAt: string;
+}
+
+/** Two works found alike by a question's run; shares per mille, passages as [start, end) offsets into each text. */
+export interface SimilarityPairsTable {
+  id: Generated<number>;
+  questionId: number;
+  workId: number;
+  otherWorkId: number;
+  share: number;
+  otherShare: number;
+  passagesJson: string;
+  otherPassagesJson: string;
+}
+
+/** A team's mark on a question after a run (its latest work then), and the organiser's decision. */
+export interface SimilarityMarksTable {
+  questionId: number;
+  teamId: number;
+  workId: number;
+  topShare: number;
+  identityJson: string;
+  decision: string | null;
+  decisionNote: string | null;
+  decidedBy: number | null;
+  decidedAt: string | null;
+}
+
+/** A team's own 查重 report (知网, 维普…) and the rate it declares (per mille). */
+export interface SimilarityReportsTable {
+  questionId: number;
+  teamId: number;
+  fileKey: string;
+  fileName: string;
+  declaredRate: number;
+  createdAt: string;
 }
 
 /** A school's 统一缴费 order (migration 0039): one payment for many of its teams' orders. */

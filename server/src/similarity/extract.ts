@@ -44,6 +44,7 @@ export const REASONS = {
   doc: '旧版Word格式（.doc/.wps），请提交PDF或DOCX',
   tooLarge: '文件过大，未读取',
   tooMany: `压缩包中的文档超过${MAX_DOCUMENTS}个，其余未读取`,
+  format: '不支持的文件格式（只读取PDF、DOCX，以及zip压缩包中的PDF和DOCX）',
 } as const;
 
 const kind = (name: string) => {
@@ -72,6 +73,7 @@ async function readDocument(data: Buffer, name: string): Promise<{ text: string;
   const k = kind(name);
   const failed = (reason: string, meta: Record<string, string> = {}) => ({ text: '', file: { name, chars: 0, reason, meta } });
   if (k === 'doc') return failed(REASONS.doc);
+  if (k === 'other') return failed(REASONS.format);
   if (k === 'pdf') {
     let doc: Awaited<ReturnType<typeof getDocumentProxy>>;
     try {

@@ -62,7 +62,7 @@ describe('assigning works to the judges of a question', () => {
     open([]);
     let calls = 0;
     api.answers['POST /api/review/works/5'] = () =>
-      calls++ === 0 ? Object.assign(new Error(WARNING), { status: 409, fields: { early: WARNING } }) : { created: 2, short: [] };
+      calls++ === 0 ? Object.assign(new Error(WARNING), { status: 409, fields: { early: WARNING } }) : { created: 2, short: [], held: 0 };
     fireEvent.click(await screen.findByRole('button', { name: /自动分配/ }));
     const warning = await screen.findByText(WARNING);
     // The one dialog of the click is the warning: no generic 确定分配吗 before it.

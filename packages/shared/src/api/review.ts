@@ -254,6 +254,8 @@ export const assignResultSchema = z.object({
   created: z.number().int(),
   /** Works that still lack judges, because too few judges are free of a conflict of interest. */
   short: z.array(z.object({ teamId: z.number().int(), teamNo: z.string(), missing: z.number().int() })),
+  /** Works kept from judges by 查重 until the organiser decides (issue 37). */
+  held: z.number().int(),
 });
 export type AssignResult = z.infer<typeof assignResultSchema>;
 

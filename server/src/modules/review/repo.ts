@@ -271,6 +271,35 @@ export const teamsWithWorks = (db: Db, questionId: number) =>
     .orderBy('t.id')
     .execute();
 
+/**
+ * 查重 (issue 37) as assignment needs it: the question's hold threshold, whether a run is under way, and each team's
+ * mark on its latest work (a mark on a version the team has replaced since is not listed).
+ */
+export async function similarityState(db: Db, questionId: number) {
+  const [q, run, marks] = await Promise.all([
+    db.selectFrom('questions').select('similarityHold').where('id', '=', questionId).executeTakeFirstOrThrow(),
+    db.selectFrom('similarityRuns').select('status').where('questionId', '=', questionId).executeTakeFirst(),
+    db
+      .selectFrom('similarityMarks as m')
+      .innerJoin('works as w', 'w.id', 'm.workId')
+      .select(['m.teamId', 'm.topShare', 'm.identityJson', 'm.decision'])
+      .where('m.questionId', '=', questionId)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('works as n')
+              .select('n.id')
+              .whereRef('n.teamId', '=', 'm.teamId')
+              .whereRef('n.questionId', '=', 'm.questionId')
+              .whereRef('n.version', '>', 'w.version'),
+          ),
+        ),
+      )
+      .execute(),
+  ]);
+  return { holdPercent: q.similarityHold, running: run?.status === 'queued' || run?.status === 'running', marks };
+}
+
 export const assignmentsOf = (db: Db, questionId: number) =>
   db.selectFrom('reviewAssignments').select(['teamId', 'judgeId', 'code', 'rereview']).where('questionId', '=', questionId).execute();
 

@@ -1,5 +1,6 @@
 import { randomInt, randomBytes } from 'node:crypto';
 import {
+  isHeld,
   ACTION_CODES,
   ASSIGNMENT_STATUS,
   ASSIGNMENT_STATUS_TEXT,
@@ -334,8 +335,22 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
     assertNotConfirmed(rule, '成绩已确认，不能再分配作品');
     const judges = await judgesOf(trx, questionId);
     if (!judges.length) throw conflict('请先为该赛题添加评审专家');
-    const teams = await repo.teamsWithWorks(trx, questionId);
-    if (!teams.length) throw conflict('该赛题还没有作品');
+    const withWorks = await repo.teamsWithWorks(trx, questionId);
+    if (!withWorks.length) throw conflict('该赛题还没有作品');
+    // 查重 (issue 37): no work goes to judges while a run reads them, nor one held until the organiser decides.
+    const similarity = await repo.similarityState(trx, questionId);
+    if (similarity.running) throw conflict('作品查重正在进行，请等待查重完成后再分配');
+    const held = new Set(
+      similarity.marks
+        .filter((m) =>
+          isHeld(
+            { topShare: m.topShare, identityCount: (JSON.parse(m.identityJson) as unknown[]).length, decision: m.decision },
+            { holdPercent: similarity.holdPercent, blind: rule.blind },
+          ),
+        )
+        .map((m) => m.teamId),
+    );
+    const teams = withWorks.filter((t) => !held.has(t.id));
     // Judges should score the version that counts: before the works deadline, teams may still replace what is given
     // to them, so assigning then is done only when the organiser confirms the warning (`fields.early`).
     const warning = earlyAssignWarning(await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS'), ctx.clock.now());
@@ -367,8 +382,12 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
       if (chosen.length < p.need) short.push({ teamId: p.team.id, teamNo: p.team.teamNo, missing: p.need - chosen.length });
     }
     await repo.insertAssignments(trx, rows);
-    await writeAudit(ctx, { action: 'review.assign.auto', entity: 'question', entityId: questionId, after: { created: rows.length, short } }, trx);
-    return { created: rows.length, short: short.sort((a, b) => a.teamNo.localeCompare(b.teamNo)) };
+    await writeAudit(
+      ctx,
+      { action: 'review.assign.auto', entity: 'question', entityId: questionId, after: { created: rows.length, short, held: held.size } },
+      trx,
+    );
+    return { created: rows.length, short: short.sort((a, b) => a.teamNo.localeCompare(b.teamNo)), held: held.size };
   });
 }
 

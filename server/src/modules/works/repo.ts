@@ -226,3 +226,22 @@ export const workOfFile = (db: Db, key: string) =>
     .select(['w.teamId', 'w.competitionId', 'c.orgId'])
     .where('w.fileKey', '=', key)
     .executeTakeFirst();
+
+/** The team's own 查重 report (知网, 维普…) of its works for a question (issue 37), with the rate it declares. */
+export const findSimilarityReport = (db: Db, questionId: number, teamId: number) =>
+  db.selectFrom('similarityReports').selectAll().where('questionId', '=', questionId).where('teamId', '=', teamId).executeTakeFirst();
+
+export async function saveSimilarityReport(
+  db: Db,
+  row: { questionId: number; teamId: number; fileKey: string; fileName: string; declaredRate: number; createdAt: string },
+) {
+  await db
+    .insertInto('similarityReports')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .columns(['questionId', 'teamId'])
+        .doUpdateSet({ fileKey: row.fileKey, fileName: row.fileName, declaredRate: row.declaredRate, createdAt: row.createdAt }),
+    )
+    .execute();
+}

@@ -11,6 +11,8 @@ import {
   worksRulesSchema,
   worksZipQuery,
   type WorkVersion,
+  declaredRateField,
+  similarityReportSchema,
 } from '@contest/shared';
 import { z } from 'zod';
 import { sendZip, zipSegment, type ZipEntry } from '../../http/zip.ts';
@@ -18,7 +20,7 @@ import { idleLimit } from '../../http/socket.ts';
 import { USER, perm } from '../../http/access.ts';
 import type { App, Deps } from '../../http/app-types.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, conflict } from '../../http/errors.ts';
+import { AppError, badRequest, conflict } from '../../http/errors.ts';
 import { fileReply, ok, page, replies } from '../../http/reply.ts';
 import { fairSemaphore } from '../../http/semaphore.ts';
 import { beijingTime, streamXlsx, type Column } from '../../http/xlsx.ts';
@@ -128,6 +130,25 @@ export function worksRoutes(app: App, deps: Deps) {
     });
   });
 
+  // The team's own 查重 report (知网, 维普…) and the rate it declares (issue 37).
+  app.get(
+    '/api/review/works/similarityReport/:id',
+    { config: { rule: USER }, schema: { tags, params: idParam, response: replies(similarityReportSchema.nullable()) } },
+    async (req) => ok(await service.similarityReport(userCtx(req), req.params.id)),
+  );
+  app.post(
+    '/api/review/works/similarityReport/:id',
+    {
+      config: { rule: USER },
+      schema: { tags, params: idParam, querystring: z.object({ declaredRate: declaredRateField }), response: replies(similarityReportSchema) },
+    },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError(415, '请以表单方式上传文件');
+      const part = await req.file({ limits: { files: 1, fileSize: service.SIMILARITY_REPORT_MAX_BYTES + 1 } });
+      if (!part) throw badRequest('请选择查重报告文件', { file: '请选择查重报告文件' });
+      return ok(await service.uploadSimilarityReport(userCtx(req), req.params.id, part.file, part.filename, req.query.declaredRate), '查重报告已上传');
+    },
+  );
   app.get('/api/review/works/rules/:id', { config: { rule: USER }, schema: { tags, params: idParam, response: replies(worksRulesSchema) } }, async (req) =>
     ok(await service.rules(userCtx(req), req.params.id)),
   );

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { FileTooLargeError, type StoredFile } from '../../storage/file-store.ts';
 import { ACTION_CODES, extensionOf, formatSize, windowRefusal, type WorkVersion, type WorksPageQuery, type WorksRules } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
@@ -321,3 +323,45 @@ export const uploadServer = (deps: Deps, path: string, idOf: (req: Request) => s
       throw err instanceof DeadlinePassed ? conflict(err.message) : err;
     });
   });
+
+// ---- The team's own 查重 report (issue 37) ---------------------------------------------------------------------------
+
+/** A report of at most this size (a 知网 or 维普 report is a PDF of a few pages). */
+export const SIMILARITY_REPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+const reportView = (r: { fileName: string; declaredRate: number; createdAt: string } | undefined) =>
+  r ? { fileName: r.fileName, declaredRate: r.declaredRate, createdAt: r.createdAt } : null;
+
+export async function similarityReport(ctx: AuthedCtx, questionId: number) {
+  const w = await worksContext(ctx, ctx.actor.userId, questionId);
+  return reportView(await repo.findSimilarityReport(ctx.db, questionId, w.teamId));
+}
+
+/**
+ * The team uploads its own report with its works, and the rate it declares (percent, one decimal): while it may still
+ * submit works. A new report replaces the last.
+ */
+export async function uploadSimilarityReport(ctx: AuthedCtx, questionId: number, content: Readable, fileName: string, ratePercent: number) {
+  const w = await worksContext(ctx, ctx.actor.userId, questionId);
+  if (!w.open) throw conflict(w.refusal ?? '作品提交已截止');
+  if (!/\.pdf$/i.test(fileName)) throw badRequest('请上传PDF格式的查重报告', { file: '请上传PDF格式的查重报告' });
+  let stored: StoredFile;
+  try {
+    stored = await ctx.storage.put(content, { prefix: 'similarity-report', maxBytes: SIMILARITY_REPORT_MAX_BYTES });
+  } catch (err) {
+    if (err instanceof FileTooLargeError) throw badRequest('查重报告不能超过20MB', { file: '查重报告不能超过20MB' });
+    throw err;
+  }
+  const before = await repo.findSimilarityReport(ctx.db, questionId, w.teamId);
+  const now = ctx.clock.now().toISOString();
+  await repo.saveSimilarityReport(ctx.db, {
+    questionId,
+    teamId: w.teamId,
+    fileKey: stored.key,
+    fileName: displayName(fileName).slice(0, 255),
+    declaredRate: Math.round(ratePercent * 10),
+    createdAt: now,
+  });
+  if (before) await ctx.storage.delete(before.fileKey).catch(() => undefined);
+  return reportView(await repo.findSimilarityReport(ctx.db, questionId, w.teamId))!;
+}

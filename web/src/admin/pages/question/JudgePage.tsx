@@ -3,6 +3,7 @@ import { PlusOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Progress, Select, Space, Table, Tag, Tooltip } from 'antd';
 import { useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { usePermissions } from '#src/common/auth.ts';
 import { DownloadButton } from '#src/common/DownloadButton.tsx';
 import { FormModal } from '#src/common/FormModal.tsx';
@@ -76,9 +77,16 @@ function AddJudgesModal({ questionId, onClose }: { questionId: number; onClose: 
 }
 
 /** What automatic assignment did: how many works it gave out, and which still lack judges. */
-function AssignResultAlert({ result, onClose }: { result: AssignResult; onClose: () => void }) {
+function AssignResultAlert({ questionId, result, onClose }: { questionId: number; result: AssignResult; onClose: () => void }) {
   const created = `本次新分配 ${result.created} 份评审任务。`;
-  if (!result.short.length) return <Alert type="success" showIcon closable onClose={onClose} style={{ marginBottom: 16 }} message={created} />;
+  // Works 查重 holds are named with a way to them: they go to judges once the organiser releases them.
+  const held = result.held ? (
+    <>
+      {result.held} 份作品因查重待处理暂未分配，<Link to={`/question/similarity/${questionId}`}>前往查重处理</Link>后再次分配。
+    </>
+  ) : null;
+  if (!result.short.length)
+    return <Alert type={held ? 'warning' : 'success'} showIcon closable onClose={onClose} style={{ marginBottom: 16 }} message={created} description={held} />;
   return (
     <Alert
       type="warning"
@@ -87,7 +95,12 @@ function AssignResultAlert({ result, onClose }: { result: AssignResult; onClose:
       onClose={onClose}
       style={{ marginBottom: 16 }}
       message={`${created}另有 ${result.short.length} 份作品因利益回避（专家与队伍同单位等）缺少评审专家，请添加更多专家后再次分配：`}
-      description={result.short.map((s) => `${s.teamNo}（缺 ${s.missing} 位）`).join('、')}
+      description={
+        <>
+          {result.short.map((s) => `${s.teamNo}（缺 ${s.missing} 位）`).join('、')}
+          {held && <div>{held}</div>}
+        </>
+      }
     />
   );
 }
@@ -140,7 +153,7 @@ function JudgesCard({ questionId }: { questionId: number }) {
         )
       }
     >
-      {result && <AssignResultAlert result={result} onClose={() => setResult(null)} />}
+      {result && <AssignResultAlert questionId={questionId} result={result} onClose={() => setResult(null)} />}
       <Table<QuestionJudge>
         rowKey="userId"
         loading={judges.isLoading}

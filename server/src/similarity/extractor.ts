@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { REASONS, type Extracted } from './extract.ts';
+
+/** What a file that ended the reading process, or took too long, is listed with. */
+export const FAILED_READING = {
+  timeout: '文件读取超时，无法提取文字',
+  crashed: '文件无法解析（读取时出错），无法提取文字',
+} as const;
+
+const REPO = path.resolve(import.meta.dirname, '../../..');
+const CHILD = path.join(import.meta.dirname, 'extract-child.ts');
+
+export interface ExtractorOptions {
+  /** Longest a file may take to read. */
+  timeoutMs?: number;
+  /** Heap of the reading process, in MB. */
+  heapMb?: number;
+}
+
+/**
+ * Reads works files in a child process (extract-child.ts), one at a time. A file that makes the process fail or take
+ * longer than `timeoutMs` is given back as unreadable with the reason, and the next file gets a new process; nothing
+ * a file does reaches the caller's process.
+ */
+export class Extractor {
+  private child: ChildProcess | null = null;
+  private waiting = new Map<number, (answer: { result?: Extracted; error?: string }) => void>();
+  private next = 1;
+  constructor(private readonly options: ExtractorOptions = {}) {}
+
+  private start() {
+    const child = spawn(process.execPath, [`--max-old-space-size=${this.options.heapMb ?? 512}`, '--import', 'tsx', CHILD], {
+      cwd: REPO,
+      // Nothing of the server's configuration (database address, secrets) is handed to the process that parses files.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'production' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      let answer: { id: number; result?: Extracted; error?: string };
+      try {
+        answer = JSON.parse(line);
+      } catch {
+        return;
+      }
+      this.waiting.get(answer.id)?.(answer);
+    });
+    child.on('exit', () => {
+      if (this.child === child) this.child = null;
+      for (const [, resolve] of this.waiting) resolve({ error: 'crashed' });
+      this.waiting.clear();
+    });
+    child.stdin!.on('error', () => undefined);
+    this.child = child;
+    return child;
+  }
+
+  /** The text of the file at `file`, named `name` (its extension says how to read it). */
+  async read(file: string, name: string): Promise<Extracted> {
+    const child = this.child ?? this.start();
+    const id = this.next++;
+    const timeoutMs = this.options.timeoutMs ?? 120_000;
+    const answer = await new Promise<{ result?: Extracted; error?: string; timedOut?: boolean }>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        resolve({ timedOut: true });
+        child.kill('SIGKILL');
+      }, timeoutMs);
+      this.waiting.set(id, (a) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        resolve(a);
+      });
+      child.stdin!.write(`${JSON.stringify({ id, path: file, name })}\n`);
+    });
+    if (answer.result) return answer.result;
+    const reason = answer.timedOut ? FAILED_READING.timeout : answer.error === 'crashed' ? FAILED_READING.crashed : REASONS.broken;
+    return { text: '', files: [{ name, chars: 0, reason, meta: {} }], entries: [], otherEntries: 0 };
+  }
+
+  close() {
+    this.child?.kill('SIGKILL');
+    this.child = null;
+  }
+}
