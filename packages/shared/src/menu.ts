@@ -118,6 +118,14 @@ export const ADMIN_ROUTES: AdminRoute[] = [
         meta: { title: '作品管理', permission: M.competition, activeMenu: '/competition/manager' },
       },
       {
+        // Issue 37: 查重 of a question's written works: the run, thresholds, exclusions, the ranked list and decisions.
+        path: '/question/similarity/:questionId',
+        name: 'QuestionSimilarity',
+        component: 'question/similarity',
+        hidden: true,
+        meta: { title: '作品查重', permission: M.competition, activeMenu: '/competition/manager' },
+      },
+      {
         // Issue 33: a question's boards and every team's test submissions, with 取消成绩 / 恢复.
         path: '/question/test/:questionId',
         name: 'QuestionTest',

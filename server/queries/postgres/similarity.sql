@@ -36,6 +36,14 @@ from
 where
   "me"."id" = $1
   and "c"."id" < "me"."id"
+  and exists (
+    select
+      "w"."id"
+    from
+      "works" as "w"
+    where
+      "w"."competition_id" = "c"."id"
+  )
 order by
   "c"."id";
 

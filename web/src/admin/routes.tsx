@@ -25,6 +25,7 @@ const PAGES: Record<string, LazyExoticComponent<ComponentType>> = {
   // Spec §2.3 `/question/questionWorks`: the same works page, for the question of `?questionId=`.
   'question/questionWorks': lazy(() => import('./pages/question/WorksPage.tsx')),
   'question/test': lazy(() => import('./pages/question/TestSubmissionsPage.tsx')),
+  'question/similarity': lazy(() => import('./pages/question/SimilarityPage.tsx')),
   'question/judge': lazy(() => import('./pages/question/JudgePage.tsx')),
   'question/grade': lazy(() => import('./pages/question/GradePage.tsx')),
   'question/awards': lazy(() => import('./pages/question/AwardsPage.tsx')),

@@ -152,7 +152,10 @@ export const workTexts = (db: Db, workIds: number[]) =>
 export const workReadings = (db: Db, workIds: number[]) =>
   workIds.length === 0 ? Promise.resolve([]) : db.selectFrom('workTexts').select(['workId', 'chars', 'filesJson']).where('workId', 'in', workIds).execute();
 
-/** The competition's earlier editions: competitions of the same brand created before it (ids grow with creation). */
+/**
+ * The competition's earlier editions that have works: competitions of the same brand created before it (ids grow with
+ * creation).
+ */
 export const earlierEditions = (db: Db, competitionId: number) =>
   db
     .selectFrom('competitions as c')
@@ -160,6 +163,7 @@ export const earlierEditions = (db: Db, competitionId: number) =>
     .select(['c.id', 'c.name'])
     .where('me.id', '=', competitionId)
     .whereRef('c.id', '<', 'me.id')
+    .where(({ exists, selectFrom }) => exists(selectFrom('works as w').select('w.id').whereRef('w.competitionId', '=', 'c.id')))
     .orderBy('c.id')
     .execute();
 

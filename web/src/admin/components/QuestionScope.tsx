@@ -8,7 +8,7 @@ import { questionApi, questionKeys } from '../../api/questions.ts';
 import { useIdParam } from './useIdParam.ts';
 
 /** The pages of one question (`/question/<page>/:questionId`), in the order the header offers them. */
-const QUESTION_PAGES = ['work', 'test', 'judge', 'grade', 'awards', 'certificate'] as const;
+const QUESTION_PAGES = ['work', 'similarity', 'test', 'judge', 'grade', 'awards', 'certificate'] as const;
 export type QuestionPageKey = (typeof QUESTION_PAGES)[number];
 
 /** The question of a page's `:questionId`, as the question pages share it in the cache. */
@@ -50,7 +50,9 @@ export function QuestionHeader({ question, current, extra }: { question: Managed
   // A question ranked by its private board alone has no works or judges: their pages are not offered.
   // A question judged by experts alone has no tests or boards.
   const pages = useQuestionPages().filter(
-    (p) => (judgedByExperts(question.judging) || (p.key !== 'work' && p.key !== 'judge')) && (scoredAutomatically(question.judging) || p.key !== 'test'),
+    (p) =>
+      (judgedByExperts(question.judging) || (p.key !== 'work' && p.key !== 'judge' && p.key !== 'similarity')) &&
+      (scoredAutomatically(question.judging) || p.key !== 'test'),
   );
   return (
     <Card size="small">

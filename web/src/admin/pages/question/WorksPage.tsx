@@ -1,8 +1,8 @@
 import { formatSize, versionedFileName, type TaskInput, type WorkVersion } from '@contest/shared';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FileSearchOutlined } from '@ant-design/icons';
 import { Button, Card, Checkbox, Flex, Input, Space, Table, Tag } from 'antd';
 import { useMemo, useState } from 'react';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { fileUrl } from '#src/common/files.ts';
 import { downloadBlob, saveBlob } from '#src/common/http.ts';
 import { worksApi, worksKeys, worksUrls, type WorksListParams } from '#src/api/works.ts';
@@ -75,6 +75,9 @@ export default function WorksPage() {
           </Checkbox>
         </Space>
         <Space wrap>
+          <Link to={`/question/similarity/${id}`}>
+            <Button icon={<FileSearchOutlined />}>查重</Button>
+          </Link>
           <BulkDownloadButtons all={allTasks} selected={selectedTasks} />
           <ExportButton {...list.exportAll} />
           <Button icon={<DownloadOutlined />} loading={zipping === 'all'} onClick={() => void zip('all')}>

@@ -13,6 +13,7 @@ import { Countdown } from '#src/common/Countdown.tsx';
 import { resumableUpload } from '#src/common/tusUpload.ts';
 import { useTeam } from '../../team.ts';
 import { useCompetition } from '../competition/CompetitionLayout.tsx';
+import { SelfReport } from './SelfReport.tsx';
 
 /** What the works list calls a version's SHA-256: a fingerprint a team can compare with its own copy. */
 const FINGERPRINT = '文件指纹';
@@ -187,6 +188,7 @@ export default function WorksTab() {
           ]}
         />
       )}
+      {r && (r.open || Boolean(versions.data?.length)) && <SelfReport questionId={questionId} open={r.open} />}
     </Card>
   );
 }

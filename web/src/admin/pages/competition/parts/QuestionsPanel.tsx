@@ -511,6 +511,7 @@ export function QuestionsPanel({ competitionId }: { competitionId: number }) {
                 {editable && <ActionLink onClick={() => setDataOf(q)}>数据文件{q.files.length ? `（${q.files.length}）` : ''}</ActionLink>}
                 {editable && q.evaluation?.metric === CUSTOM_METRIC && <ActionLink onClick={() => setScorerOf(q.id)}>评分程序</ActionLink>}
                 {judgedByExperts(q.judging) && <Link to={`/question/questionWorks?questionId=${q.id}`}>作品</Link>}
+                {judgedByExperts(q.judging) && <Link to={`/question/similarity/${q.id}`}>查重</Link>}
                 {editable && q.evaluation && (
                   <Upload
                     name="file"
