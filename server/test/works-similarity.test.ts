@@ -237,6 +237,59 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     const loose = ok(await org.put(`/api/review/similarity/settings/${q.questionId}`, { flagPercent: 10, holdPercent: 90 }), 'settings');
     expect(loose.works.find((w: any) => w.teamName === '借鉴队')).toMatchObject({ level: 'flag', held: false });
   });
+
+  it('compares code across teams with Dolos: renamed identifiers still match, the baseline does not count', async () => {
+    now = new Date('2026-03-20T02:00:00Z');
+    const q = await question(false);
+    const baseline = `import pandas as pd\n\ndef load(path):\n    frame = pd.read_csv(path)\n    frame = frame.dropna()\n    return frame\n`;
+    const model = `import numpy as np\n\ndef train(data, labels, rate=0.01):\n    weights = np.zeros(data.shape[1])\n    for epoch in range(200):\n        grad = data.T @ (data @ weights - labels) / len(labels)\n        weights -= rate * grad\n        if np.linalg.norm(grad) < 1e-6:\n            break\n    return weights\n\ndef predict(data, weights):\n    scores = data @ weights\n    return (scores > 0.5).astype(int)\n\ndef accuracy(data, labels, weights):\n    hits = 0\n    for row, label in zip(data, labels):\n        if (row @ weights > 0.5) == label:\n            hits += 1\n    return hits / len(labels)\n`;
+    const renamed = model
+      .replace(/weights/g, 'w')
+      .replace(/data/g, 'X')
+      .replace(/labels/g, 'y')
+      .replace(/grad/g, 'g')
+      .replace(/epoch/g, 'it')
+      .replace(/hits/g, 'correct')
+      .replace(/scores/g, 's');
+    const other = `from sklearn.ensemble import RandomForestClassifier\nimport pandas as pd\n\nclass Model:\n    def __init__(self, trees):\n        self.forest = RandomForestClassifier(n_estimators=trees, max_depth=8)\n\n    def fit(self, frame):\n        self.forest.fit(frame.drop(columns=["y"]), frame["y"])\n        return self\n\n    def report(self, frame):\n        print({"score": self.forest.score(frame.drop(columns=["y"]), frame["y"])})\n`;
+    const works = (code: string) =>
+      zip([
+        { name: 'code/load.py', data: baseline },
+        { name: 'code/model.py', data: code },
+        { name: 'code/plot.m', data: 'plot(x)' },
+      ]);
+    await team(q, '代码原队', await works(model), '代码原队.zip');
+    const copier = await team(q, '改名队', await works(renamed), '改名队.zip');
+    await team(q, '森林队', await works(other), '森林队.zip');
+    ok(
+      await org.request({
+        method: 'POST',
+        url: `/api/review/similarity/exclusion/${q.questionId}`,
+        ...multipart('baseline.py', Buffer.from(baseline), 'text/x-python'),
+      }),
+      'baseline',
+    );
+    ok(await org.post(`/api/review/similarity/run/${q.questionId}`), 'run');
+    await run();
+    const view = await overview(q.questionId);
+    const byTeam = new Map<string, any>(view.works.map((w: any) => [w.teamName, w]));
+    const renamedWork = byTeam.get('改名队');
+    expect(renamedWork.codeShare).toBeGreaterThanOrEqual(800);
+    expect(renamedWork).toMatchObject({ level: 'hold', held: true, topShare: 0 });
+    expect(renamedWork.matches[0]).toMatchObject({ kind: 'code', language: 'python', teamName: '代码原队' });
+    expect(renamedWork.files).toEqual([{ name: 'code/plot.m', chars: 0, reason: REASONS.matlab }]);
+    expect(byTeam.get('森林队').codeShare).toBeLessThan(200);
+    const pair = ok(await org.get(`/api/review/similarity/pair/${renamedWork.matches[0].pairId}`), 'code pair');
+    expect(pair).toMatchObject({ kind: 'code', language: 'python' });
+    const mine = pair.a.teamName === '改名队' ? pair.a : pair.b;
+    expect(mine.text).toContain('# ==== code/model.py ====');
+    expect(mine.passages.length).toBeGreaterThan(0);
+    // The matched fragments cover the model; the baseline every team was given (森林队 has it too) makes no pair.
+    const from = mine.text.indexOf('# ==== code/model.py ====');
+    const covered = mine.passages.reduce((n: number, [s, e]: [number, number]) => n + Math.max(0, e - Math.max(s, from)), 0);
+    expect(covered / (mine.text.length - from)).toBeGreaterThan(0.8);
+    expect(copier.teamId).toBe(renamedWork.teamId);
+  });
 });
 
 describe('the reading process', () => {

@@ -53,7 +53,8 @@ describe('the text of a written work', () => {
       ['数据先锋队/扫描版承诺书.pdf', REASONS.scanned],
     ]);
     expect(r.entries).toContain('数据先锋队/code/model.py');
-    expect(r.otherEntries).toBe(2);
+    expect(r.code).toEqual([{ path: '数据先锋队/code/model.py', language: 'python', content: 'import sklearn\n' }]);
+    expect(r.otherEntries).toBe(1);
     expect((await extractWorks(Buffer.from('PK not really'), 'bad.zip')).files).toEqual([{ name: '（压缩包）', chars: 0, reason: REASONS.broken, meta: {} }]);
   });
 });

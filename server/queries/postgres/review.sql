@@ -445,6 +445,7 @@ where
 select
   "m"."team_id",
   "m"."top_share",
+  "m"."code_share",
   "m"."identity_json",
   "m"."decision"
 from

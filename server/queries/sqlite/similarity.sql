@@ -118,10 +118,11 @@ insert into
     "text",
     "files_json",
     "meta_json",
+    "code_json",
     "extracted_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 on conflict ("work_id") do nothing;
 
 -- similarity.latestWorks(questionIds)
@@ -167,6 +168,8 @@ select
   "id",
   "work_id",
   "other_work_id",
+  "kind",
+  "language",
   "share",
   "other_share"
 from
@@ -268,13 +271,15 @@ insert into
     "question_id",
     "work_id",
     "other_work_id",
+    "kind",
+    "language",
     "share",
     "other_share",
     "passages_json",
     "other_passages_json"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?);
 select
   *
 from
@@ -290,6 +295,7 @@ insert into
     "team_id",
     "work_id",
     "top_share",
+    "code_share",
     "identity_json",
     "decision",
     "decision_note",
@@ -297,7 +303,7 @@ insert into
     "decided_at"
   )
 values
-  (?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- similarity.reportsOf(questionId)
 select

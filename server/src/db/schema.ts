@@ -994,6 +994,7 @@ export interface WorkTextsTable {
   text: string;
   filesJson: string;
   metaJson: string;
+  codeJson: Generated<string>;
   extractedAt: string;
 }
 
@@ -1003,6 +1004,9 @@ export interface SimilarityPairsTable {
   questionId: number;
   workId: number;
   otherWorkId: number;
+  /** 'text' or 'code' (then `language`). */
+  kind: Generated<string>;
+  language: string | null;
   share: number;
   otherShare: number;
   passagesJson: string;
@@ -1015,6 +1019,7 @@ export interface SimilarityMarksTable {
   teamId: number;
   workId: number;
   topShare: number;
+  codeShare: Generated<number>;
   identityJson: string;
   decision: string | null;
   decisionNote: string | null;

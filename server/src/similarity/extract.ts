@@ -26,8 +26,62 @@ export interface Extracted {
   files: FileReading[];
   /** Every entry name of a zip (folders too): a name may give a team away under blind review. */
   entries: string[];
-  /** Entries of a zip that are not documents (code, data, pictures): not read for 查重 of text, counted. */
+  /** Entries of a zip that are not documents or code (data, pictures): counted. */
   otherEntries: number;
+  /** The source files of a zip (or a source file handed in alone), for the comparison of code. */
+  code: CodeFile[];
+}
+
+/** A source file in a language the code comparison reads (Dolos's tree-sitter grammars). */
+export interface CodeFile {
+  path: string;
+  language: CodeLanguage;
+  content: string;
+}
+
+/** Languages whose code is compared, by extension; a Jupyter notebook's code cells are Python. */
+export const CODE_LANGUAGES = {
+  '.py': 'python',
+  '.ipynb': 'python',
+  '.r': 'r',
+  '.java': 'java',
+  '.c': 'c',
+  '.h': 'c',
+  '.cpp': 'cpp',
+  '.cc': 'cpp',
+  '.cxx': 'cpp',
+  '.hpp': 'cpp',
+  '.js': 'javascript',
+} as const;
+export type CodeLanguage = (typeof CODE_LANGUAGES)[keyof typeof CODE_LANGUAGES];
+/** A source file larger than this is not compared (generated or data, not written by hand); nor code past the total. */
+export const MAX_CODE_FILE_BYTES = 512 * 1024;
+export const MAX_CODE_BYTES = 4 * 1024 * 1024;
+
+const codeLanguage = (name: string): CodeLanguage | null => {
+  const ext = /\.[a-z0-9]+$/i.exec(name)?.[0]?.toLowerCase();
+  return ext && ext in CODE_LANGUAGES ? CODE_LANGUAGES[ext as keyof typeof CODE_LANGUAGES] : null;
+};
+
+/** A notebook's code cells, in order; null when it is not a notebook. */
+function notebookCode(text: string): string | null {
+  try {
+    const nb = JSON.parse(text) as { cells?: { cell_type?: string; source?: string | string[] }[] };
+    if (!Array.isArray(nb.cells)) return null;
+    return nb.cells
+      .filter((c) => c.cell_type === 'code')
+      .map((c) => (Array.isArray(c.source) ? c.source.join('') : (c.source ?? '')))
+      .join('\n\n');
+  } catch {
+    return null;
+  }
+}
+
+/** A source file's text to compare (a notebook's code cells), or null when it cannot be read as one. */
+function sourceOf(name: string, data: Buffer, language: CodeLanguage): CodeFile | null {
+  const text = data.toString('utf8');
+  const content = name.toLowerCase().endsWith('.ipynb') ? notebookCode(text) : text;
+  return content?.trim() ? { path: name, language, content } : null;
 }
 
 /** A document inside a zip larger than this is listed as too large rather than read into memory. */
@@ -44,6 +98,8 @@ export const REASONS = {
   doc: '旧版Word格式（.doc/.wps），请提交PDF或DOCX',
   tooLarge: '文件过大，未读取',
   tooMany: `压缩包中的文档超过${MAX_DOCUMENTS}个，其余未读取`,
+  codeTooLarge: '代码文件过大（或代码总量超出上限），未比对',
+  matlab: 'MATLAB代码暂不支持比对',
   format: '不支持的文件格式（只读取PDF、DOCX，以及zip压缩包中的PDF和DOCX）',
 } as const;
 
@@ -60,12 +116,24 @@ const kind = (name: string) => {
 export async function extractWorks(data: Buffer, name: string): Promise<Extracted> {
   const k = kind(name);
   if (k === 'zip') return readZip(data);
+  const language = codeLanguage(name);
+  if (language) {
+    const code = data.length <= MAX_CODE_FILE_BYTES ? sourceOf(name, data, language) : null;
+    return {
+      text: '',
+      files: code ? [] : [{ name, chars: 0, reason: REASONS.codeTooLarge, meta: {} }],
+      entries: [],
+      otherEntries: 0,
+      code: code ? [code] : [],
+    };
+  }
   const reading = await readDocument(data, name);
   return {
     text: reading.text,
     files: [reading.file],
     entries: [],
     otherEntries: 0,
+    code: [],
   };
 }
 
@@ -186,9 +254,10 @@ async function zipEntryText(data: Buffer, path: string): Promise<string | null> 
 
 /** A zip of works: its PDFs and DOCX files read in order (a macOS resource fork or a hidden file is not a document). */
 async function readZip(data: Buffer): Promise<Extracted> {
-  const out: Extracted = { text: '', files: [], entries: [], otherEntries: 0 };
+  const out: Extracted = { text: '', files: [], entries: [], otherEntries: 0, code: [] };
   const texts: string[] = [];
   let documents = 0;
+  let codeBytes = 0;
   try {
     await eachEntry(data, async (zip, entry) => {
       const name = entry.fileName;
@@ -196,7 +265,23 @@ async function readZip(data: Buffer): Promise<Extracted> {
       if (name.endsWith('/')) return false;
       const base = name.split('/').at(-1)!;
       const k = kind(name);
-      if (name.startsWith('__MACOSX/') || base.startsWith('._') || (k !== 'pdf' && k !== 'docx' && k !== 'doc')) {
+      const hidden = name.startsWith('__MACOSX/') || base.startsWith('._') || name.includes('.ipynb_checkpoints/');
+      const language = hidden ? null : codeLanguage(name);
+      if (language) {
+        if (entry.uncompressedSize > MAX_CODE_FILE_BYTES || codeBytes + entry.uncompressedSize > MAX_CODE_BYTES || entry.isEncrypted()) {
+          out.files.push({ name, chars: 0, reason: entry.isEncrypted() ? REASONS.encrypted : REASONS.codeTooLarge, meta: {} });
+          return false;
+        }
+        codeBytes += entry.uncompressedSize;
+        const code = sourceOf(name, await readEntry(zip, entry), language);
+        if (code) out.code.push(code);
+        return false;
+      }
+      if (!hidden && /\.m$/i.test(name)) {
+        out.files.push({ name, chars: 0, reason: REASONS.matlab, meta: {} });
+        return false;
+      }
+      if (hidden || (k !== 'pdf' && k !== 'docx' && k !== 'doc')) {
         out.otherEntries++;
         return false;
       }

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import readline from 'node:readline';
-import { REASONS, type Extracted } from './extract.ts';
+import type { CodePair } from './code.ts';
+import { REASONS, type CodeLanguage, type Extracted } from './extract.ts';
 
 /** What a file that ended the reading process, or took too long, is listed with. */
 export const FAILED_READING = {
@@ -17,6 +19,8 @@ export interface ExtractorOptions {
   timeoutMs?: number;
   /** Heap of the reading process, in MB. */
   heapMb?: number;
+  /** Longest a question's comparison of code in one language may take. */
+  codeTimeoutMs?: number;
 }
 
 /**
@@ -26,7 +30,7 @@ export interface ExtractorOptions {
  */
 export class Extractor {
   private child: ChildProcess | null = null;
-  private waiting = new Map<number, (answer: { result?: Extracted; error?: string }) => void>();
+  private waiting = new Map<number, (answer: { result?: unknown; error?: string }) => void>();
   private next = 1;
   constructor(private readonly options: ExtractorOptions = {}) {}
 
@@ -38,7 +42,7 @@ export class Extractor {
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      let answer: { id: number; result?: Extracted; error?: string };
+      let answer: { id: number; result?: unknown; error?: string };
       try {
         answer = JSON.parse(line);
       } catch {
@@ -56,12 +60,11 @@ export class Extractor {
     return child;
   }
 
-  /** The text of the file at `file`, named `name` (its extension says how to read it). */
-  async read(file: string, name: string): Promise<Extracted> {
+  /** Sends one request and waits for its answer, or for the process to fail or the time to run out. */
+  private ask<T>(request: object, timeoutMs: number): Promise<{ result?: T; error?: string; timedOut?: boolean }> {
     const child = this.child ?? this.start();
     const id = this.next++;
-    const timeoutMs = this.options.timeoutMs ?? 120_000;
-    const answer = await new Promise<{ result?: Extracted; error?: string; timedOut?: boolean }>((resolve) => {
+    return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         resolve({ timedOut: true });
@@ -70,13 +73,28 @@ export class Extractor {
       this.waiting.set(id, (a) => {
         clearTimeout(timer);
         this.waiting.delete(id);
-        resolve(a);
+        resolve(a as { result?: T; error?: string });
       });
-      child.stdin!.write(`${JSON.stringify({ id, path: file, name })}\n`);
+      child.stdin!.write(`${JSON.stringify({ id, ...request })}\n`);
     });
+  }
+
+  /** The text of the file at `file`, named `name` (its extension says how to read it). */
+  async read(file: string, name: string): Promise<Extracted> {
+    const answer = await this.ask<Extracted>({ path: file, name }, this.options.timeoutMs ?? 120_000);
     if (answer.result) return answer.result;
     const reason = answer.timedOut ? FAILED_READING.timeout : answer.error === 'crashed' ? FAILED_READING.crashed : REASONS.broken;
-    return { text: '', files: [{ name, chars: 0, reason, meta: {} }], entries: [], otherEntries: 0 };
+    return { text: '', files: [{ name, chars: 0, reason, meta: {} }], entries: [], otherEntries: 0, code: [] };
+  }
+
+  /**
+   * Pairs of the submissions' code (one text per team) in `language`, the baseline left out; null when the comparison
+   * failed (the process ended or ran out of time). `file` is a scratch path for the request.
+   */
+  async compareCode(file: string, job: { language: CodeLanguage; submissions: { id: number; text: string }[]; baseline: string | null }) {
+    await fsp.writeFile(file, JSON.stringify(job));
+    const answer = await this.ask<CodePair[]>({ kind: 'code', path: file }, this.options.codeTimeoutMs ?? 600_000);
+    return answer.result ?? null;
   }
 
   close() {

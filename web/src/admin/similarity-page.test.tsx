@@ -18,6 +18,7 @@ const work = (over: Partial<SimilarityWork>): SimilarityWork => ({
   chars: 5000,
   files: [{ name: 'a.docx', chars: 5000, reason: null }],
   topShare: 0,
+  codeShare: 0,
   level: 'none',
   matches: [],
   identity: [],
@@ -38,7 +39,7 @@ const copied = work({
   topShare: 493,
   level: 'hold',
   held: true,
-  matches: [{ pairId: 7, share: 493, otherShare: 498, teamNo: 'T1', teamName: '原创队', earlier: null }],
+  matches: [{ pairId: 7, kind: 'text', language: null, share: 493, otherShare: 498, teamNo: 'T1', teamName: '原创队', earlier: null }],
 });
 const named = work({
   workId: 3,
@@ -109,6 +110,8 @@ describe('查重 of a question', () => {
     const start = text.indexOf('这一段');
     const pair: SimilarityPair = {
       id: 7,
+      kind: 'text',
+      language: null,
       a: { teamNo: 'T2', teamName: '借鉴队', label: '第1版', text, passages: [[start, start + 9]], share: 493 },
       b: { teamNo: 'T1', teamName: '原创队', label: '第1版', text: `前言。${text}`, passages: [[start + 3, start + 12]], share: 498 },
     };

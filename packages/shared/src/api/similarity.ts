@@ -81,8 +81,14 @@ export type IdentityHit = z.infer<typeof identityHitSchema>;
 export const fileReadingSchema = z.object({ name: z.string(), chars: z.number().int(), reason: z.string().nullable() });
 
 /** One of the works a work is most similar to. */
+/** Languages of code compared, as the list names them. */
+export const CODE_LANGUAGE_TEXT: Record<string, string> = { python: 'Python', r: 'R', java: 'Java', c: 'C', cpp: 'C++', javascript: 'JavaScript' };
+
 export const similarMatchSchema = z.object({
   pairId: z.number().int(),
+  /** The written text, or the code of one language. */
+  kind: z.enum(['text', 'code']),
+  language: z.string().nullable(),
   /** Share of this work's text in passages also in the other (per mille), and of the other's in this. */
   share: z.number().int(),
   otherShare: z.number().int(),
@@ -103,7 +109,9 @@ export const similarityWorkSchema = z.object({
   /** Characters of text read, and the files that could not be read with the reason. */
   chars: z.number().int(),
   files: z.array(fileReadingSchema),
+  /** The largest share of its text, and of its code, found in another work (per mille); the level is of the larger. */
   topShare: z.number().int(),
+  codeShare: z.number().int(),
   level: z.enum(SIMILARITY_LEVELS),
   matches: z.array(similarMatchSchema),
   identity: z.array(identityHitSchema),
@@ -157,7 +165,13 @@ export const pairSideSchema = z.object({
   passages: z.array(z.tuple([z.number().int(), z.number().int()])),
   share: z.number().int(),
 });
-export const similarityPairSchema = z.object({ id: z.number().int(), a: pairSideSchema, b: pairSideSchema });
+export const similarityPairSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['text', 'code']),
+  language: z.string().nullable(),
+  a: pairSideSchema,
+  b: pairSideSchema,
+});
 export type SimilarityPair = z.infer<typeof similarityPairSchema>;
 
 /** The team's own report: the rate it declares, in percent with one decimal. */

@@ -55,6 +55,8 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     // Each document read or not (name, chars, reason), and what names the files carry (metadata, zip entries).
     .addColumn('files_json', 'text', (c) => c.notNull())
     .addColumn('meta_json', 'text', (c) => c.notNull())
+    // The source files of the work (path, language, content), for the comparison of code.
+    .addColumn('code_json', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('extracted_at', 'varchar(30)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('work_texts_competition').on('work_texts').column('competition_id').execute();
@@ -65,6 +67,9 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     .addColumn('question_id', 'integer', (c) => c.notNull().references('questions.id').onDelete('cascade'))
     .addColumn('work_id', 'integer', (c) => c.notNull().references('works.id').onDelete('cascade'))
     .addColumn('other_work_id', 'integer', (c) => c.notNull().references('works.id').onDelete('cascade'))
+    // 'text' (the written work) or 'code' (its source files of `language`, compared by Dolos).
+    .addColumn('kind', 'varchar(10)', (c) => c.notNull().defaultTo('text'))
+    .addColumn('language', 'varchar(20)')
     .addColumn('share', 'integer', (c) => c.notNull())
     .addColumn('other_share', 'integer', (c) => c.notNull())
     // [start, end) offsets of the shared passages into each work's stored text.
@@ -80,6 +85,7 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     .addColumn('team_id', 'integer', (c) => c.notNull().references('teams.id').onDelete('cascade'))
     .addColumn('work_id', 'integer', (c) => c.notNull().references('works.id').onDelete('cascade'))
     .addColumn('top_share', 'integer', (c) => c.notNull())
+    .addColumn('code_share', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('identity_json', 'text', (c) => c.notNull())
     .addColumn('decision', 'varchar(10)')
     .addColumn('decision_note', 'varchar(500)')

@@ -282,7 +282,7 @@ export async function similarityState(db: Db, questionId: number) {
     db
       .selectFrom('similarityMarks as m')
       .innerJoin('works as w', 'w.id', 'm.workId')
-      .select(['m.teamId', 'm.topShare', 'm.identityJson', 'm.decision'])
+      .select(['m.teamId', 'm.topShare', 'm.codeShare', 'm.identityJson', 'm.decision'])
       .where('m.questionId', '=', questionId)
       .where(({ not, exists, selectFrom }) =>
         not(

@@ -344,7 +344,7 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
       similarity.marks
         .filter((m) =>
           isHeld(
-            { topShare: m.topShare, identityCount: (JSON.parse(m.identityJson) as unknown[]).length, decision: m.decision },
+            { topShare: Math.max(m.topShare, m.codeShare), identityCount: (JSON.parse(m.identityJson) as unknown[]).length, decision: m.decision },
             { holdPercent: similarity.holdPercent, blind: rule.blind },
           ),
         )

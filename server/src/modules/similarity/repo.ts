@@ -136,6 +136,7 @@ export const insertWorkText = (
     text: string;
     filesJson: string;
     metaJson: string;
+    codeJson: string;
     extractedAt: string;
   },
 ) =>
@@ -189,12 +190,14 @@ export type PairRow = {
   questionId: number;
   workId: number;
   otherWorkId: number;
+  kind: 'text' | 'code';
+  language: string | null;
   share: number;
   otherShare: number;
   passagesJson: string;
   otherPassagesJson: string;
 };
-export type MarkRow = { questionId: number; teamId: number; workId: number; topShare: number; identityJson: string };
+export type MarkRow = { questionId: number; teamId: number; workId: number; topShare: number; codeShare: number; identityJson: string };
 
 export const marksOf = (db: Db, questionId: number) => db.selectFrom('similarityMarks').selectAll().where('questionId', '=', questionId).execute();
 
@@ -233,7 +236,11 @@ export async function replaceResults(db: Db, questionId: number, pairs: PairRow[
 }
 
 export const pairsOf = (db: Db, questionId: number) =>
-  db.selectFrom('similarityPairs').select(['id', 'workId', 'otherWorkId', 'share', 'otherShare']).where('questionId', '=', questionId).execute();
+  db
+    .selectFrom('similarityPairs')
+    .select(['id', 'workId', 'otherWorkId', 'kind', 'language', 'share', 'otherShare'])
+    .where('questionId', '=', questionId)
+    .execute();
 
 export const findPair = (db: Db, id: number) => db.selectFrom('similarityPairs').selectAll().where('id', '=', id).executeTakeFirst();
 

@@ -20,7 +20,8 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { enqueue, jobsQueued } from '../../jobs/define.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { Extractor } from '../../similarity/extractor.ts';
-import { REASONS, type Extracted } from '../../similarity/extract.ts';
+import { compareCodeLimit, submissionText } from '../../similarity/code.ts';
+import { REASONS, type CodeFile, type CodeLanguage, type Extracted } from '../../similarity/extract.ts';
 import { scanIdentity } from '../../similarity/identity.ts';
 import { FingerprintIndex, compare, fingerprint, normalise, without, withoutReferences, type Fingerprints, type Ranges } from '../../similarity/winnow.ts';
 import { writeAudit } from '../audit-log/index.ts';
@@ -41,6 +42,9 @@ export const KEEP_SHARE = 50;
 /** Matches listed per work. */
 const MATCHES_SHOWN = 5;
 const EXCLUSION_MAX_BYTES = 50 * 1024 * 1024;
+/** What an exclusion may be: the statement or template (PDF, DOCX), or the baseline code (source files, or a zip). */
+const EXCLUSION_TYPES = /\.(pdf|docx|zip|py|ipynb|r|java|c|h|cpp|cc|cxx|hpp|js)$/i;
+const EXCLUSION_TYPES_TEXT = '请上传PDF、DOCX（题目、模板）或代码文件、zip压缩包（基线代码）';
 
 // ---- The organiser's view -------------------------------------------------------------------------------------------
 
@@ -80,19 +84,20 @@ export async function overview(ctx: Ctx, questionId: number): Promise<Similarity
     const reading = readings.get(workId);
     const identity = mark ? parse<IdentityHit[]>(mark.identityJson) : [];
     const matches = pairs
-      .flatMap((p) =>
-        p.workId === workId
-          ? [{ pairId: p.id, share: p.share, otherShare: p.otherShare, other: p.otherWorkId }]
-          : p.otherWorkId === workId
-            ? [{ pairId: p.id, share: p.otherShare, otherShare: p.share, other: p.workId }]
-            : [],
-      )
+      .flatMap((p) => {
+        const kind = p.kind as 'text' | 'code';
+        if (p.workId === workId) return [{ pairId: p.id, kind, language: p.language, share: p.share, otherShare: p.otherShare, other: p.otherWorkId }];
+        if (p.otherWorkId === workId) return [{ pairId: p.id, kind, language: p.language, share: p.otherShare, otherShare: p.share, other: p.workId }];
+        return [];
+      })
       .sort((a, b) => b.share - a.share)
       .slice(0, MATCHES_SHOWN)
       .map((m) => {
         const o = origins.get(m.other)!;
         return {
           pairId: m.pairId,
+          kind: m.kind,
+          language: m.language,
           share: m.share,
           otherShare: m.otherShare,
           teamNo: o.teamNo,
@@ -112,10 +117,13 @@ export async function overview(ctx: Ctx, questionId: number): Promise<Similarity
       chars: reading?.chars ?? 0,
       files: reading ? parse<{ name: string; chars: number; reason: string | null }[]>(reading.filesJson) : [],
       topShare: mark?.topShare ?? 0,
-      level: levelOf(mark?.topShare ?? 0, settings.similarityFlag, settings.similarityHold),
+      codeShare: mark?.codeShare ?? 0,
+      level: levelOf(Math.max(mark?.topShare ?? 0, mark?.codeShare ?? 0), settings.similarityFlag, settings.similarityHold),
       matches,
       identity,
-      held: Boolean(mark && !outdated && isHeld({ topShare: mark.topShare, identityCount: identity.length, decision: mark.decision }, limits)),
+      held: Boolean(
+        mark && !outdated && isHeld({ topShare: Math.max(mark.topShare, mark.codeShare), identityCount: identity.length, decision: mark.decision }, limits),
+      ),
       decision: (mark?.decision as SimilarityDecision | null) ?? null,
       decisionNote: mark?.decisionNote ?? null,
       decidedAt: mark?.decidedAt ?? null,
@@ -212,7 +220,7 @@ async function spoolUpload(content: Readable, max: number, what: string) {
 /** The organiser's template or problem statement: its text counts against no team. Read at once, to say what was read. */
 export async function addExclusion(ctx: AuthedCtx, questionId: number, content: Readable, fileName: string) {
   await checkedQuestion(ctx, questionId);
-  if (!/\.(pdf|docx)$/i.test(fileName)) throw badRequest('请上传PDF或DOCX文件', { file: '请上传PDF或DOCX文件' });
+  if (!EXCLUSION_TYPES.test(fileName)) throw badRequest(EXCLUSION_TYPES_TEXT, { file: EXCLUSION_TYPES_TEXT });
   if ((await repo.exclusionsOf(ctx.db, questionId)).length >= 10) throw conflict('每道赛题至多上传10份排除文件');
   const { dir, file } = await spoolUpload(content, EXCLUSION_MAX_BYTES, '排除文件');
   try {
@@ -223,8 +231,10 @@ export async function addExclusion(ctx: AuthedCtx, questionId: number, content: 
     } finally {
       extractor.close();
     }
-    const chars = reading.files[0]?.chars ?? 0;
-    if (!chars) throw badRequest(`未能读取该文件的文字：${reading.files[0]?.reason ?? REASONS.broken}`, { file: reading.files[0]?.reason ?? REASONS.broken });
+    // Text, or code: a baseline program (a source file, or a zip of them) is left out of the comparison of code.
+    const chars = reading.text.replace(/\s/g, '').length + reading.code.reduce((n, f) => n + f.content.length, 0);
+    const why = reading.files.find((f) => f.reason)?.reason ?? REASONS.broken;
+    if (!chars) throw badRequest(`未能读取该文件的文字或代码：${why}`, { file: why });
     const stored = await ctx.storage.put(fs.createReadStream(file), { prefix: 'similarity', maxBytes: EXCLUSION_MAX_BYTES });
     const now = ctx.clock.now().toISOString();
     await ctx.db.transaction().execute(async (trx) => {
@@ -265,7 +275,13 @@ export async function pair(ctx: Ctx, id: number): Promise<SimilarityPair> {
   await checkedQuestion(ctx, p.questionId).catch(() => {
     throw notFound('比对结果不存在');
   });
-  const texts = new Map((await repo.workTexts(ctx.db, [p.workId, p.otherWorkId])).map((t) => [t.workId, t.text]));
+  // Code is shown as it was compared: the team's files of the language, one after another.
+  const texts = new Map(
+    (await repo.workTexts(ctx.db, [p.workId, p.otherWorkId])).map((t) => [
+      t.workId,
+      p.kind === 'code' ? submissionText(parse<CodeFile[]>(t.codeJson), p.language as CodeLanguage) : t.text,
+    ]),
+  );
   const origins = new Map((await repo.workOrigins(ctx.db, [p.workId, p.otherWorkId])).map((o) => [o.id, o]));
   const side = (workId: number, passages: string, share: number) => {
     const o = origins.get(workId)!;
@@ -278,7 +294,13 @@ export async function pair(ctx: Ctx, id: number): Promise<SimilarityPair> {
       share,
     };
   };
-  return { id: p.id, a: side(p.workId, p.passagesJson, p.share), b: side(p.otherWorkId, p.otherPassagesJson, p.otherShare) };
+  return {
+    id: p.id,
+    kind: p.kind as 'text' | 'code',
+    language: p.language,
+    a: side(p.workId, p.passagesJson, p.share),
+    b: side(p.otherWorkId, p.otherPassagesJson, p.otherShare),
+  };
 }
 
 /** The organiser's decision on a marked work: release it to judges, keep it from review, or ask for a new version. */
@@ -288,7 +310,8 @@ export async function decide(ctx: AuthedCtx, questionId: number, body: { teamId:
   if (!mark) throw notFound('该作品还没有查重结果');
   const settings = await repo.settingsOf(ctx.db, questionId);
   const identity = parse<IdentityHit[]>(mark.identityJson);
-  if (levelOf(mark.topShare, settings.similarityFlag, settings.similarityHold) === 'none' && !identity.length) throw conflict('该作品未被标记，无需处理');
+  if (levelOf(Math.max(mark.topShare, mark.codeShare), settings.similarityFlag, settings.similarityHold) === 'none' && !identity.length)
+    throw conflict('该作品未被标记，无需处理');
   if (body.decision === 'resubmit' && !body.note) throw badRequest('请说明需要队伍修改的内容', { note: '请说明需要队伍修改的内容' });
   const now = ctx.clock.now().toISOString();
   await ctx.db.transaction().execute(async (trx) => {
@@ -309,7 +332,7 @@ export async function decide(ctx: AuthedCtx, questionId: number, body: { teamId:
         entity: 'team',
         entityId: body.teamId,
         before: { questionId, workId: mark.workId, decision: mark.decision },
-        after: { decision: body.decision, note: body.note ?? null, topShare: mark.topShare, identity: identity.length },
+        after: { decision: body.decision, note: body.note ?? null, topShare: mark.topShare, codeShare: mark.codeShare, identity: identity.length },
       },
       trx,
     );
@@ -342,7 +365,13 @@ async function toTempFile(deps: Deps, key: string, dir: string) {
   return file;
 }
 
-const unreadable = (name: string, reason: string): Extracted => ({ text: '', files: [{ name, chars: 0, reason, meta: {} }], entries: [], otherEntries: 0 });
+const unreadable = (name: string, reason: string): Extracted => ({
+  text: '',
+  files: [{ name, chars: 0, reason, meta: {} }],
+  entries: [],
+  otherEntries: 0,
+  code: [],
+});
 
 /** Reads the text of these works and keeps it; each work once, whichever run reads it. */
 async function readWorks(deps: Deps, questionId: number, works: repo.LatestWork[]) {
@@ -367,6 +396,7 @@ async function readWorks(deps: Deps, questionId: number, works: repo.LatestWork[
           meta: reading.files.filter((f) => Object.keys(f.meta).length).map((f) => ({ file: f.name, fields: f.meta })),
           entries: reading.entries,
         }),
+        codeJson: JSON.stringify(reading.code),
         extractedAt: now,
       });
       if (w.questionId === questionId) await repo.countRead(deps.db, questionId, !text.trim(), now);
@@ -420,23 +450,16 @@ export async function check(deps: Deps, questionId: number) {
   await compareAll(deps, questionId, current, old);
 }
 
-/** The fingerprints of the question's exclusions (template, statement), read again for each run. */
-async function excludedHashes(deps: Deps, questionId: number) {
-  const excluded = new Set<number>();
-  const list = await repo.exclusionsOf(deps.db, questionId);
-  if (!list.length) return excluded;
-  const extractor = new Extractor();
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'similarity-'));
-  try {
-    for (const e of list) {
-      const reading = await extractor.read(await toTempFile(deps, e.fileKey, dir), e.fileName);
-      for (const h of fingerprint(normalise(reading.text).text).hashes) excluded.add(h);
-    }
-  } finally {
-    extractor.close();
-    await fsp.rm(dir, { recursive: true, force: true });
+/** What the question's exclusions (template, statement, baseline code) take out of every work, read again for each run. */
+async function exclusionsRead(deps: Deps, questionId: number, extractor: Extractor, dir: string) {
+  const hashes = new Set<number>();
+  const code: CodeFile[] = [];
+  for (const e of await repo.exclusionsOf(deps.db, questionId)) {
+    const reading = await extractor.read(await toTempFile(deps, e.fileKey, dir), e.fileName);
+    for (const h of fingerprint(normalise(reading.text).text).hashes) hashes.add(h);
+    code.push(...reading.code);
   }
-  return excluded;
+  return { hashes, code };
 }
 
 /** Normalised ranges of a text to [start, end) offsets into the text itself. */
@@ -448,7 +471,18 @@ function originalRanges(text: string, ranges: Ranges): [number, number][] {
 const permille = (share: number) => Math.round(share * 1000);
 
 async function compareAll(deps: Deps, questionId: number, current: repo.LatestWork[], old: repo.LatestWork[]) {
-  const excluded = await excludedHashes(deps, questionId);
+  const extractor = new Extractor();
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'similarity-'));
+  try {
+    await compareAllWith(deps, questionId, current, old, extractor, dir);
+  } finally {
+    extractor.close();
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function compareAllWith(deps: Deps, questionId: number, current: repo.LatestWork[], old: repo.LatestWork[], extractor: Extractor, dir: string) {
+  const { hashes: excluded, code: baseline } = await exclusionsRead(deps, questionId, extractor, dir);
   const docs = [...current, ...old];
   const texts = new Map(
     (
@@ -484,6 +518,8 @@ async function compareAll(deps: Deps, questionId: number, current: repo.LatestWo
         questionId,
         workId: a.id,
         otherWorkId: b.id,
+        kind: 'text',
+        language: null,
         share,
         otherShare,
         passagesJson: JSON.stringify(originalRanges(texts.get(a.id)!.text, m.a)),
@@ -493,6 +529,49 @@ async function compareAll(deps: Deps, questionId: number, current: repo.LatestWo
       if (j < current.length) top.set(b.id, Math.max(top.get(b.id) ?? 0, otherShare));
     }
     if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  // Code, language by language: each team's files of it as one submission, compared by Dolos in the reading process.
+  const codeOf = new Map(docs.map((d) => [d.id, parse<CodeFile[]>(texts.get(d.id)?.codeJson ?? '[]')]));
+  const currentIds = new Set(current.map((w) => w.id));
+  const codeTop = new Map<number, number>();
+  const languages = new Set(current.flatMap((w) => codeOf.get(w.id)!.map((f) => f.language)));
+  for (const language of languages) {
+    const submissions = docs
+      .filter((d) => codeOf.get(d.id)!.some((f) => f.language === language))
+      .slice(0, compareCodeLimit)
+      .map((d) => ({ id: d.id, text: submissionText(codeOf.get(d.id)!, language) }));
+    if (submissions.length < 2) continue;
+    const found = await extractor.compareCode(path.join(dir, `code-${language}.json`), {
+      language,
+      submissions,
+      baseline: submissionText(baseline, language) || null,
+    });
+    if (!found) {
+      deps.log.warn({ questionId, language }, '查重: the comparison of code failed');
+      continue;
+    }
+    for (const c of found) {
+      // Earlier editions are compared with this one, not with each other; this question's work is the pair's first.
+      if (!currentIds.has(c.a) && !currentIds.has(c.b)) continue;
+      const row = currentIds.has(c.a)
+        ? { workId: c.a, otherWorkId: c.b, share: c.shareA, otherShare: c.shareB, ranges: c.a_ranges, otherRanges: c.b_ranges }
+        : { workId: c.b, otherWorkId: c.a, share: c.shareB, otherShare: c.shareA, ranges: c.b_ranges, otherRanges: c.a_ranges };
+      if (Math.max(permille(row.share), permille(row.otherShare)) < KEEP_SHARE) continue;
+      pairs.push({
+        questionId,
+        workId: row.workId,
+        otherWorkId: row.otherWorkId,
+        kind: 'code',
+        language,
+        share: permille(row.share),
+        otherShare: permille(row.otherShare),
+        passagesJson: JSON.stringify(row.ranges),
+        otherPassagesJson: JSON.stringify(row.otherRanges),
+      });
+      codeTop.set(row.workId, Math.max(codeTop.get(row.workId) ?? 0, permille(row.share)));
+      if (currentIds.has(row.otherWorkId)) codeTop.set(row.otherWorkId, Math.max(codeTop.get(row.otherWorkId) ?? 0, permille(row.otherShare)));
+    }
   }
 
   const people = await teamPeople(
@@ -509,7 +588,14 @@ async function compareAll(deps: Deps, questionId: number, current: repo.LatestWo
       schools: p?.schools ?? [],
       teachers: p?.teachers.map((x) => x.name) ?? [],
     });
-    return { questionId, teamId: w.teamId, workId: w.id, topShare: top.get(w.id) ?? 0, identityJson: JSON.stringify(identity) };
+    return {
+      questionId,
+      teamId: w.teamId,
+      workId: w.id,
+      topShare: top.get(w.id) ?? 0,
+      codeShare: codeTop.get(w.id) ?? 0,
+      identityJson: JSON.stringify(identity),
+    };
   });
   const unreadableCount = current.filter((w) => !texts.get(w.id)?.text.trim()).length;
   const now = deps.clock.now().toISOString();

@@ -1,5 +1,6 @@
 import {
   ACTION_CODES,
+  CODE_LANGUAGE_TEXT,
   SIMILARITY_DECISION_TEXT,
   formatShare,
   judgedByExperts,
@@ -197,7 +198,7 @@ function SettingsForm({ questionId, overview, editable }: { questionId: number; 
     <div style={{ flex: '1 1 320px', minWidth: 0 }}>
       <Typography.Text strong>阈值</Typography.Text>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
-        作品中与其他作品相同部分的占比达到“标记”阈值时标为疑似；达到“暂停评审”阈值时暂不分配给评审专家，需处理后才能评审。
+        作品的文字（或代码）中与其他作品相同部分的占比达到“标记”阈值时标为疑似；达到“暂停评审”阈值时暂不分配给评审专家，需处理后才能评审。
         {overview.blind && '本题为盲审：作品中出现本队成员、队名、学校或指导教师姓名时，也会暂停分配。'}
       </Typography.Paragraph>
       <Form
@@ -247,7 +248,7 @@ function Exclusions({ questionId, overview, editable }: { questionId: number; ov
         <Typography.Text strong>排除文件</Typography.Text>
         {editable && (
           <Upload
-            accept=".pdf,.docx"
+            accept=".pdf,.docx,.zip,.py,.ipynb,.r,.java,.c,.h,.cpp,.cc,.hpp,.js"
             showUploadList={false}
             beforeUpload={(file) => {
               void upload(file);
@@ -255,13 +256,13 @@ function Exclusions({ questionId, overview, editable }: { questionId: number; ov
             }}
           >
             <Button size="small" icon={<UploadOutlined />} loading={uploading}>
-              上传PDF或DOCX
+              上传文件
             </Button>
           </Upload>
         )}
       </Flex>
       <Typography.Paragraph type="secondary" style={{ margin: '4px 0 8px' }}>
-        题目、论文模板等各队伍都会用到的文字，上传后不计入相似度；参考文献部分自动排除。
+        题目、论文模板（PDF、DOCX）和发给各队伍的基线代码（代码文件或zip），上传后不计入相似度；参考文献部分自动排除。
       </Typography.Paragraph>
       <List
         size="small"
@@ -294,7 +295,7 @@ function Exclusions({ questionId, overview, editable }: { questionId: number; ov
             <Typography.Text ellipsis style={{ maxWidth: 260 }}>
               {e.fileName}
             </Typography.Text>
-            <Typography.Text type="secondary">{e.chars} 字</Typography.Text>
+            <Typography.Text type="secondary">{e.chars.toLocaleString()} 字符</Typography.Text>
           </List.Item>
         )}
       />
@@ -373,8 +374,13 @@ function WorksCard({ questionId, overview, onPair }: { questionId: number; overv
           {
             title: '相似度',
             key: 'share',
-            width: 90,
-            render: (_, w) => <Tag color={LEVEL_COLOR[w.level]}>{formatShare(w.topShare)}</Tag>,
+            width: 110,
+            render: (_, w) => (
+              <Space direction="vertical" size={2}>
+                <Tag color={LEVEL_COLOR[w.level]}>{formatShare(w.topShare)}</Tag>
+                {w.codeShare > 0 && <Tag color={LEVEL_COLOR[w.level]}>代码 {formatShare(w.codeShare)}</Tag>}
+              </Space>
+            ),
           },
           {
             title: '最相似的作品',
@@ -386,6 +392,7 @@ function WorksCard({ questionId, overview, onPair }: { questionId: number; overv
                   {w.matches.slice(0, 3).map((m) => (
                     <span key={m.pairId}>
                       {m.earlier && <Tag>往届</Tag>}
+                      {m.kind === 'code' && <Tag color="purple">代码·{CODE_LANGUAGE_TEXT[m.language ?? ''] ?? m.language}</Tag>}
                       {m.teamName}（{m.teamNo}）{formatShare(m.share)} <ActionLink onClick={() => onPair(m.pairId)}>对比</ActionLink>
                     </span>
                   ))}

@@ -1,4 +1,4 @@
-import { formatShare, type SimilarityPair } from '@contest/shared';
+import { CODE_LANGUAGE_TEXT, formatShare, type SimilarityPair } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Grid, Modal, Row, Skeleton, Space, Typography } from 'antd';
 import { Fragment, useRef, useState, type ReactNode } from 'react';
@@ -23,7 +23,7 @@ function marked(side: Side): ReactNode[] {
   return out;
 }
 
-function TextSide({ side, height }: { side: Side; height: string }) {
+function TextSide({ side, height, code }: { side: Side; height: string; code: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState(-1);
   const count = side.passages.length;
@@ -60,7 +60,18 @@ function TextSide({ side, height }: { side: Side; height: string }) {
         )
       }
     >
-      <div ref={box} style={{ height, overflowY: 'auto', whiteSpace: 'pre-wrap', lineHeight: 1.8, position: 'relative' }} data-testid="pair-text">
+      <div
+        ref={box}
+        style={{
+          height,
+          overflowY: 'auto',
+          whiteSpace: 'pre-wrap',
+          lineHeight: code ? 1.5 : 1.8,
+          position: 'relative',
+          fontFamily: code ? 'monospace' : undefined,
+        }}
+        data-testid="pair-text"
+      >
         {side.text ? marked(side) : <Typography.Text type="secondary">没有读取到文字</Typography.Text>}
       </div>
     </Card>
@@ -76,7 +87,7 @@ export function PairModal({ pairId, onClose }: { pairId: number; onClose: () => 
   return (
     <Modal
       open
-      title="作品对比"
+      title={pair.data?.kind === 'code' ? `代码对比（${CODE_LANGUAGE_TEXT[pair.data.language ?? ''] ?? pair.data.language}）` : '作品对比'}
       width={phone ? '100%' : 1280}
       style={phone ? { top: 0, maxWidth: '100vw', padding: 0 } : undefined}
       footer={null}
@@ -85,10 +96,10 @@ export function PairModal({ pairId, onClose }: { pairId: number; onClose: () => 
       {pair.data ? (
         <Row gutter={[12, 12]}>
           <Col xs={24} md={12}>
-            <TextSide side={pair.data.a} height={height} />
+            <TextSide side={pair.data.a} height={height} code={pair.data.kind === 'code'} />
           </Col>
           <Col xs={24} md={12}>
-            <TextSide side={pair.data.b} height={height} />
+            <TextSide side={pair.data.b} height={height} code={pair.data.kind === 'code'} />
           </Col>
         </Row>
       ) : (
