@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { docx } from '../server/test/documents.ts';
 import { makeVocabulary, paper, plantCopy, rng } from '../server/test/papers.ts';
-import { ADMIN, api, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
+import { ADMIN, api, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName, upload } from './fixtures.ts';
 
 /**
  * Issue 37 through the screens: three teams hand in papers (one copies 60% of another's paragraphs, reworded); one
@@ -159,6 +159,63 @@ test('查重: the organiser finds the copied paper, compares it side by side, ke
   const phonePair = orgPage.getByRole('dialog', { name: '作品对比' });
   await expect(phonePair.getByTestId('pair-text')).toHaveCount(2);
   await expect(phonePair.getByTestId('pair-text').nth(1)).toBeInViewport();
+  // Once its opening animation is over, the dialog takes the phone's width and no more.
+  await expect.poll(() => phonePair.evaluate((d) => d.getBoundingClientRect().width)).toBeGreaterThan(350);
   await expect.poll(() => phonePair.evaluate((d) => d.getBoundingClientRect().width)).toBeLessThanOrEqual(390);
   if (process.env.SHOTS_DIR) await orgPage.screenshot({ path: `${process.env.SHOTS_DIR}/similarity-pair-390.png` });
+});
+
+test('duplicate accounts: the organiser sees two teams that sent the same predictions, with the evidence', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const adminPage = await (await browser.newContext()).newPage();
+  await login(adminPage, ADMIN.username, ADMIN.password);
+  const orgPage = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await newOrganiser(orgPage, adminPage);
+  const competitionId = await openCompetition(orgPage, adminPage, 0, [{ label: '姓名', name: 'userName', otherParams: { required: true } }]);
+  const presets = await (await orgPage.request.get(`/api/competition/preset/public/list/${competitionId}`)).json();
+  for (const code of ['CHOICE_SET', 'SUBMIT_TEST']) {
+    await api(orgPage, 'PUT', `/api/competition/preset/${presets.data.find((p: { menuCode: string }) => p.menuCode === code).id}`, { enable: true });
+  }
+  const { id: questionId } = await api(orgPage, 'POST', `/api/competition/question/${competitionId}`, {
+    title: '用电量预测',
+    judging: 'auto',
+    evaluation: { metric: 'mae', idColumn: 'id', targetColumn: 'y', publicPercent: 20, dailyLimit: 5 },
+  });
+  const answer = ['id,y', ...Array.from({ length: 300 }, (_, i) => `r${i},${i}`)].join('\n');
+  await upload(orgPage, `/api/competition/question/${questionId}/answer`, { name: 'answer.csv', mimeType: 'text/csv', buffer: Buffer.from(answer) });
+  await api(adminPage, 'PUT', `/api/competition/question/review/${questionId}`, { reviewed: true });
+  const model = () => ['id,y', ...Array.from({ length: 300 }, (_, i) => `r${i},${(i + random() * 6 - 3).toFixed(3)}`)].join('\n');
+  const shared = model();
+  for (const [teamName, file] of [
+    ['主账号队', shared],
+    ['小号队', shared],
+    ['独立队', model()],
+  ] as const) {
+    const page = await (await browser.newContext()).newPage();
+    const username = uniqueName('dup');
+    await register(page, username);
+    await login(page, username, 'Passw0rd1');
+    const { registerId, teamId } = await api(page, 'POST', `/api/team/register/${competitionId}`, { teamName, info: { userName: '王同学' } });
+    await api(orgPage, 'POST', `/api/team/register/flow/${registerId}`, { action: 'approve' });
+    await api(page, 'PUT', `/api/team/choiceQuestion/${teamId}`, { questionId });
+    await upload(page, `/api/review/test/${questionId}`, { name: 'pred.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+  }
+
+  await orgPage.goto(`/backadmin.html#/question/test/${questionId}`);
+  const card = orgPage.getByTestId('duplicates');
+  // Scoring runs in the background: the pair appears once the three files are scored.
+  await expect(async () => {
+    await orgPage.reload();
+    await expect(card.getByText('已比对 3 个文件')).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 60_000 });
+  const pair = card.locator('.ant-table-row');
+  await expect(pair).toHaveCount(1);
+  await expect(pair).toContainText('主账号队');
+  await expect(pair).toContainText('小号队');
+  await expect(pair).toContainText('100.0%');
+  await expect(pair).not.toContainText('独立队');
+  if (process.env.SHOTS_DIR) await orgPage.screenshot({ path: `${process.env.SHOTS_DIR}/duplicates-1440.png`, fullPage: true });
+  await orgPage.setViewportSize({ width: 390, height: 844 });
+  await expect(pair).toBeVisible();
+  await fitsPhone(orgPage, 'duplicates');
 });

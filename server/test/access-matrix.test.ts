@@ -363,6 +363,7 @@ function routeCases(w: World): Record<string, Case> {
     'PUT /api/review/test/publish/:questionId': org({ payload: { published: false } }),
     'GET /api/review/test/rescore/:questionId': org(),
     'GET /api/review/test/submissions/:questionId': org(),
+    'GET /api/review/test/duplicates/:questionId': org(),
     'PUT /api/review/test/cancel/:id': org({ params: { id: i.testSubmission }, payload: { cancelled: false } }),
     'PUT /api/review/test/disqualify/:questionId': org({ payload: { teamId: i.team, disqualified: false } }),
     'POST /api/question/rescore/:id': org({ params: { id: i.question } }),

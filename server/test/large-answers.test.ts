@@ -176,7 +176,7 @@ describe('twenty million rows', () => {
       answers,
       e,
     );
-    expect(result).toEqual({ publicScore: 2, privateScore: 2, rows: ROWS });
+    expect(result).toEqual({ publicScore: 2, privateScore: 2, rows: ROWS, fingerprint: expect.any(String) });
   }, 300_000);
 });
 

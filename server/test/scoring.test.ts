@@ -97,7 +97,7 @@ describe('public and private scores', () => {
     }
     expect(pubN / n).toBeGreaterThan(0.25);
     expect(pubN / n).toBeLessThan(0.35);
-    expect(result).toEqual({ publicScore: pubSum / pubN, privateScore: privSum / (n - pubN), rows: n });
+    expect(result).toEqual({ publicScore: pubSum / pubN, privateScore: privSum / (n - pubN), rows: n, fingerprint: expect.any(String) });
     // Another question's salt picks other rows.
     const picked = (salt: string) => Array.from({ length: 100 }, (_, i) => isPublicRow(`r${i}`, { ...e, salt })).join();
     expect(picked('question-42')).toBe(picked('question-42'));
@@ -116,7 +116,12 @@ describe('public and private scores', () => {
     }
     const e = ev('rmse', { publicShare: 0.3 });
     const answers = await loadAnswers(Readable.from(rows(1_000_000, 0)), e);
-    expect(await scoreSubmission(Readable.from(rows(1_000_000, 2)), answers, e)).toEqual({ publicScore: 2, privateScore: 2, rows: 1_000_000 });
+    expect(await scoreSubmission(Readable.from(rows(1_000_000, 2)), answers, e)).toEqual({
+      publicScore: 2,
+      privateScore: 2,
+      rows: 1_000_000,
+      fingerprint: expect.any(String),
+    });
   }, 120_000);
 
   it('scores a large file the same whatever the chunking', async () => {

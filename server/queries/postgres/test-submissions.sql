@@ -149,6 +149,29 @@ from
 where
   "id" = $1;
 
+-- test-submissions.fingerprintsOf(questionId)
+select
+  "s"."id",
+  "s"."team_id",
+  "t"."team_no",
+  "t"."name" as "team_name",
+  "s"."file_name",
+  "s"."private_score",
+  "s"."created_at",
+  "s"."fingerprint"
+from
+  "test_submissions" as "s"
+  inner join "questions" as "q" on "q"."id" = "s"."question_id"
+  and "q"."scoring_version" = "s"."scoring_version"
+  inner join "teams" as "t" on "t"."id" = "s"."team_id"
+where
+  "s"."question_id" = $1
+  and "s"."status" = $2
+  and "s"."cancelled_at" is null
+  and "s"."fingerprint" is not null
+order by
+  "s"."id";
+
 -- test-submissions.gradesConfirmed(questionId)
 select
   "grade_state"

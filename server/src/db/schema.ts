@@ -512,6 +512,8 @@ export interface TestSubmissionsTable {
   /** The organiser's 取消成绩 (0027): the reason and when; a cancelled submission counts on no board. */
   cancelReason: string | null;
   cancelledAt: string | null;
+  /** The private rows' fingerprint of a file scored by a built-in metric (0040, scoring/fingerprint.ts). */
+  fingerprint: string | null;
 }
 
 /** A team disqualified from a question by its organiser (0027): off the question's boards and grades, with the reason. */

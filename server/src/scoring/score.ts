@@ -1,6 +1,7 @@
 import { CsvError, readCsv, type CsvInput, type CsvProblem, type CsvRecord } from './csv.ts';
 import { IdIndex } from './ids.ts';
 import { NUMERIC_PREDICTION, accumulator, metricKind, valueProblem, type Accumulator, type Metric } from './metrics.ts';
+import { PredictionSketch } from './fingerprint.ts';
 import { splitter, type SplitRule } from './split.ts';
 
 export { IdIndex } from './ids.ts';
@@ -257,13 +258,16 @@ export interface ScoreResult {
   publicScore: number | null;
   privateScore: number | null;
   rows: number;
+  /** The private rows' fingerprint (fingerprint.ts), for finding duplicate accounts; absent when not asked for. */
+  fingerprint?: string;
 }
 
 /**
  * Scores a prediction file in one streaming pass: the header must name the id and target columns, every answer id must
  * appear exactly once and no other; problems come back with their line numbers and never show an answer value.
  */
-export async function scoreSubmission(source: CsvInput, answers: Answers, ev: Evaluation): Promise<ScoreResult> {
+export async function scoreSubmission(source: CsvInput, answers: Answers, ev: Evaluation, options: { fingerprint?: boolean } = {}): Promise<ScoreResult> {
+  const fingerprint = options.fingerprint ?? true;
   // A file two encodings read differently: the reading whose ids and labels the answers recognise wins (csv.ts).
   const same = (a: ScoreResult, b: ScoreResult) => Object.is(a.publicScore, b.publicScore) && Object.is(a.privateScore, b.privateScore) && a.rows === b.rows;
   // Labels are compared as text; numbers read the same in both encodings, so only the ids tell those readings apart.
@@ -271,10 +275,10 @@ export async function scoreSubmission(source: CsvInput, answers: Answers, ev: Ev
     [ev.idColumn]: answers.index,
     ...(typeof answers.truth[0] === 'string' && { [ev.targetColumn]: new Set(answers.truth as string[]) }),
   });
-  return readCsv(source, (batches) => scoreFrom(batches, answers, ev), { same, known });
+  return readCsv(source, (batches) => scoreFrom(batches, answers, ev, fingerprint ? new PredictionSketch() : null), { same, known });
 }
 
-async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, ev: Evaluation): Promise<ScoreResult> {
+async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, ev: Evaluation, sketch: PredictionSketch | null): Promise<ScoreResult> {
   const seen = new Uint8Array(answers.index.size);
   const parse = valueParser(ev.metric, 'prediction');
   const options = { positiveLabel: ev.positiveLabel, k: ev.k };
@@ -311,7 +315,11 @@ async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, 
         const value =
           fields.length !== cols.width ? { problem: '列数与表头不一致' } : classes ? parseProbabilities(fields, classes) : parse(fields[cols.target]!);
         if (typeof value === 'object' && !(value instanceof Float64Array)) problems.push({ line, message: value.problem });
-        else (answers.isPublic[at] ? pub : priv).add(classes ? classes.index.get(String(answers.truth[at])) : answers.truth[at], value);
+        else if (answers.isPublic[at]) pub.add(classes ? classes.index.get(String(answers.truth[at])) : answers.truth[at], value);
+        else {
+          priv.add(classes ? classes.index.get(String(answers.truth[at])) : answers.truth[at], value);
+          sketch?.add(at, value, answers.truth[at]);
+        }
       }
       if (problems.length >= MAX_PROBLEMS) break read;
     }
@@ -329,5 +337,5 @@ async function scoreFrom(batches: AsyncIterable<CsvRecord[]>, answers: Answers, 
     if (count) problems.push({ line: 0, message: `缺少${count}个编号的预测，例如：${missing.map(show).join('、')}` });
   }
   if (problems.length) throw new CsvError(problems);
-  return { publicScore: pub.result(), privateScore: priv.result(), rows };
+  return { publicScore: pub.result(), privateScore: priv.result(), rows, ...(sketch?.rowsSeen && { fingerprint: sketch.encode() }) };
 }

@@ -146,4 +146,32 @@ describe('the organiser’s view of a question’s test submissions', () => {
     expect(screen.queryByText('取消成绩')).toBeNull();
     expect(screen.queryByText('取消队伍成绩')).toBeNull();
   });
+
+  it('shows the teams whose files agree beyond independent models, with the evidence, and cancels one with a reason', async () => {
+    const side = (teamId: number, teamName: string, submissionId: number) => ({
+      teamId,
+      teamNo: `T${teamId}`,
+      teamName,
+      submissionId,
+      fileName: `${teamName}.csv`,
+      privateScore: 0.8,
+      createdAt: '2026-04-01T02:00:00.000Z',
+    });
+    open({ list: [], total: 0 });
+    api.answers['GET /api/review/test/duplicates/5'] = {
+      files: 12,
+      pairs: [{ a: side(3, '甲队', 7), b: side(9, '影子队', 31), identical: 996, sharedWrong: 412, wrongShare: 978, privateRows: 3500 }],
+    };
+    const card = await screen.findByTestId('duplicates');
+    expect(await within(card).findByText('99.6%')).toBeTruthy();
+    expect(within(card).getByText('约 412 行（占双方错误预测的 98%）')).toBeTruthy();
+    expect(within(card).getByText('已比对 12 个文件')).toBeTruthy();
+    api.answers['PUT /api/review/test/disqualify/5'] = null;
+    fireEvent.click((await within(card).findAllByText('取消队伍成绩'))[1]!);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('取消队伍“影子队”在该赛题的成绩')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('取消成绩原因'), { target: { value: '与甲队提交完全相同，一人多号' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '取消成绩' }));
+    await waitFor(() => expect(api.requests.find((r) => r.method === 'PUT')).toMatchObject({ body: { teamId: 9, disqualified: true } }));
+  });
 });

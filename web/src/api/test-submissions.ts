@@ -1,4 +1,13 @@
-import type { Leaderboard, MyTests, QuestionSubmissions, QuestionSubmissionsQuery, RescoreProgress, ScoringFailure, ScoringQueue } from '@contest/shared';
+import type {
+  Leaderboard,
+  MyTests,
+  QuestionSubmissions,
+  QuestionSubmissionsQuery,
+  RescoreProgress,
+  ScoringFailure,
+  ScoringQueue,
+  Duplicates,
+} from '@contest/shared';
 import { http } from '../common/http.ts';
 
 /**
@@ -26,6 +35,8 @@ export const testSubmissionKeys = {
   failures: (competitionId: number) => ['scoringFailures', competitionId] as const,
   /** Every team's submissions for a question (its organisers). */
   submissions: (questionId: number, query?: QuestionSubmissionsQuery) => ['questionSubmissions', questionId, ...(query ? [query] : [])] as const,
+  /** Pairs of teams whose files agree far beyond independent models (its organisers; issue 37). */
+  duplicates: (questionId: number) => ['duplicates', questionId] as const,
 };
 
 /** Test submissions and their boards, as the back office manages them (spec §7 `/api/review/test/*`). */
@@ -53,6 +64,7 @@ export const testSubmissionApi = {
   failures: (competitionId: number) => http.get<ScoringFailure[]>(`/api/review/test/failures/${competitionId}`),
   /** A page of every team's submissions for the question, with the teams disqualified from it (its organisers). */
   submissions: (questionId: number, query: QuestionSubmissionsQuery) => http.get<QuestionSubmissions>(`/api/review/test/submissions/${questionId}`, query),
+  duplicates: (questionId: number) => http.get<Duplicates>(`/api/review/test/duplicates/${questionId}`),
   /** 取消成绩 (with the reason) or 恢复 of one submission. */
   cancel: (id: number, cancelled: boolean, reason?: string) =>
     http.put<void>(`/api/review/test/cancel/${id}`, { cancelled, ...(reason !== undefined && { reason }) }),

@@ -102,6 +102,38 @@ export const questionSubmissionsSchema = z.object({
 });
 export type QuestionSubmissions = z.infer<typeof questionSubmissionsSchema>;
 
+/** One side of a suspected pair of duplicate accounts: a team and its file most alike the other's. */
+const duplicateSideSchema = z.object({
+  teamId: z.number().int(),
+  teamNo: z.string(),
+  teamName: z.string(),
+  submissionId: z.number().int(),
+  fileName: z.string(),
+  privateScore: z.number().nullable(),
+  createdAt: z.string(),
+});
+/**
+ * `GET /api/review/test/duplicates/{questionId}` (issue 37): pairs of teams whose prediction files agree far more than
+ * independent models do, estimated from each file's fingerprint of the private rows. Nothing changes a score by itself.
+ */
+export const duplicatePairSchema = z.object({
+  a: duplicateSideSchema,
+  b: duplicateSideSchema,
+  /** Estimated share (per mille) of the private rows both files predict the same. */
+  identical: z.number().int(),
+  /** Estimated wrong predictions (same row, same value) both files make, and their share of the two files' wrong predictions (per mille). */
+  sharedWrong: z.number().int(),
+  wrongShare: z.number().int(),
+  privateRows: z.number().int(),
+});
+export type DuplicatePair = z.infer<typeof duplicatePairSchema>;
+export const duplicatesSchema = z.object({
+  pairs: z.array(duplicatePairSchema),
+  /** Files with a fingerprint compared (built-in metrics only: an own scoring program gives none). */
+  files: z.number().int(),
+});
+export type Duplicates = z.infer<typeof duplicatesSchema>;
+
 /** A reason is needed to cancel, none to restore. */
 const REASON_MAX = 200;
 const reasonField = z.string().trim().max(REASON_MAX, `原因不能超过${REASON_MAX}个字`).optional();

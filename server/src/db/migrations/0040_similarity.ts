@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { idColumn, type MigrationContext } from './helpers.ts';
 
 /**
- * 查重 (issue 37): each question's thresholds and exclusions (its template and problem statement), its last run, the
+ * 查重 and duplicate accounts (issue 37): each question's thresholds and exclusions (its template and problem statement), its last run, the
  * text read from each work, the pairs found, each team's mark and the organiser's decision, and a team's own report.
  * Shares are per mille of a work's text (integers, the same in both dialects).
  */
@@ -93,6 +93,9 @@ export async function up(db: Kysely<unknown>, ctx: MigrationContext): Promise<vo
     .addColumn('decided_at', 'varchar(30)')
     .addPrimaryKeyConstraint('similarity_marks_pk', ['question_id', 'team_id'])
     .execute();
+
+  // Duplicate accounts (item 5): the private rows' fingerprint of a prediction file scored by a built-in metric.
+  await db.schema.alterTable('test_submissions').addColumn('fingerprint', 'text').execute();
 
   await db.schema
     .createTable('similarity_reports')

@@ -1,9 +1,10 @@
-import { CANCEL_REASON_REQUIRED, type QuestionSubmissions } from '@contest/shared';
+import { CANCEL_REASON_REQUIRED, type Duplicates, type QuestionSubmissions } from '@contest/shared';
 import type { AuthedCtx, Ctx } from '../../context.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import * as competitions from '../competitions/index.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
+import { decodeFingerprint, duplicatePairs, type Fingerprint } from '../../scoring/fingerprint.ts';
 import * as repo from './repo.ts';
 
 /**
@@ -101,3 +102,34 @@ export const organiserReadsFile = async (ctx: AuthedCtx, key: string) => {
   const competitionId = await repo.competitionOfFile(ctx.db, key);
   return competitionId !== undefined && competitions.isManaged(ctx, competitionId);
 };
+
+/**
+ * Pairs of teams whose files agree far more than independent models do (issue 37, item 5), from the fingerprints left
+ * by scoring: the evidence for the organiser, who may then cancel a team's scores with a reason (nothing is changed
+ * here).
+ */
+export async function duplicates(ctx: Ctx, questionId: number): Promise<Duplicates> {
+  await managedQuestion(ctx, questionId);
+  const files = (await repo.fingerprintsOf(ctx.db, questionId)).flatMap(({ fingerprint, ...f }) => {
+    const fp = decodeFingerprint(fingerprint!);
+    return fp ? [{ ...f, fingerprint: fp }] : [];
+  });
+  const side = (f: (typeof files)[number]) => ({
+    teamId: f.teamId,
+    teamNo: f.teamNo,
+    teamName: f.teamName,
+    submissionId: f.id,
+    fileName: f.fileName,
+    privateScore: f.privateScore,
+    createdAt: f.createdAt,
+  });
+  const pairs = duplicatePairs<(typeof files)[number]>(files).map((p) => ({
+    a: side(p.a),
+    b: side(p.b),
+    identical: Math.round(p.agreement.identical * 1000),
+    sharedWrong: Math.round(p.agreement.sharedWrong),
+    wrongShare: Math.round(p.agreement.wrongJaccard * 1000),
+    privateRows: (p.a.fingerprint as Fingerprint).total,
+  }));
+  return { pairs, files: files.length };
+}

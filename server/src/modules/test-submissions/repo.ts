@@ -427,7 +427,21 @@ export const setLeaderboardPublished = (db: Db, questionId: number, published: b
 export const markScoring = (db: Db, id: number) => db.updateTable('testSubmissions').set({ status: TEST_STATUS.scoring }).where('id', '=', id).execute();
 
 /** How a scoring ended: the scores, or why there are none (with, when an own program failed, the end of its standard error for the organisers). */
-export type Outcome = { publicScore: number | null; privateScore: number | null; rows: number } | { reason: string; log?: string };
+/** The fingerprints of a question's scored files under its current setting (not cancelled), for duplicate accounts. */
+export const fingerprintsOf = (db: Db, questionId: number) =>
+  db
+    .selectFrom('testSubmissions as s')
+    .innerJoin('questions as q', (j) => j.onRef('q.id', '=', 's.questionId').onRef('q.scoringVersion', '=', 's.scoringVersion'))
+    .innerJoin('teams as t', 't.id', 's.teamId')
+    .select(['s.id', 's.teamId', 't.teamNo', 't.name as teamName', 's.fileName', 's.privateScore', 's.createdAt', 's.fingerprint'])
+    .where('s.questionId', '=', questionId)
+    .where('s.status', '=', TEST_STATUS.scored)
+    .where('s.cancelledAt', 'is', null)
+    .where('s.fingerprint', 'is not', null)
+    .orderBy('s.id')
+    .execute();
+
+export type Outcome = { publicScore: number | null; privateScore: number | null; rows: number; fingerprint?: string } | { reason: string; log?: string };
 
 /**
  * Stores a scoring's outcome, stamped with the scoring version it was computed under, if that is still the question's
@@ -453,6 +467,7 @@ export async function settle(trx: Db, v: { id: number; questionId: number; versi
             scorerLog: o.log ?? null,
             publicScore: null,
             privateScore: null,
+            fingerprint: null,
             scoredAt: v.at,
             scoringVersion: v.version,
           }
@@ -461,6 +476,7 @@ export async function settle(trx: Db, v: { id: number; questionId: number; versi
             publicScore: o.publicScore,
             privateScore: o.privateScore,
             rows: o.rows,
+            fingerprint: o.fingerprint ?? null,
             reason: null,
             scorerLog: null,
             scoredAt: v.at,

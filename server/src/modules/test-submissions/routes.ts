@@ -5,6 +5,7 @@ import {
   idParam,
   questionSubmissionsQuery,
   questionSubmissionsSchema,
+  duplicatesSchema,
   leaderboardQuery,
   leaderboardSchema,
   myTestsSchema,
@@ -84,6 +85,11 @@ export function testSubmissionRoutes(app: App, deps: Deps) {
       schema: { tags, params: questionIdParam, querystring: questionSubmissionsQuery, response: replies(questionSubmissionsSchema) },
     },
     async (req) => ok(await service.questionSubmissions(req.ctx, req.params.questionId, req.query)),
+  );
+  app.get(
+    '/api/review/test/duplicates/:questionId',
+    { config: { rule: perm(ACTION_CODES.competitionEdit) }, schema: { tags, params: questionIdParam, response: replies(duplicatesSchema) } },
+    async (req) => ok(await service.duplicates(req.ctx, req.params.questionId)),
   );
   app.put(
     '/api/review/test/cancel/:id',

@@ -5,11 +5,13 @@ import {
   formatSize,
   formatTestScore,
   type Disqualification,
+  type DuplicatePair,
   type ManagedQuestion,
   type QuestionSubmission,
   type QuestionSubmissions,
   type QuestionSubmissionsQuery,
 } from '@contest/shared';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Card, Checkbox, Flex, Grid, Input, Select, Space, Table, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { testSubmissionApi, testSubmissionKeys } from '#src/api/test-submissions.ts';
@@ -100,6 +102,7 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
           ]}
         />
       </Card>
+      <DuplicatesCard questionId={id} onDisqualify={acts ? (teamId, teamName) => setCancelling({ kind: 'team', teamId, teamName }) : undefined} />
       {Boolean(data?.disqualified.length) && (
         <Card title="已取消成绩的队伍" size="small" data-testid="disqualified">
           <Table<Disqualification>
@@ -273,5 +276,66 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
         />
       )}
     </Space>
+  );
+}
+
+/**
+ * Pairs of teams whose prediction files agree far more than independent models do (issue 37): the same wrong
+ * predictions on the private rows. The evidence for the organiser, who may cancel a team's scores with a reason.
+ */
+function DuplicatesCard({ questionId, onDisqualify }: { questionId: number; onDisqualify?: (teamId: number, teamName: string) => void }) {
+  const duplicates = useQuery({ queryKey: testSubmissionKeys.duplicates(questionId), queryFn: () => testSubmissionApi.duplicates(questionId) });
+  const pairs = duplicates.data?.pairs ?? [];
+  const team = (s: DuplicatePair['a']) => (
+    <Space direction="vertical" size={0}>
+      <span>
+        {s.teamName}（{s.teamNo}）
+      </span>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {s.fileName} · {formatMinute(s.createdAt)} · 私榜 {score(s.privateScore)}
+      </Typography.Text>
+      {onDisqualify && <ActionLink onClick={() => onDisqualify(s.teamId, s.teamName)}>取消队伍成绩</ActionLink>}
+    </Space>
+  );
+  return (
+    <Card
+      title="疑似重复提交（多账号）"
+      size="small"
+      data-testid="duplicates"
+      extra={duplicates.data && <Typography.Text type="secondary">已比对 {duplicates.data.files} 个文件</Typography.Text>}
+    >
+      <Typography.Paragraph type="secondary">
+        独立建模的队伍在私榜数据上会错在不同的地方；两支队伍的提交错在同样的行、给出同样的错误预测时，可能是同一人或共享了预测结果。以下为估算值，仅供核查，不会自动改变任何成绩。
+      </Typography.Paragraph>
+      <Table<DuplicatePair>
+        rowKey={(p) => `${p.a.submissionId}-${p.b.submissionId}`}
+        size="small"
+        loading={duplicates.isLoading}
+        dataSource={pairs}
+        pagination={{ pageSize: 10, hideOnSinglePage: true }}
+        scroll={{ x: 900 }}
+        locale={{ emptyText: '没有发现疑似重复的提交' }}
+        columns={[
+          { title: '队伍一', key: 'a', render: (_, p) => team(p.a) },
+          { title: '队伍二', key: 'b', render: (_, p) => team(p.b) },
+          {
+            title: '私榜相同预测',
+            key: 'identical',
+            width: 130,
+            render: (_, p) => (
+              <Tooltip title={`私榜共 ${p.privateRows} 行`}>
+                <Tag color="red">{(p.identical / 10).toFixed(1)}%</Tag>
+              </Tooltip>
+            ),
+          },
+          {
+            title: '相同的错误预测',
+            key: 'wrong',
+            width: 170,
+            render: (_, p) => `约 ${p.sharedWrong} 行（占双方错误预测的 ${(p.wrongShare / 10).toFixed(0)}%）`,
+          },
+        ]}
+      />
+    </Card>
   );
 }
