@@ -279,6 +279,14 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   await orgPage.locator('.ant-select-item-option').filter({ hasText: judgeName }).click();
   await pressInDialog(orgPage, /保\s*存|确\s*定/);
   await expect(orgPage.getByText('已添加1位评审专家')).toBeVisible();
+  // Works have closed: they go to judges once 查重 has read them (it starts by itself within a minute; the organiser
+  // starts it now from the question's 作品查重 page, unless the platform has already).
+  await orgPage.locator('.ant-segmented').getByText('作品查重').click();
+  const startCheck = orgPage.getByRole('button', { name: '开始查重' });
+  await expect(startCheck.or(orgPage.getByRole('button', { name: /查重进行中|重新查重/ }))).toBeVisible();
+  if (await startCheck.isEnabled().catch(() => false)) await startCheck.click();
+  await expect(orgPage.getByText('已完成', { exact: true })).toBeVisible({ timeout: 90_000 });
+  await orgPage.locator('.ant-segmented').getByText('评审专家与分配').click();
   await orgPage.getByRole('button', { name: '自动分配' }).click();
   await expect(orgPage.getByText('自动分配完成，新分配 2 份')).toBeVisible();
 

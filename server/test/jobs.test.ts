@@ -39,6 +39,8 @@ describe('the job registry', () => {
       'outbox.drainSweep',
       'outbox.send',
       'reminders.sweep',
+      'similarity.check',
+      'similarity.sweep',
       'test.release',
       'test.rescore',
       'test.score',

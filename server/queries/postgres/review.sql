@@ -437,7 +437,8 @@ from
 where
   "id" = $1;
 select
-  "status"
+  "status",
+  "started_at"
 from
   "similarity_runs"
 where

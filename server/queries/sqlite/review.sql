@@ -437,7 +437,8 @@ from
 where
   "id" = ?;
 select
-  "status"
+  "status",
+  "started_at"
 from
   "similarity_runs"
 where

@@ -278,7 +278,7 @@ export const teamsWithWorks = (db: Db, questionId: number) =>
 export async function similarityState(db: Db, questionId: number) {
   const [q, run, marks] = await Promise.all([
     db.selectFrom('questions').select('similarityHold').where('id', '=', questionId).executeTakeFirstOrThrow(),
-    db.selectFrom('similarityRuns').select('status').where('questionId', '=', questionId).executeTakeFirst(),
+    db.selectFrom('similarityRuns').select(['status', 'startedAt']).where('questionId', '=', questionId).executeTakeFirst(),
     db
       .selectFrom('similarityMarks as m')
       .innerJoin('works as w', 'w.id', 'm.workId')
@@ -297,7 +297,14 @@ export async function similarityState(db: Db, questionId: number) {
       )
       .execute(),
   ]);
-  return { holdPercent: q.similarityHold, running: run?.status === 'queued' || run?.status === 'running', marks };
+  // The last work completed after the last run started: a run has not read it.
+  const unread =
+    run?.startedAt == null
+      ? true
+      : Boolean(
+          await db.selectFrom('works').select('id').where('questionId', '=', questionId).where('completedAt', '>', run.startedAt).limit(1).executeTakeFirst(),
+        );
+  return { holdPercent: q.similarityHold, running: run?.status === 'queued' || run?.status === 'running', unread, marks };
 }
 
 export const assignmentsOf = (db: Db, questionId: number) =>

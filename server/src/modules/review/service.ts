@@ -337,9 +337,15 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
     if (!judges.length) throw conflict('请先为该赛题添加评审专家');
     const withWorks = await repo.teamsWithWorks(trx, questionId);
     if (!withWorks.length) throw conflict('该赛题还没有作品');
-    // 查重 (issue 37): no work goes to judges while a run reads them, nor one held until the organiser decides.
+    // Judges should score the version that counts: before the works deadline, teams may still replace what is given
+    // to them, so assigning then is done only when the organiser confirms the warning (`fields.early`).
+    const warning = earlyAssignWarning(await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS'), ctx.clock.now());
+    if (warning && !early) throw new AppError(409, warning, { early: warning });
+    // 查重 (issue 37): no work goes to judges while a run reads them, nor one held until the organiser decides; once
+    // the works deadline has passed, not before a run has read every work (it starts by itself within a minute).
     const similarity = await repo.similarityState(trx, questionId);
     if (similarity.running) throw conflict('作品查重正在进行，请等待查重完成后再分配');
+    if (!warning && similarity.unread) throw conflict('作品提交已截止，查重将在一分钟内自动开始（也可在“作品查重”中立即开始），请在查重完成后再分配');
     const held = new Set(
       similarity.marks
         .filter((m) =>
@@ -351,10 +357,6 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
         .map((m) => m.teamId),
     );
     const teams = withWorks.filter((t) => !held.has(t.id));
-    // Judges should score the version that counts: before the works deadline, teams may still replace what is given
-    // to them, so assigning then is done only when the organiser confirms the warning (`fields.early`).
-    const warning = earlyAssignWarning(await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS'), ctx.clock.now());
-    if (warning && !early) throw new AppError(409, warning, { early: warning });
     const existing = await repo.assignmentsOf(trx, questionId);
     const people = await teamPeople(
       trx,
