@@ -201,6 +201,9 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     const last = await reviewedQuestion(admin, org, { competition: { brandId }, title: '往届赛题' });
     const a = paper(random, vocab, 4000);
     await team(last, '往届队', await paperDocx(a));
+    // Another organisation's contest of the same brand, with the same paper: its works are never in this corpus.
+    const theirs = await reviewedQuestion(admin, other, { competition: { brandId }, title: '别家赛题' });
+    await teamWithWork(t, other, theirs, { username: `simOther${kind}${unique()}`, name: '别家队', works: await paperDocx(a), filename: '别家队.docx' });
     const q = await reviewedQuestion(admin, org, { competition: { brandId }, title: '本届赛题' });
     await reviewRule(org, q.questionId, RULE);
     await team(q, '借鉴队', await paperDocx(plantCopy(random, vocab, a, paper(random, vocab, 4000), 0.5)));
@@ -221,6 +224,7 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     expect(view.earlierEditions).toHaveLength(1);
     const byTeam = new Map<string, any>(view.works.map((w: any) => [w.teamName, w]));
     expect(byTeam.get('借鉴队').matches[0]).toMatchObject({ teamName: '往届队', earlier: { questionTitle: '往届赛题' } });
+    expect(byTeam.get('借鉴队').matches.map((m: { teamName: string }) => m.teamName)).not.toContain('别家队');
     expect(byTeam.get('借鉴队').topShare).toBeGreaterThanOrEqual(400);
     expect(byTeam.get('扫描队').files).toEqual([{ name: '扫描队.pdf', chars: 0, reason: REASONS.scanned }]);
     expect(byTeam.get('压缩队').files).toEqual([{ name: '压缩队.rar', chars: 0, reason: REASONS.format }]);

@@ -33,6 +33,7 @@ select
 from
   "competitions" as "c"
   inner join "competitions" as "me" on "me"."brand_id" = "c"."brand_id"
+  and "me"."org_id" = "c"."org_id"
 where
   "me"."id" = ?
   and "c"."id" < "me"."id"

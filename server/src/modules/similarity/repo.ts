@@ -154,13 +154,14 @@ export const workReadings = (db: Db, workIds: number[]) =>
   workIds.length === 0 ? Promise.resolve([]) : db.selectFrom('workTexts').select(['workId', 'chars', 'filesJson']).where('workId', 'in', workIds).execute();
 
 /**
- * The competition's earlier editions that have works: competitions of the same brand created before it (ids grow with
- * creation).
+ * The competition's earlier editions that have works: competitions of the same brand and the same organisation created
+ * before it (ids grow with creation). Another organisation's competitions of the brand are never read: their works are
+ * theirs.
  */
 export const earlierEditions = (db: Db, competitionId: number) =>
   db
     .selectFrom('competitions as c')
-    .innerJoin('competitions as me', 'me.brandId', 'c.brandId')
+    .innerJoin('competitions as me', (j) => j.onRef('me.brandId', '=', 'c.brandId').onRef('me.orgId', '=', 'c.orgId'))
     .select(['c.id', 'c.name'])
     .where('me.id', '=', competitionId)
     .whereRef('c.id', '<', 'me.id')
