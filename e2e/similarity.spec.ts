@@ -148,7 +148,7 @@ test('查重: the organiser finds the copied paper, compares it side by side, ke
   await orgPage.getByRole('button', { name: '自动分配' }).click();
   await pressInDialog(orgPage, /仍然现在分配/);
   await expect(orgPage.getByText('本次新分配 2 份评审任务。')).toBeVisible();
-  await expect(orgPage.getByText(/1 份作品因查重待处理暂未分配/)).toBeVisible();
+  await expect(orgPage.getByText(/1 份作品因查重暂未分配（待处理或不予评审）/)).toBeVisible();
 
   // On a phone the 查重 page fits the screen, and the pair stands one text above the other.
   await orgPage.setViewportSize({ width: 390, height: 844 });

@@ -79,6 +79,13 @@ describe('fingerprints of prediction files', () => {
     const answers = await loadAnswers(Readable.from([Buffer.from(csv(w.truth))]), { ...ev, publicShare: 1 });
     expect((await scoreSubmission(Readable.from([Buffer.from(csv(w.truth))]), answers, { ...ev, publicShare: 1 })).fingerprint).toBeUndefined();
     expect(DUPLICATE_JACCARD).toBeGreaterThan(0.5);
+    // Sixty teams sending the organiser's sample file are not sixty accounts of one person.
+    const sample = w.honest();
+    const crowd = await fingerprints(
+      w.truth,
+      Array.from({ length: 60 }, () => sample),
+    );
+    expect(duplicatePairs(crowd.map((fingerprint, i) => ({ teamId: i + 1, fingerprint })))).toEqual([]);
   });
 });
 

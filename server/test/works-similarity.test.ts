@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { sweep } from '../src/modules/similarity/index.ts';
 import { Extractor, FAILED_READING } from '../src/similarity/extractor.ts';
+import { scanIdentity } from '../src/similarity/identity.ts';
 import { REASONS } from '../src/similarity/extract.ts';
 import { normalise } from '../src/similarity/winnow.ts';
 import { FONT, docx, pdf, zip } from './documents.ts';
@@ -179,6 +180,13 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     const second = await assignWorks(org, q.questionId);
     expect(second).toMatchObject({ created: 1, held: 2 });
     expect(new Set((await assignmentsOf(org, q.questionId)).map((x) => x.teamId))).toEqual(new Set([honest.teamId, original.teamId]));
+    // A work decided not to be judged is taken from the judges it was given to.
+    ok(
+      await org.put(`/api/review/similarity/decision/${q.questionId}`, { teamId: original.teamId, decision: 'exclude', note: '复核后认定雷同' }),
+      'exclude after all',
+    );
+    expect((await assignmentsOf(org, q.questionId)).map((x) => x.teamId)).toEqual([honest.teamId]);
+    ok(await org.put(`/api/review/similarity/decision/${q.questionId}`, { teamId: original.teamId, decision: 'release', note: '申诉后放行' }), 'release again');
 
     const audits = await t.database.db.selectFrom('auditLog').select(['action', 'entityId', 'afterJson']).where('action', '=', 'similarity.decide').execute();
     expect(audits.map((x) => [Number(x.entityId), JSON.parse(x.afterJson!).decision])).toEqual(
@@ -206,6 +214,7 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     await teamWithWork(t, other, theirs, { username: `simOther${kind}${unique()}`, name: '别家队', works: await paperDocx(a), filename: '别家队.docx' });
     const q = await reviewedQuestion(admin, org, { competition: { brandId }, title: '本届赛题' });
     await reviewRule(org, q.questionId, RULE);
+    await judgesOnQuestion(org, q.questionId, [await expert(t, org, `simJudge${kind}${unique()}`, '评审单位')]);
     await team(q, '借鉴队', await paperDocx(plantCopy(random, vocab, a, paper(random, vocab, 4000), 0.5)));
     await team(q, '扫描队', await pdf((doc) => doc.image(PNG, 0, 0, { width: 300 })), '扫描队.pdf');
     await team(q, '压缩队', Buffer.from('Rar!not really'), '压缩队.rar');
@@ -217,6 +226,12 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     expect((await overview(q.questionId)).run).toBeNull();
 
     now = new Date('2026-03-25T01:00:00Z');
+    // Works have closed and no run has read them: assignment waits for it.
+    const waiting = await org.post(`/api/review/works/${q.questionId}?early=1`);
+    expect([waiting.statusCode, waiting.json().message]).toEqual([
+      409,
+      '作品提交已截止，查重将在一分钟内自动开始（也可在“作品查重”中立即开始），请在查重完成后再分配',
+    ]);
     await sweep(t.deps);
     await run();
     const view = await overview(q.questionId);
@@ -232,6 +247,11 @@ describe.each(DATABASES)('查重 of a question on %s', (kind) => {
     // Once per deadline: the next sweep leaves the run as it is.
     await sweep(t.deps);
     expect((await overview(q.questionId)).run.startedAt).toBe(view.run.startedAt);
+    // A run that gave up does not let works through unchecked.
+    await t.database.db.updateTable('similarityRuns').set({ status: 'failed' }).where('questionId', '=', q.questionId).execute();
+    const failed = await org.post(`/api/review/works/${q.questionId}?early=1`);
+    expect([failed.statusCode, failed.json().message]).toEqual([409, '作品查重未能完成，请在“作品查重”中重新查重，完成后再分配']);
+    await t.database.db.updateTable('similarityRuns').set({ status: 'done' }).where('questionId', '=', q.questionId).execute();
 
     // The thresholds are the question's: a higher hold releases the work, and a wrong pair of thresholds changes nothing.
     const bad = await org.put(`/api/review/similarity/settings/${q.questionId}`, { flagPercent: 50, holdPercent: 30 });
@@ -317,6 +337,19 @@ describe('the reading process', () => {
       extractor.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('finds the team’s names in the text and files, not among the references, nor a short Latin name inside words', () => {
+    const names = { members: ['张三', 'Li'], team: '数据先锋队', schools: ['东方大学'], teachers: ['王老师傅'] };
+    const text = `摘要：本文由数据 先锋队完成。\n正文：Linear models are simple.\n\n参考文献\n[1] 王老师傅. 统计学习. 2019.\n[2] 张三. 回归分析.`;
+    const padded = `${'模型的建立与求解。'.repeat(20)}\n${text}`;
+    const hits = scanIdentity(padded, { meta: [{ file: '论文.pdf', fields: { author: '东方大学 张三' } }], entries: ['数据先锋队/论文.pdf'] }, names);
+    expect(hits.map((h) => [h.kind, h.value, h.where])).toEqual([
+      ['队伍名称', '数据先锋队', '正文'],
+      ['队伍名称', '数据先锋队', '压缩包内文件名'],
+      ['成员姓名', '张三', '论文.pdf 的作者'],
+      ['学校', '东方大学', '论文.pdf 的作者'],
+    ]);
   });
 
   it('holds by share, by names under blind review only, and by the organiser’s word', () => {

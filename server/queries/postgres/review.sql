@@ -100,6 +100,12 @@ where
   "question_id" = $1
   and "user_id" = $2;
 
+-- review.deleteTeamAssignments(questionId, teamId)
+delete from "review_assignments"
+where
+  "question_id" = $1
+  and "team_id" = $2;
+
 -- review.ensureBoardRule(questionId, now)
 insert into
   "review_rules" (

@@ -195,8 +195,13 @@ select
 from
   "questions" as "q"
   left join "similarity_runs" as "r" on "r"."question_id" = "q"."id"
+  left join "review_rules" as "rr" on "rr"."question_id" = "q"."id"
 where
   "q"."judging" in ($1, $2)
+  and (
+    "rr"."grade_state" is null
+    or "rr"."grade_state" <> $3
+  )
   and (
     (
       "r"."question_id" is null
@@ -210,7 +215,7 @@ where
       )
     )
     or (
-      "r"."status" in ($3, $4)
+      "r"."status" in ($4, $5)
       and exists (
         select
           "w"."id"
@@ -264,6 +269,11 @@ where
   "work_id" in ($1);
 
 -- similarity.replaceResults(questionId, pairs, marks)
+update "similarity_marks"
+set
+  "question_id" = "question_id"
+where
+  "question_id" = $1;
 delete from "similarity_pairs"
 where
   "question_id" = $1;

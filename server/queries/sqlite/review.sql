@@ -100,6 +100,12 @@ where
   "question_id" = ?
   and "user_id" = ?;
 
+-- review.deleteTeamAssignments(questionId, teamId)
+delete from "review_assignments"
+where
+  "question_id" = ?
+  and "team_id" = ?;
+
 -- review.ensureBoardRule(questionId, now)
 insert into
   "review_rules" (

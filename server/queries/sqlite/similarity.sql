@@ -195,8 +195,13 @@ select
 from
   "questions" as "q"
   left join "similarity_runs" as "r" on "r"."question_id" = "q"."id"
+  left join "review_rules" as "rr" on "rr"."question_id" = "q"."id"
 where
   "q"."judging" in (?, ?)
+  and (
+    "rr"."grade_state" is null
+    or "rr"."grade_state" <> ?
+  )
   and (
     (
       "r"."question_id" is null
@@ -264,6 +269,11 @@ where
   "work_id" in (?);
 
 -- similarity.replaceResults(questionId, pairs, marks)
+update "similarity_marks"
+set
+  "question_id" = "question_id"
+where
+  "question_id" = ?;
 delete from "similarity_pairs"
 where
   "question_id" = ?;

@@ -169,6 +169,15 @@ where
   and "s"."status" = ?
   and "s"."cancelled_at" is null
   and "s"."fingerprint" is not null
+  and not exists (
+    select
+      "d"."team_id"
+    from
+      "disqualifications" as "d"
+    where
+      "d"."question_id" = "s"."question_id"
+      and "d"."team_id" = "s"."team_id"
+  )
 order by
   "s"."id";
 

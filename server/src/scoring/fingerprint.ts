@@ -162,8 +162,11 @@ export function duplicatePairs<T extends { teamId: number }>(files: (T & { finge
   });
   const best = new Map<string, { a: T; b: T; agreement: Agreement }>();
   const seen = new Set<string>();
+  // A band shared by very many files is a file everyone sent (the sample, a constant baseline), not two accounts;
+  // comparing its holders pairwise would cost their number squared.
+  const crowd = Math.max(50, Math.ceil(files.length * 0.02));
   for (const list of buckets.values()) {
-    if (list.length < 2) continue;
+    if (list.length < 2 || list.length > crowd) continue;
     for (let x = 0; x < list.length; x++) {
       for (let y = x + 1; y < list.length; y++) {
         const [i, j] = [list[x]!, list[y]!];

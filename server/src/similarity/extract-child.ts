@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import readline from 'node:readline';
 import { compareCode } from './code.ts';
 import type { CodeLanguage } from './extract.ts';
-import { extractWorks } from './extract.ts';
+import { MAX_TEXT_CHARS, extractWorks } from './extract.ts';
 
 const lines = readline.createInterface({ input: process.stdin });
 for await (const line of lines) {
@@ -25,7 +25,11 @@ for await (const line of lines) {
         baseline: string | null;
       };
       result = await compareCode(job.language, job.submissions, job.baseline);
-    } else result = await extractWorks(await fs.readFile(req.path), req.name ?? '');
+    } else {
+      // Only what is kept crosses to the worker: a huge text layer stays here.
+      const read = await extractWorks(await fs.readFile(req.path), req.name ?? '');
+      result = { ...read, text: read.text.replaceAll('\u0000', '').slice(0, MAX_TEXT_CHARS) };
+    }
     process.stdout.write(`${JSON.stringify({ id: req.id, result })}\n`);
   } catch (err) {
     process.stdout.write(`${JSON.stringify({ id: req.id, error: String((err as Error)?.message ?? err) })}\n`);

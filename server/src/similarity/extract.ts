@@ -84,6 +84,10 @@ function sourceOf(name: string, data: Buffer, language: CodeLanguage): CodeFile 
   return content?.trim() ? { path: name, language, content } : null;
 }
 
+/** Characters of a work's text kept (a thesis of 400 pages); the rest is not compared. */
+export const MAX_TEXT_CHARS = 400_000;
+/** Entry names of a zip kept for the blind-review check. */
+export const MAX_ENTRY_NAMES = 2000;
 /** A document inside a zip larger than this is listed as too large rather than read into memory. */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
 /** At most this many documents of one zip are read; the rest are listed. */
@@ -261,7 +265,7 @@ async function readZip(data: Buffer): Promise<Extracted> {
   try {
     await eachEntry(data, async (zip, entry) => {
       const name = entry.fileName;
-      out.entries.push(name);
+      if (out.entries.length < MAX_ENTRY_NAMES) out.entries.push(name);
       if (name.endsWith('/')) return false;
       const base = name.split('/').at(-1)!;
       const k = kind(name);

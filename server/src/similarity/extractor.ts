@@ -25,14 +25,25 @@ export interface ExtractorOptions {
 
 /**
  * Reads works files in a child process (extract-child.ts), one at a time. A file that makes the process fail or take
- * longer than `timeoutMs` is given back as unreadable with the reason, and the next file gets a new process; nothing
+ * longer than `timeoutMs` (a minute) is given back as unreadable with the reason, and the next file gets a new process; nothing
  * a file does reaches the caller's process.
  */
 export class Extractor {
   private child: ChildProcess | null = null;
-  private waiting = new Map<number, (answer: { result?: unknown; error?: string }) => void>();
+  /** Requests waiting for their answer, each with the process it was sent to. */
+  private waiting = new Map<number, { child: ChildProcess; resolve: (answer: { result?: unknown; error?: string }) => void }>();
   private next = 1;
   constructor(private readonly options: ExtractorOptions = {}) {}
+
+  /** The process ended or never started: its requests fail (those sent to a newer one are not its). */
+  private lost(child: ChildProcess) {
+    if (this.child === child) this.child = null;
+    for (const [id, w] of this.waiting) {
+      if (w.child !== child) continue;
+      this.waiting.delete(id);
+      w.resolve({ error: 'crashed' });
+    }
+  }
 
   private start() {
     const child = spawn(process.execPath, [`--max-old-space-size=${this.options.heapMb ?? 512}`, '--import', 'tsx', CHILD], {
@@ -48,13 +59,11 @@ export class Extractor {
       } catch {
         return;
       }
-      this.waiting.get(answer.id)?.(answer);
+      this.waiting.get(answer.id)?.resolve(answer);
     });
-    child.on('exit', () => {
-      if (this.child === child) this.child = null;
-      for (const [, resolve] of this.waiting) resolve({ error: 'crashed' });
-      this.waiting.clear();
-    });
+    child.on('exit', () => this.lost(child));
+    // A process that could not be started (no memory, too many processes) fails its requests, never the caller.
+    child.on('error', () => this.lost(child));
     child.stdin!.on('error', () => undefined);
     this.child = child;
     return child;
@@ -68,12 +77,17 @@ export class Extractor {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         resolve({ timedOut: true });
+        // The next request gets a new process at once, not the one being killed.
+        if (this.child === child) this.child = null;
         child.kill('SIGKILL');
       }, timeoutMs);
-      this.waiting.set(id, (a) => {
-        clearTimeout(timer);
-        this.waiting.delete(id);
-        resolve(a as { result?: T; error?: string });
+      this.waiting.set(id, {
+        child,
+        resolve: (a) => {
+          clearTimeout(timer);
+          this.waiting.delete(id);
+          resolve(a as { result?: T; error?: string });
+        },
       });
       child.stdin!.write(`${JSON.stringify({ id, ...request })}\n`);
     });
@@ -81,7 +95,7 @@ export class Extractor {
 
   /** The text of the file at `file`, named `name` (its extension says how to read it). */
   async read(file: string, name: string): Promise<Extracted> {
-    const answer = await this.ask<Extracted>({ path: file, name }, this.options.timeoutMs ?? 120_000);
+    const answer = await this.ask<Extracted>({ path: file, name }, this.options.timeoutMs ?? 60_000);
     if (answer.result) return answer.result;
     const reason = answer.timedOut ? FAILED_READING.timeout : answer.error === 'crashed' ? FAILED_READING.crashed : REASONS.broken;
     return { text: '', files: [{ name, chars: 0, reason, meta: {} }], entries: [], otherEntries: 0, code: [] };

@@ -1,4 +1,4 @@
-import { normalise } from './winnow.ts';
+import { normalise, withoutReferences } from './winnow.ts';
 
 /**
  * Blind review stays blind (issue 37, item 4): a work's text, its files' metadata and its zip's entry names are
@@ -35,9 +35,14 @@ const FIELD_LABEL: Record<string, string> = {
   lastModifiedBy: '最后编辑者',
 };
 
-/** Shortest name searched, in normalised characters: a person's name of two characters; a team or school of three. */
+/**
+ * Shortest name searched, in normalised characters: a person's name of two Chinese characters, a team or school of
+ * three; a name in Latin letters of six (the normalised text has no spaces: a short one would match inside words).
+ */
 const MIN_PERSON = 2;
 const MIN_GROUP = 3;
+const MIN_LATIN = 6;
+const HAN = /\p{Script=Han}/u;
 
 /** Every hit of the team's names in the work, at most one per name and place. */
 export function scanIdentity(text: string, files: NamedFiles, names: TeamNames): IdentityHit[] {
@@ -45,7 +50,8 @@ export function scanIdentity(text: string, files: NamedFiles, names: TeamNames):
   const add = (kind: string, values: string[], min: number) => {
     for (const value of values) {
       const key = normalise(value).text;
-      if (key.length >= min && !wanted.some((w) => w.key === key)) wanted.push({ kind, value: value.trim(), key });
+      const long = HAN.test(key) ? key.length >= min : key.length >= Math.max(min, MIN_LATIN);
+      if (long && !wanted.some((w) => w.key === key)) wanted.push({ kind, value: value.trim(), key });
     }
   };
   add('成员姓名', names.members, MIN_PERSON);
@@ -55,7 +61,8 @@ export function scanIdentity(text: string, files: NamedFiles, names: TeamNames):
   if (!wanted.length) return [];
 
   const hits: IdentityHit[] = [];
-  const body = normalise(text);
+  // The references are left out: a cited author may share a member's name.
+  const body = normalise(withoutReferences(text));
   for (const w of wanted) {
     const at = body.text.indexOf(w.key);
     if (at < 0) continue;

@@ -14,6 +14,5 @@ export {
   schoolVoucher,
   type Payable,
 } from './service.ts';
-export { findOrder } from './repo.ts';
 export { closeExpiredJob } from './jobs.ts';
 export { closeExpiredOrders } from './service.ts';

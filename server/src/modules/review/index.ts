@@ -15,6 +15,7 @@ export {
   teamPeople,
   tellReplaced,
   versionReplaced,
+  withdrawFromReview,
   type ReplacedScores,
   type TeamPeople,
 } from './service.ts';

@@ -299,13 +299,17 @@ export async function similarityState(db: Db, questionId: number) {
   ]);
   // The last work completed after the last run started: a run has not read it.
   const unread =
-    run?.startedAt == null
+    run?.startedAt == null || run.status === 'failed'
       ? true
       : Boolean(
           await db.selectFrom('works').select('id').where('questionId', '=', questionId).where('completedAt', '>', run.startedAt).limit(1).executeTakeFirst(),
         );
-  return { holdPercent: q.similarityHold, running: run?.status === 'queued' || run?.status === 'running', unread, marks };
+  return { holdPercent: q.similarityHold, running: run?.status === 'queued' || run?.status === 'running', failed: run?.status === 'failed', unread, marks };
 }
+
+/** Takes a team's work away from its judges (查重 decided it is not to be judged); answers how many tasks went. */
+export const deleteTeamAssignments = async (db: Db, questionId: number, teamId: number) =>
+  Number((await db.deleteFrom('reviewAssignments').where('questionId', '=', questionId).where('teamId', '=', teamId).executeTakeFirst()).numDeletedRows);
 
 export const assignmentsOf = (db: Db, questionId: number) =>
   db.selectFrom('reviewAssignments').select(['teamId', 'judgeId', 'code', 'rereview']).where('questionId', '=', questionId).execute();

@@ -99,6 +99,15 @@ export function assertNotConfirmed(rule: ReviewRule, message: string) {
   if (rule.gradeState === GRADE_STATE.confirmed) throw conflict(message);
 }
 
+/**
+ * 查重 decided a team's work is not to be judged (issue 37): its tasks are taken from the judges (with any scores they
+ * gave it), under the rule's lock, so that it counts in no grade; refused once the grades are confirmed.
+ */
+export async function withdrawFromReview(trx: Db, questionId: number, teamId: number) {
+  assertNotConfirmed(await lockRule(trx, questionId), '成绩已确认，不能再改变作品的评审');
+  return repo.deleteTeamAssignments(trx, questionId, teamId);
+}
+
 export async function getRule(ctx: Ctx, questionId: number) {
   await managedQuestion(ctx, questionId);
   return loadRule(ctx.db, questionId);
@@ -339,13 +348,16 @@ export async function autoAssign(ctx: Ctx, questionId: number, early = false): P
     if (!withWorks.length) throw conflict('该赛题还没有作品');
     // Judges should score the version that counts: before the works deadline, teams may still replace what is given
     // to them, so assigning then is done only when the organiser confirms the warning (`fields.early`).
-    const warning = earlyAssignWarning(await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS'), ctx.clock.now());
+    const window = await competitions.submissionWindowOf(trx, q.competitionId, 'SUBMIT_WORKS');
+    const warning = earlyAssignWarning(window, ctx.clock.now());
     if (warning && !early) throw new AppError(409, warning, { early: warning });
+    const closed = window.enabled && window.end !== null && new Date(window.end) <= ctx.clock.now();
     // 查重 (issue 37): no work goes to judges while a run reads them, nor one held until the organiser decides; once
     // the works deadline has passed, not before a run has read every work (it starts by itself within a minute).
     const similarity = await repo.similarityState(trx, questionId);
     if (similarity.running) throw conflict('作品查重正在进行，请等待查重完成后再分配');
-    if (!warning && similarity.unread) throw conflict('作品提交已截止，查重将在一分钟内自动开始（也可在“作品查重”中立即开始），请在查重完成后再分配');
+    if (closed && similarity.failed) throw conflict('作品查重未能完成，请在“作品查重”中重新查重，完成后再分配');
+    if (closed && similarity.unread) throw conflict('作品提交已截止，查重将在一分钟内自动开始（也可在“作品查重”中立即开始），请在查重完成后再分配');
     const held = new Set(
       similarity.marks
         .filter((m) =>

@@ -1,4 +1,13 @@
+import { GRADE_STATE } from '@contest/shared';
 import type { Db } from '../../db/database.ts';
+
+/** Ids are asked for this many at a time: one IN list stays far below PostgreSQL's limit of parameters. */
+const CHUNK = 1000;
+async function inChunks<T>(ids: number[], read: (chunk: number[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += CHUNK) out.push(...(await read(ids.slice(i, i + CHUNK))));
+  return out;
+}
 
 /**
  * Every query of 查重: a question's thresholds and exclusions, its run, the texts read from works, the pairs found,
@@ -81,7 +90,10 @@ export const questionsToCheck = (db: Db) =>
     .selectFrom('questions as q')
     .leftJoin('similarityRuns as r', 'r.questionId', 'q.id')
     .select(['q.id as questionId', 'q.competitionId', 'r.deadline', 'r.status'])
+    .leftJoin('reviewRules as rr', 'rr.questionId', 'q.id')
     .where('q.judging', 'in', ['review', 'both'])
+    // Grades confirmed: the results stand, nothing left to check.
+    .where((eb) => eb.or([eb('rr.gradeState', 'is', null), eb('rr.gradeState', '<>', GRADE_STATE.confirmed)]))
     .where((eb) =>
       eb.or([
         eb.and([eb('r.questionId', 'is', null), eb.exists(eb.selectFrom('works as w').select('w.id').whereRef('w.questionId', '=', 'q.id'))]),
@@ -121,9 +133,7 @@ export type LatestWork = Awaited<ReturnType<typeof latestWorks>>[number];
 
 /** Which of these works already have their text read. */
 export const readWorkIds = async (db: Db, workIds: number[]) =>
-  workIds.length === 0
-    ? new Set<number>()
-    : new Set((await db.selectFrom('workTexts').select('workId').where('workId', 'in', workIds).execute()).map((r) => r.workId));
+  new Set((await inChunks(workIds, (ids) => db.selectFrom('workTexts').select('workId').where('workId', 'in', ids).execute())).map((r) => r.workId));
 
 export const insertWorkText = (
   db: Db,
@@ -146,12 +156,11 @@ export const insertWorkText = (
     .onConflict((oc) => oc.column('workId').doNothing())
     .execute();
 
-export const workTexts = (db: Db, workIds: number[]) =>
-  workIds.length === 0 ? Promise.resolve([]) : db.selectFrom('workTexts').selectAll().where('workId', 'in', workIds).execute();
+export const workTexts = (db: Db, workIds: number[]) => inChunks(workIds, (ids) => db.selectFrom('workTexts').selectAll().where('workId', 'in', ids).execute());
 
 /** The files read of these works, without their text (for the list). */
 export const workReadings = (db: Db, workIds: number[]) =>
-  workIds.length === 0 ? Promise.resolve([]) : db.selectFrom('workTexts').select(['workId', 'chars', 'filesJson']).where('workId', 'in', workIds).execute();
+  inChunks(workIds, (ids) => db.selectFrom('workTexts').select(['workId', 'chars', 'filesJson']).where('workId', 'in', ids).execute());
 
 /**
  * The competition's earlier editions that have works: competitions of the same brand and the same organisation created
@@ -174,16 +183,16 @@ export const questionIdsOf = async (db: Db, competitionIds: number[]) =>
 
 /** Of works of earlier editions: their competition's name and question's title. */
 export const workOrigins = (db: Db, workIds: number[]) =>
-  workIds.length === 0
-    ? Promise.resolve([])
-    : db
-        .selectFrom('works as w')
-        .innerJoin('questions as q', 'q.id', 'w.questionId')
-        .innerJoin('competitions as c', 'c.id', 'w.competitionId')
-        .innerJoin('teams as t', 't.id', 'w.teamId')
-        .select(['w.id', 'w.questionId', 'w.version', 'c.name as competitionName', 'q.title as questionTitle', 't.teamNo', 't.name as teamName'])
-        .where('w.id', 'in', workIds)
-        .execute();
+  inChunks(workIds, (ids) =>
+    db
+      .selectFrom('works as w')
+      .innerJoin('questions as q', 'q.id', 'w.questionId')
+      .innerJoin('competitions as c', 'c.id', 'w.competitionId')
+      .innerJoin('teams as t', 't.id', 'w.teamId')
+      .select(['w.id', 'w.questionId', 'w.version', 'c.name as competitionName', 'q.title as questionTitle', 't.teamNo', 't.name as teamName'])
+      .where('w.id', 'in', ids)
+      .execute(),
+  );
 
 // ---- Pairs and marks ------------------------------------------------------------------------------------------------
 
@@ -210,6 +219,13 @@ export const findMark = (db: Db, questionId: number, teamId: number) =>
  * kept where the team's work is the same, dropped where the team has since uploaded another.
  */
 export async function replaceResults(db: Db, questionId: number, pairs: PairRow[], marks: MarkRow[]) {
+  // The marks' rows are locked before they are read (an update locks in both databases), so a decision made at this
+  // moment either is read here and kept, or waits and then finds its row replaced (and says so).
+  await db
+    .updateTable('similarityMarks')
+    .set((eb) => ({ questionId: eb.ref('questionId') }))
+    .where('questionId', '=', questionId)
+    .execute();
   await db.deleteFrom('similarityPairs').where('questionId', '=', questionId).execute();
   for (let i = 0; i < pairs.length; i += 200)
     await db

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CODE_LANGUAGE_TEXT,
   SIMILARITY_DECISION_TEXT,
   isHeld,
   judgedByExperts,
@@ -16,27 +17,32 @@ import {
   type SimilarityWork,
 } from '@contest/shared';
 import type { AuthedCtx, Ctx, Deps } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { enqueue, jobsQueued } from '../../jobs/define.ts';
 import { FileTooLargeError } from '../../storage/file-store.ts';
 import { Extractor } from '../../similarity/extractor.ts';
 import { compareCodeLimit, submissionText } from '../../similarity/code.ts';
-import { REASONS, type CodeFile, type CodeLanguage, type Extracted } from '../../similarity/extract.ts';
+import { MAX_TEXT_CHARS, REASONS, type CodeFile, type CodeLanguage, type Extracted } from '../../similarity/extract.ts';
 import { scanIdentity } from '../../similarity/identity.ts';
 import { FingerprintIndex, compare, fingerprint, normalise, without, withoutReferences, type Fingerprints, type Ranges } from '../../similarity/winnow.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
-import { loadRule, managedQuestion, questionOf, teamPeople } from '../review/index.ts';
+import { loadRule, managedQuestion, questionOf, teamPeople, withdrawFromReview } from '../review/index.ts';
 import { checkJob } from './jobs.ts';
 import * as repo from './repo.ts';
 
 /** Works read a run step; the run then queues its next step, so that other jobs go between. */
-export const READ_BATCH = 20;
+export const READ_BATCH = 10;
+/**
+ * A run's steps wait behind the jobs people wait for (scoring, messages: priority 0; lower numbers are taken first),
+ * and before the periodic sweeps (100).
+ */
+const RUN_PRIORITY = 50;
+const queueStep = (db: Db, questionId: number, now: Date) => enqueue(db, checkJob, { questionId }, now, now, RUN_PRIORITY);
 /** A works file larger than this is listed as too large rather than read. */
 export const MAX_WORK_BYTES = 256 * 1024 * 1024;
-/** Characters of a work's text kept (a thesis of 400 pages); the rest is not compared. */
-export const MAX_TEXT_CHARS = 400_000;
 /** Pairs sharing less than this (per mille, either side) are not kept: honest papers share a few percent of phrases. */
 export const KEEP_SHARE = 50;
 /** Matches listed per work. */
@@ -133,7 +139,8 @@ export async function overview(ctx: Ctx, questionId: number): Promise<Similarity
       outdated,
     };
   });
-  works.sort((a, b) => b.topShare - a.topShare || b.identity.length - a.identity.length || a.teamNo.localeCompare(b.teamNo));
+  const share = (w: SimilarityWork) => Math.max(w.topShare, w.codeShare);
+  works.sort((a, b) => share(b) - share(a) || b.identity.length - a.identity.length || a.teamNo.localeCompare(b.teamNo));
 
   return {
     flagPercent: settings.similarityFlag,
@@ -184,7 +191,7 @@ export async function requestRun(ctx: AuthedCtx, questionId: number) {
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await repo.queueRun(trx, questionId, now.toISOString(), null))) throw conflict('查重正在进行，请等待完成');
-    await enqueue(trx, checkJob, { questionId }, now);
+    await queueStep(trx, questionId, now);
     await writeAudit(ctx, { action: 'similarity.run', entity: 'question', entityId: questionId }, trx);
   });
   jobsQueued();
@@ -325,6 +332,8 @@ export async function decide(ctx: AuthedCtx, questionId: number, body: { teamId:
       now,
     });
     if (!done) throw conflict('查重结果已更新，请刷新后再处理');
+    // Not to be judged: taken from the judges it may already have been given to.
+    const withdrawn = body.decision === 'exclude' ? await withdrawFromReview(trx, questionId, body.teamId) : 0;
     await writeAudit(
       ctx,
       {
@@ -332,7 +341,7 @@ export async function decide(ctx: AuthedCtx, questionId: number, body: { teamId:
         entity: 'team',
         entityId: body.teamId,
         before: { questionId, workId: mark.workId, decision: mark.decision },
-        after: { decision: body.decision, note: body.note ?? null, topShare: mark.topShare, codeShare: mark.codeShare, identity: identity.length },
+        after: { decision: body.decision, note: body.note ?? null, topShare: mark.topShare, codeShare: mark.codeShare, identity: identity.length, withdrawn },
       },
       trx,
     );
@@ -382,7 +391,8 @@ async function readWorks(deps: Deps, questionId: number, works: repo.LatestWork[
       let reading: Extracted;
       if (w.size > MAX_WORK_BYTES) reading = unreadable(w.fileName, REASONS.tooLarge);
       else reading = await extractor.read(await toTempFile(deps, w.fileKey, dir), w.fileName);
-      const text = reading.text.slice(0, MAX_TEXT_CHARS);
+      // PostgreSQL keeps no NUL in text; a PDF's text layer may hold some.
+      const text = reading.text.replaceAll('\u0000', '').slice(0, MAX_TEXT_CHARS);
       const now = deps.clock.now().toISOString();
       await repo.insertWorkText(deps.db, {
         workId: w.id,
@@ -443,7 +453,7 @@ export async function check(deps: Deps, questionId: number) {
   if (missing.length) {
     await readWorks(deps, questionId, missing.slice(0, READ_BATCH));
     if (missing.length > READ_BATCH) {
-      await enqueue(deps.db, checkJob, { questionId }, deps.clock.now());
+      await queueStep(deps.db, questionId, deps.clock.now());
       return;
     }
   }
@@ -535,6 +545,7 @@ async function compareAllWith(deps: Deps, questionId: number, current: repo.Late
   const codeOf = new Map(docs.map((d) => [d.id, parse<CodeFile[]>(texts.get(d.id)?.codeJson ?? '[]')]));
   const currentIds = new Set(current.map((w) => w.id));
   const codeTop = new Map<number, number>();
+  const codeFailed: string[] = [];
   const languages = new Set(current.flatMap((w) => codeOf.get(w.id)!.map((f) => f.language)));
   for (const language of languages) {
     const submissions = docs
@@ -549,6 +560,7 @@ async function compareAllWith(deps: Deps, questionId: number, current: repo.Late
     });
     if (!found) {
       deps.log.warn({ questionId, language }, '查重: the comparison of code failed');
+      codeFailed.push(CODE_LANGUAGE_TEXT[language] ?? language);
       continue;
     }
     for (const c of found) {
@@ -603,11 +615,12 @@ async function compareAllWith(deps: Deps, questionId: number, current: repo.Late
     await repo.replaceResults(trx, questionId, pairs, marks);
     await repo.updateRun(trx, questionId, {
       status: 'done',
+      // Done, but what could not be compared is said (the text was; code of these languages was not).
+      error: codeFailed.length ? `${codeFailed.join('、')}代码比对未能完成（代码过多或无法解析），其余结果有效` : null,
       done: current.length,
       works: current.length,
       unreadable: unreadableCount,
       pairs: pairs.length,
-      error: null,
       finishedAt: now,
       updatedAt: now,
     });
@@ -616,7 +629,9 @@ async function compareAllWith(deps: Deps, questionId: number, current: repo.Late
 
 export async function runGaveUp(deps: Deps, questionId: number, error: string) {
   const now = deps.clock.now().toISOString();
-  await repo.updateRun(deps.db, questionId, { status: 'failed', error: error.slice(0, 1000), finishedAt: now, updatedAt: now });
+  // The organiser reads what to do; what went wrong is in the log.
+  deps.log.error({ questionId, error }, '查重 run gave up');
+  await repo.updateRun(deps.db, questionId, { status: 'failed', error: '查重过程出错，请重新查重；如仍失败，请联系平台', finishedAt: now, updatedAt: now });
 }
 
 /**
@@ -630,7 +645,7 @@ export async function sweep(deps: Deps) {
     if (!window.enabled || !window.end || new Date(window.end) > now) continue;
     if (c.deadline === window.end) continue;
     await deps.db.transaction().execute(async (trx) => {
-      if (await repo.queueRun(trx, c.questionId, now.toISOString(), window.end)) await enqueue(trx, checkJob, { questionId: c.questionId }, now);
+      if (await repo.queueRun(trx, c.questionId, now.toISOString(), window.end)) await queueStep(trx, c.questionId, now);
     });
   }
 }

@@ -438,6 +438,10 @@ export const fingerprintsOf = (db: Db, questionId: number) =>
     .where('s.status', '=', TEST_STATUS.scored)
     .where('s.cancelledAt', 'is', null)
     .where('s.fingerprint', 'is not', null)
+    // Teams already disqualified from the question are settled.
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('disqualifications as d').select('d.teamId').whereRef('d.questionId', '=', 's.questionId').whereRef('d.teamId', '=', 's.teamId'))),
+    )
     .orderBy('s.id')
     .execute();
 

@@ -82,7 +82,7 @@ function AssignResultAlert({ questionId, result, onClose }: { questionId: number
   // Works 查重 holds are named with a way to them: they go to judges once the organiser releases them.
   const held = result.held ? (
     <>
-      {result.held} 份作品因查重待处理暂未分配，<Link to={`/question/similarity/${questionId}`}>前往查重处理</Link>后再次分配。
+      {result.held} 份作品因查重暂未分配（待处理或不予评审），<Link to={`/question/similarity/${questionId}`}>前往作品查重</Link>处理后可再次分配。
     </>
   ) : null;
   if (!result.short.length)

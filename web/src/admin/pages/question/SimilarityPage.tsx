@@ -169,9 +169,10 @@ function RunCard({ questionId, overview }: { questionId: number; overview: Simil
             <Descriptions.Item label="完成时间">{run.finishedAt ? formatMinute(run.finishedAt) : '—'}</Descriptions.Item>
           </>
         )}
-        {run?.status === 'failed' && <Descriptions.Item label="原因">{run.error ?? '未知错误'}，请重新查重</Descriptions.Item>}
+        {run?.status === 'failed' && <Descriptions.Item label="原因">{run.error ?? '查重过程出错，请重新查重'}</Descriptions.Item>}
         <Descriptions.Item label="比对范围">{scope}</Descriptions.Item>
       </Descriptions>
+      {run?.status === 'done' && run.error && <Alert type="warning" showIcon style={{ marginTop: 8 }} message={run.error} />}
       <Flex wrap gap={16} style={{ marginTop: 8 }}>
         <SettingsForm questionId={questionId} overview={overview} editable={editable} />
         <Exclusions questionId={questionId} overview={overview} editable={editable} />
@@ -489,7 +490,7 @@ function WorksCard({ questionId, overview, onPair }: { questionId: number; overv
 const DECISION_LABEL: Record<SimilarityDecision, string> = { release: '放行', exclude: '不予评审', resubmit: '要求重新提交' };
 const DECISION_HELP: Record<SimilarityDecision, string> = {
   release: '作品将正常分配给评审专家',
-  exclude: '作品不分配给评审专家，该队伍在本题没有评审成绩；将通知该队伍',
+  exclude: '作品不分配给评审专家，已分配的评审任务（含已给的分数）一并撤回，该队伍在本题没有评审成绩；将通知该队伍',
   resubmit: '通知该队伍修改后重新提交（需在提交截止前，或先延长截止时间）；新版本将在重新查重后处理',
 };
 
@@ -509,6 +510,7 @@ function DecisionModal({ questionId, work, onClose }: { questionId: number; work
     >
       <Typography.Paragraph type="secondary">
         相似度 {formatShare(work.topShare)}
+        {work.codeShare ? `，代码相似度 ${formatShare(work.codeShare)}` : ''}
         {work.identity.length ? `，作品中出现队伍信息 ${work.identity.length} 处` : ''}
         {work.report ? `，队伍自报查重率 ${formatShare(work.report.declaredRate)}` : ''}。
       </Typography.Paragraph>

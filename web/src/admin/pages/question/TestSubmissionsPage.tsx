@@ -51,7 +51,7 @@ function TestSubmissions({ question }: { question: ManagedQuestion }) {
     emptyText: '还没有队伍提交测试文件',
   });
   const [cancelling, setCancelling] = useState<Cancelling | null>(null);
-  const lists = [testSubmissionKeys.submissions(id), testSubmissionKeys.boards(id)];
+  const lists = [testSubmissionKeys.submissions(id), testSubmissionKeys.boards(id), testSubmissionKeys.duplicates(id)];
   const cancel = useListMutation(
     ({ row, reason }: { row: QuestionSubmission; reason?: string }) => testSubmissionApi.cancel(row.id, reason !== undefined, reason),
     lists,

@@ -1,6 +1,6 @@
 import { CODE_LANGUAGE_TEXT, formatShare, type SimilarityPair } from '@contest/shared';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Col, Grid, Modal, Row, Skeleton, Space, Typography } from 'antd';
+import { Button, Card, Col, Grid, Modal, Result, Row, Skeleton, Space, Typography } from 'antd';
 import { Fragment, useRef, useState, type ReactNode } from 'react';
 import { similarityApi, similarityKeys } from '#src/api/similarity.ts';
 
@@ -102,6 +102,8 @@ export function PairModal({ pairId, onClose }: { pairId: number; onClose: () => 
             <TextSide side={pair.data.b} height={height} code={pair.data.kind === 'code'} />
           </Col>
         </Row>
+      ) : pair.isError ? (
+        <Result status="warning" title="比对结果读取失败" subTitle="结果可能已随重新查重更新，请关闭后刷新列表再试" />
       ) : (
         <Skeleton active paragraph={{ rows: 10 }} />
       )}
