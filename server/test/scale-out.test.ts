@@ -22,6 +22,7 @@ import { JOB_DEFINITIONS } from '../src/compose/jobs.ts';
 import { closeExpiredJob } from '../src/modules/orders/jobs.ts';
 import { drainSweepJob } from '../src/modules/outbox/jobs.ts';
 import { remindJob } from '../src/modules/reminders/jobs.ts';
+import { sweepJob as similaritySweepJob } from '../src/modules/similarity/jobs.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { UPLOAD_IDLE_EXPIRY_MS, expireUploads } from '../src/modules/works/index.ts';
 import { RedisLocker } from '../src/modules/works/redis-locker.ts';
@@ -162,7 +163,7 @@ const longJob = defineJob({ id: 'test.longJob', payload: z.object({}), run: (dep
  * The platform's jobs and this file's, for the instances' background workers and the runners the tests start; without
  * the periodic sweeps, which would be due whenever a test moves its clock on, and run as more jobs.
  */
-const SWEEPS = new Set([closeExpiredJob.id, drainSweepJob.id, remindJob.id]);
+const SWEEPS = new Set([closeExpiredJob.id, drainSweepJob.id, remindJob.id, similaritySweepJob.id]);
 const TEST_JOBS = jobRegistry([...JOB_DEFINITIONS.filter((j) => !SWEEPS.has(j.id)), scaleOutJob, longJob]);
 
 describe.skipIf(!DATABASE || !REDIS)('two instances on PostgreSQL and Redis behind one port (needs TEST_DATABASE_URL and TEST_REDIS_URL)', () => {
