@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, login, newOrganiser, openCompetition, register, uniqueName } from './fixtures.ts';
+import { ADMIN, login, newOrganiser, openCompetition, pressInDialog, register, uniqueName } from './fixtures.ts';
 
 /**
  * Issue 35, item 6 (实名认证), through the screens only: the organiser keeps registering for verified people in the
@@ -117,10 +117,9 @@ test('实名认证: a competition keeps registering for verified people; one ID 
 
   await admin.getByPlaceholder('用户名或姓名').press('Enter');
   await admin.getByRole('row').filter({ hasText: c.username }).getByRole('button', { name: '审核' }).click();
-  await admin
-    .getByRole('dialog', { name: '实名认证审核' })
-    .getByRole('button', { name: /^通\s*过$/ })
-    .click();
+  // Pressed until the dialog has gone: a click during its opening animation can miss on a busy machine.
+  await expect(admin.getByRole('dialog', { name: '实名认证审核' })).toBeVisible();
+  await pressInDialog(admin, /^通\s*过$/);
   await expect(admin.getByText('已通过，该账号完成实名认证')).toBeVisible();
   await c.page.reload();
   await expect(c.page.getByText('已完成实名认证')).toBeVisible();
