@@ -40,14 +40,18 @@ test('an organiser scores a question with an own program, tries it in the editor
   await editor.getByText('专家评审 + 自动评分', { exact: true }).click();
   await expect(editor.getByLabel('专家评审 + 自动评分')).toBeChecked();
   const choose = async (label: string, option: string, search = false) => {
+    const field = editor.locator('.ant-form-item').filter({ hasText: label });
     // The list of an earlier choice may still be closing: wait until it is gone, so that no option of it is clicked.
     await expect(orgPage.locator('.ant-select-dropdown:visible')).toHaveCount(0);
-    const field = editor.locator('.ant-form-item').filter({ hasText: label });
-    await field.locator('.ant-select-selector').click();
-    // A long list shows only what fits: typing narrows it, as an organiser would.
-    if (search) await orgPage.keyboard.type(option);
-    await orgPage.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click();
-    await expect(field.locator('.ant-select-selection-item')).toContainText(option);
+    // Chosen until the field shows it: on a busy machine a click during the list's opening animation can miss, and
+    // the choice is then made again (the list opened only if it is not open already, the search text replaced).
+    await expect(async () => {
+      if (!(await orgPage.locator('.ant-select-dropdown:visible').count())) await field.locator('.ant-select-selector').click({ timeout: 3000 });
+      // A long list shows only what fits: typing narrows it, as an organiser would.
+      if (search) await field.locator('.ant-select-selection-search-input').fill(option, { timeout: 3000 });
+      await orgPage.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).click({ timeout: 3000 });
+      await expect(field.locator('.ant-select-selection-item')).toContainText(option, { timeout: 3000 });
+    }).toPass({ timeout: 30_000 });
   };
   await choose('评分指标', '自定义评分程序', true);
   await expect(editor.getByText('目标列名')).toHaveCount(0);
