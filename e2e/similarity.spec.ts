@@ -215,7 +215,9 @@ test('duplicate accounts: the organiser sees two teams that sent the same predic
   await expect(pair).toContainText('100.0%');
   await expect(pair).not.toContainText('独立队');
   if (process.env.SHOTS_DIR) await orgPage.screenshot({ path: `${process.env.SHOTS_DIR}/duplicates-1440.png`, fullPage: true });
+  // On a phone, as it loads there (the side menu folded).
   await orgPage.setViewportSize({ width: 390, height: 844 });
+  await orgPage.reload();
   await expect(pair).toBeVisible();
   await fitsPhone(orgPage, 'duplicates');
 });

@@ -1,5 +1,5 @@
 import { MAX_TIME_LIMIT_SEC, type ManagedQuestion, type PublicQuestion, type QuestionBody, type Scorer, type ScorerTry } from '@contest/shared';
-import { http } from '../common/http.ts';
+import { formOf, http } from '../common/http.ts';
 import { competitionDetailKeys } from './competitions.ts';
 
 /** A competition's questions as the back office manages them (spec §7 `/api/competition/question/*`). */
@@ -29,12 +29,6 @@ export const questionApi = {
   /** Runs the program on a prediction file, once per board: as long as two runs may take, and the upload. */
   tryScorer: (id: number, file: File) =>
     http.post<ScorerTry>(`/api/question/scorer/try/${id}`, formOf(file), { silent: true, timeoutMs: (2 * MAX_TIME_LIMIT_SEC + 120) * 1000 }),
-};
-
-const formOf = (file: File) => {
-  const form = new FormData();
-  form.append('file', file);
-  return form;
 };
 
 /** A competition's published questions as the participant site shows them. */

@@ -1,5 +1,5 @@
 import type { SimilarityDecision, SimilarityOverview, SimilarityPair, SimilarityReport } from '@contest/shared';
-import { http } from '../common/http.ts';
+import { formOf, http } from '../common/http.ts';
 
 /** 查重 of a question's written works (issue 37, `/api/review/similarity/*`), and a team's own report with its works. */
 export const similarityKeys = {
@@ -7,12 +7,6 @@ export const similarityKeys = {
   pair: (pairId: number) => ['similarityPair', pairId] as const,
   /** The caller's team's own report for a question (the site's works tab). */
   report: (questionId: number | undefined) => ['similarityReport', questionId] as const,
-};
-
-const formOf = (file: File) => {
-  const form = new FormData();
-  form.append('file', file);
-  return form;
 };
 
 export const similarityApi = {

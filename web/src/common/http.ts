@@ -152,6 +152,13 @@ export async function request<T>(url: string, options: RequestOptions = {}): Pro
   return handleEnvelope(res, env, options.silent);
 }
 
+/** A file as the one field (`file`) of a form upload, as the server's upload routes read it. */
+export function formOf(file: File) {
+  const form = new FormData();
+  form.append('file', file);
+  return form;
+}
+
 export const http = {
   get: <T>(url: string, params?: RequestOptions['params'], options: RequestOptions = {}) => request<T>(url, { ...options, params }),
   post: <T>(url: string, data?: unknown, options: RequestOptions = {}) => request<T>(url, { ...options, method: 'POST', data }),

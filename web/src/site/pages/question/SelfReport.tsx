@@ -1,7 +1,7 @@
 import { formatShare } from '@contest/shared';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, InputNumber, Space, Typography } from 'antd';
+import { App, Button, Flex, InputNumber, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { similarityApi, similarityKeys } from '#src/api/similarity.ts';
 import { formatMinute } from '#src/common/time.ts';
@@ -49,19 +49,17 @@ export function SelfReport({ questionId, open }: { questionId: number; open: boo
       )}
       {open && (
         <Flex wrap gap={8} align="center">
-          <Space.Compact>
-            <InputNumber
-              aria-label="查重率"
-              placeholder="查重率"
-              min={0}
-              max={100}
-              precision={1}
-              value={rate}
-              onChange={(v) => setRate(v)}
-              addonAfter="%"
-              style={{ width: 150 }}
-            />
-          </Space.Compact>
+          <InputNumber
+            aria-label="查重率"
+            placeholder="查重率"
+            min={0}
+            max={100}
+            precision={1}
+            value={rate}
+            onChange={(v) => setRate(v)}
+            addonAfter="%"
+            style={{ width: 150 }}
+          />
           <input
             ref={input}
             type="file"
