@@ -45,6 +45,7 @@ import { judgingRoutes } from './modules/judging/routes.ts';
 import { gradeRoutes } from './modules/grades/routes.ts';
 import { awardRoutes } from './modules/awards/routes.ts';
 import { similarityRoutes } from './modules/similarity/routes.ts';
+import { editionRoutes } from './modules/editions/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import { startWorker } from './jobs/runner.ts';
@@ -306,6 +307,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   mount('orgs', (scope) => orgRoutes(scope));
   mount('catalogue', (scope) => catalogueRoutes(scope));
   mount('competitions', (scope) => competitionRoutes(scope));
+  mount('editions', (scope) => editionRoutes(scope));
   mount('questions', (scope) => questionRoutes(scope, deps));
   mount('teams', (scope) => teamRoutes(scope));
   mount('registrations', (scope) => registrationRoutes(scope));

@@ -33,6 +33,8 @@ export const readinessItemSchema = z.object({
    * (a page the organiser cannot open: the platform administrator's).
    */
   fix: z.object({ tab: z.enum(Object.keys(EDITOR_TABS) as [EditorTab, ...EditorTab[]]), text: z.string(), adminPath: z.string().optional() }),
+  /** The organiser settles it by saying it is rechecked (`PUT /api/competition/recheck/{id}?key=`): what a copied edition asks. */
+  recheck: z.enum(['dates', 'fee']).optional(),
 });
 export type ReadinessItem = z.infer<typeof readinessItemSchema>;
 
@@ -81,6 +83,12 @@ export interface ReadinessFacts {
   paymentMethods: readonly string[];
   /** The platform's 发票配置 takes applications (its switch is on): a competition's own switch decides the rest. */
   platformInvoices: boolean;
+  /**
+   * A competition copied from an earlier edition (复制为新一届): that edition's name, by how many days the dates moved,
+   * what its organiser has not yet said is rechecked, and the questions judged by experts that have no judge yet (judges
+   * are people: never copied).
+   */
+  edition?: { fromName: string; shiftDays: number; recheck: readonly ('dates' | 'fee')[]; judgesMissing: readonly string[] };
 }
 
 /**
@@ -357,7 +365,48 @@ export function competitionReadiness(facts: ReadinessFacts, now: Date): Readines
     fix: basic('填写对应内容，或在「菜单设置」中关闭该栏目'),
   });
 
+  if (facts.edition) editionItems(facts.edition, c, add);
+
   return { ready: !items.some(isGap), items };
+}
+
+/** What a copied edition's organiser is to recheck: the dates moved, the fee copied, the judges not copied. */
+function editionItems(e: NonNullable<ReadinessFacts['edition']>, c: ReadinessFacts['competition'], add: (item: ReadinessItem) => void) {
+  const from = `本届由“${e.fromName}”复制`;
+  const datesOpen = e.recheck.includes('dates');
+  add({
+    key: 'recheck:dates',
+    label: '复核日期',
+    ok: !datesOpen,
+    level: 'advisory',
+    detail: datesOpen
+      ? `${from}，所有日期已整体顺延 ${e.shiftDays} 天：请逐一核对报名时间、竞赛阶段、各栏目的开放时间和定时通知（节假日、考试周可能不同），核对后点“已复核”`
+      : `已复核（由往届顺延 ${e.shiftDays} 天）`,
+    fix: { tab: 'basic', text: '在「基本信息」「竞赛阶段」「菜单设置」中核对日期' },
+    recheck: 'dates',
+  });
+  const feeOpen = e.recheck.includes('fee');
+  add({
+    key: 'recheck:fee',
+    label: '复核报名费与发票',
+    ok: !feeOpen,
+    level: 'advisory',
+    detail: feeOpen
+      ? `${from}，报名费 ${c.fee === 0 ? '免费' : `${fenToYuan(c.fee)} 元`}、${c.invoiceEnable ? '可' : '不'}开发票沿用往届：请确认本届标准，核对后点“已复核”`
+      : `已复核：报名费 ${c.fee === 0 ? '免费' : `${fenToYuan(c.fee)} 元`}`,
+    fix: { tab: 'basic', text: '在「基本信息」中修改报名费和发票设置' },
+    recheck: 'fee',
+  });
+  add({
+    key: 'recheck:judges',
+    label: '评审专家',
+    ok: e.judgesMissing.length === 0,
+    level: 'advisory',
+    detail: e.judgesMissing.length
+      ? `评审专家不随往届复制：${e.judgesMissing.map((t) => `“${t}”`).join('')}尚未指定评审专家，作品提交后无人评审`
+      : '需要专家评审的赛题都已指定评审专家',
+    fix: { tab: 'questions', text: '在「评审管理」中为赛题指定评审专家' },
+  });
 }
 
 /** What a team cannot do once a window has closed. */

@@ -60,6 +60,17 @@ delete from "competition_stages"
 where
   "id" = $1;
 
+-- competitions.editionFacts(competitionId)
+select
+  "p"."name" as "from_name",
+  "c"."shift_days",
+  "c"."recheck_json"
+from
+  "competitions" as "c"
+  inner join "competitions" as "p" on "p"."id" = "c"."previous_id"
+where
+  "c"."id" = $1;
+
 -- competitions.exists(table, id)
 select
   "id"
@@ -132,6 +143,17 @@ from
 where
   "id" = $1;
 
+-- competitions.hasLaterEditions(id)
+select
+  "id"
+from
+  "competitions"
+where
+  (
+    "previous_id" = $1
+    or "series_id" = $2
+  );
+
 -- competitions.holdUnlessInAudit(id)
 update "competitions"
 set
@@ -170,7 +192,11 @@ insert into
     "created_by",
     "works_max_mb",
     "works_types",
-    "eligibility_json"
+    "eligibility_json",
+    "previous_id",
+    "series_id",
+    "shift_days",
+    "recheck_json"
   )
 values
   (
@@ -201,7 +227,11 @@ values
     $25,
     $26,
     $27,
-    $28
+    $28,
+    $29,
+    $30,
+    $31,
+    $32
   )
 returning
   "id";
@@ -421,6 +451,14 @@ where
   "competition_id" = $1
   and "menu_code" = $2;
 
+-- competitions.recheckOf(id)
+select
+  "recheck_json"
+from
+  "competitions"
+where
+  "id" = $1;
+
 -- competitions.submissionWindowOf(competitionId, kind)
 select
   "end_time"
@@ -535,10 +573,14 @@ set
   "created_by" = $25,
   "works_max_mb" = $26,
   "works_types" = $27,
-  "eligibility_json" = $28
+  "eligibility_json" = $28,
+  "previous_id" = $29,
+  "series_id" = $30,
+  "shift_days" = $31,
+  "recheck_json" = $32
 where
-  "id" = $29
-  and "audit_status" in ($30);
+  "id" = $33
+  and "audit_status" in ($34);
 
 -- competitions.updateCompetition(id, v)
 update "competitions"
@@ -570,9 +612,13 @@ set
   "created_by" = $25,
   "works_max_mb" = $26,
   "works_types" = $27,
-  "eligibility_json" = $28
+  "eligibility_json" = $28,
+  "previous_id" = $29,
+  "series_id" = $30,
+  "shift_days" = $31,
+  "recheck_json" = $32
 where
-  "id" = $29;
+  "id" = $33;
 
 -- competitions.updatePreset(id, v)
 update "competition_presets"

@@ -26,11 +26,6 @@ delete from "files"
 where
   "key" = $1;
 
--- questions.deleteFileRecord(key)
-delete from "files"
-where
-  "key" = $1;
-
 -- questions.deleteQuestion(id)
 delete from "questions"
 where

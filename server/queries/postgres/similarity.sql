@@ -32,11 +32,14 @@ select
   "c"."name"
 from
   "competitions" as "c"
-  inner join "competitions" as "me" on "me"."brand_id" = "c"."brand_id"
-  and "me"."org_id" = "c"."org_id"
+  inner join "competitions" as "me" on "me"."org_id" = "c"."org_id"
 where
   "me"."id" = $1
   and "c"."id" < "me"."id"
+  and (
+    "c"."brand_id" = "me"."brand_id"
+    or coalesce("c"."series_id", "c"."id") = coalesce("me"."series_id", "me"."id")
+  )
   and exists (
     select
       "w"."id"

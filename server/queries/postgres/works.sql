@@ -155,8 +155,8 @@ insert into
     "question_id",
     "user_id",
     "size",
-    "upload_id",
     "file_name",
+    "upload_id",
     "team_id",
     "sha256",
     "kind"

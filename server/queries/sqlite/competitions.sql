@@ -60,6 +60,17 @@ delete from "competition_stages"
 where
   "id" = ?;
 
+-- competitions.editionFacts(competitionId)
+select
+  "p"."name" as "from_name",
+  "c"."shift_days",
+  "c"."recheck_json"
+from
+  "competitions" as "c"
+  inner join "competitions" as "p" on "p"."id" = "c"."previous_id"
+where
+  "c"."id" = ?;
+
 -- competitions.exists(table, id)
 select
   "id"
@@ -132,6 +143,17 @@ from
 where
   "id" = ?;
 
+-- competitions.hasLaterEditions(id)
+select
+  "id"
+from
+  "competitions"
+where
+  (
+    "previous_id" = ?
+    or "series_id" = ?
+  );
+
 -- competitions.holdUnlessInAudit(id)
 update "competitions"
 set
@@ -170,10 +192,18 @@ insert into
     "created_by",
     "works_max_mb",
     "works_types",
-    "eligibility_json"
+    "eligibility_json",
+    "previous_id",
+    "series_id",
+    "shift_days",
+    "recheck_json"
   )
 values
   (
+    ?,
+    ?,
+    ?,
+    ?,
     ?,
     ?,
     ?,
@@ -421,6 +451,14 @@ where
   "competition_id" = ?
   and "menu_code" = ?;
 
+-- competitions.recheckOf(id)
+select
+  "recheck_json"
+from
+  "competitions"
+where
+  "id" = ?;
+
 -- competitions.submissionWindowOf(competitionId, kind)
 select
   "end_time"
@@ -535,7 +573,11 @@ set
   "created_by" = ?,
   "works_max_mb" = ?,
   "works_types" = ?,
-  "eligibility_json" = ?
+  "eligibility_json" = ?,
+  "previous_id" = ?,
+  "series_id" = ?,
+  "shift_days" = ?,
+  "recheck_json" = ?
 where
   "id" = ?
   and "audit_status" in (?);
@@ -570,7 +612,11 @@ set
   "created_by" = ?,
   "works_max_mb" = ?,
   "works_types" = ?,
-  "eligibility_json" = ?
+  "eligibility_json" = ?,
+  "previous_id" = ?,
+  "series_id" = ?,
+  "shift_days" = ?,
+  "recheck_json" = ?
 where
   "id" = ?;
 

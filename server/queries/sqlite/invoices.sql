@@ -180,11 +180,11 @@ insert into
     "title_json",
     "id",
     "file_key",
+    "reason",
     "order_id",
     "school_order_id",
     "email",
     "invoice_no",
-    "reason",
     "issued_at"
   )
 values

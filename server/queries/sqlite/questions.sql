@@ -26,11 +26,6 @@ delete from "files"
 where
   "key" = ?;
 
--- questions.deleteFileRecord(key)
-delete from "files"
-where
-  "key" = ?;
-
 -- questions.deleteQuestion(id)
 delete from "questions"
 where

@@ -305,8 +305,8 @@ where
 insert into
   "team_teachers" (
     "name",
-    "phone",
     "title",
+    "phone",
     "organization",
     "team_id",
     "sort"

@@ -200,6 +200,11 @@ export interface CompetitionsTable {
   worksTypes: Generated<string>;
   /** The eligibility rules (packages/shared eligibility.ts, migration 0037); null: none. */
   eligibilityJson: string | null;
+  /** 复制为新一届 (migration 0041): the edition it was copied from, its line's first edition (null: itself), by how many days its dates moved, and what is left to recheck (JSON list of keys). */
+  previousId: Generated<number | null>;
+  seriesId: Generated<number | null>;
+  shiftDays: Generated<number | null>;
+  recheckJson: Generated<string | null>;
 }
 
 export interface CompetitionStagesTable {

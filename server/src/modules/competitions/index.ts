@@ -3,7 +3,7 @@
  * competition's row, its registration presets, whether a menu's action needs 实名认证, and the submission windows its stages open (one or, for grades, many).
  */
 /** The competition as the caller may see it (else 404), or whether the caller manages it (policy.ts judges). */
-export { isManaged, managedCompetition, readableCompetition } from './service.ts';
+export { defaultPresets, isManaged, managedCompetition, readableCompetition } from './service.ts';
 export { findCompetition, listPresets, phaseOf, realNameRequired, submissionWindowOf, submissionWindowsOf } from './repo.ts';
 /** For the demo data the seed writes (seed/demo.ts). */
 export { insertCompetition, insertPresets, insertStage } from './repo.ts';

@@ -222,6 +222,51 @@ export async function anyResultsPublished(db: Db, competitionId: number): Promis
 export const presetsEndingWith = (db: Db, stageId: number) =>
   db.selectFrom('competitionPresets').select(['menuCode', 'name']).where('deadlineStageId', '=', stageId).execute();
 
+/**
+ * A copied edition's facts for its checklist (readiness.ts): the edition it came from, the days its dates moved, what is
+ * left to recheck, and its questions judged by experts without a judge; undefined for a competition never copied.
+ */
+export async function editionFacts(db: Db, competitionId: number) {
+  const row = await db
+    .selectFrom('competitions as c')
+    .innerJoin('competitions as p', 'p.id', 'c.previousId')
+    .select(['p.name as fromName', 'c.shiftDays', 'c.recheckJson'])
+    .where('c.id', '=', competitionId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const judgeless = await db
+    .selectFrom('questions as q')
+    .select('q.title')
+    .where('q.competitionId', '=', competitionId)
+    .where('q.judging', '!=', 'auto')
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('questionJudges as j').select('j.userId').whereRef('j.questionId', '=', 'q.id'))))
+    .orderBy('q.sort')
+    .orderBy('q.id')
+    .execute();
+  return {
+    fromName: row.fromName,
+    shiftDays: row.shiftDays ?? 0,
+    recheck: row.recheckJson ? (JSON.parse(row.recheckJson) as ('dates' | 'fee')[]) : [],
+    judgesMissing: judgeless.map((q) => q.title),
+  };
+}
+
+/** Whether another competition was copied from this one, or belongs to its line. */
+export const hasLaterEditions = async (db: Db, id: number) =>
+  Boolean(
+    await db
+      .selectFrom('competitions')
+      .select('id')
+      .where((eb) => eb.or([eb('previousId', '=', id), eb('seriesId', '=', id)]))
+      .executeTakeFirst(),
+  );
+
+/** What a copied edition has left to recheck (JSON list), as it stands. */
+export const recheckOf = async (db: Db, id: number) => {
+  const r = await db.selectFrom('competitions').select('recheckJson').where('id', '=', id).executeTakeFirst();
+  return r?.recheckJson ? (JSON.parse(r.recheckJson) as string[]) : [];
+};
+
 export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
   return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;
 }

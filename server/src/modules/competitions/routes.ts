@@ -126,6 +126,20 @@ export function competitionRoutes(app: App) {
     { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, params: idParam, response: replies(readinessSchema) } },
     async (req) => ok(await service.readiness(req.ctx, req.params.id)),
   );
+  // A copied edition's organiser says its dates or fee are rechecked (the checklist's 已复核).
+  app.put(
+    '/api/competition/recheck/:id',
+    {
+      config: { rule: EDIT },
+      schema: {
+        tags,
+        params: idParam,
+        querystring: z.object({ key: z.enum(['dates', 'fee'], { error: '复核项不正确' }) }),
+        response: replies(readinessSchema),
+      },
+    },
+    async (req) => ok(await service.recheck(req.ctx, req.params.id, req.query.key), '已标记为已复核'),
+  );
   app.put('/api/competition/audit/:id', { config: { rule: AUDIT }, schema: { tags, params: idParam, response: replies(approveResultSchema) } }, async (req) => {
     const result = await service.approve(req.ctx, req.params.id);
     const n = result.questionsApproved.length;

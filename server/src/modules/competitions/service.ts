@@ -127,6 +127,21 @@ function columns(body: CompetitionBody) {
   };
 }
 
+/**
+ * Every competition has its ten menu presets from the start: the default ones on, the rest off until the organiser
+ * turns them on.
+ */
+export const defaultPresets = (competitionId: number) =>
+  MENU_CODES.map((menuCode) => ({
+    competitionId,
+    menuCode,
+    name: MENU_NAMES[menuCode],
+    enable: DEFAULT_MENUS.includes(menuCode) ? 1 : 0,
+    enableStartTime: null,
+    enableEndTime: null,
+    fieldList: JSON.stringify(menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : []),
+  }));
+
 export async function create(ctx: AuthedCtx, body: CompetitionBody) {
   const orgId = policy.isPlatform(ctx) ? body.orgId : ctx.actor.orgId;
   if (!orgId) {
@@ -144,22 +159,7 @@ export async function create(ctx: AuthedCtx, body: CompetitionBody) {
       createdAt: now,
       updatedAt: now,
     });
-    // Every competition has its ten menu presets from the start: the default ones on, the rest off until the
-    // organiser turns them on.
-    await repo.insertPresets(
-      trx,
-      MENU_CODES.map((menuCode) => ({
-        competitionId: id,
-        menuCode,
-        name: MENU_NAMES[menuCode],
-        enable: DEFAULT_MENUS.includes(menuCode) ? 1 : 0,
-        enableStartTime: null,
-        enableEndTime: null,
-        fieldList: JSON.stringify(
-          menuCode === 'REG_SET' ? REG_FIELDS.slice(0, 3).map((f) => ({ ...f, description: null, otherParams: { required: true } })) : [],
-        ),
-      })),
-    );
+    await repo.insertPresets(trx, defaultPresets(id));
     await writeAudit(ctx, { action: 'competition.create', entity: 'competition', entityId: id, after: body }, trx);
     return { id };
   });
@@ -205,14 +205,31 @@ type PlatformFacts = Awaited<ReturnType<typeof platformFacts>>;
 
 /** What readiness is computed from, read through `db` (in a submission, its transaction: what is checked is what is submitted). */
 async function readinessFacts(db: Db, c: Competition, platform: PlatformFacts): Promise<ReadinessFacts> {
-  const [stages, presets, qs] = await Promise.all([repo.listStages(db, c.id), repo.listPresets(db, c.id), repo.readinessQuestions(db, c.id)]);
-  return { competition: c, stages, presets, questions: qs, ...platform };
+  const [stages, presets, qs, edition] = await Promise.all([
+    repo.listStages(db, c.id),
+    repo.listPresets(db, c.id),
+    repo.readinessQuestions(db, c.id),
+    repo.editionFacts(db, c.id),
+  ]);
+  return { competition: c, stages, presets, questions: qs, ...platform, ...(edition && { edition }) };
 }
 
 /** `GET /readiness/{id}`: the checklist of what the competition still lacks (packages/shared/src/readiness.ts). */
 export async function readiness(ctx: Ctx, id: number): Promise<Readiness> {
   const c = await managedCompetition(ctx, id);
   return competitionReadiness(await readinessFacts(ctx.db, c, await platformFacts(ctx)), ctx.clock.now());
+}
+
+/** The organiser says a copied edition's dates or fee are rechecked: the checklist's item is settled. */
+export async function recheck(ctx: Ctx, id: number, key: 'dates' | 'fee') {
+  await managedCompetition(ctx, id);
+  const left = await repo.recheckOf(ctx.db, id);
+  if (!left.includes(key)) return readiness(ctx, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    await repo.updateCompetition(trx, id, { recheckJson: JSON.stringify(left.filter((k) => k !== key)) });
+    await writeAudit(ctx, { action: 'competition.recheck', entity: 'competition', entityId: id, after: { key } }, trx);
+  });
+  return readiness(ctx, id);
 }
 
 const stateConflict = async (ctx: Ctx, id: number, before: Competition) => {
@@ -330,6 +347,8 @@ export const on = async (ctx: Ctx, id: number) => void (await step(ctx, id, { ac
 
 export async function remove(ctx: Ctx, id: number) {
   const before = await managedCompetition(ctx, id);
+  // An edition another was copied from stays while that one does (its 往届 line and 查重 follow it).
+  if (await repo.hasLaterEditions(ctx.db, id)) throw conflict('已由该竞赛复制出新一届，不能删除；请先删除新一届');
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const ok = await repo.deleteCompetition(trx, id, [draft, rejected]);
     if (ok) await writeAudit(ctx, { action: 'competition.delete', entity: 'competition', entityId: id, before }, trx);

@@ -82,6 +82,16 @@ export function uploadDocument(ctx: AuthedCtx, content: Readable, originalName: 
   });
 }
 
+/**
+ * Lets go of a stored file a record no longer names: deleted (content and record) unless another record still holds it
+ * (an edition copied from this one shares its files by key).
+ */
+export async function releaseFile(ctx: Pick<Ctx, 'db' | 'storage'>, key: string) {
+  if (await repo.isHeld(ctx.db, key)) return;
+  await repo.deleteFileRecord(ctx.db, key);
+  await ctx.storage.delete(key).catch(() => undefined);
+}
+
 /** A reference in a record must name a file of the right kind that the caller uploaded. */
 export async function assertOwnFile(ctx: Ctx, field: string, key: string, purpose: string) {
   const file = await repo.findFile(ctx.db, key);

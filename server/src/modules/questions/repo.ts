@@ -169,8 +169,6 @@ export async function deleteDataFile(db: Db, questionId: number, key: string) {
   await db.deleteFrom('files').where('key', '=', key).execute();
 }
 
-export const deleteFileRecord = (db: Db, key: string) => db.deleteFrom('files').where('key', '=', key).execute();
-
 /** The file record of an answer file or a scoring program (each under its own purpose, which no download route serves). */
 export const insertHiddenFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();
 

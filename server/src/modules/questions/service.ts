@@ -31,7 +31,7 @@ import { FileTooLargeError, readStored } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { loadRule } from '../review/index.ts';
 import { startRescoring } from '../test-submissions/index.ts';
-import { displayName, gatePublicReads } from '../files/index.ts';
+import { displayName, gatePublicReads, releaseFile } from '../files/index.ts';
 import { assertVerified } from '../real-names/index.ts';
 import { notify } from '../notices/index.ts';
 import { holdersActingFor, holdersOf } from '../roles/index.ts';
@@ -244,7 +244,7 @@ export async function update(ctx: Ctx, id: number, body: QuestionBody) {
     });
     if (rescore) await startRescoring(trx, id, ctx.clock.now());
   });
-  if (prepared && secrets.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
+  if (prepared && secrets.answerIndexKey) await releaseFile(ctx, secrets.answerIndexKey);
   await writeAudit(ctx, {
     action: 'question.update',
     entity: 'question',
@@ -283,7 +283,7 @@ export async function remove(ctx: Ctx, id: number) {
   const secrets = await repo.findScoringSecrets(ctx.db, id);
   await repo.deleteQuestion(ctx.db, id);
   if (secrets?.answerKey) await dropHiddenFile(ctx, secrets.answerKey);
-  if (secrets?.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
+  if (secrets?.answerIndexKey) await releaseFile(ctx, secrets.answerIndexKey);
   if (secrets?.scorerKey) await dropHiddenFile(ctx, secrets.scorerKey);
   await writeAudit(ctx, { action: 'question.delete', entity: 'question', entityId: id, before: { ...withoutOrg(before), content: undefined } });
 }
@@ -293,15 +293,12 @@ export async function removeFile(ctx: Ctx, id: number, fileUri: string) {
   const q = await managedQuestion(ctx, id);
   if (!q.files.some((f) => f.fileUri === fileUri)) throw notFound('数据文件不存在');
   await repo.deleteDataFile(ctx.db, id, fileUri);
-  await ctx.storage.delete(fileUri);
+  await releaseFile(ctx, fileUri);
   await writeAudit(ctx, { action: 'question.file.delete', entity: 'question', entityId: id, before: { fileUri } });
 }
 
-/** Removes a hidden file of a question (an answer file, a scoring program) and its record. */
-async function dropHiddenFile(ctx: Ctx, key: string) {
-  await repo.deleteFileRecord(ctx.db, key);
-  await ctx.storage.delete(key);
-}
+/** Removes a hidden file of a question (an answer file, a scoring program) and its record, unless another edition's question holds it too. */
+const dropHiddenFile = (ctx: Ctx, key: string) => releaseFile(ctx, key);
 
 /** Stores an upload under its purpose, refused with a 413 naming `what` beyond `maxBytes`. */
 async function putHidden(ctx: Ctx, content: Readable, prefix: string, maxBytes: number, what: string) {
@@ -350,7 +347,7 @@ export async function uploadAnswer(ctx: AuthedCtx, id: number, content: Readable
     if (secrets.answerKey) await startRescoring(trx, id, ctx.clock.now());
   });
   if (secrets.answerKey) await dropHiddenFile(ctx, secrets.answerKey);
-  if (secrets.answerIndexKey) await ctx.storage.delete(secrets.answerIndexKey);
+  if (secrets.answerIndexKey) await releaseFile(ctx, secrets.answerIndexKey);
   await writeAudit(ctx, { action: 'question.answer', entity: 'question', entityId: id, after: { rows, size: stored.size, sha256: stored.sha256 } });
   return { rows };
 }

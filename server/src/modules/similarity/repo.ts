@@ -163,17 +163,18 @@ export const workReadings = (db: Db, workIds: number[]) =>
   inChunks(workIds, (ids) => db.selectFrom('workTexts').select(['workId', 'chars', 'filesJson']).where('workId', 'in', ids).execute());
 
 /**
- * The competition's earlier editions that have works: competitions of the same brand and the same organisation created
- * before it (ids grow with creation). Another organisation's competitions of the brand are never read: their works are
- * theirs.
+ * The competition's earlier editions that have works: competitions of the same organisation created before it (ids grow
+ * with creation) of the same brand or of its line of editions (复制为新一届, which may have moved brand). Another
+ * organisation's competitions are never read: their works are theirs.
  */
 export const earlierEditions = (db: Db, competitionId: number) =>
   db
     .selectFrom('competitions as c')
-    .innerJoin('competitions as me', (j) => j.onRef('me.brandId', '=', 'c.brandId').onRef('me.orgId', '=', 'c.orgId'))
+    .innerJoin('competitions as me', (j) => j.onRef('me.orgId', '=', 'c.orgId'))
     .select(['c.id', 'c.name'])
     .where('me.id', '=', competitionId)
     .whereRef('c.id', '<', 'me.id')
+    .where((eb) => eb.or([eb('c.brandId', '=', eb.ref('me.brandId')), eb(eb.fn.coalesce('c.seriesId', 'c.id'), '=', eb.fn.coalesce('me.seriesId', 'me.id'))]))
     .where(({ exists, selectFrom }) => exists(selectFrom('works as w').select('w.id').whereRef('w.competitionId', '=', 'c.id')))
     .orderBy('c.id')
     .execute();

@@ -27,6 +27,7 @@ import { MAX_TEXT_CHARS, REASONS, type CodeFile, type CodeLanguage, type Extract
 import { scanIdentity } from '../../similarity/identity.ts';
 import { FingerprintIndex, compare, fingerprint, normalise, without, withoutReferences, type Fingerprints, type Ranges } from '../../similarity/winnow.ts';
 import { writeAudit } from '../audit-log/index.ts';
+import { releaseFile } from '../files/index.ts';
 import * as competitions from '../competitions/index.ts';
 import { notify, teamUserIds } from '../notices/index.ts';
 import { loadRule, managedQuestion, questionOf, teamPeople, withdrawFromReview } from '../review/index.ts';
@@ -271,7 +272,7 @@ export async function removeExclusion(ctx: AuthedCtx, id: number) {
     await repo.deleteExclusion(trx, id);
     await writeAudit(ctx, { action: 'similarity.exclusion.remove', entity: 'question', entityId: e.questionId, before: { id, fileName: e.fileName } }, trx);
   });
-  await ctx.storage.delete(e.fileKey).catch(() => undefined);
+  await releaseFile(ctx, e.fileKey);
   return overview(ctx, e.questionId);
 }
 

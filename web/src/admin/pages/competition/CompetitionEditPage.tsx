@@ -14,6 +14,7 @@ import { ReadinessCard, readinessSummary } from './parts/ReadinessCard.tsx';
 import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
 import { competitionDetailKeys } from '#src/api/competitions.ts';
+import { editionApi } from '#src/api/editions.ts';
 import { useCompetition } from './parts/useCompetition.ts';
 import { useReadiness } from './parts/useReadiness.ts';
 import { useUnsavedGuard } from './parts/useUnsavedGuard.ts';
@@ -151,6 +152,11 @@ export default function CompetitionEditPage() {
             refusal={refusal}
             onCloseRefusal={() => setRefusal(null)}
             title={ALLOWED.publish(c.auditStatus) ? '上线准备' : '竞赛检查'}
+            onRecheck={
+              editable
+                ? (key) => void editionApi.recheck(c.id, key).then((r) => client.setQueryData(competitionDetailKeys.part(c.id, 'readiness'), r))
+                : undefined
+            }
           />
         </div>
       )}

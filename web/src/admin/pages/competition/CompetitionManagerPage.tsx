@@ -1,5 +1,8 @@
 import { ACTION_CODES, type CompetitionListItem } from '@contest/shared';
 import { Button, Card, Space, Table } from 'antd';
+import { useState } from 'react';
+import { editionApi } from '#src/api/editions.ts';
+import { CloneEditionModal, ImportArchiveModal } from './parts/EditionDialogs.tsx';
 import { useNavigate } from 'react-router';
 import { usePermissions } from '#src/common/auth.ts';
 import { competitionApi, competitionKeys, type CompetitionListParams } from '#src/api/competitions.ts';
@@ -18,15 +21,20 @@ export default function CompetitionManagerPage() {
     emptyText: '暂无竞赛',
   });
   const actions = useCompetitionActions();
+  const [cloning, setCloning] = useState<CompetitionListItem | null>(null);
+  const [importing, setImporting] = useState(false);
 
   return (
     <Card
       title="竞赛管理"
       extra={
         canEdit && (
-          <Button type="primary" onClick={() => navigate('/competition/edit/0')}>
-            新建竞赛
-          </Button>
+          <Space wrap>
+            <Button onClick={() => setImporting(true)}>导入竞赛包</Button>
+            <Button type="primary" onClick={() => navigate('/competition/edit/0')}>
+              新建竞赛
+            </Button>
+          </Space>
         )
       }
     >
@@ -40,7 +48,7 @@ export default function CompetitionManagerPage() {
             title: '操作',
             key: 'actions',
             fixed: 'right',
-            width: 220,
+            width: 260,
             render: (_, c) => {
               const s = c.auditStatus;
               return (
@@ -68,6 +76,16 @@ export default function CompetitionManagerPage() {
                       上线
                     </Button>
                   )}
+                  {canEdit && (
+                    <Button type="link" size="small" onClick={() => setCloning(c)}>
+                      复制为新一届
+                    </Button>
+                  )}
+                  {canEdit && (
+                    <Button type="link" size="small" onClick={() => void editionApi.exportArchive(c.id)}>
+                      导出
+                    </Button>
+                  )}
                   {canEdit && ALLOWED.remove(s) && (
                     <Button type="link" size="small" danger onClick={() => actions.remove(c)}>
                       删除
@@ -79,6 +97,8 @@ export default function CompetitionManagerPage() {
           },
         ]}
       />
+      {cloning && <CloneEditionModal competition={cloning} onClose={() => setCloning(null)} />}
+      {importing && <ImportArchiveModal onClose={() => setImporting(false)} />}
     </Card>
   );
 }

@@ -14,6 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, Tabs, Typography } from 'antd';
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '#src/api/competitions.ts';
+import { editionApi, editionKeys } from '#src/api/editions.ts';
 import { useCurrentUser } from '#src/common/auth.ts';
 import { goLogin, sysTime } from '#src/common/http.ts';
 import { useTeam } from '../../team.ts';
@@ -117,6 +118,7 @@ export default function CompetitionLayout() {
   const presets = useQuery({ queryKey: publicCompetitionKeys.presets(id), enabled: valid, queryFn: () => publicCompetitionApi.presets(id) });
   const memberNum = useQuery({ queryKey: publicCompetitionKeys.memberNum(id), enabled: valid, queryFn: () => publicCompetitionApi.memberNum(id) });
   const team = useTeam(valid ? id : 0);
+  const editions = useQuery({ queryKey: editionKeys.editions(id), enabled: valid, queryFn: () => editionApi.editions(id), staleTime: 60_000 });
 
   // Spec §2.1: the competition id is digits; anything else is an unknown page.
   if (!valid) return <Navigate to="/404" replace />;
@@ -153,6 +155,23 @@ export default function CompetitionLayout() {
               <Descriptions.Item label="组队">
                 {c.allowIndividual ? `可个人参赛，` : ''}每队{c.minMembers}至{c.maxMembers}人
               </Descriptions.Item>
+              {(editions.data?.length ?? 0) > 1 && (
+                <Descriptions.Item label="往届" span="filled">
+                  <div data-testid="editions" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12 }}>
+                    {editions.data!.map((e) =>
+                      e.current ? (
+                        <Typography.Text key={e.id} strong>
+                          第{e.edition}届（本届）
+                        </Typography.Text>
+                      ) : (
+                        <Link key={e.id} to={`/competition/${e.id}/introduce`} title={e.name}>
+                          第{e.edition}届 {e.name}
+                        </Link>
+                      ),
+                    )}
+                  </div>
+                </Descriptions.Item>
+              )}
               {eligibilityLines(c.eligibility).length > 0 && (
                 <Descriptions.Item label="参赛资格" span="filled">
                   <div data-testid="eligibility-summary" style={{ marginBottom: 12 }}>

@@ -10,7 +10,7 @@ function ItemIcon({ item }: { item: ReadinessItem }) {
   return <ExclamationCircleFilled style={{ color: '#faad14' }} aria-label="建议" />;
 }
 
-function ItemRow({ item, onFix }: { item: ReadinessItem; onFix?: (tab: EditorTab) => void }) {
+function ItemRow({ item, onFix, onRecheck }: { item: ReadinessItem; onFix?: (tab: EditorTab) => void; onRecheck?: (key: 'dates' | 'fee') => void }) {
   return (
     <div
       data-testid="readiness-item"
@@ -31,6 +31,11 @@ function ItemRow({ item, onFix }: { item: ReadinessItem; onFix?: (tab: EditorTab
             <Typography.Text type={item.ok ? 'secondary' : undefined}>{item.detail}</Typography.Text>
           </div>
         </div>
+        {!item.ok && item.recheck && onRecheck && (
+          <Button size="small" style={{ flex: 'none' }} onClick={() => onRecheck(item.recheck!)}>
+            已复核
+          </Button>
+        )}
         {!item.ok &&
           (onFix ? (
             <Button type="link" size="small" style={{ padding: 0, flex: 'none' }} onClick={() => onFix(item.fix.tab)}>
@@ -65,6 +70,7 @@ export function ReadinessCard({
   onCloseRefusal,
   title = '上线准备',
   extra,
+  onRecheck,
 }: {
   readiness: Readiness | undefined | null;
   loading?: boolean;
@@ -73,6 +79,8 @@ export function ReadinessCard({
   onCloseRefusal?: () => void;
   title?: string;
   extra?: ReactNode;
+  /** A copied edition's organiser says an item (dates, fee) is rechecked. */
+  onRecheck?: (key: 'dates' | 'fee') => void;
 }) {
   if (loading)
     return (
@@ -101,7 +109,7 @@ export function ReadinessCard({
       {refusal && <Alert type="error" showIcon closable onClose={onCloseRefusal} style={{ marginBottom: 8 }} message="未能提交审核" description={refusal} />}
       {gaps.length === 0 && advice.length === 0 && <Typography.Paragraph type="secondary">各项检查均已完成。</Typography.Paragraph>}
       {[...gaps, ...advice].map((i) => (
-        <ItemRow key={i.key} item={i} onFix={onFix} />
+        <ItemRow key={i.key} item={i} onFix={onFix} onRecheck={onRecheck} />
       ))}
       {done.length > 0 && (
         <Collapse
