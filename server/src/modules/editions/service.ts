@@ -591,6 +591,7 @@ export async function importArchive(ctx: AuthedCtx, content: Readable, target: I
         return created;
       });
       stored.length = 0;
+      if (m.questions.length) notCarried.push('赛题的出题人：由导入者担任；评审专家请在「评审管理」中重新指定');
       return { id, name: m.competition.name, files: keyOf.size, notCarried: [ARCHIVE_NEVER_CARRIED, ...notCarried] };
     } finally {
       zip.close();
