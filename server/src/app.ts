@@ -46,6 +46,7 @@ import { gradeRoutes } from './modules/grades/routes.ts';
 import { awardRoutes } from './modules/awards/routes.ts';
 import { similarityRoutes } from './modules/similarity/routes.ts';
 import { editionRoutes } from './modules/editions/routes.ts';
+import { publicityRoutes } from './modules/publicity/routes.ts';
 import { certificateRoutes } from './modules/certificates/routes.ts';
 import type { JobRegistry } from './jobs/define.ts';
 import { startWorker } from './jobs/runner.ts';
@@ -308,6 +309,7 @@ export async function buildApp(options: BuildOptions): Promise<BuiltApp> {
   mount('catalogue', (scope) => catalogueRoutes(scope));
   mount('competitions', (scope) => competitionRoutes(scope));
   mount('editions', (scope) => editionRoutes(scope));
+  mount('publicity', (scope) => publicityRoutes(scope));
   mount('questions', (scope) => questionRoutes(scope, deps));
   mount('teams', (scope) => teamRoutes(scope));
   mount('registrations', (scope) => registrationRoutes(scope));

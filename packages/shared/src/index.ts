@@ -38,6 +38,7 @@ export * from './api/grades.ts';
 export * from './api/awards.ts';
 export * from './api/similarity.ts';
 export * from './api/editions.ts';
+export * from './api/publicity.ts';
 export * from './api/notices.ts';
 export * from './api/unread.ts';
 export * from './downloads/index.ts';

@@ -196,7 +196,10 @@ insert into
     "previous_id",
     "series_id",
     "shift_days",
-    "recheck_json"
+    "recheck_json",
+    "publicity_start",
+    "publicity_end",
+    "embed_origins"
   )
 values
   (
@@ -231,7 +234,10 @@ values
     $29,
     $30,
     $31,
-    $32
+    $32,
+    $33,
+    $34,
+    $35
   )
 returning
   "id";
@@ -577,10 +583,13 @@ set
   "previous_id" = $29,
   "series_id" = $30,
   "shift_days" = $31,
-  "recheck_json" = $32
+  "recheck_json" = $32,
+  "publicity_start" = $33,
+  "publicity_end" = $34,
+  "embed_origins" = $35
 where
-  "id" = $33
-  and "audit_status" in ($34);
+  "id" = $36
+  and "audit_status" in ($37);
 
 -- competitions.updateCompetition(id, v)
 update "competitions"
@@ -616,9 +625,12 @@ set
   "previous_id" = $29,
   "series_id" = $30,
   "shift_days" = $31,
-  "recheck_json" = $32
+  "recheck_json" = $32,
+  "publicity_start" = $33,
+  "publicity_end" = $34,
+  "embed_origins" = $35
 where
-  "id" = $33;
+  "id" = $36;
 
 -- competitions.updatePreset(id, v)
 update "competition_presets"

@@ -108,7 +108,10 @@ insert into
     "previous_id",
     "series_id",
     "shift_days",
-    "recheck_json"
+    "recheck_json",
+    "publicity_start",
+    "publicity_end",
+    "embed_origins"
   )
 values
   (
@@ -143,7 +146,10 @@ values
     $29,
     $30,
     $31,
-    $32
+    $32,
+    $33,
+    $34,
+    $35
   )
 returning
   "id";

@@ -196,10 +196,16 @@ insert into
     "previous_id",
     "series_id",
     "shift_days",
-    "recheck_json"
+    "recheck_json",
+    "publicity_start",
+    "publicity_end",
+    "embed_origins"
   )
 values
   (
+    ?,
+    ?,
+    ?,
     ?,
     ?,
     ?,
@@ -577,7 +583,10 @@ set
   "previous_id" = ?,
   "series_id" = ?,
   "shift_days" = ?,
-  "recheck_json" = ?
+  "recheck_json" = ?,
+  "publicity_start" = ?,
+  "publicity_end" = ?,
+  "embed_origins" = ?
 where
   "id" = ?
   and "audit_status" in (?);
@@ -616,7 +625,10 @@ set
   "previous_id" = ?,
   "series_id" = ?,
   "shift_days" = ?,
-  "recheck_json" = ?
+  "recheck_json" = ?,
+  "publicity_start" = ?,
+  "publicity_end" = ?,
+  "embed_origins" = ?
 where
   "id" = ?;
 

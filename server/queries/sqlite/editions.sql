@@ -108,10 +108,16 @@ insert into
     "previous_id",
     "series_id",
     "shift_days",
-    "recheck_json"
+    "recheck_json",
+    "publicity_start",
+    "publicity_end",
+    "embed_origins"
   )
 values
   (
+    ?,
+    ?,
+    ?,
     ?,
     ?,
     ?,

@@ -70,7 +70,10 @@ select
   "d"."answer",
   "d"."rereview",
   "d"."created_at",
-  "d"."answered_at"
+  "d"."answered_at",
+  "d"."kind",
+  "d"."attachment_key",
+  "u"."verified_name"
 from
   "score_disputes" as "d"
   inner join "teams" as "t" on "t"."id" = "d"."team_id"
@@ -282,13 +285,17 @@ select
   "d"."answer",
   "d"."rereview",
   "d"."created_at",
-  "d"."answered_at"
+  "d"."answered_at",
+  "d"."kind",
+  "d"."attachment_key",
+  "u"."verified_name"
 from
   "score_disputes" as "d"
   inner join "teams" as "t" on "t"."id" = "d"."team_id"
   inner join "users" as "u" on "u"."id" = "d"."user_id"
 where
-  "d"."team_id" = ?;
+  "d"."team_id" = ?
+  and "d"."kind" = ?;
 
 -- grades.teamGradeRows(teamId)
 select

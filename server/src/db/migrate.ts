@@ -42,6 +42,7 @@ import * as m0038 from './migrations/0038_school_coordinators.ts';
 import * as m0039 from './migrations/0039_school_orders.ts';
 import * as m0040 from './migrations/0040_similarity.ts';
 import * as m0041 from './migrations/0041_editions.ts';
+import * as m0042 from './migrations/0042_publicity.ts';
 
 type MigrationModule = { up(db: Parameters<Migration['up']>[0], ctx: MigrationContext): Promise<void> };
 
@@ -88,6 +89,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '0039_school_orders': m0039,
   '0040_similarity': m0040,
   '0041_editions': m0041,
+  '0042_publicity': m0042,
 };
 
 export async function migrateToLatest(database: Database_): Promise<void> {

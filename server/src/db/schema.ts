@@ -205,6 +205,10 @@ export interface CompetitionsTable {
   seriesId: Generated<number | null>;
   shiftDays: Generated<number | null>;
   recheckJson: Generated<string | null>;
+  /** 公示 (migration 0042): its window, and the origins that may frame the embeddable pages (JSON list). */
+  publicityStart: Generated<string | null>;
+  publicityEnd: Generated<string | null>;
+  embedOrigins: Generated<string | null>;
 }
 
 export interface CompetitionStagesTable {
@@ -662,6 +666,9 @@ export interface ScoreDisputesTable {
   status: Generated<number>;
   answer: string | null;
   rereview: Generated<number>;
+  /** 'dispute': a team's own; 'objection': a verified user's about a line of the 公示 list (migration 0042), with evidence. */
+  kind: Generated<string>;
+  attachmentKey: Generated<string | null>;
   answeredBy: number | null;
   createdAt: string;
   answeredAt: string | null;

@@ -162,6 +162,9 @@ describe('the disputes on the grade page', () => {
     rereview: false,
     createdAt: '2026-05-01T02:00:00.000Z',
     answeredAt: null,
+    kind: 'dispute',
+    attachment: null,
+    objectorName: null,
     ...over,
   });
   const answered = dispute(2, { status: 1, answer: '维持原成绩', answeredAt: '2026-05-02T02:00:00.000Z' });

@@ -3,7 +3,7 @@
 /** Images a back-office user uploads, by what they are for (the server keeps them apart). */
 export type ImagePurpose = 'logo' | 'cover' | 'content';
 /** Private PDF or picture uploads: registration attachments, transfer vouchers, issued invoices. */
-export type DocumentPurpose = 'attachment' | 'voucher' | 'invoice' | 'identity';
+export type DocumentPurpose = 'attachment' | 'voucher' | 'invoice' | 'identity' | 'objection';
 
 export const fileUrls = {
   /** Any uploaded file; private ones answer only to those the server lets read them. */

@@ -173,6 +173,9 @@ describe('the grade tab', () => {
           rereview: false,
           createdAt: later(-2),
           answeredAt: later(-1),
+          kind: 'dispute',
+          attachment: null,
+          objectorName: null,
         },
       }),
       grade({
@@ -195,6 +198,9 @@ describe('the grade tab', () => {
           rereview: true,
           createdAt: later(-2),
           answeredAt: later(-1),
+          kind: 'dispute',
+          attachment: null,
+          objectorName: null,
         },
       }),
     ];

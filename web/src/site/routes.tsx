@@ -69,6 +69,8 @@ export const siteRoutes: RouteObject[] = guardIds([
           { path: 'certificate', element: page(() => import('./pages/certificate/CertificateTab.tsx')) },
         ],
       },
+      // 公示: a competition's award list, public (no login).
+      { path: '/results/:competitionId', element: page(() => import('./pages/competition/ResultsPage.tsx')) },
       { path: '/message', element: page(() => import('./pages/message/MessagePage.tsx')) },
       { path: '/registration/:competitionId', element: page(() => import('./pages/team/RegistrationPage.tsx')) },
       { path: '/join/:competitionId/:teamId', element: page(() => import('./pages/team/JoinPage.tsx')) },

@@ -75,6 +75,11 @@ export const disputeSchema = z.object({
   rereview: z.boolean(),
   createdAt: z.string(),
   answeredAt: z.string().nullable(),
+  /** 'dispute': the team's own; 'objection': a verified user's about the team's line of the 公示 list (issue 38). */
+  kind: z.enum(['dispute', 'objection']),
+  /** An objection's evidence (a private file its staff read), and the objector's verified name. */
+  attachment: z.string().nullable(),
+  objectorName: z.string().nullable(),
 });
 export type Dispute = z.infer<typeof disputeSchema>;
 

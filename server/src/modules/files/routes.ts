@@ -43,7 +43,7 @@ export function fileRoutes(app: App, deps: Deps) {
       config: { rule: USER },
       schema: {
         tags: ['file'],
-        querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher、invoice或identity' }) }),
+        querystring: z.object({ purpose: z.enum(service.DOCUMENT_PURPOSES, { error: '文件用途须为attachment、voucher、invoice、identity或objection' }) }),
         response: replies(uploadedFileSchema),
       },
     },

@@ -24,7 +24,7 @@ const DOCUMENT_SIGNATURES = [
   ...IMAGE_SIGNATURES.filter((s) => s.mime !== 'image/gif'),
   { mime: 'application/pdf', test: (b: Buffer) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
 ];
-export const DOCUMENT_PURPOSES = ['attachment', 'voucher', 'invoice', 'identity'] as const;
+export const DOCUMENT_PURPOSES = ['attachment', 'voucher', 'invoice', 'identity', 'objection'] as const;
 export type DocumentPurpose = (typeof DOCUMENT_PURPOSES)[number];
 
 /** A file name as kept and shown: without control characters (NUL, line breaks), at most 255 characters. */

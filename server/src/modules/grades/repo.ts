@@ -248,10 +248,14 @@ const disputeRows = (db: Db) =>
       'd.rereview',
       'd.createdAt',
       'd.answeredAt',
+      'd.kind',
+      'd.attachmentKey',
+      'u.verifiedName',
     ]);
 export type DisputeRow = Awaited<ReturnType<ReturnType<typeof disputeRows>['executeTakeFirstOrThrow']>>;
 
-export const teamDisputes = (db: Db, teamId: number) => disputeRows(db).where('d.teamId', '=', teamId).execute();
+/** The team's own disputes (not the 公示 objections others filed about it). */
+export const teamDisputes = (db: Db, teamId: number) => disputeRows(db).where('d.teamId', '=', teamId).where('d.kind', '=', 'dispute').execute();
 
 export const disputeView = (db: Db, id: number) => disputeRows(db).where('d.id', '=', id).executeTakeFirstOrThrow();
 

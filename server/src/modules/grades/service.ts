@@ -310,7 +310,16 @@ async function gradeSetOpen(db: Db, competitionId: number, now: Date) {
   return Boolean(preset && presetOpen(preset, now));
 }
 
-const toDispute = (r: repo.DisputeRow): Dispute => ({ ...r, rereview: r.rereview === 1 });
+const toDispute = ({ kind, attachmentKey, verifiedName, ...r }: repo.DisputeRow): Dispute => {
+  const objection = kind === 'objection';
+  return {
+    ...r,
+    rereview: r.rereview === 1,
+    kind: objection ? 'objection' : 'dispute',
+    attachment: attachmentKey,
+    objectorName: objection ? verifiedName : null,
+  };
+};
 
 /**
  * The caller's team's grades in a competition: only while GRADE_SET is on and only once confirmed. While a dispute
@@ -420,6 +429,8 @@ export async function answerDispute(ctx: AuthedCtx, id: number, body: { answer: 
     }
     await writeAudit(ctx, { action: 'grade.dispute.answer', entity: 'scoreDispute', entityId: id, before: { status: d.status }, after: body }, trx);
   });
-  await notify(ctx, await teamUserIds(ctx.db, [d.teamId]), { title: '成绩申诉已答复', content: body.answer, source: 'dispute.answered' });
+  // An objection is answered to the one who filed it; a dispute to the team.
+  if (d.kind === 'objection') await notify(ctx, [d.userId], { title: '公示异议已答复', content: body.answer, source: 'objection.answered' });
+  else await notify(ctx, await teamUserIds(ctx.db, [d.teamId]), { title: '成绩申诉已答复', content: body.answer, source: 'dispute.answered' });
   return toDispute(await repo.disputeView(ctx.db, id));
 }

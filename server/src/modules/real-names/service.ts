@@ -222,6 +222,9 @@ grantPrivateReads('identity', async (ctx, key) => policy.holds(ctx, ACTION_CODES
 // ---- what competitions require -----------------------------------------------------------------------------------------
 
 /** Refuses a person not verified when the competition keeps `menu`'s action for verified people. */
+/** Whether the user completed 实名认证. */
+export const isVerified = async (db: Db, userId: number) => Boolean(await repo.verifiedName(db, userId));
+
 export async function assertVerified(db: Db, userId: number, menu: RealNameMenu) {
   if (!(await repo.verifiedName(db, userId))) throw forbidden(realNameRequiredText(menu));
 }

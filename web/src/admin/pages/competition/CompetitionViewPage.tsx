@@ -15,6 +15,7 @@ import { StagesPanel } from './parts/StagesPanel.tsx';
 import { ALLOWED, useCompetitionActions } from './parts/useCompetitionActions.tsx';
 import { useCompetition } from './parts/useCompetition.ts';
 import { CoordinatorsPanel } from './parts/CoordinatorsPanel.tsx';
+import { PublicityPanel } from './parts/PublicityPanel.tsx';
 import { useReadiness } from './parts/useReadiness.ts';
 
 /** What approving the competition does to its questions, for the confirmation. */
@@ -138,6 +139,8 @@ export default function CompetitionViewPage() {
           <AuditQuestions competitionId={c.id} auditStatus={c.auditStatus} />
           <Divider orientation="left">院校负责人</Divider>
           <CoordinatorsPanel competitionId={c.id} editable={has(ACTION_CODES.competitionEdit)} />
+          <Divider orientation="left">成绩公示与嵌入</Divider>
+          <PublicityPanel competitionId={c.id} editable={has(ACTION_CODES.competitionEdit)} />
         </>
       )}
       <Divider orientation="left">竞赛介绍</Divider>

@@ -25,6 +25,7 @@ import { usePermissions } from '#src/common/auth.ts';
 import { DownloadButton } from '#src/common/DownloadButton.tsx';
 import { FormModal } from '#src/common/FormModal.tsx';
 import { formatMinute } from '#src/common/time.ts';
+import { fileUrls } from '#src/api/files.ts';
 import { GradeTable } from '../../components/GradeTable.tsx';
 import { QuestionHeader, QuestionScope } from '../../components/QuestionScope.tsx';
 import { personLabel, useGradeSummary, useQuestionJudges } from '../../components/review.ts';
@@ -167,18 +168,26 @@ function AnswerModal({ dispute, onClose }: { dispute: Dispute; onClose: () => vo
   );
   return (
     <FormModal<{ answer: string; rereviewJudgeId?: number }>
-      title={`答复申诉：${dispute.teamName}（${dispute.teamNo}）`}
+      title={`${dispute.kind === 'objection' ? '答复公示异议' : '答复申诉'}：${dispute.teamName}（${dispute.teamNo}）`}
       name="answer"
       width={640}
       onSave={(v) => answer.mutateAsync({ answer: v.answer, rereviewJudgeId: v.rereviewJudgeId ?? null })}
       onClose={onClose}
     >
       <Descriptions size="small" column={1} bordered style={{ marginBottom: 16 }}>
-        <Descriptions.Item label="申诉人">{dispute.username}</Descriptions.Item>
-        <Descriptions.Item label="申诉时间">{formatMinute(dispute.createdAt)}</Descriptions.Item>
-        <Descriptions.Item label="申诉理由">
+        {dispute.kind === 'objection' && <Descriptions.Item label="类型">公示异议（对该队伍的获奖结果，实名提出）</Descriptions.Item>}
+        <Descriptions.Item label={dispute.kind === 'objection' ? '异议人' : '申诉人'}>{disputer(dispute)}</Descriptions.Item>
+        <Descriptions.Item label="提出时间">{formatMinute(dispute.createdAt)}</Descriptions.Item>
+        <Descriptions.Item label="理由">
           <div style={{ whiteSpace: 'pre-wrap' }}>{dispute.reason}</div>
         </Descriptions.Item>
+        {dispute.attachment && (
+          <Descriptions.Item label="证明材料">
+            <a href={fileUrls.download(dispute.attachment)} target="_blank" rel="noopener noreferrer">
+              查看附件
+            </a>
+          </Descriptions.Item>
+        )}
       </Descriptions>
       <Form.Item name="answer" label="答复内容" rules={[{ required: true, whitespace: true, message: '请输入答复内容' }]}>
         <Input.TextArea rows={4} maxLength={1000} showCount />
@@ -223,7 +232,10 @@ function useDisputeSource(): ListSource<DisputeListParams> {
   };
 }
 
-/** The teams' disputes of their grades, with the answers. */
+/** Who filed it: a team member's account, or an objector's verified name with the account. */
+const disputer = (d: Dispute) => (d.objectorName ? `${d.objectorName}（${d.username}）` : d.username);
+
+/** The teams' disputes of their grades and the 公示 objections to their results, with the answers. */
 function DisputesCard({ questionId }: { questionId: number }) {
   const editable = usePermissions().has(ACTION_CODES.gradeEdit);
   const [answering, setAnswering] = useState<Dispute | null>(null);
@@ -236,7 +248,7 @@ function DisputesCard({ questionId }: { questionId: number }) {
   });
   return (
     <Card
-      title="成绩申诉"
+      title="成绩申诉与公示异议"
       extra={
         <Segmented
           value={waiting ? 'waiting' : 'all'}
@@ -254,8 +266,17 @@ function DisputesCard({ questionId }: { questionId: number }) {
         columns={[
           { title: '队伍编号', dataIndex: 'teamNo', width: 120 },
           { title: '队伍名称', dataIndex: 'teamName', width: 150 },
-          { title: '申诉人', dataIndex: 'username', width: 110 },
-          { title: '申诉理由', dataIndex: 'reason', width: 240, ellipsis: { showTitle: true } },
+          {
+            title: '提出人',
+            width: 150,
+            render: (_, d) => (
+              <>
+                {d.kind === 'objection' && <Tag color="purple">公示异议</Tag>}
+                {disputer(d)}
+              </>
+            ),
+          },
+          { title: '理由', dataIndex: 'reason', width: 240, ellipsis: { showTitle: true } },
           {
             title: '状态',
             width: 120,

@@ -15,6 +15,7 @@ import { Button, Card, Col, Descriptions, Result, Row, Spin, Statistic, Steps, T
 import { Link, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
 import { publicCompetitionApi, publicCompetitionKeys, type CompetitionDetail } from '#src/api/competitions.ts';
 import { editionApi, editionKeys } from '#src/api/editions.ts';
+import { publicityApi, publicityKeys } from '#src/api/publicity.ts';
 import { useCurrentUser } from '#src/common/auth.ts';
 import { goLogin, sysTime } from '#src/common/http.ts';
 import { useTeam } from '../../team.ts';
@@ -118,6 +119,7 @@ export default function CompetitionLayout() {
   const presets = useQuery({ queryKey: publicCompetitionKeys.presets(id), enabled: valid, queryFn: () => publicCompetitionApi.presets(id) });
   const memberNum = useQuery({ queryKey: publicCompetitionKeys.memberNum(id), enabled: valid, queryFn: () => publicCompetitionApi.memberNum(id) });
   const team = useTeam(valid ? id : 0);
+  const results = useQuery({ queryKey: publicityKeys.results(id), enabled: valid, queryFn: () => publicityApi.results(id), staleTime: 60_000, retry: false });
   const editions = useQuery({ queryKey: editionKeys.editions(id), enabled: valid, queryFn: () => editionApi.editions(id), staleTime: 60_000 });
 
   // Spec §2.1: the competition id is digits; anything else is an unknown page.
@@ -155,6 +157,13 @@ export default function CompetitionLayout() {
               <Descriptions.Item label="组队">
                 {c.allowIndividual ? `可个人参赛，` : ''}每队{c.minMembers}至{c.maxMembers}人
               </Descriptions.Item>
+              {(results.data?.state === 'open' || results.data?.state === 'closed') && (
+                <Descriptions.Item label="获奖名单" span="filled">
+                  <Link to={`/results/${c.id}`} data-testid="results-link">
+                    {results.data.state === 'open' ? '成绩公示中，查看名单或提出异议' : '查看最终获奖名单'}
+                  </Link>
+                </Descriptions.Item>
+              )}
               {(editions.data?.length ?? 0) > 1 && (
                 <Descriptions.Item label="往届" span="filled">
                   <div data-testid="editions" style={{ display: 'flex', flexWrap: 'wrap', columnGap: 12 }}>
