@@ -93,7 +93,9 @@ function scenarios(onlineIds: number[]) {
     `/api/competition/preset/public/list/${id}`,
     `/api/team/statistics/public/statisticsMemberNum/${id}`,
   ]);
-  return { list, page };
+  // The hot question's board as other sites frame it (issue 38): the page itself, at two sizes.
+  const embed = [`/embed/leaderboard/${HOT.questionId}`, `/embed/leaderboard/${HOT.questionId}?limit=100`];
+  return { list, page, embed };
 }
 
 function newestMtime(dir: string): number {

@@ -13,7 +13,7 @@ import { HOT, SCALE, type Seeded } from './seed.ts';
  * hold the loop that all of them share for more than 50 ms.
  */
 export const ROUNDS = 7;
-export const BUDGETS = { listMs: 100, boardMs: 50, eventLoopMs: 50, exportRssBytes: 300 * 1024 * 1024 };
+export const BUDGETS = { listMs: 100, boardMs: 50, eventLoopMs: 50, exportRssBytes: 300 * 1024 * 1024, cloneMs: 2000 };
 
 export interface Single {
   name: string;
@@ -70,7 +70,9 @@ async function single(server: Spawned, name: string, budgetMs: number, ask: Ask,
       failures.push(`${r.status} ${r.body.slice(0, 120)}`);
       continue;
     }
-    const c = check((JSON.parse(r.body) as { data: Record<string, any> }).data, round);
+    // The API answers in an envelope; an embed's JSON (`/embed/…?format=json`) is the data itself.
+    const parsed = JSON.parse(r.body) as Record<string, any>;
+    const c = check('status' in parsed && 'data' in parsed ? parsed.data : parsed, round);
     held = c.held;
     if (c.problem) failures.push(c.problem);
   }
@@ -233,6 +235,28 @@ export async function singleRequests(
         if (b.problem) return b;
         return rank >= 1 && rank <= e.hotBoardTeams ? { held: `${b.held}, own rank ${count(rank)}` } : { held: b.held, problem: `own rank ${data.mine?.rank}` };
       },
+    ],
+    [
+      'hot question board embedded elsewhere, as JSON',
+      BUDGETS.boardMs,
+      (r) => ({ path: `/embed/leaderboard/${HOT.questionId}?format=json&limit=${50 + r}` }),
+      (data, round) => {
+        const rows = (data.rows as unknown[]).length;
+        const held = `${count(rows)} rows of ${count(Number(data.total))}`;
+        return rows === 50 + round && Number(data.total) === e.hotBoardTeams ? { held } : { held, problem: `${rows} rows of ${data.total}, seeded ${e.hotBoardTeams}` };
+      },
+    ],
+    // Last: it adds competitions (drafts, none public), which the figures above count.
+    [
+      '复制为新一届: the hot competition copied whole',
+      BUDGETS.cloneMs,
+      (r) => ({
+        method: 'POST',
+        path: `/api/competition/clone/${HOT.competitionId}`,
+        token: admin,
+        body: { name: `基准新一届${r}`, shiftYears: 1, shiftDays: 0, parts: ['pages', 'stages', 'presets', 'questions', 'review', 'certificates', 'fees', 'notices'] },
+      }),
+      (data) => (Number(data.id) > 0 ? { held: `new draft ${data.id}` } : { held: '', problem: 'no competition made' }),
     ],
   ];
   for (const [name, budget, ask, check] of list) {

@@ -67,18 +67,18 @@ async function capture(server: Spawned, paths: string[]): Promise<Record<string,
     const res = await fetch(server.url + p);
     if (!res.ok) throw new Error(`GET ${p} answered ${res.status}`);
     bodies[p] = await res.text();
-    const data = (JSON.parse(bodies[p]!) as { data?: { list?: unknown[] } | null }).data;
-    if (data === null || data === undefined || (Array.isArray(data.list) && !data.list.length))
-      throw new Error(`GET ${p} answered nothing to measure: ${bodies[p]!.slice(0, 120)}`);
+    if (itemsOf(bodies[p]!) === 0) throw new Error(`GET ${p} answered nothing to measure: ${bodies[p]!.slice(0, 120)}`);
   }
   return bodies;
 }
 
-/** Items a list page of `body` holds (1 for a single object). */
-const itemsOf = (body: string) => {
-  const data = (JSON.parse(body) as { data: { list?: unknown[] } }).data;
+/** Items a list page of `body` holds (1 for a single object); an embedded page's (HTML) are its table's rows. */
+function itemsOf(body: string): number {
+  if (body.startsWith('<')) return (body.match(/<tr><td/g) ?? []).length;
+  const data = (JSON.parse(body) as { data?: { list?: unknown[] } | null }).data;
+  if (data === null || data === undefined) return 0;
   return Array.isArray(data.list) ? data.list.length : 1;
-};
+}
 
 /**
  * Each scenario against the running server and against a bare Fastify process serving the same bodies as constants,

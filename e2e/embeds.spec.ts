@@ -15,6 +15,14 @@ const prediction = (off: number) => ['id,y', ...IDS.map((id, i) => `${id},${i + 
 
 test.use({ actionTimeout: 30_000 });
 
+/** A valid mainland ID number of this run (its check character computed), for the ID-check simulator. */
+function idNumber() {
+  const weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  const first17 = `1101051990${String(1 + (Date.now() % 12)).padStart(2, '0')}${String(1 + (Math.floor(Date.now() / 12) % 28)).padStart(2, '0')}${String(100 + Math.floor(Math.random() * 800))}`;
+  const sum = [...first17].reduce((n, d, i) => n + Number(d) * weights[i]!, 0);
+  return first17 + '10X98765432'[sum % 11]!;
+}
+
 /** A page of another site holding the platform's snippets: served from 127.0.0.1 (another site than localhost). */
 async function hostSite(platform: string, competitionId: number, questionId: number) {
   const html = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>某大学数学建模协会</title></head>
@@ -154,6 +162,39 @@ test('the board and the 公示 list framed by another site, third-party cookies 
       if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/embed-host-${viewport.width}.png`, fullPage: true });
       await page.context().close();
     }
+
+    // On the platform, the 公示 page through the screens: from the competition's page; an objection needs a real name.
+    const visitor = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+    const username = uniqueName('objector');
+    await register(visitor, username);
+    await login(visitor, username, 'Passw0rd1');
+    await visitor.goto(`/competition/${competitionId}/introduce`);
+    await visitor.getByTestId('results-link').click();
+    await expect(visitor).toHaveURL(new RegExp(`/results/${competitionId}$`));
+    const first = visitor.getByTestId('results-question').locator('.ant-table-row').first();
+    await expect(first).toContainText('电力先锋队');
+    await first.getByRole('button', { name: '提出异议' }).click();
+    const objection = visitor.getByRole('dialog');
+    await objection.getByLabel('异议理由').fill('该队提交时间晚于截止时间，请核实');
+    await objection.getByRole('button', { name: '提交异议' }).click();
+    await expect(objection.getByText('提出异议须实名：请先在个人中心完成实名认证')).toBeVisible();
+    await objection.getByRole('link', { name: '去实名认证' }).click();
+    await visitor.getByLabel('姓名').fill('王五');
+    await visitor.getByLabel('证件号码').fill(idNumber());
+    await visitor.getByRole('button', { name: '立即认证' }).click();
+    await expect(visitor.getByText('已完成实名认证')).toBeVisible();
+    await visitor.goto(`/results/${competitionId}`);
+    await visitor.getByTestId('results-question').locator('.ant-table-row').first().getByRole('button', { name: '提出异议' }).click();
+    await visitor.getByRole('dialog').getByLabel('异议理由').fill('该队提交时间晚于截止时间，请核实');
+    await visitor.getByRole('dialog').getByRole('button', { name: '提交异议' }).click();
+    await expect(visitor.getByRole('dialog').getByText('异议已提交')).toBeVisible();
+    await expect.poll(() => visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    if (process.env.SHOTS_DIR) await visitor.screenshot({ path: `${process.env.SHOTS_DIR}/results-390.png`, fullPage: true });
+    // The organiser finds it among the question's disputes, with the objector's real name.
+    await orgPage.goto(`/backadmin.html#/question/grade/${questionId}`);
+    const row = orgPage.locator('.ant-table-row').filter({ hasText: '该队提交时间晚于截止时间' });
+    await expect(row).toContainText('公示异议');
+    await expect(row).toContainText('王五');
 
     // A site not listed gets no frame: the browser refuses it (frame-ancestors).
     const stranger = http.createServer((_req, res) => {
