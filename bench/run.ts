@@ -260,9 +260,9 @@ function report(
       continue;
     }
     for (const [name, c] of Object.entries(r.throughput)) {
-      const what = name === 'list' ? 'competition list' : 'competition page API';
+      const what = { list: 'competition list', page: 'competition page API', embed: 'hot question board embedded elsewhere (30,000 teams)' }[name] ?? name;
       rows.push([
-        `${label} ${what} rps (${fmt(c.bodyBytes)} B${name === 'list' ? `, ${c.items}+ a page` : ''})`,
+        `${label} ${what} rps (${fmt(c.bodyBytes)} B${name === 'page' ? '' : `, ${c.items}+ a page`})`,
         `${fmt(c.server.rps)}/s`,
         `${fmt(c.baseline.rps)}/s bare Fastify`,
         fmt(c.ratio, 2),

@@ -243,7 +243,9 @@ export async function singleRequests(
       (data, round) => {
         const rows = (data.rows as unknown[]).length;
         const held = `${count(rows)} rows of ${count(Number(data.total))}`;
-        return rows === 50 + round && Number(data.total) === e.hotBoardTeams ? { held } : { held, problem: `${rows} rows of ${data.total}, seeded ${e.hotBoardTeams}` };
+        return rows === 50 + round && Number(data.total) === e.hotBoardTeams
+          ? { held }
+          : { held, problem: `${rows} rows of ${data.total}, seeded ${e.hotBoardTeams}` };
       },
     ],
     // Last: it adds competitions (drafts, none public), which the figures above count.
@@ -254,7 +256,12 @@ export async function singleRequests(
         method: 'POST',
         path: `/api/competition/clone/${HOT.competitionId}`,
         token: admin,
-        body: { name: `基准新一届${r}`, shiftYears: 1, shiftDays: 0, parts: ['pages', 'stages', 'presets', 'questions', 'review', 'certificates', 'fees', 'notices'] },
+        body: {
+          name: `基准新一届${r}`,
+          shiftYears: 1,
+          shiftDays: 0,
+          parts: ['pages', 'stages', 'presets', 'questions', 'review', 'certificates', 'fees', 'notices'],
+        },
       }),
       (data) => (Number(data.id) > 0 ? { held: `new draft ${data.id}` } : { held: '', problem: 'no competition made' }),
     ],

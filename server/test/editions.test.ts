@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveManifestSchema, type ArchiveManifest, CERT_BUILTIN_FIELDS, PAY_STATUS, shiftDate } from '@contest/shared';
@@ -393,5 +394,21 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
     const without = new Map(files);
     without.delete('manifest.json');
     await refused(await zipOf(without), '缺少 manifest.json');
+    // A cover must be a picture, whatever the manifest calls it.
+    const page = Buffer.from('<script>alert(1)</script>');
+    const pageSha = createHash('sha256').update(page).digest('hex');
+    const disguised = { ...m, competition: { ...m.competition, cover: pageSha }, files: { ...m.files, [pageSha]: { name: 'cover.png', mime: 'image/png', size: page.length, visibility: 'public', purpose: 'cover' } } };
+    await refused(await zipOf(new Map([...files, ['manifest.json', Buffer.from(JSON.stringify(disguised))], [`files/${pageSha}`, page]])), '应为PNG或JPEG图片');
+
+    // An answer file the manifest calls public is filed private, as every answer file is.
+    const exposed = { ...m, files: { ...m.files, [sha]: { ...m.files[sha], visibility: 'public', purpose: 'questionData' } } };
+    const imported = await orgB.request({
+      method: 'POST',
+      url: `/api/competition/import?brandId=${(await t.database.db.selectFrom('brands').select('id').executeTakeFirstOrThrow()).id}`,
+      ...multipart('竞赛包.zip', await zipOf(new Map([...files, ['manifest.json', Buffer.from(JSON.stringify(exposed))]])), 'application/zip'),
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const answerKey = (await t.database.db.selectFrom('questions').select('answerKey').where('competitionId', '=', body(imported).data.id).executeTakeFirstOrThrow()).answerKey!;
+    expect(await t.database.db.selectFrom('files').select(['visibility', 'purpose']).where('key', '=', answerKey).executeTakeFirstOrThrow()).toEqual({ visibility: 'private', purpose: 'answer' });
   });
 });

@@ -45,6 +45,7 @@ select
   "q"."id",
   "q"."title",
   "q"."competition_id",
+  "q"."leaderboard_published",
   "c"."name" as "competition_name",
   "c"."embed_origins"
 from

@@ -14,8 +14,12 @@ export const editionApi = {
     const got = await downloadBlob(`/api/competition/export/${id}`);
     if (got) saveBlob(got.blob, got.fileName);
   },
-  importArchive: (file: File, brandId?: number) =>
-    http.post<ImportReport>('/api/competition/import', formOf(file), { params: brandId ? { brandId } : undefined, silent: true }),
+  /** Into `brandId` (else matched by name) and, for the platform, the organisation `orgId`. */
+  importArchive: (file: File, target: { brandId?: number; orgId?: number }) =>
+    http.post<ImportReport>('/api/competition/import', formOf(file), {
+      params: Object.fromEntries(Object.entries(target).filter(([, v]) => v !== undefined)),
+      silent: true,
+    }),
   /** A copied edition's organiser says its dates or fee are rechecked; answers the checklist as it now stands. */
   recheck: (id: number, key: 'dates' | 'fee') => http.put<Readiness>(`/api/competition/recheck/${id}`, undefined, { params: { key } }),
 };

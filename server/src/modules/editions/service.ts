@@ -28,9 +28,10 @@ import type { AuthedCtx, Ctx } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { AppError, badRequest, forbidden } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
-import { FileTooLargeError } from '../../storage/file-store.ts';
+import { FileTooLargeError, readStored } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
 import { defaultPresets, managedCompetition, readableCompetition } from '../competitions/index.ts';
+import { displayName } from '../files/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 
@@ -162,6 +163,26 @@ function carriedNotice(n: repo.Settings['notices'][number], competitionId: numbe
       bySms: n.bySms,
     },
   ];
+}
+
+/**
+ * What each file of a manifest is, by where the settings use it: its purpose and who may read it (an answer file stays
+ * private whatever an archive says). An import files them so, never as the archive claims.
+ */
+function rolesOf(b: Body) {
+  const roles = new Map<string, { purpose: string; visibility: 'public' | 'private' }>();
+  const put = (ref: string | null, purpose: string, visibility: 'public' | 'private') => {
+    if (ref && !isBuiltin(ref) && !roles.has(ref)) roles.set(ref, { purpose, visibility });
+  };
+  for (const q of b.questions) {
+    put(q.answerFile, 'answer', 'private');
+    put(q.scorer, 'scorer', 'private');
+    for (const e of q.exclusions) put(e.file, 'similarity', 'private');
+  }
+  put(b.competition.cover, 'cover', 'public');
+  for (const q of b.questions) for (const f of q.files) put(f.file, 'questionData', 'public');
+  for (const t of b.certificateTemplates) put(t.background, 'certificate', 'public');
+  return roles;
 }
 
 /** The stored keys a manifest body names (before they are made references). */
@@ -457,6 +478,15 @@ function notCarriedOf(s: repo.Settings): string[] {
   return out;
 }
 
+/** A picture's type by its first bytes (PNG, JPEG, GIF, WebP), or null. */
+function imageMime(b: Buffer): string | null {
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return null;
+}
+
 /** Refuses an archive with the reason, in words an organiser can act on. */
 const refuse = (why: string) => badRequest(`竞赛包无法导入：${why}`, { file: why });
 
@@ -546,33 +576,46 @@ export async function importArchive(ctx: AuthedCtx, content: Readable, target: I
       // The files, stored here; each must be what the manifest says it is.
       const keyOf = new Map<string, string>();
       const now = ctx.clock.now().toISOString();
+      const roles = rolesOf(m);
+      const mimes = new Map<string, string>();
       for (const ref of named) {
         const meta = m.files[ref];
+        const role = roles.get(ref)!;
         const e = zip.names.get(`files/${ref}`);
         if (!e) throw refuse(`缺少文件 files/${ref.slice(0, 12)}…（${meta.name}）`);
         let put;
         try {
-          put = await ctx.storage.put(await zip.open(e), { prefix: meta.purpose.replace(/[^a-z-]/g, '') || 'import', maxBytes: max });
+          put = await ctx.storage.put(await zip.open(e), { prefix: role.purpose === 'questionData' ? 'question-data' : role.purpose, maxBytes: max });
         } catch (err) {
           if (err instanceof FileTooLargeError) throw refuse(`文件 ${meta.name} 过大`);
           throw refuse(`文件 ${meta.name} 读取失败`);
         }
         stored.push(put.key);
         if (put.sha256 !== ref) throw refuse(`文件 ${meta.name} 与清单中的校验值不符，竞赛包可能已损坏`);
+        // A picture shown on pages (a cover, a certificate background) must be one, whatever the manifest says.
+        if (role.visibility === 'public' && role.purpose !== 'questionData') {
+          const mime = imageMime(await readStored(ctx.storage, put.key, 12));
+          if (!mime) throw refuse(`文件 ${meta.name} 应为PNG或JPEG图片`);
+          mimes.set(ref, mime);
+        }
         keyOf.set(ref, put.key);
       }
       const id = await ctx.db.transaction().execute(async (trx) => {
         for (const [ref, key] of keyOf) {
           const meta = m.files[ref];
+          const role = roles.get(ref)!;
           await repo.insertFile(trx, {
             key,
-            originalName: meta.name,
-            mime: meta.mime,
+            originalName: displayName(meta.name),
+            // (Data files are served as attachments: a plain data type is kept, anything else is a byte stream.)
+            mime:
+              mimes.get(ref) ??
+              (role.visibility === 'private' || /^(text\/(csv|plain)|application\/[a-z0-9.+-]+)$/.test(meta.mime) ? meta.mime : 'application/octet-stream'),
             size: meta.size,
             sha256: ref,
             ownerId: ctx.actor.userId,
-            visibility: meta.visibility,
-            purpose: meta.purpose,
+            visibility: role.visibility,
+            purpose: role.purpose,
             createdAt: now,
           });
         }

@@ -34,9 +34,10 @@ th{background:#fafafa;font-weight:600;white-space:nowrap}td.n{white-space:nowrap
 .e{color:#999;padding:16px 0;text-align:center}.f{margin-top:8px;font-size:12px;color:#999}
 @media (max-width:480px){th.s,td.s{display:none}.w{padding:8px}}`;
 
+/** `origin`: the platform's address for the footer's link (none in production without PUBLIC_URL: no footer). */
 const page = (title: string, body: string, origin: string) => `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer"><title>${esc(title)}</title><style>${STYLE}</style></head>
-<body><div class="w">${body}<div class="f">数据来自 <a href="${esc(origin)}" target="_blank" rel="noopener">${esc(new URL(origin).host)}</a></div></div><script>${RESIZE}</script></body></html>`;
+<body><div class="w">${body}${origin ? `<div class="f">数据来自 <a href="${esc(origin)}" target="_blank" rel="noopener">${esc(new URL(origin).host)}</a></div>` : ''}</div><script>${RESIZE}</script></body></html>`;
 
 export function boardHtml(b: EmbedBoard, origin: string): string {
   const rows = b.rows.length

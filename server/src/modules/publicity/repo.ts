@@ -82,6 +82,6 @@ export const embedQuestion = (db: Db, questionId: number) =>
   db
     .selectFrom('questions as q')
     .innerJoin('competitions as c', 'c.id', 'q.competitionId')
-    .select(['q.id', 'q.title', 'q.competitionId', 'c.name as competitionName', 'c.embedOrigins'])
+    .select(['q.id', 'q.title', 'q.competitionId', 'q.leaderboardPublished', 'c.name as competitionName', 'c.embedOrigins'])
     .where('q.id', '=', questionId)
     .executeTakeFirst();

@@ -17,6 +17,7 @@ import type { App } from '../../http/app-types.ts';
 import { userCtx } from '../../http/auth.ts';
 import { AppError } from '../../http/errors.ts';
 import { publicOrigin } from '../../http/origin.ts';
+import { readCache } from '../../http/read-cache.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
 import * as service from './service.ts';
 
@@ -42,15 +43,33 @@ function embedHeaders(req: FastifyRequest, reply: FastifyReply, embedOrigins: st
   if (origin && ancestors.split(' ').includes(origin)) reply.header('access-control-allow-origin', origin);
 }
 
-function sendAs(reply: FastifyReply, format: 'html' | 'json' | 'csv', name: string, data: unknown, html: () => string, csv: () => string) {
-  if (format === 'json') return reply.type('application/json; charset=utf-8').send(JSON.stringify(data));
+type Format = 'html' | 'json' | 'csv';
+/** An embed as sent: its body in the format asked for, its file name (CSV), and who may frame it. */
+interface EmbedPage {
+  body: string;
+  name: string;
+  embedOrigins: string | null;
+}
+const render = (format: Format, data: unknown, html: () => string, csv: () => string) =>
+  format === 'json' ? JSON.stringify(data) : format === 'csv' ? csv() : html();
+
+function send(req: FastifyRequest, reply: FastifyReply, format: Format, page: EmbedPage) {
+  embedHeaders(req, reply, page.embedOrigins);
+  if (format === 'json') return reply.type('application/json; charset=utf-8').send(page.body);
   if (format === 'csv')
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}.csv`)
-      .send(csv());
-  return reply.type('text/html; charset=utf-8').send(html());
+      .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(page.name)}.csv`)
+      .send(page.body);
+  return reply.type('text/html; charset=utf-8').send(page.body);
 }
+
+/**
+ * What the embeds are read from: a page is kept (rendered) for a second by this process and dropped as soon as it
+ * writes one of these tables, so that a board framed by many sites at once costs one read a second, not one a visitor.
+ */
+const EMBED_TABLES = ['questions', 'board_scores', 'teams', 'competitions', 'grades', 'review_rules', 'award_levels', 'certificates', 'disqualifications'];
+const EMBED_TTL_MS = 1_000;
 
 /** A refusal as a small page, where a frame shows it. */
 function embedError(reply: FastifyReply, err: unknown) {
@@ -88,22 +107,25 @@ export function publicityRoutes(app: App) {
   );
 
   // Pages other sites frame, and their data as JSON and CSV.
+  const embedReads = readCache(EMBED_TABLES, EMBED_TTL_MS);
   app.get(
     '/embed/leaderboard/:questionId',
     { config: { rule: PUBLIC, foreign: true }, schema: { tags: ['embed'], params: questionIdParam, querystring: embedQuery, response: fileReply } },
     async (req, reply) => {
+      const { format, limit } = req.query;
+      const origin = publicOrigin(req.ctx.config, req) ?? '';
       try {
-        const { board, embedOrigins } = await service.embedBoard(req.ctx, req.params.questionId, req.query.limit);
-        embedHeaders(req, reply, embedOrigins);
-        const origin = publicOrigin(req.ctx.config, req) ?? '';
-        return sendAs(
-          reply,
-          req.query.format,
-          `${board.title}-排行榜`,
-          board,
-          () => service.boardHtml(board, origin),
-          () => service.boardCsv(board),
-        );
+        const page = await embedReads(req.ctx, `board ${req.params.questionId} ${limit} ${format} ${origin}`, async (): Promise<EmbedPage> => {
+          const { board, embedOrigins } = await service.embedBoard(req.ctx, req.params.questionId, limit);
+          const body = render(
+            format,
+            board,
+            () => service.boardHtml(board, origin),
+            () => service.boardCsv(board),
+          );
+          return { body, name: `${board.title}-排行榜`, embedOrigins };
+        });
+        return send(req, reply, format, page);
       } catch (err) {
         return embedError(reply, err);
       }
@@ -113,18 +135,20 @@ export function publicityRoutes(app: App) {
     '/embed/results/:competitionId',
     { config: { rule: PUBLIC, foreign: true }, schema: { tags: ['embed'], params: competitionIdParam, querystring: embedQuery, response: fileReply } },
     async (req, reply) => {
+      const { format } = req.query;
+      const origin = publicOrigin(req.ctx.config, req) ?? '';
       try {
-        const { results, embedOrigins } = await service.embedResults(req.ctx, req.params.competitionId);
-        embedHeaders(req, reply, embedOrigins);
-        const origin = publicOrigin(req.ctx.config, req) ?? '';
-        return sendAs(
-          reply,
-          req.query.format,
-          `${results.competitionName}-获奖名单`,
-          results,
-          () => service.resultsHtml(results, origin),
-          () => service.resultsCsv(results),
-        );
+        const page = await embedReads(req.ctx, `results ${req.params.competitionId} ${format} ${origin}`, async (): Promise<EmbedPage> => {
+          const { results, embedOrigins } = await service.embedResults(req.ctx, req.params.competitionId);
+          const body = render(
+            format,
+            results,
+            () => service.resultsHtml(results, origin),
+            () => service.resultsCsv(results),
+          );
+          return { body, name: `${results.competitionName}-获奖名单`, embedOrigins };
+        });
+        return send(req, reply, format, page);
       } catch (err) {
         return embedError(reply, err);
       }

@@ -155,8 +155,7 @@ export async function embedBoard(ctx: Ctx, questionId: number, limit = LEADERBOA
   const q = await repo.embedQuestion(ctx.db, questionId);
   if (!q) throw notFound('赛题不存在');
   const anonymous = { ...ctx, actor: null };
-  let b = await leaderboard(anonymous, questionId, { board: 'private', page: 1, limit });
-  if (!b.published) b = await leaderboard(anonymous, questionId, { board: 'public', page: 1, limit });
+  const b = await leaderboard(anonymous, questionId, { board: q.leaderboardPublished === 1 ? 'private' : 'public', page: 1, limit });
   return {
     embedOrigins: q.embedOrigins,
     board: {

@@ -20,7 +20,8 @@ import { editionApi } from '#src/api/editions.ts';
 import { competitionDetailKeys, competitionKeys } from '#src/api/competitions.ts';
 import { HttpError } from '#src/common/http.ts';
 import { FormModal } from '#src/common/FormModal.tsx';
-import { useBrandOptions } from '#src/admin/components/options.ts';
+import { useBrandOptions, useOrgOptions } from '#src/admin/components/options.ts';
+import { useIsPlatform } from '#src/common/auth.ts';
 
 interface CloneValues {
   name: string;
@@ -132,18 +133,22 @@ export function ImportArchiveModal({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const client = useQueryClient();
   const brands = useBrandOptions();
+  const platform = useIsPlatform();
+  const orgs = useOrgOptions(platform);
   const [file, setFile] = useState<File | null>(null);
   const [brandId, setBrandId] = useState<number | undefined>();
+  const [orgId, setOrgId] = useState<number | undefined>();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<ImportReport | null>(null);
 
   async function submit() {
     if (!file) return setError('请选择竞赛包文件（.zip）');
+    if (platform && !orgId) return setError('请选择导入到哪个组织');
     setBusy(true);
     setError(null);
     try {
-      const r = await editionApi.importArchive(file, brandId);
+      const r = await editionApi.importArchive(file, { brandId, orgId });
       await client.invalidateQueries({ queryKey: competitionKeys.all });
       setReport(r);
     } catch (err) {
@@ -209,6 +214,11 @@ export function ImportArchiveModal({ onClose }: { onClose: () => void }) {
         <p>点击或拖入竞赛包（.zip，不超过{ARCHIVE_MAX_MB}MB）</p>
       </Upload.Dragger>
       <Form layout="vertical" style={{ marginTop: 12 }}>
+        {platform && (
+          <Form.Item label="主办组织" required>
+            <Select placeholder="请选择组织" value={orgId} onChange={setOrgId} options={orgs.data ?? []} loading={orgs.isLoading} showSearch optionFilterProp="label" />
+          </Form.Item>
+        )}
         <Form.Item label="导入到品牌" extra="不选择时按竞赛包中的品牌名称匹配本平台的品牌">
           <Select
             allowClear
