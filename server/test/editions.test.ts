@@ -320,7 +320,13 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
 
   it('carries a competition to another platform and back: export, import as a draft with a report, export again gives the same manifest', async () => {
     const q = await runningCompetition();
-    const files = await exportOf(org, q.competitionId);
+    // While it runs, its organisers' archive holds no answer file nor scoring program, and says so.
+    const running = await exportOf(org, q.competitionId);
+    const held = JSON.parse(running.get('manifest.json')!.toString()) as ArchiveManifest;
+    expect(held.questions[0]).toMatchObject({ answerFile: null, scorer: null, answerRows: null });
+    expect(JSON.parse(running.get('report.json')!.toString()).notCarried.join('\n')).toContain('竞赛进行中不导出');
+    // The platform's (as after the contest) holds them.
+    const files = await exportOf(admin, q.competitionId);
     const manifest = JSON.parse(files.get('manifest.json')!.toString()) as ArchiveManifest;
     expect(manifest).toMatchObject({ format: 'contest-platform/competition', version: 1 });
     // Files by SHA-256, each in the zip; no person, team or order anywhere in it.
@@ -350,7 +356,7 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
     expect(row).toEqual({ auditStatus: 0, brandId });
 
     // Round trip: the imported draft exports the same manifest, apart from the brand it was matched to.
-    const again = await unzip((await theirOrg.get(`/api/competition/export/${report.id}`)).rawPayload);
+    const again = await unzip((await theirAdmin.get(`/api/competition/export/${report.id}`)).rawPayload);
     const back = JSON.parse(again.get('manifest.json')!.toString()) as ArchiveManifest;
     expect({ ...back, competition: { ...back.competition, brand: manifest.competition.brand } }).toEqual(manifest);
     for (const sha of Object.keys(manifest.files)) expect(again.get(`files/${sha}`)!.equals(files.get(`files/${sha}`)!)).toBe(true);
@@ -360,7 +366,7 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
 
   it('refuses a broken archive with the reason and writes nothing', async () => {
     const q = await runningCompetition();
-    const files = await exportOf(org, q.competitionId);
+    const files = await exportOf(admin, q.competitionId);
     const competitions = async () =>
       Number(
         (
@@ -394,10 +400,33 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
     const without = new Map(files);
     without.delete('manifest.json');
     await refused(await zipOf(without), '缺少 manifest.json');
+    // A draft notice to everyone on the platform, or to named people, is not the competition's to carry.
+    for (const target of [{ scope: 'all' }, { scope: 'users', usernames: ['admin'] }])
+      await refused(
+        await zipOf(
+          new Map([...files, ['manifest.json', Buffer.from(JSON.stringify({ ...m, notices: [{ ...m.notices[0], targetJson: JSON.stringify(target) }] }))]]),
+        ),
+        '只能导入发给本竞赛参赛者的通知',
+      );
+    // Settings outside the platform's own rules (a metric it does not have, a broken eligibility rule) are refused too.
+    await refused(
+      await zipOf(new Map([...files, ['manifest.json', Buffer.from(JSON.stringify({ ...m, questions: [{ ...m.questions[0], metric: 'nope' }] }))]])),
+      'questions.0.metric',
+    );
+    await refused(
+      await zipOf(
+        new Map([...files, ['manifest.json', Buffer.from(JSON.stringify({ ...m, competition: { ...m.competition, eligibilityJson: '{"groupMode":"x"}' } }))]]),
+      ),
+      '参赛资格规则有误',
+    );
     // A cover must be a picture, whatever the manifest calls it.
     const page = Buffer.from('<script>alert(1)</script>');
     const pageSha = createHash('sha256').update(page).digest('hex');
-    const disguised = { ...m, competition: { ...m.competition, cover: pageSha }, files: { ...m.files, [pageSha]: { name: 'cover.png', mime: 'image/png', size: page.length, visibility: 'public', purpose: 'cover' } } };
+    const disguised = {
+      ...m,
+      competition: { ...m.competition, cover: pageSha },
+      files: { ...m.files, [pageSha]: { name: 'cover.png', mime: 'image/png', size: page.length, visibility: 'public', purpose: 'cover' } },
+    };
     await refused(await zipOf(new Map([...files, ['manifest.json', Buffer.from(JSON.stringify(disguised))], [`files/${pageSha}`, page]])), '应为PNG或JPEG图片');
 
     // An answer file the manifest calls public is filed private, as every answer file is.
@@ -408,7 +437,12 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
       ...multipart('竞赛包.zip', await zipOf(new Map([...files, ['manifest.json', Buffer.from(JSON.stringify(exposed))]])), 'application/zip'),
     });
     expect(imported.statusCode, imported.body).toBe(200);
-    const answerKey = (await t.database.db.selectFrom('questions').select('answerKey').where('competitionId', '=', body(imported).data.id).executeTakeFirstOrThrow()).answerKey!;
-    expect(await t.database.db.selectFrom('files').select(['visibility', 'purpose']).where('key', '=', answerKey).executeTakeFirstOrThrow()).toEqual({ visibility: 'private', purpose: 'answer' });
+    const answerKey = (
+      await t.database.db.selectFrom('questions').select('answerKey').where('competitionId', '=', body(imported).data.id).executeTakeFirstOrThrow()
+    ).answerKey!;
+    expect(await t.database.db.selectFrom('files').select(['visibility', 'purpose']).where('key', '=', answerKey).executeTakeFirstOrThrow()).toEqual({
+      visibility: 'private',
+      purpose: 'answer',
+    });
   });
 });

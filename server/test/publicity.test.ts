@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CERT_BUILTIN_FIELDS, embedBoardSchema, publicResultsSchema, resultLineSchema } from '@contest/shared';
 import { runDueJobs } from '../src/jobs/runner.ts';
-import { boardHtml, resultsHtml } from '../src/modules/publicity/embed-html.ts';
+import { boardCsv as boardCsvOf, boardHtml, resultsHtml } from '../src/modules/publicity/embed-html.ts';
 import {
   ADMIN_PASSWORD,
   Client,
@@ -288,6 +288,9 @@ describe.each(DATABASES)('公示 and embeds on %s', (kind) => {
     // Without the platform's address (production without PUBLIC_URL) the pages render without their footer link.
     expect(resultsHtml(data, '')).not.toContain('数据来自');
     expect(boardHtml(board, '')).toContain('<table>');
+    // A negative score stays a number in the CSV; a team name a spreadsheet would run as a formula does not.
+    const csvOf = boardCsvOf({ ...board, rows: [{ ...board.rows[0]!, score: -0.125, teamName: '=HYPERLINK("x")' }] });
+    expect(csvOf.split('\r\n')[1]).toMatch(/^1,"'=HYPERLINK\(""x""\)",,-0\.125,/);
     // A competition without listed origins may be framed by the platform alone; an unknown one answers as a page.
     ok(await org.put(`/api/competition/publicity/${q.competitionId}`, { start: hours(-1), end: hours(48), embedOrigins: [] }), 'settings');
     const own = await t.app.inject({ method: 'GET', url: `/embed/results/${q.competitionId}` });

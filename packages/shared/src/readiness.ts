@@ -380,8 +380,8 @@ function editionItems(e: NonNullable<ReadinessFacts['edition']>, c: ReadinessFac
     ok: !datesOpen,
     level: 'advisory',
     detail: datesOpen
-      ? `${from}，所有日期已整体顺延 ${e.shiftDays} 天：请逐一核对报名时间、竞赛阶段、各栏目的开放时间和定时通知（节假日、考试周可能不同），核对后点“已复核”`
-      : `已复核（由往届顺延 ${e.shiftDays} 天）`,
+      ? `${from}，所有日期已整体${e.shiftDays < 0 ? `提前 ${-e.shiftDays}` : `顺延 ${e.shiftDays}`} 天：请逐一核对报名时间、竞赛阶段、各栏目的开放时间和定时通知（节假日、考试周可能不同），核对后点“已复核”`
+      : `已复核（由往届${e.shiftDays < 0 ? `提前 ${-e.shiftDays}` : `顺延 ${e.shiftDays}`} 天）`,
     fix: { tab: 'basic', text: '在「基本信息」「竞赛阶段」「菜单设置」中核对日期' },
     recheck: 'dates',
   });

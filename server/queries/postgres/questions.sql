@@ -1,14 +1,5 @@
 -- The SQL of server/src/modules/questions/repo.ts on postgres (server/test/sql-snapshots.test.ts writes this file).
 
--- questions.competitionOfDataFile(fileKey)
-select
-  "questions"."competition_id"
-from
-  "question_files"
-  inner join "questions" on "questions"."id" = "question_files"."question_id"
-where
-  "question_files"."file_key" = $1;
-
 -- questions.competitionOfQuestion(id)
 select
   "competition_id"
@@ -17,14 +8,20 @@ from
 where
   "id" = $1;
 
+-- questions.competitionsOfDataFile(fileKey)
+select distinct
+  "questions"."competition_id"
+from
+  "question_files"
+  inner join "questions" on "questions"."id" = "question_files"."question_id"
+where
+  "question_files"."file_key" = $1;
+
 -- questions.deleteDataFile(questionId, key)
 delete from "question_files"
 where
   "question_id" = $1
   and "file_key" = $2;
-delete from "files"
-where
-  "key" = $1;
 
 -- questions.deleteQuestion(id)
 delete from "questions"

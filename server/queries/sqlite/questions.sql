@@ -1,14 +1,5 @@
 -- The SQL of server/src/modules/questions/repo.ts on sqlite (server/test/sql-snapshots.test.ts writes this file).
 
--- questions.competitionOfDataFile(fileKey)
-select
-  "questions"."competition_id"
-from
-  "question_files"
-  inner join "questions" on "questions"."id" = "question_files"."question_id"
-where
-  "question_files"."file_key" = ?;
-
 -- questions.competitionOfQuestion(id)
 select
   "competition_id"
@@ -17,14 +8,20 @@ from
 where
   "id" = ?;
 
+-- questions.competitionsOfDataFile(fileKey)
+select distinct
+  "questions"."competition_id"
+from
+  "question_files"
+  inner join "questions" on "questions"."id" = "question_files"."question_id"
+where
+  "question_files"."file_key" = ?;
+
 -- questions.deleteDataFile(questionId, key)
 delete from "question_files"
 where
   "question_id" = ?
   and "file_key" = ?;
-delete from "files"
-where
-  "key" = ?;
 
 -- questions.deleteQuestion(id)
 delete from "questions"

@@ -112,7 +112,10 @@ describe('the 公示 page', () => {
 
   it('shows the final list with each certificate linked to its verification, and no objections', async () => {
     answers = {
-      '/api/competition/results/public/3': results({ state: 'closed', questions: [{ questionId: 11, title: 'A题', groups: [{ group: '本科组', lines: [line(1, '一等奖', ['2026000100001'])] }] }] }),
+      '/api/competition/results/public/3': results({
+        state: 'closed',
+        questions: [{ questionId: 11, title: 'A题', groups: [{ group: '本科组', lines: [line(1, '一等奖', ['2026000100001'])] }] }],
+      }),
     };
     const router = open();
     expect(await screen.findByText('最终名单')).toBeTruthy();

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import { eligibilitySchema } from '../eligibility.ts';
+import { MENU_CODES } from '../enums.ts';
+import { certFieldPlacementSchema } from './certificates.ts';
+import { presetFieldSchema } from './competitions.ts';
+import { EVALUATION_METRICS, JUDGING } from './questions.ts';
+import { AGGREGATIONS, criterionSchema } from './review.ts';
 
 /**
  * Every year again (issue 38): a competition copied as its next edition (复制为新一届), the editions of one line (往届),
@@ -131,6 +137,32 @@ export const isBuiltin = (key: string) => key.startsWith('builtin:');
 const iso = z.string().max(40);
 const text = (max: number) => z.string().max(max).nullable();
 
+/** JSON text that must parse and hold what `schema` says (the platform's own rule for the setting). */
+const jsonOf = (schema: z.ZodType, what: string, max = 100_000) =>
+  z
+    .string()
+    .max(max)
+    .superRefine((v, c) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        c.addIssue({ code: 'custom', message: `${what}不是有效的JSON` });
+        return;
+      }
+      const r = schema.safeParse(parsed);
+      if (!r.success) c.addIssue({ code: 'custom', message: `${what}有误：${r.error.issues[0]?.message ?? ''}` });
+    });
+const count = (max: number) => z.number().int().min(0).max(max);
+
+/** A carried notice's target: this competition's participants (narrowed by state at most), never named people or everyone. */
+const notNamed = z.strictObject({
+  scope: z.literal('competition', { error: '只能导入发给本竞赛参赛者的通知' }),
+  registerStatus: z.enum(['pending', 'approved', 'rejected']).nullable().optional(),
+  payStatus: z.enum(['paid', 'unpaid']).nullable().optional(),
+  works: z.enum(['submitted', 'missing']).nullable().optional(),
+});
+
 export const archiveFileSchema = z.strictObject({
   name: z.string().max(255),
   mime: z.string().max(100),
@@ -143,39 +175,44 @@ export const archiveQuestionSchema = z.strictObject({
   title: z.string().max(200),
   content: text(200_000),
   sort: z.number().int(),
-  judging: z.string().max(10),
-  metric: text(40),
+  judging: z.enum(JUDGING),
+  metric: z.enum(EVALUATION_METRICS).nullable(),
   idColumn: text(100),
   targetColumn: text(100),
-  publicPercent: z.number().int().nullable(),
-  dailyLimit: z.number().int().nullable(),
+  publicPercent: z.number().int().min(1).max(99).nullable(),
+  dailyLimit: count(1000).nullable(),
   salt: text(100),
   answerFile: fileRef.nullable(),
-  answerRows: z.number().int().nullable(),
+  answerRows: count(1_000_000_000).nullable(),
   positiveLabel: text(100),
-  topK: z.number().int().nullable(),
-  splitRule: z.string().max(20),
-  higherIsBetter: z.number().int().nullable(),
-  timeLimitSec: z.number().int().nullable(),
+  topK: count(1000).nullable(),
+  splitRule: z.enum(['keyed', 'sha256']),
+  higherIsBetter: z.literal([0, 1]).nullable(),
+  timeLimitSec: count(3600).nullable(),
   metricName: text(100),
   scorer: fileRef.nullable(),
-  similarityFlag: z.number().int(),
-  similarityHold: z.number().int(),
-  files: z.array(z.strictObject({ file: fileRef, sort: z.number().int() })).max(100),
+  similarityFlag: count(100),
+  similarityHold: count(100),
+  files: z
+    .array(z.strictObject({ file: fileRef, sort: z.number().int() }))
+    .max(100)
+    .refine((fs) => new Set(fs.map((f) => f.file)).size === fs.length, '同一赛题的数据文件重复'),
   exclusions: z.array(z.strictObject({ file: fileRef, fileName: z.string().max(255), chars: z.number().int(), reason: text(200) })).max(100),
   review: z
     .strictObject({
-      criteriaJson: z.string().max(100_000),
-      judgesPerWork: z.number().int(),
-      aggregation: z.string().max(20),
-      reviewWeight: z.number(),
-      testWeight: z.number(),
-      blind: z.number().int(),
-      disputeDays: z.number().int(),
+      criteriaJson: jsonOf(z.array(criterionSchema).max(50), '评审标准'),
+      judgesPerWork: z.number().int().min(1).max(20),
+      aggregation: z.enum(AGGREGATIONS),
+      reviewWeight: z.number().min(0).max(100),
+      testWeight: z.number().min(0).max(100),
+      blind: z.literal([0, 1]),
+      disputeDays: count(365),
     })
     .nullable(),
   awards: z
-    .array(z.strictObject({ name: z.string().max(50), sort: z.number().int(), rankFrom: z.number().int().nullable(), rankTo: z.number().int().nullable() }))
+    .array(
+      z.strictObject({ name: z.string().min(1).max(50), sort: z.number().int(), rankFrom: count(1_000_000).nullable(), rankTo: count(1_000_000).nullable() }),
+    )
     .max(50),
 });
 
@@ -192,59 +229,68 @@ export const archiveManifestSchema = z.strictObject({
     introduce: text(200_000),
     information: text(200_000),
     guide: text(200_000),
-    trainingUrl: text(500),
+    trainingUrl: z
+      .string()
+      .max(500)
+      .regex(/^(https?|ftp):\/\//, '训练平台地址须以http://、https://或ftp://开头')
+      .nullable(),
     regStartTime: iso,
     regEndTime: iso,
     endTime: iso,
-    allowIndividual: z.number().int(),
-    minMembers: z.number().int(),
-    maxMembers: z.number().int(),
-    maxTeachers: z.number().int(),
-    fee: z.number().int(),
-    invoiceEnable: z.number().int(),
-    worksMaxMb: z.number().int(),
+    allowIndividual: z.literal([0, 1]),
+    minMembers: z.number().int().min(1).max(50),
+    maxMembers: z.number().int().min(1).max(50),
+    maxTeachers: count(20),
+    fee: count(100_000_000),
+    invoiceEnable: z.literal([0, 1]),
+    worksMaxMb: z.number().int().min(1).max(10_240),
     worksTypes: z.string().max(200),
-    eligibilityJson: text(20_000),
+    eligibilityJson: jsonOf(eligibilitySchema, '参赛资格规则', 20_000).nullable(),
   }),
   stages: z.array(z.strictObject({ name: z.string().max(100), startDate: iso, endDate: iso.nullable(), sort: z.number().int() })).max(50),
   presets: z
     .array(
       z.strictObject({
-        menuCode: z.string().max(30),
+        menuCode: z.enum(MENU_CODES),
         name: z.string().max(50),
-        enable: z.number().int(),
+        enable: z.literal([0, 1]),
         enableStartTime: iso.nullable(),
         enableEndTime: iso.nullable(),
         /** The position in `stages` of the stage whose end is its deadline. */
         deadlineStage: z.number().int().min(0).nullable(),
-        fieldList: z.string().max(100_000),
-        realName: z.number().int(),
+        fieldList: jsonOf(z.array(presetFieldSchema).max(100), '报名表'),
+        realName: z.literal([0, 1]),
       }),
     )
-    .max(30),
+    .max(MENU_CODES.length)
+    // A competition has each of its menus once (none: a new competition's defaults).
+    .refine(
+      (ps) => ps.length === 0 || (ps.length === MENU_CODES.length && new Set(ps.map((p) => p.menuCode)).size === MENU_CODES.length),
+      '菜单设置须包含全部菜单，且各一次',
+    ),
   questions: z.array(archiveQuestionSchema).max(100),
   certificateTemplates: z
     .array(
       z.strictObject({
-        name: z.string().max(100),
+        name: z.string().min(1).max(50),
         background: z.union([fileRef, builtinBackground]),
-        width: z.number().int(),
-        height: z.number().int(),
-        fieldsJson: z.string().max(100_000),
+        width: z.number().int().min(1).max(20_000),
+        height: z.number().int().min(1).max(20_000),
+        fieldsJson: jsonOf(z.array(certFieldPlacementSchema).max(50), '证书字段'),
       }),
     )
     .max(50),
   notices: z
     .array(
       z.strictObject({
-        kind: z.number().int(),
-        title: z.string().max(200),
+        kind: z.literal(0),
+        title: z.string().min(1).max(200),
         content: text(200_000),
-        /** The target with the competition left out: the notice goes to this competition's participants. */
-        targetJson: z.string().max(10_000),
+        /** The target with the competition left out: always this competition's participants, narrowed or not. */
+        targetJson: jsonOf(notNamed, '通知对象', 10_000),
         publishAt: iso.nullable(),
-        byEmail: z.number().int(),
-        bySms: z.number().int(),
+        byEmail: z.literal([0, 1]),
+        bySms: z.literal([0, 1]),
       }),
     )
     .max(200),

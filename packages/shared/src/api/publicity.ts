@@ -19,6 +19,9 @@ export const publicityStateOf = (p: { start: string | null; end: string | null }
   return t < p.start ? 'before' : t <= p.end ? 'open' : 'closed';
 };
 
+/** The WHATWG URL parser, global in browsers and Node alike (this package is compiled without either's types). */
+declare const URL: new (input: string) => { protocol: string; origin: string };
+
 /** A site that may frame the embeddable pages, as its origin: `https://www.example.edu.cn` (no path). */
 export const embedOrigin = z
   .string()

@@ -347,9 +347,9 @@ export const on = async (ctx: Ctx, id: number) => void (await step(ctx, id, { ac
 
 export async function remove(ctx: Ctx, id: number) {
   const before = await managedCompetition(ctx, id);
-  // An edition another was copied from stays while that one does (its 往届 line and 查重 follow it).
-  if (await repo.hasLaterEditions(ctx.db, id)) throw conflict('已由该竞赛复制出新一届，不能删除；请先删除新一届');
   const deleted = await ctx.db.transaction().execute(async (trx) => {
+    // An edition another was copied from stays while that one does (its 往届 line and 查重 follow it).
+    if (await repo.hasLaterEditions(trx, id)) throw conflict('已由该竞赛复制出新一届，不能删除；请先删除新一届');
     const ok = await repo.deleteCompetition(trx, id, [draft, rejected]);
     if (ok) await writeAudit(ctx, { action: 'competition.delete', entity: 'competition', entityId: id, before }, trx);
     return ok;

@@ -43,6 +43,10 @@ type Body = Omit<ArchiveManifest, 'files'>;
  * stored key (the key itself in a copy, the file's SHA-256 in an archive) and every date goes through `shift`.
  */
 function manifestOf(c: Row, s: repo.Settings, parts: ReadonlySet<EditionPart>, refOf: (key: string) => string, shift: (iso: string) => string): Body {
+  // The rows are this platform's own, made under the rules the manifest's schema states: typed as it says.
+  return rawManifest(c, s, parts, refOf, shift) as unknown as Body;
+}
+function rawManifest(c: Row, s: repo.Settings, parts: ReadonlySet<EditionPart>, refOf: (key: string) => string, shift: (iso: string) => string) {
   const pages = parts.has('pages');
   const fees = parts.has('fees');
   const stageIndex = new Map(s.stages.map((st, i) => [st.id, i]));
@@ -148,7 +152,7 @@ function manifestOf(c: Row, s: repo.Settings, parts: ReadonlySet<EditionPart>, r
 }
 
 /** A draft notice goes with its competition only when it is to the competition's participants (never to named people). */
-function carriedNotice(n: repo.Settings['notices'][number], competitionId: number, shift: (iso: string) => string): Body['notices'] {
+function carriedNotice(n: repo.Settings['notices'][number], competitionId: number, shift: (iso: string) => string) {
   const target = JSON.parse(n.targetJson) as { scope: string; competitionId?: number };
   if (target.scope !== 'competition' || target.competitionId !== competitionId) return [];
   const { competitionId: _, ...rest } = target;
@@ -410,7 +414,11 @@ const hex = (s: string) => /^[0-9a-f]{64}$/.test(s);
 export async function archiveOf(ctx: Ctx, id: number) {
   const c = await managedCompetition(ctx, id);
   const row = (await repo.competitionRow(ctx.db, id))!;
-  const settings = await repo.settingsOf(ctx.db, id);
+  const all = await repo.settingsOf(ctx.db, id);
+  // Answer files and scoring programs are served to nobody while the contest runs, not even its organisers: the archive
+  // holds them once the competition has ended, or when the platform exports it.
+  const secrets = policy.isPlatform(ctx) || c.endTime < ctx.clock.now().toISOString();
+  const settings = secrets ? all : { ...all, questions: all.questions.map((q) => ({ ...q, answerKey: null, answerRows: null, scorerKey: null })) };
   const body = manifestOf(
     row,
     settings,
@@ -459,11 +467,18 @@ export async function archiveOf(ctx: Ctx, id: number) {
     (iso) => iso,
   );
   const manifest: ArchiveManifest = { ...refd, files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) };
-  await writeAudit(ctx, { action: 'competition.export', entity: 'competition', entityId: id, after: { files: Object.keys(files).length } });
+  const held = all.questions.some((q) => q.answerKey || q.scorerKey) && !secrets;
+  await writeAudit(ctx, { action: 'competition.export', entity: 'competition', entityId: id, after: { files: Object.keys(files).length, secrets: secrets } });
   return {
     fileName: `${c.name}-竞赛包.zip`,
     manifest,
-    report: { notCarried: [ARCHIVE_NEVER_CARRIED, ...notCarriedOf(settings)] },
+    report: {
+      notCarried: [
+        ARCHIVE_NEVER_CARRIED,
+        ...(held ? ['答案文件与评分程序：竞赛进行中不导出（竞赛结束后导出，或由平台管理员导出时包含）'] : []),
+        ...notCarriedOf(settings),
+      ],
+    },
     /** One stored file per SHA-256: the archive holds each content once. */
     files: [...new Map([...shaOf].map(([key, sha]) => [sha, key]))].map(([sha, key]) => ({ key, sha })),
   };
@@ -490,6 +505,10 @@ function imageMime(b: Buffer): string | null {
 /** Refuses an archive with the reason, in words an organiser can act on. */
 const refuse = (why: string) => badRequest(`竞赛包无法导入：${why}`, { file: why });
 
+/** At most this many entries in an archive, and this much unpacked in all (a zip bomb is refused before anything is read). */
+const MAX_ENTRIES = 5_000;
+const MAX_UNPACKED_BYTES = 2 * 1024 * 1024 * 1024;
+
 /** The entries of a zip on disk: their names and a way to open each. */
 async function zipEntries(file: string): Promise<{ names: Map<string, yauzl.Entry>; open: (e: yauzl.Entry) => Promise<Readable>; close: () => void }> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
@@ -498,6 +517,11 @@ async function zipEntries(file: string): Promise<{ names: Map<string, yauzl.Entr
   const names = new Map<string, yauzl.Entry>();
   await new Promise<void>((resolve, reject) => {
     zip.on('entry', (e: yauzl.Entry) => {
+      if (names.size >= MAX_ENTRIES) {
+        zip.close();
+        reject(refuse(`压缩包中的文件过多（超过${MAX_ENTRIES}个）`));
+        return;
+      }
       names.set(e.fileName, e);
       zip.readEntry();
     });
@@ -539,15 +563,19 @@ export async function importArchive(ctx: AuthedCtx, content: Readable, target: I
       },
       fs.createWriteStream(file, { mode: 0o600 }),
     );
-    const zip = await zipEntries(file).catch(() => {
-      throw refuse('文件不是有效的zip压缩包');
+    const zip = await zipEntries(file).catch((err: unknown) => {
+      throw err instanceof AppError ? err : refuse('文件不是有效的zip压缩包');
     });
     try {
       const entry = zip.names.get('manifest.json');
       if (!entry) throw refuse('缺少 manifest.json');
       if (entry.uncompressedSize > 20 * 1024 * 1024) throw refuse('manifest.json 过大');
       const chunks: Buffer[] = [];
-      for await (const c of await zip.open(entry)) chunks.push(c as Buffer);
+      try {
+        for await (const c of await zip.open(entry)) chunks.push(c as Buffer);
+      } catch {
+        throw refuse('manifest.json 读取失败，压缩包可能已损坏');
+      }
       let raw: unknown;
       try {
         raw = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -576,6 +604,8 @@ export async function importArchive(ctx: AuthedCtx, content: Readable, target: I
       // The files, stored here; each must be what the manifest says it is.
       const keyOf = new Map<string, string>();
       const now = ctx.clock.now().toISOString();
+      const unpacked = [...named].reduce((n, ref) => n + (zip.names.get(`files/${ref}`)?.uncompressedSize ?? 0), 0);
+      if (unpacked > MAX_UNPACKED_BYTES) throw refuse(`解压后的文件共 ${Math.round(unpacked / 1024 / 1024)}MB，超过 ${MAX_UNPACKED_BYTES / 1024 / 1024}MB`);
       const roles = rolesOf(m);
       const mimes = new Map<string, string>();
       for (const ref of named) {

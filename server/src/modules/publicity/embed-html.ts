@@ -81,9 +81,12 @@ export function resultsHtml(r: PublicResults, origin: string): string {
   return page(`${r.competitionName} 获奖名单`, body, origin);
 }
 
+/** A CSV cell: quoted where needed; text a spreadsheet would take for a formula is written as text (numbers stay numbers). */
 const csvCell = (v: string | number | null | undefined) => {
-  const s = String(v ?? '');
-  return /[",\r\n]/.test(s) || /^[=+\-@]/.test(s) ? `"${(/^[=+\-@]/.test(s) ? `'${s}` : s).replace(/"/g, '""')}"` : s;
+  if (typeof v === 'number') return String(v);
+  let s = String(v ?? '');
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 const csv = (rows: (string | number | null | undefined)[][]) => `\uFEFF${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`;
 

@@ -163,20 +163,22 @@ export const hasTestSubmissions = async (db: Db, id: number) =>
 export const isChosen = async (db: Db, id: number) =>
   Boolean(await db.selectFrom('teamChoices').select('teamId').where('questionId', '=', id).executeTakeFirst());
 
-/** One of the question's public data files, its link and its file record. */
+/** One of the question's public data files' link (its file record goes with the last link: the files module's `releaseFile`). */
 export async function deleteDataFile(db: Db, questionId: number, key: string) {
   await db.deleteFrom('questionFiles').where('questionId', '=', questionId).where('fileKey', '=', key).execute();
-  await db.deleteFrom('files').where('key', '=', key).execute();
 }
 
 /** The file record of an answer file or a scoring program (each under its own purpose, which no download route serves). */
 export const insertHiddenFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();
 
-/** The competition a question's data file belongs to (the download's 实名 check). */
-export const competitionOfDataFile = (db: Db, fileKey: string) =>
-  db
-    .selectFrom('questionFiles')
-    .innerJoin('questions', 'questions.id', 'questionFiles.questionId')
-    .select('questions.competitionId')
-    .where('questionFiles.fileKey', '=', fileKey)
-    .executeTakeFirst();
+/** The competitions a question's data file belongs to (the download's 实名 check): several once editions share it. */
+export const competitionsOfDataFile = async (db: Db, fileKey: string) =>
+  (
+    await db
+      .selectFrom('questionFiles')
+      .innerJoin('questions', 'questions.id', 'questionFiles.questionId')
+      .select('questions.competitionId')
+      .distinct()
+      .where('questionFiles.fileKey', '=', fileKey)
+      .execute()
+  ).map((r) => r.competitionId);

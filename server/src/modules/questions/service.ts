@@ -479,10 +479,12 @@ export async function tryScorer(ctx: AuthedCtx, id: number, content: Readable, m
 }
 
 // A competition may keep its data for people who completed 实名认证 (its 赛题与数据 menu's setting); its staff always read it.
+// A file editions share is kept as strictly as the strictest of them keeps it.
 gatePublicReads('questionData', async (ctx, key) => {
-  const q = await repo.competitionOfDataFile(ctx.db, key);
-  if (!q || !(await competitions.realNameRequired(ctx.db, q.competitionId, 'QUES_AND_DATA'))) return;
-  if (!ctx.actor) throw forbidden(`${realNameRequiredText('QUES_AND_DATA')}（请先登录）`);
-  if (await competitions.isManaged(ctx, q.competitionId)) return;
-  await assertVerified(ctx.db, ctx.actor.userId, 'QUES_AND_DATA');
+  for (const competitionId of await repo.competitionsOfDataFile(ctx.db, key)) {
+    if (!(await competitions.realNameRequired(ctx.db, competitionId, 'QUES_AND_DATA'))) continue;
+    if (!ctx.actor) throw forbidden(`${realNameRequiredText('QUES_AND_DATA')}（请先登录）`);
+    if (await competitions.isManaged(ctx, competitionId)) continue;
+    await assertVerified(ctx.db, ctx.actor.userId, 'QUES_AND_DATA');
+  }
 });

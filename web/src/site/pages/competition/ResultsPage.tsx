@@ -143,7 +143,13 @@ export default function ResultsPage() {
   const [objecting, setObjecting] = useState<{ line: ResultLine; title: string } | null>(null);
   if (!valid) return <Navigate to="/404" replace />;
   if (results.isLoading) return <Spin style={{ display: 'block', margin: '120px auto' }} />;
-  if (!results.data) return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
+  if (!results.data) {
+    if (results.error instanceof HttpError && results.error.status !== 404)
+      return (
+        <Result status="error" title="获奖名单加载失败" subTitle={results.error.message} extra={<Button onClick={() => void results.refetch()}>重试</Button>} />
+      );
+    return <Result status="404" title="竞赛不存在或尚未上线" extra={<Link to="/competitionList">返回竞赛列表</Link>} />;
+  }
   const r = results.data;
   const window = r.start && r.end ? `公示期：${formatMinute(r.start)} 至 ${formatMinute(r.end)}` : null;
   return (

@@ -216,7 +216,15 @@ export function ImportArchiveModal({ onClose }: { onClose: () => void }) {
       <Form layout="vertical" style={{ marginTop: 12 }}>
         {platform && (
           <Form.Item label="主办组织" required>
-            <Select placeholder="请选择组织" value={orgId} onChange={setOrgId} options={orgs.data ?? []} loading={orgs.isLoading} showSearch optionFilterProp="label" />
+            <Select
+              placeholder="请选择组织"
+              value={orgId}
+              onChange={setOrgId}
+              options={orgs.data ?? []}
+              loading={orgs.isLoading}
+              showSearch
+              optionFilterProp="label"
+            />
           </Form.Item>
         )}
         <Form.Item label="导入到品牌" extra="不选择时按竞赛包中的品牌名称匹配本平台的品牌">
