@@ -295,8 +295,15 @@ describe.each(DATABASES)('公示 and embeds on %s', (kind) => {
     ok(await org.put(`/api/competition/publicity/${q.competitionId}`, { start: hours(-1), end: hours(48), embedOrigins: [] }), 'settings');
     const own = await t.app.inject({ method: 'GET', url: `/embed/results/${q.competitionId}` });
     expect(own.headers['content-security-policy']).toMatch(/frame-ancestors 'self'$/);
-    const missing = await t.app.inject({ method: 'GET', url: '/embed/leaderboard/999999' });
+    const missing = await t.app.inject({ method: 'GET', url: '/embed/leaderboard/999999', headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toContain('text/html');
+    expect(missing.body).toContain('赛题不存在');
+    // A program asking for it reads the refusal in the API's envelope.
+    expect((await t.app.inject({ method: 'GET', url: '/embed/leaderboard/999999?format=json' })).json()).toEqual({
+      status: 404,
+      message: '赛题不存在',
+      data: null,
+    });
   });
 });

