@@ -254,7 +254,11 @@ test('a new organiser runs a contest alone: readiness, one-step approval, 30 reg
   const rules = orgPage.getByRole('dialog');
   await rules.getByPlaceholder('名称，如：模型效果').nth(0).fill('分析深度');
   await rules.getByPlaceholder('满分').nth(0).fill('60');
-  await rules.getByRole('button', { name: /添加评审标准/ }).click();
+  // (A click while the dialog still opens can miss on a busy machine: pressed until the second row is there.)
+  await expect(async () => {
+    if ((await rules.getByPlaceholder('名称，如：模型效果').count()) < 2) await rules.getByRole('button', { name: /添加评审标准/ }).click({ timeout: 2000 });
+    await expect(rules.getByPlaceholder('名称，如：模型效果')).toHaveCount(2, { timeout: 3000 });
+  }).toPass({ timeout: 20_000 });
   await rules.getByPlaceholder('名称，如：模型效果').nth(1).fill('报告质量');
   await rules.getByPlaceholder('满分').nth(1).fill('40');
   await rules.getByRole('button', { name: /保\s*存/ }).click();
