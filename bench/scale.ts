@@ -55,7 +55,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * What an answer must hold for its figure to count: `check` reads the answer's data and says what it held, and what is
  * wrong with it (an empty page, a board without its teams, a search that found nothing).
  */
-type Check = (data: Record<string, any>, round: number) => { held: string; problem?: string };
+type Checked = { held: string; problem?: string };
+type Check = (data: Record<string, any>, round: number) => Checked | Promise<Checked>;
 
 async function single(server: Spawned, name: string, budgetMs: number, ask: Ask, check: Check): Promise<Single> {
   // One request first, not counted: the process's first use of a statement or a page of the database.
@@ -72,7 +73,7 @@ async function single(server: Spawned, name: string, budgetMs: number, ask: Ask,
     }
     // The API answers in an envelope; an embed's JSON (`/embed/…?format=json`) is the data itself.
     const parsed = JSON.parse(r.body) as Record<string, any>;
-    const c = check('status' in parsed && 'data' in parsed ? parsed.data : parsed, round);
+    const c = await check('status' in parsed && 'data' in parsed ? parsed.data : parsed, round);
     held = c.held;
     if (c.problem) failures.push(c.problem);
   }
@@ -136,12 +137,14 @@ export async function singleRequests(
   const officeKeyword = (r: number) => `第${41 + r}届`;
   const hotKeyword = (r: number) => `热门队伍${301 + r}`;
   const userKeyword = (r: number) => `选手${1201 + r}`;
-  const board: Check = (data, round) => {
+  const board = (data: Record<string, any>, round: number): Checked => {
     const entries = data.entries as unknown[];
     const held = `${count(entries.length)} teams of ${count(Number(data.total))} on the board`;
     if (data.total !== e.hotBoardTeams) return { held, problem: `board total ${data.total}, seeded teams with a score ${e.hotBoardTeams}` };
     return entries.length === 50 ? { held } : { held, problem: `page ${round + 1} held ${entries.length} teams` };
   };
+  const hotQuestions = ((await json(server, { path: `/api/competition/question/list/${HOT.competitionId}`, token: admin })).data as unknown as unknown[])
+    .length;
   const list: [string, number, Ask, Check][] = [
     [
       'public competition list, last page',
@@ -263,7 +266,15 @@ export async function singleRequests(
           parts: ['pages', 'stages', 'presets', 'questions', 'review', 'certificates', 'fees', 'notices'],
         },
       }),
-      (data) => (Number(data.id) > 0 ? { held: `new draft ${data.id}` } : { held: '', problem: 'no competition made' }),
+      // What was copied: every question of the hot competition, and none of its 30,000 teams.
+      async (data) => {
+        const made = await json(server, { path: `/api/competition/question/list/${data.id}`, token: admin });
+        const page = await json(server, { path: `/api/competition/public/${data.id}`, token: admin });
+        const questions = (made.data as unknown as unknown[]).length;
+        const teams = Number(page.data.teamNum);
+        const held = `new draft ${data.id}: ${questions} of ${hotQuestions} questions, ${teams} teams`;
+        return questions === hotQuestions && hotQuestions > 0 && teams === 0 ? { held } : { held, problem: held };
+      },
     ],
   ];
   for (const [name, budget, ask, check] of list) {

@@ -74,87 +74,6 @@ insert into
 values
   ($1, $2, $3, $4, $5, $6);
 
--- editions.insertCompetition(v)
-insert into
-  "competitions" (
-    "brand_id",
-    "name",
-    "created_at",
-    "updated_at",
-    "audit_status",
-    "org_id",
-    "reg_start_time",
-    "reg_end_time",
-    "end_time",
-    "allow_individual",
-    "min_members",
-    "max_members",
-    "max_teachers",
-    "fee",
-    "type_id",
-    "id",
-    "cover",
-    "summary",
-    "introduce",
-    "information",
-    "guide",
-    "training_url",
-    "invoice_enable",
-    "audit_reply",
-    "created_by",
-    "works_max_mb",
-    "works_types",
-    "eligibility_json",
-    "previous_id",
-    "series_id",
-    "shift_days",
-    "recheck_json",
-    "publicity_start",
-    "publicity_end",
-    "embed_origins"
-  )
-values
-  (
-    $1,
-    $2,
-    $3,
-    $4,
-    $5,
-    $6,
-    $7,
-    $8,
-    $9,
-    $10,
-    $11,
-    $12,
-    $13,
-    $14,
-    $15,
-    $16,
-    $17,
-    $18,
-    $19,
-    $20,
-    $21,
-    $22,
-    $23,
-    $24,
-    $25,
-    $26,
-    $27,
-    $28,
-    $29,
-    $30,
-    $31,
-    $32,
-    $33,
-    $34,
-    $35
-  )
-returning
-  "id";
--- stops here: no row
-
 -- editions.insertExclusions(rows)
 insert into
   "similarity_exclusions" (
@@ -237,23 +156,6 @@ values
     $21,
     $22
   );
-
--- editions.insertPresets(rows)
-insert into
-  "competition_presets" (
-    "name",
-    "competition_id",
-    "menu_code",
-    "enable",
-    "field_list",
-    "id",
-    "enable_start_time",
-    "enable_end_time",
-    "deadline_stage_id",
-    "real_name"
-  )
-values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- editions.insertQuestion(v)
 insert into
@@ -354,21 +256,6 @@ insert into
   )
 values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12);
-
--- editions.insertStage(v)
-insert into
-  "competition_stages" (
-    "competition_id",
-    "name",
-    "start_date",
-    "end_date",
-    "sort"
-  )
-values
-  ($1, $2, $3, $4, $5)
-returning
-  "id";
--- stops here: no row
 
 -- editions.insertTemplate(v)
 insert into

@@ -72,20 +72,11 @@ returning
   "created_at";
 -- stops here: no row
 
--- publicity.objectionAttachmentOrg(key)
+-- publicity.lineOf(competitionId, questionId, teamId)
 select
-  "c"."org_id",
-  "d"."user_id"
-from
-  "score_disputes" as "d"
-  inner join "questions" as "q" on "q"."id" = "d"."question_id"
-  inner join "competitions" as "c" on "c"."id" = "q"."competition_id"
-where
-  "d"."attachment_key" = ?;
-
--- publicity.onList(competitionId, questionId, teamId)
-select
-  "g"."team_id"
+  "q"."title",
+  "t"."name" as "team_name",
+  "a"."name" as "award_name"
 from
   "grades" as "g"
   inner join "questions" as "q" on "q"."id" = "g"."question_id"
@@ -98,6 +89,17 @@ where
   and "r"."grade_state" = ?
   and "q"."id" = ?
   and "t"."id" = ?;
+
+-- publicity.objectionAttachmentOrg(key)
+select
+  "c"."org_id",
+  "d"."user_id"
+from
+  "score_disputes" as "d"
+  inner join "questions" as "q" on "q"."id" = "d"."question_id"
+  inner join "competitions" as "c" on "c"."id" = "q"."competition_id"
+where
+  "d"."attachment_key" = ?;
 
 -- publicity.publicityOf(id)
 select

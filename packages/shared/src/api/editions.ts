@@ -28,6 +28,14 @@ export const EDITION_PART_KEYS = Object.keys(EDITION_PARTS) as EditionPart[];
 /** What a part needs copied with it: review rules and award levels belong to questions. */
 export const PART_NEEDS: Partial<Record<EditionPart, EditionPart>> = { review: 'questions' };
 
+/** Why these parts cannot be copied together (a part without the one it needs), or null: the dialog's rule and the server's. */
+export function partsRefusal(parts: readonly EditionPart[]): string | null {
+  for (const [part, needs] of Object.entries(PART_NEEDS) as [EditionPart, EditionPart][]) {
+    if (parts.includes(part) && !parts.includes(needs)) return `复制“${EDITION_PARTS[part].split('（')[0]}”须同时复制“${EDITION_PARTS[needs].split('（')[0]}”`;
+  }
+  return null;
+}
+
 /** `POST /api/competition/clone/{id}`. */
 export const cloneBody = z
   .strictObject({
@@ -40,14 +48,8 @@ export const cloneBody = z
   .superRefine((v, c) => {
     if (v.shiftYears === 0 && v.shiftDays === 0)
       c.addIssue({ code: 'custom', path: ['shiftDays'], message: '请设置日期顺延的时间，新一届的日期不能与本届相同' });
-    for (const [part, needs] of Object.entries(PART_NEEDS) as [EditionPart, EditionPart][]) {
-      if (v.parts.includes(part) && !v.parts.includes(needs))
-        c.addIssue({
-          code: 'custom',
-          path: ['parts'],
-          message: `复制“${EDITION_PARTS[part].split('（')[0]}”须同时复制“${EDITION_PARTS[needs].split('（')[0]}”`,
-        });
-    }
+    const refusal = partsRefusal(v.parts);
+    if (refusal) c.addIssue({ code: 'custom', path: ['parts'], message: refusal });
   });
 export type CloneBody = z.infer<typeof cloneBody>;
 

@@ -5,5 +5,5 @@
 /** The competition as the caller may see it (else 404), or whether the caller manages it (policy.ts judges). */
 export { defaultPresets, isManaged, managedCompetition, readableCompetition } from './service.ts';
 export { findCompetition, listPresets, phaseOf, realNameRequired, submissionWindowOf, submissionWindowsOf } from './repo.ts';
-/** For the demo data the seed writes (seed/demo.ts). */
+/** For the demo data the seed writes (seed/demo.ts) and the editions a copy or an import writes. */
 export { insertCompetition, insertPresets, insertStage } from './repo.ts';

@@ -4,8 +4,6 @@ import type { Db } from '../../db/database.ts';
 import type {
   AwardLevelsTable,
   CertificateTemplatesTable,
-  CompetitionPresetsTable,
-  CompetitionsTable,
   FilesTable,
   NoticesTable,
   QuestionsTable,
@@ -52,17 +50,6 @@ export const filesByKey = (db: Db, keys: string[]) =>
   keys.length === 0 ? Promise.resolve([]) : db.selectFrom('files').selectAll().where('key', 'in', keys).execute();
 
 export const insertFile = (db: Db, v: Insertable<FilesTable>) => db.insertInto('files').values(v).execute();
-
-export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
-  return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;
-}
-
-export async function insertStage(db: Db, v: { competitionId: number; name: string; startDate: string; endDate: string | null; sort: number }) {
-  return (await db.insertInto('competitionStages').values(v).returning('id').executeTakeFirstOrThrow()).id;
-}
-
-export const insertPresets = (db: Db, rows: Insertable<CompetitionPresetsTable>[]) =>
-  rows.length ? db.insertInto('competitionPresets').values(rows).execute() : Promise.resolve();
 
 export async function insertQuestion(db: Db, v: Insertable<QuestionsTable>) {
   return (await db.insertInto('questions').values(v).returning('id').executeTakeFirstOrThrow()).id;

@@ -5,6 +5,7 @@ import type { App } from '../../http/app-types.ts';
 import { userCtx } from '../../http/auth.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { fileReply, ok, replies } from '../../http/reply.ts';
+import { readCache } from '../../http/read-cache.ts';
 import { sendZip } from '../../http/zip.ts';
 import * as service from './service.ts';
 
@@ -12,6 +13,7 @@ const EDIT = perm(ACTION_CODES.competitionEdit);
 
 export function editionRoutes(app: App) {
   const tags = ['competition'];
+  const visitorReads = readCache(['competitions'], 1_000);
   app.post(
     '/api/competition/clone/:id',
     { config: { rule: EDIT }, schema: { tags, params: idParam, body: cloneBody, response: replies(createdIdSchema) } },
@@ -21,7 +23,13 @@ export function editionRoutes(app: App) {
   app.get(
     '/api/competition/editions/public/:id',
     { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(z.array(editionSchema)) } },
-    async (req) => ok(await service.editions(req.ctx, req.params.id)),
+    // A visitor's 往届 (the editions that were online) is the same for every visitor: kept a second.
+    async (req) =>
+      ok(
+        await (req.ctx.actor
+          ? service.editions(req.ctx, req.params.id)
+          : visitorReads(req.ctx, `editions ${req.params.id}`, () => service.editions(req.ctx, req.params.id))),
+      ),
   );
   app.get('/api/competition/export/:id', { config: { rule: EDIT }, schema: { tags, params: idParam, response: fileReply } }, async (req, reply) => {
     const a = await service.archiveOf(req.ctx, req.params.id);

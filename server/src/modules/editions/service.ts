@@ -30,8 +30,8 @@ import { AppError, badRequest, forbidden } from '../../http/errors.ts';
 import { sanitizeRichText } from '../../http/html.ts';
 import { FileTooLargeError, readStored } from '../../storage/file-store.ts';
 import { writeAudit } from '../audit-log/index.ts';
-import { defaultPresets, managedCompetition, readableCompetition } from '../competitions/index.ts';
-import { displayName } from '../files/index.ts';
+import { defaultPresets, insertCompetition, insertPresets, insertStage, managedCompetition, readableCompetition } from '../competitions/index.ts';
+import { displayName, imageMimeOf } from '../files/index.ts';
 import * as policy from '../../policy.ts';
 import * as repo from './repo.ts';
 
@@ -217,7 +217,7 @@ async function writeDraft(trx: Db, ctx: AuthedCtx, m: Body, at: Placement): Prom
   const now = ctx.clock.now().toISOString();
   const c = m.competition;
   const ref = (r: string | null) => (r === null ? null : at.keyOf(r));
-  const id = await repo.insertCompetition(trx, {
+  const id = await insertCompetition(trx, {
     name: at.name,
     brandId: at.brandId,
     typeId: at.typeId,
@@ -251,8 +251,8 @@ async function writeDraft(trx: Db, ctx: AuthedCtx, m: Body, at: Placement): Prom
     recheckJson: at.edition ? JSON.stringify(RECHECK_AFTER_COPY) : null,
   });
   const stageIds: number[] = [];
-  for (const st of m.stages) stageIds.push(await repo.insertStage(trx, { competitionId: id, ...st }));
-  await repo.insertPresets(
+  for (const st of m.stages) stageIds.push(await insertStage(trx, { competitionId: id, ...st }));
+  await insertPresets(
     trx,
     m.presets.length
       ? m.presets.map(({ deadlineStage, ...p }) => ({
@@ -493,15 +493,6 @@ function notCarriedOf(s: repo.Settings): string[] {
   return out;
 }
 
-/** A picture's type by its first bytes (PNG, JPEG, GIF, WebP), or null. */
-function imageMime(b: Buffer): string | null {
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
-  if (b.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
-  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  return null;
-}
-
 /** Refuses an archive with the reason, in words an organiser can act on. */
 const refuse = (why: string) => badRequest(`竞赛包无法导入：${why}`, { file: why });
 
@@ -624,7 +615,7 @@ export async function importArchive(ctx: AuthedCtx, content: Readable, target: I
         if (put.sha256 !== ref) throw refuse(`文件 ${meta.name} 与清单中的校验值不符，竞赛包可能已损坏`);
         // A picture shown on pages (a cover, a certificate background) must be one, whatever the manifest says.
         if (role.visibility === 'public' && role.purpose !== 'questionData') {
-          const mime = imageMime(await readStored(ctx.storage, put.key, 12));
+          const mime = imageMimeOf(await readStored(ctx.storage, put.key, 12));
           if (!mime) throw refuse(`文件 ${meta.name} 应为PNG或JPEG图片`);
           mimes.set(ref, mime);
         }

@@ -20,6 +20,9 @@ async function head(ctx: Ctx, key: string, n: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A picture's type by its first bytes (PNG, JPEG, GIF, WebP), or null: what the content is, whatever it is called. */
+export const imageMimeOf = (first: Buffer) => IMAGE_SIGNATURES.find((s) => s.test(first))?.mime ?? null;
+
 const DOCUMENT_SIGNATURES = [
   ...IMAGE_SIGNATURES.filter((s) => s.mime !== 'image/gif'),
   { mime: 'application/pdf', test: (b: Buffer) => b.subarray(0, 5).toString('latin1') === '%PDF-' },

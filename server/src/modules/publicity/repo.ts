@@ -48,9 +48,13 @@ export const awardLines = (db: Db, competitionId: number) =>
     .orderBy('t.id')
     .execute();
 
-/** Whether the team is on the question's award list. */
-export const onList = async (db: Db, competitionId: number, questionId: number, teamId: number) =>
-  Boolean(await awarded(db, competitionId).select('g.teamId').where('q.id', '=', questionId).where('t.id', '=', teamId).executeTakeFirst());
+/** The team's line of the question's award list (what the staff are told of an objection), or undefined when it is not on it. */
+export const lineOf = (db: Db, competitionId: number, questionId: number, teamId: number) =>
+  awarded(db, competitionId)
+    .select(['q.title', 't.name as teamName', 'a.name as awardName'])
+    .where('q.id', '=', questionId)
+    .where('t.id', '=', teamId)
+    .executeTakeFirst();
 
 /** The numbers of the competition's certificates, by question and team. */
 export const certificateNumbers = (db: Db, competitionId: number) =>

@@ -89,6 +89,7 @@ function embedError(req: FastifyRequest, reply: FastifyReply, err: unknown, form
 
 export function publicityRoutes(app: App) {
   const tags = ['competition'];
+  const embedReads = readCache(EMBED_TABLES, EMBED_TTL_MS);
   app.get(
     '/api/competition/publicity/:id',
     { config: { rule: perm(ADMIN_MENU_CODES.competition) }, schema: { tags, params: idParam, response: replies(publicitySchema) } },
@@ -103,7 +104,16 @@ export function publicityRoutes(app: App) {
   app.get(
     '/api/competition/results/public/:id',
     { config: { rule: PUBLIC }, schema: { tags, params: idParam, response: replies(publicResultsSchema) } },
-    async (req) => ok(await service.publicResults(req.ctx, req.params.id)),
+    async (req) => {
+      // An online competition's list is the same for everyone: kept a second, as the embeds are (every competition page
+      // asks for it). Another's is read afresh, for its organisers only.
+      try {
+        return ok(await embedReads(req.ctx, `api results ${req.params.id}`, () => service.publicResults({ ...req.ctx, actor: null }, req.params.id)));
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) return ok(await service.publicResults(req.ctx, req.params.id));
+        throw err;
+      }
+    },
   );
   app.post(
     '/api/competition/results/objection/:id',
@@ -112,7 +122,6 @@ export function publicityRoutes(app: App) {
   );
 
   // Pages other sites frame, and their data as JSON and CSV.
-  const embedReads = readCache(EMBED_TABLES, EMBED_TTL_MS);
   app.get(
     '/embed/leaderboard/:questionId',
     { config: { rule: PUBLIC, foreign: true }, schema: { tags: ['embed'], params: questionIdParam, querystring: embedQuery, response: fileReply } },

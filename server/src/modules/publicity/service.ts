@@ -105,7 +105,8 @@ export async function fileObjection(ctx: AuthedCtx, id: number, body: ObjectionB
   if (state === 'none' || state === 'before') throw conflict('成绩尚未公示，不能提出异议');
   if (state === 'closed') throw conflict('公示期已结束，不能再提出异议');
   if (!(await isVerified(ctx.db, ctx.actor.userId))) throw forbidden('提出异议须实名：请先在个人中心完成实名认证');
-  if (!(await repo.onList(ctx.db, id, body.questionId, body.teamId))) throw notFound('公示名单中没有该条目');
+  const line = await repo.lineOf(ctx.db, id, body.questionId, body.teamId);
+  if (!line) throw notFound('公示名单中没有该条目');
   if (body.attachment) await assertOwnFile(ctx, 'attachment', body.attachment, 'objection');
   let row;
   try {
@@ -125,10 +126,9 @@ export async function fileObjection(ctx: AuthedCtx, id: number, body: ObjectionB
     if (isUniqueViolation(err)) throw conflict('您已对该条目提出过异议，请等待答复');
     throw err;
   }
-  const line = (await repo.awardLines(ctx.db, id)).find((l) => l.questionId === body.questionId && l.teamId === body.teamId);
   await tellStaff(ctx, ACTION_CODES.gradeEdit, p.orgId, {
     title: '公示收到异议',
-    content: `“${p.name}”的成绩公示收到对赛题“${line?.title ?? ''}”队伍“${line?.teamName ?? ''}”（${line?.awardName ?? ''}）的实名异议，请在该赛题的成绩页答复。`,
+    content: `“${p.name}”的成绩公示收到对赛题“${line.title}”队伍“${line.teamName}”（${line.awardName}）的实名异议，请在该赛题的成绩页答复。`,
     source: 'grade.objection',
   });
   return row;

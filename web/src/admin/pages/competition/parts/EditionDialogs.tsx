@@ -2,9 +2,9 @@ import {
   ARCHIVE_MAX_MB,
   EDITION_PARTS,
   EDITION_PART_KEYS,
-  PART_NEEDS,
   beijingMinute,
   nextEditionName,
+  partsRefusal,
   shiftDate,
   shiftedDays,
   type CompetitionListItem,
@@ -99,13 +99,11 @@ export function CloneEditionModal({ competition, onClose }: { competition: Compe
       <Form.Item
         name="parts"
         label="复制的内容"
-        dependencies={[]}
         rules={[
           {
             validator: async (_, parts: EditionPart[] = []) => {
-              for (const [part, needs] of Object.entries(PART_NEEDS) as [EditionPart, EditionPart][])
-                if (parts.includes(part) && !parts.includes(needs))
-                  throw new Error(`复制“${EDITION_PARTS[part].split('（')[0]}”须同时复制“${EDITION_PARTS[needs].split('（')[0]}”`);
+              const refusal = partsRefusal(parts);
+              if (refusal) throw new Error(refusal);
             },
           },
         ]}
