@@ -105,6 +105,11 @@ export async function openCompetition(organiser: Page, adminPage: Page, fee: num
  */
 export async function pressInDialog(page: Page, name: RegExp) {
   const dialog = page.locator('.ant-modal-wrap:visible, .ant-modal-confirm:visible').last();
+  // A dialog opened by a server's answer (a confirmation after a refused first try) may not be there yet: wait for its
+  // button first, or the loop below would find no dialog and return before it opened.
+  await expect(page.locator('.ant-modal-wrap:visible, .ant-modal-confirm:visible').getByRole('button', { name }).first()).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(async () => {
     if (await dialog.count()) await dialog.getByRole('button', { name }).click({ timeout: 2000 });
     await expect(dialog).toHaveCount(0, { timeout: 3000 });

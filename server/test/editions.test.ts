@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveManifestSchema, type ArchiveManifest, CERT_BUILTIN_FIELDS, PAY_STATUS, shiftDate } from '@contest/shared';
@@ -20,6 +22,7 @@ import {
 import { MAE_ANSWER, MAE_EVALUATION, expert, judgesOnQuestion, ok, reviewRule, reviewedQuestion, unique } from './factories.ts';
 import { runDueJobs } from '../src/jobs/runner.ts';
 import { docx } from './documents.ts';
+import { releaseFile } from '../src/modules/files/index.ts';
 
 /**
  * Issue 38 items 1, 2 and 5: 复制为新一届 copies a competition's settings (the parts ticked) as a draft linked to it, its
@@ -287,6 +290,79 @@ describe.each(DATABASES)('editions and archives on %s', (kind) => {
     expect([removed.statusCode, body(removed).message]).toEqual([409, '已由该竞赛复制出新一届，不能删除；请先删除新一届']);
     expect((await org.delete(`/api/competition/${third}`)).statusCode).toBe(200);
     expect((await org.delete(`/api/competition/${id}`)).statusCode).toBe(200);
+  });
+
+  // On PostgreSQL (READ COMMITTED) the copy's reads and writes run in one transaction holding the rows that name files: an
+  // answer file being replaced at that instant is either copied and kept for the copy, or already the new one. On SQLite
+  // a transaction holds the one connection, so nothing runs between the copy's reads and its writes.
+  it.runIf(kind === 'postgres')('a copy made while the answer file is being replaced waits, then shares the new file; the old one goes', async () => {
+    const q = await reviewedQuestion(admin, org, { evaluation: MAE_EVALUATION, answer: MAE_ANSWER, title: '替换中的赛题' });
+    const db = t.database.db;
+    const { answerKey: oldKey } = await db.selectFrom('questions').select('answerKey').where('id', '=', q.questionId).executeTakeFirstOrThrow();
+    const stored = await t.deps.storage.put(Readable.from([Buffer.from(MAE_ANSWER)]), { prefix: 'answer', maxBytes: 1 << 20 });
+    // The replacement's transaction, as the questions module writes it, left open until the copy is seen waiting.
+    let commit!: () => void;
+    const open = new Promise<void>((resolve) => (commit = resolve));
+    let holder = 0;
+    const replacing = db.transaction().execute(async (trx) => {
+      holder = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+      await trx
+        .insertInto('files')
+        .values({
+          key: stored.key,
+          originalName: 'answer.csv',
+          mime: 'text/csv',
+          size: stored.size,
+          sha256: stored.sha256,
+          ownerId: null,
+          visibility: 'private',
+          purpose: 'answer',
+          createdAt: now.toISOString(),
+        })
+        .execute();
+      await trx.updateTable('questions').set({ answerKey: stored.key }).where('id', '=', q.questionId).execute();
+      await open;
+    });
+    await expect.poll(() => holder).toBeGreaterThan(0);
+    const copying = org.post(`/api/competition/clone/${q.competitionId}`, { name: '替换中的新一届', shiftYears: 1, shiftDays: 0, parts: ['questions'] });
+    const blocked = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`.execute(db)).rows[0]!.n);
+    try {
+      await expect.poll(blocked, { timeout: 20_000 }).toBeGreaterThan(0);
+    } finally {
+      commit();
+      await replacing;
+    }
+    // As the questions module does after its transaction: the old file goes unless a record still holds it.
+    await releaseFile(t.deps, oldKey!);
+    const res = await copying;
+    expect(res.statusCode, res.body).toBe(200);
+    const copied = await db.selectFrom('questions').select('answerKey').where('competitionId', '=', body(res).data.id).executeTakeFirstOrThrow();
+    expect(copied.answerKey).toBe(stored.key);
+    expect(await db.selectFrom('files').select('key').where('key', '=', oldKey!).execute()).toEqual([]);
+    expect(await db.selectFrom('files').select('key').where('key', '=', stored.key).execute()).toHaveLength(1);
+  });
+
+  it('settles both recheck items when 已复核 is pressed for the dates and the fee at once', async () => {
+    const q = await reviewedQuestion(admin, org, { competition: { fee: 3000 }, title: '复核题' });
+    const id = ok<{ id: number }>(
+      await org.post(`/api/competition/clone/${q.competitionId}`, { name: '复核的新一届', shiftYears: 1, shiftDays: 0, parts: ['pages', 'fees'] }),
+      'clone',
+    ).id;
+    const replies = await Promise.all(['dates', 'fee', 'dates'].map((key) => org.put(`/api/competition/recheck/${id}?key=${key}`)));
+    for (const r of replies) expect(r.statusCode, r.body).toBe(200);
+    const items = body(await org.get(`/api/competition/readiness/${id}`)).data.items as { key: string; ok: boolean }[];
+    expect(items.filter((i) => i.key === 'recheck:dates' || i.key === 'recheck:fee')).toEqual([
+      expect.objectContaining({ key: 'recheck:dates', ok: true }),
+      expect.objectContaining({ key: 'recheck:fee', ok: true }),
+    ]);
+    const audits = await t.database.db
+      .selectFrom('auditLog')
+      .select('afterJson')
+      .where('action', '=', 'competition.recheck')
+      .where('entityId', '=', String(id))
+      .execute();
+    expect(audits).toHaveLength(2);
   });
 
   it('copies only the parts ticked, moves dates by days too, and refuses what it cannot do with the reason', async () => {

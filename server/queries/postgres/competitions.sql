@@ -465,6 +465,14 @@ from
 where
   "id" = $1;
 
+-- competitions.replaceRecheck(id, read, left)
+update "competitions"
+set
+  "recheck_json" = $1
+where
+  "id" = $2
+  and "recheck_json" = $3;
+
 -- competitions.submissionWindowOf(competitionId, kind)
 select
   "end_time"

@@ -272,6 +272,43 @@ insert into
 values
   ($1, $2, $3, $4, $5, $6, $7, $8);
 
+-- editions.lockFileHolders(competitionId)
+select
+  "id"
+from
+  "questions"
+where
+  "competition_id" = $1
+for share;
+select
+  "question_id"
+from
+  "question_files"
+where
+  "question_id" in (
+    select
+      "id"
+    from
+      "questions"
+    where
+      "competition_id" = $1
+  )
+for share;
+select
+  "id"
+from
+  "similarity_exclusions"
+where
+  "question_id" in (
+    select
+      "id"
+    from
+      "questions"
+    where
+      "competition_id" = $1
+  )
+for share;
+
 -- editions.orgExists(id)
 select
   "id"

@@ -465,6 +465,14 @@ from
 where
   "id" = ?;
 
+-- competitions.replaceRecheck(id, read, left)
+update "competitions"
+set
+  "recheck_json" = ?
+where
+  "id" = ?
+  and "recheck_json" = ?;
+
 -- competitions.submissionWindowOf(competitionId, kind)
 select
   "end_time"

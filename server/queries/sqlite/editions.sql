@@ -272,6 +272,40 @@ insert into
 values
   (?, ?, ?, ?, ?, ?, ?, ?);
 
+-- editions.lockFileHolders(competitionId)
+select
+  "id"
+from
+  "questions"
+where
+  "competition_id" = ? for share;
+select
+  "question_id"
+from
+  "question_files"
+where
+  "question_id" in (
+    select
+      "id"
+    from
+      "questions"
+    where
+      "competition_id" = ?
+  ) for share;
+select
+  "id"
+from
+  "similarity_exclusions"
+where
+  "question_id" in (
+    select
+      "id"
+    from
+      "questions"
+    where
+      "competition_id" = ?
+  ) for share;
+
 -- editions.orgExists(id)
 select
   "id"

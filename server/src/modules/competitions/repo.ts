@@ -267,6 +267,17 @@ export const recheckOf = async (db: Db, id: number) => {
   return r?.recheckJson ? (JSON.parse(r.recheckJson) as string[]) : [];
 };
 
+/** Sets what is left to recheck if it is still what the caller read; whether it was (two 已复核 at once lose nothing). */
+export async function replaceRecheck(db: Db, id: number, read: string[], left: string[]) {
+  const r = await db
+    .updateTable('competitions')
+    .set({ recheckJson: JSON.stringify(left) })
+    .where('id', '=', id)
+    .where('recheckJson', '=', JSON.stringify(read))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
 export async function insertCompetition(db: Db, v: Insertable<CompetitionsTable>) {
   return (await db.insertInto('competitions').values(v).returning('id').executeTakeFirstOrThrow()).id;
 }

@@ -223,13 +223,25 @@ export async function readiness(ctx: Ctx, id: number): Promise<Readiness> {
 /** The organiser says a copied edition's dates or fee are rechecked: the checklist's item is settled. */
 export async function recheck(ctx: Ctx, id: number, key: 'dates' | 'fee') {
   await managedCompetition(ctx, id);
-  const left = await repo.recheckOf(ctx.db, id);
-  if (!left.includes(key)) return readiness(ctx, id);
-  await ctx.db.transaction().execute(async (trx) => {
-    await repo.updateCompetition(trx, id, { recheckJson: JSON.stringify(left.filter((k) => k !== key)) });
-    await writeAudit(ctx, { action: 'competition.recheck', entity: 'competition', entityId: id, after: { key } }, trx);
-  });
-  return readiness(ctx, id);
+  // Read, then written only if unchanged since: the other item settled at the same instant is read again, not undone.
+  for (;;) {
+    const read = await repo.recheckOf(ctx.db, id);
+    if (!read.includes(key)) return readiness(ctx, id);
+    const settled = await ctx.db.transaction().execute(async (trx) => {
+      if (
+        !(await repo.replaceRecheck(
+          trx,
+          id,
+          read,
+          read.filter((k) => k !== key),
+        ))
+      )
+        return false;
+      await writeAudit(ctx, { action: 'competition.recheck', entity: 'competition', entityId: id, after: { key } }, trx);
+      return true;
+    });
+    if (settled) return readiness(ctx, id);
+  }
 }
 
 const stateConflict = async (ctx: Ctx, id: number, before: Competition) => {

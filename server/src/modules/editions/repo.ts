@@ -45,6 +45,19 @@ export async function settingsOf(db: Db, competitionId: number) {
 }
 export type Settings = Awaited<ReturnType<typeof settingsOf>>;
 
+/**
+ * Holds the rows through which a competition's settings name stored files until the caller's transaction ends
+ * (PostgreSQL; on SQLite the transaction holds the one connection): replacing or deleting an answer file, a scoring
+ * program, a data file or an exclusion waits for a copy reading them, then finds the copy holding the file
+ * (`releaseFile` keeps a file some record holds).
+ */
+export async function lockFileHolders(db: Db, competitionId: number) {
+  const questions = db.selectFrom('questions').select('id').where('competitionId', '=', competitionId);
+  await questions.forShare().execute();
+  await db.selectFrom('questionFiles').select('questionId').where('questionId', 'in', questions).forShare().execute();
+  await db.selectFrom('similarityExclusions').select('id').where('questionId', 'in', questions).forShare().execute();
+}
+
 /** The stored records of these files (by key). */
 export const filesByKey = (db: Db, keys: string[]) =>
   keys.length === 0 ? Promise.resolve([]) : db.selectFrom('files').selectAll().where('key', 'in', keys).execute();

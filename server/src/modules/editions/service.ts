@@ -353,18 +353,21 @@ export const RECHECK_AFTER_COPY = ['dates', 'fee'] as const;
  */
 export async function cloneEdition(ctx: AuthedCtx, id: number, body: CloneBody) {
   const from = await managedCompetition(ctx, id);
-  const row = (await repo.competitionRow(ctx.db, id))!;
   const parts = new Set(body.parts);
-  const settings = await repo.settingsOf(ctx.db, id);
-  const m = manifestOf(
-    row,
-    settings,
-    parts,
-    (key) => key,
-    (iso) => shiftDate(iso, body.shiftYears, body.shiftDays),
-  );
-  const shiftDays = shiftedDays(row.regStartTime, body.shiftYears, body.shiftDays);
   const newId = await ctx.db.transaction().execute(async (trx) => {
+    // Read in the transaction that writes the copy, the rows naming files held: an answer file replaced at the same
+    // instant is either the one copied and kept for the copy, or already the new one.
+    if (ctx.dialect === 'postgres') await repo.lockFileHolders(trx, id);
+    const row = (await repo.competitionRow(trx, id))!;
+    const settings = await repo.settingsOf(trx, id);
+    const m = manifestOf(
+      row,
+      settings,
+      parts,
+      (key) => key,
+      (iso) => shiftDate(iso, body.shiftYears, body.shiftDays),
+    );
+    const shiftDays = shiftedDays(row.regStartTime, body.shiftYears, body.shiftDays);
     const created = await writeDraft(trx, ctx, m, {
       name: body.name,
       orgId: from.orgId,
