@@ -227,16 +227,9 @@ export async function recheck(ctx: Ctx, id: number, key: 'dates' | 'fee') {
   for (;;) {
     const read = await repo.recheckOf(ctx.db, id);
     if (!read.includes(key)) return readiness(ctx, id);
+    const left = read.filter((k) => k !== key);
     const settled = await ctx.db.transaction().execute(async (trx) => {
-      if (
-        !(await repo.replaceRecheck(
-          trx,
-          id,
-          read,
-          read.filter((k) => k !== key),
-        ))
-      )
-        return false;
+      if (!(await repo.replaceRecheck(trx, id, read, left))) return false;
       await writeAudit(ctx, { action: 'competition.recheck', entity: 'competition', entityId: id, after: { key } }, trx);
       return true;
     });
