@@ -17,9 +17,15 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false } },
 });
 
+/**
+ * People who asked their system for less motion (vestibular disorders, slow machines) get dialogs, menus and tabs that
+ * appear at once, without antd's zoom and slide.
+ */
+const reducedMotion = typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: THEME_COLOR } }}>
+    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: THEME_COLOR, motion: !reducedMotion } }}>
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <ErrorBoundary>{children}</ErrorBoundary>
